@@ -1,0 +1,15 @@
+"""The deterministic Game State Manager: world, rules, schemas; pure, no I/O."""
+
+from .commands import BadInput, parse
+from .game import WAIT, Game, initial_state
+from .presets import DEFAULT_PRESET, DIFFICULTIES, PRESETS, Bounds
+from .schemas import GameStateResponse, MinotaurDecision, MinotaurObservation, UserInput
+from .state import GameState
+from .turn import TurnResult, advance
+from .world import World
+
+__all__ = [
+    "BadInput", "Bounds", "DEFAULT_PRESET", "DIFFICULTIES", "Game", "GameState", "GameStateResponse",
+    "MinotaurDecision", "MinotaurObservation", "PRESETS", "TurnResult", "UserInput", "WAIT", "World",
+    "advance", "initial_state", "parse",
+]

@@ -1,0 +1,56 @@
+"""Every number of the rules in one place (RULES.md sections 1-6).
+
+Time is counted in integer ticks of 0.5 s; distances in integer steps of 2.5 m
+(one level is 5 m, i.e. two steps high). Numbers marked *tunable* in RULES.md
+are marked the same way here.
+"""
+
+TICKS_PER_SECOND = 2
+STEP_METRES = 2.5
+LEVEL_STEPS = 2  # a level is 5 m high: two steps, for 3-D distances
+
+# The conceptual 1 km cube.
+WORLD_SIZE = 400  # x and y in [0, 400)
+WORLD_LEVELS = 200  # z in [0, 200)
+CHUNK = 8  # chunks are CHUNK x CHUNK cells of one level
+CHUNKS_PER_SIDE = WORLD_SIZE // CHUNK
+CENTRE = (WORLD_SIZE // 2, WORLD_SIZE // 2, WORLD_LEVELS // 2)
+
+# Maze shape (*tunable*): chance that a non-tree wall between two maze cells
+# is opened (loops), that a chunk border gets a second opening, and that a
+# loop opening is a crawlway.
+LOOP_CHANCE = 0.18
+EXTRA_BORDER_CHANCE = 0.3
+CRAWLWAY_CHANCE = 0.2
+
+# The user's command.
+MAX_STEPS = 100
+WALK, RUN = 1, 2
+
+# Stamina in hundredths (stamina_pct = stamina / 100). *tunable*
+STAMINA_MAX = 100
+RUN_COST = 2  # per running step
+WALK_GAIN = 1  # per walking step
+REST_GAIN_PER_TICK = 1  # 0.02 per second standing
+
+# Senses, as squared distances in steps (dx^2 + dy^2 + (2 dz)^2).
+USER_SIGHT = 2
+MINOTAUR_SIGHT = 6
+VERY_CLOSE_SQ = 3 * 3  # 7.5 m
+CLOSE_SQ = 8 * 8  # 20 m
+FAINT_SQ = 15 * 15  # 37.5 m
+HEAR_HIGH_SQ = 24 * 24  # running, *tunable*
+HEAR_LOW_SQ = 4 * 4  # walking or crawling, *tunable*
+
+# The Minotaur's temporal rules.
+JUMP_COOLDOWN_TICKS = 600 * TICKS_PER_SECOND
+JUMP_MIN_TICKS = 5 * TICKS_PER_SECOND
+JUMP_MAX_TICKS = 10 * TICKS_PER_SECOND
+REENTRY_ALERT_TICKS = 2 * TICKS_PER_SECOND
+PARALYSIS_TICKS = 120 * TICKS_PER_SECOND
+LANTERN_RESPAWN_TICKS = 720 * TICKS_PER_SECOND
+# Ticks per step: 1 while it sees the user (2 steps/s), else 2 (1 step/s). *tunable*
+MINOTAUR_SEEING_TICKS_PER_STEP = 1
+MINOTAUR_TICKS_PER_STEP = 2
+# A* node budget: a target further than this is treated as unreachable.
+PATH_BUDGET = 200_000

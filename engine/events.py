@@ -1,0 +1,157 @@
+"""What happened in a turn, as past-tense values.
+
+The log, the cue panel, replays and reflections read these; nobody diffs two
+states to guess. Every event carries the tick (0.5 s) at which it happened.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any
+
+from .geometry import Pos
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    tick: int
+
+    @property
+    def kind(self) -> str:
+        return type(self).__name__
+
+    @property
+    def game_time(self) -> float:
+        return self.tick / 2
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: ``{"kind": ..., "tick": ..., ...}``, positions as ``{x, y, z}``."""
+        out: dict[str, Any] = {"kind": self.kind}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name == "path":
+                value = [list(p) for p in value]
+            elif isinstance(value, tuple) and len(value) == 3 and all(isinstance(v, int) for v in value):
+                value = {"x": value[0], "y": value[1], "z": value[2]}
+            out[f.name] = value
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class UserMoved(Event):
+    start: Pos
+    end: Pos
+    steps: int
+    ran: int  # how many of the steps were run
+    path: tuple[Pos, ...]  # every cell entered, in order
+
+
+@dataclass(frozen=True, slots=True)
+class UserCollided(Event):
+    position: Pos
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class StaminaExhausted(Event):
+    position: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class ItemSighted(Event):
+    item: str
+    position: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class MinotaurSighted(Event):
+    """The user saw the chasing Minotaur come into sight."""
+
+    position: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class StoneGrabbed(Event):
+    stone: str
+    position: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class LanternGrabbed(Event):
+    position: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class LanternUsed(Event):
+    position: Pos  # the user's cell
+
+
+@dataclass(frozen=True, slots=True)
+class LanternSpawned(Event):
+    position: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class ParalysisEnded(Event):
+    position: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class MinotaurJumped(Event):
+    position: Pos
+    duration_ticks: int
+
+
+@dataclass(frozen=True, slots=True)
+class WhineHeard(Event):
+    """The Temporal Whine: at VANISHING and at RE_ENTRY_ALERT, heard anywhere."""
+
+    phase: str
+    direction: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class MinotaurReentered(Event):
+    position: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class MinotaurMoved(Event):
+    start: Pos
+    end: Pos
+    steps: int
+
+
+@dataclass(frozen=True, slots=True)
+class UserSpotted(Event):
+    """The Minotaur's infrared sight caught the user."""
+
+    position: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class UserHeard(Event):
+    """The Minotaur heard the user's steps this turn (the last one heard)."""
+
+    position: Pos
+    loudness: str
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionRefused(Event):
+    """A Minotaur decision the rules did not allow; it waited instead."""
+
+    action: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class UserCaught(Event):
+    position: Pos
+    how: str
+
+
+@dataclass(frozen=True, slots=True)
+class UserEscaped(Event):
+    position: Pos

@@ -1,0 +1,91 @@
+"""A game: one seed's world and the current state, advanced one turn at a time."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .commands import BadInput, parse
+from .constants import STAMINA_MAX
+from .placement import minotaur_start, place_first_lantern, place_stones, user_start
+from .presets import DEFAULT_PRESET, DIFFICULTIES, PRESETS
+from .report import initial_report
+from .schemas import ITEM_ORDER, GameStateResponse, MinotaurDecision, MinotaurObservation, UserInput
+from .senses import items_in_sight
+from .state import GameState
+from .turn import TurnResult, advance, reject
+from .world import World
+
+WAIT = MinotaurDecision(action="WAIT")
+
+
+def initial_state(seed: int, preset: str = DEFAULT_PRESET, difficulty: str = "normal") -> GameState:
+    """The state at the start of a game; raises ValueError for an unknown preset or difficulty."""
+    if preset not in PRESETS:
+        raise ValueError(f"unknown preset {preset!r}: choose one of {', '.join(PRESETS)}")
+    if difficulty not in DIFFICULTIES:
+        raise ValueError(f"unknown difficulty {difficulty!r}: choose one of {', '.join(DIFFICULTIES)}")
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise ValueError(f"the seed must be an integer, not {seed!r}")
+    bounds = PRESETS[preset]
+    user = user_start()
+    minotaur = minotaur_start(seed, bounds, user)
+    stones = place_stones(seed, bounds, user, {user, minotaur})
+    lantern = place_first_lantern(seed, bounds, user, {pos for _, pos in stones} | {user, minotaur})
+    items = tuple(sorted((*stones, ("LANTERN", lantern)), key=lambda item: ITEM_ORDER.index(item[0])))
+    return GameState(
+        seed=seed, preset=preset, difficulty=difficulty, tick=0, turn=0, outcome=None,
+        user=user, stamina=STAMINA_MAX, inventory=(), seen_items=(), items=items,
+        lantern_respawn=0, lanterns_spawned=1,
+        minotaur=minotaur, jump_left=0, jump_total=0, jump_started_turn=-1,
+        jump_cooldown=0, jumps=0, paralysis=0, stride=0, last_seen=None, last_heard=None,
+        searched_until=-1, patrols=0, goal=None, path=(),
+    )
+
+
+class Game:
+    """One game. ``step`` takes the user's command and the Minotaur's decision
+    (models, dicts or JSON text) and returns the turn's result; bad input gives
+    an ERROR result and changes nothing."""
+
+    def __init__(self, state: GameState, world: World | None = None) -> None:
+        self.world = world if world is not None else World(state.seed)
+        self.state = state
+        if state.turn == 0 and not state.seen_items:
+            self.state.seen_items = tuple(sorted(items_in_sight(self.world, state)))
+
+    @classmethod
+    def new(cls, seed: int, preset: str = DEFAULT_PRESET, difficulty: str = "normal") -> Game:
+        return cls(initial_state(seed, preset, difficulty))
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> Game:
+        """Restore a game from ``to_json()``; ValueError with a clear message otherwise."""
+        try:
+            data = json.loads(text)
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            raise ValueError(f"not a saved game: {exc}") from None
+        return cls(GameState.from_dict(data))
+
+    def to_json(self) -> str:
+        return self.state.to_json()
+
+    def view(self) -> tuple[GameStateResponse, MinotaurObservation]:
+        """Both sides' view of the current state, as at the start of a game."""
+        response, observe = initial_report(self.world, self.state)
+        return response, observe()
+
+    def step(self, command: UserInput | dict[str, Any] | str, decision: MinotaurDecision | dict | str = WAIT
+             ) -> TurnResult:
+        try:
+            cmd = parse(UserInput, command)
+            dec = parse(MinotaurDecision, decision)
+        except BadInput as exc:
+            return reject(self.world, self.state, str(exc))
+        result = advance(self.world, self.state, cmd, dec)
+        self.state = result.state
+        return result
+
+    def reject(self, problem: str) -> TurnResult:
+        """The ERROR result for input this game's caller could not even split up."""
+        return reject(self.world, self.state, problem)

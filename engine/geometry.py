@@ -1,0 +1,95 @@
+"""Directions, distances, compass words and line-of-sight tables.
+
+Positions are plain ``(x, y, z)`` tuples of ints inside the engine: x grows
+EAST, y grows NORTH, z grows UP.
+"""
+
+from __future__ import annotations
+
+from .constants import LEVEL_STEPS, MINOTAUR_SIGHT, USER_SIGHT
+
+Pos = tuple[int, int, int]
+
+HORIZONTAL: dict[str, tuple[int, int]] = {
+    "NORTH": (0, 1),
+    "SOUTH": (0, -1),
+    "EAST": (1, 0),
+    "WEST": (-1, 0),
+}
+RAMP_DIRECTIONS = ("UP RAMP", "DOWN RAMP")
+DIRECTIONS = (*HORIZONTAL, *RAMP_DIRECTIONS)
+
+_COMPASS = ("EAST", "NORTH-EAST", "NORTH", "NORTH-WEST", "WEST", "SOUTH-WEST", "SOUTH", "SOUTH-EAST")
+
+
+def distance_sq(a: Pos, b: Pos) -> int:
+    """Squared 3-D distance in steps; a level counts as two steps (5 m)."""
+    dz = (a[2] - b[2]) * LEVEL_STEPS
+    return (a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2 + dz * dz
+
+
+def compass(dx: int, dy: int) -> str | None:
+    """The 8-point compass word for a horizontal offset, None for (0, 0)."""
+    if dx == 0 and dy == 0:
+        return None
+    # Sectors of 45 degrees centred on the eight directions, in integer maths:
+    # tan(22.5 deg) ~ 0.4142 ~ 29/70, so a component under 29/70 of the other
+    # one does not count.
+    ax, ay = abs(dx), abs(dy)
+    if ay * 70 < ax * 29:
+        return "EAST" if dx > 0 else "WEST"
+    if ax * 70 < ay * 29:
+        return "NORTH" if dy > 0 else "SOUTH"
+    return ("NORTH" if dy > 0 else "SOUTH") + "-" + ("EAST" if dx > 0 else "WEST")
+
+
+def direction_3d(frm: Pos, to: Pos) -> str | None:
+    """Compass word from ``frm`` to ``to``, or ABOVE / BELOW when straight over or under."""
+    word = compass(to[0] - frm[0], to[1] - frm[1])
+    if word is None and to[2] != frm[2]:
+        return "ABOVE" if to[2] > frm[2] else "BELOW"
+    return word
+
+
+def _bresenham(x0: int, y0: int, x1: int, y1: int) -> list[tuple[int, int]]:
+    cells = []
+    dx, dy = abs(x1 - x0), -abs(y1 - y0)
+    sx, sy = (1 if x0 < x1 else -1), (1 if y0 < y1 else -1)
+    err = dx + dy
+    while True:
+        cells.append((x0, y0))
+        if x0 == x1 and y0 == y1:
+            return cells
+        e2 = 2 * err
+        if e2 >= dy:
+            err += dy
+            x0 += sx
+        if e2 <= dx:
+            err += dx
+            y0 += sy
+
+
+def _sight_table(radius: int) -> tuple[tuple[int, int, tuple[tuple[int, int], ...]], ...]:
+    """For each offset within ``radius``: the cells strictly between, as offsets.
+
+    The line is always drawn from the lexicographically smaller end, so sight
+    is symmetric: A sees B exactly when B sees A (at the same radius).
+    """
+    table = []
+    for dx in range(-radius, radius + 1):
+        for dy in range(-radius, radius + 1):
+            if dx * dx + dy * dy > radius * radius:
+                continue
+            if (dx, dy) >= (0, 0):
+                line = _bresenham(0, 0, dx, dy)
+            else:
+                line = _bresenham(dx, dy, 0, 0)
+            between = tuple(c for c in line if c != (0, 0) and c != (dx, dy))
+            table.append((dx, dy, between))
+    table.sort(key=lambda t: (t[0] * t[0] + t[1] * t[1], t[0], t[1]))
+    return tuple(table)
+
+
+USER_SIGHT_TABLE = _sight_table(USER_SIGHT)
+MINOTAUR_SIGHT_TABLE = _sight_table(MINOTAUR_SIGHT)
+LINES = {(dx, dy): between for dx, dy, between in MINOTAUR_SIGHT_TABLE}

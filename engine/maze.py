@@ -1,0 +1,107 @@
+"""One chunk of one level, generated from the seed alone.
+
+A chunk is CHUNK x CHUNK cells. Maze cells sit at even (x, y) and are always
+open; the cells between two maze cells are passages, opened along a random
+spanning tree (so the chunk is connected) plus a few extra openings (loops,
+some of them crawlways). Each chunk owns its east column and north row: one or
+two openings there join it to its neighbours, so every level is connected
+without ever looking at another chunk. Crawlways only ever sit on extra
+openings, never on the tree or the first border opening, so the Minotaur, who
+cannot crawl, can still reach every non-crawlway cell.
+
+Ramps: the pair of levels (z, z+1) is joined in every chunk with
+``(cx + cy + z)`` even, by a RAMP_UP at (x, y, z) over a RAMP_DOWN at
+(x, y, z+1). Up and down ramps of one level therefore never share a chunk.
+"""
+
+from __future__ import annotations
+
+from .cells import CRAWLWAY, FLOOR, RAMP_DOWN, RAMP_UP
+from .constants import (
+    CHUNK,
+    CHUNKS_PER_SIDE,
+    CRAWLWAY_CHANCE,
+    EXTRA_BORDER_CHANCE,
+    LOOP_CHANCE,
+    WORLD_LEVELS,
+)
+from .rng import derived
+
+_SIDE = CHUNK // 2  # maze cells per chunk side
+
+
+def _index(lx: int, ly: int) -> int:
+    return ly * CHUNK + lx
+
+
+def _maze_cell(i: int, j: int) -> int:
+    return _index(2 * i, 2 * j)
+
+
+# Internal walls between maze cells: (cell a, cell b, wall index), fixed order.
+_EDGES: tuple[tuple[int, int, int], ...] = tuple(
+    [(j * _SIDE + i, j * _SIDE + i + 1, _index(2 * i + 1, 2 * j)) for j in range(_SIDE) for i in range(_SIDE - 1)]
+    + [(j * _SIDE + i, (j + 1) * _SIDE + i, _index(2 * i, 2 * j + 1)) for j in range(_SIDE - 1) for i in range(_SIDE)]
+)
+_NEIGHBOURS: tuple[tuple[tuple[int, int], ...], ...] = tuple(
+    tuple((b if a == c else a, w) for a, b, w in _EDGES if c in (a, b)) for c in range(_SIDE * _SIDE)
+)
+_BLANK = bytearray(CHUNK * CHUNK)
+for _j in range(_SIDE):
+    for _i in range(_SIDE):
+        _BLANK[_maze_cell(_i, _j)] = FLOOR
+
+
+def has_ramp_up(cx: int, cy: int, z: int) -> bool:
+    """Whether chunk (cx, cy) holds the ramp joining level z to z + 1."""
+    return z < WORLD_LEVELS - 1 and (cx + cy + z) % 2 == 0
+
+
+def ramp_cell(seed: int, cx: int, cy: int, z: int) -> int:
+    """Cell index (in the chunk) of the ramp joining z to z + 1."""
+    rng = derived(seed, "ramp", cx, cy, z)
+    return _maze_cell(rng.randrange(_SIDE), rng.randrange(_SIDE))
+
+
+def generate_chunk(seed: int, cx: int, cy: int, z: int) -> bytes:
+    """The cells of chunk (cx, cy) of level z, row by row from the south."""
+    rng = derived(seed, "chunk", cx, cy, z)
+    rand, randrange = rng.random, rng.randrange
+    cells = bytearray(_BLANK)
+
+    # Spanning tree by randomised depth-first search.
+    start = randrange(_SIDE * _SIDE)
+    visited = [False] * (_SIDE * _SIDE)
+    visited[start] = True
+    stack = [start]
+    while stack:
+        options = [(n, w) for n, w in _NEIGHBOURS[stack[-1]] if not visited[n]]
+        if not options:
+            stack.pop()
+            continue
+        n, w = options[randrange(len(options))] if len(options) > 1 else options[0]
+        cells[w] = FLOOR
+        visited[n] = True
+        stack.append(n)
+
+    # Loops: a few more walls opened, some as crawlways.
+    for _, _, w in _EDGES:
+        if not cells[w] and rand() < LOOP_CHANCE:
+            cells[w] = CRAWLWAY if rand() < CRAWLWAY_CHANCE else FLOOR
+
+    # Openings in the east column and north row this chunk owns.
+    for owned, opening in ((cx < CHUNKS_PER_SIDE - 1, lambda k: _index(CHUNK - 1, 2 * k)),
+                           (cy < CHUNKS_PER_SIDE - 1, lambda k: _index(2 * k, CHUNK - 1))):
+        if not owned:
+            continue
+        first = randrange(_SIDE)
+        cells[opening(first)] = FLOOR
+        if rand() < EXTRA_BORDER_CHANCE:
+            second = (first + 1 + randrange(_SIDE - 1)) % _SIDE
+            cells[opening(second)] = CRAWLWAY if rand() < CRAWLWAY_CHANCE else FLOOR
+
+    if has_ramp_up(cx, cy, z):
+        cells[ramp_cell(seed, cx, cy, z)] = RAMP_UP
+    if z > 0 and has_ramp_up(cx, cy, z - 1):
+        cells[ramp_cell(seed, cx, cy, z - 1)] = RAMP_DOWN
+    return bytes(cells)

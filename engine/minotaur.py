@@ -1,0 +1,135 @@
+"""The Minotaur's rules: which decisions are allowed, and where it goes each tick.
+
+Its decision holds for the whole turn. CHASE re-aims every step at its best
+knowledge of the user; PATHFIND follows a shortest path to fixed coordinates.
+The current path lives in the state (``goal``, ``path``), so a game restored
+mid-chase moves exactly as the original would.
+"""
+
+from __future__ import annotations
+
+from .cells import CRAWLWAY, MINOTAUR_OPEN, ROCK
+from .constants import (
+    MINOTAUR_SEEING_TICKS_PER_STEP,
+    MINOTAUR_TICKS_PER_STEP,
+    TICKS_PER_SECOND,
+)
+from .geometry import HORIZONTAL, Pos
+from .pathfinding import find_path
+from .presets import PRESETS
+from .rng import derived
+from .schemas import MinotaurDecision
+from .state import GameState
+from .world import World
+
+# A plan is the decision as the rules let it stand: ("WAIT",), ("CHASE",),
+# ("JUMP",) or ("PATHFIND", target).
+Plan = tuple
+
+
+def plan_for(world: World, state: GameState, decision: MinotaurDecision) -> tuple[Plan, str | None]:
+    """The plan the rules allow for ``decision``, and why it was refused (None if not)."""
+    action = decision.action
+    if action == "JUMP":
+        if state.paralysis:
+            return ("WAIT",), "JUMP refused: the Minotaur is paralyzed by the lantern"
+        if state.jump_left:
+            return ("WAIT",), "JUMP refused: the Minotaur is already out of time"
+        if state.jump_cooldown:
+            left = state.jump_cooldown / TICKS_PER_SECOND
+            return ("WAIT",), f"JUMP refused: the cooldown has {left:g} s left"
+        return ("JUMP",), None
+    if action == "PATHFIND":
+        c = decision.target_coords
+        if c is None:
+            return ("WAIT",), "PATHFIND refused: it needs target_coords {x, y, z}"
+        target = (c.x, c.y, c.z)
+        kind = world.cell(*target)
+        if kind == ROCK:
+            return ("WAIT",), f"PATHFIND refused: {target} is solid rock or outside the cube"
+        if kind == CRAWLWAY:
+            return ("WAIT",), f"PATHFIND refused: {target} is a crawlway, too low for the Minotaur"
+        return ("PATHFIND", target), None
+    return (action,), None
+
+
+def next_cell(world: World, state: GameState, plan: Plan, sees_user: bool) -> Pos | None:
+    """Advance the Minotaur's stride by one tick; the cell it steps into now, if any.
+
+    Mutates ``state`` (the turn's working copy): stride, path, knowledge spent,
+    patrol waypoints.
+    """
+    if plan[0] in ("WAIT", "JUMP"):
+        state.stride = 0
+        return None
+    state.stride += 1
+    if state.stride < (MINOTAUR_SEEING_TICKS_PER_STEP if sees_user else MINOTAUR_TICKS_PER_STEP):
+        return None
+    state.stride = 0
+    goal = plan[1] if plan[0] == "PATHFIND" else _chase_goal(world, state, sees_user)
+    if goal is None or goal == state.minotaur:
+        return None
+    if goal != state.goal or not state.path:
+        state.path = _route(world, state, goal)
+        state.goal = goal
+    if not state.path:
+        return None
+    step, state.path = state.path[0], state.path[1:]
+    return step
+
+
+def _route(world: World, state: GameState, goal: Pos) -> tuple[Pos, ...]:
+    """The path to ``goal``: the current one bent by a step when the goal moved
+    by one cell (a fleeing user), else a fresh shortest path."""
+    path, here = state.path, state.minotaur
+    if goal in path:
+        return path[: path.index(goal) + 1]
+    end = path[-1] if path else here
+    reach = abs(goal[0] - here[0]) + abs(goal[1] - here[1]) + abs(goal[2] - here[2])
+    if goal in world.minotaur_neighbours(end) and len(path) < 2 * reach + 6:
+        return (*path, goal)
+    return find_path(world, here, goal) or ()
+
+
+def _chase_goal(world: World, state: GameState, sees_user: bool) -> Pos | None:
+    """CHASE: the user if seen, else the freshest unexplored noise or sighting,
+    else the next patrol waypoint."""
+    if sees_user:
+        return _standable(world, state.user, state.minotaur)
+    clues = []
+    if state.last_heard and state.last_heard[1] > state.searched_until:
+        clues.append((state.last_heard[1], state.last_heard[0]))
+    if state.last_seen and state.last_seen[1] > state.searched_until:
+        clues.append((state.last_seen[1], state.last_seen[0]))
+    if clues:
+        tick, where = max(clues)
+        goal = _standable(world, where, state.minotaur)
+        if goal != state.minotaur:
+            return goal
+        state.searched_until = tick  # nothing here: that clue is spent
+    waypoint = patrol_waypoint(state)
+    if waypoint == state.minotaur:
+        state.patrols += 1
+        waypoint = patrol_waypoint(state)
+    return waypoint
+
+
+def _standable(world: World, pos: Pos, frm: Pos) -> Pos:
+    """``pos``, or when it is a crawlway the open cell beside it nearest to ``frm``."""
+    if world.cell(*pos) != CRAWLWAY:
+        return pos
+    x, y, z = pos
+    sides = [(x + dx, y + dy, z) for dx, dy in HORIZONTAL.values() if world.cell(x + dx, y + dy, z) in MINOTAUR_OPEN]
+    if not sides:
+        return frm
+    return min(sides, key=lambda p: (abs(p[0] - frm[0]) + abs(p[1] - frm[1]) + abs(p[2] - frm[2]), p))
+
+
+def patrol_waypoint(state: GameState) -> Pos:
+    """Patrol: first the hunting ground's centre, then random maze cells of it."""
+    bounds = PRESETS[state.preset]
+    if state.patrols == 0:
+        return (bounds.x0 + bounds.width // 2, bounds.y0 + bounds.height // 2, bounds.z0 + bounds.levels // 2)
+    rng = derived(state.seed, "patrol", state.patrols)
+    return (bounds.x0 + 2 * rng.randrange(bounds.width // 2), bounds.y0 + 2 * rng.randrange(bounds.height // 2),
+            rng.choice(bounds.z_range))

@@ -1,0 +1,220 @@
+"""The words of the game: ``raw_text_output`` for the user and the Minotaur.
+
+Built from the turn's events and the final state, never from anything the
+side should not perceive: the user's text tells what it saw, heard and did.
+"""
+
+from __future__ import annotations
+
+from . import events as ev
+from .cells import CRAWLWAY, RAMP_DOWN, RAMP_UP, ROCK
+from .constants import TICKS_PER_SECOND, USER_SIGHT
+from .geometry import HORIZONTAL, Pos, compass
+from .presets import PRESETS
+from .schemas import STONES, UserInput
+from .senses import (
+    audio_direction,
+    in_sight,
+    items_in_sight,
+    level_words,
+    minotaur_active,
+    proximity,
+    resonance,
+)
+from .state import GameState
+from .world import World
+
+
+def _seconds(ticks: int) -> str:
+    return f"{ticks / TICKS_PER_SECOND:g} s"
+
+
+def _offset_words(frm: Pos, to: Pos) -> str:
+    """'here', '1 step to the NORTH', '2 steps to the NORTH-EAST'."""
+    dx, dy = to[0] - frm[0], to[1] - frm[1]
+    word = compass(dx, dy)
+    if word is None:
+        return "right here"
+    n = abs(dx) + abs(dy)
+    return f"{n} step{'s' if n != 1 else ''} to the {word}"
+
+
+def _action_text(s: GameState, cmd: UserInput, out, events) -> str:
+    if cmd.command == "HALT":
+        return f"You hold still for {_seconds(TICKS_PER_SECOND * (cmd.steps or 1))}."
+    if cmd.command == "LOOK":
+        return "You stop and look around."
+    if cmd.command == "GRAB":
+        for e in events:
+            if isinstance(e, ev.StoneGrabbed):
+                held = sum(stone in s.inventory for stone in STONES)
+                return f"You take the {e.stone} ({held}/3 stones)."
+            if isinstance(e, ev.LanternGrabbed):
+                return "You take the LANTERN. USE it to freeze the Minotaur for 120 s."
+    if cmd.command == "USE":
+        return "You raise the LANTERN: its blaze freezes the Minotaur for 120 s, and the lantern burns out."
+    # MOVE
+    time = f"{out.time_taken:g} s"
+    if cmd.direction in ("UP RAMP", "DOWN RAMP"):
+        if out.steps_moved:
+            verb = "climb" if cmd.direction == "UP RAMP" else "descend"
+            text = f"You {verb} the ramp to level {s.user[2]} ({time})."
+        else:
+            text = f"You cannot take a ramp: {out.collision}."
+        return text
+    if out.steps_moved == 0:
+        if out.collision:
+            return f"You cannot go {cmd.direction}: {out.collision}."
+        return f"You set off {cmd.direction}."
+    n = out.steps_moved
+    gait = "run" if out.ran == n else "walk" if out.ran == 0 else "run, then walk,"
+    text = f"You {gait} {cmd.direction} {n} step{'s' if n != 1 else ''} ({time})"
+    if out.stop_reason == "COLLISION":
+        text += f" until {out.collision} stops you."
+    elif out.stop_reason == "ENCOUNTER":
+        text += " and freeze: the Minotaur is in sight!"
+    elif out.stop_reason == "ITEM_SIGHTED":
+        text += " and stop: something catches your eye."
+    else:
+        text += "."
+    return text
+
+
+def _event_text(s: GameState, e: ev.Event) -> str | None:
+    if isinstance(e, ev.StaminaExhausted):
+        return "You are out of breath and slow to a walk."
+    if isinstance(e, ev.WhineHeard):
+        where = _from_words(e.direction)
+        if e.phase == "VANISHING":
+            return f"A temporal whine tears the air{where}: the Minotaur has vanished from time!"
+        return f"The whine rises again{where}: the Minotaur is about to re-enter!"
+    if isinstance(e, ev.MinotaurReentered):
+        return None if s.outcome else "The Minotaur materializes at its fixed re-entry position!"
+    if isinstance(e, ev.ParalysisEnded):
+        return "The lantern's spell fades: the Minotaur can move again."
+    if isinstance(e, ev.LanternSpawned):
+        return "Somewhere in the labyrinth, a new lantern flickers into being."
+    if isinstance(e, ev.UserCaught):
+        return f"The Minotaur catches you: you {e.how}. DEATH."
+    if isinstance(e, ev.UserEscaped):
+        return "With the RED, BLUE and YELLOW stones in hand, the labyrinth lets you go. ESCAPED!"
+    return None
+
+
+def _from_words(direction: str | None) -> str:
+    """' from the NORTH', ' from above', or '' when the sound has no direction."""
+    if direction is None:
+        return ""
+    return f" from {direction.lower()}" if direction in ("ABOVE", "BELOW") else f" from the {direction}"
+
+
+def surroundings(world: World, s: GameState, detailed: bool, exits: list[str] | None = None) -> list[str]:
+    """Where the user stands, the ways out, items and the Minotaur in sight."""
+    lines = []
+    x, y, z = s.user
+    here = world.cell(x, y, z)
+    spot = {CRAWLWAY: " You are crouched in a crawlway.", RAMP_UP: " A ramp leads up from here.",
+            RAMP_DOWN: " A ramp leads down from here."}.get(here, "")
+    if exits is None:
+        exits = world.user_exits(s.user)
+    lines.append(f"Level {z}.{spot} Paths: {', '.join(exits) if exits else 'none'}.")
+    if detailed:
+        for d, (dx, dy) in HORIZONTAL.items():
+            ahead = [world.cell(x + dx * k, y + dy * k, z) for k in range(1, USER_SIGHT + 1)]
+            if ahead[0] == ROCK:
+                continue
+            if ahead[0] == CRAWLWAY:
+                lines.append(f"  {d}: a low crawlway (walk only; the Minotaur cannot follow).")
+            elif ahead[1] == ROCK:
+                side = [world.cell(x + dx + sx, y + dy + sy, z) != ROCK for sx, sy in HORIZONTAL.values()
+                        if (sx, sy) != (-dx, -dy) and (sx, sy) != (dx, dy)]
+                lines.append(f"  {d}: the passage turns after one step." if any(side)
+                             else f"  {d}: a dead end one step away.")
+            else:
+                lines.append(f"  {d}: the passage goes on into the dark.")
+    for name, pos in items_in_sight(world, s):
+        lines.append(f"You see the {name} {_offset_words(s.user, pos)}.")
+    if minotaur_active(s) and in_sight(world, s.user, s.minotaur, USER_SIGHT):
+        lines.append(f"The Minotaur looms {_offset_words(s.user, s.minotaur)}!")
+    elif s.paralysis and in_sight(world, s.user, s.minotaur, USER_SIGHT):
+        lines.append(f"The Minotaur stands frozen {_offset_words(s.user, s.minotaur)}.")
+    return lines
+
+
+def cue_text(s: GameState) -> str | None:
+    near = proximity(s)
+    where = audio_direction(s)
+    toward = _from_words(where)
+    if near == "PARALYZED":
+        return f"The Minotaur is paralyzed for {_seconds(s.paralysis)} more."
+    if near == "VANISHED":
+        return f"The Minotaur is out of time; it returns in {_seconds(s.jump_left)}."
+    return {
+        "VERY CLOSE": f"Hot breath and hooves, VERY CLOSE{toward}!",
+        "CLOSE": f"Heavy hoofbeats, CLOSE{toward}.",
+        "FAINT": f"Faint hoofbeats echo{toward}.",
+    }.get(near)
+
+
+def user_text(world: World, s: GameState, cmd: UserInput, out, events, exits: list[str]) -> str:
+    parts = [_action_text(s, cmd, out, events)]
+    parts += [t for t in (_event_text(s, e) for e in events) if t]
+    if not s.outcome:
+        parts += surroundings(world, s, detailed=cmd.command == "LOOK", exits=exits)
+        if cmd.command == "LOOK":
+            if s.difficulty == "hard":
+                parts.append("The stones are silent on hard difficulty.")
+            else:
+                parts += resonance(s)
+        cue = cue_text(s)
+        if cue:
+            parts.append(cue)
+    return "\n".join(parts)
+
+
+def intro_text(world: World, s: GameState) -> str:
+    bounds = PRESETS[s.preset]
+    parts = [
+        "You wake in the dark heart of the labyrinth. Somewhere in these halls lie the RED, BLUE and "
+        "YELLOW stones; hold all three and you escape. Something with hooves is hunting you.",
+        f"The hunting ground spans {bounds.width} x {bounds.height} steps on {bounds.levels} "
+        f"level{'s' if bounds.levels > 1 else ''} ({bounds.z0} to {bounds.z0 + bounds.levels - 1}).",
+    ]
+    parts += surroundings(world, s, detailed=True)
+    cue = cue_text(s)
+    if cue:
+        parts.append(cue)
+    return "\n".join(parts)
+
+
+def minotaur_text(world: World, s: GameState, events, refusal: str | None, sees: bool) -> str:
+    """The Minotaur's account of the turn: what it did, saw and heard."""
+    parts = []
+    if refusal:
+        parts.append(refusal + "; you waited instead.")
+    for e in events:
+        if isinstance(e, ev.MinotaurJumped):
+            parts.append(f"You leap out of time for {_seconds(e.duration_ticks)}; the cooldown is 600 s.")
+        elif isinstance(e, ev.MinotaurReentered):
+            parts.append(f"You re-enter time at {e.position}.")
+        elif isinstance(e, ev.LanternUsed):
+            parts.append("A blinding lantern freezes you for 120 s!")
+        elif isinstance(e, ev.ParalysisEnded):
+            parts.append("The lantern's hold breaks: you can move again.")
+        elif isinstance(e, ev.MinotaurMoved):
+            parts.append(f"You moved {e.steps} step{'s' if e.steps != 1 else ''} to {e.end}.")
+        elif isinstance(e, ev.UserHeard):
+            parts.append(f"You heard {e.count} {e.loudness} footstep{'s' if e.count != 1 else ''}, the last at {e.position}.")
+        elif isinstance(e, ev.StoneGrabbed):
+            parts.append(f"A stone's hum fell silent: the {e.stone} was taken.")
+        elif isinstance(e, ev.UserCaught):
+            parts.append("You caught the intruder. DEATH.")
+        elif isinstance(e, ev.UserEscaped):
+            parts.append("The intruder escaped with the three stones.")
+    if not s.outcome:
+        if sees:
+            parts.append(f"Your infrared eyes see the intruder at {s.user}, {_offset_words(s.minotaur, s.user)}"
+                         f"{'' if s.user[2] == s.minotaur[2] else ', ' + level_words(s.user[2] - s.minotaur[2])}.")
+        elif s.last_seen:
+            parts.append(f"You last saw the intruder at {s.last_seen[0]}, {_seconds(s.tick - s.last_seen[1])} ago.")
+    return "\n".join(parts) if parts else "Silence in the labyrinth."

@@ -1,0 +1,90 @@
+"""Where things start: the user, the Minotaur, the stones and the lanterns.
+
+Maze cells (even x and y) are always open and every level is connected, so a
+random maze cell of the hunting ground is always reachable: no search needed.
+"""
+
+from __future__ import annotations
+
+from .constants import CENTRE, USER_SIGHT
+from .geometry import Pos
+from .presets import Bounds
+from .rng import derived
+from .schemas import STONES
+
+
+def _maze_cells(bounds: Bounds, z: int) -> list[Pos]:
+    return [(x, y, z) for y in range(bounds.y0, bounds.y0 + bounds.height, 2)
+            for x in range(bounds.x0, bounds.x0 + bounds.width, 2)]
+
+
+def _random_maze_cell(rng, bounds: Bounds, z: int) -> Pos:
+    return (bounds.x0 + 2 * rng.randrange(bounds.width // 2),
+            bounds.y0 + 2 * rng.randrange(bounds.height // 2), z)
+
+
+def _spread(a: Pos, b: Pos) -> int:
+    """Manhattan distance in steps, a level counting as a step: a lower bound of the path."""
+    return abs(a[0] - b[0]) + abs(a[1] - b[1]) + abs(a[2] - b[2])
+
+
+def user_start() -> Pos:
+    """The cube's centre, which is always a maze cell."""
+    return CENTRE
+
+
+def minotaur_start(seed: int, bounds: Bounds, user: Pos) -> Pos:
+    """A maze cell on the ground's perimeter, on the user's level, at least half
+    the ground's width away (Manhattan distance, so by path too)."""
+    ring = [p for p in _maze_cells(bounds, user[2])
+            if p[0] in (bounds.x0, bounds.x0 + bounds.width - 2) or p[1] in (bounds.y0, bounds.y0 + bounds.height - 2)]
+    far = [p for p in ring if _spread(p, user) >= bounds.width // 2]
+    return derived(seed, "minotaur-start").choice(far)
+
+
+def place_stones(seed: int, bounds: Bounds, user: Pos, taken: set[Pos]) -> list[tuple[str, Pos]]:
+    """The three stones: on different levels when there are three or more, as far
+    apart (from each other and the start) as a few draws allow, never on ``taken``."""
+    rng = derived(seed, "stones")
+    levels = list(bounds.z_range)
+    if len(levels) >= 3:
+        chosen = rng.sample(levels, 3)
+    else:
+        chosen = [rng.choice(levels) for _ in STONES]
+    wanted = max(4, bounds.width // 4)
+    placed: list[tuple[str, Pos]] = []
+    for name, z in zip(STONES, chosen):
+        best, best_gap = None, -1
+        for _ in range(64):
+            cand = _random_maze_cell(rng, bounds, z)
+            if cand in taken or any(cand == p for _, p in placed):
+                continue
+            gap = min([_spread(cand, user)] + [_spread(cand, p) for _, p in placed])
+            if gap > best_gap:
+                best, best_gap = cand, gap
+            if gap >= wanted:
+                break
+        placed.append((name, best))
+    return placed
+
+
+def place_first_lantern(seed: int, bounds: Bounds, user: Pos, taken: set[Pos]) -> Pos:
+    """The first lantern: on the user's level, a walk away but findable."""
+    rng = derived(seed, "lantern", 0)
+    near, far = max(3, bounds.width // 8), max(6, bounds.width // 2)
+    for _ in range(256):
+        cand = _random_maze_cell(rng, bounds, user[2])
+        if near <= _spread(cand, user) <= far and cand not in taken:
+            return cand
+    return next(p for p in _maze_cells(bounds, user[2]) if p not in taken and p != user)
+
+
+def respawn_lantern(seed: int, count: int, bounds: Bounds, user: Pos, taken: set[Pos]) -> Pos:
+    """A new lantern on a random maze cell of the ground, out of the user's sight."""
+    rng = derived(seed, "lantern", count)
+    levels = list(bounds.z_range)
+    while True:
+        cand = _random_maze_cell(rng, bounds, rng.choice(levels))
+        out_of_sight = cand[2] != user[2] or (cand[0] - user[0]) ** 2 + (cand[1] - user[1]) ** 2 > USER_SIGHT ** 2
+        if out_of_sight and cand not in taken:
+            return cand

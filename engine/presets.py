@@ -1,0 +1,53 @@
+"""Hunting grounds: the boxes, centred on the cube's centre, where a game is played.
+
+Extents are multiples of 16 so that every box starts on a chunk border and
+holds whole chunks: each level of a box is then connected inside the box.
+RULES.md allows the x-y extents +-50 %; ``small`` uses 32 (not 24) for that reason.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .constants import CENTRE
+
+DIFFICULTIES = ("normal", "hard")
+
+
+@dataclass(frozen=True, slots=True)
+class Bounds:
+    """A box of the cube: x in [x0, x0 + width), y in [y0, y0 + height), z in [z0, z0 + levels)."""
+
+    x0: int
+    y0: int
+    z0: int
+    width: int
+    height: int
+    levels: int
+
+    def contains(self, x: int, y: int, z: int) -> bool:
+        return (self.x0 <= x < self.x0 + self.width and self.y0 <= y < self.y0 + self.height
+                and self.z0 <= z < self.z0 + self.levels)
+
+    @property
+    def z_range(self) -> range:
+        return range(self.z0, self.z0 + self.levels)
+
+    def to_dict(self) -> dict[str, int]:
+        return {"x0": self.x0, "y0": self.y0, "z0": self.z0,
+                "width": self.width, "height": self.height, "levels": self.levels}
+
+
+def _centred(extent: int, levels: int) -> Bounds:
+    cx, cy, cz = CENTRE
+    return Bounds(cx - extent // 2, cy - extent // 2, cz - levels // 2, extent, extent, levels)
+
+
+PRESETS: dict[str, Bounds] = {
+    "tiny": _centred(16, 2),
+    "small": _centred(32, 3),
+    "standard": _centred(48, 5),
+    "large": _centred(96, 9),
+    "full": _centred(400, 200),
+}
+DEFAULT_PRESET = "standard"

@@ -1,0 +1,180 @@
+"""Build the two validated views of a state: the user's GameStateResponse and
+the Minotaur's observation."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
+
+from .cells import MINOTAUR_OPEN, RAMP_DOWN, RAMP_UP
+from .constants import REENTRY_ALERT_TICKS, STAMINA_MAX, TICKS_PER_SECOND
+from .geometry import HORIZONTAL, Pos
+from .narrative import intro_text, minotaur_text, user_text
+from .presets import PRESETS
+from .schemas import (
+    Coords,
+    Environment,
+    GameStateResponse,
+    HuntingGround,
+    ItemLocation,
+    MinotaurCue,
+    MinotaurObservation,
+    NoiseHeard,
+    Sighting,
+    UserInput,
+    UserState,
+)
+from .senses import audio_direction, items_in_sight, minotaur_sees_user, proximity
+from .state import GameState
+from .world import World
+
+
+@dataclass(slots=True)
+class Outcome:
+    """How the user's command went, filled in by the turn."""
+
+    steps_moved: int = 0
+    ran: int = 0
+    time_taken: float = 0.0
+    stop_reason: str = "SUCCESS"
+    collision: str | None = None
+    exhausted: bool = False
+    caught: str | None = None
+
+
+def temporal_status(s: GameState) -> str:
+    """The Minotaur's temporal state as both sides see it; VANISHING in the turn of the jump."""
+    if s.paralysis:
+        return "PARALYZED"
+    if s.jump_left:
+        if s.jump_left <= REENTRY_ALERT_TICKS:
+            return "RE_ENTRY_ALERT"
+        return "VANISHING" if s.jump_started_turn == s.turn else "VANISHED"
+    return "CHASING_3D"
+
+
+@lru_cache(maxsize=4096)
+def _coords(p: Pos) -> Coords:
+    return Coords(x=p[0], y=p[1], z=p[2])
+
+
+@lru_cache(maxsize=64)
+def _item_locations(items: tuple) -> list[ItemLocation]:
+    return [ItemLocation(name=name, position=_coords(pos)) for name, pos in items]
+
+
+_GROUNDS = {name: HuntingGround(**b.to_dict()) for name, b in PRESETS.items()}
+
+
+def user_response(world: World, s: GameState, *, status: str, message: str, out: Outcome,
+                  text: str, exits: list[str] | None = None) -> GameStateResponse:
+    if exits is None:
+        exits = world.user_exits(s.user)
+    return GameStateResponse(
+        status=status,
+        user_state=UserState(
+            position=_coords(s.user),
+            stamina_pct=s.stamina / STAMINA_MAX,
+            inventory=list(s.inventory),
+            lantern_cooldown=s.lantern_respawn / TICKS_PER_SECOND,
+        ),
+        environment=Environment(
+            visible_paths=exits,
+            visible_items=[name for name, _ in items_in_sight(world, s)],
+            message=message,
+            steps_moved=out.steps_moved,
+            time_taken=out.time_taken,
+            stop_reason=out.stop_reason,
+            ambient_noise="HIGH" if out.ran else "LOW",
+            turn=s.turn,
+            game_time=s.tick / TICKS_PER_SECOND,
+        ),
+        minotaur_cue=MinotaurCue(
+            proximity=proximity(s),
+            audio_direction=audio_direction(s),
+            temporal_status=temporal_status(s),
+            cooldown_time=s.jump_cooldown / TICKS_PER_SECOND,
+        ),
+        raw_text_output=text,
+    )
+
+
+def _minotaur_paths(world: World, pos: Pos) -> list[str]:
+    x, y, z = pos
+    paths = [d for d, (dx, dy) in HORIZONTAL.items() if world.cell(x + dx, y + dy, z) in MINOTAUR_OPEN]
+    here = world.cell(x, y, z)
+    if here == RAMP_UP:
+        paths.append("UP RAMP")
+    elif here == RAMP_DOWN:
+        paths.append("DOWN RAMP")
+    return paths
+
+
+def minotaur_observation(world: World, s: GameState, *, status: str, message: str, text: str | None = None,
+                         events=(), refusal: str | None = None, noises_heard: int = 0) -> MinotaurObservation:
+    sees = minotaur_sees_user(world, s) and not s.outcome
+    return MinotaurObservation(
+        status=status,
+        turn=s.turn,
+        game_time=s.tick / TICKS_PER_SECOND,
+        position=_coords(s.minotaur),
+        temporal_status=temporal_status(s),
+        cooldown_time=s.jump_cooldown / TICKS_PER_SECOND,
+        jump_time_left=s.jump_left / TICKS_PER_SECOND,
+        paralysis_time_left=s.paralysis / TICKS_PER_SECOND,
+        sees_user=sees,
+        user_position=_coords(s.user) if sees else None,
+        last_seen=Sighting(position=_coords(s.last_seen[0]), game_time=s.last_seen[1] / TICKS_PER_SECOND)
+        if s.last_seen else None,
+        last_heard=NoiseHeard(position=_coords(s.last_heard[0]), game_time=s.last_heard[1] / TICKS_PER_SECOND,
+                              loudness=s.last_heard[2]) if s.last_heard else None,
+        noises_heard=noises_heard,
+        visible_paths=_minotaur_paths(world, s.minotaur),
+        items=_item_locations(s.items),
+        hunting_ground=_GROUNDS[s.preset],
+        message=message,
+        raw_text_output=text if text is not None else minotaur_text(world, s, events, refusal, sees),
+    )
+
+
+def _level_message(s: GameState) -> str:
+    return f"Current Z-Level: {s.user[2]}"
+
+
+Observe = Callable[[], MinotaurObservation]
+
+
+def turn_report(world: World, s: GameState, cmd: UserInput, out: Outcome, events, refusal: str | None,
+                noises_heard: int) -> tuple[GameStateResponse, Observe]:
+    status = s.outcome or "SUCCESS"
+    exits = world.user_exits(s.user)
+    response = user_response(world, s, status=status, message=_level_message(s), out=out, exits=exits,
+                             text=user_text(world, s, cmd, out, events, exits))
+    return response, lambda: minotaur_observation(
+        world, s, status=status, message=refusal or temporal_status(s), events=events, refusal=refusal,
+        noises_heard=noises_heard)
+
+
+def initial_report(world: World, s: GameState) -> tuple[GameStateResponse, Observe]:
+    response = user_response(world, s, status="SUCCESS", message=_level_message(s), out=Outcome(),
+                             text=intro_text(world, s))
+    return response, lambda: minotaur_observation(
+        world, s, status="SUCCESS", message="The hunt begins.",
+        text="An intruder has entered your labyrinth. Hunt it down.")
+
+
+def error_report(world: World, s: GameState, problem: str) -> tuple[GameStateResponse, Observe]:
+    """ERROR: nothing happened, no time passed; the message names the problem."""
+    text = f"{problem}\nNothing happened and no time passed."
+    response = user_response(world, s, status="ERROR", message=problem, out=Outcome(), text=text)
+    return response, lambda: minotaur_observation(
+        world, s, status="ERROR", message=f"The turn was rejected: {problem}",
+        text="The turn was rejected; nothing happened.")
+
+
+def final_report(world: World, s: GameState) -> tuple[GameStateResponse, Observe]:
+    """After DEATH or ESCAPED every command gets the final status and changes nothing."""
+    message = f"The game is over: {s.outcome}. Start a new game to play again."
+    response = user_response(world, s, status=s.outcome, message=message, out=Outcome(), text=message)
+    return response, lambda: minotaur_observation(world, s, status=s.outcome, message=message, text=message)

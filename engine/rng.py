@@ -1,0 +1,13 @@
+"""Derived randomness: one independent, stable generator per purpose.
+
+``random.Random`` seeded with a string hashes it with SHA-512, so the same
+seed, purpose and keys give the same draws in every process (unlike
+``hash()``), and no generator state has to be saved with the game.
+"""
+
+import random
+
+
+def derived(seed: int, purpose: str, *keys: int) -> random.Random:
+    """A generator for one purpose, e.g. ``derived(seed, "chunk", cx, cy, z)``."""
+    return random.Random(":".join((str(seed), purpose, *map(str, keys))))

@@ -1,0 +1,179 @@
+"""The wire format of the Game State Manager (seed 000, section 3; RULES.md section 7).
+
+UserInput and MinotaurDecision come in; GameStateResponse goes to the user and
+MinotaurObservation to the Minotaur. Inputs forbid unknown fields; outputs are
+frozen and validated when built, so an invalid response is a bug, never sent.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+Command = Literal["MOVE", "HALT", "LOOK", "GRAB", "USE"]
+Direction = Literal["NORTH", "SOUTH", "EAST", "WEST", "UP RAMP", "DOWN RAMP"]
+ItemName = Literal["RED STONE", "BLUE STONE", "YELLOW STONE", "LANTERN"]
+MinotaurAction = Literal["PATHFIND", "JUMP", "WAIT", "CHASE"]
+Status = Literal["SUCCESS", "DEATH", "ESCAPED", "ERROR"]
+StopReason = Literal["COLLISION", "ENCOUNTER", "SUCCESS", "ITEM_SIGHTED"]
+Noise = Literal["HIGH", "LOW"]
+Proximity = Literal["VERY CLOSE", "CLOSE", "FAINT", "NONE", "VANISHED", "PARALYZED"]
+AudioDirection = Literal[
+    "NORTH", "NORTH-EAST", "EAST", "SOUTH-EAST", "SOUTH", "SOUTH-WEST", "WEST", "NORTH-WEST", "ABOVE", "BELOW"
+]
+TemporalStatus = Literal["CHASING_3D", "VANISHING", "VANISHED", "RE_ENTRY_ALERT", "PARALYZED"]
+
+STONES: tuple[str, ...] = ("RED STONE", "BLUE STONE", "YELLOW STONE")
+ITEM_ORDER: tuple[str, ...] = (*STONES, "LANTERN")
+
+_INPUT = ConfigDict(extra="forbid", frozen=True)
+_OUTPUT = ConfigDict(extra="forbid", frozen=True)
+
+
+def _canonical_word(value: Any) -> Any:
+    """Forgive case, underscores and extra spaces in enum words: 'up_ramp' -> 'UP RAMP'."""
+    if isinstance(value, str):
+        return " ".join(value.replace("_", " ").split()).upper()
+    return value
+
+
+class Coords(BaseModel):
+    """A cell of the cube in integer steps: x EAST, y NORTH, z UP (levels)."""
+
+    model_config = _OUTPUT
+    x: int
+    y: int
+    z: int
+
+
+class UserInput(BaseModel):
+    """One command of the user (seed 3.1)."""
+
+    model_config = _INPUT
+    command: Command = Field(description="MOVE, HALT, LOOK, GRAB or USE.")
+    direction: Direction | None = Field(None, description="Where a MOVE goes; required for MOVE.")
+    steps: int | None = Field(None, ge=1, le=100, description="MOVE: steps (default 100); HALT: seconds (default 1).")
+    speed: Literal[1, 2] = Field(1, description="1 walks or crawls (1 step/s), 2 runs (2 steps/s).")
+    target: ItemName | None = Field(None, description="What GRAB takes or USE uses.")
+
+    @field_validator("command", "direction", "target", mode="before")
+    @classmethod
+    def _forgive_words(cls, value: Any) -> Any:
+        return _canonical_word(value)
+
+    @model_validator(mode="after")
+    def _direction_for_move(self) -> UserInput:
+        if self.command == "MOVE" and self.direction is None:
+            raise ValueError("MOVE needs a direction: NORTH, SOUTH, EAST, WEST, UP RAMP or DOWN RAMP")
+        return self
+
+
+class MinotaurDecision(BaseModel):
+    """One decision of the Minotaur (seed 3.2)."""
+
+    model_config = _INPUT
+    action: MinotaurAction = Field(description="PATHFIND, JUMP, WAIT or CHASE.")
+    target_coords: Coords | None = Field(None, description="Where a PATHFIND goes.")
+
+    @field_validator("action", mode="before")
+    @classmethod
+    def _forgive_words(cls, value: Any) -> Any:
+        return _canonical_word(value)
+
+
+class UserState(BaseModel):
+    model_config = _OUTPUT
+    position: Coords
+    stamina_pct: float = Field(ge=0, le=1, description="0 exhausted .. 1 fresh.")
+    inventory: list[ItemName]
+    lantern_cooldown: float = Field(ge=0, description="Seconds until a new lantern spawns; 0 when one exists.")
+
+
+class Environment(BaseModel):
+    model_config = _OUTPUT
+    visible_paths: list[Direction] = Field(description="Directions the user can move from here.")
+    visible_items: list[ItemName] = Field(description="Items in the user's sight.")
+    message: str
+    steps_moved: int = Field(ge=0, le=100)
+    time_taken: float = Field(ge=0, description="Seconds this command took.")
+    stop_reason: StopReason
+    ambient_noise: Noise = Field(description="The loudest noise the user made this turn.")
+    turn: int = Field(ge=0, description="Turns played so far.")
+    game_time: float = Field(ge=0, description="Seconds since the start.")
+
+
+class MinotaurCue(BaseModel):
+    model_config = _OUTPUT
+    proximity: Proximity
+    audio_direction: AudioDirection | None
+    temporal_status: TemporalStatus
+    cooldown_time: float = Field(ge=0, description="Seconds until the Minotaur can JUMP again.")
+
+
+class GameStateResponse(BaseModel):
+    """What the user learns after each command (seed 3.3, RULES.md section 7)."""
+
+    model_config = _OUTPUT
+    status: Status
+    user_state: UserState
+    environment: Environment
+    minotaur_cue: MinotaurCue
+    raw_text_output: str
+
+
+class Sighting(BaseModel):
+    """Where and when the Minotaur last saw the user."""
+
+    model_config = _OUTPUT
+    position: Coords
+    game_time: float
+
+
+class NoiseHeard(BaseModel):
+    """The last noise the Minotaur heard: the exact cell, when, and how loud."""
+
+    model_config = _OUTPUT
+    position: Coords
+    game_time: float
+    loudness: Noise
+
+
+class ItemLocation(BaseModel):
+    model_config = _OUTPUT
+    name: ItemName
+    position: Coords
+
+
+class HuntingGround(BaseModel):
+    model_config = _OUTPUT
+    x0: int
+    y0: int
+    z0: int
+    width: int
+    height: int
+    levels: int
+
+
+class MinotaurObservation(BaseModel):
+    """What the Minotaur perceives after each turn: the input of its next decision."""
+
+    model_config = _OUTPUT
+    status: Status = Field(description="The game's status, as the user's response gives it.")
+    turn: int = Field(ge=0)
+    game_time: float = Field(ge=0)
+    position: Coords
+    temporal_status: TemporalStatus
+    cooldown_time: float = Field(ge=0, description="Seconds until JUMP is allowed (0: allowed when CHASING_3D).")
+    jump_time_left: float = Field(ge=0, description="Seconds until it re-enters; 0 when not jumping.")
+    paralysis_time_left: float = Field(ge=0, description="Seconds of lantern paralysis left.")
+    sees_user: bool = Field(description="The user is within 6 steps in infrared line of sight now.")
+    user_position: Coords | None = Field(description="Where the user is, when seen now.")
+    last_seen: Sighting | None
+    last_heard: NoiseHeard | None
+    noises_heard: int = Field(ge=0, description="How many of the user's steps it heard this turn.")
+    visible_paths: list[Direction] = Field(description="Where it can move from its cell (no crawlways).")
+    items: list[ItemLocation] = Field(description="Items lying in the labyrinth (it knows its labyrinth).")
+    hunting_ground: HuntingGround
+    message: str = Field(description="Why a decision was refused or changed, else a short status.")
+    raw_text_output: str

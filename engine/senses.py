@@ -1,0 +1,84 @@
+"""What each side perceives: sight, proximity, audio direction, resonance."""
+
+from __future__ import annotations
+
+from .constants import CLOSE_SQ, FAINT_SQ, MINOTAUR_SIGHT, USER_SIGHT, VERY_CLOSE_SQ
+from .geometry import Pos, compass, direction_3d, distance_sq
+from .state import GameState
+from .world import World
+
+
+def in_sight(world: World, eye: Pos, target: Pos, radius: int) -> bool:
+    """Line of sight on one level within ``radius`` steps; walls block it."""
+    if eye[2] != target[2]:
+        return False
+    dx, dy = target[0] - eye[0], target[1] - eye[1]
+    return dx * dx + dy * dy <= radius * radius and world.line_clear(eye, target)
+
+
+def minotaur_active(state: GameState) -> bool:
+    """CHASING_3D: neither paralyzed nor out of time. Only then it moves, sees, blocks or kills."""
+    return state.paralysis == 0 and state.jump_left == 0
+
+
+def user_sees_minotaur(world: World, state: GameState) -> bool:
+    return minotaur_active(state) and in_sight(world, state.user, state.minotaur, USER_SIGHT)
+
+
+def minotaur_sees_user(world: World, state: GameState) -> bool:
+    return minotaur_active(state) and in_sight(world, state.minotaur, state.user, MINOTAUR_SIGHT)
+
+
+def items_in_sight(world: World, state: GameState) -> list[tuple[str, Pos]]:
+    return [(name, pos) for name, pos in state.items if in_sight(world, state.user, pos, USER_SIGHT)]
+
+
+def proximity(state: GameState) -> str:
+    """How the user senses the Minotaur through the walls (RULES.md section 5)."""
+    if state.paralysis:
+        return "PARALYZED"
+    if state.jump_left:
+        return "VANISHED"
+    d2 = distance_sq(state.user, state.minotaur)
+    if d2 <= VERY_CLOSE_SQ:
+        return "VERY CLOSE"
+    if d2 <= CLOSE_SQ:
+        return "CLOSE"
+    if d2 <= FAINT_SQ:
+        return "FAINT"
+    return "NONE"
+
+
+def audio_direction(state: GameState) -> str | None:
+    """Where the Minotaur's sound comes from, when it is within FAINT range."""
+    if distance_sq(state.user, state.minotaur) > FAINT_SQ:
+        return None
+    return direction_3d(state.user, state.minotaur)
+
+
+_COUNT = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}
+
+
+def level_words(dz: int) -> str:
+    """'on this level', 'one level above', '3 levels below'."""
+    if dz == 0:
+        return "on this level"
+    n = abs(dz)
+    word = _COUNT.get(n, str(n))
+    return f"{word} level{'s' if n > 1 else ''} {'above' if dz > 0 else 'below'}"
+
+
+def resonance(state: GameState) -> list[str]:
+    """The hum of each stone still missing: its compass direction and level (LOOK, normal only)."""
+    lines = []
+    for name, pos in state.items:
+        if name == "LANTERN":
+            continue
+        ux, uy, uz = state.user
+        where = compass(pos[0] - ux, pos[1] - uy)
+        levels = level_words(pos[2] - uz)
+        if where is None:
+            lines.append(f"The {name} hums right {'here' if pos[2] == uz else 'overhead' if pos[2] > uz else 'underfoot'}, {levels}.")
+        else:
+            lines.append(f"The {name} hums to the {where}, {levels}.")
+    return lines

@@ -1,0 +1,98 @@
+"""The whole state of one game: small, plain values that serialise to JSON and back.
+
+The world's cells are not here: they follow from the seed. A turn never
+mutates a state; it works on a ``clone()`` and returns it, so an invalid
+command can return the very same object.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, fields
+from typing import Any
+
+from .geometry import Pos
+
+STATE_VERSION = 1
+
+
+@dataclass(eq=True)
+class GameState:
+    seed: int
+    preset: str
+    difficulty: str
+    tick: int  # 0.5 s each since the start
+    turn: int
+    outcome: str | None  # None while playing, then "DEATH" or "ESCAPED"
+    # The user.
+    user: Pos
+    stamina: int  # hundredths
+    inventory: tuple[str, ...]  # in ITEM_ORDER
+    seen_items: tuple[tuple[str, Pos], ...]  # items the user has had in sight, sorted
+    # Items lying in the labyrinth, in ITEM_ORDER; the lantern's respawn timer.
+    items: tuple[tuple[str, Pos], ...]
+    lantern_respawn: int  # ticks until a new lantern spawns; 0 when one exists
+    lanterns_spawned: int
+    # The Minotaur.
+    minotaur: Pos
+    jump_left: int  # ticks until re-entry; 0 when not jumping
+    jump_total: int  # length of the current (or last) jump
+    jump_started_turn: int  # the turn of the last jump, for VANISHING
+    jump_cooldown: int  # ticks until JUMP is allowed
+    jumps: int
+    paralysis: int  # ticks of lantern paralysis left (the seed's lantern_active_timer)
+    stride: int  # ticks spent towards the Minotaur's next step
+    last_seen: tuple[Pos, int] | None  # (where, tick) it last saw the user
+    last_heard: tuple[Pos, int, str] | None  # (where, tick, loudness) of the last noise heard
+    searched_until: int  # knowledge up to this tick has been followed up and found empty
+    patrols: int  # patrol waypoints drawn so far
+    goal: Pos | None  # where its current path leads
+    path: tuple[Pos, ...]  # the cells still to walk to reach ``goal``
+
+    def clone(self) -> GameState:
+        """A copy to work on; every field holds an immutable value, so shallow is enough."""
+        new = object.__new__(GameState)
+        new.__dict__.update(self.__dict__)
+        return new
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"version": STATE_VERSION}
+        for name in _FIELDS:
+            out[name] = _plain(getattr(self, name))
+        return out
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> GameState:
+        """Rebuild a state from ``to_dict()``; raises ValueError on anything else."""
+        if not isinstance(data, dict) or data.get("version") != STATE_VERSION:
+            raise ValueError(f"not a version {STATE_VERSION} game state")
+        missing = [n for n in _FIELDS if n not in data]
+        if missing:
+            raise ValueError(f"game state lacks {', '.join(missing)}")
+        try:
+            return cls(**{n: _tupled(data[n]) for n in _FIELDS})
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"broken game state: {exc}") from exc
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))
+
+    def digest(self) -> str:
+        """A short, stable hash of the whole state, for replays and golden tests."""
+        return hashlib.sha256(self.to_json().encode()).hexdigest()[:16]
+
+
+_FIELDS = tuple(f.name for f in fields(GameState))
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _tupled(value: Any) -> Any:
+    if isinstance(value, list):
+        return tuple(_tupled(v) for v in value)
+    return value

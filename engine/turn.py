@@ -1,0 +1,340 @@
+"""One turn: the user's command and the Minotaur's decision, simulated together
+in ticks of 0.5 s until the user's command is done (RULES.md sections 3-6).
+
+``advance`` is the engine's one step function. It never mutates the state it
+is given: an ERROR, or any command after the game ended, returns that very
+state object; otherwise it returns a new one.
+"""
+
+from __future__ import annotations
+
+from . import events as ev
+from .cells import CRAWLWAY, RAMP_DOWN, RAMP_UP, ROCK
+from .constants import (
+    FAINT_SQ,
+    JUMP_COOLDOWN_TICKS,
+    JUMP_MAX_TICKS,
+    JUMP_MIN_TICKS,
+    HEAR_HIGH_SQ,
+    HEAR_LOW_SQ,
+    LANTERN_RESPAWN_TICKS,
+    MAX_STEPS,
+    PARALYSIS_TICKS,
+    REENTRY_ALERT_TICKS,
+    REST_GAIN_PER_TICK,
+    RUN_COST,
+    STAMINA_MAX,
+    TICKS_PER_SECOND,
+    WALK_GAIN,
+    WORLD_LEVELS,
+    WORLD_SIZE,
+)
+from .geometry import HORIZONTAL, Pos, direction_3d, distance_sq
+from .minotaur import Plan, next_cell, plan_for
+from .placement import respawn_lantern
+from .presets import PRESETS
+from .report import Observe, Outcome, error_report, final_report, turn_report
+from .rng import derived
+from .schemas import ITEM_ORDER, STONES, GameStateResponse, MinotaurDecision, MinotaurObservation, UserInput
+from .senses import items_in_sight, minotaur_active, minotaur_sees_user, user_sees_minotaur
+from .state import GameState
+from .world import World
+
+
+class TurnResult:
+    """A turn's outcome: the new state, both sides' views and what happened.
+
+    The Minotaur's observation is built when first asked for: a game against
+    a Minotaur that does not look (``wait``) never pays for it.
+    """
+
+    __slots__ = ("state", "response", "events", "_observe", "_observation")
+
+    def __init__(self, state: GameState, response: GameStateResponse, observe: Observe,
+                 events: tuple[ev.Event, ...]) -> None:
+        self.state, self.response, self.events = state, response, events
+        self._observe, self._observation = observe, None
+
+    @property
+    def observation(self) -> MinotaurObservation:
+        if self._observation is None:
+            self._observation = self._observe()
+        return self._observation
+
+
+def advance(world: World, state: GameState, command: UserInput, decision: MinotaurDecision) -> TurnResult:
+    """Play one turn. Invalid or post-game commands change nothing."""
+    if state.outcome:
+        return TurnResult(state, *final_report(world, state), ())
+    problem = unexecutable(state, command)
+    if problem:
+        return TurnResult(state, *error_report(world, state, problem), ())
+    return _Turn(world, state.clone(), command, decision).run()
+
+
+def reject(world: World, state: GameState, problem: str) -> TurnResult:
+    """The ERROR result for input that never became a command (bad JSON, schema)."""
+    if state.outcome:
+        return TurnResult(state, *final_report(world, state), ())
+    return TurnResult(state, *error_report(world, state, problem), ())
+
+
+def item_in_reach(state: GameState, wanted: str | None) -> tuple[str, Pos] | None:
+    """The item GRAB would take: ``wanted``, or the first in reach when None."""
+    ux, uy, uz = state.user
+    for name, (x, y, z) in state.items:
+        if z == uz and abs(x - ux) + abs(y - uy) <= 1 and wanted in (None, name):
+            return name, (x, y, z)
+    return None
+
+
+def unexecutable(state: GameState, command: UserInput) -> str | None:
+    """Why a valid command cannot be carried out now, or None."""
+    if command.command == "GRAB" and item_in_reach(state, command.target) is None:
+        in_reach = [n for n, _ in state.items if item_in_reach(state, n)]
+        if in_reach:
+            return f"GRAB failed: the {command.target} is not within reach; {', '.join(in_reach)} is."
+        return ("GRAB failed: nothing is within reach. GRAB takes an item on your cell "
+                "or on one of the four cells next to it, on this level.")
+    if command.command == "USE":
+        if command.target not in (None, "LANTERN"):
+            return f"USE failed: the {command.target} cannot be used; only the LANTERN can (hold all three stones to escape)."
+        if "LANTERN" not in state.inventory:
+            return "USE failed: you carry no LANTERN. GRAB one first."
+    return None
+
+
+class _Turn:
+    """The working copy of one turn; every tick goes through ``tick``."""
+
+    def __init__(self, world: World, state: GameState, command: UserInput, decision: MinotaurDecision) -> None:
+        self.world, self.s, self.command = world, state, command
+        self.events: list[ev.Event] = []
+        self.plan, self.refusal = plan_for(world, state, decision)
+        if self.refusal:
+            self.events.append(ev.DecisionRefused(state.tick, decision.action, self.refusal))
+        self.start_tick = state.tick
+        self.minotaur_start = state.minotaur
+        self.minotaur_steps = 0
+        self.sees = minotaur_sees_user(world, state)
+        self.heard: list[tuple[Pos, str]] = []
+        self.outcome = Outcome()
+
+    def run(self) -> TurnResult:
+        s, cmd = self.s, self.command
+        s.turn += 1
+        if cmd.command == "MOVE":
+            self._move(cmd)
+        elif cmd.command == "HALT":
+            self._stand(TICKS_PER_SECOND * (cmd.steps or 1))
+        else:
+            self._act_at_once(cmd)
+            self._stand(TICKS_PER_SECOND)
+        self._note_seen_items()
+        if self.minotaur_steps:
+            self.events.append(ev.MinotaurMoved(s.tick, self.minotaur_start, s.minotaur, self.minotaur_steps))
+        if self.heard:
+            loud = "HIGH" if any(n == "HIGH" for _, n in self.heard) else "LOW"
+            self.events.append(ev.UserHeard(s.tick, self.heard[-1][0], loud, len(self.heard)))
+        self.outcome.time_taken = (s.tick - self.start_tick) / TICKS_PER_SECOND
+        events = tuple(self.events)
+        return TurnResult(s, *turn_report(self.world, s, cmd, self.outcome, events, self.refusal, len(self.heard)),
+                          events)
+
+    # --- the user's commands ------------------------------------------------
+
+    def _act_at_once(self, cmd: UserInput) -> None:
+        """GRAB, USE and LOOK act at the start of their second."""
+        s = self.s
+        if cmd.command == "GRAB":
+            name, pos = item_in_reach(s, cmd.target)
+            s.items = tuple(item for item in s.items if item != (name, pos))
+            s.inventory = tuple(n for n in ITEM_ORDER if n in s.inventory or n == name)
+            grabbed = ev.LanternGrabbed(s.tick, pos) if name == "LANTERN" else ev.StoneGrabbed(s.tick, name, pos)
+            self.events.append(grabbed)
+            if all(stone in s.inventory for stone in STONES):
+                s.outcome = "ESCAPED"
+                self.events.append(ev.UserEscaped(s.tick, s.user))
+        elif cmd.command == "USE":
+            s.inventory = tuple(n for n in s.inventory if n != "LANTERN")
+            s.paralysis = PARALYSIS_TICKS
+            s.jump_left = 0  # the lantern's light pulls it back into time, frozen
+            s.lantern_respawn = LANTERN_RESPAWN_TICKS
+            self.events.append(ev.LanternUsed(s.tick, s.user))
+        if self.plan[0] == "JUMP" and s.paralysis:
+            self.plan, self.refusal = ("WAIT",), "JUMP refused: the lantern paralyzed the Minotaur first"
+            self.events.append(ev.DecisionRefused(s.tick, "JUMP", self.refusal))
+
+    def _stand(self, ticks: int) -> None:
+        s = self.s
+        for _ in range(ticks):
+            if s.outcome:
+                return
+            self._tick(None, None)
+            s.stamina = min(STAMINA_MAX, s.stamina + REST_GAIN_PER_TICK)
+
+    def _move(self, cmd: UserInput) -> None:
+        s, out = self.s, self.outcome
+        wanted = cmd.steps or MAX_STEPS
+        start, path, ran = s.user, [], 0
+        saw_minotaur = user_sees_minotaur(self.world, s)
+        out.stop_reason = "SUCCESS"
+        while len(path) < wanted and not s.outcome:
+            running = cmd.speed == 2 and s.stamina > 0
+            if cmd.speed == 2 and not running and not out.exhausted:
+                out.exhausted = True
+                self.events.append(ev.StaminaExhausted(s.tick, s.user))
+            target, blocked = self._next_cell(cmd.direction, running, first=not path)
+            if blocked:
+                out.stop_reason, out.collision = "COLLISION", blocked
+                self.events.append(ev.UserCollided(s.tick, s.user, blocked))
+                break
+            if not running:  # a walking step takes two ticks; the user arrives on the second
+                self._tick(None, None)
+                if s.outcome:
+                    break
+            self._tick(target, "HIGH" if running else "LOW")
+            path.append(target)
+            if running:
+                ran += 1
+                s.stamina = max(0, s.stamina - RUN_COST)
+            else:
+                s.stamina = min(STAMINA_MAX, s.stamina + WALK_GAIN)
+            if s.outcome:
+                break
+            sees = user_sees_minotaur(self.world, s)
+            if sees and not saw_minotaur:
+                out.stop_reason = "ENCOUNTER"
+                self.events.append(ev.MinotaurSighted(s.tick, s.minotaur))
+                break
+            saw_minotaur = sees
+            if self._note_seen_items():
+                out.stop_reason = "ITEM_SIGHTED"
+                break
+        out.steps_moved, out.ran = len(path), ran
+        if path:
+            self.events.append(ev.UserMoved(s.tick, start, s.user, len(path), ran, tuple(path)))
+        elif not s.outcome:
+            self._stand(TICKS_PER_SECOND)  # a move that goes nowhere still takes 1 s
+
+    def _next_cell(self, direction: str, running: bool, first: bool) -> tuple[Pos, str | None]:
+        """The cell the next step enters, and the collision that stops it (or None)."""
+        s, cell = self.s, self.world.cell
+        x, y, z = s.user
+        if direction in HORIZONTAL:
+            dx, dy = HORIZONTAL[direction]
+            target = (x + dx, y + dy, z)
+            if not (0 <= target[0] < WORLD_SIZE and 0 <= target[1] < WORLD_SIZE):
+                return target, "the edge of the labyrinth"
+            kind = cell(*target)
+            if kind == ROCK:
+                return target, "a wall"
+            if kind == CRAWLWAY and running:
+                return target, "a crawlway too low to run into"
+        else:
+            up = direction == "UP RAMP"
+            if cell(x, y, z) != (RAMP_UP if up else RAMP_DOWN):
+                what = "up" if up else "down"
+                return s.user, (f"no ramp leading {what} here" if first else "the end of the ramp")
+            target = (x, y, z + 1 if up else z - 1)
+            if not 0 <= target[2] < WORLD_LEVELS:
+                return target, "the end of the ramp"
+        if s.paralysis and target == s.minotaur:
+            return target, "the paralyzed Minotaur blocking the way"
+        return target, None
+
+    def _note_seen_items(self) -> bool:
+        """Remember the items in sight; True when one was new."""
+        s = self.s
+        new = [item for item in items_in_sight(self.world, s) if item not in s.seen_items]
+        if not new:
+            return False
+        s.seen_items = tuple(sorted((*s.seen_items, *new)))
+        self.events.extend(ev.ItemSighted(s.tick, name, pos) for name, pos in new)
+        return True
+
+    # --- the tick -----------------------------------------------------------
+
+    def _tick(self, user_to: Pos | None, noise: str | None) -> None:
+        """Half a second: both move at once, then timers run, then senses."""
+        s = self.s
+        if self.plan[0] == "JUMP" and s.tick == self.start_tick:
+            self._jump()
+        minotaur_to = next_cell(self.world, s, self.plan, self.sees) if minotaur_active(s) else None
+        user_from, minotaur_from = s.user, s.minotaur
+        if user_to is not None:
+            s.user = user_to
+        if minotaur_to is not None:
+            s.minotaur = minotaur_to
+            self.minotaur_steps += 1
+        if minotaur_active(s):
+            if s.user == s.minotaur:
+                self._caught("shared a cell with the Minotaur")
+            elif user_to == minotaur_from and minotaur_to == user_from:
+                self._caught("ran into the Minotaur as it came the other way")
+        s.tick += 1
+        self._run_timers()
+        if s.outcome:
+            return
+        if noise and self._hears(noise):
+            s.last_heard = (s.user, s.tick, noise)
+            self.heard.append((s.user, noise))
+        sees = minotaur_sees_user(self.world, s)
+        if sees:
+            if not self.sees:
+                self.events.append(ev.UserSpotted(s.tick, s.user))
+            s.last_seen = (s.user, s.tick)
+        self.sees = sees
+
+    def _hears(self, noise: str) -> bool:
+        s = self.s
+        if s.jump_left:
+            return False  # out of time, it hears nothing
+        return distance_sq(s.user, s.minotaur) <= (HEAR_HIGH_SQ if noise == "HIGH" else HEAR_LOW_SQ)
+
+    def _jump(self) -> None:
+        s = self.s
+        duration = derived(s.seed, "jump", s.jumps).randint(JUMP_MIN_TICKS, JUMP_MAX_TICKS)
+        s.jumps += 1
+        s.jump_left = s.jump_total = duration
+        s.jump_started_turn = s.turn
+        s.jump_cooldown = JUMP_COOLDOWN_TICKS
+        s.stride = 0
+        self.events.append(ev.MinotaurJumped(s.tick, s.minotaur, duration))
+        self.events.append(ev.WhineHeard(s.tick, "VANISHING", self._whine_direction()))
+
+    def _whine_direction(self) -> str | None:
+        s = self.s
+        return direction_3d(s.user, s.minotaur) if distance_sq(s.user, s.minotaur) <= FAINT_SQ else None
+
+    def _run_timers(self) -> None:
+        s = self.s
+        if s.jump_cooldown:
+            s.jump_cooldown -= 1
+        if s.paralysis:
+            s.paralysis -= 1
+            if not s.paralysis:
+                self.events.append(ev.ParalysisEnded(s.tick, s.minotaur))
+        if s.jump_left:
+            s.jump_left -= 1
+            if s.jump_left == REENTRY_ALERT_TICKS:
+                self.events.append(ev.WhineHeard(s.tick, "RE_ENTRY_ALERT", self._whine_direction()))
+            elif not s.jump_left:
+                self.events.append(ev.MinotaurReentered(s.tick, s.minotaur))
+                if s.user == s.minotaur:
+                    self._caught("stood where the Minotaur re-entered time")
+        if s.lantern_respawn:
+            s.lantern_respawn -= 1
+            if not s.lantern_respawn:
+                taken = {pos for _, pos in s.items}
+                pos = respawn_lantern(s.seed, s.lanterns_spawned, PRESETS[s.preset], s.user, taken)
+                s.lanterns_spawned += 1
+                s.items = tuple(sorted((*s.items, ("LANTERN", pos)), key=lambda item: ITEM_ORDER.index(item[0])))
+                self.events.append(ev.LanternSpawned(s.tick, pos))
+
+    def _caught(self, how: str) -> None:
+        s = self.s
+        if not s.outcome:
+            s.outcome = "DEATH"
+            self.outcome.caught = how
+            self.events.append(ev.UserCaught(s.tick, s.user, how))

@@ -1,0 +1,111 @@
+"""The labyrinth: what is at (x, y, z), built lazily chunk by chunk from the seed.
+
+Only chunks that someone asks about are generated and cached, so a whole km
+cube costs memory in proportion to what was explored.
+"""
+
+from __future__ import annotations
+
+from .cells import CELL_CHARS, CRAWLWAY, MINOTAUR_OPEN, RAMP_DOWN, RAMP_UP, ROCK
+from .constants import CHUNK, CHUNKS_PER_SIDE, WORLD_LEVELS, WORLD_SIZE
+from .geometry import HORIZONTAL, LINES, USER_SIGHT_TABLE, Pos
+from .maze import generate_chunk
+from .presets import Bounds
+
+
+class World:
+    """The cells of one seed's cube, generated on demand and remembered."""
+
+    __slots__ = ("seed", "_chunks", "_paths")
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+        self._chunks: dict[int, bytes] = {}
+        self._paths: dict[Pos, tuple[Pos, ...]] = {}  # the Minotaur's moves from each cell, as asked
+
+    @property
+    def chunks_generated(self) -> int:
+        return len(self._chunks)
+
+    def cell(self, x: int, y: int, z: int) -> int:
+        """The kind of cell at (x, y, z); ROCK outside the cube."""
+        if not (0 <= x < WORLD_SIZE and 0 <= y < WORLD_SIZE and 0 <= z < WORLD_LEVELS):
+            return ROCK
+        cx, cy = x >> 3, y >> 3
+        key = (z * CHUNKS_PER_SIDE + cy) * CHUNKS_PER_SIDE + cx
+        chunk = self._chunks.get(key)
+        if chunk is None:
+            chunk = self._chunks[key] = generate_chunk(self.seed, cx, cy, z)
+        return chunk[((y & 7) << 3) | (x & 7)]
+
+    def is_open(self, pos: Pos) -> bool:
+        return self.cell(*pos) != ROCK
+
+    def user_exits(self, pos: Pos) -> list[str]:
+        """The directions the user can move from ``pos``, in a fixed order."""
+        x, y, z = pos
+        cell = self.cell
+        exits = [d for d, (dx, dy) in HORIZONTAL.items() if cell(x + dx, y + dy, z) != ROCK]
+        here = cell(x, y, z)
+        if here == RAMP_UP:
+            exits.append("UP RAMP")
+        elif here == RAMP_DOWN:
+            exits.append("DOWN RAMP")
+        return exits
+
+    def minotaur_neighbours(self, pos: Pos) -> tuple[Pos, ...]:
+        """Cells the Minotaur can step to from ``pos`` (no crawlways), ramps included."""
+        moves = self._paths.get(pos)
+        if moves is None:
+            moves = self._paths[pos] = self._minotaur_moves(pos)
+        return moves
+
+    def _minotaur_moves(self, pos: Pos) -> tuple[Pos, ...]:
+        x, y, z = pos
+        cell = self.cell
+        out = [(x + dx, y + dy, z) for dx, dy in HORIZONTAL.values() if cell(x + dx, y + dy, z) in MINOTAUR_OPEN]
+        here = cell(x, y, z)
+        if here == RAMP_UP:
+            out.append((x, y, z + 1))
+        elif here == RAMP_DOWN:
+            out.append((x, y, z - 1))
+        return tuple(out)
+
+    def line_clear(self, a: Pos, b: Pos) -> bool:
+        """Line of sight between two cells of one level, at most the Minotaur's sight apart."""
+        x, y, z = a
+        between = LINES.get((b[0] - x, b[1] - y))
+        if between is None or a[2] != b[2]:
+            return False
+        cell = self.cell
+        return all(cell(x + dx, y + dy, z) != ROCK for dx, dy in between)
+
+    def visible_cells(self, pos: Pos) -> list[tuple[Pos, int]]:
+        """The cells the user sees from ``pos`` with their kinds: the map it learns."""
+        x, y, z = pos
+        cell = self.cell
+        seen = []
+        for dx, dy, between in USER_SIGHT_TABLE:
+            if all(cell(x + bx, y + by, z) != ROCK for bx, by in between):
+                seen.append(((x + dx, y + dy, z), cell(x + dx, y + dy, z)))
+        return seen
+
+    def is_crawlway(self, pos: Pos) -> bool:
+        return self.cell(*pos) == CRAWLWAY
+
+    def level_rows(self, bounds: Bounds, z: int) -> list[str]:
+        """Rows of one level of a box as text (``CELL_CHARS``), the northernmost first."""
+        first_cx, last_cx = bounds.x0 >> 3, (bounds.x0 + bounds.width - 1) >> 3
+        skip = bounds.x0 - first_cx * CHUNK
+        rows = []
+        for y in range(bounds.y0 + bounds.height - 1, bounds.y0 - 1, -1):
+            for cx in range(first_cx, last_cx + 1):
+                self.cell(cx * CHUNK, y, z)  # make sure the chunk exists
+            base = (z * CHUNKS_PER_SIDE + (y >> 3)) * CHUNKS_PER_SIDE
+            start = (y & 7) * CHUNK
+            row = b"".join(self._chunks[base + cx][start:start + CHUNK] for cx in range(first_cx, last_cx + 1))
+            rows.append(row[skip:skip + bounds.width].translate(_CHAR_TABLE).decode())
+        return rows
+
+
+_CHAR_TABLE = bytes(ord(CELL_CHARS[i]) if i < len(CELL_CHARS) else ord("?") for i in range(256))

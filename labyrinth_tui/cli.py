@@ -1,0 +1,73 @@
+"""The `labyrinth` command line: argument parsing and dispatch only."""
+
+from __future__ import annotations
+
+import argparse
+import secrets
+import sys
+
+from engine import DEFAULT_PRESET, DIFFICULTIES, PRESETS
+
+
+def _seed(value: str) -> int:
+    try:
+        return int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"the seed must be an integer, not {value!r}") from None
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="labyrinth",
+        description="Labyrinth: The Temporal Hunt - find the RED, BLUE and YELLOW stones before the Minotaur finds you.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    def game_options(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--seed", type=_seed, help="world seed (default: random, printed on stderr)")
+        p.add_argument("--preset", choices=list(PRESETS), default=DEFAULT_PRESET, help="hunting ground size")
+
+    gsm = sub.add_parser("gsm", help="play over stdin/stdout, one JSON object per line",
+                         description="The Game State Manager over JSON lines: each input line is a UserInput, "
+                                     "each output line a GameStateResponse (the first one is the initial state).")
+    game_options(gsm)
+    gsm.add_argument("--difficulty", choices=DIFFICULTIES, default="normal")
+    gsm.add_argument("--minotaur", choices=("wait", "external"), default="wait",
+                     help="wait: a Minotaur that always WAITs; external: each line carries "
+                          '{"user": UserInput, "minotaur": MinotaurDecision}')
+
+    world = sub.add_parser("world", help="print the hunting ground's levels as text or JSON")
+    game_options(world)
+    world.add_argument("--level", type=int, help="only this level (z)")
+    world.add_argument("--json", action="store_true", help="JSON instead of text")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 0
+    seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
+    if args.seed is None:
+        print(f"labyrinth: seed {seed} (pass --seed {seed} to play this labyrinth again)", file=sys.stderr)
+    try:
+        if args.command == "gsm":
+            from engine import Game
+
+            from .jsonlines import serve
+
+            game = Game.new(seed, args.preset, args.difficulty)
+            return serve(game, args.minotaur == "external", sys.stdin, sys.stdout)
+        from .worldmap import dump
+
+        return dump(seed, args.preset, args.level, args.json, sys.stdout)
+    except ValueError as exc:
+        parser.error(str(exc))
+    except (BrokenPipeError, KeyboardInterrupt):
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
