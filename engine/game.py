@@ -65,7 +65,10 @@ class Game:
             data = json.loads(text)
         except (json.JSONDecodeError, UnicodeDecodeError) as exc:
             raise ValueError(f"not a saved game: {exc}") from None
-        return cls(GameState.from_dict(data))
+        game = cls(GameState.from_dict(data))
+        if not game.world.is_open(game.state.user) or not game.world.is_open(game.state.minotaur):
+            raise ValueError("broken game state: someone stands inside rock")
+        return game
 
     def to_json(self) -> str:
         return self.state.to_json()

@@ -12,7 +12,12 @@ import json
 from dataclasses import dataclass, fields
 from typing import Any
 
+from pydantic import TypeAdapter, ValidationError
+
+from .commands import describe_errors
 from .geometry import Pos
+from .presets import DIFFICULTIES, PRESETS
+from .schemas import ITEM_ORDER
 
 STATE_VERSION = 1
 
@@ -64,16 +69,36 @@ class GameState:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> GameState:
-        """Rebuild a state from ``to_dict()``; raises ValueError on anything else."""
+        """Rebuild a state from ``to_dict()``; ValueError naming the problem on anything else."""
         if not isinstance(data, dict) or data.get("version") != STATE_VERSION:
             raise ValueError(f"not a version {STATE_VERSION} game state")
-        missing = [n for n in _FIELDS if n not in data]
-        if missing:
-            raise ValueError(f"game state lacks {', '.join(missing)}")
+        fields_only = {k: v for k, v in data.items() if k != "version"}
         try:
-            return cls(**{n: _tupled(data[n]) for n in _FIELDS})
-        except (TypeError, ValueError) as exc:
-            raise ValueError(f"broken game state: {exc}") from exc
+            state = _ADAPTER.validate_python(fields_only)
+        except ValidationError as exc:
+            raise ValueError(f"broken game state: {describe_errors(exc)}") from None
+        problem = state.inconsistency()
+        if problem:
+            raise ValueError(f"broken game state: {problem}")
+        return state
+
+    def inconsistency(self) -> str | None:
+        """What makes this state impossible under the rules, or None."""
+        if self.preset not in PRESETS or self.difficulty not in DIFFICULTIES:
+            return f"unknown preset {self.preset!r} or difficulty {self.difficulty!r}"
+        if not 0 <= self.stamina <= 100:
+            return f"stamina {self.stamina} is outside 0..100"
+        counters = ("tick", "turn", "lantern_respawn", "jump_left", "jump_total", "jump_cooldown", "jumps",
+                    "paralysis", "stride", "patrols", "lanterns_spawned")
+        negative = [n for n in counters if getattr(self, n) < 0]
+        if negative:
+            return f"negative {', '.join(negative)}"
+        names = [n for n, _ in self.items] + list(self.inventory)
+        if any(n not in ITEM_ORDER for n in names) or len(set(names)) != len(names):
+            return f"impossible items {names}"
+        if self.outcome not in (None, "DEATH", "ESCAPED"):
+            return f"unknown outcome {self.outcome!r}"
+        return None
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))
@@ -84,15 +109,10 @@ class GameState:
 
 
 _FIELDS = tuple(f.name for f in fields(GameState))
+_ADAPTER = TypeAdapter(GameState)
 
 
 def _plain(value: Any) -> Any:
     if isinstance(value, tuple):
         return [_plain(v) for v in value]
-    return value
-
-
-def _tupled(value: Any) -> Any:
-    if isinstance(value, list):
-        return tuple(_tupled(v) for v in value)
     return value

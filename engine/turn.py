@@ -91,11 +91,11 @@ def item_in_reach(state: GameState, wanted: str | None) -> tuple[str, Pos] | Non
 def unexecutable(state: GameState, command: UserInput) -> str | None:
     """Why a valid command cannot be carried out now, or None."""
     if command.command == "GRAB" and item_in_reach(state, command.target) is None:
-        in_reach = [n for n, _ in state.items if item_in_reach(state, n)]
-        if in_reach:
-            return f"GRAB failed: the {command.target} is not within reach; {', '.join(in_reach)} is."
-        return ("GRAB failed: nothing is within reach. GRAB takes an item on your cell "
-                "or on one of the four cells next to it, on this level.")
+        what = f"the {command.target} is" if command.target else "nothing is"
+        others = [n for n, _ in state.items if item_in_reach(state, n)]
+        hint = f" Within reach: {', '.join(others)}." if others else (
+            " GRAB takes an item on your cell or on one of the four cells next to it, on this level.")
+        return f"GRAB failed: {what} not within reach.{hint}"
     if command.command == "USE":
         if command.target not in (None, "LANTERN"):
             return f"USE failed: the {command.target} cannot be used; only the LANTERN can (hold all three stones to escape)."
@@ -180,7 +180,7 @@ class _Turn:
         saw_minotaur = user_sees_minotaur(self.world, s)
         out.stop_reason = "SUCCESS"
         while len(path) < wanted and not s.outcome:
-            running = cmd.speed == 2 and s.stamina > 0
+            running = cmd.speed == 2 and s.stamina > 0 and not out.exhausted
             if cmd.speed == 2 and not running and not out.exhausted:
                 out.exhausted = True
                 self.events.append(ev.StaminaExhausted(s.tick, s.user))

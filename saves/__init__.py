@@ -1,0 +1,1 @@
+"""Everything the Labyrinth writes to disk: paths, saves, replays, the reflection store."""

@@ -1,0 +1,50 @@
+"""The import direction of ARCHITECTURE.md, proved in fresh interpreters:
+engine <- saves <- agents <- labyrinth_tui, and a pure engine."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+FORBIDDEN = {
+    "engine": {"agents", "saves", "labyrinth_tui", "textual", "rich", "platformdirs",
+               "google", "google.genai", "mistralai", "ollama", "httpx", "httpx2"},
+    "saves": {"agents", "labyrinth_tui", "textual"},
+    "agents": {"labyrinth_tui", "textual"},
+    "labyrinth_tui": set(),
+}
+
+
+def _modules_after_import(package: str, then: str = "pass") -> set[str]:
+    code = f"import sys, json; import {package}; {then}; print(json.dumps(sorted(sys.modules)))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return set(json.loads(out.stdout))
+
+
+@pytest.mark.parametrize("package", sorted(FORBIDDEN))
+def test_package_imports_alone_and_points_one_way(package):
+    loaded = _modules_after_import(package)
+    assert package in loaded
+    assert not loaded & FORBIDDEN[package], f"{package} pulled in {sorted(loaded & FORBIDDEN[package])}"
+
+
+def test_engine_is_pure_no_clock_files_or_network():
+    """Beyond what pydantic itself loads, the engine brings in no I/O, clock or network module."""
+    pydantic_alone = _modules_after_import("pydantic", "exec('class M(pydantic.BaseModel):\\n x: int')")
+    added = _modules_after_import("engine") - pydantic_alone
+    impure = {"socket", "ssl", "http", "urllib", "sqlite3", "asyncio", "time", "datetime", "threading", "subprocess"}
+    assert not {m.split(".")[0] for m in added} & impure
+
+
+def test_our_agents_package_is_this_projects():
+    """'agents' is also the name of an unrelated PyPI SDK: ours must win."""
+    import agents
+
+    assert "labyrinth" in (agents.__doc__ or "").lower() or agents.__file__.startswith(str(_repo()))
+
+
+def _repo():
+    from pathlib import Path
+
+    return Path(__file__).resolve().parent.parent

@@ -1,0 +1,116 @@
+"""The labyrinth itself: lazy, deterministic, connected, with loops, dead ends,
+crawlways and ramps on every level of every preset."""
+
+from collections import deque
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from engine import PRESETS, World
+from engine.cells import CELL_CHARS, CRAWLWAY, FLOOR, RAMP_DOWN, RAMP_UP, ROCK
+from engine.constants import CHUNK, WORLD_LEVELS, WORLD_SIZE
+from engine.maze import generate_chunk
+
+OPEN = set(CELL_CHARS) - {"#"}
+
+
+def _components(rows: list[str], passable: set[str]) -> int:
+    """Connected components of the passable cells of one level's rows."""
+    h, w = len(rows), len(rows[0])
+    seen = [[False] * w for _ in range(h)]
+    count = 0
+    for sy in range(h):
+        for sx in range(w):
+            if rows[sy][sx] not in passable or seen[sy][sx]:
+                continue
+            count += 1
+            seen[sy][sx] = True
+            todo = deque([(sx, sy)])
+            while todo:
+                x, y = todo.popleft()
+                for nx, ny in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+                    if 0 <= nx < w and 0 <= ny < h and not seen[ny][nx] and rows[ny][nx] in passable:
+                        seen[ny][nx] = True
+                        todo.append((nx, ny))
+    return count
+
+
+def _levels(preset: str):
+    b = PRESETS[preset]
+    if preset == "full":  # 200 levels of 400 x 400: the bottom, the middle, the top and a few between
+        return [0, 1, 57, 100, 142, 198, 199]
+    return list(b.z_range)
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_every_level_is_connected_for_both_and_has_ramps(preset):
+    world, b = World(5), PRESETS[preset]
+    for z in _levels(preset):
+        rows = world.level_rows(b, z)
+        assert _components(rows, OPEN) == 1, f"level {z} of {preset} is split for the user"
+        # The Minotaur cannot crawl, yet reaches every non-crawlway cell.
+        assert _components(rows, OPEN - {"="}) == 1, f"level {z} of {preset} is split for the Minotaur"
+        text = "".join(rows)
+        if z < WORLD_LEVELS - 1:
+            assert "^" in text, f"no ramp up on level {z}"
+        if z > 0:
+            assert "v" in text, f"no ramp down on level {z}"
+
+
+def test_levels_have_loops_dead_ends_and_a_few_crawlways():
+    world, b = World(5), PRESETS["standard"]
+    rows = world.level_rows(b, 100)
+    open_cells = {(x, y) for y, row in enumerate(rows) for x, c in enumerate(row) if c != "#"}
+    edges = sum(1 for x, y in open_cells for n in ((x + 1, y), (x, y + 1)) if n in open_cells)
+    assert edges > len(open_cells) - 1, "a tree: no loops"
+    dead_ends = [c for c in open_cells
+                 if sum(n in open_cells for n in ((c[0] + 1, c[1]), (c[0] - 1, c[1]), (c[0], c[1] + 1), (c[0], c[1] - 1))) == 1]
+    assert len(dead_ends) >= 10
+    crawlways = "".join(rows).count("=")
+    assert 2 <= crawlways <= len(open_cells) // 20
+
+
+@given(seed=st.integers(0, 2**31), cx=st.integers(0, WORLD_SIZE // CHUNK - 1),
+       cy=st.integers(0, WORLD_SIZE // CHUNK - 1), z=st.integers(0, WORLD_LEVELS - 1))
+def test_chunks_are_deterministic_and_ramps_join_levels(seed, cx, cy, z):
+    chunk = generate_chunk(seed, cx, cy, z)
+    assert chunk == generate_chunk(seed, cx, cy, z)
+    assert len(chunk) == CHUNK * CHUNK and set(chunk) <= {ROCK, FLOOR, CRAWLWAY, RAMP_UP, RAMP_DOWN}
+    world = World(seed)
+    for i, kind in enumerate(chunk):
+        x, y = cx * CHUNK + i % CHUNK, cy * CHUNK + i // CHUNK
+        assert world.cell(x, y, z) == kind
+        if kind == RAMP_UP:
+            assert world.cell(x, y, z + 1) == RAMP_DOWN
+        if kind == RAMP_DOWN:
+            assert world.cell(x, y, z - 1) == RAMP_UP
+        if x % 2 == 0 and y % 2 == 0:
+            assert kind != ROCK, "maze cells are always open"
+        if x % 2 and y % 2:
+            assert kind == ROCK, "wall posts are always rock"
+    assert chunk.count(RAMP_UP) <= 1 and chunk.count(RAMP_DOWN) <= 1
+
+
+def test_outside_the_cube_is_rock_and_the_edges_are_closed():
+    world = World(3)
+    assert world.cell(-1, 0, 0) == ROCK and world.cell(0, WORLD_SIZE, 0) == ROCK
+    assert world.cell(0, 0, -1) == ROCK and world.cell(0, 0, WORLD_LEVELS) == ROCK
+    east = [world.cell(WORLD_SIZE - 1, y, 7) for y in range(WORLD_SIZE)]
+    north = [world.cell(x, WORLD_SIZE - 1, 7) for x in range(WORLD_SIZE)]
+    assert set(east) == {ROCK} and set(north) == {ROCK}
+    assert world.cell(0, 0, 0) != RAMP_DOWN and world.cell(0, 0, WORLD_LEVELS - 1) != RAMP_UP
+
+
+def test_the_world_is_lazy():
+    world = World(9)
+    assert world.chunks_generated == 0
+    world.cell(200, 200, 100)
+    assert world.chunks_generated == 1
+    world.level_rows(PRESETS["standard"], 100)
+    assert world.chunks_generated == 36  # 48 x 48 cells = 6 x 6 chunks, nothing more
+
+
+def test_different_seeds_give_different_labyrinths():
+    b = PRESETS["standard"]
+    assert World(1).level_rows(b, 100) != World(2).level_rows(b, 100)
