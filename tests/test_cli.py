@@ -1,0 +1,93 @@
+"""The command-line contracts other tools depend on: `labyrinth gsm` and `labyrinth world`."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from engine import PRESETS, GameStateResponse, MinotaurObservation
+
+LABYRINTH = [str(Path(sys.executable).with_name("labyrinth"))]
+
+
+def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
+    return subprocess.run(LABYRINTH + list(args), input=stdin, capture_output=True, text=True, timeout=60)
+
+
+def test_gsm_plain_answers_each_line_and_survives_bad_ones():
+    lines = ['{"command": "LOOK"}', "", "this is not json", '{"command": "MOVE", "direction": "SIDEWAYS"}',
+             '{"command": "MOVE", "direction": "north", "steps": 3}', "[1, 2]", '{"command": "HALT", "steps": 2}']
+    done = run("gsm", "--seed", "7", "--preset", "tiny", stdin="\n".join(lines) + "\n")
+    assert done.returncode == 0, done.stderr
+    out = [GameStateResponse.model_validate_json(line) for line in done.stdout.splitlines()]
+    assert len(out) == 1 + 6  # the opening state, then one line per non-blank input
+    assert [r.status for r in out] == ["SUCCESS", "SUCCESS", "ERROR", "ERROR", "SUCCESS", "ERROR", "SUCCESS"]
+    assert "Not valid JSON" in out[2].environment.message
+    assert "'NORTH'" in out[3].environment.message and "SIDEWAYS" in out[3].environment.message
+    assert out[3].environment.game_time == out[1].environment.game_time  # ERROR: no time passed
+    assert out[-1].environment.turn == 3
+
+
+def test_gsm_random_seed_is_printed_so_the_game_can_be_replayed():
+    done = run("gsm", "--preset", "tiny")
+    assert done.returncode == 0 and "--seed" in done.stderr
+
+
+def test_gsm_external_pairs_both_sides_from_the_first_line():
+    lines = [json.dumps({"user": {"command": "HALT", "steps": 3}, "minotaur": {"action": "CHASE"}}),
+             json.dumps({"user": {"command": "LOOK"}}),
+             json.dumps({"user": {"command": "LOOK"}, "minotaur": {"action": "TELEPORT"}}),
+             json.dumps({"user": {"command": "LOOK"}, "minotaur": {"action": "JUMP"}})]
+    done = run("gsm", "--seed", "3", "--preset", "small", "--minotaur", "external", stdin="\n".join(lines))
+    assert done.returncode == 0, done.stderr
+    pairs = [json.loads(line) for line in done.stdout.splitlines()]
+    assert len(pairs) == 5 and all(set(p) == {"user", "minotaur"} for p in pairs)
+    for p in pairs:
+        GameStateResponse.model_validate(p["user"])
+        MinotaurObservation.model_validate(p["minotaur"])
+    assert pairs[1]["user"]["environment"]["time_taken"] == 3.0
+    assert pairs[2]["user"]["status"] == "ERROR" and '"minotaur"' in pairs[2]["user"]["environment"]["message"]
+    assert pairs[3]["user"]["status"] == "ERROR" and "TELEPORT" in pairs[3]["user"]["environment"]["message"]
+    assert pairs[4]["minotaur"]["temporal_status"] == "VANISHING"
+
+
+def test_world_json_has_the_documented_shape():
+    done = run("world", "--seed", "5", "--preset", "small", "--json")
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    b = PRESETS["small"]
+    assert set(data) == {"seed", "preset", "bounds", "user_start", "minotaur_start", "items", "levels"}
+    assert data["bounds"] == {"x0": b.x0, "y0": b.y0, "z0": b.z0, "width": b.width, "height": b.height,
+                              "levels": b.levels}
+    assert [lv["z"] for lv in data["levels"]] == list(b.z_range)
+    for level in data["levels"]:
+        assert len(level["rows"]) == b.height and all(len(r) == b.width for r in level["rows"])
+        assert set("".join(level["rows"])) <= set("#.=^v")
+    u = data["user_start"]
+    row = data["levels"][u["z"] - b.z0]["rows"][b.y0 + b.height - 1 - u["y"]]
+    assert row[u["x"] - b.x0] != "#"
+    assert sorted(i["name"] for i in data["items"]) == ["BLUE STONE", "LANTERN", "RED STONE", "YELLOW STONE"]
+
+
+def test_world_text_shows_a_legend_and_the_chosen_level():
+    done = run("world", "--seed", "5", "--preset", "tiny", "--level", "100")
+    assert done.returncode == 0, done.stderr
+    assert "# rock" in done.stdout and "Level 100:" in done.stdout and "Level 99:" not in done.stdout
+    assert "@" in done.stdout
+
+
+@pytest.mark.parametrize("args, complaint", [
+    (["world", "--level", "3", "--preset", "tiny"], "outside"),
+    (["gsm", "--preset", "huge"], "invalid choice"),
+    (["gsm", "--seed", "abc"], "integer"),
+])
+def test_bad_arguments_get_a_clear_message(args, complaint):
+    done = run(*args)
+    assert done.returncode == 2 and complaint in done.stderr
+
+
+def test_no_subcommand_prints_help():
+    done = run()
+    assert done.returncode == 0 and "gsm" in done.stdout and "world" in done.stdout

@@ -1,0 +1,50 @@
+"""Same seed + same inputs = byte-identical output, in and across processes.
+
+The golden hashes pin the rules' behaviour: a change to them is a change to
+the game, to be made on purpose (update the table and say why).
+"""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from engine import Game
+
+SCRIPT = [
+    ({"command": "LOOK"}, {"action": "CHASE"}),
+    ({"command": "MOVE", "direction": "NORTH", "steps": 12, "speed": 2}, {"action": "CHASE"}),
+    ({"command": "MOVE", "direction": "EAST", "steps": 30}, {"action": "JUMP"}),
+    ({"command": "HALT", "steps": 9}, {"action": "CHASE"}),
+    ({"command": "MOVE", "direction": "WEST", "speed": 2}, {"action": "PATHFIND", "target_coords": {"x": 200, "y": 200, "z": 100}}),
+    ({"command": "MOVE", "direction": "SOUTH"}, {"action": "CHASE"}),
+    ({"command": "LOOK"}, {"action": "WAIT"}),
+] * 3
+
+GOLDEN = {
+    ("tiny", 1): "88f283336b768d78",
+    ("standard", 1): "01b0e0bf3c5de49c",
+    ("standard", 2): "787b424222c678b5",
+    ("large", 3): "ba0249e511094119",
+}
+
+
+def _play(preset: str, seed: int) -> str:
+    game = Game.new(seed, preset)
+    for user, minotaur in SCRIPT:
+        game.step(user, minotaur)
+    return game.state.digest()
+
+
+@pytest.mark.parametrize("preset, seed", sorted(GOLDEN))
+def test_golden_state_hash(preset, seed):
+    assert _play(preset, seed) == GOLDEN[(preset, seed)]
+
+
+def test_gsm_output_is_byte_identical_across_processes():
+    lines = "".join(json.dumps({"user": u, "minotaur": m}) + "\n" for u, m in SCRIPT)
+    cmd = [sys.executable, "-m", "labyrinth_tui.cli", "gsm", "--seed", "4", "--preset", "small", "--minotaur", "external"]
+    runs = [subprocess.run(cmd, input=lines, capture_output=True, text=True, check=True,
+                           env={"PYTHONHASHSEED": str(h), "PATH": ""}).stdout for h in (1, 2)]
+    assert runs[0] == runs[1] and runs[0].count("\n") == len(SCRIPT) + 1

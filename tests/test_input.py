@@ -1,0 +1,56 @@
+"""Bad input of any kind gets a clear message and changes nothing (RULES.md section 4)."""
+
+import pytest
+
+from engine import Game, MinotaurDecision, UserInput
+
+from .scenes import WAIT
+
+
+@pytest.mark.parametrize("raw, words", [
+    ("", ["Not valid JSON"]),
+    ("{'command': 'LOOK'}", ["Not valid JSON"]),
+    ("[]", ["JSON object"]),
+    ('{"command": "DANCE"}', ["command", "'MOVE', 'HALT', 'LOOK', 'GRAB' or 'USE'", "DANCE"]),
+    ('{"command": "MOVE"}', ["MOVE needs a direction", "UP RAMP"]),
+    ('{"command": "MOVE", "direction": "NORTH", "steps": 0}', ["steps", "greater than or equal to 1"]),
+    ('{"command": "MOVE", "direction": "NORTH", "steps": 101}', ["steps", "less than or equal to 100"]),
+    ('{"command": "MOVE", "direction": "NORTH", "speed": 3}', ["speed", "1 or 2"]),
+    ('{"command": "GRAB", "target": "SWORD"}', ["target", "LANTERN"]),
+    ('{"command": "LOOK", "please": true}', ["please", "unknown field"]),
+])
+def test_bad_commands_are_errors_that_name_the_problem(raw, words):
+    game = Game.new(1, "tiny")
+    before = game.state
+    r = game.step(raw, WAIT).response
+    assert r.status == "ERROR"
+    for word in words:
+        assert word in r.environment.message
+    assert game.state is before and r.environment.turn == 0 and r.environment.time_taken == 0
+
+
+def test_bad_minotaur_decisions_are_errors_too():
+    game = Game.new(1, "tiny")
+    before = game.state
+    result = game.step({"command": "LOOK"}, {"action": "FLY"})
+    assert result.response.status == "ERROR" and "FLY" in result.response.environment.message
+    assert result.observation.status == "ERROR" and game.state is before
+
+
+def test_words_are_forgiven_their_case_and_underscores():
+    assert UserInput.model_validate({"command": "move", "direction": "up_ramp"}).direction == "UP RAMP"
+    assert UserInput.model_validate({"command": "grab", "target": "red  stone"}).target == "RED STONE"
+    assert MinotaurDecision.model_validate({"action": "chase"}).action == "CHASE"
+
+
+def test_a_corrupt_saved_game_is_refused_with_a_reason():
+    game = Game.new(2, "tiny")
+    good = game.to_json()
+    for broken, reason in [("{", "not a saved game"), ('{"version": 99}', "version"),
+                           (good.replace('"stamina":100', '"stamina":"lots"'), "stamina"),
+                           (good.replace('"stamina":100', '"stamina":250'), "stamina"),
+                           (good.replace('"preset":"tiny"', '"preset":"vast"'), "preset"),
+                           (good.replace('"user":[200,200,100]', '"user":[201,201,100]'), "rock")]:
+        with pytest.raises(ValueError, match=reason):
+            Game.from_json(broken)
+    assert Game.from_json(good).state == game.state

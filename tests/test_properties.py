@@ -1,0 +1,70 @@
+"""Properties over random seeds and command sequences (RULES.md throughout)."""
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine import Game
+from engine.cells import ROCK
+
+from .strategies import turns
+
+seeds = st.integers(0, 2**31 - 1)
+presets = st.sampled_from(["tiny", "small", "standard"])
+TIMERS = ("jump_left", "jump_cooldown", "paralysis", "lantern_respawn", "stamina")
+
+
+def _lanterns(state) -> int:
+    return sum(n == "LANTERN" for n, _ in state.items) + ("LANTERN" in state.inventory)
+
+
+@settings(max_examples=60)
+@given(seed=seeds, preset=presets, plays=turns)
+def test_invariants_hold_whatever_is_played(seed, preset, plays):
+    game = Game.new(seed, preset)
+    for user, minotaur in plays:
+        before = game.state
+        result = game.step(user, minotaur)
+        s, r = game.state, result.response
+        if r.status == "ERROR" or before.outcome:
+            assert s is before, "an ERROR or a finished game changed the state"
+            assert r.environment.time_taken == 0
+            continue
+        assert game.world.cell(*s.user) != ROCK, "the user is inside rock"
+        assert game.world.cell(*s.minotaur) not in (ROCK,), "the Minotaur is inside rock"
+        assert s.tick > before.tick and s.turn == before.turn + 1
+        assert r.environment.time_taken == (s.tick - before.tick) / 2
+        assert all(getattr(s, t) >= 0 for t in TIMERS)
+        assert s.jump_cooldown <= 1200 and s.paralysis <= 240 and s.lantern_respawn <= 1440
+        assert _lanterns(s) <= 1
+        assert _lanterns(s) == 1 or s.lantern_respawn > 0
+        assert 0 <= r.user_state.stamina_pct <= 1
+        assert r.environment.steps_moved <= (user.get("steps") or 100 if isinstance(user, dict) else 100)
+        assert [e.tick for e in result.events] == sorted(e.tick for e in result.events)
+        assert all(before.tick <= e.tick <= s.tick for e in result.events)
+
+
+@settings(max_examples=30)
+@given(seed=seeds, preset=presets, plays=turns, cut=st.integers(0, 25))
+def test_a_game_restored_from_json_mid_way_continues_identically(seed, preset, plays, cut):
+    game = Game.new(seed, preset)
+    for user, minotaur in plays[:cut]:
+        game.step(user, minotaur)
+    restored = Game.from_json(game.to_json())
+    assert restored.state == game.state
+    for user, minotaur in plays[cut:]:
+        a, b = game.step(user, minotaur), restored.step(user, minotaur)
+        assert a.response.model_dump_json() == b.response.model_dump_json()
+        assert a.observation.model_dump_json() == b.observation.model_dump_json()
+    assert restored.to_json() == game.to_json()
+
+
+@settings(max_examples=30)
+@given(seed=seeds, preset=presets, plays=turns)
+def test_two_rollouts_with_the_same_seed_agree_step_by_step(seed, preset, plays):
+    one, two = Game.new(seed, preset), Game.new(seed, preset)
+    assert one.view()[0] == two.view()[0]
+    for user, minotaur in plays:
+        a, b = one.step(user, minotaur), two.step(user, minotaur)
+        assert a.response.model_dump_json() == b.response.model_dump_json()
+        assert [e.to_dict() for e in a.events] == [e.to_dict() for e in b.events]
+        assert one.state.digest() == two.state.digest()
