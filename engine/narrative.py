@@ -150,8 +150,8 @@ def cue_text(s: GameState) -> str | None:
     if near == "VANISHED":
         return f"The Minotaur is out of time; it returns in {_seconds(s.jump_left)}."
     return {
-        "VERY CLOSE": f"Hot breath and hooves, VERY CLOSE{toward}!",
-        "CLOSE": f"Heavy hoofbeats, CLOSE{toward}.",
+        "VERY CLOSE": f"Hot breath and hooves VERY CLOSE{toward}!",
+        "CLOSE": f"Heavy hoofbeats sound CLOSE{toward}.",
         "FAINT": f"Faint hoofbeats echo{toward}.",
     }.get(near)
 
