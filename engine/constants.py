@@ -54,3 +54,5 @@ MINOTAUR_SEEING_TICKS_PER_STEP = 1
 MINOTAUR_TICKS_PER_STEP = 2
 # A* node budget: a target further than this is treated as unreachable.
 PATH_BUDGET = 200_000
+# Patrol waypoints are drawn within this many steps (and one level) of the Minotaur. *tunable*
+PATROL_REACH = 24

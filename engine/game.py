@@ -39,7 +39,7 @@ def initial_state(seed: int, preset: str = DEFAULT_PRESET, difficulty: str = "no
         lantern_respawn=0, lanterns_spawned=1,
         minotaur=minotaur, jump_left=0, jump_total=0, jump_started_turn=-1,
         jump_cooldown=0, jumps=0, paralysis=0, stride=0, last_seen=None, last_heard=None,
-        searched_until=-1, patrols=0, goal=None, path=(),
+        searched_until=-1, patrols=0, waypoint=None, goal=None, path=(),
     )
 
 

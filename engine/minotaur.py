@@ -12,6 +12,8 @@ from .cells import CRAWLWAY, MINOTAUR_OPEN, ROCK
 from .constants import (
     MINOTAUR_SEEING_TICKS_PER_STEP,
     MINOTAUR_TICKS_PER_STEP,
+    PATH_BUDGET,
+    PATROL_REACH,
     TICKS_PER_SECOND,
 )
 from .geometry import HORIZONTAL, Pos
@@ -28,7 +30,10 @@ Plan = tuple
 
 
 def plan_for(world: World, state: GameState, decision: MinotaurDecision) -> tuple[Plan, str | None]:
-    """The plan the rules allow for ``decision``, and why it was refused (None if not)."""
+    """The plan the rules allow for ``decision``, and why it was refused (None if not).
+
+    A PATHFIND's route is found here, once, and kept in ``state`` (the turn's working copy).
+    """
     action = decision.action
     if action == "JUMP":
         if state.paralysis:
@@ -49,6 +54,11 @@ def plan_for(world: World, state: GameState, decision: MinotaurDecision) -> tupl
             return ("WAIT",), f"PATHFIND refused: {target} is solid rock or outside the cube"
         if kind == CRAWLWAY:
             return ("WAIT",), f"PATHFIND refused: {target} is a crawlway, too low for the Minotaur"
+        if target != state.goal or not state.path:
+            path = find_path(world, state.minotaur, target)
+            if path is None:
+                return ("WAIT",), f"PATHFIND refused: no path to {target} within {PATH_BUDGET} cells of search"
+            state.goal, state.path = target, path
         return ("PATHFIND", target), None
     return (action,), None
 
@@ -72,7 +82,8 @@ def next_cell(world: World, state: GameState, plan: Plan, sees_user: bool) -> Po
     if goal != state.goal or not state.path:
         state.path = _route(world, state, goal)
         state.goal = goal
-    if not state.path:
+    if not state.path:  # out of search range: drop that waypoint and every clue so far
+        state.waypoint, state.searched_until = None, state.tick
         return None
     step, state.path = state.path[0], state.path[1:]
     return step
@@ -107,11 +118,10 @@ def _chase_goal(world: World, state: GameState, sees_user: bool) -> Pos | None:
         if goal != state.minotaur:
             return goal
         state.searched_until = tick  # nothing here: that clue is spent
-    waypoint = patrol_waypoint(state)
-    if waypoint == state.minotaur:
+    if state.waypoint is None or state.waypoint == state.minotaur:
+        state.waypoint = patrol_waypoint(state)
         state.patrols += 1
-        waypoint = patrol_waypoint(state)
-    return waypoint
+    return state.waypoint
 
 
 def _standable(world: World, pos: Pos, frm: Pos) -> Pos:
@@ -126,10 +136,16 @@ def _standable(world: World, pos: Pos, frm: Pos) -> Pos:
 
 
 def patrol_waypoint(state: GameState) -> Pos:
-    """Patrol: first the hunting ground's centre, then random maze cells of it."""
-    bounds = PRESETS[state.preset]
+    """Patrol: first the hunting ground's centre, then random maze cells of the
+    ground near where the Minotaur stands (so a path is always short to find)."""
+    b = PRESETS[state.preset]
     if state.patrols == 0:
-        return (bounds.x0 + bounds.width // 2, bounds.y0 + bounds.height // 2, bounds.z0 + bounds.levels // 2)
+        return (b.x0 + b.width // 2, b.y0 + b.height // 2, b.z0 + b.levels // 2)
     rng = derived(state.seed, "patrol", state.patrols)
-    return (bounds.x0 + 2 * rng.randrange(bounds.width // 2), bounds.y0 + 2 * rng.randrange(bounds.height // 2),
-            rng.choice(bounds.z_range))
+    x, y, z = state.minotaur
+
+    def near(value: int, low: int, size: int, reach: int) -> int:
+        return rng.randint(max(low, value - reach), min(low + size - 1, value + reach))
+
+    return (near(x, b.x0, b.width, PATROL_REACH) & ~1, near(y, b.y0, b.height, PATROL_REACH) & ~1,
+            near(z, b.z0, b.levels, 1))

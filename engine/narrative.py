@@ -41,7 +41,7 @@ def _offset_words(frm: Pos, to: Pos) -> str:
 
 def _action_text(s: GameState, cmd: UserInput, out, events) -> str:
     if cmd.command == "HALT":
-        return f"You hold still for {_seconds(TICKS_PER_SECOND * (cmd.steps or 1))}."
+        return f"You hold still for {out.time_taken:g} s."
     if cmd.command == "LOOK":
         return "You stop and look around."
     if cmd.command == "GRAB":

@@ -62,6 +62,13 @@ class UserInput(BaseModel):
     def _forgive_words(cls, value: Any) -> Any:
         return _canonical_word(value)
 
+    @field_validator("steps", "speed", mode="before")
+    @classmethod
+    def _no_booleans(cls, value: Any) -> Any:
+        if isinstance(value, bool):
+            raise ValueError("must be a number, not true or false")
+        return value
+
     @model_validator(mode="after")
     def _direction_for_move(self) -> UserInput:
         if self.command == "MOVE" and self.direction is None:

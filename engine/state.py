@@ -52,6 +52,7 @@ class GameState:
     last_heard: tuple[Pos, int, str] | None  # (where, tick, loudness) of the last noise heard
     searched_until: int  # knowledge up to this tick has been followed up and found empty
     patrols: int  # patrol waypoints drawn so far
+    waypoint: Pos | None  # the patrol waypoint it is walking to
     goal: Pos | None  # where its current path leads
     path: tuple[Pos, ...]  # the cells still to walk to reach ``goal``
 

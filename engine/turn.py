@@ -91,11 +91,11 @@ def item_in_reach(state: GameState, wanted: str | None) -> tuple[str, Pos] | Non
 def unexecutable(state: GameState, command: UserInput) -> str | None:
     """Why a valid command cannot be carried out now, or None."""
     if command.command == "GRAB" and item_in_reach(state, command.target) is None:
-        what = f"the {command.target} is" if command.target else "nothing is"
+        what = f"the {command.target} is not" if command.target else "nothing is"
         others = [n for n, _ in state.items if item_in_reach(state, n)]
         hint = f" Within reach: {', '.join(others)}." if others else (
             " GRAB takes an item on your cell or on one of the four cells next to it, on this level.")
-        return f"GRAB failed: {what} not within reach.{hint}"
+        return f"GRAB failed: {what} within reach.{hint}"
     if command.command == "USE":
         if command.target not in (None, "LANTERN"):
             return f"USE failed: the {command.target} cannot be used; only the LANTERN can (hold all three stones to escape)."
@@ -129,6 +129,8 @@ class _Turn:
             self._stand(TICKS_PER_SECOND * (cmd.steps or 1))
         else:
             self._act_at_once(cmd)
+            if s.outcome:  # escaped: the second passes, but nobody acts in it any more
+                s.tick += TICKS_PER_SECOND
             self._stand(TICKS_PER_SECOND)
         self._note_seen_items()
         if self.minotaur_steps:

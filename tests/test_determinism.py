@@ -23,10 +23,10 @@ SCRIPT = [
 ] * 3
 
 GOLDEN = {
-    ("tiny", 1): "88f283336b768d78",
-    ("standard", 1): "01b0e0bf3c5de49c",
-    ("standard", 2): "787b424222c678b5",
-    ("large", 3): "ba0249e511094119",
+    ("tiny", 1): "a0a9fdf27276f02c",
+    ("standard", 1): "771143ae814e70e6",
+    ("standard", 2): "25d0fc973bdea2a5",
+    ("large", 3): "0d1489f43bcfd600",
 }
 
 

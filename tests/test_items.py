@@ -36,8 +36,10 @@ def test_grab_out_of_reach_is_an_error_that_changes_nothing():
     game = scene(user=start, minotaur=FAR, items=(("RED STONE", (start[0] + 2, start[1], 100)),))
     before = game.state
     r = game.step({"command": "GRAB", "target": "RED STONE"}, WAIT).response
-    assert r.status == "ERROR" and "not within reach" in r.environment.message
+    assert r.status == "ERROR" and "the RED STONE is not within reach" in r.environment.message
     assert game.state is before and r.environment.time_taken == 0
+    r = game.step({"command": "GRAB"}, WAIT).response
+    assert r.environment.message.startswith("GRAB failed: nothing is within reach.")
 
 
 def test_three_stones_escape_and_then_nothing_changes():
@@ -45,7 +47,7 @@ def test_three_stones_escape_and_then_nothing_changes():
     here = start
     game = scene(user=start, minotaur=FAR, inventory=("RED STONE", "BLUE STONE"), items=(("YELLOW STONE", here),))
     result = game.step({"command": "GRAB", "target": "YELLOW STONE"}, WAIT)
-    assert result.response.status == "ESCAPED"
+    assert result.response.status == "ESCAPED" and result.response.environment.time_taken == 1.0
     assert result.response.user_state.inventory == ["RED STONE", "BLUE STONE", "YELLOW STONE"]
     assert "UserEscaped" in [e.kind for e in result.events]
     final = game.state
