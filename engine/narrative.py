@@ -204,7 +204,8 @@ def minotaur_text(world: World, s: GameState, events, refusal: str | None, sees:
         elif isinstance(e, ev.MinotaurMoved):
             parts.append(f"You moved {e.steps} step{'s' if e.steps != 1 else ''} to {e.end}.")
         elif isinstance(e, ev.UserHeard):
-            parts.append(f"You heard {e.count} {e.loudness} footstep{'s' if e.count != 1 else ''}, the last at {e.position}.")
+            steps = f"{e.count} {e.loudness} footstep{'s' if e.count != 1 else ''}"
+            parts.append(f"You heard {steps}, the last at {e.position}.")
         elif isinstance(e, ev.StoneGrabbed):
             parts.append(f"A stone's hum fell silent: the {e.stone} was taken.")
         elif isinstance(e, ev.UserCaught):

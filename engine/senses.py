@@ -78,7 +78,8 @@ def resonance(state: GameState) -> list[str]:
         where = compass(pos[0] - ux, pos[1] - uy)
         levels = level_words(pos[2] - uz)
         if where is None:
-            lines.append(f"The {name} hums right {'here' if pos[2] == uz else 'overhead' if pos[2] > uz else 'underfoot'}, {levels}.")
+            spot = "here" if pos[2] == uz else "overhead" if pos[2] > uz else "underfoot"
+            lines.append(f"The {name} hums right {spot}, {levels}.")
         else:
             lines.append(f"The {name} hums to the {where}, {levels}.")
     return lines

@@ -30,7 +30,7 @@ from .constants import (
     WORLD_SIZE,
 )
 from .geometry import HORIZONTAL, Pos, direction_3d, distance_sq
-from .minotaur import Plan, next_cell, plan_for
+from .minotaur import next_cell, plan_for
 from .placement import respawn_lantern
 from .presets import PRESETS
 from .report import Observe, Outcome, error_report, final_report, turn_report
@@ -98,7 +98,8 @@ def unexecutable(state: GameState, command: UserInput) -> str | None:
         return f"GRAB failed: {what} within reach.{hint}"
     if command.command == "USE":
         if command.target not in (None, "LANTERN"):
-            return f"USE failed: the {command.target} cannot be used; only the LANTERN can (hold all three stones to escape)."
+            return (f"USE failed: the {command.target} cannot be used; only the LANTERN can "
+                    "(hold all three stones to escape).")
         if "LANTERN" not in state.inventory:
             return "USE failed: you carry no LANTERN. GRAB one first."
     return None

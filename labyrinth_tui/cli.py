@@ -19,7 +19,8 @@ def _seed(value: str) -> int:
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="labyrinth",
-        description="Labyrinth: The Temporal Hunt - find the RED, BLUE and YELLOW stones before the Minotaur finds you.",
+        description="Labyrinth: The Temporal Hunt - find the RED, BLUE and YELLOW stones "
+                    "before the Minotaur finds you.",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 

@@ -25,7 +25,8 @@ def _split_external(line: str) -> tuple[object, object] | str:
     except json.JSONDecodeError as exc:
         return f"Not valid JSON ({exc}). Send {{\"user\": {{...UserInput}}, \"minotaur\": {{...MinotaurDecision}}}}."
     if not isinstance(data, dict) or set(data) != {"user", "minotaur"}:
-        return 'Each line must be an object with exactly two fields, "user" (a UserInput) and "minotaur" (a MinotaurDecision).'
+        return ('Each line must be an object with exactly two fields, "user" (a UserInput) '
+                'and "minotaur" (a MinotaurDecision).')
     return data["user"], data["minotaur"]
 
 
