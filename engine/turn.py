@@ -130,8 +130,9 @@ class _Turn:
             self._stand(TICKS_PER_SECOND * (cmd.steps or 1))
         else:
             self._act_at_once(cmd)
-            if s.outcome:  # escaped: the second passes, but nobody acts in it any more
-                s.tick += TICKS_PER_SECOND
+            for _ in range(TICKS_PER_SECOND if s.outcome else 0):  # escaped: the second passes, nobody acts
+                s.tick += 1
+                self._run_timers()
             self._stand(TICKS_PER_SECOND)
         self._note_seen_items()
         if self.minotaur_steps:

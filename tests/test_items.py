@@ -45,9 +45,11 @@ def test_grab_out_of_reach_is_an_error_that_changes_nothing():
 def test_three_stones_escape_and_then_nothing_changes():
     start = corridor(scene(), "EAST", 4)
     here = start
-    game = scene(user=start, minotaur=FAR, inventory=("RED STONE", "BLUE STONE"), items=(("YELLOW STONE", here),))
+    game = scene(user=start, minotaur=FAR, inventory=("RED STONE", "BLUE STONE"), items=(("YELLOW STONE", here),),
+                 jump_cooldown=100)
     result = game.step({"command": "GRAB", "target": "YELLOW STONE"}, WAIT)
     assert result.response.status == "ESCAPED" and result.response.environment.time_taken == 1.0
+    assert result.response.minotaur_cue.cooldown_time == 49.0  # every timer ran through that second
     assert result.response.user_state.inventory == ["RED STONE", "BLUE STONE", "YELLOW STONE"]
     assert "UserEscaped" in [e.kind for e in result.events]
     final = game.state
