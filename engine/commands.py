@@ -43,6 +43,11 @@ def parse(model: type[M], raw: Any) -> M:
         return raw
     if isinstance(raw, (str, bytes, bytearray)):
         try:
+            return model.model_validate_json(raw)  # one pass in pydantic-core: the fast path for JSON lines
+        except ValidationError as exc:
+            if exc.errors()[0]["type"] not in ("json_invalid", "json_type", "model_type"):
+                raise BadInput(f"Invalid {model.__name__}: {describe_errors(exc)}.") from None
+        try:
             raw = json.loads(raw)
         except (json.JSONDecodeError, UnicodeDecodeError) as exc:
             raise BadInput(f"Not valid JSON ({exc}). Send one object such as {_EXAMPLES[model]}.") from None

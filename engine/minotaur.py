@@ -64,14 +64,11 @@ def plan_for(world: World, state: GameState, decision: MinotaurDecision) -> tupl
 
 
 def next_cell(world: World, state: GameState, plan: Plan, sees_user: bool) -> Pos | None:
-    """Advance the Minotaur's stride by one tick; the cell it steps into now, if any.
+    """Advance a walking (CHASE or PATHFIND) Minotaur's stride by one tick; the cell it steps into now, if any.
 
     Mutates ``state`` (the turn's working copy): stride, path, knowledge spent,
     patrol waypoints.
     """
-    if plan[0] in ("WAIT", "JUMP"):
-        state.stride = 0
-        return None
     state.stride += 1
     if state.stride < (MINOTAUR_SEEING_TICKS_PER_STEP if sees_user else MINOTAUR_TICKS_PER_STEP):
         return None

@@ -12,15 +12,7 @@ from .constants import TICKS_PER_SECOND, USER_SIGHT
 from .geometry import HORIZONTAL, Pos, compass
 from .presets import PRESETS
 from .schemas import STONES, UserInput
-from .senses import (
-    audio_direction,
-    in_sight,
-    items_in_sight,
-    level_words,
-    minotaur_active,
-    proximity,
-    resonance,
-)
+from .senses import UserView, level_words, minotaur_active, resonance
 from .state import GameState
 from .world import World
 
@@ -108,16 +100,14 @@ def _from_words(direction: str | None) -> str:
     return f" from {direction.lower()}" if direction in ("ABOVE", "BELOW") else f" from the {direction}"
 
 
-def surroundings(world: World, s: GameState, detailed: bool, exits: list[str] | None = None) -> list[str]:
+def surroundings(world: World, s: GameState, view: UserView, detailed: bool) -> list[str]:
     """Where the user stands, the ways out, items and the Minotaur in sight."""
     lines = []
     x, y, z = s.user
     here = world.cell(x, y, z)
     spot = {CRAWLWAY: " You are crouched in a crawlway.", RAMP_UP: " A ramp leads up from here.",
             RAMP_DOWN: " A ramp leads down from here."}.get(here, "")
-    if exits is None:
-        exits = world.user_exits(s.user)
-    lines.append(f"Level {z}.{spot} Paths: {', '.join(exits) if exits else 'none'}.")
+    lines.append(f"Level {z}.{spot} Paths: {', '.join(view.exits) if view.exits else 'none'}.")
     if detailed:
         for d, (dx, dy) in HORIZONTAL.items():
             ahead = [world.cell(x + dx * k, y + dy * k, z) for k in range(1, USER_SIGHT + 1)]
@@ -132,19 +122,18 @@ def surroundings(world: World, s: GameState, detailed: bool, exits: list[str] | 
                              else f"  {d}: a dead end one step away.")
             else:
                 lines.append(f"  {d}: the passage goes on into the dark.")
-    for name, pos in items_in_sight(world, s):
+    for name, pos in view.items:
         lines.append(f"You see the {name} {_offset_words(s.user, pos)}.")
-    if minotaur_active(s) and in_sight(world, s.user, s.minotaur, USER_SIGHT):
+    if view.minotaur_in_sight and minotaur_active(s):
         lines.append(f"The Minotaur looms {_offset_words(s.user, s.minotaur)}!")
-    elif s.paralysis and in_sight(world, s.user, s.minotaur, USER_SIGHT):
+    elif view.minotaur_in_sight and s.paralysis:
         lines.append(f"The Minotaur stands frozen {_offset_words(s.user, s.minotaur)}.")
     return lines
 
 
-def cue_text(s: GameState) -> str | None:
-    near = proximity(s)
-    where = audio_direction(s)
-    toward = _from_words(where)
+def cue_text(s: GameState, view: UserView) -> str | None:
+    near = view.proximity
+    toward = _from_words(view.direction)
     if near == "PARALYZED":
         return f"The Minotaur is paralyzed for {_seconds(s.paralysis)} more."
     if near == "VANISHED":
@@ -156,23 +145,23 @@ def cue_text(s: GameState) -> str | None:
     }.get(near)
 
 
-def user_text(world: World, s: GameState, cmd: UserInput, out, events, exits: list[str]) -> str:
+def user_text(world: World, s: GameState, view: UserView, cmd: UserInput, out, events) -> str:
     parts = [_action_text(s, cmd, out, events)]
     parts += [t for t in (_event_text(s, e) for e in events) if t]
     if not s.outcome:
-        parts += surroundings(world, s, detailed=cmd.command == "LOOK", exits=exits)
+        parts += surroundings(world, s, view, detailed=cmd.command == "LOOK")
         if cmd.command == "LOOK":
             if s.difficulty == "hard":
                 parts.append("The stones are silent on hard difficulty.")
             else:
                 parts += resonance(s)
-        cue = cue_text(s)
+        cue = cue_text(s, view)
         if cue:
             parts.append(cue)
     return "\n".join(parts)
 
 
-def intro_text(world: World, s: GameState) -> str:
+def intro_text(world: World, s: GameState, view: UserView) -> str:
     bounds = PRESETS[s.preset]
     parts = [
         "You wake in the dark heart of the labyrinth. Somewhere in these halls lie the RED, BLUE and "
@@ -180,8 +169,8 @@ def intro_text(world: World, s: GameState) -> str:
         f"The hunting ground spans {bounds.width} x {bounds.height} steps on {bounds.levels} "
         f"level{'s' if bounds.levels > 1 else ''} ({bounds.z0} to {bounds.z0 + bounds.levels - 1}).",
     ]
-    parts += surroundings(world, s, detailed=True)
-    cue = cue_text(s)
+    parts += surroundings(world, s, view, detailed=True)
+    cue = cue_text(s, view)
     if cue:
         parts.append(cue)
     return "\n".join(parts)

@@ -14,7 +14,6 @@ from .narrative import intro_text, minotaur_text, user_text
 from .presets import PRESETS
 from .schemas import (
     Coords,
-    Environment,
     GameStateResponse,
     HuntingGround,
     ItemLocation,
@@ -23,9 +22,8 @@ from .schemas import (
     NoiseHeard,
     Sighting,
     UserInput,
-    UserState,
 )
-from .senses import audio_direction, items_in_sight, minotaur_sees_user, proximity
+from .senses import UserView, minotaur_sees_user, user_view
 from .state import GameState
 from .world import World
 
@@ -64,40 +62,41 @@ def _item_locations(items: tuple) -> list[ItemLocation]:
     return [ItemLocation(name=name, position=_coords(pos)) for name, pos in items]
 
 
+@lru_cache(maxsize=256)
+def _cue(proximity: str, direction: str | None, status: str, cooldown_ticks: int) -> MinotaurCue:
+    return MinotaurCue(proximity=proximity, audio_direction=direction, temporal_status=status,
+                       cooldown_time=cooldown_ticks / TICKS_PER_SECOND)
+
+
+_validate_response = GameStateResponse.__pydantic_validator__.validate_python
 _GROUNDS = {name: HuntingGround(**b.to_dict()) for name, b in PRESETS.items()}
 
 
-def user_response(world: World, s: GameState, *, status: str, message: str, out: Outcome,
-                  text: str, exits: list[str] | None = None) -> GameStateResponse:
-    if exits is None:
-        exits = world.user_exits(s.user)
-    return GameStateResponse(
-        status=status,
-        user_state=UserState(
-            position=_coords(s.user),
-            stamina_pct=s.stamina / STAMINA_MAX,
-            inventory=list(s.inventory),
-            lantern_cooldown=s.lantern_respawn / TICKS_PER_SECOND,
-        ),
-        environment=Environment(
-            visible_paths=exits,
-            visible_items=[name for name, _ in items_in_sight(world, s)],
-            message=message,
-            steps_moved=out.steps_moved,
-            time_taken=out.time_taken,
-            stop_reason=out.stop_reason,
-            ambient_noise="HIGH" if out.ran else "LOW",
-            turn=s.turn,
-            game_time=s.tick / TICKS_PER_SECOND,
-        ),
-        minotaur_cue=MinotaurCue(
-            proximity=proximity(s),
-            audio_direction=audio_direction(s),
-            temporal_status=temporal_status(s),
-            cooldown_time=s.jump_cooldown / TICKS_PER_SECOND,
-        ),
-        raw_text_output=text,
-    )
+def user_response(s: GameState, view: UserView, *, status: str, message: str, out: Outcome,
+                  text: str) -> GameStateResponse:
+    """The validated response; built as one dict so pydantic-core checks it in a single call."""
+    return _validate_response({
+        "status": status,
+        "user_state": {
+            "position": _coords(s.user),
+            "stamina_pct": s.stamina / STAMINA_MAX,
+            "inventory": list(s.inventory),
+            "lantern_cooldown": s.lantern_respawn / TICKS_PER_SECOND,
+        },
+        "environment": {
+            "visible_paths": view.exits,
+            "visible_items": [name for name, _ in view.items],
+            "message": message,
+            "steps_moved": out.steps_moved,
+            "time_taken": out.time_taken,
+            "stop_reason": out.stop_reason,
+            "ambient_noise": "HIGH" if out.ran else "LOW",
+            "turn": s.turn,
+            "game_time": s.tick / TICKS_PER_SECOND,
+        },
+        "minotaur_cue": _cue(view.proximity, view.direction, temporal_status(s), s.jump_cooldown),
+        "raw_text_output": text,
+    })
 
 
 def _minotaur_paths(world: World, pos: Pos) -> list[str]:
@@ -145,20 +144,20 @@ def _level_message(s: GameState) -> str:
 Observe = Callable[[], MinotaurObservation]
 
 
-def turn_report(world: World, s: GameState, cmd: UserInput, out: Outcome, events, refusal: str | None,
-                noises_heard: int) -> tuple[GameStateResponse, Observe]:
+def turn_report(world: World, s: GameState, view: UserView, cmd: UserInput, out: Outcome, events,
+                refusal: str | None, noises_heard: int) -> tuple[GameStateResponse, Observe]:
     status = s.outcome or "SUCCESS"
-    exits = world.user_exits(s.user)
-    response = user_response(world, s, status=status, message=_level_message(s), out=out, exits=exits,
-                             text=user_text(world, s, cmd, out, events, exits))
+    response = user_response(s, view, status=status, message=_level_message(s), out=out,
+                             text=user_text(world, s, view, cmd, out, events))
     return response, lambda: minotaur_observation(
         world, s, status=status, message=refusal or temporal_status(s), events=events, refusal=refusal,
         noises_heard=noises_heard)
 
 
 def initial_report(world: World, s: GameState) -> tuple[GameStateResponse, Observe]:
-    response = user_response(world, s, status="SUCCESS", message=_level_message(s), out=Outcome(),
-                             text=intro_text(world, s))
+    view = user_view(world, s)
+    response = user_response(s, view, status="SUCCESS", message=_level_message(s), out=Outcome(),
+                             text=intro_text(world, s, view))
     return response, lambda: minotaur_observation(
         world, s, status="SUCCESS", message="The hunt begins.",
         text="An intruder has entered your labyrinth. Hunt it down.")
@@ -167,7 +166,7 @@ def initial_report(world: World, s: GameState) -> tuple[GameStateResponse, Obser
 def error_report(world: World, s: GameState, problem: str) -> tuple[GameStateResponse, Observe]:
     """ERROR: nothing happened, no time passed; the message names the problem."""
     text = f"{problem}\nNothing happened and no time passed."
-    response = user_response(world, s, status="ERROR", message=problem, out=Outcome(), text=text)
+    response = user_response(s, user_view(world, s), status="ERROR", message=problem, out=Outcome(), text=text)
     return response, lambda: minotaur_observation(
         world, s, status="ERROR", message=f"The turn was rejected: {problem}",
         text="The turn was rejected; nothing happened.")
@@ -176,5 +175,5 @@ def error_report(world: World, s: GameState, problem: str) -> tuple[GameStateRes
 def final_report(world: World, s: GameState) -> tuple[GameStateResponse, Observe]:
     """After DEATH or ESCAPED every command gets the final status and changes nothing."""
     message = f"The game is over: {s.outcome}. Start a new game to play again."
-    response = user_response(world, s, status=s.outcome, message=message, out=Outcome(), text=message)
+    response = user_response(s, user_view(world, s), status=s.outcome, message=message, out=Outcome(), text=message)
     return response, lambda: minotaur_observation(world, s, status=s.outcome, message=message, text=message)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from .constants import CLOSE_SQ, FAINT_SQ, MINOTAUR_SIGHT, USER_SIGHT, VERY_CLOSE_SQ
 from .geometry import Pos, compass, direction_3d, distance_sq
 from .state import GameState
@@ -16,21 +18,53 @@ def in_sight(world: World, eye: Pos, target: Pos, radius: int) -> bool:
     return dx * dx + dy * dy <= radius * radius and world.line_clear(eye, target)
 
 
+def _near(a: Pos, b: Pos, radius: int) -> bool:
+    """Same level and within ``radius``: the cheap test before any line of sight."""
+    if a[2] != b[2]:
+        return False
+    dx, dy = a[0] - b[0], a[1] - b[1]
+    return dx * dx + dy * dy <= radius * radius
+
+
 def minotaur_active(state: GameState) -> bool:
     """CHASING_3D: neither paralyzed nor out of time. Only then it moves, sees, blocks or kills."""
     return state.paralysis == 0 and state.jump_left == 0
 
 
 def user_sees_minotaur(world: World, state: GameState) -> bool:
-    return minotaur_active(state) and in_sight(world, state.user, state.minotaur, USER_SIGHT)
+    return (_near(state.user, state.minotaur, USER_SIGHT) and minotaur_active(state)
+            and world.line_clear(state.user, state.minotaur))
 
 
 def minotaur_sees_user(world: World, state: GameState) -> bool:
-    return minotaur_active(state) and in_sight(world, state.minotaur, state.user, MINOTAUR_SIGHT)
+    return (_near(state.user, state.minotaur, MINOTAUR_SIGHT) and minotaur_active(state)
+            and world.line_clear(state.minotaur, state.user))
 
 
 def items_in_sight(world: World, state: GameState) -> list[tuple[str, Pos]]:
-    return [(name, pos) for name, pos in state.items if in_sight(world, state.user, pos, USER_SIGHT)]
+    user = state.user
+    return [(name, pos) for name, pos in state.items if _near(user, pos, USER_SIGHT) and world.line_clear(user, pos)]
+
+
+@dataclass(frozen=True, slots=True)
+class UserView:
+    """Everything the user perceives from where it stands, computed once per turn."""
+
+    exits: list[str]
+    items: list[tuple[str, Pos]]
+    minotaur_in_sight: bool  # in line of sight within 2 steps, whatever its state
+    proximity: str
+    direction: str | None
+
+
+def user_view(world: World, state: GameState) -> UserView:
+    return UserView(
+        exits=world.user_exits(state.user),
+        items=items_in_sight(world, state),
+        minotaur_in_sight=in_sight(world, state.user, state.minotaur, USER_SIGHT),
+        proximity=proximity(state),
+        direction=audio_direction(state),
+    )
 
 
 def proximity(state: GameState) -> str:

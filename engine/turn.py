@@ -36,7 +36,7 @@ from .presets import PRESETS
 from .report import Observe, Outcome, error_report, final_report, turn_report
 from .rng import derived
 from .schemas import ITEM_ORDER, STONES, GameStateResponse, MinotaurDecision, MinotaurObservation, UserInput
-from .senses import items_in_sight, minotaur_active, minotaur_sees_user, user_sees_minotaur
+from .senses import items_in_sight, minotaur_sees_user, user_sees_minotaur, user_view
 from .state import GameState
 from .world import World
 
@@ -112,6 +112,9 @@ class _Turn:
         self.world, self.s, self.command = world, state, command
         self.events: list[ev.Event] = []
         self.plan, self.refusal = plan_for(world, state, decision)
+        self.walks = self.plan[0] in ("CHASE", "PATHFIND")
+        if not self.walks:
+            state.stride = 0  # standing still loses any half-taken step
         if self.refusal:
             self.events.append(ev.DecisionRefused(state.tick, decision.action, self.refusal))
         self.start_tick = state.tick
@@ -134,7 +137,8 @@ class _Turn:
                 s.tick += 1
                 self._run_timers()
             self._stand(TICKS_PER_SECOND)
-        self._note_seen_items()
+        view = user_view(self.world, s)
+        self._note_seen_items(view.items)
         if self.minotaur_steps:
             self.events.append(ev.MinotaurMoved(s.tick, self.minotaur_start, s.minotaur, self.minotaur_steps))
         if self.heard:
@@ -142,8 +146,8 @@ class _Turn:
             self.events.append(ev.UserHeard(s.tick, self.heard[-1][0], loud, len(self.heard)))
         self.outcome.time_taken = (s.tick - self.start_tick) / TICKS_PER_SECOND
         events = tuple(self.events)
-        return TurnResult(s, *turn_report(self.world, s, cmd, self.outcome, events, self.refusal, len(self.heard)),
-                          events)
+        report = turn_report(self.world, s, view, cmd, self.outcome, events, self.refusal, len(self.heard))
+        return TurnResult(s, *report, events)
 
     # --- the user's commands ------------------------------------------------
 
@@ -212,7 +216,7 @@ class _Turn:
                 self.events.append(ev.MinotaurSighted(s.tick, s.minotaur))
                 break
             saw_minotaur = sees
-            if self._note_seen_items():
+            if self._note_seen_items(items_in_sight(self.world, s)):
                 out.stop_reason = "ITEM_SIGHTED"
                 break
         out.steps_moved, out.ran = len(path), ran
@@ -247,10 +251,10 @@ class _Turn:
             return target, "the paralyzed Minotaur blocking the way"
         return target, None
 
-    def _note_seen_items(self) -> bool:
+    def _note_seen_items(self, in_sight: list[tuple[str, Pos]]) -> bool:
         """Remember the items in sight; True when one was new."""
         s = self.s
-        new = [item for item in items_in_sight(self.world, s) if item not in s.seen_items]
+        new = [item for item in in_sight if item not in s.seen_items]
         if not new:
             return False
         s.seen_items = tuple(sorted((*s.seen_items, *new)))
@@ -264,20 +268,22 @@ class _Turn:
         s = self.s
         if self.plan[0] == "JUMP" and s.tick == self.start_tick:
             self._jump()
-        minotaur_to = next_cell(self.world, s, self.plan, self.sees) if minotaur_active(s) else None
+        active = s.paralysis == 0 and s.jump_left == 0  # minotaur_active, inlined: this runs every tick
+        minotaur_to = next_cell(self.world, s, self.plan, self.sees) if active and self.walks else None
         user_from, minotaur_from = s.user, s.minotaur
         if user_to is not None:
             s.user = user_to
         if minotaur_to is not None:
             s.minotaur = minotaur_to
             self.minotaur_steps += 1
-        if minotaur_active(s):
+        if active:
             if s.user == s.minotaur:
                 self._caught("shared a cell with the Minotaur")
             elif user_to == minotaur_from and minotaur_to == user_from:
                 self._caught("ran into the Minotaur as it came the other way")
         s.tick += 1
-        self._run_timers()
+        if s.jump_cooldown or s.paralysis or s.jump_left or s.lantern_respawn:
+            self._run_timers()
         if s.outcome:
             return
         if noise and self._hears(noise):

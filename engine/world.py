@@ -16,12 +16,13 @@ from .presets import Bounds
 class World:
     """The cells of one seed's cube, generated on demand and remembered."""
 
-    __slots__ = ("seed", "_chunks", "_paths")
+    __slots__ = ("seed", "_chunks", "_paths", "_exits")
 
     def __init__(self, seed: int) -> None:
         self.seed = seed
         self._chunks: dict[int, bytes] = {}
         self._paths: dict[Pos, tuple[Pos, ...]] = {}  # the Minotaur's moves from each cell, as asked
+        self._exits: dict[Pos, tuple[str, ...]] = {}  # the user's ways out of each cell, as asked
 
     @property
     def chunks_generated(self) -> int:
@@ -43,6 +44,12 @@ class World:
 
     def user_exits(self, pos: Pos) -> list[str]:
         """The directions the user can move from ``pos``, in a fixed order."""
+        exits = self._exits.get(pos)
+        if exits is None:
+            exits = self._exits[pos] = self._user_exits(pos)
+        return list(exits)
+
+    def _user_exits(self, pos: Pos) -> tuple[str, ...]:
         x, y, z = pos
         cell = self.cell
         exits = [d for d, (dx, dy) in HORIZONTAL.items() if cell(x + dx, y + dy, z) != ROCK]
@@ -51,7 +58,7 @@ class World:
             exits.append("UP RAMP")
         elif here == RAMP_DOWN:
             exits.append("DOWN RAMP")
-        return exits
+        return tuple(exits)
 
     def minotaur_neighbours(self, pos: Pos) -> tuple[Pos, ...]:
         """Cells the Minotaur can step to from ``pos`` (no crawlways), ramps included."""

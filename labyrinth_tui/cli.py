@@ -60,7 +60,9 @@ def main(argv: list[str] | None = None) -> int:
             from .jsonlines import serve
 
             game = Game.new(seed, args.preset, args.difficulty)
-            return serve(game, args.minotaur == "external", sys.stdin, sys.stdout)
+            # A large output buffer: a bulk run then writes to the pipe in big pieces.
+            with open(sys.stdout.fileno(), "wb", buffering=1 << 20, closefd=False) as out:
+                return serve(game, args.minotaur == "external", sys.stdin.buffer, out)
         from .worldmap import dump
 
         return dump(seed, args.preset, args.level, args.json, sys.stdout)

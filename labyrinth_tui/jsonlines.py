@@ -9,20 +9,27 @@ The first output line is the initial state. A bad line gets an ERROR line; EOF e
 from __future__ import annotations
 
 import json
-from typing import TextIO
+from collections.abc import Iterator
+from typing import BinaryIO
+
+from pydantic import BaseModel
 
 from engine import WAIT, Game
 
 
-def _paired(user_json: str, minotaur_json: str) -> str:
-    return f'{{"user":{user_json},"minotaur":{minotaur_json}}}'
+def _json(model: BaseModel) -> bytes:
+    return model.__pydantic_serializer__.to_json(model)
 
 
-def _split_external(line: str) -> tuple[object, object] | str:
+def _paired(user: BaseModel, minotaur: BaseModel) -> bytes:
+    return b'{"user":' + _json(user) + b',"minotaur":' + _json(minotaur) + b"}"
+
+
+def _split_external(line: bytes) -> tuple[object, object] | str:
     """The two halves of an external-mode line, or why it is not one."""
     try:
         data = json.loads(line)
-    except json.JSONDecodeError as exc:
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         return f"Not valid JSON ({exc}). Send {{\"user\": {{...UserInput}}, \"minotaur\": {{...MinotaurDecision}}}}."
     if not isinstance(data, dict) or set(data) != {"user", "minotaur"}:
         return ('Each line must be an object with exactly two fields, "user" (a UserInput) '
@@ -30,24 +37,37 @@ def _split_external(line: str) -> tuple[object, object] | str:
     return data["user"], data["minotaur"]
 
 
-def serve(game: Game, external: bool, stdin: TextIO, stdout: TextIO) -> int:
-    """Play ``game`` over JSON lines until EOF."""
+def _batches(stdin: BinaryIO) -> Iterator[list[bytes]]:
+    """The input's lines, in batches of those that had arrived together.
+
+    One read returns whatever is ready: a single line when someone types or a
+    program waits for each answer, thousands when a file is piped in. The
+    caller flushes after each batch, so an interactive peer gets every answer
+    at once and a bulk run is not slowed by a write per line.
+    """
+    pending = b""
+    while chunk := stdin.read1(1 << 16):
+        *lines, pending = (pending + chunk).split(b"\n")
+        yield lines
+    if pending:
+        yield [pending]
+
+
+def serve(game: Game, external: bool, stdin: BinaryIO, stdout: BinaryIO) -> int:
+    """Play ``game`` over JSON lines (bytes, UTF-8) until EOF."""
     write, flush = stdout.write, stdout.flush
     response, observation = game.view()
-    if external:
-        write(_paired(response.model_dump_json(), observation.model_dump_json()) + "\n")
-    else:
-        write(response.model_dump_json() + "\n")
+    write((_paired(response, observation) if external else _json(response)) + b"\n")
     flush()
-    for line in stdin:
-        if not line.strip():
-            continue
-        if external:
-            halves = _split_external(line)
-            result = game.reject(halves) if isinstance(halves, str) else game.step(*halves)
-            write(_paired(result.response.model_dump_json(), result.observation.model_dump_json()) + "\n")
-        else:
-            result = game.step(line, WAIT)
-            write(result.response.model_dump_json() + "\n")
+    for batch in _batches(stdin):
+        for line in batch:
+            if not line.strip():
+                continue
+            if external:
+                halves = _split_external(line)
+                result = game.reject(halves) if isinstance(halves, str) else game.step(*halves)
+                write(_paired(result.response, result.observation) + b"\n")
+            else:
+                write(_json(game.step(line, WAIT).response) + b"\n")
         flush()
     return 0

@@ -1,0 +1,187 @@
+"""Speed and memory benchmarks of the Game State Manager. They print figures
+next to their targets (PASS/MISS) and assert nothing: a slow machine must not
+fail a build, but a regression should be plain to see.
+
+    .venv/bin/python bench/run.py [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+# bench/ is on sys.path, as this file runs as a script.
+from nle_rate import nle_steps_per_second
+
+from engine import Game, GameStateResponse, MinotaurDecision, UserInput
+from engine.constants import CHUNKS_PER_SIDE
+from engine.maze import generate_chunk
+
+SEED = 7
+BENCH = Path(__file__).resolve().parent
+MOVES = tuple(UserInput(command="MOVE", direction=d, steps=1) for d in ("NORTH", "EAST", "SOUTH", "WEST"))
+MEMORY_COMMANDS = 2000
+MEMORY_TIMEOUT_S = 60
+# Workload sizes: full run, --quick run.
+SIZES = {
+    "steps": (100_000, 20_000),  # in-process MOVE steps, per Minotaur
+    "gsm_lines": (200_000, 30_000),
+    "nle_steps": (100_000, 20_000),
+    "new_games": (300, 100),
+    "chunks": (20_000, 5_000),
+}
+
+
+def report(name: str, value: float, unit: str, fmt: str = ",.0f", target: tuple[str, float] | None = None,
+           note: str = "") -> None:
+    """Print one row of the table; ``target`` is (">=" or "<", bound)."""
+    if target is None:
+        goal, verdict = "", ""
+    else:
+        op, bound = target
+        goal = f"{op} {bound:{fmt}} {unit}"
+        verdict = "PASS" if (value >= bound if op == ">=" else value < bound) else "MISS"
+    row(name, f"{value:{fmt}} {unit}", goal, verdict, note)
+
+
+def row(name: str, figure: str, goal: str = "", verdict: str = "", note: str = "") -> None:
+    print(f"{name:<40} {figure:>16} {goal:>16} {verdict:<5} {note}".rstrip(), flush=True)
+
+
+def steps_per_second(action: str, steps: int) -> tuple[float, int, int]:
+    """One-step MOVEs in process, a new game whenever one ends; (steps/s, games
+    played, steps of the longest game)."""
+    decision = MinotaurDecision(action=action)
+    seed, began, longest = SEED, 0, 0
+    game = Game.new(seed, "standard")
+    start = time.perf_counter()
+    for i in range(steps):
+        if game.state.outcome:
+            seed, began, longest = seed + 1, i, max(longest, i - began)
+            game = Game.new(seed, "standard")
+        game.step(MOVES[i % 4], decision)
+    return steps / (time.perf_counter() - start), seed - SEED + 1, max(longest, steps - began)
+
+
+def gsm_run(lines: int) -> tuple[float, float, float]:
+    """``labyrinth gsm`` fed ``lines`` one-step MOVEs through a pipe; (whole run s,
+    start-up s until the initial state arrived, lines/s after it)."""
+    labyrinth = shutil.which("labyrinth", path=Path(sys.executable).parent)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp, "moves.jsonl")
+        text = [m.model_dump_json(exclude_defaults=True) for m in MOVES]
+        path.write_text("".join(text[i % 4] + "\n" for i in range(lines)))
+        start = time.perf_counter()
+        with path.open("rb") as source, subprocess.Popen(
+                [labyrinth, "gsm", "--seed", str(SEED), "--preset", "standard"],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0) as proc:
+            feeder = threading.Thread(target=_feed, args=(source, proc.stdin))
+            feeder.start()
+            received, first_at, tail = 0, None, b""
+            while chunk := proc.stdout.read(1 << 16):
+                if first_at is None:
+                    first_at = time.perf_counter()
+                received += chunk.count(b"\n")
+                tail = (tail + chunk)[-8192:]  # holds the last response line whole
+            end = time.perf_counter()
+            feeder.join()
+    if proc.returncode or received != lines + 1:
+        raise RuntimeError(f"labyrinth gsm exited {proc.returncode} after {received} of {lines + 1} lines")
+    last = GameStateResponse.model_validate_json(tail.splitlines()[-1])
+    if last.status != "SUCCESS":
+        raise RuntimeError(f"labyrinth gsm answered the last MOVE with {last.status}")
+    return end - start, first_at - start, lines / (end - first_at)
+
+
+def _feed(source, pipe) -> None:
+    with pipe:
+        shutil.copyfileobj(source, pipe)
+
+
+def new_game_times(games: int) -> list[float]:
+    """Seconds for Game.new on ``standard`` plus the first view, one per seed."""
+    times = []
+    for seed in range(SEED, SEED + games):
+        start = time.perf_counter()
+        Game.new(seed, "standard").view()
+        times.append(time.perf_counter() - start)
+    return times
+
+
+def chunk_seconds(count: int) -> float:
+    """Seconds per generate_chunk over the first ``count`` chunks of the cube, level by level."""
+    side = CHUNKS_PER_SIDE
+    coords = [(i % side, i // side % side, i // side ** 2) for i in range(count)]
+    start = time.perf_counter()
+    for cx, cy, z in coords:
+        generate_chunk(SEED, cx, cy, z)
+    return (time.perf_counter() - start) / count
+
+
+def memory_probe() -> dict | None:
+    """The full-preset game of memory_probe.py in a fresh process; None if it timed out."""
+    try:
+        out = subprocess.run([sys.executable, str(BENCH / "memory_probe.py"), "--seed", str(SEED),
+                              "--commands", str(MEMORY_COMMANDS)],
+                             stdout=subprocess.PIPE, text=True, check=True, timeout=MEMORY_TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        return None
+    return json.loads(out.stdout)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="smaller workloads: under 20 s")
+    quick = parser.parse_args().quick
+    size = {name: pair[quick] for name, pair in SIZES.items()}
+    began = time.perf_counter()
+    print(f"Labyrinth benchmarks: {'quick' if quick else 'full'} run, seed {SEED}, "
+          f"{os.cpu_count()} CPUs, Python {platform.python_version()}")
+    row("measure", "figure", "target", "", "note")
+
+    for action in ("WAIT", "CHASE"):
+        rate, games, longest = steps_per_second(action, size["steps"])
+        report(f"in process: MOVE steps/s, {action}", rate, "/s", target=(">=", 20_000),
+               note=f"{size['steps']:,} steps, {games} game(s), the longest {longest:,} steps")
+
+    total, startup, gsm_rate = gsm_run(size["gsm_lines"])
+    report("gsm: lines/s, whole run", size["gsm_lines"] / total, "/s",
+           note=f"{size['gsm_lines']:,} lines in {total:.2f} s")
+    report("gsm: lines/s, after start-up", gsm_rate, "/s", note=f"start-up {startup * 1e3:.0f} ms")
+    nle_rate = nle_steps_per_second(size["nle_steps"], SEED)
+    if nle_rate is None:
+        row("NLE NetHackScore-v0: steps/s", "skipped", note="nle is not installed: pip install -e '.[bench]'")
+    else:
+        report("NLE NetHackScore-v0: steps/s", nle_rate, "/s", note=f"{size['nle_steps']:,} random actions")
+        report("gsm after start-up / NLE", gsm_rate / nle_rate, "x", ".2f", target=(">=", 1.5))
+
+    times = new_game_times(size["new_games"])
+    for label, value in (("median", statistics.median(times)), ("p95", statistics.quantiles(times, n=20)[-1])):
+        report(f"new game + first view, {label}", value * 1e3, "ms", ".2f", target=("<", 5),
+               note=f"{len(times)} seeds, standard")
+
+    report("chunk generation", chunk_seconds(size["chunks"]) * 1e6, "us/chunk", ".1f",
+           note=f"{size['chunks']:,} chunks")
+
+    memory = memory_probe()
+    if memory is None:
+        row("memory: full preset, peak RSS", "timed out", "< 150.0 MB", "MISS", f"after {MEMORY_TIMEOUT_S} s")
+    else:
+        report("memory: full preset, peak RSS", memory["peak_rss_mb"], "MB", ".1f", target=("<", 150),
+               note=f"{MEMORY_COMMANDS:,} random commands vs CHASE in {memory['wall_s']:.2f} s, "
+                    f"{memory['chunks']:,} chunks, {memory['games']} game(s)")
+    print(f"total {time.perf_counter() - began:.1f} s")
+
+
+if __name__ == "__main__":
+    main()
