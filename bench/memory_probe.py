@@ -1,6 +1,8 @@
 """The memory benchmark's game, run as a script in a fresh process so that its
-peak RSS holds nothing but this game: random commands on the ``full`` preset
-against a CHASing Minotaur. Prints one JSON object.
+peak RSS holds nothing but this game: random commands on the ``full`` preset,
+the user wandering far, and a Minotaur that every tenth turn PATHFINDs to a
+random cell of the cube (the costliest searches an agent can ask for) and
+otherwise WAITs, so that the one game lasts. Prints one JSON object.
 
     python bench/memory_probe.py --seed 7 --commands 2000
 """
@@ -13,10 +15,10 @@ import random
 import resource
 import time
 
-from engine import Game, MinotaurDecision, UserInput
+from engine import WAIT, Game, MinotaurDecision, UserInput
+from engine.constants import WORLD_LEVELS, WORLD_SIZE
 
 DIRECTIONS = ("NORTH", "SOUTH", "EAST", "WEST", "UP RAMP", "DOWN RAMP")
-CHASE = MinotaurDecision(action="CHASE")
 
 
 def random_command(rng: random.Random) -> UserInput:
@@ -28,26 +30,31 @@ def random_command(rng: random.Random) -> UserInput:
                      speed=rng.choice((1, 2)))
 
 
+def random_decision(rng: random.Random, turn: int) -> MinotaurDecision:
+    if turn % 10:
+        return WAIT
+    x, y, z = (rng.randrange(WORLD_SIZE) & ~1, rng.randrange(WORLD_SIZE) & ~1, rng.randrange(WORLD_LEVELS))
+    return MinotaurDecision(action="PATHFIND", target_coords={"x": x, "y": y, "z": z})
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, required=True)
     parser.add_argument("--commands", type=int, required=True)
     args = parser.parse_args()
     rng = random.Random(args.seed)
-    commands = [random_command(rng) for _ in range(args.commands)]
-    seed, chunks, games = args.seed, 0, 1
-    game = Game.new(seed, "full")
+    turns = [(random_command(rng), random_decision(rng, turn)) for turn in range(args.commands)]
+    game = Game.new(args.seed, "full")
     start = time.perf_counter()
-    for command in commands:
-        if game.state.outcome:  # the game is over: the rest are played in the next seed's game
-            chunks += game.world.chunks_generated
-            seed, games = seed + 1, games + 1
-            game = Game.new(seed, "full")
-        game.step(command, CHASE)
+    for played, (command, decision) in enumerate(turns):
+        if game.state.outcome:
+            break
+        game.step(command, decision)
     wall = time.perf_counter() - start
     print(json.dumps({
         "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,  # KiB on Linux
-        "chunks": chunks + game.world.chunks_generated, "games": games, "wall_s": wall,
+        "chunks": game.world.chunks_generated, "commands": played + 1, "game_time": game.state.tick / 2,
+        "outcome": game.state.outcome, "wall_s": wall,
     }))
 
 

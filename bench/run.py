@@ -178,8 +178,8 @@ def main() -> None:
         row("memory: full preset, peak RSS", "timed out", "< 150.0 MB", "MISS", f"after {MEMORY_TIMEOUT_S} s")
     else:
         report("memory: full preset, peak RSS", memory["peak_rss_mb"], "MB", ".1f", target=("<", 150),
-               note=f"{MEMORY_COMMANDS:,} random commands vs CHASE in {memory['wall_s']:.2f} s, "
-                    f"{memory['chunks']:,} chunks, {memory['games']} game(s)")
+               note=f"one game, {memory['commands']:,} random commands ({memory['game_time']:,.0f} s of game time, "
+                    f"{memory['outcome'] or 'still playing'}) in {memory['wall_s']:.2f} s, {memory['chunks']:,} chunks")
     print(f"total {time.perf_counter() - began:.1f} s")
 
 

@@ -18,9 +18,16 @@ def find_path(world: World, start: Pos, goal: Pos, budget: int = PATH_BUDGET) ->
     if start == goal:
         return ()
     gx, gy, gz = goal
+
+    def estimate(p: Pos) -> int:
+        # Each level is one ramp step, and consecutive ramps of one direction
+        # lie in neighbouring chunks, at least two steps apart: admissible.
+        dz = abs(p[2] - gz)
+        return dz + max(abs(p[0] - gx) + abs(p[1] - gy), 2 * dz - 2)
+
     best = {start: 0}
     came: dict[Pos, Pos] = {}
-    h0 = abs(start[0] - gx) + abs(start[1] - gy) + abs(start[2] - gz)
+    h0 = estimate(start)
     frontier = [(h0, h0, 0, start)]
     neighbours = world.minotaur_neighbours
     expanded = 0
@@ -41,6 +48,6 @@ def find_path(world: World, start: Pos, goal: Pos, budget: int = PATH_BUDGET) ->
             if cost < best.get(nxt, 1 << 30):
                 best[nxt] = cost
                 came[nxt] = here
-                h = abs(nxt[0] - gx) + abs(nxt[1] - gy) + abs(nxt[2] - gz)
+                h = estimate(nxt)
                 heappush(frontier, (cost + h, h, cost, nxt))
     return None

@@ -7,7 +7,7 @@ cube costs memory in proportion to what was explored.
 from __future__ import annotations
 
 from .cells import CELL_CHARS, CRAWLWAY, MINOTAUR_OPEN, RAMP_DOWN, RAMP_UP, ROCK
-from .constants import CHUNK, CHUNKS_PER_SIDE, WORLD_LEVELS, WORLD_SIZE
+from .constants import CHUNK, CHUNKS_PER_SIDE, MOVES_CACHE_CELLS, WORLD_LEVELS, WORLD_SIZE
 from .geometry import HORIZONTAL, LINES, USER_SIGHT_TABLE, Pos
 from .maze import generate_chunk
 from .presets import Bounds
@@ -46,6 +46,8 @@ class World:
         """The directions the user can move from ``pos``, in a fixed order."""
         exits = self._exits.get(pos)
         if exits is None:
+            if len(self._exits) >= MOVES_CACHE_CELLS:
+                self._exits.clear()
             exits = self._exits[pos] = self._user_exits(pos)
         return list(exits)
 
@@ -64,6 +66,8 @@ class World:
         """Cells the Minotaur can step to from ``pos`` (no crawlways), ramps included."""
         moves = self._paths.get(pos)
         if moves is None:
+            if len(self._paths) >= MOVES_CACHE_CELLS:
+                self._paths.clear()
             moves = self._paths[pos] = self._minotaur_moves(pos)
         return moves
 
