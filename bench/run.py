@@ -30,8 +30,7 @@ from engine.maze import generate_chunk
 SEED = 7
 BENCH = Path(__file__).resolve().parent
 MOVES = tuple(UserInput(command="MOVE", direction=d, steps=1) for d in ("NORTH", "EAST", "SOUTH", "WEST"))
-MEMORY_COMMANDS = 2000
-MEMORY_TIMEOUT_S = 60
+MEMORY_TIMEOUT_S = 120
 # Workload sizes: full run, --quick run.
 SIZES = {
     "steps": (100_000, 20_000),  # in-process MOVE steps, per Minotaur
@@ -39,6 +38,7 @@ SIZES = {
     "nle_steps": (100_000, 20_000),
     "new_games": (300, 100),
     "chunks": (20_000, 5_000),
+    "memory_commands": (2_000, 500),
 }
 
 
@@ -128,11 +128,11 @@ def chunk_seconds(count: int) -> float:
     return (time.perf_counter() - start) / count
 
 
-def memory_probe() -> dict | None:
+def memory_probe(commands: int) -> dict | None:
     """The full-preset game of memory_probe.py in a fresh process; None if it timed out."""
     try:
         out = subprocess.run([sys.executable, str(BENCH / "memory_probe.py"), "--seed", str(SEED),
-                              "--commands", str(MEMORY_COMMANDS)],
+                              "--commands", str(commands)],
                              stdout=subprocess.PIPE, text=True, check=True, timeout=MEMORY_TIMEOUT_S)
     except subprocess.TimeoutExpired:
         return None
@@ -173,7 +173,7 @@ def main() -> None:
     report("chunk generation", chunk_seconds(size["chunks"]) * 1e6, "us/chunk", ".1f",
            note=f"{size['chunks']:,} chunks")
 
-    memory = memory_probe()
+    memory = memory_probe(size["memory_commands"])
     if memory is None:
         row("memory: full preset, peak RSS", "timed out", "< 150.0 MB", "MISS", f"after {MEMORY_TIMEOUT_S} s")
     else:

@@ -54,7 +54,7 @@ MINOTAUR_SEEING_TICKS_PER_STEP = 1
 MINOTAUR_TICKS_PER_STEP = 2
 # A* node budget: a target further than this is treated as unreachable (cross the
 # full cube in legs). It bounds the time and memory one PATHFIND can cost.
-PATH_BUDGET = 20_000
+PATH_BUDGET = 50_000
 # The world remembers at most this many cells' ways out (per side) before starting afresh.
 MOVES_CACHE_CELLS = 100_000
 # Patrol waypoints are drawn within this many steps (and one level) of the Minotaur. *tunable*

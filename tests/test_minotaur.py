@@ -229,3 +229,10 @@ def test_patrol_waypoints_stay_near_the_minotaur_even_in_the_full_cube():
         wx, wy, wz = game.state.waypoint
         assert abs(wx - game.state.minotaur[0]) <= 30 and abs(wz - game.state.minotaur[2]) <= 1
     assert game.state.minotaur != (120, 300, 60)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_pathfind_crosses_a_whole_large_ground(seed):
+    game = scene(seed=seed, preset="large", user=FAR, minotaur=(152, 152, 96))
+    path = find_path(game.world, (152, 152, 96), (246, 246, 104))
+    assert path is not None and path[-1] == (246, 246, 104)
