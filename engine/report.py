@@ -29,7 +29,7 @@ from .world import World
 
 
 @dataclass(slots=True)
-class Outcome:
+class CommandSummary:
     """How the user's command went, filled in by the turn."""
 
     steps_moved: int = 0
@@ -72,7 +72,7 @@ _validate_response = GameStateResponse.__pydantic_validator__.validate_python
 _GROUNDS = {name: HuntingGround(**b.to_dict()) for name, b in PRESETS.items()}
 
 
-def user_response(s: GameState, view: UserView, *, status: str, message: str, out: Outcome,
+def user_response(s: GameState, view: UserView, *, status: str, message: str, out: CommandSummary,
                   text: str) -> GameStateResponse:
     """The validated response; built as one dict so pydantic-core checks it in a single call."""
     return _validate_response({
@@ -144,7 +144,7 @@ def _level_message(s: GameState) -> str:
 Observe = Callable[[], MinotaurObservation]
 
 
-def turn_report(world: World, s: GameState, view: UserView, cmd: UserInput, out: Outcome, events,
+def turn_report(world: World, s: GameState, view: UserView, cmd: UserInput, out: CommandSummary, events,
                 refusal: str | None, noises_heard: int) -> tuple[GameStateResponse, Observe]:
     status = s.outcome or "SUCCESS"
     response = user_response(s, view, status=status, message=_level_message(s), out=out,
@@ -156,7 +156,7 @@ def turn_report(world: World, s: GameState, view: UserView, cmd: UserInput, out:
 
 def initial_report(world: World, s: GameState) -> tuple[GameStateResponse, Observe]:
     view = user_view(world, s)
-    response = user_response(s, view, status="SUCCESS", message=_level_message(s), out=Outcome(),
+    response = user_response(s, view, status="SUCCESS", message=_level_message(s), out=CommandSummary(),
                              text=intro_text(world, s, view))
     return response, lambda: minotaur_observation(
         world, s, status="SUCCESS", message="The hunt begins.",
@@ -166,7 +166,7 @@ def initial_report(world: World, s: GameState) -> tuple[GameStateResponse, Obser
 def error_report(world: World, s: GameState, problem: str) -> tuple[GameStateResponse, Observe]:
     """ERROR: nothing happened, no time passed; the message names the problem."""
     text = f"{problem}\nNothing happened and no time passed."
-    response = user_response(s, user_view(world, s), status="ERROR", message=problem, out=Outcome(), text=text)
+    response = user_response(s, user_view(world, s), status="ERROR", message=problem, out=CommandSummary(), text=text)
     return response, lambda: minotaur_observation(
         world, s, status="ERROR", message=f"The turn was rejected: {problem}",
         text="The turn was rejected; nothing happened.")
@@ -175,5 +175,5 @@ def error_report(world: World, s: GameState, problem: str) -> tuple[GameStateRes
 def final_report(world: World, s: GameState) -> tuple[GameStateResponse, Observe]:
     """After DEATH or ESCAPED every command gets the final status and changes nothing."""
     message = f"The game is over: {s.outcome}. Start a new game to play again."
-    response = user_response(s, user_view(world, s), status=s.outcome, message=message, out=Outcome(), text=message)
+    response = user_response(s, user_view(world, s), status=s.outcome, message=message, out=CommandSummary(), text=message)
     return response, lambda: minotaur_observation(world, s, status=s.outcome, message=message, text=message)

@@ -33,7 +33,7 @@ from .geometry import HORIZONTAL, Pos, direction_3d, distance_sq
 from .minotaur import next_cell, plan_for
 from .placement import respawn_lantern
 from .presets import PRESETS
-from .report import Observe, Outcome, error_report, final_report, turn_report
+from .report import CommandSummary, Observe, error_report, final_report, turn_report
 from .rng import derived
 from .schemas import ITEM_ORDER, STONES, GameStateResponse, MinotaurDecision, MinotaurObservation, UserInput
 from .senses import items_in_sight, minotaur_sees_user, user_sees_minotaur, user_view
@@ -106,7 +106,7 @@ def unexecutable(state: GameState, command: UserInput) -> str | None:
 
 
 class _Turn:
-    """The working copy of one turn; every tick goes through ``tick``."""
+    """The working copy of one turn; every tick goes through ``_tick``."""
 
     def __init__(self, world: World, state: GameState, command: UserInput, decision: MinotaurDecision) -> None:
         self.world, self.s, self.command = world, state, command
@@ -122,7 +122,7 @@ class _Turn:
         self.minotaur_steps = 0
         self.sees = minotaur_sees_user(world, state)
         self.heard: list[tuple[Pos, str]] = []
-        self.outcome = Outcome()
+        self.summary = CommandSummary()
 
     def run(self) -> TurnResult:
         s, cmd = self.s, self.command
@@ -133,10 +133,12 @@ class _Turn:
             self._stand(TICKS_PER_SECOND * (cmd.steps or 1))
         else:
             self._act_at_once(cmd)
-            for _ in range(TICKS_PER_SECOND if s.outcome else 0):  # escaped: the second passes, nobody acts
-                s.tick += 1
-                self._run_timers()
-            self._stand(TICKS_PER_SECOND)
+            if s.outcome:  # escaped: the second still passes and the timers run, but nobody acts in it
+                for _ in range(TICKS_PER_SECOND):
+                    s.tick += 1
+                    self._run_timers()
+            else:
+                self._stand(TICKS_PER_SECOND)
         view = user_view(self.world, s)
         self._note_seen_items(view.items)
         if self.minotaur_steps:
@@ -144,9 +146,9 @@ class _Turn:
         if self.heard:
             loud = "HIGH" if any(n == "HIGH" for _, n in self.heard) else "LOW"
             self.events.append(ev.UserHeard(s.tick, self.heard[-1][0], loud, len(self.heard)))
-        self.outcome.time_taken = (s.tick - self.start_tick) / TICKS_PER_SECOND
+        self.summary.time_taken = (s.tick - self.start_tick) / TICKS_PER_SECOND
         events = tuple(self.events)
-        report = turn_report(self.world, s, view, cmd, self.outcome, events, self.refusal, len(self.heard))
+        report = turn_report(self.world, s, view, cmd, self.summary, events, self.refusal, len(self.heard))
         return TurnResult(s, *report, events)
 
     # --- the user's commands ------------------------------------------------
@@ -182,7 +184,7 @@ class _Turn:
             s.stamina = min(STAMINA_MAX, s.stamina + REST_GAIN_PER_TICK)
 
     def _move(self, cmd: UserInput) -> None:
-        s, out = self.s, self.outcome
+        s, out = self.s, self.summary
         wanted = cmd.steps or MAX_STEPS
         start, path, ran = s.user, [], 0
         saw_minotaur = user_sees_minotaur(self.world, s)
@@ -346,5 +348,5 @@ class _Turn:
         s = self.s
         if not s.outcome:
             s.outcome = "DEATH"
-            self.outcome.caught = how
+            self.summary.caught = how
             self.events.append(ev.UserCaught(s.tick, s.user, how))

@@ -50,6 +50,7 @@ def test_a_corrupt_saved_game_is_refused_with_a_reason():
                            (good.replace('"stamina":100', '"stamina":"lots"'), "stamina"),
                            (good.replace('"stamina":100', '"stamina":250'), "stamina"),
                            (good.replace('"preset":"tiny"', '"preset":"vast"'), "preset"),
+                           (good.replace('"outcome":null', '"outcome":"WON"'), "outcome"),
                            (good.replace('"user":[200,200,100]', '"user":[201,201,100]'), "rock")]:
         with pytest.raises(ValueError, match=reason):
             Game.from_json(broken)
