@@ -47,29 +47,21 @@ def _action_text(s: GameState, cmd: UserInput, out, events) -> str:
         return "You raise the LANTERN: its blaze freezes the Minotaur for 120 s, and the lantern burns out."
     # MOVE
     time = f"{out.time_taken:g} s"
-    if cmd.direction in ("UP RAMP", "DOWN RAMP"):
-        if out.steps_moved:
-            verb = "climb" if cmd.direction == "UP RAMP" else "descend"
-            text = f"You {verb} the ramp to level {s.user[2]} ({time})."
-        else:
-            text = f"You cannot take a ramp: {out.collision}."
-        return text
-    if out.steps_moved == 0:
-        if out.collision:
-            return f"You cannot go {cmd.direction}: {out.collision}."
-        return f"You set off {cmd.direction}."
     n = out.steps_moved
-    gait = "run" if out.ran == n else "walk" if out.ran == 0 else "run, then walk,"
-    text = f"You {gait} {cmd.direction} {n} step{'s' if n != 1 else ''} ({time})"
-    if out.stop_reason == "COLLISION":
-        text += f" until {out.collision} stops you."
-    elif out.stop_reason == "ENCOUNTER":
-        text += " and freeze: the Minotaur is in sight!"
-    elif out.stop_reason == "ITEM_SIGHTED":
-        text += " and stop: something catches your eye."
+    if n == 0:
+        return f"You cannot go {cmd.direction}: {out.collision}." if out.collision else f"You set off {cmd.direction}."
+    if cmd.direction in ("UP RAMP", "DOWN RAMP"):
+        text = f"You {'climb' if cmd.direction == 'UP RAMP' else 'descend'} the ramp to level {s.user[2]} ({time})"
     else:
-        text += "."
-    return text
+        gait = "run" if out.ran == n else "walk" if out.ran == 0 else "run, then walk,"
+        text = f"You {gait} {cmd.direction} {n} step{'s' if n != 1 else ''} ({time})"
+        if out.stop_reason == "COLLISION":
+            return f"{text} until {out.collision} stops you."
+    if out.stop_reason == "ENCOUNTER":
+        return f"{text} and freeze: the Minotaur is in sight!"
+    if out.stop_reason == "ITEM_SIGHTED":
+        return f"{text} and stop: something catches your eye."
+    return f"{text}."
 
 
 def _event_text(s: GameState, e: ev.Event) -> str | None:
