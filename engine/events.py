@@ -64,6 +64,14 @@ class ItemSighted(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class StonesHummed(Event):
+    """LOOK on normal difficulty: each missing stone's compass direction (None
+    when straight above or below) and how many levels above (+) or below (-)."""
+
+    hums: tuple[tuple[str, str | None, int], ...]
+
+
+@dataclass(frozen=True, slots=True)
 class MinotaurSighted(Event):
     """The user saw the chasing Minotaur come into sight."""
 

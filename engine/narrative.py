@@ -12,7 +12,7 @@ from .constants import TICKS_PER_SECOND, USER_SIGHT
 from .geometry import HORIZONTAL, Pos, compass
 from .presets import PRESETS
 from .schemas import STONES, UserInput
-from .senses import UserView, level_words, minotaur_active, resonance
+from .senses import UserView, level_words, minotaur_active
 from .state import GameState
 from .world import World
 
@@ -74,6 +74,8 @@ def _event_text(s: GameState, e: ev.Event) -> str | None:
         return f"The whine rises again{where}: the Minotaur is about to re-enter!"
     if isinstance(e, ev.MinotaurReentered):
         return None if s.outcome else "The Minotaur materializes at its fixed re-entry position!"
+    if isinstance(e, ev.StonesHummed):
+        return "\n".join(_hum_text(*hum) for hum in e.hums) or None
     if isinstance(e, ev.ParalysisEnded):
         return "The lantern's spell fades: the Minotaur can move again."
     if isinstance(e, ev.LanternSpawned):
@@ -83,6 +85,14 @@ def _event_text(s: GameState, e: ev.Event) -> str | None:
     if isinstance(e, ev.UserEscaped):
         return "With the RED, BLUE and YELLOW stones in hand, the labyrinth lets you go. ESCAPED!"
     return None
+
+
+def _hum_text(name: str, direction: str | None, levels: int) -> str:
+    where = level_words(levels)
+    if direction is None:
+        spot = "here" if levels == 0 else "overhead" if levels > 0 else "underfoot"
+        return f"The {name} hums right {spot}, {where}."
+    return f"The {name} hums to the {direction}, {where}."
 
 
 def _from_words(direction: str | None) -> str:
@@ -142,11 +152,8 @@ def user_text(world: World, s: GameState, view: UserView, cmd: UserInput, out, e
     parts += [t for t in (_event_text(s, e) for e in events) if t]
     if not s.outcome:
         parts += surroundings(world, s, view, detailed=cmd.command == "LOOK")
-        if cmd.command == "LOOK":
-            if s.difficulty == "hard":
-                parts.append("The stones are silent on hard difficulty.")
-            else:
-                parts += resonance(s)
+        if cmd.command == "LOOK" and s.difficulty == "hard":
+            parts.append("The stones are silent on hard difficulty.")
         cue = cue_text(s, view)
         if cue:
             parts.append(cue)

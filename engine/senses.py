@@ -102,18 +102,7 @@ def level_words(dz: int) -> str:
     return f"{word} level{'s' if n > 1 else ''} {'above' if dz > 0 else 'below'}"
 
 
-def resonance(state: GameState) -> list[str]:
-    """The hum of each stone still missing: its compass direction and level (LOOK, normal only)."""
-    lines = []
-    for name, pos in state.items:
-        if name == "LANTERN":
-            continue
-        ux, uy, uz = state.user
-        where = compass(pos[0] - ux, pos[1] - uy)
-        levels = level_words(pos[2] - uz)
-        if where is None:
-            spot = "here" if pos[2] == uz else "overhead" if pos[2] > uz else "underfoot"
-            lines.append(f"The {name} hums right {spot}, {levels}.")
-        else:
-            lines.append(f"The {name} hums to the {where}, {levels}.")
-    return lines
+def resonance(state: GameState) -> tuple[tuple[str, str | None, int], ...]:
+    """The hum of each stone still lying in the labyrinth: (name, compass direction, levels up)."""
+    ux, uy, uz = state.user
+    return tuple((name, compass(x - ux, y - uy), z - uz) for name, (x, y, z) in state.items if name != "LANTERN")

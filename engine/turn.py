@@ -36,7 +36,7 @@ from .presets import PRESETS
 from .report import CommandSummary, Observe, error_report, final_report, turn_report
 from .rng import derived
 from .schemas import ITEM_ORDER, STONES, GameStateResponse, MinotaurDecision, MinotaurObservation, UserInput
-from .senses import items_in_sight, minotaur_sees_user, user_sees_minotaur, user_view
+from .senses import items_in_sight, minotaur_sees_user, resonance, user_sees_minotaur, user_view
 from .state import GameState
 from .world import World
 
@@ -165,6 +165,8 @@ class _Turn:
             if all(stone in s.inventory for stone in STONES):
                 s.outcome = "ESCAPED"
                 self.events.append(ev.UserEscaped(s.tick, s.user))
+        elif cmd.command == "LOOK" and s.difficulty != "hard":
+            self.events.append(ev.StonesHummed(s.tick, resonance(s)))
         elif cmd.command == "USE":
             s.inventory = tuple(n for n in s.inventory if n != "LANTERN")
             s.paralysis = PARALYSIS_TICKS

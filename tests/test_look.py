@@ -10,7 +10,10 @@ from .scenes import LOOK, WAIT
 
 def test_look_tells_each_missing_stone_s_direction_and_level():
     game = Game.new(21)
-    r = game.step(LOOK, WAIT).response
+    result = game.step(LOOK, WAIT)
+    r = result.response
+    hummed = next(e for e in result.events if e.kind == "StonesHummed")
+    assert [name for name, _, _ in hummed.hums] == ["RED STONE", "BLUE STONE", "YELLOW STONE"]
     hums = [line for line in r.raw_text_output.splitlines() if "hums" in line]
     assert len(hums) == 3
     for name, (x, y, z) in game.state.items:
@@ -30,6 +33,7 @@ def test_hard_difficulty_silences_the_stones():
     state = dataclasses.replace(initial_state(21, "standard", "hard"))
     r = Game(state).step(LOOK, WAIT).response
     assert "hums" not in r.raw_text_output and "silent" in r.raw_text_output
+    assert not [e for e in Game(state).step(LOOK, WAIT).events if e.kind == "StonesHummed"]
 
 
 def test_the_opening_state_is_a_full_valid_response():

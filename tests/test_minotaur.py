@@ -149,7 +149,7 @@ def test_the_minotaur_never_enters_a_crawlway():
 def test_jump_vanishes_for_5_to_10_s_and_reenters_at_the_same_cell():
     minotaur = (206, 200, 100)
     game = scene(user=FAR, minotaur=minotaur)
-    first = game.step(LOOK, JUMP)
+    first = game.step(halt(1), JUMP)
     r = first.response
     assert r.minotaur_cue.temporal_status == "VANISHING" and r.minotaur_cue.proximity == "VANISHED"
     assert r.minotaur_cue.cooldown_time == 599.0
