@@ -199,7 +199,6 @@ class _Turn:
             target, blocked = self._next_cell(cmd.direction, running, first=not path)
             if blocked:
                 out.stop_reason, out.collision = "COLLISION", blocked
-                self.events.append(ev.UserCollided(s.tick, s.user, blocked))
                 break
             if not running:  # a walking step takes two ticks; the user arrives on the second
                 self._tick(None, None)
@@ -226,7 +225,9 @@ class _Turn:
         out.steps_moved, out.ran = len(path), ran
         if path:
             self.events.append(ev.UserMoved(s.tick, start, s.user, len(path), ran, tuple(path)))
-        elif not s.outcome:
+        if out.collision:
+            self.events.append(ev.UserCollided(s.tick, s.user, out.collision))
+        if not path and not s.outcome:
             self._stand(TICKS_PER_SECOND)  # a move that goes nowhere still takes 1 s
 
     def _next_cell(self, direction: str, running: bool, first: bool) -> tuple[Pos, str | None]:

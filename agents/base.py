@@ -1,0 +1,48 @@
+"""The agent interface of WSAP v0.1, shared by every agent of this project.
+
+Whatever drives an agent (rules, an LLM, a person at the keyboard), the match
+runner only calls these four methods. ``blocking`` tells the runner whether
+``decide`` may wait on the outside world (a network call, a person): such
+agents are asked in threads, with a timeout, both at once.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol, runtime_checkable
+
+from engine.wsap import Action, ActionResult, ActionSpace, Goal, Observation
+
+
+@runtime_checkable
+class Agent(Protocol):
+    name: str
+    blocking: bool
+
+    def initialize(self, game_description: str, action_space: ActionSpace) -> None:
+        """Called once, before the first decision, with the role's rules and actions."""
+
+    def decide(self, observation: Observation) -> Action:
+        """The next action for this observation."""
+
+    def reflect(self, result: ActionResult) -> None:
+        """Feedback on the last action: success, message, reward, the new observation."""
+
+    def plan(self, goals: list[Goal]) -> list[str]:
+        """A short high-level plan for the goals, asked once at the start."""
+
+
+class RuleAgent:
+    """Common ground of the agents that decide by rules, in process: no waiting,
+    the game's rules known in advance, the last result kept."""
+
+    name = "rules"
+    blocking = False
+
+    def initialize(self, game_description: str, action_space: ActionSpace) -> None:
+        self.action_space = action_space
+
+    def reflect(self, result: ActionResult) -> None:
+        self.last_result = result
+
+    def plan(self, goals: list[Goal]) -> list[str]:
+        return [goal.description for goal in goals]

@@ -1,0 +1,50 @@
+"""Where a stone can be, as the built-in user works it out: every maze cell of
+the stone's level in the hunting ground whose compass bearing matches every hum
+heard so far. Each LOOK from a new place narrows the set."""
+
+from __future__ import annotations
+
+from engine.geometry import compass
+
+from .usermap import Pos
+
+
+class StoneSearch:
+    def __init__(self, ground: dict[str, int]) -> None:
+        self.ground = ground
+        self.candidates: dict[str, set[Pos]] = {}
+
+    def hear(self, name: str, at: Pos, direction: str | None, levels: int) -> None:
+        """A hum heard at ``at``: keep only the cells it agrees with."""
+        z = at[2] + levels
+        cells = self.candidates.get(name)
+        if cells is None or not cells or next(iter(cells))[2] != z:
+            g = self.ground
+            cells = {(x, y, z) for x in range(g["x0"], g["x0"] + g["width"], 2)
+                     for y in range(g["y0"], g["y0"] + g["height"], 2)}
+        kept = {c for c in cells if compass(c[0] - at[0], c[1] - at[1]) == direction}
+        self.candidates[name] = kept or cells  # an empty set would be a contradiction: keep the old
+
+    def seen(self, name: str, at: Pos) -> None:
+        self.candidates[name] = {at}
+
+    def forget(self, name: str) -> None:
+        self.candidates.pop(name, None)
+
+    def box(self, name: str) -> tuple[int, int, int, int, int] | None:
+        """The candidates' bounding box (x0, x1, y0, y1, z), or None before any hum."""
+        cells = self.candidates.get(name)
+        if not cells:
+            return None
+        xs, ys = [c[0] for c in cells], [c[1] for c in cells]
+        return min(xs), max(xs), min(ys), max(ys), next(iter(cells))[2]
+
+    def gap(self, name: str, p: Pos) -> int:
+        """Steps from ``p`` to the nearest corner of the candidates' box on the same level (levels count 8)."""
+        box = self.box(name)
+        if box is None:
+            return 0
+        x0, x1, y0, y1, z = box
+        dx = max(x0 - p[0], 0, p[0] - x1)
+        dy = max(y0 - p[1], 0, p[1] - y1)
+        return dx + dy + 8 * abs(z - p[2])

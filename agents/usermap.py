@@ -1,0 +1,81 @@
+"""The built-in user's memory of the labyrinth: the cells it has seen, and
+searches over them (it plans only through what it knows)."""
+
+from __future__ import annotations
+
+from collections import deque
+
+Pos = tuple[int, int, int]
+STEPS = {"NORTH": (0, 1), "SOUTH": (0, -1), "EAST": (1, 0), "WEST": (-1, 0)}
+OPEN = frozenset(".=^v")
+
+
+class UserMap:
+    """Cells seen, by kind character ('.', '=', '^', 'v'; '#' for rock)."""
+
+    def __init__(self) -> None:
+        self.cells: dict[Pos, str] = {}
+
+    def learn(self, seen: list[list]) -> None:
+        for x, y, z, kind in seen:
+            self.cells[(x, y, z)] = kind
+
+    def kind(self, p: Pos) -> str | None:
+        return self.cells.get(p)
+
+    def moves(self, p: Pos) -> list[tuple[str, Pos]]:
+        """Known ways out of ``p``: (direction word, next cell); a ramp leads to the
+        cell above or below even before that level was seen."""
+        x, y, z = p
+        out = [(d, (x + dx, y + dy, z)) for d, (dx, dy) in STEPS.items() if self.cells.get((x + dx, y + dy, z)) in OPEN]
+        here = self.cells.get(p)
+        if here == "^":
+            out.append(("UP RAMP", (x, y, z + 1)))
+        elif here == "v":
+            out.append(("DOWN RAMP", (x, y, z - 1)))
+        return out
+
+    def is_frontier(self, p: Pos) -> bool:
+        """An open cell with an unseen neighbour, or a ramp to a level not yet seen there."""
+        x, y, z = p
+        if any((x + dx, y + dy, z) not in self.cells for dx, dy in STEPS.values()):
+            return True
+        here = self.cells.get(p)
+        return (here == "^" and (x, y, z + 1) not in self.cells) or (here == "v" and (x, y, z - 1) not in self.cells)
+
+    def exits(self, p: Pos) -> int:
+        """How many known open neighbours on the level: 1 is a dead end."""
+        x, y, z = p
+        return sum(self.cells.get((x + dx, y + dy, z)) in OPEN for dx, dy in STEPS.values())
+
+    def search(self, start: Pos, limit: int, avoid: set[Pos] = frozenset()) -> dict[Pos, tuple[int, Pos | None]]:
+        """Breadth-first over known cells: cell -> (distance, previous cell), at most ``limit`` cells."""
+        found: dict[Pos, tuple[int, Pos | None]] = {start: (0, None)}
+        todo = deque([start])
+        while todo and len(found) < limit:
+            here = todo.popleft()
+            dist = found[here][0] + 1
+            for _, nxt in self.moves(here):
+                if nxt not in found and nxt not in avoid:
+                    found[nxt] = (dist, here)
+                    todo.append(nxt)
+        return found
+
+
+def first_leg(found: dict[Pos, tuple[int, Pos | None]], start: Pos, goal: Pos) -> tuple[str, int]:
+    """The first straight stretch of the path to ``goal``: (direction word, steps)."""
+    path = [goal]
+    while (prev := found[path[-1]][1]) is not None:
+        path.append(prev)
+    path.reverse()  # start .. goal
+    direction = step_word(path[0], path[1])
+    steps = 1
+    while steps + 1 < len(path) and step_word(path[steps], path[steps + 1]) == direction and "RAMP" not in direction:
+        steps += 1
+    return direction, steps
+
+
+def step_word(a: Pos, b: Pos) -> str:
+    if b[2] != a[2]:
+        return "UP RAMP" if b[2] > a[2] else "DOWN RAMP"
+    return next(d for d, (dx, dy) in STEPS.items() if (a[0] + dx, a[1] + dy) == (b[0], b[1]))

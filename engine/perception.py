@@ -1,0 +1,276 @@
+"""Each role's view of a game as WSAP Observations: what it perceives and
+nothing more (fog of war), plus what it remembers.
+
+A perception is fed every turn's result and keeps the role's memory: the cells
+the user has seen, the items it saw lying, the last hum of each stone, the
+recent events. ``details`` carries the same as structured data for programs.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+from . import events as ev
+from .cells import CELL_CHARS, CRAWLWAY, RAMP_DOWN, RAMP_UP
+from .geometry import HORIZONTAL, Pos, compass
+from .presets import PRESETS
+from .schemas import STONES, GameStateResponse, MinotaurObservation
+from .senses import USER_SIGHT, in_sight, items_in_sight, level_words
+from .state import GameState
+from .world import World
+from .wsap import Effect, Entity, Event, Goal, Location, Observation, Terrain
+
+RECENT = 8  # events kept for "RECENT EVENTS"
+_EXIT_TERRAIN = {CRAWLWAY: "crawlway (walk only; the Minotaur cannot follow)"}
+
+
+def steps_words(frm: Pos, to: Pos) -> str:
+    """The way to a cell of the same level in action words: '2 NORTH', '1 NORTH, 2 EAST', 'here'."""
+    dx, dy = to[0] - frm[0], to[1] - frm[1]
+    parts = [f"{abs(dy)} {'NORTH' if dy > 0 else 'SOUTH'}" if dy else "",
+             f"{abs(dx)} {'EAST' if dx > 0 else 'WEST'}" if dx else ""]
+    return ", ".join(p for p in parts if p) or "here"
+
+
+def _xyz(p: Pos) -> dict[str, int]:
+    return {"x": p[0], "y": p[1], "z": p[2]}
+
+
+class UserPerception:
+    """The user's side of one game."""
+
+    def __init__(self, world: World) -> None:
+        self.world = world
+        self.seen: dict[Pos, int] = {}
+        self.items: dict[str, Pos] = {}  # items seen lying, where last seen
+        self.hums: dict[str, tuple[str | None, int]] = {}  # stone -> (direction, levels up) at the last LOOK
+        self.events: deque[Event] = deque(maxlen=RECENT)
+
+    def observe(self, state: GameState, response: GameStateResponse, events: tuple[ev.Event, ...] = ()
+                ) -> Observation:
+        """The observation after a turn (or at the start, with no events)."""
+        new_cells = self._look_around(state, events)
+        for e in events:
+            self._remember(state, e)
+        if response.status == "ERROR":
+            self.events.append(Event("error", response.environment.message, state.turn))
+        visible = items_in_sight(self.world, state)
+        for name, pos in visible:
+            self.items[name] = pos
+        for name, pos in list(self.items.items()):  # an item seen gone (grabbed, or not there any more)
+            if name in state.inventory or (in_sight(self.world, state.user, pos, USER_SIGHT) and (name, pos) not in visible):
+                del self.items[name]
+        return self._observation(state, response, visible, new_cells)
+
+    def _look_around(self, state: GameState, events) -> list[tuple[Pos, int]]:
+        """Remember every cell seen from every cell walked through this turn; the new ones."""
+        stops = [p for e in events if isinstance(e, ev.UserMoved) for p in e.path] + [state.user]
+        new = []
+        for stop in stops:
+            for pos, kind in self.world.visible_cells(stop):
+                if pos not in self.seen:
+                    self.seen[pos] = kind
+                    new.append((pos, kind))
+        return new
+
+    def _remember(self, state: GameState, e: ev.Event) -> None:
+        text = _user_event_text(e)
+        if text:
+            self.events.append(Event(e.kind, text, state.turn))
+        if isinstance(e, ev.StonesHummed):
+            self.hums = {name: (direction, levels) for name, direction, levels in e.hums}
+
+    def _observation(self, s: GameState, r: GameStateResponse, visible, new_cells) -> Observation:
+        cue, env = r.minotaur_cue, r.environment
+        status = {
+            "game_time_s": env.game_time, "stamina": r.user_state.stamina_pct, "level": s.user[2],
+            "minotaur_proximity": cue.proximity, "minotaur_direction": cue.audio_direction,
+            "minotaur_state": cue.temporal_status, "minotaur_jump_cooldown_s": cue.cooldown_time,
+            "lantern_respawn_s": r.user_state.lantern_cooldown, "last_result": f"{r.status} ({env.stop_reason})",
+        }
+        entities = [Entity("stone" if name != "LANTERN" else "lantern", name, abs(p[0] - s.user[0]) + abs(p[1] - s.user[1]),
+                           steps_words(s.user, p), "lying", abs(p[0] - s.user[0]) + abs(p[1] - s.user[1]) <= 1,
+                           f"{name}: {steps_words(s.user, p)}") for name, p in visible]
+        minotaur_seen = in_sight(self.world, s.user, s.minotaur, USER_SIGHT) and not s.jump_left
+        if minotaur_seen:
+            entities.append(Entity("minotaur", "Minotaur", abs(s.minotaur[0] - s.user[0]) + abs(s.minotaur[1] - s.user[1]),
+                                   steps_words(s.user, s.minotaur), cue.temporal_status, cue.temporal_status == "PARALYZED",
+                                   f"THE MINOTAUR in sight: {steps_words(s.user, s.minotaur)} ({cue.temporal_status})"))
+        elif cue.proximity not in ("NONE",):
+            where = f" to the {cue.audio_direction}" if cue.audio_direction else ""
+            entities.append(Entity("minotaur", "Minotaur", -1, cue.audio_direction or "unknown", cue.temporal_status,
+                                   False, f"Minotaur heard {cue.proximity}{where} ({cue.temporal_status})"))
+        here = self.world.cell(*s.user)
+        terrain = [Terrain(_EXIT_TERRAIN.get(self.world.cell(s.user[0] + dx, s.user[1] + dy, s.user[2]), "passage"),
+                           d, True) for d, (dx, dy) in HORIZONTAL.items() if d in env.visible_paths]
+        if here == RAMP_UP:
+            terrain.append(Terrain("ramp up", "UP RAMP", True))
+        elif here == RAMP_DOWN:
+            terrain.append(Terrain("ramp down", "DOWN RAMP", True))
+        held = sum(stone in s.inventory for stone in STONES)
+        hints = [f"{name} hums {'to the ' + d if d else 'straight ' + ('up' if lv > 0 else 'down')}, {level_words(lv)}"
+                 for name, (d, lv) in self.hums.items() if name not in s.inventory]
+        hints += [f"{name} seen at {steps_words(s.user, p)}" + ("" if p[2] == s.user[2] else f" ({level_words(p[2] - s.user[2])})")
+                  for name, p in self.items.items() if name != "LANTERN" and p not in [q for _, q in visible]]
+        goals = [Goal("stones", "Find and GRAB the RED, BLUE and YELLOW stones", "main", f"{held}/3 stones",
+                      hints or ["LOOK to hear the stones hum"]),
+                 Goal("survive", "Do not let the Minotaur reach your cell", "main", None, [])]
+        effects = []
+        if cue.temporal_status == "PARALYZED":
+            effects.append(Effect("minotaur_paralyzed", "the Minotaur is paralyzed by the lantern"))
+        if cue.temporal_status in ("VANISHING", "VANISHED", "RE_ENTRY_ALERT"):
+            effects.append(Effect("minotaur_out_of_time", f"the Minotaur is out of time ({cue.temporal_status})"))
+        if r.user_state.stamina_pct == 0:
+            effects.append(Effect("exhausted", "out of breath: you can only walk"))
+        return Observation(
+            status=status,
+            inventory={name: 1 for name in r.user_state.inventory},
+            location=Location(s.user, f"level {s.user[2]}", self._where(s, r)),
+            nearby_entities=entities, nearby_terrain=terrain, active_effects=effects, current_goals=goals,
+            recent_events=list(self.events), step=env.turn,
+            details={
+                "role": "user", "position": _xyz(s.user), "status": r.status,
+                "hunting_ground": PRESETS[s.preset].to_dict(),  # told in the opening words
+                "seen": [[*p, CELL_CHARS[k]] for p, k in new_cells],
+                "items_in_sight": [{"name": n, **_xyz(p)} for n, p in visible],
+                "items_seen": [{"name": n, **_xyz(p)} for n, p in self.items.items()],
+                "hums": [{"name": n, "direction": d, "levels": lv} for n, (d, lv) in self.hums.items()],
+                "minotaur_in_sight": _xyz(s.minotaur) if minotaur_seen else None,
+            },
+        )
+
+    def _where(self, s: GameState, r: GameStateResponse) -> str:
+        x, y, z = s.user
+        kind = {CRAWLWAY: " in a crawlway", RAMP_UP: " on a ramp up", RAMP_DOWN: " on a ramp down"}.get(
+            self.world.cell(x, y, z), "")
+        return (f"({x}, {y}) on level {z}{kind}; ways out: {', '.join(r.environment.visible_paths) or 'none'}. "
+                f"You have seen {len(self.seen)} cells.")
+
+
+def _user_event_text(e: ev.Event) -> str | None:
+    """What the user perceives of an engine event, in words; None when it does not."""
+    match e:
+        case ev.UserMoved():
+            return f"moved {e.steps} step{'s' if e.steps != 1 else ''} ({e.ran} running) to {e.end}"
+        case ev.UserCollided():
+            return f"stopped by {e.reason}"
+        case ev.StaminaExhausted():
+            return "ran out of breath"
+        case ev.ItemSighted():
+            return f"spotted the {e.item} at {e.position}"
+        case ev.MinotaurSighted():
+            return f"saw the Minotaur at {e.position}"
+        case ev.StoneGrabbed():
+            return f"took the {e.stone}"
+        case ev.LanternGrabbed():
+            return "took the LANTERN"
+        case ev.LanternUsed():
+            return "raised the LANTERN: the Minotaur is paralyzed for 120 s"
+        case ev.LanternSpawned():
+            return "a new lantern appeared somewhere"
+        case ev.ParalysisEnded():
+            return "the Minotaur's paralysis ended"
+        case ev.WhineHeard():
+            where = f" from the {e.direction}" if e.direction else ""
+            what = "the Minotaur vanished" if e.phase == "VANISHING" else "the Minotaur is about to re-enter"
+            return f"Temporal Whine{where}: {what}"
+        case ev.MinotaurReentered():
+            return "the Minotaur re-entered time"
+        case ev.UserCaught():
+            return f"caught by the Minotaur: you {e.how}"
+        case ev.UserEscaped():
+            return "escaped with the three stones"
+    return None
+
+
+class MinotaurPerception:
+    """The Minotaur's side of one game: it knows its labyrinth, not where the user is."""
+
+    def __init__(self, world: World) -> None:
+        self.world = world
+        self.events: deque[Event] = deque(maxlen=RECENT)
+
+    def observe(self, state: GameState, obs: MinotaurObservation, events: tuple[ev.Event, ...] = ()
+                ) -> Observation:
+        for e in events:
+            text = _minotaur_event_text(e)
+            if text:
+                self.events.append(Event(e.kind, text, state.turn))
+        if obs.status == "ERROR":
+            self.events.append(Event("error", obs.message, state.turn))
+        here = (obs.position.x, obs.position.y, obs.position.z)
+        entities = [Entity("stone" if i.name != "LANTERN" else "lantern", i.name,
+                           _distance(here, (i.position.x, i.position.y, i.position.z)),
+                           _bearing(here, (i.position.x, i.position.y, i.position.z)), "lying", False,
+                           f"{i.name} at ({i.position.x}, {i.position.y}, {i.position.z})") for i in obs.items]
+        if obs.user_position:
+            u = (obs.user_position.x, obs.user_position.y, obs.user_position.z)
+            entities.insert(0, Entity("intruder", "intruder", _distance(here, u), steps_words(here, u), "seen", True,
+                                      f"THE INTRUDER in sight at {u}: {steps_words(here, u)}"))
+        clues = []
+        if obs.last_seen:
+            p = obs.last_seen.position
+            clues.append(f"last seen at ({p.x}, {p.y}, {p.z}), {obs.game_time - obs.last_seen.game_time:g} s ago")
+        if obs.last_heard:
+            p = obs.last_heard.position
+            clues.append(f"last heard ({obs.last_heard.loudness}) at ({p.x}, {p.y}, {p.z}), "
+                         f"{obs.game_time - obs.last_heard.game_time:g} s ago")
+        effects = []
+        if obs.paralysis_time_left:
+            effects.append(Effect("paralyzed", "frozen by the lantern", obs.paralysis_time_left))
+        if obs.jump_time_left:
+            effects.append(Effect("out_of_time", "out of time", obs.jump_time_left))
+        terrain = [Terrain("ramp" if "RAMP" in d else "passage", d, True) for d in obs.visible_paths]
+        b = obs.hunting_ground
+        return Observation(
+            status={"game_time_s": obs.game_time, "temporal_status": obs.temporal_status,
+                    "jump_cooldown_s": obs.cooldown_time, "sees_intruder": obs.sees_user,
+                    "footsteps_heard_last_turn": obs.noises_heard, "note": obs.message},
+            inventory={},
+            location=Location(here, f"level {here[2]}",
+                              f"({here[0]}, {here[1]}) on level {here[2]}; ways out: {', '.join(obs.visible_paths)}. "
+                              f"Hunting ground: x {b.x0}..{b.x0 + b.width - 1}, y {b.y0}..{b.y0 + b.height - 1}, "
+                              f"levels {b.z0}..{b.z0 + b.levels - 1}."),
+            nearby_entities=entities, nearby_terrain=terrain, active_effects=effects,
+            current_goals=[Goal("catch", "Step onto the intruder's cell before it holds all three stones", "main",
+                                f"{3 - sum(i.name != 'LANTERN' for i in obs.items)}/3 stones taken by the intruder",
+                                clues or ["no trace of the intruder yet: listen, guard the stones"])],
+            recent_events=list(self.events), step=obs.turn,
+            details={"role": "minotaur", "observation": obs.model_dump()},
+        )
+
+
+def _distance(a: Pos, b: Pos) -> int:
+    return abs(a[0] - b[0]) + abs(a[1] - b[1]) + abs(a[2] - b[2])
+
+
+def _bearing(a: Pos, b: Pos) -> str:
+    word = compass(b[0] - a[0], b[1] - a[1]) or "here"
+    return word if a[2] == b[2] else f"{word}, {level_words(b[2] - a[2])}"
+
+
+def _minotaur_event_text(e: ev.Event) -> str | None:
+    match e:
+        case ev.UserHeard():
+            return f"heard {e.count} {e.loudness} footstep{'s' if e.count != 1 else ''}, the last at {e.position}"
+        case ev.UserSpotted():
+            return f"spotted the intruder at {e.position}"
+        case ev.MinotaurMoved():
+            return f"moved {e.steps} step{'s' if e.steps != 1 else ''} to {e.end}"
+        case ev.DecisionRefused():
+            return e.reason
+        case ev.MinotaurJumped():
+            return f"jumped out of time for {e.duration_ticks / 2:g} s"
+        case ev.MinotaurReentered():
+            return f"re-entered time at {e.position}"
+        case ev.LanternUsed():
+            return "a lantern froze you for 120 s"
+        case ev.ParalysisEnded():
+            return "the lantern's hold broke"
+        case ev.StoneGrabbed():
+            return f"the {e.stone} was taken"
+        case ev.UserCaught():
+            return "you caught the intruder"
+        case ev.UserEscaped():
+            return "the intruder escaped"
+    return None
