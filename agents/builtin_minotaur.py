@@ -8,6 +8,7 @@ so it knows only what the rules let it know.
 
 from __future__ import annotations
 
+import math
 import random
 
 from engine.wsap import Action, Observation
@@ -16,6 +17,7 @@ from .base import RuleAgent
 
 CLUE_FRESH_S = 90.0  # a noise or sighting older than this is not worth a detour
 GUARD_RADIUS = 3  # how close to a stone it lies in wait
+GUARD_S = 90.0  # how long it waits by one stone before moving on to another
 
 
 class BuiltinMinotaur(RuleAgent):
@@ -25,6 +27,8 @@ class BuiltinMinotaur(RuleAgent):
         self.rng = random.Random(f"{seed}:builtin-minotaur")
         self.followed: float = -1.0  # game time of the last clue it chased down
         self.guard: tuple[int, int, int] | None = None
+        self.guard_until = 0.0  # when it leaves the stone it guards
+        self.prowl: tuple[int, int, int] | None = None  # a place it wanders to between two guards
 
     def decide(self, observation: Observation) -> Action:
         o = observation.details["observation"]
@@ -49,15 +53,29 @@ class BuiltinMinotaur(RuleAgent):
         return max(clues) if clues else None
 
     def _guard(self, o: dict, here: tuple[int, int, int]) -> Action:
+        """Lie in wait by a stone the intruder still needs; after a while prowl to a
+        random place of the hunting ground, then pick a stone again."""
         stones = [_xyz(i["position"]) for i in o["items"] if i["name"] != "LANTERN"]
+        now = o["game_time"]
+        if self.prowl is not None:
+            if self.prowl != here:
+                return Action("PATHFIND", {"target_coords": _coords(self.prowl)}, f"prowling towards {self.prowl}")
+            self.prowl = None
         if not stones:
             return Action("WAIT")
         if self.guard not in stones:
-            self.guard = self.rng.choice(stones)
+            self.guard, self.guard_until = self.rng.choice(stones), math.inf
         gx, gy, gz = self.guard
-        if abs(gx - here[0]) + abs(gy - here[1]) <= GUARD_RADIUS and gz == here[2]:
+        if abs(gx - here[0]) + abs(gy - here[1]) > GUARD_RADIUS or gz != here[2]:
+            return Action("PATHFIND", {"target_coords": _coords(self.guard)}, f"going to guard the stone at {self.guard}")
+        if self.guard_until == math.inf:
+            self.guard_until = now + GUARD_S
+        if now < self.guard_until:
             return Action("WAIT", reasoning=f"lying in wait by the stone at {self.guard}")
-        return Action("PATHFIND", {"target_coords": _coords(self.guard)}, f"going to guard the stone at {self.guard}")
+        self.guard, g = None, o["hunting_ground"]
+        self.prowl = (g["x0"] + 2 * self.rng.randrange(g["width"] // 2), g["y0"] + 2 * self.rng.randrange(g["height"] // 2),
+                      g["z0"] + self.rng.randrange(g["levels"]))
+        return Action("PATHFIND", {"target_coords": _coords(self.prowl)}, f"prowling towards {self.prowl}")
 
 
 def _xyz(c: dict) -> tuple[int, int, int]:

@@ -17,14 +17,21 @@ from engine.wsap import Action, Observation
 
 from .base import RuleAgent
 from .stone_search import StoneSearch
-from .usermap import STEPS, Pos, UserMap, first_leg
+from .usermap import STEPS, Pos, UserMap, first_leg, path_to
 
 LOOK_EVERY_S = 90.0  # listen to the stones again after this long
 LISTEN_AFTER_STEPS = 10  # ... or after getting this far from the last place it listened
 STONE_NAMES = ("RED STONE", "BLUE STONE", "YELLOW STONE")
+BAND = {"VERY CLOSE": 2, "CLOSE": 5}  # a guess of the distance each proximity means (FAINT is too vague)
+THREAT_MEMORY_S = 60.0  # how long a place where the Minotaur was heard stays one to avoid
+KEEP_AWAY = 8  # steps it keeps from where the Minotaur is thought to be
+PATIENCE_S = 30.0  # how long it waits for the Minotaur to leave before it dares
+BOLD_S = 40.0  # how long it then ignores where the Minotaur was heard
+WAIT_S = 8  # seconds of each silent wait
 SEARCH_LIMIT = 1500  # cells a plan may look through
 FLEE_RADIUS = 14  # how far ahead an escape is planned
 UNSEEN_STRIDE = 8  # steps asked beyond the last seen cell of a straight corridor
+LANTERN_DETOUR = 16  # steps it goes out of its way for a lantern it saw
 UNIT = {"NORTH": (0, 1), "SOUTH": (0, -1), "EAST": (1, 0), "WEST": (-1, 0), "NORTH-EAST": (1, 1),
         "NORTH-WEST": (-1, 1), "SOUTH-EAST": (1, -1), "SOUTH-WEST": (-1, -1)}
 
@@ -55,7 +62,11 @@ class BuiltinUser(RuleAgent):
         self.hum_pos: Pos | None = None
         self.hum_time = -math.inf
         self.items: dict[str, Pos] = {}
-        self.threat: Pos | None = None  # where the Minotaur was last seen
+        self.threat: Pos | None = None  # where the Minotaur was last seen or heard
+        self.threat_time = -math.inf
+        self.waiting_since: float | None = None  # when it began to wait for the Minotaur to leave
+        self.bold_until = -math.inf  # until then it ignores where the Minotaur was heard
+        self.blocked: set[Pos] = set()
         self.goal: Pos | None = None  # the cell it is exploring towards
 
     def decide(self, observation: Observation) -> Action:
@@ -74,9 +85,11 @@ class BuiltinUser(RuleAgent):
         for name, pos in self.items.items():
             if name in STONE_NAMES:
                 self.search.seen(name, pos)
-        if d["minotaur_in_sight"]:
-            self.threat = _xyz(d["minotaur_in_sight"])
+        self._locate_minotaur(here, st, d, now)
         held = set(observation.inventory)
+        # A paralyzed Minotaur in sight blocks its cell: plan around it.
+        self.blocked = {_xyz(d["minotaur_in_sight"])} if d["minotaur_in_sight"] and \
+            st["minotaur_state"] == "PARALYZED" else set()
 
         grab = self._grab(observation, held)
         if grab:
@@ -87,7 +100,24 @@ class BuiltinUser(RuleAgent):
         if self._should_listen(here, now):
             self.hum_pos, self.hum_time, self.heard = here, now, False
             return Action("LOOK", reasoning="listening for the stones' hum")
-        return self._explore(here, held, st if danger else None)
+        return self._explore(here, held, now)
+
+    def _locate_minotaur(self, here: Pos, st: dict, d: dict, now: float) -> None:
+        """Where the Minotaur probably is: seen, or guessed from the sound's band and direction."""
+        if d["minotaur_in_sight"]:
+            self.threat, self.threat_time = _xyz(d["minotaur_in_sight"]), now
+        elif st["minotaur_proximity"] in BAND and st["minotaur_direction"] in UNIT:
+            ux, uy = UNIT[st["minotaur_direction"]]
+            reach = BAND[st["minotaur_proximity"]]
+            self.threat, self.threat_time = (here[0] + ux * reach, here[1] + uy * reach, here[2]), now
+        elif st["minotaur_direction"] in ("ABOVE", "BELOW") and st["minotaur_proximity"] in BAND:
+            self.threat, self.threat_time = (here[0], here[1], here[2] + (1 if st["minotaur_direction"] == "ABOVE" else -1)), now
+
+    def _near_threat(self, p: Pos, now: float, reach: int) -> bool:
+        """Whether ``p`` is near where the Minotaur was lately; after waiting long enough it dares."""
+        if self.threat is None or now - self.threat_time > THREAT_MEMORY_S or now < self.bold_until:
+            return False
+        return st_dist(p, self.threat) <= reach
 
     # --- what to do ----------------------------------------------------------
 
@@ -113,77 +143,107 @@ class BuiltinUser(RuleAgent):
         return 1 if st["minotaur_proximity"] == "CLOSE" else 0
 
     def _escape(self, here: Pos, st: dict, held: set[str], d: dict) -> Action:
+        seen = d["minotaur_in_sight"] is not None
         if "LANTERN" in held:
             return Action("USE", {"target": "LANTERN"}, "the Minotaur is upon me: lantern!")
         threat = self._threat_cell(here, st, d)
-        if self.map.kind(here) == "=" and threat is not None:
-            # Safe in a crawlway: leave by the side away from it only when that side is clear.
-            away = [(dirn, nxt) for dirn, nxt in self.map.moves(here) if _dist(nxt, threat) > _dist(here, threat)]
-            if not away or _dist(here, threat) <= 1:
-                return Action("HALT", {"steps": 2}, "hiding in the crawlway; the Minotaur cannot follow")
-        avoid = {threat} if threat else set()
-        found = self.map.search(here, 400, avoid)
+        if self.map.kind(here) == "=" and (threat is None or _dist(here, threat) <= 2):
+            return Action("HALT", {"steps": 3}, "hiding in the crawlway: the Minotaur cannot follow")
+        avoid = {threat} | {n for _, n in self.map.moves(threat)} if threat else set()
+        avoid.discard(here)
+        # Ramps are good ways out, but never back towards the level the Minotaur is on.
+        ramps = "^v" if threat is None or threat[2] == here[2] else ("^" if threat[2] < here[2] else "v")
+        found = self.map.search(here, 800, avoid, ramps)
         best, best_score = None, -math.inf
         for cell, (dist, _) in found.items():
             if cell == here or dist > FLEE_RADIUS:
                 continue
-            kind = self.map.kind(cell)
-            gain = _dist(cell, threat) - dist if threat else dist
-            score = gain + (6 if kind == "=" else 0) - (8 if self.map.exits(cell) <= 1 and kind != "=" else 0)
-            score += 0.5 * min(self.map.exits(cell), 3)
+            ahead = _dist(cell, threat) - dist if threat else dist  # > 0: I get there first
+            if ahead <= 0:
+                continue
+            kind = self.map.kind(cell) or "?"  # "?": the unseen cell a ramp leads to
+            score = ahead + {"=": 25, "^": 6, "v": 6, "?": 6}.get(kind, 0) - 0.3 * dist
+            if kind == "." and self.map.exits(cell) <= 1:
+                score -= 15  # a known dead end
             if score > best_score:
                 best, best_score = cell, score
         if best is None:
             return Action("HALT", {"steps": 1}, "cornered")
+        path = path_to(found, best)
         direction, steps = first_leg(found, here, best)
-        run = st["stamina"] >= 0.1 and "RAMP" not in direction and self.map.kind(_step(here, direction)) != "="
+        run = (seen or st["minotaur_proximity"] == "VERY CLOSE") and st["stamina"] >= 0.1 and "RAMP" not in direction
+        if run:  # never run into a crawlway: stop in front of it, crawl in next
+            into = next((i for i, p in enumerate(path[1:steps + 1]) if self.map.kind(p) == "="), None)
+            if into == 0:
+                run = False
+            elif into is not None:
+                steps = into
         return Action("MOVE", {"direction": direction, "steps": steps, "speed": 2 if run else 1},
                       f"fleeing towards {best}")
 
     def _threat_cell(self, here: Pos, st: dict, d: dict) -> Pos | None:
-        if d["minotaur_in_sight"]:
-            return _xyz(d["minotaur_in_sight"])
-        direction = st["minotaur_direction"]
-        if direction in UNIT:
-            ux, uy = UNIT[direction]
-            return (here[0] + 3 * ux, here[1] + 3 * uy, here[2])
-        return None
+        """Where the Minotaur is now, as well as the user can tell (seen, or heard this turn)."""
+        return self.threat if self.threat_time == st["game_time_s"] else None
 
-    def _explore(self, here: Pos, held: set[str], wary: dict | None) -> Action:
+    def _explore(self, here: Pos, held: set[str], now: float) -> Action:
         wanted = [n for n in STONE_NAMES if n not in held]
-        found = self.map.search(here, SEARCH_LIMIT)
-        known = [(found[p][0], n, p) for n, p in self.items.items() if n in wanted and p in found]
-        if known:
-            _, name, goal = min(known)
-            direction, steps = first_leg(found, here, goal)
-            return self._walk(direction, steps, f"to the {name} I saw at {goal}")
-        name = min(wanted, key=lambda n: (self.search.gap(n, here), n))
+        found = self.map.search(here, SEARCH_LIMIT, self.blocked, ramps="")  # on this level: ramps are goals
+        if "LANTERN" not in held and "LANTERN" in self.items and self.items["LANTERN"] in found \
+                and found[self.items["LANTERN"]][0] <= LANTERN_DETOUR:
+            return self._go(found, here, self.items["LANTERN"], now, "to the lantern I saw")
+        for name, goal in self.items.items():  # a stone seen on this level: go and take it
+            if name in wanted and goal in found and not self._near_threat(goal, now, KEEP_AWAY):
+                return self._go(found, here, goal, now, f"to the {name} I saw at {goal}")
+        # The stone nearest by its hums, unless the Minotaur was heard by it.
+        name = min(wanted, key=lambda n: (self._guarded(n, now), self.search.gap(n, here), n))
         box = self.search.box(name)
         levels = box[4] - here[2] if box else 0
         ramp = "^" if levels > 0 else "v" if levels < 0 else None
         if ramp and self.map.kind(here) == ramp:
             return self._walk("UP RAMP" if ramp == "^" else "DOWN RAMP", 1, f"taking the ramp towards the {name}")
-        danger_dir = wary["minotaur_direction"] if wary else None
-        if danger_dir or not (self.goal in found and self.goal != here and self.goal[2] == here[2]
-                              and self._still_worth(self.goal, ramp)):
-            self.goal = self._choose(here, found, name, ramp, danger_dir)
+        if not (self.goal in found and self.goal != here and self._still_worth(self.goal, ramp)) \
+                or self._near_threat(self.goal, now, KEEP_AWAY):
+            self.goal = self._choose(here, found, name, ramp, now)
         if self.goal is None:
-            return Action("HALT", {"steps": 2}, "nothing left to explore within reach")
-        word, steps = first_leg(found, here, self.goal)
-        if found[self.goal][0] == steps and "RAMP" not in word and self.map.kind(_step(self.goal, word)) is None:
+            return self._hold(now, "waiting quietly: no safe way on")
+        return self._go(found, here, self.goal, now, f"searching for the {name}")
+
+    def _hold(self, now: float, why: str) -> Action:
+        """Wait silently for the Minotaur to move on; after PATIENCE_S of it, dare for a while."""
+        if self.waiting_since is None:
+            self.waiting_since = now
+        elif now - self.waiting_since >= PATIENCE_S:
+            self.bold_until, self.waiting_since = now + BOLD_S, None
+        return Action("HALT", {"steps": WAIT_S}, why)
+
+    def _go(self, found, here: Pos, goal: Pos, now: float, why: str) -> Action:
+        """Walk the first straight stretch towards ``goal``, but not towards the Minotaur."""
+        word, steps = first_leg(found, here, goal)
+        path = path_to(found, goal)
+        if any(self._near_threat(p, now, 3) for p in path[1:steps + 1]):
+            return self._hold(now, "the Minotaur is that way: waiting quietly")
+        self.waiting_since = None
+        if found[goal][0] == steps and "RAMP" not in word and self.map.kind(_step(goal, word)) is None:
             steps += UNSEEN_STRIDE  # the corridor goes on out of sight: keep going until it ends
-        return self._walk(word, steps, f"searching for the {name}")
+        return self._walk(word, steps, why)
+
+    def _guarded(self, name: str, now: float) -> bool:
+        box = self.search.box(name)
+        if box is None:
+            return False
+        x0, x1, y0, y1, z = box
+        return self._near_threat(((x0 + x1) // 2, (y0 + y1) // 2, z), now, KEEP_AWAY + (x1 - x0 + y1 - y0) // 2)
 
     def _still_worth(self, goal: Pos, ramp: str | None) -> bool:
         kind = self.map.kind(goal)
         return (ramp is not None and kind == ramp) or self.map.is_frontier(goal)
 
-    def _choose(self, here: Pos, found, name: str, ramp: str | None, danger_dir: str | None) -> Pos | None:
+    def _choose(self, here: Pos, found, name: str, ramp: str | None, now: float) -> Pos | None:
         """The cell to head for: a ramp the right way, or the unexplored edge of the
-        map nearest the stone's possible places, away from any danger."""
+        map nearest the stone's possible places, keeping away from the Minotaur."""
         best, best_score = None, math.inf
         for cell, (dist, _) in found.items():
-            if cell == here or cell[2] != here[2]:
+            if cell == here or self._near_threat(cell, now, KEEP_AWAY):
                 continue
             kind = self.map.kind(cell)
             if ramp and kind == ramp:
@@ -192,13 +252,18 @@ class BuiltinUser(RuleAgent):
                 score = dist + 1.5 * self.search.gap(name, cell) + (20 if ramp else 0)
             else:
                 continue
-            score += 3 * self.visits[cell] + 12 * max(0.0, _alignment(here, cell, danger_dir))
+            score += 3 * self.visits[cell]
             if score < best_score:
                 best, best_score = cell, score
         return best
 
     def _walk(self, direction: str, steps: int, why: str) -> Action:
         return Action("MOVE", {"direction": direction, "steps": steps, "speed": 1}, why)
+
+
+def st_dist(a: Pos, b: Pos) -> int:
+    """Steps between two cells, a level counting as four (a ramp is rarely near)."""
+    return abs(a[0] - b[0]) + abs(a[1] - b[1]) + 4 * abs(a[2] - b[2])
 
 
 def _dist(a: Pos, b: Pos) -> int:

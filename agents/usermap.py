@@ -23,15 +23,15 @@ class UserMap:
     def kind(self, p: Pos) -> str | None:
         return self.cells.get(p)
 
-    def moves(self, p: Pos) -> list[tuple[str, Pos]]:
-        """Known ways out of ``p``: (direction word, next cell); a ramp leads to the
-        cell above or below even before that level was seen."""
+    def moves(self, p: Pos, ramps: str = "^v") -> list[tuple[str, Pos]]:
+        """Known ways out of ``p``: (direction word, next cell). A ramp whose kind is
+        in ``ramps`` leads to the cell above or below, even before that level was seen."""
         x, y, z = p
         out = [(d, (x + dx, y + dy, z)) for d, (dx, dy) in STEPS.items() if self.cells.get((x + dx, y + dy, z)) in OPEN]
         here = self.cells.get(p)
-        if here == "^":
+        if here == "^" and "^" in ramps:
             out.append(("UP RAMP", (x, y, z + 1)))
-        elif here == "v":
+        elif here == "v" and "v" in ramps:
             out.append(("DOWN RAMP", (x, y, z - 1)))
         return out
 
@@ -48,26 +48,34 @@ class UserMap:
         x, y, z = p
         return sum(self.cells.get((x + dx, y + dy, z)) in OPEN for dx, dy in STEPS.values())
 
-    def search(self, start: Pos, limit: int, avoid: set[Pos] = frozenset()) -> dict[Pos, tuple[int, Pos | None]]:
-        """Breadth-first over known cells: cell -> (distance, previous cell), at most ``limit`` cells."""
+    def search(self, start: Pos, limit: int, avoid: set[Pos] = frozenset(), ramps: str = "^v"
+               ) -> dict[Pos, tuple[int, Pos | None]]:
+        """Breadth-first over known cells, through the kinds of ramp in ``ramps``:
+        cell -> (distance, previous cell), at most ``limit`` cells."""
         found: dict[Pos, tuple[int, Pos | None]] = {start: (0, None)}
         todo = deque([start])
         while todo and len(found) < limit:
             here = todo.popleft()
             dist = found[here][0] + 1
-            for _, nxt in self.moves(here):
+            for _, nxt in self.moves(here, ramps):
                 if nxt not in found and nxt not in avoid:
                     found[nxt] = (dist, here)
                     todo.append(nxt)
         return found
 
 
-def first_leg(found: dict[Pos, tuple[int, Pos | None]], start: Pos, goal: Pos) -> tuple[str, int]:
-    """The first straight stretch of the path to ``goal``: (direction word, steps)."""
+def path_to(found: dict[Pos, tuple[int, Pos | None]], goal: Pos) -> list[Pos]:
+    """The searched path from the search's start to ``goal``, both included."""
     path = [goal]
     while (prev := found[path[-1]][1]) is not None:
         path.append(prev)
-    path.reverse()  # start .. goal
+    path.reverse()
+    return path
+
+
+def first_leg(found: dict[Pos, tuple[int, Pos | None]], start: Pos, goal: Pos) -> tuple[str, int]:
+    """The first straight stretch of the path to ``goal``: (direction word, steps)."""
+    path = path_to(found, goal)
     direction = step_word(path[0], path[1])
     steps = 1
     while steps + 1 < len(path) and step_word(path[steps], path[steps + 1]) == direction and "RAMP" not in direction:
