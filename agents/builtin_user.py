@@ -25,9 +25,11 @@ STONE_NAMES = ("RED STONE", "BLUE STONE", "YELLOW STONE")
 BAND = {"VERY CLOSE": 2, "CLOSE": 5}  # a guess of the distance each proximity means (FAINT is too vague)
 THREAT_MEMORY_S = 60.0  # how long a place where the Minotaur was heard stays one to avoid
 KEEP_AWAY = 8  # steps it keeps from where the Minotaur is thought to be
-PATIENCE_S = 30.0  # how long it waits for the Minotaur to leave before it dares
+PATIENCE_S = 40.0  # how long without progress (new cells, stones) before it dares
 BOLD_S = 40.0  # how long it then ignores where the Minotaur was heard
 WAIT_S = 8  # seconds of each silent wait
+PROXIMITY_RANK = {"FAINT": 1, "CLOSE": 2, "VERY CLOSE": 3}
+SWITCH_GAIN = 12  # how much nearer another stone must seem before it changes its mind
 SEARCH_LIMIT = 1500  # cells a plan may look through
 FLEE_RADIUS = 14  # how far ahead an escape is planned
 UNSEEN_STRIDE = 8  # steps asked beyond the last seen cell of a straight corridor
@@ -64,9 +66,13 @@ class BuiltinUser(RuleAgent):
         self.items: dict[str, Pos] = {}
         self.threat: Pos | None = None  # where the Minotaur was last seen or heard
         self.threat_time = -math.inf
-        self.waiting_since: float | None = None  # when it began to wait for the Minotaur to leave
+        self.progress_time = 0.0  # when it last saw a new cell or took a stone
+        self.held_count = 0
         self.bold_until = -math.inf  # until then it ignores where the Minotaur was heard
         self.blocked: set[Pos] = set()
+        self.last_rank = 0  # how near the Minotaur sounded last turn
+        self.last_move: str | None = None  # the direction of its last MOVE
+        self.target: str | None = None  # the stone it is after
         self.goal: Pos | None = None  # the cell it is exploring towards
 
     def decide(self, observation: Observation) -> Action:
@@ -75,6 +81,11 @@ class BuiltinUser(RuleAgent):
         now = st["game_time_s"]
         self.map.learn(d["seen"])
         self.visits[here] += 1
+        if d["seen"] or len(observation.inventory) != self.held_count:
+            self.progress_time, self.held_count = now, len(observation.inventory)
+        elif now - self.progress_time >= PATIENCE_S and now >= self.bold_until:
+            self.bold_until = now + BOLD_S  # stuck out of fear for too long: dare
+            self.progress_time = now
         self.items = {i["name"]: _xyz(i) for i in d["items_seen"]}
         if self.search is None:
             self.search = StoneSearch(d["hunting_ground"])
@@ -95,12 +106,20 @@ class BuiltinUser(RuleAgent):
         if grab:
             return grab
         danger = self._danger(st, d)
-        if danger == 2:
-            return self._escape(here, st, held, d)
+        rank = PROXIMITY_RANK.get(st["minotaur_proximity"], 0)
+        # Nearer than last turn, and not because I walked towards it: it is coming.
+        came_closer = rank > self.last_rank and not _towards(self.last_move, st["minotaur_direction"])
+        self.last_rank = rank
+        if danger == 2 or (danger and came_closer):
+            return self._remember(self._escape(here, st, held, d))
         if self._should_listen(here, now):
             self.hum_pos, self.hum_time, self.heard = here, now, False
-            return Action("LOOK", reasoning="listening for the stones' hum")
-        return self._explore(here, held, now)
+            return self._remember(Action("LOOK", reasoning="listening for the stones' hum"))
+        return self._remember(self._explore(here, held, now))
+
+    def _remember(self, action: Action) -> Action:
+        self.last_move = action.parameters.get("direction") if action.name == "MOVE" else None
+        return action
 
     def _locate_minotaur(self, here: Pos, st: dict, d: dict, now: float) -> None:
         """Where the Minotaur probably is: seen, or guessed from the sound's band and direction."""
@@ -144,7 +163,7 @@ class BuiltinUser(RuleAgent):
 
     def _escape(self, here: Pos, st: dict, held: set[str], d: dict) -> Action:
         seen = d["minotaur_in_sight"] is not None
-        if "LANTERN" in held:
+        if "LANTERN" in held and (seen or st["minotaur_proximity"] == "VERY CLOSE"):
             return Action("USE", {"target": "LANTERN"}, "the Minotaur is upon me: lantern!")
         threat = self._threat_cell(here, st, d)
         if self.map.kind(here) == "=" and (threat is None or _dist(here, threat) <= 2):
@@ -163,12 +182,20 @@ class BuiltinUser(RuleAgent):
                 continue
             kind = self.map.kind(cell) or "?"  # "?": the unseen cell a ramp leads to
             score = ahead + {"=": 25, "^": 6, "v": 6, "?": 6}.get(kind, 0) - 0.3 * dist
+            if kind == "." and self.map.is_frontier(cell):
+                score += 3  # the unknown beyond may go on
             if kind == "." and self.map.exits(cell) <= 1:
                 score -= 15  # a known dead end
             if score > best_score:
                 best, best_score = cell, score
-        if best is None:
-            return Action("HALT", {"steps": 1}, "cornered")
+        if best is None:  # nothing known is safer: any way that does not lead to it
+            ways = [(dirn, nxt) for dirn, nxt in self.map.moves(here) if nxt not in avoid]
+            if not ways:
+                return Action("HALT", {"steps": 1}, "cornered")
+            dirn, _ = max(ways, key=lambda w: (_dist(w[1], threat) if threat else 0, w[0]))
+            return Action("MOVE", {"direction": dirn, "steps": 1 if "RAMP" in dirn else 4,
+                                   "speed": 2 if seen and st["stamina"] >= 0.1 and "RAMP" not in dirn else 1},
+                          "cornered: any way out")
         path = path_to(found, best)
         direction, steps = first_leg(found, here, best)
         run = (seen or st["minotaur_proximity"] == "VERY CLOSE") and st["stamina"] >= 0.1 and "RAMP" not in direction
@@ -194,8 +221,12 @@ class BuiltinUser(RuleAgent):
         for name, goal in self.items.items():  # a stone seen on this level: go and take it
             if name in wanted and goal in found and not self._near_threat(goal, now, KEEP_AWAY):
                 return self._go(found, here, goal, now, f"to the {name} I saw at {goal}")
-        # The stone nearest by its hums, unless the Minotaur was heard by it.
+        # The stone nearest by its hums, unless the Minotaur was heard by it; no dithering.
         name = min(wanted, key=lambda n: (self._guarded(n, now), self.search.gap(n, here), n))
+        if self.target in wanted and not self._guarded(self.target, now) and \
+                self.search.gap(self.target, here) - self.search.gap(name, here) < SWITCH_GAIN:
+            name = self.target
+        self.target = name
         box = self.search.box(name)
         levels = box[4] - here[2] if box else 0
         ramp = "^" if levels > 0 else "v" if levels < 0 else None
@@ -209,11 +240,7 @@ class BuiltinUser(RuleAgent):
         return self._go(found, here, self.goal, now, f"searching for the {name}")
 
     def _hold(self, now: float, why: str) -> Action:
-        """Wait silently for the Minotaur to move on; after PATIENCE_S of it, dare for a while."""
-        if self.waiting_since is None:
-            self.waiting_since = now
-        elif now - self.waiting_since >= PATIENCE_S:
-            self.bold_until, self.waiting_since = now + BOLD_S, None
+        """Wait silently for the Minotaur to move on (after PATIENCE_S without progress it dares)."""
         return Action("HALT", {"steps": WAIT_S}, why)
 
     def _go(self, found, here: Pos, goal: Pos, now: float, why: str) -> Action:
@@ -222,7 +249,6 @@ class BuiltinUser(RuleAgent):
         path = path_to(found, goal)
         if any(self._near_threat(p, now, 3) for p in path[1:steps + 1]):
             return self._hold(now, "the Minotaur is that way: waiting quietly")
-        self.waiting_since = None
         if found[goal][0] == steps and "RAMP" not in word and self.map.kind(_step(goal, word)) is None:
             steps += UNSEEN_STRIDE  # the corridor goes on out of sight: keep going until it ends
         return self._walk(word, steps, why)
@@ -259,6 +285,15 @@ class BuiltinUser(RuleAgent):
 
     def _walk(self, direction: str, steps: int, why: str) -> Action:
         return Action("MOVE", {"direction": direction, "steps": steps, "speed": 1}, why)
+
+
+def _towards(move: str | None, sound: str | None) -> bool:
+    """Whether a move went the way a sound came from (so the sound grew louder by itself)."""
+    if move is None or sound is None:
+        return False
+    if "RAMP" in move or sound in ("ABOVE", "BELOW"):
+        return (move == "UP RAMP") == (sound == "ABOVE") and "RAMP" in move and sound in ("ABOVE", "BELOW")
+    return move in sound.split("-")
 
 
 def st_dist(a: Pos, b: Pos) -> int:

@@ -1,0 +1,279 @@
+"""Replays: a match kept as JSON lines, written while it is played, read back
+and re-run through a fresh engine to prove the game is the one recorded.
+
+A replay file holds a header line (who played what), one line per turn (the
+engine inputs both sides sent, why a fallback replaced an answer, the status
+and the state hash after the turn) and, once the match is over, a final line
+(outcome and per-side stats). Every line is flushed as it is written, so a
+crash loses at most the turn in flight and the file stays readable up to the
+last complete turn.
+
+The writer is the match runner's Recorder by shape only: ``saves`` never
+imports ``agents``, it reads the attributes of what it is given.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Self, TextIO
+
+from engine import DIFFICULTIES, PRESETS, BadInput, Game, MinotaurDecision, UserInput, parse
+
+from .paths import replays_dir
+
+FORMAT = "labyrinth-replay"
+VERSION = 1
+
+
+class ReplayError(ValueError):
+    """A file that is not a readable replay; ``str()`` is one line for the user."""
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _slug(name: str) -> str:
+    """An agent's name made safe for a file name ("ollama/qwen3:8b" -> "ollama_qwen3_8b")."""
+    return re.sub(r"[^A-Za-z0-9.]+", "_", name).strip("_") or "agent"
+
+
+class ReplayWriter:
+    """Records one match into a new file of ``directory`` (default: the user's
+    replays directory). Give it to the match runner as its recorder; use it in
+    a ``with`` block so the file is closed even when the match crashes."""
+
+    def __init__(self, directory: Path | None = None) -> None:
+        self.directory = directory if directory is not None else replays_dir()
+        self.path: Path | None = None  # known once the match has started
+        self._file: TextIO | None = None
+
+    def start(self, match: Any) -> None:
+        """Open the file, named by time, preset, seed and agents, and write the header."""
+        began = _now()
+        user, minotaur = match.user.name, match.minotaur.name
+        stem = f"{began:%Y%m%d-%H%M%S}-{match.preset}-seed{match.seed}-{_slug(user)}-vs-{_slug(minotaur)}"
+        self.path, self._file = _create(self.directory, stem)
+        self._write({"type": "header", "format": FORMAT, "version": VERSION,
+                     "created_at": began.isoformat(timespec="seconds").replace("+00:00", "Z"),
+                     "seed": match.seed, "preset": match.preset, "difficulty": match.difficulty,
+                     "agents": {"user": user, "minotaur": minotaur}, "max_turns": match.max_turns,
+                     "initial_hash": match.game.state.digest()})
+
+    def turn(self, record: Any) -> None:
+        self._write({"type": "turn", **record.to_dict()})
+
+    def finish(self, result: Any) -> None:
+        stats = result.to_dict()
+        self._write({"type": "final", "outcome": result.outcome, "turns": result.turns,
+                     "game_time": result.game_time, "stats": {"user": stats["user"], "minotaur": stats["minotaur"]}})
+        self.close()
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
+        self.close()
+
+    def _write(self, line: dict[str, Any]) -> None:
+        assert self._file is not None, "the match has not started"
+        self._file.write(json.dumps(line, separators=(",", ":")) + "\n")
+        self._file.flush()
+
+
+def _create(directory: Path, stem: str) -> tuple[Path, TextIO]:
+    """A new file for ``stem``; exclusive creation, so matches started in the same
+    second, even by other processes, get "-2", "-3"... instead of overwriting."""
+    directory.mkdir(parents=True, exist_ok=True)
+    path, n = directory / f"{stem}.jsonl", 1
+    while True:
+        try:
+            return path, path.open("x", encoding="utf-8", newline="\n")
+        except FileExistsError:
+            n += 1
+            path = directory / f"{stem}-{n}.jsonl"
+
+
+# --- reading -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ReplayHeader:
+    seed: int
+    preset: str
+    difficulty: str
+    user_agent: str
+    minotaur_agent: str
+    max_turns: int
+    created_at: str
+    initial_hash: str
+
+
+@dataclass(frozen=True)
+class RecordedTurn:
+    turn: int
+    user: UserInput
+    minotaur: MinotaurDecision
+    user_fallback: str | None  # why the user's answer was replaced, if it was
+    minotaur_fallback: str | None
+    status: str
+    hash: str  # the state's digest after the turn
+
+
+@dataclass(frozen=True)
+class ReplayEnd:
+    outcome: str
+    turns: int
+    game_time: float
+    stats: dict[str, dict[str, Any]]  # per side, the runner's SideStats as a dict
+
+
+@dataclass(frozen=True)
+class Replay:
+    path: Path
+    header: ReplayHeader
+    turns: list[RecordedTurn]
+    end: ReplayEnd | None  # None when the match stopped before its end (a crash)
+    notes: list[str]  # what the reader left out, and why
+
+
+def read_replay(path: Path) -> Replay:
+    """The replay in ``path``; ReplayError naming the line for anything else.
+    A last line cut off mid-write is left out with a note, not an error."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise ReplayError(f"cannot read {path}: {exc.strerror or exc}") from None
+    *complete, tail = data.split(b"\n")  # tail: empty unless the last write was cut short
+    lines, notes = [], []
+    for number, raw in enumerate(complete, 1):
+        try:
+            lines.append(_object(raw))
+        except ReplayError as exc:
+            what = "not a Labyrinth replay: " if number == 1 else ""
+            raise ReplayError(f"{path}: {what}line {number}: {exc}") from None
+    if tail.strip():
+        try:
+            lines.append(_object(tail))
+        except ReplayError:
+            if not lines:
+                raise ReplayError(f"{path}: not a Labyrinth replay (no complete first line)") from None
+            notes.append(f"line {len(lines) + 1} was cut off mid-write and is ignored")
+    if not lines:
+        raise ReplayError(f"{path}: empty file, not a Labyrinth replay")
+    try:
+        header = _header(lines[0])
+    except ReplayError as exc:
+        raise ReplayError(f"{path}: not a Labyrinth replay: {exc}") from None
+    turns: list[RecordedTurn] = []
+    end = None
+    for number, line in enumerate(lines[1:], 2):
+        try:
+            if end is not None:
+                raise ReplayError("a line after the final line")
+            if line.get("type") == "final":
+                end = _end(line, len(turns))
+            else:
+                turns.append(_turn(line, len(turns) + 1))
+        except ReplayError as exc:
+            raise ReplayError(f"{path}: line {number}: {exc}") from None
+    return Replay(Path(path), header, turns, end, notes)
+
+
+def _object(raw: bytes) -> dict[str, Any]:
+    try:
+        value = json.loads(raw)
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise ReplayError("not valid JSON") from None
+    if not isinstance(value, dict):
+        raise ReplayError(f"expected a JSON object, got {type(value).__name__}")
+    return value
+
+
+_KINDS = {int: "an integer", str: "text", dict: "an object", (int, float): "a number"}
+
+
+def _get(line: dict[str, Any], key: str, kind: type | tuple[type, ...]) -> Any:
+    """``line[key]`` if it is of ``kind`` (never a boolean), else a ReplayError naming the key."""
+    value = line.get(key)
+    if not isinstance(value, kind) or isinstance(value, bool):
+        raise ReplayError(f"{key!r} is missing or not {_KINDS[kind]}")
+    return value
+
+
+def _header(line: dict[str, Any]) -> ReplayHeader:
+    if line.get("type") != "header" or line.get("format") != FORMAT:
+        raise ReplayError("line 1 is not a replay header")
+    if line.get("version") != VERSION:
+        raise ReplayError(f"format version {line.get('version')!r}; this Labyrinth reads version {VERSION}")
+    preset, difficulty = _get(line, "preset", str), _get(line, "difficulty", str)
+    if preset not in PRESETS or difficulty not in DIFFICULTIES:
+        raise ReplayError(f"unknown preset {preset!r} or difficulty {difficulty!r}")
+    agents = _get(line, "agents", dict)
+    return ReplayHeader(_get(line, "seed", int), preset, difficulty, _get(agents, "user", str),
+                        _get(agents, "minotaur", str), _get(line, "max_turns", int),
+                        _get(line, "created_at", str), _get(line, "initial_hash", str))
+
+
+def _turn(line: dict[str, Any], expected: int) -> RecordedTurn:
+    if line.get("type") != "turn":
+        raise ReplayError(f"expected turn {expected}, got a line of type {line.get('type')!r}")
+    if _get(line, "turn", int) != expected:
+        raise ReplayError(f"expected turn {expected}, got turn {line['turn']}")
+    try:
+        user, minotaur = parse(UserInput, line.get("user")), parse(MinotaurDecision, line.get("minotaur"))
+    except BadInput as exc:
+        raise ReplayError(f"turn {expected}: {exc}") from None
+    fallback = _get(line, "fallback", dict)
+    reasons = fallback.get("user"), fallback.get("minotaur")
+    if not all(r is None or isinstance(r, str) for r in reasons):
+        raise ReplayError(f"turn {expected}: a fallback reason is neither text nor null")
+    return RecordedTurn(expected, user, minotaur, *reasons, _get(line, "status", str), _get(line, "hash", str))
+
+
+def _end(line: dict[str, Any], recorded: int) -> ReplayEnd:
+    turns = _get(line, "turns", int)
+    if turns != recorded:
+        raise ReplayError(f"the final line says {turns} turns, but {recorded} are recorded")
+    stats = _get(line, "stats", dict)
+    return ReplayEnd(_get(line, "outcome", str), turns, float(_get(line, "game_time", (int, float))),
+                     {side: _get(stats, side, dict) for side in ("user", "minotaur")})
+
+
+# --- verifying -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    turn: int  # 0 for the initial state
+    detail: str
+
+
+def first_mismatch(replay: Replay) -> Mismatch | None:
+    """Re-run the recorded inputs through a fresh game; the first turn whose
+    state hash or status differs from the recording, or None if all agree."""
+    header = replay.header
+    game = Game.new(header.seed, header.preset, header.difficulty)
+    if game.state.digest() != header.initial_hash:
+        return Mismatch(0, f"the initial state hashes to {game.state.digest()}, "
+                           f"recorded {header.initial_hash} (another world or engine)")
+    for recorded in replay.turns:
+        result = game.step(recorded.user, recorded.minotaur)
+        if result.state.digest() != recorded.hash:
+            return Mismatch(recorded.turn, f"state hash {result.state.digest()}, recorded {recorded.hash}")
+        if result.response.status != recorded.status:
+            return Mismatch(recorded.turn, f"status {result.response.status}, recorded {recorded.status}")
+    outcome = game.state.outcome or "TIMEOUT"
+    if replay.end is not None and outcome != replay.end.outcome:
+        return Mismatch(len(replay.turns), f"outcome {outcome}, recorded {replay.end.outcome}")
+    return None
