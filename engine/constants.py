@@ -49,9 +49,10 @@ JUMP_MAX_TICKS = 10 * TICKS_PER_SECOND
 REENTRY_ALERT_TICKS = 2 * TICKS_PER_SECOND
 PARALYSIS_TICKS = 120 * TICKS_PER_SECOND
 LANTERN_RESPAWN_TICKS = 720 * TICKS_PER_SECOND
-# Ticks per step: 1 while it sees the user (2 steps/s), else 2 (1 step/s). *tunable*
-MINOTAUR_SEEING_TICKS_PER_STEP = 1
-MINOTAUR_TICKS_PER_STEP = 2
+# The Minotaur's pace in quarter steps per tick: 2 is 1 step/s, 4 is 2 steps/s. *tunable*
+QUARTERS = 4
+MINOTAUR_PACE = 2  # while it does not see the user: 1 step/s
+MINOTAUR_SEEING_PACE = 4  # while it sees the user: 2 steps/s
 # A* node budget: a target further than this is treated as unreachable (cross the
 # full cube in legs). It bounds the time and memory one PATHFIND can cost.
 PATH_BUDGET = 50_000

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from .cells import CRAWLWAY, MINOTAUR_OPEN, ROCK
 from .constants import (
-    MINOTAUR_SEEING_TICKS_PER_STEP,
-    MINOTAUR_TICKS_PER_STEP,
+    MINOTAUR_PACE,
+    MINOTAUR_SEEING_PACE,
     PATH_BUDGET,
     PATROL_REACH,
+    QUARTERS,
     TICKS_PER_SECOND,
 )
 from .geometry import HORIZONTAL, Pos
@@ -69,10 +70,10 @@ def next_cell(world: World, state: GameState, plan: Plan, sees_user: bool) -> Po
     Mutates ``state`` (the turn's working copy): stride, path, knowledge spent,
     patrol waypoints.
     """
-    state.stride += 1
-    if state.stride < (MINOTAUR_SEEING_TICKS_PER_STEP if sees_user else MINOTAUR_TICKS_PER_STEP):
+    state.stride += MINOTAUR_SEEING_PACE if sees_user else MINOTAUR_PACE
+    if state.stride < QUARTERS:
         return None
-    state.stride = 0
+    state.stride -= QUARTERS
     goal = plan[1] if plan[0] == "PATHFIND" else _chase_goal(world, state, sees_user)
     if goal is None or goal == state.minotaur:
         return None

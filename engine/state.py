@@ -47,7 +47,7 @@ class GameState:
     jump_cooldown: int  # ticks until JUMP is allowed
     jumps: int
     paralysis: int  # ticks of lantern paralysis left (the seed's lantern_active_timer)
-    stride: int  # ticks spent towards the Minotaur's next step
+    stride: int  # quarter steps taken towards the Minotaur's next step
     last_seen: tuple[Pos, int] | None  # (where, tick) it last saw the user
     last_heard: tuple[Pos, int, str] | None  # (where, tick, loudness) of the last noise heard
     searched_until: int  # knowledge up to this tick has been followed up and found empty
