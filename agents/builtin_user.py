@@ -34,6 +34,7 @@ SEARCH_LIMIT = 1500  # cells a plan may look through
 FLEE_RADIUS = 14  # how far ahead an escape is planned
 UNSEEN_STRIDE = 8  # steps asked beyond the last seen cell of a straight corridor
 LANTERN_DETOUR = 16  # steps it goes out of its way for a lantern it saw
+LANTERN_SEARCH_S = 120.0  # how long it looks for the first lantern before going for the stones
 UNIT = {"NORTH": (0, 1), "SOUTH": (0, -1), "EAST": (1, 0), "WEST": (-1, 0), "NORTH-EAST": (1, 1),
         "NORTH-WEST": (-1, 1), "SOUTH-EAST": (1, -1), "SOUTH-WEST": (-1, -1)}
 
@@ -72,13 +73,17 @@ class BuiltinUser(RuleAgent):
         self.blocked: set[Pos] = set()
         self.last_rank = 0  # how near the Minotaur sounded last turn
         self.last_move: str | None = None  # the direction of its last MOVE
+        self.fled = (-1, -math.inf)  # the level it last fled by a ramp, and when
+        self.start: Pos | None = None
         self.target: str | None = None  # the stone it is after
         self.goal: Pos | None = None  # the cell it is exploring towards
 
     def decide(self, observation: Observation) -> Action:
         d, st = observation.details, observation.status
-        here = _xyz(d["position"])
-        now = st["game_time_s"]
+        here = self.here = _xyz(d["position"])
+        now = self.now = st["game_time_s"]
+        if self.start is None:
+            self.start = here
         self.map.learn(d["seen"])
         self.visits[here] += 1
         if d["seen"] or len(observation.inventory) != self.held_count:
@@ -119,7 +124,16 @@ class BuiltinUser(RuleAgent):
 
     def _remember(self, action: Action) -> Action:
         self.last_move = action.parameters.get("direction") if action.name == "MOVE" else None
+        if self.last_move in ("UP RAMP", "DOWN RAMP") and self.last_rank >= 2:
+            self.fled = (self.here[2], self.now)  # left a level where the Minotaur was near
         return action
+
+    def _back_ramp(self, here: Pos, now: float) -> str:
+        """The kind of ramp that leads back to a level it fled lately ('' if none)."""
+        level, when = self.fled
+        if now - when > THREAT_MEMORY_S or level == here[2]:
+            return ""
+        return "v" if level < here[2] else "^"
 
     def _locate_minotaur(self, here: Pos, st: dict, d: dict, now: float) -> None:
         """Where the Minotaur probably is: seen, or guessed from the sound's band and direction."""
@@ -167,11 +181,17 @@ class BuiltinUser(RuleAgent):
             return Action("USE", {"target": "LANTERN"}, "the Minotaur is upon me: lantern!")
         threat = self._threat_cell(here, st, d)
         if self.map.kind(here) == "=" and (threat is None or _dist(here, threat) <= 2):
+            # Safe here; slip out of the far side while the Minotaur has to go round.
+            far = [(dirn, nxt) for dirn, nxt in self.map.moves(here, ramps="")
+                   if threat is not None and _dist(nxt, threat) > 1]
+            if far:
+                return Action("MOVE", {"direction": far[0][0], "steps": 3}, "slipping out of the crawlway's far side")
             return Action("HALT", {"steps": 3}, "hiding in the crawlway: the Minotaur cannot follow")
         avoid = {threat} | {n for _, n in self.map.moves(threat)} if threat else set()
         avoid.discard(here)
         # Ramps are good ways out, but never back towards the level the Minotaur is on.
         ramps = "^v" if threat is None or threat[2] == here[2] else ("^" if threat[2] < here[2] else "v")
+        ramps = ramps.replace(self._back_ramp(here, st["game_time_s"]), "")
         found = self.map.search(here, 800, avoid, ramps)
         best, best_score = None, -math.inf
         for cell, (dist, _) in found.items():
@@ -221,6 +241,13 @@ class BuiltinUser(RuleAgent):
         for name, goal in self.items.items():  # a stone seen on this level: go and take it
             if name in wanted and goal in found and not self._near_threat(goal, now, KEEP_AWAY):
                 return self._go(found, here, goal, now, f"to the {name} I saw at {goal}")
+        if "LANTERN" not in held and "LANTERN" not in self.items and now < LANTERN_SEARCH_S \
+                and here[2] == self.start[2]:
+            # Early on, the first lantern lies on the starting level not far away: look for it.
+            if not (self.goal in found and self.goal != here and self.map.is_frontier(self.goal)):
+                self.goal = self._choose(here, found, None, None, now)
+            if self.goal is not None:
+                return self._go(found, here, self.goal, now, "looking for the lantern near the start")
         # The stone nearest by its hums, unless the Minotaur was heard by it; no dithering.
         name = min(wanted, key=lambda n: (self._guarded(n, now), self.search.gap(n, here), n))
         if self.target in wanted and not self._guarded(self.target, now) and \
@@ -230,6 +257,8 @@ class BuiltinUser(RuleAgent):
         box = self.search.box(name)
         levels = box[4] - here[2] if box else 0
         ramp = "^" if levels > 0 else "v" if levels < 0 else None
+        if ramp == self._back_ramp(here, now):
+            ramp = None  # the way down (or up) is where the Minotaur was: not now
         if ramp and self.map.kind(here) == ramp:
             return self._walk("UP RAMP" if ramp == "^" else "DOWN RAMP", 1, f"taking the ramp towards the {name}")
         if not (self.goal in found and self.goal != here and self._still_worth(self.goal, ramp)) \
@@ -240,8 +269,24 @@ class BuiltinUser(RuleAgent):
         return self._go(found, here, self.goal, now, f"searching for the {name}")
 
     def _hold(self, now: float, why: str) -> Action:
-        """Wait silently for the Minotaur to move on (after PATIENCE_S without progress it dares)."""
-        return Action("HALT", {"steps": WAIT_S}, why)
+        """Keep away from the Minotaur: back off quietly when it is close, else wait silently
+        for it to move on (after PATIENCE_S without progress it dares)."""
+        if self.last_rank >= 2 and self.threat is not None:
+            retreat = self._retreat(self.here, now)
+            if retreat:
+                return retreat
+        return Action("HALT", {"steps": WAIT_S if self.last_rank < 2 else 2}, why)
+
+    def _retreat(self, here: Pos, now: float) -> Action | None:
+        """A quiet walk to a known cell farther from the Minotaur than it is from me."""
+        found = self.map.search(here, 400, {self.threat} | self.blocked, "^v".replace(self._back_ramp(here, now), ""))
+        best = max((c for c, (dist, _) in found.items() if 0 < dist <= FLEE_RADIUS
+                    and _dist(c, self.threat) - dist > _dist(here, self.threat)),
+                   key=lambda c: (_dist(c, self.threat) - found[c][0], c), default=None)
+        if best is None:
+            return None
+        word, steps = first_leg(found, here, best)
+        return Action("MOVE", {"direction": word, "steps": steps}, "backing away quietly from the Minotaur")
 
     def _go(self, found, here: Pos, goal: Pos, now: float, why: str) -> Action:
         """Walk the first straight stretch towards ``goal``, but not towards the Minotaur."""
@@ -264,9 +309,10 @@ class BuiltinUser(RuleAgent):
         kind = self.map.kind(goal)
         return (ramp is not None and kind == ramp) or self.map.is_frontier(goal)
 
-    def _choose(self, here: Pos, found, name: str, ramp: str | None, now: float) -> Pos | None:
+    def _choose(self, here: Pos, found, name: str | None, ramp: str | None, now: float) -> Pos | None:
         """The cell to head for: a ramp the right way, or the unexplored edge of the
-        map nearest the stone's possible places, keeping away from the Minotaur."""
+        map nearest the stone's possible places (the nearest at all when ``name`` is
+        None), keeping away from the Minotaur."""
         best, best_score = None, math.inf
         for cell, (dist, _) in found.items():
             if cell == here or self._near_threat(cell, now, KEEP_AWAY):
@@ -275,7 +321,7 @@ class BuiltinUser(RuleAgent):
             if ramp and kind == ramp:
                 score = dist + self.search.gap(name, (cell[0], cell[1], cell[2] + (1 if ramp == "^" else -1))) - 8
             elif self.map.is_frontier(cell):
-                score = dist + 1.5 * self.search.gap(name, cell) + (20 if ramp else 0)
+                score = dist + (1.5 * self.search.gap(name, cell) if name else 0) + (20 if ramp else 0)
             else:
                 continue
             score += 3 * self.visits[cell]
