@@ -17,7 +17,8 @@ from .base import RuleAgent
 
 CLUE_FRESH_S = 90.0  # a noise or sighting older than this is not worth a detour
 GUARD_RADIUS = 3  # how close to a stone it lies in wait
-GUARD_S = 90.0  # how long it waits by one stone before moving on to another
+GUARD_S = 60.0  # how long it waits by one stone before moving on to another
+JUMP_AFTER_S = 12.0  # how soon after losing an intruder that saw it a jump can still fool it
 
 
 class BuiltinMinotaur(RuleAgent):
@@ -29,14 +30,22 @@ class BuiltinMinotaur(RuleAgent):
         self.guard: tuple[int, int, int] | None = None
         self.guard_until = 0.0  # when it leaves the stone it guards
         self.prowl: tuple[int, int, int] | None = None  # a place it wanders to between two guards
+        self.face_to_face = -math.inf  # when the intruder last saw it from up close
 
     def decide(self, observation: Observation) -> Action:
         o = observation.details["observation"]
         if o["temporal_status"] != "CHASING_3D":
             return Action("WAIT", reasoning="frozen or out of time: nothing to do")
         here = _xyz(o["position"])
+        now = o["game_time"]
         if o["sees_user"]:
-            return Action("CHASE", reasoning=f"the intruder is in sight at {_xyz(o['user_position'])}")
+            user = _xyz(o["user_position"])
+            if abs(user[0] - here[0]) + abs(user[1] - here[1]) <= 2:
+                self.face_to_face = now  # close enough for the intruder to have seen it too
+            return Action("CHASE", reasoning=f"the intruder is in sight at {user}")
+        if o["cooldown_time"] == 0 and now - self.face_to_face <= JUMP_AFTER_S and len(o["visible_paths"]) >= 3:
+            self.face_to_face = -math.inf
+            return Action("JUMP", reasoning="it saw me and fled; at this crossing it will think the way is clear")
         clue = self._fresh_clue(o)
         if clue is not None:
             when, where = clue

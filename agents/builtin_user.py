@@ -103,9 +103,12 @@ class BuiltinUser(RuleAgent):
                 self.search.seen(name, pos)
         self._locate_minotaur(here, st, d, now)
         held = set(observation.inventory)
-        # A paralyzed Minotaur in sight blocks its cell: plan around it.
+        # A paralyzed Minotaur in sight blocks its cell: plan around it. One out of time
+        # comes back where it left: keep off that cell until it has.
         self.blocked = {_xyz(d["minotaur_in_sight"])} if d["minotaur_in_sight"] and \
             st["minotaur_state"] == "PARALYZED" else set()
+        if st["minotaur_state"] in ("VANISHING", "VANISHED", "RE_ENTRY_ALERT") and self.threat is not None:
+            self.blocked |= {self.threat} | {n for _, n in self.map.moves(self.threat, ramps="")}
 
         grab = self._grab(observation, held)
         if grab:
