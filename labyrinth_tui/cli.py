@@ -5,8 +5,11 @@ from __future__ import annotations
 import argparse
 import secrets
 import sys
+from pathlib import Path
 
 from engine import DEFAULT_PRESET, DIFFICULTIES, PRESETS
+
+from . import arena_cmd
 
 
 def _seed(value: str) -> int:
@@ -23,6 +26,7 @@ def _parser() -> argparse.ArgumentParser:
                     "before the Minotaur finds you.",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    arena_cmd.add_parser(sub)
 
     def game_options(p: argparse.ArgumentParser) -> None:
         p.add_argument("--seed", type=_seed, help="world seed (default: random, printed on stderr)")
@@ -41,6 +45,13 @@ def _parser() -> argparse.ArgumentParser:
     game_options(world)
     world.add_argument("--level", type=int, help="only this level (z)")
     world.add_argument("--json", action="store_true", help="JSON instead of text")
+
+    replay = sub.add_parser("replay", help="show a recorded match, or verify it against the engine",
+                            description="Show a replay file: header, outcome, fallbacks and one line per turn. "
+                                        "With --verify, re-run its inputs through a fresh game and check every "
+                                        "turn's state hash (exit 1 at the first difference, 2 for a bad file).")
+    replay.add_argument("file", type=Path, metavar="FILE", help="a replay (.jsonl)")
+    replay.add_argument("--verify", action="store_true", help="re-run the recorded inputs and compare hashes")
     return parser
 
 
@@ -50,10 +61,16 @@ def main(argv: list[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return 0
-    seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
-    if args.seed is None:
-        print(f"labyrinth: seed {seed} (pass --seed {seed} to play this labyrinth again)", file=sys.stderr)
     try:
+        if args.command == "arena":
+            return arena_cmd.run(args)
+        if args.command == "replay":
+            from .replay_cmd import replay
+
+            return replay(args.file, args.verify, sys.stdout)
+        seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
+        if args.seed is None:
+            print(f"labyrinth: seed {seed} (pass --seed {seed} to play this labyrinth again)", file=sys.stderr)
         if args.command == "gsm":
             from engine import Game
 

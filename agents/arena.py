@@ -1,0 +1,143 @@
+"""The arena: many headless matches, one summary. It backs `labyrinth arena`
+and the benchmark that judges the built-in agents by outcomes over many seeds.
+
+Agents cannot be pickled, so a worker process is sent only what makes a match
+(the settings and a seed) and builds both agents itself. Worlds and agents
+draw every random choice from the seed, so a match gives the same result in
+whichever process it is played, and results come back in the order of the
+seeds: ``jobs`` changes the wall time, never the figures.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Iterable
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
+from typing import Any
+
+from .registry import make_agent
+from .runner import DEFAULT_MAX_TURNS, Match, MatchResult, Recorder
+
+OUTCOMES = ("ESCAPED", "DEATH", "TIMEOUT")
+Z_95 = 1.959963984540054  # the standard normal's 97.5th percentile
+# Called with a match's seed; must be picklable (a module-level function or a
+# class) when jobs > 1, since the recorder is made in the worker that plays.
+RecorderFactory = Callable[[int], Recorder | None]
+
+
+def wilson_interval(successes: int, trials: int, z: float = Z_95) -> tuple[float, float]:
+    """The Wilson score interval of a success rate: unlike the normal
+    approximation it stays inside [0, 1] and is honest at 0 or all successes,
+    which is where the naive yardsticks land."""
+    if trials == 0:
+        return 0.0, 1.0
+    p = successes / trials
+    scale = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / scale
+    half = z / scale * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials))
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+@dataclass(frozen=True)
+class ArenaSettings:
+    """What every match of a run shares; small and picklable, unlike the agents."""
+
+    user: str = "builtin"  # a key of registry.USER_AGENTS
+    minotaur: str = "builtin"  # a key of registry.MINOTAUR_AGENTS
+    preset: str = "standard"
+    difficulty: str = "normal"
+    max_turns: int = DEFAULT_MAX_TURNS
+
+    def play(self, seed: int, recorder_factory: RecorderFactory | None = None) -> MatchResult:
+        """One match on ``seed``, both agents built here from the seed."""
+        return Match(make_agent("user", self.user, seed), make_agent("minotaur", self.minotaur, seed),
+                     seed=seed, preset=self.preset, difficulty=self.difficulty, max_turns=self.max_turns,
+                     recorder=recorder_factory(seed) if recorder_factory else None).play()
+
+
+@dataclass(frozen=True)
+class ArenaSummary:
+    """The results of a run, in seed order, and the figures drawn from them."""
+
+    settings: ArenaSettings
+    results: tuple[MatchResult, ...]
+    wall_s: float
+
+    @property
+    def games(self) -> int:
+        return len(self.results)
+
+    def count(self, outcome: str) -> int:
+        return sum(r.outcome == outcome for r in self.results)
+
+    @property
+    def escape_rate(self) -> float:
+        return self.count("ESCAPED") / self.games if self.games else 0.0
+
+    @property
+    def escape_interval(self) -> tuple[float, float]:
+        return wilson_interval(self.count("ESCAPED"), self.games)
+
+    @property
+    def mean_turns(self) -> float:
+        return sum(r.turns for r in self.results) / self.games if self.games else 0.0
+
+    @property
+    def mean_game_time(self) -> float:
+        return sum(r.game_time for r in self.results) / self.games if self.games else 0.0
+
+    def per_side(self, counter: str) -> dict[str, int]:
+        """A SideStats counter ("fallbacks", "errors", ...) summed over all matches, per side."""
+        return {side: sum(getattr(getattr(r, side), counter) for r in self.results)
+                for side in ("user", "minotaur")}
+
+    @property
+    def matches_per_s(self) -> float:
+        return self.games / self.wall_s if self.wall_s else 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        """The `labyrinth arena --json` object."""
+        return {"games": self.games, "escaped": self.count("ESCAPED"), "death": self.count("DEATH"),
+                "timeout": self.count("TIMEOUT"), "escape_rate": self.escape_rate,
+                "mean_turns": self.mean_turns, "mean_game_time": self.mean_game_time,
+                "fallbacks": self.per_side("fallbacks"), "errors": self.per_side("errors"),
+                "wall_s": round(self.wall_s, 3),
+                "results": [{"seed": r.seed, "outcome": r.outcome, "turns": r.turns, "game_time": r.game_time}
+                            for r in self.results]}
+
+
+def run_arena(settings: ArenaSettings, seeds: Iterable[int], *, jobs: int = 1,
+              recorder_factory: RecorderFactory | None = None,
+              on_result: Callable[[MatchResult], None] | None = None) -> ArenaSummary:
+    """Play one match per seed over ``jobs`` processes; ``on_result`` hears of
+    each match as it ends (in finishing order, for a progress bar)."""
+    seeds = list(seeds)
+    began = time.perf_counter()
+    if jobs <= 1 or len(seeds) <= 1:
+        results = []
+        for seed in seeds:
+            results.append(settings.play(seed, recorder_factory))
+            if on_result:
+                on_result(results[-1])
+    else:
+        results = _play_in_processes(settings, seeds, jobs, recorder_factory, on_result)
+    return ArenaSummary(settings, tuple(results), time.perf_counter() - began)
+
+
+def _play_in_processes(settings: ArenaSettings, seeds: list[int], jobs: int,
+                       recorder_factory: RecorderFactory | None,
+                       on_result: Callable[[MatchResult], None] | None) -> list[MatchResult]:
+    pool = ProcessPoolExecutor(max_workers=min(jobs, len(seeds)))
+    try:
+        futures = {pool.submit(settings.play, seed, recorder_factory): i for i, seed in enumerate(seeds)}
+        results: list[MatchResult | None] = [None] * len(seeds)
+        for future in as_completed(futures):
+            results[futures[future]] = future.result()
+            if on_result:
+                on_result(future.result())
+    finally:
+        # On an error or Ctrl-C, drop the matches not yet started instead of playing them out.
+        pool.shutdown(cancel_futures=True)
+    return results

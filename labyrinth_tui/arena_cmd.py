@@ -1,0 +1,144 @@
+"""`labyrinth arena`: many headless matches, then a results table for people
+or one JSON object for scripts.
+
+stdout carries only the table or the JSON; the progress bar is drawn on
+stderr, and only when both are terminals, so a pipe never sees it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from functools import partial
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from agents.arena import (
+    OUTCOMES,
+    ArenaSettings,
+    ArenaSummary,
+    RecorderFactory,
+    run_arena,
+)
+from agents.registry import MINOTAUR_AGENTS, USER_AGENTS
+from agents.runner import DEFAULT_MAX_TURNS, MatchResult
+from engine import DEFAULT_PRESET, DIFFICULTIES, PRESETS
+
+if TYPE_CHECKING:  # Rich and the replay writer load only when an arena runs, not for every command
+    from rich.console import Console
+    from rich.table import Table
+
+    from saves.replays import ReplayWriter
+
+
+def _count(value: str) -> int:
+    try:
+        number = int(value)
+    except ValueError:
+        number = 0
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, not {value!r}")
+    return number
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    """The `arena` subcommand and its options, offered agents read from the registry."""
+    arena = sub.add_parser(
+        "arena", help="play many headless matches and summarise them",
+        description="Play one match per seed (S, S+1, ...) between two agents without a screen, then print "
+                    "the outcomes, the escape rate with its 95% Wilson interval, mean turns and game time, "
+                    "fallbacks and errors per side, and the speed.")
+    arena.add_argument("--games", type=_count, default=20, help="how many matches (default: 20)")
+    arena.add_argument("--seed", type=int, default=1, help="the first match's seed (default: 1)")
+    arena.add_argument("--preset", choices=list(PRESETS), default=DEFAULT_PRESET, help="hunting ground size")
+    arena.add_argument("--difficulty", choices=DIFFICULTIES, default="normal")
+    arena.add_argument("--user", choices=list(USER_AGENTS), default="builtin", help="the user's agent")
+    arena.add_argument("--minotaur", choices=list(MINOTAUR_AGENTS), default="builtin",
+                       help="the Minotaur's agent")
+    arena.add_argument("--max-turns", type=_count, default=DEFAULT_MAX_TURNS,
+                       help=f"turns before a match is a TIMEOUT (default: {DEFAULT_MAX_TURNS})")
+    arena.add_argument("--jobs", type=_count, default=1,
+                       help="processes to play in; the results are the same for any number (default: 1)")
+    arena.add_argument("--json", action="store_true",
+                       help='print only one JSON object: games, escaped, death, timeout, escape_rate, '
+                            'mean_turns, mean_game_time, fallbacks and errors (each {"user": n, "minotaur": n}, '
+                            'totals over all matches), wall_s, and results [{seed, outcome, turns, game_time}] '
+                            'in seed order')
+    arena.add_argument("--replays", type=Path, metavar="DIR",
+                       help="record each match as a replay file in DIR, for `labyrinth replay`")
+
+
+def run(args: argparse.Namespace) -> int:
+    from rich.console import Console
+
+    settings = ArenaSettings(args.user, args.minotaur, args.preset, args.difficulty, args.max_turns)
+    seeds = range(args.seed, args.seed + args.games)
+    recorder_factory = partial(_replay_writer, args.replays) if args.replays else None
+    status = Console(stderr=True)
+    if sys.stdout.isatty() and status.is_terminal:
+        summary = _with_progress(status, settings, seeds, args.jobs, recorder_factory)
+    else:
+        summary = run_arena(settings, seeds, jobs=args.jobs, recorder_factory=recorder_factory)
+    if args.json:
+        print(json.dumps(summary.to_dict()))
+    else:
+        Console().print(_table(summary, seeds))
+    return 0
+
+
+def _replay_writer(directory: Path, seed: int) -> ReplayWriter:
+    """A replay file in ``directory`` for one match; a module-level function, so
+    worker processes can unpickle it and write their own matches."""
+    from saves.replays import ReplayWriter
+
+    del seed  # the writer names the file from the match it is given
+    return ReplayWriter(directory)
+
+
+def _with_progress(console: Console, settings: ArenaSettings, seeds: range, jobs: int,
+                   recorder_factory: RecorderFactory | None) -> ArenaSummary:
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
+
+    tally = dict.fromkeys(OUTCOMES, 0)
+    # Redrawn as each match ends rather than by Rich's refresh thread: worker
+    # processes are forked, and a fork must not catch another thread holding a lock.
+    with Progress(TextColumn("[bold]arena[/]"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.description}"),
+                  TimeRemainingColumn(), console=console, transient=True, auto_refresh=False) as progress:
+        task = progress.add_task("", total=len(seeds))
+
+        def advance(result: MatchResult) -> None:
+            tally[result.outcome] += 1
+            progress.update(task, advance=1, refresh=True,
+                            description="  ".join(f"{k.lower()} {v}" for k, v in tally.items()))
+
+        return run_arena(settings, seeds, jobs=jobs, recorder_factory=recorder_factory, on_result=advance)
+
+
+def _table(summary: ArenaSummary, seeds: range) -> Table:
+    from rich.table import Table
+
+    s = summary.settings
+    table = Table(title=f"{s.user} user vs {s.minotaur} Minotaur: {s.preset}, {s.difficulty}, "
+                        f"seeds {seeds.start}..{seeds.stop - 1}, at most {s.max_turns} turns")
+    table.add_column("measure")
+    table.add_column("value", justify="right")
+    for outcome in OUTCOMES:
+        n = summary.count(outcome)
+        table.add_row(outcome.lower(), f"{n} of {summary.games} ({n / summary.games:.0%})")
+    low, high = summary.escape_interval
+    table.add_row("escape rate (95% Wilson)", f"{summary.escape_rate:.3f} ({low:.3f}..{high:.3f})")
+    table.add_row("mean turns", f"{summary.mean_turns:.1f}")
+    table.add_row("mean game time", f"{summary.mean_game_time:,.1f} s")
+    for counter in ("fallbacks", "errors"):
+        side = summary.per_side(counter)
+        table.add_row(f"{counter}: user / Minotaur", f"{side['user']} / {side['minotaur']}")
+    table.add_row("wall time", f"{summary.wall_s:.2f} s")
+    table.add_row("matches per second", f"{summary.matches_per_s:.1f}")
+    return table
