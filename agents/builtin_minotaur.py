@@ -18,6 +18,8 @@ from .base import RuleAgent
 CLUE_FRESH_S = 90.0  # a noise or sighting older than this is not worth a detour
 GUARD_RADIUS = 3  # how close to a stone it lies in wait
 GUARD_S = 60.0  # how long it waits by one stone before moving on to another
+RAMP_AMBUSH = 0.5  # how often it waits at the ramp by a stone rather than at the stone
+TRACE_S = 240.0  # how long a trace of the intruder tells which stone it is after
 JUMP_AFTER_S = 12.0  # how soon after losing an intruder that saw it a jump can still fool it
 
 
@@ -29,6 +31,7 @@ class BuiltinMinotaur(RuleAgent):
         self.followed: float = -1.0  # game time of the last clue it chased down
         self.guard: tuple[int, int, int] | None = None
         self.guard_until = 0.0  # when it leaves the stone it guards
+        self.post: tuple[int, int, int] | None = None  # where it waits: the stone, or a ramp by it
         self.prowl: tuple[int, int, int] | None = None  # a place it wanders to between two guards
         self.face_to_face = -math.inf  # when the intruder last saw it from up close
 
@@ -54,17 +57,18 @@ class BuiltinMinotaur(RuleAgent):
             else:
                 return Action("PATHFIND", {"target_coords": _coords(where)},
                               f"following the trace at {where}, {o['game_time'] - when:g} s old")
-        return self._guard(o, here)
+        return self._guard(o, here, observation.details["ramps_by_item"])
 
     def _fresh_clue(self, o: dict) -> tuple[float, tuple[int, int, int]] | None:
         clues = [(c["game_time"], _xyz(c["position"])) for c in (o["last_heard"], o["last_seen"]) if c]
         clues = [c for c in clues if c[0] > self.followed and o["game_time"] - c[0] <= CLUE_FRESH_S]
         return max(clues) if clues else None
 
-    def _guard(self, o: dict, here: tuple[int, int, int]) -> Action:
+    def _guard(self, o: dict, here: tuple[int, int, int], ramps: dict[str, list]) -> Action:
         """Lie in wait by a stone the intruder still needs; after a while prowl to a
         random place of the hunting ground, then pick a stone again."""
         stones = [_xyz(i["position"]) for i in o["items"] if i["name"] != "LANTERN"]
+        ramps_by_stone = {_xyz(i["position"]): ramps.get(i["name"], []) for i in o["items"]}
         now = o["game_time"]
         if self.prowl is not None:
             if self.prowl != here:
@@ -73,18 +77,31 @@ class BuiltinMinotaur(RuleAgent):
         if not stones:
             return Action("WAIT")
         if self.guard not in stones:
-            self.guard, self.guard_until = self.rng.choice(stones), math.inf
-        gx, gy, gz = self.guard
+            self.guard, self.guard_until = self._likely_next(o, stones), math.inf
+            ramps = ramps_by_stone.get(self.guard, [])
+            # Lie in wait at the ramp by the stone half the time: where the intruder arrives.
+            self.post = tuple(ramps[0][:3]) if ramps and self.rng.random() < RAMP_AMBUSH else self.guard
+        gx, gy, gz = self.post
         if abs(gx - here[0]) + abs(gy - here[1]) > GUARD_RADIUS or gz != here[2]:
-            return Action("PATHFIND", {"target_coords": _coords(self.guard)}, f"going to guard the stone at {self.guard}")
+            return Action("PATHFIND", {"target_coords": _coords(self.post)}, f"going to guard the stone at {self.guard}")
         if self.guard_until == math.inf:
             self.guard_until = now + GUARD_S
         if now < self.guard_until:
-            return Action("WAIT", reasoning=f"lying in wait by the stone at {self.guard}")
+            return Action("WAIT", reasoning=f"lying in wait at {self.post}, by the stone at {self.guard}")
         self.guard, g = None, o["hunting_ground"]
         self.prowl = (g["x0"] + 2 * self.rng.randrange(g["width"] // 2), g["y0"] + 2 * self.rng.randrange(g["height"] // 2),
                       g["z0"] + self.rng.randrange(g["levels"]))
         return Action("PATHFIND", {"target_coords": _coords(self.prowl)}, f"prowling towards {self.prowl}")
+
+
+    def _likely_next(self, o: dict, stones: list[tuple[int, int, int]]) -> tuple[int, int, int]:
+        """The stone the intruder will most likely go for: the one nearest to where it
+        was last seen or heard, if that is recent; else any."""
+        clues = [c for c in (o["last_seen"], o["last_heard"]) if c and o["game_time"] - c["game_time"] <= TRACE_S]
+        if not clues:
+            return self.rng.choice(stones)
+        x, y, z = _xyz(max(clues, key=lambda c: c["game_time"])["position"])
+        return min(stones, key=lambda p: (abs(p[0] - x) + abs(p[1] - y) + 8 * abs(p[2] - z), p))
 
 
 def _xyz(c: dict) -> tuple[int, int, int]:

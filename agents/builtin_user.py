@@ -73,6 +73,8 @@ class BuiltinUser(RuleAgent):
         self.blocked: set[Pos] = set()
         self.last_rank = 0  # how near the Minotaur sounded last turn
         self.last_move: str | None = None  # the direction of its last MOVE
+        self.last_sound: str | None = None  # where the hooves sounded from last turn
+        self.sound: str | None = None  # where they sound from now
         self.fled = (-1, -math.inf)  # the level it last fled by a ramp, and when
         self.start: Pos | None = None
         self.target: str | None = None  # the stone it is after
@@ -117,10 +119,13 @@ class BuiltinUser(RuleAgent):
         rank = PROXIMITY_RANK.get(st["minotaur_proximity"], 0)
         # Nearer than last turn, and not because I walked towards it: it is coming.
         came_closer = rank > self.last_rank and not _towards(self.last_move, st["minotaur_direction"])
-        self.last_rank = rank
+        came_closer |= rank >= 2 and self.last_move is None and self.last_rank >= 2 and \
+            self.last_sound != st["minotaur_direction"]  # I stood still, yet the sound moved
+        self.last_rank, self.last_sound = rank, st["minotaur_direction"]
+        self.sound = st["minotaur_direction"] if st["minotaur_state"] == "CHASING_3D" else None
         if danger == 2 or (danger and came_closer):
             return self._remember(self._escape(here, st, held, d))
-        if self._should_listen(here, now):
+        if self._should_listen(here, now) and rank < 2:  # no standing about to LOOK with it close
             self.hum_pos, self.hum_time, self.heard = here, now, False
             return self._remember(Action("LOOK", reasoning="listening for the stones' hum"))
         return self._remember(self._explore(here, held, now))
@@ -151,7 +156,8 @@ class BuiltinUser(RuleAgent):
 
     def _near_threat(self, p: Pos, now: float, reach: int) -> bool:
         """Whether ``p`` is near where the Minotaur was lately; after waiting long enough it dares."""
-        if self.threat is None or now - self.threat_time > THREAT_MEMORY_S or now < self.bold_until:
+        memory = 0.0 if now < self.bold_until else THREAT_MEMORY_S  # bold: only what it hears right now
+        if self.threat is None or now - self.threat_time > memory:
             return False
         return st_dist(p, self.threat) <= reach
 
@@ -284,8 +290,8 @@ class BuiltinUser(RuleAgent):
         """A quiet walk to a known cell farther from the Minotaur than it is from me."""
         found = self.map.search(here, 400, {self.threat} | self.blocked, "^v".replace(self._back_ramp(here, now), ""))
         best = max((c for c, (dist, _) in found.items() if 0 < dist <= FLEE_RADIUS
-                    and _dist(c, self.threat) - dist > _dist(here, self.threat)),
-                   key=lambda c: (_dist(c, self.threat) - found[c][0], c), default=None)
+                    and _dist(c, self.threat) > _dist(here, self.threat) + 2),
+                   key=lambda c: (_dist(c, self.threat) - 0.5 * found[c][0], c), default=None)
         if best is None:
             return None
         word, steps = first_leg(found, here, best)
@@ -299,6 +305,8 @@ class BuiltinUser(RuleAgent):
             return self._hold(now, "the Minotaur is that way: waiting quietly")
         if found[goal][0] == steps and "RAMP" not in word and self.map.kind(_step(goal, word)) is None:
             steps += UNSEEN_STRIDE  # the corridor goes on out of sight: keep going until it ends
+        if self.last_rank and _towards(word, self.sound):
+            steps = min(steps, 2)  # towards a sound of hooves: a step at a time, listening
         return self._walk(word, steps, why)
 
     def _guarded(self, name: str, now: float) -> bool:

@@ -13,6 +13,7 @@ class StoneSearch:
     def __init__(self, ground: dict[str, int]) -> None:
         self.ground = ground
         self.candidates: dict[str, set[Pos]] = {}
+        self._boxes: dict[str, tuple[int, int, int, int, int]] = {}
 
     def hear(self, name: str, at: Pos, direction: str | None, levels: int) -> None:
         """A hum heard at ``at``: keep only the cells it agrees with."""
@@ -23,21 +24,20 @@ class StoneSearch:
             cells = {(x, y, z) for x in range(g["x0"], g["x0"] + g["width"], 2)
                      for y in range(g["y0"], g["y0"] + g["height"], 2)}
         kept = {c for c in cells if compass(c[0] - at[0], c[1] - at[1]) == direction}
-        self.candidates[name] = kept or cells  # an empty set would be a contradiction: keep the old
+        self._set(name, kept or cells)  # an empty set would be a contradiction: keep the old
 
     def seen(self, name: str, at: Pos) -> None:
-        self.candidates[name] = {at}
+        if self.candidates.get(name) != {at}:
+            self._set(name, {at})
 
-    def forget(self, name: str) -> None:
-        self.candidates.pop(name, None)
+    def _set(self, name: str, cells: set[Pos]) -> None:
+        self.candidates[name] = cells
+        xs, ys = [c[0] for c in cells], [c[1] for c in cells]
+        self._boxes[name] = (min(xs), max(xs), min(ys), max(ys), next(iter(cells))[2])
 
     def box(self, name: str) -> tuple[int, int, int, int, int] | None:
         """The candidates' bounding box (x0, x1, y0, y1, z), or None before any hum."""
-        cells = self.candidates.get(name)
-        if not cells:
-            return None
-        xs, ys = [c[0] for c in cells], [c[1] for c in cells]
-        return min(xs), max(xs), min(ys), max(ys), next(iter(cells))[2]
+        return self._boxes.get(name)
 
     def gap(self, name: str, p: Pos) -> int:
         """Steps from ``p`` to the nearest corner of the candidates' box on the same level (levels count 8)."""

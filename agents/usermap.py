@@ -1,5 +1,10 @@
 """The built-in user's memory of the labyrinth: the cells it has seen, and
-searches over them (it plans only through what it knows)."""
+searches over them (it plans only through what it knows).
+
+Links between known open cells and the set of frontier cells (open cells with
+an unseen neighbour) are kept up to date as cells are learned, because the
+user searches its map every turn.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +13,7 @@ from collections import deque
 Pos = tuple[int, int, int]
 STEPS = {"NORTH": (0, 1), "SOUTH": (0, -1), "EAST": (1, 0), "WEST": (-1, 0)}
 OPEN = frozenset(".=^v")
+_BACK = {"NORTH": "SOUTH", "SOUTH": "NORTH", "EAST": "WEST", "WEST": "EAST"}
 
 
 class UserMap:
@@ -15,10 +21,37 @@ class UserMap:
 
     def __init__(self) -> None:
         self.cells: dict[Pos, str] = {}
+        self.links: dict[Pos, list[tuple[str, Pos]]] = {}  # open cell -> known open neighbours on its level
+        self.frontier: set[Pos] = set()
 
     def learn(self, seen: list[list]) -> None:
+        touched = set()
         for x, y, z, kind in seen:
-            self.cells[(x, y, z)] = kind
+            p = (x, y, z)
+            if p in self.cells:
+                continue
+            self.cells[p] = kind
+            touched.add(p)
+            touched.update((x + dx, y + dy, z) for dx, dy in STEPS.values())
+            if kind in OPEN:
+                links = self.links.setdefault(p, [])
+                for d, (dx, dy) in STEPS.items():
+                    n = (x + dx, y + dy, z)
+                    if self.cells.get(n) in OPEN:
+                        links.append((d, n))
+                        self.links.setdefault(n, []).append((_BACK[d], p))
+        for p in touched:
+            if self.cells.get(p) in OPEN and self._unseen_side(p):
+                self.frontier.add(p)
+            else:
+                self.frontier.discard(p)
+
+    def _unseen_side(self, p: Pos) -> bool:
+        x, y, z = p
+        if any((x + dx, y + dy, z) not in self.cells for dx, dy in STEPS.values()):
+            return True
+        here = self.cells[p]
+        return (here == "^" and (x, y, z + 1) not in self.cells) or (here == "v" and (x, y, z - 1) not in self.cells)
 
     def kind(self, p: Pos) -> str | None:
         return self.cells.get(p)
@@ -26,27 +59,21 @@ class UserMap:
     def moves(self, p: Pos, ramps: str = "^v") -> list[tuple[str, Pos]]:
         """Known ways out of ``p``: (direction word, next cell). A ramp whose kind is
         in ``ramps`` leads to the cell above or below, even before that level was seen."""
-        x, y, z = p
-        out = [(d, (x + dx, y + dy, z)) for d, (dx, dy) in STEPS.items() if self.cells.get((x + dx, y + dy, z)) in OPEN]
+        out = self.links.get(p, [])
         here = self.cells.get(p)
         if here == "^" and "^" in ramps:
-            out.append(("UP RAMP", (x, y, z + 1)))
-        elif here == "v" and "v" in ramps:
-            out.append(("DOWN RAMP", (x, y, z - 1)))
+            return [*out, ("UP RAMP", (p[0], p[1], p[2] + 1))]
+        if here == "v" and "v" in ramps:
+            return [*out, ("DOWN RAMP", (p[0], p[1], p[2] - 1))]
         return out
 
     def is_frontier(self, p: Pos) -> bool:
         """An open cell with an unseen neighbour, or a ramp to a level not yet seen there."""
-        x, y, z = p
-        if any((x + dx, y + dy, z) not in self.cells for dx, dy in STEPS.values()):
-            return True
-        here = self.cells.get(p)
-        return (here == "^" and (x, y, z + 1) not in self.cells) or (here == "v" and (x, y, z - 1) not in self.cells)
+        return p in self.frontier
 
     def exits(self, p: Pos) -> int:
         """How many known open neighbours on the level: 1 is a dead end."""
-        x, y, z = p
-        return sum(self.cells.get((x + dx, y + dy, z)) in OPEN for dx, dy in STEPS.values())
+        return len(self.links.get(p, ()))
 
     def search(self, start: Pos, limit: int, avoid: set[Pos] = frozenset(), ramps: str = "^v"
                ) -> dict[Pos, tuple[int, Pos | None]]:
@@ -54,10 +81,11 @@ class UserMap:
         cell -> (distance, previous cell), at most ``limit`` cells."""
         found: dict[Pos, tuple[int, Pos | None]] = {start: (0, None)}
         todo = deque([start])
+        moves = self.moves
         while todo and len(found) < limit:
             here = todo.popleft()
             dist = found[here][0] + 1
-            for _, nxt in self.moves(here, ramps):
+            for _, nxt in moves(here, ramps):
                 if nxt not in found and nxt not in avoid:
                     found[nxt] = (dist, here)
                     todo.append(nxt)

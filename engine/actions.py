@@ -52,7 +52,7 @@ Labyrinth: The Temporal Hunt. You are lost in a labyrinth cut into a kilometre c
 step (2.5 m) wide, levels 5 m apart joined by ramps (UP RAMP / DOWN RAMP from a ramp cell, one level a step). \
 Your goal: find and GRAB the RED, BLUE and YELLOW stones; holding all three, you escape. A Minotaur hunts you. \
 You see 2 steps around you; it sees 6 steps in the dark and hears your steps through walls (running within \
-24 steps, walking only within 4). You hear it as a cue (VERY CLOSE within 7.5 m, CLOSE 20 m, FAINT 37.5 m) \
+24 steps, walking only within 4.5). You hear it as a cue (VERY CLOSE within 7.5 m, CLOSE 20 m, FAINT 37.5 m) \
 with a direction. If it shares your cell you die. Running (2 steps/s) costs stamina; walking (1 step/s) and \
 standing restore it. Crawlways can only be walked, and the Minotaur cannot enter them at all: they are \
 refuges. Every 600 s it may jump out of time for 5-10 s (a Temporal Whine warns you when it leaves and just \
@@ -64,7 +64,7 @@ Labyrinth: The Temporal Hunt. You are the Minotaur, master of a labyrinth cut in
 (x grows EAST, y NORTH, z UP by levels joined by ramps; you know every cell). An intruder is looking for the \
 RED, BLUE and YELLOW stones; if it holds all three it escapes and you lose. Catch it: step onto its cell. \
 Your infrared eyes see it within 6 steps in line of sight; you hear its steps through walls (running within \
-24 steps, walking within 4) and learn the exact cell. You walk 1 step/s, 2 while you see it. You cannot \
+24 steps, walking within 4.5) and learn the exact cell. You walk 1 step/s, 2 while you see it. You cannot \
 enter crawlways, where it can hide. You know where the stones lie: guarding them pays. Every 600 s you may \
 JUMP out of time for 5-10 s and return to the same cell; the intruder hears a whine. If it raises a LANTERN \
 you are frozen for 120 s. One decision holds for the whole of the intruder's next action."""

@@ -40,7 +40,7 @@ VERY_CLOSE_SQ = 3 * 3  # 7.5 m
 CLOSE_SQ = 8 * 8  # 20 m
 FAINT_SQ = 15 * 15  # 37.5 m
 HEAR_HIGH_SQ = 24 * 24  # running, *tunable*
-HEAR_LOW_SQ = 4 * 4  # walking or crawling, *tunable*
+HEAR_LOW_SQ = 20  # walking or crawling: 4.5 steps (11 m), tuned for balance (RULES: 4), *tunable*
 
 # The Minotaur's temporal rules.
 JUMP_COOLDOWN_TICKS = 600 * TICKS_PER_SECOND

@@ -21,6 +21,7 @@ from .world import World
 from .wsap import Effect, Entity, Event, Goal, Location, Observation, Terrain
 
 RECENT = 8  # events kept for "RECENT EVENTS"
+RAMP_REACH = 8  # how far around an item the Minotaur is told of ramps
 _EXIT_TERRAIN = {CRAWLWAY: "crawlway (walk only; the Minotaur cannot follow)"}
 
 
@@ -189,6 +190,18 @@ class MinotaurPerception:
     def __init__(self, world: World) -> None:
         self.world = world
         self.events: deque[Event] = deque(maxlen=RECENT)
+        self._ramps: dict[Pos, list[list]] = {}
+
+    def ramps_near(self, pos: Pos, reach: int = RAMP_REACH) -> list[list]:
+        """The ramps within ``reach`` steps of ``pos`` on its level, [x, y, z, '^' or 'v'],
+        nearest first: where someone coming to that place would arrive."""
+        if pos not in self._ramps:
+            x, y, z = pos
+            found = [(abs(dx) + abs(dy), [x + dx, y + dy, z, CELL_CHARS[kind]])
+                     for dx in range(-reach, reach + 1) for dy in range(-reach + abs(dx), reach - abs(dx) + 1)
+                     if (kind := self.world.cell(x + dx, y + dy, z)) in (RAMP_UP, RAMP_DOWN)]
+            self._ramps[pos] = [ramp for _, ramp in sorted(found)]
+        return self._ramps[pos]
 
     def observe(self, state: GameState, obs: MinotaurObservation, events: tuple[ev.Event, ...] = ()
                 ) -> Observation:
@@ -236,7 +249,9 @@ class MinotaurPerception:
                                 f"{3 - sum(i.name != 'LANTERN' for i in obs.items)}/3 stones taken by the intruder",
                                 clues or ["no trace of the intruder yet: listen, guard the stones"])],
             recent_events=list(self.events), step=obs.turn,
-            details={"role": "minotaur", "observation": obs.model_dump()},
+            details={"role": "minotaur", "observation": obs.model_dump(),
+                     "ramps_by_item": {i.name: self.ramps_near((i.position.x, i.position.y, i.position.z))
+                                       for i in obs.items}},
         )
 
 

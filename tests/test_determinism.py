@@ -25,7 +25,7 @@ SCRIPT = [
 GOLDEN = {
     ("tiny", 1): "a0a9fdf27276f02c",
     ("standard", 1): "771143ae814e70e6",
-    ("standard", 2): "25d0fc973bdea2a5",
+    ("standard", 2): "3718d798a9dcde50",
     ("large", 3): "0d1489f43bcfd600",
 }
 
