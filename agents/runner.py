@@ -11,51 +11,20 @@ LOOK, so no match can stall.
 
 from __future__ import annotations
 
-import time
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
 from engine import Game, MinotaurDecision, UserInput
-from engine.actions import (
-    MINOTAUR_ACTIONS,
-    MINOTAUR_DESCRIPTION,
-    USER_ACTIONS,
-    USER_DESCRIPTION,
-    to_minotaur_decision,
-    to_user_input,
-)
-from engine.commands import BadInput
-from engine.perception import MinotaurPerception, UserPerception
-from engine.rewards import minotaur_reward, user_reward
 from engine.turn import TurnResult
-from engine.wsap import Action, ActionResult
+from engine.wsap import Action, Observation
 
 from .base import Agent
+from .side import Side, SideStats
 
-LOOK = UserInput(command="LOOK")
-WAIT = MinotaurDecision(action="WAIT")
-ERROR_STREAK = 3  # ERRORs in a row before the user is given LOOK
 DEFAULT_MAX_TURNS = 400
 DEFAULT_TIMEOUT_S = 60.0
-
-
-@dataclass
-class SideStats:
-    """How one side's answers went over a match."""
-
-    decisions: int = 0
-    fallbacks: int = 0  # turns played by the fallback instead of the agent
-    invalid: int = 0  # answers that were not a valid action
-    exceptions: int = 0
-    timeouts: int = 0
-    errors: int = 0  # valid commands the game answered with ERROR
-    think_s: float = 0.0  # time spent in decide()
-
-    @property
-    def mean_latency_s(self) -> float:
-        return self.think_s / self.decisions if self.decisions else 0.0
 
 
 @dataclass
@@ -90,6 +59,7 @@ class MatchResult:
     game_time: float
     user: SideStats = field(default_factory=SideStats)
     minotaur: SideStats = field(default_factory=SideStats)
+    recording_error: str | None = None  # why the replay stopped early, if it did
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -101,6 +71,7 @@ class Recorder(Protocol):
     def start(self, match: Match) -> None: ...
     def turn(self, record: TurnRecord) -> None: ...
     def finish(self, result: MatchResult) -> None: ...
+    def close(self) -> None: ...
 
 
 class Match:
@@ -113,22 +84,26 @@ class Match:
         self.game = Game.new(seed, preset, difficulty)
         self.seed, self.preset, self.difficulty = seed, preset, difficulty
         self.max_turns, self.timeout_s, self.recorder = max_turns, timeout_s, recorder
-        self.user_view = UserPerception(self.game.world)
-        self.minotaur_view = MinotaurPerception(self.game.world)
-        self.stats = {"user": SideStats(), "minotaur": SideStats()}
         self.turns = 0
-        self.error_streak = 0
-        self.plans: dict[str, list[str]] = {}
+        self.recording_error: str | None = None
         response, observation = self.game.view()
-        self.observations = {"user": self.user_view.observe(self.game.state, response),
-                             "minotaur": self.minotaur_view.observe(self.game.state, observation)}
+        self.sides = {"user": Side("user", user, self.game.world, self.game.state, response),
+                      "minotaur": Side("minotaur", minotaur, self.game.world, self.game.state, observation)}
         self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="agent") \
             if user.blocking or minotaur.blocking else None
-        user.initialize(USER_DESCRIPTION, USER_ACTIONS)
-        minotaur.initialize(MINOTAUR_DESCRIPTION, MINOTAUR_ACTIONS)
-        self.plans = {"user": self._plan(user, "user"), "minotaur": self._plan(minotaur, "minotaur")}
-        if recorder:
-            recorder.start(self)
+        self._record("start", self)
+
+    @property
+    def observations(self) -> dict[str, Observation]:
+        return {role: side.observation for role, side in self.sides.items()}
+
+    @property
+    def stats(self) -> dict[str, SideStats]:
+        return {role: side.stats for role, side in self.sides.items()}
+
+    @property
+    def plans(self) -> dict[str, list[str]]:
+        return {role: side.plan for role, side in self.sides.items()}
 
     @property
     def outcome(self) -> str | None:
@@ -147,119 +122,55 @@ class Match:
 
     def play_turn(self) -> TurnRecord:
         """Ask both agents, step the game, tell both what happened."""
-        (user_action, user_why), (minotaur_action, minotaur_why) = self._ask_both()
-        command, user_why = self._user_command(user_action, user_why)
-        decision, minotaur_why = self._minotaur_decision(minotaur_action, minotaur_why)
+        user, minotaur = self.sides["user"], self.sides["minotaur"]
+        user_answer, minotaur_answer = self._ask_both()
+        command, user_why = user.command(*user_answer)
+        decision, minotaur_why = minotaur.command(*minotaur_answer)
         result = self.game.step(command, decision)
         self.turns += 1
-        user_stats = self.stats["user"]
-        if result.response.status == "ERROR":
-            user_stats.errors += 1
-            self.error_streak += 1
-        else:
-            self.error_streak = 0
-        self._tell(result, user_why, minotaur_why)
+        done = self.outcome is not None
+        user.tell(result, user_why, done)
+        minotaur.tell(result, minotaur_why, done)
         record = TurnRecord(self.turns, command, decision, user_why, minotaur_why, result)
-        if self.recorder:
-            self.recorder.turn(record)
+        self._record("turn", record)
         return record
 
     def result(self) -> MatchResult:
-        state = self.game.state
         return MatchResult(self.seed, self.preset, self.difficulty, self.user.name, self.minotaur.name,
-                           self.outcome or "TIMEOUT", self.turns, state.tick / 2,
-                           self.stats["user"], self.stats["minotaur"])
+                           self.outcome or "TIMEOUT", self.turns, self.game.state.tick / 2,
+                           self.sides["user"].stats, self.sides["minotaur"].stats, self.recording_error)
 
     def close(self) -> None:
+        """End the match's helpers; the replay is finished when the match was, and closed in any case."""
         if self._pool:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
-        if self.recorder and self.outcome:
-            self.recorder.finish(self.result())
+        if self.recorder:
+            if self.outcome:
+                self._record("finish", self.result())
+            if self.recorder:
+                self.recorder.close()
             self.recorder = None
 
-    # --- asking ------------------------------------------------------------
-
-    def _plan(self, agent: Agent, role: str) -> list[str]:
+    def _record(self, what: str, item: Any) -> None:
+        """Keep the replay going; a failure to write stops the recording, never the match."""
+        if self.recorder is None:
+            return
         try:
-            return list(agent.plan(self.observations[role].current_goals))
-        except Exception as exc:  # an agent's failure is a value, never a crash
-            return [f"(no plan: {type(exc).__name__}: {exc})"]
+            getattr(self.recorder, what)(item)
+        except OSError as exc:
+            self.recording_error = f"the replay stopped at turn {self.turns}: {exc}"
+            self.recorder = None
 
     def _ask_both(self) -> tuple[tuple[Action | None, str | None], tuple[Action | None, str | None]]:
         if self._pool is None:
-            return (self._ask(self.user, "user"), self._ask(self.minotaur, "minotaur"))
-        futures = [self._pool.submit(self._ask, agent, role)
-                   for agent, role in ((self.user, "user"), (self.minotaur, "minotaur"))]
+            return self.sides["user"].ask(), self.sides["minotaur"].ask()
+        futures = {role: self._pool.submit(side.ask) for role, side in self.sides.items()}
         answers = []
-        for future, role in zip(futures, ("user", "minotaur")):
+        for role, future in futures.items():
             try:
                 answers.append(future.result(timeout=self.timeout_s))
             except FutureTimeout:
-                self.stats[role].timeouts += 1
+                self.sides[role].stats.timeouts += 1
                 answers.append((None, f"no answer within {self.timeout_s:g} s"))
         return answers[0], answers[1]
-
-    def _ask(self, agent: Agent, role: str) -> tuple[Action | None, str | None]:
-        """The agent's action, or None and why there is none."""
-        stats = self.stats[role]
-        began = time.perf_counter()
-        try:
-            action = agent.decide(self.observations[role])
-        except Exception as exc:
-            stats.exceptions += 1
-            return None, f"the agent failed: {type(exc).__name__}: {exc}"
-        finally:
-            stats.decisions += 1
-            stats.think_s += time.perf_counter() - began
-        if not isinstance(action, Action):
-            return None, f"the agent answered {type(action).__name__}, not an Action"
-        return action, None
-
-    def _user_command(self, action: Action | None, why: str | None) -> tuple[UserInput, str | None]:
-        stats = self.stats["user"]
-        if self.error_streak >= ERROR_STREAK:
-            stats.fallbacks += 1
-            return LOOK, f"{self.error_streak} ERRORs in a row"
-        if action is not None:
-            try:
-                return to_user_input(action), None
-            except BadInput as exc:
-                stats.invalid += 1
-                why = str(exc)
-        stats.fallbacks += 1
-        return LOOK, why
-
-    def _minotaur_decision(self, action: Action | None, why: str | None) -> tuple[MinotaurDecision, str | None]:
-        stats = self.stats["minotaur"]
-        if action is not None:
-            try:
-                return to_minotaur_decision(action), None
-            except BadInput as exc:
-                stats.invalid += 1
-                why = str(exc)
-        stats.fallbacks += 1
-        return WAIT, why
-
-    def _tell(self, result: TurnResult, user_why: str | None, minotaur_why: str | None) -> None:
-        """Give both agents their new observation and the feedback on their action."""
-        state, response = result.state, result.response
-        seconds = response.environment.time_taken
-        user_obs = self.user_view.observe(state, response, result.events)
-        minotaur_obs = self.minotaur_view.observe(state, result.observation, result.events)
-        self.observations = {"user": user_obs, "minotaur": minotaur_obs}
-        done = self.outcome is not None
-        user_message = response.raw_text_output if not user_why else \
-            f"Your answer was not used ({user_why}); LOOK was played instead.\n{response.raw_text_output}"
-        minotaur_message = result.observation.raw_text_output if not minotaur_why else \
-            f"Your answer was not used ({minotaur_why}); WAIT was played instead.\n" \
-            f"{result.observation.raw_text_output}"
-        for agent, role, ok, message, reward, obs in (
-                (self.user, "user", response.status != "ERROR" and not user_why, user_message,
-                 user_reward(result.events, seconds), user_obs),
-                (self.minotaur, "minotaur", not minotaur_why, minotaur_message,
-                 minotaur_reward(result.events, seconds), minotaur_obs)):
-            try:
-                agent.reflect(ActionResult(ok, message, reward, [], done, obs))
-            except Exception:  # counted, and the match goes on
-                self.stats[role].exceptions += 1

@@ -86,11 +86,15 @@ def test_recorder_factory_gets_each_seed_and_sees_each_match():
         def finish(self, result):
             self.result = result
 
+        def close(self):
+            self.closed = True
+
     made = []
     summary = run_arena(ArenaSettings(preset="small", max_turns=20), [4, 9],
                         recorder_factory=lambda seed: made.append(Recorder(seed)) or made[-1])
     assert [r.seed for r in made] == [4, 9]
     assert [(r.turns, r.result) for r in made] == [(m.turns, m) for m in summary.results]
+    assert all(r.closed for r in made)
 
 
 def test_jobs_change_the_time_not_the_results():

@@ -1,0 +1,122 @@
+"""One role of a game played by an agent: what it perceives, how its answers
+are timed, checked and replaced by the fallback, and the feedback it gets.
+
+The match runner holds two sides; `labyrinth gsm` and the TUI hold one, the
+other role being a person or a pipe.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from engine import GameState, MinotaurDecision, UserInput
+from engine.actions import (
+    MINOTAUR_ACTIONS,
+    MINOTAUR_DESCRIPTION,
+    USER_ACTIONS,
+    USER_DESCRIPTION,
+    to_minotaur_decision,
+    to_user_input,
+)
+from engine.commands import BadInput
+from engine.perception import MinotaurPerception, UserPerception
+from engine.rewards import minotaur_reward, user_reward
+from engine.turn import TurnResult
+from engine.world import World
+from engine.wsap import Action, ActionResult
+
+from .base import Agent
+
+FALLBACK = {"user": UserInput(command="LOOK"), "minotaur": MinotaurDecision(action="WAIT")}
+ERROR_STREAK = 3  # the user's ERRORs in a row before it is given LOOK
+
+
+@dataclass
+class SideStats:
+    """How one side's answers went over a match."""
+
+    decisions: int = 0
+    fallbacks: int = 0  # turns played by the fallback instead of the agent
+    invalid: int = 0  # answers that were not a valid action
+    exceptions: int = 0  # decide() or reflect() raised
+    timeouts: int = 0
+    errors: int = 0  # valid commands the game answered with ERROR
+    think_s: float = 0.0  # time spent in decide()
+
+    @property
+    def mean_latency_s(self) -> float:
+        return self.think_s / self.decisions if self.decisions else 0.0
+
+
+class Side:
+    """An agent in one role ("user" or "minotaur") of a game."""
+
+    def __init__(self, role: str, agent: Agent, world: World, state: GameState, first_view) -> None:
+        self.role, self.agent = role, agent
+        self.perception = UserPerception(world) if role == "user" else MinotaurPerception(world)
+        self.stats = SideStats()
+        self.error_streak = 0
+        self.observation = self.perception.observe(state, first_view)
+        description, actions = (USER_DESCRIPTION, USER_ACTIONS) if role == "user" else \
+            (MINOTAUR_DESCRIPTION, MINOTAUR_ACTIONS)
+        agent.initialize(description, actions)
+        try:
+            self.plan = list(agent.plan(self.observation.current_goals))
+        except Exception as exc:  # an agent's failure is a value, never a crash
+            self.plan = [f"(no plan: {type(exc).__name__}: {exc})"]
+
+    def ask(self) -> tuple[Action | None, str | None]:
+        """The agent's action for the current observation, or None and why there is none."""
+        began = time.perf_counter()
+        try:
+            action = self.agent.decide(self.observation)
+        except Exception as exc:
+            self.stats.exceptions += 1
+            return None, f"the agent failed: {type(exc).__name__}: {exc}"
+        finally:
+            self.stats.decisions += 1
+            self.stats.think_s += time.perf_counter() - began
+        if not isinstance(action, Action):
+            return None, f"the agent answered {type(action).__name__}, not an Action"
+        return action, None
+
+    def command(self, action: Action | None, why: str | None) -> tuple[UserInput | MinotaurDecision, str | None]:
+        """The engine input for ``action``, or the fallback and why it was used."""
+        if self.role == "user" and self.error_streak >= ERROR_STREAK:
+            why = f"{self.error_streak} ERRORs in a row"
+        elif action is not None:
+            try:
+                return (to_user_input if self.role == "user" else to_minotaur_decision)(action), None
+            except BadInput as exc:
+                self.stats.invalid += 1
+                why = str(exc)
+        self.stats.fallbacks += 1
+        return FALLBACK[self.role], why
+
+    def decide(self) -> tuple[UserInput | MinotaurDecision, str | None]:
+        """Ask and check in one go (for a side played in the caller's thread)."""
+        return self.command(*self.ask())
+
+    def tell(self, result: TurnResult, why: str | None, done: bool) -> None:
+        """The new observation, and the feedback on the action this side sent."""
+        response, events = result.response, result.events
+        seconds = response.environment.time_taken
+        if self.role == "user":
+            if response.status == "ERROR":
+                self.stats.errors += 1
+                self.error_streak += 1
+            else:
+                self.error_streak = 0
+            self.observation = self.perception.observe(result.state, response, events)
+            ok, text, reward = response.status != "ERROR", response.raw_text_output, user_reward(events, seconds)
+        else:
+            self.observation = self.perception.observe(result.state, result.observation, events)
+            ok, text, reward = True, result.observation.raw_text_output, minotaur_reward(events, seconds)
+        if why:
+            ok, text = False, f"Your answer was not used ({why}); {FALLBACK[self.role].model_dump_json(exclude_none=True)} " \
+                              f"was played instead.\n{text}"
+        try:
+            self.agent.reflect(ActionResult(ok, text, reward, [], done, self.observation))
+        except Exception:  # counted, and the game goes on
+            self.stats.exceptions += 1
