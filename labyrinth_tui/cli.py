@@ -7,6 +7,7 @@ import secrets
 import sys
 from pathlib import Path
 
+from agents.registry import MINOTAUR_AGENTS
 from engine import DEFAULT_PRESET, DIFFICULTIES, PRESETS
 
 from . import arena_cmd
@@ -37,9 +38,9 @@ def _parser() -> argparse.ArgumentParser:
                                      "each output line a GameStateResponse (the first one is the initial state).")
     game_options(gsm)
     gsm.add_argument("--difficulty", choices=DIFFICULTIES, default="normal")
-    gsm.add_argument("--minotaur", choices=("wait", "external"), default="wait",
-                     help="wait: a Minotaur that always WAITs; external: each line carries "
-                          '{"user": UserInput, "minotaur": MinotaurDecision}')
+    gsm.add_argument("--minotaur", choices=["external", *MINOTAUR_AGENTS], default="builtin",
+                     help="who plays the Minotaur: builtin (default) or another agent; wait: one that always "
+                          'WAITs; external: each line carries {"user": UserInput, "minotaur": MinotaurDecision}')
 
     world = sub.add_parser("world", help="print the hunting ground's levels as text or JSON")
     game_options(world)
@@ -77,9 +78,17 @@ def main(argv: list[str] | None = None) -> int:
             from .jsonlines import serve
 
             game = Game.new(seed, args.preset, args.difficulty)
+            minotaur = None
+            if args.minotaur not in ("external", "wait"):  # "wait" is the engine's own WAIT: no agent needed
+                from agents.registry import make_agent
+                from agents.side import Side
+
+                _, observation = game.view()
+                minotaur = Side("minotaur", make_agent("minotaur", args.minotaur, seed), game.world, game.state,
+                                observation)
             # A large output buffer: a bulk run then writes to the pipe in big pieces.
             with open(sys.stdout.fileno(), "wb", buffering=1 << 20, closefd=False) as out:
-                return serve(game, args.minotaur == "external", sys.stdin.buffer, out)
+                return serve(game, args.minotaur == "external", sys.stdin.buffer, out, minotaur)
         from .worldmap import dump
 
         return dump(seed, args.preset, args.level, args.json, sys.stdout)

@@ -1,9 +1,11 @@
 """`labyrinth gsm`: the engine over stdin/stdout, one JSON object per line.
 
-Plain mode: each input line is a UserInput, each output line a GameStateResponse.
-External mode: each input line is ``{"user": UserInput, "minotaur": MinotaurDecision}``
-and each output line ``{"user": GameStateResponse, "minotaur": MinotaurObservation}``.
-The first output line is the initial state. A bad line gets an ERROR line; EOF exits 0.
+Plain mode: each input line is a UserInput, each output line a GameStateResponse;
+the Minotaur is an agent of this project (``minotaur``), or one that always
+WAITs (None). External mode: each input line is ``{"user": UserInput,
+"minotaur": MinotaurDecision}`` and each output line ``{"user":
+GameStateResponse, "minotaur": MinotaurObservation}``. The first output line is
+the initial state. A bad line gets an ERROR line; EOF exits 0.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from typing import BinaryIO
 
 from pydantic import BaseModel
 
+from agents.side import Side
 from engine import WAIT, Game
 
 
@@ -53,7 +56,7 @@ def _batches(stdin: BinaryIO) -> Iterator[list[bytes]]:
         yield [pending]
 
 
-def serve(game: Game, external: bool, stdin: BinaryIO, stdout: BinaryIO) -> int:
+def serve(game: Game, external: bool, stdin: BinaryIO, stdout: BinaryIO, minotaur: Side | None = None) -> int:
     """Play ``game`` over JSON lines (bytes, UTF-8) until EOF."""
     write, flush = stdout.write, stdout.flush
     response, observation = game.view()
@@ -67,7 +70,12 @@ def serve(game: Game, external: bool, stdin: BinaryIO, stdout: BinaryIO) -> int:
                 halves = _split_external(line)
                 result = game.reject(halves) if isinstance(halves, str) else game.step(*halves)
                 write(_paired(result.response, result.observation) + b"\n")
-            else:
+            elif minotaur is None:
                 write(_json(game.step(line, WAIT).response) + b"\n")
+            else:
+                decision, why = minotaur.decide()
+                result = game.step(line, decision)
+                minotaur.tell(result, why, done=game.state.outcome is not None)
+                write(_json(result.response) + b"\n")
         flush()
     return 0

@@ -91,3 +91,16 @@ def test_bad_arguments_get_a_clear_message(args, complaint):
 def test_no_subcommand_prints_help():
     done = run()
     assert done.returncode == 0 and "gsm" in done.stdout and "world" in done.stdout
+
+
+def test_gsm_plays_the_builtin_minotaur_by_default_and_deterministically():
+    lines = "\n".join(['{"command": "HALT", "steps": 40}'] * 6) + "\n"
+    builtin = [run("gsm", "--seed", "3", "--preset", "tiny", stdin=lines) for _ in range(2)]
+    waiting = run("gsm", "--seed", "3", "--preset", "tiny", "--minotaur", "wait", stdin=lines)
+    assert builtin[0].returncode == waiting.returncode == 0
+    assert builtin[0].stdout == builtin[1].stdout
+    def cues(out: str) -> list:
+        return [GameStateResponse.model_validate_json(line).minotaur_cue for line in out.splitlines()]
+
+    assert len({c.proximity for c in cues(waiting.stdout)}) == 1  # it never moved
+    assert cues(builtin[0].stdout) != cues(waiting.stdout)  # the built-in one hunts
