@@ -1,0 +1,45 @@
+"""The built-in agents, judged by what they do: seeded play, real wins over
+naive opponents, and the rules' limits respected."""
+
+from collections import Counter
+
+from agents.registry import make_agent
+from agents.runner import Match
+
+SEEDS = range(20)
+
+
+def _outcomes(user: str, minotaur: str, preset: str = "small") -> Counter:
+    return Counter(Match(make_agent("user", user, s), make_agent("minotaur", minotaur, s), seed=s, preset=preset,
+                         max_turns=300).play().outcome for s in SEEDS)
+
+
+def test_same_seed_same_play():
+    def play(seed):
+        match = Match(make_agent("user", "builtin", seed), make_agent("minotaur", "builtin", seed), seed=seed,
+                      preset="small", max_turns=120)
+        return [match.play_turn().to_dict() for _ in range(60) if match.outcome is None]
+
+    assert play(5) == play(5)
+    assert play(5) != play(6)
+
+
+def test_the_builtin_user_escapes_where_a_random_walker_does_not():
+    builtin, random_walk = _outcomes("builtin", "wait"), _outcomes("random", "wait")
+    assert builtin["ESCAPED"] >= 12
+    assert random_walk["ESCAPED"] <= builtin["ESCAPED"] // 3
+
+
+def test_the_builtin_minotaur_catches_where_a_waiting_one_does_not():
+    hunted, waited = _outcomes("builtin", "builtin"), _outcomes("builtin", "wait")
+    assert waited["DEATH"] == 0
+    assert hunted["DEATH"] >= 4
+
+
+def test_builtin_agents_never_need_a_fallback():
+    for seed in range(6):
+        result = Match(make_agent("user", "builtin", seed), make_agent("minotaur", "builtin", seed), seed=seed,
+                       preset="standard").play()
+        for side in (result.user, result.minotaur):
+            assert (side.fallbacks, side.invalid, side.exceptions) == (0, 0, 0)
+        assert result.user.errors <= 1

@@ -1,0 +1,114 @@
+"""The match runner with deliberately broken agents: every failure becomes a
+counted fallback, no match can stall, and both sides are asked at once."""
+
+import threading
+import time
+
+import pytest
+
+from agents.base import RuleAgent
+from agents.naive import RandomWalker, Waiter
+from agents.runner import Match
+from engine.wsap import Action
+
+
+class Scripted(RuleAgent):
+    """Answers from a list (cycled); an exception in the list is raised."""
+
+    def __init__(self, answers, name="scripted", blocking=False):
+        self.answers, self.name, self.blocking, self.i = answers, name, blocking, 0
+        self.results = []
+
+    def decide(self, observation):
+        answer = self.answers[self.i % len(self.answers)]
+        self.i += 1
+        if isinstance(answer, Exception):
+            raise answer
+        return answer
+
+    def reflect(self, result):
+        self.results.append(result)
+
+
+def test_a_raising_agent_is_replaced_by_the_fallback_and_counted():
+    user = Scripted([RuntimeError("boom"), Action("HALT", {"steps": 2})])
+    minotaur = Scripted([ValueError("no"), Action("WAIT")])
+    result = Match(user, minotaur, seed=1, preset="tiny", max_turns=6).play()
+    assert result.outcome == "TIMEOUT" and result.turns == 6
+    assert (result.user.exceptions, result.user.fallbacks) == (3, 3)
+    assert (result.minotaur.exceptions, result.minotaur.fallbacks) == (3, 3)
+    failed = user.results[0]
+    assert not failed.success and "boom" in failed.message and "LOOK" in failed.message
+
+
+@pytest.mark.parametrize("answer, why", [
+    ("MOVE NORTH", "not an Action"),
+    (Action("FLY"), "Unknown action"),
+    (Action("MOVE", {"direction": "SIDEWAYS"}), "SIDEWAYS"),
+    (Action("MOVE", {"direction": "NORTH", "colour": "red"}), "takes no colour"),
+])
+def test_off_schema_answers_fall_back_to_look(answer, why):
+    match = Match(Scripted([answer]), Waiter(0), seed=1, preset="tiny", max_turns=3)
+    record = match.play_turn()
+    assert record.user.command == "LOOK" and why in record.user_fallback
+    assert match.stats["user"].fallbacks == 1
+
+
+def test_a_user_stuck_on_errors_gets_look_after_three():
+    grab_nothing = Action("GRAB", {"target": "RED STONE"})  # never within reach at the start
+    match = Match(Scripted([grab_nothing]), Waiter(0), seed=1, preset="tiny", max_turns=8)
+    statuses = [match.play_turn() for _ in range(8)]
+    commands = [r.user.command for r in statuses]
+    assert commands[:4] == ["GRAB", "GRAB", "GRAB", "LOOK"]
+    assert all(r.user_fallback == "3 ERRORs in a row" for r in statuses if r.user.command == "LOOK")
+    assert match.game.state.tick > 0, "time went on: the match did not stall"
+
+
+def test_a_slow_agent_times_out_and_both_are_asked_at_once():
+    inside = []
+
+    class Slow(Scripted):
+        def decide(self, observation):
+            inside.append(threading.current_thread().name)
+            time.sleep(0.3)
+            return super().decide(observation)
+
+    user = Slow([Action("HALT")], blocking=True)
+    minotaur = Slow([Action("WAIT")], blocking=True)
+    began = time.perf_counter()
+    match = Match(user, minotaur, seed=1, preset="tiny", max_turns=2, timeout_s=0.5)
+    match.play()
+    assert time.perf_counter() - began < 1.0, "the two 0.3 s decisions did not overlap"
+    assert len(set(inside)) == 2
+    late = Match(Slow([Action("HALT")], blocking=True), Waiter(0), seed=1, preset="tiny", max_turns=1,
+                 timeout_s=0.1)
+    record = late.play_turn()
+    assert record.user.command == "LOOK" and "no answer within 0.1 s" in record.user_fallback
+    assert late.stats["user"].timeouts == 1
+    late.close()
+
+
+def test_a_match_ends_with_an_outcome_and_says_so():
+    result = Match(RandomWalker(3), Waiter(3), seed=3, preset="tiny", max_turns=25).play()
+    assert result.outcome in ("ESCAPED", "DEATH", "TIMEOUT") and result.turns <= 25
+    assert result.minotaur.fallbacks == 0 and result.user.decisions == result.turns
+
+
+def test_a_failing_replay_stops_recording_not_the_match():
+    class Broken:
+        closed = False
+
+        def start(self, match):
+            pass
+
+        def turn(self, record):
+            raise OSError("disk full")
+
+        def finish(self, result):
+            raise AssertionError("never reached: recording stopped")
+
+        def close(self):
+            Broken.closed = True
+
+    result = Match(RandomWalker(1), Waiter(1), seed=1, preset="tiny", max_turns=5, recorder=Broken()).play()
+    assert result.turns == 5 and "disk full" in result.recording_error
