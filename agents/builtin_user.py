@@ -10,7 +10,6 @@ knows only what the rules let the user know. Seeded: same seed, same play.
 from __future__ import annotations
 
 import math
-import random
 from collections import Counter
 
 from engine.wsap import Action, Observation
@@ -57,7 +56,7 @@ class BuiltinUser(RuleAgent):
     name = "builtin"
 
     def __init__(self, seed: int) -> None:
-        self.rng = random.Random(f"{seed}:builtin-user")
+        del seed  # it decides by rules alone: the same observations give the same play
         self.map = UserMap()
         self.visits: Counter[Pos] = Counter()
         self.search: StoneSearch | None = None
