@@ -39,10 +39,10 @@ class RuleAgent:
     blocking = False
 
     def initialize(self, game_description: str, action_space: ActionSpace) -> None:
-        self.action_space = action_space
+        """Nothing to learn: the rules are written into the agent."""
 
     def reflect(self, result: ActionResult) -> None:
-        self.last_result = result
+        """Nothing to keep: each decision reads the observation it is given."""
 
     def plan(self, goals: list[Goal]) -> list[str]:
         return [goal.description for goal in goals]

@@ -52,11 +52,11 @@ class BuiltinMinotaur(RuleAgent):
         clue = self._fresh_clue(o)
         if clue is not None:
             when, where = clue
-            if where == here:
-                self.followed = when  # reached it: nothing here any more
+            if abs(where[0] - here[0]) + abs(where[1] - here[1]) + abs(where[2] - here[2]) <= 1:
+                self.followed = when  # reached it (or the side of the crawlway it was in): nothing here
             else:
-                return Action("PATHFIND", {"target_coords": _coords(where)},
-                              f"following the trace at {where}, {o['game_time'] - when:g} s old")
+                # CHASE goes to the freshest trace, and to the cell beside it when it is a crawlway.
+                return Action("CHASE", reasoning=f"following the trace at {where}, {o['game_time'] - when:g} s old")
         return self._guard(o, here, observation.details["ramps_by_item"])
 
     def _fresh_clue(self, o: dict) -> tuple[float, tuple[int, int, int]] | None:

@@ -187,7 +187,7 @@ class BuiltinUser(RuleAgent):
         seen = d["minotaur_in_sight"] is not None
         if "LANTERN" in held and (seen or st["minotaur_proximity"] == "VERY CLOSE"):
             return Action("USE", {"target": "LANTERN"}, "the Minotaur is upon me: lantern!")
-        threat = self._threat_cell(here, st, d)
+        threat = self._threat_now(st["game_time_s"])
         if self.map.kind(here) == "=" and (threat is None or _dist(here, threat) <= 2):
             # Safe here; slip out of the far side while the Minotaur has to go round.
             far = [(dirn, nxt) for dirn, nxt in self.map.moves(here, ramps="")
@@ -225,7 +225,7 @@ class BuiltinUser(RuleAgent):
                                    "speed": 2 if seen and st["stamina"] >= 0.1 and "RAMP" not in dirn else 1},
                           "cornered: any way out")
         path = path_to(found, best)
-        direction, steps = first_leg(found, here, best)
+        direction, steps = first_leg(path)
         run = (seen or st["minotaur_proximity"] == "VERY CLOSE") and st["stamina"] >= 0.1 and "RAMP" not in direction
         if run:  # never run into a crawlway: stop in front of it, crawl in next
             into = next((i for i, p in enumerate(path[1:steps + 1]) if self.map.kind(p) == "="), None)
@@ -236,9 +236,9 @@ class BuiltinUser(RuleAgent):
         return Action("MOVE", {"direction": direction, "steps": steps, "speed": 2 if run else 1},
                       f"fleeing towards {best}")
 
-    def _threat_cell(self, here: Pos, st: dict, d: dict) -> Pos | None:
+    def _threat_now(self, now: float) -> Pos | None:
         """Where the Minotaur is now, as well as the user can tell (seen, or heard this turn)."""
-        return self.threat if self.threat_time == st["game_time_s"] else None
+        return self.threat if self.threat_time == now else None
 
     def _explore(self, here: Pos, held: set[str], now: float) -> Action:
         wanted = [n for n in STONE_NAMES if n not in held]
@@ -293,13 +293,13 @@ class BuiltinUser(RuleAgent):
                    key=lambda c: (_dist(c, self.threat) - 0.5 * found[c][0], c), default=None)
         if best is None:
             return None
-        word, steps = first_leg(found, here, best)
+        word, steps = first_leg(path_to(found, best))
         return Action("MOVE", {"direction": word, "steps": steps}, "backing away quietly from the Minotaur")
 
     def _go(self, found, here: Pos, goal: Pos, now: float, why: str) -> Action:
         """Walk the first straight stretch towards ``goal``, but not towards the Minotaur."""
-        word, steps = first_leg(found, here, goal)
         path = path_to(found, goal)
+        word, steps = first_leg(path)
         if any(self._near_threat(p, now, 3) for p in path[1:steps + 1]):
             return self._hold(now, "the Minotaur is that way: waiting quietly")
         if found[goal][0] == steps and "RAMP" not in word and self.map.kind(_step(goal, word)) is None:

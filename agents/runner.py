@@ -11,7 +11,8 @@ LOOK, so no match can stall.
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
+import time
+from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
@@ -91,6 +92,7 @@ class Match:
                       "minotaur": Side("minotaur", minotaur, self.game.world, self.game.state, observation)}
         self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="agent") \
             if user.blocking or minotaur.blocking else None
+        self._busy: dict[str, Future] = {}  # a side's call that outlived its turn
         self._record("start", self)
 
     @property
@@ -163,14 +165,25 @@ class Match:
             self.recorder = None
 
     def _ask_both(self) -> tuple[tuple[Action | None, str | None], tuple[Action | None, str | None]]:
+        """Both sides' answers: in the caller's thread for rules agents, else at once in
+        threads with one deadline for the turn. A side still busy with an earlier turn
+        is not asked again until that call returns."""
         if self._pool is None:
             return self.sides["user"].ask(), self.sides["minotaur"].ask()
-        futures = {role: self._pool.submit(side.ask) for role, side in self.sides.items()}
+        deadline = time.monotonic() + self.timeout_s
+        asked = {role: self._pool.submit(side.ask) for role, side in self.sides.items()
+                 if role not in self._busy or self._busy[role].done()}
         answers = []
-        for role, future in futures.items():
+        for role, side in self.sides.items():
+            future = asked.get(role)
+            if future is None:
+                answers.append((None, "still busy with an earlier turn"))
+                continue
             try:
-                answers.append(future.result(timeout=self.timeout_s))
+                answers.append(future.result(timeout=max(0.0, deadline - time.monotonic())))
+                self._busy.pop(role, None)
             except FutureTimeout:
-                self.sides[role].stats.timeouts += 1
+                side.stats.timeouts += 1
+                self._busy[role] = future
                 answers.append((None, f"no answer within {self.timeout_s:g} s"))
         return answers[0], answers[1]

@@ -44,10 +44,6 @@ class SideStats:
     errors: int = 0  # valid commands the game answered with ERROR
     think_s: float = 0.0  # time spent in decide()
 
-    @property
-    def mean_latency_s(self) -> float:
-        return self.think_s / self.decisions if self.decisions else 0.0
-
 
 class Side:
     """An agent in one role ("user" or "minotaur") of a game."""
@@ -60,14 +56,17 @@ class Side:
         self.observation = self.perception.observe(state, first_view)
         description, actions = (USER_DESCRIPTION, USER_ACTIONS) if role == "user" else \
             (MINOTAUR_DESCRIPTION, MINOTAUR_ACTIONS)
-        agent.initialize(description, actions)
         try:
+            agent.initialize(description, actions)
             self.plan = list(agent.plan(self.observation.current_goals))
-        except Exception as exc:  # an agent's failure is a value, never a crash
+        except Exception as exc:  # an agent's failure is a value, never a crash: it is counted
+            self.stats.exceptions += 1
             self.plan = [f"(no plan: {type(exc).__name__}: {exc})"]
 
     def ask(self) -> tuple[Action | None, str | None]:
         """The agent's action for the current observation, or None and why there is none."""
+        if self.role == "user" and self.error_streak >= ERROR_STREAK:
+            return None, f"{self.error_streak} ERRORs in a row"  # not asked: the answer would be overruled
         began = time.perf_counter()
         try:
             action = self.agent.decide(self.observation)
@@ -83,9 +82,7 @@ class Side:
 
     def command(self, action: Action | None, why: str | None) -> tuple[UserInput | MinotaurDecision, str | None]:
         """The engine input for ``action``, or the fallback and why it was used."""
-        if self.role == "user" and self.error_streak >= ERROR_STREAK:
-            why = f"{self.error_streak} ERRORs in a row"
-        elif action is not None:
+        if action is not None:
             try:
                 return (to_user_input if self.role == "user" else to_minotaur_decision)(action), None
             except BadInput as exc:

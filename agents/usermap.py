@@ -101,9 +101,8 @@ def path_to(found: dict[Pos, tuple[int, Pos | None]], goal: Pos) -> list[Pos]:
     return path
 
 
-def first_leg(found: dict[Pos, tuple[int, Pos | None]], start: Pos, goal: Pos) -> tuple[str, int]:
-    """The first straight stretch of the path to ``goal``: (direction word, steps)."""
-    path = path_to(found, goal)
+def first_leg(path: list[Pos]) -> tuple[str, int]:
+    """The first straight stretch of a path: (direction word, steps)."""
     direction = step_word(path[0], path[1])
     steps = 1
     while steps + 1 < len(path) and step_word(path[steps], path[steps + 1]) == direction and "RAMP" not in direction:

@@ -46,14 +46,16 @@ def main() -> None:
     turns = [(random_command(rng), random_decision(rng, turn)) for turn in range(args.commands)]
     game = Game.new(args.seed, "full")
     start = time.perf_counter()
-    for played, (command, decision) in enumerate(turns):
+    played = 0
+    for command, decision in turns:
         if game.state.outcome:
             break
         game.step(command, decision)
+        played += 1
     wall = time.perf_counter() - start
     print(json.dumps({
         "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,  # KiB on Linux
-        "chunks": game.world.chunks_generated, "commands": played + 1, "game_time": game.state.tick / 2,
+        "chunks": game.world.chunks_generated, "commands": played, "game_time": game.state.tick / 2,
         "outcome": game.state.outcome, "wall_s": wall,
     }))
 

@@ -102,12 +102,3 @@ def to_minotaur_decision(action: Action) -> MinotaurDecision:
         return MinotaurDecision.model_validate({"action": action.name.strip().upper(), **params})
     except ValueError as exc:
         raise BadInput(f"Invalid {action.name}: {describe_errors(exc)}.") from None
-
-
-def user_action(command: UserInput) -> Action:
-    """The WSAP action for a UserInput (the other way round)."""
-    return Action(command.command, command.model_dump(exclude={"command"}, exclude_none=True, exclude_defaults=True))
-
-
-def minotaur_action(decision: MinotaurDecision) -> Action:
-    return Action(decision.action, decision.model_dump(exclude={"action"}, exclude_none=True))

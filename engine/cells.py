@@ -4,8 +4,6 @@ ROCK, FLOOR, CRAWLWAY, RAMP_UP, RAMP_DOWN = range(5)
 
 # `labyrinth world` and the rows of its JSON use exactly these characters.
 CELL_CHARS = "#.=^v"
-CELL_NAMES = ("ROCK", "FLOOR", "CRAWLWAY", "RAMP_UP", "RAMP_DOWN")
 
-# Cells the user may stand in, and those the Minotaur may (it never crawls).
-USER_OPEN = frozenset((FLOOR, CRAWLWAY, RAMP_UP, RAMP_DOWN))
+# Cells the Minotaur may stand in: it never crawls.
 MINOTAUR_OPEN = frozenset((FLOOR, RAMP_UP, RAMP_DOWN))

@@ -41,19 +41,18 @@ def parse(model: type[M], raw: Any) -> M:
     """Validate ``raw`` (JSON text, bytes, a dict or a model) as ``model``; BadInput otherwise."""
     if isinstance(raw, model):
         return raw
-    if isinstance(raw, (str, bytes, bytearray)):
-        try:
-            return model.model_validate_json(raw)  # one pass in pydantic-core: the fast path for JSON lines
-        except ValidationError as exc:
-            if exc.errors()[0]["type"] not in ("json_invalid", "json_type", "model_type"):
-                raise BadInput(f"Invalid {model.__name__}: {describe_errors(exc)}.") from None
-        try:
-            raw = json.loads(raw)
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            raise BadInput(f"Not valid JSON ({exc}). Send one object such as {_EXAMPLES[model]}.") from None
-    if not isinstance(raw, dict):
+    if not isinstance(raw, (str, bytes, bytearray, dict)):
         raise BadInput(f"Expected a JSON object such as {_EXAMPLES[model]}, got {type(raw).__name__}.")
     try:
-        return model.model_validate(raw)
+        if isinstance(raw, dict):
+            return model.model_validate(raw)
+        return model.model_validate_json(raw)  # one pass in pydantic-core, however deep or long the text
     except ValidationError as exc:
+        first = exc.errors(include_url=False)[0]
+        if first["type"] == "json_invalid":
+            reason = first.get("ctx", {}).get("error", first["msg"])
+            raise BadInput(f"Not valid JSON ({reason}). Send one object such as {_EXAMPLES[model]}.") from None
+        if first["type"] == "model_type" and not first["loc"]:
+            raise BadInput(f"Expected a JSON object such as {_EXAMPLES[model]}, "
+                           f"got {type(first['input']).__name__}.") from None
         raise BadInput(f"Invalid {model.__name__}: {describe_errors(exc)}.") from None

@@ -20,10 +20,6 @@ class Event:
     def kind(self) -> str:
         return type(self).__name__
 
-    @property
-    def game_time(self) -> float:
-        return self.tick / 2
-
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: ``{"kind": ..., "tick": ..., ...}``, positions as ``{x, y, z}``."""
         out: dict[str, Any] = {"kind": self.kind}

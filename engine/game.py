@@ -19,8 +19,10 @@ from .world import World
 WAIT = MinotaurDecision(action="WAIT")
 
 
-def initial_state(seed: int, preset: str = DEFAULT_PRESET, difficulty: str = "normal") -> GameState:
-    """The state at the start of a game; raises ValueError for an unknown preset or difficulty."""
+def initial_state(seed: int, preset: str = DEFAULT_PRESET, difficulty: str = "normal",
+                  world: World | None = None) -> GameState:
+    """The state at the start of a game; raises ValueError for an unknown preset or difficulty.
+    ``world`` (the seed's) is only looked at, to know which items the user sees at once."""
     if preset not in PRESETS:
         raise ValueError(f"unknown preset {preset!r}: choose one of {', '.join(PRESETS)}")
     if difficulty not in DIFFICULTIES:
@@ -33,14 +35,16 @@ def initial_state(seed: int, preset: str = DEFAULT_PRESET, difficulty: str = "no
     stones = place_stones(seed, bounds, user, {user, minotaur})
     lantern = place_first_lantern(seed, bounds, user, {pos for _, pos in stones} | {user, minotaur})
     items = tuple(sorted((*stones, ("LANTERN", lantern)), key=lambda item: ITEM_ORDER.index(item[0])))
-    return GameState(
+    state = GameState(
         seed=seed, preset=preset, difficulty=difficulty, tick=0, turn=0, outcome=None,
         user=user, stamina=STAMINA_MAX, inventory=(), seen_items=(), items=items,
         lantern_respawn=0, lanterns_spawned=1,
-        minotaur=minotaur, jump_left=0, jump_total=0, jump_started_turn=-1,
+        minotaur=minotaur, jump_left=0, jump_started_turn=-1,
         jump_cooldown=0, jumps=0, paralysis=0, stride=0, last_seen=None, last_heard=None,
         searched_until=-1, patrols=0, waypoint=None, goal=None, path=(),
     )
+    state.seen_items = tuple(sorted(items_in_sight(world or World(seed), state)))
+    return state
 
 
 class Game:
@@ -51,19 +55,18 @@ class Game:
     def __init__(self, state: GameState, world: World | None = None) -> None:
         self.world = world if world is not None else World(state.seed)
         self.state = state
-        if state.turn == 0 and not state.seen_items:
-            self.state.seen_items = tuple(sorted(items_in_sight(self.world, state)))
 
     @classmethod
     def new(cls, seed: int, preset: str = DEFAULT_PRESET, difficulty: str = "normal") -> Game:
-        return cls(initial_state(seed, preset, difficulty))
+        world = World(seed)
+        return cls(initial_state(seed, preset, difficulty, world), world)
 
     @classmethod
     def from_json(cls, text: str | bytes) -> Game:
         """Restore a game from ``to_json()``; ValueError with a clear message otherwise."""
         try:
             data = json.loads(text)
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        except (ValueError, RecursionError) as exc:
             raise ValueError(f"not a saved game: {exc}") from None
         game = cls(GameState.from_dict(data))
         if not game.world.is_open(game.state.user) or not game.world.is_open(game.state.minotaur):
@@ -82,13 +85,17 @@ class Game:
              ) -> TurnResult:
         try:
             cmd = parse(UserInput, command)
-            dec = parse(MinotaurDecision, decision)
         except BadInput as exc:
             return reject(self.world, self.state, str(exc))
+        try:
+            dec = parse(MinotaurDecision, decision)
+        except BadInput as exc:
+            return reject(self.world, self.state, "The turn was rejected: the Minotaur's decision is invalid.",
+                          f"Your decision was rejected: {exc}")
         result = advance(self.world, self.state, cmd, dec)
         self.state = result.state
         return result
 
     def reject(self, problem: str) -> TurnResult:
-        """The ERROR result for input this game's caller could not even split up."""
-        return reject(self.world, self.state, problem)
+        """The ERROR result for input this game's caller could not even split up (both sides are told)."""
+        return reject(self.world, self.state, problem, problem)

@@ -16,8 +16,6 @@ HORIZONTAL: dict[str, tuple[int, int]] = {
     "EAST": (1, 0),
     "WEST": (-1, 0),
 }
-RAMP_DIRECTIONS = ("UP RAMP", "DOWN RAMP")
-DIRECTIONS = (*HORIZONTAL, *RAMP_DIRECTIONS)
 
 _COMPASS = ("EAST", "NORTH-EAST", "NORTH", "NORTH-WEST", "WEST", "SOUTH-WEST", "SOUTH", "SOUTH-EAST")
 

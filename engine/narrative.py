@@ -68,7 +68,7 @@ def _event_text(s: GameState, e: ev.Event) -> str | None:
     if isinstance(e, ev.StaminaExhausted):
         return "You are out of breath and slow to a walk."
     if isinstance(e, ev.WhineHeard):
-        where = _from_words(e.direction)
+        where = from_words(e.direction)
         if e.phase == "VANISHING":
             return f"A temporal whine tears the air{where}: the Minotaur has vanished from time!"
         return f"The whine rises again{where}: the Minotaur is about to re-enter!"
@@ -95,7 +95,7 @@ def _hum_text(name: str, direction: str | None, levels: int) -> str:
     return f"The {name} hums to the {direction}, {where}."
 
 
-def _from_words(direction: str | None) -> str:
+def from_words(direction: str | None) -> str:
     """' from the NORTH', ' from above', or '' when the sound has no direction."""
     if direction is None:
         return ""
@@ -135,7 +135,7 @@ def surroundings(world: World, s: GameState, view: UserView, detailed: bool) -> 
 
 def cue_text(s: GameState, view: UserView) -> str | None:
     near = view.proximity
-    toward = _from_words(view.direction)
+    toward = from_words(view.direction)
     if near == "PARALYZED":
         return f"The Minotaur is paralyzed for {_seconds(s.paralysis)} more."
     if near == "VANISHED":
@@ -175,7 +175,7 @@ def intro_text(world: World, s: GameState, view: UserView) -> str:
     return "\n".join(parts)
 
 
-def minotaur_text(world: World, s: GameState, events, refusal: str | None, sees: bool) -> str:
+def minotaur_text(s: GameState, events, refusal: str | None, sees: bool) -> str:
     """The Minotaur's account of the turn: what it did, saw and heard."""
     parts = []
     if refusal:

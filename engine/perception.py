@@ -13,6 +13,7 @@ from collections import deque
 from . import events as ev
 from .cells import CELL_CHARS, CRAWLWAY, RAMP_DOWN, RAMP_UP
 from .geometry import HORIZONTAL, Pos, compass
+from .narrative import from_words
 from .presets import PRESETS
 from .schemas import STONES, GameStateResponse, MinotaurObservation
 from .senses import USER_SIGHT, in_sight, items_in_sight, level_words
@@ -98,7 +99,7 @@ class UserPerception:
                                    steps_words(s.user, s.minotaur), cue.temporal_status, cue.temporal_status == "PARALYZED",
                                    f"THE MINOTAUR in sight: {steps_words(s.user, s.minotaur)} ({cue.temporal_status})"))
         elif cue.proximity not in ("NONE",):
-            where = f" to the {cue.audio_direction}" if cue.audio_direction else ""
+            where = from_words(cue.audio_direction)
             entities.append(Entity("minotaur", "Minotaur", -1, cue.audio_direction or "unknown", cue.temporal_status,
                                    False, f"Minotaur heard {cue.proximity}{where} ({cue.temporal_status})"))
         here = self.world.cell(*s.user)
@@ -172,7 +173,7 @@ def _user_event_text(e: ev.Event) -> str | None:
         case ev.ParalysisEnded():
             return "the Minotaur's paralysis ended"
         case ev.WhineHeard():
-            where = f" from the {e.direction}" if e.direction else ""
+            where = from_words(e.direction)
             what = "the Minotaur vanished" if e.phase == "VANISHING" else "the Minotaur is about to re-enter"
             return f"Temporal Whine{where}: {what}"
         case ev.MinotaurReentered():

@@ -133,7 +133,7 @@ def minotaur_observation(world: World, s: GameState, *, status: str, message: st
         items=_item_locations(s.items),
         hunting_ground=_GROUNDS[s.preset],
         message=message,
-        raw_text_output=text if text is not None else minotaur_text(world, s, events, refusal, sees),
+        raw_text_output=text if text is not None else minotaur_text(s, events, refusal, sees),
     )
 
 
@@ -163,13 +163,17 @@ def initial_report(world: World, s: GameState) -> tuple[GameStateResponse, Obser
         text="An intruder has entered your labyrinth. Hunt it down.")
 
 
-def error_report(world: World, s: GameState, problem: str) -> tuple[GameStateResponse, Observe]:
-    """ERROR: nothing happened, no time passed; the message names the problem."""
+USER_REJECTED = "The intruder's command was rejected; nothing happened and no time passed."
+
+
+def error_report(world: World, s: GameState, problem: str, minotaur_problem: str = USER_REJECTED
+                 ) -> tuple[GameStateResponse, Observe]:
+    """ERROR: nothing happened, no time passed. Each side is told its own problem
+    only: the user's mistakes would tell the Minotaur where it is and what it holds."""
     text = f"{problem}\nNothing happened and no time passed."
     response = user_response(s, user_view(world, s), status="ERROR", message=problem, out=CommandSummary(), text=text)
-    return response, lambda: minotaur_observation(
-        world, s, status="ERROR", message=f"The turn was rejected: {problem}",
-        text="The turn was rejected; nothing happened.")
+    return response, lambda: minotaur_observation(world, s, status="ERROR", message=minotaur_problem,
+                                                  text=minotaur_problem)
 
 
 def final_report(world: World, s: GameState) -> tuple[GameStateResponse, Observe]:

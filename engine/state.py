@@ -42,7 +42,6 @@ class GameState:
     # The Minotaur.
     minotaur: Pos
     jump_left: int  # ticks until re-entry; 0 when not jumping
-    jump_total: int  # length of the current (or last) jump
     jump_started_turn: int  # the turn of the last jump, for VANISHING
     jump_cooldown: int  # ticks until JUMP is allowed
     jumps: int
@@ -89,7 +88,7 @@ class GameState:
             return f"unknown preset {self.preset!r} or difficulty {self.difficulty!r}"
         if not 0 <= self.stamina <= 100:
             return f"stamina {self.stamina} is outside 0..100"
-        counters = ("tick", "turn", "lantern_respawn", "jump_left", "jump_total", "jump_cooldown", "jumps",
+        counters = ("tick", "turn", "lantern_respawn", "jump_left", "jump_cooldown", "jumps",
                     "paralysis", "stride", "patrols", "lanterns_spawned")
         negative = [n for n in counters if getattr(self, n) < 0]
         if negative:

@@ -33,7 +33,7 @@ from .geometry import HORIZONTAL, Pos, direction_3d, distance_sq
 from .minotaur import next_cell, plan_for
 from .placement import respawn_lantern
 from .presets import PRESETS
-from .report import CommandSummary, Observe, error_report, final_report, turn_report
+from .report import USER_REJECTED, CommandSummary, Observe, error_report, final_report, turn_report
 from .rng import derived
 from .schemas import ITEM_ORDER, STONES, GameStateResponse, MinotaurDecision, MinotaurObservation, UserInput
 from .senses import items_in_sight, minotaur_sees_user, resonance, user_sees_minotaur, user_view
@@ -72,11 +72,11 @@ def advance(world: World, state: GameState, command: UserInput, decision: Minota
     return _Turn(world, state.clone(), command, decision).run()
 
 
-def reject(world: World, state: GameState, problem: str) -> TurnResult:
+def reject(world: World, state: GameState, problem: str, minotaur_problem: str = USER_REJECTED) -> TurnResult:
     """The ERROR result for input that never became a command (bad JSON, schema)."""
     if state.outcome:
         return TurnResult(state, *final_report(world, state), ())
-    return TurnResult(state, *error_report(world, state, problem), ())
+    return TurnResult(state, *error_report(world, state, problem, minotaur_problem), ())
 
 
 def item_in_reach(state: GameState, wanted: str | None) -> tuple[str, Pos] | None:
@@ -311,7 +311,7 @@ class _Turn:
         s = self.s
         duration = derived(s.seed, "jump", s.jumps).randint(JUMP_MIN_TICKS, JUMP_MAX_TICKS)
         s.jumps += 1
-        s.jump_left = s.jump_total = duration
+        s.jump_left = duration
         s.jump_started_turn = s.turn
         s.jump_cooldown = JUMP_COOLDOWN_TICKS
         s.stride = 0

@@ -6,7 +6,7 @@ cube costs memory in proportion to what was explored.
 
 from __future__ import annotations
 
-from .cells import CELL_CHARS, CRAWLWAY, MINOTAUR_OPEN, RAMP_DOWN, RAMP_UP, ROCK
+from .cells import CELL_CHARS, MINOTAUR_OPEN, RAMP_DOWN, RAMP_UP, ROCK
 from .constants import CHUNK, CHUNKS_PER_SIDE, MOVES_CACHE_CELLS, WORLD_LEVELS, WORLD_SIZE
 from .geometry import HORIZONTAL, LINES, USER_SIGHT_TABLE, Pos
 from .maze import generate_chunk
@@ -101,8 +101,6 @@ class World:
                 seen.append(((x + dx, y + dy, z), cell(x + dx, y + dy, z)))
         return seen
 
-    def is_crawlway(self, pos: Pos) -> bool:
-        return self.cell(*pos) == CRAWLWAY
 
     def level_rows(self, bounds: Bounds, z: int) -> list[str]:
         """Rows of one level of a box as text (``CELL_CHARS``), the northernmost first."""

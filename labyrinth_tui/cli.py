@@ -46,6 +46,7 @@ def _parser() -> argparse.ArgumentParser:
     game_options(world)
     world.add_argument("--level", type=int, help="only this level (z)")
     world.add_argument("--json", action="store_true", help="JSON instead of text")
+    world.set_defaults(own_parser=world)  # so that a check made after parsing can complain as argparse does
 
     replay = sub.add_parser("replay", help="show a recorded match, or verify it against the engine",
                             description="Show a replay file: header, outcome, fallbacks and one line per turn. "
@@ -62,6 +63,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return 0
+    if args.command == "world" and args.level is not None and args.level not in PRESETS[args.preset].z_range:
+        b = PRESETS[args.preset]
+        args.own_parser.error(f"level {args.level} is outside the {args.preset} hunting ground "
+                              f"(levels {b.z0} to {b.z0 + b.levels - 1})")
     try:
         if args.command == "arena":
             return arena_cmd.run(args)
@@ -73,29 +78,32 @@ def main(argv: list[str] | None = None) -> int:
         if args.seed is None:
             print(f"labyrinth: seed {seed} (pass --seed {seed} to play this labyrinth again)", file=sys.stderr)
         if args.command == "gsm":
-            from engine import Game
-
-            from .jsonlines import serve
-
-            game = Game.new(seed, args.preset, args.difficulty)
-            minotaur = None
-            if args.minotaur not in ("external", "wait"):  # "wait" is the engine's own WAIT: no agent needed
-                from agents.registry import make_agent
-                from agents.side import Side
-
-                _, observation = game.view()
-                minotaur = Side("minotaur", make_agent("minotaur", args.minotaur, seed), game.world, game.state,
-                                observation)
-            # A large output buffer: a bulk run then writes to the pipe in big pieces.
-            with open(sys.stdout.fileno(), "wb", buffering=1 << 20, closefd=False) as out:
-                return serve(game, args.minotaur == "external", sys.stdin.buffer, out, minotaur)
+            return _gsm(args, seed)
         from .worldmap import dump
 
         return dump(seed, args.preset, args.level, args.json, sys.stdout)
-    except ValueError as exc:
-        parser.error(str(exc))
-    except (BrokenPipeError, KeyboardInterrupt):
+    except BrokenPipeError:
         return 0
+    except KeyboardInterrupt:
+        return 130
+
+
+def _gsm(args: argparse.Namespace, seed: int) -> int:
+    from engine import Game
+
+    from .jsonlines import serve
+
+    game = Game.new(seed, args.preset, args.difficulty)
+    minotaur = None
+    if args.minotaur not in ("external", "wait"):  # "wait" is the engine's own WAIT: no agent needed
+        from agents.registry import make_agent
+        from agents.side import Side
+
+        _, observation = game.view()
+        minotaur = Side("minotaur", make_agent("minotaur", args.minotaur, seed), game.world, game.state, observation)
+    # A large output buffer: a bulk run then writes to the pipe in big pieces.
+    with open(sys.stdout.fileno(), "wb", buffering=1 << 20, closefd=False) as out:
+        return serve(game, args.minotaur == "external", sys.stdin.buffer, out, minotaur)
 
 
 if __name__ == "__main__":

@@ -17,7 +17,7 @@ from typing import BinaryIO
 from pydantic import BaseModel
 
 from agents.side import Side
-from engine import WAIT, Game
+from engine import WAIT, BadInput, Game, UserInput, parse
 
 
 def _json(model: BaseModel) -> bytes:
@@ -32,7 +32,7 @@ def _split_external(line: bytes) -> tuple[object, object] | str:
     """The two halves of an external-mode line, or why it is not one."""
     try:
         data = json.loads(line)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+    except (ValueError, RecursionError) as exc:  # JSONDecodeError and UnicodeDecodeError are ValueErrors
         return f"Not valid JSON ({exc}). Send {{\"user\": {{...UserInput}}, \"minotaur\": {{...MinotaurDecision}}}}."
     if not isinstance(data, dict) or set(data) != {"user", "minotaur"}:
         return ('Each line must be an object with exactly two fields, "user" (a UserInput) '
@@ -73,8 +73,13 @@ def serve(game: Game, external: bool, stdin: BinaryIO, stdout: BinaryIO, minotau
             elif minotaur is None:
                 write(_json(game.step(line, WAIT).response) + b"\n")
             else:
+                try:
+                    command = parse(UserInput, line)
+                except BadInput:  # rejected before the Minotaur is asked: its answer would be thrown away
+                    write(_json(game.step(line, WAIT).response) + b"\n")
+                    continue
                 decision, why = minotaur.decide()
-                result = game.step(line, decision)
+                result = game.step(command, decision)
                 minotaur.tell(result, why, done=game.state.outcome is not None)
                 write(_json(result.response) + b"\n")
         flush()

@@ -19,9 +19,6 @@ def _xyz(p: tuple[int, int, int]) -> dict[str, int]:
 def dump(seed: int, preset: str, level: int | None, as_json: bool, out: TextIO) -> int:
     game = Game.new(seed, preset)
     bounds, state, world = PRESETS[preset], game.state, game.world
-    if level is not None and level not in bounds.z_range:
-        raise ValueError(f"level {level} is outside the {preset} hunting ground "
-                         f"(levels {bounds.z0} to {bounds.z0 + bounds.levels - 1})")
     levels = [level] if level is not None else list(bounds.z_range)
     if as_json:
         json.dump({

@@ -193,7 +193,7 @@ def read_replay(path: Path) -> Replay:
 def _object(raw: bytes) -> dict[str, Any]:
     try:
         value = json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError):
+    except (ValueError, RecursionError):  # bad JSON, bad UTF-8, absurd numbers or nesting
         raise ReplayError("not valid JSON") from None
     if not isinstance(value, dict):
         raise ReplayError(f"expected a JSON object, got {type(value).__name__}")

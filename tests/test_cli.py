@@ -49,7 +49,8 @@ def test_gsm_external_pairs_both_sides_from_the_first_line():
         MinotaurObservation.model_validate(p["minotaur"])
     assert pairs[1]["user"]["environment"]["time_taken"] == 3.0
     assert pairs[2]["user"]["status"] == "ERROR" and '"minotaur"' in pairs[2]["user"]["environment"]["message"]
-    assert pairs[3]["user"]["status"] == "ERROR" and "TELEPORT" in pairs[3]["user"]["environment"]["message"]
+    assert pairs[3]["user"]["status"] == "ERROR" and "Minotaur's decision" in pairs[3]["user"]["environment"]["message"]
+    assert "TELEPORT" in pairs[3]["minotaur"]["message"]
     assert pairs[4]["minotaur"]["temporal_status"] == "VANISHING"
 
 
@@ -104,3 +105,14 @@ def test_gsm_plays_the_builtin_minotaur_by_default_and_deterministically():
 
     assert len({c.proximity for c in cues(waiting.stdout)}) == 1  # it never moved
     assert cues(builtin[0].stdout) != cues(waiting.stdout)  # the built-in one hunts
+
+
+@pytest.mark.parametrize("mode", ["builtin", "external"])
+def test_gsm_survives_absurd_lines(mode):
+    deep, huge = "[" * 100_000, '{"command": "HALT", "steps": ' + "9" * 5000 + "}"
+    lines = [deep, huge] if mode == "builtin" else [f'{{"user": {deep}}}', f'{{"user": {huge}, "minotaur": {{}}}}']
+    done = run("gsm", "--seed", "1", "--preset", "tiny", "--minotaur", mode, stdin="\n".join(lines) + "\n")
+    assert done.returncode == 0 and "Traceback" not in done.stderr
+    out = [json.loads(line) for line in done.stdout.splitlines()]
+    statuses = [(o["user"] if mode == "external" else o)["status"] for o in out]
+    assert statuses == ["SUCCESS", "ERROR", "ERROR"]

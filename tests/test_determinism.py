@@ -23,10 +23,10 @@ SCRIPT = [
 ] * 3
 
 GOLDEN = {
-    ("tiny", 1): "a0a9fdf27276f02c",
-    ("standard", 1): "771143ae814e70e6",
-    ("standard", 2): "3718d798a9dcde50",
-    ("large", 3): "0d1489f43bcfd600",
+    ("tiny", 1): "9543e4c40842af52",
+    ("standard", 1): "7ba434b6dc84d79e",
+    ("standard", 2): "c55d5ccd30d7d1d1",
+    ("large", 3): "56e1885dd114a56e",
 }
 
 

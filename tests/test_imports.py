@@ -16,8 +16,13 @@ FORBIDDEN = {
 }
 
 
-def _modules_after_import(package: str, then: str = "pass") -> set[str]:
-    code = f"import sys, json; import {package}; {then}; print(json.dumps(sorted(sys.modules)))"
+def _modules_after_import(package: str, then: str = "pass", walk: bool = True) -> set[str]:
+    """Every module loaded by importing ``package`` (and, with ``walk``, all its
+    submodules) in a fresh interpreter."""
+    submodules = (f"[importlib.import_module(m.name) for m in pkgutil.walk_packages({package}.__path__, "
+                  f"'{package}.')]" if walk else "pass")
+    code = (f"import sys, json, importlib, pkgutil; import {package}; {submodules}; {then}; "
+            f"print(json.dumps(sorted(sys.modules)))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     return set(json.loads(out.stdout))
 
@@ -31,7 +36,7 @@ def test_package_imports_alone_and_points_one_way(package):
 
 def test_engine_is_pure_no_clock_files_or_network():
     """Beyond what pydantic itself loads, the engine brings in no I/O, clock or network module."""
-    pydantic_alone = _modules_after_import("pydantic", "exec('class M(pydantic.BaseModel):\\n x: int')")
+    pydantic_alone = _modules_after_import("pydantic", "exec('class M(pydantic.BaseModel):\\n x: int')", walk=False)
     added = _modules_after_import("engine") - pydantic_alone
     impure = {"socket", "ssl", "http", "urllib", "sqlite3", "asyncio", "time", "datetime", "threading", "subprocess"}
     assert not {m.split(".")[0] for m in added} & impure

@@ -33,8 +33,16 @@ def test_bad_minotaur_decisions_are_errors_too():
     game = Game.new(1, "tiny")
     before = game.state
     result = game.step({"command": "LOOK"}, {"action": "FLY"})
-    assert result.response.status == "ERROR" and "FLY" in result.response.environment.message
-    assert result.observation.status == "ERROR" and game.state is before
+    assert result.response.status == "ERROR" and "Minotaur's decision" in result.response.environment.message
+    assert result.observation.status == "ERROR" and "FLY" in result.observation.message and game.state is before
+
+
+def test_the_users_mistakes_tell_the_minotaur_nothing():
+    game = Game.new(1, "tiny")
+    for bad in ({"command": "GRAB"}, {"command": "USE"}, '{"command": "MOVE", "direction": "NORTH", "steps": 0}'):
+        obs = game.step(bad, WAIT).observation
+        assert obs.status == "ERROR" and obs.message == obs.raw_text_output
+        assert "GRAB" not in obs.message and "LANTERN" not in obs.message and "steps" not in obs.message
 
 
 def test_words_are_forgiven_their_case_and_underscores():

@@ -112,3 +112,22 @@ def test_a_failing_replay_stops_recording_not_the_match():
 
     result = Match(RandomWalker(1), Waiter(1), seed=1, preset="tiny", max_turns=5, recorder=Broken()).play()
     assert result.turns == 5 and "disk full" in result.recording_error
+
+
+def test_a_hung_agent_is_not_asked_again_until_it_answers():
+    release = threading.Event()
+    calls = []
+
+    class Hung(Scripted):
+        def decide(self, observation):
+            calls.append(1)
+            release.wait(5)
+            return super().decide(observation)
+
+    match = Match(Hung([Action("HALT")], blocking=True), Waiter(0), seed=1, preset="tiny", max_turns=3,
+                  timeout_s=0.1)
+    whys = [match.play_turn().user_fallback for _ in range(3)]
+    assert len(calls) == 1
+    assert whys[0] == "no answer within 0.1 s" and whys[1:] == ["still busy with an earlier turn"] * 2
+    release.set()
+    match.close()
