@@ -162,7 +162,11 @@ class Match:
             getattr(self.recorder, what)(item)
         except OSError as exc:
             self.recording_error = f"the replay stopped at turn {self.turns}: {exc}"
-            self.recorder = None
+            recorder, self.recorder = self.recorder, None
+            try:
+                recorder.close()
+            except OSError:
+                pass  # already failing: the error above says so
 
     def _ask_both(self) -> tuple[tuple[Action | None, str | None], tuple[Action | None, str | None]]:
         """Both sides' answers: in the caller's thread for rules agents, else at once in

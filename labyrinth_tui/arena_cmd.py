@@ -74,12 +74,22 @@ def run(args: argparse.Namespace) -> int:
 
     settings = ArenaSettings(args.user, args.minotaur, args.preset, args.difficulty, args.max_turns)
     seeds = range(args.seed, args.seed + args.games)
-    recorder_factory = partial(_replay_writer, args.replays) if args.replays else None
+    recorder_factory = None
+    if args.replays:
+        try:
+            args.replays.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            print(f"labyrinth arena: cannot keep replays in {args.replays}: {exc.strerror or exc}", file=sys.stderr)
+            return 2
+        recorder_factory = partial(_replay_writer, args.replays)
     status = Console(stderr=True)
     if sys.stdout.isatty() and status.is_terminal:
         summary = _with_progress(status, settings, seeds, args.jobs, recorder_factory)
     else:
         summary = run_arena(settings, seeds, jobs=args.jobs, recorder_factory=recorder_factory)
+    lost = [r.recording_error for r in summary.results if r.recording_error]
+    if lost:
+        print(f"labyrinth arena: {len(lost)} replay(s) incomplete, e.g. {lost[0]}", file=sys.stderr)
     if args.json:
         print(json.dumps(summary.to_dict()))
     else:

@@ -116,3 +116,10 @@ def test_gsm_survives_absurd_lines(mode):
     out = [json.loads(line) for line in done.stdout.splitlines()]
     statuses = [(o["user"] if mode == "external" else o)["status"] for o in out]
     assert statuses == ["SUCCESS", "ERROR", "ERROR"]
+
+
+def test_arena_refuses_a_replays_directory_it_cannot_write(tmp_path):
+    blocked = tmp_path / "file"
+    blocked.write_text("not a directory")
+    done = run("arena", "--games", "1", "--preset", "tiny", "--replays", str(blocked / "replays"))
+    assert done.returncode == 2 and "cannot keep replays" in done.stderr
