@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from . import events as ev
 from .cells import CRAWLWAY, RAMP_DOWN, RAMP_UP, ROCK
-from .constants import TICKS_PER_SECOND, USER_SIGHT
+from .constants import JUMP_COOLDOWN_TICKS, PARALYSIS_TICKS, TICKS_PER_SECOND, USER_SIGHT
 from .geometry import HORIZONTAL, Pos, compass
 from .presets import PRESETS
 from .schemas import STONES, UserInput
@@ -42,9 +42,9 @@ def _action_text(s: GameState, cmd: UserInput, out, events) -> str:
                 held = sum(stone in s.inventory for stone in STONES)
                 return f"You take the {e.stone} ({held}/3 stones)."
             if isinstance(e, ev.LanternGrabbed):
-                return "You take the LANTERN. USE it to freeze the Minotaur for 120 s."
+                return f"You take the LANTERN. USE it to freeze the Minotaur for {_seconds(PARALYSIS_TICKS)}."
     if cmd.command == "USE":
-        return "You raise the LANTERN: its blaze freezes the Minotaur for 120 s, and the lantern burns out."
+        return f"You raise the LANTERN: its blaze freezes the Minotaur for {_seconds(PARALYSIS_TICKS)}, and it burns out."
     # MOVE
     time = f"{out.time_taken:g} s"
     n = out.steps_moved
@@ -182,11 +182,12 @@ def minotaur_text(s: GameState, events, refusal: str | None, sees: bool) -> str:
         parts.append(refusal + "; you waited instead.")
     for e in events:
         if isinstance(e, ev.MinotaurJumped):
-            parts.append(f"You leap out of time for {_seconds(e.duration_ticks)}; the cooldown is 600 s.")
+            parts.append(f"You leap out of time for {_seconds(e.duration_ticks)}; "
+                         f"the cooldown is {_seconds(JUMP_COOLDOWN_TICKS)}.")
         elif isinstance(e, ev.MinotaurReentered):
             parts.append(f"You re-enter time at {e.position}.")
         elif isinstance(e, ev.LanternUsed):
-            parts.append("A blinding lantern freezes you for 120 s!")
+            parts.append(f"A blinding lantern freezes you for {_seconds(PARALYSIS_TICKS)}!")
         elif isinstance(e, ev.ParalysisEnded):
             parts.append("The lantern's hold breaks: you can move again.")
         elif isinstance(e, ev.MinotaurMoved):
