@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 
+from engine.schemas import STONES
 from engine.wsap import Action, Observation
 
 from .base import RuleAgent
@@ -20,7 +21,6 @@ from .usermap import STEPS, Pos, UserMap, first_leg, path_to
 
 LOOK_EVERY_S = 90.0  # listen to the stones again after this long
 LISTEN_AFTER_STEPS = 10  # ... or after getting this far from the last place it listened
-STONE_NAMES = ("RED STONE", "BLUE STONE", "YELLOW STONE")
 BAND = {"VERY CLOSE": 2, "CLOSE": 5}  # a guess of the distance each proximity means (FAINT is too vague)
 THREAT_MEMORY_S = 60.0  # how long a place where the Minotaur was heard stays one to avoid
 KEEP_AWAY = 8  # steps it keeps from where the Minotaur is thought to be
@@ -100,7 +100,7 @@ class BuiltinUser(RuleAgent):
                 self.search.hear(h["name"], self.hum_pos, h["direction"], h["levels"])
             self.heard = True
         for name, pos in self.items.items():
-            if name in STONE_NAMES:
+            if name in STONES:
                 self.search.seen(name, pos)
         self._locate_minotaur(here, st, d, now)
         held = set(observation.inventory)
@@ -241,7 +241,7 @@ class BuiltinUser(RuleAgent):
         return self.threat if self.threat_time == now else None
 
     def _explore(self, here: Pos, held: set[str], now: float) -> Action:
-        wanted = [n for n in STONE_NAMES if n not in held]
+        wanted = [n for n in STONES if n not in held]
         found = self.map.search(here, SEARCH_LIMIT, self.blocked, ramps="")  # on this level: ramps are goals
         if "LANTERN" not in held and "LANTERN" in self.items and self.items["LANTERN"] in found \
                 and found[self.items["LANTERN"]][0] <= LANTERN_DETOUR:

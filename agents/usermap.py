@@ -10,9 +10,11 @@ from __future__ import annotations
 
 from collections import deque
 
-Pos = tuple[int, int, int]
-STEPS = {"NORTH": (0, 1), "SOUTH": (0, -1), "EAST": (1, 0), "WEST": (-1, 0)}
-OPEN = frozenset(".=^v")
+from engine.cells import CELL_CHARS, ROCK
+from engine.geometry import HORIZONTAL as STEPS
+from engine.geometry import Pos
+
+OPEN = frozenset(CELL_CHARS) - {CELL_CHARS[ROCK]}
 _BACK = {"NORTH": "SOUTH", "SOUTH": "NORTH", "EAST": "WEST", "WEST": "EAST"}
 
 
