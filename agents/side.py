@@ -53,6 +53,7 @@ class Side:
         self.perception = UserPerception(world) if role == "user" else MinotaurPerception(world)
         self.stats = SideStats()
         self.error_streak = 0
+        self.last_action: Action | None = None  # the agent's last answer, reasoning and all (for displays)
         self.observation = self.perception.observe(state, first_view)
         description, actions = (USER_DESCRIPTION, USER_ACTIONS) if role == "user" else \
             (MINOTAUR_DESCRIPTION, MINOTAUR_ACTIONS)
@@ -78,6 +79,7 @@ class Side:
             self.stats.think_s += time.perf_counter() - began
         if not isinstance(action, Action):
             return None, f"the agent answered {type(action).__name__}, not an Action"
+        self.last_action = action
         return action, None
 
     def command(self, action: Action | None, why: str | None) -> tuple[UserInput | MinotaurDecision, str | None]:

@@ -7,7 +7,7 @@ import secrets
 import sys
 from pathlib import Path
 
-from agents.registry import MINOTAUR_AGENTS
+from agents.registry import MINOTAUR_AGENTS, USER_AGENTS
 from engine import DEFAULT_PRESET, DIFFICULTIES, PRESETS
 
 from . import arena_cmd
@@ -24,7 +24,7 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="labyrinth",
         description="Labyrinth: The Temporal Hunt - find the RED, BLUE and YELLOW stones "
-                    "before the Minotaur finds you.",
+                    "before the Minotaur finds you. Without a command, the game opens at its title screen.",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     arena_cmd.add_parser(sub)
@@ -41,6 +41,20 @@ def _parser() -> argparse.ArgumentParser:
     gsm.add_argument("--minotaur", choices=["external", *MINOTAUR_AGENTS], default="builtin",
                      help="who plays the Minotaur: builtin (default) or another agent; wait: one that always "
                           'WAITs; external: each line carries {"user": UserInput, "minotaur": MinotaurDecision}')
+
+    play = sub.add_parser("play", help="play at once: you against the built-in Minotaur",
+                          description="Open the game screen at once: you play the user, an agent the Minotaur.")
+    game_options(play)
+    play.add_argument("--difficulty", choices=DIFFICULTIES, default="normal")
+    play.add_argument("--minotaur", choices=list(MINOTAUR_AGENTS), default="builtin")
+
+    spectate = sub.add_parser("spectate", help="watch two agents play",
+                              description="Watch a match between two agents: space plays or pauses, n steps, "
+                                          "+ and - change the speed, o shows the whole labyrinth.")
+    game_options(spectate)
+    spectate.add_argument("--difficulty", choices=DIFFICULTIES, default="normal")
+    spectate.add_argument("--user", choices=list(USER_AGENTS), default="builtin")
+    spectate.add_argument("--minotaur", choices=list(MINOTAUR_AGENTS), default="builtin")
 
     world = sub.add_parser("world", help="print the hunting ground's levels as text or JSON")
     game_options(world)
@@ -61,8 +75,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
     if args.command is None:
-        parser.print_help()
-        return 0
+        from .app import run
+
+        return run()
     if args.command == "world" and args.level is not None and args.level not in PRESETS[args.preset].z_range:
         b = PRESETS[args.preset]
         args.own_parser.error(f"level {args.level} is outside the {args.preset} hunting ground "
@@ -79,6 +94,12 @@ def main(argv: list[str] | None = None) -> int:
             print(f"labyrinth: seed {seed} (pass --seed {seed} to play this labyrinth again)", file=sys.stderr)
         if args.command == "gsm":
             return _gsm(args, seed)
+        if args.command in ("play", "spectate"):
+            from .app import run
+            from .screens.title import HUMAN, NewGame
+
+            user = HUMAN if args.command == "play" else args.user
+            return run(NewGame(seed, args.preset, args.difficulty, user, args.minotaur))
         from .worldmap import dump
 
         return dump(seed, args.preset, args.level, args.json, sys.stdout)

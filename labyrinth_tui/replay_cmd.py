@@ -23,7 +23,7 @@ def replay(path: Path, verify: bool, out: TextIO) -> int:
     for note in recorded.notes:
         print(f"labyrinth replay: note: {note}", file=sys.stderr)
     if not verify:
-        _summary(recorded, out)
+        write_summary(recorded, out)
         return 0
     mismatch = first_mismatch(recorded)
     if mismatch is not None:
@@ -33,7 +33,8 @@ def replay(path: Path, verify: bool, out: TextIO) -> int:
     return 0
 
 
-def _summary(recorded: Replay, out: TextIO) -> None:
+def write_summary(recorded: Replay, out: TextIO) -> None:
+    """The replay as text: its header, outcome, fallbacks and one line per turn."""
     h, end, turns = recorded.header, recorded.end, recorded.turns
     out.write(f"{recorded.path.name}\n"
               f"  recorded {h.created_at}: seed {h.seed}, preset {h.preset}, difficulty {h.difficulty}, "

@@ -1,0 +1,153 @@
+"""The game screen: the narrative log, the minimap, the Minotaur cue panel, the
+status bar and the command line. Typing works at once; Esc moves the focus to
+the map, where single keys play (arrows and WASD walk, shift runs, < > ramps)."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from engine import UserInput
+from saves.games import save_game
+
+from ..session import PlaySession
+from ..widgets.command_line import CommandLine
+from ..widgets.cue_panel import CuePanel
+from ..widgets.minimap import MapView, Minimap
+from ..widgets.narrative import NarrativeLog
+from ..widgets.status_bar import StatusBar
+
+ARROWS = {"up": "NORTH", "down": "SOUTH", "right": "EAST", "left": "WEST"}
+LETTERS = {"w": "NORTH", "s": "SOUTH", "d": "EAST", "a": "WEST"}
+
+
+def map_keys() -> list[Binding]:
+    """The single keys that play while the map has focus; ids let them be remapped."""
+    keys = [Binding(key, f"screen.walk('{d}')", f"walk {d.lower()}", show=False, id=f"walk-{d.lower()}")
+            for key, d in ARROWS.items()]
+    keys += [Binding(key, f"screen.walk('{d}')", f"walk {d.lower()}", show=key == "w", key_display="WASD",
+                     id=f"walk-{d.lower()}-letter") for key, d in LETTERS.items()]
+    keys += [Binding(f"shift+{key}", f"screen.run('{d}')", f"run {d.lower()}", show=False, id=f"run-{d.lower()}")
+             for key, d in ARROWS.items()]
+    return keys + [
+        Binding("less_than_sign", "screen.ramp('UP RAMP')", "ramp up", key_display="<", id="ramp-up"),
+        Binding("greater_than_sign", "screen.ramp('DOWN RAMP')", "ramp down", key_display=">", id="ramp-down"),
+        Binding("l", "screen.simple('LOOK')", "look", id="look"),
+        Binding("g", "screen.simple('GRAB')", "grab", id="grab"),
+        Binding("u", "screen.simple('USE')", "use lantern", id="use"),
+        Binding("space", "screen.simple('HALT')", "halt", id="halt"),
+        Binding("left_square_bracket", "screen.look_level(1)", "level above", key_display="[", id="level-up"),
+        Binding("right_square_bracket", "screen.look_level(-1)", "level below", key_display="]",
+                id="level-down"),
+        Binding("question_mark", "app.help", "help", key_display="?", id="help-key"),
+    ]
+
+
+class GameMap(Minimap):
+    BINDINGS = map_keys()
+
+
+class GameScreen(Screen):
+    AUTO_FOCUS = "#command"
+    BINDINGS = [
+        Binding("escape", "toggle_focus", "keys / typing", id="toggle-focus"),
+        Binding("pageup", "ramp('UP RAMP')", "ramp up", show=False, id="ramp-up-page"),
+        Binding("pagedown", "ramp('DOWN RAMP')", "ramp down", show=False, id="ramp-down-page"),
+        Binding("ctrl+s", "save", "save", id="save"),
+    ]
+
+    def __init__(self, session: PlaySession) -> None:
+        super().__init__()
+        self.session = session
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="main"):
+            yield NarrativeLog(id="log")
+            with Vertical(id="side"):
+                yield GameMap(id="map")
+                yield CuePanel(id="cue")
+        yield StatusBar(id="status")
+        yield CommandLine(id="command")
+        yield Static(id="hint")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        s = self.session
+        self.query_one("#cue", CuePanel).border_title = "Minotaur"
+        self.query_one(NarrativeLog).border_title = f"{s.preset}, seed {s.seed}, {s.difficulty}"
+        self._show()
+        self.call_after_refresh(self.query_one(NarrativeLog).tell, None, s.response)  # once it knows its width
+
+    # --- playing -----------------------------------------------------------
+
+    def on_command_line_entered(self, message: CommandLine.Entered) -> None:
+        self.play(message.said, message.command)
+
+    def on_command_line_refused(self, message: CommandLine.Refused) -> None:
+        self.query_one("#hint", Static).update(Text(f"{message.said!r}: {message.hint}"))
+
+    def play(self, said: str, command: UserInput) -> None:
+        """Play one turn; the Minotaur's agent decides in a thread when it may wait on the network."""
+        if self.session.minotaur.agent.blocking:
+            self.query_one(CommandLine).disabled = True
+            self.run_worker(lambda: self.session.play(command), thread=True, exclusive=True,
+                            group="turn", exit_on_error=False, name=said)
+            return
+        self.session.play(command)
+        self._after(said)
+
+    def on_worker_state_changed(self, event) -> None:
+        if event.worker.group == "turn" and event.worker.is_finished:
+            self.query_one(CommandLine).disabled = False
+            self._after(event.worker.name)
+
+    def _after(self, said: str) -> None:
+        self.query_one("#hint", Static).update("")
+        self.query_one(NarrativeLog).tell(said, self.session.response)
+        self._show()
+        if self.session.over:
+            from .game_over import GameOverScreen
+
+            self.app.push_screen(GameOverScreen(self.session),
+                                 lambda choice: self.app.after_game(choice, self.session))
+
+    def _show(self) -> None:
+        s = self.session
+        where, seen = s.minotaur_mark()
+        self.query_one(Minimap).show(MapView(s.memory.seen, s.game.state.user, s.memory.items, where, seen))
+        self.query_one(CuePanel).show(s.response)
+        self.query_one(StatusBar).show(s.response)
+
+    # --- keys ---------------------------------------------------------------
+
+    def action_walk(self, direction: str) -> None:
+        self.play(f"walk {direction.lower()} 1", UserInput(command="MOVE", direction=direction, steps=1))
+
+    def action_run(self, direction: str) -> None:
+        self.play(f"run {direction.lower()}", UserInput(command="MOVE", direction=direction, speed=2))
+
+    def action_ramp(self, direction: str) -> None:
+        self.play(direction.lower(), UserInput(command="MOVE", direction=direction, steps=1))
+
+    def action_simple(self, command: str) -> None:
+        fields = {"command": command, **({"target": "LANTERN"} if command == "USE" else {})}
+        self.play(command.lower(), UserInput.model_validate(fields))
+
+    def action_look_level(self, step: int) -> None:
+        self.query_one(Minimap).level_offset += step
+
+    def action_toggle_focus(self) -> None:
+        command, game_map = self.query_one(CommandLine), self.query_one(Minimap)
+        (game_map if command.has_focus else command).focus()
+
+    def action_save(self) -> None:
+        try:
+            path = save_game(self.session.to_saved())
+        except OSError as exc:
+            self.notify(f"Could not save: {exc.strerror or exc}", severity="error")
+            return
+        self.notify(f"Saved: {path.name}", title="Game saved")

@@ -1,0 +1,142 @@
+"""Spectate: watch two agents play. Space plays or pauses, n steps one turn,
++ and - change the speed, o shows the whole labyrinth (omniscient) or only what
+the user has seen."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer
+
+from ..session import SpectateSession, minotaur_mark
+from ..widgets.agent_panel import AgentPanel
+from ..widgets.cue_panel import CuePanel
+from ..widgets.minimap import MapView, Minimap
+from ..widgets.narrative import NarrativeLog
+from ..widgets.status_bar import StatusBar
+
+SPEEDS = (2.0, 1.0, 0.5, 0.25, 0.1, 0.03)  # seconds between turns
+
+
+class WorldCells:
+    """The whole labyrinth as a map the minimap can read (omniscient view)."""
+
+    def __init__(self, world) -> None:
+        self.world = world
+
+    def get(self, pos, default=None):
+        return self.world.cell(*pos)
+
+
+class SpectateScreen(Screen):
+    AUTO_FOCUS = "#map"
+    BINDINGS = [
+        Binding("space", "toggle_play", "play/pause", id="spectate-play"),
+        Binding("n", "step", "step", id="spectate-step"),
+        Binding("plus,equals_sign", "faster", "faster", key_display="+", id="spectate-faster"),
+        Binding("minus", "slower", "slower", key_display="-", id="spectate-slower"),
+        Binding("o", "omniscient", "all-seeing", id="spectate-omniscient"),
+        Binding("left_square_bracket", "look_level(1)", "level above", key_display="[", id="spectate-level-up"),
+        Binding("right_square_bracket", "look_level(-1)", "level below", key_display="]",
+                id="spectate-level-down"),
+        Binding("escape,q", "back", "title", id="spectate-back"),
+    ]
+
+    def __init__(self, session: SpectateSession) -> None:
+        super().__init__()
+        self.session = session
+        self.speed = 2
+        self.omniscient = False
+        self.timer = None
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="main"):
+            yield NarrativeLog(id="log")
+            with Vertical(id="side"):
+                yield Minimap(id="map")
+                yield CuePanel(id="cue")
+                yield AgentPanel(id="agents")
+        yield StatusBar(id="status")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        s = self.session
+        self.query_one(NarrativeLog).border_title = (f"{s.user_kind} user vs {s.minotaur_kind} Minotaur: "
+                                                     f"{s.preset}, seed {s.seed}")
+        self.query_one("#cue", CuePanel).border_title = "Minotaur"
+        self.query_one("#agents", AgentPanel).border_title = "Agents"
+        self._show()
+        self.call_after_refresh(self.query_one(NarrativeLog).tell, None, s.response)  # once it knows its width
+        self.action_toggle_play()
+
+    def action_toggle_play(self) -> None:
+        if self.timer is None:
+            if not self.session.over:
+                self.timer = self.set_interval(SPEEDS[self.speed], self.action_step)
+        else:
+            self.timer.stop()
+            self.timer = None
+        self.sub_title = "playing" if self.timer else "paused"
+
+    def action_step(self) -> None:
+        result = self.session.step()
+        if result is None:
+            return
+        record = self.session.match
+        log = self.query_one(NarrativeLog)
+        log.tell(_words(record.sides["user"].last_action), result.response)
+        if self.session.over:
+            if self.timer:
+                self.timer.stop()
+                self.timer = None
+            log.write(Text(f"Match over: {record.outcome} after {record.turns} turns.", style="bold reverse"))
+        self._show()
+
+    def action_faster(self) -> None:
+        self._set_speed(min(self.speed + 1, len(SPEEDS) - 1))
+
+    def action_slower(self) -> None:
+        self._set_speed(max(self.speed - 1, 0))
+
+    def _set_speed(self, speed: int) -> None:
+        self.speed = speed
+        if self.timer:
+            self.timer.stop()
+            self.timer = self.set_interval(SPEEDS[speed], self.action_step)
+        self.notify(f"{1 / SPEEDS[speed]:g} turns a second", timeout=1.5)
+
+    def action_omniscient(self) -> None:
+        self.omniscient = not self.omniscient
+        self._show()
+
+    def action_look_level(self, step: int) -> None:
+        self.query_one(Minimap).level_offset += step
+
+    def action_back(self) -> None:
+        if self.timer:
+            self.timer.stop()
+        self.app.pop_screen()
+
+    def _show(self) -> None:
+        s, state = self.session, self.session.game.state
+        if self.omniscient:
+            items = {name: pos for name, pos in state.items}
+            view = MapView(WorldCells(s.game.world), state.user, items, state.minotaur, True)
+        else:
+            user_view = s.match.sides["user"].observation
+            where, seen = minotaur_mark(user_view, state.user)
+            view = MapView(s.memory.seen, state.user, s.memory.items, where, seen)
+        self.query_one(Minimap).show(view)
+        self.query_one(CuePanel).show(s.response)
+        self.query_one(StatusBar).show(s.response)
+        self.query_one(AgentPanel).show(s.match.sides, s.match.plans)
+
+
+def _words(action) -> str:
+    if action is None:
+        return "(fallback)"
+    params = " ".join(str(v).lower() for v in action.parameters.values())
+    return f"{action.name.lower()} {params}".strip()

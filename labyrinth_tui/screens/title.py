@@ -1,0 +1,106 @@
+"""The title screen: the new-game form (preset, seed, difficulty, who plays
+each role) and the ways in: Play, Spectate, Saved games, Replays, Memory,
+Help, Quit."""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Grid, Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Button, Footer, Input, Label, Select, Static
+
+from agents.registry import MINOTAUR_AGENTS, USER_AGENTS
+from engine import DEFAULT_PRESET, DIFFICULTIES, PRESETS
+
+BANNER = """\
+ L A B Y R I N T H
+ the temporal hunt"""
+HUMAN = "you"
+
+
+@dataclass(frozen=True)
+class NewGame:
+    """What the form asks for."""
+
+    seed: int
+    preset: str
+    difficulty: str
+    user: str  # "you" or a user agent's name
+    minotaur: str
+
+    @property
+    def spectated(self) -> bool:
+        return self.user != HUMAN
+
+
+class TitleScreen(Screen):
+    AUTO_FOCUS = "#play"
+    BINDINGS = [Binding("p", "play", "play", id="title-play"), Binding("s", "spectate", "spectate", id="title-spectate"),
+                Binding("q", "app.quit", "quit", id="title-quit")]
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="title"):
+            with Vertical(id="menu"):
+                yield Static(BANNER, id="banner")
+                for ident, label in (("play", "Play"), ("spectate", "Spectate"), ("resume", "Saved games"),
+                                     ("replays", "Replays"), ("memory", "Memory"), ("help", "Help"),
+                                     ("quit", "Quit")):
+                    yield Button(label, id=ident, classes="menu")
+            with Grid(id="form"):
+                yield Label("Hunting ground")
+                yield Select([(f"{name} ({b.width}x{b.height}, {b.levels} level{'s' * (b.levels > 1)})", name)
+                              for name, b in PRESETS.items()], value=DEFAULT_PRESET, allow_blank=False, id="preset")
+                yield Label("Seed")
+                yield Input(placeholder="random", id="seed", restrict=r"[0-9]*", max_length=10)
+                yield Label("Difficulty")
+                yield Select([(d, d) for d in DIFFICULTIES], value="normal", allow_blank=False, id="difficulty")
+                yield Label("User")
+                yield Select([("you, at the keyboard", HUMAN), *((f"agent: {n}", n) for n in USER_AGENTS)],
+                             value=HUMAN, allow_blank=False, id="user")
+                yield Label("Minotaur")
+                yield Select([(f"agent: {n}", n) for n in MINOTAUR_AGENTS], value="builtin", allow_blank=False,
+                             id="minotaur")
+        yield Footer()
+
+    def new_game(self, spectate: bool = False) -> NewGame:
+        seed_text = self.query_one("#seed", Input).value
+        user = self.query_one("#user", Select).value
+        if spectate and user == HUMAN:
+            user = "builtin"
+        return NewGame(int(seed_text) if seed_text else secrets.randbelow(2**31),
+                       self.query_one("#preset", Select).value, self.query_one("#difficulty", Select).value,
+                       user, self.query_one("#minotaur", Select).value)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        getattr(self, f"action_{event.button.id}")()
+
+    def action_play(self) -> None:
+        self.app.start(self.new_game())
+
+    def action_spectate(self) -> None:
+        self.app.start(self.new_game(spectate=True))
+
+    def action_resume(self) -> None:
+        from .saved_games import SavedGamesScreen
+
+        self.app.push_screen(SavedGamesScreen(), self.app.resume)
+
+    def action_replays(self) -> None:
+        from .replays import ReplaysScreen
+
+        self.app.push_screen(ReplaysScreen())
+
+    def action_memory(self) -> None:
+        from .memory import MemoryScreen
+
+        self.app.push_screen(MemoryScreen())
+
+    def action_help(self) -> None:
+        self.app.action_help()
+
+    def action_quit(self) -> None:
+        self.app.exit()

@@ -1,0 +1,159 @@
+"""The TUI's one writer of game state: a game a person plays against an agent's
+Minotaur, or a match the person watches. Screens and widgets read it and call
+its methods; nothing else changes a game."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from agents.registry import make_agent
+from agents.runner import Match
+from agents.side import Side
+from engine import WAIT, Game, GameStateResponse, MinotaurDecision, UserInput
+from engine import events as ev
+from engine.geometry import Pos
+from engine.perception import UserPerception
+from engine.turn import TurnResult, unexecutable
+from saves.games import SavedGame, SaveError, now_iso
+
+STONE_COUNT = 3
+
+
+@dataclass
+class Figures:
+    """What the game-over screen tells: the run in numbers."""
+
+    turns: int = 0
+    walked: int = 0  # steps the user moved
+    jumps_seen: int = 0  # Temporal Whines at the Minotaur's leap
+    lanterns_used: int = 0
+    errors: int = 0  # commands the game refused
+
+
+@dataclass
+class PlaySession:
+    """A person plays the user; an agent of this project plays the Minotaur."""
+
+    seed: int
+    preset: str = "standard"
+    difficulty: str = "normal"
+    minotaur_kind: str = "builtin"
+    figures: Figures = field(default_factory=Figures)
+
+    def __post_init__(self) -> None:
+        self.game = Game.new(self.seed, self.preset, self.difficulty)
+        self.response, observation = self.game.view()
+        self.minotaur = Side("minotaur", make_agent("minotaur", self.minotaur_kind, self.seed), self.game.world,
+                             self.game.state, observation)
+        self.memory = UserPerception(self.game.world)  # the map the user has seen
+        self.observation = self.memory.observe(self.game.state, self.response)
+        self.turns: list[tuple[UserInput, MinotaurDecision]] = []
+        self.last: TurnResult | None = None
+
+    @property
+    def over(self) -> bool:
+        return self.game.state.outcome is not None
+
+    def play(self, command: UserInput) -> TurnResult:
+        """One turn: the Minotaur decides (unless the command cannot be carried out), the game steps."""
+        if self.over or unexecutable(self.game.state, command):
+            result = self.game.step(command, WAIT)  # an ERROR, or the final status: nothing happens
+            self._remember(result)
+            return result
+        decision, why = self.minotaur.decide()
+        return self._step(command, decision, why)
+
+    def _step(self, command: UserInput, decision: MinotaurDecision, why: str | None) -> TurnResult:
+        result = self.game.step(command, decision)
+        self.minotaur.tell(result, why, done=self.over)
+        self.turns.append((command, decision))
+        self._remember(result)
+        return result
+
+    def _remember(self, result: TurnResult) -> None:
+        self.last, self.response = result, result.response
+        self.observation = self.memory.observe(result.state, result.response, result.events)
+        f = self.figures
+        if result.response.status == "ERROR":
+            f.errors += 1
+            return
+        f.turns += 1
+        for e in result.events:
+            if isinstance(e, ev.UserMoved):
+                f.walked += e.steps
+            elif isinstance(e, ev.WhineHeard) and e.phase == "VANISHING":
+                f.jumps_seen += 1
+            elif isinstance(e, ev.LanternUsed):
+                f.lanterns_used += 1
+
+    def minotaur_mark(self) -> tuple[Pos | None, bool]:
+        """Where the user last knew the Minotaur to be, and whether it is in sight now."""
+        return minotaur_mark(self.observation, self.game.state.user)
+
+    def to_saved(self) -> SavedGame:
+        state, r = self.game.state, self.response
+        stones = sum("STONE" in item for item in r.user_state.inventory)
+        summary = (f"{self.preset}, seed {self.seed}: level {state.user[2]}, {stones}/{STONE_COUNT} stones, "
+                   f"{r.environment.game_time:g} s, turn {state.turn}")
+        return SavedGame(None, now_iso(), self.seed, self.preset, self.difficulty, self.minotaur_kind,
+                         list(self.turns), state.digest(), summary)
+
+    @classmethod
+    def resume(cls, saved: SavedGame) -> PlaySession:
+        """The saved game, played again turn by turn (the Minotaur's agent re-lives each
+        decision, the recorded one is played), and checked against the saved hash."""
+        session = cls(saved.seed, saved.preset, saved.difficulty, saved.minotaur)
+        for command, decision in saved.turns:
+            session.minotaur.decide()  # the agent's own memory must be where it was
+            session._step(command, decision, None)
+        if session.game.state.digest() != saved.digest:
+            raise SaveError(f"{saved.path}: the saved game does not replay to the same state")
+        return session
+
+
+BAND = {"VERY CLOSE": 2, "CLOSE": 5, "FAINT": 11}  # steps each proximity suggests, for a guess on the map
+UNIT = {"NORTH": (0, 1), "NORTH-EAST": (1, 1), "EAST": (1, 0), "SOUTH-EAST": (1, -1), "SOUTH": (0, -1),
+        "SOUTH-WEST": (-1, -1), "WEST": (-1, 0), "NORTH-WEST": (-1, 1)}
+
+
+def minotaur_mark(observation, user: Pos) -> tuple[Pos | None, bool]:
+    """The Minotaur's cell when in sight; else a guess from the sound's band and direction; else None."""
+    seen = observation.details["minotaur_in_sight"]
+    if seen:
+        return (seen["x"], seen["y"], seen["z"]), True
+    status = observation.status
+    band, direction = BAND.get(status["minotaur_proximity"]), status["minotaur_direction"]
+    if band and direction in UNIT:
+        dx, dy = UNIT[direction]
+        return (user[0] + dx * band, user[1] + dy * band, user[2]), False
+    return None, False
+
+
+class SpectateSession:
+    """A match between two agents, played a turn at a time for a person to watch."""
+
+    def __init__(self, seed: int, preset: str = "standard", difficulty: str = "normal", user: str = "builtin",
+                 minotaur: str = "builtin", max_turns: int = 400) -> None:
+        self.match = Match(make_agent("user", user, seed), make_agent("minotaur", minotaur, seed), seed=seed,
+                           preset=preset, difficulty=difficulty, max_turns=max_turns)
+        self.seed, self.preset = seed, preset
+        self.user_kind, self.minotaur_kind = user, minotaur
+        self.response: GameStateResponse = self.match.game.view()[0]
+        self.memory = self.match.sides["user"].perception
+        self.last: TurnResult | None = None
+
+    @property
+    def game(self) -> Game:
+        return self.match.game
+
+    @property
+    def over(self) -> bool:
+        return self.match.outcome is not None
+
+    def step(self) -> TurnResult | None:
+        """Play one turn; None once the match is over."""
+        if self.over:
+            return None
+        record = self.match.play_turn()
+        self.last, self.response = record.result, record.result.response
+        return record.result

@@ -1,0 +1,65 @@
+"""The command line: typed commands with history (up/down) and completion as
+one types; a line that is not a command shows a one-line hint below and
+nothing happens to the game."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from textual.binding import Binding
+from textual.message import Message
+from textual.suggester import SuggestFromList
+from textual.widgets import Input
+
+from engine import UserInput
+
+from ..command_parser import NotACommand, parse_command, suggestions
+
+
+class CommandLine(Input):
+    BINDINGS = [
+        Binding("up", "history(-1)", "previous", show=False, id="history-back"),
+        Binding("down", "history(1)", "next", show=False, id="history-forward"),
+    ]
+
+    @dataclass
+    class Entered(Message):
+        """A typed line that is a command."""
+
+        said: str
+        command: UserInput
+
+    @dataclass
+    class Refused(Message):
+        """A typed line that is not a command, and what was probably meant."""
+
+        said: str
+        hint: str
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(placeholder="type a command: move north 5, run east, look, grab red stone ... (? help)",
+                         suggester=SuggestFromList(suggestions(), case_sensitive=False), **kwargs)
+        self.history: list[str] = []
+        self.back = 0  # how far back in the history the line is
+
+    def action_history(self, step: int) -> None:
+        if not self.history:
+            return
+        self.back = max(0, min(len(self.history), self.back - step))
+        self.value = self.history[-self.back] if self.back else ""
+        self.cursor_position = len(self.value)
+
+    async def action_submit(self) -> None:
+        said = self.value.strip()
+        if not said:
+            return
+        self.value, self.back = "", 0
+        if not self.history or self.history[-1] != said:
+            self.history.append(said)
+        if said in ("?", "help"):
+            self.app.action_help()
+            return
+        try:
+            self.post_message(self.Entered(said, parse_command(said)))
+        except NotACommand as exc:
+            self.post_message(self.Refused(said, exc.hint))

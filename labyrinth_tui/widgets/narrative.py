@@ -1,0 +1,30 @@
+"""The narrative log: each turn's command, its words and its figures."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.widgets import RichLog
+
+from engine import GameStateResponse
+
+STATUS_STYLE = {"ERROR": "bold yellow", "DEATH": "bold white on red", "ESCAPED": "bold black on green"}
+
+
+class NarrativeLog(RichLog):
+    def __init__(self, **kwargs) -> None:
+        # min_width: RichLog renders at 78 columns at least by default, which cuts lines in a narrower panel.
+        super().__init__(wrap=True, markup=False, highlight=False, min_width=20, **kwargs)
+
+    def tell(self, said: str | None, response: GameStateResponse) -> None:
+        env = response.environment
+        if said is not None:
+            head = Text(f"> {said}", style="bold")
+            if response.status != "ERROR":
+                head.append(f"   {env.time_taken:g} s, {env.steps_moved} step{'s' if env.steps_moved != 1 else ''}, "
+                            f"{env.stop_reason.lower().replace('_', ' ')}", style="dim")
+            self.write(head)
+        body = Text(response.raw_text_output)
+        if response.status in STATUS_STYLE:
+            body.stylize(STATUS_STYLE[response.status], 0, len(body))
+        self.write(body)
+        self.write(Text(""))
