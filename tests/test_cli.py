@@ -89,9 +89,11 @@ def test_bad_arguments_get_a_clear_message(args, complaint):
     assert done.returncode == 2 and complaint in done.stderr
 
 
-def test_no_subcommand_prints_help():
-    done = run()
-    assert done.returncode == 0 and "gsm" in done.stdout and "world" in done.stdout
+def test_help_lists_every_command():
+    done = run("--help")
+    assert done.returncode == 0
+    for command in ("play", "spectate", "arena", "gsm", "world", "replay"):
+        assert command in done.stdout
 
 
 def test_gsm_plays_the_builtin_minotaur_by_default_and_deterministically():
