@@ -1,0 +1,155 @@
+"""The TUI driven through Textual's Pilot: typing and keys play the game (the
+session's state is checked), every screen opens, a saved game resumes, a
+spectated match runs to its end."""
+
+from textual.widgets import Input, OptionList, Static
+
+from labyrinth_tui.app import LabyrinthApp
+from labyrinth_tui.screens.game import GameScreen
+from labyrinth_tui.screens.game_over import GameOverScreen
+from labyrinth_tui.screens.help import HelpScreen
+from labyrinth_tui.screens.memory import MemoryScreen
+from labyrinth_tui.screens.replays import ReplaysScreen
+from labyrinth_tui.screens.saved_games import SavedGamesScreen
+from labyrinth_tui.screens.spectate import SpectateScreen
+from labyrinth_tui.screens.title import HUMAN, NewGame, TitleScreen
+from labyrinth_tui.widgets.minimap import Minimap
+
+GAME = NewGame(7, "small", "normal", HUMAN, "builtin")
+SIZE = (120, 40)
+
+
+async def type_line(pilot, text: str) -> None:
+    await pilot.press(*text)
+    await pilot.press("enter")
+    await pilot.pause()
+
+
+async def test_typing_plays_at_once_and_a_typo_changes_nothing():
+    app = LabyrinthApp(GAME)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, GameScreen) and app.focused.id == "command"
+        await type_line(pilot, "look")
+        state = screen.session.game.state
+        assert state.turn == 1 and state.tick == 2
+        await type_line(pilot, "mvoe north")
+        assert screen.session.game.state is state
+        assert "did you mean 'move north'" in str(screen.query_one("#hint", Static).render())
+        await type_line(pilot, "m n 3")
+        assert screen.session.game.state.turn == 2 and screen.session.game.state.user[1] > 200
+        await pilot.press("up", "up")
+        assert app.focused.value == "mvoe north"  # history
+
+
+async def test_keys_walk_run_and_take_ramps_once_the_map_has_focus():
+    app = LabyrinthApp(GAME)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        session = app.screen.session
+        await pilot.press("escape")
+        assert isinstance(app.focused, Minimap)
+        await pilot.press("up")
+        assert session.game.state.turn == 1 and session.game.state.tick == 2  # one step north, or a bump: 1 s
+        await pilot.press("l")
+        assert session.turns[-1][0].command == "LOOK"
+        await pilot.press("shift+up")
+        assert session.turns[-1][0].speed == 2
+        await pilot.press("less_than_sign")
+        assert session.response.environment.stop_reason == "COLLISION"  # no ramp here
+        await pilot.press("right_square_bracket")
+        assert app.screen.query_one(Minimap).level == session.game.state.user[2] - 1
+        await pilot.press("escape")
+        assert app.focused.id == "command"
+
+
+async def test_every_screen_opens_from_the_title():
+    app = LabyrinthApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, TitleScreen)
+        for button, kind in (("help", HelpScreen), ("memory", MemoryScreen), ("resume", SavedGamesScreen),
+                             ("replays", ReplaysScreen)):
+            await pilot.click(f"#{button}")
+            await pilot.pause()
+            assert isinstance(app.screen, kind), button
+            await pilot.press("escape")
+            await pilot.pause()
+            assert isinstance(app.screen, TitleScreen)
+        app.screen.query_one("#seed", Input).value = "3"
+        await pilot.click("#play")
+        await pilot.pause()
+        assert isinstance(app.screen, GameScreen) and app.screen.session.seed == 3
+
+
+async def test_a_saved_game_resumes_where_it_was():
+    app = LabyrinthApp(GAME)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        for line in ("look", "move north", "run east 4", "halt 3"):
+            await type_line(pilot, line)
+        played = app.screen.session
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        app.pop_screen()
+        await pilot.pause()
+        await pilot.click("#resume")
+        await pilot.pause()
+        assert isinstance(app.screen, SavedGamesScreen)
+        app.screen.query_one(OptionList).highlighted = 0
+        await pilot.press("enter")
+        await pilot.pause()
+        resumed = app.screen.session
+        assert isinstance(app.screen, GameScreen) and resumed is not played
+        assert resumed.game.state == played.game.state
+        assert resumed.memory.seen == played.memory.seen
+        await type_line(pilot, "look")
+        assert resumed.game.state.turn == played.game.state.turn + 1
+
+
+async def test_a_game_ends_on_the_game_over_screen():
+    app = LabyrinthApp(NewGame(5, "tiny", "normal", HUMAN, "builtin"))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        session = app.screen.session
+        for _ in range(60):
+            if session.over:
+                break
+            await type_line(pilot, "halt 20")
+        assert session.over and isinstance(app.screen, GameOverScreen)
+        assert "caught" in str(app.screen.query_one("#headline", Static).render())
+        await pilot.press("t")
+        await pilot.pause()
+        assert isinstance(app.screen, TitleScreen)
+
+
+async def test_a_spectated_match_runs_to_its_end():
+    app = LabyrinthApp(NewGame(4, "small", "normal", "builtin", "builtin"))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, SpectateScreen)
+        await pilot.press("space")  # pause the timer; step by hand
+        for _ in range(400):
+            if screen.session.over:
+                break
+            screen.action_step()
+        await pilot.pause()
+        assert screen.session.over and screen.session.match.outcome in ("ESCAPED", "DEATH", "TIMEOUT")
+        await pilot.press("o")
+        assert screen.omniscient
+        await pilot.press("q")
+        await pilot.pause()
+        assert isinstance(app.screen, TitleScreen)
+
+
+async def test_ctrl_q_quits_from_anywhere():
+    app = LabyrinthApp(GAME)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("f1")
+        await pilot.pause()
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+    assert app.return_code == 0
