@@ -57,11 +57,11 @@ def parse_command(line: str) -> UserInput:
             raise NotACommand(str(exc)) from None
     words = text.lower().replace(",", " ").split()
     first = words[0]
-    if first in VERBS:
+    if first in DIRECTIONS and not any(w in DIRECTIONS for w in words[1:]):
+        command, speed, rest = "MOVE", None, words  # 'w', 'w 3', 'north 5': a move that way
+    elif first in VERBS:
         command, speed = VERBS[first]
         rest = words[1:]
-    elif first in DIRECTIONS:  # 'north', 'n 5', 'up': a move
-        command, speed, rest = "MOVE", None, words
     else:
         raise NotACommand(_hint(words, f"'{first}' is not a command"))
     fields: dict = {"command": command}

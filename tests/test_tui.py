@@ -19,6 +19,15 @@ GAME = NewGame(7, "small", "normal", HUMAN, "builtin")
 SIZE = (120, 40)
 
 
+async def choose(pilot, app, choice: str) -> None:
+    """Pick an entry of the title screen's menu with the keyboard."""
+    menu = app.screen.query_one("#menu-list", OptionList)
+    menu.focus()
+    menu.highlighted = menu.get_option_index(choice)
+    await pilot.press("enter")
+    await pilot.pause()
+
+
 async def type_line(pilot, text: str) -> None:
     await pilot.press(*text)
     await pilot.press("enter")
@@ -69,17 +78,15 @@ async def test_every_screen_opens_from_the_title():
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         assert isinstance(app.screen, TitleScreen)
-        for button, kind in (("help", HelpScreen), ("memory", MemoryScreen), ("resume", SavedGamesScreen),
+        for choice, kind in (("help", HelpScreen), ("memory", MemoryScreen), ("resume", SavedGamesScreen),
                              ("replays", ReplaysScreen)):
-            await pilot.click(f"#{button}")
-            await pilot.pause()
-            assert isinstance(app.screen, kind), button
+            await choose(pilot, app, choice)
+            assert isinstance(app.screen, kind), choice
             await pilot.press("escape")
             await pilot.pause()
             assert isinstance(app.screen, TitleScreen)
         app.screen.query_one("#seed", Input).value = "3"
-        await pilot.click("#play")
-        await pilot.pause()
+        await choose(pilot, app, "play")
         assert isinstance(app.screen, GameScreen) and app.screen.session.seed == 3
 
 
@@ -94,8 +101,7 @@ async def test_a_saved_game_resumes_where_it_was():
         await pilot.pause()
         app.pop_screen()
         await pilot.pause()
-        await pilot.click("#resume")
-        await pilot.pause()
+        await choose(pilot, app, "resume")
         assert isinstance(app.screen, SavedGamesScreen)
         app.screen.query_one(OptionList).highlighted = 0
         await pilot.press("enter")

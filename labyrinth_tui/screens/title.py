@@ -11,7 +11,8 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Input, Label, Select, Static
+from textual.widgets import Footer, Input, Label, OptionList, Select, Static
+from textual.widgets.option_list import Option
 
 from agents.registry import MINOTAUR_AGENTS, USER_AGENTS
 from engine import DEFAULT_PRESET, DIFFICULTIES, PRESETS
@@ -20,6 +21,8 @@ BANNER = """\
  L A B Y R I N T H
  the temporal hunt"""
 HUMAN = "you"
+MENU = (("play", "Play"), ("spectate", "Spectate"), ("resume", "Saved games"), ("replays", "Replays"),
+        ("memory", "Memory"), ("help", "Help"), ("quit", "Quit"))
 
 
 @dataclass(frozen=True)
@@ -38,18 +41,16 @@ class NewGame:
 
 
 class TitleScreen(Screen):
-    AUTO_FOCUS = "#play"
-    BINDINGS = [Binding("p", "play", "play", id="title-play"), Binding("s", "spectate", "spectate", id="title-spectate"),
+    AUTO_FOCUS = "#menu-list"
+    BINDINGS = [Binding("p", "play", "play", id="title-play"),
+                Binding("s", "spectate", "spectate", id="title-spectate"),
                 Binding("q", "app.quit", "quit", id="title-quit")]
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="title"):
             with Vertical(id="menu"):
                 yield Static(BANNER, id="banner")
-                for ident, label in (("play", "Play"), ("spectate", "Spectate"), ("resume", "Saved games"),
-                                     ("replays", "Replays"), ("memory", "Memory"), ("help", "Help"),
-                                     ("quit", "Quit")):
-                    yield Button(label, id=ident, classes="menu")
+                yield OptionList(*(Option(label, id=ident) for ident, label in MENU), id="menu-list")
             with Grid(id="form"):
                 yield Label("Hunting ground")
                 yield Select([(f"{name} ({b.width}x{b.height}, {b.levels} level{'s' * (b.levels > 1)})", name)
@@ -75,8 +76,9 @@ class TitleScreen(Screen):
                        self.query_one("#preset", Select).value, self.query_one("#difficulty", Select).value,
                        user, self.query_one("#minotaur", Select).value)
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        getattr(self, f"action_{event.button.id}")()
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        getattr(self, f"action_{event.option.id}")()
 
     def action_play(self) -> None:
         self.app.start(self.new_game())

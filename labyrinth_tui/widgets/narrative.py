@@ -20,8 +20,9 @@ class NarrativeLog(RichLog):
         if said is not None:
             head = Text(f"> {said}", style="bold")
             if response.status != "ERROR":
+                ending = response.status if response.status in ("DEATH", "ESCAPED") else env.stop_reason
                 head.append(f"   {env.time_taken:g} s, {env.steps_moved} step{'s' if env.steps_moved != 1 else ''}, "
-                            f"{env.stop_reason.lower().replace('_', ' ')}", style="dim")
+                            f"{ending.lower().replace('_', ' ')}", style="dim")
             self.write(head)
         body = Text(response.raw_text_output)
         if response.status in STATUS_STYLE:
