@@ -1,0 +1,62 @@
+"""Snapshots of the main screens with a fixed seed: a change to how the game
+looks shows up here. Update on purpose with `pytest --snapshot-update`."""
+
+from textual.widgets import Input
+
+from labyrinth_tui.app import LabyrinthApp
+from labyrinth_tui.screens.title import HUMAN, NewGame
+
+GAME = NewGame(11, "small", "normal", HUMAN, "builtin")
+
+
+async def _steady(pilot) -> None:
+    """No blinking cursor, no pending work: the same picture every time."""
+    await pilot.pause()
+    for field in pilot.app.screen.query(Input):
+        field.cursor_blink = False
+    await pilot.pause()
+
+
+def test_title_screen(snap_compare):
+    assert snap_compare(LabyrinthApp(), terminal_size=(120, 40), run_before=_steady)
+
+
+def test_game_screen_after_a_few_turns(snap_compare):
+    async def play(pilot):
+        await _steady(pilot)
+        for line in ("look", "e", "s", "w 2", "look"):
+            await pilot.press(*line, "enter")
+        await _steady(pilot)
+
+    assert snap_compare(LabyrinthApp(GAME), terminal_size=(120, 40), run_before=play)
+
+
+def test_game_screen_fits_80_by_24(snap_compare):
+    async def play(pilot):
+        await _steady(pilot)
+        await pilot.press(*"look", "enter")
+        await _steady(pilot)
+
+    assert snap_compare(LabyrinthApp(GAME), terminal_size=(80, 24), run_before=play)
+
+
+def test_spectate_screen(snap_compare):
+    async def watch(pilot):
+        await pilot.pause()
+        screen = pilot.app.screen
+        screen.action_toggle_play()  # pause, then step by hand: the same turns every time
+        for _ in range(25):
+            screen.action_step()
+        await _steady(pilot)
+
+    assert snap_compare(LabyrinthApp(NewGame(4, "small", "normal", "builtin", "builtin")), terminal_size=(120, 40),
+                        run_before=watch)
+
+
+def test_help_screen(snap_compare):
+    async def help_(pilot):
+        await _steady(pilot)
+        await pilot.press("f1")
+        await _steady(pilot)
+
+    assert snap_compare(LabyrinthApp(GAME), terminal_size=(120, 40), run_before=help_)
