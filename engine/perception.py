@@ -34,6 +34,24 @@ def steps_words(frm: Pos, to: Pos) -> str:
     return ", ".join(p for p in parts if p) or "here"
 
 
+ITEM_MARKS = {"RED STONE": "R", "BLUE STONE": "B", "YELLOW STONE": "Y", "LANTERN": "L"}
+MAP_RADIUS = 5  # the remembered map in an observation: 11 x 11 cells around the role
+
+
+def map_window(kind_at, centre: Pos, marks: dict[Pos, str], unknown: str = "?", radius: int = MAP_RADIUS) -> str:
+    """The cells around ``centre`` on its level as text rows, north first: what an LLM reads as a map."""
+    x, y, z = centre
+    rows = []
+    for row in range(y + radius, y - radius - 1, -1):
+        line = []
+        for col in range(x - radius, x + radius + 1):
+            p = (col, row, z)
+            kind = kind_at(p)
+            line.append(marks.get(p) or (unknown if kind is None else CELL_CHARS[kind]))
+        rows.append("  " + "".join(line))
+    return "\n".join(rows)
+
+
 def _xyz(p: Pos) -> dict[str, int]:
     return {"x": p[0], "y": p[1], "z": p[2]}
 
@@ -145,8 +163,11 @@ class UserPerception:
         x, y, z = s.user
         kind = {CRAWLWAY: " in a crawlway", RAMP_UP: " on a ramp up", RAMP_DOWN: " on a ramp down"}.get(
             self.world.cell(x, y, z), "")
+        marks = {p: ITEM_MARKS[n] for n, p in self.items.items()}
         return (f"({x}, {y}) on level {z}{kind}; ways out: {', '.join(r.environment.visible_paths) or 'none'}. "
-                f"You have seen {len(self.seen)} cells.")
+                f"You have seen {len(self.seen)} cells. The map you remember around you (north up; @ you, "
+                f"# rock, . floor, = crawlway, ^ v ramps, R B Y stones, L lantern, ? not seen):\n"
+                + map_window(self.seen.get, s.user, {**marks, s.user: "@"}, unknown="?"))
 
 
 def _user_event_text(e: ev.Event) -> str | None:
@@ -244,7 +265,11 @@ class MinotaurPerception:
             location=Location(here, f"level {here[2]}",
                               f"({here[0]}, {here[1]}) on level {here[2]}; ways out: {', '.join(obs.visible_paths)}. "
                               f"Hunting ground: x {b.x0}..{b.x0 + b.width - 1}, y {b.y0}..{b.y0 + b.height - 1}, "
-                              f"levels {b.z0}..{b.z0 + b.levels - 1}."),
+                              f"levels {b.z0}..{b.z0 + b.levels - 1}. Your labyrinth around you (north up; M you, "
+                              f"# rock, . floor, = crawlway, ^ v ramps, R B Y stones, L lantern):\n"
+                              + map_window(lambda p: self.world.cell(*p), here,
+                                           {**{(i.position.x, i.position.y, i.position.z): ITEM_MARKS[i.name]
+                                               for i in obs.items}, here: "M"})),
             nearby_entities=entities, nearby_terrain=terrain, active_effects=effects,
             current_goals=[Goal("catch", "Step onto the intruder's cell before it holds all three stones", "main",
                                 f"{3 - sum(i.name != 'LANTERN' for i in obs.items)}/3 stones taken by the intruder",

@@ -12,11 +12,11 @@ from . import events as ev
 from .cells import CRAWLWAY, RAMP_DOWN, RAMP_UP, ROCK
 from .constants import (
     FAINT_SQ,
+    HEAR_HIGH_SQ,
+    HEAR_LOW_SQ,
     JUMP_COOLDOWN_TICKS,
     JUMP_MAX_TICKS,
     JUMP_MIN_TICKS,
-    HEAR_HIGH_SQ,
-    HEAR_LOW_SQ,
     LANTERN_RESPAWN_TICKS,
     MAX_STEPS,
     PARALYSIS_TICKS,
@@ -25,6 +25,7 @@ from .constants import (
     RUN_COST,
     STAMINA_MAX,
     TICKS_PER_SECOND,
+    VERY_CLOSE_SQ,
     WALK_GAIN,
     WORLD_LEVELS,
     WORLD_SIZE,
@@ -33,10 +34,30 @@ from .geometry import HORIZONTAL, Pos, direction_3d, distance_sq
 from .minotaur import next_cell, plan_for
 from .placement import respawn_lantern
 from .presets import PRESETS
-from .report import USER_REJECTED, CommandSummary, Observe, error_report, final_report, turn_report
+from .report import (
+    USER_REJECTED,
+    CommandSummary,
+    Observe,
+    error_report,
+    final_report,
+    turn_report,
+)
 from .rng import derived
-from .schemas import ITEM_ORDER, STONES, GameStateResponse, MinotaurDecision, MinotaurObservation, UserInput
-from .senses import items_in_sight, minotaur_sees_user, resonance, user_sees_minotaur, user_view
+from .schemas import (
+    ITEM_ORDER,
+    STONES,
+    GameStateResponse,
+    MinotaurDecision,
+    MinotaurObservation,
+    UserInput,
+)
+from .senses import (
+    items_in_sight,
+    minotaur_sees_user,
+    resonance,
+    user_sees_minotaur,
+    user_view,
+)
 from .state import GameState
 from .world import World
 
@@ -316,11 +337,13 @@ class _Turn:
         s.jump_cooldown = JUMP_COOLDOWN_TICKS
         s.stride = 0
         self.events.append(ev.MinotaurJumped(s.tick, s.minotaur, duration))
-        self.events.append(ev.WhineHeard(s.tick, "VANISHING", self._whine_direction()))
+        self.events.append(ev.WhineHeard(s.tick, "VANISHING", *self._whine_bearing()))
 
-    def _whine_direction(self) -> str | None:
+    def _whine_bearing(self) -> tuple[str | None, bool]:
+        """Where the whine comes from (within FAINT range), and whether it is VERY CLOSE."""
         s = self.s
-        return direction_3d(s.user, s.minotaur) if distance_sq(s.user, s.minotaur) <= FAINT_SQ else None
+        d2 = distance_sq(s.user, s.minotaur)
+        return (direction_3d(s.user, s.minotaur) if d2 <= FAINT_SQ else None), d2 <= VERY_CLOSE_SQ
 
     def _run_timers(self) -> None:
         s = self.s
@@ -333,7 +356,7 @@ class _Turn:
         if s.jump_left:
             s.jump_left -= 1
             if s.jump_left == REENTRY_ALERT_TICKS:
-                self.events.append(ev.WhineHeard(s.tick, "RE_ENTRY_ALERT", self._whine_direction()))
+                self.events.append(ev.WhineHeard(s.tick, "RE_ENTRY_ALERT", *self._whine_bearing()))
             elif not s.jump_left:
                 self.events.append(ev.MinotaurReentered(s.tick, s.minotaur))
                 if s.user == s.minotaur:
