@@ -59,6 +59,7 @@ class LabyrinthAdapter:
         """A fresh game with the same seed and settings."""
         self.game = Game.new(self.seed, self.preset, self.difficulty)
         self.turns, self.unlocked = 0, set()
+        self.history: list[tuple[UserInput, MinotaurDecision]] = []  # the turns played, to save and replay
         response, observation = self.game.view()
         other = "minotaur" if self.role == "user" else "user"
         agent = make_agent(other, self.opponent_spec, self.seed) if isinstance(self.opponent_spec, str) \
@@ -102,9 +103,17 @@ class LabyrinthAdapter:
             self.opponent.tell(self.game.step(command, decision), why, done=False)
         return self._step(command, decision, why)
 
+    def replay(self, history: list[tuple[UserInput, MinotaurDecision]]) -> None:
+        """Play recorded turns again, the opponent's agent re-living each of its decisions
+        (so its memory is where it was) while the recorded ones are played."""
+        for command, decision in history:
+            self.opponent.decide()
+            self._step(command, decision, None)
+
     def _step(self, command: UserInput, decision: MinotaurDecision, why: str | None) -> TurnResult:
         result = self.game.step(command, decision)
         self.turns += 1
+        self.history.append((command, decision))
         self.opponent.tell(result, why, done=self.done)
         view = result.response if self.role == "user" else result.observation
         self.observation = self.perception.observe(result.state, view, result.events)

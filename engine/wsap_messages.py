@@ -1,0 +1,88 @@
+"""The WSAP "Message Format": the prompts an LLM agent is sent, and the reading
+of its JSON reply into an Action.
+
+The texts are the seed's, word for word, with one extension: ``system_message``
+may carry a ``learning_injection`` (lessons from earlier games), put in as its
+own paragraph just before the closing "Your goal is ..." line, so the standard
+prompt is unchanged when there is none.
+"""
+
+from __future__ import annotations
+
+import json
+
+from .wsap import Action, ActionSpace, Observation
+
+GOAL_LINE = "Your goal is to survive and accomplish objectives. Respond with a JSON action."
+STEP_QUESTION = 'What action do you take? Respond with JSON: {"action": "name", "params": {}, "reasoning": "why"}'
+_EXPECTED = 'expected a JSON object like {"action": "name", "params": {}, "reasoning": "why"}'
+
+
+class ActionParseError(ValueError):
+    """A reply that holds no usable action; the message says what was wrong, on one line."""
+
+
+def system_message(game_name: str, game_description: str, action_space: ActionSpace,
+                   learning_injection: str = "") -> str:
+    """The system message, sent once per session."""
+    paragraphs = [f"You are an agent playing {game_name}.", game_description,
+                  f"Available actions:\n{action_space.to_text()}"]
+    if learning_injection.strip():
+        paragraphs.append(learning_injection.strip())
+    return "\n\n".join([*paragraphs, GOAL_LINE])
+
+
+def step_message(observation: Observation) -> str:
+    """The user message of one step: the observation, then the question."""
+    return f"{observation.to_text()}\n\n{STEP_QUESTION}"
+
+
+def parse_action(text: str) -> Action:
+    """The action in a model's reply, which may wrap the JSON object in prose or
+    ``` fences, or put it after a <think> block; "name" and "parameters" are
+    accepted for "action" and "params". Raises ActionParseError otherwise."""
+    if not text or not text.strip():
+        raise ActionParseError(f"the reply is empty; {_EXPECTED}")
+    if "</think>" in text:  # thoughts may hold draft JSON: only what follows them is the answer
+        text = text.rsplit("</think>", 1)[1]
+    elif "<think>" in text:
+        text = text.split("<think>", 1)[0]
+        if not text.strip():
+            raise ActionParseError(f"the reply ends inside a <think> block, with no answer after it; {_EXPECTED}")
+    reply = _first_action_object(text)
+    name = reply.get("action", reply.get("name"))
+    if not isinstance(name, str) or not name.strip():
+        raise ActionParseError(f'"action" is {_shown(name)}, not a non-empty string; {_EXPECTED}')
+    params = reply.get("params", reply.get("parameters"))
+    if params is None:
+        params = {}
+    if not isinstance(params, dict):
+        raise ActionParseError(f'"params" is {_shown(params)}, not an object; {_EXPECTED}')
+    reasoning = reply.get("reasoning")
+    return Action(name.strip(), params, None if reasoning is None else str(reasoning))
+
+
+def _first_action_object(text: str) -> dict:
+    """The first JSON object in ``text`` with an "action" or "name" key. Decoding
+    from each '{' (not a regex) handles nested objects and braces inside strings;
+    an object decoded whole is skipped whole, so its inner objects are not tried."""
+    decoder, objects, at = json.JSONDecoder(), 0, text.find("{")
+    while at != -1:
+        try:
+            value, end = decoder.raw_decode(text, at)
+        except json.JSONDecodeError:
+            at = text.find("{", at + 1)
+            continue
+        objects += 1  # decoding from a '{' gives a dict
+        if "action" in value or "name" in value:
+            return value
+        at = text.find("{", end)
+    if objects:
+        raise ActionParseError(f'the reply\'s JSON object has no "action" key; {_EXPECTED}')
+    raise ActionParseError(f"the reply holds no JSON object; {_EXPECTED}")
+
+
+def _shown(value: object, limit: int = 40) -> str:
+    """A model's JSON value as it wrote it, cut short to keep the message on one line."""
+    shown = json.dumps(value, ensure_ascii=False) if value is not None else "missing or null"
+    return shown if len(shown) <= limit else shown[:limit - 3] + "..."

@@ -1,0 +1,78 @@
+"""Agents' avatars in the Labyrinth: one roster file per agent in the user data
+directory, written atomically. An avatar's game, when it sleeps, is an ordinary
+saved game (saves/games.py), so the TUI's saved games list it too."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from engine.wsap import Avatar, AvatarState
+
+from .atomic import write_json
+from .paths import data_dir
+
+VERSION = 1
+
+
+class AvatarStoreError(ValueError):
+    """A roster file that cannot be read; ``str()`` is one line for the user."""
+
+
+@dataclass
+class AvatarRecord:
+    """An avatar and what the Labyrinth keeps about it beyond the protocol's fields."""
+
+    avatar: Avatar
+    seed: int
+    preset: str
+    difficulty: str
+    opponent: str  # the agent that plays the Minotaur against it
+    save: str | None = None  # the saved game it sleeps in, when dormant or suspended
+    stones_ever: list[str] = field(default_factory=list)  # every stone it has ever held, across lives
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["avatar"]["state"] = self.avatar.state.value
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> AvatarRecord:
+        a = dict(data["avatar"])
+        a["state"] = AvatarState(a["state"])
+        a["position"] = tuple(a["position"])
+        a["respawn_point"] = tuple(a["respawn_point"]) if a["respawn_point"] is not None else None
+        return cls(Avatar(**a), **{k: v for k, v in data.items() if k != "avatar"})
+
+
+def avatars_dir() -> Path:
+    return data_dir() / "avatars"
+
+
+def _roster_path(agent_id: str, directory: Path | None) -> Path:
+    safe = re.sub(r"[^A-Za-z0-9._-]+", "_", agent_id).strip("_") or "agent"
+    return (directory or avatars_dir()) / f"{safe}.json"
+
+
+def load_roster(agent_id: str, directory: Path | None = None) -> list[AvatarRecord]:
+    """The agent's avatars (none yet: an empty list); AvatarStoreError for a broken file."""
+    path = _roster_path(agent_id, directory)
+    if not path.exists():
+        return []
+    try:
+        data = json.loads(path.read_bytes())
+        if data.get("version") != VERSION or data.get("agent_id") != agent_id:
+            raise AvatarStoreError(f"{path}: not a version {VERSION} roster of {agent_id!r}")
+        return [AvatarRecord.from_dict(item) for item in data["avatars"]]
+    except AvatarStoreError:
+        raise
+    except (OSError, ValueError, KeyError, TypeError, RecursionError) as exc:
+        raise AvatarStoreError(f"{path}: broken roster ({type(exc).__name__}: {exc})") from None
+
+
+def store_roster(agent_id: str, records: list[AvatarRecord], directory: Path | None = None) -> None:
+    write_json(_roster_path(agent_id, directory),
+               {"version": VERSION, "agent_id": agent_id, "avatars": [r.to_dict() for r in records]})

@@ -1,0 +1,156 @@
+"""The Labyrinth as a WSAP v0.1 environment: both roles through make_adapter,
+fog of war, one-to-one actions, refusals that change nothing, random play to
+the end, and avatars that live on across processes."""
+
+import json
+import random
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from agents.adapters import make_adapter
+from agents.avatars import LabyrinthAvatars
+from engine import Game
+from engine.wsap import Action, AvatarGameAdapter, AvatarSpec, AvatarState, GameAdapter
+
+SECTIONS = ("STATUS:", "INVENTORY:", "LOCATION:", "NEARBY:", "RECENT EVENTS:", "CURRENT GOALS:")
+
+
+@pytest.mark.parametrize("role, actions", [("user", ["MOVE", "LOOK", "GRAB", "USE", "HALT"]),
+                                           ("minotaur", ["CHASE", "PATHFIND", "WAIT", "JUMP"])])
+def test_each_role_is_a_game_adapter_with_its_actions(role, actions):
+    adapter = make_adapter(role, seed=3, preset="small")
+    assert isinstance(adapter, GameAdapter)
+    assert adapter.action_space.names() == actions
+    text = adapter.action_space.to_text()
+    if role == "user":
+        assert "one of NORTH, SOUTH, EAST, WEST, UP RAMP, DOWN RAMP" in text and "one of 1, 2" in text
+    assert "stones" in adapter.game_description.lower()
+    obs = adapter.observe()
+    body = obs.to_text()
+    assert body.startswith("Step 0") and [body.index(s) for s in SECTIONS] == sorted(body.index(s) for s in SECTIONS)
+    json.dumps(obs.to_structured())
+
+
+def test_user_actions_map_one_to_one_onto_the_engine():
+    adapter = make_adapter("user", seed=5, preset="small", opponent="wait")
+    plain = Game.new(5, "small")
+    for action, command in [(Action("LOOK"), {"command": "LOOK"}),
+                            (Action("MOVE", {"direction": "NORTH", "steps": 3, "speed": 2}),
+                             {"command": "MOVE", "direction": "NORTH", "steps": 3, "speed": 2}),
+                            (Action("HALT", {"steps": 4}, "resting"), {"command": "HALT", "steps": 4})]:
+        result = adapter.act(action)
+        expected = plain.step(command).response
+        assert result.success and result.message == expected.raw_text_output
+        assert adapter.game.state == plain.state
+
+
+@pytest.mark.parametrize("role, bad, words", [
+    ("user", Action("FLY"), "MOVE, LOOK, GRAB, USE, HALT"),
+    ("user", Action("MOVE", {"direction": "SIDEWAYS"}), "NORTH"),
+    ("user", Action("MOVE", {"direction": "NORTH", "colour": "red"}), "takes no colour"),
+    ("user", Action("GRAB", {"target": "RED STONE"}), "not within reach"),
+    ("minotaur", Action("PATHFIND", {"target_coords": {"x": 1}}), "target_coords"),
+    ("minotaur", Action("DANCE"), "CHASE, PATHFIND, WAIT, JUMP"),
+])
+def test_bad_actions_are_refused_and_change_nothing(role, bad, words):
+    adapter = make_adapter(role, seed=3, preset="small")
+    state, obs = adapter.game.state, adapter.observe()
+    result = adapter.act(bad)
+    assert not result.success and words in result.message
+    assert adapter.game.state is state and result.observation is obs and result.reward == 0
+
+
+def test_the_user_sees_only_what_it_may():
+    adapter = make_adapter("user", seed=3, preset="small")
+    m = adapter.game.state.minotaur
+    text = adapter.observe().to_text()
+    assert adapter.observe().details["minotaur_in_sight"] is None
+    assert f"{m[0]}, {m[1]}" not in text and "STONE at (" not in text
+
+
+@pytest.mark.parametrize("role", ["user", "minotaur"])
+def test_random_wsap_play_reaches_the_end(role):
+    rng = random.Random(role)
+    adapter = make_adapter(role, seed=8, preset="tiny", max_turns=150)
+    words = {"direction": ["NORTH", "SOUTH", "EAST", "WEST", "UP RAMP", "DOWN RAMP", "nowhere"],
+             "target": ["RED STONE", "LANTERN", "SWORD"]}
+    rewards, acts = 0.0, 0
+    while not adapter.done and acts < 2000:
+        name = rng.choice(adapter.action_space.names() + ["BOGUS"])
+        params = {p: rng.choice(words.get(p, [rng.randint(-3, 120)])) for p in ("direction", "steps", "target")
+                  if rng.random() < 0.5} if role == "user" else \
+            ({"target_coords": {"x": rng.randrange(190, 210), "y": rng.randrange(190, 210), "z": 100}}
+             if name == "PATHFIND" else {})
+        result = adapter.act(Action(name, params))
+        rewards += result.reward
+        acts += 1
+    assert adapter.done and result.done
+    assert adapter.act(Action("LOOK" if role == "user" else "WAIT")).success is False
+
+
+def test_achievements_are_announced_once():
+    adapter = make_adapter("minotaur", seed=2, preset="small")
+    first = adapter.act(Action("JUMP"))
+    assert first.achievements == ["Leapt out of time"]
+    assert adapter.act(Action("WAIT")).achievements == []
+
+
+AVATAR_SCRIPT = textwrap.dedent("""
+    import json, sys
+    from agents.avatars import LabyrinthAvatars
+    from engine.wsap import Action, AvatarSpec
+    step = sys.argv[1]
+    avatars = LabyrinthAvatars(preset="tiny")
+    if step == "create":
+        a = avatars.create_avatar("probe", AvatarSpec(name="Theseus"))
+        avatars.jack_in("probe", a.avatar_id)
+        for _ in range(3):
+            avatars.act(Action("MOVE", {"direction": "NORTH", "steps": 2}))
+        digest = avatars.game.game.state.digest()
+        print(json.dumps({"id": a.avatar_id, "digest": digest, "out": avatars.jack_out("probe").avatar_state.value}))
+    else:
+        avatar_id = sys.argv[2]
+        back = avatars.jack_in("probe", avatar_id)
+        digest = avatars.game.game.state.digest()
+        while not avatars.game.done:
+            avatars.act(Action("HALT", {"steps": 40}))
+        outcome = avatars.game.game.state.outcome
+        death = avatars.handle_death(avatar_id)
+        again = avatars.respawn(avatar_id, death.respawn_options[0])
+        me = avatars.list_avatars("probe")[0]
+        print(json.dumps({"digest": digest, "outcome": outcome, "options": [o.id for o in death.respawn_options],
+                          "respawned": again.success, "deaths": me.death_count, "state": me.state.value,
+                          "turn": avatars.game.game.state.turn}))
+""")
+
+
+def test_an_avatar_sleeps_dies_and_respawns_across_processes(tmp_path):
+    env = {"XDG_DATA_HOME": str(tmp_path / "data"), "PATH": ""}
+
+    def run(*args):
+        done = subprocess.run([sys.executable, "-c", AVATAR_SCRIPT, *args], capture_output=True, text=True,
+                              env=env, timeout=120, check=True)
+        return json.loads(done.stdout)
+
+    made = run("create")
+    assert made["out"] == "dormant"
+    later = run("continue", made["id"])
+    assert later["digest"] == made["digest"], "the dormant avatar did not continue exactly"
+    assert later["outcome"] == "DEATH" and later["options"] == ["restart", "new_seed"]
+    assert later["respawned"] and later["deaths"] == 1 and later["state"] == "bound" and later["turn"] == 0
+
+
+def test_the_roster_holds_three_and_despawn_frees_a_place(tmp_path):
+    avatars = LabyrinthAvatars(preset="tiny", directory=tmp_path)
+    assert isinstance(avatars, AvatarGameAdapter)
+    made = [avatars.create_avatar("crowd", AvatarSpec()) for _ in range(3)]
+    with pytest.raises(ValueError, match="already has 3"):
+        avatars.create_avatar("crowd", AvatarSpec())
+    assert avatars.jack_in("crowd", made[0].avatar_id).success
+    assert not avatars.jack_in("crowd", made[1].avatar_id).success  # one at a time
+    assert avatars.jack_out("crowd", "despawn").avatar_state is AvatarState.DESTROYED
+    assert [a.avatar_id for a in avatars.list_avatars("crowd")] == [made[1].avatar_id, made[2].avatar_id]
+    avatars.create_avatar("crowd", AvatarSpec(spawn_location="challenging"))
