@@ -155,6 +155,8 @@ class LabyrinthAvatars:
                  "achievements": sorted(game.unlocked)}
         if mode == "despawn":
             self.agent_id = self.avatar_id = self.game = None
+            if record.save:
+                Path(record.save).unlink(missing_ok=True)  # its sleeping game goes with it
             records = [r for r in load_roster(agent_id, self.directory) if r.avatar.avatar_id != record.avatar.avatar_id]
             store_roster(agent_id, records, self.directory)
             return JackOutResult(True, AvatarState.DESTROYED, f"{record.avatar.name} is gone.", stats)

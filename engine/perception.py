@@ -12,7 +12,7 @@ from collections import deque
 
 from . import events as ev
 from .cells import CELL_CHARS, CRAWLWAY, RAMP_DOWN, RAMP_UP
-from .geometry import HORIZONTAL, Pos, compass
+from .geometry import HORIZONTAL, Pos
 from .narrative import from_words
 from .presets import PRESETS
 from .schemas import STONES, GameStateResponse, MinotaurObservation
@@ -286,8 +286,9 @@ def _distance(a: Pos, b: Pos) -> int:
 
 
 def _bearing(a: Pos, b: Pos) -> str:
-    word = compass(b[0] - a[0], b[1] - a[1]) or "here"
-    return word if a[2] == b[2] else f"{word}, {level_words(b[2] - a[2])}"
+    """The way to ``b`` in action words: '3 NORTH, 2 WEST', then the levels when it is on another."""
+    way = steps_words(a, b)
+    return way if a[2] == b[2] else f"{way}, {level_words(b[2] - a[2])}"
 
 
 def _minotaur_event_text(e: ev.Event) -> str | None:
