@@ -191,6 +191,8 @@ def _user_event_text(e: ev.Event) -> str | None:
             return "raised the LANTERN: the Minotaur is paralyzed for 120 s"
         case ev.LanternSpawned():
             return "a new lantern appeared somewhere"
+        case ev.StonesHummed():
+            return "looked around; the missing stones hummed (see the goals' hints)"
         case ev.ParalysisEnded():
             return "the Minotaur's paralysis ended"
         case ev.WhineHeard():
