@@ -136,7 +136,9 @@ class SpectateScreen(Screen):
 
 
 def _words(action) -> str:
+    """The user's last action as one would type it: 'move west 2', 'run north', 'grab red stone'."""
     if action is None:
         return "(fallback)"
-    params = " ".join(str(v).lower() for v in action.parameters.values())
-    return f"{action.name.lower()} {params}".strip()
+    p = dict(action.parameters)
+    verb = "run" if p.pop("speed", 1) == 2 else action.name.lower()
+    return " ".join([verb, *(str(v).lower() for v in p.values())])
