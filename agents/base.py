@@ -46,3 +46,7 @@ class RuleAgent:
 
     def plan(self, goals: list[Goal]) -> list[str]:
         return [goal.description for goal in goals]
+
+
+class InvalidAnswer(ValueError):
+    """An agent's answer that holds no valid action: counted as invalid, the fallback is played."""

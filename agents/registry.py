@@ -1,21 +1,51 @@
-"""Agents by name, as the command line and the TUI offer them."""
+"""Agents by name, as the command line and the TUI offer them: the rule agents,
+and an LLM agent on each provider for either role."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from importlib import import_module
 
 from .base import Agent
 from .builtin_minotaur import BuiltinMinotaur
 from .builtin_user import BuiltinUser
+from .config import KEY_VARIABLES, PROVIDERS, ProviderSettings, provider_settings
 from .naive import RandomWalker, Waiter
 
 USER_AGENTS: dict[str, Callable[[int], Agent]] = {"builtin": BuiltinUser, "random": RandomWalker}
 MINOTAUR_AGENTS: dict[str, Callable[[int], Agent]] = {"builtin": BuiltinMinotaur, "wait": Waiter}
+TRANSPORTS = {"gemini": "GeminiTransport", "mistral": "MistralTransport", "ollama": "OllamaTransport"}
 
 
-def make_agent(role: str, kind: str, seed: int) -> Agent:
-    """A fresh agent for ``role`` ("user" or "minotaur"), seeded from the match seed."""
+class ProviderNotConfigured(ValueError):
+    """An LLM agent asked for on a provider without a key; ``str()`` says how to set one."""
+
+
+def agent_kinds(role: str) -> list[str]:
+    """Every agent ``role`` can be played by: its rule agents, then the LLM providers."""
+    return [*(USER_AGENTS if role == "user" else MINOTAUR_AGENTS), *PROVIDERS]
+
+
+def make_agent(role: str, kind: str, seed: int, providers: Mapping[str, ProviderSettings] | None = None) -> Agent:
+    """A fresh agent for ``role`` ("user" or "minotaur"), seeded from the match seed. An LLM
+    agent's settings come from ``providers`` when given, else from the environment and config."""
     table = USER_AGENTS if role == "user" else MINOTAUR_AGENTS
-    if kind not in table:
-        raise ValueError(f"no {role} agent called {kind!r}: choose one of {', '.join(table)}")
-    return table[kind](seed)
+    if kind in table:
+        return table[kind](seed)
+    if kind not in PROVIDERS:
+        raise ValueError(f"no {role} agent called {kind!r}: choose one of {', '.join(agent_kinds(role))}")
+    from .llm_agent import LLMAgent
+
+    return LLMAgent(role, make_transport((providers or {}).get(kind) or provider_settings(kind)), seed)
+
+
+def make_transport(settings: ProviderSettings):
+    """The provider's transport (its SDK is imported only now); ProviderNotConfigured without a key."""
+    if not settings.configured:
+        from saves.config import config_path
+
+        variables = " or ".join(KEY_VARIABLES[settings.provider])
+        raise ProviderNotConfigured(f"{settings.provider} is not configured: set {variables}, or api_key under "
+                                    f"[{settings.provider}] in {config_path()}")
+    module = import_module(f".providers.{settings.provider}", __package__)
+    return getattr(module, TRANSPORTS[settings.provider])(settings)

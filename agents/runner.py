@@ -38,9 +38,10 @@ class TurnRecord:
     user_fallback: str | None
     minotaur_fallback: str | None
     result: TurnResult
+    exchanges: dict[str, dict] = field(default_factory=dict)  # an LLM side's prompt, reply, tokens, latency
 
     def to_dict(self) -> dict[str, Any]:
-        return {"turn": self.turn,
+        return {"turn": self.turn, **({"exchanges": self.exchanges} if self.exchanges else {}),
                 "user": self.user.model_dump(exclude_none=True),
                 "minotaur": self.minotaur.model_dump(exclude_none=True),
                 "fallback": {"user": self.user_fallback, "minotaur": self.minotaur_fallback},
@@ -133,7 +134,8 @@ class Match:
         done = self.outcome is not None
         user.tell(result, user_why, done)
         minotaur.tell(result, minotaur_why, done)
-        record = TurnRecord(self.turns, command, decision, user_why, minotaur_why, result)
+        exchanges = {role: side.exchange for role, side in self.sides.items() if side.exchange}
+        record = TurnRecord(self.turns, command, decision, user_why, minotaur_why, result, exchanges)
         self._record("turn", record)
         return record
 

@@ -26,7 +26,8 @@ from engine.turn import TurnResult
 from engine.world import World
 from engine.wsap import Action, ActionResult
 
-from .base import Agent
+from .base import Agent, InvalidAnswer
+from .providers.base import ProviderError
 
 FALLBACK = {"user": UserInput(command="LOOK"), "minotaur": MinotaurDecision(action="WAIT")}
 ERROR_STREAK = 3  # the user's ERRORs in a row before it is given LOOK
@@ -40,9 +41,13 @@ class SideStats:
     fallbacks: int = 0  # turns played by the fallback instead of the agent
     invalid: int = 0  # answers that were not a valid action
     exceptions: int = 0  # decide() or reflect() raised
+    provider_errors: int = 0  # an LLM call that failed for good (after retries): timeout, refused, 429, 5xx
     timeouts: int = 0
     errors: int = 0  # valid commands the game answered with ERROR
     think_s: float = 0.0  # time spent in decide()
+    tokens_in: int = 0  # from the LLM API's usage fields, when there are any
+    tokens_out: int = 0
+    replaced: bool = False  # the agent's provider kept failing and the built-in agent took over
 
 
 class Side:
@@ -54,6 +59,7 @@ class Side:
         self.stats = SideStats()
         self.error_streak = 0
         self.last_action: Action | None = None  # the agent's last answer, reasoning and all (for displays)
+        self.exchange: dict | None = None  # an LLM agent's last prompt and reply (for the trajectory)
         self.observation = self.perception.observe(state, first_view)
         description, actions = (USER_DESCRIPTION, USER_ACTIONS) if role == "user" else \
             (MINOTAUR_DESCRIPTION, MINOTAUR_ACTIONS)
@@ -69,18 +75,36 @@ class Side:
         if self.role == "user" and self.error_streak >= ERROR_STREAK:
             return None, f"{self.error_streak} ERRORs in a row"  # not asked: the answer would be overruled
         began = time.perf_counter()
+        self.exchange = None
+        if getattr(self.agent, "last_exchange", None) is not None:
+            self.agent.last_exchange = None
         try:
             action = self.agent.decide(self.observation)
+        except InvalidAnswer as exc:
+            self.stats.invalid += 1
+            return None, str(exc)
+        except ProviderError as exc:
+            self.stats.provider_errors += 1
+            return None, str(exc)
         except Exception as exc:
             self.stats.exceptions += 1
             return None, f"the agent failed: {type(exc).__name__}: {exc}"
         finally:
             self.stats.decisions += 1
             self.stats.think_s += time.perf_counter() - began
+            self._account()
         if not isinstance(action, Action):
             return None, f"the agent answered {type(action).__name__}, not an Action"
         self.last_action = action
         return action, None
+
+    def _account(self) -> None:
+        """An LLM agent's tokens, and whether its provider was replaced."""
+        exchange = self.exchange = getattr(self.agent, "last_exchange", None)
+        if exchange:
+            self.stats.tokens_in += exchange.get("tokens_in") or 0
+            self.stats.tokens_out += exchange.get("tokens_out") or 0
+        self.stats.replaced = getattr(self.agent, "replacement", None) is not None
 
     def command(self, action: Action | None, why: str | None) -> tuple[UserInput | MinotaurDecision, str | None]:
         """The engine input for ``action``, or the fallback and why it was used."""

@@ -22,7 +22,15 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Self, TextIO
 
-from engine import DIFFICULTIES, PRESETS, BadInput, Game, MinotaurDecision, UserInput, parse
+from engine import (
+    DIFFICULTIES,
+    PRESETS,
+    BadInput,
+    Game,
+    MinotaurDecision,
+    UserInput,
+    parse,
+)
 
 from .paths import replays_dir
 
@@ -63,7 +71,7 @@ class ReplayWriter:
                      "created_at": began.isoformat(timespec="seconds").replace("+00:00", "Z"),
                      "seed": match.seed, "preset": match.preset, "difficulty": match.difficulty,
                      "agents": {"user": user, "minotaur": minotaur}, "max_turns": match.max_turns,
-                     "initial_hash": match.game.state.digest()})
+                     "initial_hash": match.game.state.digest(), **_system_prompts(match)})
 
     def turn(self, record: Any) -> None:
         self._write({"type": "turn", **record.to_dict()})
@@ -89,6 +97,14 @@ class ReplayWriter:
         assert self._file is not None, "the match has not started"
         self._file.write(json.dumps(line, separators=(",", ":")) + "\n")
         self._file.flush()
+
+
+def _system_prompts(match: Any) -> dict[str, Any]:
+    """An LLM agent's system prompt, recorded once here rather than in every turn's exchange."""
+    prompts = {role: getattr(agent, "system", None) for role, agent in (("user", match.user),
+                                                                         ("minotaur", match.minotaur))}
+    prompts = {role: text for role, text in prompts.items() if text}
+    return {"system_prompts": prompts} if prompts else {}
 
 
 def _create(directory: Path, stem: str) -> tuple[Path, TextIO]:

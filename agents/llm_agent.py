@@ -1,0 +1,170 @@
+"""One LLM agent for every provider and either role.
+
+The prompt: a persona, the role's rules and actions (the WSAP system message,
+with the learning-injection slot), then the last few turns and the current
+step in the WSAP step layout, so a long game never outgrows a 4,096-token
+context. Every request asks for the role's action schema; the answer is still
+checked. A reply that holds no valid action is an InvalidAnswer (the runner
+counts it and plays the fallback) and the next prompt says what was wrong. A
+provider that keeps failing is replaced by the built-in agent for the rest of
+the match.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+
+from pydantic import BaseModel, ValidationError
+
+from engine.wsap import Action, ActionResult, ActionSpace, Goal, Observation
+from engine.wsap_messages import (
+    ActionParseError,
+    parse_action,
+    step_message,
+    system_message,
+)
+
+from .base import InvalidAnswer
+from .providers.base import SCHEMAS, ProviderError, Reply, Transport, estimate_tokens
+
+GAME_NAME = "Labyrinth: The Temporal Hunt"
+PERSONAS = {
+    "user": "You are a careful, quick-witted explorer trapped in the labyrinth. You move quietly, listen for hooves, "
+            "and keep a way out in mind.",
+    "minotaur": "You are the Minotaur: patient, cunning and relentless. You listen, you guard, you strike when "
+                "the intruder is near.",
+}
+HISTORY_TURNS = 3  # earlier turns kept in the prompt
+CONTEXT_TOKENS = 4096  # the smallest context a model is given (Ollama's default num_ctx)
+REPLY_TOKENS = 300  # room left for the answer
+FAILURES_BEFORE_REPLACEMENT = 5  # provider errors in a row before the built-in agent takes over
+NOTES_KEPT = 3
+
+
+class LLMAgent:
+    """An agent whose decisions come from a language model through a transport."""
+
+    blocking = True
+
+    def __init__(self, role: str, transport: Transport, seed: int, learning_injection: str = "") -> None:
+        self.role, self.transport, self.seed = role, transport, seed
+        self.name = transport.name
+        self.learning_injection = learning_injection
+        self.schema: type[BaseModel] = SCHEMAS[role]
+        self.system = ""
+        self.history: deque[tuple[str, str]] = deque(maxlen=2 * HISTORY_TURNS)  # (user, assistant) texts
+        self.note = ""  # what was wrong with the last answer, for the next prompt
+        self.notes: deque[str] = deque(maxlen=NOTES_KEPT)  # its own reasoning, kept within the match
+        self.failures = 0
+        self.replacement = None  # the built-in agent, once the provider has kept failing
+        self.last_exchange: dict | None = None  # prompt, reply, tokens, latency: for the trajectory
+        self.description, self.action_space = "", None
+
+    # --- WSAP agent -------------------------------------------------------------
+
+    def initialize(self, game_description: str, action_space: ActionSpace) -> None:
+        self.description, self.action_space = game_description, action_space
+        self.system = system_message(GAME_NAME, f"{PERSONAS[self.role]}\n\n{game_description}", action_space,
+                                     self.learning_injection)
+        if self.replacement is not None:
+            self.replacement.initialize(game_description, action_space)
+
+    def plan(self, goals: list[Goal]) -> list[str]:
+        """A short plan, asked once at the start (empty if the provider fails)."""
+        ask = ("Before the game starts: in at most three short lines, what is your plan for these goals?\n"
+               + "\n".join(f"- {g.description}" for g in goals)
+               + '\nAnswer with JSON: {"action": "WAIT" or "LOOK", "params": {}, "reasoning": "your plan"}')
+        try:
+            reply = self.transport.complete(self.system, [("user", ask)], self.schema)
+        except ProviderError:
+            return []
+        try:
+            text = (reply.data or {}).get("reasoning") or parse_action(reply.text).reasoning or ""
+        except ActionParseError:
+            text = reply.text  # a plan in prose is still a plan
+        return [line.strip(" -") for line in str(text).splitlines() if line.strip()][:3]
+
+    def decide(self, observation: Observation) -> Action:
+        if self.replacement is not None:
+            return self.replacement.decide(observation)
+        prompt = self._step_text(observation)
+        turns = self._fit([*self._history_turns(), ("user", prompt)])
+        began = time.perf_counter()
+        try:
+            reply = self.transport.complete(self.system, turns, self.schema)
+        except ProviderError as exc:
+            self._record(turns, None, time.perf_counter() - began, error=str(exc))
+            self.failures += 1
+            if self.failures >= FAILURES_BEFORE_REPLACEMENT:
+                self._replace(observation)
+            raise
+        self.failures = 0
+        self._record(turns, reply, time.perf_counter() - began)
+        self.history.append(("user", prompt))
+        self.history.append(("assistant", reply.text))
+        action = self._action(reply)
+        if action.reasoning:
+            self.notes.append(action.reasoning)
+        return action
+
+    def reflect(self, result: ActionResult) -> None:
+        """Keep what went wrong for the next prompt; the model's notes stay within the match."""
+        self.note = "" if result.success else result.message.splitlines()[0]
+        if self.replacement is not None:
+            self.replacement.reflect(result)
+
+    # --- inside -----------------------------------------------------------------
+
+    def _action(self, reply: Reply) -> Action:
+        """The reply's action, checked against the role's schema; InvalidAnswer otherwise."""
+        try:
+            if reply.data is not None:
+                answer = self.schema.model_validate(reply.data)
+            else:
+                parsed = parse_action(reply.text)
+                answer = self.schema.model_validate({"action": parsed.name, "params": parsed.parameters,
+                                                     "reasoning": parsed.reasoning or ""})
+        except (ActionParseError, ValidationError) as exc:
+            problem = str(exc).splitlines()[0] if isinstance(exc, ActionParseError) else \
+                "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors(include_url=False))
+            raise InvalidAnswer(f"not a valid {self.role} action: {problem}") from None
+        params = answer.params.model_dump(exclude_none=True)
+        return Action(answer.action, params, answer.reasoning)
+
+    def _step_text(self, observation: Observation) -> str:
+        text = step_message(observation)
+        extra = []
+        if self.note:
+            names = ", ".join(self.action_space.names()) if self.action_space else ""
+            extra.append(f"NOTE on your last turn: {self.note} Valid actions: {names}.")
+        if self.notes:
+            extra.append("Your notes so far: " + " | ".join(self.notes))
+        return "\n\n".join([*extra, text])
+
+    def _history_turns(self) -> list[tuple[str, str]]:
+        return list(self.history)
+
+    def _fit(self, turns: list[tuple[str, str]]) -> list[tuple[str, str]]:
+        """Drop the oldest turns until system, turns and the answer fit the context."""
+        budget = CONTEXT_TOKENS - REPLY_TOKENS - estimate_tokens(self.system)
+        while len(turns) > 1 and sum(estimate_tokens(t) for _, t in turns) > budget:
+            turns = turns[2:] if len(turns) > 2 else turns[1:]
+        return turns
+
+    def _record(self, turns, reply: Reply | None, seconds: float, error: str | None = None) -> None:
+        self.last_exchange = {
+            "prompt_tokens_estimate": estimate_tokens(self.system) + sum(estimate_tokens(t) for _, t in turns),
+            "prompt": turns[-1][1], "reply": None if reply is None else reply.text,
+            "tokens_in": None if reply is None else reply.tokens_in,
+            "tokens_out": None if reply is None else reply.tokens_out,
+            "latency_s": round(seconds, 4), "error": error,
+        }
+
+    def _replace(self, observation: Observation) -> None:
+        from .registry import make_agent
+
+        self.replacement = make_agent(self.role, "builtin", self.seed)
+        if self.action_space is not None:
+            self.replacement.initialize(self.description, self.action_space)
+        self.name = f"{self.transport.name} (replaced by builtin)"

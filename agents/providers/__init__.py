@@ -1,0 +1,1 @@
+"""LLM providers, one small module per SDK, each imported only when used."""

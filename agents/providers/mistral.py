@@ -1,0 +1,61 @@
+"""Mistral (the User's model) through `mistralai`.
+
+The client now lives in `mistralai.client`; its server URL takes no /v1; it
+waits five minutes unless told otherwise and never retries: the timeout is
+ours and so are the retries. Structured output is a strict `json_schema`
+response format sent through `chat.complete`, so the raw text is kept and
+checked here rather than `chat.parse` raising bare JSON or validation errors.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel
+
+from ..config import ProviderSettings
+from .base import Reply
+from .retry import Failure, http_failure, network_failure, with_retries
+
+DEFAULT_URL = "https://api.mistral.ai"
+MAX_TOKENS = 300
+
+
+class MistralTransport:
+    def __init__(self, settings: ProviderSettings) -> None:
+        from mistralai.client import Mistral, models  # imported here: `import agents` works without the SDK
+
+        self.settings, self.models = settings, models
+        self.name = f"mistral/{settings.model}"
+        self.where = (settings.base_url or DEFAULT_URL).rstrip("/").removesuffix("/v1")
+        self.client = Mistral(api_key=settings.api_key or "", server_url=self.where,
+                              timeout_ms=int(settings.timeout_s * 1000))
+
+    def complete(self, system: str, turns: list[tuple[str, str]], schema: type[BaseModel]) -> Reply:
+        messages = [{"role": "system", "content": system}, *({"role": r, "content": t} for r, t in turns)]
+        response_format = self.models.ResponseFormat(type="json_schema", json_schema=self.models.JSONSchema(
+            name=schema.__name__, schema_definition=schema.model_json_schema(), strict=True))
+
+        def call() -> Reply:
+            r = self.client.chat.complete(model=self.settings.model, messages=messages,
+                                          response_format=response_format, temperature=0.7, max_tokens=MAX_TOKENS)
+            content = r.choices[0].message.content if r.choices else None
+            if isinstance(content, list):  # chunks: keep the text ones
+                content = "".join(getattr(chunk, "text", "") for chunk in content)
+            usage = r.usage
+            return Reply(content or "", None, usage.prompt_tokens, usage.completion_tokens)
+
+        return with_retries(call, self._classify)
+
+    def _classify(self, exc: Exception) -> Failure | None:
+        from mistralai.client import errors
+
+        if isinstance(exc, errors.SDKError):
+            return http_failure("mistral", exc.status_code, exc.body or exc.message, dict(exc.headers or {}))
+        if isinstance(exc, errors.MistralError):  # 422, or a 200 the SDK could not read
+            return Failure(f"mistral: {type(exc).__name__}: {' '.join(str(exc).split())[:160]}")
+        return network_failure("mistral", exc, self.settings.timeout_s, self.where)
+
+    def check(self) -> str:
+        """A cheap call for `labyrinth doctor`: the models the key can use (no tokens spent)."""
+        names = [m.id for m in with_retries(self.client.models.list, self._classify, retries=0).data or []]
+        have = "available" if self.settings.model in names else "not in the list"
+        return f"{len(names)} models; {self.settings.model} {have}"

@@ -1,0 +1,62 @@
+"""Ollama (the WSAP reference backend, qwen3:8b by default) through the `ollama` SDK.
+
+The SDK waits forever unless given a timeout and never retries: both are done
+here, and an httpx hook keeps Retry-After, which the SDK's ResponseError drops.
+A key (OLLAMA_API_KEY, for a hosted Ollama) is sent only when there is one. Structured output goes in `format`; `think` is off (Qwen3 would write a
+<think> block first, which the reply parser drops if it comes anyway).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from pydantic import BaseModel
+
+from ..config import ProviderSettings
+from .base import Reply
+from .retry import Failure, http_failure, network_failure, retry_after_s, with_retries
+
+DEFAULT_HOST = "http://127.0.0.1:11434"  # the SDK's, when neither a flag nor OLLAMA_HOST says
+OPTIONS = {"num_predict": 300, "temperature": 0.7, "top_p": 0.9, "repeat_penalty": 1.1, "num_ctx": 4096}
+
+
+class OllamaTransport:
+    def __init__(self, settings: ProviderSettings) -> None:
+        from ollama import (
+            Client,  # imported here: `import agents` works without the SDK
+        )
+
+        self.settings = settings
+        self.name = f"ollama/{settings.model}"
+        self.retry_after_s: float | None = None  # from the last answer's headers, which ResponseError drops
+        self.client = Client(host=settings.base_url, timeout=settings.timeout_s,
+                             headers={"authorization": f"Bearer {settings.api_key}"} if settings.api_key else None,
+                             event_hooks={"response": [self._keep_retry_after]})
+        self.where = settings.base_url or DEFAULT_HOST
+
+    def complete(self, system: str, turns: list[tuple[str, str]], schema: type[BaseModel]) -> Reply:
+        messages = [{"role": "system", "content": system}, *({"role": r, "content": t} for r, t in turns)]
+
+        def call() -> Reply:
+            r = self.client.chat(model=self.settings.model, messages=messages, format=schema.model_json_schema(),
+                                 options=OPTIONS, think=False)
+            return Reply(r.message.content or "", None, r.prompt_eval_count, r.eval_count)
+
+        return with_retries(call, self._classify)
+
+    def _classify(self, exc: Exception) -> Failure | None:
+        from ollama import ResponseError
+
+        if isinstance(exc, ResponseError):
+            failure = http_failure("ollama", exc.status_code, str(exc.error))
+            return replace(failure, retry_after_s=self.retry_after_s)
+        return network_failure("ollama", exc, self.settings.timeout_s, self.where)
+
+    def _keep_retry_after(self, response) -> None:
+        self.retry_after_s = retry_after_s(response.headers)
+
+    def check(self) -> str:
+        """A cheap call for `labyrinth doctor`: the models the server has (no tokens spent)."""
+        names = [m.model for m in with_retries(self.client.list, self._classify, retries=0).models]
+        have = "present" if self.settings.model in names else "NOT pulled (ollama pull " + self.settings.model + ")"
+        return f"{len(names)} models; {self.settings.model} {have}"

@@ -1,0 +1,78 @@
+"""Retries shared by every transport: 429 and 5xx are tried again with backoff
+(honouring Retry-After), timeouts and refused connections are not; whatever
+fails for good becomes one ProviderError line (never a key)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import TypeVar
+
+from .base import ProviderError
+
+T = TypeVar("T")
+
+RETRIES = 2  # a call is tried at most three times
+BASE_DELAY_S = 0.5
+MAX_DELAY_S = 8.0
+
+
+@dataclass(frozen=True)
+class Failure:
+    """What one failed call means: the message, and whether to try again and when."""
+
+    message: str
+    retryable: bool = False
+    retry_after_s: float | None = None
+
+
+def with_retries(call: Callable[[], T], classify: Callable[[Exception], Failure | None],
+                 retries: int = RETRIES, sleep: Callable[[float], None] = time.sleep) -> T:
+    """``call()``, tried again while ``classify`` calls its failure retryable; ProviderError when it gives up.
+    Exceptions ``classify`` does not know (None) are bugs and propagate."""
+    for attempt in range(retries + 1):
+        try:
+            return call()
+        except Exception as exc:
+            failure = classify(exc)
+            if failure is None:
+                raise
+            if not failure.retryable or attempt == retries:
+                tries = f" (after {attempt + 1} tries)" if attempt else ""
+                raise ProviderError(failure.message + tries) from None
+            delay = BASE_DELAY_S * 2 ** attempt if failure.retry_after_s is None else failure.retry_after_s
+            sleep(min(max(delay, 0.0), MAX_DELAY_S))
+    raise AssertionError("unreachable: the last attempt returns or raises")
+
+
+def http_failure(provider: str, status: int, detail: str, headers: Mapping[str, str] | None = None) -> Failure:
+    """An HTTP error answer: 429 and 5xx are worth another try."""
+    first_line = " ".join(str(detail).split())[:160]
+    return Failure(f"{provider} answered HTTP {status}: {first_line}", status == 429 or status >= 500,
+                   retry_after_s(headers or {}))
+
+
+def network_failure(provider: str, exc: Exception, timeout_s: float, where: str | None) -> Failure | None:
+    """A timeout or an unreachable endpoint, from httpx, httpx2 (google-genai and
+    mistralai) or the ollama SDK's own ConnectionError; None for anything else."""
+    import httpx
+    import httpx2
+
+    at = f" at {where}" if where else ""
+    if isinstance(exc, (httpx.TimeoutException, httpx2.TimeoutException)):
+        return Failure(f"{provider} did not answer within {timeout_s:g} s{at}")
+    if isinstance(exc, (httpx.TransportError, httpx2.TransportError, ConnectionError)):
+        return Failure(f"{provider} is not reachable{at}: {type(exc).__name__}")
+    return None
+
+
+def retry_after_s(headers: Mapping[str, str]) -> float | None:
+    """Seconds the server asked us to wait (retry-after-ms or Retry-After in seconds), if it did."""
+    lowered = {k.lower(): v for k, v in headers.items()}
+    for name, scale in (("retry-after-ms", 0.001), ("retry-after", 1.0)):
+        try:
+            return float(lowered[name]) * scale
+        except (KeyError, ValueError):
+            continue  # absent, or an HTTP date: the backoff applies
+    return None

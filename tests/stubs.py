@@ -1,0 +1,191 @@
+"""Local stub HTTP servers that speak each LLM API's wire format, so the real SDK
+clients can be tested without the internet.
+
+A Stub records every request and answers from a scripted queue, or else from a
+``respond(request)`` function; a reply is (status, payload, headers), where the
+header "_delay" makes it answer late (to test timeouts). ``Model`` plays a
+simple but legal game as either role and injects faults on a schedule.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+import time
+from collections.abc import Callable
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+StubReply = tuple[int, Any, dict | None]
+
+
+class Stub:
+    def __init__(self, respond: Callable[[dict], StubReply] | None = None) -> None:
+        self.requests: list[dict] = []
+        self.replies: list[StubReply] = []
+        self.respond = respond
+        self._lock = threading.Lock()
+        stub = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+            disable_nagle_algorithm = True  # else headers and body wait out a 40 ms delayed ACK per reply
+
+            def log_message(self, *args) -> None:
+                pass
+
+            def _handle(self) -> None:
+                n = int(self.headers.get("Content-Length") or 0)
+                raw = self.rfile.read(n) if n else b""
+                try:
+                    body = json.loads(raw) if raw else None
+                except ValueError:
+                    body = raw.decode()
+                request = {"method": self.command, "path": self.path, "headers": dict(self.headers), "body": body,
+                           "time": time.monotonic()}
+                with stub._lock:
+                    stub.requests.append(request)
+                    status, payload, headers = stub._next(request)
+                headers = dict(headers or {})
+                delay = headers.pop("_delay", 0)
+                if delay:
+                    time.sleep(delay)
+                data = payload if isinstance(payload, (bytes, str)) else json.dumps(payload)
+                data = data.encode() if isinstance(data, str) else data
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                for key, value in headers.items():
+                    self.send_header(key, str(value))
+                self.end_headers()
+                self.wfile.write(data)
+
+            do_POST = do_GET = _handle
+
+        class Server(ThreadingHTTPServer):
+            daemon_threads = True
+
+            def handle_error(self, request, client_address) -> None:
+                pass  # a client that timed out has hung up on a late reply: expected
+
+        self.server = Server(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
+
+    def _next(self, request: dict) -> StubReply:
+        if self.replies:
+            return self.replies.pop(0) if len(self.replies) > 1 or self.respond else self.replies[0]
+        return self.respond(request)
+
+    def reply(self, status: int, payload: Any, headers: dict | None = None) -> Stub:
+        self.replies.append((status, payload, headers))
+        return self
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+# --- each API's answer around a model's text --------------------------------------
+
+def gemini_answer(text: str | None, tokens_in: int, tokens_out: int) -> dict:
+    if text is None:
+        return {"candidates": [], "usageMetadata": {"promptTokenCount": tokens_in}}
+    return {"candidates": [{"content": {"role": "model", "parts": [{"text": text}]}, "finishReason": "STOP"}],
+            "usageMetadata": {"promptTokenCount": tokens_in, "candidatesTokenCount": tokens_out,
+                              "totalTokenCount": tokens_in + tokens_out},
+            "modelVersion": "gemini-2.5-flash"}
+
+
+def mistral_answer(text: str | None, tokens_in: int, tokens_out: int) -> dict:
+    return {"id": "c", "object": "chat.completion", "model": "mistral-small-latest", "created": 0,
+            "usage": {"prompt_tokens": tokens_in, "completion_tokens": tokens_out,
+                      "total_tokens": tokens_in + tokens_out},
+            "choices": [{"index": 0, "finish_reason": "stop",
+                         "message": {"role": "assistant", "content": text or ""}}]}
+
+
+def ollama_answer(text: str | None, tokens_in: int, tokens_out: int) -> dict:
+    return {"model": "qwen3:8b", "created_at": "2026-11-21T00:00:00Z", "done": True, "done_reason": "stop",
+            "message": {"role": "assistant", "content": text or ""},
+            "prompt_eval_count": tokens_in, "eval_count": tokens_out}
+
+
+def gemini_error(status: int, message: str) -> dict:
+    return {"error": {"code": status, "message": message, "status": "RESOURCE_EXHAUSTED" if status == 429 else
+                      "UNAVAILABLE"}}
+
+
+def mistral_error(status: int, message: str) -> dict:
+    return {"object": "error", "message": message, "type": "rate_limited" if status == 429 else "server_error"}
+
+
+def ollama_error(status: int, message: str) -> dict:
+    return {"error": message}
+
+
+WIRE = {"gemini": (gemini_answer, gemini_error), "mistral": (mistral_answer, mistral_error),
+        "ollama": (ollama_answer, ollama_error)}
+CHAT_PATHS = {"gemini": ":generateContent", "mistral": "/v1/chat/completions", "ollama": "/api/chat"}
+
+
+def conversation_text(provider: str, body: dict) -> tuple[str, str]:
+    """The system text and the last user message of a chat request, in any of the three formats."""
+    if provider == "gemini":
+        system = body["systemInstruction"]["parts"][0]["text"]
+        last = body["contents"][-1]["parts"][0]["text"]
+    else:
+        system = body["messages"][0]["content"]
+        last = body["messages"][-1]["content"]
+    return system, last
+
+
+def estimate(text: str) -> int:
+    return len(text) // 4 + 1
+
+
+class Model:
+    """A stand-in model: a legal action for the role the prompt is about, or the fault
+    scheduled for that request number (1-based, counting chat requests only)."""
+
+    def __init__(self, provider: str, faults: dict[int, str] | None = None, timeout_s: float = 0.5,
+                 minotaur_action: str = "CHASE") -> None:
+        self.provider, self.faults, self.timeout_s = provider, faults or {}, timeout_s
+        self.minotaur_action = minotaur_action
+        self.chats = 0
+
+    def __call__(self, request: dict) -> StubReply:
+        answer, error = WIRE[self.provider]
+        if not request["path"].endswith(CHAT_PATHS[self.provider]):
+            return 404, error(404, f"no route {request['path']}"), None
+        self.chats += 1
+        system, last = conversation_text(self.provider, request["body"])
+        tokens_in = estimate(json.dumps(request["body"]))
+        fault = self.faults.get(self.chats)
+        if fault == "429":
+            return 429, error(429, "quota exceeded, slow down"), {"Retry-After": "1"}
+        if fault == "503":
+            return 503, "upstream connect error", None
+        if fault == "slow":
+            return 200, answer(self._action(system, last), tokens_in, 20), {"_delay": self.timeout_s * 2}
+        text = {"garbage": "Hmm, I think I will go north, probably!!",
+                "empty": None,
+                "wrong schema": json.dumps({"action": "FLY", "params": {"wings": 2}, "reasoning": "up and away"}),
+                "think": "<think>The exit... maybe {\"action\": \"JUMP\"}?</think>\n" + self._action(system, last),
+                }.get(fault) if fault else self._action(system, last)
+        return 200, answer(text, tokens_in, estimate(text or "")), None
+
+    def _action(self, system: str, prompt: str) -> str:
+        if "Before the game starts" in prompt:
+            return json.dumps({"action": "WAIT" if "You are the Minotaur" in system else "LOOK", "params": {},
+                               "reasoning": "Listen first.\nThen move along the passages."})
+        if "You are the Minotaur" in system:
+            return json.dumps({"action": self.minotaur_action, "params": {}, "reasoning": "hunt"})
+        ways = re.search(r"ways out: ([A-Z ,]+)\.", prompt)
+        if not ways:
+            return json.dumps({"action": "LOOK", "params": {}, "reasoning": "where am I?"})
+        options = [w.strip() for w in ways.group(1).split(",")]
+        direction = options[self.chats % len(options)]
+        return json.dumps({"action": "MOVE", "params": {"direction": direction, "steps": 3, "speed": 1},
+                           "reasoning": f"try {direction.lower()}"})

@@ -1,0 +1,154 @@
+"""The LLM agents through the real google-genai, mistralai and ollama clients,
+against local stub servers that speak each API's wire format: full matches,
+what every request carries, faults on a schedule, a provider that stays down,
+and no key in any file written."""
+
+from __future__ import annotations
+
+import json
+import socket
+
+import pytest
+
+import agents.providers.retry
+from agents.config import ProviderSettings
+from agents.llm_agent import CONTEXT_TOKENS, REPLY_TOKENS
+from agents.providers.base import SCHEMAS
+from agents.registry import ProviderNotConfigured, make_agent
+from agents.runner import Match
+from saves.replays import ReplayWriter, first_mismatch, read_replay
+from tests.stubs import CHAT_PATHS, Model, Stub, conversation_text
+
+KEY = "sk-test-7c1f0e9a-never-write-me"
+PROVIDERS = ("gemini", "mistral", "ollama")
+ROLES = ("user", "minotaur")
+FAULTS = {3: "garbage", 5: "empty", 7: "wrong schema", 9: "429", 11: "503", 13: "503", 14: "503", 15: "503",
+          17: "slow", 19: "think"}  # request numbers; 1 is the plan
+
+
+@pytest.fixture(autouse=True)
+def _quick_backoff(monkeypatch):
+    monkeypatch.setattr(agents.providers.retry, "BASE_DELAY_S", 0.01)
+
+
+@pytest.fixture
+def stub():
+    server = Stub()
+    yield server
+    server.close()
+
+
+def settings(provider: str, url: str, timeout_s: float = 0.5) -> dict[str, ProviderSettings]:
+    return {provider: ProviderSettings(provider, f"test-{provider}-model", url, api_key=KEY, timeout_s=timeout_s)}
+
+
+def llm_match(provider: str, role: str, url: str, seed: int = 5, **options) -> Match:
+    providers = settings(provider, url)
+    other = "minotaur" if role == "user" else "user"
+    agents = {role: make_agent(role, provider, seed, providers), other: make_agent(other, "builtin", seed)}
+    return Match(agents["user"], agents["minotaur"], seed=seed, preset="tiny", **options)
+
+
+def chats(stub: Stub, provider: str) -> list[dict]:
+    return [r for r in stub.requests if r["path"].endswith(CHAT_PATHS[provider])]
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+@pytest.mark.parametrize("role", ROLES)
+def test_a_full_match_under_scheduled_faults_counts_the_right_fallbacks(provider, role, stub, tmp_path):
+    stub.respond = Model(provider, FAULTS, timeout_s=0.5)
+    with ReplayWriter(tmp_path / "replays") as writer:
+        match = llm_match(provider, role, stub.url, max_turns=25, recorder=writer)
+        result = match.play()
+    stats = getattr(result, role)
+    assert result.outcome in ("ESCAPED", "DEATH", "TIMEOUT") and result.turns >= 14
+    assert (stats.invalid, stats.provider_errors, stats.exceptions, stats.replaced) == (3, 2, 0, False)
+    turns = [line for line in map(json.loads, writer.path.read_text().splitlines()) if line["type"] == "turn"]
+    replaced = [t["fallback"][role] for t in turns if t["fallback"][role]]
+    reasons = [why for why in replaced if "ERRORs in a row" not in why]  # not the agent's fault: the game's
+    assert len(reasons) == 5 and stats.fallbacks == len(replaced)
+    assert reasons[0].startswith(f"not a valid {role} action") and "JSON" in reasons[0]  # garbage
+    assert "empty" in reasons[1]  # an empty answer (Gemini: no candidates at all)
+    assert "FLY" in reasons[2] or "action" in reasons[2]  # a schema the role does not have
+    assert "HTTP 503" in reasons[3] and "3 tries" in reasons[3]  # three 503s in a row: given up
+    assert "did not answer within 0.5 s" in reasons[4]  # the slow reply
+    requests = chats(stub, provider)
+    retried_429 = requests[9]["time"] - requests[8]["time"]
+    assert retried_429 >= 0.9  # Retry-After: 1 was honoured
+    assert stats.tokens_in > 0 and stats.tokens_out > 0  # from the usage fields
+    replay = read_replay(writer.path)
+    assert first_mismatch(replay) is None
+    assert role in json.loads(writer.path.read_text().splitlines()[0])["system_prompts"]
+    assert match.plans[role] == ["Listen first.", "Then move along the passages."]
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+def test_every_request_carries_the_system_prompt_the_schema_and_the_key(provider, stub):
+    stub.respond = Model(provider)
+    llm_match(provider, "minotaur", stub.url, max_turns=3).play()
+    requests = chats(stub, provider)
+    assert len(requests) == 4  # the plan, then one per turn
+    schema = SCHEMAS["minotaur"].model_json_schema()
+    for request in requests:
+        body, headers = request["body"], {k.lower(): v for k, v in request["headers"].items()}
+        system = conversation_text(provider, body)[0]
+        assert "You are the Minotaur" in system and "PATHFIND" in system
+        if provider == "gemini":
+            assert request["path"] == "/v1beta/models/test-gemini-model:generateContent"
+            assert body["generationConfig"]["responseJsonSchema"] == schema
+            assert body["generationConfig"]["responseMimeType"] == "application/json"
+            assert headers["x-goog-api-key"] == KEY
+        elif provider == "mistral":
+            assert request["path"] == "/v1/chat/completions"
+            assert body["response_format"]["type"] == "json_schema"
+            assert body["response_format"]["json_schema"]["schema"] == schema
+            assert headers["authorization"] == f"Bearer {KEY}"
+        else:
+            assert body["format"] == schema and body["think"] is False and body["options"]["num_ctx"] == 4096
+    assert "Step 2" in conversation_text(provider, requests[-1]["body"])[1]
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+def test_a_provider_that_stays_down_is_replaced_by_the_builtin_agent(provider):
+    with socket.socket() as probe:  # a port nobody listens on: every connection is refused
+        probe.bind(("127.0.0.1", 0))
+        url = f"http://127.0.0.1:{probe.getsockname()[1]}"
+    match = llm_match(provider, "user", url, max_turns=12)
+    result = match.play()
+    assert result.user.provider_errors == 5 and result.user.replaced
+    assert result.user_agent == f"{provider}/test-{provider}-model (replaced by builtin)"
+    assert result.turns == 12 or result.outcome != "TIMEOUT"
+    assert match.plans["user"] == []  # no plan from a provider that never answered
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+def test_no_key_is_written_anywhere(provider, stub, tmp_path):
+    stub.respond = Model(provider, {2: "garbage", 4: "503", 5: "503", 6: "503"})
+    with ReplayWriter(tmp_path / "replays") as writer:
+        result = llm_match(provider, "minotaur", stub.url, max_turns=8, recorder=writer).play()
+    (tmp_path / "result.json").write_text(json.dumps(result.to_dict()))
+    assert KEY in json.dumps(stub.requests) or provider == "ollama"  # it was sent where it belongs
+    written = [p for p in tmp_path.rglob("*") if p.is_file()]
+    assert written and not [p for p in written if KEY in p.read_text(errors="replace")]
+    assert KEY not in repr(settings(provider, stub.url))
+
+
+@pytest.mark.parametrize("provider", ("gemini", "mistral"))
+def test_a_provider_without_a_key_says_how_to_configure_it(provider):
+    with pytest.raises(ProviderNotConfigured, match="API_KEY"):
+        make_agent("minotaur", provider, 1)
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_the_biggest_request_of_a_400_turn_match_fits_the_context(role, stub):
+    stub.respond = Model("ollama", minotaur_action="WAIT")  # nobody is caught: the match runs its 400 turns
+    providers = settings("ollama", stub.url)
+    user = make_agent("user", "ollama" if role == "user" else "random", 11, providers)
+    minotaur = make_agent("minotaur", "ollama" if role == "minotaur" else "wait", 11, providers)
+    match = Match(user, minotaur, seed=11, preset="small", max_turns=400)
+    agent, biggest = (user if role == "user" else minotaur), 0
+    while match.outcome is None:
+        match.play_turn()
+        biggest = max(biggest, agent.last_exchange["prompt_tokens_estimate"])
+    assert match.turns == 400 and match.stats[role].fallbacks == 0
+    assert biggest <= CONTEXT_TOKENS - REPLY_TOKENS

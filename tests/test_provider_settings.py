@@ -1,0 +1,111 @@
+"""Provider settings (flags > environment > config file > defaults), the shared
+retry rules, and the LLM agent's prompt bookkeeping, without any server."""
+
+from __future__ import annotations
+
+import pytest
+
+from agents.config import DEFAULT_MODELS, provider_settings
+from agents.llm_agent import LLMAgent
+from agents.providers.base import ProviderError, Reply
+from agents.providers.retry import Failure, http_failure, retry_after_s, with_retries
+from engine.actions import USER_ACTIONS, USER_DESCRIPTION
+from saves.config import ConfigError, config_path, read_config
+
+
+def test_flags_beat_the_environment_which_beats_the_config_file_which_beats_the_defaults():
+    config = {"mistral": {"model": "from-file", "base_url": "http://file", "api_key": "file-key", "timeout_s": 9}}
+    env = {"LABYRINTH_MISTRAL_MODEL": "from-env", "MISTRAL_API_KEY": "env-key"}
+    s = provider_settings("mistral", {"model": "from-flag", "base_url": None}, env, config)
+    assert (s.model, s.base_url, s.api_key, s.timeout_s) == ("from-flag", "http://file", "env-key", 9.0)
+    assert provider_settings("mistral", None, {}, {}).model == DEFAULT_MODELS["mistral"] == "mistral-small-latest"
+    assert provider_settings("ollama", None, {}, {}).model == "qwen3:8b"
+
+
+def test_gemini_takes_either_key_variable_and_never_shows_it():
+    s = provider_settings("gemini", None, {"GOOGLE_API_KEY": "g-secret", "GOOGLE_GEMINI_BASE_URL": "http://gw"}, {})
+    assert s.api_key == "g-secret" and s.base_url == "http://gw" and s.configured
+    assert "g-secret" not in repr(s) and "g-secret" not in str(s)
+    assert not provider_settings("gemini", None, {}, {}).configured
+    assert provider_settings("ollama", None, {}, {}).configured  # local: no key needed
+
+
+def test_the_config_file_is_read_from_the_user_config_directory_and_a_broken_one_is_named():
+    assert read_config() == {}
+    config_path().parent.mkdir(parents=True)
+    config_path().write_text('[ollama]\nmodel = "llama3.2"\n')
+    assert provider_settings("ollama", None, {}).model == "llama3.2"
+    config_path().write_text("[ollama\nmodel = 1\n")
+    with pytest.raises(ConfigError, match="config.toml"):
+        read_config()
+    with pytest.raises(ValueError, match="choose one of gemini, mistral, ollama"):
+        provider_settings("openai")
+
+
+def test_retry_after_is_honoured_in_seconds_or_milliseconds_and_dates_fall_back_to_the_backoff():
+    assert retry_after_s({"Retry-After": "3"}) == 3.0
+    assert retry_after_s({"retry-after-ms": "250"}) == 0.25
+    assert retry_after_s({"Retry-After": "Wed, 21 Oct 2026 07:28:00 GMT"}) is None
+    assert retry_after_s({}) is None
+
+
+def test_429_and_5xx_are_retried_with_backoff_then_given_up_while_4xx_are_not():
+    slept, calls = [], []
+
+    def failing(status, headers=None):
+        def call():
+            calls.append(status)
+            raise RuntimeError(status)
+        return call, lambda exc: http_failure("x", status, "busy", headers)
+
+    with pytest.raises(ProviderError, match=r"x answered HTTP 503: busy \(after 3 tries\)"):
+        with_retries(*failing(503), sleep=slept.append)
+    assert calls == [503] * 3 and slept == [0.5, 1.0]
+    slept.clear()
+    with pytest.raises(ProviderError):
+        with_retries(*failing(429, {"Retry-After": "2"}), sleep=slept.append)
+    assert slept == [2.0, 2.0]
+    calls.clear()
+    with pytest.raises(ProviderError, match="HTTP 400"):
+        with_retries(*failing(400), sleep=slept.append)
+    assert calls == [400]
+
+
+def test_an_exception_nobody_classified_is_a_bug_and_propagates():
+    def call():
+        raise KeyError("bug")
+    with pytest.raises(KeyError):
+        with_retries(call, lambda exc: None)
+    assert with_retries(lambda: 7, lambda exc: Failure("never")) == 7
+
+
+class Scripted:
+    """A transport that answers from a list and keeps what it was sent."""
+
+    name = "scripted/model"
+
+    def __init__(self, *texts: str) -> None:
+        self.texts, self.sent = list(texts), []
+
+    def complete(self, system, turns, schema):
+        self.sent.append((system, list(turns)))
+        return Reply(self.texts.pop(0), None, 10, 2)
+
+
+def test_the_agent_keeps_only_recent_turns_and_says_what_was_wrong_with_the_last_answer():
+    from agents.registry import make_agent
+    from agents.runner import Match
+
+    move = '{"action": "LOOK", "params": {}, "reasoning": "look %d"}'
+    transport = Scripted("plan", "nonsense", *(move % i for i in range(20)))
+    agent = LLMAgent("user", transport, 3)
+    match = Match(agent, make_agent("minotaur", "wait", 3), seed=3, preset="tiny", max_turns=12)
+    match.play()
+    assert match.stats["user"].invalid == 1
+    first_after_nonsense = transport.sent[2][1][-1][1]
+    assert first_after_nonsense.startswith("NOTE on your last turn: Your answer was not used (not a valid user action")
+    assert "Valid actions: MOVE, LOOK, GRAB, USE, HALT." in first_after_nonsense
+    assert max(len(turns) for _, turns in transport.sent) == 7  # three earlier turns, asked and answered, and now
+    assert "Your notes so far: look 7 | look 8 | look 9" in transport.sent[-1][1][-1][1]
+    assert transport.sent[-1][0] == agent.system and USER_DESCRIPTION in agent.system
+    assert all(a.name in agent.system for a in USER_ACTIONS.actions)
