@@ -12,15 +12,17 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+from .config import ProviderSettings
 from .registry import make_agent
 from .runner import DEFAULT_MAX_TURNS, Match, MatchResult, Recorder
 
 OUTCOMES = ("ESCAPED", "DEATH", "TIMEOUT")
+PER_SIDE = ("fallbacks", "errors", "invalid", "provider_errors", "timeouts", "tokens_in", "tokens_out")  # summed
 Z_95 = 1.959963984540054  # the standard normal's 97.5th percentile
 # Called with a match's seed; must be picklable (a module-level function or a
 # class) when jobs > 1, since the recorder is made in the worker that plays.
@@ -44,15 +46,17 @@ def wilson_interval(successes: int, trials: int, z: float = Z_95) -> tuple[float
 class ArenaSettings:
     """What every match of a run shares; small and picklable, unlike the agents."""
 
-    user: str = "builtin"  # a key of registry.USER_AGENTS
-    minotaur: str = "builtin"  # a key of registry.MINOTAUR_AGENTS
+    user: str = "builtin"  # one of registry.agent_kinds("user")
+    minotaur: str = "builtin"  # one of registry.agent_kinds("minotaur")
     preset: str = "standard"
     difficulty: str = "normal"
     max_turns: int = DEFAULT_MAX_TURNS
+    providers: Mapping[str, ProviderSettings] = field(default_factory=dict)  # for LLM agents
 
     def play(self, seed: int, recorder_factory: RecorderFactory | None = None) -> MatchResult:
         """One match on ``seed``, both agents built here from the seed."""
-        return Match(make_agent("user", self.user, seed), make_agent("minotaur", self.minotaur, seed),
+        return Match(make_agent("user", self.user, seed, self.providers),
+                     make_agent("minotaur", self.minotaur, seed, self.providers),
                      seed=seed, preset=self.preset, difficulty=self.difficulty, max_turns=self.max_turns,
                      recorder=recorder_factory(seed) if recorder_factory else None).play()
 
@@ -93,6 +97,17 @@ class ArenaSummary:
         return {side: sum(getattr(getattr(r, side), counter) for r in self.results)
                 for side in ("user", "minotaur")}
 
+    def mean_latency_s(self) -> dict[str, float]:
+        """Each side's mean time per decision (an LLM side's is its calls' latency)."""
+        decisions = self.per_side("decisions")
+        return {side: sum(getattr(r, side).think_s for r in self.results) / decisions[side]
+                if decisions[side] else 0.0 for side in ("user", "minotaur")}
+
+    @property
+    def replaced(self) -> dict[str, int]:
+        """Matches in which a side's LLM kept failing and the built-in agent took over."""
+        return {side: sum(getattr(r, side).replaced for r in self.results) for side in ("user", "minotaur")}
+
     @property
     def matches_per_s(self) -> float:
         return self.games / self.wall_s if self.wall_s else 0.0
@@ -102,8 +117,9 @@ class ArenaSummary:
         return {"games": self.games, "escaped": self.count("ESCAPED"), "death": self.count("DEATH"),
                 "timeout": self.count("TIMEOUT"), "escape_rate": self.escape_rate,
                 "mean_turns": self.mean_turns, "mean_game_time": self.mean_game_time,
-                "fallbacks": self.per_side("fallbacks"), "errors": self.per_side("errors"),
-                "wall_s": round(self.wall_s, 3),
+                **{counter: self.per_side(counter) for counter in PER_SIDE},
+                "mean_latency_s": {side: round(s, 4) for side, s in self.mean_latency_s().items()},
+                "replaced": self.replaced, "wall_s": round(self.wall_s, 3),
                 "results": [{"seed": r.seed, "outcome": r.outcome, "turns": r.turns, "game_time": r.game_time}
                             for r in self.results]}
 

@@ -9,13 +9,15 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
-from saves.config import read_config
+from saves.config import ConfigError, config_path, read_config
 
 PROVIDERS = ("gemini", "mistral", "ollama")
 DEFAULT_MODELS = {"gemini": "gemini-2.5-flash", "mistral": "mistral-small-latest", "ollama": "qwen3:8b"}
 KEY_VARIABLES = {"gemini": ("GEMINI_API_KEY", "GOOGLE_API_KEY"), "mistral": ("MISTRAL_API_KEY",), "ollama": ("OLLAMA_API_KEY",)}
 URL_VARIABLES = {"gemini": "GOOGLE_GEMINI_BASE_URL", "mistral": "MISTRAL_BASE_URL", "ollama": "OLLAMA_HOST"}
 MODEL_VARIABLES = {p: f"LABYRINTH_{p.upper()}_MODEL" for p in PROVIDERS}
+DEFAULT_URLS = {"gemini": "https://generativelanguage.googleapis.com", "mistral": "https://api.mistral.ai",
+                "ollama": "http://127.0.0.1:11434"}
 DEFAULT_TIMEOUT_S = 30.0
 
 
@@ -26,6 +28,11 @@ class ProviderSettings:
     base_url: str | None
     api_key: str | None = field(default=None, repr=False)  # never printed
     timeout_s: float = DEFAULT_TIMEOUT_S
+    key_source: str | None = None  # where the key came from (a variable's name, "config file"), for doctor
+
+    @property
+    def endpoint(self) -> str:
+        return self.base_url or DEFAULT_URLS[self.provider]
 
     @property
     def configured(self) -> bool:
@@ -40,16 +47,23 @@ def provider_settings(provider: str, flags: dict[str, Any] | None = None, enviro
         raise ValueError(f"no provider {provider!r}: choose one of {', '.join(PROVIDERS)}")
     env = os.environ if environ is None else environ
     table = (read_config() if config is None else config).get(provider, {})
+    if not isinstance(table, dict):
+        raise ConfigError(f"[{provider}] in {config_path()} must be a table (model = \"...\", base_url = ...)")
     flags = {k: v for k, v in (flags or {}).items() if v is not None}
 
-    def pick(name: str, variables: tuple[str, ...], default: Any = None) -> Any:
+    def pick(name: str, variables: tuple[str, ...], default: Any = None) -> tuple[Any, str | None]:
         if name in flags:
-            return flags[name]
+            return flags[name], "command line"
         for variable in variables:
             if env.get(variable):
-                return env[variable]
-        return table.get(name, default)
+                return env[variable], variable
+        return (table[name], "config file") if name in table else (default, None)
 
-    return ProviderSettings(provider, pick("model", (MODEL_VARIABLES[provider],), DEFAULT_MODELS[provider]),
-                            pick("base_url", (URL_VARIABLES[provider],)), pick("api_key", KEY_VARIABLES[provider]),
-                            float(pick("timeout_s", (), DEFAULT_TIMEOUT_S)))
+    key, key_source = pick("api_key", KEY_VARIABLES[provider])
+    timeout = pick("timeout_s", (), DEFAULT_TIMEOUT_S)[0]
+    try:
+        timeout_s = float(timeout)
+    except (TypeError, ValueError):
+        raise ConfigError(f"the {provider} timeout must be a number of seconds, not {timeout!r}") from None
+    return ProviderSettings(provider, str(pick("model", (MODEL_VARIABLES[provider],), DEFAULT_MODELS[provider])[0]),
+                            pick("base_url", (URL_VARIABLES[provider],))[0], key, timeout_s, key_source)

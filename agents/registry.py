@@ -39,13 +39,18 @@ def make_agent(role: str, kind: str, seed: int, providers: Mapping[str, Provider
     return LLMAgent(role, make_transport((providers or {}).get(kind) or provider_settings(kind)), seed)
 
 
-def make_transport(settings: ProviderSettings):
-    """The provider's transport (its SDK is imported only now); ProviderNotConfigured without a key."""
+def check_configured(settings: ProviderSettings) -> None:
+    """ProviderNotConfigured, saying what to set, when the provider lacks its key."""
     if not settings.configured:
         from saves.config import config_path
 
         variables = " or ".join(KEY_VARIABLES[settings.provider])
         raise ProviderNotConfigured(f"{settings.provider} is not configured: set {variables}, or api_key under "
                                     f"[{settings.provider}] in {config_path()}")
+
+
+def make_transport(settings: ProviderSettings):
+    """The provider's transport (its SDK is imported only now); ProviderNotConfigured without a key."""
+    check_configured(settings)
     module = import_module(f".providers.{settings.provider}", __package__)
     return getattr(module, TRANSPORTS[settings.provider])(settings)

@@ -3,16 +3,30 @@
 from __future__ import annotations
 
 import gc
+from collections.abc import Callable
+from dataclasses import replace
 
+from rich.markup import escape
+from textual import work
 from textual.app import App
 from textual.binding import Binding
+from textual.worker import Worker, WorkerState
 
+from agents.config import PROVIDERS, provider_settings
+from agents.registry import ProviderNotConfigured, check_configured
+from saves.config import ConfigError
 from saves.games import SavedGame, SaveError
 
 from .screens.game import GameScreen
 from .screens.help import HelpScreen
-from .screens.title import NewGame, TitleScreen
+from .screens.provider_missing import ProviderMissingScreen
+from .screens.title import HUMAN, NewGame, TitleScreen
 from .session import PlaySession, SpectateSession
+
+
+def llm_providers(new: NewGame) -> list[str]:
+    """The LLM providers a new game would call."""
+    return [kind for kind in dict.fromkeys((new.user, new.minotaur)) if kind in PROVIDERS]
 
 
 class LabyrinthApp(App):
@@ -36,27 +50,66 @@ class LabyrinthApp(App):
         self.call_after_refresh(gc.freeze)
 
     def start(self, new: NewGame) -> None:
-        """Open a game (or a spectated match) from the title's form or the command line."""
+        """Open a game (or a spectated match) from the title's form or the command line. With an
+        LLM on either side, the agents are made in a worker: each asks its model for a plan."""
+        missing = self._missing_provider(new)
+        if missing:
+            problem, role = missing
+            self.push_screen(ProviderMissingScreen(problem, "user" if role == "user" else "Minotaur"),
+                             lambda builtin: builtin and self.start(replace(new, **{role: "builtin"})))
+        elif llm_providers(new):
+            self.notify(f"Asking {' and '.join(llm_providers(new))} for a plan...", title="Starting")
+            self._open_in_worker(lambda: self._session(new))
+        else:
+            self._open(self._session(new))
+
+    def _missing_provider(self, new: NewGame) -> tuple[str, str] | None:
+        """Why a chosen provider cannot be used (no key, a broken config file), and for which role."""
+        for role in ("user", "minotaur"):
+            kind = getattr(new, role)
+            if kind in PROVIDERS:
+                try:
+                    check_configured(new.providers.get(kind) or provider_settings(kind))
+                except (ConfigError, ProviderNotConfigured) as exc:
+                    return str(exc), role
+        return None
+
+    @staticmethod
+    def _session(new: NewGame) -> PlaySession | SpectateSession:
         if new.spectated:
+            return SpectateSession(new.seed, new.preset, new.difficulty, new.user, new.minotaur,
+                                   providers=new.providers)
+        return PlaySession(new.seed, new.preset, new.difficulty, new.minotaur, new.providers)
+
+    @work(thread=True, exclusive=True, group="start", exit_on_error=False)
+    def _open_in_worker(self, make: Callable[[], PlaySession | SpectateSession]) -> None:
+        """Make a session whose agents call a model (a plan, a saved game's agent) off the UI thread."""
+        self.call_from_thread(self._open, make())
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.worker.group == "start" and event.state == WorkerState.ERROR:
+            self.notify(escape(str(event.worker.error)), title="Cannot start", severity="error")
+
+    def _open(self, session: PlaySession | SpectateSession) -> None:
+        if isinstance(session, SpectateSession):
             from .screens.spectate import SpectateScreen
 
-            session = SpectateSession(new.seed, new.preset, new.difficulty, new.user, new.minotaur)
             self.push_screen(SpectateScreen(session))
         else:
-            self._play(PlaySession(new.seed, new.preset, new.difficulty, new.minotaur))
+            self.push_screen(GameScreen(session))
 
     def resume(self, saved: SavedGame | None) -> None:
         if saved is None:
             return
+        if saved.minotaur in PROVIDERS:
+            self._open_in_worker(lambda: PlaySession.resume(saved))
+            return
         try:
             session = PlaySession.resume(saved)
         except (SaveError, ValueError) as exc:
-            self.notify(str(exc), title="Cannot resume", severity="error")
+            self.notify(escape(str(exc)), title="Cannot resume", severity="error")
             return
-        self._play(session)
-
-    def _play(self, session: PlaySession) -> None:
-        self.push_screen(GameScreen(session))
+        self._open(session)
 
     def after_game(self, choice: str | None, session: PlaySession) -> None:
         """What the game-over screen chose: a new game with the same settings, the title, or quit."""
@@ -66,8 +119,8 @@ class LabyrinthApp(App):
         elif choice == "new":
             import secrets
 
-            self._play(PlaySession(secrets.randbelow(2**31), session.preset, session.difficulty,
-                                   session.minotaur_kind))
+            self.start(NewGame(secrets.randbelow(2**31), session.preset, session.difficulty, HUMAN,
+                               session.minotaur_kind, session.providers))
 
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):

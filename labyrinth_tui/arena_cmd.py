@@ -21,7 +21,8 @@ from agents.arena import (
     RecorderFactory,
     run_arena,
 )
-from agents.registry import MINOTAUR_AGENTS, USER_AGENTS
+from agents.config import PROVIDERS, ProviderSettings
+from agents.registry import agent_kinds, make_agent
 from agents.runner import DEFAULT_MAX_TURNS, MatchResult
 from engine import DEFAULT_PRESET, DIFFICULTIES, PRESETS
 
@@ -53,8 +54,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     arena.add_argument("--seed", type=int, default=1, help="the first match's seed (default: 1)")
     arena.add_argument("--preset", choices=list(PRESETS), default=DEFAULT_PRESET, help="hunting ground size")
     arena.add_argument("--difficulty", choices=DIFFICULTIES, default="normal")
-    arena.add_argument("--user", choices=list(USER_AGENTS), default="builtin", help="the user's agent")
-    arena.add_argument("--minotaur", choices=list(MINOTAUR_AGENTS), default="builtin",
+    arena.add_argument("--user", choices=agent_kinds("user"), default="builtin", help="the user's agent")
+    arena.add_argument("--minotaur", choices=agent_kinds("minotaur"), default="builtin",
                        help="the Minotaur's agent")
     arena.add_argument("--max-turns", type=_count, default=DEFAULT_MAX_TURNS,
                        help=f"turns before a match is a TIMEOUT (default: {DEFAULT_MAX_TURNS})")
@@ -62,17 +63,22 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                        help="processes to play in; the results are the same for any number (default: 1)")
     arena.add_argument("--json", action="store_true",
                        help='print only one JSON object: games, escaped, death, timeout, escape_rate, '
-                            'mean_turns, mean_game_time, fallbacks and errors (each {"user": n, "minotaur": n}, '
-                            'totals over all matches), wall_s, and results [{seed, outcome, turns, game_time}] '
+                            'mean_turns, mean_game_time; fallbacks, errors, invalid, provider_errors, timeouts, '
+                            'tokens_in and tokens_out (each {"user": n, "minotaur": n}, totals over all matches); '
+                            'mean_latency_s and replaced (matches where the built-in agent took over from a '
+                            'failing LLM) per side; wall_s; and results [{seed, outcome, turns, game_time}] '
                             'in seed order')
     arena.add_argument("--replays", type=Path, metavar="DIR",
                        help="record each match as a replay file in DIR, for `labyrinth replay`")
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace, providers: dict[str, ProviderSettings]) -> int:
     from rich.console import Console
 
-    settings = ArenaSettings(args.user, args.minotaur, args.preset, args.difficulty, args.max_turns)
+    for role, kind in (("user", args.user), ("minotaur", args.minotaur)):
+        if kind in PROVIDERS:
+            make_agent(role, kind, args.seed, providers)  # ProviderNotConfigured now, not in every match
+    settings = ArenaSettings(args.user, args.minotaur, args.preset, args.difficulty, args.max_turns, providers)
     seeds = range(args.seed, args.seed + args.games)
     recorder_factory = None
     if args.replays:
@@ -146,9 +152,18 @@ def _table(summary: ArenaSummary, seeds: range) -> Table:
     table.add_row("escape rate (95% Wilson)", f"{summary.escape_rate:.3f} ({low:.3f}..{high:.3f})")
     table.add_row("mean turns", f"{summary.mean_turns:.1f}")
     table.add_row("mean game time", f"{summary.mean_game_time:,.1f} s")
-    for counter in ("fallbacks", "errors"):
+    llm = s.user in PROVIDERS or s.minotaur in PROVIDERS
+    counters = ("fallbacks", "errors", *(("invalid", "provider_errors", "tokens_in", "tokens_out") if llm else ()))
+    for counter in counters:
         side = summary.per_side(counter)
-        table.add_row(f"{counter}: user / Minotaur", f"{side['user']} / {side['minotaur']}")
+        table.add_row(f"{counter.replace('_', ' ')}: user / Minotaur", f"{side['user']:,} / {side['minotaur']:,}")
+    latency = summary.mean_latency_s()
+    table.add_row("mean decision time: user / Minotaur",
+                  f"{latency['user'] * 1000:,.1f} / {latency['minotaur'] * 1000:,.1f} ms")
+    replaced = summary.replaced
+    if any(replaced.values()):
+        table.add_row("LLM replaced by builtin: user / Minotaur",
+                      f"{replaced['user']} / {replaced['minotaur']} matches", style="bold red")
     table.add_row("wall time", f"{summary.wall_s:.2f} s")
     table.add_row("matches per second", f"{summary.matches_per_s:.1f}")
     return table

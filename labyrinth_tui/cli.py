@@ -7,10 +7,12 @@ import secrets
 import sys
 from pathlib import Path
 
-from agents.registry import MINOTAUR_AGENTS, USER_AGENTS
+from agents.registry import ProviderNotConfigured, agent_kinds
 from engine import DEFAULT_PRESET, DIFFICULTIES, PRESETS
+from saves.config import ConfigError
 
 from . import arena_cmd
+from .provider_options import add_provider_options, provider_settings
 
 
 def _seed(value: str) -> int:
@@ -35,26 +37,49 @@ def _parser() -> argparse.ArgumentParser:
 
     gsm = sub.add_parser("gsm", help="play over stdin/stdout, one JSON object per line",
                          description="The Game State Manager over JSON lines: each input line is a UserInput, "
-                                     "each output line a GameStateResponse (the first one is the initial state).")
+                                     "each output line a GameStateResponse (the first one is the initial state). "
+                                     "With --user AGENT the pipe plays the Minotaur instead: MinotaurDecision "
+                                     "lines in, MinotaurObservation lines out.")
     game_options(gsm)
     gsm.add_argument("--difficulty", choices=DIFFICULTIES, default="normal")
-    gsm.add_argument("--minotaur", choices=["external", *MINOTAUR_AGENTS], default="builtin",
+    gsm.add_argument("--user", choices=agent_kinds("user"),
+                     help="an agent plays the user and the pipe plays the Minotaur")
+    gsm.add_argument("--minotaur", choices=["external", *agent_kinds("minotaur")],
                      help="who plays the Minotaur: builtin (default) or another agent; wait: one that always "
                           'WAITs; external: each line carries {"user": UserInput, "minotaur": MinotaurDecision}')
+    add_provider_options(gsm)
 
-    play = sub.add_parser("play", help="play at once: you against the built-in Minotaur",
+    play = sub.add_parser("play", help="play at once: you against the built-in Minotaur (or another)",
                           description="Open the game screen at once: you play the user, an agent the Minotaur.")
     game_options(play)
     play.add_argument("--difficulty", choices=DIFFICULTIES, default="normal")
-    play.add_argument("--minotaur", choices=list(MINOTAUR_AGENTS), default="builtin")
+    play.add_argument("--minotaur", choices=agent_kinds("minotaur"), default="builtin")
+    add_provider_options(play)
+
+    hotseat = sub.add_parser("hotseat", help="play at once against the Gemini Minotaur",
+                             description="Open the game screen at once: you play the user against a language "
+                                         "model's Minotaur (Gemini unless --minotaur says otherwise). Without "
+                                         "a Gemini key the game offers the built-in Minotaur instead.")
+    game_options(hotseat)
+    hotseat.add_argument("--difficulty", choices=DIFFICULTIES, default="normal")
+    hotseat.add_argument("--minotaur", choices=agent_kinds("minotaur"), default="gemini")
+    add_provider_options(hotseat)
 
     spectate = sub.add_parser("spectate", help="watch two agents play",
                               description="Watch a match between two agents: space plays or pauses, n steps, "
                                           "+ and - change the speed, o shows the whole labyrinth.")
     game_options(spectate)
     spectate.add_argument("--difficulty", choices=DIFFICULTIES, default="normal")
-    spectate.add_argument("--user", choices=list(USER_AGENTS), default="builtin")
-    spectate.add_argument("--minotaur", choices=list(MINOTAUR_AGENTS), default="builtin")
+    spectate.add_argument("--user", choices=agent_kinds("user"), default="builtin")
+    spectate.add_argument("--minotaur", choices=agent_kinds("minotaur"), default="builtin")
+    add_provider_options(spectate)
+
+    doctor = sub.add_parser("doctor", help="check the LLM providers, the data paths and the packages",
+                            description="Show which LLM providers are configured (never their keys), check "
+                                        "each endpoint with a cheap call that spends no tokens, and print the "
+                                        "data paths and where each package was imported from.")
+    doctor.add_argument("--offline", action="store_true", help="do not call the endpoints")
+    add_provider_options(doctor)
 
     world = sub.add_parser("world", help="print the hunting ground's levels as text or JSON")
     game_options(world)
@@ -82,49 +107,62 @@ def main(argv: list[str] | None = None) -> int:
         b = PRESETS[args.preset]
         args.own_parser.error(f"level {args.level} is outside the {args.preset} hunting ground "
                               f"(levels {b.z0} to {b.z0 + b.levels - 1})")
+    if args.command == "gsm" and args.user and args.minotaur:
+        parser.error("gsm: the pipe plays one side: give --user (the pipe is the Minotaur) or --minotaur, not both")
     try:
-        if args.command == "arena":
-            return arena_cmd.run(args)
         if args.command == "replay":
             from .replay_cmd import replay
 
             return replay(args.file, args.verify, sys.stdout)
+        providers = provider_settings(args) if hasattr(args, "llm_timeout") else {}
+        if args.command == "arena":
+            return arena_cmd.run(args, providers)
+        if args.command == "doctor":
+            from .doctor import doctor
+
+            return doctor(providers, not args.offline, sys.stdout)
         seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
         if args.seed is None:
             print(f"labyrinth: seed {seed} (pass --seed {seed} to play this labyrinth again)", file=sys.stderr)
         if args.command == "gsm":
-            return _gsm(args, seed)
-        if args.command in ("play", "spectate"):
+            return _gsm(args, seed, providers)
+        if args.command in ("play", "spectate", "hotseat"):
             from .app import run
             from .screens.title import HUMAN, NewGame
 
-            user = HUMAN if args.command == "play" else args.user
-            return run(NewGame(seed, args.preset, args.difficulty, user, args.minotaur))
+            user = args.user if args.command == "spectate" else HUMAN
+            return run(NewGame(seed, args.preset, args.difficulty, user, args.minotaur, providers))
         from .worldmap import dump
 
         return dump(seed, args.preset, args.level, args.json, sys.stdout)
+    except (ConfigError, ProviderNotConfigured) as exc:
+        print(f"labyrinth: {exc}", file=sys.stderr)
+        return 2
     except BrokenPipeError:
         return 0
     except KeyboardInterrupt:
         return 130
 
 
-def _gsm(args: argparse.Namespace, seed: int) -> int:
+def _gsm(args: argparse.Namespace, seed: int, providers) -> int:
     from engine import Game
 
     from .jsonlines import serve
 
     game = Game.new(seed, args.preset, args.difficulty)
-    minotaur = None
-    if args.minotaur not in ("external", "wait"):  # "wait" is the engine's own WAIT: no agent needed
+    minotaur_kind = args.minotaur or "builtin"
+    sides = {}
+    if args.user or minotaur_kind not in ("external", "wait"):  # "wait" is the engine's own WAIT: no agent needed
         from agents.registry import make_agent
         from agents.side import Side
 
-        _, observation = game.view()
-        minotaur = Side("minotaur", make_agent("minotaur", args.minotaur, seed), game.world, game.state, observation)
+        response, observation = game.view()
+        role, kind, view = ("user", args.user, response) if args.user else ("minotaur", minotaur_kind, observation)
+        sides[role] = Side(role, make_agent(role, kind, seed, providers), game.world, game.state, view)
     # A large output buffer: a bulk run then writes to the pipe in big pieces.
     with open(sys.stdout.fileno(), "wb", buffering=1 << 20, closefd=False) as out:
-        return serve(game, args.minotaur == "external", sys.stdin.buffer, out, minotaur)
+        return serve(game, minotaur_kind == "external" and not args.user, sys.stdin.buffer, out,
+                     sides.get("minotaur"), sides.get("user"))
 
 
 if __name__ == "__main__":

@@ -2,7 +2,9 @@
 
 Plain mode: each input line is a UserInput, each output line a GameStateResponse;
 the Minotaur is an agent of this project (``minotaur``), or one that always
-WAITs (None). External mode: each input line is ``{"user": UserInput,
+WAITs (None). Minotaur mode (``user`` is an agent of this project): the pipe
+plays the Minotaur, each input line a MinotaurDecision, each output line a
+MinotaurObservation. External mode: each input line is ``{"user": UserInput,
 "minotaur": MinotaurDecision}`` and each output line ``{"user":
 GameStateResponse, "minotaur": MinotaurObservation}``. The first output line is
 the initial state. A bad line gets an ERROR line; EOF exits 0.
@@ -17,7 +19,7 @@ from typing import BinaryIO
 from pydantic import BaseModel
 
 from agents.side import Side
-from engine import WAIT, BadInput, Game, UserInput, parse
+from engine import WAIT, BadInput, Game, MinotaurDecision, UserInput, parse
 
 
 def _json(model: BaseModel) -> bytes:
@@ -56,17 +58,21 @@ def _batches(stdin: BinaryIO) -> Iterator[list[bytes]]:
         yield [pending]
 
 
-def serve(game: Game, external: bool, stdin: BinaryIO, stdout: BinaryIO, minotaur: Side | None = None) -> int:
+def serve(game: Game, external: bool, stdin: BinaryIO, stdout: BinaryIO, minotaur: Side | None = None,
+          user: Side | None = None) -> int:
     """Play ``game`` over JSON lines (bytes, UTF-8) until EOF."""
     write, flush = stdout.write, stdout.flush
     response, observation = game.view()
-    write((_paired(response, observation) if external else _json(response)) + b"\n")
+    first = _paired(response, observation) if external else _json(observation if user else response)
+    write(first + b"\n")
     flush()
     for batch in _batches(stdin):
         for line in batch:
             if not line.strip():
                 continue
-            if external:
+            if user is not None:
+                write(_json(_minotaur_turn(game, user, line).observation) + b"\n")
+            elif external:
                 halves = _split_external(line)
                 result = game.reject(halves) if isinstance(halves, str) else game.step(*halves)
                 write(_paired(result.response, result.observation) + b"\n")
@@ -84,3 +90,15 @@ def serve(game: Game, external: bool, stdin: BinaryIO, stdout: BinaryIO, minotau
                 write(_json(result.response) + b"\n")
         flush()
     return 0
+
+
+def _minotaur_turn(game: Game, user: Side, line: bytes):
+    """A turn where the pipe is the Minotaur: its line is checked before the user's agent is asked."""
+    try:
+        decision = parse(MinotaurDecision, line)
+    except BadInput as exc:
+        return game.reject(f"Your decision was rejected: {exc}")
+    command, why = user.decide()
+    result = game.step(command, decision)
+    user.tell(result, why, done=game.state.outcome is not None)
+    return result

@@ -4,8 +4,10 @@ its methods; nothing else changes a game."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from agents.config import ProviderSettings
 from agents.registry import make_agent
 from agents.runner import Match
 from agents.side import Side
@@ -38,17 +40,19 @@ class PlaySession:
     preset: str = "standard"
     difficulty: str = "normal"
     minotaur_kind: str = "builtin"
+    providers: Mapping[str, ProviderSettings] = field(default_factory=dict, repr=False)  # for an LLM Minotaur
     figures: Figures = field(default_factory=Figures)
 
     def __post_init__(self) -> None:
         self.game = Game.new(self.seed, self.preset, self.difficulty)
         self.response, observation = self.game.view()
-        self.minotaur = Side("minotaur", make_agent("minotaur", self.minotaur_kind, self.seed), self.game.world,
-                             self.game.state, observation)
+        self.minotaur = Side("minotaur", make_agent("minotaur", self.minotaur_kind, self.seed, self.providers),
+                             self.game.world, self.game.state, observation)
         self.memory = UserPerception(self.game.world)  # the map the user has seen
         self.observation = self.memory.observe(self.game.state, self.response)
         self.turns: list[tuple[UserInput, MinotaurDecision]] = []
         self.last: TurnResult | None = None
+        self.minotaur_fallback: str | None = None  # why the agent's answer was not played last turn
 
     @property
     def over(self) -> bool:
@@ -58,12 +62,14 @@ class PlaySession:
         """One turn: the Minotaur decides (unless the command cannot be carried out), the game steps."""
         if self.over or unexecutable(self.game.state, command):
             result = self.game.step(command, WAIT)  # an ERROR, or the final status: nothing happens
+            self.minotaur_fallback = None
             self._remember(result)
             return result
         decision, why = self.minotaur.decide()
         return self._step(command, decision, why)
 
     def _step(self, command: UserInput, decision: MinotaurDecision, why: str | None) -> TurnResult:
+        self.minotaur_fallback = why
         result = self.game.step(command, decision)
         self.minotaur.tell(result, why, done=self.over)
         self.turns.append((command, decision))
@@ -100,11 +106,14 @@ class PlaySession:
 
     @classmethod
     def resume(cls, saved: SavedGame) -> PlaySession:
-        """The saved game, played again turn by turn (the Minotaur's agent re-lives each
-        decision, the recorded one is played), and checked against the saved hash."""
+        """The saved game, played again turn by turn (a rule agent re-lives each decision so
+        that its memory is where it was; an LLM is not asked again, it only hears how each
+        turn went), with the recorded decisions, and checked against the saved hash."""
         session = cls(saved.seed, saved.preset, saved.difficulty, saved.minotaur)
+        relive = not session.minotaur.agent.blocking
         for command, decision in saved.turns:
-            session.minotaur.decide()  # the agent's own memory must be where it was
+            if relive:
+                session.minotaur.decide()
             session._step(command, decision, None)
         if session.game.state.digest() != saved.digest:
             raise SaveError(f"{saved.path}: the saved game does not replay to the same state")
@@ -133,9 +142,10 @@ class SpectateSession:
     """A match between two agents, played a turn at a time for a person to watch."""
 
     def __init__(self, seed: int, preset: str = "standard", difficulty: str = "normal", user: str = "builtin",
-                 minotaur: str = "builtin", max_turns: int = 400) -> None:
-        self.match = Match(make_agent("user", user, seed), make_agent("minotaur", minotaur, seed), seed=seed,
-                           preset=preset, difficulty=difficulty, max_turns=max_turns)
+                 minotaur: str = "builtin", max_turns: int = 400,
+                 providers: Mapping[str, ProviderSettings] | None = None) -> None:
+        self.match = Match(make_agent("user", user, seed, providers), make_agent("minotaur", minotaur, seed, providers),
+                           seed=seed, preset=preset, difficulty=difficulty, max_turns=max_turns)
         self.seed, self.preset = seed, preset
         self.user_kind, self.minotaur_kind = user, minotaur
         self.response: GameStateResponse = self.match.game.view()[0]
@@ -145,6 +155,11 @@ class SpectateSession:
     @property
     def game(self) -> Game:
         return self.match.game
+
+    @property
+    def blocking(self) -> bool:
+        """An agent calls a model: turns are played off the UI thread."""
+        return self.match.user.blocking or self.match.minotaur.blocking
 
     @property
     def over(self) -> bool:

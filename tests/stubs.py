@@ -150,15 +150,15 @@ class Model:
     scheduled for that request number (1-based, counting chat requests only)."""
 
     def __init__(self, provider: str, faults: dict[int, str] | None = None, timeout_s: float = 0.5,
-                 minotaur_action: str = "CHASE") -> None:
+                 minotaur_action: str = "CHASE", delay_s: float = 0.0) -> None:
         self.provider, self.faults, self.timeout_s = provider, faults or {}, timeout_s
-        self.minotaur_action = minotaur_action
+        self.minotaur_action, self.delay_s = minotaur_action, delay_s  # delay_s: how long each answer takes
         self.chats = 0
 
     def __call__(self, request: dict) -> StubReply:
         answer, error = WIRE[self.provider]
         if not request["path"].endswith(CHAT_PATHS[self.provider]):
-            return 404, error(404, f"no route {request['path']}"), None
+            return self._catalogue(request["path"])
         self.chats += 1
         system, last = conversation_text(self.provider, request["body"])
         tokens_in = estimate(json.dumps(request["body"]))
@@ -169,12 +169,26 @@ class Model:
             return 503, "upstream connect error", None
         if fault == "slow":
             return 200, answer(self._action(system, last), tokens_in, 20), {"_delay": self.timeout_s * 2}
+        thinking = {"_delay": self.delay_s} if self.delay_s else None
         text = {"garbage": "Hmm, I think I will go north, probably!!",
                 "empty": None,
                 "wrong schema": json.dumps({"action": "FLY", "params": {"wings": 2}, "reasoning": "up and away"}),
                 "think": "<think>The exit... maybe {\"action\": \"JUMP\"}?</think>\n" + self._action(system, last),
                 }.get(fault) if fault else self._action(system, last)
-        return 200, answer(text, tokens_in, estimate(text or "")), None
+        return 200, answer(text, tokens_in, estimate(text or "")), thinking
+
+    def _catalogue(self, path: str) -> StubReply:
+        """The model listings `labyrinth doctor` asks for (each SDK insists on some fields)."""
+        if self.provider == "gemini" and path.startswith("/v1beta/models/"):
+            return 200, {"name": "models/" + path.rsplit("/", 1)[1], "inputTokenLimit": 1048576}, None
+        if self.provider == "mistral" and path == "/v1/models":
+            return 200, {"object": "list", "data": [{"id": m, "object": "model", "created": 0, "owned_by": "mistralai",
+                                                     "type": "base", "capabilities": {"completion_chat": True}}
+                                                    for m in ("mistral-small-latest", "test-mistral-model")]}, None
+        if self.provider == "ollama" and path == "/api/tags":
+            return 200, {"models": [{"model": "qwen3:8b", "name": "qwen3:8b", "size": 5, "digest": "d",
+                                     "modified_at": "2026-11-01T00:00:00Z"}]}, None
+        return 404, WIRE[self.provider][1](404, f"no route {path}"), None
 
     def _action(self, system: str, prompt: str) -> str:
         if "Before the game starts" in prompt:

@@ -16,7 +16,6 @@ from .base import Reply
 from .retry import Failure, http_failure, network_failure, with_retries
 
 API_VERSION = "v1beta"
-DEFAULT_URL = "https://generativelanguage.googleapis.com"
 MAX_OUTPUT_TOKENS = 300
 
 
@@ -27,7 +26,7 @@ class GeminiTransport:
 
         self.settings, self.types = settings, types
         self.name = f"gemini/{settings.model}"
-        self.where = settings.base_url or DEFAULT_URL
+        self.where = settings.endpoint
         options = types.HttpOptions(base_url=self.where, api_version=API_VERSION,
                                     timeout=int(settings.timeout_s * 1000))  # milliseconds
         self.client = genai.Client(api_key=settings.api_key, http_options=options)

@@ -15,17 +15,17 @@ from ..config import ProviderSettings
 from .base import Reply
 from .retry import Failure, http_failure, network_failure, with_retries
 
-DEFAULT_URL = "https://api.mistral.ai"
 MAX_TOKENS = 300
 
 
 class MistralTransport:
     def __init__(self, settings: ProviderSettings) -> None:
-        from mistralai.client import Mistral, models  # imported here: `import agents` works without the SDK
+        # imported here: `import agents` works without the SDK
+        from mistralai.client import Mistral, models
 
         self.settings, self.models = settings, models
         self.name = f"mistral/{settings.model}"
-        self.where = (settings.base_url or DEFAULT_URL).rstrip("/").removesuffix("/v1")
+        self.where = settings.endpoint.rstrip("/").removesuffix("/v1")  # the SDK adds /v1
         self.client = Mistral(api_key=settings.api_key or "", server_url=self.where,
                               timeout_ms=int(settings.timeout_s * 1000))
 

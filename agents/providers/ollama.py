@@ -16,23 +16,20 @@ from ..config import ProviderSettings
 from .base import Reply
 from .retry import Failure, http_failure, network_failure, retry_after_s, with_retries
 
-DEFAULT_HOST = "http://127.0.0.1:11434"  # the SDK's, when neither a flag nor OLLAMA_HOST says
 OPTIONS = {"num_predict": 300, "temperature": 0.7, "top_p": 0.9, "repeat_penalty": 1.1, "num_ctx": 4096}
 
 
 class OllamaTransport:
     def __init__(self, settings: ProviderSettings) -> None:
-        from ollama import (
-            Client,  # imported here: `import agents` works without the SDK
-        )
+        # imported here: `import agents` works without the SDK
+        from ollama import Client
 
-        self.settings = settings
+        self.settings, self.where = settings, settings.endpoint
         self.name = f"ollama/{settings.model}"
         self.retry_after_s: float | None = None  # from the last answer's headers, which ResponseError drops
-        self.client = Client(host=settings.base_url, timeout=settings.timeout_s,
+        self.client = Client(host=self.where, timeout=settings.timeout_s,
                              headers={"authorization": f"Bearer {settings.api_key}"} if settings.api_key else None,
                              event_hooks={"response": [self._keep_retry_after]})
-        self.where = settings.base_url or DEFAULT_HOST
 
     def complete(self, system: str, turns: list[tuple[str, str]], schema: type[BaseModel]) -> Reply:
         messages = [{"role": "system", "content": system}, *({"role": r, "content": t} for r, t in turns)]

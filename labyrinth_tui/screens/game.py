@@ -4,12 +4,17 @@ the map, where single keys play (arrows and WASD walk, shift runs, < > ramps).""
 
 from __future__ import annotations
 
+import time
+
+from rich.markup import escape
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widgets import Footer, Static
+from textual.worker import Worker, WorkerState
 
 from engine import UserInput
 from saves.games import save_game
@@ -21,6 +26,7 @@ from ..widgets.minimap import MapView, Minimap
 from ..widgets.narrative import NarrativeLog
 from ..widgets.status_bar import StatusBar
 
+THINKING_TICK_S = 0.1
 ARROWS = {"up": "NORTH", "down": "SOUTH", "right": "EAST", "left": "WEST"}
 LETTERS = {"w": "NORTH", "s": "SOUTH", "d": "EAST", "a": "WEST"}
 
@@ -63,6 +69,9 @@ class GameScreen(Screen):
     def __init__(self, session: PlaySession) -> None:
         super().__init__()
         self.session = session
+        self.thinking: tuple[float, Timer] | None = None  # since when, and the indicator's timer
+        self.replaced_told = False
+        self.typing = True  # the command line had the focus when the last turn began
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="main"):
@@ -91,22 +100,42 @@ class GameScreen(Screen):
         self.query_one("#hint", Static).update(Text(f"{message.said!r}: {message.hint}"))
 
     def play(self, said: str, command: UserInput) -> None:
-        """Play one turn; the Minotaur's agent decides in a thread when it may wait on the network."""
+        """Play one turn; the Minotaur's agent decides in a thread when it may wait on the network,
+        while the screen stays live and says so."""
+        if self.thinking is not None:
+            self.notify("The Minotaur is still thinking.", timeout=1.5)
+            return
         if self.session.minotaur.agent.blocking:
+            self.typing = self.query_one(CommandLine).has_focus  # the map keeps its focus, typing gets it back
             self.query_one(CommandLine).disabled = True
+            self.query_one(Minimap).focus()  # the map's keys (levels, help) still answer meanwhile
+            self.thinking = (time.monotonic(), self.set_interval(THINKING_TICK_S, self._show_thinking))
+            self._show_thinking()
             self.run_worker(lambda: self.session.play(command), thread=True, exclusive=True,
                             group="turn", exit_on_error=False, name=said)
             return
         self.session.play(command)
         self._after(said)
 
-    def on_worker_state_changed(self, event) -> None:
+    def _show_thinking(self) -> None:
+        began, _ = self.thinking
+        self.query_one("#hint", Static).update(
+            Text(f"The Minotaur is thinking... {time.monotonic() - began:.1f} s", style="italic"))
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.worker.group == "turn" and event.worker.is_finished:
-            self.query_one(CommandLine).disabled = False
+            self.thinking[1].stop()
+            self.thinking = None
+            command = self.query_one(CommandLine)
+            command.disabled = False
+            if self.typing:
+                command.focus()
+            if event.state == WorkerState.ERROR:  # a bug, not a model's failure (those are fallbacks)
+                self.notify(escape(f"The turn failed: {event.worker.error}"), severity="error")
             self._after(event.worker.name)
 
     def _after(self, said: str) -> None:
-        self.query_one("#hint", Static).update("")
+        self.query_one("#hint", Static).update(self._minotaur_note())
         self.query_one(NarrativeLog).tell(said, self.session.response)
         self._show()
         if self.session.over:
@@ -114,6 +143,16 @@ class GameScreen(Screen):
 
             self.app.push_screen(GameOverScreen(self.session),
                                  lambda choice: self.app.after_game(choice, self.session))
+
+    def _minotaur_note(self) -> Text | str:
+        """A model Minotaur's trouble this turn (its answer replaced by WAIT), and its replacement, once."""
+        side = self.session.minotaur
+        if side.stats.replaced and not self.replaced_told:
+            self.replaced_told = True
+            self.notify(f"{side.agent.transport.name} kept failing: the built-in Minotaur hunts from now on.",
+                        title="Minotaur replaced", severity="warning", timeout=8)
+        why = self.session.minotaur_fallback
+        return Text(f"(the Minotaur's model: {why.split('; ')[0]}; it waited)", style="dim") if why else ""
 
     def _show(self) -> None:
         s = self.session
@@ -148,6 +187,6 @@ class GameScreen(Screen):
         try:
             path = save_game(self.session.to_saved())
         except OSError as exc:
-            self.notify(f"Could not save: {exc.strerror or exc}", severity="error")
+            self.notify(escape(f"Could not save: {exc.strerror or exc}"), severity="error")
             return
         self.notify(f"Saved: {path.name}", title="Game saved")

@@ -4,12 +4,14 @@ the user has seen."""
 
 from __future__ import annotations
 
+from rich.markup import escape
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer
+from textual.worker import Worker, WorkerState
 
 from ..session import SpectateSession, minotaur_mark
 from ..widgets.agent_panel import AgentPanel
@@ -51,6 +53,8 @@ class SpectateScreen(Screen):
         self.speed = 2
         self.omniscient = False
         self.timer = None
+        self.stepping = False  # a turn is being played in a worker
+        self.replaced_told: set[str] = set()
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="main"):
@@ -82,9 +86,36 @@ class SpectateScreen(Screen):
         self.sub_title = "playing" if self.timer else "paused"
 
     def action_step(self) -> None:
-        result = self.session.step()
+        """One turn; in a worker when an agent calls a model, so the screen stays live meanwhile."""
+        if self.stepping or self.session.over:
+            return
+        if not self.session.blocking:
+            self._after_step(self.session.step())
+            return
+        self.stepping = True
+        self.query_one(AgentPanel).thinking = True
+        self._show()
+        self.run_worker(self.session.step, thread=True, exclusive=True, group="step", exit_on_error=False)
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.worker.group != "step" or not event.worker.is_finished:
+            return
+        self.stepping = False
+        self.query_one(AgentPanel).thinking = False
+        if event.state == WorkerState.ERROR:  # a bug, not a model's failure (those are fallbacks)
+            self.notify(escape(f"The turn failed: {event.worker.error}"), severity="error")
+            self._show()
+        else:
+            self._after_step(event.worker.result)
+
+    def _after_step(self, result) -> None:
         if result is None:
             return
+        for role, side in self.session.match.sides.items():
+            if side.stats.replaced and role not in self.replaced_told:
+                self.replaced_told.add(role)
+                self.notify(f"The {role}'s model kept failing: the built-in agent plays it from now on.",
+                            title="Agent replaced", severity="warning", timeout=8)
         record = self.session.match
         log = self.query_one(NarrativeLog)
         log.tell(_words(record.sides["user"].last_action), result.response)

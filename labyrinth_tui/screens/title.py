@@ -5,7 +5,8 @@ Help, Quit."""
 from __future__ import annotations
 
 import secrets
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -14,15 +15,17 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
+from agents.config import PROVIDERS, ProviderSettings, provider_settings
 from agents.registry import MINOTAUR_AGENTS, USER_AGENTS
 from engine import DEFAULT_PRESET, DIFFICULTIES, PRESETS
+from saves.config import ConfigError
 
 BANNER = """\
  L A B Y R I N T H
  the temporal hunt"""
 HUMAN = "you"
-MENU = (("play", "Play"), ("spectate", "Spectate"), ("resume", "Saved games"), ("replays", "Replays"),
-        ("memory", "Memory"), ("help", "Help"), ("quit", "Quit"))
+MENU = (("play", "Play"), ("spectate", "Spectate"), ("hotseat", "Hot-seat"),
+        ("resume", "Saved games"), ("replays", "Replays"), ("memory", "Memory"), ("help", "Help"), ("quit", "Quit"))
 
 
 @dataclass(frozen=True)
@@ -34,6 +37,7 @@ class NewGame:
     difficulty: str
     user: str  # "you" or a user agent's name
     minotaur: str
+    providers: Mapping[str, ProviderSettings] = field(default_factory=dict, repr=False)  # from command-line flags
 
     @property
     def spectated(self) -> bool:
@@ -60,11 +64,12 @@ class TitleScreen(Screen):
                 yield Label("Difficulty")
                 yield Select([(d, d) for d in DIFFICULTIES], value="normal", allow_blank=False, id="difficulty")
                 yield Label("User")
-                yield Select([("you, at the keyboard", HUMAN), *((f"agent: {n}", n) for n in USER_AGENTS)],
-                             value=HUMAN, allow_blank=False, id="user")
+                models = _models()
+                yield Select([("you, at the keyboard", HUMAN), *((f"agent: {n}", n) for n in USER_AGENTS),
+                              *models], value=HUMAN, allow_blank=False, id="user")
                 yield Label("Minotaur")
-                yield Select([(f"agent: {n}", n) for n in MINOTAUR_AGENTS], value="builtin", allow_blank=False,
-                             id="minotaur")
+                yield Select([*((f"agent: {n}", n) for n in MINOTAUR_AGENTS), *models], value="builtin",
+                             allow_blank=False, id="minotaur")
         yield Footer()
 
     def new_game(self, spectate: bool = False) -> NewGame:
@@ -86,6 +91,10 @@ class TitleScreen(Screen):
     def action_spectate(self) -> None:
         self.app.start(self.new_game(spectate=True))
 
+    def action_hotseat(self) -> None:
+        game = self.new_game()
+        self.app.start(NewGame(game.seed, game.preset, game.difficulty, HUMAN, "gemini"))
+
     def action_resume(self) -> None:
         from .saved_games import SavedGamesScreen
 
@@ -106,3 +115,16 @@ class TitleScreen(Screen):
 
     def action_quit(self) -> None:
         self.app.exit()
+
+
+def _models() -> list[tuple[str, str]]:
+    """The LLM providers as form options, each with its model, or what it lacks."""
+    options = []
+    for provider in PROVIDERS:
+        try:
+            settings = provider_settings(provider)
+            detail = settings.model if settings.configured else "no key"
+        except ConfigError:
+            detail = "config file broken"
+        options.append((f"LLM: {provider} ({detail})", provider))
+    return options

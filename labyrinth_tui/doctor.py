@@ -1,0 +1,85 @@
+"""`labyrinth doctor`: which LLM providers are configured (never a key, only where
+it came from), whether each endpoint answers a cheap call that spends no tokens,
+where the game keeps its files, and where each package was imported from (the
+`agents` package has a namesake on PyPI)."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+import time
+from dataclasses import replace
+from importlib import metadata
+from pathlib import Path
+from typing import TextIO
+
+from agents.config import KEY_VARIABLES, ProviderSettings
+from agents.providers.base import ProviderError
+from agents.registry import make_transport
+from saves.avatars import avatars_dir
+from saves.config import config_path
+from saves.games import saves_dir
+from saves.paths import data_dir, replays_dir
+
+CHECK_TIMEOUT_S = 10.0
+PACKAGES = (  # (module, distribution)
+    ("engine", "labyrinth-temporal-hunt"), ("agents", "labyrinth-temporal-hunt"),
+    ("saves", "labyrinth-temporal-hunt"), ("labyrinth_tui", "labyrinth-temporal-hunt"),
+    ("google.genai", "google-genai"), ("mistralai.client", "mistralai"), ("ollama", "ollama"),
+    ("httpx2", "httpx2"), ("httpx", "httpx"), ("pydantic", "pydantic"), ("textual", "textual"), ("rich", "rich"),
+    ("platformdirs", "platformdirs"),
+)
+
+
+def doctor(providers: dict[str, ProviderSettings], check: bool, out: TextIO) -> int:
+    """Print the report; 0 in any case: it diagnoses, it does not judge."""
+    def write(line: str = "") -> None:
+        print(line, file=out, flush=True)
+
+    write(f"Labyrinth: The Temporal Hunt, Python {sys.version.split()[0]} ({sys.executable})")
+    write()
+    write("LLM providers (keys are never shown):")
+    for name, settings in providers.items():
+        for line in _provider(name, settings, check):
+            write(f"  {line}")
+    write()
+    write("Files:")
+    config = config_path()
+    write(f"  config file     {config} ({'present' if config.exists() else 'absent: defaults apply'})")
+    for label, path in (("data directory", data_dir()), ("saved games", saves_dir()), ("replays", replays_dir()),
+                        ("avatars", avatars_dir())):
+        write(f"  {label:<15} {path}{'' if path.exists() else ' (not created yet)'}")
+    write()
+    write("Packages:")
+    for module, distribution in PACKAGES:
+        write(f"  {module:<17} {_where(module, distribution)}")
+    return 0
+
+
+def _provider(name: str, s: ProviderSettings, check: bool) -> list[str]:
+    if not s.configured:
+        variables = " or ".join(KEY_VARIABLES[name])
+        return [f"{name:<8} not configured: set {variables}, or api_key under [{name}] in the config file"]
+    key = f"key from {s.key_source}" if s.api_key else "no key"
+    lines = [f"{name:<8} model {s.model}, endpoint {s.endpoint}, {key}, timeout {s.timeout_s:g} s"]
+    if check:
+        began = time.perf_counter()
+        try:
+            verdict = "ok: " + make_transport(replace(s, timeout_s=min(s.timeout_s, CHECK_TIMEOUT_S))).check()
+        except ProviderError as exc:
+            verdict = f"FAILED: {exc}"
+        lines.append(f"{'':<8} check {verdict} ({(time.perf_counter() - began) * 1000:.0f} ms)")
+    return lines
+
+
+def _where(module: str, distribution: str) -> str:
+    try:
+        version = metadata.version(distribution)
+    except metadata.PackageNotFoundError:
+        version = "(no package metadata)"
+    try:
+        imported = importlib.import_module(module)
+    except ImportError as exc:
+        return f"NOT IMPORTABLE: {exc}"
+    location = getattr(imported, "__file__", None) or next(iter(getattr(imported, "__path__", [])), "?")
+    return f"{version:<8} {Path(location).parent if location.endswith('__init__.py') else location}"

@@ -1,0 +1,104 @@
+"""The command line with model agents, against stub servers: `doctor`, the arena's
+token and latency figures, `gsm` with a model on either side, and clear refusals
+when a provider has no key. No key is ever printed."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from engine import MinotaurObservation
+from tests.stubs import Model, Stub
+
+LABYRINTH = str(Path(sys.executable).with_name("labyrinth"))
+KEY = "sk-cli-do-not-print"
+
+
+def run(*args: str, env: dict[str, str] | None = None, stdin: str = "") -> subprocess.CompletedProcess:
+    return subprocess.run([LABYRINTH, *args], input=stdin, capture_output=True, text=True, timeout=120,
+                          env={**os.environ, **(env or {})})
+
+
+@pytest.fixture
+def stubs():
+    servers = {p: Stub(Model(p, {3: "garbage"})) for p in ("gemini", "mistral", "ollama")}
+    yield servers
+    for server in servers.values():
+        server.close()
+
+
+def environment(stubs) -> dict[str, str]:
+    return {"GEMINI_API_KEY": KEY, "GOOGLE_GEMINI_BASE_URL": stubs["gemini"].url, "MISTRAL_API_KEY": KEY,
+            "MISTRAL_BASE_URL": stubs["mistral"].url, "OLLAMA_HOST": stubs["ollama"].url}
+
+
+def test_doctor_checks_each_endpoint_and_never_prints_a_key(stubs):
+    done = run("doctor", "--mistral-model", "test-mistral-model", env=environment(stubs))
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "key from GEMINI_API_KEY" in out and "key from MISTRAL_API_KEY" in out and KEY not in out + done.stderr
+    assert "check ok: models/gemini-2.5-flash answers" in out
+    assert "check ok: 2 models; test-mistral-model available" in out
+    assert "check ok: 1 models; qwen3:8b present" in out
+    assert f"agents            0.1.0    {Path(__file__).parents[1] / 'agents'}" in out  # ours, not the PyPI SDK
+    assert "config file" in out and "replays" in out
+    paths = [r["path"] for s in stubs.values() for r in s.requests]
+    assert sorted(paths) == ["/api/tags", "/v1/models", "/v1beta/models/gemini-2.5-flash"]  # cheap calls only
+
+
+def test_doctor_says_what_is_missing_and_what_fails():
+    done = run("doctor", "--ollama-url", "http://127.0.0.1:9", "--llm-timeout", "2")
+    assert done.returncode == 0
+    assert "gemini   not configured: set GEMINI_API_KEY or GOOGLE_API_KEY" in done.stdout
+    assert "check FAILED: ollama is not reachable at http://127.0.0.1:9" in done.stdout
+    assert "check" not in done.stdout.split("mistral", 1)[1].split("ollama", 1)[0]  # no key: not called
+
+
+def test_arena_reports_tokens_fallbacks_and_latency_per_role(stubs, tmp_path):
+    done = run("arena", "--games", "2", "--preset", "tiny", "--max-turns", "6", "--user", "mistral",
+               "--minotaur", "gemini", "--json", "--replays", str(tmp_path), env=environment(stubs))
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    for role in ("user", "minotaur"):
+        assert data["tokens_in"][role] > 0 and data["tokens_out"][role] > 0
+        assert data["mean_latency_s"][role] > 0 and data["replaced"][role] == 0
+    assert data["invalid"] == {"user": 1, "minotaur": 1}  # each stub's third request is garbage
+    replays = list(tmp_path.glob("*.jsonl"))
+    assert len(replays) == 2 and not [p for p in replays if KEY in p.read_text()]
+    turn = json.loads(replays[0].read_text().splitlines()[1])
+    assert set(turn["exchanges"]) == {"user", "minotaur"}
+    assert {"prompt", "reply", "tokens_in", "tokens_out", "latency_s"} <= set(turn["exchanges"]["user"])
+    table = run("arena", "--games", "1", "--preset", "tiny", "--max-turns", "4", "--minotaur", "ollama",
+                env=environment(stubs))
+    assert "tokens in: user / Minotaur" in table.stdout and "mean decision time" in table.stdout
+
+
+def test_gsm_lets_a_program_play_the_minotaur_against_a_model_user(stubs):
+    lines = ['{"action": "WAIT"}', "not json", '{"action": "CHASE"}']
+    done = run("gsm", "--seed", "3", "--preset", "tiny", "--user", "ollama", env=environment(stubs),
+               stdin="\n".join(lines) + "\n")
+    assert done.returncode == 0, done.stderr
+    out = [MinotaurObservation.model_validate_json(line) for line in done.stdout.splitlines()]
+    assert len(out) == 4 and out[0].turn == 0
+    assert out[2].status == "ERROR" and "rejected" in out[2].message
+    assert out[-1].turn == 2  # two real turns; the bad line cost nothing
+    user = run("gsm", "--seed", "3", "--preset", "tiny", "--minotaur", "gemini", env=environment(stubs),
+               stdin='{"command": "LOOK"}\n')
+    assert user.returncode == 0 and len(user.stdout.splitlines()) == 2
+
+
+@pytest.mark.parametrize("args", [["arena", "--user", "mistral"], ["gsm", "--minotaur", "gemini"],
+                                  ["gsm", "--user", "gemini"]])
+def test_a_model_without_a_key_is_refused_with_what_to_set(args):
+    done = run(*args, "--preset", "tiny", stdin="")
+    assert done.returncode == 2 and "is not configured: set" in done.stderr and "API_KEY" in done.stderr
+
+
+def test_gsm_takes_one_pipe_side_only():
+    done = run("gsm", "--user", "builtin", "--minotaur", "wait")
+    assert done.returncode == 2 and "not both" in done.stderr

@@ -1,0 +1,110 @@
+"""The TUI with model agents, through Pilot, against stub servers and the real
+SDKs: the hot seat keeps the screen live while the Minotaur thinks, a missing
+key offers the built-in Minotaur, and two models can be spectated."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from textual.widgets import Input, Select, Static
+
+from labyrinth_tui.app import LabyrinthApp
+from labyrinth_tui.screens.game import GameScreen
+from labyrinth_tui.screens.provider_missing import ProviderMissingScreen
+from labyrinth_tui.screens.spectate import SpectateScreen
+from labyrinth_tui.screens.title import HUMAN, NewGame, TitleScreen
+from labyrinth_tui.widgets.minimap import Minimap
+from tests.stubs import Model, Stub
+from tests.test_tui import SIZE, choose, type_line
+
+KEY = "sk-tui-never-on-disk"
+
+
+@pytest.fixture
+def gemini(monkeypatch):
+    stub = Stub(Model("gemini", delay_s=0.6))
+    monkeypatch.setenv("GEMINI_API_KEY", KEY)
+    monkeypatch.setenv("GOOGLE_GEMINI_BASE_URL", stub.url)
+    yield stub
+    stub.close()
+
+
+async def wait_for(pilot, condition, seconds: float = 10.0) -> None:
+    for _ in range(int(seconds / 0.05)):
+        if condition():
+            return
+        await asyncio.sleep(0.05)
+        await pilot.pause()
+    raise AssertionError("the condition never came true")
+
+
+async def test_hot_seat_thinks_in_a_worker_while_the_screen_stays_live(gemini, tmp_path):
+    app = LabyrinthApp(NewGame(5, "small", "normal", HUMAN, "gemini"))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, GameScreen))  # the plan came back
+        screen = app.screen
+        await type_line(pilot, "look")
+        hint = screen.query_one("#hint", Static)
+        await wait_for(pilot, lambda: "The Minotaur is thinking" in str(hint.render()))
+        assert screen.session.game.state.turn == 0 and screen.query_one("#command", Input).disabled
+        await pilot.press("left_square_bracket")  # the map has the focus and still answers meanwhile
+        assert screen.query_one(Minimap).level_offset == 1
+        await wait_for(pilot, lambda: screen.thinking is None)
+        assert screen.session.game.state.turn == 1 and screen.session.minotaur.stats.decisions == 1
+        assert screen.session.minotaur.stats.fallbacks == 0 and "thinking" not in str(hint.render())
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+    chats = [r for r in gemini.requests if r["path"].endswith(":generateContent")]
+    assert len(chats) == 2 and "You are the Minotaur" in chats[0]["body"]["systemInstruction"]["parts"][0]["text"]
+    written = [p for p in tmp_path.rglob("*") if p.is_file()]
+    assert any(p.suffix == ".json" for p in written) and not [p for p in written if KEY in p.read_text()]
+
+
+async def test_hot_seat_without_a_key_offers_the_builtin_minotaur():
+    app = LabyrinthApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await choose(pilot, app, "hotseat")
+        assert isinstance(app.screen, ProviderMissingScreen)
+        assert "GEMINI_API_KEY" in str(app.screen.query_one(".problem", Static).render())
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, TitleScreen)
+        await choose(pilot, app, "hotseat")
+        await pilot.press("enter")  # "Play the built-in Minotaur instead" has the focus
+        await pilot.pause()
+        assert isinstance(app.screen, GameScreen) and app.screen.session.minotaur_kind == "builtin"
+
+
+async def test_the_form_offers_every_provider_for_both_roles_and_two_models_can_be_spectated(monkeypatch):
+    mistral, ollama = Stub(Model("mistral")), Stub(Model("ollama", {3: "garbage"}))
+    monkeypatch.setenv("MISTRAL_API_KEY", KEY)
+    monkeypatch.setenv("MISTRAL_BASE_URL", mistral.url + "/v1")  # as the docs give it: the /v1 is dropped
+    monkeypatch.setenv("OLLAMA_HOST", ollama.url)
+    try:
+        app = LabyrinthApp()
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            user, minotaur = app.screen.query_one("#user", Select), app.screen.query_one("#minotaur", Select)
+            for select in (user, minotaur):
+                offered = {value for _, value in select._options}
+                assert {"builtin", "gemini", "mistral", "ollama"} <= offered
+            assert any("gemini (no key)" in str(label) for label, _ in user._options)
+            app.screen.query_one("#seed", Input).value = "5"
+            user.value, minotaur.value = "mistral", "ollama"
+            await choose(pilot, app, "spectate")
+            await wait_for(pilot, lambda: isinstance(app.screen, SpectateScreen))
+            screen = app.screen
+            await pilot.press("space")  # pause; step by hand
+            for _ in range(4):
+                screen.action_step()
+                await wait_for(pilot, lambda: not screen.stepping)
+            match = screen.session.match
+            assert match.turns == 4 and match.stats["minotaur"].invalid == 1
+            panel = str(screen.query_one("#agents").render())
+            assert "mistral/mistral-small-latest" in panel and "plan: Listen first." in panel
+            assert "tokens" in panel and "invalid 1" in panel
+    finally:
+        mistral.close()
+        ollama.close()
