@@ -9,6 +9,7 @@ raises ProviderError, which the agent counts.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
@@ -70,6 +71,11 @@ class MinotaurAction(BaseModel):
 SCHEMAS: dict[str, type[BaseModel]] = {"user": UserAction, "minotaur": MinotaurAction}
 
 
+# Mistral's tekken tokenizer counts 2.5 to 2.8 of our prompts' characters a token (bench/llm_bench.py);
+# the maps and tables tokenise far worse than prose. 2.25 leaves a margin for other tokenizers.
+CHARS_PER_TOKEN = 2.25
+
+
 def estimate_tokens(text: str) -> int:
-    """A simple estimate (about four characters a token) to keep prompts within the context."""
-    return len(text) // 4 + 1
+    """A cautious estimate of ``text``'s tokens, to keep prompts within the context."""
+    return math.ceil(len(text) / CHARS_PER_TOKEN)
