@@ -15,14 +15,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for tests.stubs, the stub servers
 
-from run import report, row  # noqa: E402 - bench/ is on sys.path, as this file runs as a script
+from run import report, row  # bench/ is on sys.path, as this file runs as a script
 
-from agents.config import ProviderSettings  # noqa: E402
-from agents.llm_agent import CONTEXT_TOKENS, REPLY_TOKENS  # noqa: E402
-from agents.providers.base import SCHEMAS  # noqa: E402
-from agents.registry import make_agent, make_transport  # noqa: E402
-from agents.runner import Match  # noqa: E402
-from tests.stubs import Model, Stub  # noqa: E402
+from agents.config import ProviderSettings
+from agents.llm_agent import CONTEXT_TOKENS, REPLY_TOKENS
+from agents.providers.base import SCHEMAS, estimate_tokens
+from agents.registry import make_agent, make_transport
+from agents.runner import Match
+from tests.stubs import Model, Stub
 
 SEED, TURNS, CALLS = 11, 400, 200
 
@@ -44,7 +44,7 @@ def biggest_prompts(url: str) -> None:
             if estimates[-1] == max(estimates):
                 biggest = sent.last
         report(f"{role}: biggest request (estimate)", max(estimates), "tokens", target=("<", budget + 1),
-               note=f"mean {statistics.mean(estimates):,.0f}; system alone {_estimate(agent.system):,}")
+               note=f"mean {statistics.mean(estimates):,.0f}; system alone {estimate_tokens(agent.system):,}")
         chars = len(biggest[0]) + sum(len(text) for _, text in biggest[1])
         row(f"{role}: biggest request", f"{chars:,} chars")
         real = _tekken(*biggest)
@@ -82,16 +82,14 @@ def sdk_overhead() -> None:
             stub.close()
 
 
-def _estimate(text: str) -> int:
-    from agents.providers.base import estimate_tokens
-
-    return estimate_tokens(text)
-
-
 def _tekken(system: str, turns: list[tuple[str, str]]) -> int | None:
     """The request's tokens by Mistral's tokenizer (mistral-common), when it is installed."""
     try:
-        from mistral_common.protocol.instruct.messages import AssistantMessage, SystemMessage, UserMessage
+        from mistral_common.protocol.instruct.messages import (
+            AssistantMessage,
+            SystemMessage,
+            UserMessage,
+        )
         from mistral_common.protocol.instruct.request import ChatCompletionRequest
         from mistral_common.tokens.tokenizers.mistral import MistralTokenizer
     except ImportError:
