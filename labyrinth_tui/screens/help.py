@@ -54,6 +54,14 @@ Press **Esc** to move between the command line and the map. On the map:
 | `?`, F1 | this help |
 | ctrl+s | save the game |
 | ctrl+q | quit |
+
+## Playing against a model
+
+**Hot-seat** (or `labyrinth hotseat`) sets a language model's Minotaur on you:
+Gemini, given `GEMINI_API_KEY`. While it thinks the screen says so and the map
+still answers; a move waits for its answer. If its answers fail, it waits that
+turn; if it keeps failing, the built-in Minotaur takes over. The title's form
+offers every model for either role; `labyrinth doctor` checks them.
 """
 
 
