@@ -152,3 +152,17 @@ def test_the_biggest_request_of_a_400_turn_match_fits_the_context(role, stub):
         biggest = max(biggest, agent.last_exchange["prompt_tokens_estimate"])
     assert match.turns == 400 and match.stats[role].fallbacks == 0
     assert biggest <= CONTEXT_TOKENS - REPLY_TOKENS
+
+
+def test_both_roles_are_asked_at_once_each_turn():
+    user_stub, minotaur_stub = Stub(Model("mistral", delay_s=0.4)), Stub(Model("gemini", delay_s=0.4))
+    try:
+        providers = {**settings("mistral", user_stub.url, timeout_s=5), **settings("gemini", minotaur_stub.url, 5)}
+        match = Match(make_agent("user", "mistral", 2, providers), make_agent("minotaur", "gemini", 2, providers),
+                      seed=2, preset="tiny", max_turns=3)
+        match.play()
+        asked = zip(chats(user_stub, "mistral")[1:], chats(minotaur_stub, "gemini")[1:], strict=True)  # not plans
+        assert all(abs(u["time"] - m["time"]) < 0.2 for u, m in asked)  # each reply takes 0.4 s: they overlap
+    finally:
+        user_stub.close()
+        minotaur_stub.close()
