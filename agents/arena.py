@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from .config import ProviderSettings
@@ -22,7 +22,8 @@ from .registry import make_agent
 from .runner import DEFAULT_MAX_TURNS, Match, MatchResult, Recorder
 
 OUTCOMES = ("ESCAPED", "DEATH", "TIMEOUT")
-PER_SIDE = ("fallbacks", "errors", "invalid", "provider_errors", "timeouts", "tokens_in", "tokens_out")  # summed
+PER_SIDE = ("fallbacks", "errors", "invalid", "provider_errors", "exceptions", "timeouts", "tokens_in",
+            "tokens_out")  # summed
 Z_95 = 1.959963984540054  # the standard normal's 97.5th percentile
 # Called with a match's seed; must be picklable (a module-level function or a
 # class) when jobs > 1, since the recorder is made in the worker that plays.
@@ -51,12 +52,13 @@ class ArenaSettings:
     preset: str = "standard"
     difficulty: str = "normal"
     max_turns: int = DEFAULT_MAX_TURNS
-    providers: Mapping[str, ProviderSettings] = field(default_factory=dict)  # for LLM agents
+    providers: tuple[ProviderSettings, ...] = ()  # for LLM agents
 
     def play(self, seed: int, recorder_factory: RecorderFactory | None = None) -> MatchResult:
         """One match on ``seed``, both agents built here from the seed."""
-        return Match(make_agent("user", self.user, seed, self.providers),
-                     make_agent("minotaur", self.minotaur, seed, self.providers),
+        providers = {settings.provider: settings for settings in self.providers}
+        return Match(make_agent("user", self.user, seed, providers),
+                     make_agent("minotaur", self.minotaur, seed, providers),
                      seed=seed, preset=self.preset, difficulty=self.difficulty, max_turns=self.max_turns,
                      recorder=recorder_factory(seed) if recorder_factory else None).play()
 

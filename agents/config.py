@@ -1,19 +1,19 @@
 """Which model each provider uses, where, and with what key: the command line's
 flags first, then the environment, then the config file's [gemini], [mistral]
-and [ollama] tables, then the defaults. A key is never shown: settings print
-without it."""
+and [ollama] tables, then the defaults. A key is never shown: it is a Secret."""
 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from saves.config import ConfigError, config_path, read_config
 
 PROVIDERS = ("gemini", "mistral", "ollama")
 DEFAULT_MODELS = {"gemini": "gemini-2.5-flash", "mistral": "mistral-small-latest", "ollama": "qwen3:8b"}
-KEY_VARIABLES = {"gemini": ("GEMINI_API_KEY", "GOOGLE_API_KEY"), "mistral": ("MISTRAL_API_KEY",), "ollama": ("OLLAMA_API_KEY",)}
+KEY_VARIABLES = {"gemini": ("GEMINI_API_KEY", "GOOGLE_API_KEY"), "mistral": ("MISTRAL_API_KEY",),
+                 "ollama": ("OLLAMA_API_KEY",)}  # Ollama needs none; a hosted one may
 URL_VARIABLES = {"gemini": "GOOGLE_GEMINI_BASE_URL", "mistral": "MISTRAL_BASE_URL", "ollama": "OLLAMA_HOST"}
 MODEL_VARIABLES = {p: f"LABYRINTH_{p.upper()}_MODEL" for p in PROVIDERS}
 DEFAULT_URLS = {"gemini": "https://generativelanguage.googleapis.com", "mistral": "https://api.mistral.ai",
@@ -21,14 +21,45 @@ DEFAULT_URLS = {"gemini": "https://generativelanguage.googleapis.com", "mistral"
 DEFAULT_TIMEOUT_S = 30.0
 
 
+class Secret:
+    """A key that does not show: not in repr, str, f-strings, dataclasses.asdict copies or
+    logs, and json.dumps refuses it. Only the transport asks for it, with reveal()."""
+
+    __slots__ = ("_value",)
+
+    def __init__(self, value: str) -> None:
+        self._value = value
+
+    def reveal(self) -> str:
+        return self._value
+
+    def __repr__(self) -> str:
+        return "Secret(<hidden>)"
+
+    __str__ = __repr__
+
+    def __bool__(self) -> bool:
+        return bool(self._value)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Secret) and other._value == self._value
+
+    def __hash__(self) -> int:
+        return hash(self._value)
+
+
 @dataclass(frozen=True)
 class ProviderSettings:
     provider: str
     model: str
     base_url: str | None
-    api_key: str | None = field(default=None, repr=False)  # never printed
+    api_key: Secret | None = None  # a plain str is wrapped
     timeout_s: float = DEFAULT_TIMEOUT_S
     key_source: str | None = None  # where the key came from (a variable's name, "config file"), for doctor
+
+    def __post_init__(self) -> None:
+        if isinstance(self.api_key, str):
+            object.__setattr__(self, "api_key", Secret(self.api_key) if self.api_key else None)
 
     @property
     def endpoint(self) -> str:

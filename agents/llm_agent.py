@@ -26,7 +26,16 @@ from engine.wsap_messages import (
 )
 
 from .base import InvalidAnswer
-from .providers.base import SCHEMAS, ProviderError, Reply, Transport, estimate_tokens
+from .providers.base import (
+    CONTEXT_TOKENS,
+    REPLY_TOKENS,
+    SCHEMAS,
+    ProviderError,
+    Reply,
+    Transport,
+    estimate_tokens,
+)
+from .providers.retry import patience_s
 
 GAME_NAME = "Labyrinth: The Temporal Hunt"
 PERSONAS = {
@@ -36,8 +45,6 @@ PERSONAS = {
                 "the intruder is near.",
 }
 HISTORY_TURNS = 3  # earlier turns kept in the prompt
-CONTEXT_TOKENS = 4096  # the smallest context a model is given (Ollama's default num_ctx)
-REPLY_TOKENS = 300  # room left for the answer
 FAILURES_BEFORE_REPLACEMENT = 5  # provider errors in a row before the built-in agent takes over
 NOTES_KEPT = 3
 
@@ -49,6 +56,7 @@ class LLMAgent:
 
     def __init__(self, role: str, transport: Transport, seed: int, learning_injection: str = "") -> None:
         self.role, self.transport, self.seed = role, transport, seed
+        self.patience_s = patience_s(transport.timeout_s)  # the runner waits this long for a decision
         self.name = transport.name
         self.learning_injection = learning_injection
         self.schema: type[BaseModel] = SCHEMAS[role]
@@ -75,12 +83,15 @@ class LLMAgent:
         ask = ("Before the game starts: in at most three short lines, what is your plan for these goals?\n"
                + "\n".join(f"- {g.description}" for g in goals)
                + '\nAnswer with JSON: {"action": "WAIT" or "LOOK", "params": {}, "reasoning": "your plan"}')
+        turns, began = [("user", ask)], time.perf_counter()
         try:
-            reply = self.transport.complete(self.system, [("user", ask)], self.schema)
-        except ProviderError:
+            reply = self.transport.complete(self.system, turns, self.schema)
+        except ProviderError as exc:
+            self._record(turns, None, time.perf_counter() - began, error=str(exc))
             return []
+        self._record(turns, reply, time.perf_counter() - began)
         try:
-            text = (reply.data or {}).get("reasoning") or parse_action(reply.text).reasoning or ""
+            text = parse_action(reply.text).reasoning or ""
         except ActionParseError:
             text = reply.text  # a plan in prose is still a plan
         return [line.strip(" -") for line in str(text).splitlines() if line.strip()][:3]
@@ -110,7 +121,7 @@ class LLMAgent:
 
     def reflect(self, result: ActionResult) -> None:
         """Keep what went wrong for the next prompt; the model's notes stay within the match."""
-        self.note = "" if result.success else result.message.splitlines()[0]
+        self.note = "" if result.success else next(iter(result.message.splitlines()), "")
         if self.replacement is not None:
             self.replacement.reflect(result)
 
@@ -119,12 +130,9 @@ class LLMAgent:
     def _action(self, reply: Reply) -> Action:
         """The reply's action, checked against the role's schema; InvalidAnswer otherwise."""
         try:
-            if reply.data is not None:
-                answer = self.schema.model_validate(reply.data)
-            else:
-                parsed = parse_action(reply.text)
-                answer = self.schema.model_validate({"action": parsed.name, "params": parsed.parameters,
-                                                     "reasoning": parsed.reasoning or ""})
+            parsed = parse_action(reply.text)
+            answer = self.schema.model_validate({"action": parsed.name, "params": parsed.parameters,
+                                                 "reasoning": parsed.reasoning or ""})
         except (ActionParseError, ValidationError) as exc:
             problem = str(exc).splitlines()[0] if isinstance(exc, ActionParseError) else \
                 "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors(include_url=False))

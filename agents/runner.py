@@ -11,8 +11,10 @@ LOOK, so no match can stall.
 
 from __future__ import annotations
 
+import threading
 import time
-from concurrent.futures import Future, ThreadPoolExecutor
+from collections.abc import Callable
+from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
@@ -85,14 +87,16 @@ class Match:
         self.user, self.minotaur = user, minotaur
         self.game = Game.new(seed, preset, difficulty)
         self.seed, self.preset, self.difficulty = seed, preset, difficulty
-        self.max_turns, self.timeout_s, self.recorder = max_turns, timeout_s, recorder
+        self.max_turns, self.recorder = max_turns, recorder
         self.turns = 0
         self.recording_error: str | None = None
         response, observation = self.game.view()
         self.sides = {"user": Side("user", user, self.game.world, self.game.state, response),
                       "minotaur": Side("minotaur", minotaur, self.game.world, self.game.state, observation)}
-        self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="agent") \
-            if user.blocking or minotaur.blocking else None
+        self._threaded = user.blocking or minotaur.blocking
+        # A turn waits as long as the slower agent may need (an LLM's retries included), so that the
+        # agent's own failure is what gets counted, not the runner's deadline.
+        self.timeout_s = max(timeout_s, *(getattr(agent, "patience_s", 0.0) for agent in (user, minotaur)))
         self._busy: dict[str, Future] = {}  # a side's call that outlived its turn
         self._record("start", self)
 
@@ -145,10 +149,7 @@ class Match:
                            self.sides["user"].stats, self.sides["minotaur"].stats, self.recording_error)
 
     def close(self) -> None:
-        """End the match's helpers; the replay is finished when the match was, and closed in any case."""
-        if self._pool:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        """Finish the replay when the match is over, and close it in any case."""
         if self.recorder:
             if self.outcome:
                 self._record("finish", self.result())
@@ -174,10 +175,10 @@ class Match:
         """Both sides' answers: in the caller's thread for rules agents, else at once in
         threads with one deadline for the turn. A side still busy with an earlier turn
         is not asked again until that call returns."""
-        if self._pool is None:
+        if not self._threaded:
             return self.sides["user"].ask(), self.sides["minotaur"].ask()
         deadline = time.monotonic() + self.timeout_s
-        asked = {role: self._pool.submit(side.ask) for role, side in self.sides.items()
+        asked = {role: _in_daemon_thread(side.ask) for role, side in self.sides.items()
                  if role not in self._busy or self._busy[role].done()}
         answers = []
         for role, side in self.sides.items():
@@ -193,3 +194,19 @@ class Match:
                 self._busy[role] = future
                 answers.append((None, f"no answer within {self.timeout_s:g} s"))
         return answers[0], answers[1]
+
+
+def _in_daemon_thread(call: Callable[[], Any]) -> Future:
+    """``call()`` in a thread of its own. A daemon thread, unlike a pool's: a model still
+    answering when the program ends (the player quit) must not hold up the exit."""
+    future: Future = Future()
+
+    def run() -> None:
+        future.set_running_or_notify_cancel()
+        try:
+            future.set_result(call())
+        except BaseException as exc:  # noqa: BLE001 - handed to whoever waits on the future
+            future.set_exception(exc)
+
+    threading.Thread(target=run, daemon=True).start()
+    return future

@@ -7,16 +7,15 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from rich.markup import escape
-from textual import work
 from textual.app import App
 from textual.binding import Binding
-from textual.worker import Worker, WorkerState
 
 from agents.config import PROVIDERS, provider_settings
 from agents.registry import ProviderNotConfigured, check_configured
 from saves.config import ConfigError
 from saves.games import SavedGame, SaveError
 
+from .background import run_in_background
 from .screens.game import GameScreen
 from .screens.help import HelpScreen
 from .screens.provider_missing import ProviderMissingScreen
@@ -40,6 +39,8 @@ class LabyrinthApp(App):
     def __init__(self, first: NewGame | None = None) -> None:
         super().__init__()
         self.first = first
+        self.providers = first.providers if first else {}  # the command line's LLM options, for every game
+        self.opening = False  # a game is being made in the background (its agents ask for plans)
 
     def on_mount(self) -> None:
         self.push_screen(TitleScreen())
@@ -52,6 +53,9 @@ class LabyrinthApp(App):
     def start(self, new: NewGame) -> None:
         """Open a game (or a spectated match) from the title's form or the command line. With an
         LLM on either side, the agents are made in a worker: each asks its model for a plan."""
+        if self.opening:
+            self.notify("A game is already starting.", timeout=2)
+            return
         missing = self._missing_provider(new)
         if missing:
             problem, role = missing
@@ -59,7 +63,7 @@ class LabyrinthApp(App):
                              lambda builtin: builtin and self.start(replace(new, **{role: "builtin"})))
         elif llm_providers(new):
             self.notify(f"Asking {' and '.join(llm_providers(new))} for a plan...", title="Starting")
-            self._open_in_worker(lambda: self._session(new))
+            self._open_in_background(lambda: self._session(new))
         else:
             self._open(self._session(new))
 
@@ -81,14 +85,18 @@ class LabyrinthApp(App):
                                    providers=new.providers)
         return PlaySession(new.seed, new.preset, new.difficulty, new.minotaur, new.providers)
 
-    @work(thread=True, exclusive=True, group="start", exit_on_error=False)
-    def _open_in_worker(self, make: Callable[[], PlaySession | SpectateSession]) -> None:
+    def _open_in_background(self, make: Callable[[], PlaySession | SpectateSession]) -> None:
         """Make a session whose agents call a model (a plan, a saved game's agent) off the UI thread."""
-        self.call_from_thread(self._open, make())
+        self.opening = True
 
-    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        if event.worker.group == "start" and event.state == WorkerState.ERROR:
-            self.notify(escape(str(event.worker.error)), title="Cannot start", severity="error")
+        def made(session: PlaySession | SpectateSession | None, error: BaseException | None) -> None:
+            self.opening = False
+            if error is not None:
+                self.notify(escape(str(error)), title="Cannot start", severity="error")
+            else:
+                self._open(session)
+
+        run_in_background(self, make, made)
 
     def _open(self, session: PlaySession | SpectateSession) -> None:
         if isinstance(session, SpectateSession):
@@ -102,7 +110,13 @@ class LabyrinthApp(App):
         if saved is None:
             return
         if saved.minotaur in PROVIDERS:
-            self._open_in_worker(lambda: PlaySession.resume(saved))
+            missing = self._missing_provider(NewGame(saved.seed, saved.preset, saved.difficulty, HUMAN,
+                                                     saved.minotaur, self.providers))
+            if missing:  # the recorded decisions replay as they are; from here on the built-in agent decides
+                self.push_screen(ProviderMissingScreen(missing[0], "Minotaur"),
+                                 lambda builtin: builtin and self.resume(replace(saved, minotaur="builtin")))
+            elif not self.opening:
+                self._open_in_background(lambda: PlaySession.resume(saved, self.providers))
             return
         try:
             session = PlaySession.resume(saved)

@@ -22,9 +22,11 @@ from agents.arena import (
     run_arena,
 )
 from agents.config import PROVIDERS, ProviderSettings
-from agents.registry import agent_kinds, make_agent
+from agents.registry import agent_kinds, check_configured
 from agents.runner import DEFAULT_MAX_TURNS, MatchResult
 from engine import DEFAULT_PRESET, DIFFICULTIES, PRESETS
+
+from .provider_options import add_provider_options
 
 if TYPE_CHECKING:  # Rich and the replay writer load only when an arena runs, not for every command
     from rich.console import Console
@@ -63,22 +65,23 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                        help="processes to play in; the results are the same for any number (default: 1)")
     arena.add_argument("--json", action="store_true",
                        help='print only one JSON object: games, escaped, death, timeout, escape_rate, '
-                            'mean_turns, mean_game_time; fallbacks, errors, invalid, provider_errors, timeouts, '
-                            'tokens_in and tokens_out (each {"user": n, "minotaur": n}, totals over all matches); '
-                            'mean_latency_s and replaced (matches where the built-in agent took over from a '
-                            'failing LLM) per side; wall_s; and results [{seed, outcome, turns, game_time}] '
+                            'mean_turns, mean_game_time; fallbacks, errors, invalid, provider_errors, exceptions, '
+                            'timeouts, tokens_in and tokens_out (each {"user": n, "minotaur": n}, totals over all '
+                            'matches); mean_latency_s and replaced (matches where the built-in agent took over '
+                            'from a failing LLM) per side; wall_s; and results [{seed, outcome, turns, game_time}] '
                             'in seed order')
     arena.add_argument("--replays", type=Path, metavar="DIR",
                        help="record each match as a replay file in DIR, for `labyrinth replay`")
+    add_provider_options(arena)
 
 
 def run(args: argparse.Namespace, providers: dict[str, ProviderSettings]) -> int:
     from rich.console import Console
 
-    for role, kind in (("user", args.user), ("minotaur", args.minotaur)):
-        if kind in PROVIDERS:
-            make_agent(role, kind, args.seed, providers)  # ProviderNotConfigured now, not in every match
-    settings = ArenaSettings(args.user, args.minotaur, args.preset, args.difficulty, args.max_turns, providers)
+    for settings in providers.values():
+        check_configured(settings)  # ProviderNotConfigured now, not in every match
+    settings = ArenaSettings(args.user, args.minotaur, args.preset, args.difficulty, args.max_turns,
+                             tuple(providers.values()))
     seeds = range(args.seed, args.seed + args.games)
     recorder_factory = None
     if args.replays:

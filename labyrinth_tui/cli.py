@@ -7,12 +7,13 @@ import secrets
 import sys
 from pathlib import Path
 
+from agents.config import PROVIDERS
 from agents.registry import ProviderNotConfigured, agent_kinds
 from engine import DEFAULT_PRESET, DIFFICULTIES, PRESETS
 from saves.config import ConfigError
 
 from . import arena_cmd
-from .provider_options import add_provider_options, provider_settings
+from .provider_options import add_provider_options, chosen_providers, provider_settings
 
 
 def _seed(value: str) -> int:
@@ -114,13 +115,15 @@ def main(argv: list[str] | None = None) -> int:
             from .replay_cmd import replay
 
             return replay(args.file, args.verify, sys.stdout)
-        providers = provider_settings(args) if hasattr(args, "llm_timeout") else {}
-        if args.command == "arena":
-            return arena_cmd.run(args, providers)
         if args.command == "doctor":
             from .doctor import doctor
 
-            return doctor(providers, not args.offline, sys.stdout)
+            return doctor(args, not args.offline, sys.stdout)
+        # Only the providers in use are read: a broken config file must not stop a game without a model.
+        tui = args.command in ("play", "spectate", "hotseat")  # the form may pick any provider later
+        providers = provider_settings(args, PROVIDERS if tui else chosen_providers(args), skip_broken=tui)
+        if args.command == "arena":
+            return arena_cmd.run(args, providers)
         seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
         if args.seed is None:
             print(f"labyrinth: seed {seed} (pass --seed {seed} to play this labyrinth again)", file=sys.stderr)

@@ -5,6 +5,7 @@ where the game keeps its files, and where each package was imported from (the
 
 from __future__ import annotations
 
+import argparse
 import importlib
 import sys
 import time
@@ -13,13 +14,15 @@ from importlib import metadata
 from pathlib import Path
 from typing import TextIO
 
-from agents.config import KEY_VARIABLES, ProviderSettings
+from agents.config import KEY_VARIABLES, PROVIDERS, ProviderSettings
 from agents.providers.base import ProviderError
 from agents.registry import make_transport
 from saves.avatars import avatars_dir
-from saves.config import config_path
+from saves.config import ConfigError, config_path, read_config
 from saves.games import saves_dir
 from saves.paths import data_dir, replays_dir
+
+from .provider_options import provider_settings
 
 CHECK_TIMEOUT_S = 10.0
 PACKAGES = (  # (module, distribution)
@@ -31,7 +34,7 @@ PACKAGES = (  # (module, distribution)
 )
 
 
-def doctor(providers: dict[str, ProviderSettings], check: bool, out: TextIO) -> int:
+def doctor(args: argparse.Namespace, check: bool, out: TextIO) -> int:
     """Print the report; 0 in any case: it diagnoses, it does not judge."""
     def write(line: str = "") -> None:
         print(line, file=out, flush=True)
@@ -39,13 +42,21 @@ def doctor(providers: dict[str, ProviderSettings], check: bool, out: TextIO) -> 
     write(f"Labyrinth: The Temporal Hunt, Python {sys.version.split()[0]} ({sys.executable})")
     write()
     write("LLM providers (keys are never shown):")
-    for name, settings in providers.items():
-        for line in _provider(name, settings, check):
+    for name in PROVIDERS:
+        try:
+            lines = _provider(name, provider_settings(args, [name])[name], check)
+        except ConfigError as exc:
+            lines = [f"{name:<8} cannot be read: {exc}"]
+        for line in lines:
             write(f"  {line}")
     write()
     write("Files:")
     config = config_path()
-    write(f"  config file     {config} ({'present' if config.exists() else 'absent: defaults apply'})")
+    try:
+        state = "present" if read_config() else "absent or empty: defaults apply"
+    except ConfigError as exc:
+        state = f"BROKEN: {exc}"
+    write(f"  config file     {config} ({state})")
     for label, path in (("data directory", data_dir()), ("saved games", saves_dir()), ("replays", replays_dir()),
                         ("avatars", avatars_dir())):
         write(f"  {label:<15} {path}{'' if path.exists() else ' (not created yet)'}")
@@ -68,6 +79,8 @@ def _provider(name: str, s: ProviderSettings, check: bool) -> list[str]:
             verdict = "ok: " + make_transport(replace(s, timeout_s=min(s.timeout_s, CHECK_TIMEOUT_S))).check()
         except ProviderError as exc:
             verdict = f"FAILED: {exc}"
+        except Exception as exc:  # noqa: BLE001 - a diagnosis reports whatever the SDK raised
+            verdict = f"FAILED: {type(exc).__name__}: {' '.join(str(exc).split())[:200]}"
         lines.append(f"{'':<8} check {verdict} ({(time.perf_counter() - began) * 1000:.0f} ms)")
     return lines
 

@@ -15,6 +15,7 @@ from agents.config import (
     ProviderSettings,
 )
 from agents.config import provider_settings as resolve
+from saves.config import ConfigError
 
 
 def add_provider_options(parser: argparse.ArgumentParser) -> None:
@@ -30,9 +31,23 @@ def add_provider_options(parser: argparse.ArgumentParser) -> None:
                        help=f"the longest one model call may take (default: {DEFAULT_TIMEOUT_S:g})")
 
 
-def provider_settings(args: argparse.Namespace) -> dict[str, ProviderSettings]:
-    """Every provider's settings: these options, then the environment, the config file, the defaults.
-    Raises ConfigError for a config file that cannot be used."""
-    return {p: resolve(p, {"model": getattr(args, f"{p}_model", None), "base_url": getattr(args, f"{p}_url", None),
-                           "timeout_s": getattr(args, "llm_timeout", None)})
-            for p in PROVIDERS}
+def chosen_providers(args: argparse.Namespace) -> list[str]:
+    """The providers this command's --user and --minotaur name."""
+    return [p for p in PROVIDERS if p in (getattr(args, "user", None), getattr(args, "minotaur", None))]
+
+
+def provider_settings(args: argparse.Namespace, providers: list[str] | tuple[str, ...],
+                      skip_broken: bool = False) -> dict[str, ProviderSettings]:
+    """``providers``' settings: these options, then the environment, the config file, the defaults.
+    A config file that cannot be used raises ConfigError, or with ``skip_broken`` leaves the
+    provider out (the TUI says what is wrong if it is chosen)."""
+    settings = {}
+    for p in providers:
+        flags = {"model": getattr(args, f"{p}_model", None), "base_url": getattr(args, f"{p}_url", None),
+                 "timeout_s": getattr(args, "llm_timeout", None)}
+        try:
+            settings[p] = resolve(p, flags)
+        except ConfigError:
+            if not skip_broken:
+                raise
+    return settings

@@ -105,11 +105,11 @@ class PlaySession:
                          list(self.turns), state.digest(), summary)
 
     @classmethod
-    def resume(cls, saved: SavedGame) -> PlaySession:
+    def resume(cls, saved: SavedGame, providers: Mapping[str, ProviderSettings] | None = None) -> PlaySession:
         """The saved game, played again turn by turn (a rule agent re-lives each decision so
         that its memory is where it was; an LLM is not asked again, it only hears how each
         turn went), with the recorded decisions, and checked against the saved hash."""
-        session = cls(saved.seed, saved.preset, saved.difficulty, saved.minotaur)
+        session = cls(saved.seed, saved.preset, saved.difficulty, saved.minotaur, providers or {})
         relive = not session.minotaur.agent.blocking
         for command, decision in saved.turns:
             if relive:

@@ -17,7 +17,7 @@ def _own_data_directory(monkeypatch, tmp_path):
     """Saves, replays and the rest go to a fresh folder per test, never the user's."""
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    for variable in ("GOOGLE_API_KEY", "GEMINI_API_KEY", "GOOGLE_GEMINI_BASE_URL", "MISTRAL_API_KEY", "MISTRAL_BASE_URL",
-                     "OLLAMA_HOST", "OLLAMA_API_KEY", "LABYRINTH_GEMINI_MODEL", "LABYRINTH_MISTRAL_MODEL",
-                     "LABYRINTH_OLLAMA_MODEL", "GOOGLE_GENAI_HTTP_CLIENT"):
+    for variable in ("GOOGLE_API_KEY", "GEMINI_API_KEY", "GOOGLE_GEMINI_BASE_URL", "MISTRAL_API_KEY",
+                     "MISTRAL_BASE_URL", "OLLAMA_HOST", "OLLAMA_API_KEY", "LABYRINTH_GEMINI_MODEL",
+                     "LABYRINTH_MISTRAL_MODEL", "LABYRINTH_OLLAMA_MODEL", "GOOGLE_GENAI_HTTP_CLIENT"):
         monkeypatch.delenv(variable, raising=False)  # the developer's keys never reach a test

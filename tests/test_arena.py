@@ -14,7 +14,7 @@ from agents.arena import OUTCOMES, ArenaSettings, run_arena, wilson_interval
 
 LABYRINTH = str(Path(sys.executable).with_name("labyrinth"))
 JSON_KEYS = {"games", "escaped", "death", "timeout", "escape_rate", "mean_turns", "mean_game_time",
-             "fallbacks", "errors", "invalid", "provider_errors", "timeouts", "tokens_in", "tokens_out",
+             "fallbacks", "errors", "invalid", "provider_errors", "exceptions", "timeouts", "tokens_in", "tokens_out",
              "mean_latency_s", "replaced", "wall_s", "results"}
 TIMED = {"wall_s", "mean_latency_s"}  # the clock's, not the game's: they differ from run to run
 SMALL = {"preset": "small", "max_turns": 150}

@@ -3,6 +3,9 @@ retry rules, and the LLM agent's prompt bookkeeping, without any server."""
 
 from __future__ import annotations
 
+import dataclasses
+import json
+
 import pytest
 
 from agents.config import DEFAULT_MODELS, provider_settings
@@ -17,15 +20,17 @@ def test_flags_beat_the_environment_which_beats_the_config_file_which_beats_the_
     config = {"mistral": {"model": "from-file", "base_url": "http://file", "api_key": "file-key", "timeout_s": 9}}
     env = {"LABYRINTH_MISTRAL_MODEL": "from-env", "MISTRAL_API_KEY": "env-key"}
     s = provider_settings("mistral", {"model": "from-flag", "base_url": None}, env, config)
-    assert (s.model, s.base_url, s.api_key, s.timeout_s) == ("from-flag", "http://file", "env-key", 9.0)
+    assert (s.model, s.base_url, s.api_key.reveal(), s.timeout_s) == ("from-flag", "http://file", "env-key", 9.0)
     assert provider_settings("mistral", None, {}, {}).model == DEFAULT_MODELS["mistral"] == "mistral-small-latest"
     assert provider_settings("ollama", None, {}, {}).model == "qwen3:8b"
 
 
 def test_gemini_takes_either_key_variable_and_never_shows_it():
     s = provider_settings("gemini", None, {"GOOGLE_API_KEY": "g-secret", "GOOGLE_GEMINI_BASE_URL": "http://gw"}, {})
-    assert s.api_key == "g-secret" and s.base_url == "http://gw" and s.configured
-    assert "g-secret" not in repr(s) and "g-secret" not in str(s)
+    assert s.api_key.reveal() == "g-secret" and s.base_url == "http://gw" and s.configured
+    assert "g-secret" not in repr(s) + str(s) + f"{s.api_key}" + repr(dataclasses.asdict(s))
+    with pytest.raises(TypeError):
+        json.dumps(dataclasses.asdict(s))  # refused, not written
     assert not provider_settings("gemini", None, {}, {}).configured
     assert provider_settings("ollama", None, {}, {}).configured  # local: no key needed
 
@@ -82,14 +87,14 @@ def test_an_exception_nobody_classified_is_a_bug_and_propagates():
 class Scripted:
     """A transport that answers from a list and keeps what it was sent."""
 
-    name = "scripted/model"
+    name, timeout_s = "scripted/model", 1.0
 
     def __init__(self, *texts: str) -> None:
         self.texts, self.sent = list(texts), []
 
     def complete(self, system, turns, schema):
         self.sent.append((system, list(turns)))
-        return Reply(self.texts.pop(0), None, 10, 2)
+        return Reply(self.texts.pop(0), 10, 2)
 
 
 def test_the_agent_keeps_only_recent_turns_and_says_what_was_wrong_with_the_last_answer():

@@ -79,7 +79,7 @@ def test_a_slow_agent_times_out_and_both_are_asked_at_once():
     match = Match(user, minotaur, seed=1, preset="tiny", max_turns=2, timeout_s=0.5)
     match.play()
     assert time.perf_counter() - began < 1.0, "the two 0.3 s decisions did not overlap"
-    assert len(set(inside)) == 2
+    assert len(set(inside[:2])) == 2  # the first turn's two calls, in two threads
     late = Match(Slow([Action("HALT")], blocking=True), Waiter(0), seed=1, preset="tiny", max_turns=1,
                  timeout_s=0.1)
     record = late.play_turn()

@@ -5,6 +5,9 @@ key offers the built-in Minotaur, and two models can be spectated."""
 from __future__ import annotations
 
 import asyncio
+import os
+import time
+from pathlib import Path
 
 import pytest
 from textual.widgets import Input, Select, Static
@@ -108,3 +111,31 @@ async def test_the_form_offers_every_provider_for_both_roles_and_two_models_can_
     finally:
         mistral.close()
         ollama.close()
+
+
+async def test_a_second_start_while_the_first_is_opening_is_refused(gemini):
+    app = LabyrinthApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        app.start(NewGame(5, "small", "normal", HUMAN, "gemini"))
+        app.start(NewGame(6, "small", "normal", HUMAN, "gemini"))
+        await wait_for(pilot, lambda: isinstance(app.screen, GameScreen))
+        await asyncio.sleep(1.0)  # long enough for a second plan to come back, had it been asked
+        await pilot.pause()
+        assert [type(s).__name__ for s in app.screen_stack] == ["Screen", "TitleScreen", "GameScreen"]
+        assert app.screen.session.seed == 5
+
+
+async def test_quitting_while_the_minotaur_thinks_does_not_wait_for_its_answer(gemini):
+    gemini.respond.delay_s = 0.0
+    app = LabyrinthApp(NewGame(5, "small", "normal", HUMAN, "gemini"))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, GameScreen))
+        gemini.respond.delay_s = 30.0  # the next answer would take half a minute
+        await type_line(pilot, "look")
+        await pilot.press("ctrl+s")  # refused while the turn is half played
+        await pilot.pause()
+        assert app.screen.thinking is not None and not list(Path(os.environ["XDG_DATA_HOME"]).rglob("*.json"))
+        began = time.monotonic()
+        await pilot.press("ctrl+q")
+    assert time.monotonic() - began < 5  # the call is left behind in its daemon thread

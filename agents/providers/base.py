@@ -1,8 +1,7 @@
 """What every provider transport gives the LLM agent, and the schema it asks for.
 
 A transport sends one conversation (system text, then user/assistant turns) and
-returns the model's raw reply, the structured answer when the SDK parsed one,
-and the token counts from the API's usage fields. It retries 429 and 5xx with
+returns the model's raw reply and the token counts from the API's usage fields. It retries 429 and 5xx with
 backoff (honouring Retry-After) and times out every call; when it gives up it
 raises ProviderError, which the agent counts.
 """
@@ -17,12 +16,14 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from engine.schemas import Coords, Direction, ItemName
 
+CONTEXT_TOKENS = 4096  # the smallest context a model is given (Ollama's default num_ctx)
+REPLY_TOKENS = 300  # the most a reply may take: an action and a sentence of reasoning
+
 
 @dataclass(frozen=True)
 class Reply:
-    text: str  # the raw reply, as the model wrote it
-    data: dict | None  # the structured answer when the SDK parsed one
-    tokens_in: int | None
+    text: str  # the raw reply, as the model wrote it: the agent checks this, whatever the SDK parsed
+    tokens_in: int | None  # from the API's usage fields
     tokens_out: int | None
 
 
@@ -32,6 +33,7 @@ class ProviderError(Exception):
 
 class Transport(Protocol):
     name: str  # "provider/model", shown as the agent's name
+    timeout_s: float  # the longest one attempt may take
 
     def complete(self, system: str, turns: list[tuple[str, str]], schema: type[BaseModel]) -> Reply:
         """The model's answer to ``turns`` ((role, text) with role "user" or "assistant")."""

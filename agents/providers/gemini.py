@@ -1,10 +1,11 @@
 """Gemini (the Minotaur's model) through `google-genai`.
 
-The SDK's default API version is v1 and it never retries; the version is
+The SDK's default API version is v1 and it never retries: the version is
 pinned to v1beta and retries are ours. Structured output goes in
-`response_json_schema`; `parsed` comes back None, silently, whenever the reply
-is not the schema's JSON, so the raw text is what the agent checks. Thinking
-is off: its tokens would count against the answer's budget.
+`response_json_schema`; the SDK's `parsed` comes back None, silently, whenever
+the reply is not the schema's JSON, so the agent checks the raw text instead.
+Thinking is kept to the least the model allows: its tokens count against the
+answer's budget.
 """
 
 from __future__ import annotations
@@ -12,24 +13,27 @@ from __future__ import annotations
 from pydantic import BaseModel
 
 from ..config import ProviderSettings
-from .base import Reply
-from .retry import Failure, http_failure, network_failure, with_retries
+from .base import REPLY_TOKENS, Reply
+from .retry import Failure, http_failure, transport_failure, with_retries
 
 API_VERSION = "v1beta"
-MAX_OUTPUT_TOKENS = 300
+PRO_THINKING_TOKENS = 128  # the Pro models cannot turn thinking off; 128 is their least
 
 
 class GeminiTransport:
     def __init__(self, settings: ProviderSettings) -> None:
-        from google import genai  # imported here: `import agents` works without the SDK
+        # imported here: `import agents` works without the SDK
+        from google import genai
         from google.genai import types
 
-        self.settings, self.types = settings, types
+        self.settings, self.types, self.timeout_s = settings, types, settings.timeout_s
         self.name = f"gemini/{settings.model}"
         self.where = settings.endpoint
         options = types.HttpOptions(base_url=self.where, api_version=API_VERSION,
                                     timeout=int(settings.timeout_s * 1000))  # milliseconds
-        self.client = genai.Client(api_key=settings.api_key, http_options=options)
+        self.client = genai.Client(api_key=settings.api_key.reveal() if settings.api_key else None,
+                                   http_options=options)
+        self.thinking = PRO_THINKING_TOKENS if "pro" in settings.model else 0
 
     def complete(self, system: str, turns: list[tuple[str, str]], schema: type[BaseModel]) -> Reply:
         types = self.types
@@ -37,14 +41,15 @@ class GeminiTransport:
                     for role, text in turns]
         config = types.GenerateContentConfig(
             system_instruction=system, response_mime_type="application/json",
-            response_json_schema=schema.model_json_schema(), temperature=0.7, max_output_tokens=MAX_OUTPUT_TOKENS,
-            thinking_config=types.ThinkingConfig(thinking_budget=0))
+            response_json_schema=schema.model_json_schema(), temperature=0.7,
+            max_output_tokens=REPLY_TOKENS + self.thinking,
+            thinking_config=types.ThinkingConfig(thinking_budget=self.thinking))
 
         def call() -> Reply:
             r = self.client.models.generate_content(model=self.settings.model, contents=contents, config=config)
             usage = r.usage_metadata
-            return Reply(r.text or "", r.parsed if isinstance(r.parsed, dict) else None,
-                         usage.prompt_token_count if usage else None, usage.candidates_token_count if usage else None)
+            return Reply(r.text or "", usage.prompt_token_count if usage else None,
+                         usage.candidates_token_count if usage else None)
 
         return with_retries(call, self._classify)
 
@@ -54,7 +59,7 @@ class GeminiTransport:
         if isinstance(exc, errors.APIError):
             headers = getattr(exc.response, "headers", None)
             return http_failure("gemini", exc.code, exc.message or exc.status or "", headers)
-        return network_failure("gemini", exc, self.settings.timeout_s, self.where)
+        return transport_failure("gemini", exc, self.timeout_s, self.where)
 
     def check(self) -> str:
         """A cheap call for `labyrinth doctor`: the model's record (no tokens spent)."""

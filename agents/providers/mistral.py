@@ -4,7 +4,8 @@ The client now lives in `mistralai.client`; its server URL takes no /v1; it
 waits five minutes unless told otherwise and never retries: the timeout is
 ours and so are the retries. Structured output is a strict `json_schema`
 response format sent through `chat.complete`, so the raw text is kept and
-checked here rather than `chat.parse` raising bare JSON or validation errors.
+checked by the agent rather than `chat.parse` raising bare JSON or
+validation errors.
 """
 
 from __future__ import annotations
@@ -12,10 +13,8 @@ from __future__ import annotations
 from pydantic import BaseModel
 
 from ..config import ProviderSettings
-from .base import Reply
-from .retry import Failure, http_failure, network_failure, with_retries
-
-MAX_TOKENS = 300
+from .base import REPLY_TOKENS, Reply
+from .retry import Failure, http_failure, transport_failure, with_retries
 
 
 class MistralTransport:
@@ -23,10 +22,10 @@ class MistralTransport:
         # imported here: `import agents` works without the SDK
         from mistralai.client import Mistral, models
 
-        self.settings, self.models = settings, models
+        self.settings, self.models, self.timeout_s = settings, models, settings.timeout_s
         self.name = f"mistral/{settings.model}"
         self.where = settings.endpoint.rstrip("/").removesuffix("/v1")  # the SDK adds /v1
-        self.client = Mistral(api_key=settings.api_key or "", server_url=self.where,
+        self.client = Mistral(api_key=settings.api_key.reveal() if settings.api_key else "", server_url=self.where,
                               timeout_ms=int(settings.timeout_s * 1000))
 
     def complete(self, system: str, turns: list[tuple[str, str]], schema: type[BaseModel]) -> Reply:
@@ -36,12 +35,11 @@ class MistralTransport:
 
         def call() -> Reply:
             r = self.client.chat.complete(model=self.settings.model, messages=messages,
-                                          response_format=response_format, temperature=0.7, max_tokens=MAX_TOKENS)
+                                          response_format=response_format, temperature=0.7, max_tokens=REPLY_TOKENS)
             content = r.choices[0].message.content if r.choices else None
             if isinstance(content, list):  # chunks: keep the text ones
                 content = "".join(getattr(chunk, "text", "") for chunk in content)
-            usage = r.usage
-            return Reply(content or "", None, usage.prompt_tokens, usage.completion_tokens)
+            return Reply(content or "", r.usage.prompt_tokens, r.usage.completion_tokens)
 
         return with_retries(call, self._classify)
 
@@ -52,7 +50,7 @@ class MistralTransport:
             return http_failure("mistral", exc.status_code, exc.body or exc.message, dict(exc.headers or {}))
         if isinstance(exc, errors.MistralError):  # 422, or a 200 the SDK could not read
             return Failure(f"mistral: {type(exc).__name__}: {' '.join(str(exc).split())[:160]}")
-        return network_failure("mistral", exc, self.settings.timeout_s, self.where)
+        return transport_failure("mistral", exc, self.timeout_s, self.where)
 
     def check(self) -> str:
         """A cheap call for `labyrinth doctor`: the models the key can use (no tokens spent)."""

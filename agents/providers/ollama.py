@@ -2,8 +2,9 @@
 
 The SDK waits forever unless given a timeout and never retries: both are done
 here, and an httpx hook keeps Retry-After, which the SDK's ResponseError drops.
-A key (OLLAMA_API_KEY, for a hosted Ollama) is sent only when there is one. Structured output goes in `format`; `think` is off (Qwen3 would write a
-<think> block first, which the reply parser drops if it comes anyway).
+A key (OLLAMA_API_KEY, for a hosted Ollama) is sent only when there is one.
+Structured output goes in `format`; `think` is off (Qwen3 would write a
+<think> block first, which the agent's reply parser drops if it comes anyway).
 """
 
 from __future__ import annotations
@@ -13,10 +14,11 @@ from dataclasses import replace
 from pydantic import BaseModel
 
 from ..config import ProviderSettings
-from .base import Reply
-from .retry import Failure, http_failure, network_failure, retry_after_s, with_retries
+from .base import CONTEXT_TOKENS, REPLY_TOKENS, Reply
+from .retry import Failure, http_failure, retry_after_s, transport_failure, with_retries
 
-OPTIONS = {"num_predict": 300, "temperature": 0.7, "top_p": 0.9, "repeat_penalty": 1.1, "num_ctx": 4096}
+OPTIONS = {"num_predict": REPLY_TOKENS, "temperature": 0.7, "top_p": 0.9, "repeat_penalty": 1.1,
+           "num_ctx": CONTEXT_TOKENS}  # set, so that a server configured otherwise cannot cut prompts
 
 
 class OllamaTransport:
@@ -24,11 +26,12 @@ class OllamaTransport:
         # imported here: `import agents` works without the SDK
         from ollama import Client
 
-        self.settings, self.where = settings, settings.endpoint
+        self.settings, self.where, self.timeout_s = settings, settings.endpoint, settings.timeout_s
         self.name = f"ollama/{settings.model}"
         self.retry_after_s: float | None = None  # from the last answer's headers, which ResponseError drops
+        key = settings.api_key.reveal() if settings.api_key else None
         self.client = Client(host=self.where, timeout=settings.timeout_s,
-                             headers={"authorization": f"Bearer {settings.api_key}"} if settings.api_key else None,
+                             headers={"authorization": f"Bearer {key}"} if key else None,
                              event_hooks={"response": [self._keep_retry_after]})
 
     def complete(self, system: str, turns: list[tuple[str, str]], schema: type[BaseModel]) -> Reply:
@@ -37,7 +40,7 @@ class OllamaTransport:
         def call() -> Reply:
             r = self.client.chat(model=self.settings.model, messages=messages, format=schema.model_json_schema(),
                                  options=OPTIONS, think=False)
-            return Reply(r.message.content or "", None, r.prompt_eval_count, r.eval_count)
+            return Reply(r.message.content or "", r.prompt_eval_count, r.eval_count)
 
         return with_retries(call, self._classify)
 
@@ -47,7 +50,7 @@ class OllamaTransport:
         if isinstance(exc, ResponseError):
             failure = http_failure("ollama", exc.status_code, str(exc.error))
             return replace(failure, retry_after_s=self.retry_after_s)
-        return network_failure("ollama", exc, self.settings.timeout_s, self.where)
+        return transport_failure("ollama", exc, self.timeout_s, self.where)
 
     def _keep_retry_after(self, response) -> None:
         self.retry_after_s = retry_after_s(response.headers)

@@ -4,6 +4,7 @@ fails for good becomes one ProviderError line (never a key)."""
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -53,18 +54,26 @@ def http_failure(provider: str, status: int, detail: str, headers: Mapping[str, 
                    retry_after_s(headers or {}))
 
 
-def network_failure(provider: str, exc: Exception, timeout_s: float, where: str | None) -> Failure | None:
-    """A timeout or an unreachable endpoint, from httpx, httpx2 (google-genai and
-    mistralai) or the ollama SDK's own ConnectionError; None for anything else."""
+def transport_failure(provider: str, exc: Exception, timeout_s: float, where: str) -> Failure | None:
+    """What every SDK raises beyond its own HTTP errors: a timeout or an unreachable endpoint
+    (httpx, httpx2, or the ollama SDK's own ConnectionError), or a 200 whose body is not the
+    API's (not JSON, or missing fields: the SDKs raise bare JSON or pydantic errors); None else."""
     import httpx
     import httpx2
+    from pydantic import ValidationError
 
-    at = f" at {where}" if where else ""
     if isinstance(exc, (httpx.TimeoutException, httpx2.TimeoutException)):
-        return Failure(f"{provider} did not answer within {timeout_s:g} s{at}")
+        return Failure(f"{provider} did not answer within {timeout_s:g} s at {where}")
+    if isinstance(exc, (httpx.DecodingError, httpx2.DecodingError, json.JSONDecodeError, ValidationError)):
+        return Failure(f"{provider} at {where} sent a reply that is not its API's: {type(exc).__name__}")
     if isinstance(exc, (httpx.TransportError, httpx2.TransportError, ConnectionError)):
-        return Failure(f"{provider} is not reachable{at}: {type(exc).__name__}")
+        return Failure(f"{provider} is not reachable at {where}: {type(exc).__name__}")
     return None
+
+
+def patience_s(timeout_s: float) -> float:
+    """The longest a call with all its retries may take: every attempt timing out, the longest pauses."""
+    return (RETRIES + 1) * timeout_s + RETRIES * MAX_DELAY_S
 
 
 def retry_after_s(headers: Mapping[str, str]) -> float | None:

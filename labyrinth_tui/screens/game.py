@@ -14,11 +14,11 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Static
-from textual.worker import Worker, WorkerState
 
 from engine import UserInput
 from saves.games import save_game
 
+from ..background import run_in_background
 from ..session import PlaySession
 from ..widgets.command_line import CommandLine
 from ..widgets.cue_panel import CuePanel
@@ -111,8 +111,8 @@ class GameScreen(Screen):
             self.query_one(Minimap).focus()  # the map's keys (levels, help) still answer meanwhile
             self.thinking = (time.monotonic(), self.set_interval(THINKING_TICK_S, self._show_thinking))
             self._show_thinking()
-            self.run_worker(lambda: self.session.play(command), thread=True, exclusive=True,
-                            group="turn", exit_on_error=False, name=said)
+            run_in_background(self.app, lambda: self.session.play(command),
+                              lambda _, error: self._turn_played(said, error))
             return
         self.session.play(command)
         self._after(said)
@@ -122,17 +122,18 @@ class GameScreen(Screen):
         self.query_one("#hint", Static).update(
             Text(f"The Minotaur is thinking... {time.monotonic() - began:.1f} s", style="italic"))
 
-    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        if event.worker.group == "turn" and event.worker.is_finished:
-            self.thinking[1].stop()
-            self.thinking = None
-            command = self.query_one(CommandLine)
-            command.disabled = False
-            if self.typing:
-                command.focus()
-            if event.state == WorkerState.ERROR:  # a bug, not a model's failure (those are fallbacks)
-                self.notify(escape(f"The turn failed: {event.worker.error}"), severity="error")
-            self._after(event.worker.name)
+    def _turn_played(self, said: str, error: BaseException | None) -> None:
+        if not self.is_attached:
+            return
+        self.thinking[1].stop()
+        self.thinking = None
+        command = self.query_one(CommandLine)
+        command.disabled = False
+        if self.typing:
+            command.focus()
+        if error is not None:  # a bug, not a model's failure (those are fallbacks)
+            self.notify(escape(f"The turn failed: {error}"), severity="error")
+        self._after(said)
 
     def _after(self, said: str) -> None:
         self.query_one("#hint", Static).update(self._minotaur_note())
@@ -184,6 +185,9 @@ class GameScreen(Screen):
         (game_map if command.has_focus else command).focus()
 
     def action_save(self) -> None:
+        if self.thinking is not None:  # the turn is half played
+            self.notify("Wait for the Minotaur's move, then save.", timeout=2)
+            return
         try:
             path = save_game(self.session.to_saved())
         except OSError as exc:

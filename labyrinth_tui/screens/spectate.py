@@ -11,8 +11,8 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer
-from textual.worker import Worker, WorkerState
 
+from ..background import run_in_background
 from ..session import SpectateSession, minotaur_mark
 from ..widgets.agent_panel import AgentPanel
 from ..widgets.cue_panel import CuePanel
@@ -95,18 +95,18 @@ class SpectateScreen(Screen):
         self.stepping = True
         self.query_one(AgentPanel).thinking = True
         self._show()
-        self.run_worker(self.session.step, thread=True, exclusive=True, group="step", exit_on_error=False)
+        run_in_background(self.app, self.session.step, self._stepped)
 
-    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        if event.worker.group != "step" or not event.worker.is_finished:
-            return
+    def _stepped(self, result, error: BaseException | None) -> None:
         self.stepping = False
+        if not self.is_attached:  # the spectator left meanwhile
+            return
         self.query_one(AgentPanel).thinking = False
-        if event.state == WorkerState.ERROR:  # a bug, not a model's failure (those are fallbacks)
-            self.notify(escape(f"The turn failed: {event.worker.error}"), severity="error")
+        if error is not None:  # a bug, not a model's failure (those are fallbacks)
+            self.notify(escape(f"The turn failed: {error}"), severity="error")
             self._show()
         else:
-            self._after_step(event.worker.result)
+            self._after_step(result)
 
     def _after_step(self, result) -> None:
         if result is None:

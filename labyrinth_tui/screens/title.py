@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -79,7 +79,7 @@ class TitleScreen(Screen):
             user = "builtin"
         return NewGame(int(seed_text) if seed_text else secrets.randbelow(2**31),
                        self.query_one("#preset", Select).value, self.query_one("#difficulty", Select).value,
-                       user, self.query_one("#minotaur", Select).value)
+                       user, self.query_one("#minotaur", Select).value, self.app.providers)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
@@ -92,8 +92,7 @@ class TitleScreen(Screen):
         self.app.start(self.new_game(spectate=True))
 
     def action_hotseat(self) -> None:
-        game = self.new_game()
-        self.app.start(NewGame(game.seed, game.preset, game.difficulty, HUMAN, "gemini"))
+        self.app.start(replace(self.new_game(), user=HUMAN, minotaur="gemini"))
 
     def action_resume(self) -> None:
         from .saved_games import SavedGamesScreen
