@@ -95,6 +95,7 @@ def provider_settings(provider: str, flags: dict[str, Any] | None = None, enviro
     try:
         timeout_s = float(timeout)
     except (TypeError, ValueError):
-        raise ConfigError(f"the {provider} timeout must be a number of seconds, not {timeout!r}") from None
+        raise ConfigError(f"{config_path()}: [{provider}] timeout_s must be a number of seconds, "
+                          f"not {timeout!r}") from None
     return ProviderSettings(provider, str(pick("model", (MODEL_VARIABLES[provider],), DEFAULT_MODELS[provider])[0]),
                             pick("base_url", (URL_VARIABLES[provider],))[0], key, timeout_s, key_source)
