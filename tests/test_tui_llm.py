@@ -42,7 +42,7 @@ async def wait_for(pilot, condition, seconds: float = 10.0) -> None:
     raise AssertionError("the condition never came true")
 
 
-async def test_hot_seat_thinks_in_a_worker_while_the_screen_stays_live(gemini, tmp_path):
+async def test_hot_seat_thinks_in_the_background_while_the_screen_stays_live(gemini, tmp_path):
     app = LabyrinthApp(NewGame(5, "small", "normal", HUMAN, "gemini"))
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, GameScreen))  # the plan came back
