@@ -1,0 +1,125 @@
+"""The evidence a reflection is built from, gathered from a game's events as it
+is played: how and where the user died or escaped, what it did after each
+Temporal Whine, which stones it took when, which ramps and crawlways it used,
+and whether the Minotaur's jumps paid off. Kept small: numbers, not the game."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine import events as ev
+from engine.cells import CRAWLWAY
+from engine.constants import TICKS_PER_SECOND
+from engine.geometry import compass
+from engine.turn import TurnResult
+from engine.world import World
+
+FLIGHT_WINDOW_S = 10.0  # how long after a whine the user's move counts as its answer to it
+JUMP_PAYOFF_S = 30.0  # a catch or a sighting this soon after re-entry: the jump paid off
+
+
+@dataclass
+class Flight:
+    """What the user did after one Temporal Whine (VANISHING)."""
+
+    time_s: float
+    origin: tuple[int, int, int]
+    whine_from: str | None  # where the whine sounded from
+    end: tuple[int, int, int] | None = None
+    ran: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        dx, dy = (self.end[0] - self.origin[0], self.end[1] - self.origin[1]) if self.end else (0, 0)
+        return {"time_s": self.time_s, "from": list(self.origin), "whine_from": self.whine_from,
+                "direction": compass(dx, dy) or ("LEVEL" if self.end and self.end[2] != self.origin[2] else "STAYED"),
+                "steps": abs(dx) + abs(dy), "levels": (self.end[2] - self.origin[2]) if self.end else 0,
+                "ran": self.ran}
+
+
+@dataclass
+class Jump:
+    time_s: float
+    position: tuple[int, int, int]
+    reentered_s: float | None = None
+    paid_off: bool = False
+
+
+@dataclass
+class GameDigest:
+    """Evidence of one game, fed turn by turn (``turn``)."""
+
+    world: World
+    stones: list[dict[str, Any]] = field(default_factory=list)  # [{stone, time_s, position}] in order
+    flights: list[Flight] = field(default_factory=list)
+    jumps: list[Jump] = field(default_factory=list)
+    death: dict[str, Any] | None = None
+    escape: dict[str, Any] | None = None
+    ramps_taken: int = 0
+    crawlway_steps: int = 0
+    lantern_uses: int = 0
+    lantern_held_s: float | None = None  # when the user first held a lantern
+    last_whine_s: float | None = None
+    sightings: int = 0  # times the Minotaur saw the user
+    heard: int = 0  # turns in which the Minotaur heard the user
+
+    def turn(self, result: TurnResult) -> None:
+        """Take in one played turn."""
+        state = result.state
+        ran = False
+        for e in result.events:
+            t = e.tick / TICKS_PER_SECOND
+            match e:
+                case ev.UserMoved():
+                    ran = ran or e.ran > 0
+                    self.ramps_taken += sum(a[2] != b[2] for a, b in zip((e.start, *e.path), e.path, strict=False))
+                    self.crawlway_steps += sum(self.world.cell(*p) == CRAWLWAY for p in e.path)
+                case ev.StoneGrabbed():
+                    self.stones.append({"stone": e.stone, "time_s": t, "position": list(e.position)})
+                case ev.LanternGrabbed():
+                    self.lantern_held_s = t if self.lantern_held_s is None else self.lantern_held_s
+                case ev.LanternUsed():
+                    self.lantern_uses += 1
+                case ev.WhineHeard() if e.phase == "VANISHING":
+                    self.last_whine_s = t
+                    self.flights.append(Flight(t, state.user, e.direction))
+                case ev.MinotaurJumped():
+                    self.jumps.append(Jump(t, e.position))
+                case ev.MinotaurReentered() if self.jumps:
+                    self.jumps[-1].reentered_s = t
+                case ev.UserSpotted():
+                    self.sightings += 1
+                    self._jump_pays(t)
+                case ev.UserHeard():
+                    self.heard += 1
+                case ev.UserCaught():
+                    self._jump_pays(t)
+                    self.death = {"position": list(e.position), "time_s": t, "how": e.how,
+                                  "seconds_after_whine": None if self.last_whine_s is None
+                                  else round(t - self.last_whine_s, 1),
+                                  "ran": ran, "lantern_held": "LANTERN" in state.inventory,
+                                  "stones": sum(s != "LANTERN" for s in state.inventory),
+                                  "after_jump": bool(self.jumps and self.jumps[-1].paid_off)}
+                case ev.UserEscaped():
+                    self.escape = {"position": list(e.position), "time_s": t}
+        now = state.tick / TICKS_PER_SECOND
+        for flight in self.flights:
+            if flight.end is None and (now - flight.time_s >= FLIGHT_WINDOW_S or state.outcome):
+                flight.end, flight.ran = state.user, ran or flight.ran
+            elif flight.end is None:
+                flight.ran = flight.ran or ran
+
+    def _jump_pays(self, t: float) -> None:
+        jump = self.jumps[-1] if self.jumps else None
+        if jump and jump.reentered_s is not None and t - jump.reentered_s <= JUMP_PAYOFF_S:
+            jump.paid_off = True
+
+    def evidence(self) -> dict[str, Any]:
+        """The numbers, as stored in a reflection."""
+        return {"stones": self.stones, "death": self.death, "escape": self.escape,
+                "flights": [f.to_dict() for f in self.flights if f.end is not None],
+                "jumps": [{"time_s": j.time_s, "position": list(j.position), "reentered_s": j.reentered_s,
+                           "paid_off": j.paid_off} for j in self.jumps],
+                "ramps_taken": self.ramps_taken, "crawlway_steps": self.crawlway_steps,
+                "lantern_uses": self.lantern_uses, "lantern_held_s": self.lantern_held_s,
+                "sightings": self.sightings, "heard": self.heard}

@@ -1,0 +1,130 @@
+"""Learning across games: after each game one reflection per role, built from the
+game's evidence (and, for a model, in the model's own words); at the setup of the
+next game, the relevant ones for each role, as text for a model's system prompt
+and as evidence for the built-in agents.
+
+The User learns from games it died in, the Minotaur from games the User escaped:
+same preset and seed first, then the newest.
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+from collections import Counter
+from collections.abc import Iterable
+from datetime import UTC, datetime
+from typing import Any
+
+from saves.experience import Reflection
+
+from .game_digest import GameDigest
+
+MAX_RELEVANT = 5
+INJECTION_CHARS = 1200  # the whole learning injection, at most (about 530 tokens)
+REFLECTION_CHARS = 240  # one reflection's text in it, at most
+LEARNS_FROM = {"user": ("DEATH", "TIMEOUT"), "minotaur": ("ESCAPED", "TIMEOUT")}
+# Sentences that try to steer a model rather than tell it what happened are left out.
+STEERING = re.compile(r"ignore|disregard|forget (all|every|the)|system prompt|instruction|you are now|"
+                      r"new rules?|jailbreak|pretend|override|```", re.IGNORECASE)
+MARKUP = re.compile(r"<(\w+)[^>]*>.*?</\1\s*>|<[^>]*>", re.DOTALL)  # tags go, and what they wrap
+
+
+def reflect(digest: GameDigest, *, seed: int, preset: str, outcome: str, turns: int, game_time: float,
+            agents: dict[str, str], game_id: str | None = None) -> list[Reflection]:
+    """One reflection per role, from the evidence alone (deterministic for the same game)."""
+    game_id = game_id or uuid.uuid4().hex[:12]
+    evidence = digest.evidence()
+    created = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    texts = {"user": _user_lesson(outcome, evidence), "minotaur": _minotaur_lesson(outcome, evidence)}
+    return [Reflection(id=f"{game_id}-{role}", game_id=game_id, created_at=created, role=role, agent=agents[role],
+                       outcome=outcome, key_reflection=texts[role], seed=seed, preset=preset, turns=turns,
+                       game_time=game_time, evidence=evidence)
+            for role in ("user", "minotaur")]
+
+
+def relevant(reflections: Iterable[Reflection], role: str, seed: int, preset: str,
+             limit: int = MAX_RELEVANT) -> list[Reflection]:
+    """The lessons ``role`` learns from: same preset and seed first, then the newest."""
+    mine = [r for r in reflections if r.role == role and r.outcome in LEARNS_FROM[role]]
+    ranked = sorted(enumerate(mine), key=lambda item: (item[1].preset != preset or item[1].seed != seed,
+                                                       item[1].preset != preset, -item[0]))
+    return [r for _, r in ranked[:limit]]
+
+
+def learning_injection(reflections: list[Reflection]) -> str:
+    """The lessons as a short block for a system prompt (capped, stripped of steering)."""
+    lines = []
+    for r in reflections:
+        text = _clean(r.key_reflection)
+        if text:
+            lines.append(f"- [{r.outcome}, {r.preset} seed {r.seed}, {r.turns} turns] {text}")
+    block = "Lessons from your earlier games:\n" + "\n".join(lines) if lines else ""
+    return block if len(block) <= INJECTION_CHARS else block[:INJECTION_CHARS - 3].rsplit("\n", 1)[0] + "\n..."
+
+
+def _clean(text: str) -> str:
+    sentences = re.split(r"(?<=[.!?])\s+", " ".join(MARKUP.sub(" ", text).split()))
+    kept = " ".join(s for s in sentences if s and not STEERING.search(s))
+    return kept if len(kept) <= REFLECTION_CHARS else kept[:REFLECTION_CHARS - 3].rsplit(" ", 1)[0] + "..."
+
+
+# --- the lessons, in words --------------------------------------------------------
+
+def _user_lesson(outcome: str, e: dict[str, Any]) -> str:
+    stones = [s["stone"].split()[0] for s in e["stones"]]
+    flights = _flight_habit(e["flights"], "you")
+    if outcome == "ESCAPED":
+        return (f"WHAT WORKED: took {', '.join(stones)} in that order, escaped after {e['escape']['time_s']:g} s"
+                f"{'; ' + flights if flights else ''}. Keep to this route.")
+    if outcome == "TIMEOUT":
+        return (f"STRATEGIC REVISION: time ran out with {len(stones)}/3 stones. LOOK more often and go straight "
+                f"for the loudest hum{'; ' + flights if flights else ''}.")
+    d = e["death"]
+    after = d["seconds_after_whine"]
+    when = f"{after:g} s after a whine" if after is not None and after <= 60 else f"at {d['time_s']:g} s"
+    advice = ["avoid that spot"]
+    if d["lantern_held"]:
+        advice.append("raise the lantern when the hooves sound CLOSE")
+    if d["ran"]:
+        advice.append("walk near it: running is heard 24 steps away")
+    if after is not None and after <= 20:
+        advice.append("leave the place of a whine at once")
+    if flights:
+        advice.append(f"{flights}: vary that")
+    return (f"STRATEGIC REVISION: caught at {_place(d['position'])} {when}, {'running' if d['ran'] else 'walking'}, "
+            f"{'lantern unused' if d['lantern_held'] else 'no lantern'}, {d['stones']}/3 stones. "
+            f"Next: {'; '.join(advice)}.")
+
+
+def _minotaur_lesson(outcome: str, e: dict[str, Any]) -> str:
+    flights = _flight_habit(e["flights"], "it")
+    paid = sum(j["paid_off"] for j in e["jumps"])
+    jumps = f"jumps paid off {paid}/{len(e['jumps'])}" if e["jumps"] else "no jump"
+    if outcome == "DEATH":
+        d = e["death"]
+        how = "right after a jump" if d["after_jump"] else "by the hunt"
+        return (f"WHAT WORKED: caught the intruder at {_place(d['position'])} at {d['time_s']:g} s, {how} "
+                f"(seen {e['sightings']}x, heard {e['heard']}x); {jumps}.")
+    if outcome == "TIMEOUT":
+        return (f"STRATEGIC REVISION: the intruder survived with {len(e['stones'])}/3 stones; hunt where it was "
+                f"last heard rather than wait; {jumps}.")
+    last = e["stones"][-1]
+    return (f"STRATEGIC REVISION: the intruder escaped at {e['escape']['time_s']:g} s, taking the "
+            f"{last['stone']} last at {_place(last['position'])}. Guard that stone"
+            f"{'; ' + flights if flights else ''}; {jumps}.")
+
+
+def _place(p: list[int]) -> str:
+    return f"({p[0]}, {p[1]}) level {p[2]}"
+
+
+def _flight_habit(flights: list[dict[str, Any]], who: str) -> str:
+    """What the user usually did after a whine: which way, how far, towards the whine or not."""
+    if not flights:
+        return ""
+    way, times = Counter(f["direction"] for f in flights).most_common(1)[0]
+    steps = sum(f["steps"] for f in flights) / len(flights)
+    toward = sum(f["direction"] == f["whine_from"] for f in flights)
+    towards = f", {toward}/{len(flights)} towards it" if toward else ""
+    return f"after a whine {who} went {way} {times}/{len(flights)}, {steps:.0f} steps{towards}"
