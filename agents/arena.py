@@ -2,7 +2,10 @@
 and the benchmark that judges the built-in agents by outcomes over many seeds.
 
 Agents cannot be pickled, so a worker process is sent only what makes a match
-(the settings and a seed) and builds both agents itself. Worlds and agents
+(the settings, the lessons and a seed) and builds both agents itself. With
+memory, every match learns from the experience log as it was when the run
+began, and the run's reflections are added to it at the end: the results do not
+depend on the order the matches finish in. Worlds and agents
 draw every random choice from the seed, so a match gives the same result in
 whichever process it is played, and results come back in the order of the
 seeds: ``jobs`` changes the wall time, never the figures.
@@ -17,7 +20,10 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from typing import Any
 
+from saves.experience import Reflection
+
 from .config import ProviderSettings
+from .memory_manager import match_reflections, relevant
 from .registry import make_agent
 from .runner import DEFAULT_MAX_TURNS, Match, MatchResult, Recorder
 
@@ -53,14 +59,23 @@ class ArenaSettings:
     difficulty: str = "normal"
     max_turns: int = DEFAULT_MAX_TURNS
     providers: tuple[ProviderSettings, ...] = ()  # for LLM agents
+    memory: bool = False  # draw reflections from each match
+    lessons: tuple[Reflection, ...] = ()  # the experience log as the run began: what the agents learn from
 
     def play(self, seed: int, recorder_factory: RecorderFactory | None = None) -> MatchResult:
-        """One match on ``seed``, both agents built here from the seed."""
+        """One match on ``seed``, both agents built here from the seed and, with memory, from the
+        lessons relevant to it; its reflections come back in the result."""
         providers = {settings.provider: settings for settings in self.providers}
-        return Match(make_agent("user", self.user, seed, providers),
-                     make_agent("minotaur", self.minotaur, seed, providers),
-                     seed=seed, preset=self.preset, difficulty=self.difficulty, max_turns=self.max_turns,
-                     recorder=recorder_factory(seed) if recorder_factory else None).play()
+        agents = {role: make_agent(role, kind, seed, providers,
+                                   relevant(self.lessons, role, seed, self.preset) if self.memory else ())
+                  for role, kind in (("user", self.user), ("minotaur", self.minotaur))}
+        match = Match(agents["user"], agents["minotaur"], seed=seed, preset=self.preset, difficulty=self.difficulty,
+                      max_turns=self.max_turns, recorder=recorder_factory(seed) if recorder_factory else None,
+                      digest=self.memory)
+        result = match.play()
+        if self.memory:
+            result.reflections = match_reflections(match)
+        return result
 
 
 @dataclass(frozen=True)
@@ -121,7 +136,8 @@ class ArenaSummary:
                 "mean_turns": self.mean_turns, "mean_game_time": self.mean_game_time,
                 **{counter: self.per_side(counter) for counter in PER_SIDE},
                 "mean_latency_s": {side: round(s, 4) for side, s in self.mean_latency_s().items()},
-                "replaced": self.replaced, "wall_s": round(self.wall_s, 3),
+                "replaced": self.replaced, "reflections": sum(len(r.reflections) for r in self.results),
+                "wall_s": round(self.wall_s, 3),
                 "results": [{"seed": r.seed, "outcome": r.outcome, "turns": r.turns, "game_time": r.game_time}
                             for r in self.results]}
 

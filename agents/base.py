@@ -8,9 +8,11 @@ agents are asked in threads, with a timeout, both at once.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
 from engine.wsap import Action, ActionResult, ActionSpace, Goal, Observation
+from saves.experience import Reflection
 
 
 @runtime_checkable
@@ -43,6 +45,9 @@ class RuleAgent:
 
     def reflect(self, result: ActionResult) -> None:
         """Nothing to keep: each decision reads the observation it is given."""
+
+    def learn(self, lessons: Sequence[Reflection]) -> None:
+        """Lessons from earlier games, given once at setup; a rule agent that has no use for them ignores them."""
 
     def plan(self, goals: list[Goal]) -> list[str]:
         return [goal.description for goal in goals]

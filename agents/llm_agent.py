@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import time
 from collections import deque
+from collections.abc import Sequence
 
 from pydantic import BaseModel, ValidationError
 
@@ -24,12 +25,15 @@ from engine.wsap_messages import (
     step_message,
     system_message,
 )
+from saves.experience import Reflection
 
 from .base import InvalidAnswer
+from .memory_manager import learning_injection
 from .providers.base import (
     CONTEXT_TOKENS,
     REPLY_TOKENS,
     SCHEMAS,
+    Lesson,
     ProviderError,
     Reply,
     Transport,
@@ -68,6 +72,23 @@ class LLMAgent:
         self.replacement = None  # the built-in agent, once the provider has kept failing
         self.last_exchange: dict | None = None  # prompt, reply, tokens, latency: for the trajectory
         self.description, self.action_space = "", None
+
+    def lesson(self, what_happened: str) -> str | None:
+        """The model's own two sentences on the finished game (Reflexion); None if it cannot say."""
+        if self.replacement is not None:
+            return None  # the provider kept failing: do not ask it again
+        ask = (f"The game is over. {what_happened}\nIn two sentences: what went wrong (or what worked), and "
+               f'what will you do differently next time? Answer with JSON: {{"lesson": "..."}}')
+        try:
+            reply = self.transport.complete(self.system, [("user", ask)], Lesson)
+            text = reply.text.rsplit("</think>", 1)[-1]
+            return Lesson.model_validate_json(text[text.index("{"):text.rindex("}") + 1]).lesson.strip() or None
+        except (ProviderError, ValueError):  # ValidationError and a reply without an object are ValueErrors
+            return None
+
+    def learn(self, lessons: Sequence[Reflection]) -> None:
+        """Lessons from earlier games, at setup only: they go into the system message."""
+        self.learning_injection = learning_injection(list(lessons))
 
     # --- WSAP agent -------------------------------------------------------------
 

@@ -14,11 +14,15 @@ import uuid
 from collections import Counter
 from collections.abc import Iterable
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from engine.constants import TICKS_PER_SECOND
 from saves.experience import Reflection
 
 from .game_digest import GameDigest
+
+if TYPE_CHECKING:  # the runner imports this module's neighbours; only the type is needed here
+    from .runner import Match
 
 MAX_RELEVANT = 5
 INJECTION_CHARS = 1200  # the whole learning injection, at most (about 530 tokens)
@@ -41,6 +45,29 @@ def reflect(digest: GameDigest, *, seed: int, preset: str, outcome: str, turns: 
                        outcome=outcome, key_reflection=texts[role], seed=seed, preset=preset, turns=turns,
                        game_time=game_time, evidence=evidence)
             for role in ("user", "minotaur")]
+
+
+def match_reflections(match: Match) -> list[Reflection]:
+    """The finished (or stopped) match's reflections, one per role; a model that played a role
+    is asked for its own words, and the evidence's words stand when it cannot give them."""
+    if match.digest is None:
+        raise ValueError("this match kept no digest: make it with digest=True")
+    state = match.game.state
+    agents = {"user": match.user, "minotaur": match.minotaur}
+    found = reflect(match.digest, seed=match.seed, preset=match.preset, outcome=match.outcome or "TIMEOUT",
+                    turns=match.turns, game_time=state.tick / TICKS_PER_SECOND,
+                    agents={role: agent.name for role, agent in agents.items()})
+    return [_in_own_words(r, agents[r.role]) for r in found]
+
+
+def _in_own_words(reflection: Reflection, agent: Any) -> Reflection:
+    ask = getattr(agent, "lesson", None)
+    words = ask(f"Outcome: {reflection.outcome} after {reflection.turns} turns. What the record shows: "
+                f"{reflection.key_reflection}") if ask else None
+    if not words:
+        return reflection
+    return Reflection.model_validate({**reflection.model_dump(), "key_reflection": words, "source": "model",
+                                      "evidence": {**reflection.evidence, "from_events": reflection.key_reflection}})
 
 
 def relevant(reflections: Iterable[Reflection], role: str, seed: int, preset: str,

@@ -3,8 +3,10 @@ and an LLM agent on each provider for either role."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from importlib import import_module
+
+from saves.experience import Reflection
 
 from .base import Agent
 from .builtin_minotaur import BuiltinMinotaur
@@ -26,17 +28,23 @@ def agent_kinds(role: str) -> list[str]:
     return [*(USER_AGENTS if role == "user" else MINOTAUR_AGENTS), *PROVIDERS]
 
 
-def make_agent(role: str, kind: str, seed: int, providers: Mapping[str, ProviderSettings] | None = None) -> Agent:
-    """A fresh agent for ``role`` ("user" or "minotaur"), seeded from the match seed. An LLM
-    agent's settings come from ``providers`` when given, else from the environment and config."""
+def make_agent(role: str, kind: str, seed: int, providers: Mapping[str, ProviderSettings] | None = None,
+               lessons: Sequence[Reflection] = ()) -> Agent:
+    """A fresh agent for ``role`` ("user" or "minotaur"), seeded from the match seed, given the
+    lessons of earlier games. An LLM agent's settings come from ``providers`` when given, else
+    from the environment and config."""
     table = USER_AGENTS if role == "user" else MINOTAUR_AGENTS
     if kind in table:
-        return table[kind](seed)
-    if kind not in PROVIDERS:
-        raise ValueError(f"no {role} agent called {kind!r}: choose one of {', '.join(agent_kinds(role))}")
-    from .llm_agent import LLMAgent
+        agent = table[kind](seed)
+    elif kind in PROVIDERS:
+        from .llm_agent import LLMAgent
 
-    return LLMAgent(role, make_transport((providers or {}).get(kind) or provider_settings(kind)), seed)
+        agent = LLMAgent(role, make_transport((providers or {}).get(kind) or provider_settings(kind)), seed)
+    else:
+        raise ValueError(f"no {role} agent called {kind!r}: choose one of {', '.join(agent_kinds(role))}")
+    if lessons:
+        agent.learn(lessons)
+    return agent
 
 
 def check_configured(settings: ProviderSettings) -> None:

@@ -22,8 +22,10 @@ from typing import Any, Protocol
 from engine import Game, MinotaurDecision, UserInput
 from engine.turn import TurnResult
 from engine.wsap import Action, Observation
+from saves.experience import Reflection
 
 from .base import Agent
+from .game_digest import GameDigest
 from .side import Side, SideStats
 
 DEFAULT_MAX_TURNS = 400
@@ -64,9 +66,10 @@ class MatchResult:
     user: SideStats = field(default_factory=SideStats)
     minotaur: SideStats = field(default_factory=SideStats)
     recording_error: str | None = None  # why the replay stopped early, if it did
+    reflections: list[Reflection] = field(default_factory=list)  # the lessons drawn, when memory is on
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return {**asdict(self), "reflections": [r.model_dump(mode="json") for r in self.reflections]}
 
 
 class Recorder(Protocol):
@@ -83,13 +86,15 @@ class Match:
 
     def __init__(self, user: Agent, minotaur: Agent, *, seed: int, preset: str = "standard",
                  difficulty: str = "normal", max_turns: int = DEFAULT_MAX_TURNS,
-                 timeout_s: float = DEFAULT_TIMEOUT_S, recorder: Recorder | None = None) -> None:
+                 timeout_s: float = DEFAULT_TIMEOUT_S, recorder: Recorder | None = None,
+                 digest: bool = False) -> None:
         self.user, self.minotaur = user, minotaur
         self.game = Game.new(seed, preset, difficulty)
         self.seed, self.preset, self.difficulty = seed, preset, difficulty
         self.max_turns, self.recorder = max_turns, recorder
         self.turns = 0
         self.recording_error: str | None = None
+        self.digest = GameDigest(self.game.world) if digest else None  # evidence for reflections
         response, observation = self.game.view()
         self.sides = {"user": Side("user", user, self.game.world, self.game.state, response),
                       "minotaur": Side("minotaur", minotaur, self.game.world, self.game.state, observation)}
@@ -135,6 +140,8 @@ class Match:
         decision, minotaur_why = minotaur.command(*minotaur_answer)
         result = self.game.step(command, decision)
         self.turns += 1
+        if self.digest is not None:
+            self.digest.turn(result)
         done = self.outcome is not None
         user.tell(result, user_why, done)
         minotaur.tell(result, minotaur_why, done)

@@ -24,6 +24,7 @@ from agents.arena import (
 from agents.config import PROVIDERS, ProviderSettings
 from agents.registry import agent_kinds, check_configured
 from agents.runner import DEFAULT_MAX_TURNS, MatchResult
+from saves.experience import Experience
 from engine import DEFAULT_PRESET, DIFFICULTIES, PRESETS
 
 from .provider_options import add_provider_options
@@ -68,10 +69,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                             'mean_turns, mean_game_time; fallbacks, errors, invalid, provider_errors, exceptions, '
                             'timeouts, tokens_in and tokens_out (each {"user": n, "minotaur": n}, totals over all '
                             'matches); mean_latency_s and replaced (matches where the built-in agent took over '
-                            'from a failing LLM) per side; wall_s; and results [{seed, outcome, turns, game_time}] '
+                            'from a failing LLM) per side; reflections (added to the experience log); wall_s; and '
+                            'results [{seed, outcome, turns, game_time}] '
                             'in seed order')
     arena.add_argument("--replays", type=Path, metavar="DIR",
                        help="record each match as a replay file in DIR, for `labyrinth replay`")
+    arena.add_argument("--no-memory", action="store_true",
+                       help="neither learn from the experience log nor add this run's reflections to it")
     add_provider_options(arena)
 
 
@@ -80,8 +84,10 @@ def run(args: argparse.Namespace, providers: dict[str, ProviderSettings]) -> int
 
     for settings in providers.values():
         check_configured(settings)  # ProviderNotConfigured now, not in every match
+    log = None if args.no_memory else Experience()
+    lessons = tuple(log.read()) if log else ()
     settings = ArenaSettings(args.user, args.minotaur, args.preset, args.difficulty, args.max_turns,
-                             tuple(providers.values()))
+                             tuple(providers.values()), memory=log is not None, lessons=lessons)
     seeds = range(args.seed, args.seed + args.games)
     recorder_factory = None
     if args.replays:
@@ -96,6 +102,10 @@ def run(args: argparse.Namespace, providers: dict[str, ProviderSettings]) -> int
         summary = _with_progress(status, settings, seeds, args.jobs, recorder_factory)
     else:
         summary = run_arena(settings, seeds, jobs=args.jobs, recorder_factory=recorder_factory)
+    if log is not None:
+        log.add([reflection for result in summary.results for reflection in result.reflections])
+        if notice := log.take_notice():
+            print(f"labyrinth arena: {notice}", file=sys.stderr)
     lost = [r.recording_error for r in summary.results if r.recording_error]
     if lost:
         print(f"labyrinth arena: {len(lost)} replay(s) incomplete, e.g. {lost[0]}", file=sys.stderr)
@@ -167,6 +177,10 @@ def _table(summary: ArenaSummary, seeds: range) -> Table:
     if any(replaced.values()):
         table.add_row("LLM replaced by builtin: user / Minotaur",
                       f"{replaced['user']} / {replaced['minotaur']} matches", style="bold red")
+    if s.memory:
+        given = len(s.lessons)
+        table.add_row("memory: lessons in the log / reflections added",
+                      f"{given:,} / {sum(len(r.reflections) for r in summary.results):,}")
     table.add_row("wall time", f"{summary.wall_s:.2f} s")
     table.add_row("matches per second", f"{summary.matches_per_s:.1f}")
     return table

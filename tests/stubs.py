@@ -191,6 +191,8 @@ class Model:
         return 404, WIRE[self.provider][1](404, f"no route {path}"), None
 
     def _action(self, system: str, prompt: str) -> str:
+        if prompt.startswith("The game is over."):
+            return json.dumps({"lesson": "I was careless at the crossings. Next time I listen before each move."})
         if "Before the game starts" in prompt:
             return json.dumps({"action": "WAIT" if "You are the Minotaur" in system else "LOOK", "params": {},
                                "reasoning": "Listen first.\nThen move along the passages."})

@@ -15,7 +15,7 @@ from agents.arena import OUTCOMES, ArenaSettings, run_arena, wilson_interval
 LABYRINTH = str(Path(sys.executable).with_name("labyrinth"))
 JSON_KEYS = {"games", "escaped", "death", "timeout", "escape_rate", "mean_turns", "mean_game_time",
              "fallbacks", "errors", "invalid", "provider_errors", "exceptions", "timeouts", "tokens_in", "tokens_out",
-             "mean_latency_s", "replaced", "wall_s", "results"}
+             "mean_latency_s", "replaced", "reflections", "wall_s", "results"}
 TIMED = {"wall_s", "mean_latency_s"}  # the clock's, not the game's: they differ from run to run
 SMALL = {"preset": "small", "max_turns": 150}
 
@@ -120,7 +120,7 @@ def test_cli_json_is_one_object_with_the_documented_keys_and_the_in_process_resu
     assert all(set(r) == {"seed", "outcome", "turns", "game_time"} for r in data["results"])
     assert set(data["fallbacks"]) == set(data["errors"]) == {"user", "minotaur"}
     # Another interpreter (another hash seed), two processes: the same matches as here.
-    here = run_arena(ArenaSettings(**SMALL), range(5, 8)).to_dict()
+    here = run_arena(ArenaSettings(**SMALL, memory=True), range(5, 8)).to_dict()  # the log starts empty
     assert data["results"] == here["results"]
     assert {k: data[k] for k in JSON_KEYS - TIMED} == {k: here[k] for k in JSON_KEYS - TIMED}
 

@@ -64,3 +64,31 @@ def test_the_injection_is_capped_and_leaves_out_attempts_to_steer_the_model():
     assert len(capped) <= INJECTION_CHARS and capped.startswith("Lessons from your earlier games:")
     assert all(len(line) < 320 for line in capped.splitlines())
     assert learning_injection([]) == ""
+
+
+def test_lessons_reach_a_models_system_prompt_at_setup_only_and_its_own_words_are_kept():
+    from agents.arena import ArenaSettings, run_arena
+    from agents.config import ProviderSettings
+    from tests.stubs import Model, Stub, conversation_text
+
+    stub = Stub(Model("gemini", minotaur_action="WAIT"))
+    try:
+        lessons = (reflection(3, role="minotaur", outcome="ESCAPED", key_reflection="Guard the RED stone."),
+                   reflection(4, role="minotaur", outcome="DEATH", key_reflection="Not for the Minotaur."),
+                   reflection(5, role="user", outcome="DEATH", key_reflection="Not for the Minotaur either."))
+        settings = ArenaSettings("builtin", "gemini", "tiny", max_turns=4, memory=True, lessons=lessons,
+                                 providers=(ProviderSettings("gemini", "m", stub.url, api_key="k", timeout_s=5),))
+        result = run_arena(settings, [3]).results[0]
+        systems = {conversation_text("gemini", r["body"])[0] for r in stub.requests}
+        assert len(systems) == 1  # the same system message from the plan to the last lesson: set up once
+        system = systems.pop()
+        assert "Lessons from your earlier games:\n- [ESCAPED, standard seed 3, 13 turns] Guard the RED stone." \
+            in system and "Not for" not in system
+        assert all("Lessons" not in conversation_text("gemini", r["body"])[1] for r in stub.requests)
+        by_role = {r.role: r for r in result.reflections}
+        assert by_role["minotaur"].source == "model" and "listen before each move" in \
+            by_role["minotaur"].key_reflection
+        assert by_role["minotaur"].evidence["from_events"].startswith(("WHAT WORKED", "STRATEGIC REVISION"))
+        assert by_role["user"].source == "events"  # the built-in user has no words of its own
+    finally:
+        stub.close()

@@ -73,6 +73,14 @@ class MinotaurAction(BaseModel):
 SCHEMAS: dict[str, type[BaseModel]] = {"user": UserAction, "minotaur": MinotaurAction}
 
 
+class Lesson(BaseModel):
+    """A model's own reflection on a finished game (Reflexion)."""
+
+    model_config = ConfigDict(extra="forbid")
+    lesson: str = Field(min_length=1, max_length=600, description="two sentences: what went wrong or what "
+                                                                  "worked, and what to do differently next time")
+
+
 # Mistral's tekken tokenizer counts 2.5 to 2.8 of our prompts' characters a token (bench/llm_bench.py);
 # the maps and tables tokenise far worse than prose. 2.25 leaves a margin for other tokenizers.
 CHARS_PER_TOKEN = 2.25
