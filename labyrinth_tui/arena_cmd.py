@@ -24,8 +24,8 @@ from agents.arena import (
 from agents.config import PROVIDERS, ProviderSettings
 from agents.registry import agent_kinds, check_configured
 from agents.runner import DEFAULT_MAX_TURNS, MatchResult
-from saves.experience import Experience
 from engine import DEFAULT_PRESET, DIFFICULTIES, PRESETS
+from saves.experience import Experience
 
 from .provider_options import add_provider_options
 
