@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 
 from engine.wsap import Action, Observation
+from saves.experience import Reflection
 
 from .base import RuleAgent
 
@@ -27,13 +29,23 @@ class BuiltinMinotaur(RuleAgent):
     name = "builtin"
 
     def __init__(self, seed: int) -> None:
+        self.seed = seed
         self.rng = random.Random(f"{seed}:builtin-minotaur")
+        self.last_stones: list[tuple[int, int, int]] = []  # where, in this labyrinth, the intruder took its last stone
         self.followed: float = -1.0  # game time of the last clue it chased down
         self.guard: tuple[int, int, int] | None = None
         self.guard_until = 0.0  # when it leaves the stone it guards
         self.post: tuple[int, int, int] | None = None  # where it waits: the stone, or a ramp by it
         self.prowl: tuple[int, int, int] | None = None  # a place it wanders to between two guards
         self.face_to_face = -math.inf  # when the intruder last saw it from up close
+
+    def learn(self, lessons: Sequence[Reflection]) -> None:
+        """From the games the intruder escaped in this labyrinth: the stone it took last is
+        the one to guard."""
+        for lesson in lessons:
+            stones = lesson.evidence.get("stones")
+            if lesson.seed == self.seed and lesson.outcome == "ESCAPED" and stones:
+                self.last_stones.append(tuple(stones[-1]["position"]))
 
     def decide(self, observation: Observation) -> Action:
         o = observation.details["observation"]
@@ -96,10 +108,12 @@ class BuiltinMinotaur(RuleAgent):
 
     def _likely_next(self, o: dict, stones: list[tuple[int, int, int]]) -> tuple[int, int, int]:
         """The stone the intruder will most likely go for: the one nearest to where it
-        was last seen or heard, if that is recent; else any."""
+        was last seen or heard, if that is recent; else the one it took last when it
+        escaped before; else any."""
         clues = [c for c in (o["last_seen"], o["last_heard"]) if c and o["game_time"] - c["game_time"] <= TRACE_S]
         if not clues:
-            return self.rng.choice(stones)
+            learnt = [p for p in self.last_stones if p in stones]
+            return learnt[-1] if learnt else self.rng.choice(stones)
         x, y, z = _xyz(max(clues, key=lambda c: c["game_time"])["position"])
         return min(stones, key=lambda p: (abs(p[0] - x) + abs(p[1] - y) + 8 * abs(p[2] - z), p))
 

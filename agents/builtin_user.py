@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Sequence
 
 from engine.schemas import STONES
 from engine.wsap import Action, Observation
+from saves.experience import Reflection
 
 from .base import RuleAgent
 from .stone_search import StoneSearch
@@ -34,6 +36,7 @@ FLEE_RADIUS = 14  # how far ahead an escape is planned
 UNSEEN_STRIDE = 8  # steps asked beyond the last seen cell of a straight corridor
 LANTERN_DETOUR = 16  # steps it goes out of its way for a lantern it saw
 LANTERN_SEARCH_S = 120.0  # how long it looks for the first lantern before going for the stones
+DEATH_SPOT_S = 90.0  # how long before and after the time it died there a death spot is kept away from
 UNIT = {"NORTH": (0, 1), "SOUTH": (0, -1), "EAST": (1, 0), "WEST": (-1, 0), "NORTH-EAST": (1, 1),
         "NORTH-WEST": (-1, 1), "SOUTH-EAST": (1, -1), "SOUTH-WEST": (-1, -1)}
 
@@ -56,7 +59,9 @@ class BuiltinUser(RuleAgent):
     name = "builtin"
 
     def __init__(self, seed: int) -> None:
-        del seed  # it decides by rules alone: the same observations give the same play
+        self.seed = seed  # it decides by rules alone; the seed only tells which lessons were learnt here
+        self.death_spots: list[tuple[Pos, float]] = []  # where and when it died before, in this labyrinth
+        self.lantern_early = False  # raise the lantern when the hooves sound CLOSE, not only VERY CLOSE
         self.map = UserMap()
         self.visits: Counter[Pos] = Counter()
         self.search: StoneSearch | None = None
@@ -78,6 +83,17 @@ class BuiltinUser(RuleAgent):
         self.start: Pos | None = None
         self.target: str | None = None  # the stone it is after
         self.goal: Pos | None = None  # the cell it is exploring towards
+
+    def learn(self, lessons: Sequence[Reflection]) -> None:
+        """From the games it died in: keep away from where (and when) it was caught in this
+        labyrinth, and having been caught with the lantern unused, raise it sooner."""
+        for lesson in lessons:
+            death = lesson.evidence.get("death")
+            if not death:
+                continue
+            if lesson.seed == self.seed:
+                self.death_spots.append((tuple(death["position"]), death["time_s"]))
+            self.lantern_early |= death["lantern_held"]
 
     def decide(self, observation: Observation) -> Action:
         d, st = observation.details, observation.status
@@ -154,8 +170,14 @@ class BuiltinUser(RuleAgent):
             self.threat, self.threat_time = (here[0], here[1], here[2] + (1 if st["minotaur_direction"] == "ABOVE" else -1)), now
 
     def _near_threat(self, p: Pos, now: float, reach: int) -> bool:
-        """Whether ``p`` is near where the Minotaur was lately; after waiting long enough it dares."""
-        memory = 0.0 if now < self.bold_until else THREAT_MEMORY_S  # bold: only what it hears right now
+        """Whether ``p`` is near where the Minotaur was lately, or near where it caught me in an
+        earlier game at about this time; after waiting long enough it dares."""
+        if now < self.bold_until:
+            memory = 0.0  # bold: only what it hears right now
+        else:
+            memory = THREAT_MEMORY_S
+            if any(abs(now - when) <= DEATH_SPOT_S and st_dist(p, spot) <= reach for spot, when in self.death_spots):
+                return True
         if self.threat is None or now - self.threat_time > memory:
             return False
         return st_dist(p, self.threat) <= reach
@@ -185,7 +207,8 @@ class BuiltinUser(RuleAgent):
 
     def _escape(self, here: Pos, st: dict, held: set[str], d: dict) -> Action:
         seen = d["minotaur_in_sight"] is not None
-        if "LANTERN" in held and (seen or st["minotaur_proximity"] == "VERY CLOSE"):
+        close = ("VERY CLOSE", "CLOSE") if self.lantern_early else ("VERY CLOSE",)
+        if "LANTERN" in held and (seen or st["minotaur_proximity"] in close):
             return Action("USE", {"target": "LANTERN"}, "the Minotaur is upon me: lantern!")
         threat = self._threat_now(st["game_time_s"])
         if self.map.kind(here) == "=" and (threat is None or _dist(here, threat) <= 2):

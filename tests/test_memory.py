@@ -92,3 +92,30 @@ def test_lessons_reach_a_models_system_prompt_at_setup_only_and_its_own_words_ar
         assert by_role["user"].source == "events"  # the built-in user has no words of its own
     finally:
         stub.close()
+
+
+def _replayed(seed: int, learner: str):
+    """The seed played once without lessons, then again with the learner given that game's lesson."""
+    from agents.arena import ArenaSettings
+
+    first = ArenaSettings(memory=True).play(seed)
+    lessons = tuple(r for r in first.reflections if r.role == learner)
+    return first, ArenaSettings(memory=True, lessons=lessons).play(seed)
+
+
+def test_the_builtin_user_keeps_away_from_where_it_was_caught_and_escapes():
+    first, again = _replayed(16, "user")
+    assert (first.outcome, again.outcome) == ("DEATH", "ESCAPED")
+
+
+def test_the_builtin_minotaur_guards_the_stone_taken_last_and_catches_the_intruder():
+    first, again = _replayed(2, "minotaur")
+    assert (first.outcome, again.outcome) == ("ESCAPED", "DEATH")
+
+
+def test_lessons_from_another_labyrinth_change_nothing_where_they_do_not_apply():
+    from agents.arena import ArenaSettings
+
+    first, _ = _replayed(16, "user")
+    elsewhere = ArenaSettings(memory=True, lessons=tuple(r for r in first.reflections if r.role == "user")).play(17)
+    assert elsewhere.outcome == ArenaSettings().play(17).outcome and elsewhere.turns == ArenaSettings().play(17).turns
