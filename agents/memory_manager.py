@@ -37,7 +37,7 @@ MARKUP = re.compile(r"<(\w+)[^>]*>.*?</\1\s*>|<[^>]*>", re.DOTALL)  # tags go, a
 def reflect(digest: GameDigest, *, seed: int, preset: str, outcome: str, turns: int, game_time: float,
             agents: dict[str, str], game_id: str | None = None) -> list[Reflection]:
     """One reflection per role, from the evidence alone (deterministic for the same game)."""
-    game_id = game_id or uuid.uuid4().hex[:12]
+    game_id = game_id or uuid.uuid4().hex[:8]
     evidence = digest.evidence()
     created = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
     texts = {"user": _user_lesson(outcome, evidence), "minotaur": _minotaur_lesson(outcome, evidence)}

@@ -12,7 +12,7 @@ from agents.registry import ProviderNotConfigured, agent_kinds
 from engine import DEFAULT_PRESET, DIFFICULTIES, PRESETS
 from saves.config import ConfigError
 
-from . import arena_cmd
+from . import arena_cmd, memory_cmd
 from .provider_options import add_provider_options, chosen_providers, provider_settings
 
 
@@ -31,6 +31,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     arena_cmd.add_parser(sub)
+    memory_cmd.add_parser(sub)
 
     def game_options(p: argparse.ArgumentParser) -> None:
         p.add_argument("--seed", type=_seed, help="world seed (default: random, printed on stderr)")
@@ -115,6 +116,8 @@ def main(argv: list[str] | None = None) -> int:
             from .replay_cmd import replay
 
             return replay(args.file, args.verify, sys.stdout)
+        if args.command == "memory":
+            return memory_cmd.run(args)
         if args.command == "doctor":
             from .doctor import doctor
 

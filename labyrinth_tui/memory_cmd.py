@@ -1,0 +1,115 @@
+"""`labyrinth memory`: what the agents have learned, from the experience log.
+
+    labyrinth memory list [--role R] [--outcome O] [--limit N]
+    labyrinth memory show ID
+    labyrinth memory clear [--yes]
+    labyrinth memory export FILE     (- for standard output)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+from pathlib import Path
+from typing import TextIO
+
+from saves.atomic import write_json
+from saves.experience import Experience, Reflection, to_json
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    memory = sub.add_parser("memory", help="list, show, clear or export the agents' reflections",
+                            description="The experience log: one reflection per role per game, which the next "
+                                        "games' agents learn from.")
+    actions = memory.add_subparsers(dest="memory_action", metavar="ACTION", required=True)
+    listing = actions.add_parser("list", help="one line per reflection, newest first")
+    listing.add_argument("--role", choices=("user", "minotaur"))
+    listing.add_argument("--outcome", choices=("ESCAPED", "DEATH", "TIMEOUT"), type=str.upper)
+    listing.add_argument("--limit", type=int, default=50, help="at most this many (default: 50; 0: all)")
+    show = actions.add_parser("show", help="one reflection in full, its evidence too")
+    show.add_argument("id", help="the reflection's id (a unique prefix is enough)")
+    clear = actions.add_parser("clear", help="forget every reflection")
+    clear.add_argument("--yes", action="store_true", help="do not ask")
+    export = actions.add_parser("export", help="write every reflection to FILE as JSON")
+    export.add_argument("file", metavar="FILE", help="where to write (- for standard output)")
+
+
+def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
+    log = Experience()
+    reflections = log.read()
+    if notice := log.take_notice():
+        print(f"labyrinth memory: {notice}", file=sys.stderr)
+    action = args.memory_action
+    if action == "list":
+        return _list(reflections, args, out)
+    if action == "show":
+        return _show(reflections, args.id, out)
+    if action == "clear":
+        return _clear(log, len(reflections), args.yes, out)
+    return _export(reflections, args.file, out)
+
+
+def _list(reflections: list[Reflection], args: argparse.Namespace, out: TextIO) -> int:
+    chosen = [r for r in reversed(reflections)
+              if (args.role is None or r.role == args.role) and (args.outcome is None or r.outcome == args.outcome)]
+    shown = chosen[:args.limit] if args.limit > 0 else chosen
+    if not shown:
+        print("No reflections yet: they are written after every game (arena, play, spectate)." if not reflections
+              else "No reflection matches.", file=out)
+        return 0
+    width = shutil.get_terminal_size().columns if out.isatty() else 0  # a pipe gets whole lines
+    for r in shown:
+        line = (f"{r.id:<17} {r.created_at[:16].replace('T', ' ')}  {r.role:<8} {r.outcome:<7} "
+                f"{r.preset + ' ' + str(r.seed):<14} {r.agent:<12.12} ")
+        text = r.key_reflection
+        if width and len(line) + len(text) > width:
+            text = text[:max(10, width - len(line) - 3)] + "..."
+        print(line + text, file=out)
+    if len(shown) < len(chosen):
+        print(f"... and {len(chosen) - len(shown)} more (--limit 0 lists all)", file=out)
+    return 0
+
+
+def _show(reflections: list[Reflection], wanted: str, out: TextIO) -> int:
+    found = [r for r in reflections if r.id == wanted] or [r for r in reflections if r.id.startswith(wanted)]
+    if len(found) != 1:
+        why = "no reflection has" if not found else f"{len(found)} reflections have"
+        print(f"labyrinth memory: {why} the id {wanted!r}; `labyrinth memory list` shows them", file=sys.stderr)
+        return 1
+    r = found[0]
+    print(f"{r.id}: the {r.role} ({r.agent}), {r.outcome} after {r.turns} turns, {r.game_time:g} s "
+          f"({r.preset}, seed {r.seed}), {r.created_at}", file=out)
+    source = "in the model's own words" if r.source == "model" else "from the game's events"
+    print(f"\n{r.key_reflection}\n({source})", file=out)
+    print("\nevidence:\n" + json.dumps(r.evidence, indent=2), file=out)
+    return 0
+
+
+def _clear(log: Experience, count: int, yes: bool, out: TextIO) -> int:
+    if not count:
+        print("The experience log is already empty.", file=out)
+        return 0
+    if not yes:
+        if not sys.stdin.isatty():
+            print("labyrinth memory: clearing forgets every reflection: add --yes to confirm", file=sys.stderr)
+            return 2
+        if input(f"Forget all {count} reflections? [y/N] ").strip().lower() not in ("y", "yes"):
+            print("Nothing forgotten.", file=out)
+            return 0
+    print(f"Forgot {log.clear()} reflections.", file=out)
+    return 0
+
+
+def _export(reflections: list[Reflection], file: str, out: TextIO) -> int:
+    if file == "-":
+        print(to_json(reflections), file=out)
+        return 0
+    try:
+        write_json(Path(file), json.loads(to_json(reflections)))
+    except OSError as exc:
+        print(f"labyrinth memory: cannot write {file}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    print(f"Wrote {len(reflections)} reflections to {file}.", file=out)
+    return 0

@@ -1,0 +1,56 @@
+"""`labyrinth memory` and the arena's memory, as a user meets them on the command line."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from saves.experience import Experience, log_path
+
+LABYRINTH = str(Path(sys.executable).with_name("labyrinth"))
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([LABYRINTH, *args], capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL,
+                          check=False)
+
+
+def test_an_arena_run_writes_reflections_that_list_show_export_and_clear(tmp_path):
+    assert "No reflections yet" in run("memory", "list").stdout
+    arena = run("arena", "--games", "3", "--preset", "small", "--max-turns", "150", "--json")
+    assert arena.returncode == 0 and json.loads(arena.stdout)["reflections"] == 6
+    lines = run("memory", "list").stdout.splitlines()
+    assert len(lines) == 6 and all(("-user " in line) or ("-minotaur " in line) for line in lines)
+    deaths = run("memory", "list", "--role", "user", "--outcome", "death").stdout.splitlines()
+    assert deaths and all(" user " in line and " DEATH " in line for line in deaths)
+    first_id = lines[0].split()[0]
+    shown = run("memory", "show", first_id)
+    assert shown.returncode == 0 and "evidence:" in shown.stdout and "from the game's events" in shown.stdout
+    ambiguous = run("memory", "show", first_id.split("-")[0])
+    assert ambiguous.returncode == 1 and "2 reflections have the id" in ambiguous.stderr
+    exported = run("memory", "export", str(tmp_path / "lessons.json"))
+    assert exported.returncode == 0 and len(json.loads((tmp_path / "lessons.json").read_text())["reflections"]) == 6
+    assert json.loads(run("memory", "export", "-").stdout)["version"] == 1
+    refused = run("memory", "clear")
+    assert refused.returncode == 2 and "--yes" in refused.stderr and len(Experience().read()) == 6
+    assert "Forgot 6 reflections." in run("memory", "clear", "--yes").stdout and Experience().read() == []
+
+
+def test_the_arena_learns_from_the_log_unless_told_not_to():
+    run("arena", "--games", "2", "--preset", "small", "--max-turns", "150")
+    run("arena", "--games", "2", "--preset", "small", "--max-turns", "150", "--no-memory")
+    assert len(Experience().read()) == 4  # the second run neither read nor wrote
+    table = run("arena", "--games", "2", "--preset", "small", "--max-turns", "150").stdout
+    assert "memory: lessons in the log / reflections added" in table and "4 / 4" in table
+
+
+def test_a_corrupt_log_is_kept_aside_said_once_and_play_goes_on():
+    log_path().parent.mkdir(parents=True)
+    log_path().write_text("{half a log")
+    arena = run("arena", "--games", "1", "--preset", "small", "--max-turns", "100")
+    assert arena.returncode == 0 and "could not be read" in arena.stderr and "kept as" in arena.stderr
+    assert len(list(log_path().parent.glob("experience_log.corrupt-*.json"))) == 1
+    assert len(Experience().read()) == 2
+    assert run("memory", "list").stderr == ""  # told once: the fresh log reads fine
