@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from engine import GameState
 from engine.constants import TICKS_PER_SECOND
 from saves.experience import Reflection
 
@@ -48,14 +49,19 @@ def reflect(digest: GameDigest, *, seed: int, preset: str, outcome: str, turns: 
 
 
 def match_reflections(match: Match) -> list[Reflection]:
-    """The finished (or stopped) match's reflections, one per role; a model that played a role
-    is asked for its own words, and the evidence's words stand when it cannot give them."""
+    """The finished (or stopped) match's reflections; see ``game_reflections``."""
     if match.digest is None:
         raise ValueError("this match kept no digest: make it with digest=True")
-    state = match.game.state
-    agents = {"user": match.user, "minotaur": match.minotaur}
-    found = reflect(match.digest, seed=match.seed, preset=match.preset, outcome=match.outcome or "TIMEOUT",
-                    turns=match.turns, game_time=state.tick / TICKS_PER_SECOND,
+    return game_reflections(match.digest, match.game.state, match.outcome or "TIMEOUT",
+                            {"user": match.user, "minotaur": match.minotaur})
+
+
+def game_reflections(digest: GameDigest, state: GameState, outcome: str, agents: dict[str, Any]) -> list[Reflection]:
+    """One reflection per role of a game; a model that played a role is asked for its own
+    words (a blocking call), and the evidence's words stand when it cannot give them.
+    ``agents`` needs only a ``name`` for a role nobody can ask (a person)."""
+    found = reflect(digest, seed=state.seed, preset=state.preset, outcome=outcome, turns=state.turn,
+                    game_time=state.tick / TICKS_PER_SECOND,
                     agents={role: agent.name for role, agent in agents.items()})
     return [_in_own_words(r, agents[r.role]) for r in found]
 

@@ -37,6 +37,13 @@ def _parser() -> argparse.ArgumentParser:
         p.add_argument("--seed", type=_seed, help="world seed (default: random, printed on stderr)")
         p.add_argument("--preset", choices=list(PRESETS), default=DEFAULT_PRESET, help="hunting ground size")
 
+    def screen_game_options(p: argparse.ArgumentParser) -> None:
+        game_options(p)
+        p.add_argument("--difficulty", choices=DIFFICULTIES, default="normal")
+        p.add_argument("--no-memory", action="store_true",
+                       help="neither learn from the experience log nor add this game's reflections to it")
+        add_provider_options(p)
+
     gsm = sub.add_parser("gsm", help="play over stdin/stdout, one JSON object per line",
                          description="The Game State Manager over JSON lines: each input line is a UserInput, "
                                      "each output line a GameStateResponse (the first one is the initial state). "
@@ -53,28 +60,22 @@ def _parser() -> argparse.ArgumentParser:
 
     play = sub.add_parser("play", help="play at once: you against the built-in Minotaur (or another)",
                           description="Open the game screen at once: you play the user, an agent the Minotaur.")
-    game_options(play)
-    play.add_argument("--difficulty", choices=DIFFICULTIES, default="normal")
+    screen_game_options(play)
     play.add_argument("--minotaur", choices=agent_kinds("minotaur"), default="builtin")
-    add_provider_options(play)
 
     hotseat = sub.add_parser("hotseat", help="play at once against the Gemini Minotaur",
                              description="Open the game screen at once: you play the user against a language "
                                          "model's Minotaur (Gemini unless --minotaur says otherwise). Without "
                                          "a Gemini key the game offers the built-in Minotaur instead.")
-    game_options(hotseat)
-    hotseat.add_argument("--difficulty", choices=DIFFICULTIES, default="normal")
+    screen_game_options(hotseat)
     hotseat.add_argument("--minotaur", choices=agent_kinds("minotaur"), default="gemini")
-    add_provider_options(hotseat)
 
     spectate = sub.add_parser("spectate", help="watch two agents play",
                               description="Watch a match between two agents: space plays or pauses, n steps, "
                                           "+ and - change the speed, o shows the whole labyrinth.")
-    game_options(spectate)
-    spectate.add_argument("--difficulty", choices=DIFFICULTIES, default="normal")
+    screen_game_options(spectate)
     spectate.add_argument("--user", choices=agent_kinds("user"), default="builtin")
     spectate.add_argument("--minotaur", choices=agent_kinds("minotaur"), default="builtin")
-    add_provider_options(spectate)
 
     doctor = sub.add_parser("doctor", help="check the LLM providers, the data paths and the packages",
                             description="Show which LLM providers are configured (never their keys), check "
@@ -137,7 +138,8 @@ def main(argv: list[str] | None = None) -> int:
             from .screens.title import HUMAN, NewGame
 
             user = args.user if args.command == "spectate" else HUMAN
-            return run(NewGame(seed, args.preset, args.difficulty, user, args.minotaur, providers))
+            return run(NewGame(seed, args.preset, args.difficulty, user, args.minotaur, providers,
+                               not args.no_memory))
         from .worldmap import dump
 
         return dump(seed, args.preset, args.level, args.json, sys.stdout)

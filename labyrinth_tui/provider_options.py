@@ -10,6 +10,7 @@ import argparse
 from agents.config import (
     DEFAULT_MODELS,
     DEFAULT_TIMEOUT_S,
+    DEFAULT_URLS,
     PROVIDERS,
     URL_VARIABLES,
     ProviderSettings,
@@ -26,7 +27,8 @@ def add_provider_options(parser: argparse.ArgumentParser) -> None:
         group.add_argument(f"--{provider}-model", metavar="MODEL",
                            help=f"the {provider} model (default: {DEFAULT_MODELS[provider]})")
         group.add_argument(f"--{provider}-url", metavar="URL",
-                           help=f"the {provider} endpoint (default: ${URL_VARIABLES[provider]} or the public one)")
+                           help=f"the {provider} endpoint (default: ${URL_VARIABLES[provider]} or "
+                                f"{DEFAULT_URLS[provider]})")
     group.add_argument("--llm-timeout", type=float, metavar="SECONDS",
                        help=f"the longest one model call may take (default: {DEFAULT_TIMEOUT_S:g})")
 

@@ -6,8 +6,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 
 from agents.config import ProviderSettings
+from agents.game_digest import GameDigest
+from agents.memory_manager import (
+    game_reflections,
+    learning_injection,
+    match_reflections,
+    relevant,
+)
 from agents.registry import make_agent
 from agents.runner import Match
 from agents.side import Side
@@ -16,9 +24,11 @@ from engine import events as ev
 from engine.geometry import Pos
 from engine.perception import UserPerception
 from engine.turn import TurnResult, unexecutable
+from saves.experience import Experience, Reflection
 from saves.games import SavedGame, SaveError, now_iso
 
 STONE_COUNT = 3
+PERSON = SimpleNamespace(name="you")  # the user at the keyboard, as a reflection names who played
 
 
 @dataclass
@@ -41,13 +51,19 @@ class PlaySession:
     difficulty: str = "normal"
     minotaur_kind: str = "builtin"
     providers: Mapping[str, ProviderSettings] = field(default_factory=dict, repr=False)  # for an LLM Minotaur
+    memory: bool = True  # the Minotaur learns from the experience log, and this game adds to it
     figures: Figures = field(default_factory=Figures)
 
     def __post_init__(self) -> None:
         self.game = Game.new(self.seed, self.preset, self.difficulty)
         self.response, observation = self.game.view()
-        self.minotaur = Side("minotaur", make_agent("minotaur", self.minotaur_kind, self.seed, self.providers),
-                             self.game.world, self.game.state, observation)
+        self.log = Experience() if self.memory else None
+        lessons = relevant(self.log.read(), "minotaur", self.seed, self.preset) if self.log else []
+        self.lessons = learning_injection(lessons)
+        self.minotaur = Side("minotaur", make_agent("minotaur", self.minotaur_kind, self.seed, self.providers,
+                                                    lessons), self.game.world, self.game.state, observation)
+        self.digest = GameDigest(self.game.world)
+        self.reflections: list[Reflection] = []  # written when the game ended
         self.memory = UserPerception(self.game.world)  # the map the user has seen
         self.observation = self.memory.observe(self.game.state, self.response)
         self.turns: list[tuple[UserInput, MinotaurDecision]] = []
@@ -71,6 +87,7 @@ class PlaySession:
     def _step(self, command: UserInput, decision: MinotaurDecision, why: str | None) -> TurnResult:
         self.minotaur_fallback = why
         result = self.game.step(command, decision)
+        self.digest.turn(result)
         self.minotaur.tell(result, why, done=self.over)
         self.turns.append((command, decision))
         self._remember(result)
@@ -92,6 +109,15 @@ class PlaySession:
             elif isinstance(e, ev.LanternUsed):
                 f.lanterns_used += 1
 
+    def remember(self) -> list[Reflection]:
+        """Once the game is over: its reflections, added to the experience log (a model Minotaur
+        is asked for its own words: a blocking call)."""
+        if self.over and self.log is not None and not self.reflections:
+            self.reflections = game_reflections(self.digest, self.game.state, self.game.state.outcome,
+                                                {"user": PERSON, "minotaur": self.minotaur.agent})
+            self.log.add(self.reflections)
+        return self.reflections
+
     def minotaur_mark(self) -> tuple[Pos | None, bool]:
         """Where the user last knew the Minotaur to be, and whether it is in sight now."""
         return minotaur_mark(self.observation, self.game.state.user)
@@ -105,11 +131,12 @@ class PlaySession:
                          list(self.turns), state.digest(), summary)
 
     @classmethod
-    def resume(cls, saved: SavedGame, providers: Mapping[str, ProviderSettings] | None = None) -> PlaySession:
+    def resume(cls, saved: SavedGame, providers: Mapping[str, ProviderSettings] | None = None,
+               memory: bool = True) -> PlaySession:
         """The saved game, played again turn by turn (a rule agent re-lives each decision so
         that its memory is where it was; an LLM is not asked again, it only hears how each
         turn went), with the recorded decisions, and checked against the saved hash."""
-        session = cls(saved.seed, saved.preset, saved.difficulty, saved.minotaur, providers or {})
+        session = cls(saved.seed, saved.preset, saved.difficulty, saved.minotaur, providers or {}, memory)
         relive = not session.minotaur.agent.blocking
         for command, decision in saved.turns:
             if relive:
@@ -143,9 +170,16 @@ class SpectateSession:
 
     def __init__(self, seed: int, preset: str = "standard", difficulty: str = "normal", user: str = "builtin",
                  minotaur: str = "builtin", max_turns: int = 400,
-                 providers: Mapping[str, ProviderSettings] | None = None) -> None:
-        self.match = Match(make_agent("user", user, seed, providers), make_agent("minotaur", minotaur, seed, providers),
-                           seed=seed, preset=preset, difficulty=difficulty, max_turns=max_turns)
+                 providers: Mapping[str, ProviderSettings] | None = None, memory: bool = True) -> None:
+        self.log = Experience() if memory else None
+        known = self.log.read() if self.log else []
+        lessons = {role: relevant(known, role, seed, preset) for role in ("user", "minotaur")}
+        self.lessons = {role: learning_injection(found) for role, found in lessons.items()}  # shown in the panel
+        self.match = Match(make_agent("user", user, seed, providers, lessons["user"]),
+                           make_agent("minotaur", minotaur, seed, providers, lessons["minotaur"]),
+                           seed=seed, preset=preset, difficulty=difficulty, max_turns=max_turns,
+                           digest=memory)
+        self.reflections: list[Reflection] = []  # written when the match ended
         self.seed, self.preset = seed, preset
         self.user_kind, self.minotaur_kind = user, minotaur
         self.response: GameStateResponse = self.match.game.view()[0]
@@ -164,6 +198,14 @@ class SpectateSession:
     @property
     def over(self) -> bool:
         return self.match.outcome is not None
+
+    def remember(self) -> list[Reflection]:
+        """Once the match is over: its reflections, added to the experience log (a model is
+        asked for its own words: a blocking call)."""
+        if self.over and self.log is not None and not self.reflections:
+            self.reflections = match_reflections(self.match)
+            self.log.add(self.reflections)
+        return self.reflections
 
     def step(self) -> TurnResult | None:
         """Play one turn; None once the match is over."""

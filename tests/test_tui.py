@@ -159,3 +159,59 @@ async def test_ctrl_q_quits_from_anywhere():
         await pilot.press("ctrl+q")
         await pilot.pause()
     assert app.return_code == 0
+
+
+async def test_a_finished_game_shows_and_keeps_what_was_learned():
+    from saves.experience import Experience
+
+    app = LabyrinthApp(NewGame(5, "tiny", "normal", HUMAN, "builtin"))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        session = app.screen.session
+        while not session.over:
+            await type_line(pilot, "halt 20")
+        await pilot.pause(0.3)
+        lessons = str(app.screen.query_one("#lessons", Static).render())
+        assert "You learned: STRATEGIC REVISION: caught at" in lessons and "The Minotaur learned:" in lessons
+    log = Experience().read()
+    assert [(r.role, r.agent, r.outcome) for r in log] == [("user", "you", "DEATH"), ("minotaur", "builtin", "DEATH")]
+
+
+async def test_the_memory_screen_lists_filters_and_shows_a_reflection_in_full():
+    from saves.experience import Experience
+    from tests.test_experience import reflection
+
+    Experience().add([reflection(1), reflection(2, role="minotaur", outcome="ESCAPED"), reflection(3)])
+    app = LabyrinthApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await choose(pilot, app, "memory")
+        screen = app.screen
+        assert isinstance(screen, MemoryScreen) and screen.query_one("#memory-table").row_count == 3
+        assert "g3-user" in str(screen.query_one("#memory-body", Static).render())  # the newest first
+        screen.query_one("#memory-role").value = "minotaur"
+        await pilot.pause()
+        assert screen.query_one("#memory-table").row_count == 1
+        assert "lesson 2" in str(screen.query_one("#memory-body", Static).render())
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, TitleScreen)
+
+
+async def test_a_spectated_match_shows_each_agents_lessons_and_adds_its_own():
+    from saves.experience import Experience
+    from tests.test_experience import reflection
+
+    Experience().add([reflection(4, key_reflection="Caught at the north ramp. Walk.", preset="small")])
+    app = LabyrinthApp(NewGame(4, "small", "normal", "builtin", "builtin"))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        panel = str(screen.query_one("#agents").render())
+        assert "lessons from 1 earlier games:" in panel and "Caught at the north ramp. Walk." in panel
+        await pilot.press("space")
+        while not screen.session.over:
+            screen.action_step()
+        await pilot.pause(0.3)
+        assert "learned:" in "".join(line.text for line in screen.query_one("#log").lines)
+    assert len(Experience().read()) == 3

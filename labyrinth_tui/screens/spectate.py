@@ -124,7 +124,18 @@ class SpectateScreen(Screen):
                 self.timer.stop()
                 self.timer = None
             log.write(Text(f"Match over: {record.outcome} after {record.turns} turns.", style="bold reverse"))
+            if self.session.log is not None:  # a model is asked for its own words: off the UI thread
+                run_in_background(self.app, self.session.remember, self._remembered)
         self._show()
+
+    def _remembered(self, reflections, error: BaseException | None) -> None:
+        if not self.is_attached:
+            return
+        log = self.query_one(NarrativeLog)
+        if error is not None:
+            log.write(Text(f"The lessons could not be written: {error}", style="bold red"))
+        for r in reflections or []:
+            log.write(Text.assemble((f"The {r.role} learned: ", "bold"), r.key_reflection))
 
     def action_faster(self) -> None:
         self._set_speed(min(self.speed + 1, len(SPEEDS) - 1))
@@ -163,7 +174,7 @@ class SpectateScreen(Screen):
         self.query_one(Minimap).show(view)
         self.query_one(CuePanel).show(s.response)
         self.query_one(StatusBar).show(s.response)
-        self.query_one(AgentPanel).show(s.match.sides, s.match.plans)
+        self.query_one(AgentPanel).show(s.match.sides, s.match.plans, s.lessons)
 
 
 def _words(action) -> str:

@@ -8,11 +8,14 @@ from textual.widgets import Static
 
 from agents.side import Side
 
+LESSON_CHARS = 120  # of each lesson: the whole text is in `labyrinth memory`
+
 
 class AgentPanel(Static):
     thinking = False  # a turn is being asked of the agents right now
 
-    def show(self, sides: dict[str, Side], plans: dict[str, list[str]]) -> None:
+    def show(self, sides: dict[str, Side], plans: dict[str, list[str]], lessons: dict[str, str]) -> None:
+        """``lessons``: each role's learning injection, the very text its agent was given."""
         text = Text()
         for role, side in sides.items():
             text.append(f"{role} ({side.agent.name})", style="bold")
@@ -25,6 +28,12 @@ class AgentPanel(Static):
                 text.append(f"{action.name} {params}\n")
                 if action.reasoning:
                     text.append(f"{action.reasoning}\n", style="italic dim")
+            learned = [line for line in lessons.get(role, "").splitlines() if line.startswith("- ")]
+            if learned:
+                text.append(f"lessons from {len(learned)} earlier games:\n", style="dim")
+                for line in learned:
+                    text.append(f"{line[:LESSON_CHARS]}{'...' if len(line) > LESSON_CHARS else ''}\n",
+                                style="dim italic")
             stats = side.stats
             text.append(f"fallbacks {stats.fallbacks}, errors {stats.errors}", style="dim")
             if side.agent.blocking and stats.decisions:
