@@ -125,6 +125,10 @@ async def test_a_game_ends_on_the_game_over_screen():
             await type_line(pilot, "halt 20")
         assert session.over and isinstance(app.screen, GameOverScreen)
         assert "caught" in str(app.screen.query_one("#headline", Static).render())
+        await pilot.press(*"halt 20", "enter", "n")  # the rest of a command typed as the game ended
+        await pilot.pause()
+        assert isinstance(app.screen, GameOverScreen) and not app.screen.ready
+        await pilot.pause(1.2)  # a quiet second: now keys choose
         await pilot.press("t")
         await pilot.pause()
         assert isinstance(app.screen, TitleScreen)

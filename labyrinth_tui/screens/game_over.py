@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import time
+
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -14,6 +17,8 @@ from saves.experience import Reflection
 from ..background import run_in_background
 from ..session import PlaySession
 
+QUIET_S = 1.0  # keys come to the choices only after this long without typing: the rest of a
+# command typed as the game ended is not a choice
 HEADLINES = {"ESCAPED": "You escaped the labyrinth!", "DEATH": "The Minotaur caught you."}
 
 
@@ -40,11 +45,13 @@ class GameOverScreen(ModalScreen[str]):
             if s.log is not None:
                 yield Static(Text("Writing down what was learned...", style="italic"), id="lessons")
             with Horizontal(id="over-buttons"):
-                yield Button("New game", id="new", variant="primary")
-                yield Button("Title", id="title")
-                yield Button("Quit", id="quit", variant="error")
+                yield Button("New game", id="new", variant="primary", disabled=True)
+                yield Button("Title", id="title", disabled=True)
+                yield Button("Quit", id="quit", variant="error", disabled=True)
 
     def on_mount(self) -> None:
+        self.ready, self.typed_at = False, time.monotonic()
+        self.waiting = self.set_interval(QUIET_S / 5, self._get_ready)
         if self.session.log is not None:  # a model Minotaur is asked for its own words: off the UI thread
             run_in_background(self.app, self.session.remember, self._show_lessons)
 
@@ -62,5 +69,21 @@ class GameOverScreen(ModalScreen[str]):
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.action_choose(event.button.id)
 
+    def on_key(self, event: events.Key) -> None:
+        if not self.ready:  # still typing: wait for a quiet moment
+            self.typed_at = time.monotonic()
+            event.stop()
+            event.prevent_default()
+
+    def _get_ready(self) -> None:
+        if time.monotonic() - self.typed_at < QUIET_S:
+            return
+        self.waiting.stop()
+        self.ready = True
+        for button in self.query(Button):
+            button.disabled = False
+        self.query_one("#new", Button).focus()
+
     def action_choose(self, choice: str) -> None:
-        self.dismiss(choice)
+        if self.ready:
+            self.dismiss(choice)
