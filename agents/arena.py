@@ -17,7 +17,7 @@ import math
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from saves.experience import Reflection
@@ -62,12 +62,21 @@ class ArenaSettings:
     memory: bool = False  # draw reflections from each match
     lessons: tuple[Reflection, ...] = ()  # the experience log as the run began: what the agents learn from
 
+    def for_seed(self, seed: int) -> ArenaSettings:
+        """These settings with only the lessons a match on ``seed`` learns from: what a worker
+        process is sent, rather than the whole log (megabytes at its cap) for every match."""
+        if not self.memory:
+            return self
+        kept = [r for role in ("user", "minotaur") for r in relevant(self.lessons, role, seed, self.preset)]
+        return replace(self, lessons=tuple(kept))
+
     def play(self, seed: int, recorder_factory: RecorderFactory | None = None) -> MatchResult:
         """One match on ``seed``, both agents built here from the seed and, with memory, from the
         lessons relevant to it; its reflections come back in the result."""
         providers = {settings.provider: settings for settings in self.providers}
         agents = {role: make_agent(role, kind, seed, providers,
-                                   relevant(self.lessons, role, seed, self.preset) if self.memory else ())
+                                   relevant(self.lessons, role, seed, self.preset) if self.memory else (),
+                                   self.preset)
                   for role, kind in (("user", self.user), ("minotaur", self.minotaur))}
         match = Match(agents["user"], agents["minotaur"], seed=seed, preset=self.preset, difficulty=self.difficulty,
                       max_turns=self.max_turns, recorder=recorder_factory(seed) if recorder_factory else None,
@@ -165,7 +174,8 @@ def _play_in_processes(settings: ArenaSettings, seeds: list[int], jobs: int,
                        on_result: Callable[[MatchResult], None] | None) -> list[MatchResult]:
     pool = ProcessPoolExecutor(max_workers=min(jobs, len(seeds)))
     try:
-        futures = {pool.submit(settings.play, seed, recorder_factory): i for i, seed in enumerate(seeds)}
+        futures = {pool.submit(settings.for_seed(seed).play, seed, recorder_factory): i
+                   for i, seed in enumerate(seeds)}
         results: list[MatchResult | None] = [None] * len(seeds)
         for future in as_completed(futures):
             results[futures[future]] = future.result()

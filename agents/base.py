@@ -46,8 +46,10 @@ class RuleAgent:
     def reflect(self, result: ActionResult) -> None:
         """Nothing to keep: each decision reads the observation it is given."""
 
-    def learn(self, lessons: Sequence[Reflection]) -> None:
-        """Lessons from earlier games, given once at setup; a rule agent that has no use for them ignores them."""
+    def learn(self, lessons: Sequence[Reflection], preset: str) -> None:
+        """Lessons from earlier games, given once at setup, for a game on ``preset`` (the seed
+        the agent was made with); a rule agent with no use for them ignores them. Not part of
+        WSAP: the registry gives them to this project's agents."""
 
     def plan(self, goals: list[Goal]) -> list[str]:
         return [goal.description for goal in goals]

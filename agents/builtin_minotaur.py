@@ -39,13 +39,18 @@ class BuiltinMinotaur(RuleAgent):
         self.prowl: tuple[int, int, int] | None = None  # a place it wanders to between two guards
         self.face_to_face = -math.inf  # when the intruder last saw it from up close
 
-    def learn(self, lessons: Sequence[Reflection]) -> None:
-        """From the games the intruder escaped in this labyrinth: the stone it took last is
-        the one to guard."""
+    def learn(self, lessons: Sequence[Reflection], preset: str) -> None:
+        """From the games the intruder escaped in this labyrinth (same seed and preset), newest
+        first: the stone it took last is the one to guard. Evidence it cannot read is passed over."""
         for lesson in lessons:
             stones = lesson.evidence.get("stones")
-            if lesson.seed == self.seed and lesson.outcome == "ESCAPED" and stones:
-                self.last_stones.append(tuple(stones[-1]["position"]))
+            if lesson.seed != self.seed or lesson.preset != preset or lesson.outcome != "ESCAPED" or not stones:
+                continue
+            try:
+                x, y, z = stones[-1]["position"]
+            except (KeyError, TypeError, ValueError, IndexError):
+                continue
+            self.last_stones.append((int(x), int(y), int(z)))
 
     def decide(self, observation: Observation) -> Action:
         o = observation.details["observation"]
@@ -113,7 +118,7 @@ class BuiltinMinotaur(RuleAgent):
         clues = [c for c in (o["last_seen"], o["last_heard"]) if c and o["game_time"] - c["game_time"] <= TRACE_S]
         if not clues:
             learnt = [p for p in self.last_stones if p in stones]
-            return learnt[-1] if learnt else self.rng.choice(stones)
+            return learnt[0] if learnt else self.rng.choice(stones)  # the newest game's
         x, y, z = _xyz(max(clues, key=lambda c: c["game_time"])["position"])
         return min(stones, key=lambda p: (abs(p[0] - x) + abs(p[1] - y) + 8 * abs(p[2] - z), p))
 

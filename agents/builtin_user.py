@@ -84,16 +84,19 @@ class BuiltinUser(RuleAgent):
         self.target: str | None = None  # the stone it is after
         self.goal: Pos | None = None  # the cell it is exploring towards
 
-    def learn(self, lessons: Sequence[Reflection]) -> None:
+    def learn(self, lessons: Sequence[Reflection], preset: str) -> None:
         """From the games it died in: keep away from where (and when) it was caught in this
-        labyrinth, and having been caught with the lantern unused, raise it sooner."""
+        labyrinth (same seed and preset), and having been caught with the lantern unused, raise
+        it sooner. Evidence it cannot read is passed over."""
         for lesson in lessons:
             death = lesson.evidence.get("death")
-            if not death:
+            try:
+                if death and lesson.seed == self.seed and lesson.preset == preset:
+                    x, y, z = death["position"]
+                    self.death_spots.append(((int(x), int(y), int(z)), float(death["time_s"])))
+                self.lantern_early |= bool(death and death.get("lantern_held"))
+            except (KeyError, TypeError, ValueError):
                 continue
-            if lesson.seed == self.seed:
-                self.death_spots.append((tuple(death["position"]), death["time_s"]))
-            self.lantern_early |= death["lantern_held"]
 
     def decide(self, observation: Observation) -> Action:
         d, st = observation.details, observation.status

@@ -21,7 +21,8 @@ JUMP_PAYOFF_S = 30.0  # a catch or a sighting this soon after re-entry: the jump
 
 @dataclass
 class Flight:
-    """What the user did after one Temporal Whine (VANISHING)."""
+    """What the user did after one Temporal Whine (VANISHING): from where it stood when the
+    whine sounded to where it stood at the end of the first turn ending 10 s or more later."""
 
     time_s: float
     origin: tuple[int, int, int]
@@ -50,6 +51,7 @@ class GameDigest:
     """Evidence of one game, fed turn by turn (``turn``)."""
 
     world: World
+    before: tuple[int, int, int]  # where the user stood when the turn began (at first: its start)
     stones: list[dict[str, Any]] = field(default_factory=list)  # [{stone, time_s, position}] in order
     flights: list[Flight] = field(default_factory=list)
     jumps: list[Jump] = field(default_factory=list)
@@ -66,12 +68,12 @@ class GameDigest:
     def turn(self, result: TurnResult) -> None:
         """Take in one played turn."""
         state = result.state
-        ran = False
+        # UserMoved comes after a catch in the same move: whether it ran is known first.
+        ran = any(e.ran > 0 for e in result.events if isinstance(e, ev.UserMoved))
         for e in result.events:
             t = e.tick / TICKS_PER_SECOND
             match e:
                 case ev.UserMoved():
-                    ran = ran or e.ran > 0
                     self.ramps_taken += sum(a[2] != b[2] for a, b in zip((e.start, *e.path), e.path, strict=False))
                     self.crawlway_steps += sum(self.world.cell(*p) == CRAWLWAY for p in e.path)
                 case ev.StoneGrabbed():
@@ -82,7 +84,7 @@ class GameDigest:
                     self.lantern_uses += 1
                 case ev.WhineHeard() if e.phase == "VANISHING":
                     self.last_whine_s = t
-                    self.flights.append(Flight(t, state.user, e.direction))
+                    self.flights.append(Flight(t, self.before, e.direction))
                 case ev.MinotaurJumped():
                     self.jumps.append(Jump(t, e.position))
                 case ev.MinotaurReentered() if self.jumps:
@@ -94,12 +96,14 @@ class GameDigest:
                     self.heard += 1
                 case ev.UserCaught():
                     self._jump_pays(t)
+                    jump = self.jumps[-1] if self.jumps else None
                     self.death = {"position": list(e.position), "time_s": t, "how": e.how,
                                   "seconds_after_whine": None if self.last_whine_s is None
                                   else round(t - self.last_whine_s, 1),
                                   "ran": ran, "lantern_held": "LANTERN" in state.inventory,
                                   "stones": sum(s != "LANTERN" for s in state.inventory),
-                                  "after_jump": bool(self.jumps and self.jumps[-1].paid_off)}
+                                  "after_jump": bool(jump and jump.reentered_s is not None
+                                                     and t - jump.reentered_s <= JUMP_PAYOFF_S)}
                 case ev.UserEscaped():
                     self.escape = {"position": list(e.position), "time_s": t}
         now = state.tick / TICKS_PER_SECOND
@@ -108,6 +112,7 @@ class GameDigest:
                 flight.end, flight.ran = state.user, ran or flight.ran
             elif flight.end is None:
                 flight.ran = flight.ran or ran
+        self.before = state.user
 
     def _jump_pays(self, t: float) -> None:
         jump = self.jumps[-1] if self.jumps else None

@@ -63,6 +63,8 @@ class LLMAgent:
         self.patience_s = patience_s(transport.timeout_s)  # the runner waits this long for a decision
         self.name = transport.name
         self.learning_injection = learning_injection
+        self.lessons: list[Reflection] = []
+        self.preset = ""
         self.schema: type[BaseModel] = SCHEMAS[role]
         self.system = ""
         self.history: deque[tuple[str, str]] = deque(maxlen=2 * HISTORY_TURNS)  # (user, assistant) texts
@@ -86,9 +88,11 @@ class LLMAgent:
         except (ProviderError, ValueError):  # ValidationError and a reply without an object are ValueErrors
             return None
 
-    def learn(self, lessons: Sequence[Reflection]) -> None:
-        """Lessons from earlier games, at setup only: they go into the system message."""
-        self.learning_injection = learning_injection(list(lessons))
+    def learn(self, lessons: Sequence[Reflection], preset: str) -> None:
+        """Lessons from earlier games, at setup only: they go into the system message (and to
+        the built-in agent, should it have to take over)."""
+        self.lessons, self.preset = list(lessons), preset
+        self.learning_injection = learning_injection(self.lessons)
 
     # --- WSAP agent -------------------------------------------------------------
 
@@ -193,7 +197,7 @@ class LLMAgent:
     def _replace(self, observation: Observation) -> None:
         from .registry import make_agent
 
-        self.replacement = make_agent(self.role, "builtin", self.seed)
+        self.replacement = make_agent(self.role, "builtin", self.seed, lessons=self.lessons, preset=self.preset)
         if self.action_space is not None:
             self.replacement.initialize(self.description, self.action_space)
         self.name = f"{self.transport.name} (replaced by builtin)"

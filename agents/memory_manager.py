@@ -16,19 +16,23 @@ from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from engine import GameState
 from engine.constants import TICKS_PER_SECOND
-from saves.experience import Reflection
+from engine import GameState
+from saves.experience import Experience, Reflection
 
 from .game_digest import GameDigest
 
 if TYPE_CHECKING:  # the runner imports this module's neighbours; only the type is needed here
     from .runner import Match
 
+ROLES = ("user", "minotaur")
 MAX_RELEVANT = 5
 INJECTION_CHARS = 1200  # the whole learning injection, at most (about 530 tokens)
 REFLECTION_CHARS = 240  # one reflection's text in it, at most
 LEARNS_FROM = {"user": ("DEATH", "TIMEOUT"), "minotaur": ("ESCAPED", "TIMEOUT")}
+OUTCOME_WORDS = {"user": {"DEATH": "You were caught", "ESCAPED": "You escaped", "TIMEOUT": "Time ran out"},
+                 "minotaur": {"DEATH": "You caught the intruder", "ESCAPED": "The intruder escaped",
+                              "TIMEOUT": "Time ran out with the intruder still free"}}
 # Sentences that try to steer a model rather than tell it what happened are left out.
 STEERING = re.compile(r"ignore|disregard|forget (all|every|the)|system prompt|instruction|you are now|"
                       r"new rules?|jailbreak|pretend|override|```", re.IGNORECASE)
@@ -45,31 +49,60 @@ def reflect(digest: GameDigest, *, seed: int, preset: str, outcome: str, turns: 
     return [Reflection(id=f"{game_id}-{role}", game_id=game_id, created_at=created, role=role, agent=agents[role],
                        outcome=outcome, key_reflection=texts[role], seed=seed, preset=preset, turns=turns,
                        game_time=game_time, evidence=evidence)
-            for role in ("user", "minotaur")]
+            for role in ROLES]
 
 
 def match_reflections(match: Match) -> list[Reflection]:
-    """The finished (or stopped) match's reflections; see ``game_reflections``."""
+    """A finished (or stopped) match's reflections, a model's own words where it gives them
+    (blocking calls): what the arena keeps."""
     if match.digest is None:
         raise ValueError("this match kept no digest: make it with digest=True")
-    return game_reflections(match.digest, match.game.state, match.outcome or "TIMEOUT",
-                            {"user": match.user, "minotaur": match.minotaur})
+    state = match.game.state
+    found = reflect(match.digest, seed=state.seed, preset=state.preset, outcome=match.outcome or "TIMEOUT",
+                    turns=match.turns, game_time=state.tick / TICKS_PER_SECOND,
+                    agents={"user": match.user.name, "minotaur": match.minotaur.name})
+    agents = {"user": match.user, "minotaur": match.minotaur}
+    return [in_own_words(r, agents[r.role]) for r in found]
 
 
-def game_reflections(digest: GameDigest, state: GameState, outcome: str, agents: dict[str, Any]) -> list[Reflection]:
-    """One reflection per role of a game; a model that played a role is asked for its own
-    words (a blocking call), and the evidence's words stand when it cannot give them.
-    ``agents`` needs only a ``name`` for a role nobody can ask (a person)."""
-    found = reflect(digest, seed=state.seed, preset=state.preset, outcome=outcome, turns=state.turn,
-                    game_time=state.tick / TICKS_PER_SECOND,
-                    agents={role: agent.name for role, agent in agents.items()})
-    return [_in_own_words(r, agents[r.role]) for r in found]
+class GameMemory:
+    """One game's part in learning: the lessons it starts with, read from ``log`` (None: no
+    memory), and the reflections it leaves, written there when it ends."""
+
+    def __init__(self, log: Experience | None, seed: int, preset: str) -> None:
+        self.log, self.seed, self.preset = log, seed, preset
+        known = log.read() if log else []
+        self.lessons = {role: relevant(known, role, seed, preset) for role in ROLES}
+        self.reflections: list[Reflection] = []
+
+    def remember(self, digest: GameDigest, state: GameState, outcome: str, turns: int,
+                 agents: dict[str, Any]) -> list[Reflection]:
+        """The reflections from the game's events, written at once (cheap, so a player who quits
+        right after loses nothing); ``agents`` need only a ``name``."""
+        if self.log is not None and not self.reflections:
+            self.reflections = reflect(digest, seed=state.seed, preset=state.preset, outcome=outcome, turns=turns,
+                                       game_time=state.tick / TICKS_PER_SECOND,
+                                       agents={role: agent.name for role, agent in agents.items()})
+            self.log.add(self.reflections)
+        return self.reflections
+
+    def refine(self, agents: dict[str, Any]) -> list[Reflection]:
+        """The remembered reflections in the words of the models that played (blocking calls),
+        put in place of the events' words in the log."""
+        better = [in_own_words(r, agents[r.role]) for r in self.reflections]
+        changed = [new for new, old in zip(better, self.reflections, strict=True) if new is not old]
+        if changed and self.log is not None:
+            self.log.replace(changed)
+        self.reflections = better
+        return better
 
 
-def _in_own_words(reflection: Reflection, agent: Any) -> Reflection:
+def in_own_words(reflection: Reflection, agent: Any) -> Reflection:
+    """The reflection in the words of the model that played its role (a blocking call), the
+    events' words kept in the evidence; the reflection itself when there is no model or no answer."""
     ask = getattr(agent, "lesson", None)
-    words = ask(f"Outcome: {reflection.outcome} after {reflection.turns} turns. What the record shows: "
-                f"{reflection.key_reflection}") if ask else None
+    words = ask(f"{OUTCOME_WORDS[reflection.role][reflection.outcome]} after {reflection.turns} turns. What the "
+                f"record shows: {reflection.key_reflection}") if ask else None
     if not words:
         return reflection
     return Reflection.model_validate({**reflection.model_dump(), "key_reflection": words, "source": "model",

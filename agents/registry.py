@@ -29,10 +29,10 @@ def agent_kinds(role: str) -> list[str]:
 
 
 def make_agent(role: str, kind: str, seed: int, providers: Mapping[str, ProviderSettings] | None = None,
-               lessons: Sequence[Reflection] = ()) -> Agent:
+               lessons: Sequence[Reflection] = (), preset: str = "") -> Agent:
     """A fresh agent for ``role`` ("user" or "minotaur"), seeded from the match seed, given the
-    lessons of earlier games. An LLM agent's settings come from ``providers`` when given, else
-    from the environment and config."""
+    lessons of earlier games (for a game on ``preset``). An LLM agent's settings come from
+    ``providers`` when given, else from the environment and config."""
     table = USER_AGENTS if role == "user" else MINOTAUR_AGENTS
     if kind in table:
         agent = table[kind](seed)
@@ -43,7 +43,7 @@ def make_agent(role: str, kind: str, seed: int, providers: Mapping[str, Provider
     else:
         raise ValueError(f"no {role} agent called {kind!r}: choose one of {', '.join(agent_kinds(role))}")
     if lessons:
-        agent.learn(lessons)
+        agent.learn(lessons, preset)
     return agent
 
 

@@ -94,7 +94,7 @@ class Match:
         self.max_turns, self.recorder = max_turns, recorder
         self.turns = 0
         self.recording_error: str | None = None
-        self.digest = GameDigest(self.game.world) if digest else None  # evidence for reflections
+        self.digest = GameDigest(self.game.world, self.game.state.user) if digest else None  # for reflections
         response, observation = self.game.view()
         self.sides = {"user": Side("user", user, self.game.world, self.game.state, response),
                       "minotaur": Side("minotaur", minotaur, self.game.world, self.game.state, observation)}

@@ -40,7 +40,7 @@ class LabyrinthApp(App):
         super().__init__()
         self.first = first
         self.providers = first.providers if first else {}  # the command line's LLM options, for every game
-        self.memory = first.memory if first else True  # the command line's --no-memory, for every game
+        self.learning = first.learning if first else True  # the command line's --no-memory, for every game
         self.opening = False  # a game is being made in the background (its agents ask for plans)
 
     def on_mount(self) -> None:
@@ -83,8 +83,8 @@ class LabyrinthApp(App):
     def _session(new: NewGame) -> PlaySession | SpectateSession:
         if new.spectated:
             return SpectateSession(new.seed, new.preset, new.difficulty, new.user, new.minotaur,
-                                   providers=new.providers, memory=new.memory)
-        return PlaySession(new.seed, new.preset, new.difficulty, new.minotaur, new.providers, new.memory)
+                                   providers=new.providers, learning=new.learning)
+        return PlaySession(new.seed, new.preset, new.difficulty, new.minotaur, new.providers, new.learning)
 
     def _open_in_background(self, make: Callable[[], PlaySession | SpectateSession]) -> None:
         """Make a session whose agents call a model (a plan, a saved game's agent) off the UI thread."""
@@ -100,7 +100,7 @@ class LabyrinthApp(App):
         run_in_background(self, make, made)
 
     def _open(self, session: PlaySession | SpectateSession) -> None:
-        if session.log is not None and (notice := session.log.take_notice()):
+        if session.memory.log is not None and (notice := session.memory.log.take_notice()):
             self.notify(escape(notice), title="Experience log", severity="warning", timeout=10)
         if isinstance(session, SpectateSession):
             from .screens.spectate import SpectateScreen
@@ -119,10 +119,10 @@ class LabyrinthApp(App):
                 self.push_screen(ProviderMissingScreen(missing[0], "Minotaur"),
                                  lambda builtin: builtin and self.resume(replace(saved, minotaur="builtin")))
             elif not self.opening:
-                self._open_in_background(lambda: PlaySession.resume(saved, self.providers, self.memory))
+                self._open_in_background(lambda: PlaySession.resume(saved, self.providers, self.learning))
             return
         try:
-            session = PlaySession.resume(saved, memory=self.memory)
+            session = PlaySession.resume(saved, learning=self.learning)
         except (SaveError, ValueError) as exc:
             self.notify(escape(str(exc)), title="Cannot resume", severity="error")
             return
@@ -137,7 +137,7 @@ class LabyrinthApp(App):
             import secrets
 
             self.start(NewGame(secrets.randbelow(2**31), session.preset, session.difficulty, HUMAN,
-                               session.minotaur_kind, session.providers, session.memory))
+                               session.minotaur_kind, session.providers, session.learning))
 
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TextIO
 
 from saves.atomic import write_json
-from saves.experience import Experience, Reflection, to_json
+from saves.experience import Experience, Reflection, document
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -27,13 +27,19 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     listing = actions.add_parser("list", help="one line per reflection, newest first")
     listing.add_argument("--role", choices=("user", "minotaur"))
     listing.add_argument("--outcome", choices=("ESCAPED", "DEATH", "TIMEOUT"), type=str.upper)
-    listing.add_argument("--limit", type=int, default=50, help="at most this many (default: 50; 0: all)")
+    listing.add_argument("--limit", type=_limit, default=50, help="at most this many (default: 50; 0: all)")
     show = actions.add_parser("show", help="one reflection in full, its evidence too")
     show.add_argument("id", help="the reflection's id (a unique prefix is enough)")
     clear = actions.add_parser("clear", help="forget every reflection")
     clear.add_argument("--yes", action="store_true", help="do not ask")
     export = actions.add_parser("export", help="write every reflection to FILE as JSON")
     export.add_argument("file", metavar="FILE", help="where to write (- for standard output)")
+
+
+def _limit(value: str) -> int:
+    if not value.isdigit():
+        raise argparse.ArgumentTypeError(f"expected a whole number, 0 for all, not {value!r}")
+    return int(value)
 
 
 def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
@@ -104,10 +110,10 @@ def _clear(log: Experience, count: int, yes: bool, out: TextIO) -> int:
 
 def _export(reflections: list[Reflection], file: str, out: TextIO) -> int:
     if file == "-":
-        print(to_json(reflections), file=out)
+        print(json.dumps(document(reflections), indent=2), file=out)
         return 0
     try:
-        write_json(Path(file), json.loads(to_json(reflections)))
+        write_json(Path(file), document(reflections))
     except OSError as exc:
         print(f"labyrinth memory: cannot write {file}: {exc.strerror or exc}", file=sys.stderr)
         return 2

@@ -10,12 +10,7 @@ from types import SimpleNamespace
 
 from agents.config import ProviderSettings
 from agents.game_digest import GameDigest
-from agents.memory_manager import (
-    game_reflections,
-    learning_injection,
-    match_reflections,
-    relevant,
-)
+from agents.memory_manager import GameMemory, learning_injection
 from agents.registry import make_agent
 from agents.runner import Match
 from agents.side import Side
@@ -51,21 +46,19 @@ class PlaySession:
     difficulty: str = "normal"
     minotaur_kind: str = "builtin"
     providers: Mapping[str, ProviderSettings] = field(default_factory=dict, repr=False)  # for an LLM Minotaur
-    memory: bool = True  # the Minotaur learns from the experience log, and this game adds to it
+    learning: bool = True  # the Minotaur learns from the experience log, and this game adds to it
     figures: Figures = field(default_factory=Figures)
 
     def __post_init__(self) -> None:
         self.game = Game.new(self.seed, self.preset, self.difficulty)
         self.response, observation = self.game.view()
-        self.log = Experience() if self.memory else None
-        lessons = relevant(self.log.read(), "minotaur", self.seed, self.preset) if self.log else []
-        self.lessons = learning_injection(lessons)
-        self.minotaur = Side("minotaur", make_agent("minotaur", self.minotaur_kind, self.seed, self.providers,
-                                                    lessons), self.game.world, self.game.state, observation)
-        self.digest = GameDigest(self.game.world)
-        self.reflections: list[Reflection] = []  # written when the game ended
-        self.memory = UserPerception(self.game.world)  # the map the user has seen
-        self.observation = self.memory.observe(self.game.state, self.response)
+        self.memory = GameMemory(Experience() if self.learning else None, self.seed, self.preset)
+        agent = make_agent("minotaur", self.minotaur_kind, self.seed, self.providers,
+                           self.memory.lessons["minotaur"], self.preset)
+        self.minotaur = Side("minotaur", agent, self.game.world, self.game.state, observation)
+        self.digest = GameDigest(self.game.world, self.game.state.user)
+        self.mapped = UserPerception(self.game.world)  # the map the user has seen
+        self.observation = self.mapped.observe(self.game.state, self.response)
         self.turns: list[tuple[UserInput, MinotaurDecision]] = []
         self.last: TurnResult | None = None
         self.minotaur_fallback: str | None = None  # why the agent's answer was not played last turn
@@ -95,7 +88,7 @@ class PlaySession:
 
     def _remember(self, result: TurnResult) -> None:
         self.last, self.response = result, result.response
-        self.observation = self.memory.observe(result.state, result.response, result.events)
+        self.observation = self.mapped.observe(result.state, result.response, result.events)
         f = self.figures
         if result.response.status == "ERROR":
             f.errors += 1
@@ -110,13 +103,18 @@ class PlaySession:
                 f.lanterns_used += 1
 
     def remember(self) -> list[Reflection]:
-        """Once the game is over: its reflections, added to the experience log (a model Minotaur
-        is asked for its own words: a blocking call)."""
-        if self.over and self.log is not None and not self.reflections:
-            self.reflections = game_reflections(self.digest, self.game.state, self.game.state.outcome,
-                                                {"user": PERSON, "minotaur": self.minotaur.agent})
-            self.log.add(self.reflections)
-        return self.reflections
+        """Once the game is over: its reflections from the events, in the experience log."""
+        if not self.over:
+            return []
+        state = self.game.state
+        return self.memory.remember(self.digest, state, state.outcome, state.turn, self._agents())
+
+    def refine(self) -> list[Reflection]:
+        """A model Minotaur's own words for its reflection (a blocking call)."""
+        return self.memory.refine(self._agents())
+
+    def _agents(self) -> dict:
+        return {"user": PERSON, "minotaur": self.minotaur.agent}
 
     def minotaur_mark(self) -> tuple[Pos | None, bool]:
         """Where the user last knew the Minotaur to be, and whether it is in sight now."""
@@ -132,11 +130,11 @@ class PlaySession:
 
     @classmethod
     def resume(cls, saved: SavedGame, providers: Mapping[str, ProviderSettings] | None = None,
-               memory: bool = True) -> PlaySession:
+               learning: bool = True) -> PlaySession:
         """The saved game, played again turn by turn (a rule agent re-lives each decision so
         that its memory is where it was; an LLM is not asked again, it only hears how each
         turn went), with the recorded decisions, and checked against the saved hash."""
-        session = cls(saved.seed, saved.preset, saved.difficulty, saved.minotaur, providers or {}, memory)
+        session = cls(saved.seed, saved.preset, saved.difficulty, saved.minotaur, providers or {}, learning)
         relive = not session.minotaur.agent.blocking
         for command, decision in saved.turns:
             if relive:
@@ -170,20 +168,18 @@ class SpectateSession:
 
     def __init__(self, seed: int, preset: str = "standard", difficulty: str = "normal", user: str = "builtin",
                  minotaur: str = "builtin", max_turns: int = 400,
-                 providers: Mapping[str, ProviderSettings] | None = None, memory: bool = True) -> None:
-        self.log = Experience() if memory else None
-        known = self.log.read() if self.log else []
-        lessons = {role: relevant(known, role, seed, preset) for role in ("user", "minotaur")}
+                 providers: Mapping[str, ProviderSettings] | None = None, learning: bool = True) -> None:
+        self.memory = GameMemory(Experience() if learning else None, seed, preset)
+        lessons = self.memory.lessons
         self.lessons = {role: learning_injection(found) for role, found in lessons.items()}  # shown in the panel
-        self.match = Match(make_agent("user", user, seed, providers, lessons["user"]),
-                           make_agent("minotaur", minotaur, seed, providers, lessons["minotaur"]),
+        self.match = Match(make_agent("user", user, seed, providers, lessons["user"], preset),
+                           make_agent("minotaur", minotaur, seed, providers, lessons["minotaur"], preset),
                            seed=seed, preset=preset, difficulty=difficulty, max_turns=max_turns,
-                           digest=memory)
-        self.reflections: list[Reflection] = []  # written when the match ended
+                           digest=learning)
         self.seed, self.preset = seed, preset
         self.user_kind, self.minotaur_kind = user, minotaur
         self.response: GameStateResponse = self.match.game.view()[0]
-        self.memory = self.match.sides["user"].perception
+        self.mapped = self.match.sides["user"].perception  # the map the user has seen
         self.last: TurnResult | None = None
 
     @property
@@ -200,12 +196,18 @@ class SpectateSession:
         return self.match.outcome is not None
 
     def remember(self) -> list[Reflection]:
-        """Once the match is over: its reflections, added to the experience log (a model is
-        asked for its own words: a blocking call)."""
-        if self.over and self.log is not None and not self.reflections:
-            self.reflections = match_reflections(self.match)
-            self.log.add(self.reflections)
-        return self.reflections
+        """Once the match is over: its reflections from the events, in the experience log."""
+        if not self.over or self.match.digest is None:
+            return []
+        return self.memory.remember(self.match.digest, self.game.state, self.match.outcome, self.match.turns,
+                                    self._agents())
+
+    def refine(self) -> list[Reflection]:
+        """The models' own words for their reflections (blocking calls)."""
+        return self.memory.refine(self._agents())
+
+    def _agents(self) -> dict:
+        return {"user": self.match.user, "minotaur": self.match.minotaur}
 
     def step(self) -> TurnResult | None:
         """Play one turn; None once the match is over."""

@@ -9,7 +9,6 @@ starts. The log keeps the newest CAP reflections.
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -78,6 +77,13 @@ class Experience:
             kept = [*self._load(), *reflections][-CAP:]
             self._write(kept)
 
+    def replace(self, reflections: list[Reflection]) -> None:
+        """Put ``reflections`` in place of those with the same ids (a model's words arriving late)."""
+        by_id = {r.id: r for r in reflections}
+        with self._locked():
+            kept = [by_id.pop(r.id, r) for r in self._load()]
+            self._write([*kept, *by_id.values()][-CAP:])
+
     def clear(self) -> int:
         """Forget every reflection; how many there were."""
         with self._locked():
@@ -96,6 +102,9 @@ class Experience:
         try:
             raw = self.path.read_bytes()
         except FileNotFoundError:
+            return []
+        except OSError as exc:  # not ours to move aside: say so, learn nothing this time
+            self.notice = f"The experience log {self.path} cannot be read: {exc.strerror or exc}."
             return []
         try:
             return ExperienceLog.model_validate_json(raw).reflections
@@ -117,7 +126,7 @@ class Experience:
                        f"and a fresh log was started.")
 
     def _write(self, reflections: list[Reflection]) -> None:
-        write_json(self.path, {"version": VERSION, "reflections": [r.model_dump(mode="json") for r in reflections]})
+        write_json(self.path, document(reflections))
 
     @contextmanager
     def _locked(self) -> Iterator[None]:
@@ -151,7 +160,6 @@ except ImportError:  # Windows
         msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)
 
 
-def to_json(reflections: list[Reflection]) -> str:
-    """The reflections as the log holds them, for `labyrinth memory export`."""
-    return json.dumps({"version": VERSION, "reflections": [r.model_dump(mode="json") for r in reflections]},
-                      indent=2)
+def document(reflections: list[Reflection]) -> dict[str, Any]:
+    """The reflections as the log holds them (and `labyrinth memory export` writes them)."""
+    return {"version": VERSION, "reflections": [r.model_dump(mode="json") for r in reflections]}

@@ -76,3 +76,12 @@ def test_two_processes_writing_at_once_lose_nothing():
     assert [w.wait(timeout=120) for w in writers] == [0, 0]
     ids = {r.id for r in Experience().read()}
     assert len(ids) == 120 and {f"a-{n}" for n in range(60)} <= ids and {f"b-{n}" for n in range(60)} <= ids
+
+
+def test_a_late_reflection_takes_the_place_of_the_one_with_its_id():
+    log = Experience()
+    log.add([reflection(1), reflection(1, "minotaur"), reflection(2)])
+    log.replace([reflection(1, "minotaur", key_reflection="In my own words.", source="model")])
+    kept = log.read()
+    assert [r.id for r in kept] == ["g1-user", "g1-minotaur", "g2-user"]
+    assert kept[1].key_reflection == "In my own words." and kept[1].source == "model"

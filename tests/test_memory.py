@@ -3,10 +3,12 @@ learning injection's cap and sanitising."""
 
 from __future__ import annotations
 
+from agents.base import RuleAgent
 from agents.game_digest import GameDigest
-from agents.memory_manager import INJECTION_CHARS, learning_injection, reflect, relevant
+from agents.memory_manager import INJECTION_CHARS, learning_injection, match_reflections, reflect, relevant
 from agents.registry import make_agent
 from agents.runner import Match
+from engine.wsap import Action
 from tests.test_experience import reflection
 
 BUILTIN = {"user": "builtin", "minotaur": "builtin"}
@@ -15,7 +17,7 @@ BUILTIN = {"user": "builtin", "minotaur": "builtin"}
 def played(seed: int, preset: str = "standard"):
     match = Match(make_agent("user", "builtin", seed), make_agent("minotaur", "builtin", seed), seed=seed,
                   preset=preset)
-    digest = GameDigest(match.game.world)
+    digest = GameDigest(match.game.world, match.game.state.user)
     while match.outcome is None:
         digest.turn(match.play_turn().result)
     return reflect(digest, seed=seed, preset=preset, outcome=match.outcome, turns=match.turns,
@@ -26,12 +28,15 @@ def test_a_death_is_told_with_its_place_its_time_and_what_to_change():
     user, minotaur = played(5)  # the builtin user dies here, 49.5 s after the Minotaur's jump
     assert user.outcome == minotaur.outcome == "DEATH" and user.role == "user" and minotaur.role == "minotaur"
     assert user.key_reflection.startswith("STRATEGIC REVISION: caught at (192, 211) level 101 49.5 s after a whine")
-    assert "after a whine you went NORTH" in user.key_reflection
-    assert minotaur.key_reflection.startswith("WHAT WORKED: caught the intruder") and "jumps paid off 1/1" in \
-        minotaur.key_reflection
+    assert "after a whine you went NORTH 1/1, 10 steps, 1/1 towards it" in user.key_reflection
+    assert minotaur.key_reflection.startswith("WHAT WORKED: caught the intruder") and "by the hunt" in \
+        minotaur.key_reflection and "jumps paid off 1/1" in minotaur.key_reflection
     death = user.evidence["death"]
-    assert death["position"] == [192, 211, 101] and death["after_jump"] and not death["lantern_held"]
-    assert user.evidence["flights"][0]["whine_from"] == "NORTH" and user.evidence["jumps"][0]["paid_off"]
+    assert death["position"] == [192, 211, 101] and not death["lantern_held"] and not death["ran"]
+    assert not death["after_jump"]  # the jump paid off (a sighting 5 s after re-entry), but the catch came 44 s on
+    flight = user.evidence["flights"][0]
+    assert flight["from"] == [206, 192, 100] and flight["whine_from"] == "NORTH" and flight["steps"] == 10
+    assert user.evidence["jumps"][0]["paid_off"]
     assert [r.model_dump(exclude={"created_at"}) for r in played(5)] == \
         [r.model_dump(exclude={"created_at"}) for r in (user, minotaur)]  # the same game, the same lessons
 
@@ -119,3 +124,44 @@ def test_lessons_from_another_labyrinth_change_nothing_where_they_do_not_apply()
     first, _ = _replayed(16, "user")
     elsewhere = ArenaSettings(memory=True, lessons=tuple(r for r in first.reflections if r.role == "user")).play(17)
     assert elsewhere.outcome == ArenaSettings().play(17).outcome and elsewhere.turns == ArenaSettings().play(17).turns
+
+
+class Runner(RuleAgent):
+    """Runs six steps at a time, turning at every move: loud, and soon caught."""
+
+    name = "runner"
+
+    def __init__(self) -> None:
+        self.moves = 0
+
+    def decide(self, observation):
+        ways = [t.direction for t in observation.nearby_terrain if "RAMP" not in t.direction]
+        self.moves += 1
+        return Action("MOVE", {"direction": ways[self.moves % len(ways)], "steps": 6, "speed": 2}) if ways \
+            else Action("LOOK")
+
+
+def test_a_user_caught_while_running_is_told_to_walk():
+    match = Match(Runner(), make_agent("minotaur", "builtin", 1), seed=1, preset="small", digest=True)
+    match.play()
+    user = match_reflections(match)[0]
+    assert user.outcome == "DEATH" and user.evidence["death"]["ran"]  # the move's event comes after the catch
+    assert "running" in user.key_reflection and "walk near it" in user.key_reflection
+
+
+def test_lessons_about_a_place_apply_only_in_the_same_labyrinth_and_the_newest_counts_first():
+    from agents.builtin_minotaur import BuiltinMinotaur
+    from agents.builtin_user import BuiltinUser
+
+    death = {"position": [10, 20, 100], "time_s": 50.0, "lantern_held": False}
+    user = BuiltinUser(7)
+    user.learn([reflection(7, evidence={"death": death}), reflection(7, evidence={"death": death}, preset="small"),
+                reflection(8, evidence={"death": death}), reflection(7, evidence={"death": {"time_s": "?"}})],
+               "standard")
+    assert user.death_spots == [((10, 20, 100), 50.0)]  # not another preset's, not another seed's, not nonsense
+    stones = lambda *spots: {"stones": [{"stone": "RED STONE", "position": list(p)} for p in spots]}  # noqa: E731
+    minotaur = BuiltinMinotaur(7)
+    minotaur.learn([reflection(7, role="minotaur", outcome="ESCAPED", evidence=stones((1, 1, 100))),
+                    reflection(7, role="minotaur", outcome="ESCAPED", evidence=stones((3, 3, 100))),
+                    reflection(7, role="minotaur", outcome="ESCAPED", evidence={"stones": []})], "standard")
+    assert minotaur.last_stones == [(1, 1, 100), (3, 3, 100)]  # newest first, as relevant() ranks them

@@ -109,7 +109,7 @@ async def test_a_saved_game_resumes_where_it_was():
         resumed = app.screen.session
         assert isinstance(app.screen, GameScreen) and resumed is not played
         assert resumed.game.state == played.game.state
-        assert resumed.memory.seen == played.memory.seen
+        assert resumed.mapped.seen == played.mapped.seen
         await type_line(pilot, "look")
         assert resumed.game.state.turn == played.game.state.turn + 1
 
@@ -219,3 +219,32 @@ async def test_a_spectated_match_shows_each_agents_lessons_and_adds_its_own():
         await pilot.pause(0.3)
         assert "learned:" in "".join(line.text for line in screen.query_one("#log").lines)
     assert len(Experience().read()) == 3
+
+
+async def test_memory_screen_shows_brackets_as_words():
+    from saves.experience import Experience
+    from tests.test_experience import reflection
+
+    Experience().add([reflection(1, key_reflection="I waited [/] too long at [red] the ramp.")])
+    app = LabyrinthApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await choose(pilot, app, "memory")
+        assert "I waited [/] too long at [red] the ramp." in str(app.screen.query_one("#memory-body").render())
+
+
+async def test_no_memory_holds_for_the_next_game_too():
+    from saves.experience import Experience
+
+    app = LabyrinthApp(NewGame(5, "tiny", "normal", HUMAN, "builtin", learning=False))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        session = app.screen.session
+        while not session.over:
+            await type_line(pilot, "halt 20")
+        await pilot.pause(1.2)
+        await pilot.press("n")
+        await pilot.pause()
+        assert isinstance(app.screen, GameScreen) and app.screen.session is not session
+        assert not app.screen.session.learning and app.screen.session.memory.log is None
+    assert Experience().read() == []

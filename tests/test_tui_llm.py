@@ -139,3 +139,24 @@ async def test_quitting_while_the_minotaur_thinks_does_not_wait_for_its_answer(g
         began = time.monotonic()
         await pilot.press("ctrl+q")
     assert time.monotonic() - began < 5  # the call is left behind in its daemon thread
+
+
+async def test_a_model_minotaurs_own_lesson_replaces_the_events_words_once_it_answers(gemini):
+    from saves.experience import Experience
+
+    gemini.respond.delay_s = 0.0
+    app = LabyrinthApp(NewGame(5, "tiny", "normal", HUMAN, "gemini"))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, GameScreen))
+        session = app.screen.session
+        for _ in range(40):
+            if session.over:
+                break
+            await type_line(pilot, "halt 20")
+            await wait_for(pilot, lambda: app.screen.thinking is None if isinstance(app.screen, GameScreen) else True)
+        assert session.over and len(Experience().read()) == 2  # written at once, whatever the model says
+        lessons = app.screen.query_one("#lessons", Static)
+        await wait_for(pilot, lambda: "listen before each move" in str(lessons.render()))
+    by_role = {r.role: r for r in Experience().read()}
+    assert len(by_role) == 2 and by_role["minotaur"].source == "model" and by_role["user"].source == "events"
+    assert by_role["minotaur"].evidence["from_events"].startswith(("WHAT WORKED", "STRATEGIC REVISION"))

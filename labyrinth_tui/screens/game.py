@@ -158,7 +158,7 @@ class GameScreen(Screen):
     def _show(self) -> None:
         s = self.session
         where, seen = s.minotaur_mark()
-        self.query_one(Minimap).show(MapView(s.memory.seen, s.game.state.user, s.memory.items, where, seen))
+        self.query_one(Minimap).show(MapView(s.mapped.seen, s.game.state.user, s.mapped.items, where, seen))
         self.query_one(CuePanel).show(s.response)
         self.query_one(StatusBar).show(s.response)
 

@@ -42,8 +42,8 @@ class GameOverScreen(ModalScreen[str]):
                 f"time {env.game_time:g} s   turns {f.turns}   walked {f.walked} steps\n"
                 f"stones {stones}/3   jumps seen {f.jumps_seen}   lanterns used {f.lanterns_used}\n"
                 f"{s.preset}, seed {s.seed}, {s.difficulty}", id="figures")
-            if s.log is not None:
-                yield Static(Text("Writing down what was learned...", style="italic"), id="lessons")
+            if s.memory.log is not None:
+                yield Static(id="lessons")
             with Horizontal(id="over-buttons"):
                 yield Button("New game", id="new", variant="primary", disabled=True)
                 yield Button("Title", id="title", disabled=True)
@@ -52,22 +52,26 @@ class GameOverScreen(ModalScreen[str]):
     def on_mount(self) -> None:
         self.ready, self.typed_at = False, time.monotonic()
         self.waiting = self.set_interval(QUIET_S / 5, self._get_ready)
-        if self.session.log is not None:  # a model Minotaur is asked for its own words: off the UI thread
-            run_in_background(self.app, self.session.remember, self._show_lessons)
+        if self.session.memory.log is None:
+            return
+        try:
+            self._show_lessons(self.session.remember(), None)
+        except OSError as exc:
+            self._show_lessons([], exc)
+            return
+        if self.session.minotaur.agent.blocking:  # its own words: a call to the model, off the UI thread
+            run_in_background(self.app, self.session.refine, self._show_lessons)
 
     def _show_lessons(self, reflections: list[Reflection] | None, error: BaseException | None) -> None:
         if not self.is_attached:
             return
         text = Text()
         if error is not None:
-            text.append(f"The lessons could not be written: {error}", style="bold red")
+            text.append(f"The lessons could not be written: {error}\n", style="bold red")
         for r in reflections or []:
             text.append(f"{'You' if r.role == 'user' else 'The Minotaur'} learned: ", style="bold")
             text.append(f"{r.key_reflection}\n")
         self.query_one("#lessons", Static).update(text)
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        self.action_choose(event.button.id)
 
     def on_key(self, event: events.Key) -> None:
         if not self.ready:  # still typing: wait for a quiet moment

@@ -26,7 +26,7 @@ class MemoryScreen(ModalScreen[None]):
         self.reflections = list(reversed(log.read()))
         self.notice = log.take_notice()
         with Vertical(id="memory", classes="dialog"):
-            yield Static(f"Memory: {len(self.reflections)} reflections in {log.path}", classes="dialog-title")
+            yield Static(Text(f"Memory: {len(self.reflections)} reflections in {log.path}"), classes="dialog-title")
             with Horizontal(id="memory-filters"):
                 yield Select([("both roles", ALL), ("the user", "user"), ("the Minotaur", "minotaur")],
                              value=ALL, allow_blank=False, id="memory-role")
@@ -54,9 +54,10 @@ class MemoryScreen(ModalScreen[None]):
                       if role in (ALL, r.role) and outcome in (ALL, r.outcome)]
         table = self.query_one(DataTable)
         table.clear()
-        for r in self.shown:
-            table.add_row(r.created_at[:16].replace("T", " "), r.role, r.outcome, f"{r.preset} {r.seed}",
-                          r.agent, r.key_reflection[:60] + ("..." if len(r.key_reflection) > 60 else ""))
+        for r in self.shown:  # Text cells: a lesson's "[...]" is words, not markup
+            lesson = r.key_reflection[:60] + ("..." if len(r.key_reflection) > 60 else "")
+            table.add_row(*map(Text, (r.created_at[:16].replace("T", " "), r.role, r.outcome, f"{r.preset} {r.seed}",
+                                      r.agent, lesson)))
         self._show(self.shown[0] if self.shown else None)
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:

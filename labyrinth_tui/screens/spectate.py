@@ -53,7 +53,8 @@ class SpectateScreen(Screen):
         self.speed = 2
         self.omniscient = False
         self.timer = None
-        self.stepping = False  # a turn is being played in a worker
+        self.stepping = False  # a turn is being played in the background
+        self.told: set[str] = set()  # the roles whose lessons the log has shown
         self.replaced_told: set[str] = set()
 
     def compose(self) -> ComposeResult:
@@ -124,8 +125,14 @@ class SpectateScreen(Screen):
                 self.timer.stop()
                 self.timer = None
             log.write(Text(f"Match over: {record.outcome} after {record.turns} turns.", style="bold reverse"))
-            if self.session.log is not None:  # a model is asked for its own words: off the UI thread
-                run_in_background(self.app, self.session.remember, self._remembered)
+            if self.session.memory.log is not None:
+                try:
+                    self._remembered(self.session.remember(), None)
+                except OSError as exc:
+                    self._remembered([], exc)
+                else:
+                    if self.session.blocking:  # the models' own words: calls, off the UI thread
+                        run_in_background(self.app, self.session.refine, self._remembered)
         self._show()
 
     def _remembered(self, reflections, error: BaseException | None) -> None:
@@ -135,7 +142,9 @@ class SpectateScreen(Screen):
         if error is not None:
             log.write(Text(f"The lessons could not be written: {error}", style="bold red"))
         for r in reflections or []:
-            log.write(Text.assemble((f"The {r.role} learned: ", "bold"), r.key_reflection))
+            if r.source == "model" or not self.session.blocking or r.role not in self.told:
+                self.told.add(r.role)
+                log.write(Text.assemble((f"The {r.role} learned: ", "bold"), r.key_reflection))
 
     def action_faster(self) -> None:
         self._set_speed(min(self.speed + 1, len(SPEEDS) - 1))
@@ -170,7 +179,7 @@ class SpectateScreen(Screen):
         else:
             user_view = s.match.sides["user"].observation
             where, seen = minotaur_mark(user_view, state.user)
-            view = MapView(s.memory.seen, state.user, s.memory.items, where, seen)
+            view = MapView(s.mapped.seen, state.user, s.mapped.items, where, seen)
         self.query_one(Minimap).show(view)
         self.query_one(CuePanel).show(s.response)
         self.query_one(StatusBar).show(s.response)

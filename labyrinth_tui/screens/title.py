@@ -38,7 +38,7 @@ class NewGame:
     user: str  # "you" or a user agent's name
     minotaur: str
     providers: Mapping[str, ProviderSettings] = field(default_factory=dict, repr=False)  # from command-line flags
-    memory: bool = True  # learn from the experience log and add to it
+    learning: bool = True  # learn from the experience log and add to it
 
     @property
     def spectated(self) -> bool:
@@ -80,7 +80,7 @@ class TitleScreen(Screen):
             user = "builtin"
         return NewGame(int(seed_text) if seed_text else secrets.randbelow(2**31),
                        self.query_one("#preset", Select).value, self.query_one("#difficulty", Select).value,
-                       user, self.query_one("#minotaur", Select).value, self.app.providers, self.app.memory)
+                       user, self.query_one("#minotaur", Select).value, self.app.providers, self.app.learning)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()

@@ -15,7 +15,8 @@ class AgentPanel(Static):
     thinking = False  # a turn is being asked of the agents right now
 
     def show(self, sides: dict[str, Side], plans: dict[str, list[str]], lessons: dict[str, str]) -> None:
-        """``lessons``: each role's learning injection, the very text its agent was given."""
+        """``lessons``: each role's learning injection, the text its agent was given (each
+        lesson shortened to fit; `labyrinth memory show` has them whole)."""
         text = Text()
         for role, side in sides.items():
             text.append(f"{role} ({side.agent.name})", style="bold")
