@@ -16,8 +16,8 @@ from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from engine.constants import TICKS_PER_SECOND
 from engine import GameState
+from engine.constants import TICKS_PER_SECOND
 from saves.experience import Experience, Reflection
 
 from .game_digest import GameDigest

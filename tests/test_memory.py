@@ -5,7 +5,13 @@ from __future__ import annotations
 
 from agents.base import RuleAgent
 from agents.game_digest import GameDigest
-from agents.memory_manager import INJECTION_CHARS, learning_injection, match_reflections, reflect, relevant
+from agents.memory_manager import (
+    INJECTION_CHARS,
+    learning_injection,
+    match_reflections,
+    reflect,
+    relevant,
+)
 from agents.registry import make_agent
 from agents.runner import Match
 from engine.wsap import Action
@@ -159,7 +165,7 @@ def test_lessons_about_a_place_apply_only_in_the_same_labyrinth_and_the_newest_c
                 reflection(8, evidence={"death": death}), reflection(7, evidence={"death": {"time_s": "?"}})],
                "standard")
     assert user.death_spots == [((10, 20, 100), 50.0)]  # not another preset's, not another seed's, not nonsense
-    stones = lambda *spots: {"stones": [{"stone": "RED STONE", "position": list(p)} for p in spots]}  # noqa: E731
+    stones = lambda *spots: {"stones": [{"stone": "RED STONE", "position": list(p)} for p in spots]}
     minotaur = BuiltinMinotaur(7)
     minotaur.learn([reflection(7, role="minotaur", outcome="ESCAPED", evidence=stones((1, 1, 100))),
                     reflection(7, role="minotaur", outcome="ESCAPED", evidence=stones((3, 3, 100))),
