@@ -3,6 +3,8 @@ learning injection's cap and sanitising."""
 
 from __future__ import annotations
 
+import pytest
+
 from agents.base import RuleAgent
 from agents.game_digest import GameDigest
 from agents.memory_manager import (
@@ -77,30 +79,35 @@ def test_the_injection_is_capped_and_leaves_out_attempts_to_steer_the_model():
     assert learning_injection([]) == ""
 
 
-def test_lessons_reach_a_models_system_prompt_at_setup_only_and_its_own_words_are_kept():
+@pytest.mark.parametrize(("provider", "role"), [("gemini", "minotaur"), ("mistral", "user"), ("ollama", "minotaur")])
+def test_lessons_reach_a_models_system_prompt_at_setup_only_and_its_own_words_are_kept(provider, role):
     from agents.arena import ArenaSettings, run_arena
     from agents.config import ProviderSettings
     from tests.stubs import Model, Stub, conversation_text
 
-    stub = Stub(Model("gemini", minotaur_action="WAIT"))
+    other = "user" if role == "minotaur" else "minotaur"
+    lost = "ESCAPED" if role == "minotaur" else "DEATH"
+    stub = Stub(Model(provider, minotaur_action="WAIT"))
     try:
-        lessons = (reflection(3, role="minotaur", outcome="ESCAPED", key_reflection="Guard the RED stone."),
-                   reflection(4, role="minotaur", outcome="DEATH", key_reflection="Not for the Minotaur."),
-                   reflection(5, role="user", outcome="DEATH", key_reflection="Not for the Minotaur either."))
-        settings = ArenaSettings("builtin", "gemini", "tiny", max_turns=4, memory=True, lessons=lessons,
-                                 providers=(ProviderSettings("gemini", "m", stub.url, api_key="k", timeout_s=5),))
+        lessons = (reflection(3, role=role, outcome=lost, key_reflection="Guard the RED stone."),
+                   reflection(4, role=role, outcome="DEATH" if lost == "ESCAPED" else "ESCAPED",
+                              key_reflection="Not from a game this role won."),
+                   reflection(5, role=other, outcome=lost, key_reflection="Not for this role."))
+        kinds = {role: provider, other: "builtin"}
+        settings = ArenaSettings(kinds["user"], kinds["minotaur"], "tiny", max_turns=4, memory=True, lessons=lessons,
+                                 providers=(ProviderSettings(provider, "m", stub.url, api_key="k", timeout_s=5),))
         result = run_arena(settings, [3]).results[0]
-        systems = {conversation_text("gemini", r["body"])[0] for r in stub.requests}
+        chats = [conversation_text(provider, r["body"]) for r in stub.requests if r["method"] == "POST"]
+        systems = {system for system, _ in chats}
         assert len(systems) == 1  # the same system message from the plan to the last lesson: set up once
         system = systems.pop()
-        assert "Lessons from your earlier games:\n- [ESCAPED, standard seed 3, 13 turns] Guard the RED stone." \
-            in system and "Not for" not in system
-        assert all("Lessons" not in conversation_text("gemini", r["body"])[1] for r in stub.requests)
+        assert f"Lessons from your earlier games:\n- [{lost}, standard seed 3, 13 turns] Guard the RED stone." \
+            in system and "Not f" not in system
+        assert all("Lessons" not in last for _, last in chats)
         by_role = {r.role: r for r in result.reflections}
-        assert by_role["minotaur"].source == "model" and "listen before each move" in \
-            by_role["minotaur"].key_reflection
-        assert by_role["minotaur"].evidence["from_events"].startswith(("WHAT WORKED", "STRATEGIC REVISION"))
-        assert by_role["user"].source == "events"  # the built-in user has no words of its own
+        assert by_role[role].source == "model" and "listen before each move" in by_role[role].key_reflection
+        assert by_role[role].evidence["from_events"].startswith(("WHAT WORKED", "STRATEGIC REVISION"))
+        assert by_role[other].source == "events"  # the built-in side has no words of its own
     finally:
         stub.close()
 
