@@ -4,12 +4,22 @@ other role played by an agent of this project (the built-in one by default).
 `act` maps a WSAP action one to one onto the engine's UserInput or
 MinotaurDecision; an unknown action or bad params change nothing and say what
 is valid. Rewards are engine/rewards.py's; achievements engine/achievements.py's.
+
+With an experience log (``memory``) a generic agent learns like ours: the
+role's lessons end its ``game_description`` (the one text WSAP hands an agent at
+setup), the opponent is given its own, and a finished game adds one reflection
+per role to the log.
 """
 
 from __future__ import annotations
 
 from engine import Game, MinotaurDecision, UserInput
-from engine.achievements import MINOTAUR_ACHIEVEMENTS, USER_ACHIEVEMENTS, minotaur_unlocked, user_unlocked
+from engine.achievements import (
+    MINOTAUR_ACHIEVEMENTS,
+    USER_ACHIEVEMENTS,
+    minotaur_unlocked,
+    user_unlocked,
+)
 from engine.actions import (
     MINOTAUR_ACTIONS,
     MINOTAUR_DESCRIPTION,
@@ -23,8 +33,11 @@ from engine.perception import MinotaurPerception, UserPerception
 from engine.rewards import minotaur_reward, user_reward
 from engine.turn import TurnResult, unexecutable
 from engine.wsap import Action, ActionResult, ActionSpace, Observation
+from saves.experience import Experience
 
 from .base import Agent
+from .game_digest import GameDigest
+from .memory_manager import GameMemory, learning_injection
 from .registry import make_agent
 from .runner import DEFAULT_MAX_TURNS
 from .side import ERROR_STREAK, Side
@@ -36,16 +49,21 @@ class LabyrinthAdapter:
     """One role of one game, for a WSAP agent."""
 
     def __init__(self, role: str, seed: int, preset: str = "standard", difficulty: str = "normal",
-                 opponent: str | Agent = "builtin", max_turns: int = DEFAULT_MAX_TURNS) -> None:
+                 opponent: str | Agent = "builtin", max_turns: int = DEFAULT_MAX_TURNS,
+                 memory: Experience | None = None, agent_name: str = "wsap") -> None:
         if role not in ROLES:
             raise ValueError(f"role must be 'user' or 'minotaur', not {role!r}")
         self.role, self.seed, self.preset, self.difficulty = role, seed, preset, difficulty
         self.opponent_spec, self.max_turns = opponent, max_turns
+        self.log, self.agent_name = memory, agent_name
         self.reset()
 
     @property
     def game_description(self) -> str:
-        return USER_DESCRIPTION if self.role == "user" else MINOTAUR_DESCRIPTION
+        """The role's rules, then the lessons of its earlier games (when there are any)."""
+        rules = USER_DESCRIPTION if self.role == "user" else MINOTAUR_DESCRIPTION
+        lessons = learning_injection(self.memory.lessons[self.role])
+        return f"{rules}\n\n{lessons}" if lessons else rules
 
     @property
     def action_space(self) -> ActionSpace:
@@ -56,14 +74,16 @@ class LabyrinthAdapter:
         return self.game.state.outcome is not None or self.turns >= self.max_turns
 
     def reset(self) -> Observation:
-        """A fresh game with the same seed and settings."""
+        """A fresh game with the same seed and settings (and the log's lessons as they are now)."""
         self.game = Game.new(self.seed, self.preset, self.difficulty)
         self.turns, self.unlocked = 0, set()
         self.history: list[tuple[UserInput, MinotaurDecision]] = []  # the turns played, to save and replay
+        self.memory = GameMemory(self.log, self.seed, self.preset)
+        self.digest = GameDigest(self.game.world, self.game.state.user)
         response, observation = self.game.view()
         other = "minotaur" if self.role == "user" else "user"
-        agent = make_agent(other, self.opponent_spec, self.seed) if isinstance(self.opponent_spec, str) \
-            else self.opponent_spec
+        agent = make_agent(other, self.opponent_spec, self.seed, lessons=self.memory.lessons[other],
+                           preset=self.preset) if isinstance(self.opponent_spec, str) else self.opponent_spec
         self.opponent = Side(other, agent, self.game.world, self.game.state, observation if other == "minotaur"
                              else response)
         self.perception = UserPerception(self.game.world) if self.role == "user" else \
@@ -114,10 +134,19 @@ class LabyrinthAdapter:
         result = self.game.step(command, decision)
         self.turns += 1
         self.history.append((command, decision))
+        self.digest.turn(result)
         self.opponent.tell(result, why, done=self.done)
+        if self.done and self.log is not None:
+            self._remember(result)
         view = result.response if self.role == "user" else result.observation
         self.observation = self.perception.observe(result.state, view, result.events)
         return result
+
+    def _remember(self, result: TurnResult) -> None:
+        """The finished game's reflections into the log; a model opponent then puts its own in its words."""
+        agents = {self.role: _Named(self.agent_name), self.opponent.role: self.opponent.agent}
+        self.memory.remember(self.digest, result.state, result.state.outcome or "TIMEOUT", self.turns, agents)
+        self.memory.refine(agents)
 
     def _result(self, result: TurnResult) -> ActionResult:
         seconds = result.response.environment.time_taken
@@ -138,7 +167,18 @@ class LabyrinthAdapter:
         return ActionResult(False, why, 0.0, [], self.done, self.observation)
 
 
+class _Named:
+    """The WSAP agent as the reflections name it: the adapter never sees the agent itself."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+
 def make_adapter(role: str = "user", seed: int = 1, preset: str = "standard", difficulty: str = "normal",
-                 opponent: str | Agent = "builtin", max_turns: int = DEFAULT_MAX_TURNS) -> LabyrinthAdapter:
-    """A WSAP GameAdapter for ``role``; ``opponent`` (an agent, or a registry name) plays the other role."""
-    return LabyrinthAdapter(role, seed, preset, difficulty, opponent, max_turns)
+                 opponent: str | Agent = "builtin", max_turns: int = DEFAULT_MAX_TURNS,
+                 memory: Experience | None = None, agent_name: str = "wsap") -> LabyrinthAdapter:
+    """A WSAP GameAdapter for ``role``; ``opponent`` (an agent, or a registry name) plays the other role.
+    ``memory`` (an experience log, e.g. ``Experience()`` for the user's own) makes both roles learn;
+    ``agent_name`` names the WSAP agent in the reflections. An opponent given as an agent is taken as it is,
+    without lessons."""
+    return LabyrinthAdapter(role, seed, preset, difficulty, opponent, max_turns, memory, agent_name)

@@ -154,3 +154,45 @@ def test_the_roster_holds_three_and_despawn_frees_a_place(tmp_path):
     assert avatars.jack_out("crowd", "despawn").avatar_state is AvatarState.DESTROYED
     assert [a.avatar_id for a in avatars.list_avatars("crowd")] == [made[1].avatar_id, made[2].avatar_id]
     avatars.create_avatar("crowd", AvatarSpec(spawn_location="challenging"))
+
+
+def test_a_wsap_agent_learns_through_its_game_description_and_leaves_its_reflections(tmp_path):
+    from engine.actions import USER_DESCRIPTION
+    from saves.experience import Experience, log_path
+
+    make_adapter("user", seed=7, preset="tiny", max_turns=2).act(Action("LOOK"))
+    assert not log_path().exists()  # no memory unless asked for
+
+    log = Experience(tmp_path / "log.json")
+    game = make_adapter("user", seed=7, preset="tiny", max_turns=3, memory=log, agent_name="my-agent")
+    assert game.game_description == USER_DESCRIPTION  # nothing learnt yet
+    while not game.done:
+        game.act(Action("LOOK"))
+    kept = {r.role: r for r in log.read()}
+    assert {role: (r.agent, r.outcome) for role, r in kept.items()} == \
+        {"user": ("my-agent", "TIMEOUT"), "minotaur": ("builtin", "TIMEOUT")}
+    assert kept["user"].evidence["death"] is None and kept["user"].seed == 7 and kept["user"].preset == "tiny"
+
+    game.reset()  # the next game starts with the last one's lesson, at the end of the setup text
+    head, lessons = game.game_description.split("\n\nLessons from your earlier games:\n")
+    assert head == USER_DESCRIPTION and kept["user"].key_reflection in lessons
+    game.act(Action("LOOK"))
+    assert len(log.read()) == 2  # written once a game ends, not before
+
+
+def test_the_opponent_learns_from_the_same_log(tmp_path):
+    from saves.experience import Experience
+    from tests.test_experience import reflection
+
+    log = Experience(tmp_path / "log.json")
+    stones = [{"stone": "RED STONE", "time_s": 100.0, "position": [200, 210, 100]}]
+    log.add([reflection(7, role="minotaur", outcome="ESCAPED", preset="tiny", evidence={"stones": stones}),
+             reflection(7, role="user", outcome="DEATH", preset="tiny",
+                        evidence={"death": {"position": [201, 203, 100], "time_s": 40.0, "lantern_held": True}})])
+    as_user = make_adapter("user", seed=7, preset="tiny", memory=log)
+    assert as_user.opponent.agent.last_stones == [(200, 210, 100)]
+    assert "lesson 7" in as_user.game_description  # the user's own lesson: it died there
+    as_minotaur = make_adapter("minotaur", seed=7, preset="tiny", memory=log)
+    assert as_minotaur.opponent.agent.death_spots == [((201, 203, 100), 40.0)]
+    assert as_minotaur.opponent.agent.lantern_early
+    assert "lesson 7" in as_minotaur.game_description and "[ESCAPED" in as_minotaur.game_description
