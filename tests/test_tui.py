@@ -185,14 +185,18 @@ async def test_the_memory_screen_lists_filters_and_shows_a_reflection_in_full():
     from saves.experience import Experience
     from tests.test_experience import reflection
 
-    Experience().add([reflection(1), reflection(2, role="minotaur", outcome="ESCAPED"), reflection(3)])
+    long = "STRATEGIC REVISION: " + "walk on, " * 30 + "the end."
+    Experience().add([reflection(1), reflection(2, role="minotaur", outcome="ESCAPED"), reflection(3, key_reflection=long)])
     app = LabyrinthApp()
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         await choose(pilot, app, "memory")
         screen = app.screen
-        assert isinstance(screen, MemoryScreen) and screen.query_one("#memory-table").row_count == 3
-        assert "g3-user" in str(screen.query_one("#memory-body", Static).render())  # the newest first
+        table = screen.query_one("#memory-table")
+        assert isinstance(screen, MemoryScreen) and table.row_count == 3
+        assert "g3-user: the user (builtin)" in str(screen.query_one("#memory-body", Static).render())  # newest first
+        first = table.render_line(1).text.rstrip()  # a long lesson fits the table, ending in an ellipsis
+        assert first.endswith("…") and "STRATEGIC REVISION: walk on" in first and table.max_scroll_x == 0
         screen.query_one("#memory-role").value = "minotaur"
         await pilot.pause()
         assert screen.query_one("#memory-table").row_count == 1

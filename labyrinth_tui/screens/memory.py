@@ -16,6 +16,8 @@ from textual.widgets import DataTable, Select, Static
 from saves.experience import Experience, Reflection
 
 ALL = "all"
+COLUMNS = ("when", "role", "outcome", "game", "agent")  # then the lesson, in the room left
+LESSON_MIN = 20
 
 
 class MemoryScreen(ModalScreen[None]):
@@ -38,7 +40,6 @@ class MemoryScreen(ModalScreen[None]):
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        table.add_columns("when", "role", "outcome", "game", "agent", "lesson")
         if self.notice:
             self.notify(escape(self.notice), title="Experience log", severity="warning", timeout=10)
         self._fill()
@@ -47,18 +48,31 @@ class MemoryScreen(ModalScreen[None]):
     def on_select_changed(self, event: Select.Changed) -> None:
         self._fill()
 
-    def _fill(self) -> None:
+    def on_resize(self) -> None:
+        self._fill(keep_row=True)
+
+    def _fill(self, keep_row: bool = False) -> None:
+        """The table anew, its lesson column as wide as the room left (a longer lesson ends in ...)."""
         role = self.query_one("#memory-role", Select).value
         outcome = self.query_one("#memory-outcome", Select).value
         self.shown = [r for r in self.reflections
                       if role in (ALL, r.role) and outcome in (ALL, r.outcome)]
         table = self.query_one(DataTable)
-        table.clear()
-        for r in self.shown:  # Text cells: a lesson's "[...]" is words, not markup
-            lesson = r.key_reflection[:60] + ("..." if len(r.key_reflection) > 60 else "")
-            table.add_row(*map(Text, (r.created_at[:16].replace("T", " "), r.role, r.outcome, f"{r.preset} {r.seed}",
-                                      r.agent, lesson)))
-        self._show(self.shown[0] if self.shown else None)
+        row = table.cursor_row if keep_row else 0
+        rows = [[Text(cell) for cell in (r.created_at[:16].replace("T", " "), r.role, r.outcome,
+                                         f"{r.preset} {r.seed}", r.agent)] for r in self.shown]
+        table.clear(columns=True)
+        table.add_columns(*COLUMNS)
+        pads = 2 * table.cell_padding
+        widths = [max((len(cells[i]) for cells in rows), default=0) for i in range(len(COLUMNS))]
+        used = sum(max(w, len(name)) + pads for w, name in zip(widths, COLUMNS, strict=True))
+        room = table.scrollable_content_region.width or table.size.width
+        table.add_column("lesson", width=max(LESSON_MIN, room - used - pads - 1))  # - 1: the scrollbar's edge
+        for cells, r in zip(rows, self.shown, strict=True):  # Text cells: a lesson's "[...]" is words, not markup
+            table.add_row(*cells, Text(r.key_reflection, no_wrap=True, overflow="ellipsis"))
+        if self.shown:
+            table.move_cursor(row=min(row, len(self.shown) - 1))
+        self._show(self.shown[min(row, len(self.shown) - 1)] if self.shown else None)
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         if 0 <= event.cursor_row < len(self.shown):
@@ -71,7 +85,8 @@ class MemoryScreen(ModalScreen[None]):
                         else "No reflection matches these filters.")
             return
         words = "in the model's own words" if r.source == "model" else "from the game's events"
-        heading = (f"{r.id}: the {r.role} ({r.agent}), {r.outcome} after {r.turns} turns, {r.game_time:g} s, "
+        who = "the Minotaur" if r.role == "minotaur" else "the user"
+        heading = (f"{r.id}: {who} ({r.agent}), {r.outcome} after {r.turns} turns, {r.game_time:g} s, "
                    f"{r.preset} seed {r.seed}\n\n")
         body.update(Text.assemble(
             (heading, "bold"), r.key_reflection, (f"\n({words})\n\n", "italic"),
