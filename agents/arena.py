@@ -74,13 +74,13 @@ class ArenaSettings:
         """One match on ``seed``, both agents built here from the seed and, with memory, from the
         lessons relevant to it; its reflections come back in the result."""
         providers = {settings.provider: settings for settings in self.providers}
-        agents = {role: make_agent(role, kind, seed, providers,
-                                   relevant(self.lessons, role, seed, self.preset) if self.memory else (),
-                                   self.preset)
-                  for role, kind in (("user", self.user), ("minotaur", self.minotaur))}
+        kinds = {"user": self.user, "minotaur": self.minotaur}
+        lessons = {role: relevant(self.lessons, role, seed, self.preset) if self.memory else [] for role in kinds}
+        agents = {role: make_agent(role, kind, seed, providers, lessons[role], self.preset)
+                  for role, kind in kinds.items()}
         match = Match(agents["user"], agents["minotaur"], seed=seed, preset=self.preset, difficulty=self.difficulty,
                       max_turns=self.max_turns, recorder=recorder_factory(seed) if recorder_factory else None,
-                      digest=self.memory)
+                      digest=self.memory, lessons=lessons)
         result = match.play()
         if self.memory:
             result.reflections = match_reflections(match)

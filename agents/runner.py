@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import asdict, dataclass, field
@@ -82,13 +82,15 @@ class Recorder(Protocol):
 
 
 class Match:
-    """One match between a user agent and a Minotaur agent."""
+    """One match between a user agent and a Minotaur agent; ``lessons``, what each was given
+    from earlier games, is only told (in a replay's header), the agents have them already."""
 
     def __init__(self, user: Agent, minotaur: Agent, *, seed: int, preset: str = "standard",
                  difficulty: str = "normal", max_turns: int = DEFAULT_MAX_TURNS,
                  timeout_s: float = DEFAULT_TIMEOUT_S, recorder: Recorder | None = None,
-                 digest: bool = False) -> None:
+                 digest: bool = False, lessons: Mapping[str, Sequence[Reflection]] | None = None) -> None:
         self.user, self.minotaur = user, minotaur
+        self.lessons = {role: list((lessons or {}).get(role, ())) for role in ("user", "minotaur")}  # as given
         self.game = Game.new(seed, preset, difficulty)
         self.seed, self.preset, self.difficulty = seed, preset, difficulty
         self.max_turns, self.recorder = max_turns, recorder

@@ -40,6 +40,9 @@ def write_summary(recorded: Replay, out: TextIO) -> None:
               f"  recorded {h.created_at}: seed {h.seed}, preset {h.preset}, difficulty {h.difficulty}, "
               f"at most {h.max_turns} turns\n"
               f"  user {h.user_agent} vs Minotaur {h.minotaur_agent}\n")
+    for role, found in h.lessons.items():
+        who = "the Minotaur" if role == "minotaur" else "the user"
+        out.writelines(f"  lesson given to {who}: {r['text']}  ({r['id']})\n" for r in found)
     if end is None:
         out.write(f"  unfinished: no final line, the match stopped after turn {len(turns)}\n")
     else:

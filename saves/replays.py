@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
@@ -71,7 +71,7 @@ class ReplayWriter:
                      "created_at": began.isoformat(timespec="seconds").replace("+00:00", "Z"),
                      "seed": match.seed, "preset": match.preset, "difficulty": match.difficulty,
                      "agents": {"user": user, "minotaur": minotaur}, "max_turns": match.max_turns,
-                     "initial_hash": match.game.state.digest(), **_system_prompts(match)})
+                     "initial_hash": match.game.state.digest(), **_lessons(match), **_system_prompts(match)})
 
     def turn(self, record: Any) -> None:
         self._write({"type": "turn", **record.to_dict()})
@@ -97,6 +97,13 @@ class ReplayWriter:
         assert self._file is not None, "the match has not started"
         self._file.write(json.dumps(line, separators=(",", ":")) + "\n")
         self._file.flush()
+
+
+def _lessons(match: Any) -> dict[str, Any]:
+    """The lessons of earlier games each agent was given: why it played as it did."""
+    given = {role: [{"id": r.id, "text": r.key_reflection} for r in found]
+             for role, found in getattr(match, "lessons", {}).items() if found}
+    return {"lessons": given} if given else {}
 
 
 def _system_prompts(match: Any) -> dict[str, Any]:
@@ -133,6 +140,7 @@ class ReplayHeader:
     max_turns: int
     created_at: str
     initial_hash: str
+    lessons: dict[str, list[dict[str, str]]] = field(default_factory=dict)  # per role: [{id, text}] given at setup
 
 
 @dataclass(frozen=True)
@@ -238,7 +246,19 @@ def _header(line: dict[str, Any]) -> ReplayHeader:
     agents = _get(line, "agents", dict)
     return ReplayHeader(_get(line, "seed", int), preset, difficulty, _get(agents, "user", str),
                         _get(agents, "minotaur", str), _get(line, "max_turns", int),
-                        _get(line, "created_at", str), _get(line, "initial_hash", str))
+                        _get(line, "created_at", str), _get(line, "initial_hash", str), _header_lessons(line))
+
+
+def _header_lessons(line: dict[str, Any]) -> dict[str, list[dict[str, str]]]:
+    """The lessons each agent was given, by role (no key when none were)."""
+    given = line.get("lessons", {})
+    if not isinstance(given, dict) or not all(
+            role in ("user", "minotaur") and isinstance(found, list)
+            and all(isinstance(r, dict) and isinstance(r.get("id"), str) and isinstance(r.get("text"), str)
+                    for r in found)
+            for role, found in given.items()):
+        raise ReplayError("'lessons' is not a list of {id, text} per role")
+    return given
 
 
 def _turn(line: dict[str, Any], expected: int) -> RecordedTurn:

@@ -167,6 +167,7 @@ def damaged(lines: list[dict], how: str) -> bytes:
         "bad input": plain[:3] + [json.dumps({**turns[2], "user": {"command": "FLY"}})] + plain[4:],
         "final miscounts": plain[:-1] + [json.dumps({**final, "turns": 3})],
         "line after final": plain + [json.dumps(turns[0])],
+        "bad lessons": [json.dumps({**header, "lessons": {"user": ["walk"]}})] + plain[1:],
     }
     return "".join(line + "\n" for line in cases[how]).encode("utf-8", "surrogateescape")
 
@@ -177,7 +178,7 @@ def damaged(lines: list[dict], how: str) -> bytes:
     ("newer version", "version 99"), ("unknown preset", "unknown preset 'huge'"),
     ("corrupt middle line", "line 6: not valid JSON"), ("turn skipped", "line 6: expected turn 5, got turn 6"),
     ("bad input", "line 4: turn 3: Invalid UserInput"), ("final miscounts", "says 3 turns"),
-    ("line after final", "after the final line"),
+    ("line after final", "after the final line"), ("bad lessons", "'lessons' is not a list of {id, text} per role"),
 ])
 def test_damaged_files_are_refused_with_one_line_naming_the_place(recorded, tmp_path, how, message):
     path = write_bytes(tmp_path / "damaged.jsonl", damaged(lines_of(recorded[0]), how))
@@ -262,3 +263,20 @@ def test_cli_bad_or_missing_file_is_one_line_and_exit_2(tmp_path, content):
         assert done.returncode == 2 and done.stdout == ""
         assert done.stderr.startswith("labyrinth replay: ") and done.stderr.count("\n") == 1
         assert "Traceback" not in done.stderr
+
+
+def test_the_lessons_each_agent_was_given_are_in_the_header_and_the_summary(tmp_path):
+    from tests.test_experience import reflection
+
+    lesson = reflection(3, role="minotaur", outcome="ESCAPED", key_reflection="Guard the [RED] stone.")
+    with ReplayWriter(tmp_path) as writer:
+        builtin_match(3, writer, max_turns=5, lessons={"minotaur": [lesson]}).play()
+    header = read_replay(writer.path).header
+    assert header.lessons == {"minotaur": [{"id": "g3-minotaur", "text": "Guard the [RED] stone."}]}
+    done = labyrinth("replay", writer.path)
+    assert "  lesson given to the Minotaur: Guard the [RED] stone.  (g3-minotaur)\n" in done.stdout
+    assert "lesson given to the user" not in done.stdout
+    assert labyrinth("replay", writer.path, "--verify").returncode == 0
+    with ReplayWriter(tmp_path) as writer:
+        builtin_match(3, writer, max_turns=5).play()
+    assert "lessons" not in lines_of(writer.path)[0] and read_replay(writer.path).header.lessons == {}
