@@ -7,11 +7,14 @@ is valid. Rewards are engine/rewards.py's; achievements engine/achievements.py's
 
 With an experience log (``memory``) a generic agent learns like ours: the
 role's lessons end its ``game_description`` (the one text WSAP hands an agent at
-setup), the opponent is given its own, and a finished game adds one reflection
-per role to the log.
+setup), an opponent named from the registry is given its own, and a finished game
+adds one reflection per role to the log.
 """
 
 from __future__ import annotations
+
+import warnings
+from types import SimpleNamespace
 
 from engine import Game, MinotaurDecision, UserInput
 from engine.achievements import (
@@ -79,6 +82,9 @@ class LabyrinthAdapter:
         self.turns, self.unlocked = 0, set()
         self.history: list[tuple[UserInput, MinotaurDecision]] = []  # the turns played, to save and replay
         self.memory = GameMemory(self.log, self.seed, self.preset)
+        notice = self.log.take_notice() if self.log is not None else None
+        if notice:  # a log that could not be read was kept aside and a fresh one started
+            warnings.warn(notice, stacklevel=2)
         self.digest = GameDigest(self.game.world, self.game.state.user)
         response, observation = self.game.view()
         other = "minotaur" if self.role == "user" else "user"
@@ -128,15 +134,16 @@ class LabyrinthAdapter:
         (so its memory is where it was) while the recorded ones are played."""
         for command, decision in history:
             self.opponent.decide()
-            self._step(command, decision, None)
+            self._step(command, decision, None, replaying=True)
 
-    def _step(self, command: UserInput, decision: MinotaurDecision, why: str | None) -> TurnResult:
+    def _step(self, command: UserInput, decision: MinotaurDecision, why: str | None,
+              replaying: bool = False) -> TurnResult:
         result = self.game.step(command, decision)
         self.turns += 1
         self.history.append((command, decision))
         self.digest.turn(result)
         self.opponent.tell(result, why, done=self.done)
-        if self.done and self.log is not None:
+        if self.done and self.log is not None and not replaying:  # a game replayed was remembered when played
             self._remember(result)
         view = result.response if self.role == "user" else result.observation
         self.observation = self.perception.observe(result.state, view, result.events)
@@ -144,7 +151,7 @@ class LabyrinthAdapter:
 
     def _remember(self, result: TurnResult) -> None:
         """The finished game's reflections into the log; a model opponent then puts its own in its words."""
-        agents = {self.role: _Named(self.agent_name), self.opponent.role: self.opponent.agent}
+        agents = {self.role: SimpleNamespace(name=self.agent_name), self.opponent.role: self.opponent.agent}
         self.memory.remember(self.digest, result.state, result.state.outcome or "TIMEOUT", self.turns, agents)
         self.memory.refine(agents)
 
@@ -167,18 +174,12 @@ class LabyrinthAdapter:
         return ActionResult(False, why, 0.0, [], self.done, self.observation)
 
 
-class _Named:
-    """The WSAP agent as the reflections name it: the adapter never sees the agent itself."""
-
-    def __init__(self, name: str) -> None:
-        self.name = name
-
-
 def make_adapter(role: str = "user", seed: int = 1, preset: str = "standard", difficulty: str = "normal",
                  opponent: str | Agent = "builtin", max_turns: int = DEFAULT_MAX_TURNS,
                  memory: Experience | None = None, agent_name: str = "wsap") -> LabyrinthAdapter:
     """A WSAP GameAdapter for ``role``; ``opponent`` (an agent, or a registry name) plays the other role.
     ``memory`` (an experience log, e.g. ``Experience()`` for the user's own) makes both roles learn;
-    ``agent_name`` names the WSAP agent in the reflections. An opponent given as an agent is taken as it is,
-    without lessons."""
+    ``agent_name`` names the WSAP agent in the reflections (the adapter never sees the agent itself).
+    An opponent given as an agent is taken as it is, without lessons; a log that could not be read
+    is kept aside with a warning."""
     return LabyrinthAdapter(role, seed, preset, difficulty, opponent, max_turns, memory, agent_name)

@@ -42,7 +42,7 @@ def write_summary(recorded: Replay, out: TextIO) -> None:
               f"  user {h.user_agent} vs Minotaur {h.minotaur_agent}\n")
     for role, found in h.lessons.items():
         who = "the Minotaur" if role == "minotaur" else "the user"
-        out.writelines(f"  lesson given to {who}: {r['text']}  ({r['id']})\n" for r in found)
+        out.writelines(f"  lesson offered to {who}: {r['text']}  ({r['id']})\n" for r in found)
     if end is None:
         out.write(f"  unfinished: no final line, the match stopped after turn {len(turns)}\n")
     else:

@@ -175,7 +175,7 @@ class SpectateSession:
         self.match = Match(make_agent("user", user, seed, providers, lessons["user"], preset),
                            make_agent("minotaur", minotaur, seed, providers, lessons["minotaur"], preset),
                            seed=seed, preset=preset, difficulty=difficulty, max_turns=max_turns,
-                           digest=learning, lessons=lessons)
+                           digest=learning)
         self.seed, self.preset = seed, preset
         self.user_kind, self.minotaur_kind = user, minotaur
         self.response: GameStateResponse = self.match.game.view()[0]

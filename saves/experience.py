@@ -10,13 +10,14 @@ starts. The log keeps the newest CAP reflections.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from .atomic import write_json
 from .paths import data_dir
@@ -24,6 +25,14 @@ from .paths import data_dir
 LOG_NAME = "experience_log.json"
 VERSION = 1
 CAP = 5000  # reflections kept; the oldest go first
+
+
+CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")  # newlines, tabs, terminal escapes: never in a lesson's one line
+
+
+def plain_text(text: str) -> str:
+    """One line of words: control characters (a terminal escape in a model's answer) become spaces."""
+    return " ".join(CONTROL.sub(" ", text).split())
 
 
 class Reflection(BaseModel):
@@ -44,6 +53,11 @@ class Reflection(BaseModel):
     evidence: dict[str, Any] = Field(default_factory=dict, description="the numbers behind the lesson")
     source: Literal["events", "model"] = Field("events", description="built from the game's events, or the "
                                                                       "model's own words")
+
+    @field_validator("agent", "key_reflection", mode="before")
+    @classmethod
+    def _one_line(cls, value: Any) -> Any:
+        return plain_text(value) if isinstance(value, str) else value
 
 
 class ExperienceLog(BaseModel):

@@ -32,6 +32,7 @@ from engine import (
     parse,
 )
 
+from .experience import plain_text
 from .paths import replays_dir
 
 FORMAT = "labyrinth-replay"
@@ -196,7 +197,7 @@ def read_replay(path: Path) -> Replay:
     if not lines:
         raise ReplayError(f"{path}: empty file, not a Labyrinth replay")
     try:
-        header = _header(lines[0])
+        header = _header(lines[0], notes)
     except ReplayError as exc:
         raise ReplayError(f"{path}: not a Labyrinth replay: {exc}") from None
     turns: list[RecordedTurn] = []
@@ -235,7 +236,7 @@ def _get(line: dict[str, Any], key: str, kind: type | tuple[type, ...]) -> Any:
     return value
 
 
-def _header(line: dict[str, Any]) -> ReplayHeader:
+def _header(line: dict[str, Any], notes: list[str]) -> ReplayHeader:
     if line.get("type") != "header" or line.get("format") != FORMAT:
         raise ReplayError("line 1 is not a replay header")
     if line.get("version") != VERSION:
@@ -246,19 +247,23 @@ def _header(line: dict[str, Any]) -> ReplayHeader:
     agents = _get(line, "agents", dict)
     return ReplayHeader(_get(line, "seed", int), preset, difficulty, _get(agents, "user", str),
                         _get(agents, "minotaur", str), _get(line, "max_turns", int),
-                        _get(line, "created_at", str), _get(line, "initial_hash", str), _header_lessons(line))
+                        _get(line, "created_at", str), _get(line, "initial_hash", str),
+                        _header_lessons(line, notes))
 
 
-def _header_lessons(line: dict[str, Any]) -> dict[str, list[dict[str, str]]]:
-    """The lessons each agent was given, by role (no key when none were)."""
+def _header_lessons(line: dict[str, Any], notes: list[str]) -> dict[str, list[dict[str, str]]]:
+    """The lessons each agent was given, by role (no key when none were). They only tell why the
+    agents played as they did, so damaged ones are left out with a note, not refused."""
     given = line.get("lessons", {})
     if not isinstance(given, dict) or not all(
             role in ("user", "minotaur") and isinstance(found, list)
             and all(isinstance(r, dict) and isinstance(r.get("id"), str) and isinstance(r.get("text"), str)
                     for r in found)
             for role, found in given.items()):
-        raise ReplayError("'lessons' is not a list of {id, text} per role")
-    return given
+        notes.append("the header's lessons are not a list of {id, text} per role and are left out")
+        return {}
+    return {role: [{"id": plain_text(r["id"]), "text": plain_text(r["text"])} for r in found]
+            for role, found in given.items()}
 
 
 def _turn(line: dict[str, Any], expected: int) -> RecordedTurn:

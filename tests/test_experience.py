@@ -85,3 +85,8 @@ def test_a_late_reflection_takes_the_place_of_the_one_with_its_id():
     kept = log.read()
     assert [r.id for r in kept] == ["g1-user", "g1-minotaur", "g2-user"]
     assert kept[1].key_reflection == "In my own words." and kept[1].source == "model"
+
+
+def test_a_lesson_is_one_line_of_words_whatever_a_model_wrote():
+    r = reflection(1, key_reflection="Line one.\n\tIgnore \x1b[31mred\x1b[0m\x00.", agent="gemini/\x1b]0;x\x07m")
+    assert r.key_reflection == "Line one. Ignore [31mred [0m ." and r.agent == "gemini/ ]0;x m"

@@ -79,7 +79,8 @@ def test_the_injection_is_capped_and_leaves_out_attempts_to_steer_the_model():
     assert learning_injection([]) == ""
 
 
-@pytest.mark.parametrize(("provider", "role"), [("gemini", "minotaur"), ("mistral", "user"), ("ollama", "minotaur")])
+@pytest.mark.parametrize("provider", ["gemini", "mistral", "ollama"])
+@pytest.mark.parametrize("role", ["user", "minotaur"])
 def test_lessons_reach_a_models_system_prompt_at_setup_only_and_its_own_words_are_kept(provider, role):
     from agents.arena import ArenaSettings, run_arena
     from agents.config import ProviderSettings

@@ -167,7 +167,6 @@ def damaged(lines: list[dict], how: str) -> bytes:
         "bad input": plain[:3] + [json.dumps({**turns[2], "user": {"command": "FLY"}})] + plain[4:],
         "final miscounts": plain[:-1] + [json.dumps({**final, "turns": 3})],
         "line after final": plain + [json.dumps(turns[0])],
-        "bad lessons": [json.dumps({**header, "lessons": {"user": ["walk"]}})] + plain[1:],
     }
     return "".join(line + "\n" for line in cases[how]).encode("utf-8", "surrogateescape")
 
@@ -178,7 +177,7 @@ def damaged(lines: list[dict], how: str) -> bytes:
     ("newer version", "version 99"), ("unknown preset", "unknown preset 'huge'"),
     ("corrupt middle line", "line 6: not valid JSON"), ("turn skipped", "line 6: expected turn 5, got turn 6"),
     ("bad input", "line 4: turn 3: Invalid UserInput"), ("final miscounts", "says 3 turns"),
-    ("line after final", "after the final line"), ("bad lessons", "'lessons' is not a list of {id, text} per role"),
+    ("line after final", "after the final line"),
 ])
 def test_damaged_files_are_refused_with_one_line_naming_the_place(recorded, tmp_path, how, message):
     path = write_bytes(tmp_path / "damaged.jsonl", damaged(lines_of(recorded[0]), how))
@@ -274,9 +273,44 @@ def test_the_lessons_each_agent_was_given_are_in_the_header_and_the_summary(tmp_
     header = read_replay(writer.path).header
     assert header.lessons == {"minotaur": [{"id": "g3-minotaur", "text": "Guard the [RED] stone."}]}
     done = labyrinth("replay", writer.path)
-    assert "  lesson given to the Minotaur: Guard the [RED] stone.  (g3-minotaur)\n" in done.stdout
-    assert "lesson given to the user" not in done.stdout
+    assert "  lesson offered to the Minotaur: Guard the [RED] stone.  (g3-minotaur)\n" in done.stdout
+    assert "lesson offered to the user" not in done.stdout
     assert labyrinth("replay", writer.path, "--verify").returncode == 0
     with ReplayWriter(tmp_path) as writer:
         builtin_match(3, writer, max_turns=5).play()
     assert "lessons" not in lines_of(writer.path)[0] and read_replay(writer.path).header.lessons == {}
+
+
+@pytest.mark.parametrize("lessons", [{"user": ["walk"]}, ["walk"], {"intruder": []}, {"user": [{"id": 1}]}])
+def test_damaged_lessons_in_a_header_are_left_out_with_a_note_and_the_replay_still_verifies(recorded, tmp_path,
+                                                                                           lessons):
+    lines = lines_of(recorded[0])
+    path = write_lines(tmp_path / "lessons.jsonl", [{**lines[0], "lessons": lessons}, *lines[1:]])
+    replay = read_replay(path)
+    assert replay.header.lessons == {} and replay.notes == [
+        "the header's lessons are not a list of {id, text} per role and are left out"]
+    assert labyrinth("replay", path, "--verify").returncode == 0
+
+
+def test_a_lesson_with_control_characters_is_shown_on_one_line(recorded, tmp_path):
+    lines = lines_of(recorded[0])
+    text = "Line one.\nIgnore this: \x1b[31mred\x1b[0m."
+    path = write_lines(tmp_path / "escapes.jsonl",
+                       [{**lines[0], "lessons": {"user": [{"id": "g1-user", "text": text}]}}, *lines[1:]])
+    done = labyrinth("replay", path)
+    assert "  lesson offered to the user: Line one. Ignore this: [31mred [0m.  (g1-user)\n" in done.stdout
+    assert "\x1b" not in done.stdout
+
+
+def test_the_arena_records_the_lessons_it_gave_each_agent(tmp_path):
+    from agents.arena import ArenaSettings
+    from tests.test_experience import reflection
+
+    lessons = (reflection(3, role="user", preset="small", key_reflection="Avoid the ramp."),
+               reflection(4, role="user", preset="small", key_reflection="An older game elsewhere."),
+               reflection(3, role="minotaur", outcome="DEATH", preset="small", key_reflection="Not a lesson: it won."))
+    settings = ArenaSettings(preset="small", max_turns=5, memory=True, lessons=lessons)
+    settings.play(3, lambda seed: ReplayWriter(tmp_path))
+    [path] = tmp_path.iterdir()
+    assert read_replay(path).header.lessons == {"user": [{"id": "g3-user", "text": "Avoid the ramp."},
+                                                         {"id": "g4-user", "text": "An older game elsewhere."}]}

@@ -197,6 +197,13 @@ async def test_the_memory_screen_lists_filters_and_shows_a_reflection_in_full():
         assert "g3-user: the user (builtin)" in str(screen.query_one("#memory-body", Static).render())  # newest first
         first = table.render_line(1).text.rstrip()  # a long lesson fits the table, ending in an ellipsis
         assert first.endswith("…") and "STRATEGIC REVISION: walk on" in first and table.max_scroll_x == 0
+        await pilot.press("down")
+        await pilot.resize_terminal(80, 24)  # narrower: time and agent go, the lesson keeps room, the row stays
+        await pilot.pause()
+        await pilot.pause()
+        assert [str(c.label) for c in table.columns.values()] == ["role", "outcome", "game", "lesson"]
+        assert table.cursor_row == 1 and table.max_scroll_x == 0 and table.render_line(2).text.rstrip().endswith("…")
+        assert "g2-minotaur" in str(screen.query_one("#memory-body", Static).render())
         screen.query_one("#memory-role").value = "minotaur"
         await pilot.pause()
         assert screen.query_one("#memory-table").row_count == 1

@@ -160,8 +160,9 @@ def test_a_wsap_agent_learns_through_its_game_description_and_leaves_its_reflect
     from engine.actions import USER_DESCRIPTION
     from saves.experience import Experience, log_path
 
-    make_adapter("user", seed=7, preset="tiny", max_turns=2).act(Action("LOOK"))
-    assert not log_path().exists()  # no memory unless asked for
+    unasked = make_adapter("user", seed=7, preset="tiny", max_turns=1)
+    unasked.act(Action("LOOK"))
+    assert unasked.done and not log_path().exists()  # a finished game, and no memory unless asked for
 
     log = Experience(tmp_path / "log.json")
     game = make_adapter("user", seed=7, preset="tiny", max_turns=3, memory=log, agent_name="my-agent")
@@ -178,6 +179,18 @@ def test_a_wsap_agent_learns_through_its_game_description_and_leaves_its_reflect
     assert head == USER_DESCRIPTION and kept["user"].key_reflection in lessons
     game.act(Action("LOOK"))
     assert len(log.read()) == 2  # written once a game ends, not before
+    game.replay(game.history[:1] + [(game.history[0][0], game.history[0][1])] * 2)
+    assert game.done and len(log.read()) == 2  # a game replayed (a saved game resumed) is not remembered again
+
+
+def test_a_corrupt_log_is_kept_aside_with_a_warning_and_play_goes_on(tmp_path):
+    from saves.experience import Experience
+
+    path = tmp_path / "log.json"
+    path.write_text("{not json")
+    with pytest.warns(UserWarning, match="corrupt"):
+        game = make_adapter("user", seed=7, preset="tiny", memory=Experience(path))
+    assert game.act(Action("LOOK")).success and list(tmp_path.glob("log.corrupt-*.json"))
 
 
 def test_the_opponent_learns_from_the_same_log(tmp_path):

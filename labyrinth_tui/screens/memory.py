@@ -4,6 +4,7 @@ by role and outcome; the highlighted one in full, with its evidence."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
 from rich.markup import escape
 from rich.text import Text
@@ -16,8 +17,11 @@ from textual.widgets import DataTable, Select, Static
 from saves.experience import Experience, Reflection
 
 ALL = "all"
-COLUMNS = ("when", "role", "outcome", "game", "agent")  # then the lesson, in the room left
-LESSON_MIN = 20
+CELLS: dict[str, Callable[[Reflection], str]] = {  # then the lesson, in the room left
+    "when": lambda r: r.created_at[:16].replace("T", " "), "role": lambda r: r.role, "outcome": lambda r: r.outcome,
+    "game": lambda r: f"{r.preset} {r.seed}", "agent": lambda r: r.agent}
+DROPPED_FIRST = ("when", "agent")  # on a narrow screen, so that the lesson keeps some room
+LESSON_MIN = 24
 
 
 class MemoryScreen(ModalScreen[None]):
@@ -27,6 +31,7 @@ class MemoryScreen(ModalScreen[None]):
         log = Experience()
         self.reflections = list(reversed(log.read()))
         self.notice = log.take_notice()
+        self.built: tuple | None = None  # the filters and width the table was last built for
         with Vertical(id="memory", classes="dialog"):
             yield Static(Text(f"Memory: {len(self.reflections)} reflections in {log.path}"), classes="dialog-title")
             with Horizontal(id="memory-filters"):
@@ -49,30 +54,36 @@ class MemoryScreen(ModalScreen[None]):
         self._fill()
 
     def on_resize(self) -> None:
-        self._fill(keep_row=True)
+        self.call_after_refresh(self._fill, keep_row=True)  # once the table has its new size
 
     def _fill(self, keep_row: bool = False) -> None:
-        """The table anew, its lesson column as wide as the room left (a longer lesson ends in ...)."""
+        """The table anew, when the filters or its width changed: the lesson column as wide as the
+        room left (a longer lesson ends in ...), the time and agent columns left out if need be."""
         role = self.query_one("#memory-role", Select).value
         outcome = self.query_one("#memory-outcome", Select).value
-        self.shown = [r for r in self.reflections
-                      if role in (ALL, r.role) and outcome in (ALL, r.outcome)]
         table = self.query_one(DataTable)
-        row = table.cursor_row if keep_row else 0
-        rows = [[Text(cell) for cell in (r.created_at[:16].replace("T", " "), r.role, r.outcome,
-                                         f"{r.preset} {r.seed}", r.agent)] for r in self.shown]
-        table.clear(columns=True)
-        table.add_columns(*COLUMNS)
+        room = table.scrollable_content_region.width
+        if self.built == (role, outcome, room):
+            return
+        self.built = (role, outcome, room)
+        self.shown = [r for r in self.reflections if role in (ALL, r.role) and outcome in (ALL, r.outcome)]
+        row = min(table.cursor_row if keep_row else 0, len(self.shown) - 1)
         pads = 2 * table.cell_padding
-        widths = [max((len(cells[i]) for cells in rows), default=0) for i in range(len(COLUMNS))]
-        used = sum(max(w, len(name)) + pads for w, name in zip(widths, COLUMNS, strict=True))
-        room = table.scrollable_content_region.width or table.size.width
-        table.add_column("lesson", width=max(LESSON_MIN, room - used - pads - 1))  # - 1: the scrollbar's edge
-        for cells, r in zip(rows, self.shown, strict=True):  # Text cells: a lesson's "[...]" is words, not markup
-            table.add_row(*cells, Text(r.key_reflection, no_wrap=True, overflow="ellipsis"))
+        cells = {name: [Text(cell(r)) for r in self.shown] for name, cell in CELLS.items()}  # Text: "[..]" is words
+        widths = {name: max([len(name), *(len(c) for c in column)]) + pads for name, column in cells.items()}
+        names = list(CELLS)
+        for name in DROPPED_FIRST:
+            if room - sum(widths[n] for n in names) - pads - 1 >= LESSON_MIN:  # - 1: the scrollbar's edge
+                break
+            names.remove(name)
+        table.clear(columns=True)
+        table.add_columns(*names)
+        table.add_column("lesson", width=max(LESSON_MIN, room - sum(widths[n] for n in names) - pads - 1))
+        for i, r in enumerate(self.shown):
+            table.add_row(*(cells[name][i] for name in names), Text(r.key_reflection, no_wrap=True, overflow="ellipsis"))
         if self.shown:
-            table.move_cursor(row=min(row, len(self.shown) - 1))
-        self._show(self.shown[min(row, len(self.shown) - 1)] if self.shown else None)
+            table.move_cursor(row=row)
+        self._show(self.shown[row] if self.shown else None)
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         if 0 <= event.cursor_row < len(self.shown):
