@@ -33,9 +33,11 @@ LEARNS_FROM = {"user": ("DEATH", "TIMEOUT"), "minotaur": ("ESCAPED", "TIMEOUT")}
 OUTCOME_WORDS = {"user": {"DEATH": "You were caught", "ESCAPED": "You escaped", "TIMEOUT": "Time ran out"},
                  "minotaur": {"DEATH": "You caught the intruder", "ESCAPED": "The intruder escaped",
                               "TIMEOUT": "Time ran out with the intruder still free"}}
-# Sentences that try to steer a model rather than tell it what happened are left out.
-STEERING = re.compile(r"ignore|disregard|forget (all|every|the)|system prompt|instruction|you are now|"
-                      r"new rules?|jailbreak|pretend|override|```", re.IGNORECASE)
+# Sentences that try to steer a model rather than tell it what happened are left out; a lesson that
+# says to ignore a noise or forget a ramp is about the game and stays.
+STEERING = re.compile(r"\b(ignore|disregard|forget)\b[^.!?]{0,40}\b(instructions?|rules?|prompts?|previous|above|"
+                      r"everything|all)\b|system prompt|instruction|you are now|new rules?|jailbreak|pretend|"
+                      r"override|```", re.IGNORECASE)
 MARKUP = re.compile(r"<(\w+)[^>]*>.*?</\1\s*>|<[^>]*>", re.DOTALL)  # tags go, and what they wrap
 
 
