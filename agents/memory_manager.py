@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine import GameState
 from engine.constants import TICKS_PER_SECOND
-from saves.experience import Experience, Reflection
+from saves.experience import Experience, Reflection, plain_text
 
 from .game_digest import GameDigest
 
@@ -105,7 +105,7 @@ def in_own_words(reflection: Reflection, agent: Any) -> Reflection:
     ask = getattr(agent, "lesson", None)
     words = ask(f"{OUTCOME_WORDS[reflection.role][reflection.outcome]} after {reflection.turns} turns. What the "
                 f"record shows: {reflection.key_reflection}") if ask else None
-    if not words:
+    if not words or not plain_text(words):  # no answer, or nothing but control characters
         return reflection
     return Reflection.model_validate({**reflection.model_dump(), "key_reflection": words, "source": "model",
                                       "evidence": {**reflection.evidence, "from_events": reflection.key_reflection}})
