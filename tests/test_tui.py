@@ -34,6 +34,15 @@ async def type_line(pilot, text: str) -> None:
     await pilot.pause()
 
 
+async def halt_until_over(pilot, session, turns: int = 60) -> None:
+    """Stand still (typed "halt 20") until the Minotaur ends the game, within ``turns``."""
+    for _ in range(turns):
+        if session.over:
+            break
+        await type_line(pilot, "halt 20")
+    assert session.over
+
+
 async def test_typing_plays_at_once_and_a_typo_changes_nothing():
     app = LabyrinthApp(GAME)
     async with app.run_test(size=SIZE) as pilot:
@@ -119,10 +128,7 @@ async def test_a_game_ends_on_the_game_over_screen():
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         session = app.screen.session
-        for _ in range(60):
-            if session.over:
-                break
-            await type_line(pilot, "halt 20")
+        await halt_until_over(pilot, session)
         assert session.over and isinstance(app.screen, GameOverScreen)
         assert "caught" in str(app.screen.query_one("#headline", Static).render())
         await pilot.press(*"halt 20", "enter", "n")  # the rest of a command typed as the game ended
@@ -172,8 +178,7 @@ async def test_a_finished_game_shows_and_keeps_what_was_learned():
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         session = app.screen.session
-        while not session.over:
-            await type_line(pilot, "halt 20")
+        await halt_until_over(pilot, session)
         await pilot.pause(0.3)
         lessons = str(app.screen.query_one("#lessons", Static).render())
         assert "You learned: STRATEGIC REVISION: caught at" in lessons and "The Minotaur learned:" in lessons
@@ -251,8 +256,7 @@ async def test_no_memory_holds_for_the_next_game_too():
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         session = app.screen.session
-        while not session.over:
-            await type_line(pilot, "halt 20")
+        await halt_until_over(pilot, session)
         await pilot.pause(1.2)
         await pilot.press("n")
         await pilot.pause()
