@@ -16,7 +16,6 @@ from .constants import (
     MINOTAUR_PACE,
     MINOTAUR_SEEING_PACE,
     PARALYSIS_TICKS,
-    PATH_BUDGET,
     QUARTERS,
     TICKS_PER_SECOND,
 )
@@ -59,7 +58,7 @@ MINOTAUR_ACTIONS = ActionSpace([
               "freshest noise or sighting, else patrol.", [], ["you are not paralyzed or out of time"], "movement"),
     ActionDef("PATHFIND", f"Walk a shortest path to a cell you choose ({_WALKS}; {_RUNS} while you see the intruder).",
               [ParamDef("target_coords", "object", "the cell to reach, {\"x\": int, \"y\": int, \"z\": int}; "
-                        f"not rock, not a crawlway, within {PATH_BUDGET:,} cells of search")],
+                        "not rock, not a crawlway; any such cell of the cube is reached")],
               ["the target is open and not a crawlway"], "movement"),
     ActionDef("WAIT", "Stand still and silent: an ambush.", [], [], "wait"),
     ActionDef("JUMP", f"Leap out of time for {_JUMP} and come back at this very cell: you do not move, see, block "

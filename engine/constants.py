@@ -53,8 +53,12 @@ LANTERN_RESPAWN_TICKS = 720 * TICKS_PER_SECOND
 QUARTERS = 4
 MINOTAUR_PACE = 2  # while it does not see the user: 1 step/s
 MINOTAUR_SEEING_PACE = 4  # while it sees the user: 2 steps/s
-# A* node budget: a target further than this is treated as unreachable (cross the
-# full cube in legs). It bounds the time and memory one PATHFIND can cost.
+# PATHFIND's exact A* search: for targets at most this many levels and horizontal
+# steps away (a whole `large` ground), expanding at most PATH_BUDGET cells. Further
+# targets, or one the budget cannot reach, are searched inside a corridor of chunks:
+# every open cell is pathed, at a cost in proportion to its distance.
+EXACT_REACH_LEVELS = 8
+EXACT_REACH_STEPS = 192
 PATH_BUDGET = 50_000
 # The world remembers at most this many cells' ways out (per side) before starting afresh.
 MOVES_CACHE_CELLS = 100_000

@@ -12,7 +12,6 @@ from .cells import CRAWLWAY, MINOTAUR_OPEN, ROCK
 from .constants import (
     MINOTAUR_PACE,
     MINOTAUR_SEEING_PACE,
-    PATH_BUDGET,
     PATROL_REACH,
     QUARTERS,
     TICKS_PER_SECOND,
@@ -56,10 +55,7 @@ def plan_for(world: World, state: GameState, decision: MinotaurDecision) -> tupl
         if kind == CRAWLWAY:
             return ("WAIT",), f"PATHFIND refused: {target} is a crawlway, too low for the Minotaur"
         if target != state.goal or not state.path:
-            path = find_path(world, state.minotaur, target)
-            if path is None:
-                return ("WAIT",), f"PATHFIND refused: no path to {target} within {PATH_BUDGET} cells of search"
-            state.goal, state.path = target, path
+            state.goal, state.path = target, find_path(world, state.minotaur, target)
         return ("PATHFIND", target), None
     return (action,), None
 
@@ -80,9 +76,6 @@ def next_cell(world: World, state: GameState, plan: Plan, sees_user: bool) -> Po
     if goal != state.goal or not state.path:
         state.path = _route(world, state, goal)
         state.goal = goal
-    if not state.path:  # out of search range: drop that waypoint and every clue so far
-        state.waypoint, state.searched_until = None, state.tick
-        return None
     step, state.path = state.path[0], state.path[1:]
     return step
 
@@ -97,7 +90,7 @@ def _route(world: World, state: GameState, goal: Pos) -> tuple[Pos, ...]:
     reach = abs(goal[0] - here[0]) + abs(goal[1] - here[1]) + abs(goal[2] - here[2])
     if goal in world.minotaur_neighbours(end) and len(path) < 2 * reach + 6:
         return (*path, goal)
-    return find_path(world, here, goal) or ()
+    return find_path(world, here, goal)
 
 
 def _chase_goal(world: World, state: GameState, sees_user: bool) -> Pos | None:
