@@ -57,7 +57,7 @@ def _action_text(s: GameState, cmd: UserInput, out, events) -> str:
         text = f"You {gait} {cmd.direction} {n} step{'s' if n != 1 else ''} ({time})"
         if out.stop_reason == "COLLISION":
             return f"{text} until {out.collision} stops you."
-    if out.stop_reason == "ENCOUNTER":
+    if out.stop_reason == "ENCOUNTER" and s.outcome != "DEATH":
         return f"{text} and freeze: the Minotaur is in sight!"
     if out.stop_reason == "ITEM_SIGHTED":
         return f"{text} and stop: something catches your eye."
@@ -73,7 +73,10 @@ def _event_text(s: GameState, e: ev.Event) -> str | None:
             return f"A temporal whine tears the air{where}: the Minotaur has vanished from time!"
         return f"The whine rises again{where}: the Minotaur is about to re-enter!"
     if isinstance(e, ev.MinotaurReentered):
-        return None if s.outcome else "The Minotaur materializes at its fixed re-entry position!"
+        if s.outcome:
+            return None
+        frozen = ", frozen by the lantern" if s.paralysis else ""
+        return f"The Minotaur materializes at its fixed re-entry position{frozen}!"
     if isinstance(e, ev.StonesHummed):
         return "\n".join(_hum_text(*hum) for hum in e.hums) or None
     if isinstance(e, ev.ParalysisEnded):
@@ -139,7 +142,7 @@ def cue_text(s: GameState, view: UserView) -> str | None:
     if near == "PARALYZED":
         return f"The Minotaur is paralyzed for {_seconds(s.paralysis)} more."
     if near == "VANISHED":
-        return f"The Minotaur is out of time; it returns in {_seconds(s.jump_left)}."
+        return "The Minotaur is out of time: not a sound of it, and no telling when it returns."
     return {
         "VERY CLOSE": f"Hot breath and hooves VERY CLOSE{toward}!",
         "CLOSE": f"Heavy hoofbeats sound CLOSE{toward}.",

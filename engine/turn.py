@@ -190,8 +190,7 @@ class _Turn:
             self.events.append(ev.StonesHummed(s.tick, resonance(s)))
         elif cmd.command == "USE":
             s.inventory = tuple(n for n in s.inventory if n != "LANTERN")
-            s.paralysis = PARALYSIS_TICKS
-            s.jump_left = 0  # the lantern's light pulls it back into time, frozen
+            s.paralysis = PARALYSIS_TICKS  # a jump under way runs on: the two timers are independent
             s.lantern_respawn = LANTERN_RESPAWN_TICKS
             self.events.append(ev.LanternUsed(s.tick, s.user))
         if self.plan[0] == "JUMP" and s.paralysis:
@@ -243,6 +242,8 @@ class _Turn:
             if self._note_seen_items(items_in_sight(self.world, s)):
                 out.stop_reason = "ITEM_SIGHTED"
                 break
+        if s.outcome == "DEATH" and out.stop_reason != "COLLISION":
+            out.stop_reason = "ENCOUNTER"  # the Minotaur cut the move short, for good
         out.steps_moved, out.ran = len(path), ran
         if path:
             self.events.append(ev.UserMoved(s.tick, start, s.user, len(path), ran, tuple(path)))
@@ -359,7 +360,7 @@ class _Turn:
                 self.events.append(ev.WhineHeard(s.tick, "RE_ENTRY_ALERT", *self._whine_bearing()))
             elif not s.jump_left:
                 self.events.append(ev.MinotaurReentered(s.tick, s.minotaur))
-                if s.user == s.minotaur:
+                if s.user == s.minotaur and not s.paralysis:
                     self._caught("stood where the Minotaur re-entered time")
         if s.lantern_respawn:
             s.lantern_respawn -= 1
