@@ -79,3 +79,12 @@ def test_a_frozen_or_vanished_minotaur_has_a_direction_only_within_37_5_m(state,
     game = scene(user=user, minotaur=tuple(u + o for u, o in zip(user, offset)), **state)
     cue = game.view()[0].minotaur_cue
     assert cue.proximity in ("PARALYZED", "VANISHED") and cue.audio_direction == direction
+
+
+@pytest.mark.parametrize("heard_tick, seen_tick, goal", [(10, 20, "seen"), (20, 10, "heard")])
+def test_chase_goes_to_the_newer_clue_whichever_sense_gave_it(heard_tick, seen_tick, goal):
+    clues = {"heard": (210, 204, 100), "seen": (190, 196, 100)}
+    game = scene(user=FAR, minotaur=(200, 200, 100), tick=30,
+                 last_heard=(clues["heard"], heard_tick, "LOW"), last_seen=(clues["seen"], seen_tick))
+    game.step(halt(2), CHASE)
+    assert game.state.goal == clues[goal]
