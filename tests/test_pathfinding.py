@@ -92,3 +92,22 @@ def test_chase_keeps_a_clue_that_lies_far_away():
     game.step(halt(4), CHASE)
     assert game.state.goal == seen and game.state.searched_until == -1
     assert game.state.minotaur != (200, 200, 100)
+
+
+def test_a_far_target_is_searched_once_however_many_turns_walk_to_it(monkeypatch):
+    import engine.minotaur
+
+    searches = []
+
+    def counted(world, start, goal):
+        searches.append(goal)
+        return find_path(world, start, goal)
+
+    monkeypatch.setattr(engine.minotaur, "find_path", counted)
+    game = scene(preset="full", user=FAR, minotaur=(200, 200, 100))
+    far = {"action": "PATHFIND", "target_coords": {"x": 2, "y": 2, "z": 0}}
+    rock = {"action": "PATHFIND", "target_coords": {"x": 201, "y": 201, "z": 100}}
+    for _ in range(4):
+        assert "refused" not in game.step(halt(3), far).observation.message
+        assert "solid rock" in game.step(halt(1), rock).observation.message
+    assert searches == [(2, 2, 0)]
