@@ -32,12 +32,15 @@ class World:
         """The kind of cell at (x, y, z); ROCK outside the cube."""
         if not (0 <= x < WORLD_SIZE and 0 <= y < WORLD_SIZE and 0 <= z < WORLD_LEVELS):
             return ROCK
-        cx, cy = x >> 3, y >> 3
+        return self._chunk(x >> 3, y >> 3, z)[((y & 7) << 3) | (x & 7)]
+
+    def _chunk(self, cx: int, cy: int, z: int) -> bytes:
+        """The cells of a chunk inside the cube, generated on first use."""
         key = (z * CHUNKS_PER_SIDE + cy) * CHUNKS_PER_SIDE + cx
         chunk = self._chunks.get(key)
         if chunk is None:
             chunk = self._chunks[key] = generate_chunk(self.seed, cx, cy, z)
-        return chunk[((y & 7) << 3) | (x & 7)]
+        return chunk
 
     def is_open(self, pos: Pos) -> bool:
         return self.cell(*pos) != ROCK
@@ -73,9 +76,16 @@ class World:
 
     def _minotaur_moves(self, pos: Pos) -> tuple[Pos, ...]:
         x, y, z = pos
-        cell = self.cell
-        out = [(x + dx, y + dy, z) for dx, dy in HORIZONTAL.values() if cell(x + dx, y + dy, z) in MINOTAUR_OPEN]
-        here = cell(x, y, z)
+        lx, ly = x & 7, y & 7
+        chunk, cell = self._chunk(x >> 3, y >> 3, z), self.cell
+        out = []
+        # Neighbours inside this chunk are read from it directly: the searches spend their time here.
+        for dx, dy in HORIZONTAL.values():
+            nx, ny = lx + dx, ly + dy
+            kind = chunk[(ny << 3) | nx] if 0 <= nx < CHUNK and 0 <= ny < CHUNK else cell(x + dx, y + dy, z)
+            if kind in MINOTAUR_OPEN:
+                out.append((x + dx, y + dy, z))
+        here = chunk[(ly << 3) | lx]
         if here == RAMP_UP:
             out.append((x, y, z + 1))
         elif here == RAMP_DOWN:
