@@ -14,8 +14,7 @@ from __future__ import annotations
 from .constants import CHUNK, CHUNKS_PER_SIDE
 from .geometry import Pos
 from .maze import has_ramp_up
-
-ChunkKey = tuple[int, int, int]  # (cx, cy, z)
+from .world import ChunkKey
 
 _SIDEWAYS = ((1, 0), (-1, 0), (0, 1), (0, -1))
 

@@ -13,10 +13,10 @@ from __future__ import annotations
 from heapq import heappop, heappush
 
 from .cells import MINOTAUR_OPEN
-from .chunk_route import ChunkKey, corridor
-from .constants import CHUNK, EXACT_REACH_LEVELS, EXACT_REACH_STEPS, PATH_BUDGET
+from .chunk_route import corridor
+from .constants import EXACT_REACH_LEVELS, EXACT_REACH_STEPS, PATH_BUDGET
 from .geometry import Pos
-from .world import World
+from .world import ChunkKey, World
 
 
 def find_path(world: World, start: Pos, goal: Pos) -> tuple[Pos, ...]:
@@ -58,7 +58,11 @@ def _search(world: World, start: Pos, goal: Pos, budget: int | None,
     came: dict[Pos, Pos] = {}
     h0 = estimate(start)
     frontier = [(h0, h0, 0, start)]
-    neighbours = world.minotaur_neighbours
+    if inside is None:
+        neighbours = world.minotaur_neighbours
+    else:
+        def neighbours(p: Pos, within=world.minotaur_neighbours_within) -> tuple[Pos, ...]:
+            return within(p, inside)
     expanded = 0
     while frontier:
         _, _, cost, here = heappop(frontier)
@@ -74,7 +78,7 @@ def _search(world: World, start: Pos, goal: Pos, budget: int | None,
             return None
         cost += 1
         for nxt in neighbours(here):
-            if cost < best.get(nxt, 1 << 30) and (inside is None or (nxt[0] // CHUNK, nxt[1] // CHUNK, nxt[2]) in inside):
+            if cost < best.get(nxt, 1 << 30):
                 best[nxt] = cost
                 came[nxt] = here
                 h = estimate(nxt)

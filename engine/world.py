@@ -6,11 +6,15 @@ cube costs memory in proportion to what was explored.
 
 from __future__ import annotations
 
+from collections.abc import Container
+
 from .cells import CELL_CHARS, MINOTAUR_OPEN, RAMP_DOWN, RAMP_UP, ROCK
 from .constants import CHUNK, CHUNKS_PER_SIDE, MOVES_CACHE_CELLS, WORLD_LEVELS, WORLD_SIZE
 from .geometry import HORIZONTAL, LINES, USER_SIGHT_TABLE, Pos
 from .maze import generate_chunk
 from .presets import Bounds
+
+ChunkKey = tuple[int, int, int]  # (cx, cy, z)
 
 
 class World:
@@ -74,7 +78,16 @@ class World:
             moves = self._paths[pos] = self._minotaur_moves(pos)
         return moves
 
-    def _minotaur_moves(self, pos: Pos) -> tuple[Pos, ...]:
+    def minotaur_neighbours_within(self, pos: Pos, chunks: Container[ChunkKey]) -> tuple[Pos, ...]:
+        """``minotaur_neighbours`` among the cells of ``chunks`` only, (cx, cy, z) keys: a search
+        confined to them (a PATHFIND corridor) generates no chunk outside them."""
+        moves = self._paths.get(pos)
+        if moves is None:
+            moves = self._minotaur_moves(pos, chunks)
+        return tuple(p for p in moves if (p[0] >> 3, p[1] >> 3, p[2]) in chunks)
+
+    def _minotaur_moves(self, pos: Pos, within: Container[ChunkKey] | None = None) -> tuple[Pos, ...]:
+        """The moves from ``pos``; with ``within``, those into other chunks only when they are in it."""
         x, y, z = pos
         lx, ly = x & 7, y & 7
         chunk, cell = self._chunk(x >> 3, y >> 3, z), self.cell
@@ -82,7 +95,12 @@ class World:
         # Neighbours inside this chunk are read from it directly: the searches spend their time here.
         for dx, dy in HORIZONTAL.values():
             nx, ny = lx + dx, ly + dy
-            kind = chunk[(ny << 3) | nx] if 0 <= nx < CHUNK and 0 <= ny < CHUNK else cell(x + dx, y + dy, z)
+            if 0 <= nx < CHUNK and 0 <= ny < CHUNK:
+                kind = chunk[(ny << 3) | nx]
+            elif within is None or ((x + dx) >> 3, (y + dy) >> 3, z) in within:
+                kind = cell(x + dx, y + dy, z)
+            else:
+                continue
             if kind in MINOTAUR_OPEN:
                 out.append((x + dx, y + dy, z))
         here = chunk[(ly << 3) | lx]
