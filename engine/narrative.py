@@ -142,7 +142,7 @@ def cue_text(s: GameState, view: UserView) -> str | None:
     if near == "PARALYZED":
         return f"The Minotaur is paralyzed for {_seconds(s.paralysis)} more."
     if near == "VANISHED":
-        return "The Minotaur is out of time: not a sound of it, and no telling when it returns."
+        return "The Minotaur is out of time; you cannot tell when it will return."
     return {
         "VERY CLOSE": f"Hot breath and hooves VERY CLOSE{toward}!",
         "CLOSE": f"Heavy hoofbeats sound CLOSE{toward}.",
