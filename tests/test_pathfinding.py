@@ -2,11 +2,15 @@
 that is affordable, and a path to every reachable cell of the full cube."""
 
 from collections import deque
+from itertools import pairwise
 
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from engine.cells import MINOTAUR_OPEN
+from engine.chunk_route import chunk_walk
+from engine.constants import CHUNKS_PER_SIDE, WORLD_LEVELS
+from engine.maze import has_ramp_up
 from engine.pathfinding import find_path
 from engine.presets import PRESETS
 from engine.world import World
@@ -111,3 +115,21 @@ def test_a_far_target_is_searched_once_however_many_turns_walk_to_it(monkeypatch
         assert "refused" not in game.step(halt(3), far).observation.message
         assert "solid rock" in game.step(halt(1), rock).observation.message
     assert searches == [(2, 2, 0)]
+
+
+chunks = st.tuples(st.integers(0, CHUNKS_PER_SIDE - 1), st.integers(0, CHUNKS_PER_SIDE - 1),
+                   st.integers(0, WORLD_LEVELS - 1))
+
+
+@given(start=chunks, goal=chunks)
+def test_the_chunk_walk_moves_to_a_neighbour_or_through_a_ramp_each_time(start, goal):
+    walk = chunk_walk(start, goal)
+    assert walk[0] == start and walk[-1] == goal
+    for (ax, ay, az), (bx, by, bz) in pairwise(walk):
+        assert 0 <= bx < CHUNKS_PER_SIDE and 0 <= by < CHUNKS_PER_SIDE
+        if az == bz:
+            assert abs(ax - bx) + abs(ay - by) == 1
+        else:
+            assert (ax, ay) == (bx, by) and has_ramp_up(ax, ay, min(az, bz))
+    dz = abs(start[2] - goal[2])
+    assert len(walk) - 1 <= 2 * dz + abs(start[0] - goal[0]) + abs(start[1] - goal[1]) + 1
