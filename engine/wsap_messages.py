@@ -59,7 +59,8 @@ def parse_action(text: str) -> Action:
     if not isinstance(params, dict):
         raise ActionParseError(f'"params" is {_shown(params)}, not an object; {_EXPECTED}')
     reasoning = reply.get("reasoning")
-    return Action(name.strip(), params, None if reasoning is None else str(reasoning))
+    return Action(name.strip(), params, None if reasoning is None else reasoning if isinstance(reasoning, str)
+                  else _shown(reasoning, limit=None))
 
 
 def _first_action_object(text: str) -> dict:
@@ -73,6 +74,10 @@ def _first_action_object(text: str) -> dict:
         except json.JSONDecodeError:
             at = text.find("{", at + 1)
             continue
+        except RecursionError:  # every '{' inside would be as deep: stop here, in linear time
+            raise ActionParseError(f"the reply's JSON is nested too deeply to read; {_EXPECTED}") from None
+        except ValueError:  # Python reads an integer of at most 4,300 digits
+            raise ActionParseError(f"a number in the reply is too long to read; {_EXPECTED}") from None
         objects += 1  # decoding from a '{' gives a dict
         if "action" in value or "name" in value:
             return value
@@ -82,7 +87,12 @@ def _first_action_object(text: str) -> dict:
     raise ActionParseError(f"the reply holds no JSON object; {_EXPECTED}")
 
 
-def _shown(value: object, limit: int = 40) -> str:
-    """A model's JSON value as it wrote it, cut short to keep the message on one line."""
-    shown = json.dumps(value, ensure_ascii=False) if value is not None else "missing or null"
-    return shown if len(shown) <= limit else shown[:limit - 3] + "..."
+def _shown(value: object, limit: int | None = 40) -> str:
+    """A model's JSON value as it wrote it, cut short (``limit``) to keep a message on one line."""
+    if value is None:
+        return "missing or null"
+    try:
+        shown = json.dumps(value, ensure_ascii=False)
+    except (ValueError, RecursionError):  # a structure too deep to write again: its kind will do
+        shown = f"a {type(value).__name__} nested too deeply to show"
+    return shown if limit is None or len(shown) <= limit else shown[:limit - 3] + "..."
