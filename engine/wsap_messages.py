@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 
+from .commands import excerpt
 from .wsap import Action, ActionSpace, Observation
 
 GOAL_LINE = "Your goal is to survive and accomplish objectives. Respond with a JSON action."
@@ -60,7 +61,7 @@ def parse_action(text: str) -> Action:
         raise ActionParseError(f'"params" is {_shown(params)}, not an object; {_EXPECTED}')
     reasoning = reply.get("reasoning")
     return Action(name.strip(), params, None if reasoning is None else reasoning if isinstance(reasoning, str)
-                  else _shown(reasoning, limit=None))
+                  else excerpt(reasoning, limit=None))
 
 
 def _first_action_object(text: str) -> dict:
@@ -87,12 +88,6 @@ def _first_action_object(text: str) -> dict:
     raise ActionParseError(f"the reply holds no JSON object; {_EXPECTED}")
 
 
-def _shown(value: object, limit: int | None = 40) -> str:
-    """A model's JSON value as it wrote it, cut short (``limit``) to keep a message on one line."""
-    if value is None:
-        return "missing or null"
-    try:
-        shown = json.dumps(value, ensure_ascii=False)
-    except (ValueError, RecursionError):  # a structure too deep to write again: its kind will do
-        shown = f"a {type(value).__name__} nested too deeply to show"
-    return shown if limit is None or len(shown) <= limit else shown[:limit - 3] + "..."
+def _shown(value: object) -> str:
+    """A model's JSON value as it wrote it, in short, to keep the message on one line."""
+    return "missing or null" if value is None else excerpt(value)
