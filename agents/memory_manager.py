@@ -29,7 +29,7 @@ ROLES = ("user", "minotaur")
 MAX_RELEVANT = 5
 INJECTION_CHARS = 1200  # the whole learning injection, at most (about 530 tokens)
 REFLECTION_CHARS = 240  # one reflection's text in it, at most
-LEARNS_FROM = {"user": ("DEATH", "TIMEOUT"), "minotaur": ("ESCAPED", "TIMEOUT")}
+LEARNS_FROM = {"user": ("DEATH",), "minotaur": ("ESCAPED",)}  # RULES.md section 8: a TIMEOUT teaches neither
 OUTCOME_WORDS = {"user": {"DEATH": "You were caught", "ESCAPED": "You escaped", "TIMEOUT": "Time ran out"},
                  "minotaur": {"DEATH": "You caught the intruder", "ESCAPED": "The intruder escaped",
                               "TIMEOUT": "Time ran out with the intruder still free"}}

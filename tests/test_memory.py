@@ -59,11 +59,14 @@ def test_an_escape_teaches_the_minotaur_which_stone_came_last():
 def test_each_role_learns_from_the_games_it_lost_same_seed_first_then_the_newest():
     log = [reflection(1, outcome="DEATH"), reflection(2, outcome="ESCAPED"), reflection(3, outcome="DEATH"),
            reflection(4, outcome="DEATH", preset="tiny"), reflection(5, outcome="TIMEOUT"),
-           reflection(6, role="minotaur", outcome="ESCAPED"), reflection(7, outcome="DEATH")]
-    assert [r.seed for r in relevant(log, "user", 3, "standard")] == [3, 7, 5, 1, 4]
-    assert [r.seed for r in relevant(log, "user", 9, "tiny")] == [4, 7, 5, 3, 1]
+           reflection(6, role="minotaur", outcome="ESCAPED"), reflection(7, outcome="DEATH"),
+           reflection(8, role="minotaur", outcome="TIMEOUT"), reflection(9, outcome="DEATH")]
+    assert [r.seed for r in relevant(log, "user", 3, "standard")] == [3, 9, 7, 1, 4]
+    assert [r.seed for r in relevant(log, "user", 9, "tiny")] == [4, 9, 7, 3, 1]
     assert [r.seed for r in relevant(log, "minotaur", 6, "standard")] == [6]
-    assert relevant(log, "user", 3, "standard", limit=2) == [log[2], log[6]]
+    assert relevant(log, "user", 3, "standard", limit=2) == [log[2], log[8]]
+    # RULES.md section 8: the user learns from deaths, the Minotaur from escapes; a TIMEOUT is recorded, not taught
+    assert relevant(log, "user", 5, "standard")[0].seed != 5 and not relevant(log[7:8], "minotaur", 8, "standard")
 
 
 def test_the_injection_is_capped_and_leaves_out_attempts_to_steer_the_model():
