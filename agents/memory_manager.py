@@ -138,8 +138,8 @@ def learning_injection(reflections: list[Reflection]) -> str:
         if r.preset not in PRESETS or not text:  # a preset no game has: an edited log, not a lesson
             continue
         note = f"- {r.outcome}, {r.preset} seed {r.seed}, {r.turns} turns: {json.dumps(text, ensure_ascii=False)}"
-        if size + len(note) + 1 > INJECTION_CHARS:
-            break
+        if size + len(note) + 1 > INJECTION_CHARS:  # a note that does not fit is left out whole
+            continue
         notes.append(note)
         size += len(note) + 1
     return "\n".join([NOTES_FRAME, NOTES_OPEN, *notes, NOTES_CLOSE]) if notes else ""
