@@ -14,11 +14,11 @@ ERROR, with at most a short excerpt of what was sent. EOF exits 0.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from typing import Any, BinaryIO
 
 from pydantic import BaseModel
+from pydantic_core import from_json
 
 from agents.side import Side
 from engine import WAIT, BadInput, Game, MinotaurDecision, TurnResult, UserInput, parse
@@ -42,8 +42,8 @@ def _paired(user: BaseModel, minotaur: BaseModel) -> bytes:
 def _split_external(line: bytes) -> tuple[object, object] | str:
     """The two halves of an external-mode line, or why it is not one."""
     try:
-        data = json.loads(line)
-    except (ValueError, RecursionError) as exc:  # JSONDecodeError and UnicodeDecodeError are ValueErrors
+        data = from_json(line)  # the engine's own JSON reader: the same short reasons as in the other modes
+    except ValueError as exc:
         return f"Not valid JSON ({exc}). Send {{\"user\": {{...UserInput}}, \"minotaur\": {{...MinotaurDecision}}}}."
     if not isinstance(data, dict) or set(data) != {"user", "minotaur"}:
         return ('Each line must be an object with exactly two fields, "user" (a UserInput) '
