@@ -17,6 +17,7 @@ from .wsap import Action, ActionSpace, Observation
 GOAL_LINE = "Your goal is to survive and accomplish objectives. Respond with a JSON action."
 STEP_QUESTION = 'What action do you take? Respond with JSON: {"action": "name", "params": {}, "reasoning": "why"}'
 _EXPECTED = 'expected a JSON object like {"action": "name", "params": {}, "reasoning": "why"}'
+ANSWER_CHARS = 20_000  # an answer (after any thoughts) longer than this is refused unread; an action is ~100
 
 
 class ActionParseError(ValueError):
@@ -50,6 +51,9 @@ def parse_action(text: str) -> Action:
         text = text.split("<think>", 1)[0]
         if not text.strip():
             raise ActionParseError(f"the reply ends inside a <think> block, with no answer after it; {_EXPECTED}")
+    if len(text) > ANSWER_CHARS:  # searching it costs time in the square of its length (see _first_action_object)
+        raise ActionParseError(f"the answer is {len(text):,} characters long, more than the {ANSWER_CHARS:,} "
+                               f"read; {_EXPECTED}")
     reply = _first_action_object(text)
     name = reply.get("action", reply.get("name"))
     if not isinstance(name, str) or not name.strip():
@@ -67,7 +71,9 @@ def parse_action(text: str) -> Action:
 def _first_action_object(text: str) -> dict:
     """The first JSON object in ``text`` with an "action" or "name" key. Decoding
     from each '{' (not a regex) handles nested objects and braces inside strings;
-    an object decoded whole is skipped whole, so its inner objects are not tried."""
+    an object decoded whole is skipped whole, so its inner objects are not tried.
+    Each failed decode counts the lines before it (for its error's line number),
+    hence the cap on the answer's length."""
     decoder, objects, at = json.JSONDecoder(), 0, text.find("{")
     while at != -1:
         try:

@@ -294,10 +294,18 @@ def test_parse_action_gives_an_action_or_a_refusal_for_any_text(reply):
 
 
 @pytest.mark.parametrize("reply, why", [
-    ('{"action": ' + "[" * 100_000, "nested too deeply"),
+    ('{"action": ' + "[" * 10_000, "nested too deeply"),
     ('{"action": "noop", "reasoning": ' + "9" * 5000 + "}", "too long"),
     ('{"action": ' + "9" * 5000 + "}", "too long"),
 ])
 def test_parse_action_refuses_a_reply_too_deep_or_a_number_too_long_to_read(reply, why):
     with pytest.raises(ActionParseError, match=why):
         parse_action(reply)
+
+
+def test_parse_action_refuses_an_answer_too_long_to_search_unread():
+    # every '{' of such a reply is a failed decode whose error counts the lines before it: quadratic
+    with pytest.raises(ActionParseError, match="100,000 characters long, more than the 20,000 read"):
+        parse_action("{" * 100_000)
+    thoughts = "<think>" + "hmm " * 25_000 + "</think>"  # long thoughts are skipped, not counted
+    assert parse_action(thoughts + '{"action": "noop"}') == Action("noop", {}, None)
