@@ -4,7 +4,8 @@ next game, the relevant ones for each role, as text for a model's system prompt
 and as evidence for the built-in agents.
 
 The User learns from games it died in, the Minotaur from games the User escaped:
-same preset and seed first, then the newest.
+same preset and seed first, then the newest. A model gets them as quoted notes in
+one delimited block, never as instructions (learning_injection).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ ROLES = ("user", "minotaur")
 MAX_RELEVANT = 5
 INJECTION_CHARS = 1500  # the whole learning injection, frame and notes, at most (about 660 tokens)
 REFLECTION_CHARS = 240  # one note's text in it, at most
+LESSON_READ_CHARS = 1000  # of a lesson's text, at most, are read for its note: removing markup is not linear
 LEARNS_FROM = {"user": ("DEATH",), "minotaur": ("ESCAPED",)}  # RULES.md section 8: a TIMEOUT teaches neither
 OUTCOME_WORDS = {"user": {"DEATH": "You were caught", "ESCAPED": "You escaped", "TIMEOUT": "Time ran out"},
                  "minotaur": {"DEATH": "You caught the intruder", "ESCAPED": "The intruder escaped",
@@ -146,11 +148,11 @@ def learning_injection(reflections: list[Reflection]) -> str:
 
 
 def _note_text(text: str) -> str:
-    """A lesson's words as one line of plain text: look-alike forms folded (a full-width '<' is a '<'),
-    hidden characters (bidi overrides, zero-width, controls) dropped, markup and angle brackets gone,
-    cut to REFLECTION_CHARS."""
-    folded = "".join(c for c in unicodedata.normalize("NFKC", text) if unicodedata.category(c) not in HIDDEN
-                     or c.isspace())
+    """A lesson's words (the first LESSON_READ_CHARS) as one line of plain text: look-alike forms folded
+    (a full-width '<' is a '<'), hidden characters (bidi overrides, zero-width, controls) dropped, markup
+    and angle brackets gone, cut to REFLECTION_CHARS."""
+    folded = "".join(c for c in unicodedata.normalize("NFKC", text[:LESSON_READ_CHARS])
+                     if unicodedata.category(c) not in HIDDEN or c.isspace())
     kept = " ".join(MARKUP.sub(" ", folded).replace("<", " ").replace(">", " ").split())
     return kept if len(kept) <= REFLECTION_CHARS else kept[:REFLECTION_CHARS - 3].rsplit(" ", 1)[0] + "..."
 

@@ -127,6 +127,12 @@ def test_lesson_text_is_quoted_data_in_one_block_whatever_it_holds():
                                                                               "distant hum.")]))[0]
 
 
+def test_only_the_start_of_a_long_lesson_is_read():
+    # a tag closed far away would make removing markup read the whole text for every '<'
+    note = notes_in(learning_injection([reflection(1, key_reflection="<b>" + "walk " * 100_000 + "</b>")]))[0]
+    assert note.startswith("walk walk") and note.endswith("...") and "<" not in note
+
+
 def test_the_injection_is_capped_with_whole_notes_and_always_closed():
     many = [reflection(n, key_reflection="A long lesson. " * 40) for n in range(5)]
     capped = learning_injection(many)
