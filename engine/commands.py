@@ -18,22 +18,45 @@ _EXAMPLES = {
 }
 
 
+EXCERPT_CHARS = 40  # of a value or a field name echoed in a message: enough to recognise it, never a giant one
+PROBLEMS_SHOWN = 5  # problems listed in one message; the rest are counted
+
+
 class BadInput(ValueError):
     """Input that is not a valid command; ``str()`` is the message for the sender."""
 
 
+def excerpt(value: object, limit: int | None = EXCERPT_CHARS) -> str:
+    """``value`` as JSON on one printable line (escapes and bidi controls written as \\u...), cut to
+    ``limit`` characters with its full length said: what was sent, recognisable but never echoed in full."""
+    try:
+        shown = json.dumps(value, default=str)
+    except RecursionError:
+        return "a value nested too deeply to show"
+    except ValueError:  # Python writes an integer of at most 4,300 digits
+        return "a number too long to show"
+    return shown if limit is None else _cut(shown, limit)
+
+
+def _cut(text: str, limit: int = EXCERPT_CHARS) -> str:
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text):,} characters)"
+
+
 def describe_errors(exc: ValidationError) -> str:
-    """Pydantic's errors as one line: where, what is wrong, what was sent."""
+    """Pydantic's errors as one line: where, what is wrong, what was sent (in short)."""
+    errors = exc.errors(include_url=False)
     parts = []
-    for err in exc.errors(include_url=False):
-        where = ".".join(str(p) for p in err["loc"]) or "input"
+    for err in errors[:PROBLEMS_SHOWN]:
+        where = _cut(json.dumps(".".join(str(p) for p in err["loc"]))[1:-1]) or "input"  # a key is sent text too
         msg = err["msg"].removeprefix("Value error, ")
         if err["type"] == "extra_forbidden":
             parts.append(f"{where}: unknown field")
         elif err["type"] in ("missing", "model_type", "value_error"):
             parts.append(f"{where}: {msg}")
         else:
-            parts.append(f"{where}: {msg} (got {json.dumps(err.get('input'), default=str)})")
+            parts.append(f"{where}: {msg} (got {excerpt(err.get('input'))})")
+    if len(errors) > PROBLEMS_SHOWN:
+        parts.append(f"and {len(errors) - PROBLEMS_SHOWN:,} more problems")
     return "; ".join(parts)
 
 

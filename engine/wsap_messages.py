@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import json
 
+from .commands import excerpt
 from .wsap import Action, ActionSpace, Observation
 
 GOAL_LINE = "Your goal is to survive and accomplish objectives. Respond with a JSON action."
 STEP_QUESTION = 'What action do you take? Respond with JSON: {"action": "name", "params": {}, "reasoning": "why"}'
 _EXPECTED = 'expected a JSON object like {"action": "name", "params": {}, "reasoning": "why"}'
+ANSWER_CHARS = 20_000  # an answer (after any thoughts) longer than this is refused unread; an action is ~100
 
 
 class ActionParseError(ValueError):
@@ -49,6 +51,9 @@ def parse_action(text: str) -> Action:
         text = text.split("<think>", 1)[0]
         if not text.strip():
             raise ActionParseError(f"the reply ends inside a <think> block, with no answer after it; {_EXPECTED}")
+    if len(text) > ANSWER_CHARS:  # searching it costs time in the square of its length (see _first_action_object)
+        raise ActionParseError(f"the answer is {len(text):,} characters long, more than the {ANSWER_CHARS:,} "
+                               f"read; {_EXPECTED}")
     reply = _first_action_object(text)
     name = reply.get("action", reply.get("name"))
     if not isinstance(name, str) or not name.strip():
@@ -59,13 +64,16 @@ def parse_action(text: str) -> Action:
     if not isinstance(params, dict):
         raise ActionParseError(f'"params" is {_shown(params)}, not an object; {_EXPECTED}')
     reasoning = reply.get("reasoning")
-    return Action(name.strip(), params, None if reasoning is None else str(reasoning))
+    return Action(name.strip(), params, None if reasoning is None else reasoning if isinstance(reasoning, str)
+                  else excerpt(reasoning, limit=None))
 
 
 def _first_action_object(text: str) -> dict:
     """The first JSON object in ``text`` with an "action" or "name" key. Decoding
     from each '{' (not a regex) handles nested objects and braces inside strings;
-    an object decoded whole is skipped whole, so its inner objects are not tried."""
+    an object decoded whole is skipped whole, so its inner objects are not tried.
+    Each failed decode counts the lines before it (for its error's line number),
+    hence the cap on the answer's length."""
     decoder, objects, at = json.JSONDecoder(), 0, text.find("{")
     while at != -1:
         try:
@@ -73,6 +81,10 @@ def _first_action_object(text: str) -> dict:
         except json.JSONDecodeError:
             at = text.find("{", at + 1)
             continue
+        except RecursionError:  # every '{' inside would be as deep: stop here, in linear time
+            raise ActionParseError(f"the reply's JSON is nested too deeply to read; {_EXPECTED}") from None
+        except ValueError:  # Python reads an integer of at most 4,300 digits
+            raise ActionParseError(f"a number in the reply is too long to read; {_EXPECTED}") from None
         objects += 1  # decoding from a '{' gives a dict
         if "action" in value or "name" in value:
             return value
@@ -82,7 +94,6 @@ def _first_action_object(text: str) -> dict:
     raise ActionParseError(f"the reply holds no JSON object; {_EXPECTED}")
 
 
-def _shown(value: object, limit: int = 40) -> str:
-    """A model's JSON value as it wrote it, cut short to keep the message on one line."""
-    shown = json.dumps(value, ensure_ascii=False) if value is not None else "missing or null"
-    return shown if len(shown) <= limit else shown[:limit - 3] + "..."
+def _shown(value: object) -> str:
+    """A model's JSON value as it wrote it, in short, to keep the message on one line."""
+    return "missing or null" if value is None else excerpt(value)

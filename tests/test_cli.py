@@ -22,11 +22,11 @@ def test_gsm_plain_answers_each_line_and_survives_bad_ones():
     done = run("gsm", "--seed", "7", "--preset", "tiny", stdin="\n".join(lines) + "\n")
     assert done.returncode == 0, done.stderr
     out = [GameStateResponse.model_validate_json(line) for line in done.stdout.splitlines()]
-    assert len(out) == 1 + 6  # the opening state, then one line per non-blank input
-    assert [r.status for r in out] == ["SUCCESS", "SUCCESS", "ERROR", "ERROR", "SUCCESS", "ERROR", "SUCCESS"]
-    assert "Not valid JSON" in out[2].environment.message
-    assert "'NORTH'" in out[3].environment.message and "SIDEWAYS" in out[3].environment.message
-    assert out[3].environment.game_time == out[1].environment.game_time  # ERROR: no time passed
+    assert len(out) == 1 + 7  # the opening state, then one line per input line, the blank one too
+    assert [r.status for r in out] == ["SUCCESS", "SUCCESS", "ERROR", "ERROR", "ERROR", "SUCCESS", "ERROR", "SUCCESS"]
+    assert "empty" in out[2].environment.message and "Not valid JSON" in out[3].environment.message
+    assert "'NORTH'" in out[4].environment.message and "SIDEWAYS" in out[4].environment.message
+    assert out[4].environment.game_time == out[1].environment.game_time  # ERROR: no time passed
     assert out[-1].environment.turn == 3
 
 

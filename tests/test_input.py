@@ -63,3 +63,24 @@ def test_a_corrupt_saved_game_is_refused_with_a_reason():
         with pytest.raises(ValueError, match=reason):
             Game.from_json(broken)
     assert Game.from_json(good).state == game.state
+
+
+def _nested(depth: int) -> list:
+    value: list = []
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+@pytest.mark.parametrize("raw, shown", [
+    ('{"command": "MOVE", "direction": "' + "x" * 100_000 + '"}', '"XXXXXXXXXX'),
+    ('{"command": "HALT", "steps": "' + "7" * 100_000 + '"}', '"7777777777'),
+    ('{"' + "k" * 100_000 + '": 1, "command": "LOOK"}', "kkkkkkkkkk"),
+    ('{"command": "LOOK", ' + ", ".join(f'"extra{n}": {n}' for n in range(5_000)) + "}", "extra0: unknown field"),
+    ('{"command": "LOOK", "\\u001b[31m\\u202e": 1}', "\\u001b[31m\\u202e: unknown field"),
+    ({"command": _nested(100_000)}, "nested too deeply"),
+    ({"command": "HALT", "steps": 10 ** 5000}, "number too long to show"),
+], ids=["long value", "long string for a number", "long key", "many keys", "escapes in a key", "deep", "huge int"])
+def test_an_error_echoes_only_a_short_excerpt_of_what_was_sent(raw, shown):
+    message = Game.new(1, "tiny").step(raw, WAIT).response.environment.message
+    assert shown in message and len(message) < 400 and message.isprintable(), message[:500]

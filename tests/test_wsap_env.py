@@ -12,6 +12,7 @@ import pytest
 
 from agents.adapters import make_adapter
 from agents.avatars import LabyrinthAvatars
+from agents.memory_manager import NOTES_FRAME
 from engine import Game
 from engine.wsap import Action, AvatarGameAdapter, AvatarSpec, AvatarState, GameAdapter
 
@@ -165,22 +166,30 @@ def test_a_wsap_agent_learns_through_its_game_description_and_leaves_its_reflect
     assert unasked.done and not log_path().exists()  # a finished game, and no memory unless asked for
 
     log = Experience(tmp_path / "log.json")
-    game = make_adapter("user", seed=7, preset="tiny", max_turns=3, memory=log, agent_name="my-agent")
-    assert game.game_description == USER_DESCRIPTION  # nothing learnt yet
-    while not game.done:
-        game.act(Action("LOOK"))
+    timed_out = make_adapter("user", seed=7, preset="tiny", max_turns=3, memory=log, agent_name="my-agent")
+    while not timed_out.done:
+        timed_out.act(Action("LOOK"))
     kept = {r.role: r for r in log.read()}
     assert {role: (r.agent, r.outcome) for role, r in kept.items()} == \
         {"user": ("my-agent", "TIMEOUT"), "minotaur": ("builtin", "TIMEOUT")}
     assert kept["user"].evidence["death"] is None and kept["user"].seed == 7 and kept["user"].preset == "tiny"
+    played = list(timed_out.history)
+    timed_out.reset()
+    assert timed_out.game_description == USER_DESCRIPTION  # a TIMEOUT is remembered, not taught (RULES.md 8)
 
+    game = make_adapter("user", seed=2, preset="tiny", max_turns=10, memory=log, agent_name="my-agent")
+    assert game.game_description == USER_DESCRIPTION  # nothing learnt on this labyrinth yet
+    while not game.done:
+        game.act(Action("HALT", {"steps": 40}))
+    died = next(r for r in log.read() if r.seed == 2 and r.role == "user")
+    assert died.outcome == "DEATH" and died.agent == "my-agent"
     game.reset()  # the next game starts with the last one's lesson, at the end of the setup text
-    head, lessons = game.game_description.split("\n\nLessons from your earlier games:\n")
-    assert head == USER_DESCRIPTION and kept["user"].key_reflection in lessons
+    head, lessons = game.game_description.split(f"\n\n{NOTES_FRAME}\n")
+    assert head == USER_DESCRIPTION and json.dumps(died.key_reflection) in lessons
     game.act(Action("LOOK"))
-    assert len(log.read()) == 2  # written once a game ends, not before
-    game.replay(game.history[:1] + [(game.history[0][0], game.history[0][1])] * 2)
-    assert game.done and len(log.read()) == 2  # a game replayed (a saved game resumed) is not remembered again
+    assert len(log.read()) == 4  # written once a game ends, not before
+    timed_out.replay(played)
+    assert timed_out.done and len(log.read()) == 4  # a game replayed (a saved game resumed) is not remembered again
 
 
 def test_a_corrupt_log_is_kept_aside_with_a_warning_and_play_goes_on(tmp_path):
@@ -208,4 +217,4 @@ def test_the_opponent_learns_from_the_same_log(tmp_path):
     as_minotaur = make_adapter("minotaur", seed=7, preset="tiny", memory=log)
     assert as_minotaur.opponent.agent.death_spots == [((201, 203, 100), 40.0)]
     assert as_minotaur.opponent.agent.lantern_early
-    assert "lesson 7" in as_minotaur.game_description and "[ESCAPED" in as_minotaur.game_description
+    assert "lesson 7" in as_minotaur.game_description and "- ESCAPED, tiny seed 7" in as_minotaur.game_description

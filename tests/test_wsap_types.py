@@ -6,6 +6,8 @@ import json
 from dataclasses import fields
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from engine import Game
 from engine.perception import MinotaurPerception, UserPerception
@@ -261,3 +263,49 @@ def test_parse_action_says_what_was_wrong_and_what_is_expected(reply, why):
     assert why in message and '{"action": "name", "params": {}, "reasoning": "why"}' in message
     assert "\n" not in message
     assert isinstance(caught.value, ValueError)
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=12),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.sampled_from(
+        ["action", "name", "params", "parameters", "reasoning", "x"]) | st.text(max_size=6), inner, max_size=4),
+    max_leaves=20)
+NESTING = st.builds(lambda opener, depth, key: f'{{"{key}": ' + opener * depth, st.sampled_from(["[", "{", '{"a":']),
+                    st.integers(1, 6000), st.sampled_from(["action", "params", "reasoning"]))
+LONG_NUMBERS = st.builds(lambda key, digits: f'{{"action": "noop", "{key}": {digits * "7"}}}',
+                         st.sampled_from(["action", "params", "reasoning", "other"]), st.integers(4000, 9000))
+REPLY_TEXTS = st.one_of(
+    st.text(), st.text(alphabet='{}[]":,.-+eE0123456789 \\actionparmsu<>/thk'),
+    st.builds(json.dumps, JSON_VALUES), st.builds(lambda v: json.dumps(v) * 3, JSON_VALUES),
+    NESTING, LONG_NUMBERS, st.builds(lambda prose, v, more: f"{prose}{json.dumps(v)}{more}", st.text(max_size=20),
+                                     JSON_VALUES, st.text(max_size=20)))
+
+
+@settings(max_examples=400, suppress_health_check=[HealthCheck.too_slow])
+@given(REPLY_TEXTS)
+def test_parse_action_gives_an_action_or_a_refusal_for_any_text(reply):
+    try:
+        action = parse_action(reply)
+    except ActionParseError as refused:
+        assert "\n" not in str(refused) and len(str(refused)) < 400
+    else:
+        assert isinstance(action, Action) and isinstance(action.name, str) and isinstance(action.parameters, dict)
+        assert action.reasoning is None or isinstance(action.reasoning, str)
+
+
+@pytest.mark.parametrize("reply, why", [
+    ('{"action": ' + "[" * 10_000, "nested too deeply"),
+    ('{"action": "noop", "reasoning": ' + "9" * 5000 + "}", "too long"),
+    ('{"action": ' + "9" * 5000 + "}", "too long"),
+])
+def test_parse_action_refuses_a_reply_too_deep_or_a_number_too_long_to_read(reply, why):
+    with pytest.raises(ActionParseError, match=why):
+        parse_action(reply)
+
+
+def test_parse_action_refuses_an_answer_too_long_to_search_unread():
+    # every '{' of such a reply is a failed decode whose error counts the lines before it: quadratic
+    with pytest.raises(ActionParseError, match="100,000 characters long, more than the 20,000 read"):
+        parse_action("{" * 100_000)
+    thoughts = "<think>" + "hmm " * 25_000 + "</think>"  # long thoughts are skipped, not counted
+    assert parse_action(thoughts + '{"action": "noop"}') == Action("noop", {}, None)
