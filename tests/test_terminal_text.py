@@ -124,7 +124,7 @@ def test_doctor_prints_hostile_config_values_and_paths_as_escapes(tmp_path):
     config.write_text(f"[mistral]\napi_key = \"k\"\nmodel = {json.dumps(HYPERLINK + MARKUP)}\n"
                       f"base_url = {json.dumps('http://localhost:9/' + BIDI)}\n")
     data = tmp_path / f"data{C1_CLEAR}{BIDI}"
-    done = labyrinth("doctor", env={"XDG_DATA_HOME": str(data), "GEMINI_API_KEY": "k",
+    done = labyrinth("doctor", "--offline", env={"XDG_DATA_HOME": str(data), "GEMINI_API_KEY": "k",
                                     "LABYRINTH_GEMINI_MODEL": f"g{ESC_TITLE}"})
     assert done.returncode == 0 and done.stderr == ""
     assert f"model \\x1b]8;;https://evil.example\\x07here\\x1b]8;;\\x07{MARKUP}, endpoint" in done.stdout
