@@ -190,3 +190,23 @@ async def test_a_models_plan_and_reasoning_in_the_agent_panel_are_words():
         assert_inert(shown)
         await pilot.click(AgentPanel, offset=(8, 0))
         assert app.is_running
+
+
+async def test_a_hostile_model_name_in_the_config_is_words_on_the_title_screen(tmp_path):
+    from textual.widgets import Select
+
+    config = tmp_path / "config" / "labyrinth" / "config.toml"
+    config.parent.mkdir(parents=True)
+    config.write_text(f'[mistral]\napi_key = "k"\nmodel = {json.dumps(HYPERLINK + MALFORMED)}\n')
+    app = LabyrinthApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        choices = app.screen.query_one("#user", Select)
+        choices.focus()
+        await pilot.press("enter")
+        await pilot.pause()
+        listing = choices.query_one(OptionList)
+        prompts = [str(listing.get_option_at_index(i).prompt) for i in range(listing.option_count)]
+        assert "LLM: mistral (\\x1b]8;;https://evil.example\\x07here\\x1b]8;;\\x07" + MALFORMED + ")" in prompts
+        assert_inert(rendered(listing))
+        assert app.is_running
