@@ -155,7 +155,7 @@ class GameScreen(Screen):
             self.notify(f"{printable(side.agent.transport.name)} kept failing: the built-in Minotaur hunts "
                         "from now on.", title="Minotaur replaced", severity="warning", timeout=8, markup=False)
         why = self.session.minotaur_fallback
-        return plain(f"(the Minotaur's model: {why.split('; ')[0]}; it waited)", style="dim") if why else ""
+        return Text(printable(f"(the Minotaur's model: {why.split('; ')[0]}; it waited)"), style="dim") if why else ""
 
     def _show(self) -> None:
         s = self.session
