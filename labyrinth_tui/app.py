@@ -6,7 +6,6 @@ import gc
 from collections.abc import Callable
 from dataclasses import replace
 
-from rich.markup import escape
 from textual.app import App
 from textual.binding import Binding
 
@@ -21,6 +20,7 @@ from .screens.help import HelpScreen
 from .screens.provider_missing import ProviderMissingScreen
 from .screens.title import HUMAN, NewGame, TitleScreen
 from .session import PlaySession, SpectateSession
+from .terminal_text import printable
 
 
 def llm_providers(new: NewGame) -> list[str]:
@@ -93,7 +93,7 @@ class LabyrinthApp(App):
         def made(session: PlaySession | SpectateSession | None, error: BaseException | None) -> None:
             self.opening = False
             if error is not None:
-                self.notify(escape(str(error)), title="Cannot start", severity="error")
+                self.notify(printable(str(error)), title="Cannot start", severity="error", markup=False)
             else:
                 self._open(session)
 
@@ -101,7 +101,7 @@ class LabyrinthApp(App):
 
     def _open(self, session: PlaySession | SpectateSession) -> None:
         if session.memory.log is not None and (notice := session.memory.log.take_notice()):
-            self.notify(escape(notice), title="Experience log", severity="warning", timeout=10)
+            self.notify(printable(notice), title="Experience log", severity="warning", timeout=10, markup=False)
         if isinstance(session, SpectateSession):
             from .screens.spectate import SpectateScreen
 
@@ -124,7 +124,7 @@ class LabyrinthApp(App):
         try:
             session = PlaySession.resume(saved, learning=self.learning)
         except (SaveError, ValueError) as exc:
-            self.notify(escape(str(exc)), title="Cannot resume", severity="error")
+            self.notify(printable(str(exc)), title="Cannot resume", severity="error", markup=False)
             return
         self._open(session)
 

@@ -2,18 +2,22 @@
 'walk w 3', 'up', 'grab red stone', 'halt 5', or raw UserInput JSON.
 
 A line that is not a command gives a one-line hint of what was probably meant,
-and nothing happens to the game.
+and nothing happens to the game. Any text at all is one or the other, never an
+exception: counts are decimal digits of any script ('halt ５'); '²', '①' and a
+number too long for int() are hints like any other typo.
 """
 
 from __future__ import annotations
 
 import difflib
+import unicodedata
 from dataclasses import dataclass
 
 from pydantic import ValidationError
 
 from engine import BadInput, UserInput, parse
 from engine.commands import describe_errors
+from engine.constants import MAX_STEPS
 
 VERBS = {
     "move": ("MOVE", None), "m": ("MOVE", None), "go": ("MOVE", None),
@@ -33,6 +37,7 @@ EXAMPLES = ["move north 10", "run east", "walk west 3", "up", "down", "look", "g
             "use lantern", "halt 5"]
 # Every word the parser knows, for suggestions of what a typo meant.
 KNOWN = sorted({*VERBS, *DIRECTIONS, *SPEEDS, *TARGETS, *FILLER} - {"s"})
+HINT_WORD_CHARS = 24  # of a typed word quoted in a hint: a pasted page is not echoed whole
 
 
 @dataclass(frozen=True)
@@ -63,15 +68,18 @@ def parse_command(line: str) -> UserInput:
         command, speed = VERBS[first]
         rest = words[1:]
     else:
-        raise NotACommand(_hint(words, f"'{first}' is not a command"))
+        raise NotACommand(_hint(words, f"{_quoted(first)} is not a command"))
     fields: dict = {"command": command}
     if speed:
         fields["speed"] = speed
     for word in rest:
-        if word.isdigit():
+        if word.isdecimal():
             if "steps" in fields:
                 raise NotACommand("Two numbers in one command: give one count of steps (or seconds).")
-            fields["steps"] = int(word)
+            fields["steps"] = _count(word)
+        elif word.isnumeric():  # "²", "①", "¾": digits int() refuses
+            raise NotACommand(f"{_quoted(word)} is not a number the game reads: type the count with the "
+                              f"digits 0-9 (e.g. 'halt 2').")
         elif command == "MOVE" and word in DIRECTIONS and "direction" not in fields:
             fields["direction"] = DIRECTIONS[word]
         elif command == "MOVE" and word in SPEEDS:
@@ -79,10 +87,10 @@ def parse_command(line: str) -> UserInput:
         elif command in ("GRAB", "USE") and word in TARGETS:
             fields["target"] = TARGETS[word]
         elif command in ("GRAB", "USE") and word not in FILLER:
-            raise NotACommand(f"'{word}' is nothing to {command.lower()}: name red, blue or yellow (stone), "
+            raise NotACommand(f"{_quoted(word)} is nothing to {command.lower()}: name red, blue or yellow (stone), "
                               f"or lantern.")
         elif word not in FILLER:
-            raise NotACommand(_hint(words, f"'{word}' does not fit a {command}"))
+            raise NotACommand(_hint(words, f"{_quoted(word)} does not fit a {command}"))
     if command == "MOVE" and "direction" not in fields:
         raise NotACommand("Move where? Add a direction: north, south, east, west, up or down (e.g. 'move north 5').")
     if command in ("LOOK", "GRAB", "USE") and "steps" in fields:
@@ -93,12 +101,29 @@ def parse_command(line: str) -> UserInput:
         raise NotACommand(describe_errors(exc)) from None
 
 
+def _count(word: str) -> int:
+    """A word of decimal digits (any script) as a count; too many digits for any count is a hint,
+    before int() would refuse them (more than 4,300) or the hint would echo them all."""
+    significant = "".join(str(unicodedata.decimal(digit)) for digit in word).lstrip("0") or "0"
+    if len(significant) > len(str(MAX_STEPS)):
+        raise NotACommand(f"{_quoted(word)} is too big a number: a count of steps (or seconds) goes from 1 "
+                          f"to {MAX_STEPS}.")
+    return int(significant)
+
+
+def _quoted(word: str) -> str:
+    """A typed word as a hint quotes it: whole if short, else its start and its length."""
+    if len(word) <= HINT_WORD_CHARS:
+        return f"'{word}'"
+    return f"'{word[:HINT_WORD_CHARS]}...' ({len(word):,} characters)"
+
+
 def _hint(words: list[str], problem: str) -> str:
     """``problem`` and the line as it was probably meant, each unknown word mended."""
     mended = []
     for word in words:
-        if word in KNOWN or word.isdigit():
-            mended.append(word)
+        if word in KNOWN or word.isdecimal():
+            mended.append(word if len(word) <= HINT_WORD_CHARS else f"{word[:HINT_WORD_CHARS]}...")
             continue
         close = difflib.get_close_matches(word, KNOWN, n=1, cutoff=0.6)
         mended.append(close[0] if close else "?")

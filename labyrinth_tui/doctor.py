@@ -1,7 +1,10 @@
 """`labyrinth doctor`: which LLM providers are configured (never a key, only where
 it came from), whether each endpoint answers a cheap call that spends no tokens,
 where the game keeps its files, and where each package was imported from (the
-`agents` package has a namesake on PyPI)."""
+`agents` package has a namesake on PyPI).
+
+Every line goes out through ``printable``: what the config file, the environment or an
+endpoint's answer holds cannot send the terminal an escape sequence."""
 
 from __future__ import annotations
 
@@ -23,6 +26,7 @@ from saves.games import saves_dir
 from saves.paths import data_dir, replays_dir
 
 from .provider_options import provider_settings
+from .terminal_text import printable
 
 CHECK_TIMEOUT_S = 10.0
 PACKAGES = (  # (module, distribution)
@@ -37,7 +41,7 @@ PACKAGES = (  # (module, distribution)
 def doctor(args: argparse.Namespace, check: bool, out: TextIO) -> int:
     """Print the report; 0 in any case: it diagnoses, it does not judge."""
     def write(line: str = "") -> None:
-        print(line, file=out, flush=True)
+        print(printable(line), file=out, flush=True)
 
     write(f"Labyrinth: The Temporal Hunt, Python {sys.version.split()[0]} ({sys.executable})")
     write()

@@ -4,6 +4,9 @@
     labyrinth memory show ID
     labyrinth memory clear [--yes]
     labyrinth memory export FILE     (- for standard output)
+
+Every value read from the log is printed through ``printable``: an edited log cannot send
+the terminal an escape sequence or reorder a line with a bidi override.
 """
 
 from __future__ import annotations
@@ -17,6 +20,8 @@ from typing import TextIO
 
 from saves.atomic import write_json
 from saves.experience import Experience, Reflection, document
+
+from .terminal_text import printable
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -46,7 +51,7 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     log = Experience()
     reflections = log.read()
     if notice := log.take_notice():
-        print(f"labyrinth memory: {notice}", file=sys.stderr)
+        print(f"labyrinth memory: {printable(notice)}", file=sys.stderr)
     action = args.memory_action
     if action == "list":
         return _list(reflections, args, out)
@@ -67,12 +72,7 @@ def _list(reflections: list[Reflection], args: argparse.Namespace, out: TextIO) 
         return 0
     width = shutil.get_terminal_size().columns if out.isatty() else 0  # a pipe gets whole lines
     for r in shown:
-        line = (f"{r.id:<17} {r.created_at[:16].replace('T', ' ')}  {r.role:<8} {r.outcome:<7} "
-                f"{r.preset + ' ' + str(r.seed):<14} {r.agent:<12.12} ")
-        text = r.key_reflection
-        if width and len(line) + len(text) > width:
-            text = text[:max(10, width - len(line) - 3)] + "..."
-        print(line + text, file=out)
+        print(list_line(r, width), file=out)
     if len(shown) < len(chosen):
         print(f"... and {len(chosen) - len(shown)} more (--limit 0 lists all)", file=out)
     return 0
@@ -84,13 +84,28 @@ def _show(reflections: list[Reflection], wanted: str, out: TextIO) -> int:
         why = "no reflection has" if not found else f"{len(found)} reflections have"
         print(f"labyrinth memory: {why} the id {wanted!r}; `labyrinth memory list` shows them", file=sys.stderr)
         return 1
-    r = found[0]
-    print(f"{r.id}: the {r.role} ({r.agent}), {r.outcome} after {r.turns} turns, {r.game_time:g} s "
-          f"({r.preset}, seed {r.seed}), {r.created_at}", file=out)
-    source = "in the model's own words" if r.source == "model" else "from the game's events"
-    print(f"\n{r.key_reflection}\n({source})", file=out)
-    print("\nevidence:\n" + json.dumps(r.evidence, indent=2), file=out)
+    write_reflection(found[0], out)
     return 0
+
+
+def list_line(r: Reflection, width: int = 0) -> str:
+    """One reflection as `memory list` prints it; its lesson cut to ``width`` columns (0: whole)."""
+    line = (f"{printable(r.id):<17} {printable(r.created_at[:16].replace('T', ' '))}  {r.role:<8} {r.outcome:<7} "
+            f"{printable(r.preset + ' ' + str(r.seed)):<14} {printable(r.agent):<12.12} ")
+    text = printable(r.key_reflection)
+    if width and len(line) + len(text) > width:
+        text = text[:max(10, width - len(line) - 3)] + "..."
+    return line + text
+
+
+def write_reflection(r: Reflection, out: TextIO) -> None:
+    """One reflection in full, as `memory show` prints it (the evidence as JSON, which escapes
+    every control and non-ASCII character itself)."""
+    print(f"{printable(r.id)}: the {r.role} ({printable(r.agent)}), {r.outcome} after {r.turns} turns, "
+          f"{r.game_time:g} s ({printable(r.preset)}, seed {r.seed}), {printable(r.created_at)}", file=out)
+    source = "in the model's own words" if r.source == "model" else "from the game's events"
+    print(f"\n{printable(r.key_reflection)}\n({source})", file=out)
+    print("\nevidence:\n" + json.dumps(r.evidence, indent=2), file=out)
 
 
 def _clear(log: Experience, count: int, yes: bool, out: TextIO) -> int:

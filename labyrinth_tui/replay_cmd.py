@@ -2,6 +2,10 @@
 proof that re-running its inputs gives the same game.
 
 Exit status: 0 shown or verified, 1 the re-run differs, 2 not a readable replay.
+
+Every string from the file (its name, agents, times, lessons, fallback reasons, what a
+message quotes of it) is printed through ``printable``: a replay cannot send the terminal
+an escape sequence or reorder a line with a bidi override.
 """
 
 from __future__ import annotations
@@ -13,21 +17,23 @@ from typing import TextIO
 from engine import MinotaurDecision, UserInput
 from saves.replays import RecordedTurn, Replay, ReplayError, first_mismatch, read_replay
 
+from .terminal_text import printable
+
 
 def replay(path: Path, verify: bool, out: TextIO) -> int:
     try:
         recorded = read_replay(path)
     except ReplayError as exc:
-        print(f"labyrinth replay: {exc}", file=sys.stderr)
+        print(f"labyrinth replay: {printable(str(exc))}", file=sys.stderr)
         return 2
     for note in recorded.notes:
-        print(f"labyrinth replay: note: {note}", file=sys.stderr)
+        print(f"labyrinth replay: note: {printable(note)}", file=sys.stderr)
     if not verify:
         write_summary(recorded, out)
         return 0
     mismatch = first_mismatch(recorded)
     if mismatch is not None:
-        print(f"mismatch at turn {mismatch.turn}: {mismatch.detail}", file=out)
+        print(f"mismatch at turn {mismatch.turn}: {printable(mismatch.detail)}", file=out)
         return 1
     print(f"verified: {len(recorded.turns)} turns, hashes match", file=out)
     return 0
@@ -36,17 +42,17 @@ def replay(path: Path, verify: bool, out: TextIO) -> int:
 def write_summary(recorded: Replay, out: TextIO) -> None:
     """The replay as text: its header, outcome, fallbacks and one line per turn."""
     h, end, turns = recorded.header, recorded.end, recorded.turns
-    out.write(f"{recorded.path.name}\n"
-              f"  recorded {h.created_at}: seed {h.seed}, preset {h.preset}, difficulty {h.difficulty}, "
-              f"at most {h.max_turns} turns\n"
-              f"  user {h.user_agent} vs Minotaur {h.minotaur_agent}\n")
+    out.write(f"{printable(recorded.path.name)}\n"
+              f"  recorded {printable(h.created_at)}: seed {h.seed}, preset {printable(h.preset)}, "
+              f"difficulty {printable(h.difficulty)}, at most {h.max_turns} turns\n"
+              f"  user {printable(h.user_agent)} vs Minotaur {printable(h.minotaur_agent)}\n")
     for role, found in h.lessons.items():
         who = "the Minotaur" if role == "minotaur" else "the user"
-        out.writelines(f"  lesson offered to {who}: {r['text']}  ({r['id']})\n" for r in found)
+        out.writelines(f"  lesson offered to {who}: {printable(r['text'])}  ({printable(r['id'])})\n" for r in found)
     if end is None:
         out.write(f"  unfinished: no final line, the match stopped after turn {len(turns)}\n")
     else:
-        out.write(f"  outcome {end.outcome} after {end.turns} turns, {end.game_time:g} s of game time\n")
+        out.write(f"  outcome {printable(end.outcome)} after {end.turns} turns, {end.game_time:g} s of game time\n")
     user_fallbacks = sum(t.user_fallback is not None for t in turns)
     minotaur_fallbacks = sum(t.minotaur_fallback is not None for t in turns)
     out.write(f"  fallbacks: user {user_fallbacks}, Minotaur {minotaur_fallbacks}\n")
@@ -54,10 +60,10 @@ def write_summary(recorded: Replay, out: TextIO) -> None:
 
 
 def _turn_line(turn: RecordedTurn) -> str:
-    line = f"{turn.turn:>5}  {_user_text(turn.user):<24} {_minotaur_text(turn.minotaur):<24} {turn.status}"
+    line = f"{turn.turn:>5}  {_user_text(turn.user):<24} {_minotaur_text(turn.minotaur):<24} {printable(turn.status)}"
     for side, why in (("user", turn.user_fallback), ("Minotaur", turn.minotaur_fallback)):
         if why is not None:
-            line += f"  [{side} fallback: {why}]"
+            line += f"  [{side} fallback: {printable(why)}]"
     return line
 
 

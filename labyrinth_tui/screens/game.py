@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import time
 
-from rich.markup import escape
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -20,6 +19,7 @@ from saves.games import save_game
 
 from ..background import run_in_background
 from ..session import PlaySession
+from ..terminal_text import plain, printable
 from ..widgets.command_line import CommandLine
 from ..widgets.cue_panel import CuePanel
 from ..widgets.minimap import MapView, Minimap
@@ -27,6 +27,7 @@ from ..widgets.narrative import NarrativeLog
 from ..widgets.status_bar import StatusBar
 
 THINKING_TICK_S = 0.1
+SAID_CHARS = 40  # of a refused line, as its hint quotes it: a pasted page is not shown whole
 ARROWS = {"up": "NORTH", "down": "SOUTH", "right": "EAST", "left": "WEST"}
 LETTERS = {"w": "NORTH", "s": "SOUTH", "d": "EAST", "a": "WEST"}
 
@@ -87,7 +88,7 @@ class GameScreen(Screen):
     def on_mount(self) -> None:
         s = self.session
         self.query_one("#cue", CuePanel).border_title = "Minotaur"
-        self.query_one(NarrativeLog).border_title = f"{s.preset}, seed {s.seed}, {s.difficulty}"
+        self.query_one(NarrativeLog).border_title = plain(f"{s.preset}, seed {s.seed}, {s.difficulty}")
         self._show()
         self.call_after_refresh(self.query_one(NarrativeLog).tell, None, s.response)  # once it knows its width
 
@@ -97,7 +98,8 @@ class GameScreen(Screen):
         self.play(message.said, message.command)
 
     def on_command_line_refused(self, message: CommandLine.Refused) -> None:
-        self.query_one("#hint", Static).update(Text(f"{message.said!r}: {message.hint}"))
+        said = message.said if len(message.said) <= SAID_CHARS else f"{message.said[:SAID_CHARS]}..."
+        self.query_one("#hint", Static).update(plain(f"'{printable(said)}': {message.hint}"))
 
     def play(self, said: str, command: UserInput) -> None:
         """Play one turn; the Minotaur's agent decides in a thread when it may wait on the network,
@@ -132,7 +134,7 @@ class GameScreen(Screen):
         if self.typing:
             command.focus()
         if error is not None:  # a bug, not a model's failure (those are fallbacks)
-            self.notify(escape(f"The turn failed: {error}"), severity="error")
+            self.notify(printable(f"The turn failed: {error}"), severity="error", markup=False)
         self._after(said)
 
     def _after(self, said: str) -> None:
@@ -150,10 +152,10 @@ class GameScreen(Screen):
         side = self.session.minotaur
         if side.stats.replaced and not self.replaced_told:
             self.replaced_told = True
-            self.notify(f"{side.agent.transport.name} kept failing: the built-in Minotaur hunts from now on.",
-                        title="Minotaur replaced", severity="warning", timeout=8)
+            self.notify(f"{printable(side.agent.transport.name)} kept failing: the built-in Minotaur hunts "
+                        "from now on.", title="Minotaur replaced", severity="warning", timeout=8, markup=False)
         why = self.session.minotaur_fallback
-        return Text(f"(the Minotaur's model: {why.split('; ')[0]}; it waited)", style="dim") if why else ""
+        return Text(printable(f"(the Minotaur's model: {why.split('; ')[0]}; it waited)"), style="dim") if why else ""
 
     def _show(self) -> None:
         s = self.session
@@ -191,6 +193,6 @@ class GameScreen(Screen):
         try:
             path = save_game(self.session.to_saved())
         except OSError as exc:
-            self.notify(escape(f"Could not save: {exc.strerror or exc}"), severity="error")
+            self.notify(printable(f"Could not save: {exc.strerror or exc}"), severity="error", markup=False)
             return
-        self.notify(f"Saved: {path.name}", title="Game saved")
+        self.notify(printable(f"Saved: {path.name}"), title="Game saved", markup=False)

@@ -16,6 +16,7 @@ from saves.experience import Reflection
 
 from ..background import run_in_background
 from ..session import PlaySession
+from ..terminal_text import plain, printable
 
 QUIET_S = 1.0  # keys come to the choices only after this long without typing: the rest of a
 # command typed as the game ended is not a choice
@@ -38,10 +39,10 @@ class GameOverScreen(ModalScreen[str]):
         stones = sum("STONE" in item for item in user.inventory)
         with Vertical(id="over", classes=outcome.lower()):
             yield Static(HEADLINES.get(outcome, outcome), id="headline")
-            yield Static(
+            yield Static(plain(
                 f"time {env.game_time:g} s   turns {f.turns}   walked {f.walked} steps\n"
                 f"stones {stones}/3   jumps seen {f.jumps_seen}   lanterns used {f.lanterns_used}\n"
-                f"{s.preset}, seed {s.seed}, {s.difficulty}", id="figures")
+                f"{s.preset}, seed {s.seed}, {s.difficulty}"), id="figures")
             if s.memory.log is not None:
                 yield Static(id="lessons")
             with Horizontal(id="over-buttons"):
@@ -67,10 +68,10 @@ class GameOverScreen(ModalScreen[str]):
             return
         text = Text()
         if error is not None:
-            text.append(f"The lessons could not be written: {error}\n", style="bold red")
+            text.append(f"The lessons could not be written: {printable(str(error))}\n", style="bold red")
         for r in reflections or []:
             text.append(f"{'You' if r.role == 'user' else 'The Minotaur'} learned: ", style="bold")
-            text.append(f"{r.key_reflection}\n")
+            text.append(f"{printable(r.key_reflection)}\n")
         self.query_one("#lessons", Static).update(text)
 
     def on_key(self, event: events.Key) -> None:

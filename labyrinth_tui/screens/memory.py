@@ -1,12 +1,12 @@
 """The Memory screen: the reflections the agents learn from, newest first, filtered
-by role and outcome; the highlighted one in full, with its evidence."""
+by role and outcome; the highlighted one in full, with its evidence. Everything read
+from the log is shown as words (``plain``, ``printable``): never markup, never an escape."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable
 
-from rich.markup import escape
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -15,6 +15,8 @@ from textual.screen import ModalScreen
 from textual.widgets import DataTable, Select, Static
 
 from saves.experience import Experience, Reflection
+
+from ..terminal_text import plain, printable
 
 ALL = "all"
 CELLS: dict[str, Callable[[Reflection], str]] = {  # then the lesson, in the room left
@@ -33,7 +35,7 @@ class MemoryScreen(ModalScreen[None]):
         self.notice = log.take_notice()
         self.built: tuple | None = None  # the filters and width the table was last built for
         with Vertical(id="memory", classes="dialog"):
-            yield Static(Text(f"Memory: {len(self.reflections)} reflections in {log.path}"), classes="dialog-title")
+            yield Static(plain(f"Memory: {len(self.reflections)} reflections in {log.path}"), classes="dialog-title")
             with Horizontal(id="memory-filters"):
                 yield Select([("both roles", ALL), ("the user", "user"), ("the Minotaur", "minotaur")],
                              value=ALL, allow_blank=False, id="memory-role")
@@ -46,7 +48,7 @@ class MemoryScreen(ModalScreen[None]):
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
         if self.notice:
-            self.notify(escape(self.notice), title="Experience log", severity="warning", timeout=10)
+            self.notify(printable(self.notice), title="Experience log", severity="warning", timeout=10, markup=False)
         self._fill()
         table.focus()
 
@@ -69,7 +71,7 @@ class MemoryScreen(ModalScreen[None]):
         self.shown = [r for r in self.reflections if role in (ALL, r.role) and outcome in (ALL, r.outcome)]
         row = min(table.cursor_row if keep_row else 0, len(self.shown) - 1)
         pads = 2 * table.cell_padding
-        cells = {name: [Text(cell(r)) for r in self.shown] for name, cell in CELLS.items()}  # Text: "[..]" is words
+        cells = {name: [Text(printable(cell(r))) for r in self.shown] for name, cell in CELLS.items()}  # not markup
         widths = {name: max([len(name), *(len(c) for c in column)]) + pads for name, column in cells.items()}
         names = list(CELLS)
         for name in DROPPED_FIRST:
@@ -80,7 +82,8 @@ class MemoryScreen(ModalScreen[None]):
         table.add_columns(*names)
         table.add_column("lesson", width=max(LESSON_MIN, room - sum(widths[n] for n in names) - pads - 1))
         for i, r in enumerate(self.shown):
-            table.add_row(*(cells[name][i] for name in names), Text(r.key_reflection, no_wrap=True, overflow="ellipsis"))
+            table.add_row(*(cells[name][i] for name in names),
+                          Text(printable(r.key_reflection), no_wrap=True, overflow="ellipsis"))
         if self.shown:
             table.move_cursor(row=row)
         self._show(self.shown[row] if self.shown else None)
@@ -97,9 +100,8 @@ class MemoryScreen(ModalScreen[None]):
             return
         words = "in the model's own words" if r.source == "model" else "from the game's events"
         who = "the Minotaur" if r.role == "minotaur" else "the user"
-        heading = (f"{r.id}: {who} ({r.agent}), {r.outcome} after {r.turns} turns, {r.game_time:g} s, "
-                   f"{r.preset} seed {r.seed}\n\n")
-        body.update(Text.assemble(
-            (heading, "bold"), r.key_reflection, (f"\n({words})\n\n", "italic"),
-            ("evidence:\n" + "\n".join(f"  {key}: {json.dumps(value)}" for key, value in r.evidence.items()),
-             "dim")))
+        heading = (f"{printable(r.id)}: {who} ({printable(r.agent)}), {r.outcome} after {r.turns} turns, "
+                   f"{r.game_time:g} s, {printable(r.preset)} seed {r.seed}\n\n")
+        evidence = "\n".join(f"  {printable(key)}: {json.dumps(value)}" for key, value in r.evidence.items())
+        body.update(Text.assemble((heading, "bold"), printable(r.key_reflection), (f"\n({words})\n\n", "italic"),
+                                  (f"evidence:\n{evidence}", "dim")))

@@ -3,12 +3,13 @@ and the built-in agent instead."""
 
 from __future__ import annotations
 
-from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
+
+from ..terminal_text import plain
 
 
 class ProviderMissingScreen(ModalScreen[bool]):
@@ -24,7 +25,7 @@ class ProviderMissingScreen(ModalScreen[bool]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="missing"):
             yield Static("This model is not configured", classes="dialog-title")
-            yield Static(Text(self.problem), classes="problem")  # Text: "[gemini]" is not markup
+            yield Static(plain(self.problem), classes="problem")  # "[gemini]" is not markup
             yield Static("`labyrinth doctor` shows what is configured and checks each endpoint.")
             with Horizontal(id="missing-buttons"):
                 yield Button(f"Play the built-in {self.role} instead", id="builtin", variant="primary")

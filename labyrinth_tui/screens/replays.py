@@ -1,10 +1,11 @@
-"""Recorded matches (`labyrinth arena --replays`): pick one to read it turn by turn."""
+"""Recorded matches (`labyrinth arena --replays`): pick one to read it turn by turn.
+File names and contents are shown as words (``plain``): a name like "[@click=app.quit]" is
+not markup, an escape sequence in a header reaches no terminal."""
 
 from __future__ import annotations
 
 import io
 
-from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
@@ -16,6 +17,7 @@ from saves.paths import replays_dir
 from saves.replays import ReplayError, read_replay
 
 from ..replay_cmd import write_summary
+from ..terminal_text import plain, printable
 
 
 class ReplaysScreen(ModalScreen[None]):
@@ -25,12 +27,13 @@ class ReplaysScreen(ModalScreen[None]):
         folder = replays_dir()
         self.files = sorted(folder.glob("*.jsonl"), reverse=True) if folder.is_dir() else []
         with Vertical(id="replays", classes="dialog"):
-            yield Static(f"Replays in {folder}: Enter shows one, Esc goes back", classes="dialog-title")
+            yield Static(plain(f"Replays in {folder}: Enter shows one, Esc goes back"), classes="dialog-title")
             if self.files:
-                yield OptionList(*(Option(path.name, id=str(i)) for i, path in enumerate(self.files)), id="replay-list")
+                yield OptionList(*(Option(plain(path.name), id=str(i)) for i, path in enumerate(self.files)),
+                                 id="replay-list")
             else:
-                yield Static("No replays yet: `labyrinth arena --replays DIR` records matches "
-                             f"(use {folder} to see them here).")
+                yield Static(plain("No replays yet: `labyrinth arena --replays DIR` records matches "
+                                   f"(use {folder} to see them here)."))
             with VerticalScroll(id="replay-text"):
                 yield Static(id="replay-body")
 
@@ -39,5 +42,5 @@ class ReplaysScreen(ModalScreen[None]):
         try:
             write_summary(read_replay(self.files[int(event.option.id)]), out)
         except ReplayError as exc:
-            out.write(f"This file cannot be read: {exc}")
-        self.query_one("#replay-body", Static).update(Text(out.getvalue()))
+            out.write(f"This file cannot be read: {printable(str(exc))}")
+        self.query_one("#replay-body", Static).update(plain(out.getvalue()))

@@ -1,8 +1,8 @@
-"""Saved games to resume, newest first; files that cannot be read are named, not hidden."""
+"""Saved games to resume, newest first; files that cannot be read are named, not hidden.
+What a save file says, and its name, are shown as words (``plain``): never markup or escapes."""
 
 from __future__ import annotations
 
-from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -11,6 +11,8 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from saves.games import SavedGame, list_games
+
+from ..terminal_text import plain
 
 
 class SavedGamesScreen(ModalScreen[SavedGame | None]):
@@ -21,12 +23,12 @@ class SavedGamesScreen(ModalScreen[SavedGame | None]):
         with Vertical(id="saves", classes="dialog"):
             yield Static("Saved games: Enter resumes, Esc goes back", classes="dialog-title")
             if self.games:
-                yield OptionList(*(Option(Text(f"{g.saved_at}  {g.summary}"), id=str(i))
+                yield OptionList(*(Option(plain(f"{g.saved_at}  {g.summary}"), id=str(i))
                                    for i, g in enumerate(self.games)), id="save-list")
             else:
                 yield Static("No saved games yet: ctrl+s saves the game you are playing.")
             for problem in problems:
-                yield Static(Text(problem), classes="problem")
+                yield Static(plain(problem), classes="problem")
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.dismiss(self.games[int(event.option.id)])

@@ -4,7 +4,6 @@ the user has seen."""
 
 from __future__ import annotations
 
-from rich.markup import escape
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -14,6 +13,7 @@ from textual.widgets import Footer
 
 from ..background import run_in_background
 from ..session import SpectateSession, minotaur_mark
+from ..terminal_text import plain, printable
 from ..widgets.agent_panel import AgentPanel
 from ..widgets.cue_panel import CuePanel
 from ..widgets.minimap import MapView, Minimap
@@ -69,8 +69,8 @@ class SpectateScreen(Screen):
 
     def on_mount(self) -> None:
         s = self.session
-        self.query_one(NarrativeLog).border_title = (f"{s.user_kind} user vs {s.minotaur_kind} Minotaur: "
-                                                     f"{s.preset}, seed {s.seed}")
+        self.query_one(NarrativeLog).border_title = plain(f"{s.user_kind} user vs {s.minotaur_kind} Minotaur: "
+                                                          f"{s.preset}, seed {s.seed}")
         self.query_one("#cue", CuePanel).border_title = "Minotaur"
         self.query_one("#agents", AgentPanel).border_title = "Agents"
         self._show()
@@ -104,7 +104,7 @@ class SpectateScreen(Screen):
             return
         self.query_one(AgentPanel).thinking = False
         if error is not None:  # a bug, not a model's failure (those are fallbacks)
-            self.notify(escape(f"The turn failed: {error}"), severity="error")
+            self.notify(printable(f"The turn failed: {error}"), severity="error", markup=False)
             self._show()
         else:
             self._after_step(result)
@@ -140,11 +140,11 @@ class SpectateScreen(Screen):
             return
         log = self.query_one(NarrativeLog)
         if error is not None:
-            log.write(Text(f"The lessons could not be written: {error}", style="bold red"))
+            log.write(plain(f"The lessons could not be written: {error}", style="bold red"))
         for r in reflections or []:
             if r.source == "model" or not self.session.blocking or r.role not in self.told:
                 self.told.add(r.role)
-                log.write(Text.assemble((f"The {r.role} learned: ", "bold"), r.key_reflection))
+                log.write(Text.assemble((f"The {r.role} learned: ", "bold"), printable(r.key_reflection)))
 
     def action_faster(self) -> None:
         self._set_speed(min(self.speed + 1, len(SPEEDS) - 1))

@@ -8,6 +8,7 @@ import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical
@@ -19,6 +20,8 @@ from agents.config import PROVIDERS, ProviderSettings, provider_settings
 from agents.registry import MINOTAUR_AGENTS, USER_AGENTS
 from engine import DEFAULT_PRESET, DIFFICULTIES, PRESETS
 from saves.config import ConfigError
+
+from ..terminal_text import printable
 
 BANNER = """\
  L A B Y R I N T H
@@ -117,8 +120,9 @@ class TitleScreen(Screen):
         self.app.exit()
 
 
-def _models() -> list[tuple[str, str]]:
-    """The LLM providers as form options, each with its model, or what it lacks."""
+def _models() -> list[tuple[Text, str]]:
+    """The LLM providers as form options, each with its model (as the config file or the
+    environment names it: words, not markup), or what it lacks."""
     options = []
     for provider in PROVIDERS:
         try:
@@ -126,5 +130,5 @@ def _models() -> list[tuple[str, str]]:
             detail = settings.model if settings.configured else "no key"
         except ConfigError:
             detail = "config file broken"
-        options.append((f"LLM: {provider} ({detail})", provider))
+        options.append((Text(printable(f"LLM: {provider} ({detail})")), provider))
     return options

@@ -1,5 +1,6 @@
 """The agent panel (spectating): each side's plan, last decision and reasoning,
-and how its answers are going (fallbacks; for a model, tokens and latency)."""
+and how its answers are going (fallbacks; for a model, tokens and latency). A model's
+words (plans, reasoning, lessons, its name from the config) are shown as words: ``printable``."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ from rich.text import Text
 from textual.widgets import Static
 
 from agents.side import Side
+
+from ..terminal_text import printable
 
 LESSON_CHARS = 120  # of each lesson: the whole text is in `labyrinth memory`
 
@@ -19,21 +22,21 @@ class AgentPanel(Static):
         lesson shortened to fit; `labyrinth memory show` has them whole)."""
         text = Text()
         for role, side in sides.items():
-            text.append(f"{role} ({side.agent.name})", style="bold")
+            text.append(f"{role} ({printable(side.agent.name)})", style="bold")
             text.append(" thinking...\n" if self.thinking and side.agent.blocking else "\n", style="italic")
             action = side.last_action
             if action is None or side.agent.blocking:  # a model's own plan stays; a rule agent's goals do not
-                text.append("plan: " + "; ".join(plans.get(role, [])) + "\n", style="dim")
+                text.append("plan: " + "; ".join(map(printable, plans.get(role, []))) + "\n", style="dim")
             if action is not None:
                 params = " ".join(f"{k}={v}" for k, v in action.parameters.items())
-                text.append(f"{action.name} {params}\n")
+                text.append(printable(f"{action.name} {params}") + "\n")
                 if action.reasoning:
-                    text.append(f"{action.reasoning}\n", style="italic dim")
+                    text.append(printable(action.reasoning, newlines=True) + "\n", style="italic dim")
             learned = [line for line in lessons.get(role, "").splitlines() if line.startswith("- ")]
             if learned:
                 text.append(f"lessons from {len(learned)} earlier games:\n", style="dim")
                 for line in learned:
-                    text.append(f"{line[:LESSON_CHARS]}{'...' if len(line) > LESSON_CHARS else ''}\n",
+                    text.append(f"{printable(line[:LESSON_CHARS])}{'...' if len(line) > LESSON_CHARS else ''}\n",
                                 style="dim italic")
             stats = side.stats
             text.append(f"fallbacks {stats.fallbacks}, errors {stats.errors}", style="dim")

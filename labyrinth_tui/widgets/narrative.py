@@ -1,4 +1,5 @@
-"""The narrative log: each turn's command, its words and its figures."""
+"""The narrative log: each turn's command, its words and its figures. What was typed is
+shown as words (``printable``): a pasted escape sequence reaches no terminal."""
 
 from __future__ import annotations
 
@@ -6,6 +7,8 @@ from rich.text import Text
 from textual.widgets import RichLog
 
 from engine import GameStateResponse
+
+from ..terminal_text import plain, printable
 
 STATUS_STYLE = {"ERROR": "bold yellow", "DEATH": "bold white on red", "ESCAPED": "bold black on green"}
 
@@ -18,13 +21,13 @@ class NarrativeLog(RichLog):
     def tell(self, said: str | None, response: GameStateResponse) -> None:
         env = response.environment
         if said is not None:
-            head = Text(f"> {said}", style="bold")
+            head = Text(f"> {printable(said)}", style="bold")
             if response.status != "ERROR":
                 ending = response.status if response.status in ("DEATH", "ESCAPED") else env.stop_reason
                 head.append(f"   {env.time_taken:g} s, {env.steps_moved} step{'s' if env.steps_moved != 1 else ''}, "
                             f"{ending.lower().replace('_', ' ')}", style="dim")
             self.write(head)
-        body = Text(response.raw_text_output)
+        body = plain(response.raw_text_output)
         if response.status in STATUS_STYLE:
             body.stylize(STATUS_STYLE[response.status], 0, len(body))
         self.write(body)

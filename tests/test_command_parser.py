@@ -1,0 +1,74 @@
+"""The typed-command parser: any text at all is a UserInput or a one-line hint (NotACommand),
+never another exception: unicode digits, numbers too long for int(), raw JSON included."""
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from engine import UserInput
+from engine.constants import MAX_STEPS
+from labyrinth_tui.command_parser import (
+    EXAMPLES,
+    HINT_WORD_CHARS,
+    VERBS,
+    NotACommand,
+    parse_command,
+)
+
+WORDS = [*VERBS, "north", "n", "up", "down", "run", "red", "stone", "lantern", "steps"]
+digits = st.text(st.sampled_from("0123456789"), min_size=1, max_size=6000)  # beyond int()'s 4,300 digits
+unicode_digits = st.text(st.characters(categories=["Nd", "No", "Nl"]), min_size=1, max_size=8)
+word = st.one_of(st.sampled_from(WORDS), digits, unicode_digits, st.text(min_size=1, max_size=12))
+lines = st.one_of(
+    st.text(),
+    st.lists(word, min_size=1, max_size=5).map(" ".join),
+    st.builds(lambda steps: f'{{"command": "HALT", "steps": {steps}}}', digits | unicode_digits | st.text()),
+)
+
+
+def hint(line: str) -> str:
+    with pytest.raises(NotACommand) as refused:
+        parse_command(line)
+    return refused.value.hint
+
+
+@given(lines)
+def test_any_text_is_a_command_or_a_one_line_hint(line):
+    try:
+        command = parse_command(line)
+    except NotACommand as refused:
+        assert refused.hint and "\n" not in refused.hint
+    else:
+        assert isinstance(command, UserInput)
+
+
+@pytest.mark.parametrize("line, words", [
+    ("halt ²", ["'²' is not a number", "0-9"]),
+    ("move north ①", ["'①' is not a number", "0-9"]),
+    ("halt ¾", ["'¾' is not a number"]),
+    pytest.param("halt " + "9" * 5000, ["too big", f"1 to {MAX_STEPS}", "5,000 characters"], id="halt-5000-digits"),
+    pytest.param("move north " + "1" * 4301, ["too big", f"1 to {MAX_STEPS}"], id="move-4301-digits"),
+    ("halt 101", ["less than or equal to 100"]),
+    ("halt 0", ["greater than or equal to 1"]),
+])
+def test_numbers_the_game_cannot_read_are_named_in_the_hint(line, words):
+    said = hint(line)
+    for part in words:
+        assert part in said
+
+
+def test_a_long_word_is_quoted_as_an_excerpt():
+    said = hint("halt " + "9" * 5000)
+    assert "9" * (HINT_WORD_CHARS + 1) not in said and len(said) < 200
+    assert len(hint("dance" * 1000)) < 300
+    assert len(hint("mvoe north " + "5" * 5000)) < 300  # the line as probably meant, shortened too
+
+
+@pytest.mark.parametrize("line, steps", [("halt 007", 7), ("halt ５", 5), ("move north ٣", 3),
+                                         pytest.param("halt " + "0" * 5000 + "42", 42, id="halt-5000-zeros-42")])
+def test_decimal_digits_of_any_script_and_leading_zeros_are_counts(line, steps):
+    assert parse_command(line).steps == steps
+
+
+def test_a_blank_line_suggests_commands():
+    assert EXAMPLES[0] in hint("   ")
