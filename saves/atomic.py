@@ -30,8 +30,8 @@ def write_json(path: Path, data: Any, root: Path) -> None:
 def write_atomic(path: Path, fill: Callable[[BinaryIO], Any], root: Path) -> None:
     """Replace ``path`` with what ``fill`` writes into the open file, atomically; the folder is created
     if needed. StorageError (path and reason) when the disk refuses or ``path`` leads outside ``root``."""
-    usable_dir(path.parent)
     confined(path, root)
+    usable_dir(path.parent)
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     except OSError as exc:

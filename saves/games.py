@@ -56,7 +56,7 @@ class Header(BaseModel):
     preset: str
     difficulty: str
     minotaur: str = Field(max_length=NAME_CHARS, description="the agent that played the Minotaur")
-    turns: int = Field(ge=0, le=SAVE_BYTES, description="how many turn lines follow")
+    turns: int = Field(ge=0, le=SAVE_BYTES, description="how many turn lines follow (each at least a byte)")
     hash: str = Field(max_length=128, description="the state hash after the last turn")
     summary: str = Field(max_length=500)
 
