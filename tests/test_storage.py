@@ -317,3 +317,24 @@ def test_write_json_creates_the_folder_and_replaces_atomically(tmp_path):
     write_json(tmp_path / "a" / "b.json", {"x": 2}, tmp_path)
     assert json.loads((tmp_path / "a" / "b.json").read_text()) == {"x": 2}
     assert [p.name for p in (tmp_path / "a").iterdir()] == ["b.json"]
+
+
+async def test_the_tui_plays_without_memory_says_so_once_and_its_memory_screen_opens():
+    from labyrinth_tui.app import LabyrinthApp
+    from labyrinth_tui.screens.game_over import GameOverScreen
+    from labyrinth_tui.screens.memory import MemoryScreen
+    from labyrinth_tui.screens.title import HUMAN, NewGame
+    from tests.test_tui import halt_until_over
+
+    data_dir().parent.mkdir(parents=True)
+    data_dir().write_text("not a directory")
+    app = LabyrinthApp(NewGame(5, "tiny", "normal", HUMAN, "builtin"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        said = [n.message for n in app._notifications if "without memory" in n.message]
+        assert len(said) == 1 and "not a directory" in said[0]
+        await halt_until_over(pilot, app.screen.session)
+        assert isinstance(app.screen, GameOverScreen)
+        app.push_screen(MemoryScreen())
+        await pilot.pause()
+        assert isinstance(app.screen, MemoryScreen) and app.screen.reflections == []
