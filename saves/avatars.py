@@ -10,7 +10,10 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from engine.wsap import Avatar, AvatarState
+from pydantic import TypeAdapter, ValidationError
+
+from engine import DIFFICULTIES, PRESETS
+from engine.wsap import Avatar
 
 from .atomic import write_json
 from .paths import data_dir
@@ -43,13 +46,14 @@ class AvatarRecord:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> AvatarRecord:
-        if not isinstance(data.get("save"), str | None):
-            raise TypeError(f"save is {type(data['save']).__name__}, not a path or null")
-        a = dict(data["avatar"])
-        a["state"] = AvatarState(a["state"])
-        a["position"] = tuple(a["position"])
-        a["respawn_point"] = tuple(a["respawn_point"]) if a["respawn_point"] is not None else None
-        return cls(Avatar(**a), **{k: v for k, v in data.items() if k != "avatar"})
+        """A record read back, every field checked and of its kind; a ValueError (ValidationError) otherwise."""
+        record = _RECORD.validate_python(data)
+        if record.preset not in PRESETS or record.difficulty not in DIFFICULTIES:
+            raise ValueError(f"preset {record.preset[:20]!r} or difficulty {record.difficulty[:20]!r}")
+        return record
+
+
+_RECORD = TypeAdapter(AvatarRecord)
 
 
 def avatars_dir() -> Path:
@@ -78,6 +82,10 @@ def load_roster(agent_id: str, directory: Path | None = None) -> list[AvatarReco
         return [AvatarRecord.from_dict(item) for item in data["avatars"]]
     except AvatarStoreError:
         raise
+    except ValidationError as exc:
+        problem = exc.errors(include_url=False)[0]
+        raise AvatarStoreError(f"{path}: broken roster ({'.'.join(map(str, problem['loc']))}: {problem['msg']})"
+                               ) from None
     except (ValueError, KeyError, TypeError, RecursionError) as exc:
         raise AvatarStoreError(f"{path}: broken roster ({type(exc).__name__}: {str(exc)[:200]})") from None
 

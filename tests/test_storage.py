@@ -338,3 +338,24 @@ async def test_the_tui_plays_without_memory_says_so_once_and_its_memory_screen_o
         app.push_screen(MemoryScreen())
         await pilot.pause()
         assert isinstance(app.screen, MemoryScreen) and app.screen.reflections == []
+
+
+@pytest.mark.parametrize("edit", [{"seed": "five"}, {"preset": "huge"}, {"save": 123}, {"stones_ever": "RED"},
+                                  {"avatar": {"death_count": "many"}}, {"avatar": {"state": "god"}},
+                                  {"avatar": {"position": "here"}}, {"avatar": None}])
+def test_an_edited_roster_is_refused_in_one_line_not_a_crash_later(edit):
+    from agents.avatars import LabyrinthAvatars
+
+    avatars = LabyrinthAvatars(preset="tiny")
+    avatars.create_avatar("probe", AvatarSpec(name="Theseus"))
+    path = data_dir() / "avatars" / "probe.json"
+    roster = json.loads(path.read_text())
+    for key, value in edit.items():
+        if isinstance(value, dict):
+            roster["avatars"][0][key].update(value)
+        else:
+            roster["avatars"][0][key] = value
+    path.write_text(json.dumps(roster))
+    with pytest.raises(ValueError, match="probe.json: broken roster") as error:
+        avatars.list_avatars("probe")
+    assert "\n" not in str(error.value)
