@@ -251,7 +251,9 @@ class Experience:
 
     @contextmanager
     def _locked(self) -> Iterator[None]:
-        """An exclusive lock on a file beside the log, held while it is read and replaced."""
+        """An exclusive lock on a file beside the log, held while it is read and replaced. A log that
+        leads outside its directory (a link elsewhere) is refused here, before anything is read."""
+        confined(self.path, self.root)
         folder = usable_dir(self.path.parent)
         try:
             file = open(folder / (self.path.name + ".lock"), "a+b")  # noqa: SIM115 - closed by the with below

@@ -359,3 +359,14 @@ def test_an_edited_roster_is_refused_in_one_line_not_a_crash_later(edit):
     with pytest.raises(ValueError, match="probe.json: broken roster") as error:
         avatars.list_avatars("probe")
     assert "\n" not in str(error.value)
+
+
+def test_a_log_that_leads_outside_is_refused_before_it_is_read(tmp_path):
+    outside = tmp_path / "elsewhere.json"
+    outside.write_text('{"version": 1, "reflections": []}')
+    log_path().parent.mkdir(parents=True)
+    log_path().symlink_to(outside)
+    with pytest.raises(StorageError, match="outside"):
+        Experience().read()
+    listed = run("memory", "list")
+    assert listed.returncode == 2 and "it leads to" in listed.stderr and "Traceback" not in listed.stderr
