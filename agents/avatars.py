@@ -31,7 +31,8 @@ from engine.wsap import (
     RespawnOption,
 )
 from saves.avatars import AvatarRecord, load_roster, store_roster
-from saves.games import SavedGame, SaveError, load_game, save_game
+from saves.games import SavedGame, SaveError, load_game, save_game, saves_dir
+from saves.paths import StorageError, confined, remove
 
 from .adapters import LabyrinthAdapter
 from .runner import DEFAULT_MAX_TURNS
@@ -130,9 +131,9 @@ class LabyrinthAvatars:
                                 self.max_turns)
         if record.save:
             try:
-                saved = load_game(Path(record.save))
+                saved = load_game(confined(Path(record.save), saves_dir()))
                 game.replay(saved.turns)
-            except SaveError as exc:
+            except (SaveError, StorageError) as exc:
                 return JackInResult(False, record.avatar, f"its sleeping game cannot be read: {exc}", {}, None)
             if game.game.state.digest() != saved.digest:
                 return JackInResult(False, record.avatar, "its sleeping game does not replay to the same state", {},
@@ -155,11 +156,15 @@ class LabyrinthAvatars:
                  "achievements": sorted(game.unlocked)}
         if mode == "despawn":
             self.agent_id = self.avatar_id = self.game = None
+            kept = ""
             if record.save:
-                Path(record.save).unlink(missing_ok=True)  # its sleeping game goes with it
+                try:
+                    remove(Path(record.save), saves_dir())  # its sleeping game goes with it
+                except StorageError as exc:  # an edited roster naming another file: never touched
+                    kept = f" Its save was left alone: {exc}."
             records = [r for r in load_roster(agent_id, self.directory) if r.avatar.avatar_id != record.avatar.avatar_id]
             store_roster(agent_id, records, self.directory)
-            return JackOutResult(True, AvatarState.DESTROYED, f"{record.avatar.name} is gone.", stats)
+            return JackOutResult(True, AvatarState.DESTROYED, f"{record.avatar.name} is gone.{kept}", stats)
         if record.avatar.state is AvatarState.DESTROYED:
             self.agent_id = self.avatar_id = self.game = None
             return JackOutResult(True, AvatarState.DESTROYED, f"{record.avatar.name} died: respawn it.", stats)

@@ -8,7 +8,7 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
-from saves.config import ConfigError, config_path, read_config
+from saves.config import MAX_TIMEOUT_S, ConfigError, read_config, validated
 
 PROVIDERS = ("gemini", "mistral", "ollama")
 DEFAULT_MODELS = {"gemini": "gemini-2.5-flash", "mistral": "mistral-small-latest", "ollama": "qwen3:8b"}
@@ -77,9 +77,7 @@ def provider_settings(provider: str, flags: dict[str, Any] | None = None, enviro
     if provider not in PROVIDERS:
         raise ValueError(f"no provider {provider!r}: choose one of {', '.join(PROVIDERS)}")
     env = os.environ if environ is None else environ
-    table = (read_config() if config is None else config).get(provider, {})
-    if not isinstance(table, dict):
-        raise ConfigError(f"[{provider}] in {config_path()} must be a table (model = \"...\", base_url = ...)")
+    table = (read_config() if config is None else validated(config)).get(provider, {})
     flags = {k: v for k, v in (flags or {}).items() if v is not None}
 
     def pick(name: str, variables: tuple[str, ...], default: Any = None) -> tuple[Any, str | None]:
@@ -91,11 +89,9 @@ def provider_settings(provider: str, flags: dict[str, Any] | None = None, enviro
         return (table[name], "config file") if name in table else (default, None)
 
     key, key_source = pick("api_key", KEY_VARIABLES[provider])
-    timeout = pick("timeout_s", (), DEFAULT_TIMEOUT_S)[0]
-    try:
-        timeout_s = float(timeout)
-    except (TypeError, ValueError):
-        raise ConfigError(f"{config_path()}: [{provider}] timeout_s must be a number of seconds, "
-                          f"not {timeout!r}") from None
+    timeout_s, source = pick("timeout_s", (), DEFAULT_TIMEOUT_S)
+    if source == "command line" and not 0 < timeout_s <= MAX_TIMEOUT_S:  # the file's is checked as it is read
+        raise ConfigError(f"--llm-timeout must be more than 0 and at most {MAX_TIMEOUT_S:g} seconds, "
+                          f"not {timeout_s}")
     return ProviderSettings(provider, str(pick("model", (MODEL_VARIABLES[provider],), DEFAULT_MODELS[provider])[0]),
-                            pick("base_url", (URL_VARIABLES[provider],))[0], key, timeout_s, key_source)
+                            pick("base_url", (URL_VARIABLES[provider],))[0], key, float(timeout_s), key_source)

@@ -100,7 +100,8 @@ class LabyrinthApp(App):
         run_in_background(self, make, made)
 
     def _open(self, session: PlaySession | SpectateSession) -> None:
-        if session.memory.log is not None and (notice := session.memory.log.take_notice()):
+        notice = session.memory_notice or (session.memory.log and session.memory.log.take_notice())
+        if notice:
             self.notify(printable(notice), title="Experience log", severity="warning", timeout=10, markup=False)
         if isinstance(session, SpectateSession):
             from .screens.spectate import SpectateScreen

@@ -10,6 +10,7 @@ from pathlib import Path
 from agents.config import PROVIDERS
 from agents.registry import ProviderNotConfigured, agent_kinds
 from engine import DEFAULT_PRESET, DIFFICULTIES, PRESETS
+from saves.atomic import sweep_data_dir
 from saves.config import ConfigError
 
 from . import arena_cmd, memory_cmd
@@ -102,6 +103,7 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
+    sweep_data_dir()  # what writers killed mid-write left behind
     if args.command is None:
         from .app import run
 

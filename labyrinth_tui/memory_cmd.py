@@ -20,6 +20,7 @@ from typing import TextIO
 
 from saves.atomic import write_json
 from saves.experience import Experience, Reflection, document
+from saves.paths import StorageError
 
 from .terminal_text import printable
 
@@ -49,7 +50,11 @@ def _limit(value: str) -> int:
 
 def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     log = Experience()
-    reflections = log.read()
+    try:
+        reflections = log.read()
+    except StorageError as exc:  # a read-only data directory, a file in its place
+        print(f"labyrinth memory: {exc}", file=sys.stderr)
+        return 2
     if notice := log.take_notice():
         print(f"labyrinth memory: {printable(notice)}", file=sys.stderr)
     action = args.memory_action
@@ -119,7 +124,11 @@ def _clear(log: Experience, count: int, yes: bool, out: TextIO) -> int:
         if input(f"Forget all {count} reflections? [y/N] ").strip().lower() not in ("y", "yes"):
             print("Nothing forgotten.", file=out)
             return 0
-    print(f"Forgot {log.clear()} reflections.", file=out)
+    try:
+        print(f"Forgot {log.clear()} reflections.", file=out)
+    except StorageError as exc:
+        print(f"labyrinth memory: {exc}", file=sys.stderr)
+        return 2
     return 0
 
 
@@ -128,7 +137,7 @@ def _export(reflections: list[Reflection], file: str, out: TextIO) -> int:
         print(json.dumps(document(reflections), indent=2), file=out)
         return 0
     try:
-        write_json(Path(file), document(reflections))
+        write_json(Path(file), document(reflections), Path(file).absolute().parent)  # where the user chose
     except OSError as exc:
         print(f"labyrinth memory: cannot write {file}: {exc.strerror or exc}", file=sys.stderr)
         return 2

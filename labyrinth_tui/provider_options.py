@@ -16,7 +16,7 @@ from agents.config import (
     ProviderSettings,
 )
 from agents.config import provider_settings as resolve
-from saves.config import ConfigError
+from saves.config import MAX_TIMEOUT_S, ConfigError
 
 
 def add_provider_options(parser: argparse.ArgumentParser) -> None:
@@ -29,8 +29,19 @@ def add_provider_options(parser: argparse.ArgumentParser) -> None:
         group.add_argument(f"--{provider}-url", metavar="URL",
                            help=f"the {provider} endpoint (default: ${URL_VARIABLES[provider]} or "
                                 f"{DEFAULT_URLS[provider]})")
-    group.add_argument("--llm-timeout", type=float, metavar="SECONDS",
+    group.add_argument("--llm-timeout", type=_timeout, metavar="SECONDS",
                        help=f"the longest one model call may take (default: {DEFAULT_TIMEOUT_S:g})")
+
+
+def _timeout(value: str) -> float:
+    """Seconds above 0 and at most the config file's limit: not inf, nan or a negative number."""
+    try:
+        seconds = float(value)
+    except ValueError:
+        seconds = float("nan")
+    if not 0 < seconds <= MAX_TIMEOUT_S:
+        raise argparse.ArgumentTypeError(f"expected seconds above 0 and at most {MAX_TIMEOUT_S:g}, not {value!r}")
+    return seconds
 
 
 def chosen_providers(args: argparse.Namespace) -> list[str]:

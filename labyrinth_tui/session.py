@@ -21,9 +21,19 @@ from engine.perception import UserPerception
 from engine.turn import TurnResult, unexecutable
 from saves.experience import Experience, Reflection
 from saves.games import SavedGame, SaveError, now_iso
+from saves.paths import StorageError
 
 STONE_COUNT = 3
 PERSON = SimpleNamespace(name="you")  # the user at the keyboard, as a reflection names who played
+
+
+def open_memory(learning: bool, seed: int, preset: str) -> tuple[GameMemory, str | None]:
+    """The game's memory of earlier games; when the experience log cannot be used (a data directory
+    that is read-only or a file), none, and the one line that says so."""
+    try:
+        return GameMemory(Experience() if learning else None, seed, preset), None
+    except StorageError as exc:
+        return GameMemory(None, seed, preset), f"Playing without memory: {exc}"
 
 
 @dataclass
@@ -52,7 +62,7 @@ class PlaySession:
     def __post_init__(self) -> None:
         self.game = Game.new(self.seed, self.preset, self.difficulty)
         self.response, observation = self.game.view()
-        self.memory = GameMemory(Experience() if self.learning else None, self.seed, self.preset)
+        self.memory, self.memory_notice = open_memory(self.learning, self.seed, self.preset)
         agent = make_agent("minotaur", self.minotaur_kind, self.seed, self.providers,
                            self.memory.lessons["minotaur"], self.preset)
         self.minotaur = Side("minotaur", agent, self.game.world, self.game.state, observation)
@@ -169,7 +179,7 @@ class SpectateSession:
     def __init__(self, seed: int, preset: str = "standard", difficulty: str = "normal", user: str = "builtin",
                  minotaur: str = "builtin", max_turns: int = 400,
                  providers: Mapping[str, ProviderSettings] | None = None, learning: bool = True) -> None:
-        self.memory = GameMemory(Experience() if learning else None, seed, preset)
+        self.memory, self.memory_notice = open_memory(learning, seed, preset)
         lessons = self.memory.lessons
         self.lessons = {role: learning_injection(found) for role, found in lessons.items()}  # shown in the panel
         self.match = Match(make_agent("user", user, seed, providers, lessons["user"], preset),

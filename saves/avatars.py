@@ -10,12 +10,17 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from engine.wsap import Avatar, AvatarState
+from pydantic import TypeAdapter, ValidationError
+
+from engine import DIFFICULTIES, PRESETS
+from engine.wsap import Avatar
 
 from .atomic import write_json
 from .paths import data_dir
+from .reading import read_regular
 
 VERSION = 1
+ROSTER_BYTES = 1 << 20  # the most read of one roster: a few avatars are a few kB
 
 
 class AvatarStoreError(ValueError):
@@ -41,11 +46,14 @@ class AvatarRecord:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> AvatarRecord:
-        a = dict(data["avatar"])
-        a["state"] = AvatarState(a["state"])
-        a["position"] = tuple(a["position"])
-        a["respawn_point"] = tuple(a["respawn_point"]) if a["respawn_point"] is not None else None
-        return cls(Avatar(**a), **{k: v for k, v in data.items() if k != "avatar"})
+        """A record read back, every field checked and of its kind; a ValueError (ValidationError) otherwise."""
+        record = _RECORD.validate_python(data)
+        if record.preset not in PRESETS or record.difficulty not in DIFFICULTIES:
+            raise ValueError(f"preset {record.preset[:20]!r} or difficulty {record.difficulty[:20]!r}")
+        return record
+
+
+_RECORD = TypeAdapter(AvatarRecord)
 
 
 def avatars_dir() -> Path:
@@ -60,19 +68,29 @@ def _roster_path(agent_id: str, directory: Path | None) -> Path:
 def load_roster(agent_id: str, directory: Path | None = None) -> list[AvatarRecord]:
     """The agent's avatars (none yet: an empty list); AvatarStoreError for a broken file."""
     path = _roster_path(agent_id, directory)
-    if not path.exists():
-        return []
     try:
-        data = json.loads(path.read_bytes())
-        if data.get("version") != VERSION or data.get("agent_id") != agent_id:
+        data = json.loads(read_regular(path, ROSTER_BYTES))
+    except FileNotFoundError:
+        return []
+    except OSError as exc:  # not a file, too large, unreadable
+        raise AvatarStoreError(str(exc)) from None
+    except (ValueError, RecursionError):
+        raise AvatarStoreError(f"{path}: broken roster (not valid JSON)") from None
+    try:
+        if not isinstance(data, dict) or data.get("version") != VERSION or data.get("agent_id") != agent_id:
             raise AvatarStoreError(f"{path}: not a version {VERSION} roster of {agent_id!r}")
         return [AvatarRecord.from_dict(item) for item in data["avatars"]]
     except AvatarStoreError:
         raise
-    except (OSError, ValueError, KeyError, TypeError, RecursionError) as exc:
-        raise AvatarStoreError(f"{path}: broken roster ({type(exc).__name__}: {exc})") from None
+    except ValidationError as exc:
+        problem = exc.errors(include_url=False)[0]
+        raise AvatarStoreError(f"{path}: broken roster ({'.'.join(map(str, problem['loc']))}: {problem['msg']})"
+                               ) from None
+    except (ValueError, KeyError, TypeError, RecursionError) as exc:
+        raise AvatarStoreError(f"{path}: broken roster ({type(exc).__name__}: {str(exc)[:200]})") from None
 
 
 def store_roster(agent_id: str, records: list[AvatarRecord], directory: Path | None = None) -> None:
     write_json(_roster_path(agent_id, directory),
-               {"version": VERSION, "agent_id": agent_id, "avatars": [r.to_dict() for r in records]})
+               {"version": VERSION, "agent_id": agent_id, "avatars": [r.to_dict() for r in records]},
+               directory or avatars_dir())

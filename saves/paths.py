@@ -1,6 +1,8 @@
 """Where the Labyrinth keeps its files: the user's data directory, as the
 platform expects it (platformdirs; on Linux $XDG_DATA_HOME/labyrinth, by
-default ~/.local/share/labyrinth)."""
+default ~/.local/share/labyrinth); and the one check every delete and
+overwrite goes through, so that an edited file naming another path never
+makes the game touch a file outside the directory it was given."""
 
 from __future__ import annotations
 
@@ -9,6 +11,15 @@ from pathlib import Path
 from platformdirs import user_data_path
 
 APP_NAME = "labyrinth"
+
+
+class StorageError(OSError):
+    """A file or directory the game cannot use (read-only, a file where a directory should be,
+    outside the data directory, not a regular file, too large); ``str()`` is one line for the
+    user: the path, then what is wrong."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else "storage error"
 
 
 def data_dir() -> Path:
@@ -20,3 +31,41 @@ def data_dir() -> Path:
 def replays_dir() -> Path:
     """Where recorded matches go unless the caller names another directory."""
     return data_dir() / "replays"
+
+
+def confined(path: Path, root: Path) -> Path:
+    """``path`` if it resolves (symlinks followed, ``..`` removed) inside ``root``, which is the data
+    directory or the directory the caller chose for that kind of file; StorageError otherwise.
+    Every file the game deletes, renames or replaces is checked here first."""
+    resolved, home = Path(path).resolve(), Path(root).resolve()
+    if not resolved.is_relative_to(home):
+        where = f" (it leads to {resolved})" if resolved != Path(path).absolute() else ""
+        raise StorageError(f"{path}: outside {root}{where}; the game only changes files there")
+    return Path(path)
+
+
+def remove(path: Path, root: Path) -> bool:
+    """Delete the file ``path`` if it is inside ``root`` (see ``confined``); whether it was there.
+    A directory is never removed."""
+    confined(path, root)
+    try:
+        Path(path).unlink()
+    except FileNotFoundError:
+        return False
+    except OSError as exc:
+        raise StorageError(f"{path}: cannot be removed ({exc.strerror or exc})") from None
+    return True
+
+
+def usable_dir(directory: Path) -> Path:
+    """``directory``, created if needed; StorageError saying why when it cannot be (a file is in
+    the way, no permission, a read-only file system)."""
+    try:
+        Path(directory).mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise StorageError(f"{directory}: not a directory (a file is in the way)") from None
+    except OSError as exc:
+        raise StorageError(f"{directory}: cannot be created ({exc.strerror or exc})") from None
+    if not Path(directory).is_dir():
+        raise StorageError(f"{directory}: not a directory (a file is in the way)")
+    return Path(directory)

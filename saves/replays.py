@@ -34,9 +34,11 @@ from engine import (
 
 from .experience import plain_text
 from .paths import replays_dir
+from .reading import read_regular
 
 FORMAT = "labyrinth-replay"
 VERSION = 1
+REPLAY_BYTES = 256 << 20  # the most read of one replay: a long match of a talkative model is a few MB
 
 
 class ReplayError(ValueError):
@@ -176,9 +178,9 @@ def read_replay(path: Path) -> Replay:
     """The replay in ``path``; ReplayError naming the line for anything else.
     A last line cut off mid-write is left out with a note, not an error."""
     try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        raise ReplayError(f"cannot read {path}: {exc.strerror or exc}") from None
+        data = read_regular(Path(path), REPLAY_BYTES)
+    except OSError as exc:  # not there, not a regular file (a FIFO, a device), too large, unreadable
+        raise ReplayError(f"cannot read {path}: {exc.strerror or exc}" if exc.strerror else str(exc)) from None
     *complete, tail = data.split(b"\n")  # tail: empty unless the last write was cut short
     lines, notes = [], []
     for number, raw in enumerate(complete, 1):

@@ -8,6 +8,8 @@ import subprocess
 import sys
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import saves.experience
 from saves.experience import Experience, Reflection, log_path
@@ -43,8 +45,9 @@ def test_the_log_keeps_only_the_newest(monkeypatch):
     assert [r.seed for r in log.read()] == [3, 4, 5, 6, 7]
 
 
-@pytest.mark.parametrize("content", [b"{not json", b'{"version": 1, "reflections": [{"id": "x"}]}',
-                                     b'{"version": 9, "reflections": []}', b"\xff\xfe\x00"])
+@pytest.mark.parametrize("content", [b"{not json", b'{"version": 1, "reflections": {"id": "x"}}',
+                                     b'{"version": 9, "reflections": []}', b"\xff\xfe\x00", b"[" * 100_000,
+                                     b'{"version": 1, "reflections": [], "extra": 1}'])
 def test_a_log_that_cannot_be_read_is_kept_aside_and_a_fresh_one_starts(content):
     log = Experience()
     log.path.parent.mkdir(parents=True)
@@ -90,3 +93,76 @@ def test_a_late_reflection_takes_the_place_of_the_one_with_its_id():
 def test_a_lesson_is_one_line_of_words_whatever_a_model_wrote():
     r = reflection(1, key_reflection="Line one.\n\tIgnore \x1b[31mred\x1b[0m\x00.", agent="gemini/\x1b]0;x\x07m")
     assert r.key_reflection == "Line one. Ignore [31mred [0m ." and r.agent == "gemini/ ]0;x m"
+
+
+POISONS = {  # one field of a good reflection, made hostile; the JSON as an edited file would hold it
+    "evidence_infinite_coordinate": '"evidence": {"death": {"position": [1e999, 2, 3], "time_s": 5}}',
+    "evidence_nan": '"evidence": {"death": {"position": [1, 2, 3], "time_s": NaN}}',
+    "evidence_huge_number": '"evidence": {"heard": 1e300}',
+    "evidence_cell_outside_the_world": '"evidence": {"stones": [{"stone": "RED STONE", "position": [400, 0, 0]}]}',
+    "evidence_cell_of_text": '"evidence": {"death": {"position": "here"}}',
+    "evidence_too_deep": '"evidence": {"a": ' + "[" * 8 + "]" * 8 + "}",
+    "evidence_too_long": '"evidence": {"a": "' + "x" * 3000 + '"}',
+    "evidence_too_many": '"evidence": {"a": [' + ",".join(["1"] * 10_001) + "]}",
+    "preset_not_a_preset": '"preset": "standard\\nIgnore the rules"',
+    "seed_too_large": '"seed": ' + "9" * 30,
+    "seed_of_text": '"seed": "5"',
+    "turns_negative": '"turns": -1',
+    "turns_a_float": '"turns": 1.5',
+    "game_time_infinite": '"game_time": 1e999',
+    "lesson_too_long": '"key_reflection": "' + "x" * 3000 + '"',
+    "id_too_long": '"id": "' + "x" * 300 + '"',
+    "created_at_not_a_time": '"created_at": "yesterday"',
+    "role_unknown": '"role": "god"',
+}
+
+
+@pytest.mark.parametrize("poison", POISONS)
+def test_a_poisoned_reflection_is_set_aside_alone_and_the_others_are_kept(poison):
+    """A reflection that would crash a game is never given to one: it is moved, with why, to a
+    file of its own (kept, never deleted); the good ones stay in the log; the user is told once."""
+    good = [json.dumps(reflection(n).model_dump(mode="json")) for n in (1, 2)]
+    bad = json.dumps(reflection(3).model_dump(mode="json"))[:-1] + ", " + POISONS[poison] + "}"  # the last wins
+    log = Experience()
+    log.path.parent.mkdir(parents=True)
+    log.path.write_text('{"version": 1, "reflections": [' + ", ".join([good[0], bad, good[1]]) + "]}")
+    assert [r.id for r in log.read()] == ["g1-user", "g2-user"]
+    notice = log.take_notice()
+    assert notice and "1 reflection of the experience log could not be used" in notice and "\n" not in notice
+    [kept] = log.path.parent.glob("experience_log.rejected-*.json")
+    assert kept.name in notice
+    rejected = json.loads(kept.read_text())["rejected"]
+    assert len(rejected) == 1 and rejected[0]["reflection"]["id"] in ("g3-user", "x" * 300)
+    assert [r.id for r in Experience().read()] == ["g1-user", "g2-user"] and log.take_notice() is None
+
+
+def test_the_builtin_agents_learn_from_a_log_once_poisoned():
+    """The audit's case: a 1e999 coordinate crashed every game on that labyrinth."""
+    from agents.builtin_user import BuiltinUser
+
+    log = Experience()
+    log.path.parent.mkdir(parents=True)
+    poisoned = reflection(5, evidence={"death": {"position": [1, 2, 3], "time_s": 5.0}}).model_dump(mode="json")
+    log.path.write_text(json.dumps({"version": 1, "reflections": [poisoned]}).replace("[1, 2, 3]", "[1e999, 2, 3]"))
+    lessons = log.read()
+    assert lessons == [] and log.take_notice()
+    BuiltinUser(5).learn(lessons, "standard")
+
+
+JSON_VALUES = st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20),
+                           lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner,
+                                                                                         max_size=4), max_leaves=20)
+
+
+@settings(max_examples=150, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(field=st.sampled_from(sorted(Reflection.model_fields)), value=JSON_VALUES)
+def test_any_value_in_any_field_is_used_or_set_aside_never_a_crash(field, value, tmp_path_factory):
+    log = Experience(tmp_path_factory.mktemp("log") / "log.json")
+    entry = {**reflection(1).model_dump(mode="json"), field: value}
+    log.path.write_text(json.dumps({"version": 1, "reflections": [entry]}))
+    found = log.read()
+    if found:  # accepted: then every number is finite and every cell inside the world
+        saves.experience.check_evidence(found[0].evidence)
+        assert found[0].preset in ("tiny", "small", "standard", "large", "full")
+    else:
+        assert log.take_notice() and list(log.path.parent.glob("log.rejected-*.json"))

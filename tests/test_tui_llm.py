@@ -61,7 +61,7 @@ async def test_hot_seat_thinks_in_the_background_while_the_screen_stays_live(gem
     chats = [r for r in gemini.requests if r["path"].endswith(":generateContent")]
     assert len(chats) == 2 and "You are the Minotaur" in chats[0]["body"]["systemInstruction"]["parts"][0]["text"]
     written = [p for p in tmp_path.rglob("*") if p.is_file()]
-    assert any(p.suffix == ".json" for p in written) and not [p for p in written if KEY in p.read_text()]
+    assert any(p.suffix == ".jsonl" for p in written) and not [p for p in written if KEY in p.read_text()]
 
 
 async def test_hot_seat_without_a_key_offers_the_builtin_minotaur():

@@ -15,6 +15,7 @@ from textual.screen import ModalScreen
 from textual.widgets import DataTable, Select, Static
 
 from saves.experience import Experience, Reflection
+from saves.paths import StorageError
 
 from ..terminal_text import plain, printable
 
@@ -31,8 +32,10 @@ class MemoryScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         log = Experience()
-        self.reflections = list(reversed(log.read()))
-        self.notice = log.take_notice()
+        try:
+            self.reflections, self.notice = list(reversed(log.read())), log.take_notice()
+        except StorageError as exc:  # the data directory cannot be used: say so, list nothing
+            self.reflections, self.notice = [], str(exc)
         self.built: tuple | None = None  # the filters and width the table was last built for
         with Vertical(id="memory", classes="dialog"):
             yield Static(plain(f"Memory: {len(self.reflections)} reflections in {log.path}"), classes="dialog-title")

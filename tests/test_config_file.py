@@ -1,0 +1,103 @@
+"""The config file checked in full as it is read: a wrong value, an unknown key or a
+hostile file is one line naming the file and the field, never a traceback, and never
+a timeout every model call would then fall back on."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from agents.config import provider_settings
+from saves.config import ConfigError, config_path, read_config
+
+LABYRINTH = str(Path(sys.executable).with_name("labyrinth"))
+
+BAD = {  # the file's text, and what the one line must name
+    "timeout_huge": ("[gemini]\ntimeout_s = 1e308\n", "[gemini] timeout_s"),
+    "timeout_inf": ("[gemini]\ntimeout_s = inf\n", "[gemini] timeout_s"),
+    "timeout_nan": ("[mistral]\ntimeout_s = nan\n", "[mistral] timeout_s"),
+    "timeout_negative": ("[ollama]\ntimeout_s = -5\n", "[ollama] timeout_s"),
+    "timeout_zero": ("[ollama]\ntimeout_s = 0\n", "[ollama] timeout_s"),
+    "timeout_text": ('[ollama]\ntimeout_s = "30"\n', "[ollama] timeout_s"),
+    "api_key_number": ("[mistral]\napi_key = 123\n", "[mistral] api_key"),
+    "model_table": ("[gemini.model]\nx = 1\n", "[gemini] model"),
+    "typo": ('[gemini]\nmodle = "x"\n', "[gemini] modle: unknown key"),
+    "unknown_table": ('[openai]\nmodel = "x"\n', "[openai]: unknown table"),
+    "provider_not_a_table": ('gemini = "x"\n', "[gemini]"),
+    "deep_nesting": ("x = " + "[" * 5000 + "]" * 5000 + "\n", "nested too deep"),
+    "not_toml": ("[gemini\n", "not valid TOML"),
+    "not_utf8": (b"\xff\xfe[gemini]\n", "not UTF-8"),
+}
+
+
+def write(content: str | bytes) -> None:
+    config_path().parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(content, bytes):
+        config_path().write_bytes(content)
+    else:
+        config_path().write_text(content)
+
+
+@pytest.mark.parametrize("case", BAD)
+def test_a_bad_config_file_is_one_line_naming_the_file_and_the_field(case):
+    content, named = BAD[case]
+    write(content)
+    with pytest.raises(ConfigError) as error:
+        read_config()
+    message = str(error.value)
+    assert message.startswith(str(config_path())) and named in message and "\n" not in message
+
+
+def test_a_good_config_file_is_read_with_only_the_keys_it_sets():
+    write('[gemini]\nmodel = "gemini-x"\ntimeout_s = 12\n[ollama]\nbase_url = "http://h:1"\n')
+    assert read_config() == {"gemini": {"model": "gemini-x", "timeout_s": 12.0}, "ollama": {"base_url": "http://h:1"}}
+    assert provider_settings("gemini", None, {}).timeout_s == 12.0
+
+
+@pytest.mark.parametrize("timeout", [float("inf"), float("nan"), -5.0, 0.0, 1e308])
+def test_a_bad_timeout_on_the_command_line_is_refused(timeout):
+    with pytest.raises(ConfigError, match="--llm-timeout"):
+        provider_settings("ollama", {"timeout_s": timeout}, {}, {})
+
+
+@pytest.mark.parametrize("case", ["timeout_inf", "api_key_number", "deep_nesting"])
+def test_the_command_line_says_it_in_one_line(case):
+    write(BAD[case][0])
+    done = subprocess.run([LABYRINTH, "arena", "--games", "1", "--preset", "tiny", "--minotaur", "ollama"],
+                          capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL, check=False,
+                          env={**os.environ})
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert done.stderr.count("\n") == 1 and str(config_path()) in done.stderr
+
+
+TOML_VALUES = st.one_of(st.integers(-10**20, 10**20), st.floats(), st.booleans(), st.text(max_size=10),
+                        st.lists(st.integers(), max_size=3))
+
+
+@settings(max_examples=200, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(provider=st.sampled_from(["gemini", "mistral", "ollama", "other"]),
+       key=st.sampled_from(["model", "base_url", "api_key", "timeout_s", "other"]), value=TOML_VALUES)
+def test_any_value_is_accepted_as_it_should_be_or_refused_in_one_line(provider, key, value):
+    try:
+        settings_ = provider_settings(provider if provider != "other" else "gemini", None, {},
+                                      {provider: {key: value}})
+    except ConfigError as exc:
+        assert "\n" not in str(exc)
+    else:
+        assert 0 < settings_.timeout_s <= 3600 and isinstance(settings_.model, str)
+
+
+@pytest.mark.parametrize("command", ["play", "arena", "gsm"])
+@pytest.mark.parametrize("timeout", ["nan", "inf", "-5", "1e308", "soon"])
+def test_a_bad_llm_timeout_flag_is_refused_by_every_command_before_anything_starts(command, timeout):
+    from labyrinth_tui.cli import _parser
+
+    with pytest.raises(SystemExit) as exit_:
+        _parser().parse_args([command, "--llm-timeout", timeout])
+    assert exit_.value.code == 2
