@@ -2,10 +2,11 @@
 and the benchmark that judges the built-in agents by outcomes over many seeds.
 
 Agents cannot be pickled, so a worker process is sent only what makes a match
-(the settings, the lessons and a seed) and builds both agents itself. With
-memory, every match learns from the experience log as it was when the run
-began, and the run's reflections are added to it at the end: the results do not
-depend on the order the matches finish in. Worlds and agents
+(the settings, the lessons and a seed) and builds both agents itself; workers
+die with the process that runs the arena (worker_pool). With memory, every match
+learns from the experience log as it was when the run began, and its reflections
+come back in its result for the caller to keep as it ends (arena_log): the results
+do not depend on the order the matches finish in. Worlds and agents
 draw every random choice from the seed, so a match gives the same result in
 whichever process it is played, and results come back in the order of the
 seeds: ``jobs`` changes the wall time, never the figures.
@@ -16,7 +17,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Iterable
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import as_completed
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -26,6 +27,7 @@ from .config import ProviderSettings
 from .memory_manager import match_reflections, relevant
 from .registry import make_agent
 from .runner import DEFAULT_MAX_TURNS, Match, MatchResult, Recorder
+from .worker_pool import process_pool
 
 OUTCOMES = ("ESCAPED", "DEATH", "TIMEOUT")
 PER_SIDE = ("fallbacks", "errors", "invalid", "provider_errors", "exceptions", "timeouts", "tokens_in",
@@ -172,7 +174,7 @@ def run_arena(settings: ArenaSettings, seeds: Iterable[int], *, jobs: int = 1,
 def _play_in_processes(settings: ArenaSettings, seeds: list[int], jobs: int,
                        recorder_factory: RecorderFactory | None,
                        on_result: Callable[[MatchResult], None] | None) -> list[MatchResult]:
-    pool = ProcessPoolExecutor(max_workers=min(jobs, len(seeds)))
+    pool = process_pool(min(jobs, len(seeds)))
     try:
         futures = {pool.submit(settings.for_seed(seed).play, seed, recorder_factory): i
                    for i, seed in enumerate(seeds)}
