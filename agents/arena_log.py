@@ -4,12 +4,16 @@ match's reflections written as the match ends.
 Only the process that runs the arena touches the log (the workers only play),
 and every match learns from the log as it was when the run began, so writing as
 matches end changes nothing in the results, while a kill loses only the matches
-still being played. The log failing is never the run failing: a log that cannot
-be used means a run without memory, a write that fails keeps its reflections
-for the next write, and what was never written is told in one line at the end.
+still being played (and, with a log near its cap, those of the last second or
+so). The log failing is never the run failing: a log that cannot be used means a
+run without memory, a write that fails keeps its reflections for the next write,
+and what was never written is told in one line at the end.
 """
 
 from __future__ import annotations
+
+import threading
+import time
 
 from saves.experience import Experience, Reflection
 
@@ -17,6 +21,7 @@ from .runner import MatchResult
 
 # The errors of the log's storage: the operating system's, and the saves package's own (all ValueErrors).
 LOG_ERRORS = (OSError, ValueError)
+REST = 3.0  # after a write, the keeper waits this many times as long as the write took
 
 
 def describe(error: Exception) -> str:
@@ -45,27 +50,64 @@ class LogUnusable(Exception):
 
 
 class ReflectionKeeper:
-    """Adds each finished match's reflections to the log; ``keep`` is an arena's ``on_result``."""
+    """Adds finished matches' reflections to the log from a thread of its own; ``keep`` is an
+    arena's ``on_result`` and returns at once, ``close`` writes the last ones.
 
-    def __init__(self, log: Experience) -> None:
-        self.log = log
-        self.waiting: list[Reflection] = []  # drawn but not yet written
+    Each write reads and replaces the whole log (megabytes at its cap), so the writer takes
+    everything that arrived while it was busy in one write, and after a write it rests
+    ``rest`` times as long as the write took: with a small log every match is written as it
+    ends, with a full one the writes take at most 1 / (1 + rest) of the time, and a kill loses
+    the matches in flight and at most those of the last pause."""
+
+    def __init__(self, log: Experience, rest: float = REST) -> None:
+        self.log, self.rest = log, rest
+        self.waiting: list[Reflection] = []  # drawn but not yet written, in the order the matches ended
         self.problem: str | None = None  # why the last write failed
+        self._changed = threading.Condition()
+        self._fresh = False  # reflections arrived since the writer last took them
+        self._closing = False
+        self._writer = threading.Thread(target=self._write_on, name="reflection-keeper", daemon=True)
+        self._writer.start()
 
     def keep(self, result: MatchResult) -> None:
-        self.waiting.extend(result.reflections)
-        if not self.waiting:
-            return
-        try:
-            self.log.add(self.waiting)
-        except LOG_ERRORS as error:
-            self.problem = describe(error)
-            return
-        self.waiting = []
+        with self._changed:
+            self.waiting.extend(result.reflections)
+            self._fresh = bool(self.waiting)
+            self._changed.notify()
 
-    def report(self) -> str | None:
-        """One line about reflections that could not be written, or None when all were."""
+    def close(self) -> str | None:
+        """Write what is still waiting; one line about the reflections that could not be written,
+        or None when all were."""
+        with self._changed:
+            self._closing = True
+            self._changed.notify()
+        self._writer.join()
+        self._write()
         if not self.waiting:
             return None
         return (f"the experience log could not be written ({self.problem}); {len(self.waiting)} reflections "
                 f"of this run were not kept")
+
+    def _write_on(self) -> None:
+        while True:
+            with self._changed:
+                self._changed.wait_for(lambda: self._fresh or self._closing)
+                if self._closing:
+                    return
+            began = time.perf_counter()
+            self._write()
+            with self._changed:  # rest, unless the run is over
+                self._changed.wait_for(lambda: self._closing, timeout=self.rest * (time.perf_counter() - began))
+
+    def _write(self) -> None:
+        with self._changed:
+            batch, self._fresh = list(self.waiting), False
+        if not batch:
+            return
+        try:
+            self.log.add(batch)
+        except Exception as error:  # noqa: BLE001 - whatever happens to the log, the run's results are printed
+            self.problem = describe(error)
+            return
+        with self._changed:
+            del self.waiting[:len(batch)]  # keep() only appends: the batch is still the front

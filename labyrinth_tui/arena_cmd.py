@@ -101,12 +101,14 @@ def run(args: argparse.Namespace, providers: dict[str, ProviderSettings]) -> int
         recorder_factory = partial(_replay_writer, args.replays)
     status = Console(stderr=True)
     keep = keeper.keep if keeper else None
-    if sys.stdout.isatty() and status.is_terminal:
-        summary = _with_progress(status, settings, seeds, args.jobs, recorder_factory, keep)
-    else:
-        summary = run_arena(settings, seeds, jobs=args.jobs, recorder_factory=recorder_factory, on_result=keep)
-    if keeper and (unkept := keeper.report()):
-        print(f"labyrinth arena: {unkept}", file=sys.stderr)
+    try:
+        if sys.stdout.isatty() and status.is_terminal:
+            summary = _with_progress(status, settings, seeds, args.jobs, recorder_factory, keep)
+        else:
+            summary = run_arena(settings, seeds, jobs=args.jobs, recorder_factory=recorder_factory, on_result=keep)
+    finally:  # on Ctrl-C too: the matches that ended are kept
+        if keeper and (unkept := keeper.close()):
+            print(f"labyrinth arena: {unkept}", file=sys.stderr)
     lost = [r.recording_error for r in summary.results if r.recording_error]
     if lost:
         print(f"labyrinth arena: {len(lost)} replay(s) incomplete, e.g. {lost[0]}", file=sys.stderr)
@@ -152,8 +154,7 @@ def _with_progress(console: Console, settings: ArenaSettings, seeds: range, jobs
     )
 
     tally = dict.fromkeys(OUTCOMES, 0)
-    # Redrawn as each match ends rather than by Rich's refresh thread: worker
-    # processes are forked, and a fork must not catch another thread holding a lock.
+    # Redrawn as each match ends rather than by Rich's refresh thread: nothing changes in between.
     with Progress(TextColumn("[bold]arena[/]"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.description}"),
                   TimeRemainingColumn(), console=console, transient=True, auto_refresh=False) as progress:
         task = progress.add_task("", total=len(seeds))

@@ -9,8 +9,10 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -163,3 +165,60 @@ def test_workers_die_with_a_killed_arena():
         finally:
             arena.send_signal(signal.SIGKILL)
     _wait_for(lambda: not any(_running(pid) for pid in workers), "the workers to die with the arena")
+
+
+class _SlowLog:
+    """A log whose first write waits until the test lets it finish; it remembers each write's batch."""
+
+    def __init__(self, failures: int = 0) -> None:
+        self.batches: list[list] = []
+        self.entered, self.release = threading.Event(), threading.Event()
+        self.failures = failures
+
+    def add(self, reflections: list) -> None:
+        if not self.batches and not self.entered.is_set():
+            self.entered.set()
+            assert self.release.wait(WAIT_S)
+        if self.failures:
+            self.failures -= 1
+            raise OSError(28, "No space left on device")
+        self.batches.append(list(reflections))
+
+
+def _ended(*reflections: str) -> SimpleNamespace:
+    return SimpleNamespace(reflections=list(reflections))  # all the keeper reads of a MatchResult
+
+
+def test_the_keeper_writes_what_arrives_during_a_write_in_the_next_one():
+    from agents.arena_log import ReflectionKeeper
+
+    log = _SlowLog()
+    keeper = ReflectionKeeper(log, rest=0)
+    keeper.keep(_ended("a-user", "a-minotaur"))
+    assert log.entered.wait(WAIT_S)  # the writer is inside its first write
+    keeper.keep(_ended("b-user", "b-minotaur"))
+    keeper.keep(_ended("c-user", "c-minotaur"))
+    log.release.set()
+    assert keeper.close() is None
+    assert log.batches == [["a-user", "a-minotaur"], ["b-user", "b-minotaur", "c-user", "c-minotaur"]]
+
+
+def test_the_keeper_tries_a_failed_write_again_and_counts_what_was_never_written():
+    from agents.arena_log import ReflectionKeeper
+
+    log = _SlowLog(failures=1)
+    keeper = ReflectionKeeper(log, rest=0)
+    keeper.keep(_ended("a-user", "a-minotaur"))
+    assert log.entered.wait(WAIT_S)
+    keeper.keep(_ended("b-user", "b-minotaur"))
+    log.release.set()
+    assert keeper.close() is None  # the second write carried the first one's reflections too
+    assert log.batches == [["a-user", "a-minotaur", "b-user", "b-minotaur"]]
+
+    never = _SlowLog(failures=10**6)
+    never.release.set()
+    keeper = ReflectionKeeper(never, rest=0)
+    keeper.keep(_ended("a-user", "a-minotaur"))
+    keeper.keep(_ended("b-user", "b-minotaur"))
+    assert keeper.close() == ("the experience log could not be written (No space left on device); 4 reflections of "
+                              "this run were not kept")
