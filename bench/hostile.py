@@ -50,13 +50,15 @@ import hostile_inputs as inputs
 LABYRINTH = str(Path(sys.executable).with_name("labyrinth"))
 HANG_S = 6.0  # a command or a call with no end by then is hung (the CLI starts in about half a second)
 ANSWER_S = 4.0  # a `gsm` line with no answer by then got none
-MEMORY_LIMIT = 2 << 30  # bytes of address space for each subprocess: /dev/zero must not eat the machine
+MEMORY_LIMIT = 768 << 20  # bytes of address space per subprocess (the CLI needs under 512 MB): /dev/zero must not
+# eat the machine, which other work shares
 EXAMPLES = 3  # failures listed per way in
 FAILURE_NAMES = {"crashes": "crash", "hangs": "hang", "wrong": "wrong answer", "slow": "slow"}
 SLOW_S = 1.0  # an input to an in-process call that takes longer is counted as slow
-FILE_JOBS = 3  # file cases at a time
-MIN_WAY_S = 3.0  # every way in gets at least this long, however the budget stands
-SEED_OF_THE_LOGGED_GAMES = 1  # the arena that makes the baseline plays seeds 1 and 2 on tiny
+FILE_JOBS = 2  # file cases at a time (each may fill its memory limit)
+MIN_WAY_S = 5.0  # every way in gets at least this long, however the budget stands
+SEED_OF_THE_LOGGED_GAMES = 6  # the baseline's arena plays seeds 6 and 7 on tiny: both end in DEATH, so the
+# user's agent learns from them, and an arena on seed 6 is given their lessons
 KEYS = ("GOOGLE_API_KEY", "GEMINI_API_KEY", "MISTRAL_API_KEY", "OLLAMA_HOST", "OLLAMA_API_KEY",
         "GOOGLE_GEMINI_BASE_URL", "MISTRAL_BASE_URL")
 
@@ -327,7 +329,7 @@ class Harness:
                     tally.fail("wrong", label, f"an ERROR of {len(answers[0]):,} bytes echoes the line")
                 continue
             if len(answers) == 1 and not errors[0]:
-                tally.fail("wrong", label, "no answer (the next line's answer came first)")
+                tally.fail("wrong", label, "not answered ERROR: a game state came first (this line's or the next's)")
             elif not answers:
                 tally.fail("hangs", label, f"no answer to this line nor the next within {ANSWER_S} s")
             else:
@@ -372,7 +374,7 @@ class Harness:
     def make_baseline(self) -> None:
         """A data directory as a user's would be after some play: a log, replays, a roster, a save."""
         env_run = [LABYRINTH, "arena", "--games", "2", "--seed", str(SEED_OF_THE_LOGGED_GAMES), "--preset", "tiny",
-                   "--max-turns", "40", "--replays", str(self.data / "replays")]
+                   "--max-turns", "150", "--replays", str(self.data / "replays")]
         subprocess.run(env_run, env=self.env, check=True, capture_output=True, timeout=120)
         from agents.avatars import LabyrinthAvatars
         from engine.wsap import AvatarSpec
@@ -419,6 +421,9 @@ class Harness:
             for label, content in inputs.broken_contents(valid)[: self.size.broken]:
                 yield label, _writer(content), False
             document = json.loads(valid.splitlines()[0] if kind == "replay" else valid)
+            if kind == "log":
+                for label, content in inputs.poisoned_evidence(document):
+                    yield label, _writer(content), False
             rest = b"\n".join(valid.splitlines()[1:]) if kind == "replay" else b""
             for label, content in inputs.mutated_documents(self.seed, kind, document, self.size.mutations):
                 yield f"mutated {label}", _writer(content + (b"\n" + rest if rest else b"")), False
@@ -640,7 +645,7 @@ def main() -> int:
         harness.make_baseline()
         ways: list[tuple[str, float, Callable[[Tally], None]]] = [  # weights: the time each way in tends to need
             ("typed command (parse_command)", 1, harness.typed),
-            ("WSAP parse_action", 1, harness.replies),
+            ("WSAP parse_action", 4, harness.replies),
             ("WSAP act, user", 1, harness.actions("user")),
             ("WSAP act, Minotaur", 1, harness.actions("minotaur")),
             ("gsm, built-in Minotaur", 4, harness.gsm("plain", [])),

@@ -169,6 +169,24 @@ def mutated_documents(seed: int, purpose: str, document: Any, count: int) -> Ite
         yield f"{'.'.join(map(str, path[-2:])) or 'root'} = {str(value)[:12]}", _dumps(copy).encode()
 
 
+def poisoned_evidence(log: dict[str, Any]) -> Iterator[tuple[str, bytes]]:
+    """The experience log with every number in every reflection's evidence (positions, times,
+    counts) made hostile: what passes a loose validation and then breaks the game that reads it."""
+    for raw in ("1e999", "-1e999", "NaN", "9" * HUGE_DIGITS):
+        copy = json.loads(json.dumps(log))
+        for reflection in copy.get("reflections", []):
+            reflection["evidence"] = _numbers_to(reflection.get("evidence"), raw)
+        yield f"evidence numbers = {raw[:8]}", _dumps(copy).encode()
+
+
+def _numbers_to(value: Any, raw: str) -> Any:
+    if isinstance(value, dict):
+        return {key: _numbers_to(item, raw) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_numbers_to(item, raw) for item in value]
+    return raw if isinstance(value, int | float) and not isinstance(value, bool) else value
+
+
 def _paths(value: Any, path: tuple = ()) -> Iterator[tuple]:
     yield path
     if isinstance(value, dict):
