@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import threading
 import time
+from pathlib import Path
 
 from saves.experience import Experience, Reflection
 
@@ -26,6 +27,8 @@ REST = 3.0  # after a write, the keeper waits this many times as long as the wri
 
 def describe(error: Exception) -> str:
     """One line for a person: which file, and what is wrong with it."""
+    if isinstance(error, FileExistsError) and error.filename and not Path(error.filename).is_dir():
+        return f"{error.filename} is a file, where a directory should be"  # what mkdir met on the way
     if isinstance(error, OSError) and error.strerror:
         return f"{error.filename}: {error.strerror}" if error.filename else error.strerror
     return " ".join(str(error).split()) or type(error).__name__

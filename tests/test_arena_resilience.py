@@ -90,6 +90,7 @@ def test_a_data_directory_that_is_a_file_plays_without_memory(tmp_path):
     data = json.loads(done.stdout)
     assert data["games"] == 2 and data["reflections"] == 0
     assert len(done.stderr.splitlines()) == 1 and "without memory" in done.stderr
+    assert "is a file, where a directory should be" in done.stderr
     assert _data(tmp_path).read_text() == "not a directory"
 
 
