@@ -11,6 +11,8 @@ died before the worker got to ask the kernel.
 The workers are spawned, not forked: a forked worker would inherit its
 siblings' ends of the parent's pipes, so the sentinel of one would not fire
 while another lived; a spawned worker holds only its own, on every platform.
+The kernel's signal follows the thread that started a worker (the one that
+submits to the pool): submit from the thread that shuts the pool down.
 """
 
 from __future__ import annotations
