@@ -136,6 +136,27 @@ def _ring(signum: int, frame: Any) -> None:
     raise Hang
 
 
+def call(tally: Tally, label: str, fn: Callable[[], Any], fine: tuple[type[BaseException], ...]) -> Any:
+    """``fn()`` under the watchdog: an exception outside ``fine`` is a crash."""
+    tally.count()
+    began = time.monotonic()
+    try:
+        with Watchdog(HANG_S):
+            return fn()
+    except Hang:
+        tally.fail("hangs", label, f"no end after {HANG_S} s")
+    except fine:
+        return None
+    except RecursionError as exc:
+        tally.fail("crashes", label, f"RecursionError: {exc}")
+    except Exception as exc:  # noqa: BLE001 - the point of the harness: whatever escapes is counted
+        tally.fail("crashes", label, f"{type(exc).__name__}: {exc}")
+    finally:
+        if SLOW_S < (took := time.monotonic() - began) < HANG_S:
+            tally.fail("slow", label, f"{took:.1f} s")
+    return None
+
+
 class Decoy:
     """A directory outside the data directory, holding what a careless program might delete or
     overwrite; links from the data directory point into it."""
@@ -211,26 +232,6 @@ class Harness:
             tally.stopped = True
         return tally.stopped
 
-    def call(self, tally: Tally, label: str, fn: Callable[[], Any], fine: tuple[type[BaseException], ...]) -> Any:
-        """``fn()`` under the watchdog: an exception outside ``fine`` is a crash."""
-        tally.count()
-        began = time.monotonic()
-        try:
-            with Watchdog(HANG_S):
-                return fn()
-        except Hang:
-            tally.fail("hangs", label, f"no end after {HANG_S} s")
-        except fine:
-            return None
-        except RecursionError as exc:
-            tally.fail("crashes", label, f"RecursionError: {exc}")
-        except Exception as exc:  # noqa: BLE001 - the point of the harness: whatever escapes is counted
-            tally.fail("crashes", label, f"{type(exc).__name__}: {exc}")
-        finally:
-            if SLOW_S < (took := time.monotonic() - began) < HANG_S:
-                tally.fail("slow", label, f"{took:.1f} s")
-        return None
-
     def command(self, tally: Tally, label: str, args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess | None:
         """A command with ``env``'s homes: a traceback or a signal is a crash, no end a hang."""
         tally.count()
@@ -273,7 +274,7 @@ class Harness:
         for label, text in inputs.model_replies(self.seed, self.size.replies):
             if self.out_of_time(tally):
                 return
-            self.call(tally, f"{label} {text[:24]!r}", lambda text=text: parse_action(text), (ActionParseError,))
+            call(tally, f"{label} {text[:24]!r}", lambda text=text: parse_action(text), (ActionParseError,))
 
     def actions(self, role: str) -> Callable[[Tally], None]:
         def body(tally: Tally) -> None:
@@ -287,7 +288,7 @@ class Harness:
                     return
                 if adapter.done:
                     adapter.reset()
-                self.call(tally, f"{label} {_short(name)} {_short(params)}",
+                call(tally, f"{label} {_short(name)} {_short(params)}",
                           lambda name=name, params=params, why=why: adapter.act(Action(name, params, why)), ())
         return body
 
