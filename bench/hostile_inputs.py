@@ -142,7 +142,10 @@ def gsm_lines(seed: int, count: int, mode: str, giant: int) -> Iterator[tuple[st
         ("huge number", b'{"action": "PATHFIND", "target_coords": [' + b"9" * HUGE_DIGITS + b", 0, 0]}"),
         ("wrong types", b"null"), ("wrong types", b"[]"), ("wrong types", b'"HALT"'), ("wrong types", b"5"),
         ("wrong types", b'{"user": 1, "minotaur": 2}'), ("wrong types", b'{"command": ["MOVE"]}'),
-        ("giant line", b'{"command": "HALT", "x": "' + b"x" * giant + b'"}'), ("giant line", b"y" * giant)]
+        ("giant line", b'{"command": "HALT", "x": "' + b"x" * giant + b'"}'), ("giant line", b"y" * giant),
+        ("giant value", b'{"command": "' + b"x" * giant + b'"}'),
+        ("giant value", b'{"action": "' + b"x" * giant + b'"}'),
+        ("giant value", b'{"user": {"command": "' + b"x" * giant + b'"}, "minotaur": {"action": "WAIT"}}')]
     yield from fixed
     for _ in range(max(0, count - len(fixed))):
         data = json.loads(line)
