@@ -2,10 +2,11 @@
 and the benchmark that judges the built-in agents by outcomes over many seeds.
 
 Agents cannot be pickled, so a worker process is sent only what makes a match
-(the settings, the lessons and a seed) and builds both agents itself. With
-memory, every match learns from the experience log as it was when the run
-began, and the run's reflections are added to it at the end: the results do not
-depend on the order the matches finish in. Worlds and agents
+(the settings, the lessons and a seed) and builds both agents itself; workers
+die with the process that runs the arena (worker_pool). With memory, every match
+learns from the experience log as it was when the run began, and its reflections
+come back in its result for the caller to keep as it ends (arena_log): the results
+do not depend on the order the matches finish in. Worlds and agents
 draw every random choice from the seed, so a match gives the same result in
 whichever process it is played, and results come back in the order of the
 seeds: ``jobs`` changes the wall time, never the figures.
@@ -16,8 +17,9 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Iterable
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass, replace
+from itertools import islice
 from typing import Any
 
 from saves.experience import Reflection
@@ -26,10 +28,12 @@ from .config import ProviderSettings
 from .memory_manager import match_reflections, relevant
 from .registry import make_agent
 from .runner import DEFAULT_MAX_TURNS, Match, MatchResult, Recorder
+from .worker_pool import process_pool
 
 OUTCOMES = ("ESCAPED", "DEATH", "TIMEOUT")
 PER_SIDE = ("fallbacks", "errors", "invalid", "provider_errors", "exceptions", "timeouts", "tokens_in",
             "tokens_out")  # summed
+QUEUED_PER_WORKER = 2  # matches handed to each worker process at a time: one playing, one ready
 Z_95 = 1.959963984540054  # the standard normal's 97.5th percentile
 # Called with a match's seed; must be picklable (a module-level function or a
 # class) when jobs > 1, since the recorder is made in the worker that plays.
@@ -172,15 +176,27 @@ def run_arena(settings: ArenaSettings, seeds: Iterable[int], *, jobs: int = 1,
 def _play_in_processes(settings: ArenaSettings, seeds: list[int], jobs: int,
                        recorder_factory: RecorderFactory | None,
                        on_result: Callable[[MatchResult], None] | None) -> list[MatchResult]:
-    pool = ProcessPoolExecutor(max_workers=min(jobs, len(seeds)))
+    """Matches handed out a few at a time (QUEUED_PER_WORKER per worker): a result is taken as
+    soon as its match ends, even in a run of a million seeds, and memory stays small."""
+    workers = min(jobs, len(seeds))
+    pool = process_pool(workers)
+    waiting = iter(enumerate(seeds))
+    playing: dict[Future[MatchResult], int] = {}
+    results: list[MatchResult | None] = [None] * len(seeds)
+
+    def hand_out(count: int) -> None:
+        for i, seed in islice(waiting, count):
+            playing[pool.submit(settings.for_seed(seed).play, seed, recorder_factory)] = i
+
     try:
-        futures = {pool.submit(settings.for_seed(seed).play, seed, recorder_factory): i
-                   for i, seed in enumerate(seeds)}
-        results: list[MatchResult | None] = [None] * len(seeds)
-        for future in as_completed(futures):
-            results[futures[future]] = future.result()
-            if on_result:
-                on_result(future.result())
+        hand_out(workers * QUEUED_PER_WORKER)
+        while playing:
+            ended, _ = wait(playing, return_when=FIRST_COMPLETED)
+            for future in sorted(ended, key=playing.__getitem__):
+                results[playing.pop(future)] = future.result()
+                if on_result:
+                    on_result(future.result())
+            hand_out(len(ended))
     finally:
         # On an error or Ctrl-C, drop the matches not yet started instead of playing them out.
         pool.shutdown(cancel_futures=True)

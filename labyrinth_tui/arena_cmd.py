@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -21,11 +22,12 @@ from agents.arena import (
     RecorderFactory,
     run_arena,
 )
+from agents.arena_log import LogUnusable, ReflectionKeeper, open_log
 from agents.config import PROVIDERS, ProviderSettings
 from agents.registry import agent_kinds, check_configured
 from agents.runner import DEFAULT_MAX_TURNS, MatchResult
 from engine import DEFAULT_PRESET, DIFFICULTIES, PRESETS
-from saves.experience import Experience
+from saves.experience import Experience, Reflection
 
 from .provider_options import add_provider_options
 
@@ -69,7 +71,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                             'mean_turns, mean_game_time; fallbacks, errors, invalid, provider_errors, exceptions, '
                             'timeouts, tokens_in and tokens_out (each {"user": n, "minotaur": n}, totals over all '
                             'matches); mean_latency_s and replaced (matches where the built-in agent took over '
-                            'from a failing LLM) per side; reflections (added to the experience log); wall_s; and '
+                            'from a failing LLM) per side; reflections (drawn from the matches, each match\'s added to the '
+                            'experience log as it ends); wall_s; and '
                             'results [{seed, outcome, turns, game_time}] '
                             'in seed order')
     arena.add_argument("--replays", type=Path, metavar="DIR",
@@ -84,10 +87,9 @@ def run(args: argparse.Namespace, providers: dict[str, ProviderSettings]) -> int
 
     for settings in providers.values():
         check_configured(settings)  # ProviderNotConfigured now, not in every match
-    log = None if args.no_memory else Experience()
-    lessons = tuple(log.read()) if log else ()
+    keeper, lessons = (None, ()) if args.no_memory else _open_memory()
     settings = ArenaSettings(args.user, args.minotaur, args.preset, args.difficulty, args.max_turns,
-                             tuple(providers.values()), memory=log is not None, lessons=lessons)
+                             tuple(providers.values()), memory=keeper is not None, lessons=lessons)
     seeds = range(args.seed, args.seed + args.games)
     recorder_factory = None
     if args.replays:
@@ -98,14 +100,15 @@ def run(args: argparse.Namespace, providers: dict[str, ProviderSettings]) -> int
             return 2
         recorder_factory = partial(_replay_writer, args.replays)
     status = Console(stderr=True)
-    if sys.stdout.isatty() and status.is_terminal:
-        summary = _with_progress(status, settings, seeds, args.jobs, recorder_factory)
-    else:
-        summary = run_arena(settings, seeds, jobs=args.jobs, recorder_factory=recorder_factory)
-    if log is not None:
-        log.add([reflection for result in summary.results for reflection in result.reflections])
-        if notice := log.take_notice():
-            print(f"labyrinth arena: {notice}", file=sys.stderr)
+    keep = keeper.keep if keeper else None
+    try:
+        if sys.stdout.isatty() and status.is_terminal:
+            summary = _with_progress(status, settings, seeds, args.jobs, recorder_factory, keep)
+        else:
+            summary = run_arena(settings, seeds, jobs=args.jobs, recorder_factory=recorder_factory, on_result=keep)
+    finally:  # on Ctrl-C too: the matches that ended are kept
+        if keeper and (unkept := keeper.close()):
+            print(f"labyrinth arena: {unkept}", file=sys.stderr)
     lost = [r.recording_error for r in summary.results if r.recording_error]
     if lost:
         print(f"labyrinth arena: {len(lost)} replay(s) incomplete, e.g. {lost[0]}", file=sys.stderr)
@@ -114,6 +117,20 @@ def run(args: argparse.Namespace, providers: dict[str, ProviderSettings]) -> int
     else:
         Console().print(_table(summary, seeds))
     return 0
+
+
+def _open_memory() -> tuple[ReflectionKeeper | None, tuple[Reflection, ...]]:
+    """The keeper of this run's reflections and the lessons to learn from; no keeper (a run
+    without memory) when the experience log cannot be used, which is said in one line."""
+    log = Experience()
+    try:
+        lessons, notice = open_log(log)
+    except LogUnusable as problem:
+        print(f"labyrinth arena: {problem}", file=sys.stderr)
+        return None, ()
+    if notice:
+        print(f"labyrinth arena: {notice}", file=sys.stderr)
+    return ReflectionKeeper(log), lessons
 
 
 def _replay_writer(directory: Path, seed: int) -> ReplayWriter:
@@ -126,7 +143,8 @@ def _replay_writer(directory: Path, seed: int) -> ReplayWriter:
 
 
 def _with_progress(console: Console, settings: ArenaSettings, seeds: range, jobs: int,
-                   recorder_factory: RecorderFactory | None) -> ArenaSummary:
+                   recorder_factory: RecorderFactory | None,
+                   keep: Callable[[MatchResult], None] | None) -> ArenaSummary:
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
@@ -136,13 +154,14 @@ def _with_progress(console: Console, settings: ArenaSettings, seeds: range, jobs
     )
 
     tally = dict.fromkeys(OUTCOMES, 0)
-    # Redrawn as each match ends rather than by Rich's refresh thread: worker
-    # processes are forked, and a fork must not catch another thread holding a lock.
+    # Redrawn as each match ends rather than by Rich's refresh thread: nothing changes in between.
     with Progress(TextColumn("[bold]arena[/]"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.description}"),
                   TimeRemainingColumn(), console=console, transient=True, auto_refresh=False) as progress:
         task = progress.add_task("", total=len(seeds))
 
         def advance(result: MatchResult) -> None:
+            if keep:
+                keep(result)
             tally[result.outcome] += 1
             progress.update(task, advance=1, refresh=True,
                             description="  ".join(f"{k.lower()} {v}" for k, v in tally.items()))

@@ -1,0 +1,116 @@
+"""The arena's side of the experience log: the lessons a run starts from, and each
+match's reflections written as the match ends.
+
+Only the process that runs the arena touches the log (the workers only play),
+and every match learns from the log as it was when the run began, so writing as
+matches end changes nothing in the results, while a kill loses only the matches
+still being played (and, with a log near its cap, those of the last second or
+so). The log failing is never the run failing: a log that cannot be used means a
+run without memory, a write that fails keeps its reflections for the next write,
+and what was never written is told in one line at the end.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+
+from saves.experience import Experience, Reflection
+
+from .runner import MatchResult
+
+# The errors of the log's storage: the operating system's, and the saves package's own (all ValueErrors).
+LOG_ERRORS = (OSError, ValueError)
+REST = 3.0  # after a write, the keeper waits this many times as long as the write took
+
+
+def describe(error: Exception) -> str:
+    """One line for a person: which file, and what is wrong with it."""
+    if isinstance(error, FileExistsError) and error.filename and not Path(error.filename).is_dir():
+        return f"{error.filename} is a file, where a directory should be"  # what mkdir met on the way
+    if isinstance(error, OSError) and error.strerror:
+        return f"{error.filename}: {error.strerror}" if error.filename else error.strerror
+    return " ".join(str(error).split()) or type(error).__name__
+
+
+def open_log(log: Experience) -> tuple[tuple[Reflection, ...], str | None]:
+    """The lessons in ``log`` and its notice for the user (a damaged log set aside), or
+    LogUnusable when the log can be neither read nor safely written."""
+    try:
+        lessons = tuple(log.read())
+    except LOG_ERRORS as error:
+        raise LogUnusable(f"the experience log cannot be used ({describe(error)}); playing without memory") \
+            from None
+    notice = log.take_notice()
+    if notice and log.path.exists():  # not set aside but still there: unreadable, so writing would lose it
+        raise LogUnusable(f"{notice.rstrip('.')}; playing without memory")
+    return lessons, notice
+
+
+class LogUnusable(Exception):
+    """The experience log can be neither read nor written here; the message says why, in one line."""
+
+
+class ReflectionKeeper:
+    """Adds finished matches' reflections to the log from a thread of its own; ``keep`` is an
+    arena's ``on_result`` and returns at once, ``close`` writes the last ones.
+
+    Each write reads and replaces the whole log (megabytes at its cap), so the writer takes
+    everything that arrived while it was busy in one write, and after a write it rests
+    ``rest`` times as long as the write took: with a small log every match is written as it
+    ends, with a full one the writes take at most 1 / (1 + rest) of the time, and a kill loses
+    the matches in flight and at most those of the last pause."""
+
+    def __init__(self, log: Experience, rest: float = REST) -> None:
+        self.log, self.rest = log, rest
+        self.waiting: list[Reflection] = []  # drawn but not yet written, in the order the matches ended
+        self.problem: str | None = None  # why the last write failed
+        self._changed = threading.Condition()
+        self._fresh = False  # reflections arrived since the writer last took them
+        self._closing = False
+        self._writer = threading.Thread(target=self._write_on, name="reflection-keeper", daemon=True)
+        self._writer.start()
+
+    def keep(self, result: MatchResult) -> None:
+        with self._changed:
+            self.waiting.extend(result.reflections)
+            self._fresh = bool(self.waiting)
+            self._changed.notify()
+
+    def close(self) -> str | None:
+        """Write what is still waiting; one line about the reflections that could not be written,
+        or None when all were."""
+        with self._changed:
+            self._closing = True
+            self._changed.notify()
+        self._writer.join()
+        self._write()
+        if not self.waiting:
+            return None
+        return (f"the experience log could not be written ({self.problem}); {len(self.waiting)} reflections "
+                f"of this run were not kept")
+
+    def _write_on(self) -> None:
+        while True:
+            with self._changed:
+                self._changed.wait_for(lambda: self._fresh or self._closing)
+                if self._closing:
+                    return
+            began = time.perf_counter()
+            self._write()
+            with self._changed:  # rest, unless the run is over
+                self._changed.wait_for(lambda: self._closing, timeout=self.rest * (time.perf_counter() - began))
+
+    def _write(self) -> None:
+        with self._changed:
+            batch, self._fresh = list(self.waiting), False
+        if not batch:
+            return
+        try:
+            self.log.add(batch)
+        except Exception as error:  # noqa: BLE001 - whatever happens to the log, the run's results are printed
+            self.problem = describe(error)
+            return
+        with self._changed:
+            del self.waiting[:len(batch)]  # keep() only appends: the batch is still the front

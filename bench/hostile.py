@@ -1,0 +1,671 @@
+"""Hostile-input harness: throws seeded hostile inputs at every way into the game
+and counts what breaks. It reports failures, it does not hide them: a way in that
+is not yet hardened shows up in the table, and the first few failures of each
+are listed under it.
+
+    .venv/bin/python bench/hostile.py [--seed N] [--quick] [--budget SECONDS]
+
+Ways in: the typed-command parser, WSAP's parse_action and the WSAP adapters' act
+(in this process, each input under a watchdog), `labyrinth gsm` in each of its
+modes (a subprocess, one line at a time, each answer awaited), and the files on
+disk that the game reads (experience log, saves, replays, avatar rosters,
+config: broken, mutated, special files, links out of the data directory), each
+read by the commands that read it in a fresh temporary XDG_DATA_HOME and
+XDG_CONFIG_HOME. A decoy directory outside the data directory is snapshotted
+(names, sizes, mtimes, contents) before and after every way in: any change is a
+file touched outside the data directory.
+
+Counted per way in: inputs tried; crashes (an uncaught exception, a traceback,
+death by a signal); hangs (no end or no answer within the watchdog's time);
+wrong answers (`gsm` lines without exactly one answer, or a bad line not
+answered ERROR, or an echo of a giant line; a typed command's hint that is not
+one line; an invalid config accepted); files touched outside. The run is
+bounded: a fixed number of inputs per way in and a time budget shared among
+them, after which a way in stops where it is and says how far it got.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import hashlib
+import json
+import os
+import queue
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import hostile_inputs as inputs
+
+LABYRINTH = str(Path(sys.executable).with_name("labyrinth"))
+HANG_S = 6.0  # a command or a call with no end by then is hung (the CLI starts in about half a second)
+ANSWER_S = 4.0  # a `gsm` line with no answer by then got none
+MEMORY_LIMIT = 768 << 20  # bytes of address space per subprocess (the CLI needs under 512 MB): /dev/zero must not
+# eat the machine, which other work shares
+EXAMPLES = 3  # failures listed per way in
+FAILURE_NAMES = {"crashes": "crash", "hangs": "hang", "wrong": "wrong answer", "slow": "slow"}
+SLOW_S = 1.0  # an input to an in-process call that takes longer is counted as slow
+FILE_JOBS = 2  # file cases at a time (each may fill its memory limit)
+MIN_WAY_S = 5.0  # every way in gets at least this long, however the budget stands
+SEED_OF_THE_LOGGED_GAMES = 6  # the baseline's arena plays seeds 6 and 7 on tiny: both end in DEATH, so the
+# user's agent learns from them, and an arena on seed 6 is given their lessons
+KEYS = ("GOOGLE_API_KEY", "GEMINI_API_KEY", "MISTRAL_API_KEY", "OLLAMA_HOST", "OLLAMA_API_KEY",
+        "GOOGLE_GEMINI_BASE_URL", "MISTRAL_BASE_URL")
+
+
+@dataclass(frozen=True)
+class Size:
+    """How many inputs of each kind one run throws."""
+
+    typed: int
+    replies: int
+    actions: int
+    gsm_lines: int
+    giant_line: int  # bytes
+    mutations: int  # mutated copies per kind of file
+    broken: int  # of inputs.broken_contents, per kind of file
+
+
+FULL = Size(typed=3000, replies=1500, actions=400, gsm_lines=40, giant_line=4 << 20, mutations=6, broken=8)
+QUICK = Size(typed=400, replies=200, actions=80, gsm_lines=24, giant_line=512 << 10, mutations=2, broken=4)
+
+
+@dataclass
+class Tally:
+    """What one way in did with the inputs thrown at it."""
+
+    way: str
+    tried: int = 0
+    crashes: int = 0
+    hangs: int = 0
+    wrong: int = 0
+    outside: int = 0
+    slow: int = 0  # inputs that took more than SLOW_S, though they ended
+    stopped: bool = False  # the time budget ran out before every input was tried
+    seconds: float = 0.0
+    failures: list[str] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock, repr=False)  # file cases run in threads
+
+    def count(self) -> None:
+        with self.lock:
+            self.tried += 1
+
+    def fail(self, kind: str, label: str, detail: str) -> None:
+        """Count one failure of ``kind`` (crashes, hangs, wrong or slow) and keep the first few to show."""
+        with self.lock:
+            setattr(self, kind, getattr(self, kind) + 1)
+            if len(self.failures) < EXAMPLES:
+                self.failures.append(f"{FAILURE_NAMES[kind]}: {label}: {' '.join(detail.split())[:160]}")
+
+
+class Hang(BaseException):
+    """The watchdog's alarm: a BaseException, so no `except Exception` in the code under test swallows it."""
+
+
+class Watchdog:
+    """Raise Hang in this thread after ``seconds`` (POSIX; elsewhere the call is trusted to end).
+    A class, not @contextmanager: that one writes to the escaping exception (its __traceback__),
+    which a frozen dataclass exception such as NotACommand refuses."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.armed = hasattr(signal, "setitimer")
+
+    def __enter__(self) -> None:
+        if self.armed:
+            self.previous = signal.signal(signal.SIGALRM, _ring)
+            signal.setitimer(signal.ITIMER_REAL, self.seconds)
+
+    def __exit__(self, *exc_info: object) -> None:
+        if self.armed:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, self.previous)
+
+
+def _ring(signum: int, frame: Any) -> None:
+    raise Hang
+
+
+def call(tally: Tally, label: str, fn: Callable[[], Any], fine: tuple[type[BaseException], ...]) -> Any:
+    """``fn()`` under the watchdog: an exception outside ``fine`` is a crash."""
+    tally.count()
+    began = time.monotonic()
+    try:
+        with Watchdog(HANG_S):
+            return fn()
+    except Hang:
+        tally.fail("hangs", label, f"no end after {HANG_S} s")
+    except fine:
+        return None
+    except RecursionError as exc:
+        tally.fail("crashes", label, f"RecursionError: {exc}")
+    except Exception as exc:  # noqa: BLE001 - the point of the harness: whatever escapes is counted
+        tally.fail("crashes", label, f"{type(exc).__name__}: {exc}")
+    finally:
+        if SLOW_S < (took := time.monotonic() - began) < HANG_S:
+            tally.fail("slow", label, f"{took:.1f} s")
+    return None
+
+
+class Decoy:
+    """A directory outside the data directory, holding what a careless program might delete or
+    overwrite; links from the data directory point into it."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.reset()
+
+    def reset(self) -> None:
+        """The decoy as it was made, so the next way in is judged on its own."""
+        shutil.rmtree(self.root, ignore_errors=True)
+        (self.root / "inner").mkdir(parents=True)
+        (self.root / "victim.txt").write_text("keep me\n")
+        (self.root / "victim.json").write_text('{"version": 1, "reflections": []}')
+        (self.root / "inner" / "notes.md").write_text("# mine\n")
+
+    def snapshot(self) -> dict[str, tuple]:
+        seen = {}
+        for folder, dirs, files in os.walk(self.root):
+            for name in [*dirs, *files]:
+                path = Path(folder) / name
+                info = path.lstat()
+                digest = hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else ""
+                seen[str(path.relative_to(self.root))] = (info.st_mode, info.st_size, info.st_mtime_ns, digest)
+        return seen
+
+    def changes(self, before: dict[str, tuple]) -> list[str]:
+        after = self.snapshot()
+        return sorted(name for name in before.keys() | after.keys() if before.get(name) != after.get(name))
+
+
+class Harness:
+    """One run: the temporary homes, the decoy, the budget and the tallies."""
+
+    def __init__(self, seed: int, size: Size, budget_s: float, root: Path) -> None:
+        self.seed, self.size, self.root = seed, size, root
+        self.data_home, self.config_home = root / "data", root / "config"
+        self.data = self.data_home / "labyrinth"
+        self.config = self.config_home / "labyrinth" / "config.toml"
+        self.baseline = root / "baseline"
+        self.decoy = Decoy(root / "decoy")
+        self.env = {**{k: v for k, v in os.environ.items() if k not in KEYS},
+                    "XDG_DATA_HOME": str(self.data_home), "XDG_CONFIG_HOME": str(self.config_home)}
+        os.environ.update(XDG_DATA_HOME=str(self.data_home), XDG_CONFIG_HOME=str(self.config_home))
+        for key in KEYS:
+            os.environ.pop(key, None)
+        self.deadline = time.monotonic() + budget_s
+        self.tallies: list[Tally] = []
+
+    # --- running a way in --------------------------------------------------------------
+
+    def way(self, name: str, share: float, body: Callable[[Tally], None]) -> None:
+        """Run ``body`` for one way in with ``share`` of the time left (the ways after it have the
+        rest); count the decoy's changes."""
+        tally = Tally(name)
+        self.tallies.append(tally)
+        began = time.monotonic()
+        self.way_deadline = began + max(MIN_WAY_S, (self.deadline - began) * share)
+        before = self.decoy.snapshot()
+        try:
+            body(tally)
+        except Hang:
+            tally.fail("hangs", "the way in itself", "the watchdog rang outside any one input")
+        changed = self.decoy.changes(before)
+        if changed:
+            tally.outside += len(changed)
+            tally.failures.insert(0, f"outside the data directory: {', '.join(changed)}")
+            self.decoy.reset()
+        tally.seconds = time.monotonic() - began
+
+    def out_of_time(self, tally: Tally) -> bool:
+        if time.monotonic() > self.way_deadline:
+            tally.stopped = True
+        return tally.stopped
+
+    def command(self, tally: Tally, label: str, args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess | None:
+        """A command with ``env``'s homes: a traceback or a signal is a crash, no end a hang."""
+        tally.count()
+        try:
+            done = subprocess.run(_limited(args), capture_output=True, timeout=HANG_S, env=env, check=False)
+        except subprocess.TimeoutExpired:
+            tally.fail("hangs", label, f"no end after {HANG_S} s")
+            return None
+        err = done.stderr.decode(errors="replace")
+        if done.returncode < 0 or "Traceback (most recent call last)" in err or "MemoryError" in err:
+            last = err.strip().splitlines()[-1] if err.strip() else f"killed by signal {-done.returncode}"
+            tally.fail("crashes", label, last)
+            return None
+        return done
+
+    # --- the ways in ------------------------------------------------------------------------
+
+    def typed(self, tally: Tally) -> None:
+        from labyrinth_tui.command_parser import NotACommand, parse_command
+
+        for label, text in inputs.typed_commands(self.seed, self.size.typed):
+            if self.out_of_time(tally):
+                return
+            tally.count()
+            try:
+                with Watchdog(HANG_S):
+                    parse_command(text)
+            except NotACommand as refusal:
+                if "\n" in refusal.hint or len(refusal.hint) > 400:
+                    tally.fail("wrong", label, f"a hint of {len(refusal.hint)} characters over "
+                                               f"{refusal.hint.count(chr(10)) + 1} lines")
+            except Hang:
+                tally.fail("hangs", label, f"no end after {HANG_S} s")
+            except Exception as exc:  # noqa: BLE001 - whatever escapes is counted
+                tally.fail("crashes", f"{label} {text[:24]!r}", f"{type(exc).__name__}: {exc}")
+
+    def replies(self, tally: Tally) -> None:
+        from engine.wsap_messages import ActionParseError, parse_action
+
+        for label, text in inputs.model_replies(self.seed, self.size.replies):
+            if self.out_of_time(tally):
+                return
+            call(tally, f"{label} {text[:24]!r}", lambda text=text: parse_action(text), (ActionParseError,))
+
+    def actions(self, role: str) -> Callable[[Tally], None]:
+        def body(tally: Tally) -> None:
+            from agents.adapters import make_adapter
+            from engine.wsap import Action
+
+            adapter = make_adapter(role, seed=self.seed, preset="tiny", max_turns=200)
+            adapter.reset()
+            for label, (name, params, why) in inputs.wsap_actions(self.seed, self.size.actions):
+                if self.out_of_time(tally):
+                    return
+                if adapter.done:
+                    adapter.reset()
+                call(tally, f"{label} {_short(name)} {_short(params)}",
+                          lambda name=name, params=params, why=why: adapter.act(Action(name, params, why)), ())
+        return body
+
+    def gsm(self, mode: str, args: list[str]) -> Callable[[Tally], None]:
+        marker = {"plain": b'{"command": "HALT", "steps": 1}', "minotaur": b'{"action": "WAIT"}',
+                  "external": b'{"user": {"command": "HALT", "steps": 1}, "minotaur": {"action": "WAIT"}}'}[mode]
+
+        def body(tally: Tally) -> None:
+            lines = list(inputs.gsm_lines(self.seed, self.size.gsm_lines, mode, self.size.giant_line))
+            session = GsmSession([LABYRINTH, "gsm", "--seed", "3", "--preset", "tiny", *args], self.env)
+            try:
+                self._throw_lines(tally, session, lines, marker)
+                if mode == "plain" and session.alive and not self.out_of_time(tally):
+                    session.play_to_the_end(b'{"command": "HALT", "steps": 100}')
+                    self._throw_lines(tally, session, [(f"after the end: {label}", line)
+                                                       for label, line in lines[:12]], marker)
+            finally:
+                session.close(tally)
+        return body
+
+    def _throw_lines(self, tally: Tally, session: GsmSession, lines: list[tuple[str, bytes]], marker: bytes) -> None:
+        """Each hostile line, then a valid one: the first answer must be an ERROR, the second the marker's."""
+        for label, line in lines:
+            if self.out_of_time(tally):
+                return
+            if not session.alive:
+                tally.fail("crashes", label, session.death())
+                return
+            tally.count()
+            surely_bad = "mutated" not in label  # a mutated line may still be a valid one
+            answers = session.send(line + b"\n" + marker + b"\n", expect=2,
+                                   wait_s=ANSWER_S + len(line) / (1 << 20), stop_early=surely_bad)
+            errors = [_is_error(a) for a in answers]
+            if not session.alive:
+                tally.fail("crashes", label, session.death())
+                return
+            if len(answers) == 2 and not errors[1] and (errors[0] or not surely_bad):
+                if len(answers[0]) > 64 << 10:
+                    tally.fail("wrong", label, f"an ERROR of {len(answers[0]):,} bytes echoes the line")
+                continue
+            if len(answers) == 1 and not errors[0]:
+                tally.fail("wrong", label, "not answered ERROR: a game state came first (this line's or the next's)")
+            elif not answers:
+                tally.fail("hangs", label, f"no answer to this line nor the next within {ANSWER_S} s")
+            else:
+                shape = ", ".join("ERROR" if e else "state" for e in errors)
+                tally.fail("wrong", label, f"answers: {shape}, expected ERROR then the next line's state")
+            session.resync(marker)
+
+    def files(self, kind: str) -> Callable[[Tally], None]:
+        """Each hostile file of ``kind`` read by each command that reads it, in homes of its own,
+        a few at a time (a FIFO or /dev/zero mostly waits out the watchdog)."""
+        def body(tally: Tally) -> None:
+            cases = [(label, make, invalid, number, consumer, args)
+                     for label, make, invalid in self._file_cases(kind)
+                     for number, (consumer, args) in enumerate(self._consumers(kind))
+                     if not (label.startswith("special") and number)]  # a special file: the first reader tells
+            with ThreadPoolExecutor(FILE_JOBS) as pool:
+                for future in [pool.submit(self._file_case, tally, kind, *case) for case in cases]:
+                    future.result()
+        return body
+
+    def _file_case(self, tally: Tally, kind: str, label: str, make: Callable[[Path], str | None], invalid: bool,
+                   number: int, consumer: str, args: Callable[[Path, str], list[str]]) -> None:
+        if self.out_of_time(tally):
+            return
+        home = Path(tempfile.mkdtemp(prefix="case-", dir=self.root))
+        try:
+            data, config = home / "data" / "labyrinth", home / "config" / "labyrinth" / "config.toml"
+            shutil.copytree(self.baseline / "data", data)
+            config.parent.mkdir(parents=True)
+            shutil.copy2(self.baseline / "config.toml", config)
+            target = config if kind == "config" else _target(kind, data)
+            outside = make(target) or "-"
+            env = {**self.env, "XDG_DATA_HOME": str(home / "data"), "XDG_CONFIG_HOME": str(home / "config")}
+            done = self.command(tally, f"{label} -> {consumer}", args(target, outside), env)
+            if done is not None and invalid and number == 0 and done.returncode == 0:
+                tally.fail("wrong", f"{label} -> {consumer}", "an invalid config was accepted silently")
+        finally:
+            shutil.rmtree(home, ignore_errors=True)
+
+    # --- files ----------------------------------------------------------------------------
+
+    def make_baseline(self) -> None:
+        """A data directory as a user's would be after some play: a log, replays, a roster, a save."""
+        env_run = [LABYRINTH, "arena", "--games", "2", "--seed", str(SEED_OF_THE_LOGGED_GAMES), "--preset", "tiny",
+                   "--max-turns", "150", "--replays", str(self.data / "replays")]
+        subprocess.run(env_run, env=self.env, check=True, capture_output=True, timeout=120)
+        from agents.avatars import LabyrinthAvatars
+        from engine.wsap import AvatarSpec
+
+        avatars = LabyrinthAvatars(preset="tiny", max_turns=200)
+        avatar = avatars.create_avatar("bot", AvatarSpec(name="Ada"))
+        avatars.jack_in("bot", avatar.avatar_id)
+        avatars.jack_out("bot", "dormant")
+        self.config.parent.mkdir(parents=True, exist_ok=True)
+        self.config.write_text('[mistral]\napi_key = "test"\nbase_url = "http://127.0.0.1:9"\ntimeout_s = 2\n')
+        shutil.copytree(self.data, self.baseline / "data")
+        shutil.copy2(self.config, self.baseline / "config.toml")
+
+    def _consumers(self, kind: str) -> list[tuple[str, Callable[[Path, str], list[str]]]]:
+        """The commands that read a file of ``kind``, the one that uses it for real first."""
+        py = [sys.executable, "-c"]
+        arena = [LABYRINTH, "arena", "--games", "1", "--seed", str(SEED_OF_THE_LOGGED_GAMES), "--preset", "tiny",
+                 "--max-turns", "40", "--json"]
+        return {
+            "log": [("arena", lambda _, __: arena), ("memory list", lambda _, __: [LABYRINTH, "memory", "list"])],
+            "save": [("list_games", lambda _, __: [*py, "from saves.games import list_games; list_games()"])],
+            "replay": [("replay", lambda path, _: [LABYRINTH, "replay", str(path)]),
+                       ("replay --verify", lambda path, _: [LABYRINTH, "replay", str(path), "--verify"])],
+            "roster": [("avatars", lambda _, outside: [*py, ROSTER_READER, outside])],
+            "config": [("arena --user mistral", lambda _, __: [*arena[:-1], "--max-turns", "2", "--user", "mistral",
+                                                               "--json"]),
+                       ("doctor --offline", lambda _, __: [LABYRINTH, "doctor", "--offline"])],
+        }[kind]
+
+    def _file_cases(self, kind: str) -> Iterator[tuple[str, Callable[[Path], str | None], bool]]:
+        """(label, how to make the hostile file at a path, whether a reader must refuse it); the
+        maker may return a path outside the data directory for the roster reader to point a save at."""
+        valid = self._target_baseline(kind).read_bytes()
+        yield "special: FIFO", _fifo, False
+        yield "special: link to /dev/zero", _link_to(Path("/dev/zero")), False
+        yield "special: link outside", _link_to(self.decoy.root / "victim.json"), False
+        yield "special: directory", _directory, False
+        if kind == "roster":
+            yield "save path outside (then despawn)", self._save_outside, False
+        if kind == "config":
+            for label, text in CONFIGS:
+                yield label, _writer(text.encode("utf-8", "surrogateescape")), True
+        else:
+            for label, content in inputs.broken_contents(valid)[: self.size.broken]:
+                yield label, _writer(content), False
+            document = json.loads(valid.splitlines()[0] if kind == "replay" else valid)
+            if kind == "log":
+                for label, content in inputs.poisoned_evidence(document):
+                    yield label, _writer(content), False
+            rest = b"\n".join(valid.splitlines()[1:]) if kind == "replay" else b""
+            for label, content in inputs.mutated_documents(self.seed, kind, document, self.size.mutations):
+                yield f"mutated {label}", _writer(content + (b"\n" + rest if rest else b"")), False
+
+    def _target_baseline(self, kind: str) -> Path:
+        return self.baseline / "config.toml" if kind == "config" else _target(kind, self.baseline / "data")
+
+    def _save_outside(self, roster: Path) -> str:
+        """The reader, once jacked in, points the roster's save at a file outside the data
+        directory (an edited roster) and despawns the avatar, which deletes its save."""
+        return str(self.decoy.root / "victim.txt")
+
+
+ROSTER_READER = """
+import json, sys
+from agents.avatars import LabyrinthAvatars
+from saves.avatars import avatars_dir
+avatars = LabyrinthAvatars(preset="tiny", max_turns=200)
+try:
+    found = avatars.list_avatars("bot")
+except ValueError as exc:  # AvatarStoreError: a clear refusal
+    sys.exit(f"refused: {exc}")
+if found and avatars.jack_in("bot", found[0].avatar_id).success:
+    if sys.argv[1] != "-":
+        roster = avatars_dir() / "bot.json"
+        data = json.loads(roster.read_bytes())
+        data["avatars"][0]["save"] = sys.argv[1]
+        roster.write_text(json.dumps(data))
+    avatars.jack_out("bot", "despawn")
+"""
+DEEP_TOML = "x = " + "[" * 50_000 + "]" * 50_000
+CONFIGS = [("timeout 1e308", "[mistral]\napi_key = \"k\"\ntimeout_s = 1e308\n"),
+           ("timeout inf", "[mistral]\napi_key = \"k\"\ntimeout_s = inf\n"),
+           ("timeout nan", "[mistral]\napi_key = \"k\"\ntimeout_s = nan\n"),
+           ("timeout -5", "[mistral]\napi_key = \"k\"\ntimeout_s = -5\n"),
+           ("timeout huge", "[mistral]\napi_key = \"k\"\ntimeout_s = " + "9" * inputs.HUGE_DIGITS + "\n"),
+           ("api_key 123", "[mistral]\napi_key = 123\n"),
+           ("table is a number", "mistral = 5\n"),
+           ("deep nesting", DEEP_TOML),
+           ("broken TOML", "[mistral\napi_key = \"k\n"),
+           ("not UTF-8", "[mistral]\napi_key = \"\udcff\"\n")]  # written with surrogateescape: a byte 0xFF
+
+
+def _target(kind: str, data: Path) -> Path:
+    """The file of ``kind`` in the data directory ``data`` that a case replaces."""
+    if kind == "log":
+        return data / "experience_log.json"
+    return min((data / {"save": "saves", "replay": "replays", "roster": "avatars"}[kind]).iterdir())
+
+
+def _writer(content: bytes) -> Callable[[Path], None]:
+    def write(path: Path) -> None:
+        path.unlink()
+        path.write_bytes(content)
+    return write
+
+
+def _fifo(path: Path) -> None:
+    path.unlink()
+    os.mkfifo(path)
+
+
+def _link_to(target: Path) -> Callable[[Path], None]:
+    def link(path: Path) -> None:
+        path.unlink()
+        path.symlink_to(target)
+    return link
+
+
+def _directory(path: Path) -> None:
+    path.unlink()
+    path.mkdir()
+    (path / "inside").write_text("x")
+
+
+def _short(value: Any, limit: int = 30) -> str:
+    """A value for a label, cut short; a huge int (which repr() refuses) by its size."""
+    try:
+        return repr(value)[:limit]
+    except ValueError:
+        return f"<int of {value.bit_length():,} bits>" if isinstance(value, int) else f"<{type(value).__name__}>"
+
+
+def _is_error(answer: bytes) -> bool:
+    return b'"status":"ERROR"' in answer[:200]
+
+
+# Sets the memory limit, then becomes the command: no preexec_fn, which is unsafe beside this harness's threads.
+LIMITER = ("import os, resource, sys; resource.setrlimit(resource.RLIMIT_AS, (int(sys.argv[1]),) * 2); "
+           "os.execv(sys.argv[2], sys.argv[2:])")
+
+
+def _limited(args: list[str]) -> list[str]:
+    """``args`` run with at most MEMORY_LIMIT bytes of address space, where the platform can say so."""
+    if os.name != "posix":
+        return args
+    return [sys.executable, "-c", LIMITER, str(MEMORY_LIMIT), *args]
+
+
+class GsmSession:
+    """`labyrinth gsm` as a client meets it: lines written, answers read by a thread as they come."""
+
+    def __init__(self, args: list[str], env: dict[str, str]) -> None:
+        self.proc = subprocess.Popen(_limited(args), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, env=env)
+        self.answers: queue.Queue[bytes | None] = queue.Queue()
+        self.stderr = b""
+        threading.Thread(target=self._read, daemon=True).start()
+        threading.Thread(target=self._read_stderr, daemon=True).start()
+        self.take(1, ANSWER_S * 3)  # the initial state
+
+    def _read(self) -> None:
+        for line in self.proc.stdout:
+            self.answers.put(line)
+        self.answers.put(None)
+
+    def _read_stderr(self) -> None:
+        self.stderr = self.proc.stderr.read()
+
+    @property
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def death(self) -> str:
+        self.proc.wait(timeout=HANG_S)
+        lines = self.stderr.decode(errors="replace").strip().splitlines()
+        return lines[-1] if lines else f"exit status {self.proc.returncode}"
+
+    def send(self, data: bytes, expect: int, wait_s: float, stop_early: bool = False) -> list[bytes]:
+        try:
+            self.proc.stdin.write(data)
+            self.proc.stdin.flush()
+        except (BrokenPipeError, OSError):
+            return []
+        return self.take(expect, wait_s, stop_early)
+
+    def take(self, count: int, wait_s: float, stop_early: bool = False) -> list[bytes]:
+        """Up to ``count`` answers within ``wait_s``; with ``stop_early``, no more after a first
+        answer that is not an ERROR (it answers the valid line after a bad one: the bad one got none)."""
+        got: list[bytes] = []
+        end = time.monotonic() + wait_s
+        while len(got) < count:
+            try:
+                answer = self.answers.get(timeout=max(0.0, end - time.monotonic()))
+            except queue.Empty:
+                break
+            if answer is None:
+                break
+            got.append(answer)
+            if stop_early and not _is_error(answer):
+                break
+        return got
+
+    def resync(self, marker: bytes) -> None:
+        """After a surprise, drop late answers so the next line's are its own."""
+        time.sleep(0)  # let the reader thread run
+        while True:
+            try:
+                if self.answers.get(timeout=0.2) is None:
+                    return
+            except queue.Empty:
+                return
+
+    def play_to_the_end(self, line: bytes, most: int = 200) -> None:
+        for _ in range(most):
+            got = self.send(line + b"\n", 1, ANSWER_S)
+            if not got or b'"status":"DEATH"' in got[0][:200] or b'"status":"ESCAPED"' in got[0][:200]:
+                return
+
+    def close(self, tally: Tally) -> None:
+        with contextlib.suppress(OSError):
+            self.proc.stdin.close()
+        try:
+            self.proc.wait(timeout=HANG_S)
+        except subprocess.TimeoutExpired:
+            tally.fail("hangs", "end of input", "gsm did not exit at EOF")
+            self.proc.kill()
+            self.proc.wait()
+        if "Traceback" in self.stderr.decode(errors="replace"):
+            tally.fail("crashes", "session", self.stderr.decode(errors="replace").strip().splitlines()[-1])
+
+
+def table(tallies: list[Tally], seed: int, size_name: str, seconds: float) -> str:
+    head = ("way in", "tried", "crashes", "hangs", "wrong answers", "touched outside", f"slow (>{SLOW_S:g} s)", "s")
+    counted = ("crashes", "hangs", "wrong", "outside", "slow")
+    rows = [(t.way + (" (stopped: time)" if t.stopped else ""), f"{t.tried:,}",
+             *(str(getattr(t, k)) for k in counted), f"{t.seconds:.1f}") for t in tallies]
+    total = sum(t.tried for t in tallies)
+    rows.append(("total", f"{total:,}", *(str(sum(getattr(t, k) for t in tallies)) for k in counted),
+                 f"{seconds:.1f}"))
+    widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]
+    lines = [f"Labyrinth hostile inputs: seed {seed}, {size_name} run",
+             "  ".join(h.ljust(w) if i == 0 else h.rjust(w) for i, (h, w) in enumerate(zip(head, widths, strict=True)))]
+    for number, row in enumerate(rows):
+        if number == len(rows) - 1:
+            lines.append("  ".join("-" * w for w in widths))
+        lines.append("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths,
+                                                                                                 strict=True))))
+    failing = [t for t in tallies if t.failures]
+    if failing:
+        lines.append("\nFirst failures per way in:")
+        for t in failing:
+            lines.append(f"  {t.way}")
+            lines.extend(f"    {failure}" for failure in t.failures)
+    return "\n".join(lines)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seed", type=int, default=1, help="what every input is drawn from (default: 1)")
+    parser.add_argument("--quick", action="store_true", help="fewer inputs of each kind: a run of about a minute")
+    parser.add_argument("--budget", type=float, help="seconds for the whole run (default: 110, quick: 55)")
+    args = parser.parse_args()
+    size = QUICK if args.quick else FULL
+    began = time.monotonic()
+    root = Path(tempfile.mkdtemp(prefix="labyrinth-hostile-"))
+    try:
+        harness = Harness(args.seed, size, args.budget or (55.0 if args.quick else 110.0), root)
+        harness.make_baseline()
+        ways: list[tuple[str, float, Callable[[Tally], None]]] = [  # weights: the time each way in tends to need
+            ("typed command (parse_command)", 1, harness.typed),
+            ("WSAP parse_action", 4, harness.replies),
+            ("WSAP act, user", 1, harness.actions("user")),
+            ("WSAP act, Minotaur", 1, harness.actions("minotaur")),
+            ("gsm, built-in Minotaur", 4, harness.gsm("plain", [])),
+            ("gsm --minotaur wait", 2, harness.gsm("plain", ["--minotaur", "wait"])),
+            ("gsm --minotaur external", 2, harness.gsm("external", ["--minotaur", "external"])),
+            ("gsm --user builtin", 2, harness.gsm("minotaur", ["--user", "builtin"])),
+            ("file: experience log", 9, harness.files("log")),
+            ("file: saves", 5, harness.files("save")),
+            ("file: replays", 9, harness.files("replay")),
+            ("file: avatar roster", 5, harness.files("roster")),
+            ("file: config", 8, harness.files("config")),
+        ]
+        for number, (name, weight, body) in enumerate(ways):
+            harness.way(name, weight / sum(w for _, w, _ in ways[number:]), body)
+        print(table(harness.tallies, args.seed, "quick" if args.quick else "full", time.monotonic() - began))
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
