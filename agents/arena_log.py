@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import threading
 import time
-from pathlib import Path
+from collections import deque
+from collections.abc import Iterable
 
 from saves.experience import Experience, Reflection
 
@@ -27,8 +28,6 @@ REST = 3.0  # after a write, the keeper waits this many times as long as the wri
 
 def describe(error: Exception) -> str:
     """One line for a person: which file, and what is wrong with it."""
-    if isinstance(error, FileExistsError) and error.filename and not Path(error.filename).is_dir():
-        return f"{error.filename} is a file, where a directory should be"  # what mkdir met on the way
     if isinstance(error, OSError) and error.strerror:
         return f"{error.filename}: {error.strerror}" if error.filename else error.strerror
     return " ".join(str(error).split()) or type(error).__name__
@@ -62,9 +61,14 @@ class ReflectionKeeper:
     ends, with a full one the writes take at most 1 / (1 + rest) of the time, and a kill loses
     the matches in flight and at most those of the last pause."""
 
-    def __init__(self, log: Experience, rest: float = REST) -> None:
+    def __init__(self, log: Experience, seeds: Iterable[int] = (), rest: float = REST) -> None:
         self.log, self.rest = log, rest
-        self.waiting: list[Reflection] = []  # drawn but not yet written, in the order the matches ended
+        self.waiting: list[Reflection] = []  # drawn but not yet written, in the order of the seeds
+        # The log ranks lessons by their place in it, so they enter it in seed order, not in the order the
+        # matches end: the next run learns the same whatever --jobs this one had. A match that ends early
+        # waits only for the earlier seeds still being played.
+        self._unended = deque(seeds)
+        self._ended: dict[int, list[Reflection]] = {}
         self.problem: str | None = None  # why the last write failed
         self._changed = threading.Condition()
         self._fresh = False  # reflections arrived since the writer last took them
@@ -74,7 +78,12 @@ class ReflectionKeeper:
 
     def keep(self, result: MatchResult) -> None:
         with self._changed:
-            self.waiting.extend(result.reflections)
+            if result.seed in self._unended:
+                self._ended[result.seed] = result.reflections
+            else:  # a seed the run did not announce: in the order it ended
+                self.waiting.extend(result.reflections)
+            while self._unended and self._unended[0] in self._ended:
+                self.waiting.extend(self._ended.pop(self._unended.popleft()))
             self._fresh = bool(self.waiting)
             self._changed.notify()
 
@@ -83,6 +92,7 @@ class ReflectionKeeper:
         or None when all were."""
         with self._changed:
             self._closing = True
+            self.waiting.extend(r for seed in self._unended for r in self._ended.pop(seed, ()))  # cut short
             self._changed.notify()
         self._writer.join()
         self._write()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .commands import BadInput, describe_errors
+from .commands import BadInput, describe_errors, excerpt
 from .constants import (
     HEAR_HIGH_SQ,
     HEAR_LOW_SQ,
@@ -95,7 +95,7 @@ def _check(action: Action, space: ActionSpace) -> dict[str, Any]:
     """The action's parameters, or BadInput listing what is valid."""
     definition = space.get(action.name.strip().upper() if isinstance(action.name, str) else action.name)
     if definition is None:
-        raise BadInput(f"Unknown action {action.name!r}: choose one of {', '.join(space.names())}.")
+        raise BadInput(f"Unknown action {excerpt(action.name)}: choose one of {', '.join(space.names())}.")
     params = action.parameters if isinstance(action.parameters, dict) else None
     if params is None:
         raise BadInput(f"{definition.name}: params must be an object.")
@@ -103,7 +103,8 @@ def _check(action: Action, space: ActionSpace) -> dict[str, Any]:
     unknown = sorted(set(params) - known)
     if unknown:
         valid = "; ".join(p.to_text() for p in definition.parameters) or "none"
-        raise BadInput(f"{definition.name} takes no {', '.join(unknown)}; its params: {valid}.")
+        raise BadInput(f"{definition.name} takes no {excerpt(unknown[0])}{' and more' if unknown[1:] else ''}; "
+                       f"its params: {valid}.")
     return params
 
 
@@ -113,7 +114,7 @@ def to_user_input(action: Action) -> UserInput:
     try:
         return UserInput.model_validate({"command": action.name.strip().upper(), **params})
     except ValueError as exc:  # pydantic's ValidationError is a ValueError
-        raise BadInput(f"Invalid {action.name}: {describe_errors(exc)}.") from None
+        raise BadInput(f"Invalid {action.name.strip().upper()}: {describe_errors(exc)}.") from None
 
 
 def to_minotaur_decision(action: Action) -> MinotaurDecision:
@@ -122,4 +123,4 @@ def to_minotaur_decision(action: Action) -> MinotaurDecision:
     try:
         return MinotaurDecision.model_validate({"action": action.name.strip().upper(), **params})
     except ValueError as exc:
-        raise BadInput(f"Invalid {action.name}: {describe_errors(exc)}.") from None
+        raise BadInput(f"Invalid {action.name.strip().upper()}: {describe_errors(exc)}.") from None

@@ -30,6 +30,7 @@ from engine import DEFAULT_PRESET, DIFFICULTIES, PRESETS
 from saves.experience import Experience, Reflection
 
 from .provider_options import add_provider_options
+from .terminal_text import printable
 
 if TYPE_CHECKING:  # Rich and the replay writer load only when an arena runs, not for every command
     from rich.console import Console
@@ -87,16 +88,16 @@ def run(args: argparse.Namespace, providers: dict[str, ProviderSettings]) -> int
 
     for settings in providers.values():
         check_configured(settings)  # ProviderNotConfigured now, not in every match
-    keeper, lessons = (None, ()) if args.no_memory else _open_memory()
+    seeds = range(args.seed, args.seed + args.games)
+    keeper, lessons = (None, ()) if args.no_memory else _open_memory(seeds)
     settings = ArenaSettings(args.user, args.minotaur, args.preset, args.difficulty, args.max_turns,
                              tuple(providers.values()), memory=keeper is not None, lessons=lessons)
-    seeds = range(args.seed, args.seed + args.games)
     recorder_factory = None
     if args.replays:
         try:
             args.replays.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            print(f"labyrinth arena: cannot keep replays in {args.replays}: {exc.strerror or exc}", file=sys.stderr)
+            _say(f"cannot keep replays in {args.replays}: {exc.strerror or exc}")
             return 2
         recorder_factory = partial(_replay_writer, args.replays)
     status = Console(stderr=True)
@@ -108,10 +109,10 @@ def run(args: argparse.Namespace, providers: dict[str, ProviderSettings]) -> int
             summary = run_arena(settings, seeds, jobs=args.jobs, recorder_factory=recorder_factory, on_result=keep)
     finally:  # on Ctrl-C too: the matches that ended are kept
         if keeper and (unkept := keeper.close()):
-            print(f"labyrinth arena: {unkept}", file=sys.stderr)
+            _say(unkept)
     lost = [r.recording_error for r in summary.results if r.recording_error]
     if lost:
-        print(f"labyrinth arena: {len(lost)} replay(s) incomplete, e.g. {lost[0]}", file=sys.stderr)
+        _say(f"{len(lost)} replay(s) incomplete, e.g. {lost[0]}")
     if args.json:
         print(json.dumps(summary.to_dict()))
     else:
@@ -119,18 +120,24 @@ def run(args: argparse.Namespace, providers: dict[str, ProviderSettings]) -> int
     return 0
 
 
-def _open_memory() -> tuple[ReflectionKeeper | None, tuple[Reflection, ...]]:
-    """The keeper of this run's reflections and the lessons to learn from; no keeper (a run
-    without memory) when the experience log cannot be used, which is said in one line."""
+def _open_memory(seeds: range) -> tuple[ReflectionKeeper | None, tuple[Reflection, ...]]:
+    """The keeper of this run's reflections (written in the order of ``seeds``) and the lessons to
+    learn from; no keeper (a run without memory) when the experience log cannot be used, which is
+    said in one line."""
     log = Experience()
     try:
         lessons, notice = open_log(log)
     except LogUnusable as problem:
-        print(f"labyrinth arena: {problem}", file=sys.stderr)
+        _say(str(problem))
         return None, ()
     if notice:
-        print(f"labyrinth arena: {notice}", file=sys.stderr)
-    return ReflectionKeeper(log), lessons
+        _say(notice)
+    return ReflectionKeeper(log, seeds), lessons
+
+
+def _say(line: str) -> None:
+    """One line on stderr; paths and messages from outside are shown as escapes, never obeyed."""
+    print(f"labyrinth arena: {printable(line)}", file=sys.stderr)
 
 
 def _replay_writer(directory: Path, seed: int) -> ReplayWriter:

@@ -15,6 +15,7 @@ imports ``agents``, it reads the attributes of what it is given.
 from __future__ import annotations
 
 import json
+import math
 import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -39,6 +40,7 @@ from .reading import read_regular
 FORMAT = "labyrinth-replay"
 VERSION = 1
 REPLAY_BYTES = 256 << 20  # the most read of one replay: a long match of a talkative model is a few MB
+MAX_GAME_TIME_S = 1e12  # a final line claiming more is edited: no match lasts 30,000 years
 
 
 class ReplayError(ValueError):
@@ -289,8 +291,16 @@ def _end(line: dict[str, Any], recorded: int) -> ReplayEnd:
     if turns != recorded:
         raise ReplayError(f"the final line says {turns} turns, but {recorded} are recorded")
     stats = _get(line, "stats", dict)
-    return ReplayEnd(_get(line, "outcome", str), turns, float(_get(line, "game_time", (int, float))),
+    return ReplayEnd(_get(line, "outcome", str), turns, _game_time(_get(line, "game_time", (int, float))),
                      {side: _get(stats, side, dict) for side in ("user", "minotaur")})
+
+
+def _game_time(value: float) -> float:
+    """A match's length in seconds: finite and not negative (an edited 10**400 has no float)."""
+    seconds = float(value) if -MAX_GAME_TIME_S <= value <= MAX_GAME_TIME_S else math.inf
+    if not 0 <= seconds <= MAX_GAME_TIME_S:
+        raise ReplayError(f"'game_time' is not a time in seconds: {str(value)[:24]}")
+    return seconds
 
 
 # --- verifying -----------------------------------------------------------------

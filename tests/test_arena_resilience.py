@@ -90,7 +90,7 @@ def test_a_data_directory_that_is_a_file_plays_without_memory(tmp_path):
     data = json.loads(done.stdout)
     assert data["games"] == 2 and data["reflections"] == 0
     assert len(done.stderr.splitlines()) == 1 and "without memory" in done.stderr
-    assert "is a file, where a directory should be" in done.stderr
+    assert "not a directory (a file is in the way)" in done.stderr
     assert _data(tmp_path).read_text() == "not a directory"
 
 
@@ -186,8 +186,8 @@ class _SlowLog:
         self.batches.append(list(reflections))
 
 
-def _ended(*reflections: str) -> SimpleNamespace:
-    return SimpleNamespace(reflections=list(reflections))  # all the keeper reads of a MatchResult
+def _ended(*reflections: str, seed: int = 0) -> SimpleNamespace:
+    return SimpleNamespace(seed=seed, reflections=list(reflections))  # all the keeper reads of a MatchResult
 
 
 def test_the_keeper_writes_what_arrives_during_a_write_in_the_next_one():
@@ -223,3 +223,16 @@ def test_the_keeper_tries_a_failed_write_again_and_counts_what_was_never_written
     keeper.keep(_ended("b-user", "b-minotaur"))
     assert keeper.close() == ("the experience log could not be written (No space left on device); 4 reflections of "
                               "this run were not kept")
+
+
+def test_the_keeper_writes_in_seed_order_whatever_order_the_matches_end_in():
+    """The log ranks lessons by their place in it: --jobs must not change what the next run learns."""
+    from agents.arena_log import ReflectionKeeper
+
+    log = _SlowLog()
+    log.release.set()
+    keeper = ReflectionKeeper(log, seeds=[1, 2, 3, 4], rest=0)
+    keeper.keep(_ended("3", seed=3))
+    keeper.keep(_ended("1", seed=1))
+    assert keeper.close() is None  # 2 and 4 never ended (a Ctrl-C): what ended is kept all the same
+    assert [r for batch in log.batches for r in batch] == ["1", "3"]

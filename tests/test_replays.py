@@ -167,6 +167,8 @@ def damaged(lines: list[dict], how: str) -> bytes:
         "bad input": plain[:3] + [json.dumps({**turns[2], "user": {"command": "FLY"}})] + plain[4:],
         "final miscounts": plain[:-1] + [json.dumps({**final, "turns": 3})],
         "line after final": plain + [json.dumps(turns[0])],
+        "huge game time": plain[:-1] + [json.dumps({**final, "game_time": 10 ** 400})],
+        "negative game time": plain[:-1] + [json.dumps({**final, "game_time": -1})],
     }
     return "".join(line + "\n" for line in cases[how]).encode("utf-8", "surrogateescape")
 
@@ -177,7 +179,8 @@ def damaged(lines: list[dict], how: str) -> bytes:
     ("newer version", "version 99"), ("unknown preset", "unknown preset 'huge'"),
     ("corrupt middle line", "line 6: not valid JSON"), ("turn skipped", "line 6: expected turn 5, got turn 6"),
     ("bad input", "line 4: turn 3: Invalid UserInput"), ("final miscounts", "says 3 turns"),
-    ("line after final", "after the final line"),
+    ("line after final", "after the final line"), ("huge game time", "'game_time' is not a time"),
+    ("negative game time", "'game_time' is not a time"),
 ])
 def test_damaged_files_are_refused_with_one_line_naming_the_place(recorded, tmp_path, how, message):
     path = write_bytes(tmp_path / "damaged.jsonl", damaged(lines_of(recorded[0]), how))

@@ -45,13 +45,25 @@ def test_a_raising_agent_is_replaced_by_the_fallback_and_counted():
     ("MOVE NORTH", "not an Action"),
     (Action("FLY"), "Unknown action"),
     (Action("MOVE", {"direction": "SIDEWAYS"}), "SIDEWAYS"),
-    (Action("MOVE", {"direction": "NORTH", "colour": "red"}), "takes no colour"),
+    (Action("MOVE", {"direction": "NORTH", "colour": "red"}), "takes no \"colour\""),
 ])
 def test_off_schema_answers_fall_back_to_look(answer, why):
     match = Match(Scripted([answer]), Waiter(0), seed=1, preset="tiny", max_turns=3)
     record = match.play_turn()
     assert record.user.command == "LOOK" and why in record.user_fallback
     assert match.stats["user"].fallbacks == 1
+
+
+@pytest.mark.parametrize("answer", [
+    Action("F" * 1_000_000),
+    Action("MOVE", {"direction": "NORTH", "k" * 1_000_000: 1}),
+    Action("MOVE", {"direction": "N" * 1_000_000}),
+])
+def test_a_giant_answer_is_refused_with_a_short_reason(answer):
+    """A model's megabyte is never echoed back: it would go into the next prompt and the replay."""
+    match = Match(Scripted([answer]), Waiter(0), seed=1, preset="tiny", max_turns=3)
+    record = match.play_turn()
+    assert record.user.command == "LOOK" and len(record.user_fallback) < 400
 
 
 def test_a_user_stuck_on_errors_gets_look_after_three():

@@ -70,17 +70,18 @@ def write_log(tmp_path: Path, reflection: dict) -> None:
 def test_memory_list_and_show_print_hostile_fields_as_escapes(tmp_path):
     from tests.test_experience import reflection
 
-    write_log(tmp_path, {**reflection(1).model_dump(mode="json"), "id": f"g1{ESC_TITLE}-user",
-                         "created_at": f"2026-11-21T10:00{C1_CLEAR}", "preset": f"small{BIDI}",
+    # The log refuses a created_at or a preset that is not one (tests/test_experience.py): what
+    # free text a reflection may hold is its id, its lesson and its evidence's keys.
+    write_log(tmp_path, {**reflection(1).model_dump(mode="json"), "id": f"g1{ESC_TITLE}-user", "preset": "small",
                          "key_reflection": f"{MARKUP} {HYPERLINK} {BIDI}", "evidence": {f"k{RED}": BIDI}})
     listed = labyrinth("memory", "list")
     assert listed.returncode == 0 and listed.stderr == ""
     assert listed.stdout.startswith("g1\\x1b]0;pwned\\x07-user 2026-11-21 10:00  user")
-    assert "small\\u202eevil\\u202c 1" in listed.stdout and MARKUP in listed.stdout
+    assert "small 1" in listed.stdout and MARKUP in listed.stdout
     shown = labyrinth("memory", "show", "g1")
     assert shown.returncode == 0 and shown.stderr == ""
     assert "g1\\x1b]0;pwned\\x07-user: the user (builtin), DEATH" in shown.stdout
-    assert "(small\\u202eevil\\u202c, seed 1), 2026-11-21T10:00\\x9b2J" in shown.stdout
+    assert "(small, seed 1), 2026-11-21T10:00:00Z" in shown.stdout
     assert MARKUP in shown.stdout and '"k\\u001b[31mred\\u001b[0m": "\\u202eevil\\u202c"' in shown.stdout
     assert_inert(listed.stdout + shown.stdout)
 

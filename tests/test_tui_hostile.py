@@ -115,7 +115,8 @@ def hostile_reflection() -> dict:
     from tests.test_experience import reflection
 
     fields = reflection(1).model_dump(mode="json")
-    return {**fields, "id": f"g1{ESC_TITLE}-user", "agent": QUIT, "preset": f"small{BIDI}",
+    # the log refuses a preset that is not one: the free text is in the id, agent, lesson and evidence keys
+    return {**fields, "id": f"g1{ESC_TITLE}-user", "agent": QUIT, "preset": "small",
             "key_reflection": f"{MALFORMED} {HYPERLINK} {QUIT}", "evidence": {f"k{RED}": BIDI}}
 
 
@@ -128,7 +129,7 @@ async def test_hostile_reflections_on_the_memory_screen_are_words():
         screen = app.screen
         assert isinstance(screen, MemoryScreen) and screen.query_one("#memory-table").row_count == 1
         table, body = rendered(screen.query_one("#memory-table")), rendered(screen.query_one("#memory-body"))
-        assert "small\\u202eevil\\u202c 1" in table and "[@click=app.quit(]x" in table
+        assert "small 1" in table and "[@click=app.quit(]x" in table
         assert "g1\\x1b]0;pwned\\x07-user: the user ([@click=app.quit]quit[/])" in body
         assert "[$nope]y [link=https://evil.example]z" in body and 'k\\x1b[31mred\\x1b[0m: "\\u202eevil\\u202c"' in body
         assert_inert(table + body)
@@ -147,11 +148,12 @@ async def test_a_hostile_saved_game_is_listed_as_words(tmp_path):
         app.pop_screen()
         from saves.games import saves_dir
 
-        saved = next(saves_dir().glob("*.json"))
-        data = json.loads(saved.read_text())
-        saved.write_text(json.dumps({**data, "saved_at": QUIT + ESC_TITLE, "summary": MALFORMED + BIDI}))
-        shutil.copy(saved, saves_dir() / f"{QUIT.replace('/', '')}{RED}.json")
-        (saves_dir() / f"broken {QUIT.replace('/', '')}{RED}.json").write_text("{")
+        saved = next(saves_dir().glob("*.jsonl"))
+        header, *turns = saved.read_text().splitlines(keepends=True)
+        header = json.dumps({**json.loads(header), "saved_at": QUIT + ESC_TITLE, "summary": MALFORMED + BIDI})
+        saved.write_text("".join([header + "\n", *turns]))
+        shutil.copy(saved, saves_dir() / f"{QUIT.replace('/', '')}{RED}.jsonl")
+        (saves_dir() / f"broken {QUIT.replace('/', '')}{RED}.jsonl").write_text("{")
         await pilot.pause()
         await choose(pilot, app, "resume")
         screen = app.screen

@@ -51,7 +51,7 @@ def test_user_actions_map_one_to_one_onto_the_engine():
 @pytest.mark.parametrize("role, bad, words", [
     ("user", Action("FLY"), "MOVE, LOOK, GRAB, USE, HALT"),
     ("user", Action("MOVE", {"direction": "SIDEWAYS"}), "NORTH"),
-    ("user", Action("MOVE", {"direction": "NORTH", "colour": "red"}), "takes no colour"),
+    ("user", Action("MOVE", {"direction": "NORTH", "colour": "red"}), "takes no \"colour\""),
     ("user", Action("GRAB", {"target": "RED STONE"}), "not within reach"),
     ("minotaur", Action("PATHFIND", {"target_coords": {"x": 1}}), "target_coords"),
     ("minotaur", Action("DANCE"), "CHASE, PATHFIND, WAIT, JUMP"),
