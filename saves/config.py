@@ -62,9 +62,12 @@ def read_config(path: Path | None = None) -> dict[str, Any]:
         raise ConfigError(f"{path}: not UTF-8 text") from None
     try:
         tables = tomllib.loads(text)
-    except (tomllib.TOMLDecodeError, RecursionError) as exc:  # RecursionError: absurdly deep nesting
-        raise ConfigError(f"{path}: not valid TOML ({exc if not isinstance(exc, RecursionError) else 'nested too deep'})"
-                          ) from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: not valid TOML ({exc})") from None
+    except RecursionError:
+        raise ConfigError(f"{path}: not valid TOML (nested too deep)") from None
+    except ValueError:  # Python reads an integer of at most 4,300 digits
+        raise ConfigError(f"{path}: not valid TOML (a number too long)") from None
     return validated(tables, path)
 
 

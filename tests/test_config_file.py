@@ -31,6 +31,7 @@ BAD = {  # the file's text, and what the one line must name
     "unknown_table": ('[openai]\nmodel = "x"\n', "[openai]: unknown table"),
     "provider_not_a_table": ('gemini = "x"\n', "[gemini]"),
     "deep_nesting": ("x = " + "[" * 5000 + "]" * 5000 + "\n", "nested too deep"),
+    "number_too_long": ("[gemini]\ntimeout_s = " + "9" * 5000 + "\n", "a number too long"),
     "not_toml": ("[gemini\n", "not valid TOML"),
     "not_utf8": (b"\xff\xfe[gemini]\n", "not UTF-8"),
 }
