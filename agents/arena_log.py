@@ -41,10 +41,7 @@ def open_log(log: Experience) -> tuple[tuple[Reflection, ...], str | None]:
     except LOG_ERRORS as error:
         raise LogUnusable(f"the experience log cannot be used ({describe(error)}); playing without memory") \
             from None
-    notice = log.take_notice()
-    if notice and log.path.exists():  # not set aside but still there: unreadable, so writing would lose it
-        raise LogUnusable(f"{notice.rstrip('.')}; playing without memory")
-    return lessons, notice
+    return lessons, log.take_notice()  # what was set aside is kept beside the log: writing loses nothing
 
 
 class LogUnusable(Exception):
@@ -88,18 +85,19 @@ class ReflectionKeeper:
             self._changed.notify()
 
     def close(self) -> str | None:
-        """Write what is still waiting; one line about the reflections that could not be written,
-        or None when all were."""
+        """Write what is still waiting; one line about the reflections that could not be written
+        and about a log found damaged (and set aside) during the run, or None when all went well."""
         with self._changed:
             self._closing = True
             self.waiting.extend(r for seed in self._unended for r in self._ended.pop(seed, ()))  # cut short
             self._changed.notify()
         self._writer.join()
         self._write()
-        if not self.waiting:
-            return None
-        return (f"the experience log could not be written ({self.problem}); {len(self.waiting)} reflections "
-                f"of this run were not kept")
+        said = [self.log.take_notice()]  # another program may have damaged the log while this run wrote it
+        if self.waiting:
+            said.append(f"the experience log could not be written ({self.problem}); {len(self.waiting)} reflections "
+                        f"of this run were not kept")
+        return " ".join(line for line in said if line) or None
 
     def _write_on(self) -> None:
         while True:

@@ -48,9 +48,9 @@ class BuiltinMinotaur(RuleAgent):
                 continue
             try:
                 x, y, z = stones[-1]["position"]
+                self.last_stones.append((int(x), int(y), int(z)))
             except (KeyError, TypeError, ValueError, IndexError):
                 continue
-            self.last_stones.append((int(x), int(y), int(z)))
 
     def decide(self, observation: Observation) -> Action:
         o = observation.details["observation"]

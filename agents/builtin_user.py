@@ -90,13 +90,15 @@ class BuiltinUser(RuleAgent):
         it sooner. Evidence it cannot read is passed over."""
         for lesson in lessons:
             death = lesson.evidence.get("death")
-            try:
-                if death and lesson.seed == self.seed and lesson.preset == preset:
+            if not isinstance(death, dict):  # the log checks the evidence's shape, not what each key holds
+                continue
+            self.lantern_early |= death.get("lantern_held") is True
+            if lesson.seed == self.seed and lesson.preset == preset:
+                try:
                     x, y, z = death["position"]
                     self.death_spots.append(((int(x), int(y), int(z)), float(death["time_s"])))
-                self.lantern_early |= bool(death and death.get("lantern_held"))
-            except (KeyError, TypeError, ValueError):
-                continue
+                except (KeyError, TypeError, ValueError):
+                    continue
 
     def decide(self, observation: Observation) -> Action:
         d, st = observation.details, observation.status

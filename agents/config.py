@@ -8,7 +8,7 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
-from saves.config import MAX_TIMEOUT_S, ConfigError, read_config, validated
+from saves.config import MAX_TIMEOUT_S, ConfigError, read_config, timeout_ok, validated
 
 PROVIDERS = ("gemini", "mistral", "ollama")
 DEFAULT_MODELS = {"gemini": "gemini-2.5-flash", "mistral": "mistral-small-latest", "ollama": "qwen3:8b"}
@@ -90,7 +90,7 @@ def provider_settings(provider: str, flags: dict[str, Any] | None = None, enviro
 
     key, key_source = pick("api_key", KEY_VARIABLES[provider])
     timeout_s, source = pick("timeout_s", (), DEFAULT_TIMEOUT_S)
-    if source == "command line" and not 0 < timeout_s <= MAX_TIMEOUT_S:  # the file's is checked as it is read
+    if source == "command line" and not timeout_ok(timeout_s):  # the file's is checked as it is read
         raise ConfigError(f"--llm-timeout must be more than 0 and at most {MAX_TIMEOUT_S:g} seconds, "
                           f"not {timeout_s}")
     return ProviderSettings(provider, str(pick("model", (MODEL_VARIABLES[provider],), DEFAULT_MODELS[provider])[0]),

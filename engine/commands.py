@@ -35,10 +35,11 @@ def excerpt(value: object, limit: int | None = EXCERPT_CHARS) -> str:
         return "a value nested too deeply to show"
     except ValueError:  # Python writes an integer of at most 4,300 digits
         return "a number too long to show"
-    return shown if limit is None else _cut(shown, limit)
+    return shown if limit is None else shorten(shown, limit)
 
 
-def _cut(text: str, limit: int = EXCERPT_CHARS) -> str:
+def shorten(text: str, limit: int = EXCERPT_CHARS) -> str:
+    """``text`` whole if short, else its start and its full length: sent text is recognised, never echoed."""
     return text if len(text) <= limit else f"{text[:limit]}... ({len(text):,} characters)"
 
 
@@ -47,7 +48,7 @@ def describe_errors(exc: ValidationError) -> str:
     errors = exc.errors(include_url=False)
     parts = []
     for err in errors[:PROBLEMS_SHOWN]:
-        where = _cut(json.dumps(".".join(str(p) for p in err["loc"]))[1:-1]) or "input"  # a key is sent text too
+        where = shorten(json.dumps(".".join(str(p) for p in err["loc"]))[1:-1]) or "input"  # a key is sent text too
         msg = err["msg"].removeprefix("Value error, ")
         if err["type"] == "extra_forbidden":
             parts.append(f"{where}: unknown field")

@@ -89,9 +89,6 @@ def run(args: argparse.Namespace, providers: dict[str, ProviderSettings]) -> int
     for settings in providers.values():
         check_configured(settings)  # ProviderNotConfigured now, not in every match
     seeds = range(args.seed, args.seed + args.games)
-    keeper, lessons = (None, ()) if args.no_memory else _open_memory(seeds)
-    settings = ArenaSettings(args.user, args.minotaur, args.preset, args.difficulty, args.max_turns,
-                             tuple(providers.values()), memory=keeper is not None, lessons=lessons)
     recorder_factory = None
     if args.replays:
         try:
@@ -100,6 +97,9 @@ def run(args: argparse.Namespace, providers: dict[str, ProviderSettings]) -> int
             _say(f"cannot keep replays in {args.replays}: {exc.strerror or exc}")
             return 2
         recorder_factory = partial(_replay_writer, args.replays)
+    keeper, lessons = (None, ()) if args.no_memory else _open_memory(seeds)  # its thread starts here
+    settings = ArenaSettings(args.user, args.minotaur, args.preset, args.difficulty, args.max_turns,
+                             tuple(providers.values()), memory=keeper is not None, lessons=lessons)
     status = Console(stderr=True)
     keep = keeper.keep if keeper else None
     try:

@@ -15,6 +15,7 @@ from saves.config import ConfigError
 
 from . import arena_cmd, memory_cmd
 from .provider_options import add_provider_options, chosen_providers, provider_settings
+from .terminal_text import printable
 
 
 def _seed(value: str) -> int:
@@ -146,7 +147,7 @@ def main(argv: list[str] | None = None) -> int:
 
         return dump(seed, args.preset, args.level, args.json, sys.stdout)
     except (ConfigError, ProviderNotConfigured) as exc:
-        print(f"labyrinth: {exc}", file=sys.stderr)
+        print(f"labyrinth: {printable(str(exc))}", file=sys.stderr)  # a config key can hold escapes
         return 2
     except BrokenPipeError:
         return 0

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pydantic import ValidationError
 
 from engine import BadInput, UserInput, parse
-from engine.commands import describe_errors
+from engine.commands import describe_errors, shorten
 from engine.constants import MAX_STEPS
 
 VERBS = {
@@ -113,9 +113,7 @@ def _count(word: str) -> int:
 
 def _quoted(word: str) -> str:
     """A typed word as a hint quotes it: whole if short, else its start and its length."""
-    if len(word) <= HINT_WORD_CHARS:
-        return f"'{word}'"
-    return f"'{word[:HINT_WORD_CHARS]}...' ({len(word):,} characters)"
+    return f"'{shorten(word, HINT_WORD_CHARS)}'"
 
 
 def _hint(words: list[str], problem: str) -> str:

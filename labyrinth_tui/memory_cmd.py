@@ -53,7 +53,7 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     try:
         reflections = log.read()
     except StorageError as exc:  # a read-only data directory, a file in its place
-        print(f"labyrinth memory: {exc}", file=sys.stderr)
+        print(f"labyrinth memory: {printable(str(exc))}", file=sys.stderr)
         return 2
     if notice := log.take_notice():
         print(f"labyrinth memory: {printable(notice)}", file=sys.stderr)
@@ -127,7 +127,7 @@ def _clear(log: Experience, count: int, yes: bool, out: TextIO) -> int:
     try:
         print(f"Forgot {log.clear()} reflections.", file=out)
     except StorageError as exc:
-        print(f"labyrinth memory: {exc}", file=sys.stderr)
+        print(f"labyrinth memory: {printable(str(exc))}", file=sys.stderr)
         return 2
     return 0
 
@@ -139,7 +139,7 @@ def _export(reflections: list[Reflection], file: str, out: TextIO) -> int:
     try:
         write_json(Path(file), document(reflections), Path(file).absolute().parent)  # where the user chose
     except OSError as exc:
-        print(f"labyrinth memory: cannot write {file}: {exc.strerror or exc}", file=sys.stderr)
+        print(f"labyrinth memory: cannot write {printable(file)}: {printable(exc.strerror or str(exc))}", file=sys.stderr)
         return 2
     print(f"Wrote {len(reflections)} reflections to {file}.", file=out)
     return 0

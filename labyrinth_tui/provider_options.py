@@ -16,7 +16,7 @@ from agents.config import (
     ProviderSettings,
 )
 from agents.config import provider_settings as resolve
-from saves.config import MAX_TIMEOUT_S, ConfigError
+from saves.config import MAX_TIMEOUT_S, ConfigError, timeout_ok
 
 
 def add_provider_options(parser: argparse.ArgumentParser) -> None:
@@ -39,7 +39,7 @@ def _timeout(value: str) -> float:
         seconds = float(value)
     except ValueError:
         seconds = float("nan")
-    if not 0 < seconds <= MAX_TIMEOUT_S:
+    if not timeout_ok(seconds):
         raise argparse.ArgumentTypeError(f"expected seconds above 0 and at most {MAX_TIMEOUT_S:g}, not {value!r}")
     return seconds
 

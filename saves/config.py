@@ -15,11 +15,19 @@ from typing import Any
 from platformdirs import user_config_path
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from engine.commands import EXCERPT_CHARS, excerpt
+
 from .paths import APP_NAME, StorageError
 from .reading import read_regular
 
 CONFIG_BYTES = 1 << 20  # the most read of the config file
 MAX_TIMEOUT_S = 3600.0  # the longest one model call may be given
+
+
+def timeout_ok(seconds: float) -> bool:
+    """Whether ``seconds`` may bound a model call (from the file, a flag or code): above 0, at most
+    MAX_TIMEOUT_S, so neither inf nor nan (which fail every comparison)."""
+    return 0 < seconds <= MAX_TIMEOUT_S
 
 
 class ConfigError(ValueError):
@@ -83,8 +91,13 @@ def validated(tables: dict[str, Any], path: Path | None = None) -> dict[str, Any
 
 def _problem(error: Any) -> str:
     """One validation error as ``[table] key: what is wrong``."""
-    table, *key = [str(part) for part in error["loc"]] or ["?"]
+    table, *key = [_named(str(part)) for part in error["loc"]] or ["?"]
     if error["type"] == "extra_forbidden":
         return (f"[{table}] {key[0]}: unknown key (known: {', '.join(ProviderTable.model_fields)})" if key else
                 f"[{table}]: unknown table (known: {', '.join(f'[{n}]' for n in ConfigFile.model_fields)})")
     return f"[{table}]{' ' + '.'.join(key) if key else ''}: {error['msg']}"
+
+
+def _named(part: str) -> str:
+    """A table or key as the file wrote it, or an excerpt of it: a key can be any quoted string."""
+    return part if len(part) <= EXCERPT_CHARS else excerpt(part)

@@ -135,12 +135,6 @@ def _check_cell(value: Any, key: str) -> None:
         raise ValueError(f"not a cell of the world [x, y, z] at {key}")
 
 
-class ExperienceLog(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    version: Literal[1]
-    reflections: list[Reflection]
-
-
 def log_path() -> Path:
     return data_dir() / LOG_NAME
 
@@ -255,10 +249,12 @@ class Experience:
         leads outside its directory (a link elsewhere) is refused here, before anything is read."""
         confined(self.path, self.root)
         folder = usable_dir(self.path.parent)
-        try:
-            file = open(folder / (self.path.name + ".lock"), "a+b")  # noqa: SIM115 - closed by the with below
+        lock_path = confined(folder / (self.path.name + ".lock"), self.root)  # a file we create: ours alone
+        try:  # and no link followed even if one is planted between the check and the open
+            fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
         except OSError as exc:
             raise StorageError(f"{folder}: the experience log cannot be used there ({exc.strerror or exc})") from None
+        file = os.fdopen(fd, "r+b")
         with file:
             lock(file.fileno())
             try:

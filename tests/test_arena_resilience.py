@@ -52,6 +52,22 @@ def test_a_log_path_that_is_a_directory_still_gives_the_results(tmp_path):
     assert table.returncode == 0 and "escape rate" in table.stdout and "Traceback" not in table.stderr
 
 
+def test_a_log_with_one_poisoned_reflection_keeps_the_rest_and_the_memory(tmp_path):
+    """The bad reflection is set aside alone (saves/experience.py); the run learns from the good one
+    and adds its own."""
+    from tests.test_experience import reflection
+
+    good, bad = (reflection(n).model_dump(mode="json") for n in (1, 2))
+    Experience().path.parent.mkdir(parents=True)
+    Experience().path.write_text(json.dumps({"version": 1, "reflections": [good, {**bad, "game_time": "1e999"}]})
+                                 .replace('"1e999"', "1e999"))
+    done = _arena("--games", "2", *QUICK, "--json")
+    assert done.returncode == 0 and json.loads(done.stdout)["reflections"] == 4
+    assert "without memory" not in done.stderr and "rejected" in done.stderr
+    kept = Experience().read()
+    assert kept[0].id == good["id"] and len(kept) == 5
+
+
 def test_a_log_that_fails_to_be_written_loses_the_reflections_not_the_results(monkeypatch, capsys):
     """A full disk at every write: the JSON is printed in full, and one line counts what was not kept."""
     from labyrinth_tui.cli import main
@@ -171,10 +187,14 @@ def test_workers_die_with_a_killed_arena():
 class _SlowLog:
     """A log whose first write waits until the test lets it finish; it remembers each write's batch."""
 
-    def __init__(self, failures: int = 0) -> None:
+    def __init__(self, failures: int = 0, notice: str | None = None) -> None:
         self.batches: list[list] = []
         self.entered, self.release = threading.Event(), threading.Event()
-        self.failures = failures
+        self.failures, self.notice = failures, notice
+
+    def take_notice(self) -> str | None:
+        notice, self.notice = self.notice, None
+        return notice
 
     def add(self, reflections: list) -> None:
         if not self.batches and not self.entered.is_set():
@@ -236,3 +256,14 @@ def test_the_keeper_writes_in_seed_order_whatever_order_the_matches_end_in():
     keeper.keep(_ended("1", seed=1))
     assert keeper.close() is None  # 2 and 4 never ended (a Ctrl-C): what ended is kept all the same
     assert [r for batch in log.batches for r in batch] == ["1", "3"]
+
+
+def test_the_keeper_tells_of_a_log_damaged_during_the_run():
+    from agents.arena_log import ReflectionKeeper
+
+    damaged = "The experience log could not be read (not valid JSON); it was kept as x.json."
+    log = _SlowLog(notice=damaged)
+    log.release.set()
+    keeper = ReflectionKeeper(log, rest=0)
+    keeper.keep(_ended("a"))
+    assert keeper.close() == damaged and log.batches == [["a"]]

@@ -32,6 +32,7 @@ BAD = {  # the file's text, and what the one line must name
     "provider_not_a_table": ('gemini = "x"\n', "[gemini]"),
     "deep_nesting": ("x = " + "[" * 5000 + "]" * 5000 + "\n", "nested too deep"),
     "number_too_long": ("[gemini]\ntimeout_s = " + "9" * 5000 + "\n", "a number too long"),
+    "key_too_long": ("[gemini]\n" + "k" * 5000 + " = 1\n", '[gemini] "kkkkk'),
     "not_toml": ("[gemini\n", "not valid TOML"),
     "not_utf8": (b"\xff\xfe[gemini]\n", "not UTF-8"),
 }
@@ -67,14 +68,18 @@ def test_a_bad_timeout_on_the_command_line_is_refused(timeout):
         provider_settings("ollama", {"timeout_s": timeout}, {}, {})
 
 
-@pytest.mark.parametrize("case", ["timeout_inf", "api_key_number", "deep_nesting"])
+ESCAPES = ('[gemini]\n"\\u001b]0;pwned\\u0007\\u001b[31mRED" = 1\n', "unknown key")
+
+
+@pytest.mark.parametrize("case", ["timeout_inf", "api_key_number", "deep_nesting", "escapes"])
 def test_the_command_line_says_it_in_one_line(case):
-    write(BAD[case][0])
+    write(BAD.get(case, ESCAPES)[0])
     done = subprocess.run([LABYRINTH, "arena", "--games", "1", "--preset", "tiny", "--minotaur", "ollama"],
                           capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL, check=False,
                           env={**os.environ})
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert done.stderr.count("\n") == 1 and str(config_path()) in done.stderr
+    assert "\x1b" not in done.stderr and "\x07" not in done.stderr  # a key's escapes are shown, not obeyed
 
 
 TOML_VALUES = st.one_of(st.integers(-10**20, 10**20), st.floats(), st.booleans(), st.text(max_size=10),

@@ -7,6 +7,8 @@ import json
 import re
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from agents.base import RuleAgent
 from agents.game_digest import GameDigest
@@ -25,8 +27,8 @@ from agents.registry import make_agent
 from agents.runner import Match
 from engine import PRESETS
 from engine.wsap import Action
-from saves.experience import Reflection
-from tests.test_experience import reflection
+from saves.experience import Experience, Reflection
+from tests.test_experience import JSON_VALUES, reflection
 
 BUILTIN = {"user": "builtin", "minotaur": "builtin"}
 
@@ -294,3 +296,25 @@ def test_a_model_lesson_of_nothing_but_control_characters_keeps_the_events_words
     assert in_own_words(mine, SimpleNamespace(lesson=lambda asked: "\x00\x07\x1b")) is mine
     spoken = in_own_words(mine, SimpleNamespace(lesson=lambda asked: "I ran.\nNext time \x1b[1mI walk."))
     assert spoken.key_reflection == "I ran. Next time [1mI walk." and spoken.source == "model"
+
+
+EVIDENCE_KEYS = st.sampled_from(["death", "stones", "position", "time_s", "lantern_held", "stone", "from", "x"])
+EVIDENCE = st.recursive(JSON_VALUES, lambda inner: st.lists(inner, max_size=3) |
+                        st.dictionaries(EVIDENCE_KEYS, inner, max_size=4), max_leaves=12)
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(evidence=st.dictionaries(EVIDENCE_KEYS, EVIDENCE, max_size=3), seed=st.sampled_from([7, 8]))
+def test_any_evidence_the_log_accepts_is_learned_from_or_passed_over_never_a_crash(evidence, seed, tmp_path_factory):
+    """The audit's poisoned log, generalised: whatever evidence passes the log's checks (it only
+    knows the evidence's shape, not which keys the agents read) cannot crash a built-in agent."""
+    from agents.builtin_minotaur import BuiltinMinotaur
+    from agents.builtin_user import BuiltinUser
+
+    log = Experience(tmp_path_factory.mktemp("log") / "log.json")
+    entries = [{**reflection(seed, role=role, outcome=outcome).model_dump(mode="json"), "evidence": evidence}
+               for role, outcome in (("user", "DEATH"), ("minotaur", "ESCAPED"))]
+    log.path.write_text(json.dumps({"version": 1, "reflections": entries}))
+    found = log.read()
+    BuiltinUser(7).learn([r for r in found if r.role == "user"], "standard")
+    BuiltinMinotaur(7).learn([r for r in found if r.role == "minotaur"], "standard")

@@ -15,6 +15,7 @@ from textual.timer import Timer
 from textual.widgets import Footer, Static
 
 from engine import UserInput
+from engine.commands import shorten
 from saves.games import save_game
 
 from ..background import run_in_background
@@ -27,7 +28,6 @@ from ..widgets.narrative import NarrativeLog
 from ..widgets.status_bar import StatusBar
 
 THINKING_TICK_S = 0.1
-SAID_CHARS = 40  # of a refused line, as its hint quotes it: a pasted page is not shown whole
 ARROWS = {"up": "NORTH", "down": "SOUTH", "right": "EAST", "left": "WEST"}
 LETTERS = {"w": "NORTH", "s": "SOUTH", "d": "EAST", "a": "WEST"}
 
@@ -98,8 +98,7 @@ class GameScreen(Screen):
         self.play(message.said, message.command)
 
     def on_command_line_refused(self, message: CommandLine.Refused) -> None:
-        said = message.said if len(message.said) <= SAID_CHARS else f"{message.said[:SAID_CHARS]}..."
-        self.query_one("#hint", Static).update(plain(f"'{printable(said)}': {message.hint}"))
+        self.query_one("#hint", Static).update(plain(f"'{printable(shorten(message.said))}': {message.hint}"))
 
     def play(self, said: str, command: UserInput) -> None:
         """Play one turn; the Minotaur's agent decides in a thread when it may wait on the network,
