@@ -16,14 +16,14 @@ from __future__ import annotations
 import warnings
 from types import SimpleNamespace
 
-from engine import Game, MinotaurDecision, UserInput
-from engine.achievements import (
+from labyrinth.engine import Game, MinotaurDecision, UserInput
+from labyrinth.engine.achievements import (
     MINOTAUR_ACHIEVEMENTS,
     USER_ACHIEVEMENTS,
     minotaur_unlocked,
     user_unlocked,
 )
-from engine.actions import (
+from labyrinth.engine.actions import (
     MINOTAUR_ACTIONS,
     MINOTAUR_DESCRIPTION,
     USER_ACTIONS,
@@ -31,12 +31,12 @@ from engine.actions import (
     to_minotaur_decision,
     to_user_input,
 )
-from engine.commands import BadInput
-from engine.perception import MinotaurPerception, UserPerception
-from engine.rewards import minotaur_reward, user_reward
-from engine.turn import TurnResult, unexecutable
-from engine.wsap import Action, ActionResult, ActionSpace, Observation
-from saves.experience import Experience
+from labyrinth.engine.commands import BadInput
+from labyrinth.engine.perception import MinotaurPerception, UserPerception
+from labyrinth.engine.rewards import minotaur_reward, user_reward
+from labyrinth.engine.turn import TurnResult, unexecutable
+from labyrinth.engine.wsap import Action, ActionResult, ActionSpace, Observation
+from labyrinth.saves.experience import Experience
 
 from .base import Agent
 from .game_digest import GameDigest

@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from itertools import islice
 from typing import Any
 
-from saves.experience import Reflection
+from labyrinth.saves.experience import Reflection
 
 from .config import ProviderSettings
 from .memory_manager import match_reflections, relevant

@@ -17,7 +17,7 @@ import time
 from collections import deque
 from collections.abc import Iterable
 
-from saves.experience import Experience, Reflection
+from labyrinth.saves.experience import Experience, Reflection
 
 from .runner import MatchResult
 

@@ -15,9 +15,9 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 
-from engine.actions import USER_ACTIONS, USER_DESCRIPTION
-from engine.schemas import STONES
-from engine.wsap import (
+from labyrinth.engine.actions import USER_ACTIONS, USER_DESCRIPTION
+from labyrinth.engine.schemas import STONES
+from labyrinth.engine.wsap import (
     Action,
     ActionResult,
     ActionSpace,
@@ -30,9 +30,9 @@ from engine.wsap import (
     Observation,
     RespawnOption,
 )
-from saves.avatars import AvatarRecord, load_roster, store_roster
-from saves.games import SavedGame, SaveError, load_game, save_game, saves_dir
-from saves.paths import StorageError, confined, remove
+from labyrinth.saves.avatars import AvatarRecord, load_roster, store_roster
+from labyrinth.saves.games import SavedGame, SaveError, load_game, save_game, saves_dir
+from labyrinth.saves.paths import StorageError, confined, remove
 
 from .adapters import LabyrinthAdapter
 from .runner import DEFAULT_MAX_TURNS

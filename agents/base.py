@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
-from engine.wsap import Action, ActionResult, ActionSpace, Goal, Observation
-from saves.experience import Reflection
+from labyrinth.engine.wsap import Action, ActionResult, ActionSpace, Goal, Observation
+from labyrinth.saves.experience import Reflection
 
 
 @runtime_checkable

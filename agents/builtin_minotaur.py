@@ -12,8 +12,8 @@ import math
 import random
 from collections.abc import Sequence
 
-from engine.wsap import Action, Observation
-from saves.experience import Reflection
+from labyrinth.engine.wsap import Action, Observation
+from labyrinth.saves.experience import Reflection
 
 from .base import RuleAgent
 

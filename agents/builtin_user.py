@@ -13,9 +13,9 @@ import math
 from collections import Counter
 from collections.abc import Sequence
 
-from engine.schemas import STONES
-from engine.wsap import Action, Observation
-from saves.experience import Reflection
+from labyrinth.engine.schemas import STONES
+from labyrinth.engine.wsap import Action, Observation
+from labyrinth.saves.experience import Reflection
 
 from .base import RuleAgent
 from .stone_search import StoneSearch

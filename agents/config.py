@@ -8,7 +8,7 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
-from saves.config import MAX_TIMEOUT_S, ConfigError, read_config, timeout_ok, validated
+from labyrinth.saves.config import MAX_TIMEOUT_S, ConfigError, read_config, timeout_ok, validated
 
 PROVIDERS = ("gemini", "mistral", "ollama")
 DEFAULT_MODELS = {"gemini": "gemini-2.5-flash", "mistral": "mistral-small-latest", "ollama": "qwen3:8b"}

@@ -8,12 +8,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine import events as ev
-from engine.cells import CRAWLWAY
-from engine.constants import TICKS_PER_SECOND
-from engine.geometry import compass
-from engine.turn import TurnResult
-from engine.world import World
+from labyrinth.engine import events as ev
+from labyrinth.engine.cells import CRAWLWAY
+from labyrinth.engine.constants import TICKS_PER_SECOND
+from labyrinth.engine.geometry import compass
+from labyrinth.engine.turn import TurnResult
+from labyrinth.engine.world import World
 
 FLIGHT_WINDOW_S = 10.0  # how long after a whine the user's move counts as its answer to it
 JUMP_PAYOFF_S = 30.0  # a catch or a sighting this soon after re-entry: the jump paid off

@@ -18,14 +18,14 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel, ValidationError
 
-from engine.wsap import Action, ActionResult, ActionSpace, Goal, Observation
-from engine.wsap_messages import (
+from labyrinth.engine.wsap import Action, ActionResult, ActionSpace, Goal, Observation
+from labyrinth.engine.wsap_messages import (
     ActionParseError,
     parse_action,
     step_message,
     system_message,
 )
-from saves.experience import Reflection
+from labyrinth.saves.experience import Reflection
 
 from .base import InvalidAnswer
 from .memory_manager import learning_injection

@@ -19,9 +19,9 @@ from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from engine import PRESETS, GameState
-from engine.constants import TICKS_PER_SECOND
-from saves.experience import Experience, Reflection, plain_text
+from labyrinth.engine import PRESETS, GameState
+from labyrinth.engine.constants import TICKS_PER_SECOND
+from labyrinth.saves.experience import Experience, Reflection, plain_text
 
 from .game_digest import GameDigest
 

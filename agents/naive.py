@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from engine.wsap import Action, Observation
+from labyrinth.engine.wsap import Action, Observation
 
 from .base import RuleAgent
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from importlib import import_module
 
-from saves.experience import Reflection
+from labyrinth.saves.experience import Reflection
 
 from .base import Agent
 from .builtin_minotaur import BuiltinMinotaur
@@ -50,7 +50,7 @@ def make_agent(role: str, kind: str, seed: int, providers: Mapping[str, Provider
 def check_configured(settings: ProviderSettings) -> None:
     """ProviderNotConfigured, saying what to set, when the provider lacks its key."""
     if not settings.configured:
-        from saves.config import config_path
+        from labyrinth.saves.config import config_path
 
         variables = " or ".join(KEY_VARIABLES[settings.provider])
         raise ProviderNotConfigured(f"{settings.provider} is not configured: set {variables}, or api_key under "

@@ -19,10 +19,10 @@ from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
-from engine import Game, MinotaurDecision, UserInput
-from engine.turn import TurnResult
-from engine.wsap import Action, Observation
-from saves.experience import Reflection
+from labyrinth.engine import Game, MinotaurDecision, UserInput
+from labyrinth.engine.turn import TurnResult
+from labyrinth.engine.wsap import Action, Observation
+from labyrinth.saves.experience import Reflection
 
 from .base import Agent
 from .game_digest import GameDigest

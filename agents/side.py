@@ -10,8 +10,8 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from engine import GameState, MinotaurDecision, UserInput
-from engine.actions import (
+from labyrinth.engine import GameState, MinotaurDecision, UserInput
+from labyrinth.engine.actions import (
     MINOTAUR_ACTIONS,
     MINOTAUR_DESCRIPTION,
     USER_ACTIONS,
@@ -19,12 +19,12 @@ from engine.actions import (
     to_minotaur_decision,
     to_user_input,
 )
-from engine.commands import BadInput
-from engine.perception import MinotaurPerception, UserPerception
-from engine.rewards import minotaur_reward, user_reward
-from engine.turn import TurnResult
-from engine.world import World
-from engine.wsap import Action, ActionResult
+from labyrinth.engine.commands import BadInput
+from labyrinth.engine.perception import MinotaurPerception, UserPerception
+from labyrinth.engine.rewards import minotaur_reward, user_reward
+from labyrinth.engine.turn import TurnResult
+from labyrinth.engine.world import World
+from labyrinth.engine.wsap import Action, ActionResult
 
 from .base import Agent, InvalidAnswer
 from .providers.base import ProviderError

@@ -4,7 +4,7 @@ heard so far. Each LOOK from a new place narrows the set."""
 
 from __future__ import annotations
 
-from engine.geometry import compass
+from labyrinth.engine.geometry import compass
 
 from .usermap import Pos
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections import deque
 
-from engine.cells import CELL_CHARS, ROCK
-from engine.geometry import HORIZONTAL as STEPS
-from engine.geometry import Pos
+from labyrinth.engine.cells import CELL_CHARS, ROCK
+from labyrinth.engine.geometry import HORIZONTAL as STEPS
+from labyrinth.engine.geometry import Pos
 
 OPEN = frozenset(CELL_CHARS) - {CELL_CHARS[ROCK]}
 _BACK = {"NORTH": "SOUTH", "SOUTH": "NORTH", "EAST": "WEST", "WEST": "EAST"}

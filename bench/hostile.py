@@ -250,7 +250,7 @@ class Harness:
     # --- the ways in ------------------------------------------------------------------------
 
     def typed(self, tally: Tally) -> None:
-        from labyrinth_tui.command_parser import NotACommand, parse_command
+        from labyrinth.tui.command_parser import NotACommand, parse_command
 
         for label, text in inputs.typed_commands(self.seed, self.size.typed):
             if self.out_of_time(tally):
@@ -269,7 +269,7 @@ class Harness:
                 tally.fail("crashes", f"{label} {text[:24]!r}", f"{type(exc).__name__}: {exc}")
 
     def replies(self, tally: Tally) -> None:
-        from engine.wsap_messages import ActionParseError, parse_action
+        from labyrinth.engine.wsap_messages import ActionParseError, parse_action
 
         for label, text in inputs.model_replies(self.seed, self.size.replies):
             if self.out_of_time(tally):
@@ -278,8 +278,8 @@ class Harness:
 
     def actions(self, role: str) -> Callable[[Tally], None]:
         def body(tally: Tally) -> None:
-            from agents.adapters import make_adapter
-            from engine.wsap import Action
+            from labyrinth.agents.adapters import make_adapter
+            from labyrinth.engine.wsap import Action
 
             adapter = make_adapter(role, seed=self.seed, preset="tiny", max_turns=200)
             adapter.reset()
@@ -377,8 +377,8 @@ class Harness:
         env_run = [LABYRINTH, "arena", "--games", "2", "--seed", str(SEED_OF_THE_LOGGED_GAMES), "--preset", "tiny",
                    "--max-turns", "150", "--replays", str(self.data / "replays")]
         subprocess.run(env_run, env=self.env, check=True, capture_output=True, timeout=120)
-        from agents.avatars import LabyrinthAvatars
-        from engine.wsap import AvatarSpec
+        from labyrinth.agents.avatars import LabyrinthAvatars
+        from labyrinth.engine.wsap import AvatarSpec
 
         avatars = LabyrinthAvatars(preset="tiny", max_turns=200)
         avatar = avatars.create_avatar("bot", AvatarSpec(name="Ada"))
@@ -440,8 +440,8 @@ class Harness:
 
 ROSTER_READER = """
 import json, sys
-from agents.avatars import LabyrinthAvatars
-from saves.avatars import avatars_dir
+from labyrinth.agents.avatars import LabyrinthAvatars
+from labyrinth.saves.avatars import avatars_dir
 avatars = LabyrinthAvatars(preset="tiny", max_turns=200)
 try:
     found = avatars.list_avatars("bot")

@@ -14,8 +14,8 @@ from __future__ import annotations
 import argparse
 import os
 
-from agents.arena import ArenaSettings, ArenaSummary, run_arena, wilson_interval
-from saves.experience import Reflection
+from labyrinth.agents.arena import ArenaSettings, ArenaSummary, run_arena, wilson_interval
+from labyrinth.saves.experience import Reflection
 
 PRESET = "standard"
 BAR = 30  # characters for an escape rate of 1

@@ -15,8 +15,8 @@ import random
 import resource
 import time
 
-from engine import WAIT, Game, MinotaurDecision, UserInput
-from engine.constants import WORLD_LEVELS, WORLD_SIZE
+from labyrinth.engine import WAIT, Game, MinotaurDecision, UserInput
+from labyrinth.engine.constants import WORLD_LEVELS, WORLD_SIZE
 
 DIRECTIONS = ("NORTH", "SOUTH", "EAST", "WEST", "UP RAMP", "DOWN RAMP")
 

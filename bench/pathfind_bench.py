@@ -15,11 +15,11 @@ import time
 # bench/ is on sys.path, as this file runs as a script.
 from run import report
 
-from agents.builtin_minotaur import BuiltinMinotaur
-from agents.builtin_user import BuiltinUser
-from agents.side import Side
-from engine import Game, MinotaurDecision
-from engine.pathfinding import find_path
+from labyrinth.agents.builtin_minotaur import BuiltinMinotaur
+from labyrinth.agents.builtin_user import BuiltinUser
+from labyrinth.agents.side import Side
+from labyrinth.engine import Game, MinotaurDecision
+from labyrinth.engine.pathfinding import find_path
 
 FAR = ((200, 200, 100), (2, 2, 0))  # the cube's centre to a corner of its lowest level
 

@@ -23,9 +23,9 @@ from pathlib import Path
 # bench/ is on sys.path, as this file runs as a script.
 from nle_rate import nle_steps_per_second
 
-from engine import Game, GameStateResponse, MinotaurDecision, UserInput
-from engine.constants import CHUNKS_PER_SIDE
-from engine.maze import generate_chunk
+from labyrinth.engine import Game, GameStateResponse, MinotaurDecision, UserInput
+from labyrinth.engine.constants import CHUNKS_PER_SIDE
+from labyrinth.engine.maze import generate_chunk
 
 SEED = 7
 BENCH = Path(__file__).resolve().parent

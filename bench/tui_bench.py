@@ -57,8 +57,8 @@ async def key_latencies() -> list[float]:
     from textual import events
     from textual.screen import Screen
 
-    from labyrinth_tui.app import LabyrinthApp
-    from labyrinth_tui.screens.title import HUMAN, NewGame
+    from labyrinth.tui.app import LabyrinthApp
+    from labyrinth.tui.screens.title import HUMAN, NewGame
 
     drawn = asyncio.Event()
     refresh = Screen._compositor_refresh

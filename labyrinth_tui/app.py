@@ -9,10 +9,10 @@ from dataclasses import replace
 from textual.app import App
 from textual.binding import Binding
 
-from agents.config import PROVIDERS, provider_settings
-from agents.registry import ProviderNotConfigured, check_configured
-from saves.config import ConfigError
-from saves.games import SavedGame, SaveError
+from labyrinth.agents.config import PROVIDERS, provider_settings
+from labyrinth.agents.registry import ProviderNotConfigured, check_configured
+from labyrinth.saves.config import ConfigError
+from labyrinth.saves.games import SavedGame, SaveError
 
 from .background import run_in_background
 from .screens.game import GameScreen

@@ -15,19 +15,19 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from agents.arena import (
+from labyrinth.agents.arena import (
     OUTCOMES,
     ArenaSettings,
     ArenaSummary,
     RecorderFactory,
     run_arena,
 )
-from agents.arena_log import LogUnusable, ReflectionKeeper, open_log
-from agents.config import PROVIDERS, ProviderSettings
-from agents.registry import agent_kinds, check_configured
-from agents.runner import DEFAULT_MAX_TURNS, MatchResult
-from engine import DEFAULT_PRESET, DIFFICULTIES, PRESETS
-from saves.experience import Experience, Reflection
+from labyrinth.agents.arena_log import LogUnusable, ReflectionKeeper, open_log
+from labyrinth.agents.config import PROVIDERS, ProviderSettings
+from labyrinth.agents.registry import agent_kinds, check_configured
+from labyrinth.agents.runner import DEFAULT_MAX_TURNS, MatchResult
+from labyrinth.engine import DEFAULT_PRESET, DIFFICULTIES, PRESETS
+from labyrinth.saves.experience import Experience, Reflection
 
 from .provider_options import add_provider_options
 from .terminal_text import printable
@@ -36,7 +36,7 @@ if TYPE_CHECKING:  # Rich and the replay writer load only when an arena runs, no
     from rich.console import Console
     from rich.table import Table
 
-    from saves.replays import ReplayWriter
+    from labyrinth.saves.replays import ReplayWriter
 
 
 def _count(value: str) -> int:
@@ -143,7 +143,7 @@ def _say(line: str) -> None:
 def _replay_writer(directory: Path, seed: int) -> ReplayWriter:
     """A replay file in ``directory`` for one match; a module-level function, so
     worker processes can unpickle it and write their own matches."""
-    from saves.replays import ReplayWriter
+    from labyrinth.saves.replays import ReplayWriter
 
     del seed  # the writer names the file from the match it is given
     return ReplayWriter(directory)

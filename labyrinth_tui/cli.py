@@ -7,11 +7,11 @@ import secrets
 import sys
 from pathlib import Path
 
-from agents.config import PROVIDERS
-from agents.registry import ProviderNotConfigured, agent_kinds
-from engine import DEFAULT_PRESET, DIFFICULTIES, PRESETS
-from saves.atomic import sweep_data_dir
-from saves.config import ConfigError
+from labyrinth.agents.config import PROVIDERS
+from labyrinth.agents.registry import ProviderNotConfigured, agent_kinds
+from labyrinth.engine import DEFAULT_PRESET, DIFFICULTIES, PRESETS
+from labyrinth.saves.atomic import sweep_data_dir
+from labyrinth.saves.config import ConfigError
 
 from . import arena_cmd, memory_cmd
 from .provider_options import add_provider_options, chosen_providers, provider_settings
@@ -156,7 +156,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _gsm(args: argparse.Namespace, seed: int, providers) -> int:
-    from engine import Game
+    from labyrinth.engine import Game
 
     from .jsonlines import serve
 
@@ -164,8 +164,8 @@ def _gsm(args: argparse.Namespace, seed: int, providers) -> int:
     minotaur_kind = args.minotaur or "builtin"
     sides = {}
     if args.user or minotaur_kind not in ("external", "wait"):  # "wait" is the engine's own WAIT: no agent needed
-        from agents.registry import make_agent
-        from agents.side import Side
+        from labyrinth.agents.registry import make_agent
+        from labyrinth.agents.side import Side
 
         response, observation = game.view()
         role, kind, view = ("user", args.user, response) if args.user else ("minotaur", minotaur_kind, observation)

@@ -15,9 +15,9 @@ from dataclasses import dataclass
 
 from pydantic import ValidationError
 
-from engine import BadInput, UserInput, parse
-from engine.commands import describe_errors, shorten
-from engine.constants import MAX_STEPS
+from labyrinth.engine import BadInput, UserInput, parse
+from labyrinth.engine.commands import describe_errors, shorten
+from labyrinth.engine.constants import MAX_STEPS
 
 VERBS = {
     "move": ("MOVE", None), "m": ("MOVE", None), "go": ("MOVE", None),

@@ -17,21 +17,21 @@ from importlib import metadata
 from pathlib import Path
 from typing import TextIO
 
-from agents.config import KEY_VARIABLES, PROVIDERS, ProviderSettings
-from agents.providers.base import ProviderError
-from agents.registry import make_transport
-from saves.avatars import avatars_dir
-from saves.config import ConfigError, config_path, read_config
-from saves.games import saves_dir
-from saves.paths import data_dir, replays_dir
+from labyrinth.agents.config import KEY_VARIABLES, PROVIDERS, ProviderSettings
+from labyrinth.agents.providers.base import ProviderError
+from labyrinth.agents.registry import make_transport
+from labyrinth.saves.avatars import avatars_dir
+from labyrinth.saves.config import ConfigError, config_path, read_config
+from labyrinth.saves.games import saves_dir
+from labyrinth.saves.paths import data_dir, replays_dir
 
 from .provider_options import provider_settings
 from .terminal_text import printable
 
 CHECK_TIMEOUT_S = 10.0
 PACKAGES = (  # (module, distribution)
-    ("engine", "labyrinth-temporal-hunt"), ("agents", "labyrinth-temporal-hunt"),
-    ("saves", "labyrinth-temporal-hunt"), ("labyrinth_tui", "labyrinth-temporal-hunt"),
+    ("labyrinth.engine", "labyrinth-temporal-hunt"), ("labyrinth.agents", "labyrinth-temporal-hunt"),
+    ("labyrinth.saves", "labyrinth-temporal-hunt"), ("labyrinth.tui", "labyrinth-temporal-hunt"),
     ("google.genai", "google-genai"), ("mistralai.client", "mistralai"), ("ollama", "ollama"),
     ("httpx2", "httpx2"), ("httpx", "httpx"), ("pydantic", "pydantic"), ("textual", "textual"), ("rich", "rich"),
     ("platformdirs", "platformdirs"),

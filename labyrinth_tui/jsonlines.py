@@ -20,9 +20,9 @@ from typing import Any, BinaryIO
 from pydantic import BaseModel
 from pydantic_core import from_json
 
-from agents.side import Side
-from engine import WAIT, BadInput, Game, MinotaurDecision, TurnResult, UserInput, parse
-from engine.report import error_report
+from labyrinth.agents.side import Side
+from labyrinth.engine import WAIT, BadInput, Game, MinotaurDecision, TurnResult, UserInput, parse
+from labyrinth.engine.report import error_report
 
 MAX_LINE_BYTES = 1 << 16  # a command is a few dozen bytes: a longer line is a mistake, answered at once
 READ_BYTES = 1 << 16  # what one read asks for

@@ -18,9 +18,9 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from saves.atomic import write_json
-from saves.experience import Experience, Reflection, document
-from saves.paths import StorageError
+from labyrinth.saves.atomic import write_json
+from labyrinth.saves.experience import Experience, Reflection, document
+from labyrinth.saves.paths import StorageError
 
 from .terminal_text import printable
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import argparse
 
-from agents.config import (
+from labyrinth.agents.config import (
     DEFAULT_MODELS,
     DEFAULT_TIMEOUT_S,
     DEFAULT_URLS,
@@ -15,8 +15,8 @@ from agents.config import (
     URL_VARIABLES,
     ProviderSettings,
 )
-from agents.config import provider_settings as resolve
-from saves.config import MAX_TIMEOUT_S, ConfigError, timeout_ok
+from labyrinth.agents.config import provider_settings as resolve
+from labyrinth.saves.config import MAX_TIMEOUT_S, ConfigError, timeout_ok
 
 
 def add_provider_options(parser: argparse.ArgumentParser) -> None:

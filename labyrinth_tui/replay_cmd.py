@@ -14,8 +14,8 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from engine import MinotaurDecision, UserInput
-from saves.replays import RecordedTurn, Replay, ReplayError, first_mismatch, read_replay
+from labyrinth.engine import MinotaurDecision, UserInput
+from labyrinth.saves.replays import RecordedTurn, Replay, ReplayError, first_mismatch, read_replay
 
 from .terminal_text import printable
 

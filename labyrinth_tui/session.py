@@ -8,20 +8,20 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import SimpleNamespace
 
-from agents.config import ProviderSettings
-from agents.game_digest import GameDigest
-from agents.memory_manager import GameMemory, learning_injection
-from agents.registry import make_agent
-from agents.runner import Match
-from agents.side import Side
-from engine import WAIT, Game, GameStateResponse, MinotaurDecision, UserInput
-from engine import events as ev
-from engine.geometry import Pos
-from engine.perception import UserPerception
-from engine.turn import TurnResult, unexecutable
-from saves.experience import Experience, Reflection
-from saves.games import SavedGame, SaveError, now_iso
-from saves.paths import StorageError
+from labyrinth.agents.config import ProviderSettings
+from labyrinth.agents.game_digest import GameDigest
+from labyrinth.agents.memory_manager import GameMemory, learning_injection
+from labyrinth.agents.registry import make_agent
+from labyrinth.agents.runner import Match
+from labyrinth.agents.side import Side
+from labyrinth.engine import WAIT, Game, GameStateResponse, MinotaurDecision, UserInput
+from labyrinth.engine import events as ev
+from labyrinth.engine.geometry import Pos
+from labyrinth.engine.perception import UserPerception
+from labyrinth.engine.turn import TurnResult, unexecutable
+from labyrinth.saves.experience import Experience, Reflection
+from labyrinth.saves.games import SavedGame, SaveError, now_iso
+from labyrinth.saves.paths import StorageError
 
 STONE_COUNT = 3
 PERSON = SimpleNamespace(name="you")  # the user at the keyboard, as a reflection names who played

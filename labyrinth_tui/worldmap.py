@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import TextIO
 
-from engine import PRESETS, Game
+from labyrinth.engine import PRESETS, Game
 
 LEGEND = ("# rock  . floor  = crawlway (user only, walking)  ^ ramp up  v ramp down  "
           "@ user start  M Minotaur start  R B Y stones  L lantern")

@@ -12,8 +12,8 @@ from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
-from engine import DIFFICULTIES, PRESETS
-from engine.wsap import Avatar
+from labyrinth.engine import DIFFICULTIES, PRESETS
+from labyrinth.engine.wsap import Avatar
 
 from .atomic import write_json
 from .paths import data_dir

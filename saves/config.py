@@ -15,7 +15,7 @@ from typing import Any
 from platformdirs import user_config_path
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from engine.commands import EXCERPT_CHARS, excerpt
+from labyrinth.engine.commands import EXCERPT_CHARS, excerpt
 
 from .paths import APP_NAME, StorageError
 from .reading import read_regular

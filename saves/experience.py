@@ -28,8 +28,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from engine import PRESETS
-from engine.constants import WORLD_LEVELS, WORLD_SIZE
+from labyrinth.engine import PRESETS
+from labyrinth.engine.constants import WORLD_LEVELS, WORLD_SIZE
 
 from .atomic import write_atomic, write_json
 from .locks import lock, unlock

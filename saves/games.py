@@ -22,7 +22,7 @@ from typing import Any, BinaryIO, Literal, overload
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from engine import DIFFICULTIES, PRESETS, BadInput, MinotaurDecision, UserInput, parse
+from labyrinth.engine import DIFFICULTIES, PRESETS, BadInput, MinotaurDecision, UserInput, parse
 
 from .atomic import write_atomic
 from .experience import NAME_CHARS, SEED_LIMIT

@@ -23,7 +23,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Self, TextIO
 
-from engine import (
+from labyrinth.engine import (
     DIFFICULTIES,
     PRESETS,
     BadInput,

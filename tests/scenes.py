@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import dataclasses
 
-from engine import Game, initial_state
-from engine.cells import CRAWLWAY, FLOOR, MINOTAUR_OPEN, RAMP_DOWN, RAMP_UP, ROCK
-from engine.geometry import HORIZONTAL
-from engine.presets import PRESETS
+from labyrinth.engine import Game, initial_state
+from labyrinth.engine.cells import CRAWLWAY, FLOOR, MINOTAUR_OPEN, RAMP_DOWN, RAMP_UP, ROCK
+from labyrinth.engine.geometry import HORIZONTAL
+from labyrinth.engine.presets import PRESETS
 
 SEED = 11
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from agents.arena import OUTCOMES, ArenaSettings, run_arena, wilson_interval
+from labyrinth.agents.arena import OUTCOMES, ArenaSettings, run_arena, wilson_interval
 
 LABYRINTH = str(Path(sys.executable).with_name("labyrinth"))
 JSON_KEYS = {"games", "escaped", "death", "timeout", "escape_rate", "mean_turns", "mean_game_time",
@@ -162,7 +162,7 @@ def test_cli_rejects_bad_arguments(args):
 
 
 def test_cli_replays_one_file_per_match_from_every_process(tmp_path):
-    from saves.replays import first_mismatch, read_replay
+    from labyrinth.saves.replays import first_mismatch, read_replay
 
     done = _cli("--games", "3", "--seed", "2", "--preset", "small", "--max-turns", "60", "--jobs", "2",
                 "--replays", str(tmp_path), "--json")

@@ -16,7 +16,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from saves.experience import Experience
+from labyrinth.saves.experience import Experience
 
 LABYRINTH = str(Path(sys.executable).with_name("labyrinth"))
 QUICK = ("--preset", "small", "--max-turns", "150")
@@ -70,7 +70,7 @@ def test_a_log_with_one_poisoned_reflection_keeps_the_rest_and_the_memory(tmp_pa
 
 def test_a_log_that_fails_to_be_written_loses_the_reflections_not_the_results(monkeypatch, capsys):
     """A full disk at every write: the JSON is printed in full, and one line counts what was not kept."""
-    from labyrinth_tui.cli import main
+    from labyrinth.tui.cli import main
 
     def full_disk(self, reflections):
         raise OSError(28, "No space left on device")
@@ -211,7 +211,7 @@ def _ended(*reflections: str, seed: int = 0) -> SimpleNamespace:
 
 
 def test_the_keeper_writes_what_arrives_during_a_write_in_the_next_one():
-    from agents.arena_log import ReflectionKeeper
+    from labyrinth.agents.arena_log import ReflectionKeeper
 
     log = _SlowLog()
     keeper = ReflectionKeeper(log, rest=0)
@@ -225,7 +225,7 @@ def test_the_keeper_writes_what_arrives_during_a_write_in_the_next_one():
 
 
 def test_the_keeper_tries_a_failed_write_again_and_counts_what_was_never_written():
-    from agents.arena_log import ReflectionKeeper
+    from labyrinth.agents.arena_log import ReflectionKeeper
 
     log = _SlowLog(failures=1)
     keeper = ReflectionKeeper(log, rest=0)
@@ -247,7 +247,7 @@ def test_the_keeper_tries_a_failed_write_again_and_counts_what_was_never_written
 
 def test_the_keeper_writes_in_seed_order_whatever_order_the_matches_end_in():
     """The log ranks lessons by their place in it: --jobs must not change what the next run learns."""
-    from agents.arena_log import ReflectionKeeper
+    from labyrinth.agents.arena_log import ReflectionKeeper
 
     log = _SlowLog()
     log.release.set()
@@ -259,7 +259,7 @@ def test_the_keeper_writes_in_seed_order_whatever_order_the_matches_end_in():
 
 
 def test_the_keeper_tells_of_a_log_damaged_during_the_run():
-    from agents.arena_log import ReflectionKeeper
+    from labyrinth.agents.arena_log import ReflectionKeeper
 
     damaged = "The experience log could not be read (not valid JSON); it was kept as x.json."
     log = _SlowLog(notice=damaged)

@@ -3,8 +3,8 @@ naive opponents, and the rules' limits respected."""
 
 from collections import Counter
 
-from agents.registry import make_agent
-from agents.runner import Match
+from labyrinth.agents.registry import make_agent
+from labyrinth.agents.runner import Match
 
 SEEDS = range(20)
 

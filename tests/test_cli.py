@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from engine import PRESETS, GameStateResponse, MinotaurObservation
+from labyrinth.engine import PRESETS, GameStateResponse, MinotaurObservation
 
 LABYRINTH = [str(Path(sys.executable).with_name("labyrinth"))]
 

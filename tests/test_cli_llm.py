@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from engine import MinotaurObservation
+from labyrinth.engine import MinotaurObservation
 from tests.stubs import Model, Stub
 
 LABYRINTH = str(Path(sys.executable).with_name("labyrinth"))
@@ -45,7 +45,7 @@ def test_doctor_checks_each_endpoint_and_never_prints_a_key(stubs):
     assert "check ok: models/gemini-2.5-flash answers" in out
     assert "check ok: 2 models; test-mistral-model available" in out
     assert "check ok: 1 models; qwen3:8b present" in out
-    assert f"agents            0.1.0    {Path(__file__).parents[1] / 'agents'}" in out  # ours, not the PyPI SDK
+    assert f"labyrinth.agents  0.1.0    {Path(__file__).parents[1] / 'agents'}" in out  # ours, under our namespace
     assert "config file" in out and "replays" in out
     paths = [r["path"] for s in stubs.values() for r in s.requests]
     assert sorted(paths) == ["/api/tags", "/v1/models", "/v1beta/models/gemini-2.5-flash"]  # cheap calls only

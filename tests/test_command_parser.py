@@ -5,9 +5,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine import UserInput
-from engine.constants import MAX_STEPS
-from labyrinth_tui.command_parser import (
+from labyrinth.engine import UserInput
+from labyrinth.engine.constants import MAX_STEPS
+from labyrinth.tui.command_parser import (
     EXAMPLES,
     HINT_WORD_CHARS,
     VERBS,

@@ -11,8 +11,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import saves.experience
-from saves.experience import Experience, Reflection, log_path
+from labyrinth.saves import experience as experience_module
+from labyrinth.saves.experience import Experience, Reflection, log_path
 
 
 def reflection(n: int, role: str = "user", outcome: str = "DEATH", **changes) -> Reflection:
@@ -38,7 +38,7 @@ def test_reflections_round_trip_in_the_user_data_directory(tmp_path):
 
 
 def test_the_log_keeps_only_the_newest(monkeypatch):
-    monkeypatch.setattr(saves.experience, "CAP", 5)
+    monkeypatch.setattr(experience_module, "CAP", 5)
     log = Experience()
     log.add([reflection(n) for n in range(4)])
     log.add([reflection(n) for n in range(4, 8)])
@@ -64,7 +64,7 @@ def test_a_log_that_cannot_be_read_is_kept_aside_and_a_fresh_one_starts(content)
 
 WRITER = """
 import sys
-from saves.experience import Experience, Reflection
+from labyrinth.saves.experience import Experience, Reflection
 who = sys.argv[1]
 log = Experience()
 for n in range(60):
@@ -138,7 +138,7 @@ def test_a_poisoned_reflection_is_set_aside_alone_and_the_others_are_kept(poison
 
 def test_the_builtin_agents_learn_from_a_log_once_poisoned():
     """The audit's case: a 1e999 coordinate crashed every game on that labyrinth."""
-    from agents.builtin_user import BuiltinUser
+    from labyrinth.agents.builtin_user import BuiltinUser
 
     log = Experience()
     log.path.parent.mkdir(parents=True)
@@ -162,7 +162,7 @@ def test_any_value_in_any_field_is_used_or_set_aside_never_a_crash(field, value,
     log.path.write_text(json.dumps({"version": 1, "reflections": [entry]}))
     found = log.read()
     if found:  # accepted: then every number is finite and every cell inside the world
-        saves.experience.check_evidence(found[0].evidence)
+        experience_module.check_evidence(found[0].evidence)
         assert found[0].preset in ("tiny", "small", "standard", "large", "full")
     else:
         assert log.take_notice() and list(log.path.parent.glob("log.rejected-*.json"))

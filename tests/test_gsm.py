@@ -8,8 +8,8 @@ import tracemalloc
 
 import pytest
 
-from engine import Game
-from labyrinth_tui.jsonlines import MAX_LINE_BYTES, serve
+from labyrinth.engine import Game
+from labyrinth.tui.jsonlines import MAX_LINE_BYTES, serve
 
 from .test_cli import LABYRINTH, run
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from engine import Game, MinotaurDecision, UserInput
+from labyrinth.engine import Game, MinotaurDecision, UserInput
 
 from .scenes import WAIT
 

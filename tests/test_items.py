@@ -1,7 +1,7 @@
 """Stones, the lantern, GRAB and USE, escape, and the end of the game (RULES.md section 2)."""
 
-from engine import Game
-from engine.senses import items_in_sight
+from labyrinth.engine import Game
+from labyrinth.engine.senses import items_in_sight
 
 from .scenes import LOOK, WAIT, corridor, halt, move, scene
 

@@ -10,13 +10,13 @@ import socket
 
 import pytest
 
-import agents.providers.retry
-from agents.config import ProviderSettings
-from agents.llm_agent import CONTEXT_TOKENS, REPLY_TOKENS
-from agents.providers.base import SCHEMAS
-from agents.registry import ProviderNotConfigured, make_agent
-from agents.runner import Match
-from saves.replays import ReplayWriter, first_mismatch, read_replay
+from labyrinth.agents.providers import retry
+from labyrinth.agents.config import ProviderSettings
+from labyrinth.agents.llm_agent import CONTEXT_TOKENS, REPLY_TOKENS
+from labyrinth.agents.providers.base import SCHEMAS
+from labyrinth.agents.registry import ProviderNotConfigured, make_agent
+from labyrinth.agents.runner import Match
+from labyrinth.saves.replays import ReplayWriter, first_mismatch, read_replay
 from tests.stubs import CHAT_PATHS, Model, Stub, conversation_text
 
 KEY = "sk-test-7c1f0e9a-never-write-me"
@@ -28,7 +28,7 @@ FAULTS = {3: "garbage", 5: "empty", 7: "wrong schema", 9: "429", 11: "503", 13: 
 
 @pytest.fixture(autouse=True)
 def _quick_backoff(monkeypatch):
-    monkeypatch.setattr(agents.providers.retry, "BASE_DELAY_S", 0.01)
+    monkeypatch.setattr(retry, "BASE_DELAY_S", 0.01)
 
 
 @pytest.fixture

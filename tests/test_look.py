@@ -3,7 +3,7 @@
 import dataclasses
 import json
 
-from engine import Game, initial_state
+from labyrinth.engine import Game, initial_state
 
 from .scenes import LOOK, WAIT
 

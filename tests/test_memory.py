@@ -10,9 +10,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from agents.base import RuleAgent
-from agents.game_digest import GameDigest
-from agents.memory_manager import (
+from labyrinth.agents.base import RuleAgent
+from labyrinth.agents.game_digest import GameDigest
+from labyrinth.agents.memory_manager import (
     INJECTION_CHARS,
     NOTES_CLOSE,
     NOTES_FRAME,
@@ -23,11 +23,11 @@ from agents.memory_manager import (
     reflect,
     relevant,
 )
-from agents.registry import make_agent
-from agents.runner import Match
-from engine import PRESETS
-from engine.wsap import Action
-from saves.experience import Experience, Reflection
+from labyrinth.agents.registry import make_agent
+from labyrinth.agents.runner import Match
+from labyrinth.engine import PRESETS
+from labyrinth.engine.wsap import Action
+from labyrinth.saves.experience import Experience, Reflection
 from tests.test_experience import JSON_VALUES, reflection
 
 BUILTIN = {"user": "builtin", "minotaur": "builtin"}
@@ -159,8 +159,8 @@ def test_the_injection_is_capped_with_whole_notes_and_always_closed():
 @pytest.mark.parametrize("provider", ["gemini", "mistral", "ollama"])
 @pytest.mark.parametrize("role", ["user", "minotaur"])
 def test_lessons_reach_a_models_system_prompt_at_setup_only_and_its_own_words_are_kept(provider, role):
-    from agents.arena import ArenaSettings, run_arena
-    from agents.config import ProviderSettings
+    from labyrinth.agents.arena import ArenaSettings, run_arena
+    from labyrinth.agents.config import ProviderSettings
     from tests.stubs import Model, Stub, conversation_text
 
     other = "user" if role == "minotaur" else "minotaur"
@@ -192,8 +192,8 @@ def test_lessons_reach_a_models_system_prompt_at_setup_only_and_its_own_words_ar
 
 @pytest.mark.parametrize("provider", ["gemini", "mistral", "ollama"])
 def test_hostile_lessons_reach_each_providers_system_prompt_only_as_quoted_notes(provider):
-    from agents.arena import ArenaSettings, run_arena
-    from agents.config import ProviderSettings
+    from labyrinth.agents.arena import ArenaSettings, run_arena
+    from labyrinth.agents.config import ProviderSettings
     from tests.stubs import Model, Stub, conversation_text
 
     stub = Stub(Model(provider, minotaur_action="WAIT"))
@@ -221,7 +221,7 @@ def test_hostile_lessons_reach_each_providers_system_prompt_only_as_quoted_notes
 
 def _replayed(seed: int, learner: str):
     """The seed played once without lessons, then again with the learner given that game's lesson."""
-    from agents.arena import ArenaSettings
+    from labyrinth.agents.arena import ArenaSettings
 
     first = ArenaSettings(memory=True).play(seed)
     lessons = tuple(r for r in first.reflections if r.role == learner)
@@ -239,7 +239,7 @@ def test_the_builtin_minotaur_guards_the_stone_taken_last_and_catches_the_intrud
 
 
 def test_lessons_from_another_labyrinth_change_nothing_where_they_do_not_apply():
-    from agents.arena import ArenaSettings
+    from labyrinth.agents.arena import ArenaSettings
 
     first, _ = _replayed(16, "user")
     elsewhere = ArenaSettings(memory=True, lessons=tuple(r for r in first.reflections if r.role == "user")).play(17)
@@ -270,8 +270,8 @@ def test_a_user_caught_while_running_is_told_to_walk():
 
 
 def test_lessons_about_a_place_apply_only_in_the_same_labyrinth_and_the_newest_counts_first():
-    from agents.builtin_minotaur import BuiltinMinotaur
-    from agents.builtin_user import BuiltinUser
+    from labyrinth.agents.builtin_minotaur import BuiltinMinotaur
+    from labyrinth.agents.builtin_user import BuiltinUser
 
     death = {"position": [10, 20, 100], "time_s": 50.0, "lantern_held": False}
     user = BuiltinUser(7)
@@ -290,7 +290,7 @@ def test_lessons_about_a_place_apply_only_in_the_same_labyrinth_and_the_newest_c
 def test_a_model_lesson_of_nothing_but_control_characters_keeps_the_events_words():
     from types import SimpleNamespace
 
-    from agents.memory_manager import in_own_words
+    from labyrinth.agents.memory_manager import in_own_words
 
     mine = reflection(1)
     assert in_own_words(mine, SimpleNamespace(lesson=lambda asked: "\x00\x07\x1b")) is mine
@@ -308,8 +308,8 @@ EVIDENCE = st.recursive(JSON_VALUES, lambda inner: st.lists(inner, max_size=3) |
 def test_any_evidence_the_log_accepts_is_learned_from_or_passed_over_never_a_crash(evidence, seed, tmp_path_factory):
     """The audit's poisoned log, generalised: whatever evidence passes the log's checks (it only
     knows the evidence's shape, not which keys the agents read) cannot crash a built-in agent."""
-    from agents.builtin_minotaur import BuiltinMinotaur
-    from agents.builtin_user import BuiltinUser
+    from labyrinth.agents.builtin_minotaur import BuiltinMinotaur
+    from labyrinth.agents.builtin_user import BuiltinUser
 
     log = Experience(tmp_path_factory.mktemp("log") / "log.json")
     entries = [{**reflection(seed, role=role, outcome=outcome).model_dump(mode="json"), "evidence": evidence}

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from saves.experience import Experience, log_path
+from labyrinth.saves.experience import Experience, log_path
 
 LABYRINTH = str(Path(sys.executable).with_name("labyrinth"))
 

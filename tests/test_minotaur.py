@@ -2,8 +2,8 @@
 
 import pytest
 
-from engine.cells import MINOTAUR_OPEN
-from engine.pathfinding import find_path
+from labyrinth.engine.cells import MINOTAUR_OPEN
+from labyrinth.engine.pathfinding import find_path
 
 from .scenes import CHASE, LOOK, WAIT, corridor, crawlway_entry, halt, move, scene
 
@@ -134,7 +134,7 @@ def test_an_impossible_pathfind_is_a_wait_with_a_reason(target, why):
 def test_the_minotaur_never_enters_a_crawlway():
     game = scene()
     entry, direction = crawlway_entry(game)
-    from engine.geometry import HORIZONTAL
+    from labyrinth.engine.geometry import HORIZONTAL
 
     dx, dy = HORIZONTAL[direction]
     inside = (entry[0] + dx, entry[1] + dy, 100)

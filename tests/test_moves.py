@@ -2,7 +2,7 @@
 
 import pytest
 
-from engine.cells import CRAWLWAY, RAMP_DOWN, RAMP_UP
+from labyrinth.engine.cells import CRAWLWAY, RAMP_DOWN, RAMP_UP
 
 from .scenes import CHASE, WAIT, corridor, crawlway_entry, find_cell, halt, move, scene
 

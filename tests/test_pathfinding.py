@@ -7,13 +7,13 @@ from itertools import pairwise
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from engine.cells import MINOTAUR_OPEN
-from engine.chunk_route import chunk_walk
-from engine.constants import CHUNKS_PER_SIDE, WORLD_LEVELS
-from engine.maze import has_ramp_up
-from engine.pathfinding import find_path
-from engine.presets import PRESETS
-from engine.world import World
+from labyrinth.engine.cells import MINOTAUR_OPEN
+from labyrinth.engine.chunk_route import chunk_walk
+from labyrinth.engine.constants import CHUNKS_PER_SIDE, WORLD_LEVELS
+from labyrinth.engine.maze import has_ramp_up
+from labyrinth.engine.pathfinding import find_path
+from labyrinth.engine.presets import PRESETS
+from labyrinth.engine.world import World
 
 from .scenes import CHASE, halt, scene
 
@@ -99,7 +99,7 @@ def test_chase_keeps_a_clue_that_lies_far_away():
 
 
 def test_a_far_target_is_searched_once_however_many_turns_walk_to_it(monkeypatch):
-    import engine.minotaur
+    from labyrinth.engine import minotaur
 
     searches = []
 
@@ -107,7 +107,7 @@ def test_a_far_target_is_searched_once_however_many_turns_walk_to_it(monkeypatch
         searches.append(goal)
         return find_path(world, start, goal)
 
-    monkeypatch.setattr(engine.minotaur, "find_path", counted)
+    monkeypatch.setattr(minotaur, "find_path", counted)
     game = scene(preset="full", user=FAR, minotaur=(200, 200, 100))
     far = {"action": "PATHFIND", "target_coords": {"x": 2, "y": 2, "z": 0}}
     rock = {"action": "PATHFIND", "target_coords": {"x": 201, "y": 201, "z": 100}}

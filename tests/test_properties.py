@@ -3,8 +3,8 @@
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import Game
-from engine.cells import ROCK
+from labyrinth.engine import Game
+from labyrinth.engine.cells import ROCK
 
 from .strategies import turns
 

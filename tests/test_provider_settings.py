@@ -8,12 +8,12 @@ import json
 
 import pytest
 
-from agents.config import DEFAULT_MODELS, provider_settings
-from agents.llm_agent import LLMAgent
-from agents.providers.base import ProviderError, Reply
-from agents.providers.retry import Failure, http_failure, retry_after_s, with_retries
-from engine.actions import USER_ACTIONS, USER_DESCRIPTION
-from saves.config import ConfigError, config_path, read_config
+from labyrinth.agents.config import DEFAULT_MODELS, provider_settings
+from labyrinth.agents.llm_agent import LLMAgent
+from labyrinth.agents.providers.base import ProviderError, Reply
+from labyrinth.agents.providers.retry import Failure, http_failure, retry_after_s, with_retries
+from labyrinth.engine.actions import USER_ACTIONS, USER_DESCRIPTION
+from labyrinth.saves.config import ConfigError, config_path, read_config
 
 
 def test_flags_beat_the_environment_which_beats_the_config_file_which_beats_the_defaults():
@@ -98,8 +98,8 @@ class Scripted:
 
 
 def test_the_agent_keeps_only_recent_turns_and_says_what_was_wrong_with_the_last_answer():
-    from agents.registry import make_agent
-    from agents.runner import Match
+    from labyrinth.agents.registry import make_agent
+    from labyrinth.agents.runner import Match
 
     move = '{"action": "LOOK", "params": {}, "reasoning": "look %d"}'
     transport = Scripted("plan", "nonsense", *(move % i for i in range(20)))

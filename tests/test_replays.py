@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-import saves.replays
-from agents.naive import RandomWalker, Waiter
-from agents.registry import make_agent
-from agents.runner import Match
-from saves.paths import replays_dir
-from saves.replays import ReplayError, ReplayWriter, first_mismatch, read_replay
+from labyrinth.saves import replays as saved_replays
+from labyrinth.agents.naive import RandomWalker, Waiter
+from labyrinth.agents.registry import make_agent
+from labyrinth.agents.runner import Match
+from labyrinth.saves.paths import replays_dir
+from labyrinth.saves.replays import ReplayError, ReplayWriter, first_mismatch, read_replay
 
 LABYRINTH = str(Path(sys.executable).with_name("labyrinth"))
 
@@ -199,7 +199,7 @@ def test_replays_go_to_the_user_data_directory_by_default(tmp_path, monkeypatch)
 
 
 def test_names_sort_by_time_say_what_was_played_and_never_collide(tmp_path, monkeypatch):
-    monkeypatch.setattr(saves.replays, "_now", lambda: datetime(2026, 11, 21, 6, 30, 12, tzinfo=UTC))
+    monkeypatch.setattr(saved_replays, "_now", lambda: datetime(2026, 11, 21, 6, 30, 12, tzinfo=UTC))
 
     class Remote(Waiter):
         name = "ollama/qwen3:8b"
@@ -306,7 +306,7 @@ def test_a_lesson_with_control_characters_is_shown_on_one_line(recorded, tmp_pat
 
 
 def test_the_arena_records_the_lessons_it_gave_each_agent(tmp_path):
-    from agents.arena import ArenaSettings
+    from labyrinth.agents.arena import ArenaSettings
     from tests.test_experience import reflection
 
     lessons = (reflection(3, role="user", preset="small", key_reflection="Avoid the ramp."),

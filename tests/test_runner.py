@@ -6,10 +6,10 @@ import time
 
 import pytest
 
-from agents.base import RuleAgent
-from agents.naive import RandomWalker, Waiter
-from agents.runner import Match
-from engine.wsap import Action
+from labyrinth.agents.base import RuleAgent
+from labyrinth.agents.naive import RandomWalker, Waiter
+from labyrinth.agents.runner import Match
+from labyrinth.engine.wsap import Action
 
 
 class Scripted(RuleAgent):

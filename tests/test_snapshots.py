@@ -3,8 +3,8 @@ looks shows up here. Update on purpose with `pytest --snapshot-update`."""
 
 from textual.widgets import Input
 
-from labyrinth_tui.app import LabyrinthApp
-from labyrinth_tui.screens.title import HUMAN, NewGame
+from labyrinth.tui.app import LabyrinthApp
+from labyrinth.tui.screens.title import HUMAN, NewGame
 
 GAME = NewGame(11, "small", "normal", HUMAN, "builtin")
 

@@ -16,12 +16,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine import WAIT, UserInput
-from engine.wsap import AvatarSpec
-from saves.atomic import STALE_AFTER_S, sweep_data_dir, sweep_stale, write_json
-from saves.avatars import load_roster, store_roster
-from saves.experience import Experience, log_path
-from saves.games import (
+from labyrinth.engine import WAIT, UserInput
+from labyrinth.engine.wsap import AvatarSpec
+from labyrinth.saves.atomic import STALE_AFTER_S, sweep_data_dir, sweep_stale, write_json
+from labyrinth.saves.avatars import load_roster, store_roster
+from labyrinth.saves.experience import Experience, log_path
+from labyrinth.saves.games import (
     HEADER_BYTES,
     SavedGame,
     list_games,
@@ -29,8 +29,8 @@ from saves.games import (
     save_game,
     saves_dir,
 )
-from saves.paths import StorageError, confined, data_dir
-from saves.reading import NotAFile, read_regular
+from labyrinth.saves.paths import StorageError, confined, data_dir
+from labyrinth.saves.reading import NotAFile, read_regular
 
 LABYRINTH = str(Path(sys.executable).with_name("labyrinth"))
 FAR_FUTURE = 4e9  # a clock in 2096: every file written today is old by then
@@ -57,7 +57,7 @@ def _aimed_outside(aim: str, precious: Path) -> str:
 
 @pytest.mark.parametrize("aim", ["absolute", "dotdot", "symlink"])
 def test_despawn_never_deletes_a_file_outside_the_saved_games(tmp_path, aim):
-    from agents.avatars import LabyrinthAvatars
+    from labyrinth.agents.avatars import LabyrinthAvatars
 
     precious = tmp_path / "precious.txt"
     precious.write_text("the user's own file")
@@ -73,7 +73,7 @@ def test_despawn_never_deletes_a_file_outside_the_saved_games(tmp_path, aim):
 
 
 def test_a_sleeping_avatar_whose_save_leads_outside_is_not_read(tmp_path):
-    from agents.avatars import LabyrinthAvatars
+    from labyrinth.agents.avatars import LabyrinthAvatars
 
     avatars = LabyrinthAvatars(preset="tiny")
     avatar = avatars.create_avatar("probe", AvatarSpec(name="Theseus"))
@@ -87,7 +87,7 @@ def test_a_sleeping_avatar_whose_save_leads_outside_is_not_read(tmp_path):
 
 
 def test_despawn_deletes_its_own_save():
-    from agents.avatars import LabyrinthAvatars
+    from labyrinth.agents.avatars import LabyrinthAvatars
 
     avatars = LabyrinthAvatars(preset="tiny")
     avatar = avatars.create_avatar("probe", AvatarSpec(name="Theseus"))
@@ -158,7 +158,7 @@ def test_a_lock_that_cannot_be_taken_is_one_line():
 
 
 def test_play_without_a_usable_data_directory_plays_without_memory_and_says_so():
-    from labyrinth_tui.session import PlaySession
+    from labyrinth.tui.session import PlaySession
 
     data_dir().parent.mkdir(parents=True)
     data_dir().write_text("not a directory")
@@ -204,8 +204,8 @@ def test_a_link_to_dev_zero_is_refused_not_read_into_memory(tmp_path):
 @pytest.mark.parametrize("kind", ["fifo", "zero", "directory"])
 def test_special_files_in_every_place_are_refused_without_hanging(kind, tmp_path):
     """The log, a save, a replay, a roster, the config: each a FIFO, a link to /dev/zero, a directory."""
-    from saves.config import ConfigError, config_path, read_config
-    from saves.replays import ReplayError, read_replay
+    from labyrinth.saves.config import ConfigError, config_path, read_config
+    from labyrinth.saves.replays import ReplayError, read_replay
 
     def plant(path: Path) -> Path:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -234,7 +234,7 @@ def test_a_long_saved_game_is_listed_from_its_header_alone(monkeypatch):
     path = save_game(saved)
     assert path.stat().st_size > 10 * HEADER_BYTES
     read = []
-    monkeypatch.setattr("saves.games.read_regular", lambda *a: read.append(a))  # a whole file: never, to list
+    monkeypatch.setattr("labyrinth.saves.games.read_regular", lambda *a: read.append(a))  # a whole file: never, to list
     games, problems = list_games()
     assert problems == [] and read == []
     monkeypatch.undo()
@@ -259,7 +259,7 @@ def test_a_version_1_save_still_loads(tmp_path):
 KILLED_WRITER = """
 import os, sys
 from pathlib import Path
-from saves.atomic import write_atomic
+from labyrinth.saves.atomic import write_atomic
 target = Path(sys.argv[1])
 def hang(out):
     out.write(b"half")
@@ -329,10 +329,10 @@ def test_write_json_creates_the_folder_and_replaces_atomically(tmp_path):
 
 
 async def test_the_tui_plays_without_memory_says_so_once_and_its_memory_screen_opens():
-    from labyrinth_tui.app import LabyrinthApp
-    from labyrinth_tui.screens.game_over import GameOverScreen
-    from labyrinth_tui.screens.memory import MemoryScreen
-    from labyrinth_tui.screens.title import HUMAN, NewGame
+    from labyrinth.tui.app import LabyrinthApp
+    from labyrinth.tui.screens.game_over import GameOverScreen
+    from labyrinth.tui.screens.memory import MemoryScreen
+    from labyrinth.tui.screens.title import HUMAN, NewGame
     from tests.test_tui import halt_until_over
 
     data_dir().parent.mkdir(parents=True)
@@ -353,7 +353,7 @@ async def test_the_tui_plays_without_memory_says_so_once_and_its_memory_screen_o
                                   {"avatar": {"death_count": "many"}}, {"avatar": {"state": "god"}},
                                   {"avatar": {"position": "here"}}, {"avatar": None}])
 def test_an_edited_roster_is_refused_in_one_line_not_a_crash_later(edit):
-    from agents.avatars import LabyrinthAvatars
+    from labyrinth.agents.avatars import LabyrinthAvatars
 
     avatars = LabyrinthAvatars(preset="tiny")
     avatars.create_avatar("probe", AvatarSpec(name="Theseus"))

@@ -12,8 +12,8 @@ from pathlib import Path
 from hypothesis import given
 from hypothesis import strategies as st
 
-from labyrinth_tui.terminal_text import printable
-from saves.replays import ReplayWriter
+from labyrinth.tui.terminal_text import printable
+from labyrinth.saves.replays import ReplayWriter
 from tests.test_replays import builtin_match
 
 LABYRINTH = str(Path(sys.executable).with_name("labyrinth"))
@@ -61,7 +61,7 @@ def test_each_active_character_is_named_by_its_code_point():
 
 
 def write_log(tmp_path: Path, reflection: dict) -> None:
-    from saves.experience import log_path
+    from labyrinth.saves.experience import log_path
 
     log_path().parent.mkdir(parents=True, exist_ok=True)
     log_path().write_text(json.dumps({"version": 1, "reflections": [reflection]}))

@@ -4,16 +4,16 @@ spectated match runs to its end."""
 
 from textual.widgets import Input, OptionList, Static
 
-from labyrinth_tui.app import LabyrinthApp
-from labyrinth_tui.screens.game import GameScreen
-from labyrinth_tui.screens.game_over import GameOverScreen
-from labyrinth_tui.screens.help import HelpScreen
-from labyrinth_tui.screens.memory import MemoryScreen
-from labyrinth_tui.screens.replays import ReplaysScreen
-from labyrinth_tui.screens.saved_games import SavedGamesScreen
-from labyrinth_tui.screens.spectate import SpectateScreen
-from labyrinth_tui.screens.title import HUMAN, NewGame, TitleScreen
-from labyrinth_tui.widgets.minimap import Minimap
+from labyrinth.tui.app import LabyrinthApp
+from labyrinth.tui.screens.game import GameScreen
+from labyrinth.tui.screens.game_over import GameOverScreen
+from labyrinth.tui.screens.help import HelpScreen
+from labyrinth.tui.screens.memory import MemoryScreen
+from labyrinth.tui.screens.replays import ReplaysScreen
+from labyrinth.tui.screens.saved_games import SavedGamesScreen
+from labyrinth.tui.screens.spectate import SpectateScreen
+from labyrinth.tui.screens.title import HUMAN, NewGame, TitleScreen
+from labyrinth.tui.widgets.minimap import Minimap
 
 GAME = NewGame(7, "small", "normal", HUMAN, "builtin")
 SIZE = (120, 40)
@@ -172,7 +172,7 @@ async def test_ctrl_q_quits_from_anywhere():
 
 
 async def test_a_finished_game_shows_and_keeps_what_was_learned():
-    from saves.experience import Experience
+    from labyrinth.saves.experience import Experience
 
     app = LabyrinthApp(NewGame(5, "tiny", "normal", HUMAN, "builtin"))
     async with app.run_test(size=SIZE) as pilot:
@@ -187,7 +187,7 @@ async def test_a_finished_game_shows_and_keeps_what_was_learned():
 
 
 async def test_the_memory_screen_lists_filters_and_shows_a_reflection_in_full():
-    from saves.experience import Experience
+    from labyrinth.saves.experience import Experience
     from tests.test_experience import reflection
 
     long = "STRATEGIC REVISION: " + "walk on, " * 30 + "the end."
@@ -219,7 +219,7 @@ async def test_the_memory_screen_lists_filters_and_shows_a_reflection_in_full():
 
 
 async def test_a_spectated_match_shows_each_agents_lessons_and_adds_its_own():
-    from saves.experience import Experience
+    from labyrinth.saves.experience import Experience
     from tests.test_experience import reflection
 
     Experience().add([reflection(4, key_reflection="Caught at the north ramp. Walk.", preset="small")])
@@ -238,7 +238,7 @@ async def test_a_spectated_match_shows_each_agents_lessons_and_adds_its_own():
 
 
 async def test_memory_screen_shows_brackets_as_words():
-    from saves.experience import Experience
+    from labyrinth.saves.experience import Experience
     from tests.test_experience import reflection
 
     Experience().add([reflection(1, key_reflection="I waited [/] too long at [red] the ramp.")])
@@ -250,7 +250,7 @@ async def test_memory_screen_shows_brackets_as_words():
 
 
 async def test_no_memory_holds_for_the_next_game_too():
-    from saves.experience import Experience
+    from labyrinth.saves.experience import Experience
 
     app = LabyrinthApp(NewGame(5, "tiny", "normal", HUMAN, "builtin", learning=False))
     async with app.run_test(size=SIZE) as pilot:

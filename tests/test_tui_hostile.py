@@ -8,15 +8,15 @@ import shutil
 from textual.app import App
 from textual.widgets import OptionList, Static
 
-from labyrinth_tui.app import LabyrinthApp
-from labyrinth_tui.screens.game import GameScreen
-from labyrinth_tui.screens.memory import MemoryScreen
-from labyrinth_tui.screens.replays import ReplaysScreen
-from labyrinth_tui.screens.saved_games import SavedGamesScreen
-from labyrinth_tui.screens.title import HUMAN, NewGame, TitleScreen
-from labyrinth_tui.widgets.agent_panel import AgentPanel
-from saves.paths import replays_dir
-from saves.replays import ReplayWriter
+from labyrinth.tui.app import LabyrinthApp
+from labyrinth.tui.screens.game import GameScreen
+from labyrinth.tui.screens.memory import MemoryScreen
+from labyrinth.tui.screens.replays import ReplaysScreen
+from labyrinth.tui.screens.saved_games import SavedGamesScreen
+from labyrinth.tui.screens.title import HUMAN, NewGame, TitleScreen
+from labyrinth.tui.widgets.agent_panel import AgentPanel
+from labyrinth.saves.paths import replays_dir
+from labyrinth.saves.replays import ReplayWriter
 from tests.test_replays import builtin_match
 from tests.test_tui import SIZE, choose, type_line
 
@@ -105,7 +105,7 @@ async def test_hostile_replay_names_and_contents_are_words_and_clicking_them_qui
 
 
 def write_log(reflections: list[dict]) -> None:
-    from saves.experience import log_path
+    from labyrinth.saves.experience import log_path
 
     log_path().parent.mkdir(parents=True, exist_ok=True)
     log_path().write_text(json.dumps({"version": 1, "reflections": reflections}))
@@ -146,7 +146,7 @@ async def test_a_hostile_saved_game_is_listed_as_words(tmp_path):
         await pilot.press("ctrl+s")
         await pilot.pause()
         app.pop_screen()
-        from saves.games import saves_dir
+        from labyrinth.saves.games import saves_dir
 
         saved = next(saves_dir().glob("*.jsonl"))
         header, *turns = saved.read_text().splitlines(keepends=True)
@@ -175,8 +175,8 @@ class PanelApp(App):
 async def test_a_models_plan_and_reasoning_in_the_agent_panel_are_words():
     from types import SimpleNamespace
 
-    from agents.side import SideStats
-    from engine.wsap import Action
+    from labyrinth.agents.side import SideStats
+    from labyrinth.engine.wsap import Action
 
     agent = SimpleNamespace(name=f"ollama/{QUIT}", blocking=True)
     action = Action("HALT", {"steps": 2}, reasoning=f"{HYPERLINK} {MALFORMED}\n{BIDI}")

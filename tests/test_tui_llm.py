@@ -12,12 +12,12 @@ from pathlib import Path
 import pytest
 from textual.widgets import Input, Select, Static
 
-from labyrinth_tui.app import LabyrinthApp
-from labyrinth_tui.screens.game import GameScreen
-from labyrinth_tui.screens.provider_missing import ProviderMissingScreen
-from labyrinth_tui.screens.spectate import SpectateScreen
-from labyrinth_tui.screens.title import HUMAN, NewGame, TitleScreen
-from labyrinth_tui.widgets.minimap import Minimap
+from labyrinth.tui.app import LabyrinthApp
+from labyrinth.tui.screens.game import GameScreen
+from labyrinth.tui.screens.provider_missing import ProviderMissingScreen
+from labyrinth.tui.screens.spectate import SpectateScreen
+from labyrinth.tui.screens.title import HUMAN, NewGame, TitleScreen
+from labyrinth.tui.widgets.minimap import Minimap
 from tests.stubs import Model, Stub
 from tests.test_tui import SIZE, choose, type_line
 
@@ -142,7 +142,7 @@ async def test_quitting_while_the_minotaur_thinks_does_not_wait_for_its_answer(g
 
 
 async def test_a_model_minotaurs_own_lesson_replaces_the_events_words_once_it_answers(gemini):
-    from saves.experience import Experience
+    from labyrinth.saves.experience import Experience
 
     gemini.respond.delay_s = 0.0
     app = LabyrinthApp(NewGame(5, "tiny", "normal", HUMAN, "gemini"))

@@ -7,10 +7,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine import PRESETS, World
-from engine.cells import CELL_CHARS, CRAWLWAY, FLOOR, RAMP_DOWN, RAMP_UP, ROCK
-from engine.constants import CHUNK, WORLD_LEVELS, WORLD_SIZE
-from engine.maze import generate_chunk
+from labyrinth.engine import PRESETS, World
+from labyrinth.engine.cells import CELL_CHARS, CRAWLWAY, FLOOR, RAMP_DOWN, RAMP_UP, ROCK
+from labyrinth.engine.constants import CHUNK, WORLD_LEVELS, WORLD_SIZE
+from labyrinth.engine.maze import generate_chunk
 
 OPEN = set(CELL_CHARS) - {"#"}
 

@@ -10,11 +10,11 @@ import textwrap
 
 import pytest
 
-from agents.adapters import make_adapter
-from agents.avatars import LabyrinthAvatars
-from agents.memory_manager import NOTES_FRAME
-from engine import Game
-from engine.wsap import Action, AvatarGameAdapter, AvatarSpec, AvatarState, GameAdapter
+from labyrinth.agents.adapters import make_adapter
+from labyrinth.agents.avatars import LabyrinthAvatars
+from labyrinth.agents.memory_manager import NOTES_FRAME
+from labyrinth.engine import Game
+from labyrinth.engine.wsap import Action, AvatarGameAdapter, AvatarSpec, AvatarState, GameAdapter
 
 SECTIONS = ("STATUS:", "INVENTORY:", "LOCATION:", "NEARBY:", "RECENT EVENTS:", "CURRENT GOALS:")
 
@@ -101,8 +101,8 @@ def test_achievements_are_announced_once():
 
 AVATAR_SCRIPT = textwrap.dedent("""
     import json, sys
-    from agents.avatars import LabyrinthAvatars
-    from engine.wsap import Action, AvatarSpec
+    from labyrinth.agents.avatars import LabyrinthAvatars
+    from labyrinth.engine.wsap import Action, AvatarSpec
     step = sys.argv[1]
     avatars = LabyrinthAvatars(preset="tiny")
     if step == "create":
@@ -158,8 +158,8 @@ def test_the_roster_holds_three_and_despawn_frees_a_place(tmp_path):
 
 
 def test_a_wsap_agent_learns_through_its_game_description_and_leaves_its_reflections(tmp_path):
-    from engine.actions import USER_DESCRIPTION
-    from saves.experience import Experience, log_path
+    from labyrinth.engine.actions import USER_DESCRIPTION
+    from labyrinth.saves.experience import Experience, log_path
 
     unasked = make_adapter("user", seed=7, preset="tiny", max_turns=1)
     unasked.act(Action("LOOK"))
@@ -193,7 +193,7 @@ def test_a_wsap_agent_learns_through_its_game_description_and_leaves_its_reflect
 
 
 def test_a_corrupt_log_is_kept_aside_with_a_warning_and_play_goes_on(tmp_path):
-    from saves.experience import Experience
+    from labyrinth.saves.experience import Experience
 
     path = tmp_path / "log.json"
     path.write_text("{not json")
@@ -203,7 +203,7 @@ def test_a_corrupt_log_is_kept_aside_with_a_warning_and_play_goes_on(tmp_path):
 
 
 def test_the_opponent_learns_from_the_same_log(tmp_path):
-    from saves.experience import Experience
+    from labyrinth.saves.experience import Experience
     from tests.test_experience import reflection
 
     log = Experience(tmp_path / "log.json")

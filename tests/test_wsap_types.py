@@ -9,9 +9,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import Game
-from engine.perception import MinotaurPerception, UserPerception
-from engine.wsap import (
+from labyrinth.engine import Game
+from labyrinth.engine.perception import MinotaurPerception, UserPerception
+from labyrinth.engine.wsap import (
     Action,
     ActionDef,
     ActionResult,
@@ -40,7 +40,7 @@ from engine.wsap import (
     Tool,
     to_plain,
 )
-from engine.wsap_messages import (
+from labyrinth.engine.wsap_messages import (
     ActionParseError,
     parse_action,
     step_message,

@@ -14,9 +14,9 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Static
 
-from engine import UserInput
-from engine.commands import shorten
-from saves.games import save_game
+from labyrinth.engine import UserInput
+from labyrinth.engine.commands import shorten
+from labyrinth.saves.games import save_game
 
 from ..background import run_in_background
 from ..session import PlaySession

@@ -12,7 +12,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
-from saves.experience import Reflection
+from labyrinth.saves.experience import Reflection
 
 from ..background import run_in_background
 from ..session import PlaySession

@@ -14,8 +14,8 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Select, Static
 
-from saves.experience import Experience, Reflection
-from saves.paths import StorageError
+from labyrinth.saves.experience import Experience, Reflection
+from labyrinth.saves.paths import StorageError
 
 from ..terminal_text import plain, printable
 

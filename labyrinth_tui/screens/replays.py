@@ -13,8 +13,8 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from saves.paths import replays_dir
-from saves.replays import ReplayError, read_replay
+from labyrinth.saves.paths import replays_dir
+from labyrinth.saves.replays import ReplayError, read_replay
 
 from ..replay_cmd import write_summary
 from ..terminal_text import plain, printable

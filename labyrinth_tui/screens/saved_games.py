@@ -10,7 +10,7 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from saves.games import SavedGame, list_games
+from labyrinth.saves.games import SavedGame, list_games
 
 from ..terminal_text import plain
 

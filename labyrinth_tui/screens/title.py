@@ -16,10 +16,10 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
-from agents.config import PROVIDERS, ProviderSettings, provider_settings
-from agents.registry import MINOTAUR_AGENTS, USER_AGENTS
-from engine import DEFAULT_PRESET, DIFFICULTIES, PRESETS
-from saves.config import ConfigError
+from labyrinth.agents.config import PROVIDERS, ProviderSettings, provider_settings
+from labyrinth.agents.registry import MINOTAUR_AGENTS, USER_AGENTS
+from labyrinth.engine import DEFAULT_PRESET, DIFFICULTIES, PRESETS
+from labyrinth.saves.config import ConfigError
 
 from ..terminal_text import printable
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import Static
 
-from agents.side import Side
+from labyrinth.agents.side import Side
 
 from ..terminal_text import printable
 

@@ -11,7 +11,7 @@ from textual.message import Message
 from textual.suggester import SuggestFromList
 from textual.widgets import Input
 
-from engine import UserInput
+from labyrinth.engine import UserInput
 
 from ..command_parser import NotACommand, parse_command, suggestions
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import Static
 
-from engine import GameStateResponse
+from labyrinth.engine import GameStateResponse
 
 PROXIMITY_STYLE = {"VERY CLOSE": "bold white on red", "CLOSE": "bold dark_orange", "FAINT": "yellow",
                    "NONE": "dim", "VANISHED": "bold magenta", "PARALYZED": "bold cyan"}

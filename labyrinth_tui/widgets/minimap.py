@@ -13,8 +13,8 @@ from textual.reactive import reactive
 from textual.strip import Strip
 from textual.widget import Widget
 
-from engine.cells import CRAWLWAY, FLOOR, RAMP_DOWN, RAMP_UP, ROCK
-from engine.geometry import Pos
+from labyrinth.engine.cells import CRAWLWAY, FLOOR, RAMP_DOWN, RAMP_UP, ROCK
+from labyrinth.engine.geometry import Pos
 
 GLYPHS = {
     ROCK: ("██", Style(color="grey23")),

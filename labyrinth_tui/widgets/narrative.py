@@ -6,7 +6,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import RichLog
 
-from engine import GameStateResponse
+from labyrinth.engine import GameStateResponse
 
 from ..terminal_text import plain, printable
 

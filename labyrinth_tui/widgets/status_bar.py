@@ -5,7 +5,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import Static
 
-from engine import GameStateResponse
+from labyrinth.engine import GameStateResponse
 
 from .cue_panel import _clock
 

@@ -1,0 +1,63 @@
+"""The game as a user gets it from a wheel: built from this checkout, installed
+(not editable) into a fresh virtual environment, run from a folder that is not
+the repository, so that nothing answers from the source tree."""
+
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory) -> Path:
+    """The bin folder of a fresh environment with the wheel and its dependencies installed."""
+    root = tmp_path_factory.mktemp("wheel")
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(root / "dist"), str(REPO)],
+                   check=True, capture_output=True)
+    (wheel,) = (root / "dist").glob("*.whl")
+    venv.create(root / "env", with_pip=True)
+    bin_dir = root / "env" / ("Scripts" if sys.platform == "win32" else "bin")
+    subprocess.run([str(bin_dir / "python"), "-m", "pip", "install", "-q", str(wheel)], check=True,
+                   capture_output=True)
+    return bin_dir
+
+
+def _run(installed: Path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([str(installed / args[0]), *args[1:]], capture_output=True, text=True, cwd=installed.parent,
+                          timeout=120)
+
+
+def test_the_installed_command_draws_a_world(installed):
+    out = _run(installed, "labyrinth", "world", "--preset", "tiny", "--seed", "1")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("Labyrinth seed 1, preset tiny")
+
+
+def test_the_installed_command_has_help(installed):
+    out = _run(installed, "labyrinth", "--help")
+    assert out.returncode == 0 and "usage: labyrinth" in out.stdout
+
+
+def test_every_package_and_the_styles_are_in_the_wheel(installed):
+    """The providers, the TUI's screens and widgets and its stylesheet are what an incomplete wheel lost."""
+    code = ("import pkgutil, importlib, labyrinth, pathlib; "
+            "mods = [m.name for m in pkgutil.walk_packages(labyrinth.__path__, 'labyrinth.')]; "
+            "[importlib.import_module(m) for m in mods]; "
+            "import labyrinth.tui.app as app; "
+            "assert (pathlib.Path(app.__file__).parent / app.LabyrinthApp.CSS_PATH).is_file(); print(len(mods))")
+    out = _run(installed, "python", "-c", code)
+    assert out.returncode == 0, out.stderr
+    ours = {p.relative_to(REPO).with_suffix("") for top in ("engine", "agents", "saves", "labyrinth_tui")
+            for p in (REPO / top).rglob("*.py") if "__pycache__" not in p.parts}
+    assert int(out.stdout) == len(ours)
+
+
+def test_nothing_of_ours_answers_to_generic_names(installed):
+    """'agents' is the OpenAI Agents SDK's import name; ours live under 'labyrinth'."""
+    for name in ("agents", "engine", "saves", "labyrinth_tui"):
+        out = _run(installed, "python", "-c", f"import {name}")
+        assert "ModuleNotFoundError" in out.stderr, name
