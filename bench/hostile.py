@@ -5,6 +5,8 @@ are listed under it.
 
     .venv/bin/python bench/hostile.py [--seed N] [--quick] [--budget SECONDS]
 
+hostile_inputs.py draws the inputs, hostile_watch.py counts and watches, hostile_gsm.py talks to gsm.
+
 Ways in: the typed-command parser, WSAP's parse_action and the WSAP adapters' act
 (in this process, each input under a watchdog), `labyrinth gsm` in each of its
 modes (a subprocess, one line at a time, each answer awaited), and the files on
@@ -27,34 +29,24 @@ them, after which a way in stops where it is and says how far it got.
 from __future__ import annotations
 
 import argparse
-import contextlib
-import hashlib
 import json
 import os
-import queue
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import hostile_inputs as inputs
+from hostile_gsm import ANSWER_S, GsmSession, is_error, limited
+from hostile_watch import HANG_S, SLOW_S, Decoy, Hang, Tally, Watchdog, call
 
 LABYRINTH = str(Path(sys.executable).with_name("labyrinth"))
-HANG_S = 6.0  # a command or a call with no end by then is hung (the CLI starts in about half a second)
-ANSWER_S = 4.0  # a `gsm` line with no answer by then got none
-MEMORY_LIMIT = 768 << 20  # bytes of address space per subprocess (the CLI needs under 512 MB): /dev/zero must not
-# eat the machine, which other work shares
-EXAMPLES = 3  # failures listed per way in
-FAILURE_NAMES = {"crashes": "crash", "hangs": "hang", "wrong": "wrong answer", "slow": "slow"}
-SLOW_S = 1.0  # an input to an in-process call that takes longer is counted as slow
 FILE_JOBS = 2  # file cases at a time (each may fill its memory limit)
 MIN_WAY_S = 5.0  # every way in gets at least this long, however the budget stands
 SEED_OF_THE_LOGGED_GAMES = 6  # the baseline's arena plays seeds 6 and 7 on tiny: both end in DEATH, so the
@@ -78,114 +70,6 @@ class Size:
 
 FULL = Size(typed=3000, replies=1500, actions=400, gsm_lines=40, giant_line=4 << 20, mutations=6, broken=8)
 QUICK = Size(typed=400, replies=200, actions=80, gsm_lines=24, giant_line=512 << 10, mutations=2, broken=4)
-
-
-@dataclass
-class Tally:
-    """What one way in did with the inputs thrown at it."""
-
-    way: str
-    tried: int = 0
-    crashes: int = 0
-    hangs: int = 0
-    wrong: int = 0
-    outside: int = 0
-    slow: int = 0  # inputs that took more than SLOW_S, though they ended
-    stopped: bool = False  # the time budget ran out before every input was tried
-    seconds: float = 0.0
-    failures: list[str] = field(default_factory=list)
-    lock: threading.Lock = field(default_factory=threading.Lock, repr=False)  # file cases run in threads
-
-    def count(self) -> None:
-        with self.lock:
-            self.tried += 1
-
-    def fail(self, kind: str, label: str, detail: str) -> None:
-        """Count one failure of ``kind`` (crashes, hangs, wrong or slow) and keep the first few to show."""
-        with self.lock:
-            setattr(self, kind, getattr(self, kind) + 1)
-            if len(self.failures) < EXAMPLES:
-                self.failures.append(f"{FAILURE_NAMES[kind]}: {label}: {' '.join(detail.split())[:160]}")
-
-
-class Hang(BaseException):
-    """The watchdog's alarm: a BaseException, so no `except Exception` in the code under test swallows it."""
-
-
-class Watchdog:
-    """Raise Hang in this thread after ``seconds`` (POSIX; elsewhere the call is trusted to end).
-    A class, not @contextmanager: that one writes to the escaping exception (its __traceback__),
-    which a frozen dataclass exception such as NotACommand refuses."""
-
-    def __init__(self, seconds: float) -> None:
-        self.seconds = seconds
-        self.armed = hasattr(signal, "setitimer")
-
-    def __enter__(self) -> None:
-        if self.armed:
-            self.previous = signal.signal(signal.SIGALRM, _ring)
-            signal.setitimer(signal.ITIMER_REAL, self.seconds)
-
-    def __exit__(self, *exc_info: object) -> None:
-        if self.armed:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, self.previous)
-
-
-def _ring(signum: int, frame: Any) -> None:
-    raise Hang
-
-
-def call(tally: Tally, label: str, fn: Callable[[], Any], fine: tuple[type[BaseException], ...]) -> Any:
-    """``fn()`` under the watchdog: an exception outside ``fine`` is a crash."""
-    tally.count()
-    began = time.monotonic()
-    try:
-        with Watchdog(HANG_S):
-            return fn()
-    except Hang:
-        tally.fail("hangs", label, f"no end after {HANG_S} s")
-    except fine:
-        return None
-    except RecursionError as exc:
-        tally.fail("crashes", label, f"RecursionError: {exc}")
-    except Exception as exc:  # noqa: BLE001 - the point of the harness: whatever escapes is counted
-        tally.fail("crashes", label, f"{type(exc).__name__}: {exc}")
-    finally:
-        if SLOW_S < (took := time.monotonic() - began) < HANG_S:
-            tally.fail("slow", label, f"{took:.1f} s")
-    return None
-
-
-class Decoy:
-    """A directory outside the data directory, holding what a careless program might delete or
-    overwrite; links from the data directory point into it."""
-
-    def __init__(self, root: Path) -> None:
-        self.root = root
-        self.reset()
-
-    def reset(self) -> None:
-        """The decoy as it was made, so the next way in is judged on its own."""
-        shutil.rmtree(self.root, ignore_errors=True)
-        (self.root / "inner").mkdir(parents=True)
-        (self.root / "victim.txt").write_text("keep me\n")
-        (self.root / "victim.json").write_text('{"version": 1, "reflections": []}')
-        (self.root / "inner" / "notes.md").write_text("# mine\n")
-
-    def snapshot(self) -> dict[str, tuple]:
-        seen = {}
-        for folder, dirs, files in os.walk(self.root):
-            for name in [*dirs, *files]:
-                path = Path(folder) / name
-                info = path.lstat()
-                digest = hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else ""
-                seen[str(path.relative_to(self.root))] = (info.st_mode, info.st_size, info.st_mtime_ns, digest)
-        return seen
-
-    def changes(self, before: dict[str, tuple]) -> list[str]:
-        after = self.snapshot()
-        return sorted(name for name in before.keys() | after.keys() if before.get(name) != after.get(name))
 
 
 class Harness:
@@ -236,7 +120,7 @@ class Harness:
         """A command with ``env``'s homes: a traceback or a signal is a crash, no end a hang."""
         tally.count()
         try:
-            done = subprocess.run(_limited(args), capture_output=True, timeout=HANG_S, env=env, check=False)
+            done = subprocess.run(limited(args), capture_output=True, timeout=HANG_S, env=env, check=False)
         except subprocess.TimeoutExpired:
             tally.fail("hangs", label, f"no end after {HANG_S} s")
             return None
@@ -321,7 +205,7 @@ class Harness:
             surely_bad = "mutated" not in label  # a mutated line may still be a valid one
             answers = session.send(line + b"\n" + marker + b"\n", expect=2,
                                    wait_s=ANSWER_S + len(line) / (1 << 20), stop_early=surely_bad)
-            errors = [_is_error(a) for a in answers]
+            errors = [is_error(a) for a in answers]
             if not session.alive:
                 tally.fail("crashes", label, session.death())
                 return
@@ -506,105 +390,6 @@ def _short(value: Any, limit: int = 30) -> str:
         return repr(value)[:limit]
     except ValueError:
         return f"<int of {value.bit_length():,} bits>" if isinstance(value, int) else f"<{type(value).__name__}>"
-
-
-def _is_error(answer: bytes) -> bool:
-    return b'"status":"ERROR"' in answer[:200]
-
-
-# Sets the memory limit, then becomes the command: no preexec_fn, which is unsafe beside this harness's threads.
-LIMITER = ("import os, resource, sys; resource.setrlimit(resource.RLIMIT_AS, (int(sys.argv[1]),) * 2); "
-           "os.execv(sys.argv[2], sys.argv[2:])")
-
-
-def _limited(args: list[str]) -> list[str]:
-    """``args`` run with at most MEMORY_LIMIT bytes of address space, where the platform can say so."""
-    if os.name != "posix":
-        return args
-    return [sys.executable, "-c", LIMITER, str(MEMORY_LIMIT), *args]
-
-
-class GsmSession:
-    """`labyrinth gsm` as a client meets it: lines written, answers read by a thread as they come."""
-
-    def __init__(self, args: list[str], env: dict[str, str]) -> None:
-        self.proc = subprocess.Popen(_limited(args), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, env=env)
-        self.answers: queue.Queue[bytes | None] = queue.Queue()
-        self.stderr = b""
-        threading.Thread(target=self._read, daemon=True).start()
-        threading.Thread(target=self._read_stderr, daemon=True).start()
-        self.take(1, ANSWER_S * 3)  # the initial state
-
-    def _read(self) -> None:
-        for line in self.proc.stdout:
-            self.answers.put(line)
-        self.answers.put(None)
-
-    def _read_stderr(self) -> None:
-        self.stderr = self.proc.stderr.read()
-
-    @property
-    def alive(self) -> bool:
-        return self.proc.poll() is None
-
-    def death(self) -> str:
-        self.proc.wait(timeout=HANG_S)
-        lines = self.stderr.decode(errors="replace").strip().splitlines()
-        return lines[-1] if lines else f"exit status {self.proc.returncode}"
-
-    def send(self, data: bytes, expect: int, wait_s: float, stop_early: bool = False) -> list[bytes]:
-        try:
-            self.proc.stdin.write(data)
-            self.proc.stdin.flush()
-        except (BrokenPipeError, OSError):
-            return []
-        return self.take(expect, wait_s, stop_early)
-
-    def take(self, count: int, wait_s: float, stop_early: bool = False) -> list[bytes]:
-        """Up to ``count`` answers within ``wait_s``; with ``stop_early``, no more after a first
-        answer that is not an ERROR (it answers the valid line after a bad one: the bad one got none)."""
-        got: list[bytes] = []
-        end = time.monotonic() + wait_s
-        while len(got) < count:
-            try:
-                answer = self.answers.get(timeout=max(0.0, end - time.monotonic()))
-            except queue.Empty:
-                break
-            if answer is None:
-                break
-            got.append(answer)
-            if stop_early and not _is_error(answer):
-                break
-        return got
-
-    def resync(self, marker: bytes) -> None:
-        """After a surprise, drop late answers so the next line's are its own."""
-        time.sleep(0)  # let the reader thread run
-        while True:
-            try:
-                if self.answers.get(timeout=0.2) is None:
-                    return
-            except queue.Empty:
-                return
-
-    def play_to_the_end(self, line: bytes, most: int = 200) -> None:
-        for _ in range(most):
-            got = self.send(line + b"\n", 1, ANSWER_S)
-            if not got or b'"status":"DEATH"' in got[0][:200] or b'"status":"ESCAPED"' in got[0][:200]:
-                return
-
-    def close(self, tally: Tally) -> None:
-        with contextlib.suppress(OSError):
-            self.proc.stdin.close()
-        try:
-            self.proc.wait(timeout=HANG_S)
-        except subprocess.TimeoutExpired:
-            tally.fail("hangs", "end of input", "gsm did not exit at EOF")
-            self.proc.kill()
-            self.proc.wait()
-        if "Traceback" in self.stderr.decode(errors="replace"):
-            tally.fail("crashes", "session", self.stderr.decode(errors="replace").strip().splitlines()[-1])
 
 
 def table(tallies: list[Tally], seed: int, size_name: str, seconds: float) -> str:

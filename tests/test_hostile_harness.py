@@ -1,4 +1,4 @@
-"""bench/hostile.py judges what it throws: its inputs repeat by seed, its watchdog ends a
+"""bench/hostile.py (hostile_watch.py) judges what it throws: its inputs repeat by seed, its watchdog ends a
 call that would hang, and its decoy sees a file outside the data directory touched."""
 
 import os
@@ -9,8 +9,8 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 
-import hostile
 import hostile_inputs
+import hostile_watch
 
 
 def test_inputs_repeat_by_seed_and_change_with_it():
@@ -22,7 +22,7 @@ def test_inputs_repeat_by_seed_and_change_with_it():
 
 
 def test_the_decoy_sees_a_deletion_a_change_a_new_file_and_a_new_mtime(tmp_path):
-    decoy = hostile.Decoy(tmp_path / "decoy")
+    decoy = hostile_watch.Decoy(tmp_path / "decoy")
     before = decoy.snapshot()
     assert decoy.changes(before) == []
     (decoy.root / "victim.txt").unlink()
@@ -38,14 +38,14 @@ def test_the_decoy_sees_a_deletion_a_change_a_new_file_and_a_new_mtime(tmp_path)
 def test_the_watchdog_ends_a_read_of_a_fifo_nobody_writes(tmp_path, monkeypatch):
     fifo = tmp_path / "log"
     os.mkfifo(fifo)
-    tally = hostile.Tally("fifo")
-    monkeypatch.setattr(hostile, "HANG_S", 0.3)
-    hostile.call(tally, "FIFO", fifo.read_bytes, (OSError,))
+    tally = hostile_watch.Tally("fifo")
+    monkeypatch.setattr(hostile_watch, "HANG_S", 0.3)
+    hostile_watch.call(tally, "FIFO", fifo.read_bytes, (OSError,))
     assert (tally.tried, tally.hangs, tally.crashes) == (1, 1, 0)
 
 
 def test_an_escaping_exception_is_a_crash_and_a_refusal_is_not():
-    tally = hostile.Tally("parse")
-    hostile.call(tally, "bad", lambda: int("²"), (KeyError,))
-    hostile.call(tally, "refused", lambda: {}["x"], (KeyError,))
+    tally = hostile_watch.Tally("parse")
+    hostile_watch.call(tally, "bad", lambda: int("²"), (KeyError,))
+    hostile_watch.call(tally, "refused", lambda: {}["x"], (KeyError,))
     assert (tally.tried, tally.crashes) == (2, 1) and tally.failures[0].startswith("crash: bad: ValueError")
