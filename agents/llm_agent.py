@@ -3,8 +3,9 @@
 The prompt: a persona, the role's rules and actions (the WSAP system message,
 with the learning-injection slot), then the last few turns and the current
 step in the WSAP step layout, so a long game never outgrows a 4,096-token
-context. Every request asks for the role's action schema; the answer is still
-checked. A reply that holds no valid action is an InvalidAnswer (the runner
+context. Every request asks for the role's action schema (one branch per action);
+the action in the answer is checked once, as any agent's is, when it is mapped onto
+the engine's input. A reply that holds no action at all is an InvalidAnswer (the runner
 counts it and plays the fallback) and the next prompt says what was wrong. A
 provider that keeps failing is replaced by the built-in agent for the rest of
 the match.
@@ -15,8 +16,6 @@ from __future__ import annotations
 import time
 from collections import deque
 from collections.abc import Sequence
-
-from pydantic import BaseModel, ValidationError
 
 from labyrinth.engine.wsap import Action, ActionResult, ActionSpace, Goal, Observation
 from labyrinth.engine.wsap_messages import (
@@ -31,11 +30,13 @@ from .base import InvalidAnswer
 from .memory_manager import learning_injection
 from .providers.base import (
     CONTEXT_TOKENS,
+    LESSON,
     REPLY_TOKENS,
     SCHEMAS,
     Lesson,
     ProviderError,
     Reply,
+    ResponseSchema,
     Transport,
     estimate_tokens,
 )
@@ -65,7 +66,7 @@ class LLMAgent:
         self.learning_injection = learning_injection
         self.lessons: list[Reflection] = []
         self.preset = ""
-        self.schema: type[BaseModel] = SCHEMAS[role]
+        self.schema: ResponseSchema = SCHEMAS[role]
         self.system = ""
         self.history: deque[tuple[str, str]] = deque(maxlen=2 * HISTORY_TURNS)  # (user, assistant) texts
         self.note = ""  # what was wrong with the last answer, for the next prompt
@@ -82,7 +83,7 @@ class LLMAgent:
         ask = (f"The game is over. {what_happened}\nIn two sentences: what went wrong (or what worked), and "
                f'what will you do differently next time? Answer with JSON: {{"lesson": "..."}}')
         try:
-            reply = self.transport.complete(self.system, [("user", ask)], Lesson)
+            reply = self.transport.complete(self.system, [("user", ask)], LESSON)
             text = reply.text.rsplit("</think>", 1)[-1]
             return Lesson.model_validate_json(text[text.index("{"):text.rindex("}") + 1]).lesson.strip() or None
         except (ProviderError, ValueError):  # ValidationError and a reply without an object are ValueErrors
@@ -153,17 +154,12 @@ class LLMAgent:
     # --- inside -----------------------------------------------------------------
 
     def _action(self, reply: Reply) -> Action:
-        """The reply's action, checked against the role's schema; InvalidAnswer otherwise."""
+        """The action the reply holds, as written; InvalidAnswer if it holds none. Whether it is
+        one the game accepts is checked once, where every agent's action is (engine.actions)."""
         try:
-            parsed = parse_action(reply.text)
-            answer = self.schema.model_validate({"action": parsed.name, "params": parsed.parameters,
-                                                 "reasoning": parsed.reasoning or ""})
-        except (ActionParseError, ValidationError) as exc:
-            problem = str(exc).splitlines()[0] if isinstance(exc, ActionParseError) else \
-                "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors(include_url=False))
-            raise InvalidAnswer(f"not a valid {self.role} action: {problem}") from None
-        params = answer.params.model_dump(exclude_none=True)
-        return Action(answer.action, params, answer.reasoning)
+            return parse_action(reply.text)
+        except ActionParseError as exc:
+            raise InvalidAnswer(f"not a valid {self.role} action: {str(exc).splitlines()[0]}") from None
 
     def _step_text(self, observation: Observation) -> str:
         text = step_message(observation)

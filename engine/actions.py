@@ -1,10 +1,13 @@
 """Each role's WSAP action space and game description, and the one-to-one
-mapping of a WSAP Action onto the engine's UserInput or MinotaurDecision."""
+mapping of a WSAP Action onto the engine's UserInput or MinotaurDecision: the one
+check of an agent's action on its way in. The actions and their parameters are the
+schemas' (``USER_PARAMS`` / ``MINOTAUR_PARAMS``); only their words are written here."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from .action_schema import ROLES, param_defs
 from .commands import BadInput, describe_errors, excerpt
 from .constants import (
     HEAR_HIGH_SQ,
@@ -19,10 +22,8 @@ from .constants import (
     QUARTERS,
     TICKS_PER_SECOND,
 )
-from .schemas import ITEM_ORDER, MinotaurDecision, UserInput
-from .wsap import Action, ActionDef, ActionSpace, ParamDef
-
-DIRECTIONS = ["NORTH", "SOUTH", "EAST", "WEST", "UP RAMP", "DOWN RAMP"]
+from .schemas import MinotaurDecision, UserInput
+from .wsap import Action, ActionDef, ActionSpace
 
 # The numbers the descriptions quote, from the constants, so that tuning them keeps the words true.
 _PARALYSIS, _RESPAWN = PARALYSIS_TICKS // TICKS_PER_SECOND, LANTERN_RESPAWN_TICKS // TICKS_PER_SECOND
@@ -32,41 +33,42 @@ _HEAR_RUN, _HEAR_WALK = f"{HEAR_HIGH_SQ ** 0.5:g}", f"{HEAR_LOW_SQ ** 0.5:.1f}".
 _WALKS = f"{MINOTAUR_PACE * TICKS_PER_SECOND / QUARTERS:g} step/s"
 _RUNS = f"{MINOTAUR_SEEING_PACE * TICKS_PER_SECOND / QUARTERS:g} steps/s"
 
-USER_ACTIONS = ActionSpace([
-    ActionDef("MOVE", "Walk (speed 1, 1 step/s, quiet) or run (speed 2, 2 steps/s, loud, tiring) in a straight line. "
-              "Stops at a wall, after the steps asked, when the Minotaur comes into sight, or when an item does.",
-              [ParamDef("direction", "string", "where to go; UP RAMP / DOWN RAMP only from a ramp cell", DIRECTIONS),
-               ParamDef("steps", "integer", "how many steps (1-100); use 1 on a ramp", optional=True, default=100),
-               ParamDef("speed", "integer", "1 walk or crawl, 2 run", [1, 2], optional=True, default=1)],
-              ["a path in that direction (see NEARBY)", "no running into a crawlway"], "movement"),
-    ActionDef("LOOK", "Stand 1 s and look: the ways out in detail, and the hum of each missing stone "
-              "(its compass direction and level).", [], [], "perception"),
-    ActionDef("GRAB", "Take an item on your cell or next to it (1 s).",
-              [ParamDef("target", "string", "which item; the one in reach when left out", list(ITEM_ORDER),
-                        optional=True)],
-              ["the item is on your cell or one of the four next to it, on this level"], "interaction"),
-    ActionDef("USE", f"Raise the LANTERN: the Minotaur is paralyzed for {_PARALYSIS} s, wherever it is; the lantern "
-              f"burns out and a new one appears somewhere {_RESPAWN} s later.",
-              [ParamDef("target", "string", "the item to use", ["LANTERN"], optional=True)],
-              ["you carry the LANTERN"], "item"),
-    ActionDef("HALT", "Stand still and silent, recovering stamina.",
-              [ParamDef("steps", "integer", "seconds to wait (1-100)", optional=True, default=1)], [], "wait"),
-])
+# What each action does, what it needs, and its WSAP category: the words around the schemas' definition
+# (its names and parameters), keyed by the actions' names.
+_USER_WORDS = {
+    "MOVE": (("Walk (speed 1, 1 step/s, quiet) or run (speed 2, 2 steps/s, loud, tiring) in a straight line. "
+             "Stops at a wall, after the steps asked, when the Minotaur comes into sight, or when an item does."),
+             ["a path in that direction (see NEARBY)", "no running into a crawlway"], "movement"),
+    "LOOK": (("Stand 1 s and look: the ways out in detail, and the hum of each missing stone "
+             "(its compass direction and level)."), [], "perception"),
+    "GRAB": ("Take an item on your cell or next to it (1 s).",
+             ["the item is on your cell or one of the four next to it, on this level"], "interaction"),
+    "USE": ((f"Raise the LANTERN: the Minotaur is paralyzed for {_PARALYSIS} s, wherever it is; the lantern "
+            f"burns out and a new one appears somewhere {_RESPAWN} s later."), ["you carry the LANTERN"], "item"),
+    "HALT": ("Stand still and silent, recovering stamina.", [], "wait"),
+}
+_MINOTAUR_WORDS = {
+    "CHASE": ((f"Hunt: run at the intruder while you see it ({_RUNS}), else walk ({_WALKS}) to the "
+              "freshest noise or sighting, else patrol."), ["you are not paralyzed or out of time"], "movement"),
+    "PATHFIND": (f"Walk a shortest path to a cell you choose ({_WALKS}; {_RUNS} while you see the intruder).",
+                 ["the target is open and not a crawlway"], "movement"),
+    "WAIT": ("Stand still and silent: an ambush.", [], "wait"),
+    "JUMP": ((f"Leap out of time for {_JUMP} and come back at this very cell: you do not move, see, block "
+             "or kill meanwhile, and the intruder hears a whine when you leave and just before you return. "
+             "Whoever stands on your cell when you return dies."),
+             ["CHASING_3D (not paralyzed, not already jumping)", f"cooldown 0 ({_COOLDOWN} s after the last jump)"],
+             "temporal"),
+}
 
-MINOTAUR_ACTIONS = ActionSpace([
-    ActionDef("CHASE", f"Hunt: run at the intruder while you see it ({_RUNS}), else walk ({_WALKS}) to the "
-              "freshest noise or sighting, else patrol.", [], ["you are not paralyzed or out of time"], "movement"),
-    ActionDef("PATHFIND", f"Walk a shortest path to a cell you choose ({_WALKS}; {_RUNS} while you see the intruder).",
-              [ParamDef("target_coords", "object", "the cell to reach, {\"x\": int, \"y\": int, \"z\": int}; "
-                        "not rock, not a crawlway; any such cell of the cube is reached")],
-              ["the target is open and not a crawlway"], "movement"),
-    ActionDef("WAIT", "Stand still and silent: an ambush.", [], [], "wait"),
-    ActionDef("JUMP", f"Leap out of time for {_JUMP} and come back at this very cell: you do not move, see, block "
-              "or kill meanwhile, and the intruder hears a whine when you leave and just before you return. "
-              "Whoever stands on your cell when you return dies.", [],
-              ["CHASING_3D (not paralyzed, not already jumping)", f"cooldown 0 ({_COOLDOWN} s after the last jump)"],
-              "temporal"),
-])
+
+def _space(role: str, words: dict[str, tuple[str, list[str], str]]) -> ActionSpace:
+    """The role's WSAP action space: the schemas' actions and parameters, with their words."""
+    return ActionSpace([ActionDef(name, words[name][0], param_defs(role, name), words[name][1], words[name][2])
+                        for name in ROLES[role][2]])
+
+
+USER_ACTIONS = _space("user", _USER_WORDS)
+MINOTAUR_ACTIONS = _space("minotaur", _MINOTAUR_WORDS)
 
 USER_DESCRIPTION = f"""\
 Labyrinth: The Temporal Hunt. You are lost in a labyrinth cut into a kilometre cube of rock: corridors one \
@@ -91,36 +93,44 @@ JUMP out of time for {_JUMP} and return to the same cell; the intruder hears a w
 you are frozen for {_PARALYSIS} s. One decision holds for the whole of the intruder's next action."""
 
 
-def _check(action: Action, space: ActionSpace) -> dict[str, Any]:
-    """The action's parameters, or BadInput listing what is valid."""
-    definition = space.get(action.name.strip().upper() if isinstance(action.name, str) else action.name)
-    if definition is None:
-        raise BadInput(f"Unknown action {excerpt(action.name)}: choose one of {', '.join(space.names())}.")
+def _check(action: Action, role: str) -> tuple[str, dict[str, Any]]:
+    """The action's name and parameters, checked against the schemas' definition of the role's
+    actions; BadInput saying what is valid otherwise. The model's own validation does the rest."""
+    _, _, table = ROLES[role]
+    name = action.name.strip().upper() if isinstance(action.name, str) else None
+    if name not in table:
+        raise BadInput(f"Unknown action {excerpt(action.name)}: choose one of {', '.join(table)}.")
     params = action.parameters if isinstance(action.parameters, dict) else None
     if params is None:
-        raise BadInput(f"{definition.name}: params must be an object.")
-    known = {p.name for p in definition.parameters}
-    unknown = sorted(set(params) - known)
+        raise BadInput(f"{name}: params must be an object.")
+    known = {p.field: p for p in table[name]}
+    unknown = sorted(set(params) - set(known), key=str)
     if unknown:
-        valid = "; ".join(p.to_text() for p in definition.parameters) or "none"
-        raise BadInput(f"{definition.name} takes no {excerpt(unknown[0])}{' and more' if unknown[1:] else ''}; "
+        valid = "; ".join(p.to_text() for p in param_defs(role, name)) or "none"
+        raise BadInput(f"{name} takes no {excerpt(unknown[0])}{' and more' if unknown[1:] else ''}; "
                        f"its params: {valid}.")
-    return params
+    missing = [p for p in known.values() if p.required and params.get(p.field) is None]
+    if missing:
+        raise BadInput(f"{name} needs {missing[0].field}: "
+                       f"{next(d.to_text() for d in param_defs(role, name) if d.name == missing[0].field)}.")
+    return name, params
+
+
+def _to_engine(action: Action, role: str) -> UserInput | MinotaurDecision:
+    """The one check of an agent's action on its way in, and the engine input it maps onto."""
+    name, params = _check(action, role)
+    model, key, _ = ROLES[role]
+    try:
+        return model.model_validate({key: name, **params})
+    except ValueError as exc:  # pydantic's ValidationError is a ValueError
+        raise BadInput(f"Invalid {name}: {describe_errors(exc)}.") from None
 
 
 def to_user_input(action: Action) -> UserInput:
     """Map a WSAP action onto a UserInput: the action is the command, the params the rest."""
-    params = _check(action, USER_ACTIONS)
-    try:
-        return UserInput.model_validate({"command": action.name.strip().upper(), **params})
-    except ValueError as exc:  # pydantic's ValidationError is a ValueError
-        raise BadInput(f"Invalid {action.name.strip().upper()}: {describe_errors(exc)}.") from None
+    return _to_engine(action, "user")
 
 
 def to_minotaur_decision(action: Action) -> MinotaurDecision:
     """Map a WSAP action onto a MinotaurDecision."""
-    params = _check(action, MINOTAUR_ACTIONS)
-    try:
-        return MinotaurDecision.model_validate({"action": action.name.strip().upper(), **params})
-    except ValueError as exc:
-        raise BadInput(f"Invalid {action.name.strip().upper()}: {describe_errors(exc)}.") from None
+    return _to_engine(action, "minotaur")

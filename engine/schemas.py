@@ -7,9 +7,12 @@ frozen and validated when built, so an invalid response is a bug, never sent.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from .constants import MAX_STEPS
 
 Command = Literal["MOVE", "HALT", "LOOK", "GRAB", "USE"]
 Direction = Literal["NORTH", "SOUTH", "EAST", "WEST", "UP RAMP", "DOWN RAMP"]
@@ -23,6 +26,40 @@ AudioDirection = Literal[
     "NORTH", "NORTH-EAST", "EAST", "SOUTH-EAST", "SOUTH", "SOUTH-WEST", "WEST", "NORTH-WEST", "ABOVE", "BELOW"
 ]
 TemporalStatus = Literal["CHASING_3D", "VANISHING", "VANISHED", "RE_ENTRY_ALERT", "PARALYZED"]
+
+
+
+@dataclass(frozen=True)
+class Param:
+    """One parameter of one action: a field of the action's input model (UserInput or
+    MinotaurDecision), what it means for that action, whether the action needs it, and
+    what the engine plays when it is left out (models are told)."""
+
+    field: str
+    meaning: str
+    required: bool = False
+    default: int | None = None
+
+
+# The actions, each with the only parameters it takes, in the order agents are shown them: the one
+# definition from which the WSAP action spaces, the JSON schema sent to the models, the check of every
+# agent's action and the typed-command parser's tables are derived (engine/actions.py, labyrinth.tui).
+USER_PARAMS: dict[str, tuple[Param, ...]] = {
+    "MOVE": (Param("direction", "where to go; UP RAMP / DOWN RAMP only from a ramp cell", required=True),
+             Param("steps", "how many steps (1-100); use 1 on a ramp", default=MAX_STEPS),
+             Param("speed", "1 walk or crawl, 2 run", default=1)),
+    "LOOK": (),
+    "GRAB": (Param("target", "which item; the one in reach when left out"),),
+    "USE": (Param("target", "the item to use: only the LANTERN can be used"),),
+    "HALT": (Param("steps", "seconds to wait (1-100)", default=1),),
+}
+MINOTAUR_PARAMS: dict[str, tuple[Param, ...]] = {
+    "CHASE": (),
+    "PATHFIND": (Param("target_coords", 'the cell to reach, {"x": int, "y": int, "z": int}; not rock, not a '
+                       "crawlway; any such cell of the cube is reached", required=True),),
+    "WAIT": (),
+    "JUMP": (),
+}
 
 STONES: tuple[str, ...] = ("RED STONE", "BLUE STONE", "YELLOW STONE")
 ITEM_ORDER: tuple[str, ...] = (*STONES, "LANTERN")

@@ -12,31 +12,51 @@ from __future__ import annotations
 import difflib
 import unicodedata
 from dataclasses import dataclass
+from typing import get_args
 
 from pydantic import ValidationError
 
 from labyrinth.engine import BadInput, UserInput, parse
 from labyrinth.engine.commands import describe_errors, shorten
 from labyrinth.engine.constants import MAX_STEPS
+from labyrinth.engine.schemas import STONES, USER_PARAMS, Direction, ItemName
 
-VERBS = {
-    "move": ("MOVE", None), "m": ("MOVE", None), "go": ("MOVE", None),
-    "walk": ("MOVE", 1), "w": ("MOVE", 1), "crawl": ("MOVE", 1),
-    "run": ("MOVE", 2), "r": ("MOVE", 2),
-    "look": ("LOOK", None), "l": ("LOOK", None),
-    "grab": ("GRAB", None), "g": ("GRAB", None), "take": ("GRAB", None), "get": ("GRAB", None),
-    "use": ("USE", None), "u": ("USE", None),
-    "halt": ("HALT", None), "h": ("HALT", None), "wait": ("HALT", None), "stay": ("HALT", None),
-}
-DIRECTIONS = {"north": "NORTH", "n": "NORTH", "south": "SOUTH", "s": "SOUTH", "east": "EAST", "e": "EAST",
-              "west": "WEST", "w": "WEST", "up": "UP RAMP", "down": "DOWN RAMP"}
-SPEEDS = {"run": 2, "fast": 2, "walk": 1, "slow": 1, "crawl": 1}
-TARGETS = {"red": "RED STONE", "blue": "BLUE STONE", "yellow": "YELLOW STONE", "lantern": "LANTERN"}
-FILLER = {"stone", "ramp", "the", "steps", "step", "to", "s", "seconds", "sec"}
+
+def _either(words: list[str]) -> str:
+    """'a, b or c'."""
+    return " or ".join([", ".join(words[:-1]), words[-1]] if words[1:] else words)
+
+
+def _words(direction: str) -> tuple[str, ...]:
+    """What a person types for a direction: its first word, and a compass point's initial too."""
+    first = direction.split()[0].lower()
+    return (first, first[0]) if " " not in direction else (first,)
+
+
+# The parser's tables, derived from the schemas' names (engine/schemas.py): each command is typed as its
+# own name, a direction as its first word (a compass point by its initial too), an item as its first
+# word; the last words of the names ("stone", "ramp") may be typed and mean nothing more.
+_NAMES_WORDS = [name.split() for name in (*get_args(Direction), *get_args(ItemName))]
+DIRECTIONS = {word: name for name in get_args(Direction) for word in _words(name)}
+TARGETS = {name.split()[0].lower(): name for name in get_args(ItemName)}
+# Other words a person types for the same things, keyed by the schemas' names and values.
+ALIASES = {"MOVE": ("m", "go"), "LOOK": ("l",), "GRAB": ("g", "take", "get"), "USE": ("u",),
+           "HALT": ("h", "wait", "stay")}
+SPEED_WORDS = {1: ("walk", "slow", "crawl"), 2: ("run", "fast")}
+SPEED_VERBS = {1: ("walk", "w", "crawl"), 2: ("run", "r")}  # 'run east': a MOVE at that speed
+VERBS = {**{word: (command, None) for command in USER_PARAMS for word in (command.lower(), *ALIASES[command])},
+         **{word: ("MOVE", speed) for speed, words in SPEED_VERBS.items() for word in words}}
+SPEEDS = {word: speed for speed, words in SPEED_WORDS.items() for word in words}
+FILLER = {*(words[-1].lower() for words in _NAMES_WORDS if len(words) > 1),
+          "the", "steps", "step", "to", "s", "seconds", "sec"}
 EXAMPLES = ["move north 10", "run east", "walk west 3", "up", "down", "look", "grab red stone", "grab lantern",
             "use lantern", "halt 5"]
 # Every word the parser knows, for suggestions of what a typo meant.
 KNOWN = sorted({*VERBS, *DIRECTIONS, *SPEEDS, *TARGETS, *FILLER} - {"s"})
+# The words hints offer: 'north, south, east, west, up or down'; 'red, blue or yellow (stone), or lantern'.
+_DIRECTION_WORDS = _either([word for word, name in DIRECTIONS.items() if word == name.split()[0].lower()])
+_TARGET_WORDS = (f"{_either([word for word, name in TARGETS.items() if name in STONES])} (stone), or "
+                 f"{_either([word for word, name in TARGETS.items() if name not in STONES])}")
 HINT_WORD_CHARS = 24  # of a typed word quoted in a hint: a pasted page is not echoed whole
 
 
@@ -69,6 +89,7 @@ def parse_command(line: str) -> UserInput:
         rest = words[1:]
     else:
         raise NotACommand(_hint(words, f"{_quoted(first)} is not a command"))
+    takes = {param.field for param in USER_PARAMS[command]}
     fields: dict = {"command": command}
     if speed:
         fields["speed"] = speed
@@ -80,20 +101,19 @@ def parse_command(line: str) -> UserInput:
         elif word.isnumeric():  # "²", "①", "¾": digits int() refuses
             raise NotACommand(f"{_quoted(word)} is not a number the game reads: type the count with the "
                               f"digits 0-9 (e.g. 'halt 2').")
-        elif command == "MOVE" and word in DIRECTIONS and "direction" not in fields:
+        elif "direction" in takes and word in DIRECTIONS and "direction" not in fields:
             fields["direction"] = DIRECTIONS[word]
-        elif command == "MOVE" and word in SPEEDS:
+        elif "speed" in takes and word in SPEEDS:
             fields["speed"] = SPEEDS[word]
-        elif command in ("GRAB", "USE") and word in TARGETS:
+        elif "target" in takes and word in TARGETS:
             fields["target"] = TARGETS[word]
-        elif command in ("GRAB", "USE") and word not in FILLER:
-            raise NotACommand(f"{_quoted(word)} is nothing to {command.lower()}: name red, blue or yellow (stone), "
-                              f"or lantern.")
+        elif "target" in takes and word not in FILLER:
+            raise NotACommand(f"{_quoted(word)} is nothing to {command.lower()}: name {_TARGET_WORDS}.")
         elif word not in FILLER:
             raise NotACommand(_hint(words, f"{_quoted(word)} does not fit a {command}"))
-    if command == "MOVE" and "direction" not in fields:
-        raise NotACommand("Move where? Add a direction: north, south, east, west, up or down (e.g. 'move north 5').")
-    if command in ("LOOK", "GRAB", "USE") and "steps" in fields:
+    if "direction" in takes and "direction" not in fields:
+        raise NotACommand(f"Move where? Add a direction: {_DIRECTION_WORDS} (e.g. 'move north 5').")
+    if "steps" not in takes and "steps" in fields:
         raise NotACommand(f"{command} takes no number: try '{command.lower()}'.")
     try:
         return UserInput.model_validate(fields)
@@ -133,7 +153,8 @@ def _hint(words: list[str], problem: str) -> str:
 
 def suggestions() -> list[str]:
     """Whole commands the command line can complete as one types."""
-    moves = [f"{verb} {direction}" for verb in ("move", "run", "walk") for direction in
-             ("north", "south", "east", "west")]
-    return [*moves, "up", "down", "look", "grab red stone", "grab blue stone", "grab yellow stone",
-            "grab lantern", "use lantern", "halt 5", "help"]
+    compass = [word for word, name in DIRECTIONS.items() if word == name.lower()]
+    ramps = [word for word, name in DIRECTIONS.items() if " " in name]
+    moves = [f"{verb} {direction}" for verb in ("move", "run", "walk") for direction in compass]
+    grabs = [f"grab {name.lower()}" for name in get_args(ItemName)]
+    return [*moves, *ramps, "look", *grabs, "use lantern", "halt 5", "help"]

@@ -1,4 +1,4 @@
-"""What every provider transport gives the LLM agent, and the schema it asks for.
+"""What every provider transport gives the LLM agent, and the schemas it asks for.
 
 A transport sends one conversation (system text, then user/assistant turns) and
 returns the model's raw reply and the token counts from the API's usage fields. It retries 429 and 5xx with
@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Literal, Protocol
+from typing import Any, Protocol
 
+from labyrinth.engine.action_schema import action_schema
 from pydantic import BaseModel, ConfigDict, Field
-
-from labyrinth.engine.schemas import Coords, Direction, ItemName
 
 CONTEXT_TOKENS = 4096  # the smallest context a model is given (Ollama's default num_ctx)
 REPLY_TOKENS = 300  # the most a reply may take: an action and a sentence of reasoning
@@ -35,42 +34,26 @@ class Transport(Protocol):
     name: str  # "provider/model", shown as the agent's name
     timeout_s: float  # the longest one attempt may take
 
-    def complete(self, system: str, turns: list[tuple[str, str]], schema: type[BaseModel]) -> Reply:
+    def complete(self, system: str, turns: list[tuple[str, str]], schema: ResponseSchema) -> Reply:
         """The model's answer to ``turns`` ((role, text) with role "user" or "assistant")."""
 
 
-class UserParams(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    direction: Direction | None = Field(None, description="MOVE: where to go")
-    steps: int | None = Field(None, ge=1, le=100, description="MOVE: steps; HALT: seconds")
-    speed: Literal[1, 2] | None = Field(None, description="MOVE: 1 walk, 2 run")
-    target: ItemName | None = Field(None, description="GRAB or USE: the item")
+@dataclass(frozen=True)
+class ResponseSchema:
+    """The JSON schema a reply must follow, as every SDK takes it: a name (Mistral's
+    json_schema wants one) and the schema itself (Gemini's response_json_schema, Ollama's format)."""
+
+    name: str
+    json: dict[str, Any]
+
+    @classmethod
+    def of(cls, model: type[BaseModel]) -> ResponseSchema:
+        return cls(model.__name__, model.model_json_schema())
 
 
-class UserAction(BaseModel):
-    """The user's WSAP action with typed params: the schema of every request."""
-
-    model_config = ConfigDict(extra="forbid")
-    action: Literal["MOVE", "LOOK", "GRAB", "USE", "HALT"]
-    params: UserParams
-    reasoning: str = Field(description="why, in a sentence")
-
-
-class MinotaurParams(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    target_coords: Coords | None = Field(None, description="PATHFIND: the cell to reach")
-
-
-class MinotaurAction(BaseModel):
-    """The Minotaur's WSAP action with typed params."""
-
-    model_config = ConfigDict(extra="forbid")
-    action: Literal["PATHFIND", "JUMP", "WAIT", "CHASE"]
-    params: MinotaurParams
-    reasoning: str = Field(description="why, in a sentence")
-
-
-SCHEMAS: dict[str, type[BaseModel]] = {"user": UserAction, "minotaur": MinotaurAction}
+# Each role's action, one branch per action, derived from the schemas' one definition (engine/action_schema.py).
+SCHEMAS: dict[str, ResponseSchema] = {"user": ResponseSchema("UserAction", action_schema("user")),
+                                      "minotaur": ResponseSchema("MinotaurAction", action_schema("minotaur"))}
 
 
 class Lesson(BaseModel):
@@ -79,6 +62,9 @@ class Lesson(BaseModel):
     model_config = ConfigDict(extra="forbid")
     lesson: str = Field(min_length=1, max_length=600, description="two sentences: what went wrong or what "
                                                                   "worked, and what to do differently next time")
+
+
+LESSON = ResponseSchema.of(Lesson)
 
 
 # Mistral's tekken tokenizer counts 2.5 to 2.8 of our prompts' characters a token (bench/llm_bench.py);

@@ -10,10 +10,8 @@ answer's budget.
 
 from __future__ import annotations
 
-from pydantic import BaseModel
-
 from ..config import ProviderSettings
-from .base import REPLY_TOKENS, Reply
+from .base import REPLY_TOKENS, Reply, ResponseSchema
 from .retry import Failure, http_failure, transport_failure, with_retries
 
 API_VERSION = "v1beta"
@@ -35,13 +33,13 @@ class GeminiTransport:
                                    http_options=options)
         self.thinking = PRO_THINKING_TOKENS if "pro" in settings.model else 0
 
-    def complete(self, system: str, turns: list[tuple[str, str]], schema: type[BaseModel]) -> Reply:
+    def complete(self, system: str, turns: list[tuple[str, str]], schema: ResponseSchema) -> Reply:
         types = self.types
         contents = [types.Content(role="model" if role == "assistant" else "user", parts=[types.Part(text=text)])
                     for role, text in turns]
         config = types.GenerateContentConfig(
             system_instruction=system, response_mime_type="application/json",
-            response_json_schema=schema.model_json_schema(), temperature=0.7,
+            response_json_schema=schema.json, temperature=0.7,
             max_output_tokens=REPLY_TOKENS + self.thinking,
             thinking_config=types.ThinkingConfig(thinking_budget=self.thinking))
 

@@ -10,10 +10,8 @@ validation errors.
 
 from __future__ import annotations
 
-from pydantic import BaseModel
-
 from ..config import ProviderSettings
-from .base import REPLY_TOKENS, Reply
+from .base import REPLY_TOKENS, Reply, ResponseSchema
 from .retry import Failure, http_failure, transport_failure, with_retries
 
 
@@ -28,10 +26,10 @@ class MistralTransport:
         self.client = Mistral(api_key=settings.api_key.reveal() if settings.api_key else "", server_url=self.where,
                               timeout_ms=int(settings.timeout_s * 1000))
 
-    def complete(self, system: str, turns: list[tuple[str, str]], schema: type[BaseModel]) -> Reply:
+    def complete(self, system: str, turns: list[tuple[str, str]], schema: ResponseSchema) -> Reply:
         messages = [{"role": "system", "content": system}, *({"role": r, "content": t} for r, t in turns)]
         response_format = self.models.ResponseFormat(type="json_schema", json_schema=self.models.JSONSchema(
-            name=schema.__name__, schema_definition=schema.model_json_schema(), strict=True))
+            name=schema.name, schema_definition=schema.json, strict=True))
 
         def call() -> Reply:
             r = self.client.chat.complete(model=self.settings.model, messages=messages,

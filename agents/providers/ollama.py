@@ -11,10 +11,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from pydantic import BaseModel
-
 from ..config import ProviderSettings
-from .base import CONTEXT_TOKENS, REPLY_TOKENS, Reply
+from .base import CONTEXT_TOKENS, REPLY_TOKENS, Reply, ResponseSchema
 from .retry import Failure, http_failure, retry_after_s, transport_failure, with_retries
 
 OPTIONS = {"num_predict": REPLY_TOKENS, "temperature": 0.7, "top_p": 0.9, "repeat_penalty": 1.1,
@@ -34,11 +32,11 @@ class OllamaTransport:
                              headers={"authorization": f"Bearer {key}"} if key else None,
                              event_hooks={"response": [self._keep_retry_after]})
 
-    def complete(self, system: str, turns: list[tuple[str, str]], schema: type[BaseModel]) -> Reply:
+    def complete(self, system: str, turns: list[tuple[str, str]], schema: ResponseSchema) -> Reply:
         messages = [{"role": "system", "content": system}, *({"role": r, "content": t} for r, t in turns)]
 
         def call() -> Reply:
-            r = self.client.chat(model=self.settings.model, messages=messages, format=schema.model_json_schema(),
+            r = self.client.chat(model=self.settings.model, messages=messages, format=schema.json,
                                  options=OPTIONS, think=False)
             return Reply(r.message.content or "", r.prompt_eval_count, r.eval_count)
 
