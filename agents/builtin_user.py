@@ -45,16 +45,6 @@ def _xyz(c: dict) -> Pos:
     return (c["x"], c["y"], c["z"])
 
 
-def _alignment(frm: Pos, to: Pos, direction: str | None) -> float:
-    """Cosine between the way from ``frm`` to ``to`` and a compass direction (0 when either is none)."""
-    if direction not in UNIT:
-        return 0.0
-    dx, dy = to[0] - frm[0], to[1] - frm[1]
-    ux, uy = UNIT[direction]
-    norm = math.hypot(dx, dy) * math.hypot(ux, uy)
-    return (dx * ux + dy * uy) / norm if norm else 0.0
-
-
 class BuiltinUser(RuleAgent):
     name = "builtin"
 

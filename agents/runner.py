@@ -21,7 +21,7 @@ from typing import Any, Protocol
 
 from labyrinth.engine import Game, MinotaurDecision, UserInput
 from labyrinth.engine.turn import TurnResult
-from labyrinth.engine.wsap import Action, Observation
+from labyrinth.engine.wsap import Action
 from labyrinth.saves.experience import Reflection
 
 from .base import Agent
@@ -106,10 +106,6 @@ class Match:
         self.timeout_s = max(timeout_s, *(getattr(agent, "patience_s", 0.0) for agent in (user, minotaur)))
         self._busy: dict[str, Future] = {}  # a side's call that outlived its turn
         self._record("start", self)
-
-    @property
-    def observations(self) -> dict[str, Observation]:
-        return {role: side.observation for role, side in self.sides.items()}
 
     @property
     def stats(self) -> dict[str, SideStats]:
