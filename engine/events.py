@@ -153,8 +153,11 @@ class DecisionRefused(Event):
 
 @dataclass(frozen=True, slots=True)
 class UserCaught(Event):
+    """The Minotaur reached the user's cell; ``how`` is told, ``at_reentry`` is what rules read."""
+
     position: Pos
     how: str
+    at_reentry: bool = False  # it came back into time on the user's cell (not walked or ran onto it)
 
 
 @dataclass(frozen=True, slots=True)
