@@ -112,7 +112,7 @@ class WhineHeard(Event):
 
     phase: str
     direction: str | None
-    near: bool  # within VERY CLOSE range (7.5 m) when it sounded
+    near: bool  # within VERY CLOSE range (VERY_CLOSE_SQ) when it sounded
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,6 +12,7 @@ from collections import deque
 
 from . import events as ev
 from .cells import CELL_CHARS, CRAWLWAY, RAMP_DOWN, RAMP_UP
+from .figures import PARALYSIS, seconds_text
 from .geometry import HORIZONTAL, Pos
 from .narrative import from_words
 from .presets import PRESETS
@@ -132,7 +133,7 @@ class UserPerception:
                  for name, (d, lv) in self.hums.items() if name not in s.inventory]
         hints += [f"{name} seen at {steps_words(s.user, p)}" + ("" if p[2] == s.user[2] else f" ({level_words(p[2] - s.user[2])})")
                   for name, p in self.items.items() if name != "LANTERN" and p not in [q for _, q in visible]]
-        goals = [Goal("stones", "Find and GRAB the RED, BLUE and YELLOW stones", "main", f"{held}/3 stones",
+        goals = [Goal("stones", "Find and GRAB the RED, BLUE and YELLOW stones", "main", f"{held}/{len(STONES)} stones",
                       hints or ["LOOK to hear the stones hum"]),
                  Goal("survive", "Do not let the Minotaur reach your cell", "main", None, [])]
         effects = []
@@ -188,7 +189,7 @@ def _user_event_text(e: ev.Event) -> str | None:
         case ev.LanternGrabbed():
             return "took the LANTERN"
         case ev.LanternUsed():
-            return "raised the LANTERN: the Minotaur is paralyzed for 120 s"
+            return f"raised the LANTERN: the Minotaur is paralyzed for {PARALYSIS}"
         case ev.LanternSpawned():
             return "a new lantern appeared somewhere"
         case ev.StonesHummed():
@@ -274,7 +275,7 @@ class MinotaurPerception:
                                                for i in obs.items}, here: "M"})),
             nearby_entities=entities, nearby_terrain=terrain, active_effects=effects,
             current_goals=[Goal("catch", "Step onto the intruder's cell before it holds all three stones", "main",
-                                f"{3 - sum(i.name != 'LANTERN' for i in obs.items)}/3 stones taken by the intruder",
+                                f"{len(STONES) - sum(i.name != 'LANTERN' for i in obs.items)}/{len(STONES)} stones taken by the intruder",
                                 clues or ["no trace of the intruder yet: listen, guard the stones"])],
             recent_events=list(self.events), step=obs.turn,
             details={"role": "minotaur", "observation": obs.model_dump(),
@@ -304,11 +305,11 @@ def _minotaur_event_text(e: ev.Event) -> str | None:
         case ev.DecisionRefused():
             return e.reason
         case ev.MinotaurJumped():
-            return f"jumped out of time for {e.duration_ticks / 2:g} s"
+            return f"jumped out of time for {seconds_text(e.duration_ticks)}"
         case ev.MinotaurReentered():
             return f"re-entered time at {e.position}"
         case ev.LanternUsed():
-            return "a lantern froze you for 120 s"
+            return f"a lantern froze you for {PARALYSIS}"
         case ev.ParalysisEnded():
             return "the lantern's hold broke"
         case ev.StoneGrabbed():
