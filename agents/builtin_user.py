@@ -91,6 +91,8 @@ class BuiltinUser(RuleAgent):
                     continue
 
     def decide(self, observation: Observation) -> Action:
+        """Take in the turn, then: grab what is in reach; escape when the Minotaur is on me (or
+        coming closer while near); listen for the stones' hum now and then; else explore."""
         d, st = observation.details, observation.status
         here, now = self._take_in(observation)
         held = set(observation.inventory)
