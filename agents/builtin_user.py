@@ -45,16 +45,6 @@ def _xyz(c: dict) -> Pos:
     return (c["x"], c["y"], c["z"])
 
 
-def _alignment(frm: Pos, to: Pos, direction: str | None) -> float:
-    """Cosine between the way from ``frm`` to ``to`` and a compass direction (0 when either is none)."""
-    if direction not in UNIT:
-        return 0.0
-    dx, dy = to[0] - frm[0], to[1] - frm[1]
-    ux, uy = UNIT[direction]
-    norm = math.hypot(dx, dy) * math.hypot(ux, uy)
-    return (dx * ux + dy * uy) / norm if norm else 0.0
-
-
 class BuiltinUser(RuleAgent):
     name = "builtin"
 
@@ -101,6 +91,28 @@ class BuiltinUser(RuleAgent):
                     continue
 
     def decide(self, observation: Observation) -> Action:
+        """Take in the turn, then: grab what is in reach; escape when the Minotaur is on me (or
+        coming closer while near); listen for the stones' hum now and then; else explore."""
+        d, st = observation.details, observation.status
+        here, now = self._take_in(observation)
+        held = set(observation.inventory)
+        grab = self._grab(observation, held)
+        if grab:
+            return grab
+        danger = self._danger(st, d)
+        rank = PROXIMITY_RANK.get(st["minotaur_proximity"], 0)
+        came_closer = self._hooves_came_closer(st, rank)
+        if danger == 2 or (danger and came_closer):
+            return self._remember(self._escape(here, st, held, d))
+        if self._should_listen(here, now) and rank < 2:  # no standing about to LOOK with it close
+            self.hum_pos, self.hum_time, self.heard = here, now, False
+            return self._remember(Action("LOOK", reasoning="listening for the stones' hum"))
+        return self._remember(self._explore(here, held, now))
+
+    # --- what it takes in ----------------------------------------------------
+
+    def _take_in(self, observation: Observation) -> tuple[Pos, float]:
+        """Learn all this turn shows (cells, items, hums, the Minotaur's whereabouts); where and when it is."""
         d, st = observation.details, observation.status
         here = self.here = _xyz(d["position"])
         now = self.now = st["game_time_s"]
@@ -108,12 +120,23 @@ class BuiltinUser(RuleAgent):
             self.start = here
         self.map.learn(d["seen"])
         self.visits[here] += 1
-        if d["seen"] or len(observation.inventory) != self.held_count:
-            self.progress_time, self.held_count = now, len(observation.inventory)
+        self._note_progress(bool(d["seen"]), len(observation.inventory), now)
+        self.items = {i["name"]: _xyz(i) for i in d["items_seen"]}
+        self._hear_stones(d)
+        self._locate_minotaur(here, st, d, now)
+        self.blocked = self._cells_to_keep_off(st, d)
+        return here, now
+
+    def _note_progress(self, saw_new_cells: bool, held_count: int, now: float) -> None:
+        """Progress is a new cell or a stone taken; without any for PATIENCE_S it dares for a while."""
+        if saw_new_cells or held_count != self.held_count:
+            self.progress_time, self.held_count = now, held_count
         elif now - self.progress_time >= PATIENCE_S and now >= self.bold_until:
             self.bold_until = now + BOLD_S  # stuck out of fear for too long: dare
             self.progress_time = now
-        self.items = {i["name"]: _xyz(i) for i in d["items_seen"]}
+
+    def _hear_stones(self, d: dict) -> None:
+        """Narrow each stone's possible places: by the hums of the last LOOK (once), and by sight."""
         if self.search is None:
             self.search = StoneSearch(d["hunting_ground"])
         if d["hums"] and self.hum_pos is not None and not self.heard:
@@ -123,32 +146,25 @@ class BuiltinUser(RuleAgent):
         for name, pos in self.items.items():
             if name in STONES:
                 self.search.seen(name, pos)
-        self._locate_minotaur(here, st, d, now)
-        held = set(observation.inventory)
-        # A paralyzed Minotaur in sight blocks its cell: plan around it. One out of time
-        # comes back where it left: keep off that cell until it has.
-        self.blocked = {_xyz(d["minotaur_in_sight"])} if d["minotaur_in_sight"] and \
+
+    def _cells_to_keep_off(self, st: dict, d: dict) -> set[Pos]:
+        """A paralyzed Minotaur in sight blocks its cell: plan around it. One out of time
+        comes back where it left: keep off that cell until it has."""
+        blocked = {_xyz(d["minotaur_in_sight"])} if d["minotaur_in_sight"] and \
             st["minotaur_state"] == "PARALYZED" else set()
         if st["minotaur_state"] in ("VANISHING", "VANISHED", "RE_ENTRY_ALERT") and self.threat is not None:
-            self.blocked |= {self.threat} | {n for _, n in self.map.moves(self.threat, ramps="")}
+            blocked |= {self.threat} | {n for _, n in self.map.moves(self.threat, ramps="")}
+        return blocked
 
-        grab = self._grab(observation, held)
-        if grab:
-            return grab
-        danger = self._danger(st, d)
-        rank = PROXIMITY_RANK.get(st["minotaur_proximity"], 0)
-        # Nearer than last turn, and not because I walked towards it: it is coming.
+    def _hooves_came_closer(self, st: dict, rank: int) -> bool:
+        """Whether the Minotaur sounds nearer than last turn by its own doing (not because I walked
+        towards it, or it moved while I stood still); remembers this turn's sound."""
         came_closer = rank > self.last_rank and not _towards(self.last_move, st["minotaur_direction"])
         came_closer |= rank >= 2 and self.last_move is None and self.last_rank >= 2 and \
             self.last_sound != st["minotaur_direction"]  # I stood still, yet the sound moved
         self.last_rank, self.last_sound = rank, st["minotaur_direction"]
         self.sound = st["minotaur_direction"] if st["minotaur_state"] == "CHASING_3D" else None
-        if danger == 2 or (danger and came_closer):
-            return self._remember(self._escape(here, st, held, d))
-        if self._should_listen(here, now) and rank < 2:  # no standing about to LOOK with it close
-            self.hum_pos, self.hum_time, self.heard = here, now, False
-            return self._remember(Action("LOOK", reasoning="listening for the stones' hum"))
-        return self._remember(self._explore(here, held, now))
+        return came_closer
 
     def _remember(self, action: Action) -> Action:
         self.last_move = action.parameters.get("direction") if action.name == "MOVE" else None
@@ -211,24 +227,44 @@ class BuiltinUser(RuleAgent):
         return 1 if st["minotaur_proximity"] == "CLOSE" else 0
 
     def _escape(self, here: Pos, st: dict, held: set[str], d: dict) -> Action:
+        """The Minotaur is on me: the lantern, else the crawlway I am in, else the safest known cell
+        I reach before it does, else any way that does not lead to it."""
         seen = d["minotaur_in_sight"] is not None
-        close = ("VERY CLOSE", "CLOSE") if self.lantern_early else ("VERY CLOSE",)
-        if "LANTERN" in held and (seen or st["minotaur_proximity"] in close):
+        if self._lantern_is_due(st, held, seen):
             return Action("USE", {"target": "LANTERN"}, "the Minotaur is upon me: lantern!")
         threat = self._threat_now(st["game_time_s"])
         if self.map.kind(here) == "=" and (threat is None or _dist(here, threat) <= 2):
-            # Safe here; slip out of the far side while the Minotaur has to go round.
-            far = [(dirn, nxt) for dirn, nxt in self.map.moves(here, ramps="")
-                   if threat is not None and _dist(nxt, threat) > 1]
-            if far:
-                return Action("MOVE", {"direction": far[0][0], "steps": 3}, "slipping out of the crawlway's far side")
-            return Action("HALT", {"steps": 3}, "hiding in the crawlway: the Minotaur cannot follow")
+            return self._crawlway_escape(here, threat)
         avoid = {threat} | {n for _, n in self.map.moves(threat)} if threat else set()
         avoid.discard(here)
-        # Ramps are good ways out, but never back towards the level the Minotaur is on.
+        found = self.map.search(here, 800, avoid, self._flight_ramps(here, threat, st["game_time_s"]))
+        best = self._refuge(here, threat, found)
+        if best is None:  # nothing known is safer: any way that does not lead to it
+            return self._cornered(here, threat, avoid, seen and st["stamina"] >= 0.1)
+        hurried = (seen or st["minotaur_proximity"] == "VERY CLOSE") and st["stamina"] >= 0.1
+        return self._flee_to(found, best, hurried)
+
+    def _lantern_is_due(self, st: dict, held: set[str], seen: bool) -> bool:
+        """Raise the lantern at the last moment: it is in sight, or sounds VERY CLOSE (CLOSE once
+        an earlier game taught it to raise the lantern sooner)."""
+        close = ("VERY CLOSE", "CLOSE") if self.lantern_early else ("VERY CLOSE",)
+        return "LANTERN" in held and (seen or st["minotaur_proximity"] in close)
+
+    def _crawlway_escape(self, here: Pos, threat: Pos | None) -> Action:
+        """Safe here; slip out of the far side while the Minotaur has to go round."""
+        far = [(dirn, nxt) for dirn, nxt in self.map.moves(here, ramps="")
+               if threat is not None and _dist(nxt, threat) > 1]
+        if far:
+            return Action("MOVE", {"direction": far[0][0], "steps": 3}, "slipping out of the crawlway's far side")
+        return Action("HALT", {"steps": 3}, "hiding in the crawlway: the Minotaur cannot follow")
+
+    def _flight_ramps(self, here: Pos, threat: Pos | None, now: float) -> str:
+        """Ramps are good ways out, but never back towards the level the Minotaur is on."""
         ramps = "^v" if threat is None or threat[2] == here[2] else ("^" if threat[2] < here[2] else "v")
-        ramps = ramps.replace(self._back_ramp(here, st["game_time_s"]), "")
-        found = self.map.search(here, 800, avoid, ramps)
+        return ramps.replace(self._back_ramp(here, now), "")
+
+    def _refuge(self, here: Pos, threat: Pos | None, found) -> Pos | None:
+        """The best known cell within FLEE_RADIUS that I reach before the Minotaur, or None."""
         best, best_score = None, -math.inf
         for cell, (dist, _) in found.items():
             if cell == here or dist > FLEE_RADIUS:
@@ -236,73 +272,127 @@ class BuiltinUser(RuleAgent):
             ahead = _dist(cell, threat) - dist if threat else dist  # > 0: I get there first
             if ahead <= 0:
                 continue
-            kind = self.map.kind(cell) or "?"  # "?": the unseen cell a ramp leads to
-            score = ahead + {"=": 25, "^": 6, "v": 6, "?": 6}.get(kind, 0) - 0.3 * dist
-            if kind == "." and self.map.is_frontier(cell):
-                score += 3  # the unknown beyond may go on
-            if kind == "." and self.map.exits(cell) <= 1:
-                score -= 15  # a known dead end
+            score = self._refuge_score(cell, dist, ahead)
             if score > best_score:
                 best, best_score = cell, score
-        if best is None:  # nothing known is safer: any way that does not lead to it
-            ways = [(dirn, nxt) for dirn, nxt in self.map.moves(here) if nxt not in avoid]
-            if not ways:
-                return Action("HALT", {"steps": 1}, "cornered")
-            dirn, _ = max(ways, key=lambda w: (_dist(w[1], threat) if threat else 0, w[0]))
-            return Action("MOVE", {"direction": dirn, "steps": 1 if "RAMP" in dirn else 4,
-                                   "speed": 2 if seen and st["stamina"] >= 0.1 and "RAMP" not in dirn else 1},
-                          "cornered: any way out")
+        return best
+
+    def _refuge_score(self, cell: Pos, dist: int, ahead: int) -> float:
+        """How good a refuge a cell is: a lead over the Minotaur, a crawlway or a ramp, open ends;
+        never a known dead end."""
+        kind = self.map.kind(cell) or "?"  # "?": the unseen cell a ramp leads to
+        score = ahead + {"=": 25, "^": 6, "v": 6, "?": 6}.get(kind, 0) - 0.3 * dist
+        if kind == "." and self.map.is_frontier(cell):
+            score += 3  # the unknown beyond may go on
+        if kind == "." and self.map.exits(cell) <= 1:
+            score -= 15  # a known dead end
+        return score
+
+    def _cornered(self, here: Pos, threat: Pos | None, avoid: set[Pos], may_run: bool) -> Action:
+        """Any way that does not lead to the Minotaur, the one farthest from it first; run if it sees me."""
+        ways = [(dirn, nxt) for dirn, nxt in self.map.moves(here) if nxt not in avoid]
+        if not ways:
+            return Action("HALT", {"steps": 1}, "cornered")
+        dirn, _ = max(ways, key=lambda w: (_dist(w[1], threat) if threat else 0, w[0]))
+        return Action("MOVE", {"direction": dirn, "steps": 1 if "RAMP" in dirn else 4,
+                               "speed": 2 if may_run and "RAMP" not in dirn else 1},
+                      "cornered: any way out")
+
+    def _flee_to(self, found, best: Pos, hurried: bool) -> Action:
+        """The first straight stretch towards the refuge: run when hurried, except on a ramp."""
         path = path_to(found, best)
         direction, steps = first_leg(path)
-        run = (seen or st["minotaur_proximity"] == "VERY CLOSE") and st["stamina"] >= 0.1 and "RAMP" not in direction
-        if run:  # never run into a crawlway: stop in front of it, crawl in next
-            into = next((i for i, p in enumerate(path[1:steps + 1]) if self.map.kind(p) == "="), None)
-            if into == 0:
-                run = False
-            elif into is not None:
-                steps = into
+        run = hurried and "RAMP" not in direction
+        if run:
+            run, steps = self._run_short_of_crawlway(path, steps)
         return Action("MOVE", {"direction": direction, "steps": steps, "speed": 2 if run else 1},
                       f"fleeing towards {best}")
+
+    def _run_short_of_crawlway(self, path: list[Pos], steps: int) -> tuple[bool, int]:
+        """Never run into a crawlway: stop in front of it (crawl in next turn); whether to run, and how far."""
+        into = next((i for i, p in enumerate(path[1:steps + 1]) if self.map.kind(p) == "="), None)
+        if into == 0:
+            return False, steps
+        if into is not None:
+            return True, into
+        return True, steps
 
     def _threat_now(self, now: float) -> Pos | None:
         """Where the Minotaur is now, as well as the user can tell (seen, or heard this turn)."""
         return self.threat if self.threat_time == now else None
 
     def _explore(self, here: Pos, held: set[str], now: float) -> Action:
+        """Calm: fetch a lantern or stone it saw nearby, look for the first lantern early on,
+        else search for the stone the hums point to (by a ramp when it lies on another level)."""
         wanted = [n for n in STONES if n not in held]
         found = self.map.search(here, SEARCH_LIMIT, self.blocked, ramps="")  # on this level: ramps are goals
-        if "LANTERN" not in held and "LANTERN" in self.items and self.items["LANTERN"] in found \
-                and found[self.items["LANTERN"]][0] <= LANTERN_DETOUR:
-            return self._go(found, here, self.items["LANTERN"], now, "to the lantern I saw")
-        for name, goal in self.items.items():  # a stone seen on this level: go and take it
+        fetch = self._item_to_fetch(held, wanted, found, now)
+        if fetch:
+            goal, why = fetch
+            return self._go(found, here, goal, now, why)
+        if self._lantern_search_is_on(here, held, now):
+            look = self._look_for_first_lantern(here, found, now)
+            if look:
+                return look
+        name = self._stone_to_seek(wanted, here, now)
+        ramp = self._ramp_towards(name, here, now)
+        if ramp and self.map.kind(here) == ramp:
+            return self._walk("UP RAMP" if ramp == "^" else "DOWN RAMP", 1, f"taking the ramp towards the {name}")
+        if not self._goal_still_good(here, found, ramp, now):
+            self.goal = self._choose(here, found, name, ramp, now)
+        if self.goal is None:
+            return self._hold(now, "waiting quietly: no safe way on")
+        return self._go(found, here, self.goal, now, f"searching for the {name}")
+
+    def _item_to_fetch(self, held: set[str], wanted: list[str], found, now: float) -> tuple[Pos, str] | None:
+        """A lantern it saw within LANTERN_DETOUR (when it has none), else a stone it saw on this
+        level away from the Minotaur: where, and why."""
+        lantern = self.items.get("LANTERN")
+        if "LANTERN" not in held and lantern is not None and lantern in found and found[lantern][0] <= LANTERN_DETOUR:
+            return lantern, "to the lantern I saw"
+        for name, goal in self.items.items():
             if name in wanted and goal in found and not self._near_threat(goal, now, KEEP_AWAY):
-                return self._go(found, here, goal, now, f"to the {name} I saw at {goal}")
-        if "LANTERN" not in held and "LANTERN" not in self.items and now < LANTERN_SEARCH_S \
-                and here[2] == self.start[2]:
-            # Early on, the first lantern lies on the starting level not far away: look for it.
-            if not (self.goal in found and self.goal != here and self.map.is_frontier(self.goal)):
-                self.goal = self._choose(here, found, None, None, now)
-            if self.goal is not None:
-                return self._go(found, here, self.goal, now, "looking for the lantern near the start")
-        # The stone nearest by its hums, unless the Minotaur was heard by it; no dithering.
+                return goal, f"to the {name} I saw at {goal}"
+        return None
+
+    def _lantern_search_is_on(self, here: Pos, held: set[str], now: float) -> bool:
+        """Whether it still looks for the first lantern: none held or seen, early, on the starting level."""
+        return "LANTERN" not in held and "LANTERN" not in self.items and now < LANTERN_SEARCH_S \
+            and here[2] == self.start[2]
+
+    def _look_for_first_lantern(self, here: Pos, found, now: float) -> Action | None:
+        """Early on, the first lantern lies on the starting level not far away: head for the
+        nearest unexplored edge (None when there is none left to reach safely)."""
+        if not (self.goal in found and self.goal != here and self.map.is_frontier(self.goal)):
+            self.goal = self._choose(here, found, None, None, now)
+        if self.goal is None:
+            return None
+        return self._go(found, here, self.goal, now, "looking for the lantern near the start")
+
+    def _stone_to_seek(self, wanted: list[str], here: Pos, now: float) -> str:
+        """The stone nearest by its hums, unless the Minotaur was heard by it; no dithering: it keeps
+        its stone unless another seems SWITCH_GAIN nearer."""
         name = min(wanted, key=lambda n: (self._guarded(n, now), self.search.gap(n, here), n))
         if self.target in wanted and not self._guarded(self.target, now) and \
                 self.search.gap(self.target, here) - self.search.gap(name, here) < SWITCH_GAIN:
             name = self.target
         self.target = name
+        return name
+
+    def _ramp_towards(self, name: str, here: Pos, now: float) -> str | None:
+        """The kind of ramp ('^' or 'v') towards the stone's level, None on its level or when that
+        way leads back to where it fled the Minotaur."""
         box = self.search.box(name)
         levels = box[4] - here[2] if box else 0
         ramp = "^" if levels > 0 else "v" if levels < 0 else None
         if ramp == self._back_ramp(here, now):
             ramp = None  # the way down (or up) is where the Minotaur was: not now
-        if ramp and self.map.kind(here) == ramp:
-            return self._walk("UP RAMP" if ramp == "^" else "DOWN RAMP", 1, f"taking the ramp towards the {name}")
-        if not (self.goal in found and self.goal != here and self._still_worth(self.goal, ramp)) \
-                or self._near_threat(self.goal, now, KEEP_AWAY):
-            self.goal = self._choose(here, found, name, ramp, now)
-        if self.goal is None:
-            return self._hold(now, "waiting quietly: no safe way on")
-        return self._go(found, here, self.goal, now, f"searching for the {name}")
+        return ramp
+
+    def _goal_still_good(self, here: Pos, found, ramp: str | None, now: float) -> bool:
+        """Whether the cell it explores towards is still reachable, worth it, and away from the Minotaur."""
+        return self.goal in found and self.goal != here and self._still_worth(self.goal, ramp) \
+            and not self._near_threat(self.goal, now, KEEP_AWAY)
 
     def _hold(self, now: float, why: str) -> Action:
         """Keep away from the Minotaur: back off quietly when it is close, else wait silently

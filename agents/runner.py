@@ -20,8 +20,9 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
 from labyrinth.engine import Game, MinotaurDecision, UserInput
+from labyrinth.engine.figures import seconds
 from labyrinth.engine.turn import TurnResult
-from labyrinth.engine.wsap import Action, Observation
+from labyrinth.engine.wsap import Action
 from labyrinth.saves.experience import Reflection
 
 from .base import Agent
@@ -108,10 +109,6 @@ class Match:
         self._record("start", self)
 
     @property
-    def observations(self) -> dict[str, Observation]:
-        return {role: side.observation for role, side in self.sides.items()}
-
-    @property
     def stats(self) -> dict[str, SideStats]:
         return {role: side.stats for role, side in self.sides.items()}
 
@@ -154,7 +151,7 @@ class Match:
 
     def result(self) -> MatchResult:
         return MatchResult(self.seed, self.preset, self.difficulty, self.user.name, self.minotaur.name,
-                           self.outcome or "TIMEOUT", self.turns, self.game.state.tick / 2,
+                           self.outcome or "TIMEOUT", self.turns, seconds(self.game.state.tick),
                            self.sides["user"].stats, self.sides["minotaur"].stats, self.recording_error)
 
     def close(self) -> None:

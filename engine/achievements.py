@@ -56,6 +56,6 @@ def minotaur_unlocked(events: tuple[ev.Event, ...]) -> set[str]:
             names.add("time_leap")
         elif isinstance(e, ev.UserCaught):
             names.add("caught")
-            if "re-entered" in e.how:
+            if e.at_reentry:
                 names.add("reentry_ambush")
     return names

@@ -25,7 +25,6 @@ CRAWLWAY_CHANCE = 0.2
 
 # The user's command.
 MAX_STEPS = 100
-WALK, RUN = 1, 2
 
 # Stamina in hundredths (stamina_pct = stamina / 100). *tunable*
 STAMINA_MAX = 100

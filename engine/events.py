@@ -112,7 +112,7 @@ class WhineHeard(Event):
 
     phase: str
     direction: str | None
-    near: bool  # within VERY CLOSE range (7.5 m) when it sounded
+    near: bool  # within VERY CLOSE range (VERY_CLOSE_SQ) when it sounded
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,8 +153,11 @@ class DecisionRefused(Event):
 
 @dataclass(frozen=True, slots=True)
 class UserCaught(Event):
+    """The Minotaur reached the user's cell; ``how`` is told, ``at_reentry`` is what rules read."""
+
     position: Pos
     how: str
+    at_reentry: bool = False  # it came back into time on the user's cell (not walked or ran onto it)
 
 
 @dataclass(frozen=True, slots=True)

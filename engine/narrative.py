@@ -8,17 +8,14 @@ from __future__ import annotations
 
 from . import events as ev
 from .cells import CRAWLWAY, RAMP_DOWN, RAMP_UP, ROCK
-from .constants import JUMP_COOLDOWN_TICKS, PARALYSIS_TICKS, TICKS_PER_SECOND, USER_SIGHT
+from .constants import USER_SIGHT
+from .figures import JUMP_COOLDOWN, PARALYSIS, seconds_text
 from .geometry import HORIZONTAL, Pos, compass
 from .presets import PRESETS
 from .schemas import STONES, UserInput
 from .senses import UserView, level_words, minotaur_active
 from .state import GameState
 from .world import World
-
-
-def _seconds(ticks: int) -> str:
-    return f"{ticks / TICKS_PER_SECOND:g} s"
 
 
 def _offset_words(frm: Pos, to: Pos) -> str:
@@ -40,11 +37,11 @@ def _action_text(s: GameState, cmd: UserInput, out, events) -> str:
         for e in events:
             if isinstance(e, ev.StoneGrabbed):
                 held = sum(stone in s.inventory for stone in STONES)
-                return f"You take the {e.stone} ({held}/3 stones)."
+                return f"You take the {e.stone} ({held}/{len(STONES)} stones)."
             if isinstance(e, ev.LanternGrabbed):
-                return f"You take the LANTERN. USE it to freeze the Minotaur for {_seconds(PARALYSIS_TICKS)}."
+                return f"You take the LANTERN. USE it to freeze the Minotaur for {PARALYSIS}."
     if cmd.command == "USE":
-        return f"You raise the LANTERN: its blaze freezes the Minotaur for {_seconds(PARALYSIS_TICKS)}, and it burns out."
+        return f"You raise the LANTERN: its blaze freezes the Minotaur for {PARALYSIS}, and it burns out."
     # MOVE
     time = f"{out.time_taken:g} s"
     n = out.steps_moved
@@ -140,7 +137,7 @@ def cue_text(s: GameState, view: UserView) -> str | None:
     near = view.proximity
     toward = from_words(view.direction)
     if near == "PARALYZED":
-        return f"The Minotaur is paralyzed for {_seconds(s.paralysis)} more."
+        return f"The Minotaur is paralyzed for {seconds_text(s.paralysis)} more."
     if near == "VANISHED":
         return "The Minotaur is out of time; you cannot tell when it will return."
     return {
@@ -185,12 +182,12 @@ def minotaur_text(s: GameState, events, refusal: str | None, sees: bool) -> str:
         parts.append(refusal + "; you waited instead.")
     for e in events:
         if isinstance(e, ev.MinotaurJumped):
-            parts.append(f"You leap out of time for {_seconds(e.duration_ticks)}; "
-                         f"the cooldown is {_seconds(JUMP_COOLDOWN_TICKS)}.")
+            parts.append(f"You leap out of time for {seconds_text(e.duration_ticks)}; "
+                         f"the cooldown is {JUMP_COOLDOWN}.")
         elif isinstance(e, ev.MinotaurReentered):
             parts.append(f"You re-enter time at {e.position}.")
         elif isinstance(e, ev.LanternUsed):
-            parts.append(f"A blinding lantern freezes you for {_seconds(PARALYSIS_TICKS)}!")
+            parts.append(f"A blinding lantern freezes you for {PARALYSIS}!")
         elif isinstance(e, ev.ParalysisEnded):
             parts.append("The lantern's hold breaks: you can move again.")
         elif isinstance(e, ev.MinotaurMoved):
@@ -209,5 +206,5 @@ def minotaur_text(s: GameState, events, refusal: str | None, sees: bool) -> str:
             parts.append(f"Your infrared eyes see the intruder at {s.user}, {_offset_words(s.minotaur, s.user)}"
                          f"{'' if s.user[2] == s.minotaur[2] else ', ' + level_words(s.user[2] - s.minotaur[2])}.")
         elif s.last_seen:
-            parts.append(f"You last saw the intruder at {s.last_seen[0]}, {_seconds(s.tick - s.last_seen[1])} ago.")
+            parts.append(f"You last saw the intruder at {s.last_seen[0]}, {seconds_text(s.tick - s.last_seen[1])} ago.")
     return "\n".join(parts) if parts else "Silence in the labyrinth."

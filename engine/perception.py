@@ -12,6 +12,7 @@ from collections import deque
 
 from . import events as ev
 from .cells import CELL_CHARS, CRAWLWAY, RAMP_DOWN, RAMP_UP
+from .figures import PARALYSIS, seconds_text
 from .geometry import HORIZONTAL, Pos
 from .narrative import from_words
 from .presets import PRESETS
@@ -101,53 +102,14 @@ class UserPerception:
             self.hums = {name: (direction, levels) for name, direction, levels in e.hums}
 
     def _observation(self, s: GameState, r: GameStateResponse, visible, new_cells) -> Observation:
-        cue, env = r.minotaur_cue, r.environment
-        status = {
-            "game_time_s": env.game_time, "stamina": r.user_state.stamina_pct, "level": s.user[2],
-            "minotaur_proximity": cue.proximity, "minotaur_direction": cue.audio_direction,
-            "minotaur_state": cue.temporal_status, "minotaur_jump_cooldown_s": cue.cooldown_time,
-            "lantern_respawn_s": r.user_state.lantern_cooldown, "last_result": f"{r.status} ({env.stop_reason})",
-        }
-        entities = [Entity("stone" if name != "LANTERN" else "lantern", name, abs(p[0] - s.user[0]) + abs(p[1] - s.user[1]),
-                           steps_words(s.user, p), "lying", abs(p[0] - s.user[0]) + abs(p[1] - s.user[1]) <= 1,
-                           f"{name}: {steps_words(s.user, p)}") for name, p in visible]
         minotaur_seen = in_sight(self.world, s.user, s.minotaur, USER_SIGHT) and not s.jump_left
-        if minotaur_seen:
-            entities.append(Entity("minotaur", "Minotaur", abs(s.minotaur[0] - s.user[0]) + abs(s.minotaur[1] - s.user[1]),
-                                   steps_words(s.user, s.minotaur), cue.temporal_status, cue.temporal_status == "PARALYZED",
-                                   f"THE MINOTAUR in sight: {steps_words(s.user, s.minotaur)} ({cue.temporal_status})"))
-        elif cue.proximity not in ("NONE",):
-            where = from_words(cue.audio_direction)
-            entities.append(Entity("minotaur", "Minotaur", -1, cue.audio_direction or "unknown", cue.temporal_status,
-                                   False, f"Minotaur heard {cue.proximity}{where} ({cue.temporal_status})"))
-        here = self.world.cell(*s.user)
-        terrain = [Terrain(_EXIT_TERRAIN.get(self.world.cell(s.user[0] + dx, s.user[1] + dy, s.user[2]), "passage"),
-                           d, True) for d, (dx, dy) in HORIZONTAL.items() if d in env.visible_paths]
-        if here == RAMP_UP:
-            terrain.append(Terrain("ramp up", "UP RAMP", True))
-        elif here == RAMP_DOWN:
-            terrain.append(Terrain("ramp down", "DOWN RAMP", True))
-        held = sum(stone in s.inventory for stone in STONES)
-        hints = [f"{name} hums {'to the ' + d if d else 'straight ' + ('up' if lv > 0 else 'down')}, {level_words(lv)}"
-                 for name, (d, lv) in self.hums.items() if name not in s.inventory]
-        hints += [f"{name} seen at {steps_words(s.user, p)}" + ("" if p[2] == s.user[2] else f" ({level_words(p[2] - s.user[2])})")
-                  for name, p in self.items.items() if name != "LANTERN" and p not in [q for _, q in visible]]
-        goals = [Goal("stones", "Find and GRAB the RED, BLUE and YELLOW stones", "main", f"{held}/3 stones",
-                      hints or ["LOOK to hear the stones hum"]),
-                 Goal("survive", "Do not let the Minotaur reach your cell", "main", None, [])]
-        effects = []
-        if cue.temporal_status == "PARALYZED":
-            effects.append(Effect("minotaur_paralyzed", "the Minotaur is paralyzed by the lantern"))
-        if cue.temporal_status in ("VANISHING", "VANISHED", "RE_ENTRY_ALERT"):
-            effects.append(Effect("minotaur_out_of_time", f"the Minotaur is out of time ({cue.temporal_status})"))
-        if r.user_state.stamina_pct == 0:
-            effects.append(Effect("exhausted", "out of breath: you can only walk"))
         return Observation(
-            status=status,
+            status=_user_status(s, r),
             inventory={name: 1 for name in r.user_state.inventory},
             location=Location(s.user, f"level {s.user[2]}", self._where(s, r)),
-            nearby_entities=entities, nearby_terrain=terrain, active_effects=effects, current_goals=goals,
-            recent_events=list(self.events), step=env.turn,
+            nearby_entities=_user_entities(s, r, visible, minotaur_seen),
+            nearby_terrain=self._terrain(s, r), active_effects=_user_effects(r),
+            current_goals=self._goals(s, visible), recent_events=list(self.events), step=r.environment.turn,
             details={
                 "role": "user", "position": _xyz(s.user), "status": r.status,
                 "hunting_ground": PRESETS[s.preset].to_dict(),  # told in the opening words
@@ -159,6 +121,28 @@ class UserPerception:
             },
         )
 
+    def _terrain(self, s: GameState, r: GameStateResponse) -> list[Terrain]:
+        """The ways out of the user's cell: passages and crawlways, and the ramp it stands on."""
+        terrain = [Terrain(_EXIT_TERRAIN.get(self.world.cell(s.user[0] + dx, s.user[1] + dy, s.user[2]), "passage"),
+                           d, True) for d, (dx, dy) in HORIZONTAL.items() if d in r.environment.visible_paths]
+        here = self.world.cell(*s.user)
+        if here == RAMP_UP:
+            terrain.append(Terrain("ramp up", "UP RAMP", True))
+        elif here == RAMP_DOWN:
+            terrain.append(Terrain("ramp down", "DOWN RAMP", True))
+        return terrain
+
+    def _goals(self, s: GameState, visible) -> list[Goal]:
+        """The stones to find, with what hums and sightings tell of each, and staying alive."""
+        held = sum(stone in s.inventory for stone in STONES)
+        hints = [f"{name} hums {'to the ' + d if d else 'straight ' + ('up' if lv > 0 else 'down')}, {level_words(lv)}"
+                 for name, (d, lv) in self.hums.items() if name not in s.inventory]
+        hints += [f"{name} seen at {steps_words(s.user, p)}" + ("" if p[2] == s.user[2] else f" ({level_words(p[2] - s.user[2])})")
+                  for name, p in self.items.items() if name != "LANTERN" and p not in [q for _, q in visible]]
+        return [Goal("stones", "Find and GRAB the RED, BLUE and YELLOW stones", "main", f"{held}/{len(STONES)} stones",
+                     hints or ["LOOK to hear the stones hum"]),
+                Goal("survive", "Do not let the Minotaur reach your cell", "main", None, [])]
+
     def _where(self, s: GameState, r: GameStateResponse) -> str:
         x, y, z = s.user
         kind = {CRAWLWAY: " in a crawlway", RAMP_UP: " on a ramp up", RAMP_DOWN: " on a ramp down"}.get(
@@ -168,6 +152,47 @@ class UserPerception:
                 f"You have seen {len(self.seen)} cells. The map you remember around you (north up; @ you, "
                 f"# rock, . floor, = crawlway, ^ v ramps, R B Y stones, L lantern, ? not seen):\n"
                 + map_window(self.seen.get, s.user, {**marks, s.user: "@"}, unknown="?"))
+
+
+def _user_status(s: GameState, r: GameStateResponse) -> dict:
+    """The user's gauges: time, stamina, level, what it hears of the Minotaur, the last result."""
+    cue, env = r.minotaur_cue, r.environment
+    return {
+        "game_time_s": env.game_time, "stamina": r.user_state.stamina_pct, "level": s.user[2],
+        "minotaur_proximity": cue.proximity, "minotaur_direction": cue.audio_direction,
+        "minotaur_state": cue.temporal_status, "minotaur_jump_cooldown_s": cue.cooldown_time,
+        "lantern_respawn_s": r.user_state.lantern_cooldown, "last_result": f"{r.status} ({env.stop_reason})",
+    }
+
+
+def _user_entities(s: GameState, r: GameStateResponse, visible, minotaur_seen: bool) -> list[Entity]:
+    """The items in sight, then the Minotaur: seen, or else heard."""
+    cue = r.minotaur_cue
+    entities = [Entity("stone" if name != "LANTERN" else "lantern", name, abs(p[0] - s.user[0]) + abs(p[1] - s.user[1]),
+                       steps_words(s.user, p), "lying", abs(p[0] - s.user[0]) + abs(p[1] - s.user[1]) <= 1,
+                       f"{name}: {steps_words(s.user, p)}") for name, p in visible]
+    if minotaur_seen:
+        entities.append(Entity("minotaur", "Minotaur", abs(s.minotaur[0] - s.user[0]) + abs(s.minotaur[1] - s.user[1]),
+                               steps_words(s.user, s.minotaur), cue.temporal_status, cue.temporal_status == "PARALYZED",
+                               f"THE MINOTAUR in sight: {steps_words(s.user, s.minotaur)} ({cue.temporal_status})"))
+    elif cue.proximity not in ("NONE",):
+        where = from_words(cue.audio_direction)
+        entities.append(Entity("minotaur", "Minotaur", -1, cue.audio_direction or "unknown", cue.temporal_status,
+                               False, f"Minotaur heard {cue.proximity}{where} ({cue.temporal_status})"))
+    return entities
+
+
+def _user_effects(r: GameStateResponse) -> list[Effect]:
+    """What weighs on the game now: the Minotaur paralyzed or out of time, the user out of breath."""
+    status = r.minotaur_cue.temporal_status
+    effects = []
+    if status == "PARALYZED":
+        effects.append(Effect("minotaur_paralyzed", "the Minotaur is paralyzed by the lantern"))
+    if status in ("VANISHING", "VANISHED", "RE_ENTRY_ALERT"):
+        effects.append(Effect("minotaur_out_of_time", f"the Minotaur is out of time ({status})"))
+    if r.user_state.stamina_pct == 0:
+        effects.append(Effect("exhausted", "out of breath: you can only walk"))
+    return effects
 
 
 def _user_event_text(e: ev.Event) -> str | None:
@@ -188,7 +213,7 @@ def _user_event_text(e: ev.Event) -> str | None:
         case ev.LanternGrabbed():
             return "took the LANTERN"
         case ev.LanternUsed():
-            return "raised the LANTERN: the Minotaur is paralyzed for 120 s"
+            return f"raised the LANTERN: the Minotaur is paralyzed for {PARALYSIS}"
         case ev.LanternSpawned():
             return "a new lantern appeared somewhere"
         case ev.StonesHummed():
@@ -274,7 +299,7 @@ class MinotaurPerception:
                                                for i in obs.items}, here: "M"})),
             nearby_entities=entities, nearby_terrain=terrain, active_effects=effects,
             current_goals=[Goal("catch", "Step onto the intruder's cell before it holds all three stones", "main",
-                                f"{3 - sum(i.name != 'LANTERN' for i in obs.items)}/3 stones taken by the intruder",
+                                f"{len(STONES) - sum(i.name != 'LANTERN' for i in obs.items)}/{len(STONES)} stones taken by the intruder",
                                 clues or ["no trace of the intruder yet: listen, guard the stones"])],
             recent_events=list(self.events), step=obs.turn,
             details={"role": "minotaur", "observation": obs.model_dump(),
@@ -304,11 +329,11 @@ def _minotaur_event_text(e: ev.Event) -> str | None:
         case ev.DecisionRefused():
             return e.reason
         case ev.MinotaurJumped():
-            return f"jumped out of time for {e.duration_ticks / 2:g} s"
+            return f"jumped out of time for {seconds_text(e.duration_ticks)}"
         case ev.MinotaurReentered():
             return f"re-entered time at {e.position}"
         case ev.LanternUsed():
-            return "a lantern froze you for 120 s"
+            return f"a lantern froze you for {PARALYSIS}"
         case ev.ParalysisEnded():
             return "the lantern's hold broke"
         case ev.StoneGrabbed():

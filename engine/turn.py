@@ -361,7 +361,7 @@ class _Turn:
             elif not s.jump_left:
                 self.events.append(ev.MinotaurReentered(s.tick, s.minotaur))
                 if s.user == s.minotaur and not s.paralysis:
-                    self._caught("stood where the Minotaur re-entered time")
+                    self._caught("stood where the Minotaur re-entered time", at_reentry=True)
         if s.lantern_respawn:
             s.lantern_respawn -= 1
             if not s.lantern_respawn:
@@ -371,9 +371,9 @@ class _Turn:
                 s.items = tuple(sorted((*s.items, ("LANTERN", pos)), key=lambda item: ITEM_ORDER.index(item[0])))
                 self.events.append(ev.LanternSpawned(s.tick, pos))
 
-    def _caught(self, how: str) -> None:
+    def _caught(self, how: str, at_reentry: bool = False) -> None:
         s = self.s
         if not s.outcome:
             s.outcome = "DEATH"
             self.summary.caught = how
-            self.events.append(ev.UserCaught(s.tick, s.user, how))
+            self.events.append(ev.UserCaught(s.tick, s.user, how, at_reentry))

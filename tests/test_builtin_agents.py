@@ -1,6 +1,8 @@
 """The built-in agents, judged by what they do: seeded play, real wins over
 naive opponents, and the rules' limits respected."""
 
+import hashlib
+import json
 from collections import Counter
 
 from labyrinth.agents.registry import make_agent
@@ -43,3 +45,24 @@ def test_builtin_agents_never_need_a_fallback():
         for side in (result.user, result.minotaur):
             assert (side.fallbacks, side.invalid, side.exceptions) == (0, 0, 0)
         assert result.user.errors <= 1
+
+
+# The built-in user's commands on these matches, pinned: a change to how it decides is made on
+# purpose (update the digest and say why); a refactoring leaves it as it is.
+PLAY_DIGEST = {("small", "builtin"): "1ef42f5395b21043", ("standard", "builtin"): "9a488e06acb712e1",
+               ("small", "wait"): "280cb010131a5d8f"}
+
+
+def _play_digest(preset: str, minotaur: str) -> str:
+    commands = []
+    for seed in range(1, 9):
+        match = Match(make_agent("user", "builtin", seed), make_agent("minotaur", minotaur, seed), seed=seed,
+                      preset=preset, max_turns=150)
+        while match.outcome is None:
+            record = match.play_turn().to_dict()
+            commands.append([record["user"], record["status"]])
+    return hashlib.sha256(json.dumps(commands, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def test_the_builtin_users_play_is_pinned():
+    assert {key: _play_digest(*key) for key in PLAY_DIGEST} == PLAY_DIGEST

@@ -2,26 +2,38 @@
 
 from __future__ import annotations
 
+from labyrinth.engine.constants import MINOTAUR_SIGHT, USER_SIGHT
+from labyrinth.engine.figures import (
+    CLOSE_RANGE,
+    FAINT_RANGE,
+    HEAR_RUN_STEPS,
+    HEAR_WALK_STEPS,
+    JUMP_COOLDOWN,
+    JUMP_SPAN,
+    LANTERN_RESPAWN,
+    PARALYSIS,
+    VERY_CLOSE_RANGE,
+)
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Markdown
 
-HELP = """\
+HELP = f"""\
 # Labyrinth: The Temporal Hunt
 
 Find the **RED**, **BLUE** and **YELLOW** stones and hold all three to escape.
 A Minotaur hunts you: if it shares your cell, you die.
 
-* You see **2 steps** around you; it sees **6** in the dark and hears your steps
-  through walls: running within 24 steps, walking only within 4.5.
-* You hear it: **VERY CLOSE** (7.5 m), **CLOSE** (20 m), **FAINT** (37.5 m), with a direction.
+* You see **{USER_SIGHT} steps** around you; it sees **{MINOTAUR_SIGHT}** in the dark and hears your steps
+  through walls: running within {HEAR_RUN_STEPS} steps, walking only within {HEAR_WALK_STEPS}.
+* You hear it: **VERY CLOSE** ({VERY_CLOSE_RANGE}), **CLOSE** ({CLOSE_RANGE}), **FAINT** ({FAINT_RANGE}), with a direction.
 * Walking costs nothing and is quiet; running is twice as fast, loud, and tiring.
 * **Crawlways** (`=`) can only be walked, and the Minotaur cannot enter them.
-* Every 600 s it may **jump out of time** for 5-10 s and return to the same cell:
+* Every {JUMP_COOLDOWN} it may **jump out of time** for {JUMP_SPAN} and return to the same cell:
   a Temporal Whine warns you when it leaves and just before it comes back.
-* A **lantern** (`L`) freezes it for 120 s; a new one appears 720 s after.
+* A **lantern** (`L`) freezes it for {PARALYSIS}; a new one appears {LANTERN_RESPAWN} after.
 * **LOOK** makes the missing stones hum: their direction and their level.
 
 ## Commands (type them)
@@ -36,7 +48,7 @@ A Minotaur hunts you: if it shares your cell, you die.
 | `grab red stone`, `grab lantern`, `grab` | take what is within reach |
 | `use lantern` | freeze the Minotaur |
 | `halt 5` | wait 5 s, silent, resting |
-| `{"command": "LOOK"}` | raw JSON works too |
+| `{{"command": "LOOK"}}` | raw JSON works too |
 
 Up and down recall earlier commands; completions appear as you type.
 
