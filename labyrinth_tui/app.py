@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import time
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -36,9 +37,14 @@ class LabyrinthApp(App):
         Binding("f1", "help", "help", id="help"),
     ]
 
-    def __init__(self, first: NewGame | None = None) -> None:
+    def __init__(self, first: NewGame | None = None, *, clock: Callable[[], float] = time.monotonic,
+                 autoplay: bool = True) -> None:
+        """``clock`` times the screens' waits and ``autoplay`` starts a spectated match playing: tests pass a
+        clock they move by hand and autoplay off, so that nothing they see hangs on the wall clock."""
         super().__init__()
         self.first = first
+        self.clock = clock
+        self.autoplay = autoplay
         self.providers = first.providers if first else {}  # the command line's LLM options, for every game
         self.learning = first.learning if first else True  # the command line's --no-memory, for every game
         self.opening = False  # a game is being made in the background (its agents ask for plans)
@@ -106,9 +112,9 @@ class LabyrinthApp(App):
         if isinstance(session, SpectateSession):
             from .screens.spectate import SpectateScreen
 
-            self.push_screen(SpectateScreen(session))
+            self.push_screen(SpectateScreen(session, self.autoplay))
         else:
-            self.push_screen(GameScreen(session))
+            self.push_screen(GameScreen(session, self.clock))
 
     def resume(self, saved: SavedGame | None) -> None:
         if saved is None:

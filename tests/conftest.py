@@ -21,3 +21,22 @@ def _own_data_directory(monkeypatch, tmp_path):
                      "MISTRAL_BASE_URL", "OLLAMA_HOST", "OLLAMA_API_KEY", "LABYRINTH_GEMINI_MODEL",
                      "LABYRINTH_MISTRAL_MODEL", "LABYRINTH_OLLAMA_MODEL", "GOOGLE_GENAI_HTTP_CLIENT"):
         monkeypatch.delenv(variable, raising=False)  # the developer's keys never reach a test
+
+
+class ManualClock:
+    """A clock that moves only when the test moves it: the TUI's waits (the game-over screen's quiet moment,
+    the Minotaur's thinking time) then see the same seconds however loaded the machine is."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+@pytest.fixture
+def clock() -> ManualClock:
+    return ManualClock()

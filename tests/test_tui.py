@@ -2,11 +2,13 @@
 session's state is checked), every screen opens, a saved game resumes, a
 spectated match runs to its end."""
 
-from textual.widgets import Input, OptionList, Static
+import asyncio
+
+from textual.widgets import Button, Input, OptionList, Static
 
 from labyrinth.tui.app import LabyrinthApp
 from labyrinth.tui.screens.game import GameScreen
-from labyrinth.tui.screens.game_over import GameOverScreen
+from labyrinth.tui.screens.game_over import QUIET_S, GameOverScreen
 from labyrinth.tui.screens.help import HelpScreen
 from labyrinth.tui.screens.memory import MemoryScreen
 from labyrinth.tui.screens.replays import ReplaysScreen
@@ -32,6 +34,16 @@ async def type_line(pilot, text: str) -> None:
     await pilot.press(*text)
     await pilot.press("enter")
     await pilot.pause()
+
+
+async def wait_for(pilot, condition, seconds: float = 10.0) -> None:
+    """Let the app run until ``condition()`` holds (a timer's tick, a thread's answer), failing after ``seconds``."""
+    for _ in range(int(seconds / 0.05)):
+        if condition():
+            return
+        await asyncio.sleep(0.05)
+        await pilot.pause()
+    raise AssertionError("the condition never came true")
 
 
 async def halt_until_over(pilot, session, turns: int = 60) -> None:
@@ -123,31 +135,61 @@ async def test_a_saved_game_resumes_where_it_was():
         assert resumed.game.state.turn == played.game.state.turn + 1
 
 
-async def test_a_game_ends_on_the_game_over_screen():
-    app = LabyrinthApp(NewGame(5, "tiny", "normal", HUMAN, "builtin"))
+async def test_a_game_ends_on_the_game_over_screen(clock):
+    app = LabyrinthApp(NewGame(5, "tiny", "normal", HUMAN, "builtin"), clock=clock)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         session = app.screen.session
         await halt_until_over(pilot, session)
-        assert session.over and isinstance(app.screen, GameOverScreen)
-        assert "caught" in str(app.screen.query_one("#headline", Static).render())
+        over = app.screen
+        assert session.over and isinstance(over, GameOverScreen)
+        assert "caught" in str(over.query_one("#headline", Static).render())
         await pilot.press(*"halt 20", "enter", "n")  # the rest of a command typed as the game ended
         await pilot.pause()
-        assert isinstance(app.screen, GameOverScreen) and not app.screen.ready
-        await pilot.pause(1.2)  # a quiet second: now keys choose
+        assert app.screen is over and not over.ready and all(b.disabled for b in over.query(Button))
+        clock.advance(QUIET_S / 2)
+        await pilot.press("t")  # still typing: swallowed, and the quiet moment starts again
+        clock.advance(QUIET_S / 2)
+        await pilot.press("t")
+        await pilot.pause()
+        assert app.screen is over and not over.ready
+        clock.advance(QUIET_S)  # a quiet moment: the buttons come alive on the next check, without a key
+        await wait_for(pilot, lambda: over.ready)
+        assert not any(b.disabled for b in over.query(Button)) and app.focused.id == "new"
         await pilot.press("t")
         await pilot.pause()
         assert isinstance(app.screen, TitleScreen)
 
 
-async def test_a_spectated_match_runs_to_its_end():
+async def test_a_spectated_match_plays_on_its_own_and_space_pauses_it():
     app = LabyrinthApp(NewGame(4, "small", "normal", "builtin", "builtin"))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         screen = app.screen
+        assert isinstance(screen, SpectateScreen) and screen.timer is not None and screen.sub_title == "playing"
+        await pilot.press("space")
+        assert screen.timer is None and screen.sub_title == "paused"
+
+
+async def test_a_spectated_match_without_autoplay_waits_for_the_spectator():
+    app = LabyrinthApp(NewGame(4, "small", "normal", "builtin", "builtin"), autoplay=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert screen.timer is None and screen.sub_title == "paused" and screen.session.match.turns == 0
+        await pilot.press("n")
+        assert screen.session.match.turns == 1
+        await pilot.press("space")
+        assert screen.timer is not None and screen.sub_title == "playing"
+
+
+async def test_a_spectated_match_runs_to_its_end():
+    app = LabyrinthApp(NewGame(4, "small", "normal", "builtin", "builtin"), autoplay=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = app.screen
         assert isinstance(screen, SpectateScreen)
-        await pilot.press("space")  # pause the timer; step by hand
-        for _ in range(400):
+        for _ in range(400):  # step by hand
             if screen.session.over:
                 break
             screen.action_step()
@@ -179,7 +221,7 @@ async def test_a_finished_game_shows_and_keeps_what_was_learned():
         await pilot.pause()
         session = app.screen.session
         await halt_until_over(pilot, session)
-        await pilot.pause(0.3)
+        await pilot.pause()
         lessons = str(app.screen.query_one("#lessons", Static).render())
         assert "You learned: STRATEGIC REVISION: caught at" in lessons and "The Minotaur learned:" in lessons
     log = Experience().read()
@@ -223,16 +265,15 @@ async def test_a_spectated_match_shows_each_agents_lessons_and_adds_its_own():
     from tests.test_experience import reflection
 
     Experience().add([reflection(4, key_reflection="Caught at the north ramp. Walk.", preset="small")])
-    app = LabyrinthApp(NewGame(4, "small", "normal", "builtin", "builtin"))
+    app = LabyrinthApp(NewGame(4, "small", "normal", "builtin", "builtin"), autoplay=False)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         screen = app.screen
         panel = str(screen.query_one("#agents").render())
         assert "lessons from 1 earlier games:" in panel and "Caught at the north ramp. Walk." in panel
-        await pilot.press("space")
         while not screen.session.over:
             screen.action_step()
-        await pilot.pause(0.3)
+        await pilot.pause()
         assert "learned:" in "".join(line.text for line in screen.query_one("#log").lines)
     assert len(Experience().read()) == 3
 
@@ -249,15 +290,15 @@ async def test_memory_screen_shows_brackets_as_words():
         assert "I waited [/] too long at [red] the ramp." in str(app.screen.query_one("#memory-body").render())
 
 
-async def test_no_memory_holds_for_the_next_game_too():
+async def test_no_memory_holds_for_the_next_game_too(clock):
     from labyrinth.saves.experience import Experience
 
-    app = LabyrinthApp(NewGame(5, "tiny", "normal", HUMAN, "builtin", learning=False))
+    app = LabyrinthApp(NewGame(5, "tiny", "normal", HUMAN, "builtin", learning=False), clock=clock)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         session = app.screen.session
         await halt_until_over(pilot, session)
-        await pilot.pause(1.2)
+        clock.advance(QUIET_S)  # a quiet moment: the next key chooses
         await pilot.press("n")
         await pilot.pause()
         assert isinstance(app.screen, GameScreen) and app.screen.session is not session

@@ -4,9 +4,8 @@ key offers the built-in Minotaur, and two models can be spectated."""
 
 from __future__ import annotations
 
-import asyncio
 import os
-import time
+import threading
 from pathlib import Path
 
 import pytest
@@ -19,7 +18,7 @@ from labyrinth.tui.screens.spectate import SpectateScreen
 from labyrinth.tui.screens.title import HUMAN, NewGame, TitleScreen
 from labyrinth.tui.widgets.minimap import Minimap
 from tests.stubs import Model, Stub
-from tests.test_tui import SIZE, choose, type_line
+from tests.test_tui import SIZE, choose, type_line, wait_for
 
 KEY = "sk-tui-never-on-disk"
 
@@ -33,26 +32,38 @@ def gemini(monkeypatch):
     stub.close()
 
 
-async def wait_for(pilot, condition, seconds: float = 10.0) -> None:
-    for _ in range(int(seconds / 0.05)):
-        if condition():
-            return
-        await asyncio.sleep(0.05)
-        await pilot.pause()
-    raise AssertionError("the condition never came true")
+class Held:
+    """A model whose answers wait until the test lets them go: the Minotaur thinks exactly as long as the
+    test says, not as long as a loaded machine happens to take."""
+
+    def __init__(self, respond) -> None:
+        self.respond, self.gate, self.answered = respond, threading.Event(), 0
+
+    def __call__(self, request: dict):
+        self.gate.wait(timeout=30)  # a bound, so a failing test cannot hang the suite
+        self.answered += 1
+        return self.respond(request)
 
 
-async def test_hot_seat_thinks_in_the_background_while_the_screen_stays_live(gemini, tmp_path):
-    app = LabyrinthApp(NewGame(5, "small", "normal", HUMAN, "gemini"))
+def _background_threads() -> set[threading.Thread]:
+    return {t for t in threading.enumerate() if t.name == "labyrinth-background"}
+
+
+async def test_hot_seat_thinks_in_the_background_while_the_screen_stays_live(gemini, tmp_path, clock):
+    app = LabyrinthApp(NewGame(5, "small", "normal", HUMAN, "gemini"), clock=clock)
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, GameScreen))  # the plan came back
         screen = app.screen
+        gemini.respond = held = Held(gemini.respond)
         await type_line(pilot, "look")
         hint = screen.query_one("#hint", Static)
-        await wait_for(pilot, lambda: "The Minotaur is thinking" in str(hint.render()))
+        assert "The Minotaur is thinking... 0.0 s" in str(hint.render())
         assert screen.session.game.state.turn == 0 and screen.query_one("#command", Input).disabled
+        clock.advance(2.5)
+        await wait_for(pilot, lambda: "thinking... 2.5 s" in str(hint.render()))  # the indicator's next tick
         await pilot.press("left_square_bracket")  # the map has the focus and still answers meanwhile
         assert screen.query_one(Minimap).level_offset == 1
+        held.gate.set()
         await wait_for(pilot, lambda: screen.thinking is None)
         assert screen.session.game.state.turn == 1 and screen.session.minotaur.stats.decisions == 1
         assert screen.session.minotaur.stats.fallbacks == 0 and "thinking" not in str(hint.render())
@@ -86,7 +97,7 @@ async def test_the_form_offers_every_provider_for_both_roles_and_two_models_can_
     monkeypatch.setenv("MISTRAL_BASE_URL", mistral.url + "/v1")  # as the docs give it: the /v1 is dropped
     monkeypatch.setenv("OLLAMA_HOST", ollama.url)
     try:
-        app = LabyrinthApp()
+        app = LabyrinthApp(autoplay=False)
         async with app.run_test(size=SIZE) as pilot:
             await pilot.pause()
             user, minotaur = app.screen.query_one("#user", Select), app.screen.query_one("#minotaur", Select)
@@ -99,8 +110,7 @@ async def test_the_form_offers_every_provider_for_both_roles_and_two_models_can_
             await choose(pilot, app, "spectate")
             await wait_for(pilot, lambda: isinstance(app.screen, SpectateScreen))
             screen = app.screen
-            await pilot.press("space")  # pause; step by hand
-            for _ in range(4):
+            for _ in range(4):  # step by hand
                 screen.action_step()
                 await wait_for(pilot, lambda: not screen.stepping)
             match = screen.session.match
@@ -117,10 +127,13 @@ async def test_a_second_start_while_the_first_is_opening_is_refused(gemini):
     app = LabyrinthApp()
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
+        background = _background_threads()
         app.start(NewGame(5, "small", "normal", HUMAN, "gemini"))
         app.start(NewGame(6, "small", "normal", HUMAN, "gemini"))
+        assert len(_background_threads() - background) == 1  # no second plan asked for
+        await pilot.pause()
+        assert any(n.message == "A game is already starting." for n in app._notifications)
         await wait_for(pilot, lambda: isinstance(app.screen, GameScreen))
-        await asyncio.sleep(1.0)  # long enough for a second plan to come back, had it been asked
         await pilot.pause()
         assert [type(s).__name__ for s in app.screen_stack] == ["Screen", "TitleScreen", "GameScreen"]
         assert app.screen.session.seed == 5
@@ -131,14 +144,13 @@ async def test_quitting_while_the_minotaur_thinks_does_not_wait_for_its_answer(g
     app = LabyrinthApp(NewGame(5, "small", "normal", HUMAN, "gemini"))
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, GameScreen))
-        gemini.respond.delay_s = 30.0  # the next answer would take half a minute
+        gemini.respond = held = Held(gemini.respond)  # the next answer comes only when the test says
         await type_line(pilot, "look")
         await pilot.press("ctrl+s")  # refused while the turn is half played
         await pilot.pause()
         assert app.screen.thinking is not None and not list(Path(os.environ["XDG_DATA_HOME"]).rglob("*.json"))
-        began = time.monotonic()
         await pilot.press("ctrl+q")
-    assert time.monotonic() - began < 5  # the call is left behind in its daemon thread
+    assert app.return_code == 0 and held.answered == 0  # the app is gone; the call is left behind in its thread
 
 
 async def test_a_model_minotaurs_own_lesson_replaces_the_events_words_once_it_answers(gemini):

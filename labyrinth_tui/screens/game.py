@@ -5,6 +5,7 @@ the map, where single keys play (arrows and WASD walk, shift runs, < > ramps).""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -67,9 +68,11 @@ class GameScreen(Screen):
         Binding("ctrl+s", "save", "save", id="save"),
     ]
 
-    def __init__(self, session: PlaySession) -> None:
+    def __init__(self, session: PlaySession, clock: Callable[[], float] = time.monotonic) -> None:
+        """``clock`` times the Minotaur's thinking and the game-over screen's quiet moment; tests pass their own."""
         super().__init__()
         self.session = session
+        self.clock = clock
         self.thinking: tuple[float, Timer] | None = None  # since when, and the indicator's timer
         self.replaced_told = False
         self.typing = True  # the command line had the focus when the last turn began
@@ -110,7 +113,7 @@ class GameScreen(Screen):
             self.typing = self.query_one(CommandLine).has_focus  # the map keeps its focus, typing gets it back
             self.query_one(CommandLine).disabled = True
             self.query_one(Minimap).focus()  # the map's keys (levels, help) still answer meanwhile
-            self.thinking = (time.monotonic(), self.set_interval(THINKING_TICK_S, self._show_thinking))
+            self.thinking = (self.clock(), self.set_interval(THINKING_TICK_S, self._show_thinking))
             self._show_thinking()
             run_in_background(self.app, lambda: self.session.play(command),
                               lambda _, error: self._turn_played(said, error))
@@ -121,7 +124,7 @@ class GameScreen(Screen):
     def _show_thinking(self) -> None:
         began, _ = self.thinking
         self.query_one("#hint", Static).update(
-            Text(f"The Minotaur is thinking... {time.monotonic() - began:.1f} s", style="italic"))
+            Text(f"The Minotaur is thinking... {self.clock() - began:.1f} s", style="italic"))
 
     def _turn_played(self, said: str, error: BaseException | None) -> None:
         if not self.is_attached:
@@ -143,7 +146,7 @@ class GameScreen(Screen):
         if self.session.over:
             from .game_over import GameOverScreen
 
-            self.app.push_screen(GameOverScreen(self.session),
+            self.app.push_screen(GameOverScreen(self.session, self.clock),
                                  lambda choice: self.app.after_game(choice, self.session))
 
     def _minotaur_note(self) -> Text | str:

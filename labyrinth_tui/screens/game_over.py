@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 from rich.text import Text
 from textual import events
@@ -28,9 +29,11 @@ class GameOverScreen(ModalScreen[str]):
                 Binding("t", "choose('title')", "title", id="over-title"),
                 Binding("q", "choose('quit')", "quit", id="over-quit")]
 
-    def __init__(self, session: PlaySession) -> None:
+    def __init__(self, session: PlaySession, clock: Callable[[], float] = time.monotonic) -> None:
+        """``clock`` measures the quiet moment; tests pass one they move by hand."""
         super().__init__()
         self.session = session
+        self.clock = clock
 
     def compose(self) -> ComposeResult:
         s, f = self.session, self.session.figures
@@ -51,8 +54,8 @@ class GameOverScreen(ModalScreen[str]):
                 yield Button("Quit", id="quit", variant="error", disabled=True)
 
     def on_mount(self) -> None:
-        self.ready, self.typed_at = False, time.monotonic()
-        self.waiting = self.set_interval(QUIET_S / 5, self._get_ready)
+        self.ready, self.typed_at = False, self.clock()
+        self.waiting = self.set_interval(QUIET_S / 5, self._get_ready)  # the buttons come alive without a key
         if self.session.memory.log is None:
             return
         try:
@@ -75,19 +78,21 @@ class GameOverScreen(ModalScreen[str]):
         self.query_one("#lessons", Static).update(text)
 
     def on_key(self, event: events.Key) -> None:
-        if not self.ready:  # still typing: wait for a quiet moment
-            self.typed_at = time.monotonic()
+        if not self._get_ready():  # still typing: wait for a quiet moment
+            self.typed_at = self.clock()
             event.stop()
             event.prevent_default()
 
-    def _get_ready(self) -> None:
-        if time.monotonic() - self.typed_at < QUIET_S:
-            return
+    def _get_ready(self) -> bool:
+        """Whether keys choose now: the first check after a quiet moment turns the buttons on."""
+        if self.ready or self.clock() - self.typed_at < QUIET_S:
+            return self.ready
         self.waiting.stop()
         self.ready = True
         for button in self.query(Button):
             button.disabled = False
         self.query_one("#new", Button).focus()
+        return True
 
     def action_choose(self, choice: str) -> None:
         if self.ready:

@@ -47,9 +47,12 @@ class SpectateScreen(Screen):
         Binding("escape,q", "back", "title", id="spectate-back"),
     ]
 
-    def __init__(self, session: SpectateSession) -> None:
+    def __init__(self, session: SpectateSession, autoplay: bool = True) -> None:
+        """``autoplay``: the match starts playing on its timer; off, it waits for space or n (tests step by hand,
+        so what they see never depends on how fast the machine is)."""
         super().__init__()
         self.session = session
+        self.autoplay = autoplay
         self.speed = 2
         self.omniscient = False
         self.timer = None
@@ -75,7 +78,10 @@ class SpectateScreen(Screen):
         self.query_one("#agents", AgentPanel).border_title = "Agents"
         self._show()
         self.call_after_refresh(self.query_one(NarrativeLog).tell, None, s.response)  # once it knows its width
-        self.action_toggle_play()
+        if self.autoplay:
+            self.action_toggle_play()
+        else:
+            self.sub_title = "paused"
 
     def action_toggle_play(self) -> None:
         if self.timer is None:
