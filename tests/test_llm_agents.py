@@ -10,9 +10,9 @@ import socket
 
 import pytest
 
-from labyrinth.agents.providers import retry
 from labyrinth.agents.config import ProviderSettings
 from labyrinth.agents.llm_agent import CONTEXT_TOKENS, REPLY_TOKENS
+from labyrinth.agents.providers import retry
 from labyrinth.agents.providers.base import SCHEMAS
 from labyrinth.agents.registry import ProviderNotConfigured, make_agent
 from labyrinth.agents.runner import Match

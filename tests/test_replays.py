@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from labyrinth.saves import replays as saved_replays
 from labyrinth.agents.naive import RandomWalker, Waiter
 from labyrinth.agents.registry import make_agent
 from labyrinth.agents.runner import Match
+from labyrinth.saves import replays as saved_replays
 from labyrinth.saves.paths import replays_dir
 from labyrinth.saves.replays import ReplayError, ReplayWriter, first_mismatch, read_replay
 

@@ -2,7 +2,6 @@
 counted fallback, no match can stall, and both sides are asked at once."""
 
 import threading
-import time
 
 import pytest
 
@@ -76,25 +75,34 @@ def test_a_user_stuck_on_errors_gets_look_after_three():
     assert match.game.state.tick > 0, "time went on: the match did not stall"
 
 
-def test_a_slow_agent_times_out_and_both_are_asked_at_once():
-    inside = []
+def test_both_are_asked_at_once_and_a_slow_agent_times_out():
+    """Overlap is proved by a meeting, not a stopwatch: each side's decide waits at a barrier
+    that opens only when the other side's decide is running too."""
+    meeting, inside = threading.Barrier(2, timeout=30), []
 
-    class Slow(Scripted):
+    class Meeting(Scripted):
         def decide(self, observation):
             inside.append(threading.current_thread().name)
-            time.sleep(0.3)
+            meeting.wait()  # BrokenBarrierError, a counted exception, if the other is not asked meanwhile
             return super().decide(observation)
 
-    user = Slow([Action("HALT")], blocking=True)
-    minotaur = Slow([Action("WAIT")], blocking=True)
-    began = time.perf_counter()
-    match = Match(user, minotaur, seed=1, preset="tiny", max_turns=2, timeout_s=0.5)
-    match.play()
-    assert time.perf_counter() - began < 1.0, "the two 0.3 s decisions did not overlap"
-    assert len(set(inside[:2])) == 2  # the first turn's two calls, in two threads
-    late = Match(Slow([Action("HALT")], blocking=True), Waiter(0), seed=1, preset="tiny", max_turns=1,
+    match = Match(Meeting([Action("HALT")], blocking=True), Meeting([Action("WAIT")], blocking=True), seed=1,
+                  preset="tiny", max_turns=1, timeout_s=60)
+    record = match.play_turn()
+    assert (record.user.command, record.user_fallback, record.minotaur_fallback) == ("HALT", None, None)
+    assert len(set(inside)) == 2  # the two calls, in two threads
+
+    answer = threading.Event()
+
+    class Held(Scripted):
+        def decide(self, observation):
+            answer.wait(30)  # an answer that comes only after the deadline has passed
+            return super().decide(observation)
+
+    late = Match(Held([Action("HALT")], blocking=True), Waiter(0), seed=1, preset="tiny", max_turns=1,
                  timeout_s=0.1)
     record = late.play_turn()
+    answer.set()
     assert record.user.command == "LOOK" and "no answer within 0.1 s" in record.user_fallback
     assert late.stats["user"].timeouts == 1
     late.close()

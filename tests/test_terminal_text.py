@@ -12,8 +12,8 @@ from pathlib import Path
 from hypothesis import given
 from hypothesis import strategies as st
 
-from labyrinth.tui.terminal_text import printable
 from labyrinth.saves.replays import ReplayWriter
+from labyrinth.tui.terminal_text import printable
 from tests.test_replays import builtin_match
 
 LABYRINTH = str(Path(sys.executable).with_name("labyrinth"))

@@ -8,6 +8,8 @@ import shutil
 from textual.app import App
 from textual.widgets import OptionList, Static
 
+from labyrinth.saves.paths import replays_dir
+from labyrinth.saves.replays import ReplayWriter
 from labyrinth.tui.app import LabyrinthApp
 from labyrinth.tui.screens.game import GameScreen
 from labyrinth.tui.screens.memory import MemoryScreen
@@ -15,8 +17,6 @@ from labyrinth.tui.screens.replays import ReplaysScreen
 from labyrinth.tui.screens.saved_games import SavedGamesScreen
 from labyrinth.tui.screens.title import HUMAN, NewGame, TitleScreen
 from labyrinth.tui.widgets.agent_panel import AgentPanel
-from labyrinth.saves.paths import replays_dir
-from labyrinth.saves.replays import ReplayWriter
 from tests.test_replays import builtin_match
 from tests.test_tui import SIZE, choose, type_line
 

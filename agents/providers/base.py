@@ -12,8 +12,9 @@ import math
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from labyrinth.engine.action_schema import action_schema
 from pydantic import BaseModel, ConfigDict, Field
+
+from labyrinth.engine.action_schema import action_schema
 
 CONTEXT_TOKENS = 4096  # the smallest context a model is given (Ollama's default num_ctx)
 REPLY_TOKENS = 300  # the most a reply may take: an action and a sentence of reasoning

@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Markdown
+
 from labyrinth.engine.constants import MINOTAUR_SIGHT, USER_SIGHT
 from labyrinth.engine.figures import (
     CLOSE_RANGE,
@@ -14,11 +20,6 @@ from labyrinth.engine.figures import (
     PARALYSIS,
     VERY_CLOSE_RANGE,
 )
-from textual.app import ComposeResult
-from textual.binding import Binding
-from textual.containers import VerticalScroll
-from textual.screen import ModalScreen
-from textual.widgets import Markdown
 
 HELP = f"""\
 # Labyrinth: The Temporal Hunt
