@@ -3,7 +3,7 @@ other role played by an agent of this project (the built-in one by default).
 
 `act` maps a WSAP action one to one onto the engine's UserInput or
 MinotaurDecision; an unknown action or bad params change nothing and say what
-is valid. Rewards are engine/rewards.py's; achievements engine/achievements.py's.
+is valid. Rewards are engine/wsap/rewards.py's; achievements engine/wsap/achievements.py's.
 
 With an experience log (``memory``) a generic agent learns like ours: the
 role's lessons end its ``game_description`` (the one text WSAP hands an agent at
@@ -17,13 +17,16 @@ import warnings
 from types import SimpleNamespace
 
 from labyrinth.engine import Game, MinotaurDecision, UserInput
-from labyrinth.engine.achievements import (
+from labyrinth.engine.commands import BadInput
+from labyrinth.engine.turn import TurnResult, unexecutable
+from labyrinth.engine.wsap import Action, ActionResult, ActionSpace, Observation
+from labyrinth.engine.wsap.achievements import (
     MINOTAUR_ACHIEVEMENTS,
     USER_ACHIEVEMENTS,
     minotaur_unlocked,
     user_unlocked,
 )
-from labyrinth.engine.actions import (
+from labyrinth.engine.wsap.actions import (
     MINOTAUR_ACTIONS,
     MINOTAUR_DESCRIPTION,
     USER_ACTIONS,
@@ -31,11 +34,8 @@ from labyrinth.engine.actions import (
     to_minotaur_decision,
     to_user_input,
 )
-from labyrinth.engine.commands import BadInput
-from labyrinth.engine.perception import MinotaurPerception, UserPerception
-from labyrinth.engine.rewards import minotaur_reward, user_reward
-from labyrinth.engine.turn import TurnResult, unexecutable
-from labyrinth.engine.wsap import Action, ActionResult, ActionSpace, Observation
+from labyrinth.engine.wsap.perception import MinotaurPerception, UserPerception
+from labyrinth.engine.wsap.rewards import minotaur_reward, user_reward
 from labyrinth.saves.experience import Experience
 
 from .base import Agent

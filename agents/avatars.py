@@ -15,7 +15,6 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 
-from labyrinth.engine.actions import USER_ACTIONS, USER_DESCRIPTION
 from labyrinth.engine.schemas import STONES
 from labyrinth.engine.wsap import (
     Action,
@@ -30,6 +29,7 @@ from labyrinth.engine.wsap import (
     Observation,
     RespawnOption,
 )
+from labyrinth.engine.wsap.actions import USER_ACTIONS, USER_DESCRIPTION
 from labyrinth.saves.avatars import AvatarRecord, load_roster, store_roster
 from labyrinth.saves.games import SavedGame, SaveError, load_game, save_game, saves_dir
 from labyrinth.saves.paths import StorageError, confined, remove

@@ -18,12 +18,6 @@ from collections import deque
 from collections.abc import Sequence
 
 from labyrinth.engine.wsap import Action, ActionResult, ActionSpace, Goal, Observation
-from labyrinth.engine.wsap_messages import (
-    ActionParseError,
-    parse_action,
-    step_message,
-    system_message,
-)
 from labyrinth.saves.experience import Reflection
 
 from .base import InvalidAnswer
@@ -41,6 +35,12 @@ from .providers.base import (
     estimate_tokens,
 )
 from .providers.retry import patience_s
+from .wsap_messages import (
+    ActionParseError,
+    parse_action,
+    step_message,
+    system_message,
+)
 
 GAME_NAME = "Labyrinth: The Temporal Hunt"
 PERSONAS = {

@@ -11,7 +11,11 @@ import time
 from dataclasses import dataclass
 
 from labyrinth.engine import GameState, MinotaurDecision, UserInput
-from labyrinth.engine.actions import (
+from labyrinth.engine.commands import BadInput
+from labyrinth.engine.turn import TurnResult
+from labyrinth.engine.world import World
+from labyrinth.engine.wsap import Action, ActionResult
+from labyrinth.engine.wsap.actions import (
     MINOTAUR_ACTIONS,
     MINOTAUR_DESCRIPTION,
     USER_ACTIONS,
@@ -19,12 +23,8 @@ from labyrinth.engine.actions import (
     to_minotaur_decision,
     to_user_input,
 )
-from labyrinth.engine.commands import BadInput
-from labyrinth.engine.perception import MinotaurPerception, UserPerception
-from labyrinth.engine.rewards import minotaur_reward, user_reward
-from labyrinth.engine.turn import TurnResult
-from labyrinth.engine.world import World
-from labyrinth.engine.wsap import Action, ActionResult
+from labyrinth.engine.wsap.perception import MinotaurPerception, UserPerception
+from labyrinth.engine.wsap.rewards import minotaur_reward, user_reward
 
 from .base import Agent, InvalidAnswer
 from .providers.base import ProviderError

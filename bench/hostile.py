@@ -153,7 +153,7 @@ class Harness:
                 tally.fail("crashes", f"{label} {text[:24]!r}", f"{type(exc).__name__}: {exc}")
 
     def replies(self, tally: Tally) -> None:
-        from labyrinth.engine.wsap_messages import ActionParseError, parse_action
+        from labyrinth.agents.wsap_messages import ActionParseError, parse_action
 
         for label, text in inputs.model_replies(self.seed, self.size.replies):
             if self.out_of_time(tally):

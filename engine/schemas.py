@@ -43,7 +43,7 @@ class Param:
 
 # The actions, each with the only parameters it takes, in the order agents are shown them: the one
 # definition from which the WSAP action spaces, the JSON schema sent to the models, the check of every
-# agent's action and the typed-command parser's tables are derived (engine/actions.py, labyrinth.tui).
+# agent's action and the typed-command parser's tables are derived (engine/wsap/actions.py, labyrinth.tui).
 USER_PARAMS: dict[str, tuple[Param, ...]] = {
     "MOVE": (Param("direction", "where to go; UP RAMP / DOWN RAMP only from a ramp cell", required=True),
              Param("steps", "how many steps (1-100); use 1 on a ramp", default=MAX_STEPS),

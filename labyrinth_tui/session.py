@@ -17,8 +17,8 @@ from labyrinth.agents.side import Side
 from labyrinth.engine import WAIT, Game, GameStateResponse, MinotaurDecision, UserInput
 from labyrinth.engine import events as ev
 from labyrinth.engine.geometry import Pos
-from labyrinth.engine.perception import UserPerception
 from labyrinth.engine.turn import TurnResult, unexecutable
+from labyrinth.engine.wsap.perception import UserPerception
 from labyrinth.saves.experience import Experience, Reflection
 from labyrinth.saves.games import SavedGame, SaveError, now_iso
 from labyrinth.saves.paths import StorageError

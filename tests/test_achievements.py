@@ -1,7 +1,7 @@
 """Achievements are read from the turn's events, never from the words of a message."""
 
 from labyrinth.engine import events as ev
-from labyrinth.engine.achievements import minotaur_unlocked
+from labyrinth.engine.wsap.achievements import minotaur_unlocked
 
 from .scenes import CHASE, LOOK, WAIT, corridor, halt, move, scene
 

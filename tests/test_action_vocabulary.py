@@ -15,8 +15,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from labyrinth.agents.providers.base import SCHEMAS
-from labyrinth.engine.action_schema import action_schema
-from labyrinth.engine.actions import MINOTAUR_ACTIONS, USER_ACTIONS, to_minotaur_decision, to_user_input
 from labyrinth.engine.commands import BadInput
 from labyrinth.engine.schemas import (
     MINOTAUR_PARAMS,
@@ -29,6 +27,8 @@ from labyrinth.engine.schemas import (
     UserInput,
 )
 from labyrinth.engine.wsap import Action
+from labyrinth.engine.wsap.action_schema import action_schema
+from labyrinth.engine.wsap.actions import MINOTAUR_ACTIONS, USER_ACTIONS, to_minotaur_decision, to_user_input
 from labyrinth.tui.command_parser import DIRECTIONS, SPEEDS, TARGETS, VERBS, parse_command
 
 TO_ENGINE = {"user": to_user_input, "minotaur": to_minotaur_decision}

@@ -54,7 +54,7 @@ def test_the_help_screen_quotes_the_constants():
 def test_the_event_words_quote_the_constants():
     words = _run("""
         from labyrinth.engine import events as ev
-        from labyrinth.engine.perception import _minotaur_event_text, _user_event_text
+        from labyrinth.engine.wsap.perception import _minotaur_event_text, _user_event_text
         print(_user_event_text(ev.LanternUsed(0, (0, 0, 0))))
         print(_minotaur_event_text(ev.LanternUsed(0, (0, 0, 0))))
         print(_minotaur_event_text(ev.MinotaurJumped(0, (0, 0, 0), 26)))

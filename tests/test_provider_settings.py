@@ -12,7 +12,7 @@ from labyrinth.agents.config import DEFAULT_MODELS, provider_settings
 from labyrinth.agents.llm_agent import LLMAgent
 from labyrinth.agents.providers.base import ProviderError, Reply
 from labyrinth.agents.providers.retry import Failure, http_failure, retry_after_s, with_retries
-from labyrinth.engine.actions import USER_ACTIONS, USER_DESCRIPTION
+from labyrinth.engine.wsap.actions import USER_ACTIONS, USER_DESCRIPTION
 from labyrinth.saves.config import ConfigError, config_path, read_config
 
 

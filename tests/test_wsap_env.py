@@ -158,7 +158,7 @@ def test_the_roster_holds_three_and_despawn_frees_a_place(tmp_path):
 
 
 def test_a_wsap_agent_learns_through_its_game_description_and_leaves_its_reflections(tmp_path):
-    from labyrinth.engine.actions import USER_DESCRIPTION
+    from labyrinth.engine.wsap.actions import USER_DESCRIPTION
     from labyrinth.saves.experience import Experience, log_path
 
     unasked = make_adapter("user", seed=7, preset="tiny", max_turns=1)

@@ -1,4 +1,4 @@
-"""Conformance of engine.wsap and engine.wsap_messages to the WSAP v0.1 seed:
+"""Conformance of engine.wsap and agents.wsap_messages to the WSAP v0.1 seed:
 every type with the seed's fields, the roster's rules, the adapter protocols,
 JSON-ready observations, the exact message layout, and tolerant reply parsing."""
 
@@ -9,8 +9,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from labyrinth.agents.wsap_messages import (
+    ActionParseError,
+    parse_action,
+    step_message,
+    system_message,
+)
 from labyrinth.engine import Game
-from labyrinth.engine.perception import MinotaurPerception, UserPerception
 from labyrinth.engine.wsap import (
     Action,
     ActionDef,
@@ -40,12 +45,7 @@ from labyrinth.engine.wsap import (
     Tool,
     to_plain,
 )
-from labyrinth.engine.wsap_messages import (
-    ActionParseError,
-    parse_action,
-    step_message,
-    system_message,
-)
+from labyrinth.engine.wsap.perception import MinotaurPerception, UserPerception
 
 
 def _observation(**extra):

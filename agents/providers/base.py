@@ -14,7 +14,7 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from labyrinth.engine.action_schema import action_schema
+from labyrinth.engine.wsap.action_schema import action_schema
 
 CONTEXT_TOKENS = 4096  # the smallest context a model is given (Ollama's default num_ctx)
 REPLY_TOKENS = 300  # the most a reply may take: an action and a sentence of reasoning
@@ -52,7 +52,7 @@ class ResponseSchema:
         return cls(model.__name__, model.model_json_schema())
 
 
-# Each role's action, one branch per action, derived from the schemas' one definition (engine/action_schema.py).
+# Each role's action, one branch per action, derived from the schemas' one definition (engine/wsap/action_schema.py).
 SCHEMAS: dict[str, ResponseSchema] = {"user": ResponseSchema("UserAction", action_schema("user")),
                                       "minotaur": ResponseSchema("MinotaurAction", action_schema("minotaur"))}
 

@@ -16,8 +16,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from .schemas import MINOTAUR_PARAMS, USER_PARAMS, MinotaurDecision, Param, UserInput
-from .wsap import ParamDef
+from ..schemas import MINOTAUR_PARAMS, USER_PARAMS, MinotaurDecision, Param, UserInput
+from .types import ParamDef
 
 REASONING = {"type": "string", "description": "why, in a sentence"}
 _ANNOTATIONS = ("title", "default", "description")  # pydantic's words for people, not constraints

@@ -7,9 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .action_schema import ROLES, param_defs
-from .commands import BadInput, describe_errors, excerpt
-from .constants import (
+from ..commands import BadInput, describe_errors, excerpt
+from ..constants import (
     HEAR_HIGH_SQ,
     HEAR_LOW_SQ,
     JUMP_COOLDOWN_TICKS,
@@ -22,8 +21,9 @@ from .constants import (
     QUARTERS,
     TICKS_PER_SECOND,
 )
-from .schemas import MinotaurDecision, UserInput
-from .wsap import Action, ActionDef, ActionSpace
+from ..schemas import MinotaurDecision, UserInput
+from .action_schema import ROLES, param_defs
+from .types import Action, ActionDef, ActionSpace
 
 # The numbers the descriptions quote, from the constants, so that tuning them keeps the words true.
 _PARALYSIS, _RESPAWN = PARALYSIS_TICKS // TICKS_PER_SECOND, LANTERN_RESPAWN_TICKS // TICKS_PER_SECOND

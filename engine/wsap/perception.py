@@ -10,17 +10,17 @@ from __future__ import annotations
 
 from collections import deque
 
-from . import events as ev
-from .cells import CELL_CHARS, CRAWLWAY, RAMP_DOWN, RAMP_UP
-from .figures import PARALYSIS, seconds_text
-from .geometry import HORIZONTAL, Pos
-from .narrative import from_words
-from .presets import PRESETS
-from .schemas import STONES, GameStateResponse, MinotaurObservation
-from .senses import USER_SIGHT, in_sight, items_in_sight, level_words
-from .state import GameState
-from .world import World
-from .wsap import Effect, Entity, Event, Goal, Location, Observation, Terrain
+from .. import events as ev
+from ..cells import CELL_CHARS, CRAWLWAY, RAMP_DOWN, RAMP_UP
+from ..figures import PARALYSIS, seconds_text
+from ..geometry import HORIZONTAL, Pos
+from ..narrative import from_words
+from ..presets import PRESETS
+from ..schemas import STONES, GameStateResponse, MinotaurObservation
+from ..senses import USER_SIGHT, in_sight, items_in_sight, level_words
+from ..state import GameState
+from ..world import World
+from .types import Effect, Entity, Event, Goal, Location, Observation, Terrain
 
 RECENT = 8  # events kept for "RECENT EVENTS"
 RAMP_REACH = 8  # how far around an item the Minotaur is told of ramps

@@ -5,8 +5,8 @@ They are read from the turn's events, like everything that tells what happened.
 
 from __future__ import annotations
 
-from . import events as ev
-from .wsap import Achievement
+from .. import events as ev
+from .types import Achievement
 
 USER_ACHIEVEMENTS = {
     "first_stone": Achievement("first_stone", "Took a first stone", "common"),

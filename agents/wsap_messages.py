@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import json
 
-from .commands import excerpt
-from .wsap import Action, ActionSpace, Observation
+from labyrinth.engine.commands import excerpt
+from labyrinth.engine.wsap import Action, ActionSpace, Observation
 
 GOAL_LINE = "Your goal is to survive and accomplish objectives. Respond with a JSON action."
 STEP_QUESTION = 'What action do you take? Respond with JSON: {"action": "name", "params": {}, "reasoning": "why"}'

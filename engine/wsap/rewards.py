@@ -7,7 +7,7 @@ User: +1 for each stone grabbed, +10 for escaping, -10 for being caught, and
 
 from __future__ import annotations
 
-from . import events as ev
+from .. import events as ev
 
 STONE, ESCAPE, CATCH, PER_SECOND = 1.0, 10.0, 10.0, 0.001
 
