@@ -110,11 +110,16 @@ def test_confined_accepts_only_what_resolves_inside(parts):
         assert path.resolve().is_relative_to(root)
 
 
-def test_an_overwrite_through_a_symlink_leading_outside_is_refused(tmp_path):
-    outside = tmp_path / "outside.json"
-    outside.write_text('{"mine": true}')
+def _log_leading_to(outside: Path, text: str) -> None:
+    """The experience log as a link to ``outside``, a file of the user's holding ``text``."""
+    outside.write_text(text)
     log_path().parent.mkdir(parents=True)
     log_path().symlink_to(outside)
+
+
+def test_an_overwrite_through_a_symlink_leading_outside_is_refused(tmp_path):
+    outside = tmp_path / "outside.json"
+    _log_leading_to(outside, '{"mine": true}')
     with pytest.raises(StorageError, match="outside"):
         Experience().add([_reflection()])
     assert outside.read_text() == '{"mine": true}'
@@ -371,10 +376,7 @@ def test_an_edited_roster_is_refused_in_one_line_not_a_crash_later(edit):
 
 
 def test_a_log_that_leads_outside_is_refused_before_it_is_read(tmp_path):
-    outside = tmp_path / "elsewhere.json"
-    outside.write_text('{"version": 1, "reflections": []}')
-    log_path().parent.mkdir(parents=True)
-    log_path().symlink_to(outside)
+    _log_leading_to(tmp_path / "elsewhere.json", '{"version": 1, "reflections": []}')
     with pytest.raises(StorageError, match="outside"):
         Experience().read()
     listed = run("memory", "list")
