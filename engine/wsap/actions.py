@@ -8,28 +8,23 @@ from __future__ import annotations
 from typing import Any
 
 from ..commands import BadInput, describe_errors, excerpt
-from ..constants import (
-    HEAR_HIGH_SQ,
-    HEAR_LOW_SQ,
-    JUMP_COOLDOWN_TICKS,
-    JUMP_MAX_TICKS,
-    JUMP_MIN_TICKS,
-    LANTERN_RESPAWN_TICKS,
-    MINOTAUR_PACE,
-    MINOTAUR_SEEING_PACE,
-    PARALYSIS_TICKS,
-    QUARTERS,
-    TICKS_PER_SECOND,
+from ..constants import MINOTAUR_PACE, MINOTAUR_SEEING_PACE, QUARTERS, TICKS_PER_SECOND
+from ..figures import (
+    CLOSE_RANGE,
+    FAINT_RANGE,
+    HEAR_RUN_STEPS,
+    HEAR_WALK_STEPS,
+    JUMP_COOLDOWN,
+    JUMP_SPAN,
+    LANTERN_RESPAWN,
+    PARALYSIS,
+    VERY_CLOSE_RANGE,
 )
 from ..schemas import MinotaurDecision, UserInput
 from .action_schema import ROLES, param_defs
 from .types import Action, ActionDef, ActionSpace
 
-# The numbers the descriptions quote, from the constants, so that tuning them keeps the words true.
-_PARALYSIS, _RESPAWN = PARALYSIS_TICKS // TICKS_PER_SECOND, LANTERN_RESPAWN_TICKS // TICKS_PER_SECOND
-_COOLDOWN = JUMP_COOLDOWN_TICKS // TICKS_PER_SECOND
-_JUMP = f"{JUMP_MIN_TICKS / TICKS_PER_SECOND:g}-{JUMP_MAX_TICKS / TICKS_PER_SECOND:g} s"
-_HEAR_RUN, _HEAR_WALK = f"{HEAR_HIGH_SQ ** 0.5:g}", f"{HEAR_LOW_SQ ** 0.5:.1f}".removesuffix(".0")
+# The Minotaur's paces as the descriptions quote them (the other figures are engine/figures.py's).
 _WALKS = f"{MINOTAUR_PACE * TICKS_PER_SECOND / QUARTERS:g} step/s"
 _RUNS = f"{MINOTAUR_SEEING_PACE * TICKS_PER_SECOND / QUARTERS:g} steps/s"
 
@@ -43,8 +38,8 @@ _USER_WORDS = {
              "(its compass direction and level)."), [], "perception"),
     "GRAB": ("Take an item on your cell or next to it (1 s).",
              ["the item is on your cell or one of the four next to it, on this level"], "interaction"),
-    "USE": ((f"Raise the LANTERN: the Minotaur is paralyzed for {_PARALYSIS} s, wherever it is; the lantern "
-            f"burns out and a new one appears somewhere {_RESPAWN} s later."), ["you carry the LANTERN"], "item"),
+    "USE": ((f"Raise the LANTERN: the Minotaur is paralyzed for {PARALYSIS}, wherever it is; the lantern "
+            f"burns out and a new one appears somewhere {LANTERN_RESPAWN} later."), ["you carry the LANTERN"], "item"),
     "HALT": ("Stand still and silent, recovering stamina.", [], "wait"),
 }
 _MINOTAUR_WORDS = {
@@ -53,10 +48,10 @@ _MINOTAUR_WORDS = {
     "PATHFIND": (f"Walk a shortest path to a cell you choose ({_WALKS}; {_RUNS} while you see the intruder).",
                  ["the target is open and not a crawlway"], "movement"),
     "WAIT": ("Stand still and silent: an ambush.", [], "wait"),
-    "JUMP": ((f"Leap out of time for {_JUMP} and come back at this very cell: you do not move, see, block "
+    "JUMP": ((f"Leap out of time for {JUMP_SPAN} and come back at this very cell: you do not move, see, block "
              "or kill meanwhile, and the intruder hears a whine when you leave and just before you return. "
              "Whoever stands on your cell when you return dies."),
-             ["CHASING_3D (not paralyzed, not already jumping)", f"cooldown 0 ({_COOLDOWN} s after the last jump)"],
+             ["CHASING_3D (not paralyzed, not already jumping)", f"cooldown 0 ({JUMP_COOLDOWN} after the last jump)"],
              "temporal"),
 }
 
@@ -75,11 +70,11 @@ Labyrinth: The Temporal Hunt. You are lost in a labyrinth cut into a kilometre c
 step (2.5 m) wide, levels 5 m apart joined by ramps (UP RAMP / DOWN RAMP from a ramp cell, one level a step). \
 Your goal: find and GRAB the RED, BLUE and YELLOW stones; holding all three, you escape. A Minotaur hunts you. \
 You see 2 steps around you; it sees 6 steps in the dark and hears your steps through walls (running within \
-{_HEAR_RUN} steps, walking only within {_HEAR_WALK}). You hear it as a cue (VERY CLOSE within 7.5 m, CLOSE 20 m, FAINT 37.5 m) \
+{HEAR_RUN_STEPS} steps, walking only within {HEAR_WALK_STEPS}). You hear it as a cue (VERY CLOSE within {VERY_CLOSE_RANGE}, CLOSE {CLOSE_RANGE}, FAINT {FAINT_RANGE}) \
 with a direction. If it shares your cell you die. Running (2 steps/s) costs stamina; walking (1 step/s) and \
 standing restore it. Crawlways can only be walked, and the Minotaur cannot enter them at all: they are \
-refuges. Every {_COOLDOWN} s it may jump out of time for {_JUMP} (a Temporal Whine warns you when it leaves and just \
-before it returns to the same cell). A LANTERN freezes it for {_PARALYSIS} s. LOOK makes the missing stones hum: their \
+refuges. Every {JUMP_COOLDOWN} it may jump out of time for {JUMP_SPAN} (a Temporal Whine warns you when it leaves and just \
+before it returns to the same cell). A LANTERN freezes it for {PARALYSIS}. LOOK makes the missing stones hum: their \
 direction and level. Time passes only when you act: each action reports the seconds it took."""
 
 MINOTAUR_DESCRIPTION = f"""\
@@ -87,10 +82,10 @@ Labyrinth: The Temporal Hunt. You are the Minotaur, master of a labyrinth cut in
 (x grows EAST, y NORTH, z UP by levels joined by ramps; you know every cell). An intruder is looking for the \
 RED, BLUE and YELLOW stones; if it holds all three it escapes and you lose. Catch it: step onto its cell. \
 Your infrared eyes see it within 6 steps in line of sight; you hear its steps through walls (running within \
-{_HEAR_RUN} steps, walking within {_HEAR_WALK}) and learn the exact cell. You walk {_WALKS}, {_RUNS} while you see it. You cannot \
-enter crawlways, where it can hide. You know where the stones lie: guarding them pays. Every {_COOLDOWN} s you may \
-JUMP out of time for {_JUMP} and return to the same cell; the intruder hears a whine. If it raises a LANTERN \
-you are frozen for {_PARALYSIS} s. One decision holds for the whole of the intruder's next action."""
+{HEAR_RUN_STEPS} steps, walking within {HEAR_WALK_STEPS}) and learn the exact cell. You walk {_WALKS}, {_RUNS} while you see it. You cannot \
+enter crawlways, where it can hide. You know where the stones lie: guarding them pays. Every {JUMP_COOLDOWN} you may \
+JUMP out of time for {JUMP_SPAN} and return to the same cell; the intruder hears a whine. If it raises a LANTERN \
+you are frozen for {PARALYSIS}. One decision holds for the whole of the intruder's next action."""
 
 
 def _check(action: Action, role: str) -> tuple[str, dict[str, Any]]:
