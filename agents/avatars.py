@@ -15,6 +15,7 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 
+from labyrinth.engine.figures import seconds
 from labyrinth.engine.schemas import STONES
 from labyrinth.engine.wsap import (
     Action,
@@ -139,7 +140,7 @@ class LabyrinthAvatars:
                 return JackInResult(False, record.avatar, "its sleeping game does not replay to the same state", {},
                                     None)
         self.agent_id, self.avatar_id, self.game = agent_id, avatar_id, game
-        self.session_start = game.game.state.tick / 2
+        self.session_start = seconds(game.game.state.tick)
         avatar = self._update(record, state=AvatarState.BOUND, bound_agent=agent_id)
         return JackInResult(True, avatar, f"{agent_id} is {avatar.name}, at {avatar.position}.", {}, game.observe())
 
@@ -152,7 +153,7 @@ class LabyrinthAvatars:
             return JackOutResult(False, AvatarState.BOUND, f"mode must be dormant, suspend or despawn, not {mode!r}",
                                  {})
         game, record = self.game, self._record(agent_id, self.avatar_id)
-        stats = {"playtime_s": game.game.state.tick / 2 - self.session_start, "turns": game.turns,
+        stats = {"playtime_s": seconds(game.game.state.tick) - self.session_start, "turns": game.turns,
                  "achievements": sorted(game.unlocked)}
         if mode == "despawn":
             self.agent_id = self.avatar_id = self.game = None
@@ -219,8 +220,8 @@ class LabyrinthAvatars:
         agent_id = record.avatar.avatar_id.rsplit("-", 1)[0]
         if self.game is not None and self.avatar_id == record.avatar.avatar_id:
             state = self.game.game.state
-            played = state.tick / 2 - self.session_start
-            self.session_start = state.tick / 2
+            played = seconds(state.tick) - self.session_start
+            self.session_start = seconds(state.tick)
             stones = [s for s in STONES if s in state.inventory]
             record.stones_ever = sorted(set(record.stones_ever) | set(stones), key=STONES.index)
             avatar_fields = {"position": state.user, "inventory": {s: 1 for s in state.inventory},

@@ -17,6 +17,7 @@ import time
 
 from labyrinth.engine import WAIT, Game, MinotaurDecision, UserInput
 from labyrinth.engine.constants import WORLD_LEVELS, WORLD_SIZE
+from labyrinth.engine.figures import seconds
 
 DIRECTIONS = ("NORTH", "SOUTH", "EAST", "WEST", "UP RAMP", "DOWN RAMP")
 
@@ -55,7 +56,7 @@ def main() -> None:
     wall = time.perf_counter() - start
     print(json.dumps({
         "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,  # KiB on Linux
-        "chunks": game.world.chunks_generated, "commands": played, "game_time": game.state.tick / 2,
+        "chunks": game.world.chunks_generated, "commands": played, "game_time": seconds(game.state.tick),
         "outcome": game.state.outcome, "wall_s": wall,
     }))
 
