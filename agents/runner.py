@@ -1,129 +1,130 @@
-"""The match runner: two agents, one game, turn by turn until ESCAPED, DEATH
-or TIMEOUT.
+"""The one turn loop: every front plays its turns through a Match.
 
-Each turn both agents are asked from the same state, at the same time when
-either may block (an LLM call), and their answers are validated. An agent
-that raises, times out or answers off-schema is replaced for that turn by the
-fallback (LOOK for the user, WAIT for the Minotaur), and the fallback is
-counted. A user whose commands come back as ERROR three times in a row gets
-LOOK, so no match can stall.
+A Match seats two players. A seat is an agent that is asked (rules in
+process, or a model that may block) or an Outside seat whose input is pushed
+(the keyboard, the ``gsm`` pipe, a WSAP caller, a replay). A turn checks the
+pushed input first (a bad or impossible command is answered at once, nobody
+is asked and nothing is recorded), asks only the seats that must be asked
+(both at once, in threads with one deadline, when either may block), steps
+the engine, tells both seats, records the turn and, at the end, remembers the
+game. An asked agent whose answer fails (raises, times out, off-schema) is
+replaced for that turn by its role's fallback, and the fallback is counted.
+An asked user whose command the game refuses is told so and asked again while
+the other side's answer waits (so no call is thrown away); after three
+refusals in a row it is given LOOK, so no match can stall.
+
+``play_turn`` does it all in the caller's thread. A front that must stay live
+(the TUI) drives the same steps itself: ``begin``, then ``ask`` (the only part
+that may go to a thread) and ``answer`` until the turn is done.
 """
 
 from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
-from dataclasses import asdict, dataclass, field
-from typing import Any, Protocol
+from dataclasses import dataclass, field
+from typing import Any
 
-from labyrinth.engine import Game, MinotaurDecision, UserInput
+from labyrinth.engine import BadInput, Game, MinotaurDecision, UserInput, parse
 from labyrinth.engine.figures import seconds
-from labyrinth.engine.turn import TurnResult
+from labyrinth.engine.report import USER_REJECTED, error_report
+from labyrinth.engine.turn import TurnResult, unexecutable
 from labyrinth.engine.wsap import Action
+from labyrinth.engine.wsap.roles import ROLES
 from labyrinth.saves.experience import Reflection
 
 from .base import Agent
 from .game_digest import GameDigest
-from .side import Side, SideStats
+from .match_records import MatchResult, Recorder, TurnRecord
+from .memory_manager import GameMemory
+from .side import Outside, OutsideSide, Side, SideStats
+
+__all__ = ["DEFAULT_MAX_TURNS", "Match", "MatchResult", "Outside", "Recorder", "Turn", "TurnRecord"]
 
 DEFAULT_MAX_TURNS = 400
 DEFAULT_TIMEOUT_S = 60.0
+MINOTAUR_REJECTED = "The turn was rejected: the Minotaur's decision is invalid."
+Answer = tuple[Action | None, str | None]  # an asked seat's action, or None and why there is none
 
 
 @dataclass
-class TurnRecord:
-    """One turn as played: what each side sent, why a fallback replaced it, the outcome."""
+class Turn:
+    """A turn in the making: the inputs known so far and the seats still to ask. Done once
+    ``result`` is set; ``record`` is None when nothing was played (pushed input refused, or
+    sent after the end)."""
 
-    turn: int
-    user: UserInput
-    minotaur: MinotaurDecision
-    user_fallback: str | None
-    minotaur_fallback: str | None
-    result: TurnResult
-    exchanges: dict[str, dict] = field(default_factory=dict)  # an LLM side's prompt, reply, tokens, latency
+    inputs: dict[str, UserInput | MinotaurDecision] = field(default_factory=dict)
+    whys: dict[str, str | None] = field(default_factory=dict)  # why a fallback replaced an asked answer
+    asks: tuple[str, ...] = ()
+    refused: list[dict[str, str]] = field(default_factory=list)  # an asked user's refused commands
+    result: TurnResult | None = None
+    record: TurnRecord | None = None
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"turn": self.turn, **({"exchanges": self.exchanges} if self.exchanges else {}),
-                "user": self.user.model_dump(exclude_none=True),
-                "minotaur": self.minotaur.model_dump(exclude_none=True),
-                "fallback": {"user": self.user_fallback, "minotaur": self.minotaur_fallback},
-                "status": self.result.response.status,
-                "hash": self.result.state.digest()}
-
-
-@dataclass
-class MatchResult:
-    seed: int
-    preset: str
-    difficulty: str
-    user_agent: str
-    minotaur_agent: str
-    outcome: str  # ESCAPED, DEATH or TIMEOUT
-    turns: int
-    game_time: float
-    user: SideStats = field(default_factory=SideStats)
-    minotaur: SideStats = field(default_factory=SideStats)
-    recording_error: str | None = None  # why the replay stopped early, if it did
-    reflections: list[Reflection] = field(default_factory=list)  # the lessons drawn, when memory is on
-
-    def to_dict(self) -> dict[str, Any]:
-        return {**asdict(self), "reflections": [r.model_dump(mode="json") for r in self.reflections]}
-
-
-class Recorder(Protocol):
-    """Something that keeps a match as it is played (a replay file)."""
-
-    def start(self, match: Match) -> None: ...
-    def turn(self, record: TurnRecord) -> None: ...
-    def finish(self, result: MatchResult) -> None: ...
-    def close(self) -> None: ...
+    @property
+    def done(self) -> bool:
+        return self.result is not None
 
 
 class Match:
-    """One match between a user agent and a Minotaur agent; ``lessons``, what each was given
-    from earlier games, is only told (in a replay's header), the agents have them already."""
+    """One game between two seats. ``user`` and ``minotaur`` are agents, which are asked, or
+    Outside seats, whose input each turn pushes. ``lessons`` (what each was given from earlier
+    games) is only told, in a replay's header: the agents have them already. With ``memory``
+    the finished game's reflections go to the experience log. ``max_turns`` None: no limit."""
 
-    def __init__(self, user: Agent, minotaur: Agent, *, seed: int, preset: str = "standard",
-                 difficulty: str = "normal", max_turns: int = DEFAULT_MAX_TURNS,
+    def __init__(self, user: Agent | Outside, minotaur: Agent | Outside, *, seed: int, preset: str = "standard",
+                 difficulty: str = "normal", max_turns: int | None = DEFAULT_MAX_TURNS,
                  timeout_s: float = DEFAULT_TIMEOUT_S, recorder: Recorder | None = None,
-                 digest: bool = False, lessons: Mapping[str, Sequence[Reflection]] | None = None) -> None:
+                 digest: bool = False, lessons: Mapping[str, Sequence[Reflection]] | None = None,
+                 memory: GameMemory | None = None) -> None:
         self.user, self.minotaur = user, minotaur
-        self.lessons = {role: list((lessons or {}).get(role, ())) for role in ("user", "minotaur")}  # as given
+        self.lessons = {role: list((lessons or {}).get(role, ())) for role in ROLES}  # as given
         self.game = Game.new(seed, preset, difficulty)
         self.seed, self.preset, self.difficulty = seed, preset, difficulty
-        self.max_turns, self.recorder = max_turns, recorder
+        self.max_turns, self.recorder, self.memory = max_turns, recorder, memory
         self.turns = 0
         self.recording_error: str | None = None
-        self.digest = GameDigest(self.game.world, self.game.state.user) if digest else None  # for reflections
-        response, observation = self.game.view()
-        self.sides = {"user": Side("user", user, self.game.world, self.game.state, response),
-                      "minotaur": Side("minotaur", minotaur, self.game.world, self.game.state, observation)}
-        self._threaded = user.blocking or minotaur.blocking
+        self.reflections: list[Reflection] = []  # the finished game's, when there is a memory
+        keeps_digest = digest or (memory is not None and memory.log is not None)
+        self.digest = GameDigest(self.game.world, self.game.state.user) if keeps_digest else None
+        self.last = self.game.opening()  # the latest turn's result (at first, the opening)
+        self.seats: dict[str, Side | OutsideSide] = {
+            role: (player.seat(role, self.game.world, self.game.state, ROLES[role].view(self.last))
+                   if isinstance(player, Outside) else
+                   Side(role, player, self.game.world, self.game.state, ROLES[role].view(self.last)))
+            for role, player in (("user", user), ("minotaur", minotaur))}
+        self.sides = {role: seat for role, seat in self.seats.items() if seat.asked}  # the agents' seats
+        self._threaded = any(side.agent.blocking for side in self.sides.values())
         # A turn waits as long as the slower agent may need (an LLM's retries included), so that the
         # agent's own failure is what gets counted, not the runner's deadline.
-        self.timeout_s = max(timeout_s, *(getattr(agent, "patience_s", 0.0) for agent in (user, minotaur)))
+        self.timeout_s = max(timeout_s, *(getattr(side.agent, "patience_s", 0.0) for side in self.sides.values()))
         self._busy: dict[str, Future] = {}  # a side's call that outlived its turn
         self._record("start", self)
 
     @property
     def stats(self) -> dict[str, SideStats]:
-        return {role: side.stats for role, side in self.sides.items()}
+        return {role: seat.stats for role, seat in self.seats.items()}
 
     @property
     def plans(self) -> dict[str, list[str]]:
         return {role: side.plan for role, side in self.sides.items()}
 
     @property
+    def blocking(self) -> bool:
+        """An asked agent may wait on the outside world: a live front asks off its own thread."""
+        return self._threaded
+
+    @property
     def outcome(self) -> str | None:
         """ESCAPED, DEATH, TIMEOUT, or None while the match goes on."""
         if self.game.state.outcome:
             return self.game.state.outcome
-        return "TIMEOUT" if self.turns >= self.max_turns else None
+        return "TIMEOUT" if self.max_turns is not None and self.turns >= self.max_turns else None
 
     def play(self) -> MatchResult:
+        """Play agent against agent to the end."""
         try:
             while self.outcome is None:
                 self.play_turn()
@@ -131,28 +132,112 @@ class Match:
             self.close()
         return self.result()
 
-    def play_turn(self) -> TurnRecord:
-        """Ask both agents, step the game, tell both what happened."""
-        user, minotaur = self.sides["user"], self.sides["minotaur"]
-        user_answer, minotaur_answer = self._ask_both()
-        command, user_why = user.command(*user_answer)
-        decision, minotaur_why = minotaur.command(*minotaur_answer)
-        result = self.game.step(command, decision)
-        self.turns += 1
-        if self.digest is not None:
-            self.digest.turn(result)
-        done = self.outcome is not None
-        user.tell(result, user_why, done)
-        minotaur.tell(result, minotaur_why, done)
-        exchanges = {role: side.exchange for role, side in self.sides.items() if side.exchange}
-        record = TurnRecord(self.turns, command, decision, user_why, minotaur_why, result, exchanges)
-        self._record("turn", record)
-        return record
+    def play_turn(self, **pushed: Any) -> Turn:
+        """One turn in the caller's thread; ``pushed``: the input of each Outside seat, by role
+        (a model, a dict or JSON text)."""
+        turn = self.begin(**pushed)
+        while not turn.done:
+            turn = self.answer(turn, self.ask(turn))
+        return turn
+
+    # --- the steps of a turn ------------------------------------------------------
+
+    def begin(self, **pushed: Any) -> Turn:
+        """Check the pushed input; a turn that needs no more is done at once."""
+        outside = {role for role, seat in self.seats.items() if not seat.asked}
+        if set(pushed) != outside:
+            raise TypeError(f"push the input of {sorted(outside) or 'no seat'}, not of {sorted(pushed) or 'none'}")
+        turn, problems = Turn(), {}
+        for role, raw in pushed.items():
+            try:
+                turn.inputs[role] = parse(ROLES[role].model, raw)
+            except BadInput as exc:
+                problems[role] = str(exc)
+        if problems:
+            return self._refuse(turn, problems.get("user", MINOTAUR_REJECTED),
+                                f"Your decision was rejected: {problems['minotaur']}" if "minotaur" in problems
+                                else USER_REJECTED)
+        if self.outcome == "TIMEOUT":
+            over = f"The match is over: it reached its {self.max_turns} turns."
+            return self._refuse(turn, over, over)
+        if self.outcome or ("user" in turn.inputs and unexecutable(self.game.state, turn.inputs["user"])):
+            # The final state, or the ERROR that says why: nothing happens, nobody is asked.
+            turn.result = self.game.step(turn.inputs.get("user", ROLES["user"].fallback),
+                                         turn.inputs.get("minotaur", ROLES["minotaur"].fallback))
+            self._tell_outside(turn.result)
+            return turn
+        turn.asks = tuple(role for role in self.sides if role not in turn.inputs)
+        return self.answer(turn, {}) if not turn.asks else turn
+
+    def ask(self, turn: Turn) -> dict[str, Answer]:
+        """The asked seats' answers: in the caller's thread for rules agents, else at once in
+        threads with one deadline for the turn. A side still busy with an earlier turn is not
+        asked again until that call returns. The one step that may block."""
+        sides = {role: self.sides[role] for role in turn.asks}
+        if not self._threaded:
+            return {role: side.ask() for role, side in sides.items()}
+        deadline = time.monotonic() + self.timeout_s
+        asked = {role: _in_daemon_thread(side.ask) for role, side in sides.items()
+                 if role not in self._busy or self._busy[role].done()}
+        answers: dict[str, Answer] = {}
+        for role, side in sides.items():
+            future = asked.get(role)
+            if future is None:
+                answers[role] = (None, "still busy with an earlier turn")
+                continue
+            try:
+                answers[role] = future.result(timeout=max(0.0, deadline - time.monotonic()))
+                self._busy.pop(role, None)
+            except FutureTimeout:
+                side.stats.timeouts += 1
+                self._busy[role] = future
+                answers[role] = (None, f"no answer within {self.timeout_s:g} s")
+        return answers
+
+    def answer(self, turn: Turn, answers: Mapping[str, Answer]) -> Turn:
+        """Take the asked seats' answers; play the turn when every input is known. An asked
+        user's command the game refuses is told to it, and it is asked again."""
+        for role, answer in answers.items():
+            turn.inputs[role], turn.whys[role] = self.sides[role].command(*answer)
+        command = turn.inputs["user"]
+        problem = "user" in answers and unexecutable(self.game.state, command)
+        if problem:
+            refused = self.game.step(command, ROLES["minotaur"].fallback)  # an ERROR: nothing changes
+            self.sides["user"].tell(refused, turn.whys["user"], done=False)
+            turn.refused.append({"command": command.model_dump_json(exclude_none=True), "why": problem})
+            turn.asks = ("user",)
+            return turn
+        return self._play(turn, remember=True)
+
+    # --- replaying ----------------------------------------------------------------
+
+    def replay_turn(self, user: UserInput, minotaur: MinotaurDecision) -> TurnResult:
+        """A recorded turn played again (resuming a saved game): an agent in process re-lives its
+        decision first, so that its memory is where it was; a model is not asked again, it only
+        hears how the turn went. Nothing is remembered: the game was when it was played."""
+        for side in self.sides.values():
+            if not side.agent.blocking:
+                side.ask()
+        return self._play(Turn({"user": user, "minotaur": minotaur}), remember=False).result
+
+    def replay(self, turns: Iterable[tuple[UserInput, MinotaurDecision]]) -> None:
+        for user, minotaur in turns:
+            self.replay_turn(user, minotaur)
+
+    # --- the end ----------------------------------------------------------------------
 
     def result(self) -> MatchResult:
         return MatchResult(self.seed, self.preset, self.difficulty, self.user.name, self.minotaur.name,
                            self.outcome or "TIMEOUT", self.turns, seconds(self.game.state.tick),
-                           self.sides["user"].stats, self.sides["minotaur"].stats, self.recording_error)
+                           self.seats["user"].stats, self.seats["minotaur"].stats, self.recording_error,
+                           list(self.reflections))
+
+    def refine(self) -> list[Reflection]:
+        """The finished game's reflections in the words of the models that played (blocking calls)."""
+        if self.memory is None:
+            return []
+        self.reflections = self.memory.refine(self._players())
+        return self.reflections
 
     def close(self) -> None:
         """Finish the replay when the match is over, and close it in any case."""
@@ -162,6 +247,45 @@ class Match:
             if self.recorder:
                 self.recorder.close()
             self.recorder = None
+
+    # --- inside -------------------------------------------------------------------------
+
+    def _play(self, turn: Turn, remember: bool) -> Turn:
+        """Step the engine with both inputs, tell both seats, record, and at the end remember."""
+        user, minotaur = turn.inputs["user"], turn.inputs["minotaur"]
+        result = self.game.step(user, minotaur)
+        self.turns += 1
+        self.last = result
+        if self.digest is not None:
+            self.digest.turn(result)
+        done = self.outcome is not None
+        for role, seat in self.seats.items():
+            seat.tell(result, turn.whys.get(role), done)
+        exchanges = {role: side.exchange for role, side in self.sides.items() if side.exchange}
+        turn.result = result
+        turn.record = TurnRecord(self.turns, user, minotaur, turn.whys.get("user"), turn.whys.get("minotaur"),
+                                 result, exchanges, turn.refused)
+        self._record("turn", turn.record)
+        if done and remember and self.memory is not None and self.digest is not None:
+            self.reflections = self.memory.remember(self.digest, result.state, self.outcome, self.turns,
+                                                    self._players())
+        return turn
+
+    def _refuse(self, turn: Turn, user_problem: str, minotaur_problem: str) -> Turn:
+        """The ERROR answer to pushed input that is not a turn: nothing happens, during the game or
+        after its end (a client must see that its input was bad)."""
+        state = self.game.state
+        turn.result = TurnResult(state, *error_report(self.game.world, state, user_problem, minotaur_problem), ())
+        self._tell_outside(turn.result)
+        return turn
+
+    def _tell_outside(self, result: TurnResult) -> None:
+        for seat in self.seats.values():
+            if not seat.asked:
+                seat.tell(result, None, self.outcome is not None)
+
+    def _players(self) -> dict[str, Any]:
+        return {role: seat.agent for role, seat in self.seats.items()}
 
     def _record(self, what: str, item: Any) -> None:
         """Keep the replay going; a failure to write stops the recording, never the match."""
@@ -176,30 +300,6 @@ class Match:
                 recorder.close()
             except OSError:
                 pass  # already failing: the error above says so
-
-    def _ask_both(self) -> tuple[tuple[Action | None, str | None], tuple[Action | None, str | None]]:
-        """Both sides' answers: in the caller's thread for rules agents, else at once in
-        threads with one deadline for the turn. A side still busy with an earlier turn
-        is not asked again until that call returns."""
-        if not self._threaded:
-            return self.sides["user"].ask(), self.sides["minotaur"].ask()
-        deadline = time.monotonic() + self.timeout_s
-        asked = {role: _in_daemon_thread(side.ask) for role, side in self.sides.items()
-                 if role not in self._busy or self._busy[role].done()}
-        answers = []
-        for role, side in self.sides.items():
-            future = asked.get(role)
-            if future is None:
-                answers.append((None, "still busy with an earlier turn"))
-                continue
-            try:
-                answers.append(future.result(timeout=max(0.0, deadline - time.monotonic())))
-                self._busy.pop(role, None)
-            except FutureTimeout:
-                side.stats.timeouts += 1
-                self._busy[role] = future
-                answers.append((None, f"no answer within {self.timeout_s:g} s"))
-        return answers[0], answers[1]
 
 
 def _in_daemon_thread(call: Callable[[], Any]) -> Future:

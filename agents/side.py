@@ -1,8 +1,8 @@
 """One role of a game played by an agent: what it perceives, how its answers
 are timed, checked and replaced by the fallback, and the feedback it gets.
 
-The match runner holds two sides; `labyrinth gsm` and the TUI hold one, the
-other role being a person or a pipe.
+The turn loop (runner.py's Match) holds one for each seat an agent fills; a
+seat played from outside (the keyboard, a pipe, a WSAP caller) has none.
 """
 
 from __future__ import annotations
@@ -15,21 +15,11 @@ from labyrinth.engine.commands import BadInput
 from labyrinth.engine.turn import TurnResult
 from labyrinth.engine.world import World
 from labyrinth.engine.wsap import Action, ActionResult
-from labyrinth.engine.wsap.actions import (
-    MINOTAUR_ACTIONS,
-    MINOTAUR_DESCRIPTION,
-    USER_ACTIONS,
-    USER_DESCRIPTION,
-    to_minotaur_decision,
-    to_user_input,
-)
-from labyrinth.engine.wsap.perception import MinotaurPerception, UserPerception
-from labyrinth.engine.wsap.rewards import minotaur_reward, user_reward
+from labyrinth.engine.wsap.roles import ROLES
 
 from .base import Agent, InvalidAnswer
 from .providers.base import ProviderError
 
-FALLBACK = {"user": UserInput(command="LOOK"), "minotaur": MinotaurDecision(action="WAIT")}
 ERROR_STREAK = 3  # the user's ERRORs in a row before it is given LOOK
 
 
@@ -51,20 +41,21 @@ class SideStats:
 
 
 class Side:
-    """An agent in one role ("user" or "minotaur") of a game."""
+    """An agent in one role ("user" or "minotaur") of a game: a seat that is asked."""
+
+    asked = True
 
     def __init__(self, role: str, agent: Agent, world: World, state: GameState, first_view) -> None:
         self.role, self.agent = role, agent
-        self.perception = UserPerception(world) if role == "user" else MinotaurPerception(world)
+        self.knowledge = ROLES[role]
+        self.perception = self.knowledge.perception(world)
         self.stats = SideStats()
         self.error_streak = 0
         self.last_action: Action | None = None  # the agent's last answer, reasoning and all (for displays)
         self.exchange: dict | None = None  # an LLM agent's last prompt and reply (for the trajectory)
         self.observation = self.perception.observe(state, first_view)
-        description, actions = (USER_DESCRIPTION, USER_ACTIONS) if role == "user" else \
-            (MINOTAUR_DESCRIPTION, MINOTAUR_ACTIONS)
         try:
-            agent.initialize(description, actions)
+            agent.initialize(self.knowledge.description, self.knowledge.actions)
             self.plan = list(agent.plan(self.observation.current_goals))
         except Exception as exc:  # an agent's failure is a value, never a crash: it is counted
             self.stats.exceptions += 1
@@ -72,7 +63,7 @@ class Side:
 
     def ask(self) -> tuple[Action | None, str | None]:
         """The agent's action for the current observation, or None and why there is none."""
-        if self.role == "user" and self.error_streak >= ERROR_STREAK:
+        if self.error_streak >= ERROR_STREAK:
             return None, f"{self.error_streak} ERRORs in a row"  # not asked: the answer would be overruled
         began = time.perf_counter()
         self.exchange = None
@@ -110,36 +101,70 @@ class Side:
         """The engine input for ``action``, or the fallback and why it was used."""
         if action is not None:
             try:
-                return (to_user_input if self.role == "user" else to_minotaur_decision)(action), None
+                return self.knowledge.to_engine(action), None
             except BadInput as exc:
                 self.stats.invalid += 1
                 why = str(exc)
         self.stats.fallbacks += 1
-        return FALLBACK[self.role], why
+        return self.knowledge.fallback, why
 
     def decide(self) -> tuple[UserInput | MinotaurDecision, str | None]:
         """Ask and check in one go (for a side played in the caller's thread)."""
         return self.command(*self.ask())
 
     def tell(self, result: TurnResult, why: str | None, done: bool) -> None:
-        """The new observation, and the feedback on the action this side sent."""
-        response, events = result.response, result.events
-        seconds = response.environment.time_taken
-        if self.role == "user":
-            if response.status == "ERROR":
-                self.stats.errors += 1
-                self.error_streak += 1
-            else:
-                self.error_streak = 0
-            self.observation = self.perception.observe(result.state, response, events)
-            ok, text, reward = response.status != "ERROR", response.raw_text_output, user_reward(events, seconds)
+        """The new observation, and the feedback on the action this side sent (``why``: the
+        reason its answer was replaced by the fallback)."""
+        role = self.knowledge
+        refused = role.refused(result)
+        if refused:
+            self.stats.errors += 1
+            self.error_streak += 1
         else:
-            self.observation = self.perception.observe(result.state, result.observation, events)
-            ok, text, reward = True, result.observation.raw_text_output, minotaur_reward(events, seconds)
+            self.error_streak = 0
+        self.observation = self.perception.observe(result.state, role.view(result), result.events)
+        ok, text = not refused, role.view(result).raw_text_output
         if why:
-            ok, text = False, f"Your answer was not used ({why}); {FALLBACK[self.role].model_dump_json(exclude_none=True)} " \
+            ok, text = False, f"Your answer was not used ({why}); {role.fallback.model_dump_json(exclude_none=True)} " \
                               f"was played instead.\n{text}"
         try:
-            self.agent.reflect(ActionResult(ok, text, reward, [], done, self.observation))
+            self.agent.reflect(ActionResult(ok, text, role.reward(result), [], done, self.observation))
         except Exception:  # counted, and the game goes on
             self.stats.exceptions += 1
+
+
+class Outside:
+    """A seat played from outside: its input is pushed to the turn loop (the keyboard, the gsm
+    pipe, a WSAP caller's ``act``, a replay's record), never asked for. It is told every turn
+    like an agent's side; with ``observe`` it keeps the role's observation, for a front that
+    shows it (the TUI's map, a WSAP caller)."""
+
+    blocking = False
+
+    def __init__(self, name: str, observe: bool = True) -> None:
+        self.name, self.observe = name, observe
+
+    def seat(self, role: str, world: World, state: GameState, first_view) -> OutsideSide:
+        return OutsideSide(role, self, world, state, first_view)
+
+
+class OutsideSide:
+    """The turn loop's view of an Outside seat: its counts and, when kept, its observation."""
+
+    asked = False
+
+    def __init__(self, role: str, outside: Outside, world: World, state: GameState, first_view) -> None:
+        self.role, self.agent, self.knowledge = role, outside, ROLES[role]
+        self.stats = SideStats()
+        self.plan: list[str] = []
+        self.exchange = None
+        self.perception = self.knowledge.perception(world) if outside.observe else None
+        self.observation = self.perception.observe(state, first_view) if self.perception else None
+
+    def tell(self, result: TurnResult, why: str | None, done: bool) -> None:
+        """Count the input (refused or played) and, when kept, update the observation."""
+        self.stats.decisions += 1
+        if self.knowledge.refused(result):
+            self.stats.errors += 1
+        if self.perception is not None:
+            self.observation = self.perception.observe(result.state, self.knowledge.view(result), result.events)

@@ -78,8 +78,12 @@ class Game:
 
     def view(self) -> tuple[GameStateResponse, MinotaurObservation]:
         """Both sides' view of the current state, as at the start of a game."""
-        response, observe = initial_report(self.world, self.state)
-        return response, observe()
+        opening = self.opening()
+        return opening.response, opening.observation
+
+    def opening(self) -> TurnResult:
+        """The current state as a turn with no events: what each side sees at the start."""
+        return TurnResult(self.state, *initial_report(self.world, self.state), ())
 
     def step(self, command: UserInput | dict[str, Any] | str, decision: MinotaurDecision | dict | str = WAIT
              ) -> TurnResult:

@@ -223,6 +223,6 @@ class SpectateSession:
         """Play one turn; None once the match is over."""
         if self.over:
             return None
-        record = self.match.play_turn()
+        record = self.match.play_turn().record
         self.last, self.response = record.result, record.result.response
         return record.result

@@ -20,7 +20,7 @@ def test_same_seed_same_play():
     def play(seed):
         match = Match(make_agent("user", "builtin", seed), make_agent("minotaur", "builtin", seed), seed=seed,
                       preset="small", max_turns=120)
-        return [match.play_turn().to_dict() for _ in range(60) if match.outcome is None]
+        return [match.play_turn().record.to_dict() for _ in range(60) if match.outcome is None]
 
     assert play(5) == play(5)
     assert play(5) != play(6)
@@ -59,7 +59,7 @@ def _play_digest(preset: str, minotaur: str) -> str:
         match = Match(make_agent("user", "builtin", seed), make_agent("minotaur", minotaur, seed), seed=seed,
                       preset=preset, max_turns=150)
         while match.outcome is None:
-            record = match.play_turn().to_dict()
+            record = match.play_turn().record.to_dict()
             commands.append([record["user"], record["status"]])
     return hashlib.sha256(json.dumps(commands, sort_keys=True).encode()).hexdigest()[:16]
 

@@ -60,7 +60,7 @@ def test_each_line_is_on_disk_as_soon_as_its_turn_is_played(tmp_path):
         assert header["agents"] == {"user": "builtin", "minotaur": "builtin"}
         assert header["initial_hash"] == match.game.state.digest()
         datetime.fromisoformat(header["created_at"])
-        played = [match.play_turn(), match.play_turn()]
+        played = [match.play_turn().record, match.play_turn().record]
         assert lines_of(writer.path)[1:] == [{"type": "turn", **record.to_dict()} for record in played]
         result = match.play()
     lines = lines_of(writer.path)

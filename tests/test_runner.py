@@ -1,6 +1,7 @@
 """The match runner with deliberately broken agents: every failure becomes a
 counted fallback, no match can stall, and both sides are asked at once."""
 
+import json
 import threading
 
 import pytest
@@ -48,7 +49,7 @@ def test_a_raising_agent_is_replaced_by_the_fallback_and_counted():
 ])
 def test_off_schema_answers_fall_back_to_look(answer, why):
     match = Match(Scripted([answer]), Waiter(0), seed=1, preset="tiny", max_turns=3)
-    record = match.play_turn()
+    record = match.play_turn().record
     assert record.user.command == "LOOK" and why in record.user_fallback
     assert match.stats["user"].fallbacks == 1
 
@@ -61,18 +62,23 @@ def test_off_schema_answers_fall_back_to_look(answer, why):
 def test_a_giant_answer_is_refused_with_a_short_reason(answer):
     """A model's megabyte is never echoed back: it would go into the next prompt and the replay."""
     match = Match(Scripted([answer]), Waiter(0), seed=1, preset="tiny", max_turns=3)
-    record = match.play_turn()
+    record = match.play_turn().record
     assert record.user.command == "LOOK" and len(record.user_fallback) < 400
 
 
 def test_a_user_stuck_on_errors_gets_look_after_three():
+    """A refused command is told to the user, who is asked again within the same turn while the
+    Minotaur's answer waits: after three refusals it is given LOOK, and the Minotaur was asked once."""
     grab_nothing = Action("GRAB", {"target": "RED STONE"})  # never within reach at the start
-    match = Match(Scripted([grab_nothing]), Waiter(0), seed=1, preset="tiny", max_turns=8)
-    statuses = [match.play_turn() for _ in range(8)]
-    commands = [r.user.command for r in statuses]
-    assert commands[:4] == ["GRAB", "GRAB", "GRAB", "LOOK"]
-    assert all(r.user_fallback == "3 ERRORs in a row" for r in statuses if r.user.command == "LOOK")
+    minotaur = Waiter(0)
+    match = Match(Scripted([grab_nothing]), minotaur, seed=1, preset="tiny", max_turns=8)
+    first = match.play_turn().record
+    assert [json.loads(r["command"])["command"] for r in first.refused] == ["GRAB"] * 3
+    assert first.user.command == "LOOK" and first.user_fallback == "3 ERRORs in a row"
+    assert match.stats["user"].errors == 3 and match.stats["minotaur"].decisions == 1
     assert match.game.state.tick > 0, "time went on: the match did not stall"
+    second = match.play_turn().record  # the streak ended with the LOOK: the user is asked again
+    assert second.user.command == "LOOK" and len(second.refused) == 3
 
 
 def test_both_are_asked_at_once_and_a_slow_agent_times_out():
@@ -88,7 +94,7 @@ def test_both_are_asked_at_once_and_a_slow_agent_times_out():
 
     match = Match(Meeting([Action("HALT")], blocking=True), Meeting([Action("WAIT")], blocking=True), seed=1,
                   preset="tiny", max_turns=1, timeout_s=60)
-    record = match.play_turn()
+    record = match.play_turn().record
     assert (record.user.command, record.user_fallback, record.minotaur_fallback) == ("HALT", None, None)
     assert len(set(inside)) == 2  # the two calls, in two threads
 
@@ -101,7 +107,7 @@ def test_both_are_asked_at_once_and_a_slow_agent_times_out():
 
     late = Match(Held([Action("HALT")], blocking=True), Waiter(0), seed=1, preset="tiny", max_turns=1,
                  timeout_s=0.1)
-    record = late.play_turn()
+    record = late.play_turn().record
     answer.set()
     assert record.user.command == "LOOK" and "no answer within 0.1 s" in record.user_fallback
     assert late.stats["user"].timeouts == 1
@@ -146,7 +152,7 @@ def test_a_hung_agent_is_not_asked_again_until_it_answers():
 
     match = Match(Hung([Action("HALT")], blocking=True), Waiter(0), seed=1, preset="tiny", max_turns=3,
                   timeout_s=0.1)
-    whys = [match.play_turn().user_fallback for _ in range(3)]
+    whys = [match.play_turn().record.user_fallback for _ in range(3)]
     assert len(calls) == 1
     assert whys[0] == "no answer within 0.1 s" and whys[1:] == ["still busy with an earlier turn"] * 2
     release.set()

@@ -1,0 +1,64 @@
+"""What a match leaves behind: each turn as played, the result, and the shape of
+a recorder (a replay file) that keeps them as they happen."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any, Protocol
+
+from labyrinth.engine import MinotaurDecision, UserInput
+from labyrinth.engine.turn import TurnResult
+from labyrinth.saves.experience import Reflection
+
+from .side import SideStats
+
+
+@dataclass
+class TurnRecord:
+    """One turn as played: what each side sent, why a fallback replaced it, the outcome."""
+
+    turn: int
+    user: UserInput
+    minotaur: MinotaurDecision
+    user_fallback: str | None
+    minotaur_fallback: str | None
+    result: TurnResult
+    exchanges: dict[str, dict] = field(default_factory=dict)  # an LLM side's prompt, reply, tokens, latency
+    refused: list[dict[str, str]] = field(default_factory=list)  # an asked user's commands refused before it
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"turn": self.turn, **({"exchanges": self.exchanges} if self.exchanges else {}),
+                **({"refused": self.refused} if self.refused else {}),
+                "user": self.user.model_dump(exclude_none=True),
+                "minotaur": self.minotaur.model_dump(exclude_none=True),
+                "fallback": {"user": self.user_fallback, "minotaur": self.minotaur_fallback},
+                "status": self.result.response.status,
+                "hash": self.result.state.digest()}
+
+
+@dataclass
+class MatchResult:
+    seed: int
+    preset: str
+    difficulty: str
+    user_agent: str
+    minotaur_agent: str
+    outcome: str  # ESCAPED, DEATH or TIMEOUT
+    turns: int
+    game_time: float
+    user: SideStats = field(default_factory=SideStats)
+    minotaur: SideStats = field(default_factory=SideStats)
+    recording_error: str | None = None  # why the replay stopped early, if it did
+    reflections: list[Reflection] = field(default_factory=list)  # the lessons drawn, when memory is on
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**asdict(self), "reflections": [r.model_dump(mode="json") for r in self.reflections]}
+
+
+class Recorder(Protocol):
+    """Something that keeps a match as it is played (a replay file)."""
+
+    def start(self, match: Any) -> None: ...
+    def turn(self, record: TurnRecord) -> None: ...
+    def finish(self, result: MatchResult) -> None: ...
+    def close(self) -> None: ...

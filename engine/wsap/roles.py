@@ -1,0 +1,77 @@
+"""Each role's knowledge in one value: what it is told at setup, what it may do,
+what it perceives, how its action becomes engine input, what it is rewarded
+and what it unlocks, and what is played when its answer cannot be.
+
+Everything that plays a role (the turn loop's seats, the WSAP adapter, the
+Gymnasium wrappers) reads it from here instead of asking ``role == "user"``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from .. import events as ev
+from ..schemas import STONES, GameStateResponse, MinotaurDecision, MinotaurObservation, UserInput
+from ..state import GameState
+from ..world import World
+from .achievements import MINOTAUR_ACHIEVEMENTS, USER_ACHIEVEMENTS, minotaur_unlocked, user_unlocked
+from .actions import (
+    MINOTAUR_ACTIONS,
+    MINOTAUR_DESCRIPTION,
+    USER_ACTIONS,
+    USER_DESCRIPTION,
+    to_minotaur_decision,
+    to_user_input,
+)
+from .perception import MinotaurPerception, UserPerception
+from .rewards import minotaur_reward, user_reward
+from .types import Achievement, Action, ActionSpace
+
+View = GameStateResponse | MinotaurObservation
+
+
+@dataclass(frozen=True)
+class Role:
+    """One side of the game (``name`` is "user" or "minotaur")."""
+
+    name: str
+    other: str
+    description: str  # the rules as the role's agent is told them
+    actions: ActionSpace
+    model: type[UserInput] | type[MinotaurDecision]  # the engine input it sends
+    fallback: UserInput | MinotaurDecision  # played when its answer cannot be
+    achievements: dict[str, Achievement]
+    perception: Callable[[World], UserPerception | MinotaurPerception]
+    to_engine: Callable[[Action], UserInput | MinotaurDecision]  # raises BadInput
+    _view: Callable[[Any], View]
+    _reward: Callable[[tuple[ev.Event, ...], float], float]
+    _unlocked: Callable[[tuple[ev.Event, ...], GameState], set[str]]
+    _refused: Callable[[Any], bool]
+
+    def view(self, result: Any) -> View:
+        """The role's own view of a turn (anything with ``response`` and ``observation``)."""
+        return self._view(result)
+
+    def reward(self, result: Any) -> float:
+        return self._reward(result.events, result.response.environment.time_taken)
+
+    def unlocked(self, result: Any) -> set[str]:
+        """The achievements this turn's events earn."""
+        return self._unlocked(result.events, result.state)
+
+    def refused(self, result: Any) -> bool:
+        """Whether the role's own input was refused this turn (nothing happened because of it)."""
+        return self._refused(result)
+
+
+USER = Role("user", "minotaur", USER_DESCRIPTION, USER_ACTIONS, UserInput, UserInput(command="LOOK"),
+            USER_ACHIEVEMENTS, UserPerception, to_user_input, lambda r: r.response, user_reward,
+            lambda events, state: user_unlocked(events, sum(s in state.inventory for s in STONES)),
+            lambda r: r.response.status == "ERROR")
+MINOTAUR = Role("minotaur", "user", MINOTAUR_DESCRIPTION, MINOTAUR_ACTIONS, MinotaurDecision,
+                MinotaurDecision(action="WAIT"), MINOTAUR_ACHIEVEMENTS, MinotaurPerception, to_minotaur_decision,
+                lambda r: r.observation, minotaur_reward, lambda events, state: minotaur_unlocked(events),
+                lambda r: False)  # a decision the rules refuse is answered in the observation, as a turn
+ROLES: dict[str, Role] = {"user": USER, "minotaur": MINOTAUR}
