@@ -3,80 +3,25 @@ front, gives the same game and costs the Minotaur the same calls.
 
 A stream mixes valid commands, commands the game refuses (a GRAB with nothing in reach, a USE
 without a lantern) and malformed lines (broken JSON, an unknown command, bad params). Each front
-plays it: the turn loop itself (Match with the user pushed from outside), the TUI's PlaySession
-(behind the typed-command parser, which keeps malformed lines from it), the WSAP adapter in the
-user role, `labyrinth gsm` a line at a time, and a game saved after a prefix and resumed for the
-rest. Every front must give the same state digests after each turn it played, the same final
-digest, and exactly one Minotaur call per turn played: refused and malformed input costs none.
-
-The Minotaur is the built-in one, counting its calls. The fronts that take a Minotaur by name
-(PlaySession, and its save, which records the name) get it as the registry's kind "counting",
-added to the registry's table for the duration of one example (``counting_kind``); the others are
-handed the agent itself, made through the same kind.
+of tests/fronts.py plays it: the TUI's session (behind the typed-command parser, which keeps
+malformed lines from it), the WSAP adapter in the user role, `labyrinth gsm` a line at a time,
+and a game saved after a prefix and resumed for the rest. Each must play it as the turn loop
+itself does: the same state digest after each turn played, the same final digest, and exactly
+one Minotaur call per turn played (refused and malformed input costs none).
 """
 
 from __future__ import annotations
 
-import io
 import json
-import tempfile
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
-from dataclasses import dataclass
-from pathlib import Path
 from typing import get_args
-from unittest.mock import patch
 
 import pytest
 from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 
-from labyrinth.agents.adapters import LabyrinthAdapter
-from labyrinth.agents.builtin_minotaur import BuiltinMinotaur
-from labyrinth.agents.registry import MINOTAUR_AGENTS, make_agent
-from labyrinth.agents.runner import Match, Outside
-from labyrinth.agents.side import Side
-from labyrinth.engine import Game
 from labyrinth.engine.schemas import STONES, USER_PARAMS, Direction, ItemName
-from labyrinth.engine.wsap import Action
-from labyrinth.saves.games import load_game, save_game
-from labyrinth.tui.command_parser import NotACommand, parse_command
-from labyrinth.tui.jsonlines import serve
-from labyrinth.tui.session import PlaySession
 
-COUNTING = "counting"
-NO_LIMIT = 10_000  # the WSAP adapter's max_turns: more than any stream plays
-PRESETS = ("tiny", "small")
-
-# --- the counting Minotaur ------------------------------------------------------------
-
-
-class CountingMinotaur(BuiltinMinotaur):
-    """The built-in Minotaur, counting the times it is asked to decide."""
-
-    def __init__(self, seed: int) -> None:
-        super().__init__(seed)
-        self.calls = 0
-
-    def decide(self, observation):
-        self.calls += 1
-        return super().decide(observation)
-
-
-@contextmanager
-def counting_kind() -> Iterator[list[CountingMinotaur]]:
-    """The registry's Minotaur kind "counting" while the block runs; the agents made of it, in order."""
-    made: list[CountingMinotaur] = []
-
-    def make(seed: int) -> CountingMinotaur:
-        made.append(CountingMinotaur(seed))
-        return made[-1]
-
-    with patch.dict(MINOTAUR_AGENTS, {COUNTING: make}):
-        yield made
-
-
-# --- input streams --------------------------------------------------------------------
+from .fronts import Run, gsm_run, match_run, resume_run, tui_run, wsap_run
 
 # Valid commands: those of the schemas' one definition that are always carried out (a GRAB or a
 # USE may be refused, engine/turn.py's unexecutable), each param drawn from its field's values.
@@ -125,136 +70,21 @@ KINDS = {"valid": valid_commands().map(json.dumps), "refused": refused_commands.
 lines = st.sampled_from(["valid", "valid", "refused", "malformed"]).flatmap(KINDS.__getitem__)
 streams = st.lists(lines, min_size=20, max_size=60)
 seeds = st.integers(1, 40)
+presets = st.sampled_from(["tiny", "small"])
 # A failure is shrunk, but not explained: tracing the lines that only failing cases ran costs minutes.
 FAST = settings(max_examples=25, deadline=None, phases=[phase for phase in Phase if phase != Phase.explain])
+FRONTS = {"tui": tui_run, "wsap": wsap_run, "gsm": gsm_run}
 
 
-# --- the fronts -----------------------------------------------------------------------
-# Each plays ``lines`` on (seed, preset) and gives a Run: the state digest before the first line and
-# after each line it was sent, and the Minotaur's calls.
-
-
-@dataclass
-class Run:
-    trace: list[str]
-    calls: int
-
-    @property
-    def played(self) -> list[str]:
-        """The digest after each turn played (a refused line leaves the state as it was)."""
-        return [after for before, after in zip(self.trace, self.trace[1:]) if after != before]
-
-    @property
-    def final(self) -> str:
-        return self.trace[-1]
-
-
-def match_run(lines: Sequence[str], seed: int, preset: str) -> Run:
-    """The turn loop itself: the user's line pushed as it is."""
-    with counting_kind() as made:
-        match = Match(Outside("you"), make_agent("minotaur", COUNTING, seed), seed=seed, preset=preset,
-                      max_turns=None)
-        trace = [match.game.state.digest()]
-        for line in lines:
-            match.play_turn(user=line)
-            trace.append(match.game.state.digest())
-    assert match.turns == len(Run(trace, 0).played)
-    return Run(trace, made[0].calls)
-
-
-def _typed(session: PlaySession, lines: Sequence[str], trace: list[str]) -> None:
-    """Lines typed into the TUI: what the command parser refuses never reaches the session."""
-    for line in lines:
-        try:
-            command = parse_command(line)
-        except NotACommand:
-            continue
-        session.play(command)
-        trace.append(session.game.state.digest())
-
-
-def tui_run(lines: Sequence[str], seed: int, preset: str) -> Run:
-    with counting_kind() as made:
-        session = PlaySession(seed, preset, minotaur_kind=COUNTING, learning=False)
-        trace = [session.game.state.digest()]
-        _typed(session, lines, trace)
-    return Run(trace, made[0].calls)
-
-
-def resume_run(lines: Sequence[str], seed: int, preset: str, cut: int) -> Run:
-    """The TUI's game saved after ``cut`` lines, resumed from its file, and played on. The resumed
-    Minotaur re-lives each saved turn's decision, so its calls are one per turn of the whole game;
-    the first one's, one per turn before the save."""
-    with counting_kind() as made, tempfile.TemporaryDirectory() as folder:
-        first = PlaySession(seed, preset, minotaur_kind=COUNTING, learning=False)
-        trace = [first.game.state.digest()]
-        _typed(first, lines[:cut], trace)
-        assert made[0].calls == len(Run(trace, 0).played), "the first session's calls before the save"
-        second = PlaySession.resume(load_game(save_game(first.to_saved(), Path(folder))), {}, learning=False)
-        assert second.game.state.digest() == trace[-1]
-        _typed(second, lines[cut:], trace)
-    return Run(trace, made[1].calls)
-
-
-def action_of(line: str) -> Action:
-    """The WSAP action a line means: its command is the action's name, its other fields the params;
-    a line that is no such object is sent as the action's name, which no mapping knows."""
-    try:
-        data = json.loads(line)
-    except ValueError:
-        data = None
-    if not isinstance(data, dict) or not isinstance(data.get("command"), str):
-        return Action(line)
-    return Action(data["command"], {key: value for key, value in data.items() if key != "command"})
-
-
-def wsap_run(lines: Sequence[str], seed: int, preset: str) -> Run:
-    with counting_kind() as made:
-        adapter = LabyrinthAdapter("user", seed, preset, opponent=make_agent("minotaur", COUNTING, seed),
-                                   max_turns=NO_LIMIT)
-        trace = [adapter.game.state.digest()]
-        for line in lines:
-            adapter.act(action_of(line))
-            trace.append(adapter.game.state.digest())
-    return Run(trace, made[0].calls)
-
-
-def gsm_run(lines: Sequence[str], seed: int, preset: str) -> Run:
-    """`labyrinth gsm` in process, fed one line per read as a person typing would: the state's digest
-    is taken at each read, i.e. before the first line and after each answer."""
-    with counting_kind() as made:
-        game = Game.new(seed, preset)
-        _, observation = game.view()
-        minotaur = Side("minotaur", make_agent("minotaur", COUNTING, seed), game.world, game.state, observation)
-        trace: list[str] = []
-        waiting = [line.encode() + b"\n" for line in lines]
-
-        class Typed:
-            def read1(self, size: int = -1) -> bytes:
-                trace.append(game.state.digest())
-                return waiting.pop(0) if waiting else b""
-
-        out = io.BytesIO()
-        assert serve(game, False, Typed(), out, minotaur) == 0
-    assert len(out.getvalue().splitlines()) == 1 + len(lines), "one answer per line"
-    return Run(trace, made[0].calls)
-
-
-FRONTS: dict[str, Callable[..., Run]] = {"tui": tui_run, "wsap": wsap_run, "gsm": gsm_run}
-
-
-# --- the properties -------------------------------------------------------------------
-
-
-def _agree(front: Run, reference: Run) -> None:
-    assert front.played == reference.played, "the state after each turn played"
-    assert front.final == reference.final
+def _agree(front: Run, loop: Run) -> None:
+    assert front.played == loop.played, "the state after each turn played"
+    assert front.final == loop.final
     assert front.calls == len(front.played), "one Minotaur call per turn played, none for refused input"
-    assert front.calls == reference.calls
+    assert front.calls == loop.calls
 
 
 @FAST
-@given(stream=streams, seed=seeds, preset=st.sampled_from(PRESETS))
+@given(stream=streams, seed=seeds, preset=presets)
 def test_the_loop_asks_the_minotaur_once_per_turn_played(stream, seed, preset):
     run = match_run(stream, seed, preset)
     assert run.calls == len(run.played)
@@ -262,12 +92,12 @@ def test_the_loop_asks_the_minotaur_once_per_turn_played(stream, seed, preset):
 
 @pytest.mark.parametrize("front", FRONTS)
 @FAST
-@given(stream=streams, seed=seeds, preset=st.sampled_from(PRESETS))
+@given(stream=streams, seed=seeds, preset=presets)
 def test_every_front_plays_a_stream_as_the_loop_does(front, stream, seed, preset):
     _agree(FRONTS[front](stream, seed, preset), match_run(stream, seed, preset))
 
 
 @FAST
-@given(stream=streams, seed=seeds, preset=st.sampled_from(PRESETS), cut=st.floats(0, 1))
+@given(stream=streams, seed=seeds, preset=presets, cut=st.floats(0, 1))
 def test_a_game_saved_and_resumed_plays_on_as_the_loop_does(stream, seed, preset, cut):
     _agree(resume_run(stream, seed, preset, round(cut * len(stream))), match_run(stream, seed, preset))
