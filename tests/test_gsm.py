@@ -8,8 +8,7 @@ import tracemalloc
 
 import pytest
 
-from labyrinth.engine import Game
-from labyrinth.tui.jsonlines import MAX_LINE_BYTES, serve
+from labyrinth.tui.jsonlines import MAX_LINE_BYTES, gsm_match, serve
 
 from .test_cli import LABYRINTH, run
 
@@ -121,11 +120,11 @@ class Answers:
 def test_a_giant_line_costs_linear_time_and_bounded_memory_and_one_short_error():
     chunk = b"z" * (1 << 16)
     parts = [b'{"command": "LOOK"}\n{"command": "HALT", "pad": "', *[chunk] * 400, b'"}\n{"command": "LOOK"}\n']
-    out, game = Answers(), Game.new(1, "tiny")
+    out, match = Answers(), gsm_match(1, "tiny", minotaur="wait")
     stdin = Trickle(parts, out)
     tracemalloc.start()
     try:
-        assert serve(game, False, stdin, out) == 0
+        assert serve(match, stdin, out) == 0
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
@@ -138,5 +137,5 @@ def test_a_giant_line_costs_linear_time_and_bounded_memory_and_one_short_error()
 def test_the_line_limit_is_exact(size, answered):
     line = '{"command": "LOOK"}'.ljust(size).encode() + b"\n"
     out = Answers()
-    serve(Game.new(1, "tiny"), False, Trickle([line[:1000], line[1000:]], out), out)
+    serve(gsm_match(1, "tiny", minotaur="wait"), Trickle([line[:1000], line[1000:]], out), out)
     assert out.statuses == ["SUCCESS", answered]
