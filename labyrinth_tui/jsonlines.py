@@ -41,7 +41,7 @@ WAITS = "wait"  # the --minotaur choice that always WAITs: the Minotaur's fallba
 class Fed(Outside):
     """A seat the pipe does not play, given the same input every turn: the Minotaur of
     ``--minotaur wait`` is the engine's own WAIT, which costs nothing, where an agent that
-    waits would cost a perception a turn (a bulk run of WAITs would be four times slower)."""
+    waits would cost a perception a turn (a bulk run would be about four times slower)."""
 
     def __init__(self, name: str, every_turn: Any) -> None:
         super().__init__(name, observe=False)
