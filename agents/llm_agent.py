@@ -8,7 +8,7 @@ the action in the answer is checked once, as any agent's is, when it is mapped o
 the engine's input. A reply that holds no action at all is an InvalidAnswer (the runner
 counts it and plays the fallback) and the next prompt says what was wrong. A
 provider that keeps failing is replaced by the built-in agent for the rest of
-the match.
+the match; a quota it cannot wait out (QuotaError) is not a failure.
 """
 
 from __future__ import annotations

@@ -282,3 +282,26 @@ class PerMinuteQuota:
             return 429, gemini_quota(window[0] + 60.0 - now, self.per_minute), None
         self.served.append(now)
         return self.model(request)
+
+
+def quota_match(stub: Stub, rpm: float | None, turns: int = 60) -> tuple[int, PerMinuteQuota, FakeClock, Any]:
+    """A ``turns``-turn match, a Gemini Minotaur (through the real SDK, behind a 10-a-minute quota on
+    ``stub``) against the built-in user on tiny, paced at ``rpm``: the last turn the model was asked
+    and answered, the quota (what it served and refused), the clock, the match."""
+    from labyrinth.agents.config import ProviderSettings
+    from labyrinth.agents.llm_agent import LLMAgent
+    from labyrinth.agents.providers.gemini import GeminiTransport
+    from labyrinth.agents.registry import make_agent
+    from labyrinth.agents.runner import Match
+
+    clock = FakeClock()
+    stub.respond = quota = PerMinuteQuota(Model("gemini", minotaur_action="WAIT"), 10, clock)
+    settings = ProviderSettings("gemini", "gemini-2.5-flash", stub.url, api_key="k", timeout_s=30, rpm=rpm)
+    agent = LLMAgent("minotaur", GeminiTransport(settings, clock), 1)
+    match = Match(make_agent("user", "builtin", 1), agent, seed=1, preset="tiny", max_turns=turns)
+    last_asked = 0
+    while match.outcome is None:
+        match.play_turn()
+        if agent.last_exchange and agent.last_exchange["reply"] is not None:
+            last_asked = match.turns
+    return last_asked, quota, clock, match

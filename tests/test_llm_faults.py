@@ -8,12 +8,14 @@ that the waits move: no test waits out a quota for real."""
 
 from __future__ import annotations
 
+import argparse
 import json
 import time
 
 import pytest
 
 from labyrinth.agents.config import ProviderSettings
+from labyrinth.agents.config import provider_settings as resolve
 from labyrinth.agents.llm_agent import LLMAgent
 from labyrinth.agents.providers.base import SCHEMAS, ProviderError, QuotaError
 from labyrinth.agents.providers.gemini import GeminiTransport
@@ -22,7 +24,9 @@ from labyrinth.agents.providers.ollama import OllamaTransport
 from labyrinth.agents.providers.retry import call_deadline_s, patience_s
 from labyrinth.agents.registry import make_agent
 from labyrinth.agents.runner import Match
-from tests.stubs import CHAT_PATHS, WIRE, FakeClock, Model, PerMinuteQuota, Stub, gemini_quota
+from labyrinth.saves.config import ConfigError
+from labyrinth.tui.provider_options import add_provider_options, provider_settings
+from tests.stubs import CHAT_PATHS, WIRE, FakeClock, Model, Stub, gemini_quota, quota_match
 
 TRANSPORTS = {"gemini": GeminiTransport, "mistral": MistralTransport, "ollama": OllamaTransport}
 ASK = ("You are the Minotaur.", [("user", "Step 1. Where do you go?")])
@@ -107,24 +111,9 @@ def test_a_quota_never_leads_to_replacement(stub):
     assert agent.failures == 0 and agent.replacement is None and "rate-limited" in agent.last_exchange["error"]
 
 
-def play_against_a_per_minute_quota(stub: Stub, rpm: float | None) -> tuple[int, PerMinuteQuota, FakeClock, Match]:
-    """A 60-turn match (Gemini Minotaur against the built-in user, tiny) behind a 10-a-minute quota:
-    the last turn the model was asked and answered."""
-    clock = FakeClock()
-    stub.respond = quota = PerMinuteQuota(Model("gemini", minotaur_action="WAIT"), 10, clock)
-    agent = LLMAgent("minotaur", transport("gemini", stub.url, clock, rpm=rpm), 1)
-    match = Match(make_agent("user", "builtin", 1), agent, seed=1, preset="tiny", max_turns=60)
-    last_asked = 0
-    while match.outcome is None:
-        match.play_turn()
-        if agent.last_exchange and agent.last_exchange["reply"] is not None:
-            last_asked = match.turns
-    return last_asked, quota, clock, match
-
-
 def test_against_ten_requests_a_minute_the_model_is_asked_every_turn(stub):
     began = time.perf_counter()
-    last_asked, quota, clock, match = play_against_a_per_minute_quota(stub, rpm=None)
+    last_asked, quota, clock, match = quota_match(stub, rpm=None)
     assert match.turns == 60 and last_asked == 60
     stats = match.stats["minotaur"]
     assert (stats.fallbacks, stats.provider_errors, stats.replaced) == (0, 0, False)
@@ -134,9 +123,10 @@ def test_against_ten_requests_a_minute_the_model_is_asked_every_turn(stub):
 
 
 def test_a_pace_of_ten_a_minute_never_meets_the_quota(stub):
-    last_asked, quota, clock, match = play_against_a_per_minute_quota(stub, rpm=10)
+    last_asked, quota, clock, match = quota_match(stub, rpm=10)
     assert last_asked == 60 and quota.refused == [] and match.stats["minotaur"].fallbacks == 0
     assert all(b - a == pytest.approx(6.0) for a, b in zip(quota.served, quota.served[1:], strict=False))
+    assert clock.monotonic() - 1000.0 == pytest.approx(360.0)  # 61 starts, 6 s apart: no faster than the quota
 
 
 def test_one_pace_per_endpoint_is_shared_by_both_roles(stub):
@@ -175,3 +165,16 @@ def test_an_ollama_200_of_an_empty_list_or_null_is_a_provider_error(body, stub):
     agent = LLMAgent("minotaur", transport("ollama", stub.url, timeout_s=0.5), 1)
     result = Match(make_agent("user", "builtin", 1), agent, seed=1, preset="tiny", max_turns=6).play()
     assert (result.minotaur.exceptions, result.minotaur.provider_errors, result.minotaur.replaced) == (0, 5, True)
+
+
+def test_the_pace_comes_from_llm_rpm_or_the_config_files_rpm():
+    parser = argparse.ArgumentParser()
+    add_provider_options(parser)
+    assert provider_settings(parser.parse_args(["--llm-rpm", "10"]), ["gemini"])["gemini"].rpm == 10.0
+    assert provider_settings(parser.parse_args([]), ["gemini"])["gemini"].rpm is None
+    assert resolve("gemini", None, {}, {"gemini": {"rpm": 4}}).rpm == 4.0
+    for wrong in ("0", "-3", "inf", "nan", "ten"):
+        with pytest.raises(SystemExit):
+            parser.parse_args(["--llm-rpm", wrong])
+    with pytest.raises(ConfigError, match=r"\[gemini\] rpm"):
+        resolve("gemini", None, {}, {"gemini": {"rpm": 0}})

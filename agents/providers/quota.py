@@ -26,8 +26,10 @@ PLEASE_RETRY = re.compile(r"retry in (\d+(?:\.\d+)?)\s*(ms|s)\b", re.IGNORECASE)
 
 def quota_wait_s(headers: Mapping[str, str] | None = None, body: Any = None, message: str = "") -> float | None:
     """Seconds the server asked us to wait before the next request, or None if it did not say."""
-    waits = [w for w in (retry_after_s(headers or {}), rate_limit_reset_s(headers or {}),
-                         retry_info_s(body), please_retry_s(message)) if w is not None]
+    error = body.get("error", body) if isinstance(body, dict) else None
+    in_body = error.get("message") if isinstance(error, dict) else None
+    waits = [w for w in (retry_after_s(headers or {}), rate_limit_reset_s(headers or {}), retry_info_s(body),
+                         please_retry_s(message), please_retry_s(str(in_body or ""))) if w is not None]
     return max(waits) if waits else None
 
 
