@@ -178,3 +178,11 @@ def test_the_pace_comes_from_llm_rpm_or_the_config_files_rpm():
             parser.parse_args(["--llm-rpm", wrong])
     with pytest.raises(ConfigError, match=r"\[gemini\] rpm"):
         resolve("gemini", None, {}, {"gemini": {"rpm": 0}})
+
+
+def test_a_doctor_check_does_not_wait_out_a_quota(stub):
+    clock = FakeClock()
+    stub.reply(429, gemini_quota(47.3, 10))
+    with pytest.raises(QuotaError, match="gemini answered HTTP 429: You exceeded your current quota") as caught:
+        transport("gemini", stub.url, clock).check()
+    assert caught.value.wait_s == pytest.approx(47.3) and clock.slept == [] and len(stub.requests) == 1

@@ -69,5 +69,5 @@ class GeminiTransport:
 
     def check(self) -> str:
         """A cheap call for `labyrinth doctor`: the model's record (no tokens spent)."""
-        model = self.calls(lambda: self.client.models.get(model=self.settings.model), self._classify, retries=0)
+        model = self.calls.once(lambda: self.client.models.get(model=self.settings.model), self._classify)
         return f"{model.name} answers (input limit {model.input_token_limit} tokens)"

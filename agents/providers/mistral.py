@@ -61,7 +61,7 @@ class MistralTransport:
 
     def check(self) -> str:
         """A cheap call for `labyrinth doctor`: the models the key can use (no tokens spent)."""
-        names = [m.id for m in self.calls(self.client.models.list, self._classify, retries=0).data or []]
+        names = [m.id for m in self.calls.once(self.client.models.list, self._classify).data or []]
         have = "available" if self.settings.model in names else "not in the list"
         return f"{len(names)} models; {self.settings.model} {have}"
 

@@ -71,6 +71,6 @@ class OllamaTransport:
 
     def check(self) -> str:
         """A cheap call for `labyrinth doctor`: the models the server has (no tokens spent)."""
-        names = [m.model for m in self.calls(self.client.list, self._classify, retries=0).models]
+        names = [m.model for m in self.calls.once(self.client.list, self._classify).models]
         have = "present" if self.settings.model in names else "NOT pulled (ollama pull " + self.settings.model + ")"
         return f"{len(names)} models; {self.settings.model} {have}"

@@ -103,8 +103,7 @@ class Caller:
         self.pace = shared_pace(provider, endpoint, rpm, clock)
         self.waiting: Waiting | None = None
 
-    def __call__(self, call: Callable[[], T], classify: Callable[[Exception], Failure | None],
-                 retries: int = RETRIES) -> T:
+    def __call__(self, call: Callable[[], T], classify: Callable[[Exception], Failure | None]) -> T:
         """``call()``, within the call's deadline; ProviderError (QuotaError for a quota) when it gives up.
         Exceptions ``classify`` does not know (None) are bugs and propagate."""
         deadline = self.clock.monotonic() + call_deadline_s(self.timeout_s)
@@ -126,11 +125,24 @@ class Caller:
             tries = f" (after {attempt + 1} tries)" if attempt else ""
             delay = BASE_DELAY_S * 2 ** attempt if failure.retry_after_s is None else failure.retry_after_s
             delay = min(max(delay, 0.0), MAX_DELAY_S)
-            if not failure.retryable or attempt == retries or \
+            if not failure.retryable or attempt == RETRIES or \
                     self.clock.monotonic() + delay + self.timeout_s > deadline:
                 raise ProviderError(failure.message + tries)
             self.clock.sleep(delay)
             attempt += 1
+
+    def once(self, call: Callable[[], T], classify: Callable[[Exception], Failure | None]) -> T:
+        """One request and no waiting (for `labyrinth doctor`'s checks): a quota answer is a
+        QuotaError at once, with the wait it asked for."""
+        try:
+            return within(self.timeout_s, call)
+        except Exception as exc:
+            failure = classify(exc)
+            if failure is None:
+                raise
+        if failure.quota:
+            raise QuotaError(failure.message, wait_s=failure.retry_after_s)
+        raise ProviderError(failure.message)
 
     def _take_turn(self, deadline: float) -> None:
         """Wait for this endpoint's next start time (the pace, a quota's wait), showing why; QuotaError
