@@ -1,9 +1,12 @@
 """The Labyrinth as a WSAP v0.1 environment: a GameAdapter for either role, the
 other role played by an agent of this project (the built-in one by default).
 
-`act` maps a WSAP action one to one onto the engine's UserInput or
-MinotaurDecision; an unknown action or bad params change nothing and say what
-is valid. Rewards are engine/wsap/rewards.py's; achievements engine/wsap/achievements.py's.
+The WSAP caller's role is an Outside seat of a Match (runner.py), the one turn
+loop every front plays through: `act` maps a WSAP action one to one onto the
+role's engine input and pushes it; an unknown action, bad params or a command
+the game refuses change nothing and say what is valid, and the other role's
+agent is asked only for a turn that is played. Rewards and achievements are
+the role's (engine/wsap/roles.py).
 
 With an experience log (``memory``) a generic agent learns like ours: the
 role's lessons end its ``game_description`` (the one text WSAP hands an agent at
@@ -14,38 +17,18 @@ adds one reflection per role to the log.
 from __future__ import annotations
 
 import warnings
-from types import SimpleNamespace
 
 from labyrinth.engine import Game, MinotaurDecision, UserInput
 from labyrinth.engine.commands import BadInput
-from labyrinth.engine.turn import TurnResult, unexecutable
 from labyrinth.engine.wsap import Action, ActionResult, ActionSpace, Observation
-from labyrinth.engine.wsap.achievements import (
-    MINOTAUR_ACHIEVEMENTS,
-    USER_ACHIEVEMENTS,
-    minotaur_unlocked,
-    user_unlocked,
-)
-from labyrinth.engine.wsap.actions import (
-    MINOTAUR_ACTIONS,
-    MINOTAUR_DESCRIPTION,
-    USER_ACTIONS,
-    USER_DESCRIPTION,
-    to_minotaur_decision,
-    to_user_input,
-)
-from labyrinth.engine.wsap.perception import MinotaurPerception, UserPerception
-from labyrinth.engine.wsap.rewards import minotaur_reward, user_reward
+from labyrinth.engine.wsap.roles import ROLES
 from labyrinth.saves.experience import Experience
 
 from .base import Agent
-from .game_digest import GameDigest
 from .memory_manager import GameMemory, learning_injection
 from .registry import make_agent
-from .runner import DEFAULT_MAX_TURNS
-from .side import ERROR_STREAK, Side
-
-ROLES = ("user", "minotaur")
+from .runner import DEFAULT_MAX_TURNS, Match, Outside
+from .side import Side
 
 
 class LabyrinthAdapter:
@@ -56,7 +39,8 @@ class LabyrinthAdapter:
                  memory: Experience | None = None, agent_name: str = "wsap") -> None:
         if role not in ROLES:
             raise ValueError(f"role must be 'user' or 'minotaur', not {role!r}")
-        self.role, self.seed, self.preset, self.difficulty = role, seed, preset, difficulty
+        self.role, self.knowledge = role, ROLES[role]
+        self.seed, self.preset, self.difficulty = seed, preset, difficulty
         self.opponent_spec, self.max_turns = opponent, max_turns
         self.log, self.agent_name = memory, agent_name
         self.reset()
@@ -64,114 +48,77 @@ class LabyrinthAdapter:
     @property
     def game_description(self) -> str:
         """The role's rules, then the lessons of its earlier games (when there are any)."""
-        rules = USER_DESCRIPTION if self.role == "user" else MINOTAUR_DESCRIPTION
-        lessons = learning_injection(self.memory.lessons[self.role])
-        return f"{rules}\n\n{lessons}" if lessons else rules
+        lessons = learning_injection(self.match.memory.lessons[self.role])
+        return f"{self.knowledge.description}\n\n{lessons}" if lessons else self.knowledge.description
 
     @property
     def action_space(self) -> ActionSpace:
-        return USER_ACTIONS if self.role == "user" else MINOTAUR_ACTIONS
+        return self.knowledge.actions
+
+    @property
+    def game(self) -> Game:
+        return self.match.game
+
+    @property
+    def turns(self) -> int:
+        return self.match.turns
 
     @property
     def done(self) -> bool:
-        return self.game.state.outcome is not None or self.turns >= self.max_turns
+        return self.match.outcome is not None
+
+    @property
+    def observation(self) -> Observation:
+        return self.match.seats[self.role].observation
+
+    @property
+    def opponent(self) -> Side:
+        """The other role's seat: its agent, and how its answers went."""
+        return self.match.sides[self.knowledge.other]
 
     def reset(self) -> Observation:
         """A fresh game with the same seed and settings (and the log's lessons as they are now)."""
-        self.game = Game.new(self.seed, self.preset, self.difficulty)
-        self.turns, self.unlocked = 0, set()
-        self.history: list[tuple[UserInput, MinotaurDecision]] = []  # the turns played, to save and replay
-        self.memory = GameMemory(self.log, self.seed, self.preset)
+        memory = GameMemory(self.log, self.seed, self.preset)
         notice = self.log.take_notice() if self.log is not None else None
         if notice:  # a log that could not be read was kept aside and a fresh one started
             warnings.warn(notice, stacklevel=2)
-        self.digest = GameDigest(self.game.world, self.game.state.user)
-        response, observation = self.game.view()
-        other = "minotaur" if self.role == "user" else "user"
-        agent = make_agent(other, self.opponent_spec, self.seed, lessons=self.memory.lessons[other],
+        other = self.knowledge.other
+        agent = make_agent(other, self.opponent_spec, self.seed, lessons=memory.lessons[other],
                            preset=self.preset) if isinstance(self.opponent_spec, str) else self.opponent_spec
-        self.opponent = Side(other, agent, self.game.world, self.game.state, observation if other == "minotaur"
-                             else response)
-        self.perception = UserPerception(self.game.world) if self.role == "user" else \
-            MinotaurPerception(self.game.world)
-        self.observation = self.perception.observe(self.game.state, response if self.role == "user" else observation)
+        seats = {self.role: Outside(self.agent_name), other: agent}
+        self.match = Match(seats["user"], seats["minotaur"], seed=self.seed, preset=self.preset,
+                           difficulty=self.difficulty, max_turns=self.max_turns, memory=memory)
+        self.unlocked: set[str] = set()
+        self.history: list[tuple[UserInput, MinotaurDecision]] = []  # the turns played, to save and replay
         return self.observation
 
     def observe(self) -> Observation:
         return self.observation
 
     def act(self, action: Action) -> ActionResult:
-        if self.done:
-            return self._refused("The game is over: reset() to play again.")
         try:
-            mine = (to_user_input if self.role == "user" else to_minotaur_decision)(action)
+            mine = self.knowledge.to_engine(action)
         except BadInput as exc:
-            return self._refused(str(exc))
-        if self.role == "user":
-            problem = unexecutable(self.game.state, mine)
-            if problem:
-                return self._refused(problem)
-            decision, why = self.opponent.decide()
-            result = self._step(mine, decision, why)
-        else:
-            result = self._minotaur_turn(mine)
-        return self._result(result)
-
-    # --- inside ---------------------------------------------------------------
-
-    def _minotaur_turn(self, decision: MinotaurDecision) -> TurnResult:
-        """The user agent's command with this decision; a refused command is asked again
-        (after three in a row the user is given LOOK), so the Minotaur's turn always happens."""
-        for _ in range(ERROR_STREAK + 1):
-            command, why = self.opponent.decide()
-            if not unexecutable(self.game.state, command):
-                break
-            self.opponent.tell(self.game.step(command, decision), why, done=False)
-        return self._step(command, decision, why)
-
-    def replay(self, history: list[tuple[UserInput, MinotaurDecision]]) -> None:
-        """Play recorded turns again, the opponent's agent re-living each of its decisions
-        (so its memory is where it was) while the recorded ones are played."""
-        for command, decision in history:
-            self.opponent.decide()
-            self._step(command, decision, None, replaying=True)
-
-    def _step(self, command: UserInput, decision: MinotaurDecision, why: str | None,
-              replaying: bool = False) -> TurnResult:
-        result = self.game.step(command, decision)
-        self.turns += 1
-        self.history.append((command, decision))
-        self.digest.turn(result)
-        self.opponent.tell(result, why, done=self.done)
-        if self.done and self.log is not None and not replaying:  # a game replayed was remembered when played
-            self._remember(result)
-        view = result.response if self.role == "user" else result.observation
-        self.observation = self.perception.observe(result.state, view, result.events)
-        return result
-
-    def _remember(self, result: TurnResult) -> None:
-        """The finished game's reflections into the log; a model opponent then puts its own in its words."""
-        agents = {self.role: SimpleNamespace(name=self.agent_name), self.opponent.role: self.opponent.agent}
-        self.memory.remember(self.digest, result.state, result.state.outcome or "TIMEOUT", self.turns, agents)
-        self.memory.refine(agents)
-
-    def _result(self, result: TurnResult) -> ActionResult:
-        seconds = result.response.environment.time_taken
-        if self.role == "user":
-            held = sum("STONE" in item for item in result.state.inventory)
-            earned, table = user_unlocked(result.events, held), USER_ACHIEVEMENTS
-            reward, message = user_reward(result.events, seconds), result.response.raw_text_output
-        else:
-            earned, table = minotaur_unlocked(result.events), MINOTAUR_ACHIEVEMENTS
-            reward, message = minotaur_reward(result.events, seconds), result.observation.raw_text_output
+            return ActionResult(False, str(exc), 0.0, [], self.done, self.observation)
+        turn = self.match.play_turn(**{self.role: mine})
+        message = self.knowledge.view(turn.result).raw_text_output
+        if turn.record is None:  # refused, or sent after the end: nothing happened
+            return ActionResult(False, message, 0.0, [], self.done, self.observation)
+        self.history.append((turn.record.user, turn.record.minotaur))
+        if self.done:
+            self.match.refine()  # a model opponent puts its reflection in its own words (the match remembered)
+        earned = self.knowledge.unlocked(turn.result)
         new = sorted(earned - self.unlocked)
         self.unlocked |= earned
-        return ActionResult(True, message, reward, [table[name].description for name in new], self.done,
+        return ActionResult(True, message, self.knowledge.reward(turn.result),
+                            [self.knowledge.achievements[name].description for name in new], self.done,
                             self.observation)
 
-    def _refused(self, why: str) -> ActionResult:
-        """Nothing happened: the message says why and what is valid."""
-        return ActionResult(False, why, 0.0, [], self.done, self.observation)
+    def replay(self, history: list[tuple[UserInput, MinotaurDecision]]) -> None:
+        """Play recorded turns again (resuming a saved game): the opponent's agent re-lives each of
+        its decisions, so its memory is where it was; a game replayed is not remembered again."""
+        self.match.replay(history)
+        self.history.extend(history)
 
 
 def make_adapter(role: str = "user", seed: int = 1, preset: str = "standard", difficulty: str = "normal",

@@ -8,7 +8,7 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
-from labyrinth.saves.config import MAX_TIMEOUT_S, ConfigError, read_config, timeout_ok, validated
+from labyrinth.saves.config import MAX_RPM, MAX_TIMEOUT_S, ConfigError, read_config, rpm_ok, timeout_ok, validated
 
 PROVIDERS = ("gemini", "mistral", "ollama")
 DEFAULT_MODELS = {"gemini": "gemini-2.5-flash", "mistral": "mistral-small-latest", "ollama": "qwen3:8b"}
@@ -56,6 +56,7 @@ class ProviderSettings:
     api_key: Secret | None = None  # a plain str is wrapped
     timeout_s: float = DEFAULT_TIMEOUT_S
     key_source: str | None = None  # where the key came from (a variable's name, "config file"), for doctor
+    rpm: float | None = None  # at most this many requests start in any minute (None: as fast as answered)
 
     def __post_init__(self) -> None:
         if isinstance(self.api_key, str):
@@ -93,5 +94,9 @@ def provider_settings(provider: str, flags: dict[str, Any] | None = None, enviro
     if source == "command line" and not timeout_ok(timeout_s):  # the file's is checked as it is read
         raise ConfigError(f"--llm-timeout must be more than 0 and at most {MAX_TIMEOUT_S:g} seconds, "
                           f"not {timeout_s}")
+    rpm, source = pick("rpm", ())
+    if source == "command line" and not rpm_ok(rpm):
+        raise ConfigError(f"--llm-rpm must be more than 0 and at most {MAX_RPM:g} requests a minute, not {rpm}")
     return ProviderSettings(provider, str(pick("model", (MODEL_VARIABLES[provider],), DEFAULT_MODELS[provider])[0]),
-                            pick("base_url", (URL_VARIABLES[provider],))[0], key, float(timeout_s), key_source)
+                            pick("base_url", (URL_VARIABLES[provider],))[0], key, float(timeout_s), key_source,
+                            None if rpm is None else float(rpm))

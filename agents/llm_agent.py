@@ -8,7 +8,7 @@ the action in the answer is checked once, as any agent's is, when it is mapped o
 the engine's input. A reply that holds no action at all is an InvalidAnswer (the runner
 counts it and plays the fallback) and the next prompt says what was wrong. A
 provider that keeps failing is replaced by the built-in agent for the rest of
-the match.
+the match; a quota it cannot wait out (QuotaError) is not a failure.
 """
 
 from __future__ import annotations
@@ -29,11 +29,13 @@ from .providers.base import (
     SCHEMAS,
     Lesson,
     ProviderError,
+    QuotaError,
     Reply,
     ResponseSchema,
     Transport,
     estimate_tokens,
 )
+from .providers.pacing import Waiting
 from .providers.retry import patience_s
 from .wsap_messages import (
     ActionParseError,
@@ -50,7 +52,7 @@ PERSONAS = {
                 "the intruder is near.",
 }
 HISTORY_TURNS = 3  # earlier turns kept in the prompt
-FAILURES_BEFORE_REPLACEMENT = 5  # provider errors in a row before the built-in agent takes over
+FAILURES_BEFORE_REPLACEMENT = 5  # provider errors in a row (quotas aside) before the built-in agent takes over
 NOTES_KEPT = 3
 
 
@@ -75,6 +77,11 @@ class LLMAgent:
         self.replacement = None  # the built-in agent, once the provider has kept failing
         self.last_exchange: dict | None = None  # prompt, reply, tokens, latency: for the trajectory
         self.description, self.action_space = "", None
+
+    @property
+    def waiting(self) -> Waiting | None:
+        """What the model's call is waiting for right now (a quota, the pace), for a front's countdown."""
+        return None if self.replacement is not None else getattr(self.transport, "waiting", None)
 
     def lesson(self, what_happened: str) -> str | None:
         """The model's own two sentences on the finished game (Reflexion); None if it cannot say."""
@@ -132,9 +139,10 @@ class LLMAgent:
             reply = self.transport.complete(self.system, turns, self.schema)
         except ProviderError as exc:
             self._record(turns, None, time.perf_counter() - began, error=str(exc))
-            self.failures += 1
-            if self.failures >= FAILURES_BEFORE_REPLACEMENT:
-                self._replace(observation)
+            if not isinstance(exc, QuotaError):  # a quota is the account's limit, not the model failing
+                self.failures += 1
+                if self.failures >= FAILURES_BEFORE_REPLACEMENT:
+                    self._replace(observation)
             raise
         self.failures = 0
         self._record(turns, reply, time.perf_counter() - began)

@@ -99,7 +99,7 @@ class Match:
         self._threaded = any(side.agent.blocking for side in self.sides.values())
         # A turn waits as long as the slower agent may need (an LLM's retries included), so that the
         # agent's own failure is what gets counted, not the runner's deadline.
-        self.timeout_s = max(timeout_s, *(getattr(side.agent, "patience_s", 0.0) for side in self.sides.values()))
+        self.timeout_s = max([timeout_s, *(getattr(side.agent, "patience_s", 0.0) for side in self.sides.values())])
         self._busy: dict[str, Future] = {}  # a side's call that outlived its turn
         self._record("start", self)
 
@@ -139,6 +139,11 @@ class Match:
         while not turn.done:
             turn = self.answer(turn, self.ask(turn))
         return turn
+
+    def refuse(self, problem: str) -> Turn:
+        """The ERROR answer to input a front could not even hand over (the gsm pipe's empty or
+        over-long line): both sides are told ``problem``, nothing happens, nobody is asked."""
+        return self._refuse(Turn(), problem, problem)
 
     # --- the steps of a turn ------------------------------------------------------
 

@@ -156,24 +156,12 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _gsm(args: argparse.Namespace, seed: int, providers) -> int:
-    from labyrinth.engine import Game
+    from .jsonlines import gsm_match, serve
 
-    from .jsonlines import serve
-
-    game = Game.new(seed, args.preset, args.difficulty)
-    minotaur_kind = args.minotaur or "builtin"
-    sides = {}
-    if args.user or minotaur_kind not in ("external", "wait"):  # "wait" is the engine's own WAIT: no agent needed
-        from labyrinth.agents.registry import make_agent
-        from labyrinth.agents.side import Side
-
-        response, observation = game.view()
-        role, kind, view = ("user", args.user, response) if args.user else ("minotaur", minotaur_kind, observation)
-        sides[role] = Side(role, make_agent(role, kind, seed, providers), game.world, game.state, view)
+    match = gsm_match(seed, args.preset, args.difficulty, args.user, args.minotaur or "builtin", providers)
     # A large output buffer: a bulk run then writes to the pipe in big pieces.
     with open(sys.stdout.fileno(), "wb", buffering=1 << 20, closefd=False) as out:
-        return serve(game, minotaur_kind == "external" and not args.user, sys.stdin.buffer, out,
-                     sides.get("minotaur"), sides.get("user"))
+        return serve(match, sys.stdin.buffer, out)
 
 
 if __name__ == "__main__":

@@ -1,45 +1,78 @@
 """`labyrinth gsm`: the engine over stdin/stdout, one JSON object per line.
 
 Plain mode: each input line is a UserInput, each output line a GameStateResponse;
-the Minotaur is an agent of this project (``minotaur``), or one that always
-WAITs (None). Minotaur mode (``user`` is an agent of this project): the pipe
-plays the Minotaur, each input line a MinotaurDecision, each output line a
+the Minotaur is an agent of this project (``wait`` is one that always WAITs).
+Minotaur mode (``user`` is an agent of this project): the pipe plays the
+Minotaur, each input line a MinotaurDecision, each output line a
 MinotaurObservation. External mode: each input line is ``{"user": UserInput,
 "minotaur": MinotaurDecision}`` and each output line ``{"user":
 GameStateResponse, "minotaur": MinotaurObservation}``. The first output line is
 the initial state. Every line gets exactly one answer: a bad line (not JSON, not
 valid, empty, longer than MAX_LINE_BYTES, or sent after the game ended) an
 ERROR, with at most a short excerpt of what was sent. EOF exits 0.
+
+The pipe is an Outside seat of a Match (agents/runner.py), so a line is played
+as every front plays a turn: checked first, and an agent is asked only for a
+line that makes a turn.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any, BinaryIO
 
 from pydantic import BaseModel
 from pydantic_core import from_json
 
-from labyrinth.agents.side import Side
-from labyrinth.engine import WAIT, BadInput, Game, MinotaurDecision, TurnResult, UserInput, parse
-from labyrinth.engine.report import error_report
+from labyrinth.agents.registry import make_agent
+from labyrinth.agents.runner import Match, Outside
+from labyrinth.engine.turn import TurnResult
+from labyrinth.engine.wsap.roles import ROLES
 
 MAX_LINE_BYTES = 1 << 16  # a command is a few dozen bytes: a longer line is a mistake, answered at once
 READ_BYTES = 1 << 16  # what one read asks for
 EMPTY = "The line is empty: send one JSON object per line."
 TOO_LONG = (f"The line is longer than {MAX_LINE_BYTES:,} bytes: the rest of it is read and ignored. "
             "Send one JSON object per line.")
+EXTERNAL = "external"  # the --minotaur choice with which the pipe plays both roles
+WAITS = "wait"  # the --minotaur choice that always WAITs: the Minotaur's fallback, fed every turn
+
+
+class Fed(Outside):
+    """A seat the pipe does not play, given the same input every turn: the Minotaur of
+    ``--minotaur wait`` is the engine's own WAIT, which costs nothing, where an agent that
+    waits would cost a perception a turn (a bulk run would be about four times slower)."""
+
+    def __init__(self, name: str, every_turn: Any) -> None:
+        super().__init__(name, observe=False)
+        self.every_turn = every_turn
+
+
+def gsm_match(seed: int, preset: str, difficulty: str = "normal", user: str | None = None,
+              minotaur: str = "builtin", providers: Mapping[str, Any] | None = None) -> Match:
+    """The game the pipe plays: with ``user`` (an agent's name) the pipe is the Minotaur, else
+    the user, and with ``minotaur`` EXTERNAL both. The pipe's seats keep no observation (a
+    bulk run must stay fast) and the game has no turn limit."""
+    kinds = {"user": user, "minotaur": None if user or minotaur == EXTERNAL else minotaur}
+    seats = {role: Outside("pipe", observe=False) if kind is None else
+             Fed(kind, ROLES[role].fallback) if kind == WAITS else make_agent(role, kind, seed, providers)
+             for role, kind in kinds.items()}
+    return Match(seats["user"], seats["minotaur"], seed=seed, preset=preset, difficulty=difficulty,
+                 max_turns=None)
 
 
 def _json(model: BaseModel) -> bytes:
     return model.__pydantic_serializer__.to_json(model)
 
 
-def _paired(user: BaseModel, minotaur: BaseModel) -> bytes:
-    return b'{"user":' + _json(user) + b',"minotaur":' + _json(minotaur) + b"}"
+def _answer_of(result: TurnResult, roles: tuple[str, ...]) -> bytes:
+    """One role's view of a turn, or (both roles piped) an object with each role's."""
+    if len(roles) == 1:
+        return _json(ROLES[roles[0]].view(result))
+    return b"{" + b",".join(b'"%s":%s' % (role.encode(), _json(ROLES[role].view(result))) for role in roles) + b"}"
 
 
-def _split_external(line: bytes) -> tuple[object, object] | str:
+def _split_external(line: bytes) -> dict[str, Any] | str:
     """The two halves of an external-mode line, or why it is not one."""
     try:
         data = from_json(line)  # the engine's own JSON reader: the same short reasons as in the other modes
@@ -48,7 +81,7 @@ def _split_external(line: bytes) -> tuple[object, object] | str:
     if not isinstance(data, dict) or set(data) != {"user", "minotaur"}:
         return ('Each line must be an object with exactly two fields, "user" (a UserInput) '
                 'and "minotaur" (a MinotaurDecision).')
-    return data["user"], data["minotaur"]
+    return data
 
 
 def _batches(stdin: BinaryIO, limit: int = MAX_LINE_BYTES) -> Iterator[list[bytes | None]]:
@@ -88,74 +121,20 @@ def _batches(stdin: BinaryIO, limit: int = MAX_LINE_BYTES) -> Iterator[list[byte
         yield [bytes(pending)]
 
 
-def serve(game: Game, external: bool, stdin: BinaryIO, stdout: BinaryIO, minotaur: Side | None = None,
-          user: Side | None = None) -> int:
-    """Play ``game`` over JSON lines (bytes, UTF-8) until EOF: exactly one line out for each line in."""
+def serve(match: Match, stdin: BinaryIO, stdout: BinaryIO) -> int:
+    """Play ``match`` over JSON lines (bytes, UTF-8) until EOF: exactly one line out for each line
+    in. The pipe plays its Outside seats, except those Fed."""
+    outside = {role: seat.agent for role, seat in match.seats.items() if not seat.asked}
+    fed = {role: seat.every_turn for role, seat in outside.items() if isinstance(seat, Fed)}
+    roles = tuple(role for role in outside if role not in fed)
     write, flush = stdout.write, stdout.flush
-    response, observation = game.view()
-    first = _paired(response, observation) if external else _json(observation if user else response)
-    write(first + b"\n")
+    write(_answer_of(match.last, roles) + b"\n")
     flush()
     for batch in _batches(stdin):
         for line in batch:
-            write(_answer(game, line, external, minotaur, user) + b"\n")
+            pushed = TOO_LONG if line is None else EMPTY if not line.strip() else \
+                _split_external(line) if len(roles) == 2 else {roles[0]: line}
+            turn = match.refuse(pushed) if isinstance(pushed, str) else match.play_turn(**pushed, **fed)
+            write(_answer_of(turn.result, roles) + b"\n")
         flush()
     return 0
-
-
-def _answer(game: Game, line: bytes | None, external: bool, minotaur: Side | None, user: Side | None) -> bytes:
-    """The one answer to one line (None: a line too long to read)."""
-    problem = TOO_LONG if line is None else EMPTY if not line.strip() else None
-    if user is not None:
-        return _json((_refused(game, problem) if problem else _minotaur_turn(game, user, line)).observation)
-    if external:
-        halves = problem or _split_external(line)
-        result = _refused(game, halves) if isinstance(halves, str) else _step(game, *halves)
-        return _paired(result.response, result.observation)
-    return _json((_refused(game, problem) if problem else _user_turn(game, minotaur, line)).response)
-
-
-def _user_turn(game: Game, minotaur: Side | None, line: bytes) -> TurnResult:
-    """A turn where the pipe is the user: its line is checked before the Minotaur is asked
-    (whose answer would be thrown away)."""
-    if minotaur is None:
-        return _step(game, line, WAIT)
-    try:
-        command = parse(UserInput, line)
-    except BadInput:
-        return _step(game, line, WAIT)
-    decision, why = minotaur.decide()
-    result = game.step(command, decision)
-    minotaur.tell(result, why, done=game.state.outcome is not None)
-    return result
-
-
-def _minotaur_turn(game: Game, user: Side, line: bytes) -> TurnResult:
-    """A turn where the pipe is the Minotaur: its line is checked before the user's agent is asked."""
-    try:
-        decision = parse(MinotaurDecision, line)
-    except BadInput as exc:
-        return _refused(game, f"Your decision was rejected: {exc}")
-    command, why = user.decide()
-    result = game.step(command, decision)
-    user.tell(result, why, done=game.state.outcome is not None)
-    return result
-
-
-def _step(game: Game, command: Any, decision: Any) -> TurnResult:
-    """``game.step``, except that after the end a bad line is still an ERROR: the engine answers
-    every command after the end with the final state, and a client must see that its line was bad."""
-    if game.state.outcome is not None:
-        try:
-            parse(UserInput, command)
-            parse(MinotaurDecision, decision)
-        except BadInput as exc:
-            return _refused(game, str(exc))
-    return game.step(command, decision)
-
-
-def _refused(game: Game, problem: str) -> TurnResult:
-    """The ERROR answer to a line that is not a turn (both sides are told): nothing happens, during
-    the game or after its end."""
-    response, observe = error_report(game.world, game.state, problem, problem)
-    return TurnResult(game.state, response, observe, ())

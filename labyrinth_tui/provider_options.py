@@ -1,5 +1,5 @@
 """The command line's LLM options, shared by every subcommand that picks agents:
-each provider's model and endpoint, and one timeout. Keys are not options:
+each provider's model and endpoint, one timeout and one pace. Keys are not options:
 a command line shows in `ps` and in shell history; they come from the
 environment or the config file."""
 
@@ -16,7 +16,7 @@ from labyrinth.agents.config import (
     ProviderSettings,
 )
 from labyrinth.agents.config import provider_settings as resolve
-from labyrinth.saves.config import MAX_TIMEOUT_S, ConfigError, timeout_ok
+from labyrinth.saves.config import MAX_RPM, MAX_TIMEOUT_S, ConfigError, rpm_ok, timeout_ok
 
 
 def add_provider_options(parser: argparse.ArgumentParser) -> None:
@@ -30,7 +30,12 @@ def add_provider_options(parser: argparse.ArgumentParser) -> None:
                            help=f"the {provider} endpoint (default: ${URL_VARIABLES[provider]} or "
                                 f"{DEFAULT_URLS[provider]})")
     group.add_argument("--llm-timeout", type=_timeout, metavar="SECONDS",
-                       help=f"the longest one model call may take (default: {DEFAULT_TIMEOUT_S:g})")
+                       help=f"the longest one request to a model may take, as a whole (default: "
+                            f"{DEFAULT_TIMEOUT_S:g}); a call tries a 5xx twice more and waits out a quota within "
+                            "one deadline")
+    group.add_argument("--llm-rpm", type=_rpm, metavar="N",
+                       help="at most N requests a minute to each provider, spaced 60/N s apart, so that a "
+                            "per-minute quota is never hit (default: as fast as the model answers)")
 
 
 def _timeout(value: str) -> float:
@@ -42,6 +47,17 @@ def _timeout(value: str) -> float:
     if not timeout_ok(seconds):
         raise argparse.ArgumentTypeError(f"expected seconds above 0 and at most {MAX_TIMEOUT_S:g}, not {value!r}")
     return seconds
+
+
+def _rpm(value: str) -> float:
+    """Requests a minute: above 0 and at most MAX_RPM."""
+    try:
+        rpm = float(value)
+    except ValueError:
+        rpm = float("nan")
+    if not rpm_ok(rpm):
+        raise argparse.ArgumentTypeError(f"expected requests a minute above 0 and at most {MAX_RPM:g}, not {value!r}")
+    return rpm
 
 
 def chosen_providers(args: argparse.Namespace) -> list[str]:
@@ -57,7 +73,7 @@ def provider_settings(args: argparse.Namespace, providers: list[str] | tuple[str
     settings = {}
     for p in providers:
         flags = {"model": getattr(args, f"{p}_model", None), "base_url": getattr(args, f"{p}_url", None),
-                 "timeout_s": getattr(args, "llm_timeout", None)}
+                 "timeout_s": getattr(args, "llm_timeout", None), "rpm": getattr(args, "llm_rpm", None)}
         try:
             settings[p] = resolve(p, flags)
         except ConfigError:

@@ -22,12 +22,18 @@ from .reading import read_regular
 
 CONFIG_BYTES = 1 << 20  # the most read of the config file
 MAX_TIMEOUT_S = 3600.0  # the longest one model call may be given
+MAX_RPM = 100_000.0  # the fastest pace of requests a minute that may be set
 
 
 def timeout_ok(seconds: float) -> bool:
     """Whether ``seconds`` may bound a model call (from the file, a flag or code): above 0, at most
     MAX_TIMEOUT_S, so neither inf nor nan (which fail every comparison)."""
     return 0 < seconds <= MAX_TIMEOUT_S
+
+
+def rpm_ok(rpm: float) -> bool:
+    """Whether ``rpm`` may pace a provider's requests: above 0, at most MAX_RPM (neither inf nor nan)."""
+    return 0 < rpm <= MAX_RPM
 
 
 class ConfigError(ValueError):
@@ -43,6 +49,8 @@ class ProviderTable(BaseModel):
     api_key: str | None = Field(None, max_length=1000, description="the key (the environment's wins)")
     timeout_s: float | None = Field(None, gt=0, le=MAX_TIMEOUT_S, allow_inf_nan=False,
                                     description="the longest one model call may take, in seconds")
+    rpm: float | None = Field(None, gt=0, le=MAX_RPM, allow_inf_nan=False,
+                              description="at most this many requests a minute (--llm-rpm)")
 
 
 class ConfigFile(BaseModel):

@@ -3,8 +3,11 @@ clients can be tested without the internet.
 
 A Stub records every request and answers from a scripted queue, or else from a
 ``respond(request)`` function; a reply is (status, payload, headers), where the
-header "_delay" makes it answer late (to test timeouts). ``Model`` plays a
-simple but legal game as either role and injects faults on a schedule.
+header "_delay" makes it answer late (to test timeouts) and "_trickle" sends the
+body one byte every so many seconds (a per-read timeout never trips). ``Model``
+plays a simple but legal game as either role and injects faults on a schedule;
+``PerMinuteQuota`` answers 429 as Gemini does once a minute's requests are spent,
+on a ``FakeClock`` that the client's waits move.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ class Stub:
         self.replies: list[StubReply] = []
         self.respond = respond
         self._lock = threading.Lock()
+        self.closing = threading.Event()  # ends the late and trickling answers
         stub = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -48,9 +52,9 @@ class Stub:
                     stub.requests.append(request)
                     status, payload, headers = stub._next(request)
                 headers = dict(headers or {})
-                delay = headers.pop("_delay", 0)
-                if delay:
-                    time.sleep(delay)
+                delay, trickle = headers.pop("_delay", 0), headers.pop("_trickle", 0)
+                if delay and stub.closing.wait(delay):
+                    return
                 data = payload if isinstance(payload, (bytes, str)) else json.dumps(payload)
                 data = data.encode() if isinstance(data, str) else data
                 self.send_response(status)
@@ -59,7 +63,14 @@ class Stub:
                 for key, value in headers.items():
                     self.send_header(key, str(value))
                 self.end_headers()
-                self.wfile.write(data)
+                if not trickle:
+                    self.wfile.write(data)
+                    return
+                for i in range(len(data)):
+                    if stub.closing.wait(trickle):
+                        return
+                    self.wfile.write(data[i:i + 1])
+                    self.wfile.flush()
 
             do_POST = do_GET = _handle
 
@@ -83,6 +94,7 @@ class Stub:
         return self
 
     def close(self) -> None:
+        self.closing.set()
         self.server.shutdown()
         self.server.server_close()
 
@@ -110,6 +122,25 @@ def ollama_answer(text: str | None, tokens_in: int, tokens_out: int) -> dict:
     return {"model": "qwen3:8b", "created_at": "2026-11-21T00:00:00Z", "done": True, "done_reason": "stop",
             "message": {"role": "assistant", "content": text or ""},
             "prompt_eval_count": tokens_in, "eval_count": tokens_out}
+
+
+def gemini_quota(retry_s: float, per_minute: int) -> dict:
+    """Gemini's 429 for a spent per-minute quota: the wait is in the body only, as RetryInfo's
+    whole seconds and, to the millisecond, in the message."""
+    return {"error": {
+        "code": 429, "status": "RESOURCE_EXHAUSTED",
+        "message": "You exceeded your current quota, please check your plan and billing details. For more "
+                   "information on this error, head to: https://ai.google.dev/gemini-api/docs/rate-limits.\n* Quota "
+                   "exceeded for metric: generativelanguage.googleapis.com/generate_content_free_tier_requests, "
+                   f"limit: {per_minute}, model: gemini-2.5-flash\nPlease retry in {retry_s:.6f}s.",
+        "details": [
+            {"@type": "type.googleapis.com/google.rpc.QuotaFailure", "violations": [
+                {"quotaMetric": "generativelanguage.googleapis.com/generate_content_free_tier_requests",
+                 "quotaId": "GenerateRequestsPerMinutePerProjectPerModel-FreeTier", "quotaValue": str(per_minute)}]},
+            {"@type": "type.googleapis.com/google.rpc.Help",
+             "links": [{"description": "Learn more about Gemini API quotas",
+                        "url": "https://ai.google.dev/gemini-api/docs/rate-limits"}]},
+            {"@type": "type.googleapis.com/google.rpc.RetryInfo", "retryDelay": f"{int(retry_s)}s"}]}}
 
 
 def gemini_error(status: int, message: str) -> dict:
@@ -167,6 +198,12 @@ class Model:
             return 429, error(429, "quota exceeded, slow down"), {"Retry-After": "1"}
         if fault == "503":
             return 503, "upstream connect error", None
+        if fault == "trickle":  # a byte every 0.05 s: each read is quick, the whole answer takes seconds
+            return 200, answer(self._action(system, last), tokens_in, 20), {"_trickle": 0.05}
+        if fault == "hang":
+            return 200, answer(self._action(system, last), tokens_in, 20), {"_delay": 60}
+        if fault in ("[]", "null"):
+            return 200, fault, None
         if fault == "slow":
             return 200, answer(self._action(system, last), tokens_in, 20), {"_delay": self.timeout_s * 2}
         thinking = {"_delay": self.delay_s} if self.delay_s else None
@@ -205,3 +242,66 @@ class Model:
         direction = options[self.chats % len(options)]
         return json.dumps({"action": "MOVE", "params": {"direction": direction, "steps": 3, "speed": 1},
                            "reasoning": f"try {direction.lower()}"})
+
+
+class FakeClock:
+    """Monotonic time that only sleeping moves: the client waits on it (``sleep`` advances it at
+    once) and a quota stub counts its minutes on it, so no test waits real seconds."""
+
+    def __init__(self, start: float = 1000.0) -> None:
+        self.now, self.slept = start, []
+        self._lock = threading.Lock()
+
+    def monotonic(self) -> float:
+        with self._lock:
+            return self.now
+
+    def sleep(self, seconds: float) -> None:
+        with self._lock:
+            self.slept.append(seconds)
+            self.now += max(seconds, 0.0)
+
+
+class PerMinuteQuota:
+    """A per-minute request quota in front of ``model`` (chat requests only), as Gemini's free tier
+    keeps it: more than ``per_minute`` requests within 60 s of ``clock`` get Gemini's 429, with the
+    time until the oldest of them leaves the window."""
+
+    def __init__(self, model: Model, per_minute: int, clock: FakeClock) -> None:
+        self.model, self.per_minute, self.clock = model, per_minute, clock
+        self.served: list[float] = []  # when each request the model answered arrived
+        self.refused: list[float] = []
+
+    def __call__(self, request: dict) -> StubReply:
+        if not request["path"].endswith(CHAT_PATHS[self.model.provider]):
+            return self.model(request)
+        now = self.clock.monotonic()
+        window = [t for t in self.served if now - t < 60.0]
+        if len(window) >= self.per_minute:
+            self.refused.append(now)
+            return 429, gemini_quota(window[0] + 60.0 - now, self.per_minute), None
+        self.served.append(now)
+        return self.model(request)
+
+
+def quota_match(stub: Stub, rpm: float | None, turns: int = 60) -> tuple[int, PerMinuteQuota, FakeClock, Any]:
+    """A ``turns``-turn match, a Gemini Minotaur (through the real SDK, behind a 10-a-minute quota on
+    ``stub``) against the built-in user on tiny, paced at ``rpm``: the last turn the model was asked
+    and answered, the quota (what it served and refused), the clock, the match."""
+    from labyrinth.agents.config import ProviderSettings
+    from labyrinth.agents.llm_agent import LLMAgent
+    from labyrinth.agents.providers.gemini import GeminiTransport
+    from labyrinth.agents.registry import make_agent
+    from labyrinth.agents.runner import Match
+
+    clock = FakeClock()
+    stub.respond = quota = PerMinuteQuota(Model("gemini", minotaur_action="WAIT"), 10, clock)
+    settings = ProviderSettings("gemini", "gemini-2.5-flash", stub.url, api_key="k", timeout_s=30, rpm=rpm)
+    agent = LLMAgent("minotaur", GeminiTransport(settings, clock), 1)
+    match = Match(make_agent("user", "builtin", 1), agent, seed=1, preset="tiny", max_turns=turns)
+    last_asked = 0
+    while match.outcome is None:
+        match.play_turn()
+        if agent.last_exchange and agent.last_exchange["reply"] is not None:
+            last_asked = match.turns
+    return last_asked, quota, clock, match

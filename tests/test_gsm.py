@@ -8,10 +8,12 @@ import tracemalloc
 
 import pytest
 
-from labyrinth.engine import Game
-from labyrinth.tui.jsonlines import MAX_LINE_BYTES, serve
+from labyrinth.agents.registry import make_agent
+from labyrinth.agents.runner import Match, Outside
+from labyrinth.tui.jsonlines import MAX_LINE_BYTES, gsm_match, serve
 
 from .test_cli import LABYRINTH, run
+from .test_wsap_env import Counting
 
 HALT = '{"command": "HALT", "steps": 40}'
 CHASE = '{"action": "CHASE"}'
@@ -121,11 +123,11 @@ class Answers:
 def test_a_giant_line_costs_linear_time_and_bounded_memory_and_one_short_error():
     chunk = b"z" * (1 << 16)
     parts = [b'{"command": "LOOK"}\n{"command": "HALT", "pad": "', *[chunk] * 400, b'"}\n{"command": "LOOK"}\n']
-    out, game = Answers(), Game.new(1, "tiny")
+    out, match = Answers(), gsm_match(1, "tiny", minotaur="wait")
     stdin = Trickle(parts, out)
     tracemalloc.start()
     try:
-        assert serve(game, False, stdin, out) == 0
+        assert serve(match, stdin, out) == 0
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
@@ -138,5 +140,16 @@ def test_a_giant_line_costs_linear_time_and_bounded_memory_and_one_short_error()
 def test_the_line_limit_is_exact(size, answered):
     line = '{"command": "LOOK"}'.ljust(size).encode() + b"\n"
     out = Answers()
-    serve(Game.new(1, "tiny"), False, Trickle([line[:1000], line[1000:]], out), out)
+    serve(gsm_match(1, "tiny", minotaur="wait"), Trickle([line[:1000], line[1000:]], out), out)
     assert out.statuses == ["SUCCESS", answered]
+
+
+def test_a_line_that_makes_no_turn_never_asks_the_minotaur():
+    minotaur = Counting(make_agent("minotaur", "builtin", 1))
+    match = Match(Outside("pipe", observe=False), minotaur, seed=1, preset="tiny", max_turns=None)
+    lines = ['{"command": "LOOK"}', '{"command": "GRAB", "target": "RED STONE"}', "not json", "", '{"command": "DANCE"}',
+             '{"command": "USE", "target": "LANTERN"}', '{"command": "HALT", "steps": 2}']
+    out = Answers()
+    serve(match, Trickle(["".join(line + "\n" for line in lines).encode()], out), out)
+    assert out.statuses == ["SUCCESS", "SUCCESS", *["ERROR"] * 5, "SUCCESS"]
+    assert minotaur.asked == match.turns == 2

@@ -11,9 +11,11 @@ import pytest
 from labyrinth.agents.config import DEFAULT_MODELS, provider_settings
 from labyrinth.agents.llm_agent import LLMAgent
 from labyrinth.agents.providers.base import ProviderError, Reply
-from labyrinth.agents.providers.retry import Failure, http_failure, retry_after_s, with_retries
+from labyrinth.agents.providers.quota import go_duration_s, quota_wait_s, retry_after_s
+from labyrinth.agents.providers.retry import Caller, Failure, http_failure
 from labyrinth.engine.wsap.actions import USER_ACTIONS, USER_DESCRIPTION
 from labyrinth.saves.config import ConfigError, config_path, read_config
+from tests.stubs import FakeClock, gemini_quota
 
 
 def test_flags_beat_the_environment_which_beats_the_config_file_which_beats_the_defaults():
@@ -54,34 +56,51 @@ def test_retry_after_is_honoured_in_seconds_or_milliseconds_and_dates_fall_back_
     assert retry_after_s({}) is None
 
 
-def test_429_and_5xx_are_retried_with_backoff_then_given_up_while_4xx_are_not():
-    slept, calls = [], []
+def test_waits_are_read_from_go_durations_rate_limit_headers_and_geminis_body():
+    assert [go_duration_s(d) for d in ("1s", "6m0s", "20ms", "1h2m3.5s", "47s", "2.5", "soon", "")] == \
+        [1.0, 360.0, 0.02, 3723.5, 47.0, 2.5, None, None]
+    assert quota_wait_s({"x-ratelimit-reset-requests": "1s", "x-ratelimit-reset-tokens": "6m0s",
+                         "x-ratelimit-remaining-requests": "0", "x-ratelimit-remaining-tokens": "5"}) == 1.0
+    assert quota_wait_s({"ratelimitbysize-reset": "28", "Retry-After": "3"}) == 28.0  # the longest
+    assert quota_wait_s(None, gemini_quota(47.3, 10)) == pytest.approx(47.3)  # the message's, finer than "47s"
+    assert quota_wait_s(None, gemini_quota(47.3, 10)["error"]) == pytest.approx(47.3)
+    assert quota_wait_s({"Retry-After": "nan"}, {"error": {"details": "?"}}, "retry soon") is None
 
-    def failing(status, headers=None):
+
+def test_5xx_are_retried_with_backoff_then_given_up_429s_are_waited_out_and_4xx_are_not_retried():
+    clock, calls = FakeClock(), []
+    caller = Caller("x", "http://x", 1.0, clock=clock)
+
+    def failing(*statuses, headers=None):
+        script = list(statuses)
+
         def call():
+            status = script.pop(0) if len(script) > 1 else script[0]
             calls.append(status)
+            if status == 200:
+                return "ok"
             raise RuntimeError(status)
-        return call, lambda exc: http_failure("x", status, "busy", headers)
+        return call, lambda exc: http_failure("x", exc.args[0], "busy", headers)
 
     with pytest.raises(ProviderError, match=r"x answered HTTP 503: busy \(after 3 tries\)"):
-        with_retries(*failing(503), sleep=slept.append)
-    assert calls == [503] * 3 and slept == [0.5, 1.0]
-    slept.clear()
-    with pytest.raises(ProviderError):
-        with_retries(*failing(429, {"Retry-After": "2"}), sleep=slept.append)
-    assert slept == [2.0, 2.0]
+        caller(*failing(503))
+    assert calls == [503] * 3 and clock.slept == [0.5, 1.0]
+    clock.slept.clear()
+    assert caller(*failing(429, 429, 429, 200, headers={"Retry-After": "2"})) == "ok"
+    assert clock.slept == [2.0, 2.0, 2.0]  # waited as asked, and not counted as tries
     calls.clear()
     with pytest.raises(ProviderError, match="HTTP 400"):
-        with_retries(*failing(400), sleep=slept.append)
+        caller(*failing(400))
     assert calls == [400]
 
 
 def test_an_exception_nobody_classified_is_a_bug_and_propagates():
     def call():
         raise KeyError("bug")
+    caller = Caller("x", "http://bug", 1.0, clock=FakeClock())
     with pytest.raises(KeyError):
-        with_retries(call, lambda exc: None)
-    assert with_retries(lambda: 7, lambda exc: Failure("never")) == 7
+        caller(call, lambda exc: None)
+    assert caller(lambda: 7, lambda exc: Failure("never")) == 7
 
 
 class Scripted:

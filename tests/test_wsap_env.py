@@ -12,7 +12,10 @@ import pytest
 
 from labyrinth.agents.adapters import make_adapter
 from labyrinth.agents.avatars import LabyrinthAvatars
+from labyrinth.agents.base import RuleAgent
 from labyrinth.agents.memory_manager import NOTES_FRAME
+from labyrinth.agents.registry import make_agent
+from labyrinth.agents.side import ERROR_STREAK
 from labyrinth.engine import Game
 from labyrinth.engine.wsap import Action, AvatarGameAdapter, AvatarSpec, AvatarState, GameAdapter
 
@@ -61,7 +64,51 @@ def test_bad_actions_are_refused_and_change_nothing(role, bad, words):
     state, obs = adapter.game.state, adapter.observe()
     result = adapter.act(bad)
     assert not result.success and words in result.message
-    assert adapter.game.state is state and result.observation is obs and result.reward == 0
+    assert adapter.game.state is state and result.reward == 0 and result.observation is adapter.observe()
+    assert result.observation.location == obs.location  # a refusal the game answers is noted, as our agents are told
+
+
+class Counting:
+    """An agent that plays as ``inner`` does, counting the times it is asked."""
+
+    def __init__(self, inner) -> None:
+        self.inner, self.asked = inner, 0
+
+    def __getattr__(self, name: str):
+        return getattr(self.inner, name)
+
+    def decide(self, observation):
+        self.asked += 1
+        return self.inner.decide(observation)
+
+
+class Grabber(RuleAgent):
+    """A user that grabs a stone out of reach: every command of it is refused."""
+
+    name = "grabber"
+
+    def decide(self, observation) -> Action:
+        return Action("GRAB", {"target": "RED STONE"})
+
+
+def test_a_refused_user_act_never_asks_the_minotaur():
+    minotaur = Counting(make_agent("minotaur", "builtin", 3))
+    adapter = make_adapter("user", seed=3, preset="small", opponent=minotaur)
+    acts = [Action("LOOK"), Action("GRAB", {"target": "RED STONE"}), Action("FLY"), Action("USE", {"target": "LANTERN"}),
+            Action("MOVE", {"direction": "SIDEWAYS"}), Action("HALT", {"steps": 2})]
+    played = [adapter.act(action).success for action in acts]
+    assert played == [True, False, False, False, False, True]
+    assert minotaur.asked == adapter.turns == 2 and len(adapter.history) == 2
+
+
+def test_a_minotaur_act_always_makes_a_turn_though_the_user_agent_is_refused():
+    user = Counting(Grabber())
+    adapter = make_adapter("minotaur", seed=3, preset="small", opponent=user)
+    for turn in range(1, 4):
+        result = adapter.act(Action("WAIT"))
+        assert result.success and adapter.turns == turn
+        assert adapter.history[-1][0].command == "LOOK"  # after its refusals the user is given LOOK
+    assert user.asked == 3 * ERROR_STREAK and adapter.opponent.stats.errors == 3 * ERROR_STREAK
 
 
 def test_the_user_sees_only_what_it_may():

@@ -1,9 +1,9 @@
 """What every provider transport gives the LLM agent, and the schemas it asks for.
 
 A transport sends one conversation (system text, then user/assistant turns) and
-returns the model's raw reply and the token counts from the API's usage fields. It retries 429 and 5xx with
-backoff (honouring Retry-After) and times out every call; when it gives up it
-raises ProviderError, which the agent counts.
+returns the model's raw reply and the token counts from the API's usage fields. It waits out
+quotas, retries 5xx with backoff and keeps every call within one deadline (retry.py); when it
+gives up it raises ProviderError, which the agent counts, or QuotaError, which it does not.
 """
 
 from __future__ import annotations
@@ -15,6 +15,8 @@ from typing import Any, Protocol
 from pydantic import BaseModel, ConfigDict, Field
 
 from labyrinth.engine.wsap.action_schema import action_schema
+
+from .pacing import Waiting
 
 CONTEXT_TOKENS = 4096  # the smallest context a model is given (Ollama's default num_ctx)
 REPLY_TOKENS = 300  # the most a reply may take: an action and a sentence of reasoning
@@ -31,9 +33,19 @@ class ProviderError(Exception):
     """A call that failed for good (after the transport's retries); one line for logs, never a key."""
 
 
+class QuotaError(ProviderError):
+    """A quota (429) whose wait does not fit in the call's deadline: the account's limit, not the
+    model's failure, so it never counts towards replacing the agent. ``wait_s``: what was left to wait."""
+
+    def __init__(self, message: str, wait_s: float | None = None) -> None:
+        super().__init__(message)
+        self.wait_s = wait_s
+
+
 class Transport(Protocol):
     name: str  # "provider/model", shown as the agent's name
-    timeout_s: float  # the longest one attempt may take
+    timeout_s: float  # the longest one request may take, as a whole
+    waiting: Waiting | None  # what a call is waiting for (a quota, the pace) while it waits
 
     def complete(self, system: str, turns: list[tuple[str, str]], schema: ResponseSchema) -> Reply:
         """The model's answer to ``turns`` ((role, text) with role "user" or "assistant")."""

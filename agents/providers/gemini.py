@@ -1,7 +1,9 @@
 """Gemini (the Minotaur's model) through `google-genai`.
 
 The SDK's default API version is v1 and it never retries: the version is
-pinned to v1beta and retries are ours. Structured output goes in
+pinned to v1beta and retries are ours. A quota answer (429) carries its wait in
+the body only (RetryInfo's retryDelay, "Please retry in 47.3s"), which the SDK
+keeps in the error's `details`. Structured output goes in
 `response_json_schema`; the SDK's `parsed` comes back None, silently, whenever
 the reply is not the schema's JSON, so the agent checks the raw text instead.
 Thinking is kept to the least the model allows: its tokens count against the
@@ -12,14 +14,15 @@ from __future__ import annotations
 
 from ..config import ProviderSettings
 from .base import REPLY_TOKENS, Reply, ResponseSchema
-from .retry import Failure, http_failure, transport_failure, with_retries
+from .pacing import SYSTEM_CLOCK, Clock, Waiting
+from .retry import Caller, Failure, http_failure, transport_failure
 
 API_VERSION = "v1beta"
 PRO_THINKING_TOKENS = 128  # the Pro models cannot turn thinking off; 128 is their least
 
 
 class GeminiTransport:
-    def __init__(self, settings: ProviderSettings) -> None:
+    def __init__(self, settings: ProviderSettings, clock: Clock = SYSTEM_CLOCK) -> None:
         # imported here: `import agents` works without the SDK
         from google import genai
         from google.genai import types
@@ -32,6 +35,11 @@ class GeminiTransport:
         self.client = genai.Client(api_key=settings.api_key.reveal() if settings.api_key else None,
                                    http_options=options)
         self.thinking = PRO_THINKING_TOKENS if "pro" in settings.model else 0
+        self.calls = Caller("gemini", self.where, settings.timeout_s, settings.rpm, clock)
+
+    @property
+    def waiting(self) -> Waiting | None:
+        return self.calls.waiting
 
     def complete(self, system: str, turns: list[tuple[str, str]], schema: ResponseSchema) -> Reply:
         types = self.types
@@ -49,17 +57,17 @@ class GeminiTransport:
             return Reply(r.text or "", usage.prompt_token_count if usage else None,
                          usage.candidates_token_count if usage else None)
 
-        return with_retries(call, self._classify)
+        return self.calls(call, self._classify)
 
     def _classify(self, exc: Exception) -> Failure | None:
         from google.genai import errors
 
         if isinstance(exc, errors.APIError):
             headers = getattr(exc.response, "headers", None)
-            return http_failure("gemini", exc.code, exc.message or exc.status or "", headers)
+            return http_failure("gemini", exc.code, exc.message or exc.status or "", headers, exc.details)
         return transport_failure("gemini", exc, self.timeout_s, self.where)
 
     def check(self) -> str:
         """A cheap call for `labyrinth doctor`: the model's record (no tokens spent)."""
-        model = with_retries(lambda: self.client.models.get(model=self.settings.model), self._classify, retries=0)
+        model = self.calls.once(lambda: self.client.models.get(model=self.settings.model), self._classify)
         return f"{model.name} answers (input limit {model.input_token_limit} tokens)"

@@ -10,13 +10,16 @@ validation errors.
 
 from __future__ import annotations
 
+import json
+
 from ..config import ProviderSettings
 from .base import REPLY_TOKENS, Reply, ResponseSchema
-from .retry import Failure, http_failure, transport_failure, with_retries
+from .pacing import SYSTEM_CLOCK, Clock, Waiting
+from .retry import Caller, Failure, http_failure, transport_failure
 
 
 class MistralTransport:
-    def __init__(self, settings: ProviderSettings) -> None:
+    def __init__(self, settings: ProviderSettings, clock: Clock = SYSTEM_CLOCK) -> None:
         # imported here: `import agents` works without the SDK
         from mistralai.client import Mistral, models
 
@@ -25,6 +28,11 @@ class MistralTransport:
         self.where = settings.endpoint.rstrip("/").removesuffix("/v1")  # the SDK adds /v1
         self.client = Mistral(api_key=settings.api_key.reveal() if settings.api_key else "", server_url=self.where,
                               timeout_ms=int(settings.timeout_s * 1000))
+        self.calls = Caller("mistral", settings.endpoint, settings.timeout_s, settings.rpm, clock)
+
+    @property
+    def waiting(self) -> Waiting | None:
+        return self.calls.waiting
 
     def complete(self, system: str, turns: list[tuple[str, str]], schema: ResponseSchema) -> Reply:
         messages = [{"role": "system", "content": system}, *({"role": r, "content": t} for r, t in turns)]
@@ -39,19 +47,28 @@ class MistralTransport:
                 content = "".join(getattr(chunk, "text", "") for chunk in content)
             return Reply(content or "", r.usage.prompt_tokens, r.usage.completion_tokens)
 
-        return with_retries(call, self._classify)
+        return self.calls(call, self._classify)
 
     def _classify(self, exc: Exception) -> Failure | None:
         from mistralai.client import errors
 
         if isinstance(exc, errors.SDKError):
-            return http_failure("mistral", exc.status_code, exc.body or exc.message, dict(exc.headers or {}))
+            return http_failure("mistral", exc.status_code, exc.body or exc.message, dict(exc.headers or {}),
+                                _json(exc.body))
         if isinstance(exc, errors.MistralError):  # 422, or a 200 the SDK could not read
             return Failure(f"mistral: {type(exc).__name__}: {' '.join(str(exc).split())[:160]}")
         return transport_failure("mistral", exc, self.timeout_s, self.where)
 
     def check(self) -> str:
         """A cheap call for `labyrinth doctor`: the models the key can use (no tokens spent)."""
-        names = [m.id for m in with_retries(self.client.models.list, self._classify, retries=0).data or []]
+        names = [m.id for m in self.calls.once(self.client.models.list, self._classify).data or []]
         have = "available" if self.settings.model in names else "not in the list"
         return f"{len(names)} models; {self.settings.model} {have}"
+
+
+def _json(text: str | None):
+    """An error body as JSON, if it is JSON (the SDK keeps it as text)."""
+    try:
+        return json.loads(text or "")
+    except ValueError:
+        return None

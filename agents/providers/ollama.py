@@ -1,7 +1,8 @@
 """Ollama (the WSAP reference backend, qwen3:8b by default) through the `ollama` SDK.
 
 The SDK waits forever unless given a timeout and never retries: both are done
-here, and an httpx hook keeps Retry-After, which the SDK's ResponseError drops.
+here, and an httpx hook keeps the headers (a quota's wait), which the SDK's
+ResponseError drops, and refuses a 200 whose body is `[]` or `null`.
 A key (OLLAMA_API_KEY, for a hosted Ollama) is sent only when there is one.
 Structured output goes in `format`; `think` is off (Qwen3 would write a
 <think> block first, which the agent's reply parser drops if it comes anyway).
@@ -9,28 +10,34 @@ Structured output goes in `format`; `think` is off (Qwen3 would write a
 
 from __future__ import annotations
 
-from dataclasses import replace
+import json
 
 from ..config import ProviderSettings
 from .base import CONTEXT_TOKENS, REPLY_TOKENS, Reply, ResponseSchema
-from .retry import Failure, http_failure, retry_after_s, transport_failure, with_retries
+from .pacing import SYSTEM_CLOCK, Clock, Waiting
+from .retry import Caller, Failure, ForeignReply, http_failure, transport_failure
 
 OPTIONS = {"num_predict": REPLY_TOKENS, "temperature": 0.7, "top_p": 0.9, "repeat_penalty": 1.1,
            "num_ctx": CONTEXT_TOKENS}  # set, so that a server configured otherwise cannot cut prompts
 
 
 class OllamaTransport:
-    def __init__(self, settings: ProviderSettings) -> None:
+    def __init__(self, settings: ProviderSettings, clock: Clock = SYSTEM_CLOCK) -> None:
         # imported here: `import agents` works without the SDK
         from ollama import Client
 
         self.settings, self.where, self.timeout_s = settings, settings.endpoint, settings.timeout_s
         self.name = f"ollama/{settings.model}"
-        self.retry_after_s: float | None = None  # from the last answer's headers, which ResponseError drops
+        self.headers: dict[str, str] = {}  # the last answer's (a quota's wait), which ResponseError drops
         key = settings.api_key.reveal() if settings.api_key else None
         self.client = Client(host=self.where, timeout=settings.timeout_s,
                              headers={"authorization": f"Bearer {key}"} if key else None,
-                             event_hooks={"response": [self._keep_retry_after]})
+                             event_hooks={"response": [self._check_answer]})
+        self.calls = Caller("ollama", self.where, settings.timeout_s, settings.rpm, clock)
+
+    @property
+    def waiting(self) -> Waiting | None:
+        return self.calls.waiting
 
     def complete(self, system: str, turns: list[tuple[str, str]], schema: ResponseSchema) -> Reply:
         messages = [{"role": "system", "content": system}, *({"role": r, "content": t} for r, t in turns)]
@@ -40,21 +47,30 @@ class OllamaTransport:
                                  options=OPTIONS, think=False)
             return Reply(r.message.content or "", r.prompt_eval_count, r.eval_count)
 
-        return with_retries(call, self._classify)
+        return self.calls(call, self._classify)
 
     def _classify(self, exc: Exception) -> Failure | None:
         from ollama import ResponseError
 
         if isinstance(exc, ResponseError):
-            failure = http_failure("ollama", exc.status_code, str(exc.error))
-            return replace(failure, retry_after_s=self.retry_after_s)
+            return http_failure("ollama", exc.status_code, str(exc.error), self.headers)
         return transport_failure("ollama", exc, self.timeout_s, self.where)
 
-    def _keep_retry_after(self, response) -> None:
-        self.retry_after_s = retry_after_s(response.headers)
+    def _check_answer(self, response) -> None:
+        """Keep the headers; a 200 whose body is JSON but no object (`[]`, `null`) is ForeignReply
+        (the SDK would raise a bare TypeError on it)."""
+        self.headers = dict(response.headers)
+        if response.status_code != 200:
+            return
+        try:
+            body = json.loads(response.read())
+        except ValueError:
+            return  # not JSON at all: the SDK says so
+        if not isinstance(body, dict):
+            raise ForeignReply(f"a JSON {type(body).__name__.replace('NoneType', 'null')} where an object belongs")
 
     def check(self) -> str:
         """A cheap call for `labyrinth doctor`: the models the server has (no tokens spent)."""
-        names = [m.model for m in with_retries(self.client.list, self._classify, retries=0).models]
+        names = [m.model for m in self.calls.once(self.client.list, self._classify).models]
         have = "present" if self.settings.model in names else "NOT pulled (ollama pull " + self.settings.model + ")"
         return f"{len(names)} models; {self.settings.model} {have}"

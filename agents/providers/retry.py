@@ -1,87 +1,193 @@
-"""Retries shared by every transport: 429 and 5xx are tried again with backoff
-(honouring Retry-After), timeouts and refused connections are not; whatever
-fails for good becomes one ProviderError line (never a key)."""
+"""How every transport makes a call: one deadline for the whole call, each request
+bounded as a whole, quotas waited out, 5xx tried again; whatever fails for good
+becomes one ProviderError line (never a key).
+
+- A request may take at most `timeout_s` (--llm-timeout) from sending to the last byte
+  of the answer. The SDKs' own timeouts are per read (a server that trickles a byte a
+  second never trips them), so the request runs in a daemon thread that is waited for
+  that long and then abandoned.
+- A call (a decision, a plan, a lesson) tries a 5xx again (RETRIES more times, with
+  backoff, honouring Retry-After) and waits out quota answers (429) as long as the server
+  asks, through the endpoint's shared Pace; all of it within one deadline,
+  call_deadline_s(timeout_s). A quota wait that would not leave a whole request's time
+  before that deadline fails at once with a QuotaError, which is not the model's failure.
+- Timeouts and refused connections are not tried again.
+"""
 
 from __future__ import annotations
 
 import json
-import time
+import math
+import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Any, TypeVar
 
-from .base import ProviderError
+from .base import ProviderError, QuotaError
+from .pacing import SYSTEM_CLOCK, Clock, Waiting, shared_pace
+from .quota import quota_wait_s
 
 T = TypeVar("T")
 
-RETRIES = 2  # a call is tried at most three times
+RETRIES = 2  # a 5xx is tried at most three times
 BASE_DELAY_S = 0.5
 MAX_DELAY_S = 8.0
+QUOTA_FLOOR_S = 0.05  # the least a quota answer is waited out ("Retry-After: 0" must not spin)
+QUOTA_WAIT_S = 65.0  # the longest quota wait a call rides out: a per-minute quota's window, and a margin
+MARGIN_S = 1.0  # the runner waits this much beyond a call's deadline: the agent gives up first
 
 
 @dataclass(frozen=True)
 class Failure:
-    """What one failed call means: the message, and whether to try again and when."""
+    """What one failed request means: the message, whether to try again and when, and whether
+    it is a quota answer (waited out, never the model's failure)."""
 
     message: str
     retryable: bool = False
     retry_after_s: float | None = None
+    quota: bool = False
 
 
-def with_retries(call: Callable[[], T], classify: Callable[[Exception], Failure | None],
-                 retries: int = RETRIES, sleep: Callable[[float], None] = time.sleep) -> T:
-    """``call()``, tried again while ``classify`` calls its failure retryable; ProviderError when it gives up.
-    Exceptions ``classify`` does not know (None) are bugs and propagate."""
-    for attempt in range(retries + 1):
+class Overran(Exception):
+    """A request that had not ended within its time (whatever its SDK's per-read timeout)."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__(f"no complete answer within {seconds:g} s")
+        self.seconds = seconds
+
+
+class ForeignReply(Exception):
+    """A 200 whose body is JSON but not the API's object (`[]`, `null`): the SDK would raise a bare TypeError."""
+
+
+def call_deadline_s(timeout_s: float) -> float:
+    """The longest one call may take: every attempt at its limit, the longest pauses, and the
+    longest quota wait ridden out."""
+    return (RETRIES + 1) * timeout_s + RETRIES * MAX_DELAY_S + QUOTA_WAIT_S
+
+
+def patience_s(timeout_s: float) -> float:
+    """How long the runner waits for a decision: the call's deadline and a margin, so that the
+    agent's own failure (or quota) is what gets counted."""
+    return call_deadline_s(timeout_s) + MARGIN_S
+
+
+def within(seconds: float, call: Callable[[], T]) -> T:
+    """``call()``, or Overran once ``seconds`` have passed (the call goes on in its daemon thread,
+    abandoned: its answer or error is dropped)."""
+    box: dict[str, Any] = {}
+
+    def run() -> None:
         try:
-            return call()
+            box["value"] = call()
+        except BaseException as exc:  # noqa: BLE001 -- handed over to the caller, or dropped if abandoned
+            box["error"] = exc
+
+    worker = threading.Thread(target=run, name="llm-request", daemon=True)
+    worker.start()
+    worker.join(max(seconds, 0.0))
+    if worker.is_alive():
+        raise Overran(seconds)
+    if "error" in box:
+        raise box["error"]
+    return box["value"]
+
+
+class Caller:
+    """One transport's calls to ``provider`` at ``endpoint``: bounded, paced and retried as above.
+    ``waiting`` says what a call is waiting for while it waits (None otherwise)."""
+
+    def __init__(self, provider: str, endpoint: str, timeout_s: float, rpm: float | None = None,
+                 clock: Clock = SYSTEM_CLOCK) -> None:
+        self.provider, self.timeout_s, self.clock = provider, timeout_s, clock
+        self.pace = shared_pace(provider, endpoint, rpm, clock)
+        self.waiting: Waiting | None = None
+
+    def __call__(self, call: Callable[[], T], classify: Callable[[Exception], Failure | None]) -> T:
+        """``call()``, within the call's deadline; ProviderError (QuotaError for a quota) when it gives up.
+        Exceptions ``classify`` does not know (None) are bugs and propagate."""
+        deadline = self.clock.monotonic() + call_deadline_s(self.timeout_s)
+        attempt = quota_answers = 0
+        while True:
+            self._take_turn(deadline)
+            limit = min(self.timeout_s, deadline - self.clock.monotonic())
+            try:
+                return within(limit, call)
+            except Exception as exc:
+                failure = classify(exc)
+                if failure is None:
+                    raise
+            if failure.quota:  # wait as asked (or back off), in the next _take_turn; not an attempt
+                asked = failure.retry_after_s
+                self.pace.hold(BASE_DELAY_S * 2 ** quota_answers if asked is None else max(asked, QUOTA_FLOOR_S))
+                quota_answers += 1
+                continue
+            tries = f" (after {attempt + 1} tries)" if attempt else ""
+            delay = BASE_DELAY_S * 2 ** attempt if failure.retry_after_s is None else failure.retry_after_s
+            delay = min(max(delay, 0.0), MAX_DELAY_S)
+            if not failure.retryable or attempt == RETRIES or \
+                    self.clock.monotonic() + delay + self.timeout_s > deadline:
+                raise ProviderError(failure.message + tries)
+            self.clock.sleep(delay)
+            attempt += 1
+
+    def once(self, call: Callable[[], T], classify: Callable[[Exception], Failure | None]) -> T:
+        """One request and no waiting (for `labyrinth doctor`'s checks): a quota answer is a
+        QuotaError at once, with the wait it asked for."""
+        try:
+            return within(self.timeout_s, call)
         except Exception as exc:
             failure = classify(exc)
             if failure is None:
                 raise
-            if not failure.retryable or attempt == retries:
-                tries = f" (after {attempt + 1} tries)" if attempt else ""
-                raise ProviderError(failure.message + tries) from None
-            delay = BASE_DELAY_S * 2 ** attempt if failure.retry_after_s is None else failure.retry_after_s
-            sleep(min(max(delay, 0.0), MAX_DELAY_S))
-    raise AssertionError("unreachable: the last attempt returns or raises")
+        if failure.quota:
+            raise QuotaError(failure.message, wait_s=failure.retry_after_s)
+        raise ProviderError(failure.message)
+
+    def _take_turn(self, deadline: float) -> None:
+        """Wait for this endpoint's next start time (the pace, a quota's wait), showing why; QuotaError
+        at once if that start would not leave a whole request's time before ``deadline``."""
+        slot, taken = self.pace.slot(latest=deadline - self.timeout_s)
+        now = self.clock.monotonic()
+        if not taken:
+            wait, left = slot.start - now, max(0.0, deadline - self.timeout_s - now)
+            raise QuotaError(f"{slot.reason or self.provider}: a wait of {math.ceil(wait)} s is too long for "
+                             f"this call (it may wait {math.floor(left)} s more)", wait_s=wait)
+        if slot.start <= now:
+            return
+        self.waiting = slot.waiting(now)
+        try:
+            while (left := slot.start - self.clock.monotonic()) > 0:
+                self.clock.sleep(left)
+        finally:
+            self.waiting = None
 
 
-def http_failure(provider: str, status: int, detail: str, headers: Mapping[str, str] | None = None) -> Failure:
-    """An HTTP error answer: 429 and 5xx are worth another try."""
+def http_failure(provider: str, status: int, detail: str, headers: Mapping[str, str] | None = None,
+                 body: Any = None) -> Failure:
+    """An HTTP error answer: 429 is a quota (waited out), 5xx is worth another try."""
     first_line = " ".join(str(detail).split())[:160]
     return Failure(f"{provider} answered HTTP {status}: {first_line}", status == 429 or status >= 500,
-                   retry_after_s(headers or {}))
+                   quota_wait_s(headers, body, str(detail)), quota=status == 429)
 
 
 def transport_failure(provider: str, exc: Exception, timeout_s: float, where: str) -> Failure | None:
-    """What every SDK raises beyond its own HTTP errors: a timeout or an unreachable endpoint
-    (httpx, httpx2, or the ollama SDK's own ConnectionError), or a 200 whose body is not the
-    API's (not JSON, or missing fields: the SDKs raise bare JSON or pydantic errors); None else."""
+    """What every SDK raises beyond its own HTTP errors: a timeout (the SDK's per read, or the
+    request's as a whole) or an unreachable endpoint (httpx, httpx2, or the ollama SDK's own
+    ConnectionError), or a 200 whose body is not the API's (not JSON, or missing fields: the SDKs
+    raise bare JSON or pydantic errors); None else."""
     import httpx
     import httpx2
     from pydantic import ValidationError
 
+    if isinstance(exc, Overran):
+        return Failure(f"{provider} did not answer within {exc.seconds:g} s at {where}")
     if isinstance(exc, (httpx.TimeoutException, httpx2.TimeoutException)):
         return Failure(f"{provider} did not answer within {timeout_s:g} s at {where}")
-    if isinstance(exc, (httpx.DecodingError, httpx2.DecodingError, json.JSONDecodeError, ValidationError)):
-        return Failure(f"{provider} at {where} sent a reply that is not its API's: {type(exc).__name__}")
+    if isinstance(exc, (httpx.DecodingError, httpx2.DecodingError, json.JSONDecodeError, ValidationError,
+                        ForeignReply)):
+        return Failure(f"{provider} at {where} sent a reply that is not its API's: {type(exc).__name__}"
+                       + (f" ({exc})" if isinstance(exc, ForeignReply) else ""))
     if isinstance(exc, (httpx.TransportError, httpx2.TransportError, ConnectionError)):
         return Failure(f"{provider} is not reachable at {where}: {type(exc).__name__}")
-    return None
-
-
-def patience_s(timeout_s: float) -> float:
-    """The longest a call with all its retries may take: every attempt timing out, the longest pauses."""
-    return (RETRIES + 1) * timeout_s + RETRIES * MAX_DELAY_S
-
-
-def retry_after_s(headers: Mapping[str, str]) -> float | None:
-    """Seconds the server asked us to wait (retry-after-ms or Retry-After in seconds), if it did."""
-    lowered = {k.lower(): v for k, v in headers.items()}
-    for name, scale in (("retry-after-ms", 0.001), ("retry-after", 1.0)):
-        try:
-            return float(lowered[name]) * scale
-        except (KeyError, ValueError):
-            continue  # absent, or an HTTP date: the backoff applies
     return None

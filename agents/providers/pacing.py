@@ -1,0 +1,115 @@
+"""Time for model calls: the clock they wait on, one pace per provider endpoint,
+and what an agent is waiting for while it waits.
+
+Every request to one endpoint, from every agent in the process, takes a start
+time from that endpoint's Pace: with a pace of N requests a minute (`--llm-rpm`)
+starts are 60/N s apart, so no 60-second window holds more than N and a
+per-minute quota never answers 429; and after a quota answer (429) no request
+starts before the wait the server asked for is over, whichever agent asked.
+Waits go through a Clock, so that tests move time instead of sleeping.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from dataclasses import dataclass
+from typing import Protocol
+
+SECONDS_PER_MINUTE = 60.0
+
+
+class Clock(Protocol):
+    def monotonic(self) -> float: ...
+
+    def sleep(self, seconds: float) -> None: ...
+
+
+class SystemClock:
+    """The real one: time.monotonic and time.sleep."""
+
+    @staticmethod
+    def monotonic() -> float:
+        return time.monotonic()
+
+    @staticmethod
+    def sleep(seconds: float) -> None:
+        time.sleep(seconds)
+
+
+SYSTEM_CLOCK = SystemClock()
+
+
+@dataclass(frozen=True)
+class Waiting:
+    """A wait a front can show with a countdown: why, and until when (on the transport's clock,
+    time.monotonic for the real one)."""
+
+    reason: str  # "gemini is rate-limited: waiting 47 s"
+    until: float
+
+    def left_s(self, now: float) -> float:
+        return max(0.0, self.until - now)
+
+
+@dataclass(frozen=True)
+class Slot:
+    """When a request may start, and what holds it until then ("" when nothing does)."""
+
+    start: float
+    reason: str  # "gemini is rate-limited", "gemini is kept to 10 requests a minute"
+
+    def waiting(self, now: float) -> Waiting:
+        return Waiting(f"{self.reason}: waiting {round(self.start - now)} s", self.start)
+
+
+class Pace:
+    """The requests to one endpoint: spaced by the requests-a-minute pace, and held while a
+    quota answer's wait runs. Thread-safe: both roles' agents may share it."""
+
+    def __init__(self, provider: str, clock: Clock) -> None:
+        self.provider, self.clock = provider, clock
+        self.rpm: float | None = None
+        self._lock = threading.Lock()
+        self._next = -math.inf  # the earliest the next request may start, by the pace
+        self._held_until = -math.inf  # no request before this: a quota answer asked so
+
+    def slot(self, latest: float) -> tuple[Slot, bool]:
+        """The next start time, and whether it was taken: it is only when it is at most ``latest``
+        (a start that would not leave the call time to finish is not reserved)."""
+        with self._lock:
+            now = self.clock.monotonic()
+            start = max(now, self._next, self._held_until)
+            slot = Slot(start, self._reason(start - now, held=start == self._held_until))
+            if start > latest:
+                return slot, False
+            if self.rpm:
+                self._next = start + SECONDS_PER_MINUTE / self.rpm
+            return slot, True
+
+    def hold(self, seconds: float) -> None:
+        """No request starts for ``seconds`` (a quota answer's wait)."""
+        with self._lock:
+            self._held_until = max(self._held_until, self.clock.monotonic() + seconds)
+
+    def _reason(self, wait_s: float, held: bool) -> str:
+        if wait_s <= 0:
+            return ""
+        return f"{self.provider} is rate-limited" if held else \
+            f"{self.provider} is kept to {self.rpm:g} requests a minute"
+
+
+_PACES: dict[tuple[str, str], Pace] = {}
+_PACES_LOCK = threading.Lock()
+
+
+def shared_pace(provider: str, endpoint: str, rpm: float | None, clock: Clock = SYSTEM_CLOCK) -> Pace:
+    """The one Pace of ``provider`` at ``endpoint`` in this process (a quota is the server's, whoever
+    asks); ``rpm`` (None: no pace) is the latest transport's."""
+    with _PACES_LOCK:
+        pace = _PACES.get((provider, endpoint))
+        if pace is None or pace.clock is not clock:
+            pace = _PACES[(provider, endpoint)] = Pace(provider, clock)
+        pace.rpm = rpm
+        return pace

@@ -1,0 +1,188 @@
+"""Faults a real key meets, through the real google-genai, mistralai and ollama
+clients against local stub servers: quota answers (Gemini's wait in the body,
+Retry-After, OpenAI's and Mistral's rate-limit headers) waited out within the
+call's deadline and never counted towards replacement, the shared pace of
+--llm-rpm, a server that trickles or hangs (one deadline per request, whatever
+the SDK's per-read timeout), and Ollama's `[]` and `null`. Time is a FakeClock
+that the waits move: no test waits out a quota for real."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+
+import pytest
+
+from labyrinth.agents.config import ProviderSettings
+from labyrinth.agents.config import provider_settings as resolve
+from labyrinth.agents.llm_agent import LLMAgent
+from labyrinth.agents.providers.base import SCHEMAS, ProviderError, QuotaError
+from labyrinth.agents.providers.gemini import GeminiTransport
+from labyrinth.agents.providers.mistral import MistralTransport
+from labyrinth.agents.providers.ollama import OllamaTransport
+from labyrinth.agents.providers.retry import call_deadline_s, patience_s
+from labyrinth.agents.registry import make_agent
+from labyrinth.agents.runner import Match
+from labyrinth.saves.config import ConfigError
+from labyrinth.tui.provider_options import add_provider_options, provider_settings
+from tests.stubs import CHAT_PATHS, WIRE, FakeClock, Model, Stub, gemini_quota, quota_match
+
+TRANSPORTS = {"gemini": GeminiTransport, "mistral": MistralTransport, "ollama": OllamaTransport}
+ASK = ("You are the Minotaur.", [("user", "Step 1. Where do you go?")])
+
+
+@pytest.fixture
+def stub():
+    server = Stub()
+    yield server
+    server.close()
+
+
+def transport(provider: str, url: str, clock: FakeClock | None = None, timeout_s: float = 30.0,
+              rpm: float | None = None):
+    settings = ProviderSettings(provider, f"test-{provider}-model", url, api_key="k", timeout_s=timeout_s, rpm=rpm)
+    return TRANSPORTS[provider](settings, clock) if clock else TRANSPORTS[provider](settings)
+
+
+def complete(t):
+    return t.complete(*ASK, SCHEMAS["minotaur"])
+
+
+def chats(stub: Stub, provider: str) -> list[dict]:
+    return [r for r in stub.requests if r["path"].endswith(CHAT_PATHS[provider])]
+
+
+def answer(provider: str) -> tuple[int, dict, None]:
+    return 200, WIRE[provider][0]('{"action": "WAIT", "params": {}, "reasoning": "r"}', 5, 5), None
+
+
+def test_geminis_quota_wait_is_read_from_the_body_waited_out_and_shown_while_it_runs(stub):
+    clock = FakeClock()
+    stub.reply(429, gemini_quota(47.3, 10)).reply(*answer("gemini"))
+    gemini = transport("gemini", stub.url, clock)
+    agent = LLMAgent("minotaur", gemini, 1)
+    seen = []
+    sleep = clock.sleep
+    clock.sleep = lambda s: (seen.append((agent.waiting, clock.monotonic())), sleep(s))
+    assert json.loads(complete(gemini).text)["action"] == "WAIT"
+    assert clock.slept == [pytest.approx(47.3)]  # "Please retry in 47.3s", the longer of the two it gave
+    (waiting, at), = seen
+    assert waiting.reason == "gemini is rate-limited: waiting 47 s" and waiting.left_s(at) == pytest.approx(47.3)
+    assert agent.waiting is None and len(chats(stub, "gemini")) == 2  # over once the wait is
+
+
+@pytest.mark.parametrize(("headers", "waited"), [
+    ({"Retry-After": "3"}, 3.0),
+    ({"retry-after-ms": "1500"}, 1.5),
+    ({"x-ratelimit-remaining-requests": "0", "x-ratelimit-reset-requests": "20s",
+      "x-ratelimit-remaining-tokens": "9000", "x-ratelimit-reset-tokens": "6m0s"}, 20.0),  # the exhausted one
+    ({"x-ratelimit-reset-requests": "1m2.5s", "x-ratelimit-reset-tokens": "20ms"}, 62.5),
+    ({"ratelimitbysize-limit": "500000", "ratelimitbysize-remaining": "0", "ratelimitbysize-reset": "28"}, 28.0),
+])
+@pytest.mark.parametrize("provider", ["mistral", "ollama"])
+def test_rate_limit_headers_say_how_long_to_wait(provider, headers, waited, stub):
+    clock = FakeClock()
+    stub.reply(429, WIRE[provider][1](429, "rate limited"), headers).reply(*answer(provider))
+    assert json.loads(complete(transport(provider, stub.url, clock)).text)["action"] == "WAIT"
+    assert clock.slept == [pytest.approx(waited)] and len(chats(stub, provider)) == 2
+
+
+def test_a_quota_wait_longer_than_the_call_may_wait_fails_at_once_and_holds_back_later_calls(stub):
+    clock = FakeClock()
+    stub.reply(429, gemini_quota(3600.0, 250))  # a day's quota spent: every request is refused
+    gemini = transport("gemini", stub.url, clock)
+    with pytest.raises(QuotaError, match=r"gemini is rate-limited: a wait of 3600 s is too long") as caught:
+        complete(gemini)
+    assert caught.value.wait_s == pytest.approx(3600.0) and clock.slept == []
+    with pytest.raises(QuotaError):
+        complete(gemini)
+    assert len(chats(stub, "gemini")) == 1  # the next call knew better than to ask
+
+
+def test_a_quota_never_leads_to_replacement(stub):
+    clock = FakeClock()
+    stub.reply(429, gemini_quota(3600.0, 250))
+    agent = LLMAgent("minotaur", transport("gemini", stub.url, clock), 1)
+    match = Match(make_agent("user", "builtin", 1), agent, seed=1, preset="tiny", max_turns=8)
+    result = match.play()
+    stats = result.minotaur
+    assert (stats.provider_errors, stats.fallbacks, stats.exceptions, stats.replaced) == (8, 8, 0, False)
+    assert agent.failures == 0 and agent.replacement is None and "rate-limited" in agent.last_exchange["error"]
+
+
+def test_against_ten_requests_a_minute_the_model_is_asked_every_turn(stub):
+    began = time.perf_counter()
+    last_asked, quota, clock, match = quota_match(stub, rpm=None)
+    assert match.turns == 60 and last_asked == 60
+    stats = match.stats["minotaur"]
+    assert (stats.fallbacks, stats.provider_errors, stats.replaced) == (0, 0, False)
+    assert len(quota.served) == 61 and len(quota.refused) == 6  # the plan and 60 turns; the 11th of each minute
+    assert clock.monotonic() - 1000.0 == pytest.approx(360.0)  # six minutes waited, on the fake clock
+    assert time.perf_counter() - began < 30
+
+
+def test_a_pace_of_ten_a_minute_never_meets_the_quota(stub):
+    last_asked, quota, clock, match = quota_match(stub, rpm=10)
+    assert last_asked == 60 and quota.refused == [] and match.stats["minotaur"].fallbacks == 0
+    assert all(b - a == pytest.approx(6.0) for a, b in zip(quota.served, quota.served[1:], strict=False))
+    assert clock.monotonic() - 1000.0 == pytest.approx(360.0)  # 61 starts, 6 s apart: no faster than the quota
+
+
+def test_one_pace_per_endpoint_is_shared_by_both_roles(stub):
+    clock = FakeClock()
+    stub.respond = Model("mistral")
+    user, minotaur = (transport("mistral", stub.url, clock, rpm=20) for _ in range(2))
+    for t in (user, minotaur, user):
+        complete(t)
+    assert clock.monotonic() - 1000.0 == pytest.approx(6.0)  # three starts, 3 s apart, whoever asked
+
+
+@pytest.mark.parametrize("provider", list(TRANSPORTS))
+@pytest.mark.parametrize("fault", ["trickle", "hang"])
+def test_a_trickling_or_hanging_server_cannot_hold_a_call_past_its_deadline(provider, fault, stub):
+    stub.respond = Model(provider, {1: fault})
+    slow = transport(provider, stub.url, timeout_s=0.5)
+    began = time.perf_counter()
+    with pytest.raises(ProviderError, match=r"did not answer within 0\.5 s"):
+        complete(slow)
+    took = time.perf_counter() - began
+    assert took < 1.5  # the trickle would take 10 s and more (a byte each 0.05 s), the hang 60 s
+    assert json.loads(complete(slow).text)["action"] == "CHASE"  # the next request is answered
+
+
+def test_the_runner_waits_for_a_decision_longer_than_the_call_may_take():
+    for timeout_s in (0.5, 2.0, 30.0):
+        assert patience_s(timeout_s) > call_deadline_s(timeout_s) >= 65.0 + 3 * timeout_s
+    assert LLMAgent("user", transport("ollama", "http://127.0.0.1:9", timeout_s=2), 1).patience_s == patience_s(2)
+
+
+@pytest.mark.parametrize("body", ["[]", "null"])
+def test_an_ollama_200_of_an_empty_list_or_null_is_a_provider_error(body, stub):
+    stub.reply(200, body)
+    with pytest.raises(ProviderError, match=f"not its API's: ForeignReply .a JSON {'list' if body == '[]' else 'null'}"):
+        complete(transport("ollama", stub.url))
+    agent = LLMAgent("minotaur", transport("ollama", stub.url, timeout_s=0.5), 1)
+    result = Match(make_agent("user", "builtin", 1), agent, seed=1, preset="tiny", max_turns=6).play()
+    assert (result.minotaur.exceptions, result.minotaur.provider_errors, result.minotaur.replaced) == (0, 5, True)
+
+
+def test_the_pace_comes_from_llm_rpm_or_the_config_files_rpm():
+    parser = argparse.ArgumentParser()
+    add_provider_options(parser)
+    assert provider_settings(parser.parse_args(["--llm-rpm", "10"]), ["gemini"])["gemini"].rpm == 10.0
+    assert provider_settings(parser.parse_args([]), ["gemini"])["gemini"].rpm is None
+    assert resolve("gemini", None, {}, {"gemini": {"rpm": 4}}).rpm == 4.0
+    for wrong in ("0", "-3", "inf", "nan", "ten"):
+        with pytest.raises(SystemExit):
+            parser.parse_args(["--llm-rpm", wrong])
+    with pytest.raises(ConfigError, match=r"\[gemini\] rpm"):
+        resolve("gemini", None, {}, {"gemini": {"rpm": 0}})
+
+
+def test_a_doctor_check_does_not_wait_out_a_quota(stub):
+    clock = FakeClock()
+    stub.reply(429, gemini_quota(47.3, 10))
+    with pytest.raises(QuotaError, match="gemini answered HTTP 429: You exceeded your current quota") as caught:
+        transport("gemini", stub.url, clock).check()
+    assert caught.value.wait_s == pytest.approx(47.3) and clock.slept == [] and len(stub.requests) == 1
