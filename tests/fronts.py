@@ -8,9 +8,9 @@ Outside seat), the TUI's PlaySession behind its typed-command parser, a PlaySess
 prefix and resumed for the rest, the WSAP adapter in the user role, and `labyrinth gsm`. The
 Minotaur's fronts push MinotaurDecision lines and ask the built-in user.
 
-The fronts that take the Minotaur by name (PlaySession, and its save, which records the name) get
-it as the registry's kind "counting", added to the registry's table while a driver runs
-(``counting_kind``); the others are handed the agent itself, made through the same kind.
+The fronts that take an agent by name (PlaySession and its save, which records the name; gsm) get
+it as the registry's kind "counting", added to the registry's tables while a driver runs
+(``counting_kind``); the others are handed a counting agent itself.
 """
 
 from __future__ import annotations
@@ -27,15 +27,12 @@ from unittest.mock import patch
 from labyrinth.agents.adapters import LabyrinthAdapter
 from labyrinth.agents.builtin_minotaur import BuiltinMinotaur
 from labyrinth.agents.builtin_user import BuiltinUser
-from labyrinth.agents.registry import MINOTAUR_AGENTS, make_agent
+from labyrinth.agents.registry import MINOTAUR_AGENTS, USER_AGENTS, make_agent
 from labyrinth.agents.runner import Match, Outside
-from labyrinth.agents.side import Side
-from labyrinth.engine import Game
 from labyrinth.engine.wsap import Action
-from labyrinth.engine.wsap.roles import ROLES
 from labyrinth.saves.games import load_game, save_game
 from labyrinth.tui.command_parser import NotACommand, parse_command
-from labyrinth.tui.jsonlines import serve
+from labyrinth.tui.jsonlines import gsm_match, serve
 from labyrinth.tui.session import PlaySession
 
 COUNTING = "counting"
@@ -61,15 +58,19 @@ class CountingUser(Counting, BuiltinUser):
 
 
 @contextmanager
-def counting_kind() -> Iterator[list[CountingMinotaur]]:
-    """The registry's Minotaur kind "counting" while the block runs; the agents made of it, in order."""
-    made: list[CountingMinotaur] = []
+def counting_kind() -> Iterator[list[Counting]]:
+    """The registry's agent kind "counting", for either role, while the block runs; the agents made
+    of it, in order."""
+    made: list[Counting] = []
 
-    def make(seed: int) -> CountingMinotaur:
-        made.append(CountingMinotaur(seed))
-        return made[-1]
+    def maker(kind: type[Counting]) -> Callable[[int], Counting]:
+        def make(seed: int) -> Counting:
+            made.append(kind(seed))
+            return made[-1]
+        return make
 
-    with patch.dict(MINOTAUR_AGENTS, {COUNTING: make}):
+    with patch.dict(MINOTAUR_AGENTS, {COUNTING: maker(CountingMinotaur)}), \
+            patch.dict(USER_AGENTS, {COUNTING: maker(CountingUser)}):
         yield made
 
 
@@ -162,30 +163,29 @@ def wsap_run(lines: Sequence[str], seed: int, preset: str) -> Run:
     return Run(trace, made[0].calls)
 
 
-def _gsm(lines: Sequence[str], seed: int, preset: str, role: str, agent) -> list[str]:
-    """`labyrinth gsm` in process, the pipe playing the other role than ``role``'s agent, fed one
-    line per read as a person typing would; the state's digest at each read (before the first line,
-    and after each answer). The one place that knows how to call ``serve``."""
-    game = Game.new(seed, preset)
-    side = Side(role, agent, game.world, game.state, ROLES[role].view(game.opening()))
-    trace: list[str] = []
-    waiting = [line.encode() + b"\n" for line in lines]
+def _gsm(lines: Sequence[str], seed: int, preset: str, asked: str) -> Run:
+    """`labyrinth gsm` as the command line makes it, the ``asked`` role played by the registry's
+    counting agent and the other by the pipe, in process, fed one line per read as a person typing
+    would; the state's digest at each read (before the first line, and after each answer). The one
+    place that knows how to call ``serve``."""
+    with counting_kind() as made:
+        match = gsm_match(seed, preset, **{asked: COUNTING})
+        trace: list[str] = []
+        waiting = [line.encode() + b"\n" for line in lines]
 
-    class Typed:
-        def read1(self, size: int = -1) -> bytes:
-            trace.append(game.state.digest())
-            return waiting.pop(0) if waiting else b""
+        class Typed:
+            def read1(self, size: int = -1) -> bytes:
+                trace.append(match.game.state.digest())
+                return waiting.pop(0) if waiting else b""
 
-    out = io.BytesIO()
-    assert serve(game, False, Typed(), out, **{role: side}) == 0
+        out = io.BytesIO()
+        assert serve(match, Typed(), out) == 0
     assert len(out.getvalue().splitlines()) == 1 + len(lines), "one answer per line"
-    return trace
+    return Run(trace, made[0].calls)
 
 
 def gsm_run(lines: Sequence[str], seed: int, preset: str) -> Run:
-    with counting_kind() as made:
-        trace = _gsm(lines, seed, preset, "minotaur", make_agent("minotaur", COUNTING, seed))
-    return Run(trace, made[0].calls)
+    return _gsm(lines, seed, preset, "minotaur")
 
 
 USER_FRONTS: dict[str, Callable[..., Run]] = {"loop": match_run, "tui": tui_run, "resume": resume_run,
@@ -216,8 +216,7 @@ def minotaur_wsap_run(lines: Sequence[str], seed: int, preset: str) -> Run:
 
 
 def minotaur_gsm_run(lines: Sequence[str], seed: int, preset: str) -> Run:
-    user = CountingUser(seed)
-    return Run(_gsm(lines, seed, preset, "user", user), user.calls)
+    return _gsm(lines, seed, preset, "user")
 
 
 MINOTAUR_FRONTS: dict[str, Callable[..., Run]] = {"loop": minotaur_match_run, "wsap": minotaur_wsap_run,
