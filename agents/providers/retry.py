@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from .base import ProviderError
+from .secrets import redact
 
 T = TypeVar("T")
 
@@ -41,7 +42,7 @@ def with_retries(call: Callable[[], T], classify: Callable[[Exception], Failure 
                 raise
             if not failure.retryable or attempt == retries:
                 tries = f" (after {attempt + 1} tries)" if attempt else ""
-                raise ProviderError(failure.message + tries) from None
+                raise ProviderError(redact(failure.message + tries)) from None
             delay = BASE_DELAY_S * 2 ** attempt if failure.retry_after_s is None else failure.retry_after_s
             sleep(min(max(delay, 0.0), MAX_DELAY_S))
     raise AssertionError("unreachable: the last attempt returns or raises")
