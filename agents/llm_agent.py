@@ -61,7 +61,7 @@ PERSONAS = {
 HISTORY_TURNS = 3  # earlier turns kept in the prompt
 FAILURES_BEFORE_REPLACEMENT = 5  # provider errors or answers without an action, in a row, before the built-in agent takes over
 NOTES_KEPT = 3
-NOTE_CHARS = 300  # the most kept of one reasoning, one plan line or one NOTE: a sentence or two
+NOTE_CHARS = 200  # the most kept of one reasoning, one plan line or one NOTE: a sentence or two
 ANSWER_KEPT_CHARS = 1_200  # the most kept of a reply (history, replay): a whole REPLY_TOKENS answer fits
 
 
