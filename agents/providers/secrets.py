@@ -11,6 +11,7 @@ user-info is recognised by its form.
 
 from __future__ import annotations
 
+import base64
 import re
 import threading
 from urllib.parse import unquote, urlsplit
@@ -31,7 +32,8 @@ def remember(*secrets: str | None) -> None:
 
 
 def remember_url(url: str | None) -> None:
-    """Redact ``url``'s user-info (the user:password pair, the password, both as written and decoded)."""
+    """Redact ``url``'s user-info: the user:password pair and the password, as written and decoded, and
+    the pair in base64 (the SDKs' httpx sends it as Basic authorization, in place of a Bearer key)."""
     if not url or "@" not in url:
         return
     try:
@@ -40,7 +42,8 @@ def remember_url(url: str | None) -> None:
         return
     info = parts.netloc.rpartition("@")[0]
     password = parts.password or ""
-    remember(info, unquote(info), password, unquote(password))
+    basic = base64.b64encode(unquote(info).encode()).decode()  # as sent in Authorization: Basic, should it be echoed
+    remember(info, unquote(info), password, unquote(password), basic)
 
 
 def redact(text: str) -> str:
