@@ -189,3 +189,19 @@ def test_every_call_plan_decisions_and_lesson_counts_in_the_sides_tokens():
     assert len(chats) == 1 + 5 + 1  # plan, five decisions, the lesson
     assert result.user.tokens_in == sum(estimate(json.dumps(r["body"])) for r in chats)  # the stub's usage fields
     assert result.user.tokens_in > before and result.user.calls == 7 and result.user.call_s > 0
+
+
+@pytest.mark.parametrize(("model", "listed", "present"), [("qwen3", "qwen3:latest", True),
+                                                         ("qwen3:latest", "qwen3:latest", True),
+                                                         ("qwen3", "qwen3:8b", False),
+                                                         ("library/qwen3", "library/qwen3:latest", True)])
+def test_doctor_takes_an_untagged_model_for_its_latest_tag(model, listed, present):
+    from labyrinth.agents.registry import make_transport
+
+    stub = Stub().reply(200, {"models": [{"model": listed, "name": listed, "size": 5, "digest": "d",
+                                          "modified_at": "2026-11-01T00:00:00Z"}]})
+    try:
+        verdict = make_transport(ProviderSettings("ollama", model, stub.url, timeout_s=2)).check()
+    finally:
+        stub.close()
+    assert (f"{model} present" in verdict) == present and ("NOT pulled" in verdict) != present

@@ -107,13 +107,12 @@ def test_the_canaries_appear_in_no_file_written_and_no_byte_printed(gateways, tm
     printed = []
     for args, environ, stdin in runs:
         done = subprocess.run([LABYRINTH, *args], input=stdin, capture_output=True, text=True, timeout=180,
-                              env=environ)
+                              env=environ, check=False)
         assert done.returncode == 0, (args, done.stderr)
         printed.append(done.stdout + done.stderr)
     # the secrets were there to leak: sent where they belong, refused with the key echoed, shown and written
     for provider, stub in gateways.items():
         assert any(sent_key(provider, r) == KEYS[provider] for r in stub.requests)
-    assert REDACTED in "".join(printed)  # doctor's endpoints
     files = [p for p in tmp_path.rglob("*") if p.is_file()]
     written = {p: p.read_bytes() for p in files}
     assert any(p.suffix == ".jsonl" for p in files) and any("experience" in p.name for p in files), files
@@ -129,3 +128,4 @@ def test_the_canaries_appear_in_no_file_written_and_no_byte_printed(gateways, tm
     print(f"canary scan: {len(files)} files and {len(printed)} runs' output, {scanned:,} bytes, "
           f"{len(leaks)} hits")
     assert not leaks
+    assert REDACTED in "".join(printed)  # doctor's endpoints, shown redacted
