@@ -82,7 +82,6 @@ class PlaySession:
         self.mapped = self.match.seats["user"].perception  # the map the user has seen
         self.response: GameStateResponse = self.match.last.response  # the latest answer, a refusal too
         self.turns: list[tuple[UserInput, MinotaurDecision]] = []  # as played, for a save
-        self.minotaur_fallback: str | None = None  # why the agent's answer was not played last turn
 
     @property
     def game(self) -> Game:
@@ -119,7 +118,6 @@ class PlaySession:
         if turn.done:
             self.response = turn.result.response
             self.figures.count(turn.result)
-            self.minotaur_fallback = turn.record.minotaur_fallback if turn.record else None
             if turn.record:
                 self.turns.append((turn.record.user, turn.record.minotaur))
         return turn

@@ -130,6 +130,20 @@ async def test_a_blocking_minotaur_decides_off_the_ui_thread_and_the_game_steps_
         assert len(decided_in) == 1 and decided_in[0] is not ui
 
 
+async def test_a_minotaur_whose_answer_fails_waits_and_the_hint_says_why(monkeypatch):
+    watched_minotaur(monkeypatch, blocking=True)
+    app = LabyrinthApp(GAME)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        screen.session.minotaur.agent.decide = lambda observation: 1 / 0
+        await type_line(pilot, "look")
+        await wait_for(pilot, lambda: screen.thinking is None)
+        hint = str(screen.query_one("#hint", Static).render())
+        assert "the agent failed: ZeroDivisionError" in hint and "it waited" in hint
+        assert screen.session.game.state.turn == 1 and screen.session.minotaur.stats.fallbacks == 1
+
+
 async def test_keys_walk_run_and_take_ramps_once_the_map_has_focus():
     app = LabyrinthApp(GAME)
     async with app.run_test(size=SIZE) as pilot:

@@ -15,6 +15,7 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Static
 
+from labyrinth.agents.runner import Turn
 from labyrinth.engine import UserInput
 from labyrinth.engine.commands import shorten
 from labyrinth.saves.games import save_game
@@ -147,7 +148,7 @@ class GameScreen(Screen):
 
     def on_turn_played(self, message: TurnPlayed) -> None:
         self._done_thinking()
-        self.query_one("#hint", Static).update(self._minotaur_note())
+        self.query_one("#hint", Static).update(self._minotaur_note(message.turn))
         self.query_one(NarrativeLog).tell(message.said, message.turn.result.response)
         self._show()
         if ended(self.session.match, message.turn):
@@ -156,14 +157,14 @@ class GameScreen(Screen):
             self.app.push_screen(GameOverScreen(self.session, self.clock),
                                  lambda choice: self.app.after_game(choice, self.session))
 
-    def _minotaur_note(self) -> Text | str:
+    def _minotaur_note(self, turn: Turn) -> Text | str:
         """A model Minotaur's trouble this turn (its answer replaced by WAIT), and its replacement, once."""
         side = self.session.minotaur
         if side.stats.replaced and not self.replaced_told:
             self.replaced_told = True
             self.notify(f"{printable(side.agent.transport.name)} kept failing: the built-in Minotaur hunts "
                         "from now on.", title="Minotaur replaced", severity="warning", timeout=8, markup=False)
-        why = self.session.minotaur_fallback
+        why = turn.record and turn.record.minotaur_fallback
         return Text(printable(f"(the Minotaur's model: {why.split('; ')[0]}; it waited)"), style="dim") if why else ""
 
     def _show(self) -> None:

@@ -56,9 +56,9 @@ class GameOverScreen(ModalScreen[str]):
     def on_mount(self) -> None:
         self.ready, self.typed_at = False, self.clock()
         self.waiting = self.set_interval(QUIET_S / 5, self._get_ready)  # the buttons come alive without a key
-        match = self.session.match
         if self.session.memory.log is None:
             return
+        match = self.session.match
         self._show_lessons(match.reflections, match.memory_error)  # remembered as the game ended
         if match.blocking and match.memory_error is None:  # its own words: a call to the model, off the UI thread
             run_in_background(self.app, match.refine, self._show_lessons)
