@@ -1,0 +1,38 @@
+"""Resuming a saved game: its turns played again into a new Match, through the one check
+that a recording is the game it says (saves/replays.py first_mismatch)."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from labyrinth.engine import Game, MinotaurDecision, UserInput
+from labyrinth.engine.turn import TurnResult
+from labyrinth.saves.games import SavedGame, SaveError
+from labyrinth.saves.replays import first_mismatch
+
+
+class Resumable(Protocol):
+    """What a saved game is played again into: a new Match (or what holds one's game and plays
+    its recorded turns)."""
+
+    seed: int
+    preset: str
+    difficulty: str
+    game: Game
+
+    def replay_turn(self, user: UserInput, minotaur: MinotaurDecision) -> TurnResult: ...
+
+
+def resume_into(match: Resumable, saved: SavedGame) -> None:
+    """Play ``saved``'s turns into ``match``, new and of the same world: its seats re-live them
+    (Match.replay_turn), and each turn is checked against what the save recorded, the hash
+    after the last turn at least. SaveError naming the first turn that differs (the save was
+    edited, or another engine): the match is then half-played and should be dropped."""
+    world = (saved.seed, saved.preset, saved.difficulty)
+    if (match.seed, match.preset, match.difficulty) != world:
+        raise SaveError(f"{saved.path}: a game of seed {saved.seed}, {saved.preset}, {saved.difficulty}, "
+                        f"not of seed {match.seed}, {match.preset}, {match.difficulty}")
+    mismatch = first_mismatch(saved.replay(), match.replay_turn, match.game.state.digest())
+    if mismatch is not None:
+        raise SaveError(f"{saved.path}: the saved game does not play again as saved: "
+                        f"turn {mismatch.turn}: {mismatch.detail}")
