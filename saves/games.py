@@ -47,7 +47,7 @@ from .replays import (
 
 OLD_FORMAT = "labyrinth-save"  # versions 1 and 2, before a save was a replay
 SAVE_BYTES = 64 << 20  # the most read of one save: some 300,000 turns
-HEADER_BYTES = 64 << 10  # the most read of a save's first line, to list it
+HEADER_BYTES = 4 << 10  # read of each save to list it: a header is some 300 bytes (a longer one is read in full)
 PLAYER = "you"  # who played the user in a save that does not say: the person at the keyboard
 
 Turn = tuple[UserInput, MinotaurDecision]

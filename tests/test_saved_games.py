@@ -158,7 +158,7 @@ def test_two_hundred_long_saves_are_listed_from_their_headers(monkeypatch):
     monkeypatch.setattr(games, "read_regular", lambda *a: pytest.fail("a whole save was read to list it"))
     listed, problems = list_games()
     assert problems == [] and len(listed) == 200 and {len(g.turns) for g in listed} == {2_000}
-    assert len(read) == 200 and sum(read) == 200 * HEADER_BYTES < 200 * size / 4
+    assert len(read) == 200 and sum(read) == 200 * HEADER_BYTES < 200 * size / 50  # 4 KiB of some 350 KB each
     monkeypatch.undo()
     assert list(listed[0].turns) == list(_looking(2_000).turns)  # read in full when first used
 
@@ -172,3 +172,22 @@ def _looking(turns: int) -> SavedGame:
         game.step(user, minotaur)
     return SavedGame(None, "2026-11-23T10:00:00Z", SEED, PRESET, "normal", "builtin", pairs, game.state.digest(),
                      "a long game")
+
+
+def test_a_sleeping_avatar_whose_save_was_edited_does_not_wake():
+    from labyrinth.agents.avatars import LabyrinthAvatars
+    from labyrinth.engine.wsap import Action, AvatarSpec
+
+    avatars = LabyrinthAvatars(preset="tiny")
+    avatar = avatars.create_avatar("probe", AvatarSpec(name="Theseus"))
+    avatars.jack_in("probe", avatar.avatar_id)
+    for _ in range(6):
+        avatars.act(Action("LOOK"))
+    avatars.jack_out("probe")
+    [path] = saves_dir().glob("*.jsonl")
+    lines = lines_of(path)
+    assert lines[0]["agents"] == {"user": "probe", "minotaur": "builtin"} and lines[0]["turns"] == 6
+    lines[5]["hash"] = "0" * 16
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    woken = avatars.jack_in("probe", avatar.avatar_id)
+    assert not woken.success and "cannot be resumed" in woken.message and "turn 5: state hash" in woken.message

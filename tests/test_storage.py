@@ -1,7 +1,7 @@
 """Everything on disk against hostile files: deletes and overwrites stay inside the data
 directory, special files and giants are refused without hanging, a data directory that
-cannot be used is one line, stale temporary files of killed writers are swept, and a long
-saved game is listed from its header."""
+cannot be used is one line, and stale temporary files of killed writers are swept (saved
+games in particular: test_saved_games.py)."""
 
 from __future__ import annotations
 
@@ -227,16 +227,6 @@ def test_special_files_in_every_place_are_refused_without_hanging(kind, tmp_path
     plant(config_path())
     with pytest.raises(ConfigError, match="config.toml"):
         read_config()
-
-
-def test_a_version_1_save_still_loads(tmp_path):
-    path = saves_dir() / "old.json"
-    path.parent.mkdir(parents=True)
-    path.write_text(json.dumps({"format": "labyrinth-save", "version": 1, "saved_at": "2026-01-01T00:00:00Z",
-                                "seed": 3, "preset": "tiny", "difficulty": "normal", "minotaur": "builtin",
-                                "turns": [[{"command": "LOOK"}, {"action": "WAIT"}]], "hash": "h", "summary": "s"}))
-    [game], problems = list_games()
-    assert problems == [] and game.seed == 3 and len(game.turns) == 1
 
 
 # --- 6. stale temporary files of killed writers ----------------------------------
