@@ -3,33 +3,18 @@ that a recording is the game it says (saves/replays.py first_mismatch)."""
 
 from __future__ import annotations
 
-from typing import Protocol
-
-from labyrinth.engine import Game, MinotaurDecision, UserInput
-from labyrinth.engine.turn import TurnResult
 from labyrinth.saves.games import SavedGame, SaveError
 from labyrinth.saves.replays import first_mismatch
 
-
-class Resumable(Protocol):
-    """What a saved game is played again into: a new Match (or what holds one's game and plays
-    its recorded turns)."""
-
-    seed: int
-    preset: str
-    difficulty: str
-    game: Game
-
-    def replay_turn(self, user: UserInput, minotaur: MinotaurDecision) -> TurnResult: ...
+from .runner import Match
 
 
-def resume_into(match: Resumable, saved: SavedGame) -> None:
+def resume_into(match: Match, saved: SavedGame) -> None:
     """Play ``saved``'s turns into ``match``, new and of the same world: its seats re-live them
     (Match.replay_turn), and each turn is checked against what the save recorded, the hash
     after the last turn at least. SaveError naming the first turn that differs (the save was
     edited, or another engine): the match is then half-played and should be dropped."""
-    world = (saved.seed, saved.preset, saved.difficulty)
-    if (match.seed, match.preset, match.difficulty) != world:
+    if (match.seed, match.preset, match.difficulty) != (saved.seed, saved.preset, saved.difficulty):
         raise SaveError(f"{saved.path}: a game of seed {saved.seed}, {saved.preset}, {saved.difficulty}, "
                         f"not of seed {match.seed}, {match.preset}, {match.difficulty}")
     mismatch = first_mismatch(saved.replay(), match.replay_turn, match.game.state.digest())
