@@ -82,9 +82,9 @@ def test_a_resumed_save_goes_on_as_the_game_would_have():
 
 def test_a_person_s_game_resumes_into_a_match_with_an_outside_seat():
     playing, pairs = played(8)
-    resumed = match(user=Outside("you"))
-    resume_into(resumed, load_game(save_game(saved(playing, pairs))))
-    assert resumed.game.state == playing.game.state
+    resumed, told = match(user=Outside("you")), []
+    resume_into(resumed, load_game(save_game(saved(playing, pairs))), told.append)
+    assert resumed.game.state == playing.game.state and told[-1].state == playing.game.state and len(told) == 8
 
 
 @pytest.mark.parametrize("edit", ["hash", "input"])
