@@ -36,6 +36,7 @@ from labyrinth.saves.games import SavedGame, SaveError, load_game, save_game, sa
 from labyrinth.saves.paths import StorageError, confined, remove
 
 from .adapters import LabyrinthAdapter
+from .resume import resume_into
 from .runner import DEFAULT_MAX_TURNS
 
 GAME_ID = "labyrinth"
@@ -133,12 +134,10 @@ class LabyrinthAvatars:
         if record.save:
             try:
                 saved = load_game(confined(Path(record.save), saves_dir()))
-                game.replay(saved.turns)
+                resume_into(game.match, saved)
             except (SaveError, StorageError) as exc:
-                return JackInResult(False, record.avatar, f"its sleeping game cannot be read: {exc}", {}, None)
-            if game.game.state.digest() != saved.digest:
-                return JackInResult(False, record.avatar, "its sleeping game does not replay to the same state", {},
-                                    None)
+                return JackInResult(False, record.avatar, f"its sleeping game cannot be resumed: {exc}", {}, None)
+            game.history.extend(saved.turns)  # what jack_out saves again
         self.agent_id, self.avatar_id, self.game = agent_id, avatar_id, game
         self.session_start = seconds(game.game.state.tick)
         avatar = self._update(record, state=AvatarState.BOUND, bound_agent=agent_id)
@@ -172,7 +171,7 @@ class LabyrinthAvatars:
         state = AvatarState.DORMANT if mode == "dormant" else AvatarState.SUSPENDED
         path = save_game(SavedGame(None, _now(), record.seed, record.preset, record.difficulty, record.opponent,
                                    list(game.history), game.game.state.digest(),
-                                   f"avatar {record.avatar.name} of {agent_id}"))
+                                   f"avatar {record.avatar.name} of {agent_id}", agent_id, self.max_turns))
         self._update(record, state=state, bound_agent=None, save=str(path))  # still bound: the game's facts go in
         self.agent_id = self.avatar_id = self.game = None
         return JackOutResult(True, state, f"{record.avatar.name} sleeps ({mode}).", stats)

@@ -49,6 +49,7 @@ from hostile_watch import HANG_S, SLOW_S, Decoy, Hang, Tally, Watchdog, call
 LABYRINTH = str(Path(sys.executable).with_name("labyrinth"))
 FILE_JOBS = 2  # file cases at a time (each may fill its memory limit)
 MIN_WAY_S = 5.0  # every way in gets at least this long, however the budget stands
+SAVED_TURNS = 6  # the sleeping avatar's save: a few turns in
 SEED_OF_THE_LOGGED_GAMES = 6  # the baseline's arena plays seeds 6 and 7 on tiny: both end in DEATH, so the
 # user's agent learns from them, and an arena on seed 6 is given their lessons
 KEYS = ("GOOGLE_API_KEY", "GEMINI_API_KEY", "MISTRAL_API_KEY", "OLLAMA_HOST", "OLLAMA_API_KEY",
@@ -262,11 +263,13 @@ class Harness:
                    "--max-turns", "150", "--replays", str(self.data / "replays")]
         subprocess.run(env_run, env=self.env, check=True, capture_output=True, timeout=120)
         from labyrinth.agents.avatars import LabyrinthAvatars
-        from labyrinth.engine.wsap import AvatarSpec
+        from labyrinth.engine.wsap import Action, AvatarSpec
 
         avatars = LabyrinthAvatars(preset="tiny", max_turns=200)
         avatar = avatars.create_avatar("bot", AvatarSpec(name="Ada"))
         avatars.jack_in("bot", avatar.avatar_id)
+        for _ in range(SAVED_TURNS):  # a save with turns, for the mutations to reach its turn lines
+            avatars.act(Action("LOOK"))
         avatars.jack_out("bot", "dormant")
         self.config.parent.mkdir(parents=True, exist_ok=True)
         self.config.write_text('[mistral]\napi_key = "test"\nbase_url = "http://127.0.0.1:9"\ntimeout_s = 2\n')
@@ -280,7 +283,9 @@ class Harness:
                  "--max-turns", "40", "--json"]
         return {
             "log": [("arena", lambda _, __: arena), ("memory list", lambda _, __: [LABYRINTH, "memory", "list"])],
-            "save": [("list_games", lambda _, __: [*py, "from saves.games import list_games; list_games()"])],
+            "save": [("resume (jack_in)", lambda path, _: [*py, SAVE_RESUMER, str(path)]),
+                     ("list_games", lambda _, __: [*py, "from labyrinth.saves.games import list_games; list_games()"]),
+                     ("replay --verify", lambda path, _: [LABYRINTH, "replay", str(path), "--verify"])],
             "replay": [("replay", lambda path, _: [LABYRINTH, "replay", str(path)]),
                        ("replay --verify", lambda path, _: [LABYRINTH, "replay", str(path), "--verify"])],
             "roster": [("avatars", lambda _, outside: [*py, ROSTER_READER, outside])],
@@ -305,13 +310,20 @@ class Harness:
         else:
             for label, content in inputs.broken_contents(valid)[: self.size.broken]:
                 yield label, _writer(content), False
-            document = json.loads(valid.splitlines()[0] if kind == "replay" else valid)
+            lines = kind in ("replay", "save")  # JSON lines: the first is mutated, the rest kept
+            document = json.loads(valid.splitlines()[0] if lines else valid)
             if kind == "log":
                 for label, content in inputs.poisoned_evidence(document):
                     yield label, _writer(content), False
-            rest = b"\n".join(valid.splitlines()[1:]) if kind == "replay" else b""
+            rest = b"\n".join(valid.splitlines()[1:]) if lines else b""
             for label, content in inputs.mutated_documents(self.seed, kind, document, self.size.mutations):
                 yield f"mutated {label}", _writer(content + (b"\n" + rest if rest else b"")), False
+            if kind == "save":  # one turn line made hostile, the others kept
+                head, *turns = valid.splitlines()
+                for label, content in inputs.mutated_documents(self.seed, "save turn", json.loads(turns[2]),
+                                                               self.size.mutations):
+                    whole = b"\n".join([head, *turns[:2], content, *turns[3:]]) + b"\n"
+                    yield f"mutated turn 3: {label}", _writer(whole), False
 
     def _target_baseline(self, kind: str) -> Path:
         return self.baseline / "config.toml" if kind == "config" else _target(kind, self.baseline / "data")
@@ -338,6 +350,18 @@ if found and avatars.jack_in("bot", found[0].avatar_id).success:
         data["avatars"][0]["save"] = sys.argv[1]
         roster.write_text(json.dumps(data))
     avatars.jack_out("bot", "despawn")
+"""
+SAVE_RESUMER = """
+import json, sys
+from labyrinth.agents.avatars import LabyrinthAvatars
+from labyrinth.saves.avatars import avatars_dir
+roster = avatars_dir() / "bot.json"
+data = json.loads(roster.read_bytes())
+data["avatars"][0]["save"] = sys.argv[1]  # the hostile save, where the roster's own was
+roster.write_text(json.dumps(data))
+avatars = LabyrinthAvatars(preset="tiny", max_turns=200)
+joined = avatars.jack_in("bot", avatars.list_avatars("bot")[0].avatar_id)
+sys.exit(0 if joined.success else f"refused: {joined.message}")
 """
 DEEP_TOML = "x = " + "[" * 50_000 + "]" * 50_000
 CONFIGS = [("timeout 1e308", "[mistral]\napi_key = \"k\"\ntimeout_s = 1e308\n"),

@@ -44,7 +44,7 @@ def write_summary(recorded: Replay, out: TextIO) -> None:
     h, end, turns = recorded.header, recorded.end, recorded.turns
     out.write(f"{printable(recorded.path.name)}\n"
               f"  recorded {printable(h.created_at)}: seed {h.seed}, preset {printable(h.preset)}, "
-              f"difficulty {printable(h.difficulty)}, at most {h.max_turns} turns\n"
+              f"difficulty {printable(h.difficulty)}, {_limit(h.max_turns)}\n"
               f"  user {printable(h.user_agent)} vs Minotaur {printable(h.minotaur_agent)}\n")
     for role, found in h.lessons.items():
         who = "the Minotaur" if role == "minotaur" else "the user"
@@ -57,6 +57,10 @@ def write_summary(recorded: Replay, out: TextIO) -> None:
     minotaur_fallbacks = sum(t.minotaur_fallback is not None for t in turns)
     out.write(f"  fallbacks: user {user_fallbacks}, Minotaur {minotaur_fallbacks}\n")
     out.writelines(_turn_line(turn) + "\n" for turn in turns)
+
+
+def _limit(max_turns: int | None) -> str:
+    return "no turn limit" if max_turns is None else f"at most {max_turns} turns"
 
 
 def _turn_line(turn: RecordedTurn) -> str:

@@ -1,40 +1,57 @@
-"""Saved games: what was played, so that a game resumes identically.
+"""Saved games: a game stopped part-way, kept so that it resumes identically.
 
-A save holds the game's seed, preset and difficulty, which agent played the
-Minotaur, every turn's engine inputs and the state hash at the end. Resuming
-replays those inputs through a fresh engine (and lets the Minotaur's agent
-re-live them), then checks the hash: the game goes on exactly where it was.
+A save is an unfinished replay (saves/replays.py's format): a header line
+(seed, preset, difficulty, who played, the initial state's hash and, for a
+save, when it was saved, a summary, how many turn lines follow and the hash
+after the last), then one line per turn (the inputs, the status and the state
+hash after it), and no final line: the game goes on. A list of saves reads
+only the headers, a bounded read per file however long the game; a save's
+turns are read when it is resumed, and every turn is checked as it is played
+again (replays.first_mismatch), so an edited save is refused naming its turn.
 
-A save (version 2) is JSON lines: a header line (everything but the turns,
-with their count), then one line per turn. A list of saves reads only the
-headers, a bounded read per file however long the game; a save's turns are
-read when it is resumed. Version 1 saves (one JSON object) are still read.
+The writer plays the inputs again through a fresh engine for each turn's
+status and hash (some 40 µs a turn), so a front hands over only what it
+played. Older saves ("labyrinth-save" version 1, one object, and version 2,
+JSON lines of input pairs) are still read; they kept only the final hash.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, BinaryIO, Literal, overload
+from typing import Any, Literal, TypeVar, overload
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from labyrinth.engine import DIFFICULTIES, PRESETS, BadInput, MinotaurDecision, UserInput, parse
+from labyrinth.engine import DIFFICULTIES, PRESETS, BadInput, Game, MinotaurDecision, UserInput, parse
 
 from .atomic import write_atomic
 from .experience import NAME_CHARS, SEED_LIMIT
 from .paths import StorageError, data_dir
 from .reading import read_regular, read_start
+from .replays import (
+    FORMAT,
+    RecordedTurn,
+    Replay,
+    ReplayError,
+    ReplayHeader,
+    as_line,
+    header_line,
+    parse_header,
+    parse_replay,
+    turn_line,
+)
 
-FORMAT = "labyrinth-save"
-VERSION = 2
-SAVE_BYTES = 64 << 20  # the most read of one save: some 700,000 turns
-HEADER_BYTES = 64 << 10  # the most read of a save's first line, to list it
+OLD_FORMAT = "labyrinth-save"  # versions 1 and 2, before a save was a replay
+SAVE_BYTES = 64 << 20  # the most read of one save: some 300,000 turns
+HEADER_BYTES = 4 << 10  # read of each save to list it: a header is some 300 bytes (a longer one is read in full)
+PLAYER = "you"  # who played the user in a save that does not say: the person at the keyboard
 
 Turn = tuple[UserInput, MinotaurDecision]
+Model = TypeVar("Model", bound=BaseModel)
 
 
 class SaveError(ValueError):
@@ -45,20 +62,27 @@ def saves_dir() -> Path:
     return data_dir() / "saves"
 
 
-class Header(BaseModel):
-    """A save's first line: what a list of saves shows, and what its turns must replay to."""
+class Saved(BaseModel):
+    """What a save's header adds to a replay's: what a list of saves shows, and what its turns
+    must replay to."""
 
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
-    format: Literal["labyrinth-save"]
-    version: Literal[2]
+    model_config = ConfigDict(extra="ignore", strict=True, frozen=True)
     saved_at: str = Field(max_length=40)
     seed: int = Field(ge=-SEED_LIMIT, lt=SEED_LIMIT)
-    preset: str
-    difficulty: str
-    minotaur: str = Field(max_length=NAME_CHARS, description="the agent that played the Minotaur")
     turns: int = Field(ge=0, le=SAVE_BYTES, description="how many turn lines follow (each at least a byte)")
     hash: str = Field(max_length=128, description="the state hash after the last turn")
     summary: str = Field(max_length=500)
+
+
+class OldHeader(Saved):
+    """The first line of a save of the older format (version 2; version 1's object, its turns counted)."""
+
+    model_config = ConfigDict(extra="forbid")
+    format: Literal["labyrinth-save"]
+    version: Literal[2]
+    preset: str
+    difficulty: str
+    minotaur: str = Field(max_length=NAME_CHARS, description="the agent that played the Minotaur")
 
     @field_validator("preset", "difficulty")
     @classmethod
@@ -71,6 +95,11 @@ class Header(BaseModel):
 
 @dataclass(frozen=True)
 class SavedGame:
+    """A game to save (its inputs, as played) or a save read back (its turns, with what the file
+    recorded of each, come from ``replay()``). The turns stay (user input, Minotaur decision)
+    pairs because that is what every front plays and hands over; the statuses and hashes are
+    the file's business, computed when it is written."""
+
     path: Path | None
     saved_at: str
     seed: int
@@ -80,34 +109,39 @@ class SavedGame:
     turns: Sequence[Turn]  # a listed save's are read from its file when first used
     digest: str  # the state hash after the last turn
     summary: str  # one line for a list of saves: level, stones, time
+    user: str = PLAYER  # who played the user: the person, or an avatar's agent
+    max_turns: int | None = None  # None: no limit
 
-    def header(self) -> dict[str, Any]:
-        return {"format": FORMAT, "version": VERSION, "saved_at": self.saved_at, "seed": self.seed,
-                "preset": self.preset, "difficulty": self.difficulty, "minotaur": self.minotaur,
-                "turns": len(self.turns), "hash": self.digest, "summary": self.summary}
-
-    def write_to(self, out: BinaryIO) -> None:
-        """The save's lines: the header, then one per turn."""
-        out.write(json.dumps(self.header(), separators=(",", ":")).encode() + b"\n")
-        out.writelines(json.dumps([user.model_dump(exclude_none=True), minotaur.model_dump(exclude_none=True)],
-                                 separators=(",", ":")).encode() + b"\n" for user, minotaur in self.turns)
+    def replay(self) -> Replay:
+        """The save as the one hash check (replays.first_mismatch) reads it: each turn with the
+        status and hash its file recorded, or only the final hash (an older save, or a game not
+        yet written)."""
+        if isinstance(self.turns, SavedTurns):
+            return self.turns.replay()
+        return _unrecorded(self)
 
 
 class SavedTurns(Sequence[Turn]):
-    """A listed save's turns: its file is read in full only when they are first used (resuming),
-    and must still hold the game that was listed."""
+    """A save's turns as its file recorded them. A listed save's file is read in full only when
+    they are first used (resuming), and must still hold the game that was listed."""
 
-    def __init__(self, path: Path, count: int, digest: str) -> None:
+    def __init__(self, path: Path, count: int, digest: str, replay: Replay | None = None) -> None:
         self.path, self.count, self.digest = path, count, digest
-        self._turns: list[Turn] | None = None
+        self._replay = replay
+        self._pairs: list[Turn] | None = None
 
-    def _loaded(self) -> list[Turn]:
-        if self._turns is None:
+    def replay(self) -> Replay:
+        if self._replay is None:
             game = load_game(self.path)
             if game.digest != self.digest or len(game.turns) != self.count:
                 raise SaveError(f"{self.path}: changed since the list of saves was read")
-            self._turns = list(game.turns)
-        return self._turns
+            self._replay = game.replay()
+        return self._replay
+
+    def _loaded(self) -> list[Turn]:
+        if self._pairs is None:
+            self._pairs = [(turn.user, turn.minotaur) for turn in self.replay().turns]
+        return self._pairs
 
     def __len__(self) -> int:
         return self.count
@@ -124,7 +158,9 @@ class SavedTurns(Sequence[Turn]):
 
 
 def save_game(game: SavedGame, directory: Path | None = None) -> Path:
-    """Write ``game`` atomically into a new file named by the time; its path."""
+    """Write ``game`` atomically into a new file named by the time; its path. SaveError if its
+    inputs do not play again to its state (it could not be resumed)."""
+    lines = _lines(game)
     folder = directory or saves_dir()
     stamp = game.saved_at.replace(":", "").replace("-", "")[:15]
     path = folder / f"{stamp}-{game.preset}-seed{game.seed}.jsonl"
@@ -132,7 +168,7 @@ def save_game(game: SavedGame, directory: Path | None = None) -> Path:
     while path.exists() or path.is_symlink():
         path = folder / f"{stamp}-{game.preset}-seed{game.seed}-{number}.jsonl"
         number += 1
-    write_atomic(path, game.write_to, folder)
+    write_atomic(path, lambda out: out.writelines(line.encode() for line in lines), folder)
     return path
 
 
@@ -142,22 +178,26 @@ def now_iso() -> str:
 
 def load_game(path: Path) -> SavedGame:
     """Read a saved game in full (at most SAVE_BYTES); SaveError naming what is wrong otherwise."""
-    first, _, rest = _read(path, read_regular, SAVE_BYTES).partition(b"\n")
+    data = _read(path, read_regular, SAVE_BYTES)
+    first, _, rest = data.partition(b"\n")
     head = _head(path, first)
+    if head["format"] == FORMAT:
+        saved, replay = _replay(path, data)
+        return _game(path, saved, replay.header, SavedTurns(path, saved.turns, saved.hash, replay))
     if head["version"] == 1:  # one object, on one line
         if rest.strip() or not isinstance(head.get("turns"), list):
             raise SaveError(f"{path}: broken saved game (version 1, but not one object with its turns)")
-        header = _validated(path, {**head, "version": VERSION, "turns": len(head["turns"]),
-                                   "summary": head.get("summary", "")})
+        header = _validated(path, OldHeader, {**head, "version": 2, "turns": len(head["turns"]),
+                                              "summary": head.get("summary", "")})
         turns = [_pair(path, number, pair) for number, pair in enumerate(head["turns"], 1)]
     else:
-        header, lines = _validated(path, head), rest.split(b"\n")
+        header, lines = _validated(path, OldHeader, head), rest.split(b"\n")
         if lines[-1].strip():
             raise SaveError(f"{path}: broken saved game: its last line was cut off")
         turns = [_pair(path, number - 1, _json(path, line, f"line {number}")) for number, line in enumerate(lines[:-1], 2)]
-    if len(turns) != header.turns:
-        raise SaveError(f"{path}: broken saved game: {len(turns)} turns where the header says {header.turns}")
-    return _game(path, header, turns)
+    _count(path, len(turns), header.turns)
+    game = _old_game(path, header, turns)
+    return replace(game, turns=SavedTurns(game.path, header.turns, header.hash, _unrecorded(game)))
 
 
 def list_games(directory: Path | None = None) -> tuple[list[SavedGame], list[str]]:
@@ -177,6 +217,23 @@ def list_games(directory: Path | None = None) -> tuple[list[SavedGame], list[str
 # --- inside ---------------------------------------------------------------------
 
 
+def _lines(game: SavedGame) -> list[str]:
+    """The save's lines: its inputs played again through a fresh engine give each turn's status
+    and hash, and must end in the state the game was saved in."""
+    engine = Game.new(game.seed, game.preset, game.difficulty)
+    header = ReplayHeader(game.seed, game.preset, game.difficulty, game.user, game.minotaur, game.max_turns,
+                          game.saved_at, engine.state.digest())
+    turns = []
+    for number, (user, minotaur) in enumerate(game.turns, 1):
+        result = engine.step(user, minotaur)
+        turns.append(as_line(turn_line(RecordedTurn(number, user, minotaur, None, None, result.response.status,
+                                                    result.state.digest()))))
+    if engine.state.digest() != game.digest:
+        raise SaveError(f"the game does not play again to its state ({game.digest}), so it was not saved")
+    return [as_line(header_line(header, saved_at=game.saved_at, summary=game.summary, turns=len(turns),
+                                hash=game.digest)), *turns]
+
+
 def _read(path: Path, read: Any, size: int) -> bytes:
     try:
         return read(path, size)
@@ -188,10 +245,13 @@ def _read(path: Path, read: Any, size: int) -> bytes:
 def _listed(path: Path) -> SavedGame:
     first, newline, _ = _read(path, read_start, HEADER_BYTES).partition(b"\n")
     head = _head(path, first) if newline else None
+    if head is not None and head["format"] == FORMAT:
+        saved = _validated(path, Saved, head)
+        return _game(path, saved, _replay_header(path, head), SavedTurns(path, saved.turns, saved.hash))
     if head is None or head["version"] == 1:
         return load_game(path)  # version 1: one object, read in full but bounded by SAVE_BYTES
-    header = _validated(path, head)
-    return _game(path, header, SavedTurns(path, header.turns, header.hash))
+    header = _validated(path, OldHeader, head)
+    return _old_game(path, header, SavedTurns(path, header.turns, header.hash))
 
 
 def _json(path: Path, raw: bytes, what: str) -> Any:
@@ -202,19 +262,48 @@ def _json(path: Path, raw: bytes, what: str) -> Any:
 
 
 def _head(path: Path, raw: bytes) -> dict[str, Any]:
-    """The first line's object, if it is a saved game of a version this game reads."""
+    """The first line's object, if it is a saved game of a format and version this game reads."""
     data = _json(path, raw, "its first line")
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
+    if not isinstance(data, dict) or data.get("format") not in (FORMAT, OLD_FORMAT):
         raise SaveError(f"{path}: not a saved game")
-    if data.get("version") not in (1, VERSION) or isinstance(data.get("version"), bool):
+    if data["format"] == OLD_FORMAT and (data.get("version") not in (1, 2) or isinstance(data.get("version"), bool)):
         raise SaveError(f"{path}: a saved game of version {str(data.get('version'))[:20]!r}; "
-                        f"this game reads 1 and {VERSION}")
+                        f"this game reads 1 and 2")
     return data
 
 
-def _validated(path: Path, data: dict[str, Any]) -> Header:
+def _replay_header(path: Path, head: dict[str, Any]) -> ReplayHeader:
     try:
-        return Header.model_validate(data)
+        return parse_header(head, [])
+    except ReplayError as exc:
+        raise SaveError(f"{path}: broken header ({exc})") from None
+
+
+def _replay(path: Path, data: bytes) -> tuple[Saved, Replay]:
+    """A save of the replay format read in full: no final line, as many turns as its header
+    says, the last one ending in its hash."""
+    try:
+        replay = parse_replay(path, data)
+    except ReplayError as exc:
+        raise SaveError(f"broken saved game: {exc}") from None
+    saved = _validated(path, Saved, _json(path, data.partition(b"\n")[0], "its first line"))
+    if replay.end is not None:
+        raise SaveError(f"{path}: a finished match, not a saved game")
+    _count(path, len(replay.turns), saved.turns)
+    last = replay.turns[-1].hash if replay.turns else replay.header.initial_hash
+    if last != saved.hash:
+        raise SaveError(f"{path}: broken saved game: the header's hash {saved.hash[:20]!r} is not the last turn's")
+    return saved, replay
+
+
+def _count(path: Path, found: int, said: int) -> None:
+    if found != said:
+        raise SaveError(f"{path}: broken saved game: {found} turns where the header says {said}")
+
+
+def _validated(path: Path, model: type[Model], data: dict[str, Any]) -> Model:
+    try:
+        return model.model_validate(data)
     except ValidationError as exc:
         problem = exc.errors(include_url=False)[0]
         raise SaveError(f"{path}: broken header ({'.'.join(map(str, problem['loc']))}: {problem['msg']})") from None
@@ -229,6 +318,22 @@ def _pair(path: Path, turn: int, pair: Any) -> Turn:
         raise SaveError(f"{path}: broken saved game: turn {turn}: {detail}") from None
 
 
-def _game(path: Path, header: Header, turns: Sequence[Turn]) -> SavedGame:
+def _unrecorded(game: SavedGame) -> Replay:
+    """A game whose file kept no hash but the last (an older save, or one not yet written) as a
+    replay: the final hash goes with the last turn, or is the initial state's when none was played."""
+    turns = list(game.turns)
+    header = ReplayHeader(game.seed, game.preset, game.difficulty, game.user, game.minotaur, game.max_turns,
+                          game.saved_at, None if turns else game.digest)
+    recorded = [RecordedTurn(number, user, minotaur, None, None, None, game.digest if number == len(turns) else None)
+                for number, (user, minotaur) in enumerate(turns, 1)]
+    return Replay(game.path, header, recorded, None, [])
+
+
+def _game(path: Path, saved: Saved, header: ReplayHeader, turns: SavedTurns) -> SavedGame:
+    return SavedGame(Path(path), saved.saved_at, header.seed, header.preset, header.difficulty, header.minotaur_agent,
+                     turns, saved.hash, saved.summary, header.user_agent, header.max_turns)
+
+
+def _old_game(path: Path, header: OldHeader, turns: Sequence[Turn]) -> SavedGame:
     return SavedGame(Path(path), header.saved_at, header.seed, header.preset, header.difficulty, header.minotaur,
                      turns, header.hash, header.summary)

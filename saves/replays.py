@@ -6,7 +6,11 @@ engine inputs both sides sent, why a fallback replaced an answer, the status
 and the state hash after the turn) and, once the match is over, a final line
 (outcome and per-side stats). Every line is flushed as it is written, so a
 crash loses at most the turn in flight and the file stays readable up to the
-last complete turn.
+last complete turn. A saved game is a replay without its final line (the game
+goes on), whose header also says when it was saved (saves/games.py).
+
+``first_mismatch`` is the one check that a recording is the game it says: a
+replay verified, a saved game resumed, each turn played again and compared.
 
 The writer is the match runner's Recorder by shape only: ``saves`` never
 imports ``agents``, it reads the attributes of what it is given.
@@ -17,6 +21,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -32,6 +37,7 @@ from labyrinth.engine import (
     UserInput,
     parse,
 )
+from labyrinth.engine.turn import TurnResult
 
 from .experience import plain_text
 from .paths import replays_dir
@@ -72,11 +78,9 @@ class ReplayWriter:
         user, minotaur = match.user.name, match.minotaur.name
         stem = f"{began:%Y%m%d-%H%M%S}-{match.preset}-seed{match.seed}-{_slug(user)}-vs-{_slug(minotaur)}"
         self.path, self._file = _create(self.directory, stem)
-        self._write({"type": "header", "format": FORMAT, "version": VERSION,
-                     "created_at": began.isoformat(timespec="seconds").replace("+00:00", "Z"),
-                     "seed": match.seed, "preset": match.preset, "difficulty": match.difficulty,
-                     "agents": {"user": user, "minotaur": minotaur}, "max_turns": match.max_turns,
-                     "initial_hash": match.game.state.digest(), **_lessons(match), **_system_prompts(match)})
+        self._write(header_line(ReplayHeader(match.seed, match.preset, match.difficulty, user, minotaur,
+                                             match.max_turns, began.isoformat(timespec="seconds").replace("+00:00", "Z"),
+                                             match.game.state.digest()), **_lessons(match), **_system_prompts(match)))
 
     def turn(self, record: Any) -> None:
         self._write({"type": "turn", **record.to_dict()})
@@ -100,8 +104,29 @@ class ReplayWriter:
 
     def _write(self, line: dict[str, Any]) -> None:
         assert self._file is not None, "the match has not started"
-        self._file.write(json.dumps(line, separators=(",", ":")) + "\n")
+        self._file.write(as_line(line))
         self._file.flush()
+
+
+def as_line(line: dict[str, Any]) -> str:
+    return json.dumps(line, separators=(",", ":")) + "\n"
+
+
+def header_line(header: ReplayHeader, **more: Any) -> dict[str, Any]:
+    """The first line of a replay (or a save: ``more`` says when it was saved)."""
+    return {"type": "header", "format": FORMAT, "version": VERSION, "created_at": header.created_at,
+            "seed": header.seed, "preset": header.preset, "difficulty": header.difficulty,
+            "agents": {"user": header.user_agent, "minotaur": header.minotaur_agent},
+            "max_turns": header.max_turns, "initial_hash": header.initial_hash, **more}
+
+
+def turn_line(turn: RecordedTurn) -> dict[str, Any]:
+    """A turn's line as a save writes it (the match runner's TurnRecord writes the same keys, and
+    what an agent said)."""
+    return {"type": "turn", "turn": turn.turn, "user": turn.user.model_dump(exclude_none=True),
+            "minotaur": turn.minotaur.model_dump(exclude_none=True),
+            "fallback": {"user": turn.user_fallback, "minotaur": turn.minotaur_fallback},
+            "status": turn.status, "hash": turn.hash}
 
 
 def _lessons(match: Any) -> dict[str, Any]:
@@ -142,9 +167,9 @@ class ReplayHeader:
     difficulty: str
     user_agent: str
     minotaur_agent: str
-    max_turns: int
+    max_turns: int | None  # None: a game without a limit (a person's, saved)
     created_at: str
-    initial_hash: str
+    initial_hash: str | None  # None only for a save of the older format, which kept none
     lessons: dict[str, list[dict[str, str]]] = field(default_factory=dict)  # per role: [{id, text}] given at setup
 
 
@@ -155,8 +180,8 @@ class RecordedTurn:
     minotaur: MinotaurDecision
     user_fallback: str | None  # why the user's answer was replaced, if it was
     minotaur_fallback: str | None
-    status: str
-    hash: str  # the state's digest after the turn
+    status: str | None  # None where not recorded: an older save kept only the hash after its last turn
+    hash: str | None  # the state's digest after the turn
 
 
 @dataclass(frozen=True)
@@ -169,7 +194,7 @@ class ReplayEnd:
 
 @dataclass(frozen=True)
 class Replay:
-    path: Path
+    path: Path | None  # None: a saved game not yet written
     header: ReplayHeader
     turns: list[RecordedTurn]
     end: ReplayEnd | None  # None when the match stopped before its end (a crash)
@@ -183,6 +208,11 @@ def read_replay(path: Path) -> Replay:
         data = read_regular(Path(path), REPLAY_BYTES)
     except OSError as exc:  # not there, not a regular file (a FIFO, a device), too large, unreadable
         raise ReplayError(f"cannot read {path}: {exc.strerror or exc}" if exc.strerror else str(exc)) from None
+    return parse_replay(path, data)
+
+
+def parse_replay(path: Path, data: bytes) -> Replay:
+    """The replay that ``data``, read from ``path``, holds (read_replay's rules)."""
     *complete, tail = data.split(b"\n")  # tail: empty unless the last write was cut short
     lines, notes = [], []
     for number, raw in enumerate(complete, 1):
@@ -201,7 +231,7 @@ def read_replay(path: Path) -> Replay:
     if not lines:
         raise ReplayError(f"{path}: empty file, not a Labyrinth replay")
     try:
-        header = _header(lines[0], notes)
+        header = parse_header(lines[0], notes)
     except ReplayError as exc:
         raise ReplayError(f"{path}: not a Labyrinth replay: {exc}") from None
     turns: list[RecordedTurn] = []
@@ -240,7 +270,9 @@ def _get(line: dict[str, Any], key: str, kind: type | tuple[type, ...]) -> Any:
     return value
 
 
-def _header(line: dict[str, Any], notes: list[str]) -> ReplayHeader:
+def parse_header(line: dict[str, Any], notes: list[str]) -> ReplayHeader:
+    """A replay's first line (as JSON), or a ReplayError saying what is wrong with it; ``notes``
+    gets what was left out."""
     if line.get("type") != "header" or line.get("format") != FORMAT:
         raise ReplayError("line 1 is not a replay header")
     if line.get("version") != VERSION:
@@ -249,8 +281,9 @@ def _header(line: dict[str, Any], notes: list[str]) -> ReplayHeader:
     if preset not in PRESETS or difficulty not in DIFFICULTIES:
         raise ReplayError(f"unknown preset {preset!r} or difficulty {difficulty!r}")
     agents = _get(line, "agents", dict)
+    max_turns = None if line.get("max_turns", 0) is None else _get(line, "max_turns", int)
     return ReplayHeader(_get(line, "seed", int), preset, difficulty, _get(agents, "user", str),
-                        _get(agents, "minotaur", str), _get(line, "max_turns", int),
+                        _get(agents, "minotaur", str), max_turns,
                         _get(line, "created_at", str), _get(line, "initial_hash", str),
                         _header_lessons(line, notes))
 
@@ -312,21 +345,29 @@ class Mismatch:
     detail: str
 
 
-def first_mismatch(replay: Replay) -> Mismatch | None:
-    """Re-run the recorded inputs through a fresh game; the first turn whose
-    state hash or status differs from the recording, or None if all agree."""
+Step = Callable[[UserInput, MinotaurDecision], TurnResult]
+
+
+def first_mismatch(replay: Replay, step: Step | None = None, start: str | None = None) -> Mismatch | None:
+    """Play the recorded inputs again; the first turn whose state hash or status differs from
+    the recording (where it recorded them), or None if all agree. ``step`` plays one turn on a
+    game that ``start`` is the digest of: by default a fresh engine's ``Game.step`` (verifying a
+    replay); a Match's ``replay_turn`` when a saved game is resumed into it."""
     header = replay.header
-    game = Game.new(header.seed, header.preset, header.difficulty)
-    if game.state.digest() != header.initial_hash:
-        return Mismatch(0, f"the initial state hashes to {game.state.digest()}, "
+    if step is None:
+        game = Game.new(header.seed, header.preset, header.difficulty)
+        step, start = game.step, game.state.digest()
+    if header.initial_hash is not None and start != header.initial_hash:
+        return Mismatch(0, f"the initial state hashes to {start}, "
                            f"recorded {header.initial_hash} (another world or engine)")
+    outcome = None
     for recorded in replay.turns:
-        result = game.step(recorded.user, recorded.minotaur)
-        if result.state.digest() != recorded.hash:
+        result = step(recorded.user, recorded.minotaur)
+        if recorded.hash is not None and result.state.digest() != recorded.hash:
             return Mismatch(recorded.turn, f"state hash {result.state.digest()}, recorded {recorded.hash}")
-        if result.response.status != recorded.status:
+        if recorded.status is not None and result.response.status != recorded.status:
             return Mismatch(recorded.turn, f"status {result.response.status}, recorded {recorded.status}")
-    outcome = game.state.outcome or "TIMEOUT"
-    if replay.end is not None and outcome != replay.end.outcome:
-        return Mismatch(len(replay.turns), f"outcome {outcome}, recorded {replay.end.outcome}")
+        outcome = result.state.outcome
+    if replay.end is not None and (outcome or "TIMEOUT") != replay.end.outcome:
+        return Mismatch(len(replay.turns), f"outcome {outcome or 'TIMEOUT'}, recorded {replay.end.outcome}")
     return None

@@ -1,7 +1,7 @@
 """Everything on disk against hostile files: deletes and overwrites stay inside the data
 directory, special files and giants are refused without hanging, a data directory that
-cannot be used is one line, stale temporary files of killed writers are swept, and a long
-saved game is listed from its header."""
+cannot be used is one line, and stale temporary files of killed writers are swept (saved
+games in particular: test_saved_games.py)."""
 
 from __future__ import annotations
 
@@ -16,17 +16,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from labyrinth.engine import WAIT, UserInput
+from labyrinth.engine import UserInput
 from labyrinth.engine.wsap import AvatarSpec
 from labyrinth.saves.atomic import STALE_AFTER_S, sweep_data_dir, sweep_stale, write_json
 from labyrinth.saves.avatars import load_roster, store_roster
 from labyrinth.saves.experience import Experience, log_path
 from labyrinth.saves.games import (
-    HEADER_BYTES,
-    SavedGame,
     list_games,
-    load_game,
-    save_game,
     saves_dir,
 )
 from labyrinth.saves.paths import StorageError, confined, data_dir
@@ -231,31 +227,6 @@ def test_special_files_in_every_place_are_refused_without_hanging(kind, tmp_path
     plant(config_path())
     with pytest.raises(ConfigError, match="config.toml"):
         read_config()
-
-
-def test_a_long_saved_game_is_listed_from_its_header_alone(monkeypatch):
-    turns = [(UserInput(command="LOOK"), WAIT)] * 20_000
-    saved = SavedGame(None, "2026-11-23T10:00:00Z", 5, "tiny", "normal", "builtin", turns, "abc", "a long game")
-    path = save_game(saved)
-    assert path.stat().st_size > 10 * HEADER_BYTES
-    read = []
-    monkeypatch.setattr("labyrinth.saves.games.read_regular", lambda *a: read.append(a))  # a whole file: never, to list
-    games, problems = list_games()
-    assert problems == [] and read == []
-    monkeypatch.undo()
-    [listed] = games
-    assert (listed.seed, listed.summary, len(listed.turns)) == (5, "a long game", 20_000)
-    assert list(listed.turns) == turns and load_game(path).turns == turns
-
-
-def test_a_version_1_save_still_loads(tmp_path):
-    path = saves_dir() / "old.json"
-    path.parent.mkdir(parents=True)
-    path.write_text(json.dumps({"format": "labyrinth-save", "version": 1, "saved_at": "2026-01-01T00:00:00Z",
-                                "seed": 3, "preset": "tiny", "difficulty": "normal", "minotaur": "builtin",
-                                "turns": [[{"command": "LOOK"}, {"action": "WAIT"}]], "hash": "h", "summary": "s"}))
-    [game], problems = list_games()
-    assert problems == [] and game.seed == 3 and len(game.turns) == 1
 
 
 # --- 6. stale temporary files of killed writers ----------------------------------
