@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from labyrinth.agents.config import ProviderSettings
 from labyrinth.agents.memory_manager import GameMemory, learning_injection
 from labyrinth.agents.registry import make_agent
+from labyrinth.agents.resume import resume_into
 from labyrinth.agents.runner import Answer, Match, Outside, Turn
 from labyrinth.agents.side import Side
 from labyrinth.engine import Game, GameStateResponse, MinotaurDecision, UserInput
@@ -18,7 +19,7 @@ from labyrinth.engine import events as ev
 from labyrinth.engine.geometry import Pos
 from labyrinth.engine.turn import TurnResult
 from labyrinth.saves.experience import Experience
-from labyrinth.saves.games import SavedGame, SaveError, now_iso
+from labyrinth.saves.games import SavedGame, now_iso
 from labyrinth.saves.paths import StorageError
 
 STONE_COUNT = 3
@@ -139,16 +140,17 @@ class PlaySession:
                learning: bool = True) -> PlaySession:
         """The saved game, played again turn by turn with the recorded decisions (the match's
         replay: a rule agent re-lives each decision, a model only hears how each turn went),
-        counted in the figures as when it was played, and checked against the saved hash."""
+        counted in the figures as when it was played, and checked turn by turn against the save
+        (agents/resume.py: SaveError naming the first turn that differs)."""
         session = cls(saved.seed, saved.preset, saved.difficulty, saved.minotaur, providers or {}, learning)
-        for command, decision in saved.turns:
-            result = session.match.replay_turn(command, decision)
-            session.figures.count(result)
-            session.response = result.response
+        resume_into(session.match, saved, session._replayed)
         session.turns = list(saved.turns)
-        if session.game.state.digest() != saved.digest:
-            raise SaveError(f"{saved.path}: the saved game does not replay to the same state")
         return session
+
+    def _replayed(self, result: TurnResult) -> None:
+        """A saved turn played again: counted as when it was played."""
+        self.figures.count(result)
+        self.response = result.response
 
 
 def ended(match: Match, turn: Turn) -> bool:

@@ -18,7 +18,7 @@ from textual.widgets import Footer, Static
 from labyrinth.agents.runner import Turn
 from labyrinth.engine import UserInput
 from labyrinth.engine.commands import shorten
-from labyrinth.saves.games import save_game
+from labyrinth.saves.games import SaveError, save_game
 
 from ..background import TurnPlayed, carry_turn
 from ..session import PlaySession, ended
@@ -204,5 +204,8 @@ class GameScreen(Screen):
             path = save_game(self.session.to_saved())
         except OSError as exc:
             self.notify(printable(f"Could not save: {exc.strerror or exc}"), severity="error", markup=False)
+            return
+        except SaveError as exc:  # the game's inputs did not play again to its state: nothing was written
+            self.notify(printable(f"Could not save: {exc}"), severity="error", markup=False)
             return
         self.notify(printable(f"Saved: {path.name}"), title="Game saved", markup=False)
