@@ -64,6 +64,11 @@ class LabyrinthAdapter:
         return self.match.turns
 
     @property
+    def history(self) -> list[tuple[UserInput, MinotaurDecision]]:
+        """The turns played (resumed ones too): what a save holds."""
+        return self.match.played
+
+    @property
     def done(self) -> bool:
         return self.match.outcome is not None
 
@@ -89,7 +94,6 @@ class LabyrinthAdapter:
         self.match = Match(seats["user"], seats["minotaur"], seed=self.seed, preset=self.preset,
                            difficulty=self.difficulty, max_turns=self.max_turns, memory=memory)
         self.unlocked: set[str] = set()
-        self.history: list[tuple[UserInput, MinotaurDecision]] = []  # the turns played, to save and replay
         return self.observation
 
     def observe(self) -> Observation:
@@ -104,7 +108,6 @@ class LabyrinthAdapter:
         message = self.knowledge.view(turn.result).raw_text_output
         if turn.record is None:  # refused, or sent after the end: nothing happened
             return ActionResult(False, message, 0.0, [], self.done, self.observation)
-        self.history.append((turn.record.user, turn.record.minotaur))
         if self.done:
             self.match.refine()  # a model opponent puts its reflection in its own words (the match remembered)
         earned = self.knowledge.unlocked(turn.result)
@@ -113,12 +116,6 @@ class LabyrinthAdapter:
         return ActionResult(True, message, self.knowledge.reward(turn.result),
                             [self.knowledge.achievements[name].description for name in new], self.done,
                             self.observation)
-
-    def replay(self, history: list[tuple[UserInput, MinotaurDecision]]) -> None:
-        """Play recorded turns again (resuming a saved game): the opponent's agent re-lives each of
-        its decisions, so its memory is where it was; a game replayed is not remembered again."""
-        self.match.replay(history)
-        self.history.extend(history)
 
 
 def make_adapter(role: str = "user", seed: int = 1, preset: str = "standard", difficulty: str = "normal",

@@ -137,7 +137,6 @@ class LabyrinthAvatars:
                 resume_into(game.match, saved)
             except (SaveError, StorageError) as exc:
                 return JackInResult(False, record.avatar, f"its sleeping game cannot be resumed: {exc}", {}, None)
-            game.history.extend(saved.turns)  # what jack_out saves again
         self.agent_id, self.avatar_id, self.game = agent_id, avatar_id, game
         self.session_start = seconds(game.game.state.tick)
         avatar = self._update(record, state=AvatarState.BOUND, bound_agent=agent_id)

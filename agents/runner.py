@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
@@ -85,6 +85,7 @@ class Match:
         self.seed, self.preset, self.difficulty = seed, preset, difficulty
         self.max_turns, self.recorder, self.memory = max_turns, recorder, memory
         self.turns = 0
+        self.played: list[tuple[UserInput, MinotaurDecision]] = []  # every turn's inputs: a save holds them
         self.recording_error: str | None = None
         self.memory_error: str | None = None  # why the finished game's reflections could not be written
         self.reflections: list[Reflection] = []  # the finished game's, when there is a memory
@@ -226,10 +227,6 @@ class Match:
                 side.ask()
         return self._play(Turn({"user": user, "minotaur": minotaur}), remember=False).result
 
-    def replay(self, turns: Iterable[tuple[UserInput, MinotaurDecision]]) -> None:
-        for user, minotaur in turns:
-            self.replay_turn(user, minotaur)
-
     # --- the end ----------------------------------------------------------------------
 
     def result(self) -> MatchResult:
@@ -261,6 +258,7 @@ class Match:
         user, minotaur = turn.inputs["user"], turn.inputs["minotaur"]
         result = self.game.step(user, minotaur)
         self.turns += 1
+        self.played.append((user, minotaur))
         self.last = result
         if self.digest is not None:
             self.digest.turn(result)

@@ -14,7 +14,7 @@ from labyrinth.agents.registry import make_agent
 from labyrinth.agents.resume import resume_into
 from labyrinth.agents.runner import Answer, Match, Outside, Turn
 from labyrinth.agents.side import Side
-from labyrinth.engine import Game, GameStateResponse, MinotaurDecision, UserInput
+from labyrinth.engine import Game, GameStateResponse, UserInput
 from labyrinth.engine import events as ev
 from labyrinth.engine.geometry import Pos
 from labyrinth.engine.turn import TurnResult
@@ -82,7 +82,6 @@ class PlaySession:
                            max_turns=None, memory=self.memory)
         self.mapped = self.match.seats["user"].perception  # the map the user has seen
         self.response: GameStateResponse = self.match.last.response  # the latest answer, a refusal too
-        self.turns: list[tuple[UserInput, MinotaurDecision]] = []  # as played, for a save
 
     @property
     def game(self) -> Game:
@@ -115,12 +114,10 @@ class PlaySession:
         return self._finished(self.match.play_turn(user=command))
 
     def _finished(self, turn: Turn) -> Turn:
-        """A done turn counted in the figures and, when played, kept for a save."""
+        """A done turn counted in the figures (the match keeps the played ones for a save)."""
         if turn.done:
             self.response = turn.result.response
             self.figures.count(turn.result)
-            if turn.record:
-                self.turns.append((turn.record.user, turn.record.minotaur))
         return turn
 
     def minotaur_mark(self) -> tuple[Pos | None, bool]:
@@ -133,7 +130,7 @@ class PlaySession:
         summary = (f"{self.preset}, seed {self.seed}: level {state.user[2]}, {stones}/{STONE_COUNT} stones, "
                    f"{r.environment.game_time:g} s, turn {state.turn}")
         return SavedGame(None, now_iso(), self.seed, self.preset, self.difficulty, self.minotaur_kind,
-                         list(self.turns), state.digest(), summary)
+                         list(self.match.played), state.digest(), summary)
 
     @classmethod
     def resume(cls, saved: SavedGame, providers: Mapping[str, ProviderSettings] | None = None,
@@ -144,7 +141,6 @@ class PlaySession:
         (agents/resume.py: SaveError naming the first turn that differs)."""
         session = cls(saved.seed, saved.preset, saved.difficulty, saved.minotaur, providers or {}, learning)
         resume_into(session.match, saved, session._replayed)
-        session.turns = list(saved.turns)
         return session
 
     def _replayed(self, result: TurnResult) -> None:

@@ -40,7 +40,7 @@ class Role:
     other: str
     description: str  # the rules as the role's agent is told them
     actions: ActionSpace
-    model: type[UserInput] | type[MinotaurDecision]  # the engine input it sends
+    model: type[UserInput | MinotaurDecision]  # the engine input it sends
     fallback: UserInput | MinotaurDecision  # played when its answer cannot be
     achievements: dict[str, Achievement]
     perception: Callable[[World], UserPerception | MinotaurPerception]
