@@ -27,6 +27,7 @@ class Reply:
     text: str  # the raw reply, as the model wrote it: the agent checks this, whatever the SDK parsed
     tokens_in: int | None  # from the API's usage fields
     tokens_out: int | None
+    finish_reason: str | None = None  # the API's own word (STOP, MAX_TOKENS, SAFETY, length, ...) when it gave one
 
 
 class ProviderError(Exception):
