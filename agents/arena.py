@@ -31,8 +31,8 @@ from .runner import DEFAULT_MAX_TURNS, Match, MatchResult, Recorder
 from .worker_pool import process_pool
 
 OUTCOMES = ("ESCAPED", "DEATH", "TIMEOUT")
-PER_SIDE = ("fallbacks", "errors", "invalid", "provider_errors", "exceptions", "timeouts", "tokens_in",
-            "tokens_out")  # summed
+PER_SIDE = ("fallbacks", "errors", "invalid", "provider_errors", "exceptions", "timeouts", "calls", "call_s",
+            "tokens_in", "tokens_out")  # summed
 QUEUED_PER_WORKER = 2  # matches handed to each worker process at a time: one playing, one ready
 Z_95 = 1.959963984540054  # the standard normal's 97.5th percentile
 # Called with a match's seed; must be picklable (a module-level function or a

@@ -10,6 +10,8 @@ from typing import Any
 
 from labyrinth.saves.config import MAX_RPM, MAX_TIMEOUT_S, ConfigError, read_config, rpm_ok, timeout_ok, validated
 
+from .providers.secrets import remember, remember_url
+
 PROVIDERS = ("gemini", "mistral", "ollama", "openai")
 # openai: gpt-4o-mini is cheap and fast, takes strict json_schema output, and spends no hidden
 # reasoning tokens out of a reply's REPLY_TOKENS (the o-series and gpt-5 models do, and refuse temperature).
@@ -34,6 +36,7 @@ class Secret:
 
     def __init__(self, value: str) -> None:
         self._value = value
+        remember(value)  # and never shown in text that leaves the provider layer (providers/secrets.py)
 
     def reveal(self) -> str:
         return self._value
@@ -66,6 +69,7 @@ class ProviderSettings:
     def __post_init__(self) -> None:
         if isinstance(self.api_key, str):
             object.__setattr__(self, "api_key", Secret(self.api_key) if self.api_key else None)
+        remember_url(self.base_url)
 
     @property
     def endpoint(self) -> str:

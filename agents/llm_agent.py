@@ -6,9 +6,16 @@ step in the WSAP step layout, so a long game never outgrows a 4,096-token
 context. Every request asks for the role's action schema (one branch per action);
 the action in the answer is checked once, as any agent's is, when it is mapped onto
 the engine's input. A reply that holds no action at all is an InvalidAnswer (the runner
-counts it and plays the fallback) and the next prompt says what was wrong. A
-provider that keeps failing is replaced by the built-in agent for the rest of
-the match; a quota it cannot wait out (QuotaError) is not a failure.
+counts it and plays the fallback) and the next prompt says what was wrong, with the
+API's own reason when it gave one (a blocked prompt, a SAFETY or MAX_TOKENS stop).
+A provider that keeps failing, by errors or by answers that hold no action, is
+replaced by the built-in agent for the rest of the match; a quota it cannot wait out
+(QuotaError) is not a failure.
+
+What a model wrote is kept only in part (NOTE_CHARS, ANSWER_KEPT_CHARS): a model
+that writes a megabyte of reasoning cannot grow the next prompts or the replay,
+and every prompt fits the context whatever is kept. Every call (plan, decision,
+lesson) is counted in the side's stats it was given (count_calls_in).
 """
 
 from __future__ import annotations
@@ -17,12 +24,14 @@ import time
 from collections import deque
 from collections.abc import Sequence
 
+from labyrinth.engine.commands import shorten
 from labyrinth.engine.wsap import Action, ActionResult, ActionSpace, Goal, Observation
 from labyrinth.saves.experience import Reflection
 
 from .base import InvalidAnswer
 from .memory_manager import learning_injection
 from .providers.base import (
+    CHARS_PER_TOKEN,
     CONTEXT_TOKENS,
     LESSON,
     REPLY_TOKENS,
@@ -37,6 +46,7 @@ from .providers.base import (
 )
 from .providers.pacing import Waiting
 from .providers.retry import patience_s
+from .side import SideStats
 from .wsap_messages import (
     ActionParseError,
     parse_action,
@@ -52,8 +62,10 @@ PERSONAS = {
                 "the intruder is near.",
 }
 HISTORY_TURNS = 3  # earlier turns kept in the prompt
-FAILURES_BEFORE_REPLACEMENT = 5  # provider errors in a row (quotas aside) before the built-in agent takes over
+FAILURES_BEFORE_REPLACEMENT = 5  # provider errors or answers without an action in a row (quotas aside)
 NOTES_KEPT = 3
+NOTE_CHARS = 200  # the most kept of one reasoning, one plan line or one NOTE: a sentence or two
+ANSWER_KEPT_CHARS = 1_200  # the most kept of a reply (history, replay): a whole REPLY_TOKENS answer fits
 
 
 class LLMAgent:
@@ -76,6 +88,7 @@ class LLMAgent:
         self.failures = 0
         self.replacement = None  # the built-in agent, once the provider has kept failing
         self.last_exchange: dict | None = None  # prompt, reply, tokens, latency: for the trajectory
+        self.meter: SideStats | None = None  # where every call's tokens and latency are counted
         self.description, self.action_space = "", None
 
     @property
@@ -89,12 +102,23 @@ class LLMAgent:
             return None  # the provider kept failing: do not ask it again
         ask = (f"The game is over. {what_happened}\nIn two sentences: what went wrong (or what worked), and "
                f'what will you do differently next time? Answer with JSON: {{"lesson": "..."}}')
+        began = time.perf_counter()
         try:
             reply = self.transport.complete(self.system, [("user", ask)], LESSON)
+        except ProviderError:
+            self._count(None, time.perf_counter() - began)
+            return None
+        self._count(reply, time.perf_counter() - began)
+        try:
             text = reply.text.rsplit("</think>", 1)[-1]
             return Lesson.model_validate_json(text[text.index("{"):text.rindex("}") + 1]).lesson.strip() or None
-        except (ProviderError, ValueError):  # ValidationError and a reply without an object are ValueErrors
+        except ValueError:  # ValidationError and a reply without an object are ValueErrors
             return None
+
+    def count_calls_in(self, stats: SideStats) -> None:
+        """Count every call from now on (plan, decisions, lesson) in ``stats``: the side's, so that
+        its figures hold the calls made before its first turn and after its last."""
+        self.meter = stats
 
     def learn(self, lessons: Sequence[Reflection], preset: str) -> None:
         """Lessons from earlier games, at setup only: they go into the system message (and to
@@ -127,7 +151,7 @@ class LLMAgent:
             text = parse_action(reply.text).reasoning or ""
         except ActionParseError:
             text = reply.text  # a plan in prose is still a plan
-        return [line.strip(" -") for line in str(text).splitlines() if line.strip()][:3]
+        return [shorten(line.strip(" -"), NOTE_CHARS) for line in str(text).splitlines() if line.strip()][:3]
 
     def decide(self, observation: Observation) -> Action:
         if self.replacement is not None:
@@ -140,34 +164,47 @@ class LLMAgent:
         except ProviderError as exc:
             self._record(turns, None, time.perf_counter() - began, error=str(exc))
             if not isinstance(exc, QuotaError):  # a quota is the account's limit, not the model failing
-                self.failures += 1
-                if self.failures >= FAILURES_BEFORE_REPLACEMENT:
-                    self._replace(observation)
+                self._failed(observation)
             raise
-        self.failures = 0
         self._record(turns, reply, time.perf_counter() - began)
         self.history.append(("user", prompt))
-        self.history.append(("assistant", reply.text))
-        action = self._action(reply)
+        self.history.append(("assistant", shorten(reply.text, ANSWER_KEPT_CHARS)))
+        try:
+            action = self._action(reply)
+        except InvalidAnswer:
+            self._failed(observation)
+            raise
+        self.failures = 0
         if action.reasoning:
-            self.notes.append(action.reasoning)
+            self.notes.append(shorten(action.reasoning, NOTE_CHARS))
         return action
 
     def reflect(self, result: ActionResult) -> None:
         """Keep what went wrong for the next prompt; the model's notes stay within the match."""
-        self.note = "" if result.success else next(iter(result.message.splitlines()), "")
+        self.note = "" if result.success else shorten(next(iter(result.message.splitlines()), ""), NOTE_CHARS)
         if self.replacement is not None:
             self.replacement.reflect(result)
 
     # --- inside -----------------------------------------------------------------
 
+    def _failed(self, observation: Observation) -> None:
+        """One more call in a row that gave no action (a provider error or an unusable answer);
+        after FAILURES_BEFORE_REPLACEMENT the built-in agent takes over."""
+        self.failures += 1
+        if self.failures >= FAILURES_BEFORE_REPLACEMENT:
+            self._replace(observation)
+
     def _action(self, reply: Reply) -> Action:
-        """The action the reply holds, as written; InvalidAnswer if it holds none. Whether it is
-        one the game accepts is checked once, where every agent's action is (engine.actions)."""
+        """The action the reply holds, as written; InvalidAnswer if it holds none, saying why in
+        the API's words when it gave them. Whether the action is one the game accepts is checked
+        once, where every agent's action is (engine.actions)."""
+        if reply.blocked:
+            raise InvalidAnswer(f"no {self.role} action: the provider blocked the prompt ({reply.blocked})")
         try:
             return parse_action(reply.text)
         except ActionParseError as exc:
-            raise InvalidAnswer(f"not a valid {self.role} action: {str(exc).splitlines()[0]}") from None
+            stopped = f"the model stopped early ({reply.cut_short}), and " if reply.cut_short else ""
+            raise InvalidAnswer(f"not a valid {self.role} action: {stopped}{str(exc).splitlines()[0]}") from None
 
     def _step_text(self, observation: Observation) -> str:
         text = step_message(observation)
@@ -183,20 +220,39 @@ class LLMAgent:
         return list(self.history)
 
     def _fit(self, turns: list[tuple[str, str]]) -> list[tuple[str, str]]:
-        """Drop the oldest turns until system, turns and the answer fit the context."""
+        """Drop the oldest turns until system, turns and the answer fit the context; a last turn
+        that alone does not fit keeps its end (the current step and the question), cut at the front."""
         budget = CONTEXT_TOKENS - REPLY_TOKENS - estimate_tokens(self.system)
         while len(turns) > 1 and sum(estimate_tokens(t) for _, t in turns) > budget:
             turns = turns[2:] if len(turns) > 2 else turns[1:]
+        role, text = turns[-1]
+        if estimate_tokens(text) > budget:
+            turns = [(role, _tail(text, int(max(budget, 0) * CHARS_PER_TOKEN)))]
         return turns
 
     def _record(self, turns, reply: Reply | None, seconds: float, error: str | None = None) -> None:
+        """The exchange for the trajectory (its reply cut to ANSWER_KEPT_CHARS, with the API's
+        reason when the answer was stopped or withheld), and the call counted."""
         self.last_exchange = {
             "prompt_tokens_estimate": estimate_tokens(self.system) + sum(estimate_tokens(t) for _, t in turns),
-            "prompt": turns[-1][1], "reply": None if reply is None else reply.text,
+            "prompt": turns[-1][1], "reply": None if reply is None else shorten(reply.text, ANSWER_KEPT_CHARS),
             "tokens_in": None if reply is None else reply.tokens_in,
             "tokens_out": None if reply is None else reply.tokens_out,
             "latency_s": round(seconds, 4), "error": error,
         }
+        if reply is not None and (reply.cut_short or reply.blocked):
+            self.last_exchange.update(finish_reason=reply.finish_reason, blocked=reply.blocked)
+        self._count(reply, seconds)
+
+    def _count(self, reply: Reply | None, seconds: float) -> None:
+        """One call's tokens (from the API's usage fields) and latency, in the side's stats."""
+        if self.meter is None:
+            return
+        self.meter.calls += 1
+        self.meter.call_s += seconds
+        if reply is not None:
+            self.meter.tokens_in += reply.tokens_in or 0
+            self.meter.tokens_out += reply.tokens_out or 0
 
     def _replace(self, observation: Observation) -> None:
         from .registry import make_agent
@@ -205,3 +261,11 @@ class LLMAgent:
         if self.action_space is not None:
             self.replacement.initialize(self.description, self.action_space)
         self.name = f"{self.transport.name} (replaced by builtin)"
+
+
+def _tail(text: str, chars: int) -> str:
+    """The end of ``text`` in at most ``chars`` characters, marked as cut, or all of it."""
+    if len(text) <= chars:
+        return text
+    mark = "[... the start of this message is cut] "
+    return mark + text[len(text) - chars + len(mark):] if chars > len(mark) else text[len(text) - chars:]

@@ -32,10 +32,12 @@ class SideStats:
     invalid: int = 0  # answers that were not a valid action
     exceptions: int = 0  # decide() or reflect() raised
     provider_errors: int = 0  # an LLM call that failed for good (after retries): timeout, refused, 429, 5xx
-    timeouts: int = 0
+    timeouts: int = 0  # turns whose answer missed the match's deadline (a model call that timed out is a provider error)
     errors: int = 0  # valid commands the game answered with ERROR
     think_s: float = 0.0  # time spent in decide()
-    tokens_in: int = 0  # from the LLM API's usage fields, when there are any
+    calls: int = 0  # an LLM agent's model calls: every decision's, the plan's and the lesson's
+    call_s: float = 0.0  # the time those calls took
+    tokens_in: int = 0  # from the LLM API's usage fields, when there are any, for all those calls
     tokens_out: int = 0
     replaced: bool = False  # the agent's provider kept failing and the built-in agent took over
 
@@ -54,6 +56,8 @@ class Side:
         self.last_action: Action | None = None  # the agent's last answer, reasoning and all (for displays)
         self.exchange: dict | None = None  # an LLM agent's last prompt and reply (for the trajectory)
         self.observation = self.perception.observe(state, first_view)
+        if hasattr(agent, "count_calls_in"):  # an LLM agent counts its calls' tokens and time here
+            agent.count_calls_in(self.stats)
         try:
             agent.initialize(self.knowledge.description, self.knowledge.actions)
             self.plan = list(agent.plan(self.observation.current_goals))
@@ -90,11 +94,9 @@ class Side:
         return action, None
 
     def _account(self) -> None:
-        """An LLM agent's tokens, and whether its provider was replaced."""
-        exchange = self.exchange = getattr(self.agent, "last_exchange", None)
-        if exchange:
-            self.stats.tokens_in += exchange.get("tokens_in") or 0
-            self.stats.tokens_out += exchange.get("tokens_out") or 0
+        """An LLM agent's last exchange, and whether its provider was replaced (its calls' tokens and
+        time it counts itself, into these stats: count_calls_in)."""
+        self.exchange = getattr(self.agent, "last_exchange", None)
         self.stats.replaced = getattr(self.agent, "replacement", None) is not None
 
     def command(self, action: Action | None, why: str | None) -> tuple[UserInput | MinotaurDecision, str | None]:

@@ -69,8 +69,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                        help="processes to play in; the results are the same for any number (default: 1)")
     arena.add_argument("--json", action="store_true",
                        help='print only one JSON object: games, escaped, death, timeout, escape_rate, '
-                            'mean_turns, mean_game_time; fallbacks, errors, invalid, provider_errors, exceptions, '
-                            'timeouts, tokens_in and tokens_out (each {"user": n, "minotaur": n}, totals over all '
+                            'mean_turns, mean_game_time; fallbacks, errors, invalid (answers without a usable '
+                            'action, a blocked or cut-off one too), provider_errors (a model call that timed out '
+                            'counts here), exceptions, timeouts (turns whose answer missed the match\'s deadline), '
+                            'calls, call_s, tokens_in and tokens_out (every model call: decisions, plans and '
+                            'lessons) (each {"user": n, "minotaur": n}, totals over all '
                             'matches); mean_latency_s and replaced (matches where the built-in agent took over '
                             'from a failing LLM) per side; reflections (drawn from the matches, each match\'s added to the '
                             'experience log as it ends); wall_s; and '

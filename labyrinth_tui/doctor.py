@@ -4,7 +4,8 @@ where the game keeps its files, and where each package was imported from (the
 `agents` package has a namesake on PyPI).
 
 Every line goes out through ``printable``: what the config file, the environment or an
-endpoint's answer holds cannot send the terminal an escape sequence."""
+endpoint's answer holds cannot send the terminal an escape sequence; and through ``redact``:
+an endpoint's user:password, or a key a gateway echoes, is never printed."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from typing import TextIO
 
 from labyrinth.agents.config import KEY_VARIABLES, PROVIDERS, ProviderSettings
 from labyrinth.agents.providers.base import ProviderError
+from labyrinth.agents.providers.secrets import redact
 from labyrinth.agents.registry import make_transport
 from labyrinth.saves.avatars import avatars_dir
 from labyrinth.saves.config import ConfigError, config_path, read_config
@@ -41,7 +43,7 @@ PACKAGES = (  # (module, distribution)
 def doctor(args: argparse.Namespace, check: bool, out: TextIO) -> int:
     """Print the report; 0 in any case: it diagnoses, it does not judge."""
     def write(line: str = "") -> None:
-        print(printable(line), file=out, flush=True)
+        print(printable(redact(line)), file=out, flush=True)
 
     write(f"Labyrinth: The Temporal Hunt, Python {sys.version.split()[0]} ({sys.executable})")
     write()

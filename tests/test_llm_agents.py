@@ -136,10 +136,10 @@ def test_a_reply_that_is_not_the_apis_is_a_provider_error_and_leads_to_replaceme
     result = llm_match(provider, "minotaur", stub.url, max_turns=7).play()
     stats = result.minotaur
     if provider == "gemini" and isinstance(body, dict):  # read as a reply without candidates: an empty answer
-        assert (stats.invalid, stats.provider_errors, stats.replaced) == (7, 0, False)
+        assert (stats.invalid, stats.provider_errors, stats.replaced) == (5, 0, True)  # unusable: as bad as failing
     else:  # the SDK cannot read it (not JSON, fields missing): the provider failed
         assert (stats.provider_errors, stats.exceptions, stats.replaced) == (5, 0, True)
-        assert result.minotaur_agent.endswith("(replaced by builtin)") and stats.fallbacks == 5
+    assert result.minotaur_agent.endswith("(replaced by builtin)") and stats.fallbacks == 5
 
 
 @pytest.mark.parametrize("provider", PROVIDERS)

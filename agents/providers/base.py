@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from labyrinth.engine.wsap.action_schema import action_schema
 
 from .pacing import Waiting
+from .secrets import redact
 
 CONTEXT_TOKENS = 4096  # the smallest context a model is given (Ollama's default num_ctx)
 REPLY_TOKENS = 300  # the most a reply may take: an action and a sentence of reasoning
@@ -24,10 +25,25 @@ REPLY_TOKENS = 300  # the most a reply may take: an action and a sentence of rea
 
 @dataclass(frozen=True)
 class Reply:
-    text: str  # the raw reply, as the model wrote it: the agent checks this, whatever the SDK parsed
+    """A model's answer as it leaves the provider layer: its text never holds a secret (a model
+    or gateway that echoes the prompt or the key cannot send one on), and when the API said why
+    the answer stopped or was withheld, that reason, for the agent to report."""
+
+    text: str  # the raw reply, as the model wrote it (redacted): the agent checks this, whatever the SDK parsed
     tokens_in: int | None  # from the API's usage fields
     tokens_out: int | None
     finish_reason: str | None = None  # the API's own word (STOP, MAX_TOKENS, SAFETY, length, ...) when it gave one
+    blocked: str | None = None  # why the prompt itself was refused (Gemini's promptFeedback.blockReason)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "text", redact(self.text))
+
+    @property
+    def cut_short(self) -> str | None:
+        """Why the model stopped, when it was not the model's own choice to stop (None for a
+        normal end or when the API did not say)."""
+        reason = (self.finish_reason or "").upper()
+        return None if reason in ("", "STOP", "FINISH_REASON_UNSPECIFIED") else self.finish_reason
 
 
 class ProviderError(Exception):

@@ -53,9 +53,11 @@ class GeminiTransport:
 
         def call() -> Reply:
             r = self.client.models.generate_content(model=self.settings.model, contents=contents, config=config)
-            usage = r.usage_metadata
+            usage, first = r.usage_metadata, (r.candidates or [None])[0]
+            blocked = r.prompt_feedback.block_reason if r.prompt_feedback else None
             return Reply(r.text or "", usage.prompt_token_count if usage else None,
-                         usage.candidates_token_count if usage else None)
+                         usage.candidates_token_count if usage else None,
+                         _word(first.finish_reason) if first else None, _word(blocked))
 
         return self.calls(call, self._classify)
 
@@ -71,3 +73,8 @@ class GeminiTransport:
         """A cheap call for `labyrinth doctor`: the model's record (no tokens spent)."""
         model = self.calls.once(lambda: self.client.models.get(model=self.settings.model), self._classify)
         return f"{model.name} answers (input limit {model.input_token_limit} tokens)"
+
+
+def _word(reason) -> str | None:
+    """An SDK enum (FinishReason, BlockedReason) as the API's word: "SAFETY", "MAX_TOKENS"."""
+    return None if reason is None else str(getattr(reason, "value", reason))

@@ -45,7 +45,9 @@ class MistralTransport:
             content = r.choices[0].message.content if r.choices else None
             if isinstance(content, list):  # chunks: keep the text ones
                 content = "".join(getattr(chunk, "text", "") for chunk in content)
-            return Reply(content or "", r.usage.prompt_tokens, r.usage.completion_tokens)
+            finish = r.choices[0].finish_reason if r.choices else None
+            return Reply(content or "", r.usage.prompt_tokens, r.usage.completion_tokens,
+                         None if finish is None else str(getattr(finish, "value", finish)))
 
         return self.calls(call, self._classify)
 

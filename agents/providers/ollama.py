@@ -45,7 +45,7 @@ class OllamaTransport:
         def call() -> Reply:
             r = self.client.chat(model=self.settings.model, messages=messages, format=schema.json,
                                  options=OPTIONS, think=False)
-            return Reply(r.message.content or "", r.prompt_eval_count, r.eval_count)
+            return Reply(r.message.content or "", r.prompt_eval_count, r.eval_count, r.done_reason)
 
         return self.calls(call, self._classify)
 
@@ -72,5 +72,11 @@ class OllamaTransport:
     def check(self) -> str:
         """A cheap call for `labyrinth doctor`: the models the server has (no tokens spent)."""
         names = [m.model for m in self.calls.once(self.client.list, self._classify).models]
-        have = "present" if self.settings.model in names else "NOT pulled (ollama pull " + self.settings.model + ")"
+        have = "present" if _tagged(self.settings.model) in map(_tagged, names) else \
+            "NOT pulled (ollama pull " + self.settings.model + ")"
         return f"{len(names)} models; {self.settings.model} {have}"
+
+
+def _tagged(model: str) -> str:
+    """A model's full name: Ollama serves "qwen3" as "qwen3:latest"."""
+    return model if ":" in model.rpartition("/")[2] else f"{model}:latest"

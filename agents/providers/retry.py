@@ -26,6 +26,7 @@ from typing import Any, TypeVar
 from .base import ProviderError, QuotaError
 from .pacing import SYSTEM_CLOCK, Clock, Waiting, shared_pace
 from .quota import quota_wait_s
+from .secrets import redact
 
 T = TypeVar("T")
 
@@ -127,7 +128,7 @@ class Caller:
             delay = min(max(delay, 0.0), MAX_DELAY_S)
             if not failure.retryable or attempt == RETRIES or \
                     self.clock.monotonic() + delay + self.timeout_s > deadline:
-                raise ProviderError(failure.message + tries)
+                raise ProviderError(redact(failure.message + tries))
             self.clock.sleep(delay)
             attempt += 1
 
@@ -141,8 +142,8 @@ class Caller:
             if failure is None:
                 raise
         if failure.quota:
-            raise QuotaError(failure.message, wait_s=failure.retry_after_s)
-        raise ProviderError(failure.message)
+            raise QuotaError(redact(failure.message), wait_s=failure.retry_after_s)
+        raise ProviderError(redact(failure.message))
 
     def _take_turn(self, deadline: float) -> None:
         """Wait for this endpoint's next start time (the pace, a quota's wait), showing why; QuotaError

@@ -1,0 +1,131 @@
+"""No secret leaves the provider layer: canary keys for every provider and a password in every
+endpoint URL, gateways that echo the refused key in their 401 and models that echo it in their
+answers, then `doctor`, `arena` (replays and the experience log) and `gsm` run as the user
+runs them; every file written and every byte printed is searched for the canaries."""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from labyrinth.agents.config import ProviderSettings
+from labyrinth.agents.providers.secrets import REDACTED, redact
+from tests.stubs import CHAT_PATHS, WIRE, Model, Stub
+
+LABYRINTH = str(Path(sys.executable).with_name("labyrinth"))
+CANARIES = ("CANARY", base64.b64encode(b"user:CANARYPASS").decode())  # every planted secret holds one
+KEYS = {"gemini": "CANARY-GEMINI-7f3a9c1e", "mistral": "CANARY-MISTRAL-2b8d4f60", "ollama": "CANARY-OLLAMA-5e1c7a93"}
+PASSWORD = "user:CANARYPASS@"
+REFUSED = {1, 3}  # the plan and the second decision: refused with the key echoed
+
+
+def sent_key(provider: str, request: dict) -> str:
+    headers = {k.lower(): v for k, v in request["headers"].items()}
+    return headers.get("x-goog-api-key") or headers.get("authorization", "").removeprefix("Bearer ") or "none"
+
+
+class EchoingGateway:
+    """A gateway that refuses some requests with a 401 quoting the key it was sent, and a model
+    whose answers quote the key and the prompt back in their reasoning."""
+
+    def __init__(self, provider: str) -> None:
+        self.provider, self.model = provider, Model(provider)
+
+    def __call__(self, request: dict):
+        status, payload, headers = self.model(request)
+        if not request["path"].endswith(CHAT_PATHS[self.provider]):
+            return status, payload, headers
+        key = sent_key(self.provider, request)
+        if self.model.chats in REFUSED:
+            return 401, WIRE[self.provider][1](401, f"Incorrect API key provided: {key}. Check your key."), None
+        answer = json.loads(json.dumps(payload))
+        text = json.dumps(request["body"])[-300:]
+        echo = f"the gateway says my key is {key}; you wrote {text}"
+        if self.provider == "gemini":
+            part = answer["candidates"][0]["content"]["parts"][0]
+            part["text"] = json.dumps({**json.loads(part["text"]), "reasoning": echo})
+        else:
+            message = answer["message"] if self.provider == "ollama" else answer["choices"][0]["message"]
+            message["content"] = json.dumps({**json.loads(message["content"]), "reasoning": echo})
+        return status, answer, headers
+
+
+@pytest.fixture
+def gateways():
+    servers = {p: Stub(EchoingGateway(p)) for p in KEYS}
+    yield servers
+    for server in servers.values():
+        server.close()
+
+
+def with_password(url: str) -> str:
+    return url.replace("http://", "http://" + PASSWORD)
+
+
+def environment(gateways, home: Path, urls=None) -> dict[str, str]:
+    # Mistral's URL carries no password here: httpx2 would send it as Basic authorization instead of the key
+    urls = urls or {p: s.url if p == "mistral" else with_password(s.url) for p, s in gateways.items()}
+    env = {k: v for k, v in os.environ.items() if not k.endswith(("_API_KEY", "_BASE_URL", "OLLAMA_HOST"))}
+    return {**env, "XDG_DATA_HOME": str(home / "data"), "XDG_CONFIG_HOME": str(home / "config"),
+            "GEMINI_API_KEY": KEYS["gemini"], "MISTRAL_API_KEY": KEYS["mistral"], "OLLAMA_API_KEY": KEYS["ollama"],
+            "GOOGLE_GEMINI_BASE_URL": urls["gemini"], "MISTRAL_BASE_URL": urls["mistral"],
+            "OLLAMA_HOST": urls["ollama"]}
+
+
+def test_redact_hides_known_keys_and_any_urls_user_info():
+    ProviderSettings("mistral", "m", "https://me:s3cr3t-pass@gw.example/v1", api_key="sk-redact-me-0123")
+    text = "401: sk-redact-me-0123 refused at https://me:s3cr3t-pass@gw.example/v1 (s3cr3t-pass), ftp://a:b@c"
+    assert redact(text) == (f"401: {REDACTED} refused at https://{REDACTED}@gw.example/v1 ({REDACTED}), "
+                            f"ftp://{REDACTED}@c")
+    assert redact("a key-less line, user@example.org") == "a key-less line, user@example.org"
+
+
+def test_the_canaries_appear_in_no_file_written_and_no_byte_printed(gateways, tmp_path):
+    env = environment(gateways, tmp_path)
+    down = environment(gateways, tmp_path, {p: with_password("http://127.0.0.1:9") for p in KEYS})
+    replays = tmp_path / "data" / "arena-replays"
+    runs = [
+        (["doctor"], env, ""),
+        (["doctor"], down, ""),
+        (["arena", "--games", "2", "--preset", "tiny", "--max-turns", "8", "--user", "mistral", "--minotaur",
+          "gemini", "--replays", str(replays)], env, ""),
+        (["arena", "--games", "1", "--preset", "tiny", "--max-turns", "8", "--user", "ollama", "--json",
+          "--replays", str(replays)], env, ""),
+        (["arena", "--games", "1", "--preset", "tiny", "--max-turns", "7", "--minotaur", "ollama",
+          "--llm-timeout", "1", "--replays", str(replays)], down, ""),
+        (["gsm", "--seed", "3", "--preset", "tiny", "--user", "ollama"], env, '{"action": "WAIT"}\n' * 6),
+        (["gsm", "--seed", "3", "--preset", "tiny", "--minotaur", "gemini"], env, '{"command": "LOOK"}\n' * 6),
+        (["gsm", "--seed", "4", "--preset", "tiny", "--user", "mistral", "--llm-timeout", "1"], down,
+         '{"action": "WAIT"}\n' * 7),
+    ]
+    printed = []
+    for args, environ, stdin in runs:
+        done = subprocess.run([LABYRINTH, *args], input=stdin, capture_output=True, text=True, timeout=180,
+                              env=environ, check=False)
+        assert done.returncode == 0, (args, done.stderr)
+        printed.append(done.stdout + done.stderr)
+    # the secrets were there to leak: sent where they belong, refused with the key echoed, shown and written
+    for provider, stub in gateways.items():
+        assert any(sent_key(provider, r) == KEYS[provider] for r in stub.requests)
+    files = [p for p in tmp_path.rglob("*") if p.is_file()]
+    written = {p: p.read_bytes() for p in files}
+    assert any(p.suffix == ".jsonl" for p in files) and any("experience" in p.name for p in files), files
+    assert b"401" in b"".join(written.values())  # the refusals were recorded
+    def leaked(text: str) -> bool:
+        return any(canary in text for canary in CANARIES)
+
+    leaks = [p for p, data in written.items() if leaked(data.decode(errors="replace"))]
+    leaks += [args for (args, _, _), out in zip(runs, printed, strict=True) if leaked(out)]
+    # and never sent back to a model: no prompt holds a key (only the key's own header does)
+    leaks += [r["path"] for s in gateways.values() for r in s.requests if leaked(json.dumps(r["body"]))]
+    scanned = sum(map(len, written.values())) + sum(len(out.encode()) for out in printed)
+    print(f"canary scan: {len(files)} files and {len(printed)} runs' output, {scanned:,} bytes, "
+          f"{len(leaks)} hits")
+    assert not leaks
+    assert REDACTED in "".join(printed)  # doctor's endpoints, shown redacted
