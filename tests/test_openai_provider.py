@@ -15,10 +15,11 @@ import pytest
 
 from labyrinth.agents.config import DEFAULT_URLS, ProviderSettings
 from labyrinth.agents.config import provider_settings as resolve
-from labyrinth.agents.llm_agent import LLMAgent
+from labyrinth.agents.llm_agent import FAILURES_BEFORE_REPLACEMENT, LLMAgent
 from labyrinth.agents.providers import retry
 from labyrinth.agents.providers.base import LESSON, SCHEMAS, ProviderError
 from labyrinth.agents.providers.openai import NO_KEY, OpenAITransport, strict_schema
+from labyrinth.agents.providers.secrets import REDACTED
 from labyrinth.agents.registry import make_agent
 from labyrinth.agents.runner import Match
 from labyrinth.engine.wsap.action_schema import action_schema
@@ -153,17 +154,22 @@ def test_an_answer_with_no_text_says_why_it_stopped_and_holds_no_action(fault, f
     assert reply.text == "" and reply.finish_reason == finish  # a filter's partial text is not the answer
     agent = LLMAgent("minotaur", openai(stub.url), 1)
     stub.respond = Model("openai", {n: fault for n in range(1, 30)})
-    result = Match(make_agent("user", "builtin", 1), agent, seed=1, preset="tiny", max_turns=6).play()
-    assert result.minotaur.invalid == 6 and result.minotaur.exceptions == 0
-    assert agent.last_exchange["reply"] == ""
+    match, exchanges = Match(make_agent("user", "builtin", 1), agent, seed=1, preset="tiny", max_turns=6), []
+    while match.outcome is None:
+        match.play_turn()
+        exchanges += [agent.last_exchange] if agent.last_exchange else []  # none once the builtin plays
+    stats = match.stats["minotaur"]
+    assert (stats.invalid, stats.exceptions, stats.replaced) == (FAILURES_BEFORE_REPLACEMENT, 0, True)
+    assert len(exchanges) == FAILURES_BEFORE_REPLACEMENT and all(e["reply"] == "" for e in exchanges)
+    assert all(e.get("finish_reason") == (None if finish == "stop" else finish) for e in exchanges)
 
 
-def test_a_401_is_a_provider_error_tried_once(stub):
+def test_a_401_that_echoes_the_key_is_a_provider_error_tried_once_and_the_key_redacted(stub):
     stub.reply(401, openai_error(401, f"Incorrect API key provided: {KEY}. You can find your API key at "
                                       "https://platform.openai.com/account/api-keys."))
     with pytest.raises(ProviderError, match="openai answered HTTP 401: Incorrect API key provided") as caught:
         complete(openai(stub.url))
-    assert len(formats(stub)) == 1 and "json_schema" not in str(caught.value)
+    assert len(formats(stub)) == 1 and KEY not in str(caught.value) and REDACTED in str(caught.value)
 
 
 @pytest.mark.parametrize("body", ["[]", "null", {"unexpected": "shape"}])
