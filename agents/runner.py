@@ -86,6 +86,7 @@ class Match:
         self.max_turns, self.recorder, self.memory = max_turns, recorder, memory
         self.turns = 0
         self.recording_error: str | None = None
+        self.memory_error: str | None = None  # why the finished game's reflections could not be written
         self.reflections: list[Reflection] = []  # the finished game's, when there is a memory
         keeps_digest = digest or (memory is not None and memory.log is not None)
         self.digest = GameDigest(self.game.world, self.game.state.user) if keeps_digest else None
@@ -272,8 +273,11 @@ class Match:
                                  result, exchanges, turn.refused)
         self._record("turn", turn.record)
         if done and remember and self.memory is not None and self.digest is not None:
-            self.reflections = self.memory.remember(self.digest, result.state, self.outcome, self.turns,
-                                                    self._players())
+            try:
+                self.reflections = self.memory.remember(self.digest, result.state, self.outcome, self.turns,
+                                                        self._players())
+            except OSError as exc:  # a log that cannot be written costs the lessons, never the game
+                self.memory_error = str(exc)
         return turn
 
     def _refuse(self, turn: Turn, user_problem: str, minotaur_problem: str) -> Turn:

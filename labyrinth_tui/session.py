@@ -1,30 +1,27 @@
 """The TUI's one writer of game state: a game a person plays against an agent's
-Minotaur, or a match the person watches. Screens and widgets read it and call
-its methods; nothing else changes a game."""
+Minotaur, or a match the person watches. Both are played through the one turn
+loop (agents/runner.py's Match); screens read the sessions and drive their
+turns, nothing else changes a game."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from types import SimpleNamespace
 
 from labyrinth.agents.config import ProviderSettings
-from labyrinth.agents.game_digest import GameDigest
 from labyrinth.agents.memory_manager import GameMemory, learning_injection
 from labyrinth.agents.registry import make_agent
-from labyrinth.agents.runner import Match
+from labyrinth.agents.runner import Answer, Match, Outside, Turn
 from labyrinth.agents.side import Side
-from labyrinth.engine import WAIT, Game, GameStateResponse, MinotaurDecision, UserInput
+from labyrinth.engine import Game, GameStateResponse, MinotaurDecision, UserInput
 from labyrinth.engine import events as ev
 from labyrinth.engine.geometry import Pos
-from labyrinth.engine.turn import TurnResult, unexecutable
-from labyrinth.engine.wsap.perception import UserPerception
-from labyrinth.saves.experience import Experience, Reflection
+from labyrinth.engine.turn import TurnResult
+from labyrinth.saves.experience import Experience
 from labyrinth.saves.games import SavedGame, SaveError, now_iso
 from labyrinth.saves.paths import StorageError
 
 STONE_COUNT = 3
-PERSON = SimpleNamespace(name="you")  # the user at the keyboard, as a reflection names who played
 
 
 def open_memory(learning: bool, seed: int, preset: str) -> tuple[GameMemory, str | None]:
@@ -46,10 +43,27 @@ class Figures:
     lanterns_used: int = 0
     errors: int = 0  # commands the game refused
 
+    def count(self, result: TurnResult) -> None:
+        """One answered command: refused, or a turn and what happened in it."""
+        if result.response.status == "ERROR":
+            self.errors += 1
+            return
+        self.turns += 1
+        for e in result.events:
+            if isinstance(e, ev.UserMoved):
+                self.walked += e.steps
+            elif isinstance(e, ev.WhineHeard) and e.phase == "VANISHING":
+                self.jumps_seen += 1
+            elif isinstance(e, ev.LanternUsed):
+                self.lanterns_used += 1
+
 
 @dataclass
 class PlaySession:
-    """A person plays the user; an agent of this project plays the Minotaur."""
+    """A person plays the user (an Outside seat: the keyboard pushes each command); an agent of
+    this project plays the Minotaur. A screen starts a turn with ``begin`` and, while it is not
+    done, hands the Minotaur's answer (``match.ask``, off the UI thread when it may block) to
+    ``answer``; ``play`` does both in the caller's thread."""
 
     seed: int
     preset: str = "standard"
@@ -60,71 +74,53 @@ class PlaySession:
     figures: Figures = field(default_factory=Figures)
 
     def __post_init__(self) -> None:
-        self.game = Game.new(self.seed, self.preset, self.difficulty)
-        self.response, observation = self.game.view()
         self.memory, self.memory_notice = open_memory(self.learning, self.seed, self.preset)
         agent = make_agent("minotaur", self.minotaur_kind, self.seed, self.providers,
                            self.memory.lessons["minotaur"], self.preset)
-        self.minotaur = Side("minotaur", agent, self.game.world, self.game.state, observation)
-        self.digest = GameDigest(self.game.world, self.game.state.user)
-        self.mapped = UserPerception(self.game.world)  # the map the user has seen
-        self.observation = self.mapped.observe(self.game.state, self.response)
-        self.turns: list[tuple[UserInput, MinotaurDecision]] = []
-        self.last: TurnResult | None = None
-        self.minotaur_fallback: str | None = None  # why the agent's answer was not played last turn
+        self.match = Match(Outside("you"), agent, seed=self.seed, preset=self.preset, difficulty=self.difficulty,
+                           max_turns=None, memory=self.memory)
+        self.mapped = self.match.seats["user"].perception  # the map the user has seen
+        self.response: GameStateResponse = self.match.last.response  # the latest answer, a refusal too
+        self.turns: list[tuple[UserInput, MinotaurDecision]] = []  # as played, for a save
+
+    @property
+    def game(self) -> Game:
+        return self.match.game
+
+    @property
+    def minotaur(self) -> Side:
+        return self.match.sides["minotaur"]
+
+    @property
+    def observation(self):
+        """What the user knows now (the map, the sounds): the Outside seat's observation."""
+        return self.match.seats["user"].observation
 
     @property
     def over(self) -> bool:
-        return self.game.state.outcome is not None
+        return self.match.outcome is not None
 
-    def play(self, command: UserInput) -> TurnResult:
-        """One turn: the Minotaur decides (unless the command cannot be carried out), the game steps."""
-        if self.over or unexecutable(self.game.state, command):
-            result = self.game.step(command, WAIT)  # an ERROR, or the final status: nothing happens
-            self.minotaur_fallback = None
-            self._remember(result)
-            return result
-        decision, why = self.minotaur.decide()
-        return self._step(command, decision, why)
+    def begin(self, command: UserInput) -> Turn:
+        """A turn with the person's command; done at once when the command is refused or the game
+        is over (the Minotaur is not asked)."""
+        return self._finished(self.match.begin(user=command))
 
-    def _step(self, command: UserInput, decision: MinotaurDecision, why: str | None) -> TurnResult:
-        self.minotaur_fallback = why
-        result = self.game.step(command, decision)
-        self.digest.turn(result)
-        self.minotaur.tell(result, why, done=self.over)
-        self.turns.append((command, decision))
-        self._remember(result)
-        return result
+    def answer(self, turn: Turn, answers: Mapping[str, Answer]) -> Turn:
+        """The Minotaur's answer taken, and the turn played (on the UI thread)."""
+        return self._finished(self.match.answer(turn, answers))
 
-    def _remember(self, result: TurnResult) -> None:
-        self.last, self.response = result, result.response
-        self.observation = self.mapped.observe(result.state, result.response, result.events)
-        f = self.figures
-        if result.response.status == "ERROR":
-            f.errors += 1
-            return
-        f.turns += 1
-        for e in result.events:
-            if isinstance(e, ev.UserMoved):
-                f.walked += e.steps
-            elif isinstance(e, ev.WhineHeard) and e.phase == "VANISHING":
-                f.jumps_seen += 1
-            elif isinstance(e, ev.LanternUsed):
-                f.lanterns_used += 1
+    def play(self, command: UserInput) -> Turn:
+        """One whole turn in the caller's thread."""
+        return self._finished(self.match.play_turn(user=command))
 
-    def remember(self) -> list[Reflection]:
-        """Once the game is over: its reflections from the events, in the experience log."""
-        if not self.over:
-            return []
-        state = self.game.state
-        return self.memory.remember(self.digest, state, state.outcome, state.turn, self._agents())
-
-    def refine(self) -> list[Reflection]:
-        """A model Minotaur's own words for its reflection (a blocking call)."""
-        return self.memory.refine(self._agents())
-
-    def _agents(self) -> dict:
-        return {"user": PERSON, "minotaur": self.minotaur.agent}
+    def _finished(self, turn: Turn) -> Turn:
+        """A done turn counted in the figures and, when played, kept for a save."""
+        if turn.done:
+            self.response = turn.result.response
+            self.figures.count(turn.result)
+            if turn.record:
+                self.turns.append((turn.record.user, turn.record.minotaur))
+        return turn
 
     def minotaur_mark(self) -> tuple[Pos | None, bool]:
         """Where the user last knew the Minotaur to be, and whether it is in sight now."""
@@ -141,18 +137,23 @@ class PlaySession:
     @classmethod
     def resume(cls, saved: SavedGame, providers: Mapping[str, ProviderSettings] | None = None,
                learning: bool = True) -> PlaySession:
-        """The saved game, played again turn by turn (a rule agent re-lives each decision so
-        that its memory is where it was; an LLM is not asked again, it only hears how each
-        turn went), with the recorded decisions, and checked against the saved hash."""
+        """The saved game, played again turn by turn with the recorded decisions (the match's
+        replay: a rule agent re-lives each decision, a model only hears how each turn went),
+        counted in the figures as when it was played, and checked against the saved hash."""
         session = cls(saved.seed, saved.preset, saved.difficulty, saved.minotaur, providers or {}, learning)
-        relive = not session.minotaur.agent.blocking
         for command, decision in saved.turns:
-            if relive:
-                session.minotaur.decide()
-            session._step(command, decision, None)
+            result = session.match.replay_turn(command, decision)
+            session.figures.count(result)
+            session.response = result.response
+        session.turns = list(saved.turns)
         if session.game.state.digest() != saved.digest:
             raise SaveError(f"{saved.path}: the saved game does not replay to the same state")
         return session
+
+
+def ended(match: Match, turn: Turn) -> bool:
+    """Whether ``turn`` is the one that ended the match (not one answered after the end)."""
+    return match.outcome is not None and turn.record is not None and turn.record.turn == match.turns
 
 
 BAND = {"VERY CLOSE": 2, "CLOSE": 5, "FAINT": 11}  # steps each proximity suggests, for a guess on the map
@@ -174,7 +175,8 @@ def minotaur_mark(observation, user: Pos) -> tuple[Pos | None, bool]:
 
 
 class SpectateSession:
-    """A match between two agents, played a turn at a time for a person to watch."""
+    """A match between two agents, played a turn at a time for a person to watch (the screen
+    drives each turn with ``begin`` and ``answer``)."""
 
     def __init__(self, seed: int, preset: str = "standard", difficulty: str = "normal", user: str = "builtin",
                  minotaur: str = "builtin", max_turns: int = 400,
@@ -185,44 +187,25 @@ class SpectateSession:
         self.match = Match(make_agent("user", user, seed, providers, lessons["user"], preset),
                            make_agent("minotaur", minotaur, seed, providers, lessons["minotaur"], preset),
                            seed=seed, preset=preset, difficulty=difficulty, max_turns=max_turns,
-                           digest=learning)
+                           memory=self.memory)
         self.seed, self.preset = seed, preset
         self.user_kind, self.minotaur_kind = user, minotaur
-        self.response: GameStateResponse = self.match.game.view()[0]
         self.mapped = self.match.sides["user"].perception  # the map the user has seen
-        self.last: TurnResult | None = None
 
     @property
     def game(self) -> Game:
         return self.match.game
 
     @property
-    def blocking(self) -> bool:
-        """An agent calls a model: turns are played off the UI thread."""
-        return self.match.user.blocking or self.match.minotaur.blocking
+    def response(self) -> GameStateResponse:
+        return self.match.last.response
 
     @property
     def over(self) -> bool:
         return self.match.outcome is not None
 
-    def remember(self) -> list[Reflection]:
-        """Once the match is over: its reflections from the events, in the experience log."""
-        if not self.over or self.match.digest is None:
-            return []
-        return self.memory.remember(self.match.digest, self.game.state, self.match.outcome, self.match.turns,
-                                    self._agents())
+    def begin(self) -> Turn:
+        return self.match.begin()
 
-    def refine(self) -> list[Reflection]:
-        """The models' own words for their reflections (blocking calls)."""
-        return self.memory.refine(self._agents())
-
-    def _agents(self) -> dict:
-        return {"user": self.match.user, "minotaur": self.match.minotaur}
-
-    def step(self) -> TurnResult | None:
-        """Play one turn; None once the match is over."""
-        if self.over:
-            return None
-        record = self.match.play_turn().record
-        self.last, self.response = record.result, record.result.response
-        return record.result
+    def answer(self, turn: Turn, answers: Mapping[str, Answer]) -> Turn:
+        return self.match.answer(turn, answers)

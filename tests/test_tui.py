@@ -3,6 +3,7 @@ session's state is checked), every screen opens, a saved game resumes, a
 spectated match runs to its end."""
 
 import asyncio
+import threading
 
 from textual.widgets import Button, Input, OptionList, Static
 
@@ -71,6 +72,76 @@ async def test_typing_plays_at_once_and_a_typo_changes_nothing():
         assert screen.session.game.state.turn == 2 and screen.session.game.state.user[1] > 200
         await pilot.press("up", "up")
         assert app.focused.value == "mvoe north"  # history
+
+
+class Watched:
+    """The built-in Minotaur, watched: the thread of each ``decide``; ``blocking`` as the test says."""
+
+    def __init__(self, agent, blocking: bool) -> None:
+        self.agent, self.blocking, self.name = agent, blocking, agent.name
+        self.decided_in: list[threading.Thread] = []
+
+    def __getattr__(self, name: str):
+        return getattr(self.agent, name)
+
+    def decide(self, observation):
+        self.decided_in.append(threading.current_thread())
+        return self.agent.decide(observation)
+
+
+def watched_minotaur(monkeypatch, blocking: bool) -> None:
+    """Sessions get the built-in Minotaur wrapped in Watched."""
+    from labyrinth.tui import session
+
+    made = session.make_agent
+    monkeypatch.setattr(session, "make_agent", lambda *args, **kwargs: Watched(made(*args, **kwargs), blocking))
+
+
+async def test_a_refused_command_never_asks_the_minotaur(monkeypatch):
+    watched_minotaur(monkeypatch, blocking=False)
+    app = LabyrinthApp(GAME)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        session = app.screen.session
+        state, minotaur = session.game.state, session.minotaur.agent
+        for _ in range(3):
+            await type_line(pilot, "grab red stone")  # no stone here: the game refuses it
+        assert session.game.state is state and session.response.status == "ERROR"
+        assert minotaur.decided_in == [] and session.figures.errors == 3 and session.figures.turns == 0
+        assert "grab red stone" in "\n".join(line.text for line in app.screen.query_one("#log").lines)
+        await type_line(pilot, "look")
+        assert len(minotaur.decided_in) == 1 and session.game.state.turn == 1 and session.figures.turns == 1
+
+
+async def test_a_blocking_minotaur_decides_off_the_ui_thread_and_the_game_steps_on_it(monkeypatch):
+    watched_minotaur(monkeypatch, blocking=True)
+    app = LabyrinthApp(GAME)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen, ui = app.screen, threading.current_thread()
+        game, stepped_in = screen.session.game, []
+        step = game.step
+        game.step = lambda *args: stepped_in.append(threading.current_thread()) or step(*args)
+        await type_line(pilot, "look")
+        await wait_for(pilot, lambda: screen.thinking is None)
+        await type_line(pilot, "grab red stone")  # refused: the Minotaur is not asked, nothing goes to a thread
+        assert game.state.turn == 1 and screen.session.figures.errors == 1 and stepped_in == [ui, ui]
+        decided_in = screen.session.minotaur.agent.decided_in
+        assert len(decided_in) == 1 and decided_in[0] is not ui
+
+
+async def test_a_minotaur_whose_answer_fails_waits_and_the_hint_says_why(monkeypatch):
+    watched_minotaur(monkeypatch, blocking=True)
+    app = LabyrinthApp(GAME)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        screen.session.minotaur.agent.decide = lambda observation: 1 / 0
+        await type_line(pilot, "look")
+        await wait_for(pilot, lambda: screen.thinking is None)
+        hint = str(screen.query_one("#hint", Static).render())
+        assert "the agent failed: ZeroDivisionError" in hint and "it waited" in hint
+        assert screen.session.game.state.turn == 1 and screen.session.minotaur.stats.fallbacks == 1
 
 
 async def test_keys_walk_run_and_take_ramps_once_the_map_has_focus():

@@ -15,12 +15,13 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Static
 
+from labyrinth.agents.runner import Turn
 from labyrinth.engine import UserInput
 from labyrinth.engine.commands import shorten
 from labyrinth.saves.games import save_game
 
-from ..background import run_in_background
-from ..session import PlaySession
+from ..background import TurnPlayed, carry_turn
+from ..session import PlaySession, ended
 from ..terminal_text import plain, printable
 from ..widgets.command_line import CommandLine
 from ..widgets.cue_panel import CuePanel
@@ -104,30 +105,31 @@ class GameScreen(Screen):
         self.query_one("#hint", Static).update(plain(f"'{printable(shorten(message.said))}': {message.hint}"))
 
     def play(self, said: str, command: UserInput) -> None:
-        """Play one turn; the Minotaur's agent decides in a thread when it may wait on the network,
-        while the screen stays live and says so."""
+        """Play one turn through the session's match; a Minotaur's agent that may wait on the network
+        is asked in a thread, while the screen stays live and says so. The finished turn comes back as
+        a TurnPlayed message."""
         if self.thinking is not None:
             self.notify("The Minotaur is still thinking.", timeout=1.5)
             return
-        if self.session.minotaur.agent.blocking:
-            self.typing = self.query_one(CommandLine).has_focus  # the map keeps its focus, typing gets it back
-            self.query_one(CommandLine).disabled = True
-            self.query_one(Minimap).focus()  # the map's keys (levels, help) still answer meanwhile
-            self.thinking = (self.clock(), self.set_interval(THINKING_TICK_S, self._show_thinking))
-            self._show_thinking()
-            run_in_background(self.app, lambda: self.session.play(command),
-                              lambda _, error: self._turn_played(said, error))
-            return
-        self.session.play(command)
-        self._after(said)
+        carry_turn(self, self.session, self.session.begin(command), played=lambda turn: TurnPlayed(turn, said),
+                   waiting=self._think, failed=self._turn_failed)
+
+    def _think(self) -> None:
+        """The Minotaur is asked off the UI thread: the command line waits, the map's keys still answer."""
+        command = self.query_one(CommandLine)
+        self.typing = command.has_focus  # the map keeps its focus, typing gets it back
+        command.disabled = True
+        self.query_one(Minimap).focus()  # the map's keys (levels, help) still answer meanwhile
+        self.thinking = (self.clock(), self.set_interval(THINKING_TICK_S, self._show_thinking))
+        self._show_thinking()
 
     def _show_thinking(self) -> None:
         began, _ = self.thinking
         self.query_one("#hint", Static).update(
             Text(f"The Minotaur is thinking... {self.clock() - began:.1f} s", style="italic"))
 
-    def _turn_played(self, said: str, error: BaseException | None) -> None:
-        if not self.is_attached:
+    def _done_thinking(self) -> None:
+        if self.thinking is None:
             return
         self.thinking[1].stop()
         self.thinking = None
@@ -135,28 +137,34 @@ class GameScreen(Screen):
         command.disabled = False
         if self.typing:
             command.focus()
-        if error is not None:  # a bug, not a model's failure (those are fallbacks)
-            self.notify(printable(f"The turn failed: {error}"), severity="error", markup=False)
-        self._after(said)
 
-    def _after(self, said: str) -> None:
-        self.query_one("#hint", Static).update(self._minotaur_note())
-        self.query_one(NarrativeLog).tell(said, self.session.response)
+    def _turn_failed(self, error: BaseException) -> None:
+        """Asking raised: a bug, not a model's failure (those are fallbacks). Nothing was played."""
+        if not self.is_attached:
+            return
+        self._done_thinking()
+        self.notify(printable(f"The turn failed: {error}"), severity="error", markup=False)
+        self.query_one("#hint", Static).update("")
+
+    def on_turn_played(self, message: TurnPlayed) -> None:
+        self._done_thinking()
+        self.query_one("#hint", Static).update(self._minotaur_note(message.turn))
+        self.query_one(NarrativeLog).tell(message.said, message.turn.result.response)
         self._show()
-        if self.session.over:
+        if ended(self.session.match, message.turn):
             from .game_over import GameOverScreen
 
             self.app.push_screen(GameOverScreen(self.session, self.clock),
                                  lambda choice: self.app.after_game(choice, self.session))
 
-    def _minotaur_note(self) -> Text | str:
+    def _minotaur_note(self, turn: Turn) -> Text | str:
         """A model Minotaur's trouble this turn (its answer replaced by WAIT), and its replacement, once."""
         side = self.session.minotaur
         if side.stats.replaced and not self.replaced_told:
             self.replaced_told = True
             self.notify(f"{printable(side.agent.transport.name)} kept failing: the built-in Minotaur hunts "
                         "from now on.", title="Minotaur replaced", severity="warning", timeout=8, markup=False)
-        why = self.session.minotaur_fallback
+        why = turn.record and turn.record.minotaur_fallback
         return Text(printable(f"(the Minotaur's model: {why.split('; ')[0]}; it waited)"), style="dim") if why else ""
 
     def _show(self) -> None:

@@ -58,15 +58,12 @@ class GameOverScreen(ModalScreen[str]):
         self.waiting = self.set_interval(QUIET_S / 5, self._get_ready)  # the buttons come alive without a key
         if self.session.memory.log is None:
             return
-        try:
-            self._show_lessons(self.session.remember(), None)
-        except OSError as exc:
-            self._show_lessons([], exc)
-            return
-        if self.session.minotaur.agent.blocking:  # its own words: a call to the model, off the UI thread
-            run_in_background(self.app, self.session.refine, self._show_lessons)
+        match = self.session.match
+        self._show_lessons(match.reflections, match.memory_error)  # remembered as the game ended
+        if match.blocking and match.memory_error is None:  # its own words: a call to the model, off the UI thread
+            run_in_background(self.app, match.refine, self._show_lessons)
 
-    def _show_lessons(self, reflections: list[Reflection] | None, error: BaseException | None) -> None:
+    def _show_lessons(self, reflections: list[Reflection] | None, error: BaseException | str | None) -> None:
         if not self.is_attached:
             return
         text = Text()

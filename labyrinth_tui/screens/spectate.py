@@ -11,8 +11,8 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer
 
-from ..background import run_in_background
-from ..session import SpectateSession, minotaur_mark
+from ..background import TurnPlayed, carry_turn, run_in_background
+from ..session import SpectateSession, ended, minotaur_mark
 from ..terminal_text import plain, printable
 from ..widgets.agent_panel import AgentPanel
 from ..widgets.cue_panel import CuePanel
@@ -93,62 +93,59 @@ class SpectateScreen(Screen):
         self.sub_title = "playing" if self.timer else "paused"
 
     def action_step(self) -> None:
-        """One turn; in a worker when an agent calls a model, so the screen stays live meanwhile."""
+        """One turn through the session's match; an agent that calls a model is asked in a thread, so the
+        screen stays live meanwhile. The finished turn comes back as a TurnPlayed message."""
         if self.stepping or self.session.over:
             return
-        if not self.session.blocking:
-            self._after_step(self.session.step())
-            return
+        user = self.session.match.sides["user"]
+        carry_turn(self, self.session, self.session.begin(),
+                   played=lambda turn: TurnPlayed(turn, _words(user.last_action)),
+                   waiting=self._think, failed=self._turn_failed)
+
+    def _think(self) -> None:
         self.stepping = True
         self.query_one(AgentPanel).thinking = True
         self._show()
-        run_in_background(self.app, self.session.step, self._stepped)
 
-    def _stepped(self, result, error: BaseException | None) -> None:
+    def _turn_failed(self, error: BaseException) -> None:
+        """Asking raised: a bug, not a model's failure (those are fallbacks). Nothing was played."""
         self.stepping = False
         if not self.is_attached:  # the spectator left meanwhile
             return
         self.query_one(AgentPanel).thinking = False
-        if error is not None:  # a bug, not a model's failure (those are fallbacks)
-            self.notify(printable(f"The turn failed: {error}"), severity="error", markup=False)
-            self._show()
-        else:
-            self._after_step(result)
+        self.notify(printable(f"The turn failed: {error}"), severity="error", markup=False)
+        self._show()
 
-    def _after_step(self, result) -> None:
-        if result is None:
-            return
+    def on_turn_played(self, message: TurnPlayed) -> None:
+        self.stepping = False
+        self.query_one(AgentPanel).thinking = False
         for role, side in self.session.match.sides.items():
             if side.stats.replaced and role not in self.replaced_told:
                 self.replaced_told.add(role)
                 self.notify(f"The {role}'s model kept failing: the built-in agent plays it from now on.",
                             title="Agent replaced", severity="warning", timeout=8)
-        record = self.session.match
+        match = self.session.match
         log = self.query_one(NarrativeLog)
-        log.tell(_words(record.sides["user"].last_action), result.response)
-        if self.session.over:
+        log.tell(message.said, message.turn.result.response)
+        if ended(match, message.turn):
             if self.timer:
                 self.timer.stop()
                 self.timer = None
-            log.write(Text(f"Match over: {record.outcome} after {record.turns} turns.", style="bold reverse"))
+            log.write(Text(f"Match over: {match.outcome} after {match.turns} turns.", style="bold reverse"))
             if self.session.memory.log is not None:
-                try:
-                    self._remembered(self.session.remember(), None)
-                except OSError as exc:
-                    self._remembered([], exc)
-                else:
-                    if self.session.blocking:  # the models' own words: calls, off the UI thread
-                        run_in_background(self.app, self.session.refine, self._remembered)
+                self._remembered(match.reflections, match.memory_error)
+                if match.blocking and match.memory_error is None:  # the models' own words: calls, off the UI thread
+                    run_in_background(self.app, match.refine, self._remembered)
         self._show()
 
-    def _remembered(self, reflections, error: BaseException | None) -> None:
+    def _remembered(self, reflections, error: BaseException | str | None) -> None:
         if not self.is_attached:
             return
         log = self.query_one(NarrativeLog)
         if error is not None:
             log.write(plain(f"The lessons could not be written: {error}", style="bold red"))
         for r in reflections or []:
-            if r.source == "model" or not self.session.blocking or r.role not in self.told:
+            if r.source == "model" or not self.session.match.blocking or r.role not in self.told:
                 self.told.add(r.role)
                 log.write(Text.assemble((f"The {r.role} learned: ", "bold"), printable(r.key_reflection)))
 
