@@ -1,6 +1,6 @@
 """Which model each provider uses, where, and with what key: the command line's
-flags first, then the environment, then the config file's [gemini], [mistral]
-and [ollama] tables, then the defaults. A key is never shown: it is a Secret."""
+flags first, then the environment, then the config file's [gemini], [mistral],
+[ollama] and [openai] tables, then the defaults. A key is never shown: it is a Secret."""
 
 from __future__ import annotations
 
@@ -12,14 +12,19 @@ from labyrinth.saves.config import MAX_RPM, MAX_TIMEOUT_S, ConfigError, read_con
 
 from .providers.secrets import remember, remember_url
 
-PROVIDERS = ("gemini", "mistral", "ollama")
-DEFAULT_MODELS = {"gemini": "gemini-2.5-flash", "mistral": "mistral-small-latest", "ollama": "qwen3:8b"}
+PROVIDERS = ("gemini", "mistral", "ollama", "openai")
+# openai: gpt-4o-mini is cheap and fast, takes strict json_schema output, and spends no hidden
+# reasoning tokens out of a reply's REPLY_TOKENS (the o-series and gpt-5 models do, and refuse temperature).
+DEFAULT_MODELS = {"gemini": "gemini-2.5-flash", "mistral": "mistral-small-latest", "ollama": "qwen3:8b",
+                  "openai": "gpt-4o-mini"}
 KEY_VARIABLES = {"gemini": ("GEMINI_API_KEY", "GOOGLE_API_KEY"), "mistral": ("MISTRAL_API_KEY",),
-                 "ollama": ("OLLAMA_API_KEY",)}  # Ollama needs none; a hosted one may
-URL_VARIABLES = {"gemini": "GOOGLE_GEMINI_BASE_URL", "mistral": "MISTRAL_BASE_URL", "ollama": "OLLAMA_HOST"}
+                 "ollama": ("OLLAMA_API_KEY",),  # Ollama needs none; a hosted one may
+                 "openai": ("OPENAI_API_KEY",)}  # a server of one's own needs none
+URL_VARIABLES = {"gemini": "GOOGLE_GEMINI_BASE_URL", "mistral": "MISTRAL_BASE_URL", "ollama": "OLLAMA_HOST",
+                 "openai": "OPENAI_BASE_URL"}
 MODEL_VARIABLES = {p: f"LABYRINTH_{p.upper()}_MODEL" for p in PROVIDERS}
 DEFAULT_URLS = {"gemini": "https://generativelanguage.googleapis.com", "mistral": "https://api.mistral.ai",
-                "ollama": "http://127.0.0.1:11434"}
+                "ollama": "http://127.0.0.1:11434", "openai": "https://api.openai.com/v1"}
 DEFAULT_TIMEOUT_S = 30.0
 
 
@@ -72,8 +77,10 @@ class ProviderSettings:
 
     @property
     def configured(self) -> bool:
-        """Ready to call: a key where the provider needs one (Ollama runs locally without)."""
-        return self.provider == "ollama" or bool(self.api_key)
+        """Ready to call: a key where the provider needs one. Ollama runs locally without, and so does
+        an OpenAI-compatible server of one's own (vLLM, llama.cpp, LM Studio): any endpoint but OpenAI's."""
+        return bool(self.api_key) or self.provider == "ollama" or \
+            (self.provider == "openai" and self.endpoint != DEFAULT_URLS["openai"])
 
 
 def provider_settings(provider: str, flags: dict[str, Any] | None = None, environ: dict[str, str] | None = None,

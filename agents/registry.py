@@ -16,7 +16,8 @@ from .naive import RandomWalker, Waiter
 
 USER_AGENTS: dict[str, Callable[[int], Agent]] = {"builtin": BuiltinUser, "random": RandomWalker}
 MINOTAUR_AGENTS: dict[str, Callable[[int], Agent]] = {"builtin": BuiltinMinotaur, "wait": Waiter}
-TRANSPORTS = {"gemini": "GeminiTransport", "mistral": "MistralTransport", "ollama": "OllamaTransport"}
+TRANSPORTS = {"gemini": "GeminiTransport", "mistral": "MistralTransport", "ollama": "OllamaTransport",
+              "openai": "OpenAITransport"}
 
 
 class ProviderNotConfigured(ValueError):

@@ -34,7 +34,7 @@ CHECK_TIMEOUT_S = 10.0
 PACKAGES = (  # (module, distribution)
     ("labyrinth.engine", "labyrinth-temporal-hunt"), ("labyrinth.agents", "labyrinth-temporal-hunt"),
     ("labyrinth.saves", "labyrinth-temporal-hunt"), ("labyrinth.tui", "labyrinth-temporal-hunt"),
-    ("google.genai", "google-genai"), ("mistralai.client", "mistralai"), ("ollama", "ollama"),
+    ("google.genai", "google-genai"), ("mistralai.client", "mistralai"), ("ollama", "ollama"), ("openai", "openai"),
     ("httpx2", "httpx2"), ("httpx", "httpx"), ("pydantic", "pydantic"), ("textual", "textual"), ("rich", "rich"),
     ("platformdirs", "platformdirs"),
 )

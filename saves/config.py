@@ -1,8 +1,8 @@
 """The user's config file: TOML in the user config directory
 (platformdirs; on Linux $XDG_CONFIG_HOME/labyrinth/config.toml). Read only.
 
-The file is checked in full when it is read: only the [gemini], [mistral]
-and [ollama] tables, only their known keys, each of its kind (a timeout a
+The file is checked in full when it is read: only the [gemini], [mistral],
+[ollama] and [openai] tables, only their known keys, each of its kind (a timeout a
 finite number of seconds in range), so that a typo or a wrong value is named
 at once rather than making every model call fail later."""
 
@@ -58,6 +58,7 @@ class ConfigFile(BaseModel):
     gemini: ProviderTable | None = None
     mistral: ProviderTable | None = None
     ollama: ProviderTable | None = None
+    openai: ProviderTable | None = None
 
 
 def config_path() -> Path:

@@ -20,6 +20,8 @@ from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from labyrinth.agents.providers.base import REPLY_TOKENS
+
 StubReply = tuple[int, Any, dict | None]
 
 
@@ -124,6 +126,18 @@ def ollama_answer(text: str | None, tokens_in: int, tokens_out: int) -> dict:
             "prompt_eval_count": tokens_in, "eval_count": tokens_out}
 
 
+def openai_answer(text: str | None, tokens_in: int, tokens_out: int, finish: str = "stop") -> dict:
+    """A chat completion as OpenAI (and vLLM, llama.cpp, LM Studio) send it; a reasoning model's
+    thoughts come in `reasoning_content`, beside the answer."""
+    return {"id": "chatcmpl-1", "object": "chat.completion", "created": 0, "model": "gpt-4o-mini",
+            "system_fingerprint": "fp_1",
+            "usage": {"prompt_tokens": tokens_in, "completion_tokens": tokens_out,
+                      "total_tokens": tokens_in + tokens_out},
+            "choices": [{"index": 0, "finish_reason": finish, "logprobs": None,
+                         "message": {"role": "assistant", "content": text, "refusal": None,
+                                     "reasoning_content": "Let me think about the ways out first."}}]}
+
+
 def gemini_quota(retry_s: float, per_minute: int) -> dict:
     """Gemini's 429 for a spent per-minute quota: the wait is in the body only, as RetryInfo's
     whole seconds and, to the millisecond, in the message."""
@@ -156,13 +170,23 @@ def ollama_error(status: int, message: str) -> dict:
     return {"error": message}
 
 
+def openai_error(status: int, message: str, param: str | None = None) -> dict:
+    return {"error": {"message": message, "type": "requests" if status == 429 else "invalid_request_error",
+                      "param": param, "code": "rate_limit_exceeded" if status == 429 else None}}
+
+
 WIRE = {"gemini": (gemini_answer, gemini_error), "mistral": (mistral_answer, mistral_error),
-        "ollama": (ollama_answer, ollama_error)}
-CHAT_PATHS = {"gemini": ":generateContent", "mistral": "/v1/chat/completions", "ollama": "/api/chat"}
+        "ollama": (ollama_answer, ollama_error), "openai": (openai_answer, openai_error)}
+CHAT_PATHS = {"gemini": ":generateContent", "mistral": "/v1/chat/completions", "ollama": "/api/chat",
+              "openai": "/chat/completions"}  # under the base URL, which holds OpenAI's /v1
+# How each API says how long a quota lasts: OpenAI (and the gateways copying it) in rate-limit headers
+QUOTA_HEADERS = {"openai": {"x-ratelimit-limit-requests": "500", "x-ratelimit-remaining-requests": "0",
+                            "x-ratelimit-reset-requests": "1s", "x-ratelimit-remaining-tokens": "199000",
+                            "x-ratelimit-reset-tokens": "300ms"}}
 
 
 def conversation_text(provider: str, body: dict) -> tuple[str, str]:
-    """The system text and the last user message of a chat request, in any of the three formats."""
+    """The system text and the last user message of a chat request, in any of the four formats."""
     if provider == "gemini":
         system = body["systemInstruction"]["parts"][0]["text"]
         last = body["contents"][-1]["parts"][0]["text"]
@@ -181,9 +205,10 @@ class Model:
     scheduled for that request number (1-based, counting chat requests only)."""
 
     def __init__(self, provider: str, faults: dict[int, str] | None = None, timeout_s: float = 0.5,
-                 minotaur_action: str = "CHASE", delay_s: float = 0.0) -> None:
+                 minotaur_action: str = "CHASE", delay_s: float = 0.0, refuses: tuple[str, ...] = ()) -> None:
         self.provider, self.faults, self.timeout_s = provider, faults or {}, timeout_s
         self.minotaur_action, self.delay_s = minotaur_action, delay_s  # delay_s: how long each answer takes
+        self.refuses = refuses  # the OpenAI response_format types this endpoint answers with a 400
         self.chats = 0
 
     def __call__(self, request: dict) -> StubReply:
@@ -194,8 +219,15 @@ class Model:
         system, last = conversation_text(self.provider, request["body"])
         tokens_in = estimate(json.dumps(request["body"]))
         fault = self.faults.get(self.chats)
+        refused = (request["body"].get("response_format") or {}).get("type")
+        if refused in self.refuses:
+            return 400, openai_error(400, f"Invalid parameter: 'response_format' of type '{refused}' is not "
+                                          "supported with this model.", "response_format"), None
         if fault == "429":
-            return 429, error(429, "quota exceeded, slow down"), {"Retry-After": "1"}
+            return 429, error(429, "quota exceeded, slow down"), QUOTA_HEADERS.get(self.provider, {"Retry-After": "1"})
+        if fault in ("length", "content_filter"):  # OpenAI's: out of tokens before any text, or withheld
+            return 200, openai_answer(None if fault == "length" else '{"action": "CH', tokens_in, REPLY_TOKENS,
+                                      fault), None
         if fault == "503":
             return 503, "upstream connect error", None
         if fault == "trickle":  # a byte every 0.05 s: each read is quick, the whole answer takes seconds
@@ -222,6 +254,9 @@ class Model:
             return 200, {"object": "list", "data": [{"id": m, "object": "model", "created": 0, "owned_by": "mistralai",
                                                      "type": "base", "capabilities": {"completion_chat": True}}
                                                     for m in ("mistral-small-latest", "test-mistral-model")]}, None
+        if self.provider == "openai" and path.endswith("/models"):
+            return 200, {"object": "list", "data": [{"id": m, "object": "model", "created": 0, "owned_by": "system"}
+                                                    for m in ("gpt-4o-mini", "test-openai-model")]}, None
         if self.provider == "ollama" and path == "/api/tags":
             return 200, {"models": [{"model": "qwen3:8b", "name": "qwen3:8b", "size": 5, "digest": "d",
                                      "modified_at": "2026-11-01T00:00:00Z"}]}, None

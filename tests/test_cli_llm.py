@@ -26,7 +26,7 @@ def run(*args: str, env: dict[str, str] | None = None, stdin: str = "") -> subpr
 
 @pytest.fixture
 def stubs():
-    servers = {p: Stub(Model(p, {3: "garbage"})) for p in ("gemini", "mistral", "ollama")}
+    servers = {p: Stub(Model(p, {3: "garbage"})) for p in ("gemini", "mistral", "ollama", "openai")}
     yield servers
     for server in servers.values():
         server.close()
@@ -34,7 +34,8 @@ def stubs():
 
 def environment(stubs) -> dict[str, str]:
     return {"GEMINI_API_KEY": KEY, "GOOGLE_GEMINI_BASE_URL": stubs["gemini"].url, "MISTRAL_API_KEY": KEY,
-            "MISTRAL_BASE_URL": stubs["mistral"].url, "OLLAMA_HOST": stubs["ollama"].url}
+            "MISTRAL_BASE_URL": stubs["mistral"].url, "OLLAMA_HOST": stubs["ollama"].url,
+            "OPENAI_BASE_URL": stubs["openai"].url + "/v1"}  # a server of one's own: no key
 
 
 def test_doctor_checks_each_endpoint_and_never_prints_a_key(stubs):
@@ -45,10 +46,12 @@ def test_doctor_checks_each_endpoint_and_never_prints_a_key(stubs):
     assert "check ok: models/gemini-2.5-flash answers" in out
     assert "check ok: 2 models; test-mistral-model available" in out
     assert "check ok: 1 models; qwen3:8b present" in out
+    assert f"openai   model gpt-4o-mini, endpoint {stubs['openai'].url}/v1, no key" in out
+    assert "check ok: 2 models; gpt-4o-mini available" in out
     assert f"labyrinth.agents  0.1.0    {Path(__file__).parents[1] / 'agents'}" in out  # ours, under our namespace
     assert "config file" in out and "replays" in out
     paths = [r["path"] for s in stubs.values() for r in s.requests]
-    assert sorted(paths) == ["/api/tags", "/v1/models", "/v1beta/models/gemini-2.5-flash"]  # cheap calls only
+    assert sorted(paths) == ["/api/tags", "/v1/models", "/v1/models", "/v1beta/models/gemini-2.5-flash"]  # cheap only
 
 
 def test_doctor_says_what_is_missing_and_what_fails():

@@ -28,7 +28,7 @@ BAD = {  # the file's text, and what the one line must name
     "api_key_number": ("[mistral]\napi_key = 123\n", "[mistral] api_key"),
     "model_table": ("[gemini.model]\nx = 1\n", "[gemini] model"),
     "typo": ('[gemini]\nmodle = "x"\n', "[gemini] modle: unknown key"),
-    "unknown_table": ('[openai]\nmodel = "x"\n', "[openai]: unknown table"),
+    "unknown_table": ('[anthropic]\nmodel = "x"\n', "[anthropic]: unknown table"),
     "provider_not_a_table": ('gemini = "x"\n', "[gemini]"),
     "deep_nesting": ("x = " + "[" * 5000 + "]" * 5000 + "\n", "nested too deep"),
     "number_too_long": ("[gemini]\ntimeout_s = " + "9" * 5000 + "\n", "a number too long"),
@@ -87,7 +87,7 @@ TOML_VALUES = st.one_of(st.integers(-10**20, 10**20), st.floats(), st.booleans()
 
 
 @settings(max_examples=200, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(provider=st.sampled_from(["gemini", "mistral", "ollama", "other"]),
+@given(provider=st.sampled_from(["gemini", "mistral", "ollama", "openai", "other"]),
        key=st.sampled_from(["model", "base_url", "api_key", "timeout_s", "other"]), value=TOML_VALUES)
 def test_any_value_is_accepted_as_it_should_be_or_refused_in_one_line(provider, key, value):
     try:

@@ -7,10 +7,10 @@ import sys
 
 import pytest
 
-SDKS = {"google.genai", "mistralai", "ollama", "httpx2"}
+SDKS = {"google.genai", "mistralai", "ollama", "openai", "httpx2"}
 FORBIDDEN = {
     "labyrinth.engine": {"labyrinth.agents", "labyrinth.saves", "labyrinth.tui", "textual", "rich", "platformdirs",
-                         "google", "google.genai", "mistralai", "ollama", "httpx", "httpx2"},
+                         "google", "google.genai", "mistralai", "ollama", "openai", "httpx", "httpx2"},
     "labyrinth.saves": {"labyrinth.agents", "labyrinth.tui", "textual"},
     "labyrinth.agents": {"labyrinth.tui", "textual", *SDKS},
     "labyrinth.tui": SDKS,  # each SDK loads only when its provider is used (0.3 to 0.55 s apiece)

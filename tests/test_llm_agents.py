@@ -1,4 +1,4 @@
-"""The LLM agents through the real google-genai, mistralai and ollama clients,
+"""The LLM agents through the real google-genai, mistralai, ollama and openai clients,
 against local stub servers that speak each API's wire format: full matches,
 what every request carries, faults on a schedule, a provider that stays down,
 and no key in any file written."""
@@ -14,13 +14,14 @@ from labyrinth.agents.config import ProviderSettings
 from labyrinth.agents.llm_agent import CONTEXT_TOKENS, REPLY_TOKENS
 from labyrinth.agents.providers import retry
 from labyrinth.agents.providers.base import SCHEMAS
+from labyrinth.agents.providers.openai import strict_schema
 from labyrinth.agents.registry import ProviderNotConfigured, make_agent
 from labyrinth.agents.runner import Match
 from labyrinth.saves.replays import ReplayWriter, first_mismatch, read_replay
 from tests.stubs import CHAT_PATHS, Model, Stub, conversation_text
 
 KEY = "sk-test-7c1f0e9a-never-write-me"
-PROVIDERS = ("gemini", "mistral", "ollama")
+PROVIDERS = ("gemini", "mistral", "ollama", "openai")
 ROLES = ("user", "minotaur")
 FAULTS = {3: "garbage", 5: "empty", 7: "wrong schema", 9: "429", 11: "503", 13: "503", 14: "503", 15: "503",
           17: "slow", 19: "think"}  # request numbers; 1 is the plan
@@ -104,6 +105,12 @@ def test_every_request_carries_the_system_prompt_the_schema_and_the_key(provider
             assert body["response_format"]["json_schema"]["schema"] == schema
             assert body["response_format"]["json_schema"]["name"] == "MinotaurAction"
             assert headers["authorization"] == f"Bearer {KEY}"
+        elif provider == "openai":
+            assert request["path"] == "/chat/completions"  # under the base URL, which is the stub's root here
+            assert body["model"] == "test-openai-model" and body["max_tokens"] == REPLY_TOKENS
+            assert body["response_format"] == {"type": "json_schema", "json_schema": {
+                "name": "MinotaurAction", "schema": strict_schema(schema), "strict": True}}
+            assert headers["authorization"] == f"Bearer {KEY}" and headers["x-stainless-retry-count"] == "0"
         else:
             assert body["format"] == schema and body["think"] is False and body["options"]["num_ctx"] == 4096
     assert "Step 2" in conversation_text(provider, requests[-1]["body"])[1]
@@ -147,7 +154,7 @@ def test_no_key_is_written_anywhere(provider, stub, tmp_path):
     assert KEY not in repr(settings(provider, stub.url))
 
 
-@pytest.mark.parametrize("provider", ("gemini", "mistral"))
+@pytest.mark.parametrize("provider", ("gemini", "mistral", "openai"))  # openai: at OpenAI's own endpoint
 def test_a_provider_without_a_key_says_how_to_configure_it(provider):
     with pytest.raises(ProviderNotConfigured, match="API_KEY"):
         make_agent("minotaur", provider, 1)

@@ -19,7 +19,7 @@ from labyrinth.agents.providers.base import CONTEXT_TOKENS, REPLY_TOKENS, estima
 from labyrinth.agents.registry import make_agent
 from labyrinth.agents.runner import Match
 from labyrinth.saves.replays import ReplayWriter
-from tests.stubs import CHAT_PATHS, Model, Stub, estimate
+from tests.stubs import CHAT_PATHS, Model, Stub, estimate, openai_answer
 
 THOUGHT = "<think>" + "Let me weigh every passage once more. " * 40  # cut by the token limit: never closed
 
@@ -51,11 +51,19 @@ def ollama_unusable(kind: str) -> dict:
             "message": {"role": "assistant", "content": text}, "prompt_eval_count": 900, "eval_count": 300}
 
 
-UNUSABLE = {"gemini": gemini_unusable, "mistral": mistral_unusable, "ollama": ollama_unusable}
+def openai_unusable(kind: str) -> dict:
+    text, finish = {"max_tokens": (None, "length"), "empty": ("", "stop"), "think": (THOUGHT, "length"),
+                    "content_filter": ('{"action": "CH', "content_filter")}[kind]
+    return openai_answer(text, 900, 300, finish)
+
+
+UNUSABLE = {"gemini": gemini_unusable, "mistral": mistral_unusable, "ollama": ollama_unusable,
+            "openai": openai_unusable}
 CASES = [("gemini", "blocked", "PROHIBITED_CONTENT"), ("gemini", "safety", "SAFETY"),
          ("gemini", "max_tokens", "MAX_TOKENS"), ("gemini", "empty", "empty"), ("gemini", "think", "MAX_TOKENS"),
-         *((p, k, why) for p in ("mistral", "ollama")
-           for k, why in (("max_tokens", "length"), ("empty", "empty"), ("think", "length")))]
+         *((p, k, why) for p in ("mistral", "ollama", "openai")
+           for k, why in (("max_tokens", "length"), ("empty", "empty"), ("think", "length"))),
+         ("openai", "content_filter", "content_filter")]
 
 
 @pytest.fixture(autouse=True)

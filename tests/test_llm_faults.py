@@ -1,4 +1,4 @@
-"""Faults a real key meets, through the real google-genai, mistralai and ollama
+"""Faults a real key meets, through the real google-genai, mistralai, ollama and openai
 clients against local stub servers: quota answers (Gemini's wait in the body,
 Retry-After, OpenAI's and Mistral's rate-limit headers) waited out within the
 call's deadline and never counted towards replacement, the shared pace of
@@ -21,6 +21,7 @@ from labyrinth.agents.providers.base import SCHEMAS, ProviderError, QuotaError
 from labyrinth.agents.providers.gemini import GeminiTransport
 from labyrinth.agents.providers.mistral import MistralTransport
 from labyrinth.agents.providers.ollama import OllamaTransport
+from labyrinth.agents.providers.openai import OpenAITransport
 from labyrinth.agents.providers.retry import call_deadline_s, patience_s
 from labyrinth.agents.registry import make_agent
 from labyrinth.agents.runner import Match
@@ -28,7 +29,8 @@ from labyrinth.saves.config import ConfigError
 from labyrinth.tui.provider_options import add_provider_options, provider_settings
 from tests.stubs import CHAT_PATHS, WIRE, FakeClock, Model, Stub, gemini_quota, quota_match
 
-TRANSPORTS = {"gemini": GeminiTransport, "mistral": MistralTransport, "ollama": OllamaTransport}
+TRANSPORTS = {"gemini": GeminiTransport, "mistral": MistralTransport, "ollama": OllamaTransport,
+              "openai": OpenAITransport}
 ASK = ("You are the Minotaur.", [("user", "Step 1. Where do you go?")])
 
 
@@ -80,7 +82,7 @@ def test_geminis_quota_wait_is_read_from_the_body_waited_out_and_shown_while_it_
     ({"x-ratelimit-reset-requests": "1m2.5s", "x-ratelimit-reset-tokens": "20ms"}, 62.5),
     ({"ratelimitbysize-limit": "500000", "ratelimitbysize-remaining": "0", "ratelimitbysize-reset": "28"}, 28.0),
 ])
-@pytest.mark.parametrize("provider", ["mistral", "ollama"])
+@pytest.mark.parametrize("provider", ["mistral", "ollama", "openai"])
 def test_rate_limit_headers_say_how_long_to_wait(provider, headers, waited, stub):
     clock = FakeClock()
     stub.reply(429, WIRE[provider][1](429, "rate limited"), headers).reply(*answer(provider))

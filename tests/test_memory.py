@@ -156,7 +156,7 @@ def test_the_injection_is_capped_with_whole_notes_and_always_closed():
     assert learning_injection([]) == "" and learning_injection([smuggled(1, preset=BAD_PRESET)]) == ""
 
 
-@pytest.mark.parametrize("provider", ["gemini", "mistral", "ollama"])
+@pytest.mark.parametrize("provider", ["gemini", "mistral", "ollama", "openai"])
 @pytest.mark.parametrize("role", ["user", "minotaur"])
 def test_lessons_reach_a_models_system_prompt_at_setup_only_and_its_own_words_are_kept(provider, role):
     from labyrinth.agents.arena import ArenaSettings, run_arena
@@ -190,7 +190,7 @@ def test_lessons_reach_a_models_system_prompt_at_setup_only_and_its_own_words_ar
         stub.close()
 
 
-@pytest.mark.parametrize("provider", ["gemini", "mistral", "ollama"])
+@pytest.mark.parametrize("provider", ["gemini", "mistral", "ollama", "openai"])
 def test_hostile_lessons_reach_each_providers_system_prompt_only_as_quoted_notes(provider):
     from labyrinth.agents.arena import ArenaSettings, run_arena
     from labyrinth.agents.config import ProviderSettings

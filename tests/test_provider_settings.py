@@ -45,8 +45,8 @@ def test_the_config_file_is_read_from_the_user_config_directory_and_a_broken_one
     config_path().write_text("[ollama\nmodel = 1\n")
     with pytest.raises(ConfigError, match="config.toml"):
         read_config()
-    with pytest.raises(ValueError, match="choose one of gemini, mistral, ollama"):
-        provider_settings("openai")
+    with pytest.raises(ValueError, match="choose one of gemini, mistral, ollama, openai"):
+        provider_settings("anthropic")
 
 
 def test_retry_after_is_honoured_in_seconds_or_milliseconds_and_dates_fall_back_to_the_backoff():

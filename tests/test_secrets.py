@@ -20,7 +20,9 @@ from tests.stubs import CHAT_PATHS, WIRE, Model, Stub
 
 LABYRINTH = str(Path(sys.executable).with_name("labyrinth"))
 CANARIES = ("CANARY", base64.b64encode(b"user:CANARYPASS").decode())  # every planted secret holds one
-KEYS = {"gemini": "CANARY-GEMINI-7f3a9c1e", "mistral": "CANARY-MISTRAL-2b8d4f60", "ollama": "CANARY-OLLAMA-5e1c7a93"}
+KEYS = {"gemini": "CANARY-GEMINI-7f3a9c1e", "mistral": "CANARY-MISTRAL-2b8d4f60", "ollama": "CANARY-OLLAMA-5e1c7a93",
+        "openai": "CANARY-OPENAI-9d2e6b14"}
+BASIC_AUTH = ("mistral", "openai")  # httpx2 sends a URL's user:password as Basic authorization, in place of the key
 PASSWORD = "user:CANARYPASS@"
 REFUSED = {1, 3}  # the plan and the second decision: refused with the key echoed
 
@@ -69,13 +71,13 @@ def with_password(url: str) -> str:
 
 
 def environment(gateways, home: Path, urls=None) -> dict[str, str]:
-    # Mistral's URL carries no password here: httpx2 would send it as Basic authorization instead of the key
-    urls = urls or {p: s.url if p == "mistral" else with_password(s.url) for p, s in gateways.items()}
+    # BASIC_AUTH's URLs carry no password here: httpx2 would send it as Basic authorization instead of the key
+    urls = urls or {p: s.url if p in BASIC_AUTH else with_password(s.url) for p, s in gateways.items()}
     env = {k: v for k, v in os.environ.items() if not k.endswith(("_API_KEY", "_BASE_URL", "OLLAMA_HOST"))}
     return {**env, "XDG_DATA_HOME": str(home / "data"), "XDG_CONFIG_HOME": str(home / "config"),
             "GEMINI_API_KEY": KEYS["gemini"], "MISTRAL_API_KEY": KEYS["mistral"], "OLLAMA_API_KEY": KEYS["ollama"],
-            "GOOGLE_GEMINI_BASE_URL": urls["gemini"], "MISTRAL_BASE_URL": urls["mistral"],
-            "OLLAMA_HOST": urls["ollama"]}
+            "OPENAI_API_KEY": KEYS["openai"], "GOOGLE_GEMINI_BASE_URL": urls["gemini"],
+            "MISTRAL_BASE_URL": urls["mistral"], "OLLAMA_HOST": urls["ollama"], "OPENAI_BASE_URL": urls["openai"]}
 
 
 def test_redact_hides_known_keys_and_any_urls_user_info():
@@ -97,6 +99,8 @@ def test_the_canaries_appear_in_no_file_written_and_no_byte_printed(gateways, tm
           "gemini", "--replays", str(replays)], env, ""),
         (["arena", "--games", "1", "--preset", "tiny", "--max-turns", "8", "--user", "ollama", "--json",
           "--replays", str(replays)], env, ""),
+        (["arena", "--games", "1", "--preset", "tiny", "--max-turns", "8", "--user", "openai", "--minotaur",
+          "openai", "--replays", str(replays)], env, ""),
         (["arena", "--games", "1", "--preset", "tiny", "--max-turns", "7", "--minotaur", "ollama",
           "--llm-timeout", "1", "--replays", str(replays)], down, ""),
         (["gsm", "--seed", "3", "--preset", "tiny", "--user", "ollama"], env, '{"action": "WAIT"}\n' * 6),

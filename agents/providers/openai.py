@@ -1,0 +1,155 @@
+"""Any OpenAI-compatible endpoint (OpenAI itself, vLLM, llama.cpp's server, LM Studio,
+SGLang, OpenRouter, Groq, Together, DeepSeek) through the official `openai` SDK.
+
+The SDK retries twice on its own and times out per read: its retries are turned off
+(ours wait out quotas and keep one deadline) and so is its environment (the base URL
+and key are always given, so OPENAI_BASE_URL and OPENAI_API_KEY are read once, in
+agents/config.py, with the flags and the config file). A server of one's own needs no
+key, but the SDK insists on one: a placeholder is sent.
+
+Structured output asks for the most the endpoint takes: a strict `json_schema` (its
+dialect: the root an object, every property required, no length bounds, so the
+actions' one schema is reshaped here, not written again), else `json_object`, else
+plain text (the prompt asks for JSON in any case). An endpoint that refuses a format
+with a 400 naming `response_format` is asked again at once in the next, and that one is
+kept for the rest of the match. The SDK reads a 200 without checking it: a body that is
+not a chat completion is ForeignReply. A reply stopped by the length limit with no
+text, or withheld by a content filter, carries its finish reason and no text: the agent
+counts it as an answer without an action. A reasoning model's `reasoning_content` is
+not the answer: only `content` is.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..config import ProviderSettings
+from .base import REPLY_TOKENS, Reply, ResponseSchema
+from .pacing import SYSTEM_CLOCK, Clock, Waiting
+from .retry import Caller, Failure, ForeignReply, http_failure, transport_failure
+
+NO_KEY = "no-key-needed"  # sent to a server of one's own when no key is set: the SDK refuses to start without
+FORMATS = ("json_schema", "json_object", "text")  # the response formats tried, the most useful first
+WITHHELD = "content_filter"  # the finish reason of an answer a filter withheld: any text it has is not the answer
+STRICT_DROPPED = ("minLength", "maxLength")  # bounds strict mode refuses; the game checks what it reads anyway
+
+
+class FormatRefused(Exception):
+    """A 400 naming response_format: the endpoint does not take the format asked for."""
+
+
+class OpenAITransport:
+    def __init__(self, settings: ProviderSettings, clock: Clock = SYSTEM_CLOCK) -> None:
+        # imported here: `import agents` works without the SDK
+        import openai
+
+        self.openai, self.settings, self.timeout_s = openai, settings, settings.timeout_s
+        self.name = f"openai/{settings.model}"
+        self.where = settings.endpoint
+        self.client = openai.OpenAI(api_key=settings.api_key.reveal() if settings.api_key else NO_KEY,
+                                    base_url=self.where, timeout=settings.timeout_s, max_retries=0)
+        self.format = 0  # the index in FORMATS of the format this endpoint takes, for the rest of the match
+        self.calls = Caller("openai", self.where, settings.timeout_s, settings.rpm, clock)
+
+    @property
+    def waiting(self) -> Waiting | None:
+        return self.calls.waiting
+
+    def complete(self, system: str, turns: list[tuple[str, str]], schema: ResponseSchema) -> Reply:
+        messages = [{"role": "system", "content": system}, *({"role": r, "content": t} for r, t in turns)]
+        while True:
+            asked = self.format
+            try:
+                return self.calls(lambda: self._ask(messages, self._response_format(schema)), self._classify)
+            except FormatRefused:
+                self.format = max(self.format, asked + 1)  # another call may have stepped down already
+
+    def _response_format(self, schema: ResponseSchema) -> dict[str, Any] | None:
+        kind = FORMATS[self.format]
+        if kind == "json_schema":
+            return {"type": kind, "json_schema": {"name": schema.name, "schema": strict_schema(schema.json),
+                                                  "strict": True}}
+        return {"type": kind} if kind == "json_object" else None
+
+    def _ask(self, messages: list[dict], response_format: dict[str, Any] | None) -> Reply:
+        extra = {"response_format": response_format} if response_format else {}
+        try:
+            r = self.client.chat.completions.create(model=self.settings.model, messages=messages, temperature=0.7,
+                                                    max_tokens=REPLY_TOKENS, **extra)
+        except self.openai.BadRequestError as exc:
+            if self.format + 1 < len(FORMATS) and "response_format" in _error_text(exc):
+                raise FormatRefused(str(exc)) from None
+            raise
+        if not isinstance(r, self.openai.types.chat.ChatCompletion) or not isinstance(r.choices, list):
+            shape = "a chat completion without choices" if isinstance(r, self.openai.BaseModel) else \
+                f"a JSON {type(r).__name__.replace('NoneType', 'null')}"
+            raise ForeignReply(f"{shape} where a chat completion belongs")
+        choice = r.choices[0] if r.choices else None
+        finish = choice.finish_reason if choice else None
+        content = choice.message.content if choice and choice.message and finish != WITHHELD else None
+        usage = r.usage
+        return Reply(content or "", usage.prompt_tokens if usage else None,
+                     usage.completion_tokens if usage else None, finish)
+
+    def _classify(self, exc: Exception) -> Failure | None:
+        openai = self.openai
+        if isinstance(exc, openai.APIStatusError):
+            body = exc.body if isinstance(exc.body, dict) else None
+            detail = (body or {}).get("message") or exc.message
+            return http_failure("openai", exc.status_code, str(detail), exc.response.headers, body)
+        if isinstance(exc, openai.APIConnectionError):  # the SDK's wrapper of httpx's timeouts and refusals
+            return transport_failure("openai", exc.__cause__ or exc, self.timeout_s, self.where) or \
+                Failure(f"openai is not reachable at {self.where}: {type(exc).__name__}")
+        return transport_failure("openai", exc, self.timeout_s, self.where)
+
+    def check(self) -> str:
+        """A cheap call for `labyrinth doctor`: the models the endpoint serves (GET /models, no tokens spent)."""
+        names = [m.id for m in self.calls.once(lambda: list(self.client.models.list()), self._classify)]
+        have = "available" if self.settings.model in names else "not in the list"
+        return f"{len(names)} models; {self.settings.model} {have}"
+
+
+def strict_schema(schema: dict[str, Any]) -> dict[str, Any]:
+    """``schema`` as OpenAI's strict mode takes it: a root `anyOf` of objects (one per action) becomes
+    one object whose properties take any branch's values (an `enum`'s values joined, other
+    differing schemas as `anyOf`); every object requires all its properties (an optional one
+    that may be null stays nullable; one that may not must now be given: any of its values is
+    valid) and allows no others; STRICT_DROPPED bounds are left out. The game checks every
+    action it reads, so a looser schema costs nothing."""
+    branches = schema.get("anyOf")
+    if branches and all(b.get("type") == "object" for b in branches):
+        names = list(dict.fromkeys(name for b in branches for name in b["properties"]))
+        schema = {"type": "object", "properties": {name: _joined([b["properties"][name] for b in branches
+                                                                   if name in b["properties"]])
+                                                    for name in names}}
+    return _strict(schema)
+
+
+def _joined(options: list[dict[str, Any]]) -> dict[str, Any]:
+    """One schema for the values any of ``options`` allows."""
+    distinct = [o for i, o in enumerate(options) if o not in options[:i]]
+    if len(distinct) == 1:
+        return distinct[0]
+    if all(set(o) == {"type", "enum"} and o["type"] == distinct[0]["type"] for o in distinct):
+        return {"type": distinct[0]["type"], "enum": list(dict.fromkeys(v for o in distinct for v in o["enum"]))}
+    return {"anyOf": distinct}
+
+
+def _strict(node: Any) -> Any:
+    if isinstance(node, list):
+        return [_strict(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    node = {key: _strict(value) if key != "properties" else {name: _strict(sub) for name, sub in value.items()}
+            for key, value in node.items() if key not in STRICT_DROPPED}
+    if node.get("type") == "object":
+        node["properties"] = node.get("properties", {})
+        node["required"] = list(node["properties"])
+        node["additionalProperties"] = False
+    return node
+
+
+def _error_text(exc: Exception) -> str:
+    """An error answer's message and `param` (OpenAI names the refused parameter there)."""
+    body = getattr(exc, "body", None)
+    return " ".join(str(body.get(k) or "") for k in ("param", "message")) if isinstance(body, dict) else str(exc)
