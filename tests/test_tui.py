@@ -154,9 +154,9 @@ async def test_keys_walk_run_and_take_ramps_once_the_map_has_focus():
         await pilot.press("up")
         assert session.game.state.turn == 1 and session.game.state.tick == 2  # one step north, or a bump: 1 s
         await pilot.press("l")
-        assert session.turns[-1][0].command == "LOOK"
+        assert session.match.played[-1][0].command == "LOOK"
         await pilot.press("shift+up")
-        assert session.turns[-1][0].speed == 2
+        assert session.match.played[-1][0].speed == 2
         await pilot.press("less_than_sign")
         assert session.response.environment.stop_reason == "COLLISION"  # no ramp here
         await pilot.press("right_square_bracket")

@@ -235,7 +235,8 @@ def test_a_wsap_agent_learns_through_its_game_description_and_leaves_its_reflect
     assert head == USER_DESCRIPTION and json.dumps(died.key_reflection) in lessons
     game.act(Action("LOOK"))
     assert len(log.read()) == 4  # written once a game ends, not before
-    timed_out.replay(played)
+    for user, minotaur in played:  # a saved game resumed into a fresh match (agents/resume.py)
+        timed_out.match.replay_turn(user, minotaur)
     assert timed_out.done and len(log.read()) == 4  # a game replayed (a saved game resumed) is not remembered again
 
 
