@@ -20,6 +20,7 @@ import warnings
 
 from labyrinth.engine import Game, MinotaurDecision, UserInput
 from labyrinth.engine.commands import BadInput
+from labyrinth.engine.turn import TurnResult
 from labyrinth.engine.wsap import Action, ActionResult, ActionSpace, Observation
 from labyrinth.engine.wsap.roles import ROLES
 from labyrinth.saves.experience import Experience
@@ -110,12 +111,16 @@ class LabyrinthAdapter:
             return ActionResult(False, message, 0.0, [], self.done, self.observation)
         if self.done:
             self.match.refine()  # a model opponent puts its reflection in its own words (the match remembered)
-        earned = self.knowledge.unlocked(turn.result)
+        return ActionResult(True, message, self.knowledge.reward(turn.result), self.earn(turn.result), self.done,
+                            self.observation)
+
+    def earn(self, result: TurnResult) -> list[str]:
+        """The achievements a played turn unlocks for the first time, described (a resumed game's
+        turns are given here too, so that what was earned before stays earned)."""
+        earned = self.knowledge.unlocked(result)
         new = sorted(earned - self.unlocked)
         self.unlocked |= earned
-        return ActionResult(True, message, self.knowledge.reward(turn.result),
-                            [self.knowledge.achievements[name].description for name in new], self.done,
-                            self.observation)
+        return [self.knowledge.achievements[name].description for name in new]
 
 
 def make_adapter(role: str = "user", seed: int = 1, preset: str = "standard", difficulty: str = "normal",

@@ -134,7 +134,7 @@ class LabyrinthAvatars:
         if record.save:
             try:
                 saved = load_game(confined(Path(record.save), saves_dir()))
-                resume_into(game.match, saved)
+                resume_into(game.match, saved, game.earn)  # what it had earned stays earned
             except (SaveError, StorageError) as exc:
                 return JackInResult(False, record.avatar, f"its sleeping game cannot be resumed: {exc}", {}, None)
         self.agent_id, self.avatar_id, self.game = agent_id, avatar_id, game

@@ -1,9 +1,10 @@
 """The agent interface of WSAP v0.1, shared by every agent of this project.
 
-Whatever drives an agent (rules, an LLM, a person at the keyboard), the match
-runner only calls these four methods. ``blocking`` tells the runner whether
-``decide`` may wait on the outside world (a network call, a person): such
-agents are asked in threads, with a timeout, both at once.
+Whatever drives an agent (rules or an LLM), the turn loop (runner.py) only
+calls these four methods; a person or a pipe is not an agent but an Outside
+seat whose input is pushed. ``blocking`` tells the loop whether ``decide`` may
+wait on the outside world (a network call): the seats that must be asked are
+then asked in threads, at once, with one deadline for the turn.
 """
 
 from __future__ import annotations

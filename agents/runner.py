@@ -60,6 +60,8 @@ class Turn:
     whys: dict[str, str | None] = field(default_factory=dict)  # why a fallback replaced an asked answer
     asks: tuple[str, ...] = ()
     refused: list[dict[str, str]] = field(default_factory=list)  # an asked user's refused commands
+    asked: set[str] = field(default_factory=set)  # the seats asked for this turn (their exchanges are its own)
+    deadline: float | None = None  # set when first asking: one for the turn, retries included
     result: TurnResult | None = None
     record: TurnRecord | None = None
 
@@ -178,14 +180,18 @@ class Match:
 
     def ask(self, turn: Turn) -> dict[str, Answer]:
         """The asked seats' answers: in the caller's thread for rules agents, else at once in
-        threads with one deadline for the turn. A side still busy with an earlier turn is not
-        asked again until that call returns. The one step that may block."""
+        threads with one deadline for the turn (a refused user asked again included). A side
+        still busy with an earlier turn is not asked again until that call returns. The one
+        step that may block."""
         sides = {role: self.sides[role] for role in turn.asks}
         if not self._threaded:
+            turn.asked.update(sides)
             return {role: side.ask() for role, side in sides.items()}
-        deadline = time.monotonic() + self.timeout_s
+        if turn.deadline is None:
+            turn.deadline = time.monotonic() + self.timeout_s
         asked = {role: _in_daemon_thread(side.ask) for role, side in sides.items()
                  if role not in self._busy or self._busy[role].done()}
+        turn.asked.update(asked)
         answers: dict[str, Answer] = {}
         for role, side in sides.items():
             future = asked.get(role)
@@ -193,7 +199,7 @@ class Match:
                 answers[role] = (None, "still busy with an earlier turn")
                 continue
             try:
-                answers[role] = future.result(timeout=max(0.0, deadline - time.monotonic()))
+                answers[role] = future.result(timeout=max(0.0, turn.deadline - time.monotonic()))
                 self._busy.pop(role, None)
             except FutureTimeout:
                 side.stats.timeouts += 1
@@ -264,8 +270,8 @@ class Match:
             self.digest.turn(result)
         done = self.outcome is not None
         for role, seat in self.seats.items():
-            seat.tell(result, turn.whys.get(role), done)
-        exchanges = {role: side.exchange for role, side in self.sides.items() if side.exchange}
+            seat.tell(result, turn.whys.get(role), done, busy=role in self._busy)
+        exchanges = {role: side.exchange for role, side in self.sides.items() if role in turn.asked and side.exchange}
         turn.result = result
         turn.record = TurnRecord(self.turns, user, minotaur, turn.whys.get("user"), turn.whys.get("minotaur"),
                                  result, exchanges, turn.refused)

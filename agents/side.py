@@ -1,8 +1,9 @@
 """One role of a game played by an agent: what it perceives, how its answers
 are timed, checked and replaced by the fallback, and the feedback it gets.
 
-The turn loop (runner.py's Match) holds one for each seat an agent fills; a
-seat played from outside (the keyboard, a pipe, a WSAP caller) has none.
+The turn loop (runner.py's Match) holds a Side for each seat an agent fills
+(it is asked), and an OutsideSide for a seat played from outside (the keyboard,
+a pipe, a WSAP caller: its input is pushed).
 """
 
 from __future__ import annotations
@@ -110,13 +111,10 @@ class Side:
         self.stats.fallbacks += 1
         return self.knowledge.fallback, why
 
-    def decide(self) -> tuple[UserInput | MinotaurDecision, str | None]:
-        """Ask and check in one go (for a side played in the caller's thread)."""
-        return self.command(*self.ask())
-
-    def tell(self, result: TurnResult, why: str | None, done: bool) -> None:
+    def tell(self, result: TurnResult, why: str | None, done: bool, busy: bool = False) -> None:
         """The new observation, and the feedback on the action this side sent (``why``: the
-        reason its answer was replaced by the fallback)."""
+        reason its answer was replaced by the fallback). An agent still answering an earlier
+        turn (``busy``) is not disturbed: its next question will hold the new observation."""
         role = self.knowledge
         refused = role.refused(result)
         if refused:
@@ -129,6 +127,8 @@ class Side:
         if why:
             ok, text = False, f"Your answer was not used ({why}); {role.fallback.model_dump_json(exclude_none=True)} " \
                               f"was played instead.\n{text}"
+        if busy:
+            return
         try:
             self.agent.reflect(ActionResult(ok, text, role.reward(result), [], done, self.observation))
         except Exception:  # counted, and the game goes on
@@ -163,7 +163,7 @@ class OutsideSide:
         self.perception = self.knowledge.perception(world) if outside.observe else None
         self.observation = self.perception.observe(state, first_view) if self.perception else None
 
-    def tell(self, result: TurnResult, why: str | None, done: bool) -> None:
+    def tell(self, result: TurnResult, why: str | None, done: bool, busy: bool = False) -> None:
         """Count the input (refused or played) and, when kept, update the observation."""
         self.stats.decisions += 1
         if self.knowledge.refused(result):

@@ -121,6 +121,14 @@ def parse_command(line: str) -> UserInput:
         raise NotACommand(describe_errors(exc)) from None
 
 
+def typed(command: UserInput) -> str:
+    """The command as a person would type it, which parse_command reads back as the same command:
+    'move west 2', 'run north', 'grab red stone', 'halt 3' (an agent's turn shown in the log)."""
+    verb = "run" if command.command == "MOVE" and command.speed == 2 else command.command.lower()
+    words = [verb, command.direction, command.steps, command.target]
+    return " ".join(str(word).lower() for word in words if word is not None)
+
+
 def _count(word: str) -> int:
     """A word of decimal digits (any script) as a count; too many digits for any count is a hint,
     before int() would refuse them (more than 4,300) or the hint would echo them all."""

@@ -13,6 +13,7 @@ from labyrinth.tui.command_parser import (
     VERBS,
     NotACommand,
     parse_command,
+    typed,
 )
 
 WORDS = [*VERBS, "north", "n", "up", "down", "run", "red", "stone", "lantern", "steps"]
@@ -72,3 +73,22 @@ def test_decimal_digits_of_any_script_and_leading_zeros_are_counts(line, steps):
 
 def test_a_blank_line_suggests_commands():
     assert EXAMPLES[0] in hint("   ")
+
+
+_DIRECTIONS = st.sampled_from(["NORTH", "SOUTH", "EAST", "WEST", "UP RAMP", "DOWN RAMP"])
+_STEPS = st.integers(1, MAX_STEPS)
+_COMMANDS = st.one_of(
+    st.builds(lambda d, n, v: UserInput(command="MOVE", direction=d, steps=n, speed=v), _DIRECTIONS,
+              st.none() | _STEPS, st.sampled_from([1, 2])),
+    st.builds(lambda n: UserInput(command="HALT", steps=n), st.none() | _STEPS),
+    st.just(UserInput(command="LOOK")),
+    st.builds(lambda t: UserInput(command="GRAB", target=t),
+              st.sampled_from([None, "RED STONE", "BLUE STONE", "YELLOW STONE", "LANTERN"])),
+    st.builds(lambda t: UserInput(command="USE", target=t), st.sampled_from([None, "LANTERN"])),
+)
+
+
+@given(_COMMANDS)
+def test_a_command_typed_out_reads_back_as_itself(command):
+    """What the spectate log shows for an agent's turn is what a person would type for it."""
+    assert parse_command(typed(command)) == command

@@ -1,5 +1,6 @@
-"""The match runner with deliberately broken agents: every failure becomes a
-counted fallback, no match can stall, and both sides are asked at once."""
+"""The turn loop with deliberately broken agents: every failure becomes a
+counted fallback, no match can stall, the seats that must be asked are asked at
+once, and a refused user's retries share the turn's one deadline."""
 
 import json
 import threading

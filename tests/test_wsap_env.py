@@ -266,3 +266,23 @@ def test_the_opponent_learns_from_the_same_log(tmp_path):
     assert as_minotaur.opponent.agent.death_spots == [((201, 203, 100), 40.0)]
     assert as_minotaur.opponent.agent.lantern_early
     assert "lesson 7" in as_minotaur.game_description and "- ESCAPED, tiny seed 7" in as_minotaur.game_description
+
+
+def test_a_resumed_game_keeps_the_achievements_earned_before():
+    """What jack_in does with a sleeping avatar: the saved turns are played into a new game, and
+    what they had unlocked stays unlocked (not announced again, and listed at jack_out)."""
+    from labyrinth.agents.resume import resume_into
+    from labyrinth.saves.games import SavedGame
+
+    played = make_adapter("user", seed=4, preset="tiny", max_turns=400)
+    user = make_agent("user", "builtin", 4)
+    user.initialize(played.game_description, played.action_space)
+    while not played.unlocked and not played.done:
+        played.act(user.decide(played.observe()))
+    assert played.unlocked, "the built-in user takes something on this labyrinth"
+    saved = SavedGame(None, "2026-11-23T00:00:00Z", 4, "tiny", "normal", "builtin", list(played.history),
+                      played.game.state.digest(), "probe")
+    resumed = make_adapter("user", seed=4, preset="tiny", max_turns=400)
+    resume_into(resumed.match, saved, resumed.earn)
+    assert resumed.unlocked == played.unlocked
+    assert resumed.game.state.digest() == played.game.state.digest()

@@ -2,8 +2,8 @@
 what it perceives, how its action becomes engine input, what it is rewarded
 and what it unlocks, and what is played when its answer cannot be.
 
-Everything that plays a role (the turn loop's seats, the WSAP adapter, the
-Gymnasium wrappers) reads it from here instead of asking ``role == "user"``.
+Everything that plays a role (the turn loop's seats, the WSAP adapter) reads
+it from here instead of asking ``role == "user"``.
 """
 
 from __future__ import annotations

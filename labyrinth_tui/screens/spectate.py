@@ -12,6 +12,7 @@ from textual.screen import Screen
 from textual.widgets import Footer
 
 from ..background import TurnPlayed, carry_turn, run_in_background
+from ..command_parser import typed
 from ..session import SpectateSession, ended, minotaur_mark
 from ..terminal_text import plain, printable
 from ..widgets.agent_panel import AgentPanel
@@ -97,9 +98,8 @@ class SpectateScreen(Screen):
         screen stays live meanwhile. The finished turn comes back as a TurnPlayed message."""
         if self.stepping or self.session.over:
             return
-        user = self.session.match.sides["user"]
         carry_turn(self, self.session, self.session.begin(),
-                   played=lambda turn: TurnPlayed(turn, _words(user.last_action)),
+                   played=lambda turn: TurnPlayed(turn, typed(turn.record.user) if turn.record else ""),
                    waiting=self._think, failed=self._turn_failed)
 
     def _think(self) -> None:
@@ -187,12 +187,3 @@ class SpectateScreen(Screen):
         self.query_one(CuePanel).show(s.response)
         self.query_one(StatusBar).show(s.response)
         self.query_one(AgentPanel).show(s.match.sides, s.match.plans, s.lessons)
-
-
-def _words(action) -> str:
-    """The user's last action as one would type it: 'move west 2', 'run north', 'grab red stone'."""
-    if action is None:
-        return "(fallback)"
-    p = dict(action.parameters)
-    verb = "run" if p.pop("speed", 1) == 2 else action.name.lower()
-    return " ".join([verb, *(str(v).lower() for v in p.values())])
