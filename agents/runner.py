@@ -227,7 +227,9 @@ class Match:
     def replay_turn(self, user: UserInput, minotaur: MinotaurDecision) -> TurnResult:
         """A recorded turn played again (resuming a saved game): an agent in process re-lives its
         decision first, so that its memory is where it was; a model is not asked again, it only
-        hears how the turn went. Nothing is remembered: the game was when it was played."""
+        hears how the turn went. Nothing is remembered: the game was when it was played. Only the
+        played turn is re-lived, not an asked user's refused attempts before it: the fronts that
+        save (the TUI, avatars) push the user's input, which is refused before anyone is asked."""
         for side in self.sides.values():
             if not side.agent.blocking:
                 side.ask()

@@ -42,12 +42,11 @@ class Figures:
     walked: int = 0  # steps the user moved
     jumps_seen: int = 0  # Temporal Whines at the Minotaur's leap
     lanterns_used: int = 0
-    errors: int = 0  # commands the game refused
 
     def count(self, result: TurnResult) -> None:
-        """One answered command: refused, or a turn and what happened in it."""
+        """One answered command: a turn and what happened in it (a refused command is none: the
+        user's seat counts those, in ``match.stats["user"].errors``)."""
         if result.response.status == "ERROR":
-            self.errors += 1
             return
         self.turns += 1
         for e in result.events:

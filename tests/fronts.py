@@ -54,7 +54,12 @@ class CountingMinotaur(Counting, BuiltinMinotaur):
 
 
 class CountingUser(Counting, BuiltinUser):
-    """The built-in user, counting its calls."""
+    """The built-in user, counting its calls, that fumbles every third answer: a GRAB of the red
+    stone, which the game mostly refuses, so that every front must retry it as the loop does."""
+
+    def decide(self, observation):
+        action = super().decide(observation)
+        return Action("GRAB", {"target": "RED STONE"}) if self.calls % 3 == 0 else action
 
 
 @contextmanager
@@ -112,7 +117,9 @@ def _typed(session: PlaySession, lines: Sequence[str], trace: list[str]) -> None
             command = parse_command(line)
         except NotACommand:
             continue
-        session.play(command)
+        turn = session.begin(command)  # as the game screen drives it (background.carry_turn)
+        while not turn.done:
+            turn = session.answer(turn, session.match.ask(turn))
         trace.append(session.game.state.digest())
 
 

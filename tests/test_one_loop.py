@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from labyrinth.engine.schemas import STONES, USER_PARAMS, Direction, ItemName
 
-from .fronts import Run, gsm_run, match_run, resume_run, tui_run, wsap_run
+from .fronts import MINOTAUR_FRONTS, Run, gsm_run, match_run, minotaur_match_run, resume_run, tui_run, wsap_run
 
 # Valid commands: those of the schemas' one definition that are always carried out (a GRAB or a
 # USE may be refused, engine/turn.py's unexecutable), each param drawn from its field's values.
@@ -103,3 +103,26 @@ def test_every_front_plays_a_stream_as_the_loop_does(front, stream, seed, preset
 @given(stream=streams, seed=seeds, preset=presets, cut=st.floats(0, 1))
 def test_a_game_saved_and_resumed_plays_on_as_the_loop_does(stream, seed, preset, cut):
     _agree(resume_run(stream, seed, preset, round(cut * len(stream))), match_run(stream, seed, preset))
+
+
+# The Minotaur's decisions pushed and the user asked (gsm --user, WSAP in the Minotaur's role): the
+# counting user fumbles every third answer with a GRAB the game mostly refuses, so each front must
+# retry it within the turn as the loop does (the pushed decision always makes a turn).
+coords = st.builds(lambda x, y, z: {"x": x, "y": y, "z": z}, st.integers(-2, 30), st.integers(-2, 30),
+                   st.integers(-1, 2))
+decisions = st.one_of(
+    st.builds(lambda name: json.dumps({"action": name}), st.sampled_from(["WAIT", "CHASE", "JUMP"])),
+    st.builds(lambda where: json.dumps({"action": "PATHFIND", "target_coords": where}), coords),
+    st.sampled_from([*BROKEN_JSON, '{"action": "FLY"}']),
+)  # a PATHFIND without coordinates is left out, as a LOOK with steps is above: the engine plays it
+# (the decision refused within the turn), the WSAP mapping refuses it (its param is required)
+decision_streams = st.lists(decisions, min_size=10, max_size=40)
+
+
+@pytest.mark.parametrize("front", [name for name in MINOTAUR_FRONTS if name != "loop"])
+@FAST
+@given(stream=decision_streams, seed=seeds, preset=presets)
+def test_every_minotaur_front_plays_a_stream_as_the_loop_does(front, stream, seed, preset):
+    played, loop = MINOTAUR_FRONTS[front](stream, seed, preset), minotaur_match_run(stream, seed, preset)
+    assert played.played == loop.played and played.final == loop.final
+    assert played.calls == loop.calls, "the user's calls, its refused retries included"

@@ -107,7 +107,7 @@ async def test_a_refused_command_never_asks_the_minotaur(monkeypatch):
         for _ in range(3):
             await type_line(pilot, "grab red stone")  # no stone here: the game refuses it
         assert session.game.state is state and session.response.status == "ERROR"
-        assert minotaur.decided_in == [] and session.figures.errors == 3 and session.figures.turns == 0
+        assert minotaur.decided_in == [] and session.match.stats["user"].errors == 3 and session.figures.turns == 0
         assert "grab red stone" in "\n".join(line.text for line in app.screen.query_one("#log").lines)
         await type_line(pilot, "look")
         assert len(minotaur.decided_in) == 1 and session.game.state.turn == 1 and session.figures.turns == 1
@@ -125,7 +125,7 @@ async def test_a_blocking_minotaur_decides_off_the_ui_thread_and_the_game_steps_
         await type_line(pilot, "look")
         await wait_for(pilot, lambda: screen.thinking is None)
         await type_line(pilot, "grab red stone")  # refused: the Minotaur is not asked, nothing goes to a thread
-        assert game.state.turn == 1 and screen.session.figures.errors == 1 and stepped_in == [ui, ui]
+        assert game.state.turn == 1 and screen.session.match.stats["user"].errors == 1 and stepped_in == [ui, ui]
         decided_in = screen.session.minotaur.agent.decided_in
         assert len(decided_in) == 1 and decided_in[0] is not ui
 
