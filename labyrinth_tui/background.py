@@ -29,10 +29,12 @@ def run_in_background(app: App, call: Callable[[], Any],
             result, error = call(), None
         except Exception as exc:  # noqa: BLE001 - handed to ``done``, which tells the player
             result, error = None, exc
+        if not app.is_running:
+            return  # the app has closed meanwhile: nobody waits for the answer
         try:
             app.call_from_thread(done, result, error)
         except RuntimeError:
-            pass  # the app has closed meanwhile: nobody waits for the answer
+            pass  # it closed between the check and the call
 
     threading.Thread(target=run, daemon=True, name="labyrinth-background").start()
 
