@@ -117,5 +117,5 @@ def test_gsm_says_once_on_stderr_when_its_model_is_replaced():
     assert done.returncode == 0, done.stderr
     assert len(done.stdout.splitlines()) == 9  # the pipe's answers go on as before
     said = [line for line in done.stderr.splitlines() if "kept failing" in line]
-    assert said == ["labyrinth gsm: the user's model ollama/qwen3:8b kept failing: the built-in agent plays the "
-                    "user from now on"]
+    assert said == [("labyrinth gsm: the user's model ollama/qwen3:8b kept failing: the built-in agent plays the "
+                     "user from now on")]
