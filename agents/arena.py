@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass, replace
 from itertools import islice
@@ -38,6 +38,9 @@ Z_95 = 1.959963984540054  # the standard normal's 97.5th percentile
 # Called with a match's seed; must be picklable (a module-level function or a
 # class) when jobs > 1, since the recorder is made in the worker that plays.
 RecorderFactory = Callable[[int], Recorder | None]
+# Given each match's agents as the match begins (a model's quota wait can then be shown while it
+# runs); only where the match is played in this process: jobs 1.
+Seated = Callable[[Mapping[str, Any]], None]
 
 
 def wilson_interval(successes: int, trials: int, z: float = Z_95) -> tuple[float, float]:
@@ -74,14 +77,18 @@ class ArenaSettings:
         kept = [r for role in ("user", "minotaur") for r in relevant(self.lessons, role, seed, self.preset)]
         return replace(self, lessons=tuple(kept))
 
-    def play(self, seed: int, recorder_factory: RecorderFactory | None = None) -> MatchResult:
+    def play(self, seed: int, recorder_factory: RecorderFactory | None = None,
+             seated: Seated | None = None) -> MatchResult:
         """One match on ``seed``, both agents built here from the seed and, with memory, from the
-        lessons relevant to it; its reflections come back in the result."""
+        lessons relevant to it; its reflections come back in the result. ``seated`` is given the
+        agents before they are asked anything (their plans)."""
         providers = {settings.provider: settings for settings in self.providers}
         kinds = {"user": self.user, "minotaur": self.minotaur}
         lessons = {role: relevant(self.lessons, role, seed, self.preset) if self.memory else [] for role in kinds}
         agents = {role: make_agent(role, kind, seed, providers, lessons[role], self.preset)
                   for role, kind in kinds.items()}
+        if seated:
+            seated(agents)
         match = Match(agents["user"], agents["minotaur"], seed=seed, preset=self.preset, difficulty=self.difficulty,
                       max_turns=self.max_turns, recorder=recorder_factory(seed) if recorder_factory else None,
                       digest=self.memory, lessons=lessons)
@@ -157,15 +164,18 @@ class ArenaSummary:
 
 def run_arena(settings: ArenaSettings, seeds: Iterable[int], *, jobs: int = 1,
               recorder_factory: RecorderFactory | None = None,
-              on_result: Callable[[MatchResult], None] | None = None) -> ArenaSummary:
+              on_result: Callable[[MatchResult], None] | None = None,
+              seated: Seated | None = None) -> ArenaSummary:
     """Play one match per seed over ``jobs`` processes; ``on_result`` hears of
-    each match as it ends (in finishing order, for a progress bar)."""
+    each match as it ends (in finishing order, for a progress bar). ``seated`` is given each
+    match's agents as it begins when the matches are played in this process (``jobs`` 1):
+    agents in worker processes cannot be watched from here."""
     seeds = list(seeds)
     began = time.perf_counter()
     if jobs <= 1 or len(seeds) <= 1:
         results = []
         for seed in seeds:
-            results.append(settings.play(seed, recorder_factory))
+            results.append(settings.play(seed, recorder_factory, seated))
             if on_result:
                 on_result(results[-1])
     else:

@@ -94,11 +94,7 @@ class Match:
         keeps_digest = digest or (memory is not None and memory.log is not None)
         self.digest = GameDigest(self.game.world, self.game.state.user) if keeps_digest else None
         self.last = self.game.opening()  # the latest turn's result (at first, the opening)
-        self.seats: dict[str, Side | OutsideSide] = {
-            role: (player.seat(role, self.game.world, self.game.state, ROLES[role].view(self.last))
-                   if isinstance(player, Outside) else
-                   Side(role, player, self.game.world, self.game.state, ROLES[role].view(self.last)))
-            for role, player in (("user", user), ("minotaur", minotaur))}
+        self.seats = self._seat({"user": user, "minotaur": minotaur})
         self.sides = {role: seat for role, seat in self.seats.items() if seat.asked}  # the agents' seats
         self._threaded = any(side.agent.blocking for side in self.sides.values())
         # A turn waits as long as the slower agent may need (an LLM's retries included), so that the
@@ -260,6 +256,25 @@ class Match:
             self.recorder = None
 
     # --- inside -------------------------------------------------------------------------
+
+    def _seat(self, players: Mapping[str, Agent | Outside]) -> dict[str, Side | OutsideSide]:
+        """Each player's seat. An agent's seat asks it for a plan; agents that may block (models)
+        are asked at once, each in a thread, so that the opening takes as long as the slower
+        plan call, not the sum (each call is bounded by its own deadline, in the provider layer)."""
+        world, state = self.game.world, self.game.state
+
+        def seat(role: str, player: Agent | Outside) -> Side | OutsideSide:
+            view = ROLES[role].view(self.last)
+            if isinstance(player, Outside):
+                return player.seat(role, world, state, view)
+            return Side(role, player, world, state, view)
+
+        blocking = [role for role, player in players.items()
+                    if not isinstance(player, Outside) and player.blocking]
+        planning = {role: _in_daemon_thread(lambda role=role: seat(role, players[role]))
+                    for role in blocking} if len(blocking) > 1 else {}
+        return {role: planning[role].result() if role in planning else seat(role, player)
+                for role, player in players.items()}
 
     def _play(self, turn: Turn, remember: bool) -> Turn:
         """Step the engine with both inputs, tell both seats, record, and at the end remember."""

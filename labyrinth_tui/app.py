@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import gc
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from textual.app import App
@@ -12,12 +12,14 @@ from textual.binding import Binding
 
 from labyrinth.agents.config import PROVIDERS, provider_settings
 from labyrinth.agents.registry import ProviderNotConfigured, check_configured
+from labyrinth.engine import UserInput
 from labyrinth.saves.config import ConfigError
 from labyrinth.saves.games import SavedGame, SaveError
 
 from .background import run_in_background
 from .screens.game import GameScreen
 from .screens.help import HelpScreen
+from .screens.opening import OpeningScreen
 from .screens.provider_missing import ProviderMissingScreen
 from .screens.title import HUMAN, NewGame, TitleScreen
 from .session import PlaySession, SpectateSession
@@ -69,8 +71,8 @@ class LabyrinthApp(App):
             self.push_screen(ProviderMissingScreen(problem, "user" if role == "user" else "Minotaur"),
                              lambda builtin: builtin and self.start(replace(new, **{role: "builtin"})))
         elif llm_providers(new):
-            self.notify(f"Asking {' and '.join(llm_providers(new))} for a plan...", title="Starting")
-            self._open_in_background(lambda: self._session(new))
+            self._open_in_background(lambda: self._session(new), " and ".join(llm_providers(new)),
+                                     typing=not new.spectated)
         else:
             self._open(self._session(new))
 
@@ -92,20 +94,29 @@ class LabyrinthApp(App):
                                    providers=new.providers, learning=new.learning)
         return PlaySession(new.seed, new.preset, new.difficulty, new.minotaur, new.providers, new.learning)
 
-    def _open_in_background(self, make: Callable[[], PlaySession | SpectateSession]) -> None:
-        """Make a session whose agents call a model (a plan, a saved game's agent) off the UI thread."""
+    def _open_in_background(self, make: Callable[[], PlaySession | SpectateSession], asking: str,
+                            typing: bool = True) -> None:
+        """Make a session whose agents call a model (a plan, a saved game's agent) off the UI thread,
+        while the opening screen keeps the keys (``typing``: a game one plays, whose commands it keeps
+        until the game starts)."""
         self.opening = True
+        opening = OpeningScreen("The Minotaur is getting ready" if typing else "The agents are getting ready",
+                                asking, typing, self.clock)
+        self.push_screen(opening)
 
         def made(session: PlaySession | SpectateSession | None, error: BaseException | None) -> None:
             self.opening = False
+            while opening in self.screen_stack:  # a help screen may be open above it
+                self.pop_screen()
             if error is not None:
                 self.notify(printable(str(error)), title="Cannot start", severity="error", markup=False)
             else:
-                self._open(session)
+                self._open(session, opening.typed_ahead, opening.draft)
 
         run_in_background(self, make, made)
 
-    def _open(self, session: PlaySession | SpectateSession) -> None:
+    def _open(self, session: PlaySession | SpectateSession, typed_ahead: Sequence[tuple[str, UserInput]] = (),
+              draft: str = "") -> None:
         notice = session.memory_notice or (session.memory.log and session.memory.log.take_notice())
         if notice:
             self.notify(printable(notice), title="Experience log", severity="warning", timeout=10, markup=False)
@@ -114,7 +125,7 @@ class LabyrinthApp(App):
 
             self.push_screen(SpectateScreen(session, self.autoplay))
         else:
-            self.push_screen(GameScreen(session, self.clock))
+            self.push_screen(GameScreen(session, self.clock, typed_ahead, draft))
 
     def resume(self, saved: SavedGame | None) -> None:
         if saved is None:
@@ -126,7 +137,8 @@ class LabyrinthApp(App):
                 self.push_screen(ProviderMissingScreen(missing[0], "Minotaur"),
                                  lambda builtin: builtin and self.resume(replace(saved, minotaur="builtin")))
             elif not self.opening:
-                self._open_in_background(lambda: PlaySession.resume(saved, self.providers, self.learning))
+                self._open_in_background(lambda: PlaySession.resume(saved, self.providers, self.learning),
+                                         saved.minotaur)
             return
         try:
             session = PlaySession.resume(saved, learning=self.learning)

@@ -13,7 +13,7 @@ import sys
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from labyrinth.agents.arena import (
     OUTCOMES,
@@ -66,7 +66,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     arena.add_argument("--max-turns", type=_count, default=DEFAULT_MAX_TURNS,
                        help=f"turns before a match is a TIMEOUT (default: {DEFAULT_MAX_TURNS})")
     arena.add_argument("--jobs", type=_count, default=1,
-                       help="processes to play in; the results are the same for any number (default: 1)")
+                       help="processes to play in; the results are the same for any number (default: 1). "
+                            "With 1, the progress line shows a model's quota wait as it runs (e.g. 'minotaur: "
+                            "gemini is rate-limited: waiting 47 s'); matches in other processes cannot show it")
     arena.add_argument("--json", action="store_true",
                        help='print only one JSON object: games, escaped, death, timeout, escape_rate, '
                             'mean_turns, mean_game_time; fallbacks, errors, invalid (answers without a usable '
@@ -164,9 +166,13 @@ def _with_progress(console: Console, settings: ArenaSettings, seeds: range, jobs
     )
 
     tally = dict.fromkeys(OUTCOMES, 0)
-    # Redrawn as each match ends rather than by Rich's refresh thread: nothing changes in between.
+    playing: dict[str, Any] = {}  # the agents of the match being played, when it is played here (jobs 1)
+    watch = jobs <= 1 and (settings.user in PROVIDERS or settings.minotaur in PROVIDERS)
+    # Redrawn as each match ends rather than by Rich's refresh thread: nothing changes in between, except
+    # a model's quota wait, which counts down (so with a model played here, Rich redraws twice a second).
     with Progress(TextColumn("[bold]arena[/]"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.description}"),
-                  TimeRemainingColumn(), console=console, transient=True, auto_refresh=False) as progress:
+                  TimeRemainingColumn(), *([_waits_column(playing)] if watch else []), console=console,
+                  transient=True, auto_refresh=watch, refresh_per_second=2) as progress:
         task = progress.add_task("", total=len(seeds))
 
         def advance(result: MatchResult) -> None:
@@ -176,7 +182,22 @@ def _with_progress(console: Console, settings: ArenaSettings, seeds: range, jobs
             progress.update(task, advance=1, refresh=True,
                             description="  ".join(f"{k.lower()} {v}" for k, v in tally.items()))
 
-        return run_arena(settings, seeds, jobs=jobs, recorder_factory=recorder_factory, on_result=advance)
+        return run_arena(settings, seeds, jobs=jobs, recorder_factory=recorder_factory, on_result=advance,
+                         seated=playing.update if watch else None)
+
+
+def _waits_column(playing: dict[str, Any]):
+    """A progress column saying which of ``playing``'s agents waits out a quota, and for how long."""
+    from rich.progress import ProgressColumn
+    from rich.text import Text
+
+    class Waits(ProgressColumn):
+        def render(self, task) -> Text:
+            said = [f"{role}: {waiting.reason}" for role, agent in list(playing.items())
+                    if (waiting := getattr(agent, "waiting", None)) is not None]
+            return Text(printable("  ".join(said)), style="yellow")
+
+    return Waits()
 
 
 def _table(summary: ArenaSummary, seeds: range) -> Table:

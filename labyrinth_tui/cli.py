@@ -161,7 +161,8 @@ def _gsm(args: argparse.Namespace, seed: int, providers) -> int:
     match = gsm_match(seed, args.preset, args.difficulty, args.user, args.minotaur or "builtin", providers)
     # A large output buffer: a bulk run then writes to the pipe in big pieces.
     with open(sys.stdout.fileno(), "wb", buffering=1 << 20, closefd=False) as out:
-        return serve(match, sys.stdin.buffer, out)
+        return serve(match, sys.stdin.buffer, out,
+                     say=lambda line: print(f"labyrinth gsm: {printable(line)}", file=sys.stderr, flush=True))
 
 
 if __name__ == "__main__":

@@ -18,7 +18,7 @@ line that makes a turn.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any, BinaryIO
 
 from pydantic import BaseModel
@@ -121,12 +121,14 @@ def _batches(stdin: BinaryIO, limit: int = MAX_LINE_BYTES) -> Iterator[list[byte
         yield [bytes(pending)]
 
 
-def serve(match: Match, stdin: BinaryIO, stdout: BinaryIO) -> int:
+def serve(match: Match, stdin: BinaryIO, stdout: BinaryIO, say: Callable[[str], None] | None = None) -> int:
     """Play ``match`` over JSON lines (bytes, UTF-8) until EOF: exactly one line out for each line
-    in. The pipe plays its Outside seats, except those Fed."""
+    in. The pipe plays its Outside seats, except those Fed. ``say`` hears, once, of a model that
+    kept failing and was replaced by the built-in agent (the pipe's answers go on as before)."""
     outside = {role: seat.agent for role, seat in match.seats.items() if not seat.asked}
     fed = {role: seat.every_turn for role, seat in outside.items() if isinstance(seat, Fed)}
     roles = tuple(role for role in outside if role not in fed)
+    watched = {role: side for role, side in match.sides.items() if side.agent.blocking} if say else {}
     write, flush = stdout.write, stdout.flush
     write(_answer_of(match.last, roles) + b"\n")
     flush()
@@ -137,4 +139,14 @@ def serve(match: Match, stdin: BinaryIO, stdout: BinaryIO) -> int:
             turn = match.refuse(pushed) if isinstance(pushed, str) else match.play_turn(**pushed, **fed)
             write(_answer_of(turn.result, roles) + b"\n")
         flush()
+        for role, side in list(watched.items()):
+            if side.stats.replaced:
+                del watched[role]
+                say(replaced(role, side.agent))
     return 0
+
+
+def replaced(role: str, agent: Any) -> str:
+    """The one line that says a model was replaced, naming it as configured."""
+    model = getattr(getattr(agent, "transport", None), "name", agent.name)
+    return f"the {role}'s model {model} kept failing: the built-in agent plays the {role} from now on"

@@ -174,3 +174,24 @@ def test_cli_replays_one_file_per_match_from_every_process(tmp_path):
         recorded = results[replay.header.seed]
         assert (replay.end.outcome, replay.end.turns) == (recorded["outcome"], recorded["turns"])
         assert first_mismatch(replay) is None
+
+
+def test_a_run_in_this_process_shows_each_matchs_agents_and_the_progress_line_their_quota_waits():
+    from types import SimpleNamespace
+
+    from labyrinth.agents.providers.pacing import Waiting
+    from labyrinth.tui.arena_cmd import _waits_column
+    from tests.stubs import FakeClock
+
+    seen = []
+    run_arena(ArenaSettings(preset="tiny", max_turns=3), [1, 2], seated=lambda agents: seen.append(dict(agents)))
+    assert [sorted(agents) for agents in seen] == [["minotaur", "user"]] * 2 and seen[0]["user"] is not seen[1]["user"]
+    clock = FakeClock()
+    playing = {"user": SimpleNamespace(waiting=None),
+               "minotaur": SimpleNamespace(waiting=Waiting("gemini is rate-limited", clock.now + 47.3, clock))}
+    column = _waits_column(playing)
+    assert column.render(None).plain == "minotaur: gemini is rate-limited: waiting 47 s"
+    clock.sleep(10)
+    assert column.render(None).plain == "minotaur: gemini is rate-limited: waiting 37 s"
+    playing["minotaur"].waiting = None
+    assert column.render(None).plain == ""

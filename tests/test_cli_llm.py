@@ -105,3 +105,17 @@ def test_a_model_without_a_key_is_refused_with_what_to_set(args):
 def test_gsm_takes_one_pipe_side_only():
     done = run("gsm", "--user", "builtin", "--minotaur", "wait")
     assert done.returncode == 2 and "not both" in done.stderr
+
+
+def test_gsm_says_once_on_stderr_when_its_model_is_replaced():
+    garbage = Stub(Model("ollama", {n: "garbage" for n in range(1, 40)}))
+    try:
+        done = run("gsm", "--seed", "3", "--preset", "tiny", "--user", "ollama", env={"OLLAMA_HOST": garbage.url},
+                   stdin='{"action": "WAIT"}\n' * 8)
+    finally:
+        garbage.close()
+    assert done.returncode == 0, done.stderr
+    assert len(done.stdout.splitlines()) == 9  # the pipe's answers go on as before
+    said = [line for line in done.stderr.splitlines() if "kept failing" in line]
+    assert said == [("labyrinth gsm: the user's model ollama/qwen3:8b kept failing: the built-in agent plays the "
+                     "user from now on")]

@@ -70,7 +70,8 @@ def test_geminis_quota_wait_is_read_from_the_body_waited_out_and_shown_while_it_
     assert json.loads(complete(gemini).text)["action"] == "WAIT"
     assert clock.slept == [pytest.approx(47.3)]  # "Please retry in 47.3s", the longer of the two it gave
     (waiting, at), = seen
-    assert waiting.reason == "gemini is rate-limited: waiting 47 s" and waiting.left_s(at) == pytest.approx(47.3)
+    assert waiting.saying(waiting.left_s(at)) == "gemini is rate-limited: waiting 47 s"
+    assert waiting.left_s(at) == pytest.approx(47.3) and waiting.clock is clock  # on the transport's clock
     assert agent.waiting is None and len(chats(stub, "gemini")) == 2  # over once the wait is
 
 

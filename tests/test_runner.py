@@ -158,3 +158,28 @@ def test_a_hung_agent_is_not_asked_again_until_it_answers():
     assert whys[0] == "no answer within 0.1 s" and whys[1:] == ["still busy with an earlier turn"] * 2
     release.set()
     match.close()
+
+
+class Planning(RuleAgent):
+    """An agent that blocks (a model, say) and whose plan call meets the other side's at a barrier:
+    the plans come back only if both are asked at the same time. It LOOKs or WAITs."""
+
+    blocking = True
+
+    def __init__(self, barrier: threading.Barrier, action: str) -> None:
+        self.barrier, self.action = barrier, action
+
+    def decide(self, observation):
+        return Action(self.action)
+
+    def plan(self, goals):
+        self.barrier.wait(timeout=10)  # BrokenBarrierError (no plan) if the other is asked after this one
+        return [f"planned in {threading.current_thread().name}"]
+
+
+def test_two_blocking_agents_are_asked_for_their_plans_at_the_same_time():
+    barrier = threading.Barrier(2)
+    match = Match(Planning(barrier, "LOOK"), Planning(barrier, "WAIT"), seed=1, preset="tiny", max_turns=2)
+    plans = match.plans
+    assert all(plan[0].startswith("planned in") for plan in plans.values()) and plans["user"] != plans["minotaur"]
+    assert match.play().turns == 2

@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
 SECONDS_PER_MINUTE = 60.0
@@ -43,14 +43,25 @@ SYSTEM_CLOCK = SystemClock()
 
 @dataclass(frozen=True)
 class Waiting:
-    """A wait a front can show with a countdown: why, and until when (on the transport's clock,
-    time.monotonic for the real one)."""
+    """A wait a front can show with a countdown: why, and until when on ``clock``, the transport's
+    (time.monotonic for the real one). A front that counts on a clock of its own reads ``left_s()``
+    once, when it first sees the wait, and counts down from there on its own clock."""
 
-    reason: str  # "gemini is rate-limited: waiting 47 s"
+    cause: str  # "gemini is rate-limited"
     until: float
+    clock: Clock = field(default=SYSTEM_CLOCK, compare=False, repr=False)
 
-    def left_s(self, now: float) -> float:
-        return max(0.0, self.until - now)
+    def left_s(self, now: float | None = None) -> float:
+        """Seconds still to wait at ``now`` on the transport's clock (by default, its now)."""
+        return max(0.0, self.until - (self.clock.monotonic() if now is None else now))
+
+    def saying(self, left_s: float) -> str:
+        """"gemini is rate-limited: waiting 47 s", with ``left_s`` seconds to go."""
+        return f"{self.cause}: waiting {round(left_s)} s"
+
+    @property
+    def reason(self) -> str:
+        return self.saying(self.left_s())
 
 
 @dataclass(frozen=True)
@@ -60,8 +71,9 @@ class Slot:
     start: float
     reason: str  # "gemini is rate-limited", "gemini is kept to 10 requests a minute"
 
-    def waiting(self, now: float) -> Waiting:
-        return Waiting(f"{self.reason}: waiting {round(self.start - now)} s", self.start)
+    def waiting(self, clock: Clock) -> Waiting:
+        """This wait, as a front shows it (``start`` is on ``clock``)."""
+        return Waiting(self.reason, self.start, clock)
 
 
 class Pace:

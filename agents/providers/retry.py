@@ -156,7 +156,7 @@ class Caller:
                              f"this call (it may wait {math.floor(left)} s more)", wait_s=wait)
         if slot.start <= now:
             return
-        self.waiting = slot.waiting(now)
+        self.waiting = slot.waiting(self.clock)
         try:
             while (left := slot.start - self.clock.monotonic()) > 0:
                 self.clock.sleep(left)

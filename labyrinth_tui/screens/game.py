@@ -5,7 +5,7 @@ the map, where single keys play (arrows and WASD walk, shift runs, < > ramps).""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -23,6 +23,7 @@ from labyrinth.saves.games import SaveError, save_game
 from ..background import TurnPlayed, carry_turn
 from ..session import PlaySession, ended
 from ..terminal_text import plain, printable
+from ..waits import Countdowns
 from ..widgets.command_line import CommandLine
 from ..widgets.cue_panel import CuePanel
 from ..widgets.minimap import MapView, Minimap
@@ -69,14 +70,19 @@ class GameScreen(Screen):
         Binding("ctrl+s", "save", "save", id="save"),
     ]
 
-    def __init__(self, session: PlaySession, clock: Callable[[], float] = time.monotonic) -> None:
-        """``clock`` times the Minotaur's thinking and the game-over screen's quiet moment; tests pass their own."""
+    def __init__(self, session: PlaySession, clock: Callable[[], float] = time.monotonic,
+                 typed_ahead: Sequence[tuple[str, UserInput]] = (), draft: str = "") -> None:
+        """``clock`` times the Minotaur's thinking and the game-over screen's quiet moment; tests pass their own.
+        ``typed_ahead``: commands entered while the game opened, played first, one after the other;
+        ``draft``: the text typed then but not entered, left in the command line."""
         super().__init__()
         self.session = session
+        self.typed_ahead, self.draft = list(typed_ahead), draft
         self.clock = clock
         self.thinking: tuple[float, Timer] | None = None  # since when, and the indicator's timer
         self.replaced_told = False
         self.typing = True  # the command line had the focus when the last turn began
+        self.countdowns = Countdowns(clock)  # a model Minotaur's quota wait, counted down on our clock
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="main"):
@@ -95,6 +101,10 @@ class GameScreen(Screen):
         self.query_one(NarrativeLog).border_title = plain(f"{s.preset}, seed {s.seed}, {s.difficulty}")
         self._show()
         self.call_after_refresh(self.query_one(NarrativeLog).tell, None, s.response)  # once it knows its width
+        command = self.query_one(CommandLine)
+        command.value = self.draft
+        command.history.extend(said for said, _ in self.typed_ahead)
+        self.call_after_refresh(self._play_typed_ahead)
 
     # --- playing -----------------------------------------------------------
 
@@ -114,6 +124,11 @@ class GameScreen(Screen):
         carry_turn(self, self.session, self.session.begin(command), played=lambda turn: TurnPlayed(turn, said),
                    waiting=self._think, failed=self._turn_failed)
 
+    def _play_typed_ahead(self) -> None:
+        """The next command typed while the game opened, if any is left and the game goes on."""
+        if self.typed_ahead and not self.session.over and self.thinking is None:
+            self.play(*self.typed_ahead.pop(0))
+
     def _think(self) -> None:
         """The Minotaur is asked off the UI thread: the command line waits, the map's keys still answer."""
         command = self.query_one(CommandLine)
@@ -124,8 +139,11 @@ class GameScreen(Screen):
         self._show_thinking()
 
     def _show_thinking(self) -> None:
+        """How long the Minotaur has been thinking, or, while its model waits out a quota, how long it still waits."""
         began, _ = self.thinking
+        waiting = self.countdowns.saying(self.session.minotaur.agent)
         self.query_one("#hint", Static).update(
+            Text(printable(waiting), style="italic bold") if waiting else
             Text(f"The Minotaur is thinking... {self.clock() - began:.1f} s", style="italic"))
 
     def _done_thinking(self) -> None:
@@ -143,6 +161,7 @@ class GameScreen(Screen):
         if not self.is_attached:
             return
         self._done_thinking()
+        self.typed_ahead.clear()
         self.notify(printable(f"The turn failed: {error}"), severity="error", markup=False)
         self.query_one("#hint", Static).update("")
 
@@ -156,6 +175,8 @@ class GameScreen(Screen):
 
             self.app.push_screen(GameOverScreen(self.session, self.clock),
                                  lambda choice: self.app.after_game(choice, self.session))
+        else:
+            self._play_typed_ahead()
 
     def _minotaur_note(self, turn: Turn) -> Text | str:
         """A model Minotaur's trouble this turn (its answer replaced by WAIT), and its replacement, once."""

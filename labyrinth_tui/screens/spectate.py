@@ -15,6 +15,7 @@ from ..background import TurnPlayed, carry_turn, run_in_background
 from ..command_parser import typed
 from ..session import SpectateSession, ended, minotaur_mark
 from ..terminal_text import plain, printable
+from ..waits import Countdowns
 from ..widgets.agent_panel import AgentPanel
 from ..widgets.cue_panel import CuePanel
 from ..widgets.minimap import MapView, Minimap
@@ -22,6 +23,7 @@ from ..widgets.narrative import NarrativeLog
 from ..widgets.status_bar import StatusBar
 
 SPEEDS = (2.0, 1.0, 0.5, 0.25, 0.1, 0.03)  # seconds between turns
+WAITS_TICK_S = 0.5  # how often a model's quota wait is counted down while the agents think
 
 
 class WorldCells:
@@ -60,6 +62,8 @@ class SpectateScreen(Screen):
         self.stepping = False  # a turn is being played in the background
         self.told: set[str] = set()  # the roles whose lessons the log has shown
         self.replaced_told: set[str] = set()
+        self.countdowns: Countdowns | None = None  # made on mount: on the app's clock
+        self.waits_timer = None  # counts a model's quota wait down while the agents think
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="main"):
@@ -77,6 +81,7 @@ class SpectateScreen(Screen):
                                                           f"{s.preset}, seed {s.seed}")
         self.query_one("#cue", CuePanel).border_title = "Minotaur"
         self.query_one("#agents", AgentPanel).border_title = "Agents"
+        self.countdowns = Countdowns(self.app.clock)
         self._show()
         self.call_after_refresh(self.query_one(NarrativeLog).tell, None, s.response)  # once it knows its width
         if self.autoplay:
@@ -105,11 +110,18 @@ class SpectateScreen(Screen):
     def _think(self) -> None:
         self.stepping = True
         self.query_one(AgentPanel).thinking = True
+        self.waits_timer = self.set_interval(WAITS_TICK_S, self._show_agents)
         self._show()
+
+    def _done_thinking(self) -> None:
+        self.stepping = False
+        if self.waits_timer is not None:
+            self.waits_timer.stop()
+            self.waits_timer = None
 
     def _turn_failed(self, error: BaseException) -> None:
         """Asking raised: a bug, not a model's failure (those are fallbacks). Nothing was played."""
-        self.stepping = False
+        self._done_thinking()
         if not self.is_attached:  # the spectator left meanwhile
             return
         self.query_one(AgentPanel).thinking = False
@@ -117,7 +129,7 @@ class SpectateScreen(Screen):
         self._show()
 
     def on_turn_played(self, message: TurnPlayed) -> None:
-        self.stepping = False
+        self._done_thinking()
         self.query_one(AgentPanel).thinking = False
         for role, side in self.session.match.sides.items():
             if side.stats.replaced and role not in self.replaced_told:
@@ -186,4 +198,10 @@ class SpectateScreen(Screen):
         self.query_one(Minimap).show(view)
         self.query_one(CuePanel).show(s.response)
         self.query_one(StatusBar).show(s.response)
-        self.query_one(AgentPanel).show(s.match.sides, s.match.plans, s.lessons)
+        self._show_agents()
+
+    def _show_agents(self) -> None:
+        """The agents' panel, with the quota wait of a model that is waiting one out, counted down."""
+        sides = self.session.match.sides
+        waits = {role: said for role, side in sides.items() if (said := self.countdowns.saying(side.agent))}
+        self.query_one(AgentPanel).show(sides, self.session.match.plans, self.session.lessons, waits)

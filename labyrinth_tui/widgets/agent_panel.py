@@ -4,6 +4,8 @@ words (plans, reasoning, lessons, its name from the config) are shown as words: 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from rich.text import Text
 from textual.widgets import Static
 
@@ -17,13 +19,18 @@ LESSON_CHARS = 120  # of each lesson: the whole text is in `labyrinth memory`
 class AgentPanel(Static):
     thinking = False  # a turn is being asked of the agents right now
 
-    def show(self, sides: dict[str, Side], plans: dict[str, list[str]], lessons: dict[str, str]) -> None:
+    def show(self, sides: dict[str, Side], plans: dict[str, list[str]], lessons: dict[str, str],
+             waits: Mapping[str, str] | None = None) -> None:
         """``lessons``: each role's learning injection, the text its agent was given (each
-        lesson shortened to fit; `labyrinth memory show` has them whole)."""
+        lesson shortened to fit; `labyrinth memory show` has them whole); ``waits``: what a role's
+        model is waiting out while it thinks ("Gemini is rate-limited: waiting 47 s")."""
         text = Text()
         for role, side in sides.items():
             text.append(f"{role} ({printable(side.agent.name)})", style="bold")
-            text.append(" thinking...\n" if self.thinking and side.agent.blocking else "\n", style="italic")
+            if self.thinking and (waits or {}).get(role):
+                text.append(f" {printable(waits[role])}\n", style="italic bold")
+            else:
+                text.append(" thinking...\n" if self.thinking and side.agent.blocking else "\n", style="italic")
             action = side.last_action
             if action is None or side.agent.blocking:  # a model's own plan stays; a rule agent's goals do not
                 text.append("plan: " + "; ".join(map(printable, plans.get(role, []))) + "\n", style="dim")
