@@ -52,6 +52,11 @@ class RuleAgent:
         the agent was made with); a rule agent with no use for them ignores them. Not part of
         WSAP: the registry gives them to this project's agents."""
 
+    def seated(self, difficulty: str) -> None:
+        """The game's difficulty (engine/presets.py DIFFICULTIES), told once by the seat it takes
+        (side.py), before the first decision: what every player of the game knows. A rule agent
+        that plays alike on every difficulty ignores it. Not part of WSAP."""
+
     def plan(self, goals: list[Goal]) -> list[str]:
         return [goal.description for goal in goals]
 

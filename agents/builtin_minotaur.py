@@ -1,9 +1,13 @@
 """The built-in Minotaur: hunts by infrared sight and hearing, follows noises
 and sightings, guards the stones the intruder still needs, and jumps out of
-time where that pays.
+time where that pays. On ``hard`` it hunts as an expert would (TACTICS): it
+makes at once for where every intruder starts, reads a stone gone from its
+place as a trace of the intruder, follows older traces, and walks from stone
+to stone rather than waiting long by one.
 
-It decides from its observation's ``details`` (the engine's MinotaurObservation),
-so it knows only what the rules let it know.
+It decides from its observation's ``details`` (the engine's MinotaurObservation)
+and the game's difficulty (told when it takes its seat), so it knows only what
+the rules let it know.
 """
 
 from __future__ import annotations
@@ -11,18 +15,34 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
+from dataclasses import dataclass
 
+from labyrinth.engine.constants import CENTRE
 from labyrinth.engine.wsap import Action, Observation
 from labyrinth.saves.experience import Reflection
 
 from .base import RuleAgent
 
-CLUE_FRESH_S = 90.0  # a noise or sighting older than this is not worth a detour
 GUARD_RADIUS = 3  # how close to a stone it lies in wait
-GUARD_S = 60.0  # how long it waits by one stone before moving on to another
 RAMP_AMBUSH = 0.5  # how often it waits at the ramp by a stone rather than at the stone
 TRACE_S = 240.0  # how long a trace of the intruder tells which stone it is after
 JUMP_AFTER_S = 12.0  # how soon after losing an intruder that saw it a jump can still fool it
+OPENING_REACH = 2  # how near the intruder's starting cell its opening goes
+
+
+@dataclass(frozen=True)
+class Tactics:
+    """How it hunts on one difficulty: the balance numbers and the expert's habits."""
+
+    clue_fresh_s: float  # a noise or sighting older than this is not worth a detour
+    guard_s: float  # how long it waits by one stone before moving on
+    opening: bool  # it goes first to where every intruder starts (RULES.md: the cube's centre)
+    reads_items: bool  # an item gone from its place tells where the intruder was a moment ago
+    rounds: bool  # after a guard it walks to the stone it has left alone longest, not to a random place
+
+
+TACTICS = {"normal": Tactics(90.0, 60.0, opening=False, reads_items=False, rounds=False),
+           "hard": Tactics(150.0, 25.0, opening=True, reads_items=True, rounds=True)}
 
 
 class BuiltinMinotaur(RuleAgent):
@@ -31,6 +51,7 @@ class BuiltinMinotaur(RuleAgent):
     def __init__(self, seed: int) -> None:
         self.seed = seed
         self.rng = random.Random(f"{seed}:builtin-minotaur")
+        self.tactics = TACTICS["normal"]
         self.last_stones: list[tuple[int, int, int]] = []  # where, in this labyrinth, the intruder took its last stone
         self.followed: float = -1.0  # game time of the last clue it chased down
         self.guard: tuple[int, int, int] | None = None
@@ -38,6 +59,13 @@ class BuiltinMinotaur(RuleAgent):
         self.post: tuple[int, int, int] | None = None  # where it waits: the stone, or a ramp by it
         self.prowl: tuple[int, int, int] | None = None  # a place it wanders to between two guards
         self.face_to_face = -math.inf  # when the intruder last saw it from up close
+        self.opened = False  # its opening (hard) is over: it reached the start or found a trace
+        self.lying: set[tuple[int, int, int]] | None = None  # where items lay at the last decision
+        self.taken: tuple[float, tuple[int, int, int]] | None = None  # when and where an item was last taken
+        self.guarded: dict[tuple[int, int, int], float] = {}  # when it last left each stone it guarded
+
+    def seated(self, difficulty: str) -> None:
+        self.tactics = TACTICS[difficulty]
 
     def learn(self, lessons: Sequence[Reflection], preset: str) -> None:
         """From the games the intruder escaped in this labyrinth (same seed and preset), newest
@@ -54,6 +82,8 @@ class BuiltinMinotaur(RuleAgent):
 
     def decide(self, observation: Observation) -> Action:
         o = observation.details["observation"]
+        if self.tactics.reads_items:
+            self._see_items_taken(o)
         if o["temporal_status"] != "CHASING_3D":
             return Action("WAIT", reasoning="frozen or out of time: nothing to do")
         here = _xyz(o["position"])
@@ -68,22 +98,43 @@ class BuiltinMinotaur(RuleAgent):
             return Action("JUMP", reasoning="it saw me and fled; at this crossing it will think the way is clear")
         clue = self._fresh_clue(o)
         if clue is not None:
-            when, where = clue
+            self.opened = True
+            when, where, heard = clue
             if abs(where[0] - here[0]) + abs(where[1] - here[1]) + abs(where[2] - here[2]) <= 1:
                 self.followed = when  # reached it (or the side of the crawlway it was in): nothing here
-            else:
+                if self.tactics.rounds:
+                    self.guard = None  # next, the stone nearest this trace: where the intruder is bound
+            elif heard:
                 # CHASE goes to the freshest trace, and to the cell beside it when it is a crawlway.
-                return Action("CHASE", reasoning=f"following the trace at {where}, {o['game_time'] - when:g} s old")
+                return Action("CHASE", reasoning=f"following the trace at {where}, {now - when:g} s old")
+            else:
+                return Action("PATHFIND", {"target_coords": _coords(where)},
+                              f"the intruder took what lay at {where} {now - when:g} s ago")
+        if self.tactics.opening and not self.opened:
+            if abs(CENTRE[0] - here[0]) + abs(CENTRE[1] - here[1]) + abs(CENTRE[2] - here[2]) > OPENING_REACH:
+                return Action("PATHFIND", {"target_coords": _coords(CENTRE)}, "to where every intruder starts")
+            self.opened = True
         return self._guard(o, here, observation.details["ramps_by_item"])
 
-    def _fresh_clue(self, o: dict) -> tuple[float, tuple[int, int, int]] | None:
-        clues = [(c["game_time"], _xyz(c["position"])) for c in (o["last_heard"], o["last_seen"]) if c]
-        clues = [c for c in clues if c[0] > self.followed and o["game_time"] - c[0] <= CLUE_FRESH_S]
+    def _see_items_taken(self, o: dict) -> None:
+        """An item no longer where it lay was taken just now: the intruder stood by it."""
+        lying = {_xyz(i["position"]) for i in o["items"]}
+        if self.lying is not None:
+            for gone in sorted(self.lying - lying):
+                self.taken = (o["game_time"], gone)
+        self.lying = lying
+
+    def _fresh_clue(self, o: dict) -> tuple[float, tuple[int, int, int], bool] | None:
+        """The freshest trace not yet followed: (when, where, whether the engine's CHASE knows it)."""
+        clues = [(c["game_time"], _xyz(c["position"]), True) for c in (o["last_heard"], o["last_seen"]) if c]
+        if self.taken is not None:
+            clues.append((*self.taken, False))
+        clues = [c for c in clues if c[0] > self.followed and o["game_time"] - c[0] <= self.tactics.clue_fresh_s]
         return max(clues) if clues else None
 
     def _guard(self, o: dict, here: tuple[int, int, int], ramps: dict[str, list]) -> Action:
         """Lie in wait by a stone the intruder still needs; after a while prowl to a
-        random place of the hunting ground, then pick a stone again."""
+        random place of the hunting ground (or, on its rounds, to another stone)."""
         stones = [_xyz(i["position"]) for i in o["items"] if i["name"] != "LANTERN"]
         ramps_by_stone = {_xyz(i["position"]): ramps.get(i["name"], []) for i in o["items"]}
         now = o["game_time"]
@@ -102,24 +153,31 @@ class BuiltinMinotaur(RuleAgent):
         if abs(gx - here[0]) + abs(gy - here[1]) > GUARD_RADIUS or gz != here[2]:
             return Action("PATHFIND", {"target_coords": _coords(self.post)}, f"going to guard the stone at {self.guard}")
         if self.guard_until == math.inf:
-            self.guard_until = now + GUARD_S
+            self.guard_until = now + self.tactics.guard_s
         if now < self.guard_until:
             return Action("WAIT", reasoning=f"lying in wait at {self.post}, by the stone at {self.guard}")
+        self.guarded[self.guard] = now
+        if self.tactics.rounds:
+            self.guard = min(stones, key=lambda p: (self.guarded.get(p, -math.inf), p))
+            self.guard_until, self.post = math.inf, self.guard
+            return Action("PATHFIND", {"target_coords": _coords(self.post)}, f"on my rounds, to the stone at {self.guard}")
         self.guard, g = None, o["hunting_ground"]
         self.prowl = (g["x0"] + 2 * self.rng.randrange(g["width"] // 2), g["y0"] + 2 * self.rng.randrange(g["height"] // 2),
                       g["z0"] + self.rng.randrange(g["levels"]))
         return Action("PATHFIND", {"target_coords": _coords(self.prowl)}, f"prowling towards {self.prowl}")
 
-
     def _likely_next(self, o: dict, stones: list[tuple[int, int, int]]) -> tuple[int, int, int]:
         """The stone the intruder will most likely go for: the one nearest to where it
-        was last seen or heard, if that is recent; else the one it took last when it
-        escaped before; else any."""
-        clues = [c for c in (o["last_seen"], o["last_heard"]) if c and o["game_time"] - c["game_time"] <= TRACE_S]
+        was last seen or heard (or took an item), if that is recent; else the one it took
+        last when it escaped before; else any."""
+        clues = [(c["game_time"], _xyz(c["position"])) for c in (o["last_seen"], o["last_heard"])
+                 if c and o["game_time"] - c["game_time"] <= TRACE_S]
+        if self.taken is not None and o["game_time"] - self.taken[0] <= TRACE_S:
+            clues.append(self.taken)
         if not clues:
             learnt = [p for p in self.last_stones if p in stones]
             return learnt[0] if learnt else self.rng.choice(stones)  # the newest game's
-        x, y, z = _xyz(max(clues, key=lambda c: c["game_time"])["position"])
+        x, y, z = max(clues, key=lambda c: c[0])[1]
         return min(stones, key=lambda p: (abs(p[0] - x) + abs(p[1] - y) + 8 * abs(p[2] - z), p))
 
 

@@ -3,7 +3,9 @@ naive opponents, and the rules' limits respected."""
 
 import hashlib
 import json
+import sys
 from collections import Counter
+from pathlib import Path
 
 from labyrinth.agents.registry import make_agent
 from labyrinth.agents.runner import Match
@@ -66,3 +68,33 @@ def _play_digest(preset: str, minotaur: str) -> str:
 
 def test_the_builtin_users_play_is_pinned():
     assert {key: _play_digest(*key) for key in PLAY_DIGEST} == PLAY_DIGEST
+
+
+# The hard Minotaur against a person-like user (bench/person.py: long walks, FAINT cues
+# ignored), in hard games on fixed seeds: it is heard or seen early, and it catches early at
+# least as often as the same Minotaur keeping its normal habits (bench/threat_bench.py
+# measures this on 200 seeds).
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+from person import PersonLikeUser
+from threat_bench import Habitual, first_cue
+
+THREAT_SEEDS = range(1, 11)
+EARLY_S = 300.0  # a catch within this much game time counts as an early one
+
+
+def _hunt(minotaur, seed: int) -> tuple[float | None, bool]:
+    """A hard game until EARLY_S: when the person first heard or saw the Minotaur, and whether it was caught."""
+    match = Match(PersonLikeUser(seed), minotaur, seed=seed, preset="standard", difficulty="hard")
+    cue = None
+    while match.outcome is None and match.game.state.tick / 2 < EARLY_S:
+        match.play_turn()
+        if cue is None and first_cue(match.seats["user"].observation):
+            cue = match.game.state.tick / 2
+    return cue, match.outcome == "DEATH"
+
+
+def test_the_hard_minotaur_frightens_a_person():
+    hard = [_hunt(make_agent("minotaur", "builtin", s), s) for s in THREAT_SEEDS]  # told "hard" by its seat
+    habitual = [_hunt(Habitual(s, "normal"), s) for s in THREAT_SEEDS]
+    assert sum(cue is not None and cue <= 60 for cue, _ in hard) >= 8
+    assert sum(caught for _, caught in hard) >= sum(caught for _, caught in habitual) + 1

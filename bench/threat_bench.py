@@ -1,0 +1,94 @@
+"""How threatening the built-in Minotaur is on each difficulty (issue 14): the built-in
+user's escape rate against it (normal must stay a fair hunt, 0.35..0.65; hard should drop
+clearly), and against a person-like user (person.py: long walks, FAINT cues ignored) the
+catch rate and the game time until the Minotaur is first heard or seen. A hard game played
+by a Minotaur that keeps its normal habits tells the Minotaur's share of the drop from the
+stones' share (on hard they are silent). Prints figures next to targets; asserts nothing.
+
+    .venv/bin/python bench/threat_bench.py [--games 200] [--preset standard] [--jobs N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import time
+from multiprocessing import Pool
+
+# bench/ is on sys.path, as this file runs as a script.
+from person import PersonLikeUser
+from run import row
+
+from labyrinth.agents.builtin_minotaur import TACTICS, BuiltinMinotaur
+from labyrinth.agents.builtin_user import BuiltinUser
+from labyrinth.agents.runner import Match
+
+FAIR = (0.35, 0.65)  # the built-in user's escape rate on normal
+CUE_SOON_S = 60.0  # a person should hear or see the Minotaur within the first minute
+USERS = {"builtin": BuiltinUser, "person": PersonLikeUser}
+
+
+class Habitual(BuiltinMinotaur):
+    """The built-in Minotaur hunting with one difficulty's habits whatever the game's difficulty."""
+
+    def __init__(self, seed: int, habits: str) -> None:
+        super().__init__(seed)
+        self.habits = habits
+
+    def seated(self, difficulty: str) -> None:
+        super().seated(self.habits)
+
+
+def first_cue(observation) -> bool:
+    """Whether the user hears the Minotaur (any proximity, a Temporal Whine's included) or sees it."""
+    return observation.status["minotaur_proximity"] != "NONE" or observation.details["minotaur_in_sight"] is not None
+
+
+def play(job: tuple[str, str, str, str, int]) -> tuple[str, float | None, float]:
+    """One game: (outcome, game time of the first cue or None, game time at the end)."""
+    user, preset, difficulty, habits, seed = job
+    match = Match(USERS[user](seed), Habitual(seed, habits), seed=seed, preset=preset, difficulty=difficulty)
+    cue = 0.0 if first_cue(match.seats["user"].observation) else None
+    while match.outcome is None:
+        match.play_turn()
+        if cue is None and first_cue(match.seats["user"].observation):
+            cue = match.game.state.tick / 2
+    match.close()
+    return match.outcome, cue, match.game.state.tick / 2
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=200, help="seeds per pairing (default: 200)")
+    parser.add_argument("--preset", default="standard")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    args = parser.parse_args()
+    seeds = range(1, args.games + 1)
+    print(f"Threat benchmark: {args.preset}, seeds 1..{args.games}, {args.jobs} process(es)")
+    row("pairing (user, difficulty, Minotaur habits)", "escaped", "caught", "first cue", "note")
+    began = time.perf_counter()
+    with Pool(args.jobs) as pool:
+        for user, difficulty, habits in (("builtin", "normal", "normal"), ("builtin", "hard", "normal"),
+                                         ("builtin", "hard", "hard"), ("person", "normal", "normal"),
+                                         ("person", "hard", "normal"), ("person", "hard", "hard")):
+            games = pool.map(play, [(user, args.preset, difficulty, habits, s) for s in seeds])
+            escaped = sum(g[0] == "ESCAPED" for g in games) / len(games)
+            caught = sum(g[0] == "DEATH" for g in games) / len(games)
+            cues = [g[1] for g in games if g[1] is not None]
+            soon = sum(c <= CUE_SOON_S for c in cues) / len(games)
+            median = f"{statistics.median(cues):.0f} s" if cues else "never"
+            target = ""
+            if (user, difficulty) == ("builtin", "normal"):
+                target = f"escape {FAIR[0]}..{FAIR[1]}: {'PASS' if FAIR[0] <= escaped <= FAIR[1] else 'MISS'}"
+            deaths = [g[2] for g in games if g[0] == "DEATH"]
+            catch = f"median catch at {statistics.median(deaths):.0f} s" if deaths else "no catch"
+            row(f"{user}, {difficulty}, {habits}", f"{escaped:.3f}", f"{caught:.3f}", f"median {median}",
+                f"cue within {CUE_SOON_S:g} s in {soon:.0%}; {catch}"
+                + (f"; {target}" if target else ""))
+    print(f"habits: {', '.join(f'{k}={v}' for k, v in TACTICS.items())}")
+    print(f"total {time.perf_counter() - began:.1f} s")
+
+
+if __name__ == "__main__":
+    main()
