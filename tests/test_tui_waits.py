@@ -70,7 +70,7 @@ async def test_the_hot_seat_counts_a_quota_wait_down_on_the_screens_clock(monkey
     held = held_agents(monkeypatch)
     app = LabyrinthApp(NewGame(7, "small", "normal", HUMAN, "gemini"), clock=clock)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, GameScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, GameScreen) and app.screen.query("#hint"))  # composed
         screen, minotaur, transport = app.screen, held["minotaur"], FakeClock(start=5000.0)
         hint = screen.query_one("#hint", Static)
         minotaur.decide_gate.clear()
@@ -92,7 +92,7 @@ async def test_the_spectator_sees_which_agent_waits_out_a_quota(monkeypatch, clo
     held = held_agents(monkeypatch)
     app = LabyrinthApp(NewGame(7, "small", "normal", "gemini", "gemini"), clock=clock, autoplay=False)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, SpectateScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, SpectateScreen) and app.screen.query("#agents"))  # composed
         screen, user, transport = app.screen, held["user"], FakeClock()
         panel = screen.query_one("#agents")
         user.decide_gate.clear()
