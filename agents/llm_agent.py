@@ -80,6 +80,7 @@ class LLMAgent:
         self.learning_injection = learning_injection
         self.lessons: list[Reflection] = []
         self.preset = ""
+        self.difficulty = "normal"  # told by the seat (seated), for the built-in agent that may take over
         self.schema: ResponseSchema = SCHEMAS[role]
         self.system = ""
         self.history: deque[tuple[str, str]] = deque(maxlen=2 * HISTORY_TURNS)  # (user, assistant) texts
@@ -127,6 +128,11 @@ class LLMAgent:
         self.learning_injection = learning_injection(self.lessons)
 
     # --- WSAP agent -------------------------------------------------------------
+
+    def seated(self, difficulty: str) -> None:
+        """The game's difficulty: the model reads it in nothing, but the built-in agent that may
+        take over plays by it."""
+        self.difficulty = difficulty
 
     def initialize(self, game_description: str, action_space: ActionSpace) -> None:
         self.description, self.action_space = game_description, action_space
@@ -258,6 +264,7 @@ class LLMAgent:
         from .registry import make_agent
 
         self.replacement = make_agent(self.role, "builtin", self.seed, lessons=self.lessons, preset=self.preset)
+        self.replacement.seated(self.difficulty)
         if self.action_space is not None:
             self.replacement.initialize(self.description, self.action_space)
         self.name = f"{self.transport.name} (replaced by builtin)"

@@ -18,7 +18,7 @@ from labyrinth.engine.world import World
 from labyrinth.engine.wsap import Action, ActionResult
 from labyrinth.engine.wsap.roles import ROLES
 
-from .base import Agent, InvalidAnswer, RuleAgent
+from .base import Agent, InvalidAnswer
 from .providers.base import ProviderError
 
 ERROR_STREAK = 3  # the user's ERRORs in a row before it is given LOOK
@@ -57,7 +57,7 @@ class Side:
         self.last_action: Action | None = None  # the agent's last answer, reasoning and all (for displays)
         self.exchange: dict | None = None  # an LLM agent's last prompt and reply (for the trajectory)
         self.observation = self.perception.observe(state, first_view)
-        if isinstance(agent, RuleAgent):  # the game's difficulty, which its rules may play by
+        if hasattr(agent, "seated"):  # the game's difficulty, which a rule agent (or its stand-in) plays by
             agent.seated(state.difficulty)
         if hasattr(agent, "count_calls_in"):  # an LLM agent counts its calls' tokens and time here
             agent.count_calls_in(self.stats)

@@ -187,3 +187,22 @@ def test_both_roles_are_asked_at_once_each_turn():
     finally:
         user_stub.close()
         minotaur_stub.close()
+
+
+def test_a_failing_model_minotaur_is_replaced_by_one_that_plays_the_games_difficulty():
+    """The built-in agent that takes over plays by the difficulty the seat told the model agent."""
+    from labyrinth.agents.builtin_minotaur import TACTICS
+    from labyrinth.agents.llm_agent import FAILURES_BEFORE_REPLACEMENT, LLMAgent
+    from labyrinth.agents.naive import Waiter
+    from labyrinth.agents.providers.base import ProviderError
+
+    class Down:
+        name, timeout_s = "down/model", 1.0
+
+        def complete(self, system, turns, schema):
+            raise ProviderError("down is not reachable")
+
+    minotaur = LLMAgent("minotaur", Down(), seed=3)
+    match = Match(Waiter(3), minotaur, seed=3, preset="tiny", difficulty="hard", max_turns=FAILURES_BEFORE_REPLACEMENT)
+    match.play()
+    assert minotaur.replacement is not None and minotaur.replacement.tactics == TACTICS["hard"]
