@@ -13,7 +13,7 @@ def test_collision_at_step_k_leaves_the_user_at_k_minus_1():
     game = scene(minotaur=FAR)
     start = corridor(game, "NORTH", 3)
     game = scene(user=start, minotaur=FAR)
-    r = game.step(move("NORTH"), WAIT).response
+    r = game.step(move("NORTH", 100), WAIT).response
     assert r.status == "SUCCESS"
     assert r.environment.stop_reason == "COLLISION"
     assert r.environment.steps_moved == 3
@@ -84,9 +84,11 @@ def test_crawlways_are_walked_never_run():
 def test_ramps_move_one_level_and_stop_at_their_end():
     game = scene()
     up = find_cell(game, RAMP_UP, 100)
-    r = scene(user=up, minotaur=FAR).step(move("UP RAMP"), WAIT).response
+    r = scene(user=up, minotaur=FAR).step(move("UP RAMP", 100), WAIT).response
     assert r.user_state.position.z == 101 and r.environment.steps_moved == 1
     assert r.environment.stop_reason == "COLLISION" and r.environment.time_taken == 1.0
+    r = scene(user=up, minotaur=FAR).step(move("UP RAMP"), WAIT).response  # no count: it arrives
+    assert r.user_state.position.z == 101 and r.environment.stop_reason == "ARRIVED"
     down = find_cell(game, RAMP_DOWN, 100)
     r = scene(user=down, minotaur=FAR).step(move("DOWN RAMP", 1, 2), WAIT).response
     assert r.user_state.position.z == 99 and r.environment.stop_reason == "SUCCESS"
@@ -105,20 +107,20 @@ def test_an_item_coming_into_sight_stops_the_move():
     start = corridor(scene(), "NORTH", 8)
     stone = (start[0], start[1] + 6, 100)
     game = scene(user=start, minotaur=FAR, items=(("BLUE STONE", stone),))
-    result = game.step(move("NORTH"), WAIT)
+    result = game.step(move("NORTH", 100), WAIT)
     r = result.response
     assert r.environment.stop_reason == "ITEM_SIGHTED"
     assert r.environment.steps_moved == 4 and r.environment.visible_items == ["BLUE STONE"]
     assert "BLUE STONE 2 steps to the NORTH" in r.raw_text_output
     # Seen once, it no longer stops anything.
-    r = game.step(move("NORTH"), WAIT).response
+    r = game.step(move("NORTH", 100), WAIT).response
     assert r.environment.stop_reason == "COLLISION" and r.environment.steps_moved == 4
 
 
 def test_a_chasing_minotaur_coming_into_sight_stops_even_a_walk():
     start = corridor(scene(), "NORTH", 8)
     minotaur = (start[0], start[1] + 8, 100)
-    result = scene(user=start, minotaur=minotaur).step(move("NORTH"), WAIT)
+    result = scene(user=start, minotaur=minotaur).step(move("NORTH", 100), WAIT)
     r = result.response
     assert r.environment.stop_reason == "ENCOUNTER" and r.environment.steps_moved == 6
     assert r.minotaur_cue.proximity == "VERY CLOSE" and r.minotaur_cue.audio_direction == "NORTH"
