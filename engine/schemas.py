@@ -46,9 +46,7 @@ class Param:
 # agent's action and the typed-command parser's tables are derived (engine/wsap/actions.py, labyrinth.tui).
 USER_PARAMS: dict[str, tuple[Param, ...]] = {
     "MOVE": (Param("direction", "where to go; UP RAMP / DOWN RAMP only from a ramp cell", required=True),
-             Param("steps", f"how many steps exactly (1-{MAX_STEPS}); leave it out to run on like a roguelike "
-                   "until a side passage opens, a ramp, an item in sight or reach, or the Minotaur seen or heard "
-                   f"nearer (at most {MAX_STEPS})"),
+             Param("steps", "exact steps (1-100); omit: run to a junction, ramp, item or the Minotaur"),
              Param("speed", "1 walk or crawl, 2 run", default=1)),
     "LOOK": (),
     "GRAB": (Param("target", "which item; the one in reach when left out"),),
