@@ -17,6 +17,11 @@ HORIZONTAL: dict[str, tuple[int, int]] = {
     "WEST": (-1, 0),
 }
 
+# For each horizontal direction, the two across it: where a side passage opens (a run stops there).
+SIDEWAYS: dict[str, tuple[str, str]] = {
+    "NORTH": ("EAST", "WEST"), "SOUTH": ("EAST", "WEST"), "EAST": ("NORTH", "SOUTH"), "WEST": ("NORTH", "SOUTH"),
+}
+
 _COMPASS = ("EAST", "NORTH-EAST", "NORTH", "NORTH-WEST", "WEST", "SOUTH-WEST", "SOUTH", "SOUTH-EAST")
 
 

@@ -7,10 +7,10 @@ side should not perceive: the user's text tells what it saw, heard and did.
 from __future__ import annotations
 
 from . import events as ev
-from .cells import CRAWLWAY, RAMP_DOWN, RAMP_UP, ROCK
+from .cells import CRAWLWAY, FLOOR, RAMP_DOWN, RAMP_UP, ROCK
 from .constants import USER_SIGHT
 from .figures import JUMP_COOLDOWN, PARALYSIS, seconds_text
-from .geometry import HORIZONTAL, Pos, compass
+from .geometry import HORIZONTAL, SIDEWAYS, Pos, compass
 from .presets import PRESETS
 from .schemas import STONES, UserInput
 from .senses import UserView, level_words, minotaur_active
@@ -28,7 +28,7 @@ def _offset_words(frm: Pos, to: Pos) -> str:
     return f"{n} step{'s' if n != 1 else ''} to the {word}"
 
 
-def _action_text(s: GameState, cmd: UserInput, out, events) -> str:
+def _action_text(world: World, s: GameState, cmd: UserInput, out, events) -> str:
     if cmd.command == "HALT":
         return f"You hold still for {out.time_taken:g} s."
     if cmd.command == "LOOK":
@@ -55,10 +55,33 @@ def _action_text(s: GameState, cmd: UserInput, out, events) -> str:
         if out.stop_reason == "COLLISION":
             return f"{text} until {out.collision} stops you."
     if out.stop_reason == "ENCOUNTER" and s.outcome != "DEATH":
+        if not any(isinstance(e, ev.MinotaurSighted) for e in events):  # a run stopped by its hoofbeats
+            return f"{text} and stop: the hoofbeats are nearer."
         return f"{text} and freeze: the Minotaur is in sight!"
     if out.stop_reason == "ITEM_SIGHTED":
         return f"{text} and stop: something catches your eye."
+    if out.stop_reason == "ARRIVED" and cmd.direction in HORIZONTAL:
+        return f"{text} and stop {_arrival_words(world, s.user, cmd.direction)}."
     return f"{text}."
+
+
+def _arrival_words(world: World, pos: Pos, direction: str) -> str:
+    """Where a run stopped: 'on a ramp leading up', 'where a passage opens to the EAST'."""
+    here = world.cell(*pos)
+    if here in (RAMP_UP, RAMP_DOWN):
+        return f"on a ramp leading {'up' if here == RAMP_UP else 'down'}"
+    sides = [d for d in world.user_exits(pos) if d in SIDEWAYS[direction]]
+    return f"where {'a passage opens' if len(sides) == 1 else 'passages open'} to the {' and '.join(sides)}"
+
+
+def _plain_step(world: World, s: GameState, view: UserView, cmd: UserInput, out, events) -> bool:
+    """One step that found nothing new: no event, nothing in sight, a corridor going straight on."""
+    if cmd.command != "MOVE" or out.steps_moved != 1 or out.stop_reason != "SUCCESS" or s.outcome:
+        return False
+    if cmd.direction not in HORIZONTAL or view.items or view.minotaur_in_sight:
+        return False
+    straight_on = not any(d in SIDEWAYS[cmd.direction] for d in view.exits) and cmd.direction in view.exits
+    return straight_on and world.cell(*s.user) == FLOOR and not any(_event_text(s, e) for e in events)
 
 
 def _event_text(s: GameState, e: ev.Event) -> str | None:
@@ -148,7 +171,9 @@ def cue_text(s: GameState, view: UserView) -> str | None:
 
 
 def user_text(world: World, s: GameState, view: UserView, cmd: UserInput, out, events) -> str:
-    parts = [_action_text(s, cmd, out, events)]
+    if _plain_step(world, s, view, cmd, out, events):  # one short line, with the hoofbeats if heard
+        return " ".join(t for t in (f"You step {cmd.direction.lower()}.", cue_text(s, view)) if t)
+    parts = [_action_text(world, s, cmd, out, events)]
     parts += [t for t in (_event_text(s, e) for e in events) if t]
     if not s.outcome:
         parts += surroundings(world, s, view, detailed=cmd.command == "LOOK")

@@ -19,7 +19,7 @@ Direction = Literal["NORTH", "SOUTH", "EAST", "WEST", "UP RAMP", "DOWN RAMP"]
 ItemName = Literal["RED STONE", "BLUE STONE", "YELLOW STONE", "LANTERN"]
 MinotaurAction = Literal["PATHFIND", "JUMP", "WAIT", "CHASE"]
 Status = Literal["SUCCESS", "DEATH", "ESCAPED", "ERROR"]
-StopReason = Literal["COLLISION", "ENCOUNTER", "SUCCESS", "ITEM_SIGHTED"]
+StopReason = Literal["COLLISION", "ENCOUNTER", "SUCCESS", "ITEM_SIGHTED", "ARRIVED"]
 Noise = Literal["HIGH", "LOW"]
 Proximity = Literal["VERY CLOSE", "CLOSE", "FAINT", "NONE", "VANISHED", "PARALYZED"]
 AudioDirection = Literal[
@@ -46,7 +46,7 @@ class Param:
 # agent's action and the typed-command parser's tables are derived (engine/wsap/actions.py, labyrinth.tui).
 USER_PARAMS: dict[str, tuple[Param, ...]] = {
     "MOVE": (Param("direction", "where to go; UP RAMP / DOWN RAMP only from a ramp cell", required=True),
-             Param("steps", "how many steps (1-100); use 1 on a ramp", default=MAX_STEPS),
+             Param("steps", "exact steps (1-100); omit: run to a junction, ramp, item or the Minotaur"),
              Param("speed", "1 walk or crawl, 2 run", default=1)),
     "LOOK": (),
     "GRAB": (Param("target", "which item; the one in reach when left out"),),
@@ -90,7 +90,8 @@ class UserInput(BaseModel):
     model_config = _INPUT
     command: Command = Field(description="MOVE, HALT, LOOK, GRAB or USE.")
     direction: Direction | None = Field(None, description="Where a MOVE goes; required for MOVE.")
-    steps: int | None = Field(None, ge=1, le=100, description="MOVE: steps (default 100); HALT: seconds (default 1).")
+    steps: int | None = Field(None, ge=1, le=100, description="MOVE: steps exactly (none: run to the next junction, "
+                              "ramp or item); HALT: seconds (default 1).")
     speed: Literal[1, 2] = Field(1, description="1 walks or crawls (1 step/s), 2 runs (2 steps/s).")
     target: ItemName | None = Field(None, description="What GRAB takes or USE uses.")
 

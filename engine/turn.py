@@ -30,7 +30,7 @@ from .constants import (
     WORLD_LEVELS,
     WORLD_SIZE,
 )
-from .geometry import HORIZONTAL, Pos, direction_3d, distance_sq
+from .geometry import HORIZONTAL, SIDEWAYS, Pos, direction_3d, distance_sq
 from .minotaur import next_cell, plan_for
 from .placement import respawn_lantern
 from .presets import PRESETS
@@ -54,6 +54,7 @@ from .schemas import (
 from .senses import (
     items_in_sight,
     minotaur_sees_user,
+    proximity,
     resonance,
     user_sees_minotaur,
     user_view,
@@ -107,6 +108,27 @@ def item_in_reach(state: GameState, wanted: str | None) -> tuple[str, Pos] | Non
         if z == uz and abs(x - ux) + abs(y - uy) <= 1 and wanted in (None, name):
             return name, (x, y, z)
     return None
+
+
+def items_in_reach(state: GameState) -> set[tuple[str, Pos]]:
+    """The lying items GRAB could take from where the user stands."""
+    return {item for item in state.items if item_in_reach(state, item[0]) == item}
+
+
+# How near the hoofbeats sound, for a run that stops when they grow nearer; a Minotaur out of
+# time or frozen makes no hoofbeats (0), so its return nearby counts as nearer.
+NEARNESS = {"FAINT": 1, "CLOSE": 2, "VERY CLOSE": 3}
+
+
+def arrived(world: World, frm: Pos, to: Pos, direction: str) -> bool:
+    """Where a MOVE without a count stops, as a roguelike's run does: on a ramp, or at a junction,
+    a cell with a side passage (left or right of the way it goes) that the cell before lacked."""
+    if world.cell(*to) in (RAMP_UP, RAMP_DOWN):
+        return True
+    if direction not in HORIZONTAL:
+        return False
+    before, after = world.user_exits(frm), world.user_exits(to)
+    return any(side in after and side not in before for side in SIDEWAYS[direction])
 
 
 def unexecutable(state: GameState, command: UserInput) -> str | None:
@@ -206,7 +228,9 @@ class _Turn:
             s.stamina = min(STAMINA_MAX, s.stamina + REST_GAIN_PER_TICK)
 
     def _move(self, cmd: UserInput) -> None:
+        """MOVE: ``steps`` steps exactly, or, with no count, a run to the first place worth a stop."""
         s, out = self.s, self.summary
+        run = cmd.steps is None
         wanted = cmd.steps or MAX_STEPS
         start, path, ran = s.user, [], 0
         saw_minotaur = user_sees_minotaur(self.world, s)
@@ -220,6 +244,8 @@ class _Turn:
             if blocked:
                 out.stop_reason, out.collision = "COLLISION", blocked
                 break
+            if run:  # what the run compares its next cell with
+                frm, reach, near = s.user, items_in_reach(s), NEARNESS.get(proximity(s), 0)
             if not running:  # a walking step takes two ticks; the user arrives on the second
                 self._tick(None, None)
                 if s.outcome:
@@ -242,6 +268,11 @@ class _Turn:
             if self._note_seen_items(items_in_sight(self.world, s)):
                 out.stop_reason = "ITEM_SIGHTED"
                 break
+            if run:
+                why = self._run_stop(frm, reach, near, cmd.direction)
+                if why:
+                    out.stop_reason = why
+                    break
         if s.outcome == "DEATH" and out.stop_reason != "COLLISION":
             out.stop_reason = "ENCOUNTER"  # the Minotaur cut the move short, for good
         out.steps_moved, out.ran = len(path), ran
@@ -251,6 +282,16 @@ class _Turn:
             self.events.append(ev.UserCollided(s.tick, s.user, out.collision))
         if not path and not s.outcome:
             self._stand(TICKS_PER_SECOND)  # a move that goes nowhere still takes 1 s
+
+    def _run_stop(self, frm: Pos, reach: set, near: int, direction: str) -> str | None:
+        """Why a run stops after its step from ``frm``: the hoofbeats grew nearer (ENCOUNTER), an item
+        came within reach (ITEM_SIGHTED), or a junction or a ramp (ARRIVED); None to go on."""
+        s = self.s
+        if NEARNESS.get(proximity(s), 0) > near:
+            return "ENCOUNTER"
+        if items_in_reach(s) - reach:
+            return "ITEM_SIGHTED"
+        return "ARRIVED" if arrived(self.world, frm, s.user, direction) else None
 
     def _next_cell(self, direction: str, running: bool, first: bool) -> tuple[Pos, str | None]:
         """The cell the next step enters, and the collision that stops it (or None)."""

@@ -68,7 +68,7 @@ def test_use_lantern_paralyzes_for_120_s_then_it_respawns_after_720_s():
     assert r.user_state.inventory == [] and r.user_state.lantern_cooldown == 719.0
     assert _lanterns(game) == 0
     # A paralyzed Minotaur does not move, and blocks its cell.
-    r = game.step(move("EAST"), {"action": "CHASE"}).response
+    r = game.step(move("EAST", 100), {"action": "CHASE"}).response
     assert r.environment.stop_reason == "COLLISION" and r.environment.steps_moved == 3
     assert "paralyzed Minotaur" in r.raw_text_output and game.state.minotaur == minotaur
     game.step(halt(100), {"action": "CHASE"})

@@ -2,7 +2,8 @@
 
 import pytest
 
-from labyrinth.engine.cells import CRAWLWAY, RAMP_DOWN, RAMP_UP
+from labyrinth.engine.cells import CRAWLWAY, FLOOR, RAMP_DOWN, RAMP_UP, ROCK
+from labyrinth.engine.geometry import HORIZONTAL
 
 from .scenes import CHASE, WAIT, corridor, crawlway_entry, find_cell, halt, move, scene
 
@@ -13,7 +14,7 @@ def test_collision_at_step_k_leaves_the_user_at_k_minus_1():
     game = scene(minotaur=FAR)
     start = corridor(game, "NORTH", 3)
     game = scene(user=start, minotaur=FAR)
-    r = game.step(move("NORTH"), WAIT).response
+    r = game.step(move("NORTH", 100), WAIT).response
     assert r.status == "SUCCESS"
     assert r.environment.stop_reason == "COLLISION"
     assert r.environment.steps_moved == 3
@@ -84,9 +85,11 @@ def test_crawlways_are_walked_never_run():
 def test_ramps_move_one_level_and_stop_at_their_end():
     game = scene()
     up = find_cell(game, RAMP_UP, 100)
-    r = scene(user=up, minotaur=FAR).step(move("UP RAMP"), WAIT).response
+    r = scene(user=up, minotaur=FAR).step(move("UP RAMP", 100), WAIT).response
     assert r.user_state.position.z == 101 and r.environment.steps_moved == 1
     assert r.environment.stop_reason == "COLLISION" and r.environment.time_taken == 1.0
+    r = scene(user=up, minotaur=FAR).step(move("UP RAMP"), WAIT).response  # no count: it arrives
+    assert r.user_state.position.z == 101 and r.environment.stop_reason == "ARRIVED"
     down = find_cell(game, RAMP_DOWN, 100)
     r = scene(user=down, minotaur=FAR).step(move("DOWN RAMP", 1, 2), WAIT).response
     assert r.user_state.position.z == 99 and r.environment.stop_reason == "SUCCESS"
@@ -105,20 +108,20 @@ def test_an_item_coming_into_sight_stops_the_move():
     start = corridor(scene(), "NORTH", 8)
     stone = (start[0], start[1] + 6, 100)
     game = scene(user=start, minotaur=FAR, items=(("BLUE STONE", stone),))
-    result = game.step(move("NORTH"), WAIT)
+    result = game.step(move("NORTH", 100), WAIT)
     r = result.response
     assert r.environment.stop_reason == "ITEM_SIGHTED"
     assert r.environment.steps_moved == 4 and r.environment.visible_items == ["BLUE STONE"]
     assert "BLUE STONE 2 steps to the NORTH" in r.raw_text_output
     # Seen once, it no longer stops anything.
-    r = game.step(move("NORTH"), WAIT).response
+    r = game.step(move("NORTH", 100), WAIT).response
     assert r.environment.stop_reason == "COLLISION" and r.environment.steps_moved == 4
 
 
 def test_a_chasing_minotaur_coming_into_sight_stops_even_a_walk():
     start = corridor(scene(), "NORTH", 8)
     minotaur = (start[0], start[1] + 8, 100)
-    result = scene(user=start, minotaur=minotaur).step(move("NORTH"), WAIT)
+    result = scene(user=start, minotaur=minotaur).step(move("NORTH", 100), WAIT)
     r = result.response
     assert r.environment.stop_reason == "ENCOUNTER" and r.environment.steps_moved == 6
     assert r.minotaur_cue.proximity == "VERY CLOSE" and r.minotaur_cue.audio_direction == "NORTH"
@@ -147,3 +150,66 @@ def test_steps_moved_never_exceeds_the_request(speed):
     start = corridor(scene(), "EAST", 6)
     r = scene(user=start, minotaur=FAR).step(move("EAST", 3, speed), CHASE).response
     assert r.environment.steps_moved == 3
+
+
+def _first_side_opening(game, start, direction):
+    """Steps until the first cell with a passage across ``direction`` its predecessor lacked (by hand)."""
+    dx, dy = HORIZONTAL[direction]
+    across = [(dy, dx), (-dy, -dx)]
+    cell = game.world.cell
+    x, y, z = start
+    for k in range(1, 101):
+        open_before = [cell(x + (k - 1) * dx + sx, y + (k - 1) * dy + sy, z) != ROCK for sx, sy in across]
+        here = (x + k * dx, y + k * dy, z)
+        if cell(*here) == ROCK:
+            return k - 1
+        open_now = [cell(here[0] + sx, here[1] + sy, z) != ROCK for sx, sy in across]
+        if cell(*here) in (RAMP_UP, RAMP_DOWN) or any(now and not was for now, was in zip(open_now, open_before)):
+            return k
+    return 100
+
+
+@pytest.mark.parametrize("direction", ["NORTH", "EAST"])
+def test_a_move_without_a_count_stops_at_the_first_junction(direction):
+    start = corridor(scene(), direction, 3)  # a corridor's start, rock 4 steps ahead
+    start = (start[0], start[1], 100)
+    game = scene(user=start, minotaur=FAR)
+    expected = _first_side_opening(game, start, direction)
+    r = game.step(move(direction), WAIT).response
+    assert r.environment.steps_moved == expected
+    if r.environment.stop_reason == "ARRIVED":
+        assert "and stop where" in r.raw_text_output or "and stop on a ramp" in r.raw_text_output
+    exact = scene(user=start, minotaur=FAR).step(move(direction, 100), WAIT).response
+    assert exact.environment.steps_moved >= expected  # an exact count goes on past it
+
+
+def _quiet_corridor(length: int) -> tuple:
+    """A start from which ``length`` floor cells lie NORTH with no side passage (by hand)."""
+    game = scene()
+    cell = game.world.cell
+    for y in range(176, 224):
+        for x in range(176, 224):
+            line = [(x, y + k, 100) for k in range(length + 1)]
+            if all(cell(*c) == FLOOR and cell(c[0] - 1, c[1], 100) == cell(c[0] + 1, c[1], 100) == ROCK
+                   for c in line):
+                return line[0]
+    raise LookupError("no quiet corridor")
+
+
+def test_a_run_stops_when_a_seen_item_comes_within_reach():
+    start = _quiet_corridor(5)
+    stone = (start[0], start[1] + 5, 100)
+    seen = (("BLUE STONE", stone),)  # seen before: its coming into sight stops nothing
+    r = scene(user=start, minotaur=FAR, items=seen, seen_items=seen).step(move("NORTH"), WAIT).response
+    assert (r.environment.stop_reason, r.environment.steps_moved) == ("ITEM_SIGHTED", 4)
+    exact = scene(user=start, minotaur=FAR, items=seen, seen_items=seen).step(move("NORTH", 5), WAIT).response
+    assert exact.environment.steps_moved == 5  # an exact count walks on past it
+
+
+def test_an_uneventful_single_step_is_one_short_line():
+    start = _quiet_corridor(5)
+    game = scene(user=start, minotaur=FAR)
+    assert [game.step(move("NORTH", 1), WAIT).response.raw_text_output for _ in range(3)] == ["You step north."] * 3
+    heard = scene(user=start, minotaur=(start[0] + 10, start[1], 100))
+    text = heard.step(move("NORTH", 1), WAIT).response.raw_text_output
+    assert "\n" not in text and text.startswith("You step north.")

@@ -4,9 +4,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from labyrinth.engine import Game
-from labyrinth.engine.cells import ROCK
+from labyrinth.engine.cells import RAMP_DOWN, RAMP_UP, ROCK
+from labyrinth.engine.constants import MAX_STEPS
+from labyrinth.engine.turn import arrived
 
-from .strategies import turns
+from .strategies import DIRECTIONS, decisions, turns
 
 seeds = st.integers(0, 2**31 - 1)
 presets = st.sampled_from(["tiny", "small", "standard"])
@@ -39,6 +41,8 @@ def test_invariants_hold_whatever_is_played(seed, preset, plays):
         assert _lanterns(s) == 1 or s.lantern_respawn > 0
         assert 0 <= r.user_state.stamina_pct <= 1
         assert r.environment.steps_moved <= (user.get("steps") or 100 if isinstance(user, dict) else 100)
+        if isinstance(user, dict) and user.get("steps"):
+            assert r.environment.stop_reason != "ARRIVED", "an exact count stopped at a junction"
         assert [e.tick for e in result.events] == sorted(e.tick for e in result.events)
         assert all(before.tick <= e.tick <= s.tick for e in result.events)
 
@@ -68,3 +72,36 @@ def test_two_rollouts_with_the_same_seed_agree_step_by_step(seed, preset, plays)
         assert a.response.model_dump_json() == b.response.model_dump_json()
         assert [e.to_dict() for e in a.events] == [e.to_dict() for e in b.events]
         assert one.state.digest() == two.state.digest()
+
+
+
+def _reachable(state, pos) -> set:
+    """The lying items GRAB could take standing on ``pos`` (RULES.md: this level, 1 step or less)."""
+    return {(n, p) for n, p in state.items if p[2] == pos[2] and abs(p[0] - pos[0]) + abs(p[1] - pos[1]) <= 1}
+
+
+@settings(max_examples=80)
+@given(seed=seeds, preset=presets, prelude=turns, direction=st.sampled_from(DIRECTIONS),
+       speed=st.sampled_from([1, 2]), minotaur=decisions)
+def test_a_run_stops_at_the_first_junction_ramp_or_item_and_an_exact_count_agrees(seed, preset, prelude,
+                                                                                 direction, speed, minotaur):
+    game = Game.new(seed, preset)
+    for user, decision in prelude:
+        game.step(user, decision)
+    before = game.state
+    result = game.step({"command": "MOVE", "direction": direction, "speed": speed}, minotaur)
+    if before.outcome:
+        return
+    moved = [e for e in result.events if e.kind == "UserMoved"]
+    path = moved[0].path if moved else ()
+    assert len(path) <= MAX_STEPS
+    cells = (before.user, *path)
+    for frm, at in zip(cells[:-2], cells[1:-1], strict=True):  # every cell the run went on from
+        assert game.world.cell(*at) not in (RAMP_UP, RAMP_DOWN), f"the run passed a ramp at {at}"
+        assert not arrived(game.world, frm, at, direction), f"the run passed a junction at {at}"
+        assert _reachable(before, at) <= _reachable(before, frm), f"the run passed an item at {at}"
+    if path and not result.state.outcome:  # the same steps counted exactly leave the very same state
+        exact = Game(before, game.world).step(
+            {"command": "MOVE", "direction": direction, "speed": speed, "steps": len(path)}, minotaur)
+        assert exact.state == result.state
+        assert exact.response.environment.steps_moved == len(path)

@@ -157,12 +157,44 @@ async def test_keys_walk_run_and_take_ramps_once_the_map_has_focus():
         assert session.match.played[-1][0].command == "LOOK"
         await pilot.press("shift+up")
         assert session.match.played[-1][0].speed == 2
+        turn = session.game.state.turn
         await pilot.press("less_than_sign")
-        assert session.response.environment.stop_reason == "COLLISION"  # no ramp here
+        assert session.game.state.turn == turn  # no ramp here, and the player knows: no turn
+        assert str(app.screen.query_one("#hint", Static).render()) == "No ramp leads up here."
         await pilot.press("right_square_bracket")
         assert app.screen.query_one(Minimap).level == session.game.state.user[2] - 1
         await pilot.press("escape")
         assert app.focused.id == "command"
+
+
+async def test_a_shift_run_stops_at_the_first_junction():
+    app = LabyrinthApp(NewGame(3, "small", "normal", HUMAN, "builtin"))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        session = app.screen.session
+        start = session.game.state.user
+        await pilot.press("escape", "shift+up")
+        played = session.match.played[-1][0]
+        assert (played.command, played.steps, played.speed) == ("MOVE", None, 2)  # a run, no count
+        env = session.response.environment
+        assert (env.stop_reason, env.steps_moved) == ("ARRIVED", 2)
+        assert session.game.state.user == (start[0], start[1] + 2, start[2])
+        assert "WEST" not in session.game.world.user_exits((start[0], start[1] + 1, start[2]))  # passed none
+        assert "WEST" in env.visible_paths and "and stop where passages open to the EAST and WEST" in session.response.raw_text_output
+
+
+async def test_bumping_a_known_wall_with_a_map_key_costs_no_time():
+    app = LabyrinthApp(NewGame(3, "small", "normal", HUMAN, "builtin"))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        session = app.screen.session
+        assert "WEST" not in session.response.environment.visible_paths
+        await pilot.press("escape", "left", "shift+left")
+        assert session.game.state.tick == 0 and session.game.state.turn == 0
+        assert session.response.environment.game_time == 0
+        assert str(app.screen.query_one("#hint", Static).render()) == "A wall."
+        await pilot.press("right")  # an open way still steps, once
+        assert session.game.state.turn == 1 and session.response.environment.steps_moved == 1
 
 
 async def test_every_screen_opens_from_the_title():

@@ -26,7 +26,7 @@ from ..terminal_text import plain, printable
 from ..waits import Countdowns
 from ..widgets.command_line import CommandLine
 from ..widgets.cue_panel import CuePanel
-from ..widgets.minimap import MapView, Minimap
+from ..widgets.minimap import MapView, Minimap, key_move
 from ..widgets.narrative import NarrativeLog
 from ..widgets.status_bar import StatusBar
 
@@ -198,13 +198,23 @@ class GameScreen(Screen):
     # --- keys ---------------------------------------------------------------
 
     def action_walk(self, direction: str) -> None:
-        self.play(f"walk {direction.lower()} 1", UserInput(command="MOVE", direction=direction, steps=1))
+        self._key_move(f"walk {direction.lower()} 1", key_move(direction, self._known_ways()))
 
     def action_run(self, direction: str) -> None:
-        self.play(f"run {direction.lower()}", UserInput(command="MOVE", direction=direction, speed=2))
+        self._key_move(f"run {direction.lower()}", key_move(direction, self._known_ways(), run=True))
 
     def action_ramp(self, direction: str) -> None:
-        self.play(direction.lower(), UserInput(command="MOVE", direction=direction, steps=1))
+        self._key_move(direction.lower(), key_move(direction, self._known_ways()))
+
+    def _known_ways(self) -> list[str]:
+        return self.session.response.environment.visible_paths
+
+    def _key_move(self, said: str, move: UserInput | str) -> None:
+        """Play a map key's move, or say the way is shut: no turn, no time."""
+        if isinstance(move, str):
+            self.query_one("#hint", Static).update(move)
+        else:
+            self.play(said, move)
 
     def action_simple(self, command: str) -> None:
         fields = {"command": command, **({"target": "LANTERN"} if command == "USE" else {})}

@@ -13,6 +13,7 @@ from textual.reactive import reactive
 from textual.strip import Strip
 from textual.widget import Widget
 
+from labyrinth.engine import UserInput
 from labyrinth.engine.cells import CRAWLWAY, FLOOR, RAMP_DOWN, RAMP_UP, ROCK
 from labyrinth.engine.geometry import Pos
 
@@ -33,6 +34,20 @@ USER = ("@ ", Style(color="bright_white", bold=True, bgcolor="dark_green"))
 MINOTAUR_SEEN = ("M ", Style(color="bright_white", bold=True, bgcolor="red3"))
 MINOTAUR_GUESS = ("m ", Style(color="red", dim=True))
 UNKNOWN = ("  ", Style())
+
+
+SHUT = {"UP RAMP": "No ramp leads up here.", "DOWN RAMP": "No ramp leads down here."}  # else "A wall."
+
+
+def key_move(direction: str, known_ways: list[str], run: bool = False) -> UserInput | str:
+    """What a map key plays: one step, or with shift a run (a MOVE without a count, which stops at the
+    next junction, ramp or item). A way the player knows is shut (not in the last response's
+    visible_paths) gives the words that say so instead: bumping a wall with a key costs no time."""
+    if direction not in known_ways:
+        return SHUT.get(direction, "A wall.")
+    if run:
+        return UserInput(command="MOVE", direction=direction, speed=2)
+    return UserInput(command="MOVE", direction=direction, steps=1)
 
 
 class MapView:
