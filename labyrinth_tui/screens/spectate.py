@@ -76,6 +76,7 @@ class SpectateScreen(Screen):
         self.query_one(NarrativeLog).border_title = plain(f"{s.user_kind} user vs {s.minotaur_kind} Minotaur: "
                                                           f"{s.preset}, seed {s.seed}")
         self.query_one("#cue", CuePanel).border_title = "Minotaur"
+        self.query_one(StatusBar).preset = s.preset  # the bar shows the hunting ground's bounds
         self.query_one("#agents", AgentPanel).border_title = "Agents"
         self._show()
         self.call_after_refresh(self.query_one(NarrativeLog).tell, None, s.response)  # once it knows its width
