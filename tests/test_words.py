@@ -108,10 +108,15 @@ async def test_a_frozen_minotaur_is_told_in_words_with_its_countdowns(clock):
         game.state = dataclasses.replace(game.state, paralysis=left, jump_cooldown=cooldown)
         await type_line(pilot, "halt 3")  # three seconds later
         panel = _text(app.screen.query_one(CuePanel))
-        assert "frozen by the lantern: 1:27 left" in panel and "can jump again in 4:57" in panel
+        assert "frozen by the lantern: 1:27" in panel and "can jump again in 4:57" in panel
         assert "can jump at any moment" not in panel and "now" not in panel
         assert not any(word in panel for word in ENUM_WORDS), panel
         assert "paralyzed for 87 s more" in app.screen.session.response.raw_text_output  # the log's own count
+
+        game.state = dataclasses.replace(game.state, jump_cooldown=0)
+        await type_line(pilot, "halt 1")  # frozen, though its jump is ready: it cannot jump now
+        panel = _text(app.screen.query_one(CuePanel))
+        assert "frozen by the lantern: 1:26" in panel and "can jump once it is free" in panel
 
         game.state = dataclasses.replace(game.state, paralysis=2, jump_cooldown=0)
         await type_line(pilot, "halt 1")  # the lantern's hold ends: it hunts, and may jump at once

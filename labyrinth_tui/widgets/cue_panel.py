@@ -19,8 +19,8 @@ PROXIMITY = {"VERY CLOSE": ("VERY CLOSE", "bold white on red"), "CLOSE": ("close
 ARROWS = {"NORTH": "↑", "NORTH-EAST": "↗", "EAST": "→", "SOUTH-EAST": "↘", "SOUTH": "↓", "SOUTH-WEST": "↙",
           "WEST": "←", "NORTH-WEST": "↖", "ABOVE": "⤒", "BELOW": "⤓"}
 # What it is doing in time (MinotaurCue.temporal_status); PARALYZED says its countdown instead.
-DOING = {"CHASING_3D": "hunting", "VANISHED": "out of time; returns where it vanished"}
-WHINE = {"VANISHING": "TEMPORAL WHINE: it vanished!", "RE_ENTRY_ALERT": "TEMPORAL WHINE: it returns!"}
+DOING = {"CHASING_3D": "hunting", "VANISHED": "returns where it vanished"}
+WHINE = {"VANISHING": "TEMPORAL WHINE: vanished", "RE_ENTRY_ALERT": "TEMPORAL WHINE: returning"}
 
 
 class CuePanel(Static):
@@ -45,7 +45,7 @@ def cue_words(response: GameStateResponse) -> Text:
     if cue.temporal_status in WHINE:
         text.append(f" {WHINE[cue.temporal_status]} ", style="bold white on magenta")
     elif cue.temporal_status == "PARALYZED":
-        text.append(f"frozen by the lantern: {countdown(cue.paralysis_time_left)} left", style="bold cyan")
+        text.append(f"frozen by the lantern: {countdown(cue.paralysis_time_left)}", style="bold cyan")
     else:
         text.append(DOING[cue.temporal_status], style="italic")
     text.append(f"\n{_jump_words(cue.temporal_status, cue.cooldown_time)}", style="dim")
@@ -56,7 +56,7 @@ def _jump_words(status: str, cooldown: float) -> str:
     """When it can leap out of time again: only a hunting Minotaur can jump now."""
     if cooldown:
         return f"can jump again in {countdown(cooldown)}"
-    return "can jump at any moment" if status == "CHASING_3D" else "can jump as soon as it hunts again"
+    return "can jump at any moment" if status == "CHASING_3D" else "can jump once it is free"
 
 
 def clock(seconds: float) -> str:
