@@ -20,6 +20,7 @@ _EXAMPLES = {
 
 EXCERPT_CHARS = 40  # of a value or a field name echoed in a message: enough to recognise it, never a giant one
 PROBLEMS_SHOWN = 5  # problems listed in one message; the rest are counted
+EMPTY_KEY = '""'  # how a message names a field sent with an empty name
 
 
 class BadInput(ValueError):
@@ -43,22 +44,55 @@ def shorten(text: str, limit: int = EXCERPT_CHARS) -> str:
     return text if len(text) <= limit else f"{text[:limit]}... ({len(text):,} characters)"
 
 
-def describe_errors(exc: ValidationError) -> str:
-    """Pydantic's errors as one line: where, what is wrong, what was sent (in short)."""
+# Pydantic's error types a message words itself, as "<field> must be ...".
+_BOUNDS = {"greater_than_equal": ("ge", "at least"), "less_than_equal": ("le", "at most"),
+           "greater_than": ("gt", "more than"), "less_than": ("lt", "less than")}
+_WHOLE_NUMBER = {"int_parsing", "int_type", "int_from_float", "float_parsing", "float_type"}
+
+
+def describe_errors(exc: ValidationError, model: type[BaseModel] | None = None) -> str:
+    """Pydantic's errors as one line of plain words, each "<where> must be ... (got <what was sent>)":
+    'steps must be 1 to 100 (got 101)'. ``model`` (the one validated) lends a field's two bounds."""
     errors = exc.errors(include_url=False)
     parts = []
     for err in errors[:PROBLEMS_SHOWN]:
-        where = shorten(json.dumps(".".join(str(p) for p in err["loc"]))[1:-1]) or "input"  # a key is sent text too
-        msg = err["msg"].removeprefix("Value error, ")
-        if err["type"] == "extra_forbidden":
-            parts.append(f"{where}: unknown field")
-        elif err["type"] in ("missing", "model_type", "value_error"):
-            parts.append(f"{where}: {msg}")
+        where = shorten(json.dumps(".".join(str(p) for p in err["loc"]))[1:-1])  # a key is sent text too
+        kind, msg = err["type"], err["msg"].removeprefix("Value error, ")
+        got = f" (got {excerpt(err.get('input'))})"
+        if kind == "extra_forbidden":
+            parts.append(f"{where or EMPTY_KEY} is not a known field")
+        elif kind == "missing":
+            parts.append(f"{where} is required")
+        elif kind == "value_error":  # the schemas' own words, already a sentence
+            parts.append(f"{where} {msg}" if where else msg)
+        elif kind in _BOUNDS or kind in _WHOLE_NUMBER:
+            span = _span(model, err["loc"])
+            if kind in _BOUNDS:
+                key, words = _BOUNDS[kind]
+                limit = f"{words} {err['ctx'][key]}"
+                parts.append(f"{where} must be {span or limit}{got}")
+            else:
+                parts.append(f"{where} must be a whole number{f' from {span}' if span else ''}{got}")
+        elif kind == "literal_error":
+            choices = err["ctx"]["expected"].replace("'", "")  # "'MOVE', 'HALT' or 'LOOK'": the words alone
+            parts.append(f"{where} must be {choices}{got}")
+        elif kind == "model_type":
+            parts.append(f"{where or 'input'} must be a JSON object{got}")
         else:
-            parts.append(f"{where}: {msg} (got {excerpt(err.get('input'))})")
+            parts.append(f"{where or 'input'} {msg.replace('Input should be', 'must be')}{got}")
     if len(errors) > PROBLEMS_SHOWN:
-        parts.append(f"and {len(errors) - PROBLEMS_SHOWN:,} more problems")
+        more = len(errors) - PROBLEMS_SHOWN
+        parts.append(f"and {more:,} more problem{'s' if more != 1 else ''}")
     return "; ".join(parts)
+
+
+def _span(model: type[BaseModel] | None, loc: tuple) -> str | None:
+    """'1 to 100': a field's lowest and highest allowed values, when the schema gives both."""
+    field = model.model_fields.get(loc[0]) if model is not None and len(loc) == 1 else None
+    if field is None:
+        return None
+    bounds = {key: getattr(rule, key) for rule in field.metadata for key in ("ge", "le") if hasattr(rule, key)}
+    return f"{bounds['ge']} to {bounds['le']}" if len(bounds) == 2 else None
 
 
 def parse(model: type[M], raw: Any) -> M:
@@ -79,4 +113,4 @@ def parse(model: type[M], raw: Any) -> M:
         if first["type"] == "model_type" and not first["loc"]:
             raise BadInput(f"Expected a JSON object such as {_EXAMPLES[model]}, "
                            f"got {type(first['input']).__name__}.") from None
-        raise BadInput(f"Invalid {model.__name__}: {describe_errors(exc)}.") from None
+        raise BadInput(f"Invalid {model.__name__}: {describe_errors(exc, model)}.") from None

@@ -156,9 +156,18 @@ def surroundings(world: World, s: GameState, view: UserView, detailed: bool) -> 
     return lines
 
 
+HOOFBEATS = ("VERY CLOSE", "CLOSE", "FAINT")  # the proximities at which the Minotaur is heard, from a direction
+
+
+def heard_from(proximity: str, direction: str | None) -> str:
+    """Where the Minotaur's hoofbeats come from, as every text says it (' from the EAST', ' from above'),
+    or '' when they are not heard: frozen, out of time or too far away, it makes no sound to place."""
+    return from_words(direction) if proximity in HOOFBEATS else ""
+
+
 def cue_text(s: GameState, view: UserView) -> str | None:
     near = view.proximity
-    toward = from_words(view.direction)
+    toward = heard_from(near, view.direction)
     if near == "PARALYZED":
         return f"The Minotaur is paralyzed for {seconds_text(s.paralysis)} more."
     if near == "VANISHED":

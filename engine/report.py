@@ -63,9 +63,10 @@ def _item_locations(items: tuple) -> list[ItemLocation]:
 
 
 @lru_cache(maxsize=256)
-def _cue(proximity: str, direction: str | None, status: str, cooldown_ticks: int) -> MinotaurCue:
+def _cue(proximity: str, direction: str | None, status: str, cooldown_ticks: int, paralysis_ticks: int) -> MinotaurCue:
     return MinotaurCue(proximity=proximity, audio_direction=direction, temporal_status=status,
-                       cooldown_time=cooldown_ticks / TICKS_PER_SECOND)
+                       cooldown_time=cooldown_ticks / TICKS_PER_SECOND,
+                       paralysis_time_left=paralysis_ticks / TICKS_PER_SECOND)
 
 
 _validate_response = GameStateResponse.__pydantic_validator__.validate_python
@@ -94,7 +95,7 @@ def user_response(s: GameState, view: UserView, *, status: str, message: str, ou
             "turn": s.turn,
             "game_time": s.tick / TICKS_PER_SECOND,
         },
-        "minotaur_cue": _cue(view.proximity, view.direction, temporal_status(s), s.jump_cooldown),
+        "minotaur_cue": _cue(view.proximity, view.direction, temporal_status(s), s.jump_cooldown, s.paralysis),
         "raw_text_output": text,
     })
 

@@ -154,6 +154,7 @@ class MinotaurCue(BaseModel):
     audio_direction: AudioDirection | None
     temporal_status: TemporalStatus
     cooldown_time: float = Field(ge=0, description="Seconds until the Minotaur can JUMP again.")
+    paralysis_time_left: float = Field(ge=0, description="Seconds the lantern still holds it frozen; 0 when not.")
 
 
 class GameStateResponse(BaseModel):

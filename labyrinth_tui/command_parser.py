@@ -51,8 +51,11 @@ FILLER = {*(words[-1].lower() for words in _NAMES_WORDS if len(words) > 1),
           "the", "steps", "step", "to", "s", "seconds", "sec"}
 EXAMPLES = ["move north 10", "run east", "walk west 3", "up", "down", "look", "grab red stone", "grab lantern",
             "use lantern", "halt 5"]
-# Every word the parser knows, for suggestions of what a typo meant.
+# Every word the parser knows, for suggestions of what a typo meant; a line starts with a verb or a direction.
 KNOWN = sorted({*VERBS, *DIRECTIONS, *SPEEDS, *TARGETS, *FILLER} - {"s"})
+FIRST_WORDS = sorted({*VERBS, *DIRECTIONS})
+_COMMAND_WORDS = ", ".join(command.lower() for command in USER_PARAMS)  # 'move, look, grab, use, halt'
+
 # The words hints offer: 'north, south, east, west, up or down'; 'red, blue or yellow (stone), or lantern'.
 _DIRECTION_WORDS = _either([word for word, name in DIRECTIONS.items() if word == name.split()[0].lower()])
 _TARGET_WORDS = (f"{_either([word for word, name in TARGETS.items() if name in STONES])} (stone), or "
@@ -87,6 +90,9 @@ def parse_command(line: str) -> UserInput:
     elif first in VERBS:
         command, speed = VERBS[first]
         rest = words[1:]
+    elif _mend(first, FIRST_WORDS) is None:  # 'rest 5' is no typo of 'west 5': say what the commands are
+        raise NotACommand(f"{_quoted(first)} is not a command; to wait, type 'halt 5'. Commands: {_COMMAND_WORDS}, "
+                          f"or a direction ('north 5').")
     else:
         raise NotACommand(_hint(words, f"{_quoted(first)} is not a command"))
     takes = {param.field for param in USER_PARAMS[command]}
@@ -118,7 +124,7 @@ def parse_command(line: str) -> UserInput:
     try:
         return UserInput.model_validate(fields)
     except ValidationError as exc:
-        raise NotACommand(describe_errors(exc)) from None
+        raise NotACommand(describe_errors(exc, UserInput)) from None
 
 
 def typed(command: UserInput) -> str:
@@ -147,16 +153,22 @@ def _quoted(word: str) -> str:
 def _hint(words: list[str], problem: str) -> str:
     """``problem`` and the line as it was probably meant, each unknown word mended."""
     mended = []
-    for word in words:
+    for at, word in enumerate(words):
         if word in KNOWN or word.isdecimal():
             mended.append(word if len(word) <= HINT_WORD_CHARS else f"{word[:HINT_WORD_CHARS]}...")
             continue
-        close = difflib.get_close_matches(word, KNOWN, n=1, cutoff=0.6)
-        mended.append(close[0] if close else "?")
+        mended.append(_mend(word, KNOWN if at else FIRST_WORDS) or "?")
     guess = " ".join(mended)
     if "?" in mended:
         return f"{problem}. Try e.g. {', '.join(EXAMPLES[:5])} (? for help)."
     return f"{problem}: did you mean '{guess}'?"
+
+
+def _mend(word: str, known: list[str]) -> str | None:
+    """The known word a typo most likely meant: a close one with the same first letter, since a slip
+    of the fingers seldom changes that ('nrth' is north, 'esat' east; 'rest' is not west)."""
+    close = difflib.get_close_matches(word, [k for k in known if k[0] == word[0]], n=1, cutoff=0.6)
+    return close[0] if close else None
 
 
 def suggestions() -> list[str]:

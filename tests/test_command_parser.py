@@ -49,8 +49,8 @@ def test_any_text_is_a_command_or_a_one_line_hint(line):
     ("halt ¾", ["'¾' is not a number"]),
     pytest.param("halt " + "9" * 5000, ["too big", f"1 to {MAX_STEPS}", "5,000 characters"], id="halt-5000-digits"),
     pytest.param("move north " + "1" * 4301, ["too big", f"1 to {MAX_STEPS}"], id="move-4301-digits"),
-    ("halt 101", ["less than or equal to 100"]),
-    ("halt 0", ["greater than or equal to 1"]),
+    ("halt 101", ["steps must be 1 to 100 (got 101)"]),
+    ("halt 0", ["steps must be 1 to 100 (got 0)"]),
 ])
 def test_numbers_the_game_cannot_read_are_named_in_the_hint(line, words):
     said = hint(line)

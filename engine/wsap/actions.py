@@ -118,7 +118,7 @@ def _to_engine(action: Action, role: str) -> UserInput | MinotaurDecision:
     try:
         return model.model_validate({key: name, **params})
     except ValueError as exc:  # pydantic's ValidationError is a ValueError
-        raise BadInput(f"Invalid {name}: {describe_errors(exc)}.") from None
+        raise BadInput(f"Invalid {name}: {describe_errors(exc, model)}.") from None
 
 
 def to_user_input(action: Action) -> UserInput:

@@ -14,7 +14,7 @@ from .. import events as ev
 from ..cells import CELL_CHARS, CRAWLWAY, RAMP_DOWN, RAMP_UP
 from ..figures import PARALYSIS, seconds_text
 from ..geometry import HORIZONTAL, Pos
-from ..narrative import from_words
+from ..narrative import from_words, heard_from
 from ..presets import PRESETS
 from ..schemas import STONES, GameStateResponse, MinotaurObservation
 from ..senses import USER_SIGHT, in_sight, items_in_sight, level_words
@@ -176,7 +176,7 @@ def _user_entities(s: GameState, r: GameStateResponse, visible, minotaur_seen: b
                                steps_words(s.user, s.minotaur), cue.temporal_status, cue.temporal_status == "PARALYZED",
                                f"THE MINOTAUR in sight: {steps_words(s.user, s.minotaur)} ({cue.temporal_status})"))
     elif cue.proximity not in ("NONE",):
-        where = from_words(cue.audio_direction)
+        where = heard_from(cue.proximity, cue.audio_direction)
         entities.append(Entity("minotaur", "Minotaur", -1, cue.audio_direction or "unknown", cue.temporal_status,
                                False, f"Minotaur heard {cue.proximity}{where} ({cue.temporal_status})"))
     return entities

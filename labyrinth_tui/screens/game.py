@@ -98,6 +98,7 @@ class GameScreen(Screen):
     def on_mount(self) -> None:
         s = self.session
         self.query_one("#cue", CuePanel).border_title = "Minotaur"
+        self.query_one(StatusBar).preset = s.preset  # the bar shows the hunting ground's bounds
         self.query_one(NarrativeLog).border_title = plain(f"{s.preset}, seed {s.seed}, {s.difficulty}")
         self._show()
         self.call_after_refresh(self.query_one(NarrativeLog).tell, None, s.response)  # once it knows its width

@@ -80,6 +80,7 @@ class SpectateScreen(Screen):
         self.query_one(NarrativeLog).border_title = plain(f"{s.user_kind} user vs {s.minotaur_kind} Minotaur: "
                                                           f"{s.preset}, seed {s.seed}")
         self.query_one("#cue", CuePanel).border_title = "Minotaur"
+        self.query_one(StatusBar).preset = s.preset  # the bar shows the hunting ground's bounds
         self.query_one("#agents", AgentPanel).border_title = "Agents"
         self.countdowns = Countdowns(self.app.clock)
         self._show()

@@ -22,10 +22,10 @@ class NarrativeLog(RichLog):
         env = response.environment
         if said is not None:
             head = Text(f"> {printable(said)}", style="bold")
-            if response.status != "ERROR":
-                ending = response.status if response.status in ("DEATH", "ESCAPED") else env.stop_reason
-                head.append(f"   {env.time_taken:g} s, {env.steps_moved} step{'s' if env.steps_moved != 1 else ''}, "
-                            f"{ending.lower().replace('_', ' ')}", style="dim")
+            if response.status != "ERROR":  # the figures; the words below say how the move ended (a climb
+                # to the end of a ramp is no wall, though the rules' stop_reason calls both COLLISION)
+                head.append(f"   {env.time_taken:g} s, {env.steps_moved} step{'s' if env.steps_moved != 1 else ''}",
+                            style="dim")
             self.write(head)
         body = plain(response.raw_text_output)
         if response.status in STATUS_STYLE:
