@@ -40,24 +40,23 @@ def add_provider_options(parser: argparse.ArgumentParser) -> None:
 
 def _timeout(value: str) -> float:
     """Seconds above 0 and at most the config file's limit: not inf, nan or a negative number."""
-    try:
-        seconds = float(value)
-    except ValueError:
-        seconds = float("nan")
-    if not timeout_ok(seconds):
-        raise argparse.ArgumentTypeError(f"expected seconds above 0 and at most {MAX_TIMEOUT_S:g}, not {value!r}")
-    return seconds
+    return _number(value, timeout_ok, f"seconds above 0 and at most {MAX_TIMEOUT_S:g}")
 
 
 def _rpm(value: str) -> float:
     """Requests a minute: above 0 and at most MAX_RPM."""
+    return _number(value, rpm_ok, f"requests a minute above 0 and at most {MAX_RPM:g}")
+
+
+def _number(value: str, ok, expected: str) -> float:
+    """``value`` as a number that ``ok`` accepts; an argparse error saying what is ``expected`` otherwise."""
     try:
-        rpm = float(value)
+        number = float(value)
     except ValueError:
-        rpm = float("nan")
-    if not rpm_ok(rpm):
-        raise argparse.ArgumentTypeError(f"expected requests a minute above 0 and at most {MAX_RPM:g}, not {value!r}")
-    return rpm
+        number = float("nan")
+    if not ok(number):
+        raise argparse.ArgumentTypeError(f"expected {expected}, not {value!r}")
+    return number
 
 
 def chosen_providers(args: argparse.Namespace) -> list[str]:

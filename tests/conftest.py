@@ -42,3 +42,21 @@ class ManualClock:
 @pytest.fixture
 def clock() -> ManualClock:
     return ManualClock()
+
+
+@pytest.fixture
+def stub():
+    """A local stub server answering as the providers' public APIs do (tests/stubs.py)."""
+    from tests.stubs import Stub
+
+    server = Stub()
+    yield server
+    server.close()
+
+
+@pytest.fixture
+def quick_backoff(monkeypatch):
+    """Retries of 5xx answers back off in hundredths of a second, not halves (the schedule is the same)."""
+    from labyrinth.agents.providers import retry
+
+    monkeypatch.setattr(retry, "BASE_DELAY_S", 0.01)

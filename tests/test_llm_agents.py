@@ -12,7 +12,6 @@ import pytest
 
 from labyrinth.agents.config import ProviderSettings
 from labyrinth.agents.llm_agent import CONTEXT_TOKENS, REPLY_TOKENS
-from labyrinth.agents.providers import retry
 from labyrinth.agents.providers.base import SCHEMAS
 from labyrinth.agents.providers.openai import strict_schema
 from labyrinth.agents.registry import ProviderNotConfigured, make_agent
@@ -27,16 +26,7 @@ FAULTS = {3: "garbage", 5: "empty", 7: "wrong schema", 9: "429", 11: "503", 13: 
           17: "slow", 19: "think"}  # request numbers; 1 is the plan
 
 
-@pytest.fixture(autouse=True)
-def _quick_backoff(monkeypatch):
-    monkeypatch.setattr(retry, "BASE_DELAY_S", 0.01)
-
-
-@pytest.fixture
-def stub():
-    server = Stub()
-    yield server
-    server.close()
+pytestmark = pytest.mark.usefixtures("quick_backoff")
 
 
 def settings(provider: str, url: str, timeout_s: float = 0.5) -> dict[str, ProviderSettings]:

@@ -14,7 +14,6 @@ import pytest
 from labyrinth.agents.config import ProviderSettings
 from labyrinth.agents.llm_agent import ANSWER_KEPT_CHARS, FAILURES_BEFORE_REPLACEMENT, NOTE_CHARS
 from labyrinth.agents.memory_manager import match_reflections
-from labyrinth.agents.providers import retry
 from labyrinth.agents.providers.base import CONTEXT_TOKENS, REPLY_TOKENS, estimate_tokens
 from labyrinth.agents.registry import make_agent
 from labyrinth.agents.runner import Match
@@ -66,9 +65,7 @@ CASES = [("gemini", "blocked", "PROHIBITED_CONTENT"), ("gemini", "safety", "SAFE
          ("openai", "content_filter", "content_filter")]
 
 
-@pytest.fixture(autouse=True)
-def _quick_backoff(monkeypatch):
-    monkeypatch.setattr(retry, "BASE_DELAY_S", 0.01)
+pytestmark = pytest.mark.usefixtures("quick_backoff")
 
 
 def providers(provider: str, url: str) -> dict[str, ProviderSettings]:

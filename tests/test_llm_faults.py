@@ -34,13 +34,6 @@ TRANSPORTS = {"gemini": GeminiTransport, "mistral": MistralTransport, "ollama": 
 ASK = ("You are the Minotaur.", [("user", "Step 1. Where do you go?")])
 
 
-@pytest.fixture
-def stub():
-    server = Stub()
-    yield server
-    server.close()
-
-
 def transport(provider: str, url: str, clock: FakeClock | None = None, timeout_s: float = 30.0,
               rpm: float | None = None):
     settings = ProviderSettings(provider, f"test-{provider}-model", url, api_key="k", timeout_s=timeout_s, rpm=rpm)

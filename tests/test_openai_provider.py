@@ -16,7 +16,6 @@ import pytest
 from labyrinth.agents.config import DEFAULT_URLS, ProviderSettings
 from labyrinth.agents.config import provider_settings as resolve
 from labyrinth.agents.llm_agent import FAILURES_BEFORE_REPLACEMENT, LLMAgent
-from labyrinth.agents.providers import retry
 from labyrinth.agents.providers.base import LESSON, SCHEMAS, ProviderError
 from labyrinth.agents.providers.openai import NO_KEY, OpenAITransport, strict_schema
 from labyrinth.agents.providers.secrets import REDACTED
@@ -33,16 +32,7 @@ ASK = ("You are the Minotaur.", [("user", "Step 1. Where do you go? Respond with
 WAIT = '{"action": "WAIT", "params": {}, "reasoning": "listen"}'
 
 
-@pytest.fixture(autouse=True)
-def _quick_backoff(monkeypatch):
-    monkeypatch.setattr(retry, "BASE_DELAY_S", 0.01)
-
-
-@pytest.fixture
-def stub():
-    server = Stub()
-    yield server
-    server.close()
+pytestmark = pytest.mark.usefixtures("quick_backoff")
 
 
 def openai(url: str, clock: FakeClock | None = None, key: str | None = KEY, timeout_s: float = 5.0):
