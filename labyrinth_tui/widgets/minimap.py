@@ -57,8 +57,8 @@ LEGEND: tuple[Glyph, ...] = (*CELL_GLYPHS.values(), TRAIL, *ITEM_GLYPHS.values()
 
 
 def legend_rows() -> list[tuple[str, str]]:
-    """The legend as (glyph as typed, meaning) rows: what the help shows."""
-    return [(g.text.rstrip() or "blank", g.meaning) for g in LEGEND]
+    """The legend as (glyph as drawn, meaning) rows, a blank glyph as "": what the help shows."""
+    return [(g.text.rstrip(), g.meaning) for g in LEGEND]
 
 
 SHUT = {"UP RAMP": "No ramp leads up here.", "DOWN RAMP": "No ramp leads down here."}  # else "A wall."
@@ -151,8 +151,11 @@ class Minimap(Widget, can_focus=True):
         self.refresh()
         if self.view is None:
             return
-        looking = "" if self.level_offset == 0 else f" (looking; you are on {self.view.user[2]})"
-        self.border_title = f"Level {self.level}{looking}" + (", all-seeing" if self.view.whole else "")
+        view = self.view
+        looking = "" if self.level_offset == 0 else f" (looking; you are on {view.user[2]})"
+        elsewhere = view.whole and view.minotaur is not None and view.minotaur[2] != self.level
+        self.border_title = (f"Level {self.level}{looking}" + (", all-seeing" if view.whole else "")
+                             + (f", the Minotaur on level {view.minotaur[2]}" if elsewhere else ""))
 
     def on_resize(self) -> None:
         self.refresh()
