@@ -104,8 +104,8 @@ class Frame:
 
 def frame(view: MapView, z: int, width: int, height: int) -> Frame:
     """Centre on the ground along an axis where the ground and its edge fit, else on the user (on both
-    agents when the whole level is asked and does not fit). A whole level that fits only at one column
-    a cell is drawn so."""
+    agents when the whole level is asked and does not fit) but never past the edge: no line is wasted
+    on what lies beyond it. A whole level that fits only at one column a cell is drawn so."""
     b = view.bounds
     scale = 2
     if view.whole and b is not None and (b.width + 2) * 2 > width:
@@ -118,8 +118,12 @@ def frame(view: MapView, z: int, width: int, height: int) -> Frame:
     if b is not None:
         if b.width + 2 <= columns:
             left = b.x0 - 1 - (columns - b.width - 2) // 2
+        else:
+            left = min(max(left, b.x0 - 1), b.x0 + b.width + 1 - columns)
         if b.height + 2 <= rows:
             top = b.y0 + b.height + (rows - b.height - 2) // 2
+        else:
+            top = max(min(top, b.y0 + b.height), b.y0 - 2 + rows)
     return Frame(scale, left, top, columns, rows)
 
 
@@ -155,7 +159,7 @@ class Minimap(Widget, can_focus=True):
         looking = "" if self.level_offset == 0 else f" (looking; you are on {view.user[2]})"
         elsewhere = view.whole and view.minotaur is not None and view.minotaur[2] != self.level
         self.border_title = (f"Level {self.level}{looking}" + (", all-seeing" if view.whole else "")
-                             + (f", the Minotaur on level {view.minotaur[2]}" if elsewhere else ""))
+                             + (f", Minotaur on {view.minotaur[2]}" if elsewhere else ""))
 
     def on_resize(self) -> None:
         self.refresh()
