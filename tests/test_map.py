@@ -152,3 +152,22 @@ async def test_o_in_spectate_shows_the_whole_level_with_both_agents():
         await pilot.press("a")
         await pilot.pause()
         assert screen.query_one("#agents").display
+
+
+def test_a_user_beyond_the_edge_stays_in_view_and_the_cells_there_are_drawn():
+    """The maze goes on outside the hunting ground and the user may walk out (rules, section 3)."""
+    from labyrinth.tui.widgets.minimap import CELL_GLYPHS, MapView, frame
+
+    ground = PRESETS["small"]
+    outside = (ground.x0 + 5, ground.y0 + ground.height + 4, ground.z0 + 1)
+    view = MapView({outside: 1}, outside, {}, None, False, {outside}, ground)
+    for width, height in ((40, 16), (130, 53)):
+        f = frame(view, outside[2], width, height)
+        assert f.left <= outside[0] < f.left + f.columns and f.top - f.rows < outside[1] <= f.top
+    game_map = Minimap()
+    game_map.view = view
+    beside = (outside[0] + 1, outside[1], outside[2])
+    assert game_map.glyph(outside, {}) is TRAIL and game_map.glyph(beside, {}) is not EDGE
+    view.cells[(ground.x0, ground.y0 - 1, outside[2])] = 1  # a known cell on the edge's ring shows itself
+    assert game_map.glyph((ground.x0, ground.y0 - 1, outside[2]), {}) is CELL_GLYPHS[1]
+    assert game_map.glyph((ground.x0 + 1, ground.y0 - 1, outside[2]), {}) is EDGE

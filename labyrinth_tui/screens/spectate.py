@@ -29,13 +29,14 @@ WAITS_TICK_S = 0.5  # how often a model's quota wait is counted down while the a
 
 
 class WorldCells:
-    """The whole labyrinth as a map the minimap can read (omniscient view)."""
+    """The whole hunting ground as a map the minimap can read (omniscient view); beyond its edge, what
+    the user has seen (the maze goes on there, and the edge stays drawn where nothing is known)."""
 
-    def __init__(self, world) -> None:
-        self.world = world
+    def __init__(self, world, ground, seen) -> None:
+        self.world, self.ground, self.seen = world, ground, seen
 
     def get(self, pos, default=None):
-        return self.world.cell(*pos)
+        return self.world.cell(*pos) if self.ground.contains(*pos) else self.seen.get(pos, default)
 
 
 class SpectateScreen(Screen):
@@ -196,7 +197,7 @@ class SpectateScreen(Screen):
         ground = PRESETS[s.preset]
         if self.omniscient:
             items = {name: pos for name, pos in state.items}
-            view = MapView(WorldCells(s.game.world), state.user, items, state.minotaur, True, s.mapped.walked,
+            view = MapView(WorldCells(s.game.world, ground, s.mapped.seen), state.user, items, state.minotaur, True, s.mapped.walked,
                            ground, whole=True)
         else:
             user_view = s.match.sides["user"].observation

@@ -50,7 +50,7 @@ USER = Glyph("@ ", Style(color="bright_white", bold=True, bgcolor="dark_green"),
 HERE = Glyph("X ", Style(color="bright_green", bold=True), "you are here, on another level (looking with [ ])")
 MINOTAUR_SEEN = Glyph("M ", Style(color="bright_white", bold=True, bgcolor="red3"), "the Minotaur, in sight")
 MINOTAUR_GUESS = Glyph("m ", Style(color="red", dim=True), "where the Minotaur sounds to be (a guess)")
-EDGE = Glyph("░░", Style(color="grey50"), "the hunting ground's edge: nothing lies beyond")
+EDGE = Glyph("░░", Style(color="grey50"), "the hunting ground's edge (the maze goes on beyond it)")
 UNKNOWN = Glyph("  ", Style(), "not seen yet")
 LEGEND: tuple[Glyph, ...] = (*CELL_GLYPHS.values(), TRAIL, *ITEM_GLYPHS.values(), USER, HERE, MINOTAUR_SEEN,
                              MINOTAUR_GUESS, EDGE, UNKNOWN)
@@ -124,6 +124,11 @@ def frame(view: MapView, z: int, width: int, height: int) -> Frame:
             top = b.y0 + b.height + (rows - b.height - 2) // 2
         else:
             top = max(min(top, b.y0 + b.height), b.y0 - 2 + rows)
+    ux, uy, _ = view.user  # the maze goes on beyond the edge and the user may walk out: it stays in view
+    if not left <= ux < left + columns:
+        left = ux - columns // 2
+    if not top - rows < uy <= top:
+        top = uy + rows // 2
     return Frame(scale, left, top, columns, rows)
 
 
@@ -174,15 +179,15 @@ class Minimap(Widget, can_focus=True):
         return marks
 
     def glyph(self, pos: Pos, marks: Mapping[Pos, Glyph]) -> Glyph:
-        """What one cell of the map shows: a mark, else beyond the ground blank or its edge, else the cell."""
+        """What one cell of the map shows: a mark, else the cell if known, else the ground's edge or nothing."""
         view, b = self.view, self.view.bounds
         if pos in marks:
             return marks[pos]
         x, y, z = pos
-        if b is not None and not b.contains(x, y, z):
+        kind = view.cells.get(pos)
+        if kind is None and b is not None and not b.contains(x, y, z):  # the edge where nothing is known there
             inside_ring = b.x0 - 1 <= x <= b.x0 + b.width and b.y0 - 1 <= y <= b.y0 + b.height
             return EDGE if inside_ring and z in b.z_range else UNKNOWN
-        kind = view.cells.get(pos)
         if kind == FLOOR and pos in view.walked:
             return TRAIL
         return CELL_GLYPHS.get(kind, UNKNOWN)
