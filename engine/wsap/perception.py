@@ -63,6 +63,7 @@ class UserPerception:
     def __init__(self, world: World) -> None:
         self.world = world
         self.seen: dict[Pos, int] = {}
+        self.walked: set[Pos] = set()  # every cell the user stood on or passed through: its trail on a map
         self.items: dict[str, Pos] = {}  # items seen lying, where last seen
         self.hums: dict[str, tuple[str | None, int]] = {}  # stone -> (direction, levels up) at the last LOOK
         self.events: deque[Event] = deque(maxlen=RECENT)
@@ -86,6 +87,7 @@ class UserPerception:
     def _look_around(self, state: GameState, events) -> list[tuple[Pos, int]]:
         """Remember every cell seen from every cell walked through this turn; the new ones."""
         stops = [p for e in events if isinstance(e, ev.UserMoved) for p in e.path] + [state.user]
+        self.walked.update(stops)
         new = []
         for stop in stops:
             for pos, kind in self.world.visible_cells(stop):

@@ -18,6 +18,7 @@ from textual.widgets import Footer, Static
 from labyrinth.agents.runner import Turn
 from labyrinth.engine import UserInput
 from labyrinth.engine.commands import shorten
+from labyrinth.engine.presets import PRESETS
 from labyrinth.saves.games import SaveError, save_game
 
 from ..background import TurnPlayed, carry_turn
@@ -68,6 +69,7 @@ class GameScreen(Screen):
         Binding("pageup", "ramp('UP RAMP')", "ramp up", show=False, id="ramp-up-page"),
         Binding("pagedown", "ramp('DOWN RAMP')", "ramp down", show=False, id="ramp-down-page"),
         Binding("ctrl+s", "save", "save", id="save"),
+        Binding("f2", "app.toggle_class('#side', '-hidden')", "big map", id="full-map"),
     ]
 
     def __init__(self, session: PlaySession, clock: Callable[[], float] = time.monotonic,
@@ -86,9 +88,9 @@ class GameScreen(Screen):
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="main"):
-            yield NarrativeLog(id="log")
+            yield GameMap(id="map")
             with Vertical(id="side"):
-                yield GameMap(id="map")
+                yield NarrativeLog(id="log")
                 yield CuePanel(id="cue")
         yield StatusBar(id="status")
         yield CommandLine(id="command")
@@ -192,7 +194,8 @@ class GameScreen(Screen):
     def _show(self) -> None:
         s = self.session
         where, seen = s.minotaur_mark()
-        self.query_one(Minimap).show(MapView(s.mapped.seen, s.game.state.user, s.mapped.items, where, seen))
+        self.query_one(Minimap).show(MapView(s.mapped.seen, s.game.state.user, s.mapped.items, where, seen,
+                                             s.mapped.walked, PRESETS[s.preset]))
         self.query_one(CuePanel).show(s.response)
         self.query_one(StatusBar).show(s.response)
 

@@ -21,6 +21,11 @@ from labyrinth.engine.figures import (
     VERY_CLOSE_RANGE,
 )
 
+from ..widgets.minimap import legend_rows
+
+LEGEND_TABLE = "| glyph | on the map |\n|---|---|\n" + "\n".join(
+    f"| {f'`{glyph}`' if glyph else '(blank)'} | {meaning} |" for glyph, meaning in legend_rows())
+
 HELP = f"""\
 # Labyrinth: The Temporal Hunt
 
@@ -63,10 +68,21 @@ Press **Esc** to move between the command line and the map. On the map:
 | shift + arrows | run until something stops you |
 | `<` `>`, PageUp PageDown | ramp up, ramp down |
 | `l` `g` `u` space | look, grab, use the lantern, halt |
-| `[` `]` | look at the level above / below |
+| `[` `]` | look at the level above / below (`X` marks where you are) |
+| F2 | the map on the whole screen, and back |
 | `?`, F1 | this help |
 | ctrl+s | save the game |
 | ctrl+q | quit |
+
+## The map
+
+{LEGEND_TABLE}
+
+## Spectating
+
+Space plays or pauses, `n` plays one turn, `+` `-` change the speed, `o` shows the whole level
+with both agents (all-seeing) or only what the user has seen, `a` folds the agents' panel away,
+F2 gives the map the whole screen, `[` `]` look at the other levels.
 
 ## Playing against a model
 

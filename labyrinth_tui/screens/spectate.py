@@ -1,6 +1,6 @@
-"""Spectate: watch two agents play. Space plays or pauses, n steps one turn,
-+ and - change the speed, o shows the whole labyrinth (omniscient) or only what
-the user has seen."""
+"""Spectate: watch two agents play, the map first. Space plays or pauses, n steps one turn,
++ and - change the speed, o shows the whole level with both agents (omniscient) or only what
+the user has seen, a folds the agent panel away, f2 gives the map the whole screen."""
 
 from __future__ import annotations
 
@@ -10,6 +10,8 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer
+
+from labyrinth.engine.presets import PRESETS
 
 from ..background import TurnPlayed, carry_turn, run_in_background
 from ..command_parser import typed
@@ -27,13 +29,14 @@ WAITS_TICK_S = 0.5  # how often a model's quota wait is counted down while the a
 
 
 class WorldCells:
-    """The whole labyrinth as a map the minimap can read (omniscient view)."""
+    """The whole hunting ground as a map the minimap can read (omniscient view); beyond its edge, what
+    the user has seen (the maze goes on there, and the edge stays drawn where nothing is known)."""
 
-    def __init__(self, world) -> None:
-        self.world = world
+    def __init__(self, world, ground, seen) -> None:
+        self.world, self.ground, self.seen = world, ground, seen
 
     def get(self, pos, default=None):
-        return self.world.cell(*pos)
+        return self.world.cell(*pos) if self.ground.contains(*pos) else self.seen.get(pos, default)
 
 
 class SpectateScreen(Screen):
@@ -44,6 +47,8 @@ class SpectateScreen(Screen):
         Binding("plus,equals_sign", "faster", "faster", key_display="+", id="spectate-faster"),
         Binding("minus", "slower", "slower", key_display="-", id="spectate-slower"),
         Binding("o", "omniscient", "all-seeing", id="spectate-omniscient"),
+        Binding("a", "app.toggle_class('#agents', '-hidden')", "agents", id="spectate-agents"),
+        Binding("f2", "app.toggle_class('#side', '-hidden')", "big map", id="spectate-full-map"),
         Binding("left_square_bracket", "look_level(1)", "level above", key_display="[", id="spectate-level-up"),
         Binding("right_square_bracket", "look_level(-1)", "level below", key_display="]",
                 id="spectate-level-down"),
@@ -67,11 +72,11 @@ class SpectateScreen(Screen):
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="main"):
-            yield NarrativeLog(id="log")
+            yield Minimap(id="map")
             with Vertical(id="side"):
-                yield Minimap(id="map")
-                yield CuePanel(id="cue")
                 yield AgentPanel(id="agents")
+                yield NarrativeLog(id="log")
+                yield CuePanel(id="cue")
         yield StatusBar(id="status")
         yield Footer()
 
@@ -189,13 +194,15 @@ class SpectateScreen(Screen):
 
     def _show(self) -> None:
         s, state = self.session, self.session.game.state
+        ground = PRESETS[s.preset]
         if self.omniscient:
             items = {name: pos for name, pos in state.items}
-            view = MapView(WorldCells(s.game.world), state.user, items, state.minotaur, True)
+            view = MapView(WorldCells(s.game.world, ground, s.mapped.seen), state.user, items, state.minotaur, True, s.mapped.walked,
+                           ground, whole=True)
         else:
             user_view = s.match.sides["user"].observation
             where, seen = minotaur_mark(user_view, state.user)
-            view = MapView(s.mapped.seen, state.user, s.mapped.items, where, seen)
+            view = MapView(s.mapped.seen, state.user, s.mapped.items, where, seen, s.mapped.walked, ground)
         self.query_one(Minimap).show(view)
         self.query_one(CuePanel).show(s.response)
         self.query_one(StatusBar).show(s.response)

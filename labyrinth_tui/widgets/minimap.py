@@ -1,11 +1,15 @@
-"""The z-level minimap: one widget drawing lines of the map the user has seen.
+"""The z-level map: one widget drawing the lines of the labyrinth the user has seen.
 
-Each cell is two columns wide so the map looks square. Only cells the user has
-seen are drawn (fog of war), unless the view is omniscient (spectating). The
-level shown follows the user; [ and ] look at the levels above and below.
+Each cell is two columns wide so the map looks square (one column when a whole level must fit).
+Only cells the user has seen are drawn (fog of war), unless the view is omniscient (spectating);
+the hunting ground's edge, the user's trail and a "you are here" mark on other levels are drawn
+on top. Every glyph the map can draw is in ``LEGEND``, which the help shows: one table.
 """
 
 from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass
 
 from rich.segment import Segment
 from rich.style import Style
@@ -16,24 +20,45 @@ from textual.widget import Widget
 from labyrinth.engine import UserInput
 from labyrinth.engine.cells import CRAWLWAY, FLOOR, RAMP_DOWN, RAMP_UP, ROCK
 from labyrinth.engine.geometry import Pos
+from labyrinth.engine.presets import Bounds
 
-GLYPHS = {
-    ROCK: ("██", Style(color="grey23")),
-    FLOOR: ("· ", Style(color="grey42")),
-    CRAWLWAY: ("==", Style(color="dark_goldenrod")),
-    RAMP_UP: ("^ ", Style(color="cyan", bold=True)),
-    RAMP_DOWN: ("v ", Style(color="cyan", bold=True)),
+
+@dataclass(frozen=True)
+class Glyph:
+    """How the map draws one thing: two columns (the first alone at half width), and what it means."""
+
+    text: str
+    style: Style
+    meaning: str
+
+
+CELL_GLYPHS = {
+    ROCK: Glyph("██", Style(color="grey23"), "rock"),
+    FLOOR: Glyph("· ", Style(color="grey42"), "floor"),
+    CRAWLWAY: Glyph("==", Style(color="dark_goldenrod"), "crawlway (walk only; the Minotaur cannot enter)"),
+    RAMP_UP: Glyph("^ ", Style(color="cyan", bold=True), "ramp up"),
+    RAMP_DOWN: Glyph("v ", Style(color="cyan", bold=True), "ramp down"),
 }
 ITEM_GLYPHS = {
-    "RED STONE": ("R ", Style(color="red", bold=True)),
-    "BLUE STONE": ("B ", Style(color="dodger_blue1", bold=True)),
-    "YELLOW STONE": ("Y ", Style(color="yellow", bold=True)),
-    "LANTERN": ("L ", Style(color="orange1", bold=True)),
+    "RED STONE": Glyph("R ", Style(color="red", bold=True), "red stone"),
+    "BLUE STONE": Glyph("B ", Style(color="dodger_blue1", bold=True), "blue stone"),
+    "YELLOW STONE": Glyph("Y ", Style(color="yellow", bold=True), "yellow stone"),
+    "LANTERN": Glyph("L ", Style(color="orange1", bold=True), "lantern"),
 }
-USER = ("@ ", Style(color="bright_white", bold=True, bgcolor="dark_green"))
-MINOTAUR_SEEN = ("M ", Style(color="bright_white", bold=True, bgcolor="red3"))
-MINOTAUR_GUESS = ("m ", Style(color="red", dim=True))
-UNKNOWN = ("  ", Style())
+TRAIL = Glyph("• ", Style(color="green", dim=True), "floor you have walked (your trail)")
+USER = Glyph("@ ", Style(color="bright_white", bold=True, bgcolor="dark_green"), "you")
+HERE = Glyph("X ", Style(color="bright_green", bold=True), "you are here, on another level (looking with [ ])")
+MINOTAUR_SEEN = Glyph("M ", Style(color="bright_white", bold=True, bgcolor="red3"), "the Minotaur, in sight")
+MINOTAUR_GUESS = Glyph("m ", Style(color="red", dim=True), "where the Minotaur sounds to be (a guess)")
+EDGE = Glyph("░░", Style(color="grey50"), "the hunting ground's edge (the maze goes on beyond it)")
+UNKNOWN = Glyph("  ", Style(), "not seen yet")
+LEGEND: tuple[Glyph, ...] = (*CELL_GLYPHS.values(), TRAIL, *ITEM_GLYPHS.values(), USER, HERE, MINOTAUR_SEEN,
+                             MINOTAUR_GUESS, EDGE, UNKNOWN)
+
+
+def legend_rows() -> list[tuple[str, str]]:
+    """The legend as (glyph as drawn, meaning) rows, a blank glyph as "": what the help shows."""
+    return [(g.text.rstrip(), g.meaning) for g in LEGEND]
 
 
 SHUT = {"UP RAMP": "No ramp leads up here.", "DOWN RAMP": "No ramp leads down here."}  # else "A wall."
@@ -50,12 +75,61 @@ def key_move(direction: str, known_ways: list[str], run: bool = False) -> UserIn
     return UserInput(command="MOVE", direction=direction, steps=1)
 
 
+@dataclass
 class MapView:
-    """What the minimap draws: cells by position, marks on top. Built by the screen from the session."""
+    """What the map draws: cells by position, the trail, the ground's edge, marks on top. Built by the
+    screen from the session. ``whole``: the whole level at once if it fits, both agents in view if not."""
 
-    def __init__(self, cells, user: Pos, items: dict[str, Pos], minotaur: Pos | None, minotaur_seen: bool) -> None:
-        self.cells, self.user, self.items = cells, user, items
-        self.minotaur, self.minotaur_seen = minotaur, minotaur_seen
+    cells: Mapping[Pos, int]
+    user: Pos
+    items: Mapping[str, Pos]
+    minotaur: Pos | None
+    minotaur_seen: bool
+    walked: Collection[Pos] = ()
+    bounds: Bounds | None = None
+    whole: bool = False
+
+
+@dataclass(frozen=True)
+class Frame:
+    """Which world cells the map's lines show: ``scale`` columns a cell, from ``left`` (west) and ``top``
+    (north), ``columns`` by ``rows`` cells."""
+
+    scale: int
+    left: int
+    top: int
+    columns: int
+    rows: int
+
+
+def frame(view: MapView, z: int, width: int, height: int) -> Frame:
+    """Centre on the ground along an axis where the ground and its edge fit, else on the user (on both
+    agents when the whole level is asked and does not fit) but never past the edge: no line is wasted
+    on what lies beyond it. A whole level that fits only at one column a cell is drawn so."""
+    b = view.bounds
+    scale = 2
+    if view.whole and b is not None and (b.width + 2) * 2 > width:
+        scale = 1
+    columns, rows = width // scale, height
+    fx, fy, _ = view.user
+    if view.whole and view.minotaur is not None and view.minotaur[2] == z:
+        fx, fy = (fx + view.minotaur[0]) // 2, (fy + view.minotaur[1]) // 2
+    left, top = fx - columns // 2, fy + rows // 2
+    if b is not None:
+        if b.width + 2 <= columns:
+            left = b.x0 - 1 - (columns - b.width - 2) // 2
+        else:
+            left = min(max(left, b.x0 - 1), b.x0 + b.width + 1 - columns)
+        if b.height + 2 <= rows:
+            top = b.y0 + b.height + (rows - b.height - 2) // 2
+        else:
+            top = max(min(top, b.y0 + b.height), b.y0 - 2 + rows)
+    ux, uy, _ = view.user  # the maze goes on beyond the edge and the user may walk out: it stays in view
+    if not left <= ux < left + columns:
+        left = ux - columns // 2
+    if not top - rows < uy <= top:
+        top = uy + rows // 2
+    return Frame(scale, left, top, columns, rows)
 
 
 class Minimap(Widget, can_focus=True):
@@ -75,29 +149,59 @@ class Minimap(Widget, can_focus=True):
     def level(self) -> int | None:
         return None if self.view is None else self.view.user[2] + self.level_offset
 
+    @property
+    def frame(self) -> Frame | None:
+        """The cells the map shows at its size now."""
+        if self.view is None:
+            return None
+        return frame(self.view, self.level, self.size.width, self.size.height)
+
     def watch_level_offset(self) -> None:
         self.refresh()
-        self.border_title = f"Level {self.level}" + ("" if self.level_offset == 0 else " (looking)")
-
-    def render_line(self, y: int) -> Strip:
+        if self.view is None:
+            return
         view = self.view
-        width = self.size.width
-        if view is None:
-            return Strip.blank(width)
-        columns, rows = width // 2, self.size.height
-        ux, uy, uz = view.user
-        z = uz + self.level_offset
-        left, top = ux - columns // 2, uy + rows // 2
-        world_y = top - y  # north is up
-        marks = {p: glyph for name, p in view.items.items() if p[2] == z
-                 for glyph in [ITEM_GLYPHS[name]]}
+        looking = "" if self.level_offset == 0 else f" (looking; you are on {view.user[2]})"
+        elsewhere = view.whole and view.minotaur is not None and view.minotaur[2] != self.level
+        self.border_title = (f"Level {self.level}{looking}" + (", all-seeing" if view.whole else "")
+                             + (f", Minotaur on {view.minotaur[2]}" if elsewhere else ""))
+
+    def on_resize(self) -> None:
+        self.refresh()
+
+    def _marks(self, z: int) -> dict[Pos, Glyph]:
+        view = self.view
+        marks = {p: ITEM_GLYPHS[name] for name, p in view.items.items() if p[2] == z}
         if view.minotaur is not None and view.minotaur[2] == z:
             marks[view.minotaur] = MINOTAUR_SEEN if view.minotaur_seen else MINOTAUR_GUESS
-        if self.level_offset == 0:
-            marks[view.user] = USER
+        ux, uy, uz = view.user
+        marks[(ux, uy, z)] = USER if z == uz else HERE
+        return marks
+
+    def glyph(self, pos: Pos, marks: Mapping[Pos, Glyph]) -> Glyph:
+        """What one cell of the map shows: a mark, else the cell if known, else the ground's edge or nothing."""
+        view, b = self.view, self.view.bounds
+        if pos in marks:
+            return marks[pos]
+        x, y, z = pos
+        kind = view.cells.get(pos)
+        if kind is None and b is not None and not b.contains(x, y, z):  # the edge where nothing is known there
+            inside_ring = b.x0 - 1 <= x <= b.x0 + b.width and b.y0 - 1 <= y <= b.y0 + b.height
+            return EDGE if inside_ring and z in b.z_range else UNKNOWN
+        if kind == FLOOR and pos in view.walked:
+            return TRAIL
+        return CELL_GLYPHS.get(kind, UNKNOWN)
+
+    def render_line(self, y: int) -> Strip:
+        width = self.size.width
+        if self.view is None:
+            return Strip.blank(width)
+        z = self.level
+        f = frame(self.view, z, width, self.size.height)
+        marks = self._marks(z)
+        world_y = f.top - y  # north is up
         segments = []
-        for i in range(columns):
-            pos = (left + i, world_y, z)
-            text, style = marks.get(pos) or GLYPHS.get(view.cells.get(pos), UNKNOWN)
-            segments.append(Segment(text, style))
+        for i in range(f.columns):
+            g = self.glyph((f.left + i, world_y, z), marks)
+            segments.append(Segment(g.text[:f.scale], g.style))
         return Strip(segments).adjust_cell_length(width)
