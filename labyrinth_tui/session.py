@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from labyrinth.agents.config import ProviderSettings
 from labyrinth.agents.memory_manager import GameMemory, learning_injection
@@ -19,8 +20,9 @@ from labyrinth.engine import events as ev
 from labyrinth.engine.geometry import Pos
 from labyrinth.engine.turn import TurnResult
 from labyrinth.saves.experience import Experience
-from labyrinth.saves.games import SavedGame, now_iso
-from labyrinth.saves.paths import StorageError
+from labyrinth.saves.games import SavedGame, delete_game, now_iso, save_game, saves_dir
+from labyrinth.saves.paths import StorageError, confined
+from labyrinth.saves.replays import ReplayWriter
 
 STONE_COUNT = 3
 
@@ -63,7 +65,11 @@ class PlaySession:
     """A person plays the user (an Outside seat: the keyboard pushes each command); an agent of
     this project plays the Minotaur. A screen starts a turn with ``begin`` and, while it is not
     done, hands the Minotaur's answer (``match.ask``, off the UI thread when it may block) to
-    ``answer``; ``play`` does both in the caller's thread."""
+    ``answer``; ``play`` does both in the caller's thread.
+
+    Every game is recorded as it is played (a replay, saves/replays.py). A game has one save,
+    written the first time it is saved and overwritten after (ctrl+s, an autosave on leaving),
+    and removed when the game ends: a finished game is not resumed."""
 
     seed: int
     preset: str = "standard"
@@ -78,7 +84,8 @@ class PlaySession:
         agent = make_agent("minotaur", self.minotaur_kind, self.seed, self.providers,
                            self.memory.lessons["minotaur"], self.preset)
         self.match = Match(Outside("you"), agent, seed=self.seed, preset=self.preset, difficulty=self.difficulty,
-                           max_turns=None, memory=self.memory)
+                           max_turns=None, memory=self.memory, recorder=ReplayWriter())
+        self.save_path: Path | None = None  # this game's save, once it has one
         self.mapped = self.match.seats["user"].perception  # the map the user has seen
         self.response: GameStateResponse = self.match.last.response  # the latest answer, a refusal too
 
@@ -113,11 +120,42 @@ class PlaySession:
         return self._finished(self.match.play_turn(user=command))
 
     def _finished(self, turn: Turn) -> Turn:
-        """A done turn counted in the figures (the match keeps the played ones for a save)."""
+        """A done turn counted in the figures (the match keeps the played ones for a save); the
+        turn that ends the game finishes its replay and removes its save."""
         if turn.done:
             self.response = turn.result.response
             self.figures.count(turn.result)
+            if ended(self.match, turn):
+                self.match.close()
+                self._forget_save()
         return turn
+
+    def save(self) -> Path:
+        """Write the game into its save (a new one the first time); its path. OSError, SaveError."""
+        self.save_path = save_game(self.to_saved())
+        return self.save_path
+
+    def autosave(self) -> Path | None:
+        """Save the game as one leaves it, when there is something to resume: a game under way that
+        was played or saved before (a finished one has nothing left, an untouched one nothing yet)."""
+        if self.over or not (self.match.played or self.save_path):
+            return None
+        return self.save()
+
+    def leave(self) -> Path | None:
+        """The person leaves the game (to the title, or quitting): it is autosaved, and its replay
+        closed where the game stopped. OSError, SaveError: nothing was closed, the game can go on."""
+        path = self.autosave()
+        self.match.close()
+        return path
+
+    def _forget_save(self) -> None:
+        if self.save_path is not None:
+            try:
+                delete_game(self.save_path)
+            except OSError:
+                pass  # it stays listed (as the unfinished game it saved) until deleted from the list
+            self.save_path = None
 
     def minotaur_mark(self) -> tuple[Pos | None, bool]:
         """Where the user last knew the Minotaur to be, and whether it is in sight now."""
@@ -128,7 +166,7 @@ class PlaySession:
         stones = sum("STONE" in item for item in r.user_state.inventory)
         summary = (f"{self.preset}, seed {self.seed}: level {state.user[2]}, {stones}/{STONE_COUNT} stones, "
                    f"{r.environment.game_time:g} s, turn {state.turn}")
-        return SavedGame(None, now_iso(), self.seed, self.preset, self.difficulty, self.minotaur_kind,
+        return SavedGame(self.save_path, now_iso(), self.seed, self.preset, self.difficulty, self.minotaur_kind,
                          list(self.match.played), state.digest(), summary)
 
     @classmethod
@@ -140,12 +178,21 @@ class PlaySession:
         (agents/resume.py: SaveError naming the first turn that differs)."""
         session = cls(saved.seed, saved.preset, saved.difficulty, saved.minotaur, providers or {}, learning)
         resume_into(session.match, saved, session._replayed)
+        session.save_path = _own_save(saved.path)
         return session
 
     def _replayed(self, result: TurnResult) -> None:
         """A saved turn played again: counted as when it was played."""
         self.figures.count(result)
         self.response = result.response
+
+
+def _own_save(path: Path | None) -> Path | None:
+    """A resumed save's path when saving the game again may overwrite it: a file of the saves directory."""
+    try:
+        return confined(path, saves_dir()) if path is not None else None
+    except StorageError:
+        return None
 
 
 def ended(match: Match, turn: Turn) -> bool:
@@ -173,7 +220,7 @@ def minotaur_mark(observation, user: Pos) -> tuple[Pos | None, bool]:
 
 class SpectateSession:
     """A match between two agents, played a turn at a time for a person to watch (the screen
-    drives each turn with ``begin`` and ``answer``)."""
+    drives each turn with ``begin`` and ``answer``), and recorded as a replay."""
 
     def __init__(self, seed: int, preset: str = "standard", difficulty: str = "normal", user: str = "builtin",
                  minotaur: str = "builtin", max_turns: int = 400,
@@ -184,7 +231,7 @@ class SpectateSession:
         self.match = Match(make_agent("user", user, seed, providers, lessons["user"], preset),
                            make_agent("minotaur", minotaur, seed, providers, lessons["minotaur"], preset),
                            seed=seed, preset=preset, difficulty=difficulty, max_turns=max_turns,
-                           memory=self.memory)
+                           memory=self.memory, recorder=ReplayWriter())
         self.seed, self.preset = seed, preset
         self.user_kind, self.minotaur_kind = user, minotaur
         self.mapped = self.match.sides["user"].perception  # the map the user has seen
@@ -205,4 +252,8 @@ class SpectateSession:
         return self.match.begin()
 
     def answer(self, turn: Turn, answers: Mapping[str, Answer]) -> Turn:
-        return self.match.answer(turn, answers)
+        """The agents' answers taken and the turn played; the turn that ends the match finishes its replay."""
+        turn = self.match.answer(turn, answers)
+        if ended(self.match, turn):
+            self.match.close()
+        return turn
