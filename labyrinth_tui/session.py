@@ -1,7 +1,7 @@
 """The TUI's one writer of game state: a game a person plays against an agent's
-Minotaur, or a match the person watches. Both are played through the one turn
-loop (agents/runner.py's Match); screens read the sessions and drive their
-turns, nothing else changes a game."""
+Minotaur, a match the person watches, or a recorded one played back. All are
+played through the one turn loop (agents/runner.py's Match); screens read the
+sessions and drive their turns, nothing else changes a game."""
 
 from __future__ import annotations
 
@@ -21,8 +21,8 @@ from labyrinth.engine.geometry import Pos
 from labyrinth.engine.turn import TurnResult
 from labyrinth.saves.experience import Experience
 from labyrinth.saves.games import SavedGame, delete_game, now_iso, save_game, saves_dir
-from labyrinth.saves.paths import StorageError, confined
-from labyrinth.saves.replays import ReplayWriter
+from labyrinth.saves.paths import StorageError, confined, remove, replays_dir
+from labyrinth.saves.replays import Mismatch, RecordedTurn, Replay, ReplayWriter, first_mismatch
 
 STONE_COUNT = 3
 
@@ -86,6 +86,7 @@ class PlaySession:
         self.match = Match(Outside("you"), agent, seed=self.seed, preset=self.preset, difficulty=self.difficulty,
                            max_turns=None, memory=self.memory, recorder=ReplayWriter())
         self.save_path: Path | None = None  # this game's save, once it has one
+        self.resumed_turns = 0  # the turns a resumed game had played before (its replay's start)
         self.mapped = self.match.seats["user"].perception  # the map the user has seen
         self.response: GameStateResponse = self.match.last.response  # the latest answer, a refusal too
 
@@ -144,9 +145,16 @@ class PlaySession:
 
     def leave(self) -> Path | None:
         """The person leaves the game (to the title, or quitting): it is autosaved, and its replay
-        closed where the game stopped. OSError, SaveError: nothing was closed, the game can go on."""
+        closed where the game stopped (removed when no turn was played here). OSError, SaveError: the
+        game could not be saved, nothing was closed, it can go on."""
         path = self.autosave()
+        replay = self.match.recorder.path if self.match.recorder is not None else None
         self.match.close()
+        if replay is not None and len(self.match.played) == self.resumed_turns:  # nothing new: no replay to keep
+            try:
+                remove(replay, replays_dir())
+            except OSError:
+                pass  # an empty replay left behind is harmless; the game was saved
         return path
 
     def _forget_save(self) -> None:
@@ -178,7 +186,7 @@ class PlaySession:
         (agents/resume.py: SaveError naming the first turn that differs)."""
         session = cls(saved.seed, saved.preset, saved.difficulty, saved.minotaur, providers or {}, learning)
         resume_into(session.match, saved, session._replayed)
-        session.save_path = _own_save(saved.path)
+        session.save_path, session.resumed_turns = _own_save(saved.path), len(saved.turns)
         return session
 
     def _replayed(self, result: TurnResult) -> None:
@@ -257,3 +265,56 @@ class SpectateSession:
         if ended(self.match, turn):
             self.match.close()
         return turn
+
+
+class ReplaySession:
+    """A recorded match played back a turn at a time: its inputs re-run through a new Match of
+    the same world, both seats pushed from the recording (the user's keeps what it saw, for the
+    map). The recording is checked once, as it is opened (replays.first_mismatch): playback
+    stops before the first turn that does not play again as recorded (``mismatch`` says which)."""
+
+    def __init__(self, replay: Replay) -> None:
+        self.replay, self.header = replay, replay.header
+        self.mismatch: Mismatch | None = first_mismatch(replay)
+        self.length = len(replay.turns) if self.mismatch is None else max(self.mismatch.turn - 1, 0)
+        self._start()
+
+    def _start(self) -> None:
+        h = self.header
+        self.match = Match(Outside(h.user_agent), Outside(h.minotaur_agent, observe=False), seed=h.seed,
+                           preset=h.preset, difficulty=h.difficulty, max_turns=None)
+        self.at = 0  # turns played back
+        self.mapped = self.match.seats["user"].perception
+
+    @property
+    def game(self) -> Game:
+        return self.match.game
+
+    @property
+    def response(self) -> GameStateResponse:
+        return self.match.last.response
+
+    @property
+    def observation(self):
+        return self.match.seats["user"].observation
+
+    @property
+    def over(self) -> bool:
+        return self.at >= self.length
+
+    def step(self) -> RecordedTurn | None:
+        """The next recorded turn played back; None at the end."""
+        if self.over:
+            return None
+        recorded = self.replay.turns[self.at]
+        self.match.replay_turn(recorded.user, recorded.minotaur)
+        self.at += 1
+        return recorded
+
+    def seek(self, turn: int) -> None:
+        """Play back to just after ``turn`` (0: the start); going back plays again from the start."""
+        turn = max(0, min(turn, self.length))
+        if turn < self.at:
+            self._start()
+        while self.at < turn:
+            self.step()
