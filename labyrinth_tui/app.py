@@ -177,7 +177,12 @@ class LabyrinthApp(App):
 
     def action_to_title(self) -> None:
         """Back to the title from a game, which is autosaved: the title offers to continue it."""
-        if isinstance(self.screen, GameScreen) and self._leave(self.screen.session):
+        screen = self.screen
+        if not isinstance(screen, GameScreen):
+            return
+        if screen.thinking is not None:  # the turn is half played: its answer comes back to this screen
+            self.notify("Wait for the Minotaur's move, then leave.", timeout=2)
+        elif self._leave(screen.session):
             self.pop_screen()
 
     def _leave_games(self, quiet: bool = False) -> bool:

@@ -27,9 +27,17 @@ class SavedGamesScreen(ModalScreen[SavedGame | None]):
         with Vertical(id="saves", classes="dialog"):
             yield Static("Saved games: Enter resumes, d deletes, Esc goes back", classes="dialog-title")
             yield OptionList(*self._options(), id="save-list")
-            yield Static(EMPTY if not self.games else "", id="saves-empty")
+            yield Static(EMPTY, id="saves-empty")
             for problem in problems:
                 yield Static(plain(problem), classes="problem")
+
+    def on_mount(self) -> None:
+        self._show_emptiness()
+
+    def _show_emptiness(self) -> None:
+        """The list while there are saves; when there are none, the words that say how to make one."""
+        self.query_one("#save-list", OptionList).display = bool(self.games)
+        self.query_one("#saves-empty", Static).display = not self.games
 
     def _options(self) -> list[Option]:
         return [Option(plain(f"{g.saved_at}  {g.summary}"), id=str(i)) for i, g in enumerate(self.games)]
@@ -55,7 +63,7 @@ class SavedGamesScreen(ModalScreen[SavedGame | None]):
         menu = self.query_one("#save-list", OptionList)
         menu.clear_options()
         menu.add_options(self._options())
-        self.query_one("#saves-empty", Static).update(EMPTY if not self.games else "")
+        self._show_emptiness()
         self.notify(printable(f"Deleted: {game.summary}"), timeout=2, markup=False)
 
 
