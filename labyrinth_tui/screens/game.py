@@ -68,7 +68,7 @@ class GameScreen(Screen):
         Binding("pageup", "ramp('UP RAMP')", "ramp up", show=False, id="ramp-up-page"),
         Binding("pagedown", "ramp('DOWN RAMP')", "ramp down", show=False, id="ramp-down-page"),
         Binding("ctrl+s", "save", "save", id="save"),
-        Binding("ctrl+t", "app.to_title", "title (keeps the game)", id="to-title"),
+        Binding("ctrl+t", "app.to_title", "title", id="to-title"),
     ]
 
     def __init__(self, session: PlaySession, clock: Callable[[], float] = time.monotonic,
