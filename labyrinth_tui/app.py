@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
+import signal
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -50,8 +52,11 @@ class LabyrinthApp(App):
         self.providers = first.providers if first else {}  # the command line's LLM options, for every game
         self.learning = first.learning if first else True  # the command line's --no-memory, for every game
         self.opening = False  # a game is being made in the background (its agents ask for plans)
+        self.unsaved_told = False  # a quit could not save a game and said so: the next quits anyway
 
     def on_mount(self) -> None:
+        if hasattr(signal, "SIGHUP") and not self.is_headless:  # a closed terminal: keep the game, then go
+            asyncio.get_running_loop().add_signal_handler(signal.SIGHUP, self.hang_up)
         self.push_screen(TitleScreen())
         if self.first is not None:
             self.start(self.first)
@@ -157,6 +162,45 @@ class LabyrinthApp(App):
 
             self.start(NewGame(secrets.randbelow(2**31), session.preset, session.difficulty, HUMAN,
                                session.minotaur_kind, session.providers, session.learning))
+
+    async def action_quit(self) -> None:
+        """Quit, each game in play autosaved first. When one cannot be saved, say so and stay: the
+        next quit goes without it."""
+        if self._leave_games() or self.unsaved_told:
+            self.exit()
+        self.unsaved_told = True
+
+    def hang_up(self) -> None:
+        """The terminal closed (SIGHUP): save what can be saved, with no one left to tell, and exit."""
+        self._leave_games(quiet=True)
+        self.exit()
+
+    def action_to_title(self) -> None:
+        """Back to the title from a game, which is autosaved: the title offers to continue it."""
+        screen = self.screen
+        if not isinstance(screen, GameScreen):
+            return
+        if screen.thinking is not None:  # the turn is half played: its answer comes back to this screen
+            self.notify("Wait for the Minotaur's move, then leave.", timeout=2)
+        elif self._leave(screen.session):
+            self.pop_screen()
+
+    def _leave_games(self, quiet: bool = False) -> bool:
+        """Leave every game in play (saved, its replay closed); whether all were saved."""
+        games = [screen.session for screen in self.screen_stack if isinstance(screen, GameScreen)]
+        saved = [self._leave(session, quiet) for session in games]  # each one tried, whatever the others did
+        return all(saved)
+
+    def _leave(self, session: PlaySession, quiet: bool = False) -> bool:
+        try:
+            session.leave()
+        except (OSError, SaveError) as exc:
+            if not quiet:
+                why = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+                self.notify(printable(f"{why}. Quit again to leave without saving."), title="Could not save the game",
+                            severity="error", timeout=8, markup=False)
+            return False
+        return True
 
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):

@@ -1,12 +1,13 @@
 """The TUI's one writer of game state: a game a person plays against an agent's
-Minotaur, or a match the person watches. Both are played through the one turn
-loop (agents/runner.py's Match); screens read the sessions and drive their
-turns, nothing else changes a game."""
+Minotaur, a match the person watches, or a recorded one played back. All are
+played through the one turn loop (agents/runner.py's Match); screens read the
+sessions and drive their turns, nothing else changes a game."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from labyrinth.agents.config import ProviderSettings
 from labyrinth.agents.memory_manager import GameMemory, learning_injection
@@ -19,8 +20,9 @@ from labyrinth.engine import events as ev
 from labyrinth.engine.geometry import Pos
 from labyrinth.engine.turn import TurnResult
 from labyrinth.saves.experience import Experience
-from labyrinth.saves.games import SavedGame, now_iso
-from labyrinth.saves.paths import StorageError
+from labyrinth.saves.games import SavedGame, delete_game, now_iso, save_game, saves_dir
+from labyrinth.saves.paths import StorageError, confined, remove, replays_dir
+from labyrinth.saves.replays import Mismatch, RecordedTurn, Replay, ReplayWriter, first_mismatch
 
 STONE_COUNT = 3
 
@@ -63,7 +65,11 @@ class PlaySession:
     """A person plays the user (an Outside seat: the keyboard pushes each command); an agent of
     this project plays the Minotaur. A screen starts a turn with ``begin`` and, while it is not
     done, hands the Minotaur's answer (``match.ask``, off the UI thread when it may block) to
-    ``answer``; ``play`` does both in the caller's thread."""
+    ``answer``; ``play`` does both in the caller's thread.
+
+    Every game is recorded as it is played (a replay, saves/replays.py). A game has one save,
+    written the first time it is saved and overwritten after (ctrl+s, an autosave on leaving),
+    and removed when the game ends: a finished game is not resumed."""
 
     seed: int
     preset: str = "standard"
@@ -78,7 +84,9 @@ class PlaySession:
         agent = make_agent("minotaur", self.minotaur_kind, self.seed, self.providers,
                            self.memory.lessons["minotaur"], self.preset)
         self.match = Match(Outside("you"), agent, seed=self.seed, preset=self.preset, difficulty=self.difficulty,
-                           max_turns=None, memory=self.memory)
+                           max_turns=None, memory=self.memory, recorder=ReplayWriter())
+        self.save_path: Path | None = None  # this game's save, once it has one
+        self.resumed_turns = 0  # the turns a resumed game had played before (its replay's start)
         self.mapped = self.match.seats["user"].perception  # the map the user has seen
         self.response: GameStateResponse = self.match.last.response  # the latest answer, a refusal too
 
@@ -113,11 +121,49 @@ class PlaySession:
         return self._finished(self.match.play_turn(user=command))
 
     def _finished(self, turn: Turn) -> Turn:
-        """A done turn counted in the figures (the match keeps the played ones for a save)."""
+        """A done turn counted in the figures (the match keeps the played ones for a save); the
+        turn that ends the game finishes its replay and removes its save."""
         if turn.done:
             self.response = turn.result.response
             self.figures.count(turn.result)
+            if ended(self.match, turn):
+                self.match.close()
+                self._forget_save()
         return turn
+
+    def save(self) -> Path:
+        """Write the game into its save (a new one the first time); its path. OSError, SaveError."""
+        self.save_path = save_game(self.to_saved())
+        return self.save_path
+
+    def autosave(self) -> Path | None:
+        """Save the game as one leaves it, when there is something to resume: a game under way that
+        was played or saved before (a finished one has nothing left, an untouched one nothing yet)."""
+        if self.over or not (self.match.played or self.save_path):
+            return None
+        return self.save()
+
+    def leave(self) -> Path | None:
+        """The person leaves the game (to the title, or quitting): it is autosaved, and its replay
+        closed where the game stopped (removed when no turn was played here). OSError, SaveError: the
+        game could not be saved, nothing was closed, it can go on."""
+        path = self.autosave()
+        replay = self.match.recorder.path if self.match.recorder is not None else None
+        self.match.close()
+        if replay is not None and len(self.match.played) == self.resumed_turns:  # nothing new: no replay to keep
+            try:
+                remove(replay, replays_dir())
+            except OSError:
+                pass  # an empty replay left behind is harmless; the game was saved
+        return path
+
+    def _forget_save(self) -> None:
+        if self.save_path is not None:
+            try:
+                delete_game(self.save_path)
+            except OSError:
+                pass  # it stays listed (as the unfinished game it saved) until deleted from the list
+            self.save_path = None
 
     def minotaur_mark(self) -> tuple[Pos | None, bool]:
         """Where the user last knew the Minotaur to be, and whether it is in sight now."""
@@ -128,7 +174,7 @@ class PlaySession:
         stones = sum("STONE" in item for item in r.user_state.inventory)
         summary = (f"{self.preset}, seed {self.seed}: level {state.user[2]}, {stones}/{STONE_COUNT} stones, "
                    f"{r.environment.game_time:g} s, turn {state.turn}")
-        return SavedGame(None, now_iso(), self.seed, self.preset, self.difficulty, self.minotaur_kind,
+        return SavedGame(self.save_path, now_iso(), self.seed, self.preset, self.difficulty, self.minotaur_kind,
                          list(self.match.played), state.digest(), summary)
 
     @classmethod
@@ -140,12 +186,21 @@ class PlaySession:
         (agents/resume.py: SaveError naming the first turn that differs)."""
         session = cls(saved.seed, saved.preset, saved.difficulty, saved.minotaur, providers or {}, learning)
         resume_into(session.match, saved, session._replayed)
+        session.save_path, session.resumed_turns = _own_save(saved.path), len(saved.turns)
         return session
 
     def _replayed(self, result: TurnResult) -> None:
         """A saved turn played again: counted as when it was played."""
         self.figures.count(result)
         self.response = result.response
+
+
+def _own_save(path: Path | None) -> Path | None:
+    """A resumed save's path when saving the game again may overwrite it: a file of the saves directory."""
+    try:
+        return confined(path, saves_dir()) if path is not None else None
+    except StorageError:
+        return None
 
 
 def ended(match: Match, turn: Turn) -> bool:
@@ -173,7 +228,7 @@ def minotaur_mark(observation, user: Pos) -> tuple[Pos | None, bool]:
 
 class SpectateSession:
     """A match between two agents, played a turn at a time for a person to watch (the screen
-    drives each turn with ``begin`` and ``answer``)."""
+    drives each turn with ``begin`` and ``answer``), and recorded as a replay."""
 
     def __init__(self, seed: int, preset: str = "standard", difficulty: str = "normal", user: str = "builtin",
                  minotaur: str = "builtin", max_turns: int = 400,
@@ -184,7 +239,7 @@ class SpectateSession:
         self.match = Match(make_agent("user", user, seed, providers, lessons["user"], preset),
                            make_agent("minotaur", minotaur, seed, providers, lessons["minotaur"], preset),
                            seed=seed, preset=preset, difficulty=difficulty, max_turns=max_turns,
-                           memory=self.memory)
+                           memory=self.memory, recorder=ReplayWriter())
         self.seed, self.preset = seed, preset
         self.user_kind, self.minotaur_kind = user, minotaur
         self.mapped = self.match.sides["user"].perception  # the map the user has seen
@@ -205,4 +260,61 @@ class SpectateSession:
         return self.match.begin()
 
     def answer(self, turn: Turn, answers: Mapping[str, Answer]) -> Turn:
-        return self.match.answer(turn, answers)
+        """The agents' answers taken and the turn played; the turn that ends the match finishes its replay."""
+        turn = self.match.answer(turn, answers)
+        if ended(self.match, turn):
+            self.match.close()
+        return turn
+
+
+class ReplaySession:
+    """A recorded match played back a turn at a time: its inputs re-run through a new Match of
+    the same world, both seats pushed from the recording (the user's keeps what it saw, for the
+    map). The recording is checked once, as it is opened (replays.first_mismatch): playback
+    stops before the first turn that does not play again as recorded (``mismatch`` says which)."""
+
+    def __init__(self, replay: Replay) -> None:
+        self.replay, self.header = replay, replay.header
+        self.mismatch: Mismatch | None = first_mismatch(replay)
+        self.length = len(replay.turns) if self.mismatch is None else max(self.mismatch.turn - 1, 0)
+        self._start()
+
+    def _start(self) -> None:
+        h = self.header
+        self.match = Match(Outside(h.user_agent), Outside(h.minotaur_agent, observe=False), seed=h.seed,
+                           preset=h.preset, difficulty=h.difficulty, max_turns=None)
+        self.at = 0  # turns played back
+        self.mapped = self.match.seats["user"].perception
+
+    @property
+    def game(self) -> Game:
+        return self.match.game
+
+    @property
+    def response(self) -> GameStateResponse:
+        return self.match.last.response
+
+    @property
+    def observation(self):
+        return self.match.seats["user"].observation
+
+    @property
+    def over(self) -> bool:
+        return self.at >= self.length
+
+    def step(self) -> RecordedTurn | None:
+        """The next recorded turn played back; None at the end."""
+        if self.over:
+            return None
+        recorded = self.replay.turns[self.at]
+        self.match.replay_turn(recorded.user, recorded.minotaur)
+        self.at += 1
+        return recorded
+
+    def seek(self, turn: int) -> None:
+        """Play back to just after ``turn`` (0: the start); going back plays again from the start."""
+        turn = max(0, min(turn, self.length))
+        if turn < self.at:
+            self._start()
+        while self.at < turn:
+            self.step()

@@ -30,7 +30,7 @@ from labyrinth.engine import DIFFICULTIES, PRESETS, BadInput, Game, MinotaurDeci
 
 from .atomic import write_atomic
 from .experience import NAME_CHARS, SEED_LIMIT
-from .paths import StorageError, data_dir
+from .paths import StorageError, data_dir, remove
 from .reading import read_regular, read_start
 from .replays import (
     FORMAT,
@@ -49,6 +49,7 @@ OLD_FORMAT = "labyrinth-save"  # versions 1 and 2, before a save was a replay
 SAVE_BYTES = 64 << 20  # the most read of one save: some 300,000 turns
 HEADER_BYTES = 4 << 10  # read of each save to list it: a header is some 300 bytes (a longer one is read in full)
 PLAYER = "you"  # who played the user in a save that does not say: the person at the keyboard
+FINISHED = ("DEATH", "ESCAPED")  # a last turn's status that ends the game: nothing left to resume
 
 Turn = tuple[UserInput, MinotaurDecision]
 Model = TypeVar("Model", bound=BaseModel)
@@ -72,6 +73,7 @@ class Saved(BaseModel):
     turns: int = Field(ge=0, le=SAVE_BYTES, description="how many turn lines follow (each at least a byte)")
     hash: str = Field(max_length=128, description="the state hash after the last turn")
     summary: str = Field(max_length=500)
+    status: str | None = Field(None, max_length=40, description="the last turn's status (none in older saves)")
 
 
 class OldHeader(Saved):
@@ -111,6 +113,7 @@ class SavedGame:
     summary: str  # one line for a list of saves: level, stones, time
     user: str = PLAYER  # who played the user: the person, or an avatar's agent
     max_turns: int | None = None  # None: no limit
+    finished: bool = False  # its last turn ended the game (DEATH, ESCAPED): a list of saves leaves it out
 
     def replay(self) -> Replay:
         """The save as the one hash check (replays.first_mismatch) reads it: each turn with the
@@ -158,17 +161,29 @@ class SavedTurns(Sequence[Turn]):
 
 
 def save_game(game: SavedGame, directory: Path | None = None) -> Path:
-    """Write ``game`` atomically into a new file named by the time; its path. SaveError if its
-    inputs do not play again to its state (it could not be resumed)."""
+    """Write ``game`` atomically; its path. A game saved before (``game.path``, which must be in the
+    saves directory) is overwritten, so a game has one save however often it is saved; a game
+    without a path gets a new file named by the time. SaveError if its inputs do not play again to
+    its state (it could not be resumed)."""
     lines = _lines(game)
     folder = directory or saves_dir()
+    path = game.path if game.path is not None else _new_path(game, folder)
+    write_atomic(path, lambda out: out.writelines(line.encode() for line in lines), folder)
+    return path
+
+
+def delete_game(path: Path, directory: Path | None = None) -> bool:
+    """Remove the save ``path`` (only inside the saves directory); whether it was there."""
+    return remove(path, directory or saves_dir())
+
+
+def _new_path(game: SavedGame, folder: Path) -> Path:
     stamp = game.saved_at.replace(":", "").replace("-", "")[:15]
     path = folder / f"{stamp}-{game.preset}-seed{game.seed}.jsonl"
     number = 2
     while path.exists() or path.is_symlink():
         path = folder / f"{stamp}-{game.preset}-seed{game.seed}-{number}.jsonl"
         number += 1
-    write_atomic(path, lambda out: out.writelines(line.encode() for line in lines), folder)
     return path
 
 
@@ -201,16 +216,20 @@ def load_game(path: Path) -> SavedGame:
 
 
 def list_games(directory: Path | None = None) -> tuple[list[SavedGame], list[str]]:
-    """The saved games, newest first, from their headers only (their turns are read when used),
-    and one line for each file that could not be read."""
+    """The saved games that can go on, the latest saved first, from their headers only (their turns are
+    read when used), and one line for each file that could not be read. A finished game's save
+    is left out: there is nothing to resume."""
     folder = directory or saves_dir()
     games, problems = [], []
     paths = [*folder.glob("*.json"), *folder.glob("*.jsonl")] if folder.is_dir() else []
     for path in sorted(paths, key=lambda p: p.name, reverse=True):
         try:
-            games.append(_listed(path))
+            game = _listed(path)
         except SaveError as exc:
             problems.append(str(exc))
+        else:
+            games += [] if game.finished else [game]
+    games.sort(key=lambda game: game.saved_at, reverse=True)  # a game saved again keeps its file's name
     return games, problems
 
 
@@ -223,15 +242,16 @@ def _lines(game: SavedGame) -> list[str]:
     engine = Game.new(game.seed, game.preset, game.difficulty)
     header = ReplayHeader(game.seed, game.preset, game.difficulty, game.user, game.minotaur, game.max_turns,
                           game.saved_at, engine.state.digest())
-    turns = []
+    turns, status = [], None
     for number, (user, minotaur) in enumerate(game.turns, 1):
         result = engine.step(user, minotaur)
+        status = result.response.status
         turns.append(as_line(turn_line(RecordedTurn(number, user, minotaur, None, None, result.response.status,
                                                     result.state.digest()))))
     if engine.state.digest() != game.digest:
         raise SaveError(f"the game does not play again to its state ({game.digest}), so it was not saved")
     return [as_line(header_line(header, saved_at=game.saved_at, summary=game.summary, turns=len(turns),
-                                hash=game.digest)), *turns]
+                                hash=game.digest, status=status)), *turns]
 
 
 def _read(path: Path, read: Any, size: int) -> bytes:
@@ -331,7 +351,7 @@ def _unrecorded(game: SavedGame) -> Replay:
 
 def _game(path: Path, saved: Saved, header: ReplayHeader, turns: SavedTurns) -> SavedGame:
     return SavedGame(Path(path), saved.saved_at, header.seed, header.preset, header.difficulty, header.minotaur_agent,
-                     turns, saved.hash, saved.summary, header.user_agent, header.max_turns)
+                     turns, saved.hash, saved.summary, header.user_agent, header.max_turns, saved.status in FINISHED)
 
 
 def _old_game(path: Path, header: OldHeader, turns: Sequence[Turn]) -> SavedGame:

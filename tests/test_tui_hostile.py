@@ -13,10 +13,12 @@ from labyrinth.saves.replays import ReplayWriter
 from labyrinth.tui.app import LabyrinthApp
 from labyrinth.tui.screens.game import GameScreen
 from labyrinth.tui.screens.memory import MemoryScreen
+from labyrinth.tui.screens.replay_player import ReplayPlayerScreen
 from labyrinth.tui.screens.replays import ReplaysScreen
 from labyrinth.tui.screens.saved_games import SavedGamesScreen
 from labyrinth.tui.screens.title import HUMAN, NewGame, TitleScreen
 from labyrinth.tui.widgets.agent_panel import AgentPanel
+from labyrinth.tui.widgets.narrative import NarrativeLog
 from tests.test_replays import builtin_match
 from tests.test_tui import SIZE, choose, type_line
 
@@ -92,13 +94,20 @@ async def test_hostile_replay_names_and_contents_are_words_and_clicking_them_qui
         for row in range(len(names)):
             await pilot.click(OptionList, offset=(4, row + 1))  # on the words of each name (below the border)
             await pilot.pause()
-            assert app.is_running and app.screen is screen
-            body = str(screen.query_one("#replay-body", Static).render())
-            assert names[len(names) - 1 - row].replace(ESC_TITLE, "\\x1b]0;pwned\\x07")[:2] in body
-            assert "user [@click=app.quit]quit[/]\\x1b]0;pwned\\x07 vs Minotaur builtin" in body
-            assert f"lesson offered to the user: {MALFORMED}" in body  # (saves turns its controls to spaces)
+            player = app.screen
+            assert app.is_running and isinstance(player, ReplayPlayerScreen)
+            await pilot.press("n")
+            await pilot.pause()
+            log = player.query_one(NarrativeLog)
+            title, body = str(log.border_title), " ".join(" ".join(line.text for line in log.lines).split())
+            assert "\\[@click=app.quit]quit\\[/]\\x1b]0;pwned\\x07 user vs builtin Minotaur" in title  # markup escaped
+            assert " ".join(f"lesson offered to the user: {MALFORMED}".split()) in body  # (the log wraps it)
             assert "[user fallback: \\x1b[31mred\\x1b[0m[@click=app.quit]quit[/]]" in body
-            assert_inert(rendered(screen.query_one("#replay-body")))
+            assert_inert(rendered(log))
+            assert_inert(title)
+            await pilot.press("q")
+            await pilot.pause()
+            assert app.screen is screen
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, TitleScreen)

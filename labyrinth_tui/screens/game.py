@@ -19,7 +19,7 @@ from labyrinth.agents.runner import Turn
 from labyrinth.engine import UserInput
 from labyrinth.engine.commands import shorten
 from labyrinth.engine.presets import PRESETS
-from labyrinth.saves.games import SaveError, save_game
+from labyrinth.saves.games import SaveError
 
 from ..background import TurnPlayed, carry_turn
 from ..session import PlaySession, ended
@@ -70,6 +70,7 @@ class GameScreen(Screen):
         Binding("pagedown", "ramp('DOWN RAMP')", "ramp down", show=False, id="ramp-down-page"),
         Binding("ctrl+s", "save", "save", id="save"),
         Binding("f2", "app.toggle_class('#side', '-hidden')", "big map", id="full-map"),
+        Binding("ctrl+t", "app.to_title", "title", id="to-title"),
     ]
 
     def __init__(self, session: PlaySession, clock: Callable[[], float] = time.monotonic,
@@ -236,7 +237,7 @@ class GameScreen(Screen):
             self.notify("Wait for the Minotaur's move, then save.", timeout=2)
             return
         try:
-            path = save_game(self.session.to_saved())
+            path = self.session.save()
         except OSError as exc:
             self.notify(printable(f"Could not save: {exc.strerror or exc}"), severity="error", markup=False)
             return

@@ -71,8 +71,11 @@ Press **Esc** to move between the command line and the map. On the map:
 | `[` `]` | look at the level above / below (`X` marks where you are) |
 | F2 | the map on the whole screen, and back |
 | `?`, F1 | this help |
-| ctrl+s | save the game |
-| ctrl+q | quit |
+| ctrl+s | save the game (one save per game: saving again overwrites it) |
+| ctrl+t | back to the title; the game is saved, and the title offers to Continue it |
+| ctrl+q | quit; a game under way is saved first |
+
+Every game is recorded: **Replays** on the title plays one back on the map.
 
 ## The map
 

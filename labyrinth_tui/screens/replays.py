@@ -1,10 +1,9 @@
-"""Recorded matches (`labyrinth arena --replays`): pick one to read it turn by turn.
-File names and contents are shown as words (``plain``): a name like "[@click=app.quit]" is
-not markup, an escape sequence in a header reaches no terminal."""
+"""Recorded matches, the latest first: every game played or watched in the TUI, and what
+`labyrinth arena --replays` records into the same folder. Pick one to watch it on the map
+(screens/replay_player.py). File names and what a file says are shown as words (``plain``):
+a name like "[@click=app.quit]" is not markup, an escape sequence in a header reaches no terminal."""
 
 from __future__ import annotations
-
-import io
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -16,7 +15,7 @@ from textual.widgets.option_list import Option
 from labyrinth.saves.paths import replays_dir
 from labyrinth.saves.replays import ReplayError, read_replay
 
-from ..replay_cmd import write_summary
+from ..session import ReplaySession
 from ..terminal_text import plain, printable
 
 
@@ -27,20 +26,25 @@ class ReplaysScreen(ModalScreen[None]):
         folder = replays_dir()
         self.files = sorted(folder.glob("*.jsonl"), reverse=True) if folder.is_dir() else []
         with Vertical(id="replays", classes="dialog"):
-            yield Static(plain(f"Replays in {folder}: Enter shows one, Esc goes back"), classes="dialog-title")
+            yield Static(plain(f"Replays in {folder}: Enter watches one, Esc goes back"), classes="dialog-title")
             if self.files:
                 yield OptionList(*(Option(plain(path.name), id=str(i)) for i, path in enumerate(self.files)),
                                  id="replay-list")
             else:
-                yield Static(plain("No replays yet: `labyrinth arena --replays DIR` records matches "
-                                   f"(use {folder} to see them here)."))
+                yield Static(plain("No replays yet: every game you play or watch here is recorded, "
+                                   f"and `labyrinth arena --replays {folder}` adds matches."))
             with VerticalScroll(id="replay-text"):
                 yield Static(id="replay-body")
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        out = io.StringIO()
+        from .replay_player import ReplayPlayerScreen
+
         try:
-            write_summary(read_replay(self.files[int(event.option.id)]), out)
+            replay = read_replay(self.files[int(event.option.id)])
         except ReplayError as exc:
-            out.write(f"This file cannot be read: {printable(str(exc))}")
-        self.query_one("#replay-body", Static).update(plain(out.getvalue()))
+            self.query_one("#replay-body", Static).update(plain(f"This file cannot be read: {printable(str(exc))}"))
+            return
+        if not replay.turns:
+            self.query_one("#replay-body", Static).update("This match ended before its first turn: nothing to watch.")
+            return
+        self.app.push_screen(ReplayPlayerScreen(ReplaySession(replay)))

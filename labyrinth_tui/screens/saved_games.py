@@ -1,5 +1,6 @@
-"""Saved games to resume, newest first; files that cannot be read are named, not hidden.
-What a save file says, and its name, are shown as words (``plain``): never markup or escapes."""
+"""Saved games to resume, the latest saved first; files that cannot be read are named, not hidden.
+A save can be deleted (d, then y to confirm). What a save file says, and its name, are shown as
+words (``plain``): never markup or escapes."""
 
 from __future__ import annotations
 
@@ -10,25 +11,72 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from labyrinth.saves.games import SavedGame, list_games
+from labyrinth.saves.games import SavedGame, delete_game, list_games
 
-from ..terminal_text import plain
+from ..terminal_text import plain, printable
+
+EMPTY = "No saved games yet: ctrl+s saves the game you are playing, and leaving a game saves it."
 
 
 class SavedGamesScreen(ModalScreen[SavedGame | None]):
-    BINDINGS = [Binding("escape,q", "dismiss(None)", "back", id="saves-close")]
+    BINDINGS = [Binding("escape,q", "dismiss(None)", "back", id="saves-close"),
+                Binding("d,delete", "delete", "delete", id="saves-delete")]
 
     def compose(self) -> ComposeResult:
         self.games, problems = list_games()
         with Vertical(id="saves", classes="dialog"):
-            yield Static("Saved games: Enter resumes, Esc goes back", classes="dialog-title")
-            if self.games:
-                yield OptionList(*(Option(plain(f"{g.saved_at}  {g.summary}"), id=str(i))
-                                   for i, g in enumerate(self.games)), id="save-list")
-            else:
-                yield Static("No saved games yet: ctrl+s saves the game you are playing.")
+            yield Static("Saved games: Enter resumes, d deletes, Esc goes back", classes="dialog-title")
+            yield OptionList(*self._options(), id="save-list")
+            yield Static(EMPTY, id="saves-empty")
             for problem in problems:
                 yield Static(plain(problem), classes="problem")
 
+    def on_mount(self) -> None:
+        self._show_emptiness()
+
+    def _show_emptiness(self) -> None:
+        """The list while there are saves; when there are none, the words that say how to make one."""
+        self.query_one("#save-list", OptionList).display = bool(self.games)
+        self.query_one("#saves-empty", Static).display = not self.games
+
+    def _options(self) -> list[Option]:
+        return [Option(plain(f"{g.saved_at}  {g.summary}"), id=str(i)) for i, g in enumerate(self.games)]
+
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.dismiss(self.games[int(event.option.id)])
+
+    def action_delete(self) -> None:
+        """Delete the highlighted save, once the player confirms."""
+        index = self.query_one("#save-list", OptionList).highlighted
+        if index is None or not self.games:
+            return
+        game = self.games[index]
+        self.app.push_screen(ConfirmDelete(game.summary), lambda yes: yes and self._delete(game))
+
+    def _delete(self, game: SavedGame) -> None:
+        try:
+            delete_game(game.path)
+        except OSError as exc:
+            self.notify(printable(str(exc)), title="Cannot delete", severity="error", markup=False)
+            return
+        self.games.remove(game)
+        menu = self.query_one("#save-list", OptionList)
+        menu.clear_options()
+        menu.add_options(self._options())
+        self._show_emptiness()
+        self.notify(printable(f"Deleted: {game.summary}"), timeout=2, markup=False)
+
+
+class ConfirmDelete(ModalScreen[bool]):
+    """Deleting a save cannot be undone: y deletes, n or Esc keeps it."""
+
+    BINDINGS = [Binding("y", "dismiss(True)", "delete", id="confirm-yes"),
+                Binding("n,escape", "dismiss(False)", "keep", id="confirm-no")]
+
+    def __init__(self, summary: str) -> None:
+        super().__init__()
+        self.summary = summary
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="confirm", classes="dialog"):
+            yield Static(plain(f"Delete this saved game?\n{self.summary}\n\ny deletes it, n keeps it"))

@@ -1,6 +1,6 @@
 """The title screen: the new-game form (preset, seed, difficulty, who plays
-each role) and the ways in: Play, Spectate, Saved games, Replays, Memory,
-Help, Quit."""
+each role) and the ways in: Continue (the game saved last, when there is one),
+Play, Spectate, Saved games, Replays, Memory, Help, Quit."""
 
 from __future__ import annotations
 
@@ -20,8 +20,9 @@ from labyrinth.agents.config import PROVIDERS, ProviderSettings, provider_settin
 from labyrinth.agents.registry import MINOTAUR_AGENTS, USER_AGENTS
 from labyrinth.engine import DEFAULT_PRESET, DIFFICULTIES, PRESETS
 from labyrinth.saves.config import ConfigError
+from labyrinth.saves.games import list_games
 
-from ..terminal_text import printable
+from ..terminal_text import plain, printable
 
 BANNER = """\
  L A B Y R I N T H
@@ -76,6 +77,15 @@ class TitleScreen(Screen):
                              allow_blank=False, id="minotaur")
         yield Footer()
 
+    def on_screen_resume(self) -> None:
+        """Each time the title shows (at start, back from a game): Continue, first, when a game is saved."""
+        menu = self.query_one("#menu-list", OptionList)
+        latest = list_games()[0][:1]
+        menu.clear_options()
+        menu.add_options([*(Option(Text.assemble("Continue\n", plain(g.summary, style="dim")), id="continue")
+                            for g in latest), *(Option(label, id=ident) for ident, label in MENU)])
+        menu.highlighted = 0
+
     def new_game(self, spectate: bool = False) -> NewGame:
         seed_text = self.query_one("#seed", Input).value
         user = self.query_one("#user", Select).value
@@ -88,6 +98,11 @@ class TitleScreen(Screen):
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
         getattr(self, f"action_{event.option.id}")()
+
+    def action_continue(self) -> None:
+        latest = list_games()[0][:1]  # read again: the file may have gone meanwhile
+        if latest:
+            self.app.resume(latest[0])
 
     def action_play(self) -> None:
         self.app.start(self.new_game())
