@@ -291,6 +291,10 @@ class ReplaySession:
         return self.match.game
 
     @property
+    def preset(self) -> str:
+        return self.header.preset
+
+    @property
     def response(self) -> GameStateResponse:
         return self.match.last.response
 

@@ -15,13 +15,13 @@ from textual.widgets import Footer, Static
 from labyrinth.saves.replays import RecordedTurn
 
 from ..command_parser import typed
-from ..session import ReplaySession, minotaur_mark
+from ..session import ReplaySession
 from ..terminal_text import plain
 from ..widgets.cue_panel import CuePanel
-from ..widgets.minimap import MapView, Minimap
+from ..widgets.minimap import Minimap
 from ..widgets.narrative import NarrativeLog
 from ..widgets.status_bar import StatusBar
-from .spectate import SPEEDS, WorldCells
+from .spectate import SPEEDS, map_view
 
 TICK_S = 0.05  # how often the timer looks at the clock while playing
 
@@ -162,13 +162,8 @@ class ReplayPlayerScreen(Screen):
     # --- showing -------------------------------------------------------------
 
     def _show(self) -> None:
-        s, state = self.session, self.session.game.state
-        if self.omniscient:
-            view = MapView(WorldCells(s.game.world), state.user, dict(state.items), state.minotaur, True)
-        else:
-            where, seen = minotaur_mark(s.observation, state.user)
-            view = MapView(s.mapped.seen, state.user, s.mapped.items, where, seen)
-        self.query_one(Minimap).show(view)
+        s = self.session
+        self.query_one(Minimap).show(map_view(s.game, s.preset, s.mapped, s.observation, self.omniscient))
         self.query_one(CuePanel).show(s.response)
         self.query_one(StatusBar).show(s.response)
         self._show_position()

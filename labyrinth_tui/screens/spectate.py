@@ -11,7 +11,10 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer
 
+from labyrinth.engine import Game
 from labyrinth.engine.presets import PRESETS
+from labyrinth.engine.wsap import Observation
+from labyrinth.engine.wsap.perception import UserPerception
 
 from ..background import TurnPlayed, carry_turn, run_in_background
 from ..command_parser import typed
@@ -193,17 +196,9 @@ class SpectateScreen(Screen):
         self.app.pop_screen()
 
     def _show(self) -> None:
-        s, state = self.session, self.session.game.state
-        ground = PRESETS[s.preset]
-        if self.omniscient:
-            items = {name: pos for name, pos in state.items}
-            view = MapView(WorldCells(s.game.world, ground, s.mapped.seen), state.user, items, state.minotaur, True, s.mapped.walked,
-                           ground, whole=True)
-        else:
-            user_view = s.match.sides["user"].observation
-            where, seen = minotaur_mark(user_view, state.user)
-            view = MapView(s.mapped.seen, state.user, s.mapped.items, where, seen, s.mapped.walked, ground)
-        self.query_one(Minimap).show(view)
+        s = self.session
+        self.query_one(Minimap).show(map_view(s.game, s.preset, s.mapped, s.match.sides["user"].observation,
+                                              self.omniscient))
         self.query_one(CuePanel).show(s.response)
         self.query_one(StatusBar).show(s.response)
         self._show_agents()
@@ -213,3 +208,14 @@ class SpectateScreen(Screen):
         sides = self.session.match.sides
         waits = {role: said for role, side in sides.items() if (said := self.countdowns.saying(side.agent))}
         self.query_one(AgentPanel).show(sides, self.session.match.plans, self.session.lessons, waits)
+
+
+def map_view(game: Game, preset: str, mapped: UserPerception, user_view: Observation, omniscient: bool) -> MapView:
+    """What a watched game's map draws: what the user has seen (and where it guesses the Minotaur is),
+    or with ``omniscient`` the whole level with both agents."""
+    state, ground = game.state, PRESETS[preset]
+    if omniscient:
+        return MapView(WorldCells(game.world, ground, mapped.seen), state.user, dict(state.items), state.minotaur,
+                       True, mapped.walked, ground, whole=True)
+    where, seen = minotaur_mark(user_view, state.user)
+    return MapView(mapped.seen, state.user, mapped.items, where, seen, mapped.walked, ground)
