@@ -51,11 +51,14 @@ A Minotaur hunts you: if it shares your cell, you die.
 | `halt 5` | wait 5 s, silent, resting |
 | `{{"command": "LOOK"}}` | raw JSON works too |
 
-Up and down recall earlier commands; completions appear as you type.
+Up and down recall earlier commands; completions appear as you type. While typing,
+**PageUp** **PageDown** scroll the log a page and **shift+up** **shift+down** a line;
+**ctrl+o** shows the whole game's messages on a screen of their own.
 
 ## Keys
 
-Press **Esc** to move between the command line and the map. On the map:
+Press **Esc** to move between the command line and the map. On the map (a letter
+that is no map key starts typing a command):
 
 | key | action |
 |---|---|
@@ -65,14 +68,16 @@ Press **Esc** to move between the command line and the map. On the map:
 | `l` `g` `u` space | look, grab, use the lantern, halt |
 | `[` `]` | look at the level above / below |
 | `?`, F1 | this help |
+| ctrl+o | the game's messages |
 | ctrl+s | save the game |
 | ctrl+q | quit |
 
 ## Playing against a model
 
 **Hot-seat** (or `labyrinth hotseat`) sets a language model's Minotaur on you:
-Gemini, given `GEMINI_API_KEY`. While it thinks the screen says so and the map
-still answers; a move waits for its answer. If its answers fail, it waits that
+Gemini, given `GEMINI_API_KEY`; the log's title names the model. While it thinks
+the screen says so and the map still answers; commands typed meanwhile queue
+(shown after the thinking note) and are played in order once it has moved. If its answers fail, it waits that
 turn; if it keeps failing, the built-in Minotaur takes over. The title's form
 offers every model for either role; `labyrinth doctor` checks them.
 """
