@@ -5,6 +5,7 @@ resize and has a history view; in the hot seat, commands typed while the model t
 from __future__ import annotations
 
 import pytest
+from rich.text import Text
 from textual.widgets import Button, Input, Static
 
 from labyrinth.tui.app import LabyrinthApp
@@ -13,7 +14,7 @@ from labyrinth.tui.screens.game_over import QUIET_S, GameOverScreen
 from labyrinth.tui.screens.history import HistoryScreen
 from labyrinth.tui.screens.title import HUMAN, NewGame, TitleScreen
 from labyrinth.tui.widgets.minimap import Minimap
-from labyrinth.tui.widgets.narrative import NarrativeLog
+from labyrinth.tui.widgets.narrative import BATCH, NarrativeLog
 from tests.test_tui import GAME, SIZE, halt_until_over, type_line, wait_for
 from tests.test_tui_waits import held_agents
 
@@ -152,3 +153,17 @@ async def test_commands_typed_while_a_model_minotaur_thinks_queue_and_play_in_or
         await wait_for(pilot, lambda: screen.session.game.state.turn == 3 and screen.thinking is None)
         assert [c.command for c, *_ in screen.session.match.played] == ["LOOK", "HALT", "MOVE"]
         assert app.focused is command and "next" not in str(hint.render())
+
+
+async def test_a_long_log_wraps_again_newest_first_then_whole():
+    app = LabyrinthApp(GAME)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        log = app.screen.query_one(NarrativeLog)
+        for i in range(3 * BATCH):  # a thousand turns' worth of entries, each wrapped at this width
+            log.write(Text(f"entry {i}: " + "words to wrap " * 10))
+        await pilot.resize_terminal(60, 24)
+        await wait_for(pilot, lambda: not log.unwrapped)
+        width = log.scrollable_content_region.width
+        assert [s.text for s in log.lines] == [s.text for e in log.entries for s in log._wrap(e, width)]
+        assert log.scroll_y == log.max_scroll_y and all(s.cell_length <= width for s in log.lines)
