@@ -74,7 +74,7 @@ class GameMap(Minimap):
             event.stop()
             event.prevent_default()
             command = self.screen.query_one(CommandLine)
-            command.focus()
+            self.screen.set_focus(command)  # at once, not after the keys already on their way (focus() waits)
             command.insert_text_at_cursor(event.character)
 
 
