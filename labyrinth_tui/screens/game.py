@@ -1,6 +1,10 @@
 """The game screen: the narrative log, the minimap, the Minotaur cue panel, the
 status bar and the command line. Typing works at once; Esc moves the focus to
-the map, where single keys play (arrows and WASD walk, shift runs, < > ramps)."""
+the map, where single keys play (arrows and WASD walk, shift runs, < > and
+PageUp PageDown ramps); a letter that is no map key goes to the command line.
+While typing, PageUp PageDown and shift+up/down scroll the log; ctrl+o shows
+the whole game's messages. Commands entered while a model Minotaur thinks
+queue, and are played in order."""
 
 from __future__ import annotations
 
@@ -8,6 +12,7 @@ import time
 from collections.abc import Callable, Sequence
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -54,6 +59,8 @@ def map_keys() -> list[Binding]:
         Binding("left_square_bracket", "screen.look_level(1)", "level above", key_display="[", id="level-up"),
         Binding("right_square_bracket", "screen.look_level(-1)", "level below", key_display="]",
                 id="level-down"),
+        Binding("pageup", "screen.ramp('UP RAMP')", "ramp up", show=False, id="ramp-up-page"),
+        Binding("pagedown", "screen.ramp('DOWN RAMP')", "ramp down", show=False, id="ramp-down-page"),
         Binding("question_mark", "app.help", "help", key_display="?", id="help-key"),
     ]
 
@@ -61,22 +68,44 @@ def map_keys() -> list[Binding]:
 class GameMap(Minimap):
     BINDINGS = map_keys()
 
+    def on_key(self, event: events.Key) -> None:
+        """A printable key that is no key here starts typing: the command line takes it (and so the
+        rest of the word), rather than the word's letters playing one by one as moves."""
+        if event.is_printable and event.character and event.key not in self.screen.active_bindings:
+            event.stop()
+            event.prevent_default()
+            command = self.screen.query_one(CommandLine)
+            self.screen.set_focus(command)  # at once, not after the keys already on their way (focus() waits)
+            command.insert_text_at_cursor(event.character)
+
+
+class GameCommandLine(CommandLine):
+    """The game's command line: while typing, the page keys and shift+up/down scroll the log."""
+
+    BINDINGS = [
+        Binding("pageup", "screen.scroll_log('page_up')", "log", key_display="PgUp", show=False,
+                id="log-page-up"),  # in the help: the footer keeps room for quit and help at 80 columns
+        Binding("pagedown", "screen.scroll_log('page_down')", "log page down", show=False, id="log-page-down"),
+        Binding("shift+up", "screen.scroll_log('up')", "log line up", show=False, id="log-line-up"),
+        Binding("shift+down", "screen.scroll_log('down')", "log line down", show=False, id="log-line-down"),
+    ]
+
 
 class GameScreen(Screen):
     AUTO_FOCUS = "#command"
     BINDINGS = [
         Binding("escape", "toggle_focus", "keys / typing", id="toggle-focus"),
-        Binding("pageup", "ramp('UP RAMP')", "ramp up", show=False, id="ramp-up-page"),
-        Binding("pagedown", "ramp('DOWN RAMP')", "ramp down", show=False, id="ramp-down-page"),
+        Binding("ctrl+o", "messages", "history", id="messages"),
         Binding("ctrl+s", "save", "save", id="save"),
-        Binding("f2", "app.toggle_class('#side', '-hidden')", "big map", id="full-map"),
+        Binding("f2", "app.toggle_class('#side', '-hidden')", "big map", show=False, id="full-map"),  # in the help
         Binding("ctrl+t", "app.to_title", "title", id="to-title"),
     ]
 
     def __init__(self, session: PlaySession, clock: Callable[[], float] = time.monotonic,
                  typed_ahead: Sequence[tuple[str, UserInput]] = (), draft: str = "") -> None:
         """``clock`` times the Minotaur's thinking and the game-over screen's quiet moment; tests pass their own.
-        ``typed_ahead``: commands entered while the game opened, played first, one after the other;
+        ``typed_ahead``: commands entered while the game opened, played first, one after the other (the
+        queue that commands entered while the Minotaur thinks join);
         ``draft``: the text typed then but not entered, left in the command line."""
         super().__init__()
         self.session = session
@@ -84,7 +113,6 @@ class GameScreen(Screen):
         self.clock = clock
         self.thinking: tuple[float, Timer] | None = None  # since when, and the indicator's timer
         self.replaced_told = False
-        self.typing = True  # the command line had the focus when the last turn began
         self.countdowns = Countdowns(clock)  # a model Minotaur's quota wait, counted down on our clock
 
     def compose(self) -> ComposeResult:
@@ -94,7 +122,7 @@ class GameScreen(Screen):
                 yield NarrativeLog(id="log")
                 yield CuePanel(id="cue")
         yield StatusBar(id="status")
-        yield CommandLine(id="command")
+        yield GameCommandLine(id="command")
         yield Static(id="hint")
         yield Footer()
 
@@ -102,7 +130,9 @@ class GameScreen(Screen):
         s = self.session
         self.query_one("#cue", CuePanel).border_title = "Minotaur"
         self.query_one(StatusBar).preset = s.preset  # the bar shows the hunting ground's bounds
-        self.query_one(NarrativeLog).border_title = plain(f"{s.preset}, seed {s.seed}, {s.difficulty}")
+        against = s.minotaur.agent
+        self.query_one(NarrativeLog).border_title = plain(  # a model's Minotaur is named: who plays
+            f"{s.preset}, seed {s.seed}, {s.difficulty}" + (f", vs {against.name}" if against.blocking else ""))
         self._show()
         self.call_after_refresh(self.query_one(NarrativeLog).tell, None, s.response)  # once it knows its width
         command = self.query_one(CommandLine)
@@ -113,7 +143,13 @@ class GameScreen(Screen):
     # --- playing -----------------------------------------------------------
 
     def on_command_line_entered(self, message: CommandLine.Entered) -> None:
-        self.play(message.said, message.command)
+        """A command entered while the Minotaur thinks (or behind others that wait) joins the queue."""
+        if self.thinking is None and not self.typed_ahead:
+            self.play(message.said, message.command)
+            return
+        self.typed_ahead.append((message.said, message.command))
+        if self.thinking is not None:
+            self._show_thinking()
 
     def on_command_line_refused(self, message: CommandLine.Refused) -> None:
         self.query_one("#hint", Static).update(plain(f"'{printable(shorten(message.said))}': {message.hint}"))
@@ -129,16 +165,14 @@ class GameScreen(Screen):
                    waiting=self._think, failed=self._turn_failed)
 
     def _play_typed_ahead(self) -> None:
-        """The next command typed while the game opened, if any is left and the game goes on."""
+        """The next command typed ahead (while the game opened, or while the Minotaur thought),
+        if any is left and the game goes on."""
         if self.typed_ahead and not self.session.over and self.thinking is None:
             self.play(*self.typed_ahead.pop(0))
 
     def _think(self) -> None:
-        """The Minotaur is asked off the UI thread: the command line waits, the map's keys still answer."""
-        command = self.query_one(CommandLine)
-        self.typing = command.has_focus  # the map keeps its focus, typing gets it back
-        command.disabled = True
-        self.query_one(Minimap).focus()  # the map's keys (levels, help) still answer meanwhile
+        """The Minotaur is asked off the UI thread: the focus stays where it is, the command line takes
+        commands into the queue, the map's keys (levels, help) still answer."""
         self.thinking = (self.clock(), self.set_interval(THINKING_TICK_S, self._show_thinking))
         self._show_thinking()
 
@@ -146,19 +180,17 @@ class GameScreen(Screen):
         """How long the Minotaur has been thinking, or, while its model waits out a quota, how long it still waits."""
         began, _ = self.thinking
         waiting = self.countdowns.saying(self.session.minotaur.agent)
-        self.query_one("#hint", Static).update(
-            Text(printable(waiting), style="italic bold") if waiting else
-            Text(f"The Minotaur is thinking... {self.clock() - began:.1f} s", style="italic"))
+        hint = (Text(printable(waiting), style="italic bold") if waiting else
+                Text(f"The Minotaur is thinking... {self.clock() - began:.1f} s", style="italic"))
+        if self.typed_ahead:
+            hint.append(plain("   next: " + ", ".join(printable(said) for said, _ in self.typed_ahead)))
+        self.query_one("#hint", Static).update(hint)
 
     def _done_thinking(self) -> None:
         if self.thinking is None:
             return
         self.thinking[1].stop()
         self.thinking = None
-        command = self.query_one(CommandLine)
-        command.disabled = False
-        if self.typing:
-            command.focus()
 
     def _turn_failed(self, error: BaseException) -> None:
         """Asking raised: a bug, not a model's failure (those are fallbacks). Nothing was played."""
@@ -227,6 +259,15 @@ class GameScreen(Screen):
 
     def action_look_level(self, step: int) -> None:
         self.query_one(Minimap).level_offset += step
+
+    def action_scroll_log(self, how: str) -> None:
+        """Scroll the log (``how``: page_up, page_down, up, down) while the command line types."""
+        getattr(self.query_one(NarrativeLog), f"scroll_{how}")(animate=False)
+
+    def action_messages(self) -> None:
+        from .history import HistoryScreen
+
+        self.app.push_screen(HistoryScreen(self.query_one(NarrativeLog).entries))
 
     def action_toggle_focus(self) -> None:
         command, game_map = self.query_one(CommandLine), self.query_one(Minimap)

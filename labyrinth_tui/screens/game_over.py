@@ -11,7 +11,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Static
+from textual.widgets import Button, Footer, Static
 
 from labyrinth.saves.experience import Reflection
 
@@ -24,7 +24,16 @@ QUIET_S = 1.0  # keys come to the choices only after this long without typing: t
 HEADLINES = {"ESCAPED": "You escaped the labyrinth!", "DEATH": "The Minotaur caught you."}
 
 
+class Choice(Button):
+    """A button that Space presses too, as Enter does (Textual's buttons take Enter only)."""
+
+    BINDINGS = [Binding("space", "press", "press", show=False)]
+
+
 class GameOverScreen(ModalScreen[str]):
+    """Every choice is a button (Enter, Space, a click) and a key (n, t, q), and the keys are shown:
+    on the buttons and in the footer."""
+
     BINDINGS = [Binding("n", "choose('new')", "new game", id="over-new"),
                 Binding("t", "choose('title')", "title", id="over-title"),
                 Binding("q", "choose('quit')", "quit", id="over-quit")]
@@ -49,9 +58,10 @@ class GameOverScreen(ModalScreen[str]):
             if s.memory.log is not None:
                 yield Static(id="lessons")
             with Horizontal(id="over-buttons"):
-                yield Button("New game", id="new", variant="primary", disabled=True)
-                yield Button("Title", id="title", disabled=True)
-                yield Button("Quit", id="quit", variant="error", disabled=True)
+                yield Choice("New game (n)", id="new", variant="primary", disabled=True)
+                yield Choice("Title (t)", id="title", disabled=True)
+                yield Choice("Quit (q)", id="quit", variant="error", disabled=True)
+        yield Footer()
 
     def on_mount(self) -> None:
         self.ready, self.typed_at = False, self.clock()
@@ -90,6 +100,11 @@ class GameOverScreen(ModalScreen[str]):
             button.disabled = False
         self.query_one("#new", Button).focus()
         return True
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        """A button chooses what its key does: the buttons' ids are the choices."""
+        event.stop()
+        self.action_choose(event.button.id)
 
     def action_choose(self, choice: str) -> None:
         if self.ready:

@@ -56,11 +56,14 @@ A Minotaur hunts you: if it shares your cell, you die.
 | `halt 5` | wait 5 s, silent, resting |
 | `{{"command": "LOOK"}}` | raw JSON works too |
 
-Up and down recall earlier commands; completions appear as you type.
+Up and down recall earlier commands; completions appear as you type. While typing,
+**PageUp** **PageDown** scroll the log a page and **shift+up** **shift+down** a line;
+**ctrl+o** shows the whole game's messages on a screen of their own.
 
 ## Keys
 
-Press **Esc** to move between the command line and the map. On the map:
+Press **Esc** to move between the command line and the map. On the map (a letter
+that is no map key starts typing a command):
 
 | key | action |
 |---|---|
@@ -71,6 +74,7 @@ Press **Esc** to move between the command line and the map. On the map:
 | `[` `]` | look at the level above / below (`X` marks where you are) |
 | F2 | the map on the whole screen, and back |
 | `?`, F1 | this help |
+| ctrl+o | the game's messages |
 | ctrl+s | save the game (one save per game: saving again overwrites it) |
 | ctrl+t | back to the title; the game is saved, and the title offers to Continue it |
 | ctrl+q | quit; a game under way is saved first |
@@ -90,8 +94,9 @@ F2 gives the map the whole screen, `[` `]` look at the other levels.
 ## Playing against a model
 
 **Hot-seat** (or `labyrinth hotseat`) sets a language model's Minotaur on you:
-Gemini, given `GEMINI_API_KEY`. While it thinks the screen says so and the map
-still answers; a move waits for its answer. If its answers fail, it waits that
+Gemini, given `GEMINI_API_KEY`; the log's title names the model. While it thinks
+the screen says so and the map still answers; commands typed meanwhile queue
+(shown after the thinking note) and are played in order once it has moved. If its answers fail, it waits that
 turn; if it keeps failing, the built-in Minotaur takes over. The title's form
 offers every model for either role; `labyrinth doctor` checks them.
 """

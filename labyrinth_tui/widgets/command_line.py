@@ -38,7 +38,8 @@ class CommandLine(Input):
 
     def __init__(self, **kwargs) -> None:
         super().__init__(placeholder="type a command: move north 5, run east, look, grab red stone ... (? help)",
-                         suggester=SuggestFromList(suggestions(), case_sensitive=False), **kwargs)
+                         suggester=SuggestFromList(suggestions(), case_sensitive=False),
+                         select_on_focus=False, **kwargs)  # a letter typed on the map adds to the line
         self.history: list[str] = []
         self.back = 0  # how far back in the history the line is
 

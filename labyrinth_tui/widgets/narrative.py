@@ -1,22 +1,107 @@
 """The narrative log: each turn's command, its words and its figures. What was typed is
-shown as words (``printable``): a pasted escape sequence reaches no terminal."""
+shown as words (``printable``): a pasted escape sequence reaches no terminal.
+
+The entries are kept as data and wrapped again whenever the log's width changes (a resized
+terminal): a line cut at the old width, or left narrow, would hide the end of a sentence.
+A Line API widget of its own rather than a RichLog, which renders each entry once at the
+width of the moment. A long game's log (2,000 turns: 6,000 entries, over a second to wrap)
+is wrapped again newest first: the last entries at once, the older ones a batch at a time
+between frames, so a resize never freezes the screen."""
 
 from __future__ import annotations
 
+from rich.console import RenderableType
+from rich.segment import Segment
 from rich.text import Text
-from textual.widgets import RichLog
+from textual import events
+from textual.cache import LRUCache
+from textual.geometry import Size
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
 
 from labyrinth.engine import GameStateResponse
 
 from ..terminal_text import plain, printable
 
+BATCH = 300  # entries wrapped again at a time (about 100 turns, a few tens of ms): the newest at once
 STATUS_STYLE = {"ERROR": "bold yellow", "DEATH": "bold white on red", "ESCAPED": "bold black on green"}
 
 
-class NarrativeLog(RichLog):
-    def __init__(self, **kwargs) -> None:
-        # min_width: RichLog renders at 78 columns at least by default, which cuts lines in a narrower panel.
-        super().__init__(wrap=True, markup=False, highlight=False, min_width=20, **kwargs)
+class NarrativeLog(ScrollView, can_focus=True):
+    DEFAULT_CSS = """
+    NarrativeLog {
+        background: $surface;
+        color: $foreground;
+        overflow-y: scroll;
+        &:focus {
+            background-tint: $foreground 5%;
+        }
+    }
+    """
+
+    def __init__(self, entries: list[RenderableType] | None = None, **kwargs) -> None:
+        """``entries``: a log to show again (the history view shows the game's, at its own width)."""
+        super().__init__(**kwargs)
+        self.entries: list[RenderableType] = list(entries or ())  # everything written, in order
+        self.lines: list[Strip] = []  # the entries wrapped at ``wrapped_at`` columns
+        self.wrapped_at = 0  # 0: the width is not known yet, nothing is wrapped
+        self.unwrapped = 0  # how many of the oldest entries still wait to be wrapped at that width
+        self._shown: LRUCache[tuple[int, int], Strip] = LRUCache(1024)  # lines as drawn, by (index, width)
+
+    def write(self, content: RenderableType) -> NarrativeLog:
+        """Add an entry at the end, and show the end."""
+        self.entries.append(content)
+        if self.wrapped_at:
+            self.lines.extend(self._wrap(content, self.wrapped_at))
+            self.virtual_size = Size(self.wrapped_at, len(self.lines))
+            self.scroll_end(animate=False, immediate=False, x_axis=False)
+        return self
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Wrap every entry again at the new width; the view stays at the end if it was there."""
+        width = self.scrollable_content_region.width
+        if width <= 0 or width == self.wrapped_at:
+            return
+        at_end = not self.wrapped_at or self.is_vertical_scroll_end
+        self.wrapped_at, self.unwrapped, self.lines = width, len(self.entries), []
+        self._wrap_older(at_end)
+
+    def _wrap_older(self, at_end: bool) -> None:
+        """Wrap the newest entries not yet wrapped at the current width, above the lines that are;
+        the view stays on the same lines (or at the end, if it was there when the width changed), and
+        the next batch waits for the next frame."""
+        if not self.unwrapped:
+            return
+        first = max(0, self.unwrapped - BATCH)
+        older = [line for entry in self.entries[first:self.unwrapped] for line in self._wrap(entry, self.wrapped_at)]
+        self.lines[:0], self.unwrapped = older, first
+        self._shown.clear()
+        self.virtual_size = Size(self.wrapped_at, len(self.lines))
+        if at_end:
+            self.scroll_end(animate=False, immediate=False, x_axis=False)
+        else:
+            self.scroll_to(y=self.scroll_y + len(older), animate=False, immediate=True)
+        self.refresh()
+        if self.unwrapped:
+            self.call_after_refresh(self._wrap_older, at_end)
+
+    def _wrap(self, entry: RenderableType, width: int) -> list[Strip]:
+        console = self.app.console
+        lines = list(Segment.split_lines(console.render(entry, console.options.update_width(width))))
+        return Strip.from_lines(lines) if lines else [Strip.blank(width)]
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._shown.clear()
+
+    def render_line(self, y: int) -> Strip:
+        index, width = self.scroll_offset.y + y, self.scrollable_content_region.width
+        if index >= len(self.lines):
+            return Strip.blank(width, self.rich_style)
+        if (index, width) not in self._shown:
+            self._shown[index, width] = self.lines[index].crop_extend(0, width, self.rich_style).apply_style(
+                self.rich_style)
+        return self._shown[index, width]
 
     def tell(self, said: str | None, response: GameStateResponse) -> None:
         env = response.environment
