@@ -116,7 +116,7 @@ decisions = st.one_of(
     st.sampled_from([*BROKEN_JSON, '{"action": "FLY"}']),
 )  # a PATHFIND without coordinates is left out, as a LOOK with steps is above: the engine plays it
 # (the decision refused within the turn), the WSAP mapping refuses it (its param is required)
-decision_streams = st.lists(decisions, min_size=10, max_size=40)
+decision_streams = st.lists(decisions, min_size=10, max_size=30)
 
 
 @pytest.mark.parametrize("front", [name for name in MINOTAUR_FRONTS if name != "loop"])
