@@ -46,12 +46,12 @@ class Param:
 # agent's action and the typed-command parser's tables are derived (engine/wsap/actions.py, labyrinth.tui).
 USER_PARAMS: dict[str, tuple[Param, ...]] = {
     "MOVE": (Param("direction", "where to go; UP RAMP / DOWN RAMP only from a ramp cell", required=True),
-             Param("steps", "exact steps (1-100); omit: run to a junction, ramp, item or the Minotaur"),
+             Param("steps", f"exact steps (1-{MAX_STEPS}); omit: run to a junction, ramp, item or the Minotaur"),
              Param("speed", "1 walk or crawl, 2 run", default=1)),
     "LOOK": (),
     "GRAB": (Param("target", "which item; the one in reach when left out"),),
     "USE": (Param("target", "the item to use: only the LANTERN can be used"),),
-    "HALT": (Param("steps", "seconds to wait (1-100)", default=1),),
+    "HALT": (Param("steps", f"seconds to wait (1-{MAX_STEPS})", default=1),),
 }
 MINOTAUR_PARAMS: dict[str, tuple[Param, ...]] = {
     "CHASE": (),
@@ -90,7 +90,7 @@ class UserInput(BaseModel):
     model_config = _INPUT
     command: Command = Field(description="MOVE, HALT, LOOK, GRAB or USE.")
     direction: Direction | None = Field(None, description="Where a MOVE goes; required for MOVE.")
-    steps: int | None = Field(None, ge=1, le=100, description="MOVE: steps exactly (none: run to the next junction, "
+    steps: int | None = Field(None, ge=1, le=MAX_STEPS, description="MOVE: steps exactly (none: run to the next junction, "
                               "ramp or item); HALT: seconds (default 1).")
     speed: Literal[1, 2] = Field(1, description="1 walks or crawls (1 step/s), 2 runs (2 steps/s).")
     target: ItemName | None = Field(None, description="What GRAB takes or USE uses.")
@@ -140,7 +140,7 @@ class Environment(BaseModel):
     visible_paths: list[Direction] = Field(description="Directions the user can move from here.")
     visible_items: list[ItemName] = Field(description="Items in the user's sight.")
     message: str
-    steps_moved: int = Field(ge=0, le=100)
+    steps_moved: int = Field(ge=0, le=MAX_STEPS)
     time_taken: float = Field(ge=0, description="Seconds this command took.")
     stop_reason: StopReason
     ambient_noise: Noise = Field(description="The loudest noise the user made this turn.")
