@@ -49,10 +49,10 @@ class ReplayPlayerScreen(Screen):
         self.due_from = 0.0  # the clock's time the next turn is counted from, while playing
 
     def compose(self) -> ComposeResult:
-        with Horizontal(id="main"):
-            yield NarrativeLog(id="log")
+        with Horizontal(id="main"):  # map first, as in a game and in spectate
+            yield Minimap(id="map")
             with Vertical(id="side"):
-                yield Minimap(id="map")
+                yield NarrativeLog(id="log")
                 yield CuePanel(id="cue")
         yield StatusBar(id="status")
         yield Static(id="replay-position")
