@@ -22,6 +22,7 @@ from labyrinth.engine import Game, MinotaurDecision, UserInput
 from labyrinth.engine.commands import BadInput
 from labyrinth.engine.turn import TurnResult
 from labyrinth.engine.wsap import Action, ActionResult, ActionSpace, Observation
+from labyrinth.engine.wsap.actions import GAME_NAME
 from labyrinth.engine.wsap.roles import ROLES
 from labyrinth.saves.experience import Experience
 
@@ -45,6 +46,11 @@ class LabyrinthAdapter:
         self.opponent_spec, self.max_turns = opponent, max_turns
         self.log, self.agent_name = memory, agent_name
         self.reset()
+
+    @property
+    def name(self) -> str:
+        """The game's name, as the reference implementation's adapters give it (for the system message)."""
+        return GAME_NAME
 
     @property
     def game_description(self) -> str:

@@ -62,4 +62,5 @@ class RuleAgent:
 
 
 class InvalidAnswer(ValueError):
-    """An agent's answer that holds no valid action: counted as invalid, the fallback is played."""
+    """A model's reply that holds no action: the LLM agent answers noop and keeps this as its
+    ``failure``, which the turn loop counts as invalid (side.py) before playing the fallback."""

@@ -1,16 +1,20 @@
-"""One LLM agent for every provider and either role.
+"""One LLM agent for every provider, either role, and any WSAP game.
 
-The prompt: a persona, the role's rules and actions (the WSAP system message,
-with the learning-injection slot), then the last few turns and the current
-step in the WSAP step layout, so a long game never outgrows a 4,096-token
-context. Every request asks for the role's action schema (one branch per action);
-the action in the answer is checked once, as any agent's is, when it is mapped onto
-the engine's input. A reply that holds no action at all is an InvalidAnswer (the runner
-counts it and plays the fallback) and the next prompt says what was wrong, with the
-API's own reason when it gave one (a blocked prompt, a SAFETY or MAX_TOKENS stop).
-A provider that keeps failing, by errors or by answers that hold no action, is
-replaced by the built-in agent for the rest of the match; a quota it cannot wait out
-(QuotaError) is not a failure.
+The prompt: for our game a persona, then the rules and actions the game hands over
+at setup (the WSAP system message, with the learning-injection slot), then the last
+few turns and the current step in the WSAP step layout, so a long game never outgrows
+a 4,096-token context. Every request asks for the JSON schema of the action space it
+was given (one branch per action), so the same agent plays any GameAdapter; the action
+in the answer is checked once, by the game, as any agent's is.
+
+``decide`` never raises for what the model or its provider did: a reply that holds no
+action, a blocked prompt, a call that failed for good all give the seed's ``noop``, its
+``reasoning`` saying why, and ``failure`` keeps the error (the turn loop counts it and
+plays the role's fallback, which is the same noop); the next prompt says what was wrong,
+with the API's own reason when it gave one (a SAFETY or MAX_TOKENS stop). In our game a
+provider that keeps failing, by errors or by answers that hold no action, is replaced by
+the built-in agent for the rest of the match; a quota it cannot wait out (QuotaError) is
+not a failure.
 
 What a model wrote is kept only in part (NOTE_CHARS, ANSWER_KEPT_CHARS): a model
 that writes a megabyte of reasoning cannot grow the next prompts or the replay,
@@ -20,12 +24,15 @@ lesson) is counted in the side's stats it was given (count_calls_in).
 
 from __future__ import annotations
 
+import json
 import time
 from collections import deque
 from collections.abc import Sequence
 
 from labyrinth.engine.commands import shorten
 from labyrinth.engine.wsap import Action, ActionResult, ActionSpace, Goal, Observation
+from labyrinth.engine.wsap.actions import GAME_NAME, NOOP
+from labyrinth.engine.wsap.roles import ROLES
 from labyrinth.saves.experience import Reflection
 
 from .base import InvalidAnswer
@@ -35,13 +42,13 @@ from .providers.base import (
     CONTEXT_TOKENS,
     LESSON,
     REPLY_TOKENS,
-    SCHEMAS,
     Lesson,
     ProviderError,
     QuotaError,
     Reply,
     ResponseSchema,
     Transport,
+    action_response,
     estimate_tokens,
 )
 from .providers.pacing import Waiting
@@ -54,7 +61,7 @@ from .wsap_messages import (
     system_message,
 )
 
-GAME_NAME = "Labyrinth: The Temporal Hunt"
+OTHER_GAME = "a game"  # the name a game of others is given in the system message when the agent is told none
 PERSONAS = {
     "user": "You are a careful, quick-witted explorer trapped in the labyrinth. You move quietly, listen for hooves, "
             "and keep a way out in mind.",
@@ -69,24 +76,29 @@ ANSWER_KEPT_CHARS = 1_200  # the most kept of a reply (history, replay): a whole
 
 
 class LLMAgent:
-    """An agent whose decisions come from a language model through a transport."""
+    """An agent whose decisions come from a language model through a transport. ``role`` names
+    the side it plays ("user" or "minotaur" in our game; any name in another, e.g. "player");
+    ``game_name`` is said in the system message (by default ours, or OTHER_GAME)."""
 
     blocking = True
 
-    def __init__(self, role: str, transport: Transport, seed: int, learning_injection: str = "") -> None:
-        self.role, self.transport, self.seed = role, transport, seed
+    def __init__(self, role: str, transport: Transport, seed: int, learning_injection: str = "",
+                 game_name: str | None = None) -> None:
+        self.role, self.transport, self.seed, self.game_name = role, transport, seed, game_name
         self.patience_s = patience_s(transport.timeout_s)  # the runner waits this long for a decision
         self.name = transport.name
         self.learning_injection = learning_injection
         self.lessons: list[Reflection] = []
         self.preset = ""
         self.difficulty = "normal"  # told by the seat (seated), for the built-in agent that may take over
-        self.schema: ResponseSchema = SCHEMAS[role]
+        self.schema: ResponseSchema | None = None  # the action space's, from initialize
+        self.home = False  # whether the game is ours, in this role: its persona, and the built-in stand-in
         self.system = ""
         self.history: deque[tuple[str, str]] = deque(maxlen=2 * HISTORY_TURNS)  # (user, assistant) texts
         self.note = ""  # what was wrong with the last answer, for the next prompt
         self.notes: deque[str] = deque(maxlen=NOTES_KEPT)  # its own reasoning, kept within the match
         self.failures = 0
+        self.failure: InvalidAnswer | ProviderError | None = None  # why the last decision is the noop
         self.replacement = None  # the built-in agent, once the provider has kept failing
         self.last_exchange: dict | None = None  # prompt, reply, tokens, latency: for the trajectory
         self.meter: SideStats | None = None  # where every call's tokens and latency are counted
@@ -135,17 +147,34 @@ class LLMAgent:
         self.difficulty = difficulty
 
     def initialize(self, game_description: str, action_space: ActionSpace) -> None:
+        """The system message and the reply's schema, from what the game hands over; our own game
+        (the role's action space) gets the role's persona too."""
+        known = ROLES.get(self.role)
+        self.home = known is not None and action_space == known.actions
         self.description, self.action_space = game_description, action_space
-        self.system = system_message(GAME_NAME, f"{PERSONAS[self.role]}\n\n{game_description}", action_space,
+        told = f"{PERSONAS[self.role]}\n\n{game_description}" if self.home else game_description
+        self.system = system_message(self.game_name or (GAME_NAME if self.home else OTHER_GAME), told, action_space,
                                      self.learning_injection)
+        self.schema = action_response(self.role, action_space)
         if self.replacement is not None:
             self.replacement.initialize(game_description, action_space)
 
+    def reset(self) -> None:
+        """A new game of the same kind (the seed's episodes): what the last one's turns left goes
+        (history, notes, failures in a row, a built-in stand-in, which the model may now replace
+        again); the system message, the lessons and the transport stay."""
+        self.history.clear()
+        self.notes.clear()
+        self.note, self.failures, self.failure, self.last_exchange = "", 0, None, None
+        self.replacement, self.name = None, self.transport.name
+
     def plan(self, goals: list[Goal]) -> list[str]:
         """A short plan, asked once at the start (empty if the provider fails)."""
+        quiet = [a.name for a in self.action_space.actions if all(p.optional for p in a.parameters)][:2]
+        example = " or ".join(json.dumps(name) for name in quiet) or json.dumps(NOOP)
         ask = ("Before the game starts: in at most three short lines, what is your plan for these goals?\n"
                + "\n".join(f"- {g.description}" for g in goals)
-               + '\nAnswer with JSON: {"action": "WAIT" or "LOOK", "params": {}, "reasoning": "your plan"}')
+               + f'\nAnswer with JSON: {{"action": {example}, "params": {{}}, "reasoning": "your plan"}}')
         turns, began = [("user", ask)], time.perf_counter()
         try:
             reply = self.transport.complete(self.system, turns, self.schema)
@@ -160,6 +189,9 @@ class LLMAgent:
         return [shorten(line.strip(" -"), NOTE_CHARS) for line in str(text).splitlines() if line.strip()][:3]
 
     def decide(self, observation: Observation) -> Action:
+        """The model's action; the seed's noop, saying why (and kept in ``failure``), when its
+        reply holds none or its provider failed for good."""
+        self.failure = None
         if self.replacement is not None:
             return self.replacement.decide(observation)
         prompt = self._step_text(observation)
@@ -171,23 +203,29 @@ class LLMAgent:
             self._record(turns, None, time.perf_counter() - began, error=str(exc))
             if not isinstance(exc, QuotaError):  # a quota is the account's limit, not the model failing
                 self._failed(observation)
-            raise
+            return self._fall_back(exc)
         self._record(turns, reply, time.perf_counter() - began)
         self.history.append(("user", prompt))
         self.history.append(("assistant", shorten(reply.text, ANSWER_KEPT_CHARS)))
         try:
             action = self._action(reply)
-        except InvalidAnswer:
+        except InvalidAnswer as exc:
             self._failed(observation)
-            raise
+            return self._fall_back(exc)
         self.failures = 0
         if action.reasoning:
             self.notes.append(shorten(action.reasoning, NOTE_CHARS))
         return action
 
     def reflect(self, result: ActionResult) -> None:
-        """Keep what went wrong for the next prompt; the model's notes stay within the match."""
-        self.note = "" if result.success else shorten(next(iter(result.message.splitlines()), ""), NOTE_CHARS)
+        """Keep what went wrong for the next prompt (an action refused, or an answer replaced by
+        noop); the model's notes stay within the match."""
+        if not result.success:
+            self.note = shorten(next(iter(result.message.splitlines()), ""), NOTE_CHARS)
+        elif self.failure is not None:  # the game played the noop: the model is still told its answer was not used
+            self.note = shorten(f"Your answer was not used ({self.failure}); {NOOP} was played instead.", NOTE_CHARS)
+        else:
+            self.note = ""
         if self.replacement is not None:
             self.replacement.reflect(result)
 
@@ -195,10 +233,16 @@ class LLMAgent:
 
     def _failed(self, observation: Observation) -> None:
         """One more call in a row that gave no action (a provider error or an unusable answer);
-        after FAILURES_BEFORE_REPLACEMENT the built-in agent takes over."""
+        after FAILURES_BEFORE_REPLACEMENT the built-in agent takes over, in our game (in another
+        there is none: the model keeps being asked)."""
         self.failures += 1
-        if self.failures >= FAILURES_BEFORE_REPLACEMENT:
+        if self.failures >= FAILURES_BEFORE_REPLACEMENT and self.home:
             self._replace(observation)
+
+    def _fall_back(self, failure: InvalidAnswer | ProviderError) -> Action:
+        """The seed's noop in place of the model's answer, saying why."""
+        self.failure = failure
+        return Action(NOOP, {}, "fallback: " + shorten(next(iter(str(failure).splitlines()), ""), NOTE_CHARS))
 
     def _action(self, reply: Reply) -> Action:
         """The action the reply holds, as written; InvalidAnswer if it holds none, saying why in
@@ -216,7 +260,7 @@ class LLMAgent:
         text = step_message(observation)
         extra = []
         if self.note:
-            names = ", ".join(self.action_space.names()) if self.action_space else ""
+            names = ", ".join(self.action_space.action_names()) if self.action_space else ""
             extra.append(f"NOTE on your last turn: {self.note} Valid actions: {names}.")
         if self.notes:
             extra.append("Your notes so far: " + " | ".join(self.notes))

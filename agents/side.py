@@ -18,7 +18,7 @@ from labyrinth.engine.world import World
 from labyrinth.engine.wsap import Action, ActionResult
 from labyrinth.engine.wsap.roles import ROLES
 
-from .base import Agent, InvalidAnswer
+from .base import Agent
 from .providers.base import ProviderError
 
 ERROR_STREAK = 3  # the user's ERRORs in a row before it is given LOOK
@@ -78,12 +78,6 @@ class Side:
             self.agent.last_exchange = None
         try:
             action = self.agent.decide(self.observation)
-        except InvalidAnswer as exc:
-            self.stats.invalid += 1
-            return None, str(exc)
-        except ProviderError as exc:
-            self.stats.provider_errors += 1
-            return None, str(exc)
         except Exception as exc:
             self.stats.exceptions += 1
             return None, f"the agent failed: {type(exc).__name__}: {exc}"
@@ -91,6 +85,13 @@ class Side:
             self.stats.decisions += 1
             self.stats.think_s += time.perf_counter() - began
             self._account()
+        failure = getattr(self.agent, "failure", None)  # an LLM agent that answered noop for its model says why
+        if failure is not None:
+            if isinstance(failure, ProviderError):
+                self.stats.provider_errors += 1
+            else:
+                self.stats.invalid += 1
+            return None, str(failure)
         if not isinstance(action, Action):
             return None, f"the agent answered {type(action).__name__}, not an Action"
         self.last_action = action

@@ -17,6 +17,7 @@ from labyrinth.engine.wsap import Action, ActionSpace, Observation
 GOAL_LINE = "Your goal is to survive and accomplish objectives. Respond with a JSON action."
 STEP_QUESTION = 'What action do you take? Respond with JSON: {"action": "name", "params": {}, "reasoning": "why"}'
 _EXPECTED = 'expected a JSON object like {"action": "name", "params": {}, "reasoning": "why"}'
+_NOT_PARAMS = ("action", "name", "reasoning")  # the keys of a reply that are not flat params
 ANSWER_CHARS = 20_000  # an answer (after any thoughts) longer than this is refused unread; an action is ~100
 
 
@@ -42,7 +43,9 @@ def step_message(observation: Observation) -> str:
 def parse_action(text: str) -> Action:
     """The action in a model's reply, which may wrap the JSON object in prose or
     ``` fences, or put it after a <think> block; "name" and "parameters" are
-    accepted for "action" and "params". Raises ActionParseError otherwise."""
+    accepted for "action" and "params", and params written flat beside the action
+    (``{"action": "move", "direction": "left"}``) when there is no params object.
+    Raises ActionParseError otherwise."""
     if not text or not text.strip():
         raise ActionParseError(f"the reply is empty; {_EXPECTED}")
     if "</think>" in text:  # thoughts may hold draft JSON: only what follows them is the answer
@@ -58,7 +61,10 @@ def parse_action(text: str) -> Action:
     name = reply.get("action", reply.get("name"))
     if not isinstance(name, str) or not name.strip():
         raise ActionParseError(f'"action" is {_shown(name)}, not a non-empty string; {_EXPECTED}')
-    params = reply.get("params", reply.get("parameters"))
+    if "params" in reply or "parameters" in reply:
+        params = reply.get("params", reply.get("parameters"))
+    else:
+        params = {key: value for key, value in reply.items() if key not in _NOT_PARAMS}
     if params is None:
         params = {}
     if not isinstance(params, dict):

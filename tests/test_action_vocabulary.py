@@ -29,6 +29,7 @@ from labyrinth.engine.schemas import (
 from labyrinth.engine.wsap import Action
 from labyrinth.engine.wsap.action_schema import action_schema
 from labyrinth.engine.wsap.actions import MINOTAUR_ACTIONS, USER_ACTIONS, to_minotaur_decision, to_user_input
+from labyrinth.engine.wsap.roles import ROLES
 from labyrinth.tui.command_parser import DIRECTIONS, SPEEDS, TARGETS, VERBS, parse_command
 
 TO_ENGINE = {"user": to_user_input, "minotaur": to_minotaur_decision}
@@ -36,6 +37,11 @@ TO_ENGINE = {"user": to_user_input, "minotaur": to_minotaur_decision}
 # which Mistral's strict json_schema and Ollama's format read too.
 KEYWORDS = {"anyOf", "type", "enum", "minimum", "maximum", "properties", "required", "additionalProperties",
             "description"}
+
+
+def schema_of(role: str) -> dict:
+    """The JSON schema of the role's action space (the models are sent its lowercase names)."""
+    return action_schema(ROLES[role].actions)
 
 
 def keywords(schema: Any) -> set[str]:
@@ -100,15 +106,15 @@ def accepts(role: str, reply: dict) -> bool:
 
 @pytest.mark.parametrize("role", ["user", "minotaur"])
 def test_the_schema_uses_only_keywords_every_provider_reads(role):
-    assert keywords(action_schema(role)) <= KEYWORDS
-    assert SCHEMAS[role].json == action_schema(role)
+    assert keywords(schema_of(role)) <= KEYWORDS
+    assert SCHEMAS[role].json == schema_of(role)
 
 
 @pytest.mark.parametrize("role", ["user", "minotaur"])
 def test_one_branch_per_action_with_only_its_params(role):
     table = USER_PARAMS if role == "user" else MINOTAUR_PARAMS
-    branches = action_schema(role)["anyOf"]
-    assert [b["properties"]["action"]["enum"] for b in branches] == [[name] for name in table]
+    branches = schema_of(role)["anyOf"]
+    assert [b["properties"]["action"]["enum"] for b in branches] == [[name.lower()] for name in table]
     for branch, (name, params) in zip(branches, table.items(), strict=True):
         assert branch["additionalProperties"] is False and branch["required"] == ["action", "params", "reasoning"]
         shown = branch["properties"]["params"]
@@ -119,7 +125,7 @@ def test_one_branch_per_action_with_only_its_params(role):
 @given(st.data())
 @pytest.mark.parametrize("role", ["user", "minotaur"])
 def test_every_action_the_schema_allows_the_game_accepts(role, data):
-    schema = action_schema(role)
+    schema = schema_of(role)
     branch = data.draw(st.sampled_from(schema["anyOf"]))  # each branch drawn on its own
     reply = data.draw(instances(branch))
     assert allows(schema, reply)
@@ -136,7 +142,8 @@ VALUES = {
                       {"x": 1, "y": 2, "z": 3, "w": 4}, {"x": "east", "y": 1, "z": 1}, None, "here"],
     "colour": ["red"],
 }
-NAMES = {"user": [*USER_PARAMS, "FLY", "CHASE"], "minotaur": [*MINOTAUR_PARAMS, "DANCE", "LOOK"]}
+NAMES = {"user": [*map(str.lower, USER_PARAMS), "fly", "chase"],
+         "minotaur": [*map(str.lower, MINOTAUR_PARAMS), "dance", "look"]}
 
 
 @given(st.data())
@@ -146,7 +153,7 @@ def test_the_schema_allows_exactly_what_the_game_accepts(role, data):
     fields = data.draw(st.lists(st.sampled_from(sorted(VALUES)), unique=True, max_size=4))
     params = {field: data.draw(st.sampled_from(VALUES[field])) for field in fields}
     reply = {"action": name, "params": params, "reasoning": "because"}
-    assert allows(action_schema(role), reply) == accepts(role, reply), reply
+    assert allows(schema_of(role), reply) == accepts(role, reply), reply
 
 
 @pytest.mark.parametrize("role", ["user", "minotaur"])
@@ -156,22 +163,23 @@ def test_every_valid_combination_of_the_game_is_allowed_by_the_schema(role):
     for name, params in table.items():
         options = [[...] + VALUES[p.field] for p in params]
         for values in itertools.product(*options):
-            reply = {"action": name, "params": {p.field: v for p, v in zip(params, values, strict=True) if v is not ...},
+            reply = {"action": name.lower(),
+                     "params": {p.field: v for p, v in zip(params, values, strict=True) if v is not ...},
                      "reasoning": ""}
-            assert allows(action_schema(role), reply) == accepts(role, reply), reply
+            assert allows(schema_of(role), reply) == accepts(role, reply), reply
             accepted += accepts(role, reply)
     assert accepted > (100 if role == "user" else 1)  # the sample holds many actions the game takes
 
 
 @pytest.mark.parametrize("role, reply", [
-    ("minotaur", {"action": "CHASE", "params": {"target_coords": {"x": 1, "y": 2, "z": 3}}, "reasoning": "go"}),
-    ("user", {"action": "LOOK", "params": {"direction": "NORTH"}, "reasoning": "see"}),
-    ("user", {"action": "HALT", "params": {"speed": 1}, "reasoning": "rest"}),
-    ("user", {"action": "MOVE", "params": {"steps": 3}, "reasoning": "no direction"}),
-    ("minotaur", {"action": "PATHFIND", "params": {}, "reasoning": "nowhere"}),
+    ("minotaur", {"action": "chase", "params": {"target_coords": {"x": 1, "y": 2, "z": 3}}, "reasoning": "go"}),
+    ("user", {"action": "look", "params": {"direction": "NORTH"}, "reasoning": "see"}),
+    ("user", {"action": "halt", "params": {"speed": 1}, "reasoning": "rest"}),
+    ("user", {"action": "move", "params": {"steps": 3}, "reasoning": "no direction"}),
+    ("minotaur", {"action": "pathfind", "params": {}, "reasoning": "nowhere"}),
 ])
 def test_a_parameter_foreign_to_the_action_or_a_missing_one_is_refused_by_the_schema_and_the_game(role, reply):
-    assert not allows(action_schema(role), reply)
+    assert not allows(schema_of(role), reply)
     assert not accepts(role, reply)
 
 
@@ -179,11 +187,12 @@ def test_the_one_definition_names_the_schemas_enums_and_fields():
     assert set(USER_PARAMS) == set(get_args(Command)) and set(MINOTAUR_PARAMS) == set(get_args(MinotaurAction))
     assert {p.field for ps in USER_PARAMS.values() for p in ps} <= set(UserInput.model_fields) - {"command"}
     assert {p.field for ps in MINOTAUR_PARAMS.values() for p in ps} <= set(MinotaurDecision.model_fields) - {"action"}
-    assert USER_ACTIONS.names() == list(USER_PARAMS) and MINOTAUR_ACTIONS.names() == list(MINOTAUR_PARAMS)
+    assert USER_ACTIONS.action_names() == [name.lower() for name in USER_PARAMS]
+    assert MINOTAUR_ACTIONS.action_names() == [name.lower() for name in MINOTAUR_PARAMS]
     for space, table in ((USER_ACTIONS, USER_PARAMS), (MINOTAUR_ACTIONS, MINOTAUR_PARAMS)):
         for action in space.actions:
             assert [(p.name, not p.optional) for p in action.parameters] == \
-                [(p.field, p.required) for p in table[action.name]]
+                [(p.field, p.required) for p in table[action.name.upper()]]
 
 
 def test_the_parsers_tables_cover_every_command_direction_target_and_speed():

@@ -54,7 +54,7 @@ def _observation(**extra):
         nearby_entities=[Entity("tree", None, 1, "north", None, True, "A tree to the north")],
         nearby_terrain=[Terrain("water", "east", False)], active_effects=[],
         current_goals=[Goal("wood", "Collect 10 wood", "main", "3/10 wood collected")],
-        recent_events=[Event("hit", "A zombie hit you", 6)], step=7, **extra)
+        recent_events=[Event("A zombie hit you", "hit", 6)], step=7, **extra)
 
 
 def _avatar(avatar_id="a1", state=AvatarState.BOUND, name="Kestrel"):
@@ -192,7 +192,7 @@ def test_the_adapter_protocols_check_by_shape():
     assert not isinstance(_Observer(), GameAdapter)
 
 
-SPACE = ActionSpace([ActionDef("move", "Move in direction", [ParamDef("direction", "string", allowed=["left", "right"])],
+SPACE = ActionSpace([ActionDef("move", "Move in direction", [ParamDef("direction", "", options=["left", "right"])],
                                [], "movement")])
 
 

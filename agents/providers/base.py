@@ -14,7 +14,9 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from labyrinth.engine.wsap import ActionSpace
 from labyrinth.engine.wsap.action_schema import action_schema
+from labyrinth.engine.wsap.roles import ROLES
 
 from .pacing import Waiting
 from .secrets import redact
@@ -81,9 +83,15 @@ class ResponseSchema:
         return cls(model.__name__, model.model_json_schema())
 
 
-# Each role's action, one branch per action, derived from the schemas' one definition (engine/wsap/action_schema.py).
-SCHEMAS: dict[str, ResponseSchema] = {"user": ResponseSchema("UserAction", action_schema("user")),
-                                      "minotaur": ResponseSchema("MinotaurAction", action_schema("minotaur"))}
+def action_response(role: str, space: ActionSpace) -> ResponseSchema:
+    """The schema of a reply holding one of ``space``'s actions (one branch per action), named
+    after the role it plays ("UserAction"; Mistral's json_schema wants a name of [a-zA-Z0-9_-])."""
+    name = "".join(c for c in role.title() if c.isascii() and (c.isalnum() or c in "_-")) or "Player"
+    return ResponseSchema(f"{name}Action", action_schema(space))
+
+
+# Our game's two: each role's action, derived from the schemas' one definition (engine/wsap/action_schema.py).
+SCHEMAS: dict[str, ResponseSchema] = {role: action_response(role, known.actions) for role, known in ROLES.items()}
 
 
 class Lesson(BaseModel):

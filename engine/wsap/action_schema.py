@@ -1,13 +1,15 @@
-"""Each role's actions as WSAP parameters and as the JSON schema sent to the models,
-derived from the schemas' one definition (``USER_PARAMS`` / ``MINOTAUR_PARAMS`` and the
-fields of UserInput / MinotaurDecision), so the three can never disagree.
+"""The JSON schema of a WSAP action, sent to the models, for any game's action space;
+and each role's actions as WSAP parameters, derived from the schemas' one definition
+(``USER_PARAMS`` / ``MINOTAUR_PARAMS`` and the fields of UserInput / MinotaurDecision),
+so the action spaces, the schema and the check of an action can never disagree.
 
 The JSON schema has one branch per action (``anyOf`` of objects), each with a one-value
 ``enum`` for the action and only that action's parameters, ``additionalProperties: false``
-and ``required`` where the action needs it: it allows what ``engine.actions`` accepts, in
-canonical spelling. It keeps to what every provider reads: Gemini's ``response_json_schema``
-(``anyOf``, ``enum``, ``minimum``/``maximum``, ``additionalProperties``, ``required``; no
-``const``), Mistral's strict ``json_schema`` and Ollama's ``format``; references are inlined.
+and ``required`` where the action needs it: for our game it allows what ``engine.actions``
+accepts, in canonical spelling (a parameter's exact schema travels in its ParamDef). It
+keeps to what every provider reads: Gemini's ``response_json_schema`` (``anyOf``, ``enum``,
+``minimum``/``maximum``, ``additionalProperties``, ``required``; no ``const``), Mistral's
+strict ``json_schema`` and Ollama's ``format``; references are inlined.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from ..schemas import MINOTAUR_PARAMS, USER_PARAMS, MinotaurDecision, Param, UserInput
-from .types import ParamDef
+from .types import ActionSpace, ParamDef
 
 REASONING = {"type": "string", "description": "why, in a sentence"}
 _ANNOTATIONS = ("title", "default", "description")  # pydantic's words for people, not constraints
@@ -52,37 +54,31 @@ def field_schema(model: type[BaseModel], field: str) -> tuple[dict[str, Any], bo
 
 
 def param_defs(role: str, action: str) -> list[ParamDef]:
-    """The WSAP parameters of one action: type and allowed values from the model's field."""
+    """The WSAP parameters of one of the role's actions: type, allowed values and exact JSON
+    schema from the model's field (null allowed where the engine takes it for "left out")."""
     model, _, table = ROLES[role]
     defs = []
     for param in table[action]:
-        schema, _ = field_schema(model, param.field)
-        defs.append(ParamDef(param.field, schema.get("type", "object"), param.meaning, schema.get("enum"),
-                             optional=not param.required, default=param.default))
+        schema, nullable = field_schema(model, param.field)
+        exact = {"anyOf": [schema, {"type": "null"}]} if nullable and not param.required else schema
+        defs.append(ParamDef(param.field, param.meaning, schema.get("type", "object"), options=schema.get("enum"),
+                             optional=not param.required, default=param.default, json_schema=exact))
     return defs
 
 
-def params_schema(role: str, action: str) -> dict[str, Any]:
-    """The JSON schema of one action's params: only its parameters, null where the engine takes it."""
-    model, _, table = ROLES[role]
-    properties, required = {}, []
-    for param in table[action]:
-        schema, nullable = field_schema(model, param.field)
-        if param.required:
-            required.append(param.field)
-        elif nullable:
-            schema = {"anyOf": [schema, {"type": "null"}]}
-        properties[param.field] = {**schema, "description": param.meaning}
-    return {"type": "object", "properties": properties, **({"required": required} if required else {}),
-            "additionalProperties": False}
+def params_schema(parameters: list[ParamDef]) -> dict[str, Any]:
+    """The JSON schema of one action's params: only its parameters."""
+    required = [p.name for p in parameters if not p.optional]
+    return {"type": "object", "properties": {p.name: p.value_schema() for p in parameters},
+            **({"required": required} if required else {}), "additionalProperties": False}
 
 
-def action_schema(role: str) -> dict[str, Any]:
-    """The JSON schema of the role's WSAP action: one branch per action."""
-    _, _, table = ROLES[role]
+def action_schema(space: ActionSpace) -> dict[str, Any]:
+    """The JSON schema of an action of ``space`` as the seed's message format writes it
+    (``{"action", "params", "reasoning"}``): one branch per action."""
     branches = [{"type": "object",
-                 "properties": {"action": {"type": "string", "enum": [name]}, "params": params_schema(role, name),
-                                "reasoning": REASONING},
+                 "properties": {"action": {"type": "string", "enum": [a.name]},
+                                "params": params_schema(a.parameters), "reasoning": REASONING},
                  "required": ["action", "params", "reasoning"], "additionalProperties": False}
-                for name in table]
+                for a in space.actions]
     return {"anyOf": branches}

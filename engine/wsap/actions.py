@@ -1,7 +1,12 @@
 """Each role's WSAP action space and game description, and the one-to-one
 mapping of a WSAP Action onto the engine's UserInput or MinotaurDecision: the one
 check of an agent's action on its way in. The actions and their parameters are the
-schemas' (``USER_PARAMS`` / ``MINOTAUR_PARAMS``); only their words are written here."""
+schemas' (``USER_PARAMS`` / ``MINOTAUR_PARAMS``); only their words are written here.
+
+Names are the seed's kind of identifier (lowercase: ``move``, ``chase``), read in any
+case, and ``noop``, the seed's "do nothing" that agents written from it fall back on,
+is each role's quietest action. Params may come flat or nested as the seed's message
+writes them (``{"params": {...}}``)."""
 
 from __future__ import annotations
 
@@ -57,13 +62,22 @@ _MINOTAUR_WORDS = {
 
 
 def _space(role: str, words: dict[str, tuple[str, list[str], str]]) -> ActionSpace:
-    """The role's WSAP action space: the schemas' actions and parameters, with their words."""
-    return ActionSpace([ActionDef(name, words[name][0], param_defs(role, name), words[name][1], words[name][2])
-                        for name in ROLES[role][2]])
+    """The role's WSAP action space: the schemas' actions (named in lowercase) and parameters, with their words."""
+    return ActionSpace([ActionDef(name.lower(), words[name][0], param_defs(role, name), words[name][1],
+                                  words[name][2]) for name in ROLES[role][2]])
 
 
 USER_ACTIONS = _space("user", _USER_WORDS)
 MINOTAUR_ACTIONS = _space("minotaur", _MINOTAUR_WORDS)
+_SPACES = {"user": USER_ACTIONS, "minotaur": MINOTAUR_ACTIONS}
+
+NOOP = "noop"
+# What noop plays: each role's quietest action, which is also what the turn loop plays when an
+# agent's answer cannot be (roles.py's fallback is noop mapped here).
+_NOOP_AS = {"user": "LOOK", "minotaur": "WAIT"}
+_MESSAGE_KEYS = {"action", "params", "reasoning"}  # the seed's reply object, when sent whole as the params
+
+GAME_NAME = "Labyrinth: The Temporal Hunt"  # what a WSAP system message calls the game ("You are an agent playing ...")
 
 USER_DESCRIPTION = f"""\
 Labyrinth: The Temporal Hunt. You are lost in a labyrinth cut into a kilometre cube of rock: corridors one \
@@ -88,27 +102,39 @@ JUMP out of time for {JUMP_SPAN} and return to the same cell; the intruder hears
 you are frozen for {PARALYSIS}. One decision holds for the whole of the intruder's next action."""
 
 
+def _params(parameters: Any) -> dict[str, Any] | None:
+    """The action's params, flat (``{"direction": "NORTH"}``) or nested as the seed's message
+    writes them (``{"params": {"direction": "NORTH"}}``, maybe with its "action" and "reasoning");
+    None if they are not an object."""
+    if not isinstance(parameters, dict):
+        return None
+    nested = parameters.get("params")
+    return nested if isinstance(nested, dict) and set(parameters) <= _MESSAGE_KEYS else parameters
+
+
 def _check(action: Action, role: str) -> tuple[str, dict[str, Any]]:
-    """The action's name and parameters, checked against the schemas' definition of the role's
-    actions; BadInput saying what is valid otherwise. The model's own validation does the rest."""
-    _, _, table = ROLES[role]
-    name = action.name.strip().upper() if isinstance(action.name, str) else None
-    if name not in table:
-        raise BadInput(f"Unknown action {excerpt(action.name)}: choose one of {', '.join(table)}.")
-    params = action.parameters if isinstance(action.parameters, dict) else None
+    """The engine's name of the action and its parameters, checked against the role's action
+    space; BadInput saying what is valid otherwise. The model's own validation does the rest."""
+    space = _SPACES[role]
+    name = action.name.strip() if isinstance(action.name, str) else ""
+    if name.lower() == NOOP:
+        return _NOOP_AS[role], {}  # do nothing: whatever params came with it
+    found = space.get_action(name)
+    if found is None:
+        raise BadInput(f"Unknown action {excerpt(action.name)}: choose one of {', '.join(space.action_names())} "
+                       f"(or {NOOP}).")
+    params = _params(action.parameters)
     if params is None:
-        raise BadInput(f"{name}: params must be an object.")
-    known = {p.field: p for p in table[name]}
-    unknown = sorted(set(params) - set(known), key=str)
+        raise BadInput(f"{found.name}: params must be an object.")
+    unknown = sorted(set(params) - {p.name for p in found.parameters}, key=str)
     if unknown:
-        valid = "; ".join(p.to_text() for p in param_defs(role, name)) or "none"
-        raise BadInput(f"{name} takes no {excerpt(unknown[0])}{' and more' if unknown[1:] else ''}; "
+        valid = "; ".join(p.to_text() for p in found.parameters) or "none"
+        raise BadInput(f"{found.name} takes no {excerpt(unknown[0])}{' and more' if unknown[1:] else ''}; "
                        f"its params: {valid}.")
-    missing = [p for p in known.values() if p.required and params.get(p.field) is None]
+    missing = [p for p in found.parameters if not p.optional and params.get(p.name) is None]
     if missing:
-        raise BadInput(f"{name} needs {missing[0].field}: "
-                       f"{next(d.to_text() for d in param_defs(role, name) if d.name == missing[0].field)}.")
-    return name, params
+        raise BadInput(f"{found.name} needs {missing[0].name}: {missing[0].to_text()}.")
+    return found.name.upper(), params  # the engine's words are the names in capitals
 
 
 def _to_engine(action: Action, role: str) -> UserInput | MinotaurDecision:
@@ -118,7 +144,7 @@ def _to_engine(action: Action, role: str) -> UserInput | MinotaurDecision:
     try:
         return model.model_validate({key: name, **params})
     except ValueError as exc:  # pydantic's ValidationError is a ValueError
-        raise BadInput(f"Invalid {name}: {describe_errors(exc, model)}.") from None
+        raise BadInput(f"Invalid {name.lower()}: {describe_errors(exc, model)}.") from None
 
 
 def to_user_input(action: Action) -> UserInput:

@@ -75,7 +75,7 @@ class UserPerception:
         for e in events:
             self._remember(state, e)
         if response.status == "ERROR":
-            self.events.append(Event("error", response.environment.message, state.turn))
+            self.events.append(Event(response.environment.message, "error", state.turn))
         visible = items_in_sight(self.world, state)
         for name, pos in visible:
             self.items[name] = pos
@@ -99,7 +99,7 @@ class UserPerception:
     def _remember(self, state: GameState, e: ev.Event) -> None:
         text = _user_event_text(e)
         if text:
-            self.events.append(Event(e.kind, text, state.turn))
+            self.events.append(Event(text, e.kind, state.turn))
         if isinstance(e, ev.StonesHummed):
             self.hums = {name: (direction, levels) for name, direction, levels in e.hums}
 
@@ -259,9 +259,9 @@ class MinotaurPerception:
         for e in events:
             text = _minotaur_event_text(e)
             if text:
-                self.events.append(Event(e.kind, text, state.turn))
+                self.events.append(Event(text, e.kind, state.turn))
         if obs.status == "ERROR":
-            self.events.append(Event("error", obs.message, state.turn))
+            self.events.append(Event(obs.message, "error", state.turn))
         here = (obs.position.x, obs.position.y, obs.position.z)
         entities = [Entity("stone" if i.name != "LANTERN" else "lantern", i.name,
                            _distance(here, (i.position.x, i.position.y, i.position.z)),

@@ -20,6 +20,7 @@ from .achievements import MINOTAUR_ACHIEVEMENTS, USER_ACHIEVEMENTS, minotaur_unl
 from .actions import (
     MINOTAUR_ACTIONS,
     MINOTAUR_DESCRIPTION,
+    NOOP,
     USER_ACTIONS,
     USER_DESCRIPTION,
     to_minotaur_decision,
@@ -41,7 +42,7 @@ class Role:
     description: str  # the rules as the role's agent is told them
     actions: ActionSpace
     model: type[UserInput | MinotaurDecision]  # the engine input it sends
-    fallback: UserInput | MinotaurDecision  # played when its answer cannot be
+    fallback: UserInput | MinotaurDecision  # played when its answer cannot be: its noop
     achievements: dict[str, Achievement]
     perception: Callable[[World], UserPerception | MinotaurPerception]
     to_engine: Callable[[Action], UserInput | MinotaurDecision]  # raises BadInput
@@ -66,12 +67,12 @@ class Role:
         return self._refused(result)
 
 
-USER = Role("user", "minotaur", USER_DESCRIPTION, USER_ACTIONS, UserInput, UserInput(command="LOOK"),
+USER = Role("user", "minotaur", USER_DESCRIPTION, USER_ACTIONS, UserInput, to_user_input(Action(NOOP)),
             USER_ACHIEVEMENTS, UserPerception, to_user_input, lambda r: r.response, user_reward,
             lambda events, state: user_unlocked(events, sum(s in state.inventory for s in STONES)),
             lambda r: r.response.status == "ERROR")
 MINOTAUR = Role("minotaur", "user", MINOTAUR_DESCRIPTION, MINOTAUR_ACTIONS, MinotaurDecision,
-                MinotaurDecision(action="WAIT"), MINOTAUR_ACHIEVEMENTS, MinotaurPerception, to_minotaur_decision,
+                to_minotaur_decision(Action(NOOP)), MINOTAUR_ACHIEVEMENTS, MinotaurPerception, to_minotaur_decision,
                 lambda r: r.observation, minotaur_reward, lambda events, state: minotaur_unlocked(events),
                 lambda r: False)  # a decision the rules refuse is answered in the observation, as a turn
 ROLES: dict[str, Role] = {"user": USER, "minotaur": MINOTAUR}

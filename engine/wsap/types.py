@@ -1,8 +1,14 @@
 """The data types of the Wild Spaces Agent Protocol v0.1 (seed 002), pure.
 
-Field names are the seed's. One addition: ``Observation.details`` carries the
-game's own structured data for programs (our built-in agents read it); LLM
-prompts use ``to_text()``, which follows the seed's step-message layout.
+Field names are the seed's; argument orders and defaults are those of the public
+reference implementation (ai_village's ``wsap/core.py``), so that the seed's own
+examples (``ParamDef("direction", "left|right")``, ``Event("Took damage", "danger")``)
+and code written against the reference construct as written; where the two
+disagree (``Entity``'s order, ``ParamDef``'s ``optional``), the seed's text wins.
+Two additions: ``Observation.details`` carries the game's own structured data for
+programs (our built-in agents read it), and ``ParamDef.json_schema`` the exact
+JSON schema of a parameter's value when the game knows it. LLM prompts use
+``to_text()``, which follows the seed's step-message layout.
 
 Beyond the core: the optional Memory, Multi-Agent and Tool extensions, the
 Avatar system, and the two adapter interfaces as runtime-checkable protocols.
@@ -11,7 +17,7 @@ Every value here turns into JSON-ready data with ``to_plain``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields, is_dataclass
+from dataclasses import KW_ONLY, dataclass, field, fields, is_dataclass
 from enum import Enum
 from typing import Any, Protocol, runtime_checkable
 
@@ -34,49 +40,52 @@ def to_plain(value: Any) -> Any:
 @dataclass(slots=True)
 class Location:
     coordinates: tuple[float, ...]
-    region: str | None
-    description: str
+    region: str | None = None
+    description: str = ""
 
 
 @dataclass(slots=True)
 class Entity:
+    """The seed's order (its example ``Entity("tree", None, 1, "north", None, True, "A tree to
+    the north")`` reads so; the reference moves ``name`` after ``direction``)."""
+
     type: str
     name: str | None
     distance: float
     direction: str
-    state: str | None
-    interactable: bool
-    description: str
+    state: str | None = None
+    interactable: bool = True
+    description: str = ""
 
 
 @dataclass(slots=True)
 class Terrain:
     type: str
     direction: str
-    passable: bool
+    passable: bool = True
 
 
 @dataclass(slots=True)
 class Effect:
     name: str
     description: str
-    remaining: float | None = None  # seconds, when it runs out
+    duration: float | None = None  # how long it has left (our game: seconds); None, until it ends otherwise
 
 
 @dataclass(slots=True)
 class Goal:
     id: str
     description: str
-    type: str
-    progress: str | None
+    type: str = "main"  # "main", "side", "achievement"
+    progress: str | None = None
     hints: list[str] = field(default_factory=list)
 
 
 @dataclass(slots=True)
 class Event:
-    type: str
     description: str
-    step: int | None = None
+    type: str = "info"  # the reference's "info", "success", "danger", "reward"; our game's event kinds
+    step: int | None = None  # the step it happened at
 
 
 @dataclass(slots=True)
@@ -93,12 +102,12 @@ class Observation:
     status: dict[str, Any]
     inventory: dict[str, int]
     location: Location
-    nearby_entities: list[Entity]
-    nearby_terrain: list[Terrain]
-    active_effects: list[Effect]
-    current_goals: list[Goal]
-    recent_events: list[Event]
-    step: int
+    nearby_entities: list[Entity] = field(default_factory=list)
+    nearby_terrain: list[Terrain] = field(default_factory=list)
+    active_effects: list[Effect] = field(default_factory=list)
+    current_goals: list[Goal] = field(default_factory=list)
+    recent_events: list[Event] = field(default_factory=list)
+    step: int = 0
     time_of_day: str | None = None
     details: dict[str, Any] = field(default_factory=dict)
 
@@ -107,7 +116,7 @@ class Observation:
         def bullets(items: list[str]) -> str:
             return "\n".join(f"- {item}" for item in items) if items else "- none"
 
-        nearby = [e.description for e in self.nearby_entities]
+        nearby = [e.description or f"{e.name or e.type} to the {e.direction}" for e in self.nearby_entities]
         nearby += [f"{t.type} to the {t.direction}" + ("" if t.passable else " (blocked)") for t in self.nearby_terrain]
         goals = [f"{g.description}" + (f" ({g.progress})" if g.progress else "")
                  + "".join(f"\n  hint: {h}" for h in g.hints) for g in self.current_goals]
@@ -127,43 +136,69 @@ class Observation:
         """The observation as JSON-ready data (an embodied one includes its avatar)."""
         return to_plain(self)
 
+    to_dict = to_structured  # the reference implementation's name for it
+
+
+# The JSON types a parameter's ``type`` names, also as Python spells them; any other is a string.
+_JSON_TYPES = {"string": "string", "str": "string", "integer": "integer", "int": "integer", "number": "number",
+               "float": "number", "boolean": "boolean", "bool": "boolean", "object": "object", "dict": "object",
+               "array": "array", "list": "array"}
+
 
 @dataclass(slots=True)
 class ParamDef:
+    """One parameter: the seed writes ``ParamDef("direction", "left|right")`` and
+    ``ParamDef("mode", "dormant|suspend|despawn", optional=True)``, the reference adds
+    ``type`` third; the rest are keywords (the reference's fourth, ``required``, means
+    the opposite of the seed's ``optional``: a positional bool would be misread)."""
+
     name: str
-    type: str  # "string", "integer", "object"
-    description: str = ""
-    allowed: list[Any] | None = None  # the values it may take, when they are few
+    description: str
+    type: str = "string"  # "string", "integer", "object", ...
+    _: KW_ONLY
+    options: list[Any] | None = None  # the values it may take, when they are few
     optional: bool = False
     default: Any = None
+    json_schema: dict[str, Any] | None = None  # its value's exact JSON schema, when the game knows it
 
     def to_text(self) -> str:
         text = f"{self.name} ({self.type}{', optional' if self.optional else ''})"
-        if self.allowed:
-            text += ": one of " + ", ".join(str(a) for a in self.allowed)
+        if self.options:
+            text += ": one of " + ", ".join(str(a) for a in self.options)
         if self.default is not None:
             text += f"; default {self.default}"
         return text + (f". {self.description}" if self.description else "")
+
+    def value_schema(self) -> dict[str, Any]:
+        """The JSON schema of its value, for a model's structured output: the game's exact one,
+        else its type and options (a type JSON does not name is taken as a string)."""
+        if self.json_schema is not None:
+            return {**self.json_schema, "description": self.description}
+        return {"type": _JSON_TYPES.get(self.type.lower(), "string"),
+                **({"enum": list(self.options)} if self.options else {}), "description": self.description}
 
 
 @dataclass(slots=True)
 class ActionDef:
     name: str
     description: str
-    parameters: list[ParamDef]
-    preconditions: list[str]
-    category: str
+    parameters: list[ParamDef] = field(default_factory=list)
+    preconditions: list[str] = field(default_factory=list)
+    category: str = "general"
 
 
 @dataclass(slots=True)
 class ActionSpace:
     actions: list[ActionDef]
 
-    def names(self) -> list[str]:
+    def action_names(self) -> list[str]:
         return [a.name for a in self.actions]
 
-    def get(self, name: str) -> ActionDef | None:
-        return next((a for a in self.actions if a.name == name), None)
+    def get_action(self, name: str) -> ActionDef | None:
+        """The action called ``name``, whatever its case (the seed's names are lowercase; a
+        model or an older agent may write them in capitals)."""
+        wanted = name.strip().lower()
+        return next((a for a in self.actions if a.name.lower() == wanted), None)
 
     def to_text(self) -> str:
         lines = []
@@ -185,10 +220,10 @@ class Action:
 class ActionResult:
     success: bool
     message: str
-    reward: float
-    achievements: list[str]
-    done: bool
-    observation: Observation
+    reward: float = 0.0
+    achievements: list[str] = field(default_factory=list)
+    done: bool = False
+    observation: Observation | None = None  # the new state (our adapters always give it)
 
 
 # --- Extensions (optional): memory, messages between agents, tools ---------------------------
