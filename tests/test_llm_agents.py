@@ -83,7 +83,7 @@ def test_every_request_carries_the_system_prompt_the_schema_and_the_key(provider
     for request in requests:
         body, headers = request["body"], {k.lower(): v for k, v in request["headers"].items()}
         system = conversation_text(provider, body)[0]
-        assert "You are the Minotaur" in system and "PATHFIND" in system
+        assert "You are the Minotaur" in system and "\npathfind [movement]: " in system
         if provider == "gemini":
             assert request["path"] == "/v1beta/models/test-gemini-model:generateContent"
             assert body["generationConfig"]["responseJsonSchema"] == schema
