@@ -161,8 +161,8 @@ class LLMAgent:
 
     def reset(self) -> None:
         """A new game of the same kind (the seed's episodes): what the last one's turns left goes
-        (history, notes, failures in a row, a built-in stand-in, which the model may now replace
-        again); the system message, the lessons and the transport stay."""
+        (history, notes, failures in a row, and a built-in stand-in: the model is asked again);
+        the system message, the lessons and the transport stay."""
         self.history.clear()
         self.notes.clear()
         self.note, self.failures, self.failure, self.last_exchange = "", 0, None, None

@@ -128,7 +128,7 @@ def test_the_agent_keeps_only_recent_turns_and_says_what_was_wrong_with_the_last
     assert match.stats["user"].invalid == 1
     first_after_nonsense = transport.sent[2][1][-1][1]
     assert first_after_nonsense.startswith("NOTE on your last turn: Your answer was not used (not a valid user action")
-    assert "Valid actions: MOVE, LOOK, GRAB, USE, HALT." in first_after_nonsense
+    assert "Valid actions: move, look, grab, use, halt." in first_after_nonsense
     assert max(len(turns) for _, turns in transport.sent) == 7  # three earlier turns, asked and answered, and now
     assert "Your notes so far: look 7 | look 8 | look 9" in transport.sent[-1][1][-1][1]
     assert transport.sent[-1][0] == agent.system and USER_DESCRIPTION in agent.system
