@@ -308,8 +308,9 @@ def test_a_foreign_game_gets_no_persona_and_no_built_in_stand_in_whatever_the_ro
     assert "explorer" not in transport.systems[0]
 
     ours = make_adapter("user", seed=1, preset="tiny")
-    home = LLMAgent("user", Broken(), seed=1)
+    home = LLMAgent("user", Broken(), seed=1, game_name=ours.name)  # the reference's adapters name their game
     home.initialize(ours.game_description, ours.action_space)
+    assert home.system.startswith("You are an agent playing Labyrinth: The Temporal Hunt.\n\n")
     for _ in range(FAILURES_BEFORE_REPLACEMENT):
         ours.act(home.decide(ours.observe()))  # its noops are LOOKs
     assert home.replacement is not None and ours.turns == FAILURES_BEFORE_REPLACEMENT
