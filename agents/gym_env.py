@@ -15,7 +15,7 @@ that do not read it.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import gymnasium as gym
 import numpy as np
@@ -25,8 +25,8 @@ from labyrinth.engine.wsap.roles import ROLES
 
 from .base import Agent
 from .registry import make_agent
-from .rl_spaces import COMMANDS, action_mask, action_names, draw, observation_space, observe
-from .runner import DEFAULT_MAX_TURNS, Match, Outside
+from .rl_spaces import COMMANDS, action_mask, action_names, draw, observation_space, observe, seat
+from .runner import DEFAULT_MAX_TURNS, Match
 
 SEEDS = 2**31  # a game's seed is drawn below this when reset is given none
 
@@ -34,7 +34,7 @@ SEEDS = 2**31  # a game's seed is drawn below this when reset is given none
 class LabyrinthEnv(gym.Env):
     """One role of the Labyrinth; ``opponent`` (a registry name, or an agent) plays the other."""
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 4}
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "render_fps": 4}
 
     def __init__(self, role: str = "user", preset: str = "standard", difficulty: str = "normal",
                  opponent: str | Agent = "builtin", max_turns: int = DEFAULT_MAX_TURNS, text: bool = True,
@@ -58,10 +58,11 @@ class LabyrinthEnv(gym.Env):
         game_seed = int(self.np_random.integers(SEEDS))
         opponent = (make_agent(self.other, self.opponent, game_seed, preset=self.preset)
                     if isinstance(self.opponent, str) else self.opponent)
-        seats = {self.role: Outside("gym"), self.other: opponent}
+        seats = {self.role: seat(self.role, self.text), self.other: opponent}
+        self.known: dict = {}  # the map windows drawn in this game
         self.match = Match(seats["user"], seats["minotaur"], seed=game_seed, preset=self.preset,
                            difficulty=self.difficulty, max_turns=self.max_turns)
-        return observe(self.match, self.role, self.text), self._info()
+        return observe(self.match, self.role, self.text, self.known), self._info()
 
     def step(self, action):
         if self.match is None:
@@ -74,14 +75,14 @@ class LabyrinthEnv(gym.Env):
         reward = ROLES[self.role].reward(turn.result) if played else 0.0
         info = self._info() if played else {**self._info(),
                                             "refused": ROLES[self.role].view(turn.result).raw_text_output}
-        return (observe(match, self.role, self.text), float(reward), match.game.state.outcome is not None,
+        return (observe(match, self.role, self.text, self.known), float(reward), match.game.state.outcome is not None,
                 match.outcome == "TIMEOUT", info)
 
     def render(self) -> str | None:
         """The role's map window as text ("ansi"): what the observation's map holds."""
         if self.render_mode is None or self.match is None:
             return None
-        return draw(observe(self.match, self.role, text=False)["map"])
+        return draw(observe(self.match, self.role, False, self.known)["map"])
 
     def action_masks(self) -> np.ndarray:
         """The mask of the commands that can be carried out now (sb3-contrib's MaskablePPO reads it)."""

@@ -32,11 +32,11 @@ from labyrinth.engine.schemas import (
     Proximity,
     TemporalStatus,
 )
-from labyrinth.engine.turn import unexecutable
+from labyrinth.engine.turn import item_in_reach, unexecutable
 from labyrinth.engine.wsap.action_schema import param_defs
 from labyrinth.engine.wsap.perception import ITEM_MARKS, MAP_RADIUS
 
-from .runner import Match
+from .runner import Match, Outside
 
 # --- the commands -------------------------------------------------------------------
 
@@ -48,11 +48,12 @@ Engine = UserInput | MinotaurDecision
 @dataclass(frozen=True)
 class Command:
     """One entry of a role's Discrete action space. ``make`` gives the engine input for the
-    Match's current state; ``possible`` whether it can be carried out now (the action mask)."""
+    Match's current state; ``possible`` whether it can be carried out now (the action mask),
+    from the Match and what the role's ``Moment`` read of it once for all its commands."""
 
     name: str
     make: Callable[[Match], Engine]
-    possible: Callable[[Match], bool]
+    possible: Callable[[Match, Any], bool]
 
 
 def _allowed(role: str, action: str, param: str) -> list[Any]:
@@ -64,20 +65,22 @@ def _word(value: Any) -> str:
     return str(value).lower().replace(" ", "_")
 
 
-def _fixed(name: str, command: Engine, possible: Callable[[Match], bool] = lambda m: True) -> Command:
+def _fixed(name: str, command: Engine, possible: Callable[[Match, Any], bool] = lambda m, now: True) -> Command:
     return Command(name, lambda m: command, possible)
 
 
 def _user_commands() -> tuple[Command, ...]:
     """MOVE each way (the horizontal ones at each speed and step count, the ramps one level), then
     LOOK, GRAB each item, USE the lantern and HALT, in the order of the schemas' actions. A MOVE is
-    possible along the user's ways out, GRAB and USE when the engine would carry them out."""
+    possible along the user's ways out (its Moment), GRAB and USE when the engine would carry them out."""
 
-    def exits(direction: str) -> Callable[[Match], bool]:
-        return lambda m: direction in m.game.world.user_exits(m.game.state.user)
+    def exits(direction: str) -> Callable[[Match, Any], bool]:
+        return lambda m, ways_out: direction in ways_out
 
-    def executable(command: UserInput) -> Callable[[Match], bool]:
-        return lambda m: unexecutable(m.game.state, command) is None
+    def executable(command: UserInput) -> Callable[[Match, Any], bool]:
+        if command.command == "GRAB":  # unexecutable's own test, without the words of its refusal
+            return lambda m, now: item_in_reach(m.game.state, command.target) is not None
+        return lambda m, now: unexecutable(m.game.state, command) is None
 
     moves = []
     for direction in _allowed("user", "MOVE", "direction"):
@@ -112,19 +115,16 @@ _TARGETS: dict[str, Callable[[Any], Any]] = {
 
 
 def _minotaur_commands() -> tuple[Command, ...]:
-    """Each action without parameters as it is (JUMP possible when the rules allow it), and
-    PATHFIND to each target of ``_TARGETS`` (possible while the target is known and open to it)."""
+    """Each action without parameters as it is (possible unless the rules refuse it: a JUMP may be),
+    and PATHFIND to each target of ``_TARGETS`` (possible while the target is known and open to it)."""
 
-    def pathfind(target: Callable[[Any], Any]) -> tuple[Callable[[Match], Engine], Callable[[Match], bool]]:
-        def where(m: Match):
-            return target(m.last.observation)
-
+    def pathfind(target: Callable[[Any], Any]) -> tuple[Callable[[Match], Engine], Callable[[Match, Any], bool]]:
         def make(m: Match) -> MinotaurDecision:
-            coords = where(m)  # an unknown target is sent as it is: the engine refuses it and waits
-            return MinotaurDecision(action="PATHFIND", target_coords=coords)
+            # an unknown target is sent as it is: the engine refuses the PATHFIND and the Minotaur waits
+            return MinotaurDecision(action="PATHFIND", target_coords=target(m.last.observation))
 
-        def possible(m: Match) -> bool:
-            coords = where(m)
+        def possible(m: Match, view: Any) -> bool:
+            coords = target(view)
             return coords is not None and m.game.world.cell(coords.x, coords.y, coords.z) in MINOTAUR_OPEN
         return make, possible
 
@@ -132,15 +132,19 @@ def _minotaur_commands() -> tuple[Command, ...]:
     for action, params in MINOTAUR_PARAMS.items():
         if not any(p.required for p in params):
             decision = MinotaurDecision(action=action)
-            commands.append(_fixed(_word(action), decision,  # possible unless the rules refuse it (a JUMP may be)
-                                   lambda m, d=decision: plan_for(m.game.world, m.game.state, d)[1] is None))
+            commands.append(_fixed(_word(action), decision,
+                                   lambda m, now, d=decision: plan_for(m.game.world, m.game.state, d)[1] is None))
             continue
-        for name, target in _TARGETS.items():
-            commands.append(Command(f"{_word(action)}_{name}", *pathfind(target)))
+        commands += [Command(f"{_word(action)}_{name}", *pathfind(target)) for name, target in _TARGETS.items()]
     return tuple(commands)
 
 
 COMMANDS: dict[str, tuple[Command, ...]] = {"user": _user_commands(), "minotaur": _minotaur_commands()}
+# What a role's commands read of the Match, once a mask: the user's ways out, the Minotaur's view.
+MOMENTS: dict[str, Callable[[Match], Any]] = {
+    "user": lambda m: m.game.world.user_exits(m.game.state.user),
+    "minotaur": lambda m: m.last.observation,
+}
 
 
 def action_names(role: str) -> list[str]:
@@ -150,7 +154,8 @@ def action_names(role: str) -> list[str]:
 
 def action_mask(match: Match, role: str) -> np.ndarray:
     """1 for each command that can be carried out now, 0 for the others."""
-    return np.fromiter((c.possible(match) for c in COMMANDS[role]), dtype=np.int8, count=len(COMMANDS[role]))
+    now = MOMENTS[role](match)
+    return np.array([c.possible(match, now) for c in COMMANDS[role]], np.int8)
 
 
 # --- the observations ------------------------------------------------------------------
@@ -179,11 +184,10 @@ def _xyz(c: Any) -> tuple[int, int, int]:
     return c.x, c.y, c.z
 
 
-def _window(centre: tuple[int, int, int], kind_at: Callable[[tuple[int, int, int]], int],
-            marks: list[tuple[Any, int]]) -> np.ndarray:
-    """The cell codes around ``centre`` on its level, north first, with ``marks`` (position, code) on top."""
+def _window(centre: tuple[int, int, int], cells: bytes, marks: list[tuple[Any, int]]) -> np.ndarray:
+    """The window's cell codes (``cells``, row by row, north first) with ``marks`` (position, code) on top."""
     x, y, z = centre
-    grid = np.frombuffer(bytes(kind_at((x + dx, y + dy, z)) for dx, dy in _WINDOW), np.uint8).reshape(SIDE, SIDE).copy()
+    grid = np.frombuffer(cells, np.uint8).reshape(SIDE, SIDE).copy()
     for (mx, my, mz), code in marks:
         row, col = MAP_RADIUS - (my - y), mx - x + MAP_RADIUS
         if mz == z and 0 <= row < SIDE and 0 <= col < SIDE:
@@ -204,16 +208,18 @@ def _user_numbers(match: Match) -> dict[str, np.ndarray]:
             "inventory": np.array([name in me.inventory for name in ITEM_ORDER], np.int8)}
 
 
-def _user_map(match: Match) -> np.ndarray:
+def _user_map(match: Match, known: dict) -> np.ndarray:
     """What the user remembers around it: the cells it has seen, the items where it saw them,
     the Minotaur when in sight."""
     seat = match.seats["user"]
-    seen, state = seat.perception.seen, match.game.state
+    seen, state = seat.perception.seen.get, match.game.state
+    x, y, z = state.user
     marks = [(pos, MARKS[name]) for name, pos in seat.perception.items.items()]
     sighted = seat.observation.details["minotaur_in_sight"]
     if sighted:
         marks.append(((sighted["x"], sighted["y"], sighted["z"]), MARKS["minotaur"]))
-    return _window(state.user, lambda p: seen.get(p, UNKNOWN), [*marks, (state.user, MARKS["user"])])
+    cells = bytes([seen((x + dx, y + dy, z), UNKNOWN) for dx, dy in _WINDOW])
+    return _window(state.user, cells, [*marks, (state.user, MARKS["user"])])
 
 
 def _minotaur_numbers(match: Match) -> dict[str, np.ndarray]:
@@ -225,14 +231,18 @@ def _minotaur_numbers(match: Match) -> dict[str, np.ndarray]:
             "stones": np.array([stone in lying for stone in STONES], np.int8)}
 
 
-def _minotaur_map(match: Match) -> np.ndarray:
-    """Its labyrinth around it (it knows every cell), the items lying, the intruder when seen."""
+def _minotaur_map(match: Match, known: dict) -> np.ndarray:
+    """Its labyrinth around it (it knows every cell: ``known`` keeps the windows drawn, the
+    labyrinth never changes), the items lying, the intruder when seen."""
     o, cell = match.last.observation, match.game.world.cell
     marks = [(_xyz(i.position), MARKS[i.name]) for i in o.items]
     if o.user_position:
         marks.append((_xyz(o.user_position), MARKS["user"]))
-    here = _xyz(o.position)
-    return _window(here, lambda p: cell(*p), [*marks, (here, MARKS["minotaur"])])
+    here = x, y, z = _xyz(o.position)
+    cells = known.get(here)
+    if cells is None:
+        cells = known[here] = bytes([cell(x + dx, y + dy, z) for dx, dy in _WINDOW])
+    return _window(here, cells, [*marks, (here, MARKS["minotaur"])])
 
 
 @dataclass(frozen=True)
@@ -241,18 +251,20 @@ class Encoding:
 
     numbers: dict[str, spaces.Space]
     read: Callable[[Match], dict[str, np.ndarray]]
-    map: Callable[[Match], np.ndarray]
+    map: Callable[[Match, dict], np.ndarray]  # the map window, from the Match and the windows known
+    remembers: bool  # its map is its seat's memory (the perception's), kept even without the text
 
 
 ENCODINGS = {
     "user": Encoding({"position": _POSITION, "stamina": spaces.Box(0.0, 1.0, (1,), np.float32),
                       "timers": _timers(4),  # game time, the Minotaur's jump cooldown and paralysis, lantern respawn
                       "cue": spaces.MultiDiscrete([len(values) for values in _CUE]),  # proximity, direction, status
-                      "inventory": spaces.MultiBinary(len(ITEM_ORDER))}, _user_numbers, _user_map),
+                      "inventory": spaces.MultiBinary(len(ITEM_ORDER))}, _user_numbers, _user_map, remembers=True),
     "minotaur": Encoding({"position": _POSITION,
                           "timers": _timers(4),  # game time, jump cooldown, time out of time, paralysis
                           "cue": spaces.MultiDiscrete([len(_TEMPORAL), 2]),  # temporal status, sees the intruder
-                          "stones": spaces.MultiBinary(len(STONES))}, _minotaur_numbers, _minotaur_map),
+                          "stones": spaces.MultiBinary(len(STONES))}, _minotaur_numbers, _minotaur_map,
+                         remembers=False),
 }
 
 
@@ -264,11 +276,18 @@ def observation_space(role: str, text: bool = True) -> spaces.Dict:
     return spaces.Dict({**fields, **ENCODINGS[role].numbers})
 
 
-def observe(match: Match, role: str, text: bool = True) -> dict[str, Any]:
-    """The role's observation of the Match as it stands."""
+def seat(role: str, text: bool) -> Outside:
+    """The Outside seat an environment plays ``role`` from: it keeps the role's perception only
+    when the observation needs it (the text, or a map that is the role's memory)."""
+    return Outside("gym", observe=text or ENCODINGS[role].remembers)
+
+
+def observe(match: Match, role: str, text: bool = True, known: dict | None = None) -> dict[str, Any]:
+    """The role's observation of the Match as it stands; ``known``: the map windows drawn so far
+    in this game (a dict the caller keeps per game: the labyrinth's cells never change)."""
     encoding = ENCODINGS[role]
     obs: dict[str, Any] = {"text": match.seats[role].observation.to_text()} if text else {}
-    obs["map"] = encoding.map(match)
+    obs["map"] = encoding.map(match, {} if known is None else known)
     obs.update(encoding.read(match))
     return obs
 
