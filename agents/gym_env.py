@@ -59,10 +59,9 @@ class LabyrinthEnv(gym.Env):
         opponent = (make_agent(self.other, self.opponent, game_seed, preset=self.preset)
                     if isinstance(self.opponent, str) else self.opponent)
         seats = {self.role: seat(self.role, self.text), self.other: opponent}
-        self.known: dict = {}  # the map windows drawn in this game
         self.match = Match(seats["user"], seats["minotaur"], seed=game_seed, preset=self.preset,
                            difficulty=self.difficulty, max_turns=self.max_turns)
-        return observe(self.match, self.role, self.text, self.known), self._info()
+        return observe(self.match, self.role, self.text), self._info()
 
     def step(self, action):
         if self.match is None:
@@ -75,14 +74,14 @@ class LabyrinthEnv(gym.Env):
         reward = ROLES[self.role].reward(turn.result) if played else 0.0
         info = self._info() if played else {**self._info(),
                                             "refused": ROLES[self.role].view(turn.result).raw_text_output}
-        return (observe(match, self.role, self.text, self.known), float(reward), match.game.state.outcome is not None,
+        return (observe(match, self.role, self.text), float(reward), match.game.state.outcome is not None,
                 match.outcome == "TIMEOUT", info)
 
     def render(self) -> str | None:
         """The role's map window as text ("ansi"): what the observation's map holds."""
         if self.render_mode is None or self.match is None:
             return None
-        return draw(observe(self.match, self.role, False, self.known)["map"])
+        return draw(observe(self.match, self.role, False)["map"])
 
     def action_masks(self) -> np.ndarray:
         """The mask of the commands that can be carried out now (sb3-contrib's MaskablePPO reads it)."""

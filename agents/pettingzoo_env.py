@@ -59,7 +59,6 @@ class LabyrinthParallelEnv(ParallelEnv):
         game_seed = int(self._np_random.integers(SEEDS))
         self.match = Match(seat("user", self.text), seat("minotaur", self.text), seed=game_seed, preset=self.preset,
                            difficulty=self.difficulty, max_turns=self.max_turns)
-        self.known: dict[str, dict] = {role: {} for role in ROLES}  # each role's map windows drawn in this game
         self.agents = list(self.possible_agents)
         return self._observations(), self._infos({})
 
@@ -85,14 +84,14 @@ class LabyrinthParallelEnv(ParallelEnv):
         """Each role's map window as text ("ansi"), the user's first."""
         if self.render_mode is None or self.match is None:
             return None
-        return "\n".join(f"{role}:\n{draw(observe(self.match, role, False, self.known[role])['map'])}"
+        return "\n".join(f"{role}:\n{draw(observe(self.match, role, False)['map'])}"
                          for role in ROLES)
 
     def close(self) -> None:
         self.match = None
 
     def _observations(self) -> dict[str, dict]:
-        return {role: observe(self.match, role, self.text, self.known[role]) for role in self.agents}
+        return {role: observe(self.match, role, self.text) for role in self.agents}
 
     def _infos(self, refused: dict[str, str]) -> dict[str, dict]:
         return {role: {"action_mask": action_mask(self.match, role), "turn": self.match.turns,

@@ -208,7 +208,7 @@ def _user_numbers(match: Match) -> dict[str, np.ndarray]:
             "inventory": np.array([name in me.inventory for name in ITEM_ORDER], np.int8)}
 
 
-def _user_map(match: Match, known: dict) -> np.ndarray:
+def _user_map(match: Match) -> np.ndarray:
     """What the user remembers around it: the cells it has seen, the items where it saw them,
     the Minotaur when in sight."""
     seat = match.seats["user"]
@@ -231,17 +231,14 @@ def _minotaur_numbers(match: Match) -> dict[str, np.ndarray]:
             "stones": np.array([stone in lying for stone in STONES], np.int8)}
 
 
-def _minotaur_map(match: Match, known: dict) -> np.ndarray:
-    """Its labyrinth around it (it knows every cell: ``known`` keeps the windows drawn, the
-    labyrinth never changes), the items lying, the intruder when seen."""
-    o, cell = match.last.observation, match.game.world.cell
+def _minotaur_map(match: Match) -> np.ndarray:
+    """Its labyrinth around it (it knows every cell), the items lying, the intruder when seen."""
+    o, world = match.last.observation, match.game.world
     marks = [(_xyz(i.position), MARKS[i.name]) for i in o.items]
     if o.user_position:
         marks.append((_xyz(o.user_position), MARKS["user"]))
     here = x, y, z = _xyz(o.position)
-    cells = known.get(here)
-    if cells is None:
-        cells = known[here] = bytes([cell(x + dx, y + dy, z) for dx, dy in _WINDOW])
+    cells = b"".join(world.row(x - MAP_RADIUS, SIDE, y + dy, z) for dy in _ROWS)
     return _window(here, cells, [*marks, (here, MARKS["minotaur"])])
 
 
@@ -251,7 +248,7 @@ class Encoding:
 
     numbers: dict[str, spaces.Space]
     read: Callable[[Match], dict[str, np.ndarray]]
-    map: Callable[[Match, dict], np.ndarray]  # the map window, from the Match and the windows known
+    map: Callable[[Match], np.ndarray]
     remembers: bool  # its map is its seat's memory (the perception's), kept even without the text
 
 
@@ -282,12 +279,11 @@ def seat(role: str, text: bool) -> Outside:
     return Outside("gym", observe=text or ENCODINGS[role].remembers)
 
 
-def observe(match: Match, role: str, text: bool = True, known: dict | None = None) -> dict[str, Any]:
-    """The role's observation of the Match as it stands; ``known``: the map windows drawn so far
-    in this game (a dict the caller keeps per game: the labyrinth's cells never change)."""
+def observe(match: Match, role: str, text: bool = True) -> dict[str, Any]:
+    """The role's observation of the Match as it stands."""
     encoding = ENCODINGS[role]
     obs: dict[str, Any] = {"text": match.seats[role].observation.to_text()} if text else {}
-    obs["map"] = encoding.map(match, {} if known is None else known)
+    obs["map"] = encoding.map(match)
     obs.update(encoding.read(match))
     return obs
 
