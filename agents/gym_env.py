@@ -25,7 +25,7 @@ from labyrinth.engine.wsap.roles import ROLES
 
 from .base import Agent
 from .registry import make_agent
-from .rl_spaces import COMMANDS, action_mask, action_names, draw, observation_space, observe, seat
+from .rl_spaces import COMMANDS, action_mask, action_names, command, draw, observation_space, observe, seat
 from .runner import DEFAULT_MAX_TURNS, Match
 
 SEEDS = 2**31  # a game's seed is drawn below this when reset is given none
@@ -46,9 +46,8 @@ class LabyrinthEnv(gym.Env):
         self.role, self.other = role, ROLES[role].other
         self.preset, self.difficulty, self.opponent, self.max_turns = preset, difficulty, opponent, max_turns
         self.text, self.render_mode = text, render_mode
-        self.commands = COMMANDS[role]
         self.action_names = action_names(role)
-        self.action_space = spaces.Discrete(len(self.commands))
+        self.action_space = spaces.Discrete(len(COMMANDS[role]))
         self.observation_space = observation_space(role, text)
         self.match: Match | None = None
 
@@ -66,10 +65,8 @@ class LabyrinthEnv(gym.Env):
     def step(self, action):
         if self.match is None:
             raise RuntimeError("call reset() before step()")
-        if not self.action_space.contains(action):
-            raise ValueError(f"action must be an integer in [0, {self.action_space.n}), not {action!r}")
         match = self.match
-        turn = match.play_turn(**{self.role: self.commands[int(action)].make(match)})
+        turn = match.play_turn(**{self.role: command(self.role, action).make(match)})
         played = turn.record is not None
         reward = ROLES[self.role].reward(turn.result) if played else 0.0
         info = self._info() if played else {**self._info(),

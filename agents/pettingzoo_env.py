@@ -23,7 +23,7 @@ from pettingzoo.utils import parallel_to_aec
 from labyrinth.engine.wsap.roles import ROLES
 
 from .gym_env import SEEDS
-from .rl_spaces import COMMANDS, action_mask, action_names, draw, observation_space, observe, seat
+from .rl_spaces import COMMANDS, action_mask, action_names, command, draw, observation_space, observe, seat
 from .runner import DEFAULT_MAX_TURNS, Match
 
 
@@ -68,7 +68,7 @@ class LabyrinthParallelEnv(ParallelEnv):
             raise RuntimeError("call reset() before step(), and again once the game is over")
         if set(actions) != set(self.agents):
             raise ValueError(f"give an action for each of {', '.join(self.agents)}, not {sorted(actions)}")
-        turn = match.play_turn(**{role: COMMANDS[role][int(action)].make(match) for role, action in actions.items()})
+        turn = match.play_turn(**{role: command(role, action).make(match) for role, action in actions.items()})
         played = turn.record is not None
         rewards = {role: float(ROLES[role].reward(turn.result)) if played else 0.0 for role in self.agents}
         refused = {} if played else {role: ROLES[role].view(turn.result).raw_text_output for role in self.agents}

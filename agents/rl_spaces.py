@@ -11,6 +11,7 @@ step counts and of PATHFIND targets is made here.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, get_args
@@ -150,6 +151,18 @@ MOMENTS: dict[str, Callable[[Match], Any]] = {
 def action_names(role: str) -> list[str]:
     """The role's Discrete actions by number: the documented list."""
     return [c.name for c in COMMANDS[role]]
+
+
+def command(role: str, action: Any) -> Command:
+    """The role's command numbered ``action``, an integer (Python's or NumPy's); a clear error otherwise."""
+    commands = COMMANDS[role]
+    try:
+        number = operator.index(action)
+    except TypeError:
+        number = -1
+    if not 0 <= number < len(commands):
+        raise ValueError(f"a {role} action is an integer in [0, {len(commands)}), not {action!r}")
+    return commands[number]
 
 
 def action_mask(match: Match, role: str) -> np.ndarray:

@@ -136,6 +136,15 @@ def test_rewards_and_texts_are_the_wsap_adapters(role):
             break
 
 
+def test_an_action_that_is_no_command_is_told_so():
+    env = gym.make(IDS["minotaur"], preset="tiny", text=False)
+    env.reset(seed=1)
+    for bad in (8, -1, 1.5, "jump"):
+        with pytest.raises(ValueError, match=r"integer in \[0, 8\)"):
+            env.unwrapped.step(bad)
+    assert env.unwrapped.step(np.int64(7))[4]["turn"] == 1
+
+
 def test_ansi_render_draws_the_observed_map():
     env = gym.make(IDS["minotaur"], preset="tiny", render_mode="ansi", text=False)
     obs, _ = env.reset(seed=4)
