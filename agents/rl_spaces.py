@@ -50,7 +50,7 @@ Engine = UserInput | MinotaurDecision
 class Command:
     """One entry of a role's Discrete action space. ``make`` gives the engine input for the
     Match's current state; ``possible`` whether it can be carried out now (the action mask),
-    from the Match and what the role's ``Moment`` read of it once for all its commands."""
+    from the Match and what the role's MOMENTS entry read of it once for all its commands."""
 
     name: str
     make: Callable[[Match], Engine]
@@ -174,7 +174,9 @@ def action_mask(match: Match, role: str) -> np.ndarray:
 # --- the observations ------------------------------------------------------------------
 
 CHARSET = "".join(map(chr, range(32, 127))) + "\n"  # the WSAP text is printable ASCII in lines
-TEXT_MAX = 8192  # characters: the longest text is far shorter (tests/test_gym_env.py proves it by play)
+# Characters: the text is bounded by construction (fixed sections, eight recent events, at most four items and
+# the opponent nearby, an 11 x 11 map); played games stay under 1,600 (tests/test_gym_env.py checks by play).
+TEXT_MAX = 8192
 MAP_CHARS = CELL_CHARS + "?" + "".join(ITEM_MARKS[name] for name in ITEM_ORDER) + "@M"  # the map's codes, drawn
 UNKNOWN = MAP_CHARS.index("?")
 CODES = {char: code for code, char in enumerate(MAP_CHARS)}
@@ -186,7 +188,7 @@ _WINDOW = [(dx, dy) for dy in _ROWS for dx in _COLS]
 _CUE = [list(get_args(Proximity)), [*get_args(AudioDirection), None], list(get_args(TemporalStatus))]
 _TEMPORAL = list(get_args(TemporalStatus))
 _POSITION = spaces.Box(0, np.array([WORLD_SIZE - 1, WORLD_SIZE - 1, WORLD_LEVELS - 1]), (3,), np.int32)
-_SECONDS = float(MAX_STEPS * 10 ** 6)  # beyond any game's clock
+_SECONDS = float(MAX_STEPS * 10 ** 6)  # a timer's bound: a million turns of the longest command
 
 
 def _timers(n: int) -> spaces.Box:
