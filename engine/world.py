@@ -46,6 +46,18 @@ class World:
             chunk = self._chunks[key] = generate_chunk(self.seed, cx, cy, z)
         return chunk
 
+    def row(self, x0: int, width: int, y: int, z: int) -> bytes:
+        """The kinds of ``width`` cells eastward from (x0, y, z), a byte each (ROCK outside the cube):
+        a map's row read a chunk at a time instead of a cell at a time."""
+        lo, hi = max(x0, 0), min(x0 + width, WORLD_SIZE)
+        if lo >= hi or not (0 <= y < WORLD_SIZE and 0 <= z < WORLD_LEVELS):
+            return bytes([ROCK]) * width
+        start = (y % CHUNK) * CHUNK
+        joined = b"".join(self._chunk(cx, y // CHUNK, z)[start:start + CHUNK]
+                          for cx in range(lo // CHUNK, (hi - 1) // CHUNK + 1))
+        inside = joined[lo % CHUNK:lo % CHUNK + hi - lo]
+        return bytes([ROCK]) * (lo - x0) + inside + bytes([ROCK]) * (x0 + width - hi)
+
     def is_open(self, pos: Pos) -> bool:
         return self.cell(*pos) != ROCK
 

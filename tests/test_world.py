@@ -114,3 +114,10 @@ def test_the_world_is_lazy():
 def test_different_seeds_give_different_labyrinths():
     b = PRESETS["standard"]
     assert World(1).level_rows(b, 100) != World(2).level_rows(b, 100)
+
+
+@given(x0=st.integers(-30, WORLD_SIZE + 5), width=st.integers(1, 40), y=st.integers(-2, WORLD_SIZE + 1),
+       z=st.integers(-1, WORLD_LEVELS))
+def test_a_row_read_a_chunk_at_a_time_is_the_cells_one_by_one(x0, width, y, z):
+    world = World(5)
+    assert world.row(x0, width, y, z) == bytes(world.cell(x, y, z) for x in range(x0, x0 + width))

@@ -39,18 +39,35 @@ ITEM_MARKS = {"RED STONE": "R", "BLUE STONE": "B", "YELLOW STONE": "Y", "LANTERN
 MAP_RADIUS = 5  # the remembered map in an observation: 11 x 11 cells around the role
 
 
-def map_window(kind_at, centre: Pos, marks: dict[Pos, str], unknown: str = "?", radius: int = MAP_RADIUS) -> str:
-    """The cells around ``centre`` on its level as text rows, north first: what an LLM reads as a map."""
+def map_window(rows: list[str], centre: Pos, marks: dict[Pos, str]) -> str:
+    """The cells around ``centre`` on its level as text rows, north first: what an LLM reads as a map.
+    ``rows``: the window's cells (``window_cells`` or ``labyrinth_window``), ``marks`` go on top."""
     x, y, z = centre
-    rows = []
-    for row in range(y + radius, y - radius - 1, -1):
-        line = []
-        for col in range(x - radius, x + radius + 1):
-            p = (col, row, z)
-            kind = kind_at(p)
-            line.append(marks.get(p) or (unknown if kind is None else CELL_CHARS[kind]))
-        rows.append("  " + "".join(line))
-    return "\n".join(rows)
+    radius = len(rows) // 2
+    marked: dict[int, list[str]] = {}
+    for (mx, my, mz), mark in marks.items():
+        row, col = y + radius - my, mx - x + radius
+        if mz == z and 0 <= row < len(rows) and 0 <= col < len(rows):
+            marked.setdefault(row, list(rows[row]))[col] = mark
+    return "\n".join("  " + ("".join(marked[i]) if i in marked else line) for i, line in enumerate(rows))
+
+
+def window_cells(kind_at, centre: Pos, unknown: str = "?", radius: int = MAP_RADIUS) -> list[str]:
+    """The rows of the map window without marks, north first (``unknown`` where ``kind_at`` gives None)."""
+    x, y, z = centre
+    cols = range(x - radius, x + radius + 1)
+    return ["".join(unknown if (kind := kind_at((col, row, z))) is None else CELL_CHARS[kind] for col in cols)
+            for row in range(y + radius, y - radius - 1, -1)]
+
+
+_DRAWN = bytes.maketrans(bytes(range(len(CELL_CHARS))), CELL_CHARS.encode())  # cell kinds -> their characters
+
+
+def labyrinth_window(world: World, centre: Pos, radius: int = MAP_RADIUS) -> list[str]:
+    """``window_cells`` of the labyrinth itself (every cell known, as the Minotaur knows them), a row at a time."""
+    x, y, z = centre
+    return [world.row(x - radius, 2 * radius + 1, row, z).translate(_DRAWN).decode()
+            for row in range(y + radius, y - radius - 1, -1)]
 
 
 def _xyz(p: Pos) -> dict[str, int]:
@@ -153,7 +170,7 @@ class UserPerception:
         return (f"({x}, {y}) on level {z}{kind}; ways out: {', '.join(r.environment.visible_paths) or 'none'}. "
                 f"You have seen {len(self.seen)} cells. The map you remember around you (north up; @ you, "
                 f"# rock, . floor, = crawlway, ^ v ramps, R B Y stones, L lantern, ? not seen):\n"
-                + map_window(self.seen.get, s.user, {**marks, s.user: "@"}, unknown="?"))
+                + map_window(window_cells(self.seen.get, s.user, unknown="?"), s.user, {**marks, s.user: "@"}))
 
 
 def _user_status(s: GameState, r: GameStateResponse) -> dict:
@@ -296,7 +313,7 @@ class MinotaurPerception:
                               f"Hunting ground: x {b.x0}..{b.x0 + b.width - 1}, y {b.y0}..{b.y0 + b.height - 1}, "
                               f"levels {b.z0}..{b.z0 + b.levels - 1}. Your labyrinth around you (north up; M you, "
                               f"# rock, . floor, = crawlway, ^ v ramps, R B Y stones, L lantern):\n"
-                              + map_window(lambda p: self.world.cell(*p), here,
+                              + map_window(labyrinth_window(self.world, here), here,
                                            {**{(i.position.x, i.position.y, i.position.z): ITEM_MARKS[i.name]
                                                for i in obs.items}, here: "M"})),
             nearby_entities=entities, nearby_terrain=terrain, active_effects=effects,
