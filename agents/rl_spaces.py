@@ -59,7 +59,7 @@ class Command:
 
 def _allowed(role: str, action: str, param: str) -> list[Any]:
     """The values a parameter may take, from the schemas (engine/wsap/action_schema.py)."""
-    return next(p.allowed for p in param_defs(role, action) if p.name == param)
+    return next(p.options for p in param_defs(role, action) if p.name == param)
 
 
 def _word(value: Any) -> str:
