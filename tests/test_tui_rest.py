@@ -5,6 +5,7 @@ Replays screen lists games a player can read, and a word typed on the map arrive
 from __future__ import annotations
 
 import pytest
+from textual.widgets._footer import FooterKey
 
 from labyrinth.engine.presets import PRESETS
 from labyrinth.tui.app import LabyrinthApp
@@ -36,3 +37,14 @@ async def test_o_fits_the_whole_small_level_with_both_agents_and_grows_with_the_
         assert all(mark in text for mark in marks), (marks, text)
         assert (HALVES.text in text) == (stack == 2)
         assert ("2 rows a line" in str(game_map.border_title)) == (stack == 2)
+
+
+@pytest.mark.parametrize("width", [80, 120])
+async def test_spectates_footer_fits_with_quit_and_help(width):
+    app = LabyrinthApp(WATCHED, autoplay=False)
+    async with app.run_test(size=(width, 24)) as pilot:
+        await pilot.pause()
+        keys = list(app.screen.query(FooterKey))
+        shown = {key.key for key in keys if key.region.width and key.region.right <= width}
+        assert {"ctrl+q", "f1", "space", "n", "o", "a", "escape"} <= shown, shown
+        assert all(key.region.right <= width for key in keys)
