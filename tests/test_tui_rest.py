@@ -4,16 +4,25 @@ Replays screen lists games a player can read, and a word typed on the map arrive
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from textual.widgets._footer import FooterKey
 
+from labyrinth.engine import UserInput
 from labyrinth.engine.presets import PRESETS
+from labyrinth.saves.paths import replays_dir
+from labyrinth.saves.replays import read_replay
 from labyrinth.tui.app import LabyrinthApp
-from labyrinth.tui.screens.title import NewGame
+from labyrinth.tui.screens.game import GameScreen
+from labyrinth.tui.screens.title import HUMAN, NewGame
+from labyrinth.tui.session import PlaySession
 from labyrinth.tui.widgets.minimap import HALVES, ITEM_GLYPHS, Minimap
 from tests.test_map import drawn
+from tests.test_tui import SIZE, choose, halt_until_over, type_line
 
 WATCHED = NewGame(4, "small", "normal", "builtin", "builtin")
+TINY = NewGame(5, "tiny", "normal", HUMAN, "builtin")
 
 
 @pytest.mark.parametrize("size, scale, stack", [((80, 24), 1, 2), ((120, 40), 1, 1), ((200, 60), 2, 1)])
@@ -48,3 +57,43 @@ async def test_spectates_footer_fits_with_quit_and_help(width):
         shown = {key.key for key in keys if key.region.width and key.region.right <= width}
         assert {"ctrl+q", "f1", "space", "n", "o", "a", "escape"} <= shown, shown
         assert all(key.region.right <= width for key in keys)
+
+
+def replays() -> list:
+    return sorted(replays_dir().glob("*.jsonl"))
+
+
+async def test_a_resumed_game_played_to_its_end_leaves_one_replay_of_it_all(clock):
+    app = LabyrinthApp(TINY, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await type_line(pilot, "halt 1")
+        await pilot.press("ctrl+t")  # saved, its replay closed where it stopped
+        await pilot.pause()
+        (first,) = replays()
+        await choose(pilot, app, "continue")
+        assert isinstance(app.screen, GameScreen)
+        await pilot.press("ctrl+t")  # resumed and left at once: the replay up to the save stays, alone
+        await pilot.pause()
+        assert replays() == [first]
+        await choose(pilot, app, "continue")
+        resumed = app.screen.session
+        await halt_until_over(pilot, resumed)
+        (kept,) = replays()
+        replay = read_replay(kept)
+        assert kept != first and replay.end is not None and replay.end.outcome == resumed.match.outcome
+        assert [(t.user, t.minotaur) for t in replay.turns] == resumed.match.played
+
+
+def test_an_edited_save_naming_another_games_replay_leaves_it_be():
+    other = PlaySession(9, "tiny", learning=False)
+    other.play(UserInput(command="HALT", steps=1))
+    other.leave()
+    (kept,) = replays()
+    session = PlaySession(5, "tiny", learning=False)
+    session.play(UserInput(command="HALT", steps=1))
+    saved = replace(session.to_saved(), replay_file=kept.name)  # another game's replay
+    session.leave()
+    resumed = PlaySession.resume(saved, learning=False)
+    resumed.play(UserInput(command="HALT", steps=1))
+    assert kept in replays() and resumed.earlier_replay is None
