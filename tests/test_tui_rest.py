@@ -4,9 +4,12 @@ Replays screen lists games a player can read, and a word typed on the map arrive
 
 from __future__ import annotations
 
+import time
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
+from textual.widgets import OptionList
 from textual.widgets._footer import FooterKey
 
 from labyrinth.engine import UserInput
@@ -15,8 +18,11 @@ from labyrinth.saves.paths import replays_dir
 from labyrinth.saves.replays import read_replay
 from labyrinth.tui.app import LabyrinthApp
 from labyrinth.tui.screens.game import GameScreen
+from labyrinth.tui.screens.replay_player import ReplayPlayerScreen
+from labyrinth.tui.screens.replays import ReplaysScreen
 from labyrinth.tui.screens.title import HUMAN, NewGame
 from labyrinth.tui.session import PlaySession
+from labyrinth.tui.widgets.cue_panel import clock
 from labyrinth.tui.widgets.minimap import HALVES, ITEM_GLYPHS, Minimap
 from tests.test_map import drawn
 from tests.test_tui import SIZE, choose, halt_until_over, type_line
@@ -97,3 +103,77 @@ def test_an_edited_save_naming_another_games_replay_leaves_it_be():
     resumed = PlaySession.resume(saved, learning=False)
     resumed.play(UserInput(command="HALT", steps=1))
     assert kept in replays() and resumed.earlier_replay is None
+
+
+@pytest.fixture
+def utc(monkeypatch):
+    """Times shown in the player's zone are UTC here, whatever the machine's."""
+    monkeypatch.setenv("TZ", "UTC")
+    time.tzset()
+    yield
+    monkeypatch.undo()
+    time.tzset()
+
+
+def recorded_games() -> tuple[Path, Path]:
+    """A finished game (caught, standing still) and one left after a turn, as the TUI records them."""
+    finished = PlaySession(5, "tiny", learning=False)
+    while not finished.over:
+        finished.play(UserInput(command="HALT", steps=100))
+    left = PlaySession(6, "tiny", "hard", learning=False)
+    left.play(UserInput(command="LOOK"))
+    left.leave()
+    return replays_of(5), replays_of(6)
+
+
+def replays_of(seed: int) -> Path:
+    (path,) = replays_dir().glob(f"*-seed{seed}-*.jsonl")
+    return path
+
+
+async def test_the_replays_list_says_when_how_and_who_newest_first_and_names_broken_files(utc):
+    finished, left = recorded_games()
+    older = finished.with_name("older.jsonl")
+    header, rest = finished.read_text().split("\n", 1)
+    older.write_text(header.replace('"created_at":"', '"created_at":"2020-01-02T03:04:05Z","was":"') + "\n" + rest)
+    broken = {"empty.jsonl": "", "garbage.jsonl": "not json\n", "cut.jsonl": header,  # no complete line
+              "future.jsonl": header.replace('"version":1', '"version":9') + "\n",
+              "miscounted.jsonl": header + "\n" + '{"type":"final","turns":3,"outcome":"DEATH","game_time":1,'
+                                  '"stats":{"user":{},"minotaur":{}}}\n'}
+    for name, text in broken.items():
+        (replays_dir() / name).write_text(text)
+    (replays_dir() / "folder.jsonl").mkdir()
+    app = LabyrinthApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await choose(pilot, app, "replays")
+        screen = app.screen
+        assert isinstance(screen, ReplaysScreen)
+        listed = screen.query_one("#replay-list", OptionList)
+        shown = [str(listed.get_option_at_index(i).prompt) for i in range(listed.option_count)]
+        assert len(shown) == 3 + len(broken) + 1
+        def when(path: Path) -> str:
+            started = read_replay(path).header.created_at
+            return f"{started[:10]} {started[11:16]}"
+
+        replay = read_replay(finished)
+        played = (f"{when(finished)}  caught · {replay.end.turns} turns · "
+                  f"time {clock(replay.end.game_time)}\ntiny, normal · user: you · Minotaur: builtin")
+        unfinished = f"{when(left)}  unfinished · 1 turn played\ntiny, hard · user: you · Minotaur: builtin"
+        latest = [played, unfinished] if read_replay(finished).header.created_at > read_replay(
+            left).header.created_at else [unfinished, played]  # started in the same second: by name
+        assert shown[:3] == [*latest, played.replace(when(finished), "2020-01-02 03:04")]
+        problems = dict(line.split("\n") for line in shown[3:])
+        assert sorted(problems) == sorted([*broken, "folder.jsonl"])
+        assert all(why.startswith("cannot be read: ") for why in problems.values())
+        assert "version 9" in problems["future.jsonl"] and "3 turns" in problems["miscounted.jsonl"]
+        assert "directory" in problems["folder.jsonl"]
+        listed.focus()
+        listed.highlighted = shown.index(next(s for s in shown if s.startswith("garbage.jsonl")))
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen is screen and "cannot be read" in str(screen.query_one("#replay-body").render())
+        listed.highlighted = shown.index(played)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, ReplayPlayerScreen) and app.screen.session.replay.path == finished
