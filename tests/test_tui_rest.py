@@ -197,21 +197,25 @@ async def on_the_map(pilot, keys: str) -> tuple[list[str], str]:
     return said, command.value
 
 
-@pytest.mark.parametrize("keys, played, line", [
+WORDS = [  # typed on the map: what played, what the command line holds
     ("grab red stone", ["grab"], "grab red stone"),  # g grabbed; 'ra' begins no command, 'gra' does
     ("look", ["look"], "look"),
     ("go north", ["grab"], "go north"),
     ("use lantern", ["use"], "use lantern"),  # u and s (a wall here: no turn) are keys; "e" brings back "us"
     ("e", [], "e"),  # no letter played before: typed as typed
-])
-async def test_a_word_typed_on_the_map_reaches_the_command_line_whole(keys, played, line):
+]
+
+
+async def test_a_word_typed_on_the_map_reaches_the_command_line_whole():
     app = LabyrinthApp(GAME)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        shown, value = await on_the_map(pilot, keys)
-        assert shown == played and value == line
-        hint = str(app.screen.query_one("#hint", Static).render())
-        assert ("played as map key" in hint) == bool(played)
+        command, hint = app.screen.query_one("#command", Input), app.screen.query_one("#hint", Static)
+        for keys, played, line in WORDS:
+            command.value = ""
+            hint.update("")
+            assert await on_the_map(pilot, keys) == (played, line), keys
+            assert ("played as map key" in str(hint.render())) == bool(played), keys
 
 
 async def test_keys_played_then_a_word_typed_stay_apart_and_single_keys_still_play():
