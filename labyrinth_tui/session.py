@@ -22,7 +22,15 @@ from labyrinth.engine.turn import TurnResult
 from labyrinth.saves.experience import Experience
 from labyrinth.saves.games import SavedGame, delete_game, now_iso, save_game, saves_dir
 from labyrinth.saves.paths import StorageError, confined, remove, replays_dir
-from labyrinth.saves.replays import Mismatch, RecordedTurn, Replay, ReplayWriter, first_mismatch
+from labyrinth.saves.replays import (
+    Mismatch,
+    RecordedTurn,
+    Replay,
+    ReplayError,
+    ReplayWriter,
+    first_mismatch,
+    read_replay,
+)
 
 STONE_COUNT = 3
 
@@ -69,7 +77,9 @@ class PlaySession:
 
     Every game is recorded as it is played (a replay, saves/replays.py). A game has one save,
     written the first time it is saved and overwritten after (ctrl+s, an autosave on leaving),
-    and removed when the game ends: a finished game is not resumed."""
+    and removed when the game ends: a finished game is not resumed. A game has one replay too: a
+    resumed game records itself from its first turn again, so once it plays on, the replay its
+    save names (the game up to the save) is removed; the new one holds all of it."""
 
     seed: int
     preset: str = "standard"
@@ -87,6 +97,7 @@ class PlaySession:
                            max_turns=None, memory=self.memory, recorder=ReplayWriter())
         self.save_path: Path | None = None  # this game's save, once it has one
         self.resumed_turns = 0  # the turns a resumed game had played before (its replay's start)
+        self.earlier_replay: str | None = None  # a resumed game's replay up to its save, until this one supersedes it
         self.mapped = self.match.seats["user"].perception  # the map the user has seen
         self.response: GameStateResponse = self.match.last.response  # the latest answer, a refusal too
 
@@ -126,6 +137,8 @@ class PlaySession:
         if turn.done:
             self.response = turn.result.response
             self.figures.count(turn.result)
+            if self.earlier_replay is not None and self.match.recorder is not None:
+                self._drop_earlier_replay()
             if ended(self.match, turn):
                 self.match.close()
                 self._forget_save()
@@ -157,6 +170,22 @@ class PlaySession:
                 pass  # an empty replay left behind is harmless; the game was saved
         return path
 
+    def _drop_earlier_replay(self) -> None:
+        """The resumed game played on and its recording holds every turn: the replay its save named goes,
+        when it is the same game up to the save (an edited save naming another file leaves that be)."""
+        name, self.earlier_replay = self.earlier_replay, None
+        folder = replays_dir()
+        path = folder / Path(name).name
+        try:
+            earlier = read_replay(path)
+            same = (earlier.header.seed, earlier.header.preset, earlier.header.difficulty) == (
+                self.seed, self.preset, self.difficulty)
+            if same and path != self.match.recorder.path and earlier.end is None and [
+                    (t.user, t.minotaur) for t in earlier.turns] == self.match.played[:len(earlier.turns)]:
+                remove(path, folder)
+        except (ReplayError, OSError):
+            pass  # gone already, or unreadable: nothing of this game to remove
+
     def _forget_save(self) -> None:
         if self.save_path is not None:
             try:
@@ -174,8 +203,10 @@ class PlaySession:
         stones = sum("STONE" in item for item in r.user_state.inventory)
         summary = (f"{self.preset}, seed {self.seed}: level {state.user[2]}, {stones}/{STONE_COUNT} stones, "
                    f"{r.environment.game_time:g} s, turn {state.turn}")
+        recording = self.match.recorder.path if self.match.recorder is not None else None
         return SavedGame(self.save_path, now_iso(), self.seed, self.preset, self.difficulty, self.minotaur_kind,
-                         list(self.match.played), state.digest(), summary)
+                         list(self.match.played), state.digest(), summary,
+                         replay_file=self.earlier_replay or (recording.name if recording else None))
 
     @classmethod
     def resume(cls, saved: SavedGame, providers: Mapping[str, ProviderSettings] | None = None,
@@ -187,6 +218,7 @@ class PlaySession:
         session = cls(saved.seed, saved.preset, saved.difficulty, saved.minotaur, providers or {}, learning)
         resume_into(session.match, saved, session._replayed)
         session.save_path, session.resumed_turns = _own_save(saved.path), len(saved.turns)
+        session.earlier_replay = saved.replay_file
         return session
 
     def _replayed(self, result: TurnResult) -> None:

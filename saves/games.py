@@ -74,6 +74,7 @@ class Saved(BaseModel):
     hash: str = Field(max_length=128, description="the state hash after the last turn")
     summary: str = Field(max_length=500)
     status: str | None = Field(None, max_length=40, description="the last turn's status (none in older saves)")
+    replay_file: str | None = Field(None, max_length=255, description="the name of the game's replay, when it has one")
 
 
 class OldHeader(Saved):
@@ -114,6 +115,7 @@ class SavedGame:
     user: str = PLAYER  # who played the user: the person, or an avatar's agent
     max_turns: int | None = None  # None: no limit
     finished: bool = False  # its last turn ended the game (DEATH, ESCAPED): a list of saves leaves it out
+    replay_file: str | None = None  # the name, in the replays directory, of the replay recording the game so far
 
     def replay(self) -> Replay:
         """The save as the one hash check (replays.first_mismatch) reads it: each turn with the
@@ -250,8 +252,9 @@ def _lines(game: SavedGame) -> list[str]:
                                                     result.state.digest()))))
     if engine.state.digest() != game.digest:
         raise SaveError(f"the game does not play again to its state ({game.digest}), so it was not saved")
+    recorded = {"replay_file": game.replay_file} if game.replay_file else {}
     return [as_line(header_line(header, saved_at=game.saved_at, summary=game.summary, turns=len(turns),
-                                hash=game.digest, status=status)), *turns]
+                                hash=game.digest, status=status, **recorded)), *turns]
 
 
 def _read(path: Path, read: Any, size: int) -> bytes:
@@ -351,7 +354,8 @@ def _unrecorded(game: SavedGame) -> Replay:
 
 def _game(path: Path, saved: Saved, header: ReplayHeader, turns: SavedTurns) -> SavedGame:
     return SavedGame(Path(path), saved.saved_at, header.seed, header.preset, header.difficulty, header.minotaur_agent,
-                     turns, saved.hash, saved.summary, header.user_agent, header.max_turns, saved.status in FINISHED)
+                     turns, saved.hash, saved.summary, header.user_agent, header.max_turns, saved.status in FINISHED,
+                     saved.replay_file)
 
 
 def _old_game(path: Path, header: OldHeader, turns: Sequence[Turn]) -> SavedGame:

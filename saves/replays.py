@@ -241,7 +241,7 @@ def parse_replay(path: Path, data: bytes) -> Replay:
             if end is not None:
                 raise ReplayError("a line after the final line")
             if line.get("type") == "final":
-                end = _end(line, len(turns))
+                end = parse_end(line, len(turns))
             else:
                 turns.append(_turn(line, len(turns) + 1))
         except ReplayError as exc:
@@ -319,7 +319,8 @@ def _turn(line: dict[str, Any], expected: int) -> RecordedTurn:
     return RecordedTurn(expected, user, minotaur, *reasons, _get(line, "status", str), _get(line, "hash", str))
 
 
-def _end(line: dict[str, Any], recorded: int) -> ReplayEnd:
+def parse_end(line: dict[str, Any], recorded: int) -> ReplayEnd:
+    """A replay's final line (as JSON), after ``recorded`` turns; ReplayError saying what is wrong."""
     turns = _get(line, "turns", int)
     if turns != recorded:
         raise ReplayError(f"the final line says {turns} turns, but {recorded} are recorded")

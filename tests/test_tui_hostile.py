@@ -81,6 +81,7 @@ async def test_hostile_replay_names_and_contents_are_words_and_clicking_them_qui
     names = [f"1-{QUIT.replace('/', '')}.jsonl", f"2-{MALFORMED.replace('/', '')}.jsonl", f"3-{ESC_TITLE}{BIDI}.jsonl"]
     for name in names:
         hostile_replay(name)
+    (replays_dir() / f"4-{MALFORMED.replace('/', '')}{BIDI}.jsonl").write_text("not a replay\n")  # listed by name
     app = LabyrinthApp()
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
@@ -89,10 +90,11 @@ async def test_hostile_replay_names_and_contents_are_words_and_clicking_them_qui
         assert isinstance(screen, ReplaysScreen)
         listing = screen.query_one(OptionList)
         shown = rendered(listing)
-        assert "[@click=app.quit]quit[]" in shown and "[$nope]y" in shown and "\\x1b]0;pwned\\x07\\u202e" in shown
+        assert "user: [@click=app.quit]quit[/]\\x1b]0;pwned\\x07" in shown  # a header's agent
+        assert "[$nope]y" in shown and "\\u202e" in shown  # an unreadable file's name
         assert_inert(shown)
         for row in range(len(names)):
-            await pilot.click(OptionList, offset=(4, row + 1))  # on the words of each name (below the border)
+            await pilot.click(OptionList, offset=(4, 2 * row + 1))  # on each replay's first line (below the border)
             await pilot.pause()
             player = app.screen
             assert app.is_running and isinstance(player, ReplayPlayerScreen)

@@ -1,7 +1,8 @@
 """The game screen: the narrative log, the minimap, the Minotaur cue panel, the
 status bar and the command line. Typing works at once; Esc moves the focus to
 the map, where single keys play (arrows and WASD walk, shift runs, < > and
-PageUp PageDown ramps); a letter that is no map key goes to the command line.
+PageUp PageDown ramps); a letter that is no map key goes to the command line,
+and a word begun with a map key plays that key and arrives there whole (word_start.py).
 While typing, PageUp PageDown and shift+up/down scroll the log; ctrl+o shows
 the whole game's messages. Commands entered while a model Minotaur thinks
 queue, and are played in order."""
@@ -18,7 +19,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Footer, Static
+from textual.widgets import Footer, Input, Static
 
 from labyrinth.agents.runner import Turn
 from labyrinth.engine import UserInput
@@ -35,6 +36,7 @@ from ..widgets.cue_panel import CuePanel
 from ..widgets.minimap import MapView, Minimap, key_move
 from ..widgets.narrative import NarrativeLog
 from ..widgets.status_bar import StatusBar
+from ..word_start import LONGEST, whole_word
 
 THINKING_TICK_S = 0.1
 ARROWS = {"up": "NORTH", "down": "SOUTH", "right": "EAST", "left": "WEST"}
@@ -68,16 +70,29 @@ def map_keys() -> list[Binding]:
 class GameMap(Minimap):
     BINDINGS = map_keys()
 
-    def on_key(self, event: events.Key) -> None:
-        """A printable key that is no key here starts typing: the command line takes it (and so the
-        rest of the word), rather than the word's letters playing one by one as moves."""
-        if event.is_printable and event.character and event.key not in self.screen.active_bindings:
-            event.stop()
-            event.prevent_default()
-            command = self.screen.query_one(CommandLine)
-            self.screen.set_focus(command)  # at once, not after the keys already on their way (focus() waits)
-            command.insert_text_at_cursor(event.character)
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.letters = ""  # the letter keys played here since any other key: a word may have begun
 
+    async def on_key(self, event: events.Key) -> None:
+        """A printable key that is no key here starts typing: the command line takes it (and so the
+        rest of the word), rather than the word's letters playing one by one as moves. A printable
+        map key plays here and now: left to bubble, it would be bound only where the focus is by
+        then, and a key typed in one burst with a word after it would be lost. A letter played is
+        kept, in case a word began with it (word_start.py)."""
+        if not (event.is_printable and event.character):
+            self.letters = ""
+            return
+        event.stop()
+        event.prevent_default()
+        bound = self.screen.active_bindings.get(event.key)
+        if bound is None:
+            self.screen.start_typing(event.character, self.letters)
+            self.letters = ""
+            return
+        self.letters = (self.letters + event.character)[-LONGEST:] if event.character.isalpha() else ""
+        if bound.enabled:
+            await self.app.run_action(bound.binding.action, bound.node)
 
 class GameCommandLine(CommandLine):
     """The game's command line: while typing, the page keys and shift+up/down scroll the log."""
@@ -89,6 +104,10 @@ class GameCommandLine(CommandLine):
         Binding("shift+up", "screen.scroll_log('up')", "log line up", show=False, id="log-line-up"),
         Binding("shift+down", "screen.scroll_log('down')", "log line down", show=False, id="log-line-down"),
     ]
+
+    async def action_submit(self) -> None:
+        self.screen.mend_first_word(ended=True)  # Enter ends a word begun on the map too
+        await super().action_submit()
 
 
 class GameScreen(Screen):
@@ -113,6 +132,7 @@ class GameScreen(Screen):
         self.clock = clock
         self.thinking: tuple[float, Timer] | None = None  # since when, and the indicator's timer
         self.replaced_told = False
+        self.played_before = ""  # letters played on the map just before typing began there (word_start.py)
         self.countdowns = Countdowns(clock)  # a model Minotaur's quota wait, counted down on our clock
 
     def compose(self) -> ComposeResult:
@@ -269,7 +289,40 @@ class GameScreen(Screen):
 
         self.app.push_screen(HistoryScreen(self.query_one(NarrativeLog).entries))
 
+    def start_typing(self, character: str, played: str) -> None:
+        """A letter typed on the map that is no key there: the command line takes it, at once (not after
+        the keys already on their way: focus() waits), knowing the letters played just before it."""
+        command = self.query_one(CommandLine)
+        self.set_focus(command)
+        command.insert_text_at_cursor(character)
+        if played:  # the keys of a burst already on their way to the map come here too, after the first
+            self.played_before = played
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        self.mend_first_word()
+
+    def mend_first_word(self, ended: bool = False) -> None:
+        """The first word typed after letters played on the map: whole, once it is one (word_start.py).
+        It ends at a space, or at Enter (``ended``): decided then, whatever it is."""
+        if not self.played_before:
+            return
+        command = self.query_one(CommandLine)
+        first, space, rest = command.value.partition(" ")
+        ended = ended or bool(space) or not first  # typed in one burst, the space may be there already
+        whole = first and (whole_word(self.played_before, first) or ended and whole_word(self.played_before, first,
+                                                                                        ended=True)) or None
+        if whole is None and not ended:
+            return  # typing on: not decided yet
+        self.played_before = ""
+        if whole is not None:
+            command.value = whole + space + rest
+            command.cursor_position = len(command.value)
+            taken = whole[:len(whole) - len(first)]
+            self.query_one("#hint", Static).update(plain(
+                f"'{taken}' played as map key{'s' * (len(taken) > 1)} first; the command line has the whole word."))
+
     def action_toggle_focus(self) -> None:
+        self.played_before = ""
         command, game_map = self.query_one(CommandLine), self.query_one(Minimap)
         (game_map if command.has_focus else command).focus()
 

@@ -63,7 +63,8 @@ Up and down recall earlier commands; completions appear as you type. While typin
 ## Keys
 
 Press **Esc** to move between the command line and the map. On the map (a letter
-that is no map key starts typing a command):
+that is no map key starts typing a command; a word begun with a map key, such as
+`grab` or `west`, plays that key and arrives whole on the command line):
 
 | key | action |
 |---|---|

@@ -1,10 +1,15 @@
-"""Recorded matches, the latest first: every game played or watched in the TUI, and what
-`labyrinth arena --replays` records into the same folder. Pick one to watch it on the map
-(screens/replay_player.py). File names and what a file says are shown as words (``plain``):
-a name like "[@click=app.quit]" is not markup, an escape sequence in a header reaches no terminal."""
+"""Recorded matches, the latest played first: every game played or watched in the TUI, and what
+`labyrinth arena --replays` records into the same folder. Each is listed as a player reads it
+(when, how it ended, in how many turns and how much game time; the ground, the difficulty, who
+played each role); a file that cannot be read is listed as such, with why. Pick one to watch it
+on the map (screens/replay_player.py). What a file says is shown as words (``plain``): a name
+like "[@click=app.quit]" is not markup, an escape sequence in a header reaches no terminal."""
 
 from __future__ import annotations
 
+from datetime import datetime
+
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
@@ -12,39 +17,74 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from labyrinth.engine.commands import shorten
 from labyrinth.saves.paths import replays_dir
+from labyrinth.saves.replay_list import ReplaySummary, list_replays
 from labyrinth.saves.replays import ReplayError, read_replay
 
 from ..session import ReplaySession
 from ..terminal_text import plain, printable
+from ..widgets.cue_panel import clock
+
+OUTCOMES = {"ESCAPED": "escaped", "DEATH": "caught", "TIMEOUT": "out of turns"}  # the user was
+WORDS_SHOWN = 40  # of a name or a date a file claims: a long one is cut, not wrapped over the list
 
 
 class ReplaysScreen(ModalScreen[None]):
+    AUTO_FOCUS = "#replay-list"
     BINDINGS = [Binding("escape,q", "dismiss", "back", id="replays-close")]
 
     def compose(self) -> ComposeResult:
         folder = replays_dir()
-        self.files = sorted(folder.glob("*.jsonl"), reverse=True) if folder.is_dir() else []
+        self.summaries = list_replays(folder)
         with Vertical(id="replays", classes="dialog"):
             yield Static(plain(f"Replays in {folder}: Enter watches one, Esc goes back"), classes="dialog-title")
-            if self.files:
-                yield OptionList(*(Option(plain(path.name), id=str(i)) for i, path in enumerate(self.files)),
+            with VerticalScroll(id="replay-text"):  # above the list: a long list never hides what it says
+                yield Static(id="replay-body", classes="problem")
+            if self.summaries:
+                yield OptionList(*(Option(described(s), id=str(i)) for i, s in enumerate(self.summaries)),
                                  id="replay-list")
             else:
                 yield Static(plain("No replays yet: every game you play or watch here is recorded, "
                                    f"and `labyrinth arena --replays {folder}` adds matches."))
-            with VerticalScroll(id="replay-text"):
-                yield Static(id="replay-body")
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         from .replay_player import ReplayPlayerScreen
 
+        body = self.query_one("#replay-body", Static)
+        self.call_after_refresh(event.option_list.scroll_to_highlight)  # what the body says pushes the list down
+        summary = self.summaries[int(event.option.id)]
+        if summary.problem:
+            body.update(plain(f"This file cannot be read: {summary.problem}"))
+            return
         try:
-            replay = read_replay(self.files[int(event.option.id)])
+            replay = read_replay(summary.path)
         except ReplayError as exc:
-            self.query_one("#replay-body", Static).update(plain(f"This file cannot be read: {printable(str(exc))}"))
+            body.update(plain(f"This file cannot be read: {printable(str(exc))}"))
             return
         if not replay.turns:
-            self.query_one("#replay-body", Static).update("This match ended before its first turn: nothing to watch.")
+            body.update("This match ended before its first turn: nothing to watch.")
             return
         self.app.push_screen(ReplayPlayerScreen(ReplaySession(replay)))
+
+
+def described(summary: ReplaySummary) -> Text:
+    """Two lines: when it was played and how it went; the ground, the difficulty and who played.
+    A file that cannot be read: its name, and why."""
+    if summary.problem:
+        return Text.assemble(plain(summary.path.name, style="bold"), "\n",
+                             plain(f"cannot be read: {shorten(summary.problem, 2 * WORDS_SHOWN)}", style="red"))
+    h, end, turns = summary.header, summary.end, f"{summary.turns} turn{'s' * (summary.turns != 1)}"
+    went = (f"{OUTCOMES.get(end.outcome, end.outcome.lower())} · {turns} · time {clock(end.game_time)}"  # as the status bar says it
+            if end else f"unfinished · {turns} played")
+    who = f"user: {shorten(h.user_agent, WORDS_SHOWN)} · Minotaur: {shorten(h.minotaur_agent, WORDS_SHOWN)}"
+    return Text.assemble(plain(f"{played_at(h.created_at)}  ", style="bold"), plain(went), "\n",
+                         plain(f"{h.preset}, {h.difficulty} · {who}", style="dim"))
+
+
+def played_at(created_at: str) -> str:
+    """When a match began, in the player's own time zone: '2026-11-23 17:16' (the file says it in UTC)."""
+    try:
+        return f"{datetime.fromisoformat(created_at).astimezone():%Y-%m-%d %H:%M}"
+    except ValueError:
+        return shorten(created_at, WORDS_SHOWN)

@@ -42,18 +42,25 @@ class WorldCells:
         return self.world.cell(*pos) if self.ground.contains(*pos) else self.seen.get(pos, default)
 
 
+SPEED = Binding.Group("speed", compact=True)
+
+
 class SpectateScreen(Screen):
+    """The footer fits 80 columns with quit and help (the app's keys, shown last): short words, the speed
+    keys paired; the full-screen map, the other levels and the command palette are in the help only."""
+
     AUTO_FOCUS = "#map"
     BINDINGS = [
-        Binding("space", "toggle_play", "play/pause", id="spectate-play"),
+        Binding("space", "toggle_play", "play", id="spectate-play"),
         Binding("n", "step", "step", id="spectate-step"),
-        Binding("plus,equals_sign", "faster", "faster", key_display="+", id="spectate-faster"),
-        Binding("minus", "slower", "slower", key_display="-", id="spectate-slower"),
-        Binding("o", "omniscient", "all-seeing", id="spectate-omniscient"),
+        Binding("plus,equals_sign", "faster", "faster", key_display="+", group=SPEED, id="spectate-faster"),
+        Binding("minus", "slower", "slower", key_display="-", group=SPEED, id="spectate-slower"),
+        Binding("o", "omniscient", "whole", id="spectate-omniscient"),
         Binding("a", "app.toggle_class('#agents', '-hidden')", "agents", id="spectate-agents"),
-        Binding("f2", "app.toggle_class('#side', '-hidden')", "big map", id="spectate-full-map"),
-        Binding("left_square_bracket", "look_level(1)", "level above", key_display="[", id="spectate-level-up"),
-        Binding("right_square_bracket", "look_level(-1)", "level below", key_display="]",
+        Binding("f2", "app.toggle_class('#side', '-hidden')", "big map", show=False, id="spectate-full-map"),
+        Binding("left_square_bracket", "look_level(1)", "level above", key_display="[", show=False,
+                id="spectate-level-up"),
+        Binding("right_square_bracket", "look_level(-1)", "level below", key_display="]", show=False,
                 id="spectate-level-down"),
         Binding("escape,q", "back", "title", id="spectate-back"),
     ]
@@ -81,7 +88,7 @@ class SpectateScreen(Screen):
                 yield NarrativeLog(id="log")
                 yield CuePanel(id="cue")
         yield StatusBar(id="status")
-        yield Footer()
+        yield Footer(show_command_palette=False)  # ctrl+p still opens it
 
     def on_mount(self) -> None:
         s = self.session

@@ -1,7 +1,8 @@
 """The z-level map: one widget drawing the lines of the labyrinth the user has seen.
 
-Each cell is two columns wide so the map looks square (one column when a whole level must fit).
-Only cells the user has seen are drawn (fog of war), unless the view is omniscient (spectating);
+Each cell is two columns wide so the map looks square; a whole level that must fit is drawn at
+one column a cell, or, when even that is too tall, two cells to a character (upper and lower
+half-blocks): an overview. Only cells the user has seen are drawn (fog of war), unless the view is omniscient (spectating);
 the hunting ground's edge, the user's trail and a "you are here" mark on other levels are drawn
 on top. Every glyph the map can draw is in ``LEGEND``, which the help shows: one table.
 """
@@ -31,6 +32,11 @@ class Glyph:
     style: Style
     meaning: str
 
+    @property
+    def colour(self):
+        """The colour it is drawn in as half a character (an overview): its glyph's, or none (floor, unknown)."""
+        return None if self in (CELL_GLYPHS[FLOOR], UNKNOWN) else self.style.color
+
 
 CELL_GLYPHS = {
     ROCK: Glyph("██", Style(color="grey23"), "rock"),
@@ -52,8 +58,10 @@ MINOTAUR_SEEN = Glyph("M ", Style(color="bright_white", bold=True, bgcolor="red3
 MINOTAUR_GUESS = Glyph("m ", Style(color="red", dim=True), "where the Minotaur sounds to be (a guess)")
 EDGE = Glyph("░░", Style(color="grey50"), "the hunting ground's edge (the maze goes on beyond it)")
 UNKNOWN = Glyph("  ", Style(), "not seen yet")
+HALVES = Glyph("▀", Style(color="grey23"), "a whole level too tall to fit (spectating, o): two cells a character, "
+                                           "each half in its cell's colour (rock grey, floor blank)")
 LEGEND: tuple[Glyph, ...] = (*CELL_GLYPHS.values(), TRAIL, *ITEM_GLYPHS.values(), USER, HERE, MINOTAUR_SEEN,
-                             MINOTAUR_GUESS, EDGE, UNKNOWN)
+                             MINOTAUR_GUESS, EDGE, HALVES, UNKNOWN)
 
 
 def legend_rows() -> list[tuple[str, str]]:
@@ -92,25 +100,38 @@ class MapView:
 
 @dataclass(frozen=True)
 class Frame:
-    """Which world cells the map's lines show: ``scale`` columns a cell, from ``left`` (west) and ``top``
-    (north), ``columns`` by ``rows`` cells."""
+    """Which world cells the map's lines show: ``scale`` columns a cell and ``stack`` cells a line (2: an
+    overview, a cell in each half of a character), from ``left`` (west) and ``top`` (north), ``columns``
+    by ``rows`` cells."""
 
     scale: int
     left: int
     top: int
     columns: int
     rows: int
+    stack: int = 1
+
+
+SIZES = ((2, 1), (1, 1), (1, 2))  # (columns a cell, cells a line) a whole level is drawn at, largest first
+
+
+def _fitting(view: MapView, width: int, height: int) -> tuple[int, int]:
+    """The largest size a whole level fits at, ground and edge; the smallest when none fits. Any other
+    view: two columns a cell, one cell a line."""
+    b = view.bounds
+    if not view.whole or b is None:
+        return SIZES[0]
+    return next(((scale, stack) for scale, stack in SIZES
+                 if (b.width + 2) * scale <= width and b.height + 2 <= height * stack), SIZES[-1])
 
 
 def frame(view: MapView, z: int, width: int, height: int) -> Frame:
     """Centre on the ground along an axis where the ground and its edge fit, else on the user (on both
     agents when the whole level is asked and does not fit) but never past the edge: no line is wasted
-    on what lies beyond it. A whole level that fits only at one column a cell is drawn so."""
+    on what lies beyond it. A whole level is drawn as large as it fits (``SIZES``)."""
     b = view.bounds
-    scale = 2
-    if view.whole and b is not None and (b.width + 2) * 2 > width:
-        scale = 1
-    columns, rows = width // scale, height
+    scale, stack = _fitting(view, width, height)
+    columns, rows = width // scale, height * stack
     fx, fy, _ = view.user
     if view.whole and view.minotaur is not None and view.minotaur[2] == z:
         fx, fy = (fx + view.minotaur[0]) // 2, (fy + view.minotaur[1]) // 2
@@ -129,7 +150,7 @@ def frame(view: MapView, z: int, width: int, height: int) -> Frame:
         left = ux - columns // 2
     if not top - rows < uy <= top:
         top = uy + rows // 2
-    return Frame(scale, left, top, columns, rows)
+    return Frame(scale, left, top, columns, rows, stack)
 
 
 class Minimap(Widget, can_focus=True):
@@ -164,10 +185,11 @@ class Minimap(Widget, can_focus=True):
         looking = "" if self.level_offset == 0 else f" (looking; you are on {view.user[2]})"
         elsewhere = view.whole and view.minotaur is not None and view.minotaur[2] != self.level
         self.border_title = (f"Level {self.level}{looking}" + (", all-seeing" if view.whole else "")
-                             + (f", Minotaur on {view.minotaur[2]}" if elsewhere else ""))
+                             + (f", Minotaur on {view.minotaur[2]}" if elsewhere else "")
+                             + (", 2 rows a line" if self.frame.stack > 1 else ""))  # the least, last
 
     def on_resize(self) -> None:
-        self.refresh()
+        self.watch_level_offset()  # the title says when the overview stacks two rows a line
 
     def _marks(self, z: int) -> dict[Pos, Glyph]:
         view = self.view
@@ -199,9 +221,26 @@ class Minimap(Widget, can_focus=True):
         z = self.level
         f = frame(self.view, z, width, self.size.height)
         marks = self._marks(z)
-        world_y = f.top - y  # north is up
+        world_y = f.top - y * f.stack  # north is up
         segments = []
         for i in range(f.columns):
             g = self.glyph((f.left + i, world_y, z), marks)
+            if f.stack > 1:
+                g = _stacked(g, self.glyph((f.left + i, world_y - 1, z), marks))
             segments.append(Segment(g.text[:f.scale], g.style))
         return Strip(segments).adjust_cell_length(width)
+
+
+MARKS_FIRST = (USER, MINOTAUR_SEEN, MINOTAUR_GUESS, HERE)  # which mark an overview's character shows of two
+
+
+def _stacked(upper: Glyph, lower: Glyph) -> Glyph:
+    """One character of an overview for two cells, one above the other: a mark (the agents first), else
+    an upper half-block in the upper cell's colour on the lower cell's."""
+    marks = [g for g in (upper, lower) if g in MARKS_FIRST or g in ITEM_GLYPHS.values()]
+    if marks:
+        return min(marks, key=lambda g: MARKS_FIRST.index(g) if g in MARKS_FIRST else len(MARKS_FIRST))
+    if upper.colour is None and lower.colour is None:
+        return UNKNOWN  # floor or nothing known, in both
+    return Glyph(HALVES.text, Style(color=upper.colour or "default", bgcolor=lower.colour or "default"),
+                 HALVES.meaning)

@@ -1,0 +1,65 @@
+"""The recorded matches as a player chooses among them: for each replay file, when it was played,
+on what ground and difficulty, who played each role, how it ended, in how many turns and how much
+game time. Only a file's first and last lines are parsed (its turns are checked when it is played
+back), so a folder of long matches lists quickly. A file that is no readable replay is listed too,
+with why, and never stops the list."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from .paths import StorageError, replays_dir
+from .reading import read_regular
+from .replays import REPLAY_BYTES, ReplayEnd, ReplayError, ReplayHeader, parse_end, parse_header
+
+
+@dataclass(frozen=True)
+class ReplaySummary:
+    """One replay file as the list shows it; ``problem`` says why it cannot be read (then nothing else is known)."""
+
+    path: Path
+    header: ReplayHeader | None = None
+    turns: int = 0  # complete turn lines
+    end: ReplayEnd | None = None  # None: the match stopped before its end (left, or a crash)
+    problem: str | None = None
+
+
+def list_replays(directory: Path | None = None) -> list[ReplaySummary]:
+    """Every replay file of ``directory`` (default: the replays directory), the latest played first;
+    the unreadable ones after them, by name."""
+    folder = directory or replays_dir()
+    found = [summarize(path) for path in folder.glob("*.jsonl")] if folder.is_dir() else []
+    readable = sorted((s for s in found if s.header), key=lambda s: (s.header.created_at, s.path.name), reverse=True)
+    return readable + sorted((s for s in found if not s.header), key=lambda s: s.path.name)
+
+
+def summarize(path: Path) -> ReplaySummary:
+    """What ``path``'s header and final line say; a summary with ``problem`` for anything else."""
+    try:
+        data = read_regular(path, REPLAY_BYTES)
+    except OSError as exc:  # gone, not a regular file, too large, unreadable
+        said = str(exc) if isinstance(exc, StorageError) else exc.strerror or str(exc)
+        return ReplaySummary(path, problem=said.removeprefix(f"{path}: "))
+    *complete, _ = data.split(b"\n")  # what follows the last newline was cut off mid-write
+    try:
+        if not complete:
+            raise ReplayError("empty, or no complete first line")
+        header = parse_header(_object(complete[0]), [])
+        last = _object(complete[-1]) if len(complete) > 1 else {}
+        ended = last.get("type") == "final"
+        turns = len(complete) - 1 - ended
+        return ReplaySummary(path, header, turns, parse_end(last, turns) if ended else None)
+    except ReplayError as exc:
+        return ReplaySummary(path, problem=f"not a Labyrinth replay: {exc}")
+
+
+def _object(raw: bytes) -> dict:
+    try:
+        value = json.loads(raw)
+    except (ValueError, RecursionError):
+        raise ReplayError("a line is not valid JSON") from None
+    if not isinstance(value, dict):
+        raise ReplayError("a line is not a JSON object")
+    return value
