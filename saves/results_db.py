@@ -147,13 +147,16 @@ class ResultsDB:
         wanted = set(keys)
         return {row.key for row in self.matches() if row.key in wanted}
 
-    def matches(self, *, preset: str | None = None, contestant: str | None = None) -> list[MatchRow]:
-        """Every kept match (on ``preset``, with ``contestant`` on either side, when given), in key
-        order: a stable order, so that ratings drawn from them do not depend on when each was played."""
+    def matches(self, *, preset: str | None = None, difficulty: str | None = None,
+                contestant: str | None = None) -> list[MatchRow]:
+        """Every kept match (on ``preset``, at ``difficulty``, with ``contestant`` on either side, when
+        given), in key order: a stable order, so that ratings drawn from them do not depend on when
+        each was played."""
         where, values = [], []
-        if preset is not None:
-            where.append("preset = ?")
-            values.append(preset)
+        for column, value in (("preset", preset), ("difficulty", difficulty)):
+            if value is not None:
+                where.append(f"{column} = ?")
+                values.append(value)
         if contestant is not None:
             where.append("(user = ? OR minotaur = ?)")
             values += [contestant, contestant]
