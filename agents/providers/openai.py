@@ -21,6 +21,8 @@ not the answer: only `content` is.
 
 from __future__ import annotations
 
+import hashlib
+import threading
 from typing import Any
 
 from ..config import ProviderSettings
@@ -38,6 +40,21 @@ class FormatRefused(Exception):
     """A 400 naming response_format: the endpoint does not take the format asked for."""
 
 
+_CLIENTS: dict[tuple[str, str, float], Any] = {}
+_CLIENTS_LOCK = threading.Lock()
+
+
+def shared_client(openai: Any, key: str, where: str, timeout_s: float) -> Any:
+    """The one SDK client of this process for an endpoint, key and timeout. The client is thread-safe
+    and keeps a pool of connections; making one costs some 70 ms of CPU (it loads the certificate
+    store), which a tournament's hundreds of agents at once must not pay each."""
+    known = (where, hashlib.sha256(key.encode()).hexdigest(), timeout_s)  # the key itself is not kept here
+    with _CLIENTS_LOCK:
+        if known not in _CLIENTS:
+            _CLIENTS[known] = openai.OpenAI(api_key=key, base_url=where, timeout=timeout_s, max_retries=0)
+        return _CLIENTS[known]
+
+
 class OpenAITransport:
     def __init__(self, settings: ProviderSettings, clock: Clock = SYSTEM_CLOCK) -> None:
         # imported here: `import agents` works without the SDK
@@ -46,8 +63,8 @@ class OpenAITransport:
         self.openai, self.settings, self.timeout_s = openai, settings, settings.timeout_s
         self.name = f"openai/{settings.model}"
         self.where = settings.endpoint
-        self.client = openai.OpenAI(api_key=settings.api_key.reveal() if settings.api_key else NO_KEY,
-                                    base_url=self.where, timeout=settings.timeout_s, max_retries=0)
+        self.client = shared_client(openai, settings.api_key.reveal() if settings.api_key else NO_KEY, self.where,
+                                    settings.timeout_s)
         self.format = 0  # the index in FORMATS of the format this endpoint takes, for the rest of the match
         self.calls = Caller("openai", self.where, settings.timeout_s, settings.rpm, clock)
 
@@ -72,10 +89,13 @@ class OpenAITransport:
         return {"type": kind} if kind == "json_object" else None
 
     def _ask(self, messages: list[dict], response_format: dict[str, Any] | None) -> Reply:
-        extra = {"response_format": response_format} if response_format else {}
+        body = {"model": self.settings.model, "messages": messages, "temperature": 0.7, "max_tokens": REPLY_TOKENS,
+                **({"response_format": response_format} if response_format else {})}
         try:
-            r = self.client.chat.completions.create(model=self.settings.model, messages=messages, temperature=0.7,
-                                                    max_tokens=REPLY_TOKENS, **extra)
+            # The SDK's post, as chat.completions.create sends it, without create's walk over every key of
+            # the body and schema against its typed parameters: some 3 ms of CPU a request, which a
+            # tournament's hundreds of matches at once would spend a whole core on.
+            r = self.client.post("/chat/completions", body=body, cast_to=self.openai.types.chat.ChatCompletion)
         except self.openai.BadRequestError as exc:
             if self.format + 1 < len(FORMATS) and "response_format" in _error_text(exc):
                 raise FormatRefused(str(exc)) from None
