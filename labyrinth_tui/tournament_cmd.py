@@ -195,14 +195,12 @@ def _standings(standings: Standings, args: argparse.Namespace) -> list:
     for role, title in TITLES.items():
         table = Table(title=f"{title} ratings: {args.preset}, {args.difficulty}, at most "
                             f"{args.max_turns} turns (OpenSkill mu - 3 sigma)")
-        for column in ("#", "contestant", "rating", "mu ± sigma", "matches", "won / drawn / lost",
-                       "win rate (95% Wilson)"):
+        for column in ("#", "contestant", "rating", "mu ± sigma", "won/drawn/lost", "win rate (95% Wilson)"):
             table.add_column(column, justify="left" if column == "contestant" else "right")
         for place, r in enumerate(standings.ratings[role], 1):
             low, high = r.win_interval
             table.add_row(str(place), printable(r.name), f"{r.rating:.2f}", f"{r.mu:.2f} ± {r.sigma:.2f}",
-                          str(r.matches), f"{r.wins} / {r.draws} / {r.losses}",
-                          f"{r.win_rate:.2f} ({low:.2f}..{high:.2f})")
+                          f"{r.wins}/{r.draws}/{r.losses}", f"{r.win_rate:.2f} ({low:.2f}..{high:.2f})")
         tables.append(table)
     pairs = Table(title="head to head (user vs Minotaur)")
     for column in ("user", "Minotaur", "matches", "escaped", "caught", "timeouts"):

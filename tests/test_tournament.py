@@ -12,14 +12,18 @@ import sqlite3
 import subprocess
 import sys
 import zlib
+from dataclasses import replace
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
+from labyrinth.agents.providers.pacing import Waiting
 from labyrinth.agents.ratings import rate
 from labyrinth.agents.registry import UnknownContestant, make_agent, parse_contestant
+from labyrinth.agents.tournament import Progress
 from labyrinth.saves import results_db
-from labyrinth.saves.results_db import ResultsDB, ResultsUnusable, results_path
+from labyrinth.saves.results_db import MatchKey, ResultsDB, ResultsUnusable, results_path
 from labyrinth.tui.cli import main
 from tests.stubs import Model, Stub
 
@@ -179,3 +183,20 @@ def test_two_tournaments_at_once_lose_nothing(capsys):
     expected = {("builtin", "wait"), ("random", "wait"), ("random", "builtin")}
     assert {(r.user, r.minotaur) for r in rows} == expected
     assert len(rows) == len({r.key for r in rows}) == 24  # random vs wait, played by both, kept once
+
+
+def test_the_live_view_sums_up_the_providers_waits():
+    class Still:
+        def monotonic(self) -> float:
+            return 100.0
+
+    def waiting(cause: str, until: float) -> SimpleNamespace:
+        return SimpleNamespace(waiting=Waiting(cause, until, Still()))
+
+    progress = Progress()
+    key = MatchKey("openai/a", "wait", 1, "tiny", "normal", 20)
+    progress.in_flight = {key: {"user": waiting("openai is rate-limited", 130.0), "minotaur": SimpleNamespace()},
+                          replace(key, seed=2): {"user": waiting("openai is rate-limited", 112.0)},
+                          replace(key, seed=3): {"user": waiting("gemini is kept to 10 requests a minute", 103.0)}}
+    assert progress.waits() == ["gemini is kept to 10 requests a minute: waiting 3 s (1 waiting)",
+                                "openai is rate-limited: waiting 30 s (2 waiting)"]
