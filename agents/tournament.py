@@ -27,7 +27,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Mapping
 from concurrent.futures import CancelledError, Future, ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import astuple, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -83,10 +83,9 @@ class Played:
 
     def row(self) -> MatchRow:
         r = self.result
-        return MatchRow(*(getattr(self.key, name) for name in MatchKey.__dataclass_fields__), r.outcome, r.turns,
-                        r.game_time, r.user.tokens_in, r.user.tokens_out, r.minotaur.tokens_in,
-                        r.minotaur.tokens_out, r.user.fallbacks, r.minotaur.fallbacks, r.user.replaced,
-                        r.minotaur.replaced, round(self.wall_s, 3), self.replay)
+        return MatchRow(*astuple(self.key), r.outcome, r.turns, r.game_time, r.user.tokens_in, r.user.tokens_out,
+                        r.minotaur.tokens_in, r.minotaur.tokens_out, r.user.fallbacks, r.minotaur.fallbacks,
+                        r.user.replaced, r.minotaur.replaced, round(self.wall_s, 3), self.replay)
 
 
 def play_match(key: MatchKey, settings: ArenaSettings, replays: Path | None,

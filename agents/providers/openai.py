@@ -21,6 +21,7 @@ not the answer: only `content` is.
 
 from __future__ import annotations
 
+import atexit
 import hashlib
 import threading
 from typing import Any
@@ -51,8 +52,19 @@ def shared_client(openai: Any, key: str, where: str, timeout_s: float) -> Any:
     known = (where, hashlib.sha256(key.encode()).hexdigest(), timeout_s)  # the key itself is not kept here
     with _CLIENTS_LOCK:
         if known not in _CLIENTS:
+            if not _CLIENTS:
+                atexit.register(_close_clients)
             _CLIENTS[known] = openai.OpenAI(api_key=key, base_url=where, timeout=timeout_s, max_retries=0)
         return _CLIENTS[known]
+
+
+def _close_clients() -> None:
+    """Close the shared clients' connections while the interpreter can still run their code (left to
+    the garbage collector at exit, each complains that its socket was never closed)."""
+    with _CLIENTS_LOCK:
+        for client in _CLIENTS.values():
+            client.close()
+        _CLIENTS.clear()
 
 
 class OpenAITransport:
