@@ -41,29 +41,36 @@ class FormatRefused(Exception):
     """A 400 naming response_format: the endpoint does not take the format asked for."""
 
 
-_CLIENTS: dict[tuple[str, str, float], Any] = {}
+CLIENTS_PER_ENDPOINT = 8  # shared SDK clients an endpoint's transports take turns with (see shared_client)
+_CLIENTS: dict[tuple[str, str, float], list[Any]] = {}
+_TAKEN: dict[tuple[str, str, float], int] = {}  # transports given a client so far, per endpoint
 _CLIENTS_LOCK = threading.Lock()
 
 
 def shared_client(openai: Any, key: str, where: str, timeout_s: float) -> Any:
-    """The one SDK client of this process for an endpoint, key and timeout. The client is thread-safe
-    and keeps a pool of connections; making one costs some 70 ms of CPU (it loads the certificate
-    store), which a tournament's hundreds of agents at once must not pay each."""
+    """An SDK client for an endpoint, key and timeout, shared with other transports of this process.
+    A client is thread-safe and keeps a pool of connections, but making one costs some 70 ms of CPU
+    (it loads the certificate store), which a tournament's hundreds of agents at once must not pay
+    each; and its pool is scanned whole on every request, so hundreds of connections in one pool
+    cost more than the request: the transports take turns among a few clients."""
     known = (where, hashlib.sha256(key.encode()).hexdigest(), timeout_s)  # the key itself is not kept here
     with _CLIENTS_LOCK:
-        if known not in _CLIENTS:
-            if not _CLIENTS:
-                atexit.register(_close_clients)
-            _CLIENTS[known] = openai.OpenAI(api_key=key, base_url=where, timeout=timeout_s, max_retries=0)
-        return _CLIENTS[known]
+        if not _CLIENTS:
+            atexit.register(_close_clients)
+        clients = _CLIENTS.setdefault(known, [])
+        turn = _TAKEN[known] = _TAKEN.get(known, 0) + 1
+        if len(clients) < CLIENTS_PER_ENDPOINT:
+            clients.append(openai.OpenAI(api_key=key, base_url=where, timeout=timeout_s, max_retries=0))
+        return clients[(turn - 1) % len(clients)]
 
 
 def _close_clients() -> None:
     """Close the shared clients' connections while the interpreter can still run their code (left to
     the garbage collector at exit, each complains that its socket was never closed)."""
     with _CLIENTS_LOCK:
-        for client in _CLIENTS.values():
-            client.close()
+        for clients in _CLIENTS.values():
+            for client in clients:
+                client.close()
         _CLIENTS.clear()
 
 
