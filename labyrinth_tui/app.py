@@ -12,8 +12,7 @@ from dataclasses import replace
 from textual.app import App
 from textual.binding import Binding
 
-from labyrinth.agents.config import PROVIDERS, provider_settings
-from labyrinth.agents.registry import ProviderNotConfigured, check_configured
+from labyrinth.agents.registry import ProviderNotConfigured, check_configured, parse_contestant, provider_of
 from labyrinth.engine import UserInput
 from labyrinth.saves.config import ConfigError
 from labyrinth.saves.games import SavedGame, SaveError
@@ -30,7 +29,7 @@ from .terminal_text import printable
 
 def llm_providers(new: NewGame) -> list[str]:
     """The LLM providers a new game would call."""
-    return [kind for kind in dict.fromkeys((new.user, new.minotaur)) if kind in PROVIDERS]
+    return [p for p in dict.fromkeys(provider_of(kind) for kind in (new.user, new.minotaur)) if p]
 
 
 class LabyrinthApp(App):
@@ -85,9 +84,9 @@ class LabyrinthApp(App):
         """Why a chosen provider cannot be used (no key, a broken config file), and for which role."""
         for role in ("user", "minotaur"):
             kind = getattr(new, role)
-            if kind in PROVIDERS:
+            if provider_of(kind):
                 try:
-                    check_configured(new.providers.get(kind) or provider_settings(kind))
+                    check_configured(parse_contestant(role, kind).settings(new.providers))
                 except (ConfigError, ProviderNotConfigured) as exc:
                     return str(exc), role
         return None
@@ -135,7 +134,7 @@ class LabyrinthApp(App):
     def resume(self, saved: SavedGame | None) -> None:
         if saved is None:
             return
-        if saved.minotaur in PROVIDERS:
+        if provider_of(saved.minotaur):
             missing = self._missing_provider(NewGame(saved.seed, saved.preset, saved.difficulty, HUMAN,
                                                      saved.minotaur, self.providers))
             if missing:  # the recorded decisions replay as they are; from here on the built-in agent decides

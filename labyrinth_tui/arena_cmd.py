@@ -23,13 +23,13 @@ from labyrinth.agents.arena import (
     run_arena,
 )
 from labyrinth.agents.arena_log import LogUnusable, ReflectionKeeper, open_log
-from labyrinth.agents.config import PROVIDERS, ProviderSettings
-from labyrinth.agents.registry import agent_kinds, check_configured
+from labyrinth.agents.config import ProviderSettings
+from labyrinth.agents.registry import check_configured, contestant_names, provider_of
 from labyrinth.agents.runner import DEFAULT_MAX_TURNS, MatchResult
 from labyrinth.engine import DEFAULT_PRESET, DIFFICULTIES, PRESETS
 from labyrinth.saves.experience import Experience, Reflection
 
-from .provider_options import add_provider_options
+from .provider_options import add_provider_options, contestant
 from .terminal_text import printable
 
 if TYPE_CHECKING:  # Rich and the replay writer load only when an arena runs, not for every command
@@ -50,7 +50,7 @@ def _count(value: str) -> int:
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    """The `arena` subcommand and its options, offered agents read from the registry."""
+    """The `arena` subcommand and its options; agents by name (registry.parse_contestant)."""
     arena = sub.add_parser(
         "arena", help="play many headless matches and summarise them",
         description="Play one match per seed (S, S+1, ...) between two agents without a screen, then print "
@@ -60,9 +60,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     arena.add_argument("--seed", type=int, default=1, help="the first match's seed (default: 1)")
     arena.add_argument("--preset", choices=list(PRESETS), default=DEFAULT_PRESET, help="hunting ground size")
     arena.add_argument("--difficulty", choices=DIFFICULTIES, default="normal")
-    arena.add_argument("--user", choices=agent_kinds("user"), default="builtin", help="the user's agent")
-    arena.add_argument("--minotaur", choices=agent_kinds("minotaur"), default="builtin",
-                       help="the Minotaur's agent")
+    arena.add_argument("--user", type=contestant("user"), default="builtin", metavar="AGENT",
+                       help=f"the user's agent: {contestant_names('user')} (default: builtin)")
+    arena.add_argument("--minotaur", type=contestant("minotaur"), default="builtin", metavar="AGENT",
+                       help=f"the Minotaur's agent: {contestant_names('minotaur')} (default: builtin)")
     arena.add_argument("--max-turns", type=_count, default=DEFAULT_MAX_TURNS,
                        help=f"turns before a match is a TIMEOUT (default: {DEFAULT_MAX_TURNS})")
     arena.add_argument("--jobs", type=_count, default=1,
@@ -167,7 +168,7 @@ def _with_progress(console: Console, settings: ArenaSettings, seeds: range, jobs
 
     tally = dict.fromkeys(OUTCOMES, 0)
     playing: dict[str, Any] = {}  # the agents of the match being played, when it is played here (jobs 1)
-    watch = jobs <= 1 and (settings.user in PROVIDERS or settings.minotaur in PROVIDERS)
+    watch = jobs <= 1 and bool(provider_of(settings.user) or provider_of(settings.minotaur))
     # Redrawn as each match ends rather than by Rich's refresh thread: nothing changes in between, except
     # a model's quota wait, which counts down (so with a model played here, Rich redraws twice a second).
     with Progress(TextColumn("[bold]arena[/]"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.description}"),
@@ -215,7 +216,7 @@ def _table(summary: ArenaSummary, seeds: range) -> Table:
     table.add_row("escape rate (95% Wilson)", f"{summary.escape_rate:.3f} ({low:.3f}..{high:.3f})")
     table.add_row("mean turns", f"{summary.mean_turns:.1f}")
     table.add_row("mean game time", f"{summary.mean_game_time:,.1f} s")
-    llm = s.user in PROVIDERS or s.minotaur in PROVIDERS
+    llm = bool(provider_of(s.user) or provider_of(s.minotaur))
     counters = ("fallbacks", "errors", *(("invalid", "provider_errors", "tokens_in", "tokens_out") if llm else ()))
     for counter in counters:
         side = summary.per_side(counter)

@@ -8,13 +8,13 @@ import sys
 from pathlib import Path
 
 from labyrinth.agents.config import PROVIDERS
-from labyrinth.agents.registry import ProviderNotConfigured, agent_kinds
+from labyrinth.agents.registry import ProviderNotConfigured, contestant_names
 from labyrinth.engine import DEFAULT_PRESET, DIFFICULTIES, PRESETS
 from labyrinth.saves.atomic import sweep_data_dir
 from labyrinth.saves.config import ConfigError
 
-from . import arena_cmd, memory_cmd
-from .provider_options import add_provider_options, chosen_providers, provider_settings
+from . import arena_cmd, memory_cmd, tournament_cmd
+from .provider_options import add_provider_options, chosen_providers, contestant, provider_settings
 from .terminal_text import printable
 
 
@@ -33,6 +33,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     arena_cmd.add_parser(sub)
+    tournament_cmd.add_parser(sub)
     memory_cmd.add_parser(sub)
 
     def game_options(p: argparse.ArgumentParser) -> None:
@@ -53,31 +54,36 @@ def _parser() -> argparse.ArgumentParser:
                                      "lines in, MinotaurObservation lines out.")
     game_options(gsm)
     gsm.add_argument("--difficulty", choices=DIFFICULTIES, default="normal")
-    gsm.add_argument("--user", choices=agent_kinds("user"),
-                     help="an agent plays the user and the pipe plays the Minotaur")
-    gsm.add_argument("--minotaur", choices=["external", *agent_kinds("minotaur")],
-                     help="who plays the Minotaur: builtin (default) or another agent; wait: one that always "
+    gsm.add_argument("--user", type=contestant("user"), metavar="AGENT",
+                     help=f"an agent plays the user and the pipe plays the Minotaur: {contestant_names('user')}")
+    gsm.add_argument("--minotaur", type=contestant("minotaur", "external"), metavar="AGENT",
+                     help="who plays the Minotaur: builtin (default) or another agent "
+                          f"({contestant_names('minotaur')}); wait: one that always "
                           'WAITs; external: each line carries {"user": UserInput, "minotaur": MinotaurDecision}')
     add_provider_options(gsm)
 
     play = sub.add_parser("play", help="play at once: you against the built-in Minotaur (or another)",
                           description="Open the game screen at once: you play the user, an agent the Minotaur.")
     screen_game_options(play)
-    play.add_argument("--minotaur", choices=agent_kinds("minotaur"), default="builtin")
+    play.add_argument("--minotaur", type=contestant("minotaur"), default="builtin", metavar="AGENT",
+                      help=f"the Minotaur: {contestant_names('minotaur')} (default: builtin)")
 
     hotseat = sub.add_parser("hotseat", help="play at once against the Gemini Minotaur",
                              description="Open the game screen at once: you play the user against a language "
                                          "model's Minotaur (Gemini unless --minotaur says otherwise). Without "
                                          "a Gemini key the game offers the built-in Minotaur instead.")
     screen_game_options(hotseat)
-    hotseat.add_argument("--minotaur", choices=agent_kinds("minotaur"), default="gemini")
+    hotseat.add_argument("--minotaur", type=contestant("minotaur"), default="gemini", metavar="AGENT",
+                         help=f"the Minotaur: {contestant_names('minotaur')} (default: gemini)")
 
     spectate = sub.add_parser("spectate", help="watch two agents play",
                               description="Watch a match between two agents: space plays or pauses, n steps, "
                                           "+ and - change the speed, o shows the whole labyrinth.")
     screen_game_options(spectate)
-    spectate.add_argument("--user", choices=agent_kinds("user"), default="builtin")
-    spectate.add_argument("--minotaur", choices=agent_kinds("minotaur"), default="builtin")
+    spectate.add_argument("--user", type=contestant("user"), default="builtin", metavar="AGENT",
+                          help=f"the user: {contestant_names('user')} (default: builtin)")
+    spectate.add_argument("--minotaur", type=contestant("minotaur"), default="builtin", metavar="AGENT",
+                          help=f"the Minotaur: {contestant_names('minotaur')} (default: builtin)")
 
     doctor = sub.add_parser("doctor", help="check the LLM providers, the data paths and the packages",
                             description="Show which LLM providers are configured (never their keys), check "
@@ -131,6 +137,8 @@ def main(argv: list[str] | None = None) -> int:
         providers = provider_settings(args, PROVIDERS if tui else chosen_providers(args), skip_broken=tui)
         if args.command == "arena":
             return arena_cmd.run(args, providers)
+        if args.command == "tournament":
+            return tournament_cmd.run(args, providers)
         seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
         if args.seed is None:
             print(f"labyrinth: seed {seed} (pass --seed {seed} to play this labyrinth again)", file=sys.stderr)

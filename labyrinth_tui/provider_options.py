@@ -1,5 +1,5 @@
-"""The command line's LLM options, shared by every subcommand that picks agents:
-each provider's model and endpoint, one timeout and one pace. Keys are not options:
+"""The command line's agent and LLM options, shared by every subcommand that picks agents:
+the agents' names, each provider's model and endpoint, one timeout and one pace. Keys are not options:
 a command line shows in `ps` and in shell history; they come from the
 environment or the config file."""
 
@@ -16,6 +16,7 @@ from labyrinth.agents.config import (
     ProviderSettings,
 )
 from labyrinth.agents.config import provider_settings as resolve
+from labyrinth.agents.registry import UnknownContestant, parse_contestant, provider_of
 from labyrinth.saves.config import MAX_RPM, MAX_TIMEOUT_S, ConfigError, rpm_ok, timeout_ok
 
 
@@ -59,9 +60,27 @@ def _number(value: str, ok, expected: str) -> float:
     return number
 
 
+def contestant(role: str, *also: str):
+    """An argparse type: a name of a player of ``role`` (registry.parse_contestant) or one of ``also``."""
+    def named(value: str) -> str:
+        if value in also:
+            return value
+        try:
+            parse_contestant(role, value)
+        except UnknownContestant as problem:
+            raise argparse.ArgumentTypeError(str(problem)) from None
+        return value
+
+    named.__name__ = f"{role} agent"
+    return named
+
+
 def chosen_providers(args: argparse.Namespace) -> list[str]:
-    """The providers this command's --user and --minotaur name."""
-    return [p for p in PROVIDERS if p in (getattr(args, "user", None), getattr(args, "minotaur", None))]
+    """The providers this command's --user and --minotaur (a tournament's --users and --minotaurs) name."""
+    names = [getattr(args, option, None) or "" for option in ("user", "minotaur")]
+    names += [name.strip() for option in ("users", "minotaurs") for name in (getattr(args, option, None) or "").split(",")]
+    named = {provider_of(name) for name in names}
+    return [p for p in PROVIDERS if p in named]
 
 
 def provider_settings(args: argparse.Namespace, providers: list[str] | tuple[str, ...],

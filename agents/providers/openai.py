@@ -21,6 +21,9 @@ not the answer: only `content` is.
 
 from __future__ import annotations
 
+import atexit
+import hashlib
+import threading
 from typing import Any
 
 from ..config import ProviderSettings
@@ -38,6 +41,39 @@ class FormatRefused(Exception):
     """A 400 naming response_format: the endpoint does not take the format asked for."""
 
 
+CLIENTS_PER_ENDPOINT = 8  # shared SDK clients an endpoint's transports take turns with (see shared_client)
+_CLIENTS: dict[tuple[str, str, float], list[Any]] = {}
+_TAKEN: dict[tuple[str, str, float], int] = {}  # transports given a client so far, per endpoint
+_CLIENTS_LOCK = threading.Lock()
+
+
+def shared_client(openai: Any, key: str, where: str, timeout_s: float) -> Any:
+    """An SDK client for an endpoint, key and timeout, shared with other transports of this process.
+    A client is thread-safe and keeps a pool of connections, but making one costs some 70 ms of CPU
+    (it loads the certificate store), which a tournament's hundreds of agents at once must not pay
+    each; and its pool is scanned whole on every request, so hundreds of connections in one pool
+    cost more than the request: the transports take turns among a few clients."""
+    known = (where, hashlib.sha256(key.encode()).hexdigest(), timeout_s)  # the key itself is not kept here
+    with _CLIENTS_LOCK:
+        if not _CLIENTS:
+            atexit.register(_close_clients)
+        clients = _CLIENTS.setdefault(known, [])
+        turn = _TAKEN[known] = _TAKEN.get(known, 0) + 1
+        if len(clients) < CLIENTS_PER_ENDPOINT:
+            clients.append(openai.OpenAI(api_key=key, base_url=where, timeout=timeout_s, max_retries=0))
+        return clients[(turn - 1) % len(clients)]
+
+
+def _close_clients() -> None:
+    """Close the shared clients' connections while the interpreter can still run their code (left to
+    the garbage collector at exit, each complains that its socket was never closed)."""
+    with _CLIENTS_LOCK:
+        for clients in _CLIENTS.values():
+            for client in clients:
+                client.close()
+        _CLIENTS.clear()
+
+
 class OpenAITransport:
     def __init__(self, settings: ProviderSettings, clock: Clock = SYSTEM_CLOCK) -> None:
         # imported here: `import agents` works without the SDK
@@ -46,8 +82,8 @@ class OpenAITransport:
         self.openai, self.settings, self.timeout_s = openai, settings, settings.timeout_s
         self.name = f"openai/{settings.model}"
         self.where = settings.endpoint
-        self.client = openai.OpenAI(api_key=settings.api_key.reveal() if settings.api_key else NO_KEY,
-                                    base_url=self.where, timeout=settings.timeout_s, max_retries=0)
+        self.client = shared_client(openai, settings.api_key.reveal() if settings.api_key else NO_KEY, self.where,
+                                    settings.timeout_s)
         self.format = 0  # the index in FORMATS of the format this endpoint takes, for the rest of the match
         self.calls = Caller("openai", self.where, settings.timeout_s, settings.rpm, clock)
 
@@ -72,10 +108,13 @@ class OpenAITransport:
         return {"type": kind} if kind == "json_object" else None
 
     def _ask(self, messages: list[dict], response_format: dict[str, Any] | None) -> Reply:
-        extra = {"response_format": response_format} if response_format else {}
+        body = {"model": self.settings.model, "messages": messages, "temperature": 0.7, "max_tokens": REPLY_TOKENS,
+                **({"response_format": response_format} if response_format else {})}
         try:
-            r = self.client.chat.completions.create(model=self.settings.model, messages=messages, temperature=0.7,
-                                                    max_tokens=REPLY_TOKENS, **extra)
+            # The SDK's post, as chat.completions.create sends it, without create's walk over every key of
+            # the body and schema against its typed parameters: some 3 ms of CPU a request, which a
+            # tournament's hundreds of matches at once would spend a whole core on.
+            r = self.client.post("/chat/completions", body=body, cast_to=self.openai.types.chat.ChatCompletion)
         except self.openai.BadRequestError as exc:
             if self.format + 1 < len(FORMATS) and "response_format" in _error_text(exc):
                 raise FormatRefused(str(exc)) from None

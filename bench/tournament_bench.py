@@ -1,0 +1,89 @@
+"""A tournament's concurrency against its latency bound: 200 model-vs-model matches of
+20 turns with --concurrency 200, every model call answered by a local stub server
+after 1 s (the real OpenAI SDK, over HTTP). Played one after another they would take
+over an hour; at once, the bound is the calls one match makes in a row (a plan call,
+then one per turn, both sides asked together) times 1 s. Target: within 1.5x of the
+20 s bound, under 1.5 GB peak memory, on 2 cores.
+
+The stub runs in a process of its own, so that its threads do not share this
+process's GIL. Figures taken while other programs use the cores are noisy: the CPU
+time this process spent is printed beside the wall time, to tell waiting from working.
+
+    .venv/bin/python bench/tournament_bench.py [--matches 200] [--concurrency 200]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for tests.stubs, the stub servers
+
+from run import report, row  # bench/ is on sys.path, as this file runs as a script
+
+from labyrinth.agents.config import ProviderSettings
+from labyrinth.agents.tournament import Progress, Tournament, run_tournament
+from labyrinth.saves.results_db import ResultsDB
+
+ANSWER_S = 1.0  # the stub's latency per call
+TURNS = 20
+SERVE = """
+import sys, time
+sys.path.insert(0, {root!r})
+from tests.stubs import Model, Stub
+server = Stub(Model("openai", delay_s={delay}))
+print(server.url, flush=True)
+sys.stdin.read()  # until the benchmark closes the pipe
+"""
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--matches", type=int, default=200)
+    parser.add_argument("--concurrency", type=int, default=200)
+    args = parser.parse_args()
+    root = str(Path(__file__).resolve().parents[1])
+    stub = subprocess.Popen([sys.executable, "-c", SERVE.format(root=root, delay=ANSWER_S)], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, text=True)
+    url = stub.stdout.readline().strip()
+    try:
+        run(url, args.matches, args.concurrency)
+    finally:
+        stub.stdin.close()
+        stub.wait(timeout=10)
+
+
+def run(url: str, matches: int, concurrency: int) -> None:
+    users = tuple(f"openai/user-{i}" for i in range(10))
+    minotaurs = tuple(f"openai/minotaur-{i}" for i in range(max(1, matches // 10)))
+    provider = ProviderSettings("openai", "gpt-4o-mini", url + "/v1", timeout_s=30.0)
+    tournament = Tournament(users, minotaurs, (1,), "standard", "normal", TURNS, (provider,))
+    with tempfile.TemporaryDirectory() as folder, ResultsDB(Path(folder) / "results.db") as db:
+        progress = Progress()
+        cpu, began = time.process_time(), time.perf_counter()
+        run_tournament(tournament, db, concurrency=concurrency, replays=Path(folder) / "replays", progress=progress)
+        wall, cpu = time.perf_counter() - began, time.process_time() - cpu
+        rows = db.matches()
+    longest = max(r.turns for r in rows)
+    bound = (longest + 1) * ANSWER_S  # a plan call, then one call per turn, both sides at once
+    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
+    row("tournament: matches", f"{len(rows)} kept, {sum(r.turns for r in rows):,} turns, at most {longest} a match",
+        note=f"concurrency {concurrency}, {os.cpu_count()} cores, stub answers after {ANSWER_S:g} s")
+    report("tournament: wall time", wall, "s", ".1f", target=("<", 1.5 * bound),
+           note=f"latency bound {bound:.0f} s; this process's CPU {cpu:.1f} s")
+    report("tournament: wall / latency bound", wall / bound, "x", ".2f", target=("<", 1.5))
+    report("tournament: peak memory (RSS)", peak_mb, "MB", ",.0f", target=("<", 1536))
+    row("tournament: mean match wall time", f"{sum(r.wall_s for r in rows) / len(rows):.1f} s")
+    tokens = sum(r.user_tokens_in + r.minotaur_tokens_in for r in rows)
+    row("tournament: fallbacks / tokens in", f"{sum(r.user_fallbacks + r.minotaur_fallbacks for r in rows)} / "
+        f"{tokens:,}")
+
+
+if __name__ == "__main__":
+    main()

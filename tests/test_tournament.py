@@ -1,0 +1,202 @@
+"""`labyrinth tournament`: rule agents and two models served by a local stub (the real
+OpenAI SDK), results kept in SQLite as matches end, nothing played twice, a killed
+tournament resumed, two at once on one database, and every refusal made before the
+first match."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import zlib
+from dataclasses import replace
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from labyrinth.agents.providers.pacing import Waiting
+from labyrinth.agents.ratings import rate
+from labyrinth.agents.registry import UnknownContestant, make_agent, parse_contestant
+from labyrinth.agents.tournament import Progress
+from labyrinth.saves import results_db
+from labyrinth.saves.results_db import MatchKey, ResultsDB, ResultsUnusable, results_path
+from labyrinth.tui.cli import main
+from tests.stubs import Model, Stub
+
+LABYRINTH = str(Path(sys.executable).with_name("labyrinth"))
+TINY = ["--preset", "tiny", "--max-turns", "20", "--no-memory"]
+
+
+def tournament(capsys, *args: str) -> tuple[int, str, str]:
+    code = main(["tournament", *args, *TINY])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+class SteadyModel(Model):
+    """The stub model, choosing its way from the prompt alone rather than from how many requests
+    came before (the Stub's lock keeps calls one at a time): the same match gets the same answers
+    however many matches are played at once."""
+
+    def _action(self, system: str, prompt: str) -> str:
+        counted, self.chats = self.chats, zlib.crc32(prompt.encode())
+        try:
+            return super()._action(system, prompt)
+        finally:
+            self.chats = counted
+
+
+@pytest.fixture
+def openai(monkeypatch):
+    server = Stub(SteadyModel("openai"))
+    monkeypatch.setenv("OPENAI_BASE_URL", server.url + "/v1")  # a server of one's own: no key needed
+    yield server
+    server.close()
+
+
+def test_names_are_read_the_litellm_way():
+    assert parse_contestant("user", "ollama/qwen3:8b").model == "qwen3:8b"
+    assert parse_contestant("minotaur", "gemini").model is None  # its configured or default model
+    assert parse_contestant("minotaur", "wait").provider is None
+    for bad in ("wait", "openai/", "nobody/model", "gemini/two words"):
+        with pytest.raises(UnknownContestant, match="choose one of builtin, random, gemini, gemini/<model>"):
+            parse_contestant("user", bad)
+
+
+def test_a_model_named_after_its_provider_is_the_one_asked(openai):
+    agent = make_agent("user", "openai/alpha", 1)
+    assert agent.name == "openai/alpha"
+    assert parse_contestant("user", "openai").resolved() == "openai/gpt-4o-mini"
+
+
+def test_rule_agents_and_two_models_play_every_pairing_once(capsys, openai):
+    users, minotaurs = "builtin,random,openai/alpha", "builtin,wait,openai/beta"
+    code, out, err = tournament(capsys, "--users", users, "--minotaurs", minotaurs, "--games", "2",
+                                "--concurrency", "6", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["played"] == 18 and data["skipped"] == 0 and len(data["matches"]) == 18
+    rows = ResultsDB().matches()
+    assert len(rows) == 18 and {r.seed for r in rows} == {1, 2}
+    assert {(r.user, r.minotaur) for r in rows} == {(u, m) for u in users.split(",") for m in minotaurs.split(",")}
+    for row in rows:
+        assert Path(row.replay).is_file()
+        assert (row.user_tokens_in > 0) == row.user.startswith("openai/")
+        assert (row.minotaur_tokens_in > 0) == row.minotaur.startswith("openai/")
+    assert {r["body"]["model"] for r in openai.requests if r["body"]} == {"alpha", "beta"}
+    names = {role: [r["name"] for r in ratings] for role, ratings in data["standings"]["ratings"].items()}
+    assert sorted(names["user"]) == sorted(users.split(",")) and sorted(names["minotaur"]) == sorted(minotaurs.split(","))
+    assert len(data["standings"]["head_to_head"]) == 9
+    asked = len(openai.requests)
+    code, out, err = tournament(capsys, "--users", users, "--minotaurs", minotaurs, "--games", "2", "--json")
+    assert code == 0 and json.loads(out)["played"] == 0 and len(openai.requests) == asked  # nothing played twice
+    code, out, err = tournament(capsys, "--users", users, "--minotaurs", minotaurs, "--games", "2", "--concurrency",
+                                "1", "--fresh", "--json")
+    again = ResultsDB().matches()
+    assert json.loads(out)["played"] == 18 and len(again) == 18
+    same = [(r.key, r.outcome, r.turns) for r in again]
+    assert same == [(r.key, r.outcome, r.turns) for r in rows]  # concurrency changes the wall time, not the results
+
+
+def test_a_new_contestant_plays_only_its_pairings(capsys):
+    one_at_a_time = ("--games", "3", "--concurrency", "1")
+    assert tournament(capsys, "--users", "builtin", "--minotaurs", "wait", *one_at_a_time)[0] == 0
+    code, out, _ = tournament(capsys, "--users", "builtin,random", "--minotaurs", "wait", *one_at_a_time, "--json")
+    data = json.loads(out)
+    assert code == 0 and data["played"] == 3 and data["skipped"] == 3
+    assert [m["user"] for m in data["matches"]].count("random") == 3
+    assert "user ratings" in tournament(capsys, "--users", "builtin", "--minotaurs", "wait", *one_at_a_time)[1]
+
+
+def test_ratings_do_not_depend_on_the_order_matches_were_played(capsys):
+    tournament(capsys, "--users", "builtin,random", "--minotaurs", "builtin,wait", "--games", "3", "--concurrency", "1")
+    rows = ResultsDB().matches()
+    assert rate(reversed(rows)) == rate(rows)
+    ratings = rate(rows).ratings
+    assert ratings["minotaur"][0].name == "builtin" and ratings["minotaur"][0].wins > 0  # random walks into it
+    assert all(r.rating == r.mu - 3 * r.sigma for role in ratings.values() for r in role)
+
+
+def test_refusals_come_before_any_match(capsys, openai):
+    code, _, err = tournament(capsys, "--users", "builtin,bogus", "--minotaurs", "wait")
+    assert code == 2 and "no user agent called 'bogus': choose one of builtin, random, gemini" in err
+    code, _, err = tournament(capsys, "--users", "builtin,openai/alpha", "--minotaurs", "wait,gemini/gemini-2.5-pro")
+    assert code == 2 and "gemini is not configured: set GEMINI_API_KEY" in err
+    assert not openai.requests and not results_path().exists()  # nothing played, no database made
+
+
+def test_a_corrupt_database_is_reported_and_kept(capsys):
+    path = results_path()
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b"not a database " * 300)
+    code, _, err = tournament(capsys, "--users", "builtin", "--minotaurs", "wait")
+    assert code == 2 and f"the results database {path} cannot be used: file is not a database" in err
+    assert "kept as it is" in err and path.read_bytes() == b"not a database " * 300
+
+
+def test_a_locked_database_is_reported(monkeypatch, tmp_path):
+    monkeypatch.setattr(results_db, "BUSY_S", 0.05)
+    path = tmp_path / "results.db"
+    ResultsDB(path).close()
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        with pytest.raises(ResultsUnusable, match="stayed locked by another program"):
+            ResultsDB(path)
+    finally:
+        holder.execute("ROLLBACK")
+    ResultsDB(path).close()  # the lock gone, the same file opens
+
+
+def _start(*args: str) -> subprocess.Popen:
+    return subprocess.Popen([LABYRINTH, "tournament", *args, *TINY, "--concurrency", "1"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=os.environ.copy())
+
+
+def test_a_killed_tournament_resumes_without_losing_or_repeating_a_match(capsys):
+    args = ["--users", "builtin,random", "--minotaurs", "builtin,wait", "--games", "6"]
+    run = _start(*args)
+    for _ in range(3):  # three matches ended (and were written), the fourth is being played
+        assert " vs " in run.stderr.readline()
+    run.send_signal(signal.SIGKILL)
+    run.wait()
+    kept = ResultsDB().matches()
+    assert 3 <= len(kept) < 24
+    code, out, _ = tournament(capsys, *args, "--json")
+    data = json.loads(out)
+    assert code == 0 and data["skipped"] == len(kept) and data["played"] == 24 - len(kept)
+    rows = ResultsDB().matches()
+    assert len(rows) == len({r.key for r in rows}) == 24
+    assert [r for r in rows if r.key in {k.key for k in kept}] == kept  # what was kept stays as it was
+
+
+def test_two_tournaments_at_once_lose_nothing(capsys):
+    first = _start("--users", "builtin,random", "--minotaurs", "wait", "--games", "8")
+    second = _start("--users", "random", "--minotaurs", "wait,builtin", "--games", "8")
+    for run in (first, second):
+        assert run.wait(timeout=120) == 0, run.stderr.read()
+    rows = ResultsDB().matches()
+    expected = {("builtin", "wait"), ("random", "wait"), ("random", "builtin")}
+    assert {(r.user, r.minotaur) for r in rows} == expected
+    assert len(rows) == len({r.key for r in rows}) == 24  # random vs wait, played by both, kept once
+
+
+def test_the_live_view_sums_up_the_providers_waits():
+    class Still:
+        def monotonic(self) -> float:
+            return 100.0
+
+    def waiting(cause: str, until: float) -> SimpleNamespace:
+        return SimpleNamespace(waiting=Waiting(cause, until, Still()))
+
+    progress = Progress()
+    key = MatchKey("openai/a", "wait", 1, "tiny", "normal", 20)
+    progress.in_flight = {key: {"user": waiting("openai is rate-limited", 130.0), "minotaur": SimpleNamespace()},
+                          replace(key, seed=2): {"user": waiting("openai is rate-limited", 112.0)},
+                          replace(key, seed=3): {"user": waiting("gemini is kept to 10 requests a minute", 103.0)}}
+    assert progress.waits() == ["gemini is kept to 10 requests a minute: waiting 3 s (1 waiting)",
+                                "openai is rate-limited: waiting 30 s (2 waiting)"]
