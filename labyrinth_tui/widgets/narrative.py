@@ -54,7 +54,9 @@ class NarrativeLog(ScrollView, can_focus=True):
         if self.wrapped_at:
             self.lines.extend(self._wrap(content, self.wrapped_at))
             self.virtual_size = Size(self.wrapped_at, len(self.lines))
-            self.scroll_end(animate=False, immediate=False, x_axis=False)
+            # at once, in the frame that shows the new lines: the log's size is known (it is wrapped at its
+            # width), and a scroll after the frame would draw the log, its scrollbar and the map twice a key
+            self.scroll_end(animate=False, immediate=True, x_axis=False)
         return self
 
     def on_resize(self, event: events.Resize) -> None:
