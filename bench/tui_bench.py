@@ -8,6 +8,10 @@ The keys are a player's: arrows that walk an open way, shift+arrows that run,
 `[` `]` look at the next level). Saves, replays and the experience log go to a
 fresh folder, never the user's.
 
+Each figure is given twice: wall time, what a person waits, judged against the target; and
+the CPU time the app spent meanwhile (the process's, or the UI thread's for a key), which a
+busy machine hardly changes: compare runs by it when the load average (printed) differs.
+
     .venv/bin/python bench/tui_bench.py [preset ...]
 """
 
@@ -40,8 +44,9 @@ BACK = {"NORTH": "SOUTH", "SOUTH": "NORTH", "EAST": "WEST", "WEST": "EAST"}
 RHYTHM = ("walk", "walk", "run", "look", "walk", "level", "wait", "walk", "run", "level")
 
 
-def first_frame_seconds(preset: str) -> float:
-    """Seconds from starting `labyrinth play` on a pseudo-terminal to its first game frame."""
+def first_frame_seconds(preset: str) -> tuple[float, float]:
+    """Seconds from starting `labyrinth play` on a pseudo-terminal to its first game frame, and the
+    CPU seconds the process used until then (it is killed at once, so its shutdown is not counted)."""
     labyrinth = shutil.which("labyrinth", path=Path(sys.executable).parent)
     master, slave = pty.openpty()
     columns, lines = SIZE
@@ -58,10 +63,15 @@ def first_frame_seconds(preset: str) -> float:
             if not ready:
                 raise RuntimeError(f"{preset}: no frame within 20 s")
             seen += os.read(master, 65536)
-        return time.perf_counter() - began
+        wall = time.perf_counter() - began
+        proc.kill()
+        _, _, usage = os.wait4(proc.pid, 0)
+        proc.returncode = -9
+        return wall, usage.ru_utime + usage.ru_stime
     finally:
-        proc.terminate()
-        proc.wait(5)
+        if proc.returncode is None:
+            proc.kill()
+            proc.wait(5)
         os.close(master)
 
 
@@ -99,9 +109,9 @@ class Player:
         return ("shift+" if kind == "run" else "") + ARROWS[self.heading], True
 
 
-async def key_latencies(preset: str) -> list[float]:
+async def key_latencies(preset: str) -> list[tuple[float, float]]:
     """Seconds from each key press to the first frame drawn once the key is handled (for a turn: once
-    the screen has taken the played turn). The driver is headless, so the time is the app's own: the
+    the screen has taken the played turn), and the UI thread's CPU seconds meanwhile. The driver is headless, so the time is the app's own: the
     key's handler, the Minotaur's decision, the engine's step, layout, render. A game that ends is
     followed by another (the next seed) until enough keys are pressed."""
     from textual import events
@@ -126,7 +136,7 @@ async def key_latencies(preset: str) -> list[float]:
         played[0] += 1
 
     Screen._compositor_refresh, GameScreen.on_turn_played = spy_refresh, spy_turn
-    times: list[float] = []
+    times: list[tuple[float, float]] = []
     seed = 7
     try:
         while len(times) < KEYS:
@@ -140,10 +150,10 @@ async def key_latencies(preset: str) -> list[float]:
                     key, turn = player.key(app.screen.session.response.environment.visible_paths)
                     drawn.clear()
                     awaited[0] = played[0] + 1 if turn else None
-                    began = time.perf_counter()
+                    began, cpu = time.perf_counter(), time.thread_time()
                     app.post_message(events.Key(key, None))
                     await asyncio.wait_for(drawn.wait(), 30)
-                    times.append(time.perf_counter() - began)
+                    times.append((time.perf_counter() - began, time.thread_time() - cpu))
                     await pilot.pause()
             seed += 1
     finally:
@@ -162,18 +172,22 @@ def main() -> None:
         sys.exit(f"unknown preset(s) {', '.join(unknown)}; choose from {', '.join(PRESETS)}")
     os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="labyrinth-bench-")  # the child processes' too
     print(f"{STARTS} starts of `labyrinth play --seed 7` per preset on a {SIZE[0]}x{SIZE[1]} pseudo-terminal; "
-          f"{KEYS} keys per preset, headless, the built-in Minotaur (normal) deciding each turn")
-    print(f"{'preset':<9} {'measure':<26} {'median':>9} {'p95':>9} {'target':>9}")
+          f"{KEYS} keys per preset, headless, the built-in Minotaur (normal) deciding each turn; "
+          f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
+    print(f"{'preset':<9} {'measure':<21} {'median':>9} {'p95':>9} {'cpu med':>9} {'cpu p95':>9} {'target':>9}")
     for preset in presets:
         starts = [first_frame_seconds(preset) for _ in range(STARTS)]
         keys = asyncio.run(key_latencies(preset))
-        rows = [("start to first frame", statistics.median(starts), max(starts), FIRST_FRAME_MS, "median"),
-                ("key press to screen", statistics.median(keys), p95(keys), KEY_MS, "p95")]
-        for name, median, high, target, judged in rows:
-            figure = median if judged == "median" else high
-            print(f"{preset:<9} {name:<26} {median * 1e3:>6.1f} ms {high * 1e3:>6.1f} ms "
-                  f"{'< ' + str(target) + ' ms':>9} {'PASS' if figure * 1e3 < target else 'MISS'} ({judged})",
-                  flush=True)
+        # the first frame is judged by its median (STARTS starts give no p95: the worst is shown)
+        rows = [("start to first frame", starts, max, FIRST_FRAME_MS, 0),
+                ("key press to screen", keys, p95, KEY_MS, 1)]
+        for name, pairs, high, target, judged in rows:
+            wall, cpu = [w for w, _ in pairs], [c for _, c in pairs]
+            figures = [statistics.median(wall), high(wall), statistics.median(cpu), high(cpu)]
+            verdict = "PASS" if figures[judged] * 1e3 < target else "MISS"
+            print(f"{preset:<9} {name:<21} " + " ".join(f"{f * 1e3:>6.1f} ms" for f in figures)
+                  + f" {'< ' + str(target) + ' ms':>9} {verdict} ({'p95' if judged else 'median'})", flush=True)
+    print("p95 of the starts: their worst")
 
 
 if __name__ == "__main__":
