@@ -12,11 +12,12 @@ Each figure is given twice: wall time, what a person waits, judged against the t
 the CPU time the app spent meanwhile (the process's, or the UI thread's for a key), which a
 busy machine hardly changes: compare runs by it when the load average (printed) differs.
 
-    .venv/bin/python bench/tui_bench.py [preset ...]
+    .venv/bin/python bench/tui_bench.py [preset ...] [--difficulty hard]
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import fcntl
 import os
@@ -32,7 +33,7 @@ import termios
 import time
 from pathlib import Path
 
-from labyrinth.engine.presets import PRESETS
+from labyrinth.engine.presets import DIFFICULTIES, PRESETS
 
 STARTS = 3  # per preset
 KEYS = 40  # per preset
@@ -44,7 +45,7 @@ BACK = {"NORTH": "SOUTH", "SOUTH": "NORTH", "EAST": "WEST", "WEST": "EAST"}
 RHYTHM = ("walk", "walk", "run", "look", "walk", "level", "wait", "walk", "run", "level")
 
 
-def first_frame_seconds(preset: str) -> tuple[float, float]:
+def first_frame_seconds(preset: str, difficulty: str) -> tuple[float, float]:
     """Seconds from starting `labyrinth play` on a pseudo-terminal to its first game frame, and the
     CPU seconds the process used until then (it is killed at once, so its shutdown is not counted)."""
     labyrinth = shutil.which("labyrinth", path=Path(sys.executable).parent)
@@ -53,8 +54,8 @@ def first_frame_seconds(preset: str) -> tuple[float, float]:
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", lines, columns, 0, 0))
     env = {**os.environ, "COLUMNS": str(columns), "LINES": str(lines), "TERM": "xterm-256color"}
     began = time.perf_counter()
-    proc = subprocess.Popen([labyrinth, "play", "--seed", "7", "--preset", preset], stdin=slave, stdout=slave,
-                            stderr=slave, env=env, close_fds=True)  # Textual draws on stderr
+    proc = subprocess.Popen([labyrinth, "play", "--seed", "7", "--preset", preset, "--difficulty", difficulty],
+                            stdin=slave, stdout=slave, stderr=slave, env=env, close_fds=True)  # Textual draws on stderr
     os.close(slave)
     seen = b""
     try:
@@ -109,7 +110,7 @@ class Player:
         return ("shift+" if kind == "run" else "") + ARROWS[self.heading], True
 
 
-async def key_latencies(preset: str) -> list[tuple[float, float]]:
+async def key_latencies(preset: str, difficulty: str) -> list[tuple[float, float]]:
     """Seconds from each key press to the first frame drawn once the key is handled (for a turn: once
     the screen has taken the played turn), and the UI thread's CPU seconds meanwhile. The driver is headless, so the time is the app's own: the
     key's handler, the Minotaur's decision, the engine's step, layout, render. A game that ends is
@@ -140,7 +141,7 @@ async def key_latencies(preset: str) -> list[tuple[float, float]]:
     seed = 7
     try:
         while len(times) < KEYS:
-            app = LabyrinthApp(NewGame(seed, preset, "normal", HUMAN, "builtin"))
+            app = LabyrinthApp(NewGame(seed, preset, difficulty, HUMAN, "builtin"))
             player = Player()
             async with app.run_test(size=SIZE) as pilot:
                 await pilot.pause()
@@ -166,18 +167,22 @@ def p95(values: list[float]) -> float:
 
 
 def main() -> None:
-    presets = sys.argv[1:] or list(PRESETS)
+    parser = argparse.ArgumentParser(description="The TUI's first frame and key to frame times, per preset.")
+    parser.add_argument("presets", nargs="*", metavar="preset", help=f"any of {', '.join(PRESETS)} (default: all)")
+    parser.add_argument("--difficulty", choices=DIFFICULTIES, default="normal")
+    args = parser.parse_args()
+    presets, difficulty = args.presets or list(PRESETS), args.difficulty
     unknown = [p for p in presets if p not in PRESETS]
     if unknown:
-        sys.exit(f"unknown preset(s) {', '.join(unknown)}; choose from {', '.join(PRESETS)}")
+        parser.error(f"unknown preset(s) {', '.join(unknown)}; choose from {', '.join(PRESETS)}")
     os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="labyrinth-bench-")  # the child processes' too
     print(f"{STARTS} starts of `labyrinth play --seed 7` per preset on a {SIZE[0]}x{SIZE[1]} pseudo-terminal; "
-          f"{KEYS} keys per preset, headless, the built-in Minotaur (normal) deciding each turn; "
+          f"{KEYS} keys per preset, headless, the built-in Minotaur ({difficulty}) deciding each turn; "
           f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
     print(f"{'preset':<9} {'measure':<21} {'median':>9} {'p95':>9} {'cpu med':>9} {'cpu p95':>9} {'target':>9}")
     for preset in presets:
-        starts = [first_frame_seconds(preset) for _ in range(STARTS)]
-        keys = asyncio.run(key_latencies(preset))
+        starts = [first_frame_seconds(preset, difficulty) for _ in range(STARTS)]
+        keys = asyncio.run(key_latencies(preset, difficulty))
         # the first frame is judged by its median (STARTS starts give no p95: the worst is shown)
         rows = [("start to first frame", starts, max, FIRST_FRAME_MS, 0),
                 ("key press to screen", keys, p95, KEY_MS, 1)]
@@ -187,7 +192,7 @@ def main() -> None:
             verdict = "PASS" if figures[judged] * 1e3 < target else "MISS"
             print(f"{preset:<9} {name:<21} " + " ".join(f"{f * 1e3:>6.1f} ms" for f in figures)
                   + f" {'< ' + str(target) + ' ms':>9} {verdict} ({'p95' if judged else 'median'})", flush=True)
-    print("p95 of the starts: their worst")
+    print(f"(for the starts, the p95 columns show the worst of {STARTS})")
 
 
 if __name__ == "__main__":

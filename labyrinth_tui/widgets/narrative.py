@@ -98,8 +98,10 @@ class NarrativeLog(ScrollView, can_focus=True):
 
     def render_line(self, y: int) -> Strip:
         index, width = self.scroll_offset.y + y, self.scrollable_content_region.width
-        if index >= len(self.lines):
-            return Strip.blank(width, self.rich_style)
+        if index >= len(self.lines):  # below the end: one blank line, kept as the others (index -1)
+            if (-1, width) not in self._shown:
+                self._shown[-1, width] = Strip.blank(width, self.rich_style)
+            return self._shown[-1, width]
         if (index, width) not in self._shown:
             self._shown[index, width] = self.lines[index].crop_extend(0, width, self.rich_style).apply_style(
                 self.rich_style)
