@@ -54,9 +54,11 @@ class NarrativeLog(ScrollView, can_focus=True):
         if self.wrapped_at:
             self.lines.extend(self._wrap(content, self.wrapped_at))
             self.virtual_size = Size(self.wrapped_at, len(self.lines))
-            # at once, in the frame that shows the new lines: the log's size is known (it is wrapped at its
-            # width), and a scroll after the frame would draw the log, its scrollbar and the map twice a key
+            # At once, so that the frame that shows the new lines shows them (a scroll only after that frame
+            # drew the whole screen twice a key), and again once laid out, in case the log's height changed
+            # meanwhile (a panel beside it grew): a scroll to where it already is draws nothing.
             self.scroll_end(animate=False, immediate=True, x_axis=False)
+            self.scroll_end(animate=False, immediate=False, x_axis=False)
         return self
 
     def on_resize(self, event: events.Resize) -> None:
