@@ -35,9 +35,9 @@ def llm_providers(new: NewGame) -> list[str]:
 
 class Backdrop(Screen):
     """The bottom of the screen stack, under the title. The title is built when it is first uncovered:
-    a game opened from the command line starts without it (building it, and drawing it first, took a
-    third of the time to the game's first frame). Whatever leaves the backdrop uncovered (a game
-    ended or left, a spectated match closed, a failed start) shows the title."""
+    a game opened from the command line starts without it (building it, and drawing it before the
+    game, took about a fifth of the time to the game's first frame). Whatever leaves the backdrop
+    uncovered (a game ended or left, a spectated match closed, a failed start) shows the title."""
 
     def __init__(self) -> None:
         super().__init__(id="_default")

@@ -48,6 +48,11 @@ class NarrativeLog(ScrollView, can_focus=True):
         self.unwrapped = 0  # how many of the oldest entries still wait to be wrapped at that width
         self._shown: LRUCache[tuple[int, int], Strip] = LRUCache(1024)  # lines as drawn, by (index, width)
 
+    def on_mount(self) -> None:
+        """Anchored: every layout keeps the log at its end, until the player scrolls up (back at the end,
+        or at the next entry written, it is anchored again)."""
+        self.anchor()
+
     def write(self, content: RenderableType) -> NarrativeLog:
         """Add an entry at the end, and show the end."""
         self.entries.append(content)
@@ -55,10 +60,9 @@ class NarrativeLog(ScrollView, can_focus=True):
             self.lines.extend(self._wrap(content, self.wrapped_at))
             self.virtual_size = Size(self.wrapped_at, len(self.lines))
             # At once, so that the frame that shows the new lines shows them (a scroll only after that frame
-            # drew the whole screen twice a key), and again once laid out, in case the log's height changed
-            # meanwhile (a panel beside it grew): a scroll to where it already is draws nothing.
+            # drew the whole screen twice a key); the anchor keeps the end in view if a layout then changes
+            # the log's height (a panel beside it grew).
             self.scroll_end(animate=False, immediate=True, x_axis=False)
-            self.scroll_end(animate=False, immediate=False, x_axis=False)
         return self
 
     def on_resize(self, event: events.Resize) -> None:
