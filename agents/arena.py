@@ -28,7 +28,6 @@ from .config import ProviderSettings
 from .memory_manager import match_reflections, relevant
 from .registry import make_agent
 from .runner import DEFAULT_MAX_TURNS, Match, MatchResult, Recorder
-from .worker_pool import process_pool
 
 OUTCOMES = ("ESCAPED", "DEATH", "TIMEOUT")
 PER_SIDE = ("fallbacks", "errors", "invalid", "provider_errors", "exceptions", "timeouts", "calls", "call_s",
@@ -188,6 +187,8 @@ def _play_in_processes(settings: ArenaSettings, seeds: list[int], jobs: int,
                        on_result: Callable[[MatchResult], None] | None) -> list[MatchResult]:
     """Matches handed out a few at a time (QUEUED_PER_WORKER per worker): a result is taken as
     soon as its match ends, even in a run of a million seeds, and memory stays small."""
+    from .worker_pool import process_pool  # multiprocessing, only for a run in processes: not at every start
+
     workers = min(jobs, len(seeds))
     pool = process_pool(workers)
     waiting = iter(enumerate(seeds))

@@ -11,6 +11,7 @@ from dataclasses import replace
 
 from textual.app import App
 from textual.binding import Binding
+from textual.screen import Screen
 
 from labyrinth.agents.registry import ProviderNotConfigured, check_configured, parse_contestant, provider_of
 from labyrinth.engine import UserInput
@@ -19,7 +20,6 @@ from labyrinth.saves.games import SavedGame, SaveError
 
 from .background import run_in_background
 from .screens.game import GameScreen
-from .screens.help import HelpScreen
 from .screens.opening import OpeningScreen
 from .screens.provider_missing import ProviderMissingScreen
 from .screens.title import HUMAN, NewGame, TitleScreen
@@ -30,6 +30,24 @@ from .terminal_text import printable
 def llm_providers(new: NewGame) -> list[str]:
     """The LLM providers a new game would call."""
     return [p for p in dict.fromkeys(provider_of(kind) for kind in (new.user, new.minotaur)) if p]
+
+
+class Backdrop(Screen):
+    """The bottom of the screen stack, under the title. The title is built when it is first uncovered:
+    a game opened from the command line starts without it (building it, and drawing it before the
+    game, took about a fifth of the time to the game's first frame). Whatever leaves the backdrop
+    uncovered (a game ended or left, a spectated match closed, a failed start) shows the title."""
+
+    def __init__(self) -> None:
+        super().__init__(id="_default")
+        self.covered = False
+
+    def on_screen_suspend(self) -> None:
+        self.covered = True
+
+    def on_screen_resume(self) -> None:
+        if self.covered and self.app.screen is self:  # not when another screen was pushed meanwhile
+            self.app.push_screen(TitleScreen())
 
 
 class LabyrinthApp(App):
@@ -56,12 +74,16 @@ class LabyrinthApp(App):
     def on_mount(self) -> None:
         if hasattr(signal, "SIGHUP") and not self.is_headless:  # a closed terminal: keep the game, then go
             asyncio.get_running_loop().add_signal_handler(signal.SIGHUP, self.hang_up)
-        self.push_screen(TitleScreen())
-        if self.first is not None:
-            self.start(self.first)
+        if self.first is None:
+            self.push_screen(TitleScreen())
+        else:
+            self.start(self.first)  # the title waits under it, built when uncovered (Backdrop)
         # Everything alive now lives as long as the app: keep it out of the garbage collector's full
         # passes, which otherwise stall a key press every few seconds (40-60 ms measured).
         self.call_after_refresh(gc.freeze)
+
+    def get_default_screen(self) -> Screen:
+        return Backdrop()
 
     def start(self, new: NewGame) -> None:
         """Open a game (or a spectated match) from the title's form or the command line. With an
@@ -153,10 +175,11 @@ class LabyrinthApp(App):
 
     def after_game(self, choice: str | None, session: PlaySession) -> None:
         """What the game-over screen chose: a new game with the same settings, the title, or quit."""
-        self.pop_screen()  # the finished game
         if choice == "quit":
             self.exit()
-        elif choice == "new":
+            return
+        self.pop_screen()  # the finished game
+        if choice == "new":
             import secrets
 
             self.start(NewGame(secrets.randbelow(2**31), session.preset, session.difficulty, HUMAN,
@@ -202,6 +225,8 @@ class LabyrinthApp(App):
         return True
 
     def action_help(self) -> None:
+        from .screens.help import HelpScreen  # its Markdown is imported only when asked for
+
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen())
 

@@ -118,8 +118,10 @@ async def test_the_legend_lists_every_glyph_the_map_draws():
             if press:
                 await pilot.press(press)
                 await pilot.pause()
+            scale = game_map.frame.scale  # a segment draws a run of cells drawn alike: cut it into cells
             for y in range(game_map.size.height):
-                seen |= {segment.text for segment in game_map.render_line(y) if segment.text.strip()}
+                seen |= {segment.text[i:i + scale] for segment in game_map.render_line(y)
+                         for i in range(0, len(segment.text), scale) if segment.text[i:i + scale].strip()}
         assert seen and seen <= legend, seen - legend
     for glyph in LEGEND:
         assert glyph.meaning in HELP and (not glyph.text.strip() or f"`{glyph.text.rstrip()}`" in HELP)

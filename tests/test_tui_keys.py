@@ -95,6 +95,25 @@ async def test_page_keys_scroll_the_log_while_typing_and_take_ramps_on_the_map()
         assert str(hint.render()) == "No ramp leads up here." and session.game.state.turn == turn
 
 
+async def test_the_log_keeps_its_end_in_view_when_its_height_changes_until_the_player_scrolls_up():
+    app = LabyrinthApp(GAME)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        log = app.screen.query_one(NarrativeLog)
+        for _ in range(12):
+            await type_line(pilot, "look")
+        await pilot.resize_terminal(SIZE[0], SIZE[1] - 6)  # a shorter log, as wide: nothing is wrapped again
+        await pilot.pause()
+        assert log.max_scroll_y > 0 and log.scroll_y == log.max_scroll_y
+        await pilot.press("pageup")  # reading back: the view stays where the player put it
+        paged = log.scroll_y
+        await pilot.resize_terminal(*SIZE)
+        await pilot.pause()
+        assert log.scroll_y == paged < log.max_scroll_y
+        await type_line(pilot, "look")  # a new entry: the end again
+        assert log.scroll_y == log.max_scroll_y
+
+
 async def test_ctrl_o_shows_the_whole_games_messages():
     app = LabyrinthApp(GAME)
     async with app.run_test(size=SIZE) as pilot:

@@ -136,7 +136,7 @@ async def test_a_second_start_while_the_first_is_opening_is_refused(gemini):
         assert any(n.message == "A game is already starting." for n in app._notifications)
         await wait_for(pilot, lambda: isinstance(app.screen, GameScreen))
         await pilot.pause()
-        assert [type(s).__name__ for s in app.screen_stack] == ["Screen", "TitleScreen", "GameScreen"]
+        assert [type(s).__name__ for s in app.screen_stack] == ["Backdrop", "TitleScreen", "GameScreen"]
         assert app.screen.session.seed == 5
 
 

@@ -145,7 +145,7 @@ async def test_the_opening_keeps_the_keys_and_plays_what_was_typed_ahead(monkeyp
         command = screen.query_one("#command", Input)
         assert command.value == "move north" and command.history == ["look", "halt"]
         assert screen.session.minotaur.plan == ["Listen first."]
-        assert [type(s).__name__ for s in app.screen_stack] == ["Screen", "TitleScreen", "GameScreen"]
+        assert [type(s).__name__ for s in app.screen_stack] == ["Backdrop", "GameScreen"]  # the title: once left
 
 
 async def test_a_hanging_endpoint_holds_the_opening_no_longer_than_the_calls_deadline():

@@ -161,9 +161,11 @@ class Minimap(Widget, can_focus=True):
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.view: MapView | None = None
+        self._framed: tuple[tuple[int, int, int], Frame, dict[Pos, Glyph]] | None = None  # for (level, size)
+        # of the view shown: its frame and marks
 
     def show(self, view: MapView) -> None:
-        self.view = view
+        self.view, self._framed = view, None
         self.watch_level_offset()
 
     @property
@@ -215,19 +217,28 @@ class Minimap(Widget, can_focus=True):
         return CELL_GLYPHS.get(kind, UNKNOWN)
 
     def render_line(self, y: int) -> Strip:
+        """One line of the map. The frame and the marks are worked out once a frame, not once a line, and
+        neighbouring cells drawn alike go out as one segment: the map is redrawn after every key."""
         width = self.size.width
         if self.view is None:
             return Strip.blank(width)
         z = self.level
-        f = frame(self.view, z, width, self.size.height)
-        marks = self._marks(z)
-        world_y = f.top - y * f.stack  # north is up
-        segments = []
-        for i in range(f.columns):
-            g = self.glyph((f.left + i, world_y, z), marks)
+        key = (z, width, self.size.height)
+        if self._framed is None or self._framed[0] != key:
+            self._framed = (key, frame(self.view, z, width, self.size.height), self._marks(z))
+        _, f, marks = self._framed
+        world_y, scale, glyph = f.top - y * f.stack, f.scale, self.glyph  # north is up
+        segments, run, text = [], None, ""
+        for x in range(f.left, f.left + f.columns):
+            g = glyph((x, world_y, z), marks)
             if f.stack > 1:
-                g = _stacked(g, self.glyph((f.left + i, world_y - 1, z), marks))
-            segments.append(Segment(g.text[:f.scale], g.style))
+                g = _stacked(g, glyph((x, world_y - 1, z), marks))
+            if g.style is not run:
+                if text:
+                    segments.append(Segment(text, run))
+                run, text = g.style, ""
+            text += g.text[:scale]
+        segments.append(Segment(text, run))
         return Strip(segments).adjust_cell_length(width)
 
 

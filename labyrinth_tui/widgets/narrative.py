@@ -48,13 +48,21 @@ class NarrativeLog(ScrollView, can_focus=True):
         self.unwrapped = 0  # how many of the oldest entries still wait to be wrapped at that width
         self._shown: LRUCache[tuple[int, int], Strip] = LRUCache(1024)  # lines as drawn, by (index, width)
 
+    def on_mount(self) -> None:
+        """Anchored: every layout keeps the log at its end, until the player scrolls up (back at the end,
+        or at the next entry written, it is anchored again)."""
+        self.anchor()
+
     def write(self, content: RenderableType) -> NarrativeLog:
         """Add an entry at the end, and show the end."""
         self.entries.append(content)
         if self.wrapped_at:
             self.lines.extend(self._wrap(content, self.wrapped_at))
             self.virtual_size = Size(self.wrapped_at, len(self.lines))
-            self.scroll_end(animate=False, immediate=False, x_axis=False)
+            # At once, so that the frame that shows the new lines shows them (a scroll only after that frame
+            # drew the whole screen twice a key); the anchor keeps the end in view if a layout then changes
+            # the log's height (a panel beside it grew).
+            self.scroll_end(animate=False, immediate=True, x_axis=False)
         return self
 
     def on_resize(self, event: events.Resize) -> None:
@@ -96,8 +104,10 @@ class NarrativeLog(ScrollView, can_focus=True):
 
     def render_line(self, y: int) -> Strip:
         index, width = self.scroll_offset.y + y, self.scrollable_content_region.width
-        if index >= len(self.lines):
-            return Strip.blank(width, self.rich_style)
+        if index >= len(self.lines):  # below the end: one blank line, kept as the others (index -1)
+            if (-1, width) not in self._shown:
+                self._shown[-1, width] = Strip.blank(width, self.rich_style)
+            return self._shown[-1, width]
         if (index, width) not in self._shown:
             self._shown[index, width] = self.lines[index].crop_extend(0, width, self.rich_style).apply_style(
                 self.rich_style)
