@@ -98,8 +98,8 @@ class PersonLikeUser(RuleAgent):
         self.goal = min(goals, key=lambda c: (found[c][0] + min(self.search.gap(n, c) for n in wanted), c))
         path = path_to(found, self.goal)
         word, steps = first_leg(path)
-        if steps == len(path) - 1 and "RAMP" not in word:
-            steps = 100  # the way goes on out of sight: walk on until a wall stops it
+        if steps == len(path) - 1 and "RAMP" not in word and self.map.kind(self.goal) not in ("^", "v"):
+            steps = 100  # the way goes on out of sight: walk on until a wall stops it (not past a ramp it goes for)
         return Action("MOVE", {"direction": word, "steps": steps}, "exploring")
 
     @staticmethod
