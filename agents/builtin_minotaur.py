@@ -1,9 +1,11 @@
 """The built-in Minotaur: hunts by infrared sight and hearing, follows noises
 and sightings, guards the stones the intruder still needs, and jumps out of
 time where that pays. On ``hard`` it hunts as an expert would (TACTICS): it
-makes at once for where every intruder starts, reads a stone gone from its
-place as a trace of the intruder, follows older traces, and walks from stone
-to stone rather than waiting long by one.
+never stands still by a stone but walks the engine's CHASE all the time, which
+answers every noise and sighting at the step it comes (a WAIT or a PATHFIND is
+deaf until the intruder's turn ends, and a person's long walk is a long turn),
+makes first for where every intruder starts and then patrols; and it reads a
+stone gone from its place as a trace of the intruder.
 
 It decides from its observation's ``details`` (the engine's MinotaurObservation)
 and the game's difficulty (told when it takes its seat), so it knows only what
@@ -17,7 +19,6 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from labyrinth.engine.constants import CENTRE
 from labyrinth.engine.wsap import Action, Observation
 from labyrinth.saves.experience import Reflection
 
@@ -27,22 +28,19 @@ GUARD_RADIUS = 3  # how close to a stone it lies in wait
 RAMP_AMBUSH = 0.5  # how often it waits at the ramp by a stone rather than at the stone
 TRACE_S = 240.0  # how long a trace of the intruder tells which stone it is after
 JUMP_AFTER_S = 12.0  # how soon after losing an intruder that saw it a jump can still fool it
-OPENING_REACH = 2  # how near the intruder's starting cell its opening goes
 
 
 @dataclass(frozen=True)
 class Tactics:
     """How it hunts on one difficulty: the balance numbers and the expert's habits."""
 
-    clue_fresh_s: float  # a noise or sighting older than this is not worth a detour
-    guard_s: float  # how long it waits by one stone before moving on
-    opening: bool  # it goes first to where every intruder starts (RULES.md: the cube's centre)
+    clue_fresh_s: float  # a noise, sighting or taken item older than this is not worth a detour
+    guard_s: float | None  # how long it waits by a stone before moving on; None: it never waits, it hunts
     reads_items: bool  # an item gone from its place tells where the intruder was a moment ago
-    rounds: bool  # after a guard it walks to the stone it has left alone longest, not to a random place
 
 
-TACTICS = {"normal": Tactics(90.0, 60.0, opening=False, reads_items=False, rounds=False),
-           "hard": Tactics(150.0, 25.0, opening=True, reads_items=True, rounds=True)}
+TACTICS = {"normal": Tactics(90.0, 60.0, reads_items=False),
+           "hard": Tactics(150.0, None, reads_items=True)}
 
 
 class BuiltinMinotaur(RuleAgent):
@@ -59,10 +57,8 @@ class BuiltinMinotaur(RuleAgent):
         self.post: tuple[int, int, int] | None = None  # where it waits: the stone, or a ramp by it
         self.prowl: tuple[int, int, int] | None = None  # a place it wanders to between two guards
         self.face_to_face = -math.inf  # when the intruder last saw it from up close
-        self.opened = False  # its opening (hard) is over: it reached the start or found a trace
         self.lying: set[tuple[int, int, int]] | None = None  # where items lay at the last decision
         self.taken: tuple[float, tuple[int, int, int]] | None = None  # when and where an item was last taken
-        self.guarded: dict[tuple[int, int, int], float] = {}  # when it last left each stone it guarded
 
     def seated(self, difficulty: str) -> None:
         self.tactics = TACTICS[difficulty]
@@ -98,22 +94,18 @@ class BuiltinMinotaur(RuleAgent):
             return Action("JUMP", reasoning="it saw me and fled; at this crossing it will think the way is clear")
         clue = self._fresh_clue(o)
         if clue is not None:
-            self.opened = True
             when, where, heard = clue
             if abs(where[0] - here[0]) + abs(where[1] - here[1]) + abs(where[2] - here[2]) <= 1:
                 self.followed = when  # reached it (or the side of the crawlway it was in): nothing here
-                if self.tactics.rounds:
-                    self.guard = None  # next, the stone nearest this trace: where the intruder is bound
             elif heard:
                 # CHASE goes to the freshest trace, and to the cell beside it when it is a crawlway.
                 return Action("CHASE", reasoning=f"following the trace at {where}, {now - when:g} s old")
             else:
                 return Action("PATHFIND", {"target_coords": _coords(where)},
                               f"the intruder took what lay at {where} {now - when:g} s ago")
-        if self.tactics.opening and not self.opened:
-            if abs(CENTRE[0] - here[0]) + abs(CENTRE[1] - here[1]) + abs(CENTRE[2] - here[2]) > OPENING_REACH:
-                return Action("PATHFIND", {"target_coords": _coords(CENTRE)}, "to where every intruder starts")
-            self.opened = True
+        if self.tactics.guard_s is None:
+            # The engine's patrol: the hunting ground's centre first (every intruder's start), then places near.
+            return Action("CHASE", reasoning="hunting: every noise or sighting turns me at once")
         return self._guard(o, here, observation.details["ramps_by_item"])
 
     def _see_items_taken(self, o: dict) -> None:
@@ -134,7 +126,7 @@ class BuiltinMinotaur(RuleAgent):
 
     def _guard(self, o: dict, here: tuple[int, int, int], ramps: dict[str, list]) -> Action:
         """Lie in wait by a stone the intruder still needs; after a while prowl to a
-        random place of the hunting ground (or, on its rounds, to another stone)."""
+        random place of the hunting ground."""
         stones = [_xyz(i["position"]) for i in o["items"] if i["name"] != "LANTERN"]
         ramps_by_stone = {_xyz(i["position"]): ramps.get(i["name"], []) for i in o["items"]}
         now = o["game_time"]
@@ -156,11 +148,6 @@ class BuiltinMinotaur(RuleAgent):
             self.guard_until = now + self.tactics.guard_s
         if now < self.guard_until:
             return Action("WAIT", reasoning=f"lying in wait at {self.post}, by the stone at {self.guard}")
-        self.guarded[self.guard] = now
-        if self.tactics.rounds:
-            self.guard = min(stones, key=lambda p: (self.guarded.get(p, -math.inf), p))
-            self.guard_until, self.post = math.inf, self.guard
-            return Action("PATHFIND", {"target_coords": _coords(self.post)}, f"on my rounds, to the stone at {self.guard}")
         self.guard, g = None, o["hunting_ground"]
         self.prowl = (g["x0"] + 2 * self.rng.randrange(g["width"] // 2), g["y0"] + 2 * self.rng.randrange(g["height"] // 2),
                       g["z0"] + self.rng.randrange(g["levels"]))

@@ -1,6 +1,6 @@
 """A scripted user that plays like the person who reported the toothless Minotaur (issue 14):
-it explores in long walks (a MOVE of 100 steps that goes on until a wall), listens for the
-stones now and then, grabs what it sees, shrugs off a FAINT sound of hooves and only runs
+it explores the hunting ground (the screen draws its edge, and the stones lie in it) in long
+walks (a MOVE of 100 steps that goes on until a wall), listens for the stones now and then, grabs what it sees, shrugs off a FAINT sound of hooves and only runs
 away once they sound CLOSE or the Minotaur is in sight, raising a lantern when it is that close.
 
 It is a yardstick for how threatening the built-in Minotaur feels, not a good player: it
@@ -92,15 +92,22 @@ class PersonLikeUser(RuleAgent):
         goals = [c for c in seen if c in found]
         if not goals and self.goal in found and self.goal != here and self._unexplored(self.goal):
             goals = [self.goal]  # a person keeps to where they were going
-        goals = goals or [c for c in found if c != here and self._unexplored(c)]
+        goals = goals or [c for c in found if c != here and self._unexplored(c) and self._in_ground(c, observation)]
         if not goals:
             return Action("HALT", {"steps": 5}, "nowhere left to look")
         self.goal = min(goals, key=lambda c: (found[c][0] + min(self.search.gap(n, c) for n in wanted), c))
         path = path_to(found, self.goal)
         word, steps = first_leg(path)
-        if steps == len(path) - 1 and "RAMP" not in word:
-            steps = 100  # the way goes on out of sight: walk on until a wall stops it
+        if steps == len(path) - 1 and "RAMP" not in word and self.map.kind(self.goal) not in ("^", "v"):
+            steps = 100  # the way goes on out of sight: walk on until a wall stops it (not past a ramp it goes for)
         return Action("MOVE", {"direction": word, "steps": steps}, "exploring")
+
+    @staticmethod
+    def _in_ground(cell, observation: Observation) -> bool:
+        """Inside the hunting ground, where the stones lie: a person does not wander off the map it is shown."""
+        g = observation.details["hunting_ground"]
+        return (g["x0"] <= cell[0] < g["x0"] + g["width"] and g["y0"] <= cell[1] < g["y0"] + g["height"]
+                and g["z0"] <= cell[2] < g["z0"] + g["levels"])
 
     def _unexplored(self, cell) -> bool:
         """An open cell at the edge of what it has seen, or the unseen end of a ramp."""

@@ -1,7 +1,8 @@
 """How threatening the built-in Minotaur is on each difficulty (issue 14): the built-in
 user's escape rate against it (normal must stay a fair hunt, 0.35..0.65; hard should drop
 clearly), and against a person-like user (person.py: long walks, FAINT cues ignored) the
-catch rate and the game time until the Minotaur is first heard or seen. A hard game played
+catch rate (with its 95% Wilson interval), how often it catches within EARLY_S of game time,
+and the game time until the Minotaur is first heard or seen. A hard game played
 by a Minotaur that keeps its normal habits tells the Minotaur's share of the drop from the
 stones' share (on hard they are silent). Prints figures next to targets; asserts nothing.
 
@@ -20,12 +21,14 @@ from multiprocessing import Pool
 from person import PersonLikeUser
 from run import row
 
+from labyrinth.agents.arena import wilson_interval
 from labyrinth.agents.builtin_minotaur import TACTICS, BuiltinMinotaur
 from labyrinth.agents.builtin_user import BuiltinUser
 from labyrinth.agents.runner import Match
 
 FAIR = (0.35, 0.65)  # the built-in user's escape rate on normal
 CUE_SOON_S = 60.0  # a person should hear or see the Minotaur within the first minute
+EARLY_S = 300.0  # a catch within five minutes of game time is an early one (a person's game is not 400 turns)
 USERS = {"builtin": BuiltinUser, "person": PersonLikeUser}
 
 
@@ -65,7 +68,8 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     args = parser.parse_args()
     seeds = range(1, args.games + 1)
-    print(f"Threat benchmark: {args.preset}, seeds 1..{args.games}, {args.jobs} process(es)")
+    print(f"Threat benchmark: {args.preset}, seeds 1..{args.games} ({args.games} games a row), "
+          f"{args.jobs} process(es), load average {os.getloadavg()[0]:.1f}")
     row("pairing (user, difficulty, Minotaur habits)", "escaped", "caught", "first cue", "note")
     began = time.perf_counter()
     with Pool(args.jobs) as pool:
@@ -74,16 +78,21 @@ def main() -> None:
                                          ("person", "hard", "normal"), ("person", "hard", "hard")):
             games = pool.map(play, [(user, args.preset, difficulty, habits, s) for s in seeds])
             escaped = sum(g[0] == "ESCAPED" for g in games) / len(games)
-            caught = sum(g[0] == "DEATH" for g in games) / len(games)
+            deaths = [g[2] for g in games if g[0] == "DEATH"]
+            caught = len(deaths) / len(games)
+            low, high = wilson_interval(len(deaths), len(games))
+            early = sum(d <= EARLY_S for d in deaths) / len(games)
             cues = [g[1] for g in games if g[1] is not None]
             soon = sum(c <= CUE_SOON_S for c in cues) / len(games)
             median = f"{statistics.median(cues):.0f} s" if cues else "never"
             target = ""
+            escape_low, escape_high = wilson_interval(sum(g[0] == "ESCAPED" for g in games), len(games))
             if (user, difficulty) == ("builtin", "normal"):
-                target = f"escape {FAIR[0]}..{FAIR[1]}: {'PASS' if FAIR[0] <= escaped <= FAIR[1] else 'MISS'}"
-            deaths = [g[2] for g in games if g[0] == "DEATH"]
+                target = (f"escape 95% CI {escape_low:.3f}..{escape_high:.3f}, target {FAIR[0]}..{FAIR[1]}: "
+                          f"{'PASS' if FAIR[0] <= escaped <= FAIR[1] else 'MISS'}")
             catch = f"median catch at {statistics.median(deaths):.0f} s" if deaths else "no catch"
             row(f"{user}, {difficulty}, {habits}", f"{escaped:.3f}", f"{caught:.3f}", f"median {median}",
+                f"caught 95% CI {low:.3f}..{high:.3f}, within {EARLY_S:g} s {early:.3f}; "
                 f"cue within {CUE_SOON_S:g} s in {soon:.0%}; {catch}"
                 + (f"; {target}" if target else ""))
     print(f"habits: {', '.join(f'{k}={v}' for k, v in TACTICS.items())}")

@@ -70,16 +70,16 @@ def test_the_builtin_users_play_is_pinned():
     assert {key: _play_digest(*key) for key in PLAY_DIGEST} == PLAY_DIGEST
 
 
-# The hard Minotaur against a person-like user (bench/person.py: long walks, FAINT cues
-# ignored), in hard games on fixed seeds: it is heard or seen early, and it catches early at
-# least as often as the same Minotaur keeping its normal habits (bench/threat_bench.py
-# measures this on 200 seeds).
+# The difficulty ordering against a person-like user (bench/person.py: long walks, FAINT cues
+# ignored) in hard games, on fixed seeds for the first EARLY_S of game time: the hard Minotaur
+# is heard or seen early, and catches clearly more often than the same Minotaur keeping its
+# normal habits (the game is the same, so the difference is the Minotaur's alone).
+# bench/threat_bench.py measures this, and normal games, on 200 seeds.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 from person import PersonLikeUser
-from threat_bench import Habitual, first_cue
+from threat_bench import EARLY_S, Habitual, first_cue
 
 THREAT_SEEDS = range(1, 11)
-EARLY_S = 300.0  # a catch within this much game time counts as an early one
 
 
 def _hunt(minotaur, seed: int) -> tuple[float | None, bool]:
@@ -93,8 +93,8 @@ def _hunt(minotaur, seed: int) -> tuple[float | None, bool]:
     return cue, match.outcome == "DEATH"
 
 
-def test_the_hard_minotaur_frightens_a_person():
+def test_the_hard_minotaur_frightens_a_person_more_than_the_normal_one():
     hard = [_hunt(make_agent("minotaur", "builtin", s), s) for s in THREAT_SEEDS]  # told "hard" by its seat
     habitual = [_hunt(Habitual(s, "normal"), s) for s in THREAT_SEEDS]
     assert sum(cue is not None and cue <= 60 for cue, _ in hard) >= 8
-    assert sum(caught for _, caught in hard) >= sum(caught for _, caught in habitual) + 1
+    assert sum(caught for _, caught in hard) >= sum(caught for _, caught in habitual) + 2
