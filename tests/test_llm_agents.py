@@ -29,7 +29,10 @@ FAULTS = {3: "garbage", 5: "empty", 7: "wrong schema", 9: "429", 11: "503", 13: 
 pytestmark = pytest.mark.usefixtures("quick_backoff")
 
 
-def settings(provider: str, url: str, timeout_s: float = 0.5) -> dict[str, ProviderSettings]:
+TIMEOUT_S = 1.5  # long enough for a stub's prompt answer on a busy machine; the "slow" fault takes twice as long
+
+
+def settings(provider: str, url: str, timeout_s: float = TIMEOUT_S) -> dict[str, ProviderSettings]:
     return {provider: ProviderSettings(provider, f"test-{provider}-model", url, api_key=KEY, timeout_s=timeout_s)}
 
 
@@ -47,7 +50,7 @@ def chats(stub: Stub, provider: str) -> list[dict]:
 @pytest.mark.parametrize("provider", PROVIDERS)
 @pytest.mark.parametrize("role", ROLES)
 def test_a_full_match_under_scheduled_faults_counts_the_right_fallbacks(provider, role, stub, tmp_path):
-    stub.respond = Model(provider, FAULTS, timeout_s=0.5)
+    stub.respond = Model(provider, FAULTS, timeout_s=TIMEOUT_S)
     with ReplayWriter(tmp_path / "replays") as writer:
         match = llm_match(provider, role, stub.url, max_turns=25, recorder=writer)
         result = match.play()
@@ -62,7 +65,7 @@ def test_a_full_match_under_scheduled_faults_counts_the_right_fallbacks(provider
     assert "empty" in reasons[1]  # an empty answer (Gemini: no candidates at all)
     assert reasons[2].startswith('Unknown action "FLY": choose one of')  # wrong schema: checked once, by the game
     assert "HTTP 503" in reasons[3] and "3 tries" in reasons[3]  # three 503s in a row: given up
-    assert "did not answer within 0.5 s" in reasons[4]  # the slow reply
+    assert f"did not answer within {TIMEOUT_S:g} s" in reasons[4]  # the slow reply
     requests = chats(stub, provider)
     retried_429 = requests[9]["time"] - requests[8]["time"]
     assert retried_429 >= 0.9  # Retry-After: 1 was honoured

@@ -38,6 +38,8 @@ def write_bytes(path: Path, data: bytes) -> Path:
     return path
 
 
+pytestmark = pytest.mark.xdist_group("recorded-match")  # one worker builds the module's fixture, once
+
 @pytest.fixture(scope="module")
 def recorded(tmp_path_factory) -> tuple[Path, object]:
     """A whole builtin-vs-builtin match on "small", long enough to cut and tamper with:

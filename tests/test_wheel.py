@@ -16,6 +16,8 @@ RL_EXTRA = {"labyrinth.agents.rl_spaces", "labyrinth.agents.gym_env", "labyrinth
 RL_PACKAGES = {"gymnasium", "pettingzoo", "numpy"}  # what those import from the [rl] extra
 
 
+pytestmark = pytest.mark.xdist_group("wheel")  # one worker builds the module's fixture, once
+
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory) -> Path:
     """The bin folder of a fresh environment with the wheel and its dependencies installed."""
