@@ -1,0 +1,169 @@
+"""The Leaderboard screen: the tournament's standings as `labyrinth leaderboard`
+prints them (the same rows, from leaderboard_rows), a role switch, the head-to-head
+table, the highlighted contestant's rating over its matches, and every match in
+the results database, whose replay Enter opens in the replay player.
+
+The database is read in a background thread: one held locked by another program
+is waited for (up to the results database's own limit) without freezing the
+screen. A database that cannot be read, and a match whose replay is missing or
+damaged, are said on the screen in words; nothing is changed on disk.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Static
+
+from labyrinth.engine.wsap.roles import ROLES
+from labyrinth.saves.replays import ReplayError, read_replay
+from labyrinth.saves.results_db import ResultsUnusable, results_path
+
+from ..background import run_in_background
+from ..leaderboard_rows import (
+    HEAD_TO_HEAD_COLUMNS,
+    MATCH_COLUMNS,
+    RATING_COLUMNS,
+    Board,
+    Column,
+    head_to_head_rows,
+    history_range,
+    match_row,
+    rating_rows,
+    read_board,
+    sparkline,
+)
+from ..session import ReplaySession
+from ..terminal_text import plain, printable
+from ..tournament_cmd import TITLES
+
+HEAD_TO_HEAD = "head to head"  # what the upper table shows instead of a role's ratings
+
+
+class LeaderboardScreen(Screen):
+    CSS_PATH = "../leaderboard.tcss"
+    AUTO_FOCUS = "#board-standings"
+    BINDINGS = [
+        Binding("r", "switch_role", "user/Minotaur", id="board-role"),
+        Binding("h", "head_to_head", "head to head", id="board-head-to-head"),
+        Binding("escape,q", "app.pop_screen", "back", id="board-close"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.board: Board | None = None
+        self.shown = next(iter(ROLES))  # a role, or HEAD_TO_HEAD
+        self.role = self.shown  # the role last shown, for the switch to go from
+
+    def compose(self) -> ComposeResult:
+        yield Static("Reading the results…", id="board-title")
+        yield DataTable(id="board-standings", cursor_type="row", zebra_stripes=True)
+        yield Static(id="board-trend")
+        yield DataTable(id="board-matches", cursor_type="row", zebra_stripes=True)
+        yield Static(id="board-problem", classes="problem")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#board-matches", DataTable).border_title = "matches: Enter watches one"
+        run_in_background(self.app, read_board, self._read)
+
+    def _read(self, board: Board | None, error: BaseException | None) -> None:
+        title = self.query_one("#board-title", Static)
+        if isinstance(error, ResultsUnusable):
+            title.update(plain(str(error), style="bold red"))
+            return
+        if error is not None:
+            raise error
+        if board is None or not board.matches:
+            where = results_path() if board is None else board.path
+            title.update(plain(f"No tournament results yet in {where}: `labyrinth tournament --users "
+                               "builtin,random --minotaurs builtin,wait` plays some."))
+            return
+        self.board = board
+        title.update(Text.assemble(plain(f"Leaderboard: {len(board.matches)} matches in {board.path}", style="bold"),
+                                   "\n", plain(f"rated together: {board.pooled()}", style="dim")))
+        _fill(self.query_one("#board-matches", DataTable), MATCH_COLUMNS, map(match_row, board.matches))
+        self._show_standings()
+
+    # --- the upper table ---------------------------------------------------------
+
+    def action_switch_role(self) -> None:
+        roles = list(ROLES)
+        self.shown = self.role = roles[(roles.index(self.role) + 1) % len(roles)]
+        self._show_standings()
+
+    def action_head_to_head(self) -> None:
+        self.shown = self.role if self.shown == HEAD_TO_HEAD else HEAD_TO_HEAD
+        self._show_standings()
+
+    def _show_standings(self) -> None:
+        if self.board is None:
+            return
+        table = self.query_one("#board-standings", DataTable)
+        standings = self.board.standings
+        if self.shown == HEAD_TO_HEAD:
+            _fill(table, HEAD_TO_HEAD_COLUMNS, head_to_head_rows(standings))
+            table.border_title = "head to head (user vs Minotaur): h for the ratings"
+        else:
+            _fill(table, RATING_COLUMNS, rating_rows(standings.ratings[self.shown]))
+            other = TITLES[next(role for role in ROLES if role != self.shown)]
+            table.border_title = f"{TITLES[self.shown]} ratings (OpenSkill mu - 3σ): r for the {other}s"
+        self._show_trend()
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        if event.data_table.id == "board-standings":
+            self._show_trend()
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._show_trend)  # once the line has its new width
+
+    def _show_trend(self) -> None:
+        """The highlighted contestant's rating after each of its matches, on its role's one scale."""
+        trend = self.query_one("#board-trend", Static)
+        row = self.query_one("#board-standings", DataTable).cursor_row
+        ratings = self.board.standings.ratings[self.shown] if self.board and self.shown != HEAD_TO_HEAD else ()
+        if not 0 <= row < len(ratings):
+            trend.update("")
+            return
+        rating, (low, high) = ratings[row], history_range(ratings)
+        head = printable(f"{rating.name} over {rating.matches} matches ")
+        tail = f" {rating.rating:.2f}   (▁ {low:.2f} … █ {high:.2f})"
+        room = trend.content_region.width - len(head) - len(tail)
+        trend.update(Text.assemble(head, (sparkline(rating.history, room, low, high), "bold"), tail))
+
+    # --- the matches ---------------------------------------------------------------
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        if event.data_table.id != "board-matches" or self.board is None:
+            return
+        from .replay_player import ReplayPlayerScreen
+
+        match = self.board.matches[int(event.row_key.value)]
+        problem = self.query_one("#board-problem", Static)
+        problem.update("")
+        if match.replay is None:
+            problem.update("This match was kept without a replay: nothing to watch.")
+            return
+        try:
+            replay = read_replay(Path(match.replay))
+        except ReplayError as exc:
+            problem.update(plain(f"This match's replay cannot be read: {exc}"))
+            return
+        if not replay.turns:
+            problem.update("This match ended before its first turn: nothing to watch.")
+            return
+        self.app.push_screen(ReplayPlayerScreen(ReplaySession(replay)))
+
+
+def _fill(table: DataTable, columns: tuple[Column, ...], rows) -> None:
+    """``table`` anew with ``columns`` and ``rows`` (already printable; shown as words, never markup)."""
+    table.clear(columns=True)
+    table.add_columns(*(Text(c.header, justify="right" if c.right else "left") for c in columns))
+    for index, row in enumerate(rows):
+        table.add_row(*(Text(cell, justify="right" if c.right else "left") for c, cell in zip(columns, row,
+                                                                                            strict=True)),
+                      key=str(index))
