@@ -1,7 +1,7 @@
 """The Leaderboard screen: the tournament's standings as `labyrinth leaderboard`
 prints them (the same rows, from leaderboard_rows), a role switch, the head-to-head
-table, the highlighted contestant's rating over its matches, and every match in
-the results database, whose replay Enter opens in the replay player.
+table, each contestant's rating over its matches as a sparkline, and every match
+in the results database, whose replay Enter opens in the replay player.
 
 The database is read in a background thread: one held locked by another program
 is waited for (up to the results database's own limit) without freezing the
@@ -38,10 +38,12 @@ from ..leaderboard_rows import (
     sparkline,
 )
 from ..session import ReplaySession
-from ..terminal_text import plain, printable
+from ..terminal_text import plain
 from ..tournament_cmd import TITLES
 
 HEAD_TO_HEAD = "head to head"  # what the upper table shows instead of a role's ratings
+TREND = Column("over matches")  # each contestant's rating after each match, on its role's one scale
+TREND_MIN = 8  # the narrowest sparkline: on a narrow screen the table scrolls sideways rather than lose it
 
 
 class LeaderboardScreen(Screen):
@@ -62,7 +64,6 @@ class LeaderboardScreen(Screen):
     def compose(self) -> ComposeResult:
         yield Static("Reading the results…", id="board-title")
         yield DataTable(id="board-standings", cursor_type="row", zebra_stripes=True)
-        yield Static(id="board-trend")
         yield DataTable(id="board-matches", cursor_type="row", zebra_stripes=True)
         yield Static(id="board-problem", classes="problem")
         yield Footer()
@@ -104,36 +105,27 @@ class LeaderboardScreen(Screen):
         if self.board is None:
             return
         table = self.query_one("#board-standings", DataTable)
-        standings = self.board.standings
+        standings, row = self.board.standings, table.cursor_row
         if self.shown == HEAD_TO_HEAD:
             _fill(table, HEAD_TO_HEAD_COLUMNS, head_to_head_rows(standings))
-            table.border_title = "head to head (user vs Minotaur): h for the ratings"
-        else:
-            _fill(table, RATING_COLUMNS, rating_rows(standings.ratings[self.shown]))
-            other = TITLES[next(role for role in ROLES if role != self.shown)]
-            table.border_title = f"{TITLES[self.shown]} ratings (OpenSkill mu - 3σ): r for the {other}s"
-        self._show_trend()
-
-    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
-        if event.data_table.id == "board-standings":
-            self._show_trend()
+            table.border_title = "head to head (user vs Minotaur) · h: ratings"
+            table.border_subtitle = ""
+            table.move_cursor(row=row)
+            return
+        ratings = standings.ratings[self.shown]
+        rows = rating_rows(ratings)
+        low, high = history_range(ratings)
+        room = max(TREND_MIN, table.scrollable_content_region.width - _width(table, RATING_COLUMNS, rows)
+                   - 2 * table.cell_padding - 1)  # - 1: the scrollbar's edge
+        _fill(table, (*RATING_COLUMNS, TREND), [(*row, sparkline(r.history, room, low, high))
+                                                for row, r in zip(rows, ratings, strict=True)])
+        other = TITLES[next(role for role in ROLES if role != self.shown)]
+        table.border_title = f"{TITLES[self.shown]} ratings (OpenSkill mu - 3σ) · r: {other} · h: head to head"
+        table.border_subtitle = f"rating over matches: ▁ {low:.2f} … █ {high:.2f}"
+        table.move_cursor(row=row)  # where it was, on a resize
 
     def on_resize(self) -> None:
-        self.call_after_refresh(self._show_trend)  # once the line has its new width
-
-    def _show_trend(self) -> None:
-        """The highlighted contestant's rating after each of its matches, on its role's one scale."""
-        trend = self.query_one("#board-trend", Static)
-        row = self.query_one("#board-standings", DataTable).cursor_row
-        ratings = self.board.standings.ratings[self.shown] if self.board and self.shown != HEAD_TO_HEAD else ()
-        if not 0 <= row < len(ratings):
-            trend.update("")
-            return
-        rating, (low, high) = ratings[row], history_range(ratings)
-        head = printable(f"{rating.name} over {rating.matches} matches ")
-        tail = f" {rating.rating:.2f}   (▁ {low:.2f} … █ {high:.2f})"
-        room = trend.content_region.width - len(head) - len(tail)
-        trend.update(Text.assemble(head, (sparkline(rating.history, room, low, high), "bold"), tail))
+        self.call_after_refresh(self._show_standings)  # the sparklines as wide as the new room
 
     # --- the matches ---------------------------------------------------------------
 
@@ -157,6 +149,12 @@ class LeaderboardScreen(Screen):
             problem.update("This match ended before its first turn: nothing to watch.")
             return
         self.app.push_screen(ReplayPlayerScreen(ReplaySession(replay)))
+
+
+def _width(table: DataTable, columns: tuple[Column, ...], rows: list[tuple[str, ...]]) -> int:
+    """How wide ``columns`` are with ``rows`` in them, their padding included."""
+    return sum(max(len(c.header), *(len(row[i]) for row in rows)) + 2 * table.cell_padding
+               for i, c in enumerate(columns))
 
 
 def _fill(table: DataTable, columns: tuple[Column, ...], rows) -> None:
