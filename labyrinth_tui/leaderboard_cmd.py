@@ -25,6 +25,7 @@ from .leaderboard_rows import (
     Column,
     head_to_head_rows,
     history_range,
+    nothing_to_show,
     rating_rows,
     read_board,
     sparkline,
@@ -59,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
         _say(str(problem))
         return 2
     roles = [args.role] if args.role else list(ROLES)
-    empty = _emptiness(board, args)
+    empty = nothing_to_show(board, args.preset, args.difficulty)
     if args.json:
         if empty:
             _say(empty)
@@ -72,18 +73,6 @@ def run(args: argparse.Namespace) -> int:
         console = Console()
         console.print(*_tables(board, roles, console.width), sep="\n")
     return 0
-
-
-def _emptiness(board: Board | None, args: argparse.Namespace) -> str | None:
-    """Why there is nothing to show, or None."""
-    if board is None:
-        return (f"no results yet: {results_path()} does not exist. `labyrinth tournament --users builtin,random "
-                "--minotaurs builtin,wait` plays some.")
-    if not board.matches:
-        chosen = " and ".join(f"{name} {value}" for name, value in (("preset", args.preset),
-                                                                   ("difficulty", args.difficulty)) if value)
-        return f"no matches in {board.path}{' with ' + chosen if chosen else ''} yet."
-    return None
 
 
 def _json(board: Board, args: argparse.Namespace, roles: list[str]) -> dict:
@@ -117,9 +106,10 @@ def _table(title: str, columns: tuple[Column, ...], rows: list[tuple[str, ...]])
     from rich.text import Text
 
     table = Table(title=title, title_justify="left", title_style="bold", box=box.SIMPLE_HEAD, pad_edge=False,
-                  show_edge=False)
+                  collapse_padding=True, show_edge=False)
     for column in columns:
-        table.add_column(column.header, justify="right" if column.right else "left")
+        table.add_column(column.header, justify="right" if column.right else "left",
+                         overflow="ellipsis" if column.right else "fold")  # a long name on two lines, whole
     for row in rows:
         table.add_row(*(Text(cell) for cell in row))  # names are words, never markup
     return table
@@ -131,9 +121,10 @@ def _trends(ratings: tuple[Rating, ...], low: float, high: float, width: int):
     from rich.text import Text
 
     names = max((len(printable(r.name)) for r in ratings), default=0)
-    room = max(SPARK_MIN, min(SPARK_MAX, width - min(names, width // 3) - 12))
+    names = min(names, width // 2)  # a longer name folds onto a second line
+    room = max(SPARK_MIN, min(SPARK_MAX, width - names - 10))  # 10: two gaps and the rating
     grid = Table.grid(padding=(0, 1))
-    grid.add_column(max_width=width // 3, no_wrap=True, overflow="ellipsis")
+    grid.add_column(max_width=names, overflow="fold")
     grid.add_column(style="cyan", no_wrap=True)
     grid.add_column(justify="right")
     for r in ratings:

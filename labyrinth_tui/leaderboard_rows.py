@@ -72,6 +72,18 @@ def read_board(preset: str | None = None, difficulty: str | None = None) -> Boar
     return Board(path, matches, rate(matches))
 
 
+def nothing_to_show(board: Board | None, preset: str | None = None, difficulty: str | None = None) -> str | None:
+    """Why there is no standing to show (no database yet, no match chosen), with what to do; or None."""
+    if board is None:
+        return (f"no results yet: {results_path()} does not exist. `labyrinth tournament --users builtin,random "
+                "--minotaurs builtin,wait` plays some.")
+    if not board.matches:
+        chosen = " and ".join(f"{name} {value}" for name, value in (("preset", preset), ("difficulty", difficulty))
+                              if value)
+        return f"no matches in {board.path}{' with ' + chosen if chosen else ''} yet."
+    return None
+
+
 def rating_rows(ratings: Sequence[Rating]) -> list[tuple[str, ...]]:
     """One row per contestant of a role, best first: its place, name, conservative rating with its
     uncertainty (sigma), matches, wins/draws/losses, and win rate with its 95% Wilson interval."""

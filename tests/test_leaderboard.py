@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
+import threading
 
 import pytest
 from textual.widgets import DataTable, Static
@@ -230,7 +231,7 @@ async def test_the_screen_says_when_there_is_nothing_or_the_database_is_broken()
     app = LabyrinthApp()
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await open_board(pilot, app)
-        assert "No tournament results yet" in text(screen, "#board-title")
+        assert "No results yet" in text(screen, "#board-title")
         await pilot.press("r", "h", "escape")
         path = results_path()
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -238,3 +239,25 @@ async def test_the_screen_says_when_there_is_nothing_or_the_database_is_broken()
         screen = await open_board(pilot, app)
         assert "file is not a database" in text(screen, "#board-title")
         assert path.read_bytes() == b"not a database " * 300
+
+
+@pytest.mark.filterwarnings("error::pytest.PytestUnhandledThreadExceptionWarning")  # a failed answer: a failure
+async def test_a_screen_closed_while_the_database_is_read_is_left_alone(monkeypatch):
+    from labyrinth.tui.screens import leaderboard
+
+    release = threading.Event()
+    read = threading.Event()
+
+    def slow_read():
+        release.wait(10)
+        read.set()
+
+    monkeypatch.setattr(leaderboard, "read_board", slow_read)
+    app = LabyrinthApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await choose(pilot, app, "leaderboard")
+        await pilot.press("escape")
+        release.set()
+        await wait_for(pilot, read.is_set)
+        await pilot.pause()
+        assert isinstance(app.screen, TitleScreen)

@@ -21,7 +21,7 @@ from textual.widgets import DataTable, Footer, Static
 
 from labyrinth.engine.wsap.roles import ROLES
 from labyrinth.saves.replays import ReplayError, read_replay
-from labyrinth.saves.results_db import ResultsUnusable, results_path
+from labyrinth.saves.results_db import ResultsUnusable
 
 from ..background import run_in_background
 from ..leaderboard_rows import (
@@ -33,6 +33,7 @@ from ..leaderboard_rows import (
     head_to_head_rows,
     history_range,
     match_row,
+    nothing_to_show,
     rating_rows,
     read_board,
     sparkline,
@@ -73,16 +74,16 @@ class LeaderboardScreen(Screen):
         run_in_background(self.app, read_board, self._read)
 
     def _read(self, board: Board | None, error: BaseException | None) -> None:
+        if not self.is_attached:
+            return  # closed while the database was read
         title = self.query_one("#board-title", Static)
         if isinstance(error, ResultsUnusable):
             title.update(plain(str(error), style="bold red"))
             return
         if error is not None:
             raise error
-        if board is None or not board.matches:
-            where = results_path() if board is None else board.path
-            title.update(plain(f"No tournament results yet in {where}: `labyrinth tournament --users "
-                               "builtin,random --minotaurs builtin,wait` plays some."))
+        if empty := nothing_to_show(board):
+            title.update(plain(empty[0].upper() + empty[1:]))
             return
         self.board = board
         title.update(Text.assemble(plain(f"Leaderboard: {len(board.matches)} matches in {board.path}", style="bold"),
