@@ -13,7 +13,7 @@ from labyrinth.engine import DEFAULT_PRESET, DIFFICULTIES, PRESETS
 from labyrinth.saves.atomic import sweep_data_dir
 from labyrinth.saves.config import ConfigError
 
-from . import arena_cmd, memory_cmd, tournament_cmd
+from . import arena_cmd, leaderboard_cmd, memory_cmd, tournament_cmd
 from .provider_options import add_provider_options, chosen_providers, contestant, provider_settings
 from .terminal_text import printable
 
@@ -34,6 +34,7 @@ def _parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     arena_cmd.add_parser(sub)
     tournament_cmd.add_parser(sub)
+    leaderboard_cmd.add_parser(sub)
     memory_cmd.add_parser(sub)
 
     def game_options(p: argparse.ArgumentParser) -> None:
@@ -128,6 +129,8 @@ def main(argv: list[str] | None = None) -> int:
             return replay(args.file, args.verify, sys.stdout)
         if args.command == "memory":
             return memory_cmd.run(args)
+        if args.command == "leaderboard":
+            return leaderboard_cmd.run(args)
         if args.command == "doctor":
             from .doctor import doctor
 

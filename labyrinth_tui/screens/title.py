@@ -1,6 +1,6 @@
 """The title screen: the new-game form (preset, seed, difficulty, who plays
 each role) and the ways in: Continue (the game saved last, when there is one),
-Play, Spectate, Saved games, Replays, Memory, Help, Quit."""
+Play, Spectate, Saved games, Replays, Leaderboard, Memory, Help, Quit."""
 
 from __future__ import annotations
 
@@ -29,7 +29,8 @@ BANNER = """\
  the temporal hunt"""
 HUMAN = "you"
 MENU = (("play", "Play"), ("spectate", "Spectate"), ("hotseat", "Hot-seat"),
-        ("resume", "Saved games"), ("replays", "Replays"), ("memory", "Memory"), ("help", "Help"), ("quit", "Quit"))
+        ("resume", "Saved games"), ("replays", "Replays"),
+        ("leaderboard", "Leaderboard"), ("memory", "Memory"), ("help", "Help"), ("quit", "Quit"))
 
 
 @dataclass(frozen=True)
@@ -122,6 +123,11 @@ class TitleScreen(Screen):
         from .replays import ReplaysScreen
 
         self.app.push_screen(ReplaysScreen())
+
+    def action_leaderboard(self) -> None:
+        from .leaderboard import LeaderboardScreen
+
+        self.app.push_screen(LeaderboardScreen())
 
     def action_memory(self) -> None:
         from .memory import MemoryScreen

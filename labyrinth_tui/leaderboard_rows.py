@@ -1,0 +1,127 @@
+"""The leaderboard as rows of text: the standings read from the results database,
+for `labyrinth leaderboard` and the TUI's Leaderboard screen alike, so that the
+two never say a match, a rating or a win rate differently.
+
+Each table is a tuple of columns (a header and which side its cells keep to)
+and rows of plain strings, already made printable: the command line wraps them
+in a Rich table, the screen in a DataTable, neither reads them as markup. The
+rating over matches is drawn as a sparkline of block characters: eight heights
+are enough to see a rating climb, settle or fall, they fit any terminal font
+and width, and they need no plotting package.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from labyrinth.agents.ratings import Rating, Standings, rate
+from labyrinth.saves.results_db import MatchRow, ResultsDB, results_path
+
+from .terminal_text import printable
+
+BARS = "▁▂▃▄▅▆▇█"  # a sparkline's heights, lowest first
+OUTCOME_WORDS = {"ESCAPED": "escaped", "DEATH": "caught", "TIMEOUT": "timeout"}  # the user was, in the match list
+
+
+@dataclass(frozen=True)
+class Column:
+    header: str
+    right: bool = False  # numbers keep to the right, names to the left
+
+
+RATING_COLUMNS = (Column("#", True), Column("contestant"), Column("rating ±σ", True), Column("games", True),
+                  Column("W/D/L", True), Column("win rate (95%)", True))
+HEAD_TO_HEAD_COLUMNS = (Column("user"), Column("Minotaur"), Column("games", True), Column("escaped", True),
+                        Column("caught", True), Column("timeouts", True))
+MATCH_COLUMNS = (Column("user"), Column("Minotaur"), Column("seed", True), Column("ground"), Column("outcome"),
+                 Column("turns", True))
+
+
+@dataclass(frozen=True)
+class Board:
+    """What the leaderboard shows: the matches it rated and the standings drawn from them."""
+
+    path: Path  # the results database
+    matches: tuple[MatchRow, ...]  # in key order, as the database gives them
+    standings: Standings
+
+    def grounds(self) -> list[tuple[str, str, int, int]]:
+        """Each kind of match rated together (preset, difficulty, turn limit), with how many: the
+        ratings pool them, so the reader is told what was pooled."""
+        counts = Counter((m.preset, m.difficulty, m.max_turns) for m in self.matches)
+        return [(*ground, n) for ground, n in sorted(counts.items())]
+
+    def pooled(self) -> str:
+        """The grounds in words: 'tiny, normal, ≤400 turns (48); small, ... (12)'."""
+        return printable("; ".join(f"{preset}, {difficulty}, ≤{turns} turns ({n})"
+                                   for preset, difficulty, turns, n in self.grounds()))
+
+
+def read_board(preset: str | None = None, difficulty: str | None = None) -> Board | None:
+    """The standings of the matches in the results database (on ``preset``, at ``difficulty``, when
+    given); None when there is no database yet. ResultsUnusable for one that cannot be read (it is
+    kept as it is). The file is never made here: a leaderboard is no reason to start a database."""
+    path = results_path()
+    if not path.exists():
+        return None
+    with ResultsDB(path) as db:
+        matches = tuple(db.matches(preset=preset, difficulty=difficulty))
+    return Board(path, matches, rate(matches))
+
+
+def nothing_to_show(board: Board | None, preset: str | None = None, difficulty: str | None = None) -> str | None:
+    """Why there is no standing to show (no database yet, no match chosen), with what to do; or None."""
+    if board is None:
+        return (f"no results yet: {results_path()} does not exist. `labyrinth tournament --users builtin,random "
+                "--minotaurs builtin,wait` plays some.")
+    if not board.matches:
+        chosen = " and ".join(f"{name} {value}" for name, value in (("preset", preset), ("difficulty", difficulty))
+                              if value)
+        return f"no matches in {board.path}{' with ' + chosen if chosen else ''} yet."
+    return None
+
+
+def rating_rows(ratings: Sequence[Rating]) -> list[tuple[str, ...]]:
+    """One row per contestant of a role, best first: its place, name, conservative rating with its
+    uncertainty (sigma), matches, wins/draws/losses, and win rate with its 95% Wilson interval."""
+    rows = []
+    for place, r in enumerate(ratings, 1):
+        low, high = r.win_interval
+        rows.append((str(place), printable(r.name), f"{r.rating:.2f} ±{r.sigma:.2f}", str(r.matches),
+                     f"{r.wins}/{r.draws}/{r.losses}", f"{r.win_rate:.0%} ({low:.0%}–{high:.0%})"))
+    return rows
+
+
+def head_to_head_rows(standings: Standings) -> list[tuple[str, ...]]:
+    return [(printable(h.user), printable(h.minotaur), str(h.matches), str(h.escaped), str(h.caught),
+             str(h.timeouts)) for h in standings.head_to_head]
+
+
+def match_row(match: MatchRow) -> tuple[str, ...]:
+    return (printable(match.user), printable(match.minotaur), str(match.seed),
+            printable(f"{match.preset} {match.difficulty}"), OUTCOME_WORDS[match.outcome], str(match.turns))
+
+
+def sparkline(values: Sequence[float], width: int, low: float | None = None, high: float | None = None) -> str:
+    """``values`` as at most ``width`` bars between ``low`` and ``high`` (their own extremes when not
+    given: pass a role's, to compare its contestants on one scale). More values than bars: each bar
+    is the value at the end of its share, so the last bar is always the latest value."""
+    if not values or width < 1:
+        return ""
+    if len(values) > width:
+        values = [values[(i + 1) * len(values) // width - 1] for i in range(width)]
+    low = min(values) if low is None else low
+    high = max(values) if high is None else high
+    if high <= low:
+        return BARS[len(BARS) // 2] * len(values)
+    top = len(BARS) - 1
+    return "".join(BARS[max(0, min(top, round((v - low) / (high - low) * top)))] for v in values)
+
+
+def history_range(ratings: Sequence[Rating]) -> tuple[float, float]:
+    """The lowest and highest rating any of ``ratings`` ever had: one scale for their sparklines."""
+    seen = [v for r in ratings for v in r.history] or [0.0]
+    return min(seen), max(seen)

@@ -1,0 +1,168 @@
+"""The Leaderboard screen: the tournament's standings as `labyrinth leaderboard`
+prints them (the same rows, from leaderboard_rows), a role switch, the head-to-head
+table, each contestant's rating over its matches as a sparkline, and every match
+in the results database, whose replay Enter opens in the replay player.
+
+The database is read in a background thread: one held locked by another program
+is waited for (up to the results database's own limit) without freezing the
+screen. A database that cannot be read, and a match whose replay is missing or
+damaged, are said on the screen in words; nothing is changed on disk.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Static
+
+from labyrinth.engine.wsap.roles import ROLES
+from labyrinth.saves.replays import ReplayError, read_replay
+from labyrinth.saves.results_db import ResultsUnusable
+
+from ..background import run_in_background
+from ..leaderboard_rows import (
+    HEAD_TO_HEAD_COLUMNS,
+    MATCH_COLUMNS,
+    RATING_COLUMNS,
+    Board,
+    Column,
+    head_to_head_rows,
+    history_range,
+    match_row,
+    nothing_to_show,
+    rating_rows,
+    read_board,
+    sparkline,
+)
+from ..session import ReplaySession
+from ..terminal_text import plain
+from ..tournament_cmd import TITLES
+
+HEAD_TO_HEAD = "head to head"  # what the upper table shows instead of a role's ratings
+TREND = Column("over matches")  # each contestant's rating after each match, on its role's one scale
+TREND_MIN = 8  # the narrowest sparkline: on a narrow screen the table scrolls sideways rather than lose it
+
+
+class LeaderboardScreen(Screen):
+    CSS_PATH = "../leaderboard.tcss"
+    AUTO_FOCUS = "#board-standings"
+    BINDINGS = [
+        Binding("r", "switch_role", "user/Minotaur", id="board-role"),
+        Binding("h", "head_to_head", "head to head", id="board-head-to-head"),
+        Binding("escape,q", "app.pop_screen", "back", id="board-close"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.board: Board | None = None
+        self.shown = next(iter(ROLES))  # a role, or HEAD_TO_HEAD
+        self.role = self.shown  # the role last shown, for the switch to go from
+
+    def compose(self) -> ComposeResult:
+        yield Static("Reading the results…", id="board-title")
+        yield DataTable(id="board-standings", cursor_type="row", zebra_stripes=True)
+        yield DataTable(id="board-matches", cursor_type="row", zebra_stripes=True)
+        yield Static(id="board-problem", classes="problem")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#board-matches", DataTable).border_title = "matches: Enter watches one"
+        run_in_background(self.app, read_board, self._read)
+
+    def _read(self, board: Board | None, error: BaseException | None) -> None:
+        if not self.is_attached:
+            return  # closed while the database was read
+        title = self.query_one("#board-title", Static)
+        if isinstance(error, ResultsUnusable):
+            title.update(plain(str(error), style="bold red"))
+            return
+        if error is not None:
+            raise error
+        if empty := nothing_to_show(board):
+            title.update(plain(empty[0].upper() + empty[1:]))
+            return
+        self.board = board
+        title.update(Text.assemble(plain(f"Leaderboard: {len(board.matches)} matches in {board.path}", style="bold"),
+                                   "\n", plain(f"rated together: {board.pooled()}", style="dim")))
+        _fill(self.query_one("#board-matches", DataTable), MATCH_COLUMNS, map(match_row, board.matches))
+        self._show_standings()
+
+    # --- the upper table ---------------------------------------------------------
+
+    def action_switch_role(self) -> None:
+        roles = list(ROLES)
+        self.shown = self.role = roles[(roles.index(self.role) + 1) % len(roles)]
+        self._show_standings()
+
+    def action_head_to_head(self) -> None:
+        self.shown = self.role if self.shown == HEAD_TO_HEAD else HEAD_TO_HEAD
+        self._show_standings()
+
+    def _show_standings(self) -> None:
+        if self.board is None:
+            return
+        table = self.query_one("#board-standings", DataTable)
+        standings, row = self.board.standings, table.cursor_row
+        if self.shown == HEAD_TO_HEAD:
+            _fill(table, HEAD_TO_HEAD_COLUMNS, head_to_head_rows(standings))
+            table.border_title = "head to head (user vs Minotaur) · h: ratings"
+            table.border_subtitle = ""
+            table.move_cursor(row=row)
+            return
+        ratings = standings.ratings[self.shown]
+        rows = rating_rows(ratings)
+        low, high = history_range(ratings)
+        room = max(TREND_MIN, table.scrollable_content_region.width - _width(table, RATING_COLUMNS, rows)
+                   - 2 * table.cell_padding - 1)  # - 1: the scrollbar's edge
+        _fill(table, (*RATING_COLUMNS, TREND), [(*row, sparkline(r.history, room, low, high))
+                                                for row, r in zip(rows, ratings, strict=True)])
+        other = TITLES[next(role for role in ROLES if role != self.shown)]
+        table.border_title = f"{TITLES[self.shown]} ratings (OpenSkill mu - 3σ) · r: {other} · h: head to head"
+        table.border_subtitle = f"rating over matches: ▁ {low:.2f} … █ {high:.2f}"
+        table.move_cursor(row=row)  # where it was, on a resize
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._show_standings)  # the sparklines as wide as the new room
+
+    # --- the matches ---------------------------------------------------------------
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        if event.data_table.id != "board-matches" or self.board is None:
+            return
+        from .replay_player import ReplayPlayerScreen
+
+        match = self.board.matches[int(event.row_key.value)]
+        problem = self.query_one("#board-problem", Static)
+        problem.update("")
+        if match.replay is None:
+            problem.update("This match was kept without a replay: nothing to watch.")
+            return
+        try:
+            replay = read_replay(Path(match.replay))
+        except ReplayError as exc:
+            problem.update(plain(f"This match's replay cannot be read: {exc}"))
+            return
+        if not replay.turns:
+            problem.update("This match ended before its first turn: nothing to watch.")
+            return
+        self.app.push_screen(ReplayPlayerScreen(ReplaySession(replay)))
+
+
+def _width(table: DataTable, columns: tuple[Column, ...], rows: list[tuple[str, ...]]) -> int:
+    """How wide ``columns`` are with ``rows`` in them, their padding included."""
+    return sum(max(len(c.header), *(len(row[i]) for row in rows)) + 2 * table.cell_padding
+               for i, c in enumerate(columns))
+
+
+def _fill(table: DataTable, columns: tuple[Column, ...], rows) -> None:
+    """``table`` anew with ``columns`` and ``rows`` (already printable; shown as words, never markup)."""
+    table.clear(columns=True)
+    table.add_columns(*(Text(c.header, justify="right" if c.right else "left") for c in columns))
+    for index, row in enumerate(rows):
+        table.add_row(*(Text(cell, justify="right" if c.right else "left") for c, cell in zip(columns, row,
+                                                                                            strict=True)),
+                      key=str(index))

@@ -1,0 +1,263 @@
+"""`labyrinth leaderboard` and the TUI's Leaderboard screen: the standings of the
+results database as a table that fits 80 columns or as one JSON object, a clear
+word (and exit 0) when there is nothing yet, a database that cannot be read
+reported and kept; the screen opened from the title, its role switch, and a
+match's replay opened from it, or a clear word when the replay is gone."""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+import threading
+
+import pytest
+from textual.widgets import DataTable, Static
+
+from labyrinth.agents.ratings import rate
+from labyrinth.saves import results_db
+from labyrinth.saves.results_db import MatchRow, ResultsDB, results_path
+from labyrinth.tui.app import LabyrinthApp
+from labyrinth.tui.cli import main
+from labyrinth.tui.leaderboard_rows import BARS, head_to_head_rows, rating_rows, sparkline
+from labyrinth.tui.screens.leaderboard import LeaderboardScreen
+from labyrinth.tui.screens.replay_player import ReplayPlayerScreen
+from labyrinth.tui.screens.title import TitleScreen
+
+from .test_tui import choose, wait_for
+
+
+def kept(user: str, minotaur: str, seed: int, outcome: str, replay: str | None = None, preset: str = "tiny") -> MatchRow:
+    return MatchRow(user, minotaur, seed, preset, "normal", 20, outcome, 7, 12.5, 0, 0, 0, 0, 0, 0, False, False,
+                    0.01, replay)
+
+
+def keep(*rows: MatchRow) -> list[MatchRow]:
+    with ResultsDB() as db:
+        for row in rows:
+            db.record(row)
+        return db.matches()
+
+
+def some_results() -> list[MatchRow]:
+    """builtin escapes wait twice and draws once; random is caught by builtin once (on another ground)."""
+    return keep(kept("builtin", "wait", 1, "ESCAPED"), kept("builtin", "wait", 2, "ESCAPED"),
+                kept("builtin", "wait", 3, "TIMEOUT"), kept("random", "builtin", 1, "DEATH", preset="small"))
+
+
+def leaderboard(capsys, monkeypatch, *args: str) -> tuple[int, str, str]:
+    monkeypatch.setenv("COLUMNS", "80")
+    code = main(["leaderboard", *args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def real_tournament(capsys) -> None:
+    """Rule agents on the tiny ground, 20 turns at most: each match recorded as a replay."""
+    assert main(["tournament", "--users", "builtin,random", "--minotaurs", "builtin,wait", "--games", "2", "--preset",
+                 "tiny", "--max-turns", "20", "--concurrency", "1", "--no-memory", "--json"]) == 0
+    capsys.readouterr()
+
+
+# --- the command ---------------------------------------------------------------------
+
+
+def test_the_table_shows_each_role_and_the_head_to_head_in_80_columns(capsys, monkeypatch):
+    rows = some_results()
+    code, out, err = leaderboard(capsys, monkeypatch)
+    assert code == 0 and err == ""
+    assert max(len(line) for line in out.splitlines()) <= 80
+    assert "Leaderboard: 4 matches in" in out and "small, normal, ≤20 turns (1); tiny, normal, ≤20 turns (3)" in out
+    standings = rate(rows)
+    lines = [tuple(re.split(r"\s{2,}", line.strip())) for line in out.splitlines()]
+    for role in ("user", "minotaur"):
+        for row in rating_rows(standings.ratings[role]):
+            assert row in lines
+    assert ("1", "builtin", f"{standings.ratings['user'][0].rating:.2f} ±{standings.ratings['user'][0].sigma:.2f}",
+            "3", "2/1/0", "67% (21%–94%)") in lines  # its record, its win rate in Wilson's interval
+    builtin = next(line for line in out.splitlines() if line.startswith("builtin ") and BARS[-1] in line)
+    assert builtin.endswith(f"{standings.ratings['user'][0].rating:.2f}")  # its rating over its three matches
+    for row in head_to_head_rows(standings):
+        assert row in lines
+
+
+def test_one_role_and_one_preset(capsys, monkeypatch):
+    some_results()
+    code, out, _ = leaderboard(capsys, monkeypatch, "--role", "minotaur", "--preset", "small")
+    assert code == 0 and "Leaderboard: 1 matches" in out and "Minotaur ratings" in out and "user ratings" not in out
+    assert "wait" not in out  # wait played on tiny only
+
+
+def test_json_is_one_object_with_the_documented_keys(capsys, monkeypatch):
+    some_results()
+    code, out, _ = leaderboard(capsys, monkeypatch, "--json", "--role", "user")
+    data = json.loads(out)
+    assert code == 0 and list(data) == ["database", "preset", "difficulty", "role", "matches", "grounds", "ratings",
+                                        "head_to_head"]
+    assert data["database"] == str(results_path()) and data["matches"] == 4 and data["role"] == "user"
+    assert data["grounds"] == [{"preset": "small", "difficulty": "normal", "max_turns": 20, "matches": 1},
+                               {"preset": "tiny", "difficulty": "normal", "max_turns": 20, "matches": 3}]
+    assert list(data["ratings"]) == ["user"]
+    builtin = data["ratings"]["user"][0]
+    assert (builtin["name"], builtin["wins"], builtin["draws"], builtin["losses"]) == ("builtin", 2, 1, 0)
+    assert len(builtin["history"]) == 3 and builtin["history"][-1] == builtin["rating"]
+    assert {"user": "builtin", "minotaur": "wait", "matches": 3, "escaped": 2, "caught": 0,
+            "timeouts": 1} in data["head_to_head"]
+
+
+def test_no_database_is_said_and_not_made(capsys, monkeypatch):
+    code, out, err = leaderboard(capsys, monkeypatch)
+    assert code == 0 and f"no results yet: {results_path()} does not exist" in out and "labyrinth tournament" in out
+    code, out, err = leaderboard(capsys, monkeypatch, "--json")
+    assert code == 0 and json.loads(out)["matches"] == 0 and json.loads(out)["ratings"] == {"user": [], "minotaur": []}
+    assert "no results yet" in err and not results_path().exists()
+
+
+def test_an_empty_database_and_an_empty_choice_are_said(capsys, monkeypatch):
+    keep()
+    code, out, _ = leaderboard(capsys, monkeypatch)
+    assert code == 0 and out == f"no matches in {results_path()} yet.\n"
+    some_results()
+    code, out, _ = leaderboard(capsys, monkeypatch, "--preset", "large", "--difficulty", "hard")
+    assert code == 0 and out == f"no matches in {results_path()} with preset large and difficulty hard yet.\n"
+
+
+def test_a_corrupt_database_is_reported_and_kept(capsys, monkeypatch):
+    path = results_path()
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b"not a database " * 300)
+    for json_too in ((), ("--json",)):
+        code, out, err = leaderboard(capsys, monkeypatch, *json_too)
+        assert code == 2 and out == "" and f"the results database {path} cannot be used: file is not a database" in err
+    assert path.read_bytes() == b"not a database " * 300
+
+
+def test_a_locked_database_is_reported(capsys, monkeypatch):
+    monkeypatch.setattr(results_db, "BUSY_S", 0.05)
+    some_results()
+    holder = sqlite3.connect(results_path(), isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        code, _, err = leaderboard(capsys, monkeypatch)
+    finally:
+        holder.execute("ROLLBACK")
+    assert code == 2 and "stayed locked by another program" in err
+    assert len(ResultsDB().matches()) == 4  # kept whole
+
+
+def test_a_sparkline_keeps_the_latest_value_and_one_scale():
+    assert sparkline([0, 1, 2, 3, 4, 5, 6, 7], 8) == BARS
+    assert sparkline(list(range(100)), 10)[-1] == BARS[-1] and len(sparkline(list(range(100)), 10)) == 10
+    assert sparkline([5, 5], 10, low=0, high=10) == BARS[4] * 2  # halfway up a shared scale
+    assert sparkline([3, 3], 10) == BARS[4] * 2 and sparkline([], 10) == ""
+
+
+# --- the screen ------------------------------------------------------------------------
+
+
+def cells(screen: LeaderboardScreen, table: str) -> list[list[str]]:
+    found = screen.query_one(table, DataTable)
+    return [[str(cell) for cell in found.get_row_at(i)] for i in range(found.row_count)]
+
+
+def text(screen: LeaderboardScreen, line: str) -> str:
+    return str(screen.query_one(line, Static).content)
+
+
+async def open_board(pilot, app) -> LeaderboardScreen:
+    await choose(pilot, app, "leaderboard")
+    screen = app.screen
+    assert isinstance(screen, LeaderboardScreen)
+    await wait_for(pilot, lambda: text(screen, "#board-title") != "Reading the results…")
+    return screen
+
+
+async def test_the_screen_opens_from_the_title_and_switches_role(capsys):
+    real_tournament(capsys)
+    standings = rate(ResultsDB().matches())
+    app = LabyrinthApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_board(pilot, app)
+        shown = cells(screen, "#board-standings")
+        assert [row[:-1] for row in shown] == [list(row) for row in rating_rows(standings.ratings["user"])]
+        assert all(len(row[-1]) == 4 and set(row[-1]) <= set(BARS) for row in shown)  # the rating after each match
+        assert len(cells(screen, "#board-matches")) == 8
+        await pilot.press("r")
+        shown = cells(screen, "#board-standings")
+        assert [row[:-1] for row in shown] == [list(row) for row in rating_rows(standings.ratings["minotaur"])]
+        await pilot.press("h")
+        assert cells(screen, "#board-standings") == [list(row) for row in head_to_head_rows(standings)]
+        await pilot.press("r")
+        assert [row[1] for row in cells(screen, "#board-standings")] == [r.name for r in standings.ratings["user"]]
+        await pilot.press("escape")
+        assert isinstance(app.screen, TitleScreen)
+
+
+async def test_a_match_opens_in_the_replay_player_and_back(capsys):
+    real_tournament(capsys)
+    app = LabyrinthApp(autoplay=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_board(pilot, app)
+        await pilot.press("tab", "down", "enter")  # the matches, the second one
+        await pilot.pause()
+        player = app.screen
+        assert isinstance(player, ReplayPlayerScreen)
+        wanted = screen.board.matches[1]
+        header = player.session.header
+        assert (header.user_agent, header.minotaur_agent, header.seed) == (wanted.user, wanted.minotaur, wanted.seed)
+        assert player.session.length == wanted.turns
+        await pilot.press("q")
+        assert app.screen is screen
+
+
+@pytest.mark.parametrize("replay, said", [
+    (None, "This match was kept without a replay: nothing to watch."),
+    ("gone.jsonl", "This match's replay cannot be read: cannot read"),
+    ("broken.jsonl", "not a Labyrinth replay"),
+])
+async def test_a_missing_or_broken_replay_is_said(tmp_path, replay, said):
+    (tmp_path / "broken.jsonl").write_text("{not json\n")
+    keep(kept("builtin", "wait", 1, "ESCAPED", None if replay is None else str(tmp_path / replay)))
+    app = LabyrinthApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_board(pilot, app)
+        screen.query_one("#board-matches", DataTable).focus()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen is screen and said in text(screen, "#board-problem")
+
+
+async def test_the_screen_says_when_there_is_nothing_or_the_database_is_broken():
+    app = LabyrinthApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_board(pilot, app)
+        assert "No results yet" in text(screen, "#board-title")
+        await pilot.press("r", "h", "escape")
+        path = results_path()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(b"not a database " * 300)
+        screen = await open_board(pilot, app)
+        assert "file is not a database" in text(screen, "#board-title")
+        assert path.read_bytes() == b"not a database " * 300
+
+
+@pytest.mark.filterwarnings("error::pytest.PytestUnhandledThreadExceptionWarning")  # a failed answer: a failure
+async def test_a_screen_closed_while_the_database_is_read_is_left_alone(monkeypatch):
+    from labyrinth.tui.screens import leaderboard
+
+    release = threading.Event()
+    read = threading.Event()
+
+    def slow_read():
+        release.wait(10)
+        read.set()
+
+    monkeypatch.setattr(leaderboard, "read_board", slow_read)
+    app = LabyrinthApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await choose(pilot, app, "leaderboard")
+        await pilot.press("escape")
+        release.set()
+        await wait_for(pilot, read.is_set)
+        await pilot.pause()
+        assert isinstance(app.screen, TitleScreen)
