@@ -80,7 +80,8 @@ that is no map key starts typing a command; a word begun with a map key, such as
 | ctrl+t | back to the title; the game is saved, and the title offers to Continue it |
 | ctrl+q | quit; a game under way is saved first |
 
-Every game is recorded: **Replays** on the title plays one back on the map.
+Every game is recorded: **Replays** on the title plays one back on the map. **Leaderboard** shows
+the ratings of `labyrinth tournament`'s contestants, and plays any of their matches back.
 
 ## The map
 

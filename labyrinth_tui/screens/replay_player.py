@@ -21,7 +21,7 @@ from ..widgets.cue_panel import CuePanel
 from ..widgets.minimap import Minimap
 from ..widgets.narrative import NarrativeLog
 from ..widgets.status_bar import StatusBar
-from .spectate import SPEEDS, map_view
+from .spectate import SPEED, SPEEDS, map_view
 
 TICK_S = 0.05  # how often the timer looks at the clock while playing
 
@@ -29,15 +29,17 @@ TICK_S = 0.05  # how often the timer looks at the clock while playing
 class ReplayPlayerScreen(Screen):
     AUTO_FOCUS = "#map"
     BINDINGS = [
-        Binding("space", "toggle_play", "play/pause", id="replay-play"),
+        Binding("space", "toggle_play", "play", id="replay-play"),
         Binding("right,n", "step", "step", key_display="→/n", id="replay-step"),
-        Binding("left", "back", "back a turn", key_display="←", id="replay-back"),
-        Binding("plus,equals_sign", "faster", "faster", key_display="+", id="replay-faster"),
-        Binding("minus", "slower", "slower", key_display="-", id="replay-slower"),
+        Binding("left", "back", "back", key_display="←", id="replay-back"),
+        Binding("plus,equals_sign", "faster", "faster", key_display="+", group=SPEED, id="replay-faster"),
+        Binding("minus", "slower", "slower", key_display="-", group=SPEED, id="replay-slower"),
         Binding("o", "omniscient", "all-seeing", id="replay-omniscient"),
-        Binding("left_square_bracket", "look_level(1)", "level above", key_display="[", id="replay-level-up"),
-        Binding("right_square_bracket", "look_level(-1)", "level below", key_display="]", id="replay-level-down"),
-        Binding("escape,q", "close", "replays", id="replay-close"),
+        Binding("left_square_bracket", "look_level(1)", "level above", key_display="[", show=False,
+                id="replay-level-up"),
+        Binding("right_square_bracket", "look_level(-1)", "level below", key_display="]", show=False,
+                id="replay-level-down"),
+        Binding("escape,q", "close", "back", id="replay-close"),
     ]
 
     def __init__(self, session: ReplaySession) -> None:
@@ -173,5 +175,5 @@ class ReplayPlayerScreen(Screen):
         self.sub_title = "playing" if self.timer else "paused"
         self.query_one("#replay-position", Static).update(Text.assemble(
             (f"turn {s.at}/{s.length}", "bold"),
-            f"   {'playing' if self.timer else 'paused'}, {1 / SPEEDS[self.speed]:g} turns a second   ",
-            ("space play/pause, → step, ← back, +/- speed, o all-seeing, q back", "dim")))
+            f"   {'playing' if self.timer else 'paused'}, {1 / SPEEDS[self.speed]:g} turns a second",
+            ("   [ ] other levels", "dim")))  # the footer has room for the rest of the keys
