@@ -47,8 +47,9 @@ def map_keys() -> list[Binding]:
     """The single keys that play while the map has focus; ids let them be remapped."""
     keys = [Binding(key, f"screen.walk('{d}')", f"walk {d.lower()}", show=False, id=f"walk-{d.lower()}")
             for key, d in ARROWS.items()]
-    keys += [Binding(key, f"screen.walk('{d}')", f"walk {d.lower()}", show=key == "w", key_display="WASD",
-                     id=f"walk-{d.lower()}-letter") for key, d in LETTERS.items()]
+    keys += [Binding(key, f"screen.walk('{d}')", "walk" if key == "w" else f"walk {d.lower()}", show=key == "w",
+                     key_display="WASD", id=f"walk-{d.lower()}-letter")  # the footer's one entry for the four
+             for key, d in LETTERS.items()]
     keys += [Binding(f"shift+{key}", f"screen.run('{d}')", f"run {d.lower()}", show=False, id=f"run-{d.lower()}")
              for key, d in ARROWS.items()]
     return keys + [
