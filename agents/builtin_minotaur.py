@@ -15,13 +15,15 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from labyrinth.engine.constants import CENTRE
 from labyrinth.engine.wsap import Action, Observation
 from labyrinth.saves.experience import Reflection
 
 from .base import RuleAgent
+from .behaviour_lessons import Book
+from .strategy import SCALE, choose_strategy, default_strategy
 
 GUARD_RADIUS = 3  # how close to a stone it lies in wait
 RAMP_AMBUSH = 0.5  # how often it waits at the ramp by a stone rather than at the stone
@@ -63,9 +65,18 @@ class BuiltinMinotaur(RuleAgent):
         self.lying: set[tuple[int, int, int]] | None = None  # where items lay at the last decision
         self.taken: tuple[float, tuple[int, int, int]] | None = None  # when and where an item was last taken
         self.guarded: dict[tuple[int, int, int], float] = {}  # when it last left each stone it guarded
+        self.arms = default_strategy("minotaur")  # its strategy (strategy.CHOICES): today's play without memory
+        self.strategy: dict[str, str] | None = None  # the strategy it chose from the behaviour lessons, if any
 
     def seated(self, difficulty: str) -> None:
-        self.tactics = TACTICS[difficulty]
+        tactics = TACTICS[difficulty]
+        self.tactics = replace(tactics, guard_s=tactics.guard_s * SCALE[self.arms["guarding"]],
+                               rounds=tactics.rounds or self.arms["rounds"] == "stone to stone")
+
+    def follow(self, book: Book) -> None:
+        """Choose its strategy for this game from the behaviour lessons (strategy.choose_strategy)."""
+        self.arms = self.strategy = choose_strategy("minotaur", self.seed, book)
+        self.seated("normal")  # until the seat tells the difficulty
 
     def learn(self, lessons: Sequence[Reflection], preset: str) -> None:
         """From the games the intruder escaped in this labyrinth (same seed and preset), newest
@@ -93,7 +104,8 @@ class BuiltinMinotaur(RuleAgent):
             if abs(user[0] - here[0]) + abs(user[1] - here[1]) <= 2:
                 self.face_to_face = now  # close enough for the intruder to have seen it too
             return Action("CHASE", reasoning=f"the intruder is in sight at {user}")
-        if o["cooldown_time"] == 0 and now - self.face_to_face <= JUMP_AFTER_S and len(o["visible_paths"]) >= 3:
+        if o["cooldown_time"] == 0 and now - self.face_to_face <= JUMP_AFTER_S and len(o["visible_paths"]) >= 3 \
+                and self.arms["jumping"] != "never":
             self.face_to_face = -math.inf
             return Action("JUMP", reasoning="it saw me and fled; at this crossing it will think the way is clear")
         clue = self._fresh_clue(o)
