@@ -146,6 +146,13 @@ def in_own_words(reflection: Reflection, agent: Any) -> Reflection:
                                       "evidence": {**reflection.evidence, "from_events": reflection.key_reflection}})
 
 
+def learners_of(learning: bool | Iterable[str]) -> tuple[str, ...]:
+    """The roles that learn: True (the fronts' default) both, False none, or the roles named."""
+    if isinstance(learning, bool):
+        return ROLES if learning else ()
+    return tuple(role for role in ROLES if role in set(learning))
+
+
 def relevant(reflections: Iterable[Reflection], role: str, seed: int, preset: str,
              limit: int = MAX_RELEVANT) -> list[Reflection]:
     """The place lessons ``role`` learns from: those of this very labyrinth (same preset and seed),
