@@ -77,6 +77,7 @@ class BuiltinUser(RuleAgent):
         self.goal: Pos | None = None  # the cell it is exploring towards
         self.strategy: dict[str, str] | None = None  # the strategy it chose from the behaviour lessons, if any
         self.patience_s, self.look_every_s, self.keep_away = PATIENCE_S, LOOK_EVERY_S, KEEP_AWAY
+        self.lantern_search_s = LANTERN_SEARCH_S
 
     def follow(self, book: Book) -> None:
         """Choose its strategy for this game from the behaviour lessons (strategy.choose_strategy)."""
@@ -85,6 +86,7 @@ class BuiltinUser(RuleAgent):
         self.patience_s = PATIENCE_S * SCALE[arms["patience"]]
         self.look_every_s = LOOK_EVERY_S * SCALE[arms["listening"]]
         self.keep_away = round(KEEP_AWAY * SCALE[arms["keeping away"]])
+        self.lantern_search_s = LANTERN_SEARCH_S * SCALE[arms["lantern search"]]
 
     def learn(self, lessons: Sequence[Reflection], preset: str) -> None:
         """From the games it died in: keep away from where (and when) it was caught in this
@@ -369,7 +371,7 @@ class BuiltinUser(RuleAgent):
 
     def _lantern_search_is_on(self, here: Pos, held: set[str], now: float) -> bool:
         """Whether it still looks for the first lantern: none held or seen, early, on the starting level."""
-        return "LANTERN" not in held and "LANTERN" not in self.items and now < LANTERN_SEARCH_S \
+        return "LANTERN" not in held and "LANTERN" not in self.items and now < self.lantern_search_s \
             and here[2] == self.start[2]
 
     def _look_for_first_lantern(self, here: Pos, found, now: float) -> Action | None:

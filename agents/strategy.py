@@ -2,7 +2,7 @@
 
 Each choice has a few arms; the first is how the agent plays without memory (today's
 play, exactly). With memory, every choice is made by Thompson sampling: each arm's
-win rate is drawn from Beta(1 + wins, 1 + losses) over the games of the behaviour
+win rate is drawn from Beta(1 + wins, 1 + losses) (a draw half of each) over the games of the behaviour
 lessons in which that arm was played (behaviour_lessons: situation GAME, ``choice=arm``),
 and the arm with the highest draw is played. Arms with little evidence are tried (their
 draws spread wide), arms that keep losing fade. The draw comes from an RNG seeded with
@@ -24,6 +24,7 @@ CHOICES = {
         "patience": ("as built", "shorter", "longer"),  # how long it waits out a Minotaur before it dares
         "listening": ("as built", "shorter", "longer"),  # how long between two LOOKs for the stones' hum
         "keeping away": ("as built", "closer", "farther"),  # how far it keeps from where the Minotaur was
+        "lantern search": ("as built", "shorter", "longer"),  # how long it looks for the first lantern
     },
     "minotaur": {
         "guarding": ("as built", "shorter", "longer"),  # how long it lies in wait by one stone
@@ -33,6 +34,7 @@ CHOICES = {
 }
 SCALE = {"as built": 1.0, "shorter": 0.5, "longer": 2.0, "closer": 0.75, "farther": 1.25}
 WINS = {"user": "ESCAPED", "minotaur": "DEATH"}
+DRAW = 0.5  # a TIMEOUT is a draw (as the tournament rates it): half a win for either side
 
 
 def default_strategy(role: str) -> dict[str, str]:
@@ -53,7 +55,7 @@ def choose_strategy(role: str, seed: int, book: Book | None) -> dict[str, str]:
         draws = []
         for arm in arms:
             outcomes = book.outcomes(f"{choice}={arm}")
-            wins = outcomes[WINS[role]]
+            wins = outcomes[WINS[role]] + DRAW * outcomes["TIMEOUT"]
             draws.append((rng.betavariate(1 + wins, 1 + sum(outcomes.values()) - wins), arm))
         chosen[choice] = max(draws)[1]
     return chosen
