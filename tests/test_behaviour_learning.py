@@ -138,3 +138,38 @@ def test_memory_show_and_lessons_tell_the_behaviour_lessons_as_sentences_with_th
     out = io.StringIO()
     assert memory_cmd.run(argparse.Namespace(memory_action="lessons", role="user", preset="standard"), out) == 0
     assert out.getvalue().startswith("The user, from 1 game on standard:\n") and "tentative" in out.getvalue()
+
+
+class Scribe:
+    """A transport that answers every call with one lesson, and keeps what it was asked."""
+
+    name, timeout_s = "scribe/m", 5.0
+
+    def __init__(self) -> None:
+        self.asked: list[tuple[str, list]] = []
+
+    def complete(self, system, turns, schema):
+        from labyrinth.agents.providers.base import Reply
+
+        self.asked.append((system, turns))
+        return Reply('{"lesson": "When the hooves sounded close, raising the lantern led to an escape."}', 1, 1)
+
+
+def test_a_model_is_given_the_held_behaviour_lessons_and_asked_for_its_own_in_the_same_form():
+    from labyrinth.agents.llm_agent import LLMAgent
+    from labyrinth.agents.memory_manager import in_own_words
+
+    user, _ = played(5)
+    old = reflection(2, evidence={"n": 2})  # a reflection of a log written before behaviour lessons: read, no lessons
+    book = book_of([user, old] * MIN_EVIDENCE, "user", "standard")
+    agent = make_agent("user", "builtin", 5)
+    model = LLMAgent("user", Scribe(), 5)
+    model.learn([old], "standard")
+    model.follow(book)
+    assert "in any labyrinth" in model.learning_injection and "walking away led to no catch soon after in 5 of 5" \
+        in model.learning_injection and agent.strategy is None
+    told = in_own_words(user, model)
+    (_, turns), = model.transport.asked
+    assert 'of the form "When <situation>, doing <choice> led to <result>"' in turns[-1][1]
+    assert f"What you did: {book_of([user], 'user', 'standard').lessons()[0].sentence()}" in turns[-1][1]
+    assert told.source == "model" and told.key_reflection.startswith("When the hooves sounded close")
