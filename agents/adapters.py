@@ -96,7 +96,7 @@ class LabyrinthAdapter:
             warnings.warn(notice, stacklevel=2)
         other = self.knowledge.other
         agent = make_agent(other, self.opponent_spec, self.seed, lessons=memory.lessons[other],
-                           preset=self.preset) if isinstance(self.opponent_spec, str) else self.opponent_spec
+                           preset=self.preset, book=memory.books[other]) if isinstance(self.opponent_spec, str) else self.opponent_spec
         seats = {self.role: Outside(self.agent_name), other: agent}
         self.match = Match(seats["user"], seats["minotaur"], seed=self.seed, preset=self.preset,
                            difficulty=self.difficulty, max_turns=self.max_turns, memory=memory)

@@ -24,8 +24,9 @@ from typing import Any
 
 from labyrinth.saves.experience import Reflection
 
+from .behaviour_lessons import Book, book_of
 from .config import ProviderSettings
-from .memory_manager import match_reflections, relevant
+from .memory_manager import ROLES, match_reflections, relevant
 from .registry import make_agent
 from .runner import DEFAULT_MAX_TURNS, Match, MatchResult, Recorder
 
@@ -67,14 +68,22 @@ class ArenaSettings:
     providers: tuple[ProviderSettings, ...] = ()  # for LLM agents
     memory: bool = False  # draw reflections from each match
     lessons: tuple[Reflection, ...] = ()  # the experience log as the run began: what the agents learn from
+    learners: tuple[str, ...] = ROLES  # with memory, the roles given lessons (both leave reflections)
+    books: tuple[tuple[str, Book], ...] | None = None  # the learners' behaviour lessons, once drawn (prepared)
+
+    def prepared(self) -> ArenaSettings:
+        """These settings with the learners' behaviour lessons drawn from the log, once for the run."""
+        if not self.memory or self.books is not None:
+            return self
+        return replace(self, books=tuple((role, book_of(self.lessons, role, self.preset)) for role in self.learners))
 
     def for_seed(self, seed: int) -> ArenaSettings:
         """These settings with only the lessons a match on ``seed`` learns from: what a worker
         process is sent, rather than the whole log (megabytes at its cap) for every match."""
         if not self.memory:
             return self
-        kept = [r for role in ("user", "minotaur") for r in relevant(self.lessons, role, seed, self.preset)]
-        return replace(self, lessons=tuple(kept))
+        kept = [r for role in self.learners for r in relevant(self.lessons, role, seed, self.preset)]
+        return replace(self.prepared(), lessons=tuple(kept))
 
     def play(self, seed: int, recorder_factory: RecorderFactory | None = None,
              seated: Seated | None = None) -> MatchResult:
@@ -83,8 +92,10 @@ class ArenaSettings:
         agents before they are asked anything (their plans)."""
         providers = {settings.provider: settings for settings in self.providers}
         kinds = {"user": self.user, "minotaur": self.minotaur}
-        lessons = {role: relevant(self.lessons, role, seed, self.preset) if self.memory else [] for role in kinds}
-        agents = {role: make_agent(role, kind, seed, providers, lessons[role], self.preset)
+        learners = self.learners if self.memory else ()
+        lessons = {role: relevant(self.lessons, role, seed, self.preset) if role in learners else [] for role in kinds}
+        books = dict(self.prepared().books or ())
+        agents = {role: make_agent(role, kind, seed, providers, lessons[role], self.preset, books.get(role))
                   for role, kind in kinds.items()}
         if seated:
             seated(agents)
@@ -169,7 +180,7 @@ def run_arena(settings: ArenaSettings, seeds: Iterable[int], *, jobs: int = 1,
     each match as it ends (in finishing order, for a progress bar). ``seated`` is given each
     match's agents as it begins when the matches are played in this process (``jobs`` 1):
     agents in worker processes cannot be watched from here."""
-    seeds = list(seeds)
+    seeds, settings = list(seeds), settings.prepared()
     began = time.perf_counter()
     if jobs <= 1 or len(seeds) <= 1:
         results = []

@@ -10,7 +10,7 @@ then asked in threads, at once, with one deadline for the turn.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from labyrinth.engine.wsap import Action, ActionResult, ActionSpace, Goal, Observation
 from labyrinth.saves.experience import Reflection
@@ -51,6 +51,10 @@ class RuleAgent:
         """Lessons from earlier games, given once at setup, for a game on ``preset`` (the seed
         the agent was made with); a rule agent with no use for them ignores them. Not part of
         WSAP: the registry gives them to this project's agents."""
+
+    def follow(self, book: Any) -> None:
+        """The behaviour lessons of its role (behaviour_lessons.Book), given once at setup when it
+        learns: a rule agent without strategy choices ignores them. Not part of WSAP."""
 
     def seated(self, difficulty: str) -> None:
         """The game's difficulty (engine/presets.py DIFFICULTIES), told once by the seat it takes

@@ -17,12 +17,14 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from labyrinth.engine.wsap import Action, Observation
 from labyrinth.saves.experience import Reflection
 
 from .base import RuleAgent
+from .behaviour_lessons import Book
+from .strategy import SCALE, choose_strategy, default_strategy
 
 GUARD_RADIUS = 3  # how close to a stone it lies in wait
 RAMP_AMBUSH = 0.5  # how often it waits at the ramp by a stone rather than at the stone
@@ -37,6 +39,7 @@ class Tactics:
     clue_fresh_s: float  # a noise, sighting or taken item older than this is not worth a detour
     guard_s: float | None  # how long it waits by a stone before moving on; None: it never waits, it hunts
     reads_items: bool  # an item gone from its place tells where the intruder was a moment ago
+    rounds: bool = False  # after a guard it walks to the stone left alone longest (a learned choice), not at random
 
 
 TACTICS = {"normal": Tactics(90.0, 60.0, reads_items=False),
@@ -59,9 +62,23 @@ class BuiltinMinotaur(RuleAgent):
         self.face_to_face = -math.inf  # when the intruder last saw it from up close
         self.lying: set[tuple[int, int, int]] | None = None  # where items lay at the last decision
         self.taken: tuple[float, tuple[int, int, int]] | None = None  # when and where an item was last taken
+        self.guarded: dict[tuple[int, int, int], float] = {}  # when it last left each stone it guarded
+        self.arms = default_strategy("minotaur")  # its strategy (strategy.CHOICES): today's play without memory
+        self.strategy: dict[str, str] | None = None  # the strategy it chose from the behaviour lessons, if any
 
     def seated(self, difficulty: str) -> None:
-        self.tactics = TACTICS[difficulty]
+        """The difficulty's tactics, with its strategy's choices about guarding (a hunter that never
+        guards, on hard, has none to make)."""
+        tactics = TACTICS[difficulty]
+        if tactics.guard_s is not None:
+            tactics = replace(tactics, guard_s=tactics.guard_s * SCALE[self.arms["guarding"]],
+                              rounds=tactics.rounds or self.arms["rounds"] == "stone to stone")
+        self.tactics = tactics
+
+    def follow(self, book: Book) -> None:
+        """Choose its strategy for this game from the behaviour lessons (strategy.choose_strategy)."""
+        self.arms = self.strategy = choose_strategy("minotaur", self.seed, book)
+        self.seated("normal")  # until the seat tells the difficulty
 
     def learn(self, lessons: Sequence[Reflection], preset: str) -> None:
         """From the games the intruder escaped in this labyrinth (same seed and preset), newest
@@ -89,7 +106,8 @@ class BuiltinMinotaur(RuleAgent):
             if abs(user[0] - here[0]) + abs(user[1] - here[1]) <= 2:
                 self.face_to_face = now  # close enough for the intruder to have seen it too
             return Action("CHASE", reasoning=f"the intruder is in sight at {user}")
-        if o["cooldown_time"] == 0 and now - self.face_to_face <= JUMP_AFTER_S and len(o["visible_paths"]) >= 3:
+        if o["cooldown_time"] == 0 and now - self.face_to_face <= JUMP_AFTER_S and len(o["visible_paths"]) >= 3 \
+                and self.arms["jumping"] != "never":
             self.face_to_face = -math.inf
             return Action("JUMP", reasoning="it saw me and fled; at this crossing it will think the way is clear")
         clue = self._fresh_clue(o)
@@ -97,6 +115,8 @@ class BuiltinMinotaur(RuleAgent):
             when, where, heard = clue
             if abs(where[0] - here[0]) + abs(where[1] - here[1]) + abs(where[2] - here[2]) <= 1:
                 self.followed = when  # reached it (or the side of the crawlway it was in): nothing here
+                if self.tactics.rounds:
+                    self.guard = None  # next, the stone nearest this trace: where the intruder is bound
             elif heard:
                 # CHASE goes to the freshest trace, and to the cell beside it when it is a crawlway.
                 return Action("CHASE", reasoning=f"following the trace at {where}, {now - when:g} s old")
@@ -126,7 +146,7 @@ class BuiltinMinotaur(RuleAgent):
 
     def _guard(self, o: dict, here: tuple[int, int, int], ramps: dict[str, list]) -> Action:
         """Lie in wait by a stone the intruder still needs; after a while prowl to a
-        random place of the hunting ground."""
+        random place of the hunting ground (or, on its rounds, to another stone)."""
         stones = [_xyz(i["position"]) for i in o["items"] if i["name"] != "LANTERN"]
         ramps_by_stone = {_xyz(i["position"]): ramps.get(i["name"], []) for i in o["items"]}
         now = o["game_time"]
@@ -148,6 +168,11 @@ class BuiltinMinotaur(RuleAgent):
             self.guard_until = now + self.tactics.guard_s
         if now < self.guard_until:
             return Action("WAIT", reasoning=f"lying in wait at {self.post}, by the stone at {self.guard}")
+        self.guarded[self.guard] = now
+        if self.tactics.rounds:
+            self.guard = min(stones, key=lambda p: (self.guarded.get(p, -math.inf), p))
+            self.guard_until, self.post = math.inf, self.guard
+            return Action("PATHFIND", {"target_coords": _coords(self.post)}, f"on my rounds, to the stone at {self.guard}")
         self.guard, g = None, o["hunting_ground"]
         self.prowl = (g["x0"] + 2 * self.rng.randrange(g["width"] // 2), g["y0"] + 2 * self.rng.randrange(g["height"] // 2),
                       g["z0"] + self.rng.randrange(g["levels"]))

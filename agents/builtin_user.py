@@ -18,7 +18,9 @@ from labyrinth.engine.wsap import Action, Observation
 from labyrinth.saves.experience import Reflection
 
 from .base import RuleAgent
+from .behaviour_lessons import Book
 from .stone_search import StoneSearch
+from .strategy import SCALE, choose_strategy
 from .usermap import STEPS, Pos, UserMap, first_leg, path_to
 
 LOOK_EVERY_S = 90.0  # listen to the stones again after this long
@@ -73,6 +75,18 @@ class BuiltinUser(RuleAgent):
         self.start: Pos | None = None
         self.target: str | None = None  # the stone it is after
         self.goal: Pos | None = None  # the cell it is exploring towards
+        self.strategy: dict[str, str] | None = None  # the strategy it chose from the behaviour lessons, if any
+        self.patience_s, self.look_every_s, self.keep_away = PATIENCE_S, LOOK_EVERY_S, KEEP_AWAY
+        self.lantern_search_s = LANTERN_SEARCH_S
+
+    def follow(self, book: Book) -> None:
+        """Choose its strategy for this game from the behaviour lessons (strategy.choose_strategy)."""
+        arms = self.strategy = choose_strategy("user", self.seed, book)
+        self.lantern_early |= arms["lantern"] == "when the hooves sound close"
+        self.patience_s = PATIENCE_S * SCALE[arms["patience"]]
+        self.look_every_s = LOOK_EVERY_S * SCALE[arms["listening"]]
+        self.keep_away = round(KEEP_AWAY * SCALE[arms["keeping away"]])
+        self.lantern_search_s = LANTERN_SEARCH_S * SCALE[arms["lantern search"]]
 
     def learn(self, lessons: Sequence[Reflection], preset: str) -> None:
         """From the games it died in: keep away from where (and when) it was caught in this
@@ -131,7 +145,7 @@ class BuiltinUser(RuleAgent):
         """Progress is a new cell or a stone taken; without any for PATIENCE_S it dares for a while."""
         if saw_new_cells or held_count != self.held_count:
             self.progress_time, self.held_count = now, held_count
-        elif now - self.progress_time >= PATIENCE_S and now >= self.bold_until:
+        elif now - self.progress_time >= self.patience_s and now >= self.bold_until:
             self.bold_until = now + BOLD_S  # stuck out of fear for too long: dare
             self.progress_time = now
 
@@ -210,7 +224,7 @@ class BuiltinUser(RuleAgent):
         if self.hum_pos is None or self.hum_pos[2] != here[2]:
             return True
         moved = abs(here[0] - self.hum_pos[0]) + abs(here[1] - self.hum_pos[1])
-        return moved >= LISTEN_AFTER_STEPS or now - self.hum_time > LOOK_EVERY_S
+        return moved >= LISTEN_AFTER_STEPS or now - self.hum_time > self.look_every_s
 
     def _grab(self, observation: Observation, held: set[str]) -> Action | None:
         for e in observation.nearby_entities:
@@ -351,13 +365,13 @@ class BuiltinUser(RuleAgent):
         if "LANTERN" not in held and lantern is not None and lantern in found and found[lantern][0] <= LANTERN_DETOUR:
             return lantern, "to the lantern I saw"
         for name, goal in self.items.items():
-            if name in wanted and goal in found and not self._near_threat(goal, now, KEEP_AWAY):
+            if name in wanted and goal in found and not self._near_threat(goal, now, self.keep_away):
                 return goal, f"to the {name} I saw at {goal}"
         return None
 
     def _lantern_search_is_on(self, here: Pos, held: set[str], now: float) -> bool:
         """Whether it still looks for the first lantern: none held or seen, early, on the starting level."""
-        return "LANTERN" not in held and "LANTERN" not in self.items and now < LANTERN_SEARCH_S \
+        return "LANTERN" not in held and "LANTERN" not in self.items and now < self.lantern_search_s \
             and here[2] == self.start[2]
 
     def _look_for_first_lantern(self, here: Pos, found, now: float) -> Action | None:
@@ -392,7 +406,7 @@ class BuiltinUser(RuleAgent):
     def _goal_still_good(self, here: Pos, found, ramp: str | None, now: float) -> bool:
         """Whether the cell it explores towards is still reachable, worth it, and away from the Minotaur."""
         return self.goal in found and self.goal != here and self._still_worth(self.goal, ramp) \
-            and not self._near_threat(self.goal, now, KEEP_AWAY)
+            and not self._near_threat(self.goal, now, self.keep_away)
 
     def _hold(self, now: float, why: str) -> Action:
         """Keep away from the Minotaur: back off quietly when it is close, else wait silently
@@ -431,7 +445,7 @@ class BuiltinUser(RuleAgent):
         if box is None:
             return False
         x0, x1, y0, y1, z = box
-        return self._near_threat(((x0 + x1) // 2, (y0 + y1) // 2, z), now, KEEP_AWAY + (x1 - x0 + y1 - y0) // 2)
+        return self._near_threat(((x0 + x1) // 2, (y0 + y1) // 2, z), now, self.keep_away + (x1 - x0 + y1 - y0) // 2)
 
     def _still_worth(self, goal: Pos, ramp: str | None) -> bool:
         kind = self.map.kind(goal)
@@ -443,7 +457,7 @@ class BuiltinUser(RuleAgent):
         None), keeping away from the Minotaur."""
         best, best_score = None, math.inf
         for cell, (dist, _) in found.items():
-            if cell == here or self._near_threat(cell, now, KEEP_AWAY):
+            if cell == here or self._near_threat(cell, now, self.keep_away):
                 continue
             kind = self.map.kind(cell)
             if ramp and kind == ramp:

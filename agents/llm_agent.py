@@ -36,6 +36,7 @@ from labyrinth.engine.wsap.roles import ROLES
 from labyrinth.saves.experience import Reflection
 
 from .base import InvalidAnswer
+from .behaviour_lessons import Book
 from .memory_manager import learning_injection
 from .providers.base import (
     CHARS_PER_TOKEN,
@@ -89,6 +90,7 @@ class LLMAgent:
         self.name = transport.name
         self.learning_injection = learning_injection
         self.lessons: list[Reflection] = []
+        self.book: Book | None = None  # the behaviour lessons of its role, when it learns
         self.preset = ""
         self.difficulty = "normal"  # told by the seat (seated), for the built-in agent that may take over
         self.schema: ResponseSchema | None = None  # the action space's, from initialize
@@ -113,8 +115,10 @@ class LLMAgent:
         """The model's own two sentences on the finished game (Reflexion); None if it cannot say."""
         if self.replacement is not None:
             return None  # the provider kept failing: do not ask it again
-        ask = (f"The game is over. {what_happened}\nIn two sentences: what went wrong (or what worked), and "
-               f'what will you do differently next time? Answer with JSON: {{"lesson": "..."}}')
+        ask = (f"The game is over. {what_happened}\nWhat did your behaviour teach you that holds in any labyrinth? "
+               "Answer in one or two sentences of the form \"When <situation>, doing <choice> led to <result>\" "
+               "(for example: when the hooves sounded close, raising the lantern led to an escape), naming no "
+               f'place. Answer with JSON: {{"lesson": "..."}}')
         began = time.perf_counter()
         try:
             reply = self.transport.complete(self.system, [("user", ask)], LESSON)
@@ -137,7 +141,13 @@ class LLMAgent:
         """Lessons from earlier games, at setup only: they go into the system message (and to
         the built-in agent, should it have to take over)."""
         self.lessons, self.preset = list(lessons), preset
-        self.learning_injection = learning_injection(self.lessons)
+        self.learning_injection = learning_injection(self.lessons, self.book)
+
+    def follow(self, book: Book) -> None:
+        """The behaviour lessons of its role, at setup only: the held ones go into the system
+        message, before the lessons of this labyrinth's places."""
+        self.book = book
+        self.learning_injection = learning_injection(self.lessons, book)
 
     # --- WSAP agent -------------------------------------------------------------
 
@@ -307,7 +317,8 @@ class LLMAgent:
     def _replace(self, observation: Observation) -> None:
         from .registry import make_agent
 
-        self.replacement = make_agent(self.role, "builtin", self.seed, lessons=self.lessons, preset=self.preset)
+        self.replacement = make_agent(self.role, "builtin", self.seed, lessons=self.lessons, preset=self.preset,
+                                      book=self.book)
         self.replacement.seated(self.difficulty)
         if self.action_space is not None:
             self.replacement.initialize(self.description, self.action_space)

@@ -3,8 +3,12 @@ game's evidence (and, for a model, in the model's own words); at the setup of th
 next game, the relevant ones for each role, as text for a model's system prompt
 and as evidence for the built-in agents.
 
-The User learns from games it died in, the Minotaur from games the User escaped:
-same preset and seed first, then the newest. A model gets them as quoted notes in
+Two kinds of lesson. Place lessons ("avoid (192, 211) level 101") hold in one labyrinth
+only: a role is given those of the same preset and seed, never another's. The User
+learns them from games it died in, the Minotaur from games the User escaped. Behaviour
+lessons ("after a whine, walking away led to no catch in 9 of 12 cases") hold in any
+labyrinth: every game of the preset adds to them (behaviour_lessons), and the built-in
+agents choose their strategy from them (strategy). A model gets both as quoted notes in
 one delimited block, never as instructions (learning_injection).
 """
 
@@ -23,7 +27,9 @@ from labyrinth.engine import PRESETS, GameState
 from labyrinth.engine.constants import TICKS_PER_SECOND
 from labyrinth.saves.experience import Experience, Reflection, plain_text
 
+from .behaviour_lessons import Book, book_of, prompt_lessons
 from .game_digest import GameDigest
+from .strategy import strategy_observations
 
 if TYPE_CHECKING:  # the runner imports this module's neighbours; only the type is needed here
     from .runner import Match
@@ -32,6 +38,7 @@ ROLES = ("user", "minotaur")
 MAX_RELEVANT = 5
 INJECTION_CHARS = 1500  # the whole learning injection, frame and notes, at most (about 660 tokens)
 REFLECTION_CHARS = 240  # one note's text in it, at most
+OWN_GAME_LESSONS = 3  # of a game's behaviour observations, merged, the most frequent told to the model that played it
 LESSON_READ_CHARS = 1000  # of a lesson's text, at most, are read for its note: removing markup is not linear
 LEARNS_FROM = {"user": ("DEATH",), "minotaur": ("ESCAPED",)}  # RULES.md section 8: a TIMEOUT teaches neither
 OUTCOME_WORDS = {"user": {"DEATH": "You were caught", "ESCAPED": "You escaped", "TIMEOUT": "Time ran out"},
@@ -51,16 +58,27 @@ HIDDEN = {"Cc", "Cf", "Co", "Cs", "Cn"}  # controls, bidi and zero-width formats
 
 
 def reflect(digest: GameDigest, *, seed: int, preset: str, outcome: str, turns: int, game_time: float,
-            agents: dict[str, str], game_id: str | None = None) -> list[Reflection]:
-    """One reflection per role, from the evidence alone (deterministic for the same game)."""
+            agents: dict[str, str], game_id: str | None = None,
+            strategies: dict[str, dict[str, str] | None] | None = None) -> list[Reflection]:
+    """One reflection per role, from the evidence alone (deterministic for the same game); each
+    holds the role's behaviour observations, and the outcome of the strategy it played (if any)."""
     game_id = game_id or uuid.uuid4().hex[:8]
-    evidence = digest.evidence()
+    evidence = {role: digest.evidence(role) for role in ROLES}
+    for role, strategy in (strategies or {}).items():
+        if strategy:
+            evidence[role]["strategy"] = dict(strategy)
+            evidence[role]["behaviour"] += strategy_observations(role, strategy, outcome)
     created = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-    texts = {"user": _user_lesson(outcome, evidence), "minotaur": _minotaur_lesson(outcome, evidence)}
+    texts = {"user": _user_lesson(outcome, evidence["user"]), "minotaur": _minotaur_lesson(outcome, evidence["minotaur"])}
     return [Reflection(id=f"{game_id}-{role}", game_id=game_id, created_at=created, role=role, agent=agents[role],
                        outcome=outcome, key_reflection=texts[role], seed=seed, preset=preset, turns=turns,
-                       game_time=game_time, evidence=evidence)
+                       game_time=game_time, evidence=evidence[role])
             for role in ROLES]
+
+
+def strategies_of(agents: dict[str, Any]) -> dict[str, dict[str, str] | None]:
+    """The strategy each agent played, where it chose one (the built-in agents)."""
+    return {role: getattr(agent, "strategy", None) for role, agent in agents.items()}
 
 
 def match_reflections(match: Match) -> list[Reflection]:
@@ -71,19 +89,24 @@ def match_reflections(match: Match) -> list[Reflection]:
     state = match.game.state
     found = reflect(match.digest, seed=state.seed, preset=state.preset, outcome=match.outcome or "TIMEOUT",
                     turns=match.turns, game_time=state.tick / TICKS_PER_SECOND,
-                    agents={"user": match.user.name, "minotaur": match.minotaur.name})
+                    agents={"user": match.user.name, "minotaur": match.minotaur.name},
+                    strategies=strategies_of({"user": match.user, "minotaur": match.minotaur}))
     agents = {"user": match.user, "minotaur": match.minotaur}
     return [in_own_words(r, agents[r.role]) for r in found]
 
 
 class GameMemory:
     """One game's part in learning: the lessons it starts with, read from ``log`` (None: no
-    memory), and the reflections it leaves, written there when it ends."""
+    memory) for the roles in ``learners``, and the reflections it leaves, written there when it
+    ends (for both roles: a side that does not learn now may learn later)."""
 
-    def __init__(self, log: Experience | None, seed: int, preset: str) -> None:
+    def __init__(self, log: Experience | None, seed: int, preset: str, learners: Iterable[str] = ROLES) -> None:
         self.log, self.seed, self.preset = log, seed, preset
         known = log.read() if log else []
-        self.lessons = {role: relevant(known, role, seed, preset) for role in ROLES}
+        learners = set(learners) if log else set()
+        self.lessons = {role: relevant(known, role, seed, preset) if role in learners else [] for role in ROLES}
+        self.books: dict[str, Book | None] = {role: book_of(known, role, preset) if role in learners else None
+                                              for role in ROLES}
         self.reflections: list[Reflection] = []
 
     def remember(self, digest: GameDigest, state: GameState, outcome: str, turns: int,
@@ -93,7 +116,8 @@ class GameMemory:
         if self.log is not None and not self.reflections:
             self.reflections = reflect(digest, seed=state.seed, preset=state.preset, outcome=outcome, turns=turns,
                                        game_time=state.tick / TICKS_PER_SECOND,
-                                       agents={role: agent.name for role, agent in agents.items()})
+                                       agents={role: agent.name for role, agent in agents.items()},
+                                       strategies=strategies_of(agents))
             self.log.add(self.reflections)
         return self.reflections
 
@@ -112,29 +136,44 @@ def in_own_words(reflection: Reflection, agent: Any) -> Reflection:
     """The reflection in the words of the model that played its role (a blocking call), the
     events' words kept in the evidence; the reflection itself when there is no model or no answer."""
     ask = getattr(agent, "lesson", None)
+    seen = book_of([reflection], reflection.role, reflection.preset).lessons()[:OWN_GAME_LESSONS]
+    behaviour = f" What you did: {' '.join(lesson.sentence() for lesson in seen)}" if seen else ""
     words = ask(f"{OUTCOME_WORDS[reflection.role][reflection.outcome]} after {reflection.turns} turns. What the "
-                f"record shows: {reflection.key_reflection}") if ask else None
+                f"record shows: {reflection.key_reflection}{behaviour}") if ask else None
     if not words or not plain_text(words):  # no answer, or nothing but control characters
         return reflection
     return Reflection.model_validate({**reflection.model_dump(), "key_reflection": words, "source": "model",
                                       "evidence": {**reflection.evidence, "from_events": reflection.key_reflection}})
 
 
+def learners_of(learning: bool | Iterable[str]) -> tuple[str, ...]:
+    """The roles that learn: True (the fronts' default) both, False none, or the roles named."""
+    if isinstance(learning, bool):
+        return ROLES if learning else ()
+    return tuple(role for role in ROLES if role in set(learning))
+
+
 def relevant(reflections: Iterable[Reflection], role: str, seed: int, preset: str,
              limit: int = MAX_RELEVANT) -> list[Reflection]:
-    """The lessons ``role`` learns from: same preset and seed first, then the newest."""
-    mine = [r for r in reflections if r.role == role and r.outcome in LEARNS_FROM[role]]
-    ranked = sorted(enumerate(mine), key=lambda item: (item[1].preset != preset or item[1].seed != seed,
-                                                       item[1].preset != preset, -item[0]))
-    return [r for _, r in ranked[:limit]]
+    """The place lessons ``role`` learns from: those of this very labyrinth (same preset and seed),
+    the newest first. Another labyrinth's places say nothing here."""
+    mine = [r for r in reflections if r.role == role and r.outcome in LEARNS_FROM[role]
+            and r.seed == seed and r.preset == preset]
+    return mine[::-1][:limit]
 
 
-def learning_injection(reflections: list[Reflection]) -> str:
+def learning_injection(reflections: list[Reflection], book: Book | None = None) -> str:
     """The lessons as one block for a system prompt: the frame, then one note a line between the
-    delimiters, each note's header built from validated values only (the outcome, a preset this game
-    knows, numbers) and its text quoted; whole notes while the block stays within INJECTION_CHARS."""
+    delimiters: the held behaviour lessons first (sentences built from our own words and counts),
+    then the place lessons, each header built from validated values only (the outcome, a preset this
+    game knows, numbers) and its text quoted; whole notes while the block stays within INJECTION_CHARS."""
     size = len(NOTES_FRAME) + len(NOTES_OPEN) + len(NOTES_CLOSE) + 2
     notes = []
+    for sentence in prompt_lessons(book) if book else []:
+        note = f"- in any labyrinth: {json.dumps(sentence)}"
+        if size + len(note) + 1 <= INJECTION_CHARS:
+            notes.append(note)
+            size += len(note) + 1
     for r in reflections:
         text = _note_text(r.key_reflection)
         if r.preset not in PRESETS or not text:  # a preset no game has: an edited log, not a lesson

@@ -16,6 +16,7 @@ from importlib import import_module
 from labyrinth.saves.experience import Reflection
 
 from .base import Agent
+from .behaviour_lessons import Book
 from .builtin_minotaur import BuiltinMinotaur
 from .builtin_user import BuiltinUser
 from .config import KEY_VARIABLES, PROVIDERS, ProviderSettings, provider_settings
@@ -87,9 +88,10 @@ def provider_of(name: str) -> str | None:
 
 
 def make_agent(role: str, kind: str, seed: int, providers: Mapping[str, ProviderSettings] | None = None,
-               lessons: Sequence[Reflection] = (), preset: str = "") -> Agent:
+               lessons: Sequence[Reflection] = (), preset: str = "", book: Book | None = None) -> Agent:
     """A fresh agent for ``role`` ("user" or "minotaur") named ``kind`` (parse_contestant), seeded from the match seed, given the
-    lessons of earlier games (for a game on ``preset``). An LLM agent's settings come from
+    lessons of earlier games (for a game on ``preset``) and, when it learns, the behaviour lessons of
+    its role (``book``: None plays as without memory). An LLM agent's settings come from
     ``providers`` when given, else from the environment and config."""
     contestant = parse_contestant(role, kind)
     if contestant.provider is None:
@@ -100,6 +102,8 @@ def make_agent(role: str, kind: str, seed: int, providers: Mapping[str, Provider
         agent = LLMAgent(role, make_transport(contestant.settings(providers)), seed)
     if lessons:
         agent.learn(lessons, preset)
+    if book is not None:
+        agent.follow(book)
     return agent
 
 

@@ -58,6 +58,7 @@ class Tournament:
     providers: tuple[ProviderSettings, ...] = ()
     memory: bool = False
     lessons: tuple[Reflection, ...] = ()
+    learners: tuple[str, ...] = ("user", "minotaur")  # with memory, the roles given lessons
 
     def keys(self) -> list[MatchKey]:
         """Every match, seed by seed: a tournament cut short has played every pairing about as often."""
@@ -69,7 +70,7 @@ class Tournament:
         llm = {provider_of(key.user), provider_of(key.minotaur)} - {None}
         return ArenaSettings(key.user, key.minotaur, self.preset, self.difficulty, self.max_turns,
                              tuple(p for p in self.providers if p.provider in llm), self.memory,
-                             self.lessons).for_seed(key.seed)
+                             self.lessons, self.learners).for_seed(key.seed)
 
 
 @dataclass(frozen=True)

@@ -4,17 +4,21 @@ the next round learns from them. Printed per round: the user's escape rate with
 its 95% Wilson interval, for the user learning alone, the Minotaur learning
 alone, and both; memory off is the same every round (the games are
 deterministic) and is printed once. A second table plays new labyrinths each
-round, where a lesson about a place cannot apply.
+round, where a lesson about a place cannot apply but one about behaviour can: each side
+learns alone against the fixed built-in opponent, memory off on the same seeds, the gain
+as a paired 95% interval, and a text plot of the rounds.
 
-    .venv/bin/python bench/learning_bench.py [--rounds 10] [--games 40] [--jobs 2]
+    .venv/bin/python bench/learning_bench.py [--rounds 10] [--games 40] [--jobs 2] [--tables same,fresh]
+    .venv/bin/python bench/learning_bench.py --tables fresh --rounds 5 --games 200
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import os
 
-from labyrinth.agents.arena import ArenaSettings, ArenaSummary, run_arena, wilson_interval
+from labyrinth.agents.arena import Z_95, ArenaSettings, ArenaSummary, run_arena, wilson_interval
 from labyrinth.saves.experience import Reflection
 
 PRESET = "standard"
@@ -57,16 +61,43 @@ def same_labyrinths(rounds: int, games: int, jobs: int) -> None:
             print(f"    {number:>2} {line[:mark]}|{line[mark:]} {rate:.3f}")
 
 
-def new_labyrinths(rounds: int, games: int, jobs: int) -> None:
-    print(f"\nNew labyrinths every round (the user and the Minotaur both learn; {games} seeds a round)")
-    print(f"{'round':>5}  {'seeds':>9}  {'memory on: escape':>24}  {'memory off: escape':>24}")
-    log: list[Reflection] = []
-    for number in range(1, rounds + 1):
-        seeds = range(1000 + games * (number - 1), 1000 + games * number)
-        on = run_arena(ArenaSettings(preset=PRESET, memory=True, lessons=tuple(log)), seeds, jobs=jobs)
-        off = run_arena(ArenaSettings(preset=PRESET), seeds, jobs=jobs)
-        log += [r for result in on.results for r in result.reflections]
-        print(f"{number:>5}  {seeds.start:>4}..{seeds.stop - 1:<4}  {escape(on):>24}  {escape(off):>24}", flush=True)
+def paired_gain(on: ArenaSummary, off: ArenaSummary) -> tuple[float, float, float]:
+    """The escape rate's change from memory off to on over the same seeds: the mean of the
+    per-seed differences and its 95% interval (normal, over the paired differences)."""
+    diffs = [(a.outcome == "ESCAPED") - (b.outcome == "ESCAPED") for a, b in zip(on.results, off.results, strict=True)]
+    n = len(diffs)
+    mean = sum(diffs) / n
+    sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1)) if n > 1 else 0.0
+    half = Z_95 * sd / math.sqrt(n)
+    return mean, mean - half, mean + half
+
+
+def fresh_labyrinths(rounds: int, games: int, jobs: int, first_seed: int) -> None:
+    """Each learner against the fixed built-in opponent, on seeds never played before in every round;
+    memory off on the same seeds (paired). The log starts empty (a fresh data directory) and keeps
+    every game the learner played with memory."""
+    print(f"\nNew labyrinths every round ({PRESET}, {games} games a round, seeds from {first_seed}; the log "
+          "starts empty; memory off plays the same seeds)")
+    for learner, goal in (("user", "+"), ("minotaur", "-")):
+        print(f"\n{learner} learns (target: escape {goal}0.10 over memory off by round 5)")
+        print(f"{'round':>5}  {'seeds':>11}  {'memory off: escape':>24}  {'learning: escape':>24}  "
+              f"{'paired gain (95% CI)':>26}")
+        log: list[Reflection] = []
+        series = []
+        for number in range(1, rounds + 1):
+            seeds = range(first_seed + games * (number - 1), first_seed + games * number)
+            off = run_arena(ArenaSettings(preset=PRESET), seeds, jobs=jobs)
+            on = run_arena(ArenaSettings(preset=PRESET, memory=True, lessons=tuple(log), learners=(learner,)),
+                           seeds, jobs=jobs)
+            log += [r for result in on.results for r in result.reflections]
+            gain, low, high = paired_gain(on, off)
+            series.append((off.escape_rate, on.escape_rate))
+            print(f"{number:>5}  {seeds.start:>5}..{seeds.stop - 1:<5}  {escape(off):>24}  {escape(on):>24}  "
+                  f"{gain:>+8.3f} ({low:+.3f}..{high:+.3f})", flush=True)
+        print("  escape by round: o memory off, # learning")
+        for number, (off_rate, on_rate) in enumerate(series, 1):
+            print(f"    {number:>2} o {bar(off_rate).ljust(BAR)} {off_rate:.3f}")
+            print(f"       # {bar(on_rate).ljust(BAR)} {on_rate:.3f}")
 
 
 def main() -> None:
@@ -74,9 +105,16 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=10)
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1))
+    parser.add_argument("--tables", default="same,fresh", help="which tables: same, fresh, or both (same,fresh)")
+    parser.add_argument("--first-seed", type=int, default=100_000, help="the fresh table's first seed")
     args = parser.parse_args()
-    same_labyrinths(args.rounds, args.games, args.jobs)
-    new_labyrinths(max(3, args.rounds // 2), args.games, args.jobs)
+    tables = set(args.tables.split(","))
+    if tables - {"same", "fresh"}:
+        parser.error(f"--tables takes same and fresh, not {args.tables!r}")
+    if "same" in tables:
+        same_labyrinths(args.rounds, args.games, args.jobs)
+    if "fresh" in tables:
+        fresh_labyrinths(args.rounds, args.games, args.jobs, args.first_seed)
 
 
 if __name__ == "__main__":

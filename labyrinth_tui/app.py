@@ -67,7 +67,7 @@ class LabyrinthApp(App):
         self.clock = clock
         self.autoplay = autoplay
         self.providers = first.providers if first else {}  # the command line's LLM options, for every game
-        self.learning = first.learning if first else True  # the command line's --no-memory, for every game
+        self.learning = first.learning if first else True  # the command line's --learn, for every game
         self.opening = False  # a game is being made in the background (its agents ask for plans)
         self.unsaved_told = False  # a quit could not save a game and said so: the next quits anyway
 

@@ -29,6 +29,7 @@ from labyrinth.agents.runner import DEFAULT_MAX_TURNS, MatchResult
 from labyrinth.engine import DEFAULT_PRESET, DIFFICULTIES, PRESETS
 from labyrinth.saves.experience import Experience, Reflection
 
+from .learn_option import add_learn_options, learners
 from .provider_options import add_provider_options, contestant
 from .terminal_text import printable
 
@@ -84,8 +85,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                             'in seed order')
     arena.add_argument("--replays", type=Path, metavar="DIR",
                        help="record each match as a replay file in DIR, for `labyrinth replay`")
-    arena.add_argument("--no-memory", action="store_true",
-                       help="neither learn from the experience log nor add this run's reflections to it")
+    add_learn_options(arena, "this run")
     add_provider_options(arena)
 
 
@@ -103,9 +103,10 @@ def run(args: argparse.Namespace, providers: dict[str, ProviderSettings]) -> int
             _say(f"cannot keep replays in {args.replays}: {exc.strerror or exc}")
             return 2
         recorder_factory = partial(_replay_writer, args.replays)
-    keeper, lessons = (None, ()) if args.no_memory else _open_memory(seeds)  # its thread starts here
+    keeper, lessons = (None, ()) if not learners(args) else _open_memory(seeds)  # its thread starts here
     settings = ArenaSettings(args.user, args.minotaur, args.preset, args.difficulty, args.max_turns,
-                             tuple(providers.values()), memory=keeper is not None, lessons=lessons)
+                             tuple(providers.values()), memory=keeper is not None, lessons=lessons,
+                             learners=learners(args))
     status = Console(stderr=True)
     keep = keeper.keep if keeper else None
     try:

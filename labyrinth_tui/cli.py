@@ -14,6 +14,7 @@ from labyrinth.saves.atomic import sweep_data_dir
 from labyrinth.saves.config import ConfigError
 
 from . import arena_cmd, leaderboard_cmd, memory_cmd, tournament_cmd
+from .learn_option import add_learn_options, learners
 from .provider_options import add_provider_options, chosen_providers, contestant, provider_settings
 from .terminal_text import printable
 
@@ -44,8 +45,7 @@ def _parser() -> argparse.ArgumentParser:
     def screen_game_options(p: argparse.ArgumentParser) -> None:
         game_options(p)
         p.add_argument("--difficulty", choices=DIFFICULTIES, default="normal")
-        p.add_argument("--no-memory", action="store_true",
-                       help="neither learn from the experience log nor add this game's reflections to it")
+        add_learn_options(p)
         add_provider_options(p)
 
     gsm = sub.add_parser("gsm", help="play over stdin/stdout, one JSON object per line",
@@ -153,7 +153,7 @@ def main(argv: list[str] | None = None) -> int:
 
             user = args.user if args.command == "spectate" else HUMAN
             return run(NewGame(seed, args.preset, args.difficulty, user, args.minotaur, providers,
-                               not args.no_memory))
+                               learners(args)))
         from .worldmap import dump
 
         return dump(seed, args.preset, args.level, args.json, sys.stdout)

@@ -2,6 +2,7 @@
 
     labyrinth memory list [--role R] [--outcome O] [--limit N]
     labyrinth memory show ID
+    labyrinth memory lessons [--role R] [--preset P]
     labyrinth memory clear [--yes]
     labyrinth memory export FILE     (- for standard output)
 
@@ -18,6 +19,8 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
+from labyrinth.agents.behaviour_lessons import book_of
+from labyrinth.engine import DEFAULT_PRESET, PRESETS
 from labyrinth.saves.atomic import write_json
 from labyrinth.saves.experience import Experience, Reflection, document
 from labyrinth.saves.paths import StorageError
@@ -36,6 +39,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     listing.add_argument("--limit", type=_limit, default=50, help="at most this many (default: 50; 0: all)")
     show = actions.add_parser("show", help="one reflection in full, its evidence too")
     show.add_argument("id", help="the reflection's id (a unique prefix is enough)")
+    lessons = actions.add_parser("lessons", help="the lessons about behaviour, merged over every game",
+                                 description="What followed each choice in each situation, over every game of a "
+                                             "preset: lessons that hold in any labyrinth, with their evidence.")
+    lessons.add_argument("--role", choices=("user", "minotaur"))
+    lessons.add_argument("--preset", choices=list(PRESETS), default=DEFAULT_PRESET)
     clear = actions.add_parser("clear", help="forget every reflection")
     clear.add_argument("--yes", action="store_true", help="do not ask")
     export = actions.add_parser("export", help="write every reflection to FILE as JSON")
@@ -62,6 +70,8 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
         return _list(reflections, args, out)
     if action == "show":
         return _show(reflections, args.id, out)
+    if action == "lessons":
+        return _lessons(reflections, args.role, args.preset, out)
     if action == "clear":
         return _clear(log, len(reflections), args.yes, out)
     return _export(reflections, args.file, out)
@@ -110,7 +120,26 @@ def write_reflection(r: Reflection, out: TextIO) -> None:
           f"{r.game_time:g} s ({printable(r.preset)}, seed {r.seed}), {printable(r.created_at)}", file=out)
     source = "in the model's own words" if r.source == "model" else "from the game's events"
     print(f"\n{printable(r.key_reflection)}\n({source})", file=out)
+    found = book_of([r], r.role, r.preset).lessons()
+    if found:
+        print("\nabout behaviour, in any labyrinth:", file=out)
+        for lesson in found:
+            print(f"  {printable(lesson.sentence())}", file=out)
     print("\nevidence:\n" + json.dumps(r.evidence, indent=2), file=out)
+
+
+def _lessons(reflections: list[Reflection], role: str | None, preset: str, out: TextIO) -> int:
+    """The merged behaviour lessons of each role: held, tentative, then retired, as sentences."""
+    for each in [role] if role else ["user", "minotaur"]:
+        found = book_of(reflections, each, preset).lessons()
+        games = sum(r.role == each and r.preset == preset for r in reflections)
+        print(f"The {each}, from {games} game{'s' if games != 1 else ''} on {preset}:", file=out)
+        if not found:
+            print("  no lessons about behaviour yet", file=out)
+        for status in ("HELD", "TENTATIVE", "RETIRED"):
+            for lesson in (lesson for lesson in found if lesson.status == status):
+                print(f"  {status.lower():<9} {printable(lesson.sentence())}", file=out)
+    return 0
 
 
 def _clear(log: Experience, count: int, yes: bool, out: TextIO) -> int:

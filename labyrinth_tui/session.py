@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from labyrinth.agents.config import ProviderSettings
-from labyrinth.agents.memory_manager import GameMemory, learning_injection
+from labyrinth.agents.memory_manager import GameMemory, learners_of, learning_injection
 from labyrinth.agents.registry import make_agent
 from labyrinth.agents.resume import resume_into
 from labyrinth.agents.runner import Answer, Match, Outside, Turn
@@ -35,11 +35,13 @@ from labyrinth.saves.replays import (
 STONE_COUNT = 3
 
 
-def open_memory(learning: bool, seed: int, preset: str) -> tuple[GameMemory, str | None]:
-    """The game's memory of earlier games; when the experience log cannot be used (a data directory
-    that is read-only or a file), none, and the one line that says so."""
+def open_memory(learning: bool | tuple[str, ...], seed: int, preset: str) -> tuple[GameMemory, str | None]:
+    """The game's memory of earlier games for the roles that learn (``learning``: True both, False
+    none, or the roles: `--learn`); when the experience log cannot be used (a data directory that is
+    read-only or a file), none, and the one line that says so."""
+    learners = learners_of(learning)
     try:
-        return GameMemory(Experience() if learning else None, seed, preset), None
+        return GameMemory(Experience() if learners else None, seed, preset, learners), None
     except StorageError as exc:
         return GameMemory(None, seed, preset), f"Playing without memory: {exc}"
 
@@ -86,13 +88,13 @@ class PlaySession:
     difficulty: str = "normal"
     minotaur_kind: str = "builtin"
     providers: Mapping[str, ProviderSettings] = field(default_factory=dict, repr=False)  # for an LLM Minotaur
-    learning: bool = True  # the Minotaur learns from the experience log, and this game adds to it
+    learning: bool | tuple[str, ...] = True  # who learns from the experience log (open_memory); this game adds to it
     figures: Figures = field(default_factory=Figures)
 
     def __post_init__(self) -> None:
         self.memory, self.memory_notice = open_memory(self.learning, self.seed, self.preset)
         agent = make_agent("minotaur", self.minotaur_kind, self.seed, self.providers,
-                           self.memory.lessons["minotaur"], self.preset)
+                           self.memory.lessons["minotaur"], self.preset, self.memory.books["minotaur"])
         self.match = Match(Outside("you"), agent, seed=self.seed, preset=self.preset, difficulty=self.difficulty,
                            max_turns=None, memory=self.memory, recorder=ReplayWriter())
         self.save_path: Path | None = None  # this game's save, once it has one
@@ -210,7 +212,7 @@ class PlaySession:
 
     @classmethod
     def resume(cls, saved: SavedGame, providers: Mapping[str, ProviderSettings] | None = None,
-               learning: bool = True) -> PlaySession:
+               learning: bool | tuple[str, ...] = True) -> PlaySession:
         """The saved game, played again turn by turn with the recorded decisions (the match's
         replay: a rule agent re-lives each decision, a model only hears how each turn went),
         counted in the figures as when it was played, and checked turn by turn against the save
@@ -264,12 +266,15 @@ class SpectateSession:
 
     def __init__(self, seed: int, preset: str = "standard", difficulty: str = "normal", user: str = "builtin",
                  minotaur: str = "builtin", max_turns: int = 400,
-                 providers: Mapping[str, ProviderSettings] | None = None, learning: bool = True) -> None:
+                 providers: Mapping[str, ProviderSettings] | None = None,
+                 learning: bool | tuple[str, ...] = True) -> None:
         self.memory, self.memory_notice = open_memory(learning, seed, preset)
         lessons = self.memory.lessons
-        self.lessons = {role: learning_injection(found) for role, found in lessons.items()}  # shown in the panel
-        self.match = Match(make_agent("user", user, seed, providers, lessons["user"], preset),
-                           make_agent("minotaur", minotaur, seed, providers, lessons["minotaur"], preset),
+        books = self.memory.books
+        self.lessons = {role: learning_injection(found, books[role]) for role, found in lessons.items()}  # the panel
+        self.match = Match(make_agent("user", user, seed, providers, lessons["user"], preset, books["user"]),
+                           make_agent("minotaur", minotaur, seed, providers, lessons["minotaur"], preset,
+                                      books["minotaur"]),
                            seed=seed, preset=preset, difficulty=difficulty, max_turns=max_turns,
                            memory=self.memory, recorder=ReplayWriter())
         self.seed, self.preset = seed, preset

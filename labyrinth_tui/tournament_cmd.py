@@ -31,6 +31,7 @@ from labyrinth.saves.paths import replays_dir
 from labyrinth.saves.results_db import MatchRow, ResultsDB, ResultsUnusable
 
 from .arena_cmd import _count
+from .learn_option import add_learn_options, learners
 from .provider_options import add_provider_options
 from .terminal_text import printable
 
@@ -63,8 +64,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help=f"matches played at once (default: {DEFAULT_CONCURRENCY}): model matches in threads, "
                         "sharing each provider's pace (--llm-rpm), rule-agent matches in one process per core")
     p.add_argument("--fresh", action="store_true", help="play every match again, even those in the database")
-    p.add_argument("--no-memory", action="store_true",
-                   help="neither learn from the experience log nor add this tournament's reflections to it")
+    add_learn_options(p, "this tournament")
     p.add_argument("--json", action="store_true",
                    help="print only one JSON object: played, skipped, wall_s, matches (this tournament's, in "
                         "key order, as the database keeps them) and standings (ratings per role, head_to_head)")
@@ -83,9 +83,9 @@ def run(args: argparse.Namespace, providers: dict[str, ProviderSettings]) -> int
     except ResultsUnusable as problem:
         _say(str(problem))
         return 2
-    keeper, lessons = (None, ()) if args.no_memory else _keeper()
+    keeper, lessons = (None, ()) if not learners(args) else _keeper()
     if keeper:
-        tournament = replace(tournament, memory=True, lessons=lessons)
+        tournament = replace(tournament, memory=True, lessons=lessons, learners=learners(args))
     began = time.perf_counter()
     try:
         with db:

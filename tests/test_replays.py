@@ -317,5 +317,5 @@ def test_the_arena_records_the_lessons_it_gave_each_agent(tmp_path):
     settings = ArenaSettings(preset="small", max_turns=5, memory=True, lessons=lessons)
     settings.play(3, lambda seed: ReplayWriter(tmp_path))
     [path] = tmp_path.iterdir()
-    assert read_replay(path).header.lessons == {"user": [{"id": "g3-user", "text": "Avoid the ramp."},
-                                                         {"id": "g4-user", "text": "An older game elsewhere."}]}
+    # a place lesson of another labyrinth (seed 4) is not given in this one
+    assert read_replay(path).header.lessons == {"user": [{"id": "g3-user", "text": "Avoid the ramp."}]}

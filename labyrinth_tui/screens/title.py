@@ -43,7 +43,7 @@ class NewGame:
     user: str  # "you" or a user agent's name
     minotaur: str
     providers: Mapping[str, ProviderSettings] = field(default_factory=dict, repr=False)  # from command-line flags
-    learning: bool = True  # learn from the experience log and add to it
+    learning: bool | tuple[str, ...] = True  # who learns from the experience log (True: both); the game adds to it
 
     @property
     def spectated(self) -> bool:

@@ -1,0 +1,66 @@
+"""The built-in agents' named strategy choices, and how one is chosen for a game.
+
+Each choice has a few arms; the first is how the agent plays without memory (today's
+play, exactly). With memory, every choice is made by Thompson sampling: each arm's
+win rate is drawn from Beta(1 + wins, 1 + losses) (a draw half of each) over the games of the behaviour
+lessons in which that arm was played (behaviour_lessons: situation GAME, ``choice=arm``),
+and the arm with the highest draw is played. Arms with little evidence are tried (their
+draws spread wide), arms that keep losing fade. The draw comes from an RNG seeded with
+the game's seed, the role and the choice, so the same seed and the same log give the
+same strategy.
+"""
+
+from __future__ import annotations
+
+import random
+
+from .behaviour_lessons import GAME, Book
+
+# choice -> arms, the first the default. The agents read their arm by the choice's name; an arm
+# of a choice about a number ("as built", "shorter", ...) scales the agent's own number by SCALE.
+CHOICES = {
+    "user": {
+        "lantern": ("at the last moment", "when the hooves sound close"),  # VERY CLOSE only, or CLOSE too
+        "patience": ("as built", "shorter", "longer"),  # how long it waits out a Minotaur before it dares
+        "listening": ("as built", "shorter", "longer"),  # how long between two LOOKs for the stones' hum
+        "keeping away": ("as built", "closer", "farther"),  # how far it keeps from where the Minotaur was
+        "lantern search": ("as built", "shorter", "longer"),  # how long it looks for the first lantern
+    },
+    "minotaur": {
+        "guarding": ("as built", "shorter", "longer"),  # how long it lies in wait by one stone
+        "rounds": ("as built", "stone to stone"),  # between two guards: as its difficulty says, or the next stone
+        "jumping": ("after a face-to-face", "never"),  # when it jumps out of time
+    },
+}
+SCALE = {"as built": 1.0, "shorter": 0.5, "longer": 2.0, "closer": 0.75, "farther": 1.25}
+WINS = {"user": "ESCAPED", "minotaur": "DEATH"}
+DRAW = 0.5  # a TIMEOUT is a draw (as the tournament rates it): half a win for either side
+
+
+def default_strategy(role: str) -> dict[str, str]:
+    """Today's play: the first arm of every choice."""
+    return {choice: arms[0] for choice, arms in CHOICES[role].items()}
+
+
+def choose_strategy(role: str, seed: int, book: Book | None) -> dict[str, str]:
+    """The arm of each choice for a game on ``seed``: the default without a book (memory off) or
+    before the book holds a game played by a strategy (the first game plays as today), else by
+    Thompson sampling on the book's games."""
+    if book is None or not any(book.outcomes(f"{choice}={arm}") for choice, arms in CHOICES[role].items()
+                               for arm in arms):
+        return default_strategy(role)
+    chosen = {}
+    for choice, arms in CHOICES[role].items():
+        rng = random.Random(f"{seed}:strategy:{role}:{choice}")
+        draws = []
+        for arm in arms:
+            outcomes = book.outcomes(f"{choice}={arm}")
+            wins = outcomes[WINS[role]] + DRAW * outcomes["TIMEOUT"]
+            draws.append((rng.betavariate(1 + wins, 1 + sum(outcomes.values()) - wins), arm))
+        chosen[choice] = max(draws)[1]
+    return chosen
+
+
+def strategy_observations(role: str, strategy: dict[str, str], outcome: str) -> list[dict[str, str]]:
+    """What a game teaches about the strategy played in it: one observation per choice."""
+    return [{"when": GAME, "did": f"{choice}={arm}", "led_to": outcome} for choice, arm in strategy.items()]

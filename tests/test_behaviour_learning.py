@@ -1,0 +1,175 @@
+"""Learning that carries to labyrinths never seen before: behaviour lessons drawn from a game,
+merged and retired by their evidence, strategies chosen from them deterministically, place
+lessons kept to their own labyrinth, memory off unchanged, and `labyrinth memory` telling them."""
+
+from __future__ import annotations
+
+import argparse
+import io
+from collections import Counter
+
+import pytest
+
+from labyrinth.agents.arena import ArenaSettings, run_arena
+from labyrinth.agents.behaviour_lessons import GAME, MIN_EVIDENCE, Book, book_of
+from labyrinth.agents.memory_manager import GameMemory, learning_injection, relevant
+from labyrinth.agents.registry import make_agent
+from labyrinth.agents.runner import Match
+from labyrinth.agents.strategy import CHOICES, choose_strategy, default_strategy
+from labyrinth.saves.experience import Experience
+from labyrinth.tui import memory_cmd
+from labyrinth.tui.cli import _parser
+from labyrinth.tui.learn_option import learners
+from tests.test_experience import reflection
+from tests.test_memory import played
+
+
+def observation(when: str, did: str, led_to: str) -> dict[str, str]:
+    return {"when": when, "did": did, "led_to": led_to}
+
+
+def test_a_games_record_gives_each_role_its_behaviour_lessons():
+    user, minotaur = played(5)  # the user walks 10 steps away from a whine, and is caught 49.5 s after it
+    assert observation("whine", "walked_away", "safe") in user.evidence["behaviour"]  # no catch within 30 s
+    said = {(o["when"], o["did"]) for o in user.evidence["behaviour"]}
+    assert said <= {("whine", d) for d in ("walked_away", "ran_away", "stayed")} | \
+        {("spotted", d) for d in ("ran", "walked", "stood")} | {("lantern", d) for d in ("near_2", "near_5", "far")}
+    caught = [o for o in user.evidence["behaviour"] if o["led_to"] == "caught"]
+    assert caught and all(o["when"] == "spotted" for o in caught)  # its last answers to being seen
+    assert {o["when"] for o in minotaur.evidence["behaviour"]} <= {"lost_sight", "jump"}
+    assert any(o["when"] == "jump" for o in minotaur.evidence["behaviour"])  # it jumped in this game
+    assert "strategy" not in user.evidence  # the built-in agents did not learn here: no strategy to credit
+
+
+def test_lessons_that_say_the_same_thing_merge_and_evidence_holds_or_retires_them():
+    book = Book()
+    for _ in range(MIN_EVIDENCE - 1):
+        book.add(observation("whine", "stayed", "caught"))
+    book.add({"when": "whine", "did": 3, "led_to": "caught"})  # an edited log's entry is passed over
+    (lesson,) = book.lessons()
+    assert lesson.status == "TENTATIVE" and lesson.cases == MIN_EVIDENCE - 1
+    book.add(observation("whine", "stayed", "safe"))
+    (lesson,) = book.lessons()
+    assert lesson.status == "HELD" and lesson.sentence() == \
+        "After a Temporal Whine, staying near led to a catch soon after in 4 of 5 cases (no catch soon after 1)."
+    for _ in range(3):
+        book.add(observation("whine", "stayed", "safe"))
+    (lesson,) = book.lessons()
+    assert lesson.status == "RETIRED" and lesson.count("caught") == lesson.count("safe") == 4  # mixed: tells nothing
+
+
+def test_a_strategy_is_chosen_deterministically_from_the_seed_and_the_log_and_follows_the_evidence():
+    book = Book()
+    for _ in range(30):
+        book.add(observation(GAME, "patience=shorter", "ESCAPED"))
+        book.add(observation(GAME, "patience=as built", "DEATH"))
+        book.add(observation(GAME, "patience=longer", "DEATH"))
+    assert choose_strategy("user", 7, book) == choose_strategy("user", 7, book)
+    picks = Counter(choose_strategy("user", seed, book)["patience"] for seed in range(40))
+    assert picks["shorter"] >= 38  # evidence exploited
+    assert len({choose_strategy("user", seed, book)["lantern"] for seed in range(40)}) == 2  # no evidence: explored
+    assert choose_strategy("user", 7, None) == choose_strategy("user", 7, Book()) == default_strategy("user")
+    assert all(default_strategy(role)[c] == arms[0] for role in CHOICES for c, arms in CHOICES[role].items())
+
+
+# The final state's hash of games played by the built-in agents on main before behaviour learning
+# (b50fc83): memory off must play them exactly as before.
+BEFORE = [("standard", 3, "ESCAPED", 183, "7871da96594ec57d"), ("standard", 11, "DEATH", 144, "2206f53d1221bd8c"),
+          ("small", 7, "DEATH", 151, "9c3083a47e70078d")]
+
+
+@pytest.mark.parametrize(("preset", "seed", "outcome", "turns", "digest"), BEFORE)
+def test_memory_off_plays_exactly_as_before(preset, seed, outcome, turns, digest):
+    match = Match(make_agent("user", "builtin", seed), make_agent("minotaur", "builtin", seed), seed=seed,
+                  preset=preset)
+    result = match.play()
+    assert (result.outcome, result.turns, match.game.state.digest()) == (outcome, turns, digest)
+
+
+def test_learning_is_deterministic_for_a_seed_and_a_log_and_carries_to_new_labyrinths():
+    first = run_arena(ArenaSettings(preset="tiny", max_turns=60, memory=True), range(1, 5))
+    log = tuple(r for result in first.results for r in result.reflections)
+    off = ArenaSettings(preset="tiny", max_turns=60)  # an empty log: the first games play as without memory
+    assert [(r.outcome, r.turns) for r in first.results] == [(r.outcome, r.turns) for r in run_arena(off, range(1, 5)).results]
+    learning = ArenaSettings(preset="tiny", max_turns=60, memory=True, lessons=log, learners=("user",))
+    again = [run_arena(learning, range(50, 56)) for _ in range(2)]
+    assert [(r.outcome, r.turns, r.reflections[0].evidence) for r in again[0].results] == \
+        [(r.outcome, r.turns, r.reflections[0].evidence) for r in again[1].results]
+    played_strategies = [r.reflections[0].evidence["strategy"] for r in again[0].results]  # the user's reflection
+    assert len({tuple(s.values()) for s in played_strategies}) > 1  # the lessons of seeds 1-4 steer seeds 50-55
+    assert all("strategy" not in r.reflections[1].evidence for r in again[0].results)  # the Minotaur did not learn
+
+
+def test_place_lessons_never_reach_another_labyrinth_but_behaviour_lessons_do():
+    log = [reflection(3, key_reflection="Avoid (192, 211) level 101.",
+                      evidence={"behaviour": [observation("whine", "stayed", "caught")] * MIN_EVIDENCE}),
+           reflection(4, preset="small", key_reflection="Avoid (20, 21) level 101.")]
+    assert relevant(log, "user", 3, "standard") == [log[0]]
+    assert relevant(log, "user", 4, "standard") == [] and relevant(log, "user", 3, "small") == []
+    assert ArenaSettings(memory=True, lessons=tuple(log)).for_seed(5).lessons == ()
+    elsewhere = learning_injection(relevant(log, "user", 5, "standard"), book_of(log, "user", "standard"))
+    assert "in any labyrinth" in elsewhere and "staying near led to a catch soon after in 5 of 5" in elsewhere
+    assert "192" not in elsewhere and "seed 3" not in elsewhere
+    assert "Avoid (192, 211)" in learning_injection(relevant(log, "user", 3, "standard"))
+
+
+def test_only_the_roles_that_learn_get_lessons_and_the_command_line_names_them():
+    Experience().add([reflection(3, evidence={"behaviour": [observation("whine", "stayed", "caught")]})])
+    memory = GameMemory(Experience(), 3, "standard", learners=("minotaur",))
+    assert memory.lessons["user"] == [] and memory.books["user"] is None and memory.books["minotaur"] is not None
+    assert GameMemory(Experience(), 3, "standard").lessons["user"] and GameMemory(None, 3, "standard").books == \
+        {"user": None, "minotaur": None}
+    parse = _parser().parse_args
+    assert learners(parse(["arena"])) == ("user", "minotaur")
+    assert learners(parse(["arena", "--learn", "user"])) == ("user",)
+    assert learners(parse(["tournament", "--users", "builtin", "--minotaurs", "builtin", "--no-memory"])) == ()
+    assert learners(parse(["spectate", "--learn", "minotaur"])) == ("minotaur",)
+    assert learners(parse(["play", "--learn", "none"])) == learners(parse(["hotseat", "--no-memory"])) == ()
+
+
+def test_memory_show_and_lessons_tell_the_behaviour_lessons_as_sentences_with_their_evidence():
+    user, _ = played(5)
+    Experience().add([user])
+    out = io.StringIO()
+    assert memory_cmd.run(argparse.Namespace(memory_action="show", id=user.id), out) == 0
+    shown = out.getvalue()
+    assert "about behaviour, in any labyrinth:" in shown
+    assert "After a Temporal Whine, walking away led to no catch soon after in 1 of 1 cases." in shown
+    out = io.StringIO()
+    assert memory_cmd.run(argparse.Namespace(memory_action="lessons", role="user", preset="standard"), out) == 0
+    assert out.getvalue().startswith("The user, from 1 game on standard:\n") and "tentative" in out.getvalue()
+
+
+class Scribe:
+    """A transport that answers every call with one lesson, and keeps what it was asked."""
+
+    name, timeout_s = "scribe/m", 5.0
+
+    def __init__(self) -> None:
+        self.asked: list[tuple[str, list]] = []
+
+    def complete(self, system, turns, schema):
+        from labyrinth.agents.providers.base import Reply
+
+        self.asked.append((system, turns))
+        return Reply('{"lesson": "When the hooves sounded close, raising the lantern led to an escape."}', 1, 1)
+
+
+def test_a_model_is_given_the_held_behaviour_lessons_and_asked_for_its_own_in_the_same_form():
+    from labyrinth.agents.llm_agent import LLMAgent
+    from labyrinth.agents.memory_manager import in_own_words
+
+    user, _ = played(5)
+    old = reflection(2, evidence={"n": 2})  # a reflection of a log written before behaviour lessons: read, no lessons
+    book = book_of([user, old] * MIN_EVIDENCE, "user", "standard")
+    agent = make_agent("user", "builtin", 5)
+    model = LLMAgent("user", Scribe(), 5)
+    model.learn([old], "standard")
+    model.follow(book)
+    assert "in any labyrinth" in model.learning_injection and "walking away led to no catch soon after in 5 of 5" \
+        in model.learning_injection and agent.strategy is None
+    told = in_own_words(user, model)
+    (_, turns), = model.transport.asked
+    assert 'of the form "When <situation>, doing <choice> led to <result>"' in turns[-1][1]
+    assert f"What you did: {book_of([user], 'user', 'standard').lessons()[0].sentence()}" in turns[-1][1]
+    assert told.source == "model" and told.key_reflection.startswith("When the hooves sounded close")
