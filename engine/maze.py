@@ -63,6 +63,17 @@ def ramp_cell(seed: int, cx: int, cy: int, z: int) -> int:
     return _maze_cell(rng.randrange(_SIDE), rng.randrange(_SIDE))
 
 
+def chunk_ramp(seed: int, cx: int, cy: int, z: int) -> tuple[int, int] | None:
+    """The ramp of chunk (cx, cy) of level z as (cell index, RAMP_UP or RAMP_DOWN), or None: a
+    chunk holds at most one (the up and down ramps of a level never share a chunk), and where it
+    lies follows from the seed alone, so it is known without generating the chunk."""
+    if has_ramp_up(cx, cy, z):
+        return ramp_cell(seed, cx, cy, z), RAMP_UP
+    if z > 0 and has_ramp_up(cx, cy, z - 1):
+        return ramp_cell(seed, cx, cy, z - 1), RAMP_DOWN
+    return None
+
+
 def generate_chunk(seed: int, cx: int, cy: int, z: int) -> bytes:
     """The cells of chunk (cx, cy) of level z, row by row from the south."""
     rng = derived(seed, "chunk", cx, cy, z)
@@ -100,8 +111,7 @@ def generate_chunk(seed: int, cx: int, cy: int, z: int) -> bytes:
             second = (first + 1 + randrange(_SIDE - 1)) % _SIDE
             cells[opening(second)] = CRAWLWAY if rand() < CRAWLWAY_CHANCE else FLOOR
 
-    if has_ramp_up(cx, cy, z):
-        cells[ramp_cell(seed, cx, cy, z)] = RAMP_UP
-    if z > 0 and has_ramp_up(cx, cy, z - 1):
-        cells[ramp_cell(seed, cx, cy, z - 1)] = RAMP_DOWN
+    ramp = chunk_ramp(seed, cx, cy, z)
+    if ramp is not None:
+        cells[ramp[0]] = ramp[1]
     return bytes(cells)

@@ -11,7 +11,7 @@ from collections.abc import Container
 from .cells import CELL_CHARS, MINOTAUR_OPEN, RAMP_DOWN, RAMP_UP, ROCK
 from .constants import CHUNK, CHUNKS_PER_SIDE, MOVES_CACHE_CELLS, WORLD_LEVELS, WORLD_SIZE
 from .geometry import HORIZONTAL, LINES, USER_SIGHT_TABLE, Pos
-from .maze import generate_chunk
+from .maze import chunk_ramp, generate_chunk
 from .presets import Bounds
 
 ChunkKey = tuple[int, int, int]  # (cx, cy, z)
@@ -20,11 +20,12 @@ ChunkKey = tuple[int, int, int]  # (cx, cy, z)
 class World:
     """The cells of one seed's cube, generated on demand and remembered."""
 
-    __slots__ = ("seed", "_chunks", "_paths", "_exits")
+    __slots__ = ("seed", "_chunks", "_ramps", "_paths", "_exits")
 
     def __init__(self, seed: int) -> None:
         self.seed = seed
         self._chunks: dict[int, bytes] = {}
+        self._ramps: dict[ChunkKey, tuple[int, int] | None] = {}  # each chunk's ramp, as asked (maze.chunk_ramp)
         self._paths: dict[Pos, tuple[Pos, ...]] = {}  # the Minotaur's moves from each cell, as asked
         self._exits: dict[Pos, tuple[str, ...]] = {}  # the user's ways out of each cell, as asked
 
@@ -57,6 +58,26 @@ class World:
                           for cx in range(lo // CHUNK, (hi - 1) // CHUNK + 1))
         inside = joined[lo % CHUNK:lo % CHUNK + hi - lo]
         return bytes([ROCK]) * (lo - x0) + inside + bytes([ROCK]) * (x0 + width - hi)
+
+    def ramps_within(self, pos: Pos, reach: int) -> list[tuple[Pos, int]]:
+        """The ramps at most ``reach`` steps (dx + dy) from ``pos`` on its level, with their kinds:
+        read from where the seed puts each chunk's ramp, so no chunk is generated for it."""
+        x, y, z = pos
+        if not 0 <= z < WORLD_LEVELS:
+            return []
+        found = []
+        last = CHUNKS_PER_SIDE - 1
+        for cy in range(max(0, (y - reach) >> 3), min(last, (y + reach) >> 3) + 1):
+            for cx in range(max(0, (x - reach) >> 3), min(last, (x + reach) >> 3) + 1):
+                key = (cx, cy, z)
+                ramp = self._ramps[key] if key in self._ramps else self._ramps.setdefault(
+                    key, chunk_ramp(self.seed, cx, cy, z))
+                if ramp is None:
+                    continue
+                rx, ry = cx * CHUNK + (ramp[0] & 7), cy * CHUNK + (ramp[0] >> 3)
+                if abs(rx - x) + abs(ry - y) <= reach:
+                    found.append(((rx, ry, z), ramp[1]))
+        return found
 
     def is_open(self, pos: Pos) -> bool:
         return self.cell(*pos) != ROCK

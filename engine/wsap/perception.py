@@ -9,6 +9,7 @@ recent events. ``details`` carries the same as structured data for programs.
 from __future__ import annotations
 
 from collections import deque
+from typing import Any
 
 from .. import events as ev
 from ..cells import CELL_CHARS, CRAWLWAY, RAMP_DOWN, RAMP_UP
@@ -20,6 +21,7 @@ from ..schemas import STONES, GameStateResponse, MinotaurObservation
 from ..senses import USER_SIGHT, in_sight, items_in_sight, level_words
 from ..state import GameState
 from ..world import World
+from .deferred import Deferred, Handed
 from .types import Effect, Entity, Event, Goal, Location, Observation, Terrain
 
 RECENT = 8  # events kept for "RECENT EVENTS"
@@ -84,10 +86,13 @@ class UserPerception:
         self.items: dict[str, Pos] = {}  # items seen lying, where last seen
         self.hums: dict[str, tuple[str | None, int]] = {}  # stone -> (direction, levels up) at the last LOOK
         self.events: deque[Event] = deque(maxlen=RECENT)
+        self.handed = Handed()
 
     def observe(self, state: GameState, response: GameStateResponse, events: tuple[ev.Event, ...] = ()
                 ) -> Observation:
-        """The observation after a turn (or at the start, with no events)."""
+        """The observation after a turn (or at the start, with no events): the memory is kept
+        now, the Observation built when read (deferred.py)."""
+        self.handed.settle()
         new_cells = self._look_around(state, events)
         for e in events:
             self._remember(state, e)
@@ -99,7 +104,7 @@ class UserPerception:
         for name, pos in list(self.items.items()):  # an item seen gone (grabbed, or not there any more)
             if name in state.inventory or (in_sight(self.world, state.user, pos, USER_SIGHT) and (name, pos) not in visible):
                 del self.items[name]
-        return self._observation(state, response, visible, new_cells)
+        return self.handed.hand(self._observation(state, response, visible, new_cells))
 
     def _look_around(self, state: GameState, events) -> list[tuple[Pos, int]]:
         """Remember every cell seen from every cell walked through this turn; the new ones."""
@@ -120,25 +125,32 @@ class UserPerception:
         if isinstance(e, ev.StonesHummed):
             self.hums = {name: (direction, levels) for name, direction, levels in e.hums}
 
-    def _observation(self, s: GameState, r: GameStateResponse, visible, new_cells) -> Observation:
-        minotaur_seen = in_sight(self.world, s.user, s.minotaur, USER_SIGHT) and not s.jump_left
-        return Observation(
-            status=_user_status(s, r),
-            inventory={name: 1 for name in r.user_state.inventory},
-            location=Location(s.user, f"level {s.user[2]}", self._where(s, r)),
-            nearby_entities=_user_entities(s, r, visible, minotaur_seen),
-            nearby_terrain=self._terrain(s, r), active_effects=_user_effects(r),
-            current_goals=self._goals(s, visible), recent_events=list(self.events), step=r.environment.turn,
-            details={
+    def _observation(self, s: GameState, r: GameStateResponse, visible, new_cells) -> Deferred:
+        def minotaur_seen() -> bool:
+            return in_sight(self.world, s.user, s.minotaur, USER_SIGHT) and not s.jump_left
+
+        def main() -> dict[str, Any]:
+            return {
+                "status": _user_status(s, r),
+                "inventory": {name: 1 for name in r.user_state.inventory},
+                "location": Location(s.user, f"level {s.user[2]}", self._where(s, r)),
+                "nearby_entities": _user_entities(s, r, visible, minotaur_seen()),
+                "nearby_terrain": self._terrain(s, r), "active_effects": _user_effects(r),
+                "current_goals": self._goals(s, visible), "recent_events": list(self.events),
+                "step": r.environment.turn, "time_of_day": None,
+            }
+
+        def details() -> dict[str, Any]:
+            return {"details": {
                 "role": "user", "position": _xyz(s.user), "status": r.status,
                 "hunting_ground": PRESETS[s.preset].to_dict(),  # told in the opening words
                 "seen": [[*p, CELL_CHARS[k]] for p, k in new_cells],
                 "items_in_sight": [{"name": n, **_xyz(p)} for n, p in visible],
                 "items_seen": [{"name": n, **_xyz(p)} for n, p in self.items.items()],
                 "hums": [{"name": n, "direction": d, "levels": lv} for n, (d, lv) in self.hums.items()],
-                "minotaur_in_sight": _xyz(s.minotaur) if minotaur_seen else None,
-            },
-        )
+                "minotaur_in_sight": _xyz(s.minotaur) if minotaur_seen() else None,
+            }}
+        return Deferred(main, details)
 
     def _terrain(self, s: GameState, r: GameStateResponse) -> list[Terrain]:
         """The ways out of the user's cell: passages and crawlways, and the ramp it stands on."""
@@ -259,26 +271,36 @@ class MinotaurPerception:
         self.world = world
         self.events: deque[Event] = deque(maxlen=RECENT)
         self._ramps: dict[Pos, list[list]] = {}
+        self.handed = Handed()
 
     def ramps_near(self, pos: Pos, reach: int = RAMP_REACH) -> list[list]:
         """The ramps within ``reach`` steps of ``pos`` on its level, [x, y, z, '^' or 'v'],
         nearest first: where someone coming to that place would arrive."""
         if pos not in self._ramps:
-            x, y, z = pos
-            found = [(abs(dx) + abs(dy), [x + dx, y + dy, z, CELL_CHARS[kind]])
-                     for dx in range(-reach, reach + 1) for dy in range(-reach + abs(dx), reach - abs(dx) + 1)
-                     if (kind := self.world.cell(x + dx, y + dy, z)) in (RAMP_UP, RAMP_DOWN)]
+            x, y = pos[0], pos[1]
+            found = [(abs(rx - x) + abs(ry - y), [rx, ry, rz, CELL_CHARS[kind]])
+                     for (rx, ry, rz), kind in self.world.ramps_within(pos, reach)]
             self._ramps[pos] = [ramp for _, ramp in sorted(found)]
         return self._ramps[pos]
 
     def observe(self, state: GameState, obs: MinotaurObservation, events: tuple[ev.Event, ...] = ()
                 ) -> Observation:
+        """The observation after a turn: the memory is kept now, the Observation built when read."""
+        self.handed.settle()
         for e in events:
             text = _minotaur_event_text(e)
             if text:
                 self.events.append(Event(text, e.kind, state.turn))
         if obs.status == "ERROR":
             self.events.append(Event(obs.message, "error", state.turn))
+        return self.handed.hand(Deferred(lambda: self._main(obs), lambda: {"details": self._details(obs)}))
+
+    def _details(self, obs: MinotaurObservation) -> dict[str, Any]:
+        return {"role": "minotaur", "observation": obs.model_dump(),
+                "ramps_by_item": {i.name: self.ramps_near((i.position.x, i.position.y, i.position.z))
+                                  for i in obs.items}}
+
+    def _main(self, obs: MinotaurObservation) -> dict[str, Any]:
         here = (obs.position.x, obs.position.y, obs.position.z)
         entities = [Entity("stone" if i.name != "LANTERN" else "lantern", i.name,
                            _distance(here, (i.position.x, i.position.y, i.position.z)),
@@ -303,7 +325,7 @@ class MinotaurPerception:
             effects.append(Effect("out_of_time", "out of time", obs.jump_time_left))
         terrain = [Terrain("ramp" if "RAMP" in d else "passage", d, True) for d in obs.visible_paths]
         b = obs.hunting_ground
-        return Observation(
+        return dict(
             status={"game_time_s": obs.game_time, "temporal_status": obs.temporal_status,
                     "jump_cooldown_s": obs.cooldown_time, "sees_intruder": obs.sees_user,
                     "footsteps_heard_last_turn": obs.noises_heard, "note": obs.message},
@@ -320,10 +342,7 @@ class MinotaurPerception:
             current_goals=[Goal("catch", "Step onto the intruder's cell before it holds all three stones", "main",
                                 f"{len(STONES) - sum(i.name != 'LANTERN' for i in obs.items)}/{len(STONES)} stones taken by the intruder",
                                 clues or ["no trace of the intruder yet: listen, guard the stones"])],
-            recent_events=list(self.events), step=obs.turn,
-            details={"role": "minotaur", "observation": obs.model_dump(),
-                     "ramps_by_item": {i.name: self.ramps_near((i.position.x, i.position.y, i.position.z))
-                                       for i in obs.items}},
+            recent_events=list(self.events), step=obs.turn, time_of_day=None,
         )
 
 
