@@ -20,7 +20,7 @@ ChunkKey = tuple[int, int, int]  # (cx, cy, z)
 class World:
     """The cells of one seed's cube, generated on demand and remembered."""
 
-    __slots__ = ("seed", "_chunks", "_ramps", "_paths", "_exits")
+    __slots__ = ("seed", "_chunks", "_ramps", "_paths", "_exits", "_sights", "routes")
 
     def __init__(self, seed: int) -> None:
         self.seed = seed
@@ -28,6 +28,8 @@ class World:
         self._ramps: dict[ChunkKey, tuple[int, int] | None] = {}  # each chunk's ramp, as asked (maze.chunk_ramp)
         self._paths: dict[Pos, tuple[Pos, ...]] = {}  # the Minotaur's moves from each cell, as asked
         self._exits: dict[Pos, tuple[str, ...]] = {}  # the user's ways out of each cell, as asked
+        self._sights: dict[Pos, tuple[tuple[Pos, int], ...]] = {}  # what the user sees from each cell, as asked
+        self.routes: dict[tuple[Pos, Pos], tuple[Pos, ...]] = {}  # the Minotaur's paths found (pathfinding.py)
 
     @property
     def chunks_generated(self) -> int:
@@ -122,21 +124,20 @@ class World:
     def _minotaur_moves(self, pos: Pos, within: Container[ChunkKey] | None = None) -> tuple[Pos, ...]:
         """The moves from ``pos``; with ``within``, those into other chunks only when they are in it."""
         x, y, z = pos
-        lx, ly = x & 7, y & 7
-        chunk, cell = self._chunk(x >> 3, y >> 3, z), self.cell
+        local = ((y & 7) << 3) | (x & 7)
+        chunk = self._chunk(x >> 3, y >> 3, z)
         out = []
         # Neighbours inside this chunk are read from it directly: the searches spend their time here.
-        for dx, dy in HORIZONTAL.values():
-            nx, ny = lx + dx, ly + dy
-            if 0 <= nx < CHUNK and 0 <= ny < CHUNK:
-                kind = chunk[(ny << 3) | nx]
+        for dx, dy, inner in _STEPS[local]:
+            if inner >= 0:
+                kind = chunk[inner]
             elif within is None or ((x + dx) >> 3, (y + dy) >> 3, z) in within:
-                kind = cell(x + dx, y + dy, z)
+                kind = self.cell(x + dx, y + dy, z)
             else:
                 continue
-            if kind in MINOTAUR_OPEN:
+            if _OPEN[kind]:
                 out.append((x + dx, y + dy, z))
-        here = chunk[(ly << 3) | lx]
+        here = chunk[local]
         if here == RAMP_UP:
             out.append((x, y, z + 1))
         elif here == RAMP_DOWN:
@@ -152,14 +153,17 @@ class World:
         cell = self.cell
         return all(cell(x + dx, y + dy, z) != ROCK for dx, dy in between)
 
-    def visible_cells(self, pos: Pos) -> list[tuple[Pos, int]]:
+    def visible_cells(self, pos: Pos) -> tuple[tuple[Pos, int], ...]:
         """The cells the user sees from ``pos`` with their kinds: the map it learns."""
-        x, y, z = pos
-        cell = self.cell
-        seen = []
-        for dx, dy, between in USER_SIGHT_TABLE:
-            if all(cell(x + bx, y + by, z) != ROCK for bx, by in between):
-                seen.append(((x + dx, y + dy, z), cell(x + dx, y + dy, z)))
+        seen = self._sights.get(pos)
+        if seen is None:
+            if len(self._sights) >= MOVES_CACHE_CELLS:
+                self._sights.clear()
+            x, y, z = pos
+            cell = self.cell
+            seen = self._sights[pos] = tuple(((x + dx, y + dy, z), cell(x + dx, y + dy, z))
+                                             for dx, dy, between in USER_SIGHT_TABLE
+                                             if all(cell(x + bx, y + by, z) != ROCK for bx, by in between))
         return seen
 
 
@@ -178,4 +182,10 @@ class World:
         return rows
 
 
+# For each cell of a chunk (its index, row by row), each horizontal step in HORIZONTAL's order as
+# (dx, dy, index of the neighbour in the same chunk, or -1 when it lies in the next chunk).
+_STEPS = tuple(tuple((dx, dy, ((i >> 3) + dy) * CHUNK + (i & 7) + dx
+                      if 0 <= (i & 7) + dx < CHUNK and 0 <= (i >> 3) + dy < CHUNK else -1)
+                     for dx, dy in HORIZONTAL.values()) for i in range(CHUNK * CHUNK))
+_OPEN = bytes(int(kind in MINOTAUR_OPEN) for kind in range(256))  # by kind: 1 where the Minotaur may stand
 _CHAR_TABLE = bytes(ord(CELL_CHARS[i]) if i < len(CELL_CHARS) else ord("?") for i in range(256))
