@@ -63,9 +63,11 @@ def _search(world: World, start: Pos, goal: Pos, budget: int | None,
     best = {start: 0}
     came: dict[Pos, Pos] = {}
     frontier = [(h0, h0, 0, start)]
-    if inside is None:
-        neighbours = world.minotaur_neighbours
+    if inside is None:  # the moves known already are read straight from the world's table
+        known_moves, neighbours = world.known_moves.get, world.minotaur_neighbours
     else:
+        known_moves = {}.get
+
         def neighbours(p: Pos, within=world.minotaur_neighbours_within) -> tuple[Pos, ...]:
             return within(p, inside)
     known, pop, push = best.get, heappop, heappush
@@ -83,7 +85,7 @@ def _search(world: World, start: Pos, goal: Pos, budget: int | None,
         if expanded > limit >= 0:
             return None
         cost += 1
-        for nxt in neighbours(here):
+        for nxt in known_moves(here) or neighbours(here):
             if cost < known(nxt, 1 << 30):
                 best[nxt] = cost
                 came[nxt] = here

@@ -113,6 +113,12 @@ class World:
             moves = self._paths[pos] = self._minotaur_moves(pos)
         return moves
 
+    @property
+    def known_moves(self) -> dict[Pos, tuple[Pos, ...]]:
+        """The Minotaur's moves found so far by cell, for a search that reads them in its inner loop
+        before asking ``minotaur_neighbours`` (a cell with none is never in it: the table is read only)."""
+        return self._paths
+
     def minotaur_neighbours_within(self, pos: Pos, chunks: Container[ChunkKey]) -> tuple[Pos, ...]:
         """``minotaur_neighbours`` among the cells of ``chunks`` only, (cx, cy, z) keys: a search
         confined to them (a PATHFIND corridor) generates no chunk outside them."""
