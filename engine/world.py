@@ -20,7 +20,7 @@ ChunkKey = tuple[int, int, int]  # (cx, cy, z)
 class World:
     """The cells of one seed's cube, generated on demand and remembered."""
 
-    __slots__ = ("seed", "_chunks", "_ramps", "_paths", "_exits", "_sights", "routes")
+    __slots__ = ("_chunks", "_exits", "_paths", "_ramps", "_sights", "routes", "seed")
 
     def __init__(self, seed: int) -> None:
         self.seed = seed

@@ -29,16 +29,16 @@ _FIELDS = frozenset(f.name for f in fields(Observation))
 class Deferred(Observation):
     """An Observation whose ``details`` and other fields are built on first read."""
 
-    __slots__ = ("_pending", "__weakref__")
+    __slots__ = ("__weakref__", "_pending")
 
-    def __init__(self, main: Build, details: Build) -> None:  # noqa: D107 - no dataclass fields set yet
+    def __init__(self, main: Build, details: Build) -> None:  # no field is set: each is built when first read
         self._pending: dict[bool, Build] = {True: details, False: main}
 
     def __getattr__(self, name: str) -> Any:
         """Called only for a field not set yet (a slot still empty): build its group."""
-        if name not in _FIELDS:
+        build = self._pending.pop(name == "details", None) if name in _FIELDS else None
+        if build is None:
             raise AttributeError(name)
-        build = self._pending.pop(name == "details")
         for field, value in build().items():
             setattr(self, field, value)
         return getattr(self, name)

@@ -325,25 +325,26 @@ class MinotaurPerception:
             effects.append(Effect("out_of_time", "out of time", obs.jump_time_left))
         terrain = [Terrain("ramp" if "RAMP" in d else "passage", d, True) for d in obs.visible_paths]
         b = obs.hunting_ground
-        return dict(
-            status={"game_time_s": obs.game_time, "temporal_status": obs.temporal_status,
-                    "jump_cooldown_s": obs.cooldown_time, "sees_intruder": obs.sees_user,
-                    "footsteps_heard_last_turn": obs.noises_heard, "note": obs.message},
-            inventory={},
-            location=Location(here, f"level {here[2]}",
-                              f"({here[0]}, {here[1]}) on level {here[2]}; ways out: {', '.join(obs.visible_paths)}. "
-                              f"Hunting ground: x {b.x0}..{b.x0 + b.width - 1}, y {b.y0}..{b.y0 + b.height - 1}, "
-                              f"levels {b.z0}..{b.z0 + b.levels - 1}. Your labyrinth around you (north up; M you, "
-                              f"# rock, . floor, = crawlway, ^ v ramps, R B Y stones, L lantern):\n"
-                              + map_window(labyrinth_window(self.world, here), here,
-                                           {**{(i.position.x, i.position.y, i.position.z): ITEM_MARKS[i.name]
-                                               for i in obs.items}, here: "M"})),
-            nearby_entities=entities, nearby_terrain=terrain, active_effects=effects,
-            current_goals=[Goal("catch", "Step onto the intruder's cell before it holds all three stones", "main",
-                                f"{len(STONES) - sum(i.name != 'LANTERN' for i in obs.items)}/{len(STONES)} stones taken by the intruder",
-                                clues or ["no trace of the intruder yet: listen, guard the stones"])],
-            recent_events=list(self.events), step=obs.turn, time_of_day=None,
-        )
+        return {
+            "status": {"game_time_s": obs.game_time, "temporal_status": obs.temporal_status,
+                       "jump_cooldown_s": obs.cooldown_time, "sees_intruder": obs.sees_user,
+                       "footsteps_heard_last_turn": obs.noises_heard, "note": obs.message},
+            "inventory": {},
+            "location": Location(here, f"level {here[2]}",
+                                 f"({here[0]}, {here[1]}) on level {here[2]}; ways out: {', '.join(obs.visible_paths)}. "
+                                 f"Hunting ground: x {b.x0}..{b.x0 + b.width - 1}, y {b.y0}..{b.y0 + b.height - 1}, "
+                                 f"levels {b.z0}..{b.z0 + b.levels - 1}. Your labyrinth around you (north up; M you, "
+                                 f"# rock, . floor, = crawlway, ^ v ramps, R B Y stones, L lantern):\n"
+                                 + map_window(labyrinth_window(self.world, here), here,
+                                              {**{(i.position.x, i.position.y, i.position.z): ITEM_MARKS[i.name]
+                                                  for i in obs.items}, here: "M"})),
+            "nearby_entities": entities, "nearby_terrain": terrain, "active_effects": effects,
+            "current_goals": [Goal("catch", "Step onto the intruder's cell before it holds all three stones", "main",
+                                   f"{len(STONES) - sum(i.name != 'LANTERN' for i in obs.items)}/{len(STONES)} "
+                                   "stones taken by the intruder",
+                                   clues or ["no trace of the intruder yet: listen, guard the stones"])],
+            "recent_events": list(self.events), "step": obs.turn, "time_of_day": None,
+        }
 
 
 def _distance(a: Pos, b: Pos) -> int:
