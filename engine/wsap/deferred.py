@@ -15,6 +15,7 @@ dropped unbuilt.
 
 from __future__ import annotations
 
+import threading
 import weakref
 from collections.abc import Callable
 from dataclasses import fields
@@ -24,6 +25,7 @@ from .types import Observation
 
 Build = Callable[[], dict[str, Any]]  # the fields it fills, by name
 _FIELDS = frozenset(f.name for f in fields(Observation))
+_BUILDING = threading.RLock()  # one build at a time: they are short, and rarely wanted by two threads
 
 
 class Deferred(Observation):
@@ -35,12 +37,20 @@ class Deferred(Observation):
         self._pending: dict[bool, Build] = {True: details, False: main}
 
     def __getattr__(self, name: str) -> Any:
-        """Called only for a field not set yet (a slot still empty): build its group."""
-        build = self._pending.pop(name == "details", None) if name in _FIELDS else None
-        if build is None:
+        """Called only for a field not set yet (a slot still empty): build its group. Under a
+        lock: an agent still answering in its thread may read it while the turn loop settles it."""
+        if name not in _FIELDS:
             raise AttributeError(name)
-        for field, value in build().items():
-            setattr(self, field, value)
+        with _BUILDING:
+            try:
+                return object.__getattribute__(self, name)  # built meanwhile, in another thread
+            except AttributeError:
+                pass
+            build = self._pending.pop(name == "details", None)
+            if build is None:
+                raise AttributeError(name)
+            for field, value in build().items():
+                setattr(self, field, value)
         return getattr(self, name)
 
     def settle(self) -> None:
