@@ -116,7 +116,7 @@ class World:
     @property
     def known_moves(self) -> dict[Pos, tuple[Pos, ...]]:
         """The Minotaur's moves found so far by cell, for a search that reads them in its inner loop
-        before asking ``minotaur_neighbours`` (a cell with none is never in it: the table is read only)."""
+        and asks ``minotaur_neighbours`` for the others (read only: that method is its one writer)."""
         return self._paths
 
     def minotaur_neighbours_within(self, pos: Pos, chunks: Container[ChunkKey]) -> tuple[Pos, ...]:
