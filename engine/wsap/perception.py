@@ -43,7 +43,7 @@ MAP_RADIUS = 5  # the remembered map in an observation: 11 x 11 cells around the
 
 def map_window(rows: list[str], centre: Pos, marks: dict[Pos, str]) -> str:
     """The cells around ``centre`` on its level as text rows, north first: what an LLM reads as a map.
-    ``rows``: the window's cells (``window_cells`` or ``labyrinth_window``), ``marks`` go on top."""
+    ``rows``: the window's cells (``UserPerception.remembered`` or ``labyrinth_window``), ``marks`` go on top."""
     x, y, z = centre
     radius = len(rows) // 2
     marked: dict[int, list[str]] = {}
@@ -54,19 +54,13 @@ def map_window(rows: list[str], centre: Pos, marks: dict[Pos, str]) -> str:
     return "\n".join("  " + ("".join(marked[i]) if i in marked else line) for i, line in enumerate(rows))
 
 
-def window_cells(kind_at, centre: Pos, unknown: str = "?", radius: int = MAP_RADIUS) -> list[str]:
-    """The rows of the map window without marks, north first (``unknown`` where ``kind_at`` gives None)."""
-    x, y, z = centre
-    cols = range(x - radius, x + radius + 1)
-    return ["".join(unknown if (kind := kind_at((col, row, z))) is None else CELL_CHARS[kind] for col in cols)
-            for row in range(y + radius, y - radius - 1, -1)]
-
-
+NOT_SEEN = 255  # the kind ``UserPerception.remembered`` gives a cell the user has not seen
 _DRAWN = bytes.maketrans(bytes(range(len(CELL_CHARS))), CELL_CHARS.encode())  # cell kinds -> their characters
+_DRAWN_SEEN = bytes.maketrans(bytes([*range(len(CELL_CHARS)), NOT_SEEN]), (CELL_CHARS + "?").encode())
 
 
 def labyrinth_window(world: World, centre: Pos, radius: int = MAP_RADIUS) -> list[str]:
-    """``window_cells`` of the labyrinth itself (every cell known, as the Minotaur knows them), a row at a time."""
+    """The rows of the window on the labyrinth itself (every cell known, as the Minotaur knows them), north first."""
     x, y, z = centre
     return [world.row(x - radius, 2 * radius + 1, row, z).translate(_DRAWN).decode()
             for row in range(y + radius, y - radius - 1, -1)]
@@ -87,12 +81,26 @@ class UserPerception:
         self.hums: dict[str, tuple[str | None, int]] = {}  # stone -> (direction, levels up) at the last LOOK
         self.events: deque[Event] = deque(maxlen=RECENT)
         self.handed = Handed()
+        self._window: tuple[Pos, bytes] | None = None  # the last ``remembered`` window, until the memory changes
+
+    def remembered(self, centre: Pos) -> bytes:
+        """The kinds of the cells the user remembers around ``centre`` on its level (MAP_RADIUS), row
+        by row, north first, NOT_SEEN where it saw none: the map of its observation's text and of an
+        RL environment's observation, read once a turn for both."""
+        if self._window is None or self._window[0] != centre:
+            x, y, z = centre
+            seen = self.seen.get
+            cells = bytes([seen((col, row, z), NOT_SEEN) for row in range(y + MAP_RADIUS, y - MAP_RADIUS - 1, -1)
+                           for col in range(x - MAP_RADIUS, x + MAP_RADIUS + 1)])
+            self._window = (centre, cells)
+        return self._window[1]
 
     def observe(self, state: GameState, response: GameStateResponse, events: tuple[ev.Event, ...] = ()
                 ) -> Observation:
         """The observation after a turn (or at the start, with no events): the memory is kept
         now, the Observation built when read (deferred.py)."""
         self.handed.settle()
+        self._window = None
         new_cells = self._look_around(state, events)
         for e in events:
             self._remember(state, e)
@@ -182,7 +190,13 @@ class UserPerception:
         return (f"({x}, {y}) on level {z}{kind}; ways out: {', '.join(r.environment.visible_paths) or 'none'}. "
                 f"You have seen {len(self.seen)} cells. The map you remember around you (north up; @ you, "
                 f"# rock, . floor, = crawlway, ^ v ramps, R B Y stones, L lantern, ? not seen):\n"
-                + map_window(window_cells(self.seen.get, s.user, unknown="?"), s.user, {**marks, s.user: "@"}))
+                + map_window(_rows(self.remembered(s.user)), s.user, {**marks, s.user: "@"}))
+
+
+def _rows(cells: bytes) -> list[str]:
+    """A ``remembered`` window as text rows."""
+    side = 2 * MAP_RADIUS + 1
+    return [cells[i:i + side].translate(_DRAWN_SEEN).decode() for i in range(0, len(cells), side)]
 
 
 def _user_status(s: GameState, r: GameStateResponse) -> dict:
