@@ -1,5 +1,8 @@
 """Observations built when read (engine/wsap/deferred.py) are the observations built at once:
-read late, read in part, or never read, what an agent sees is what it would have seen."""
+read late, read in part, or never read, what an agent sees is what it would have seen. And the
+shortcuts they read (ramps from the seed, the user's memory a row at a time) give what the cells do."""
+
+from types import SimpleNamespace
 
 import hypothesis.strategies as st
 from hypothesis import given, settings
@@ -11,7 +14,7 @@ from labyrinth.engine.cells import CELL_CHARS, RAMP_DOWN, RAMP_UP
 from labyrinth.engine.maze import chunk_ramp, generate_chunk
 from labyrinth.engine.wsap import Observation
 from labyrinth.engine.wsap.deferred import Deferred, Handed
-from labyrinth.engine.wsap.perception import MinotaurPerception
+from labyrinth.engine.wsap.perception import MAP_RADIUS, NOT_SEEN, MinotaurPerception, UserPerception
 
 
 def _match(seed: int) -> Match:
@@ -90,3 +93,17 @@ def test_a_chunks_ramp_is_where_the_chunk_has_it(seed, cx, cy, z):
     cells = generate_chunk(seed, cx, cy, z)
     ramps = [(i, kind) for i, kind in enumerate(cells) if kind in (RAMP_UP, RAMP_DOWN)]
     assert ramps == ([chunk_ramp(seed, cx, cy, z)] if chunk_ramp(seed, cx, cy, z) else [])
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10**6), st.lists(st.tuples(st.sampled_from([0, 1, 2, 7, 200, 397, 398, 399]),
+                                                 st.sampled_from([0, 1, 3, 200, 398, 399])), min_size=1, max_size=6))
+def test_the_remembered_window_is_the_cells_seen_one_by_one(seed, stops):
+    """Read a row at a time from the perception's rows, at the cube's edges too (where it sees rock outside)."""
+    perception = UserPerception(World(seed))
+    for x, y in stops:
+        perception._look_around(SimpleNamespace(user=(x, y, 0)), ())
+        window = bytes([perception.seen.get((col, row, 0), NOT_SEEN)
+                        for row in range(y + MAP_RADIUS, y - MAP_RADIUS - 1, -1)
+                        for col in range(x - MAP_RADIUS, x + MAP_RADIUS + 1)])
+        assert perception.remembered((x, y, 0)) == window

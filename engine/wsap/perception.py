@@ -13,6 +13,7 @@ from typing import Any
 
 from .. import events as ev
 from ..cells import CELL_CHARS, CRAWLWAY, RAMP_DOWN, RAMP_UP
+from ..constants import WORLD_SIZE
 from ..figures import PARALYSIS, seconds_text
 from ..geometry import HORIZONTAL, Pos
 from ..narrative import from_words, heard_from
@@ -56,6 +57,8 @@ def map_window(rows: list[str], centre: Pos, marks: dict[Pos, str]) -> str:
 
 NOT_SEEN = 255  # the kind ``UserPerception.remembered`` gives a cell the user has not seen
 _DRAWN = bytes.maketrans(bytes(range(len(CELL_CHARS))), CELL_CHARS.encode())  # cell kinds -> their characters
+_SIDE = 2 * MAP_RADIUS + 1
+_UNSEEN = bytes([NOT_SEEN]) * (WORLD_SIZE + 2 * MAP_RADIUS)  # a row of the user's memory before it sees any
 _DRAWN_SEEN = bytes.maketrans(bytes([*range(len(CELL_CHARS)), NOT_SEEN]), (CELL_CHARS + "?").encode())
 
 
@@ -81,26 +84,24 @@ class UserPerception:
         self.hums: dict[str, tuple[str | None, int]] = {}  # stone -> (direction, levels up) at the last LOOK
         self.events: deque[Event] = deque(maxlen=RECENT)
         self.handed = Handed()
-        self._window: tuple[Pos, bytes] | None = None  # the last ``remembered`` window, until the memory changes
+        # ``seen`` again as rows of kinds by (y, z), x + MAP_RADIUS the index, NOT_SEEN where unseen: a window
+        # of them is read a row at a time (a cell seen just outside the cube, rock, fits the margin).
+        self._rows: dict[tuple[int, int], bytearray] = {}
 
     def remembered(self, centre: Pos) -> bytes:
-        """The kinds of the cells the user remembers around ``centre`` on its level (MAP_RADIUS), row
-        by row, north first, NOT_SEEN where it saw none: the map of its observation's text and of an
-        RL environment's observation, read once a turn for both."""
-        if self._window is None or self._window[0] != centre:
-            x, y, z = centre
-            seen = self.seen.get
-            cells = bytes([seen((col, row, z), NOT_SEEN) for row in range(y + MAP_RADIUS, y - MAP_RADIUS - 1, -1)
-                           for col in range(x - MAP_RADIUS, x + MAP_RADIUS + 1)])
-            self._window = (centre, cells)
-        return self._window[1]
+        """The kinds of the cells the user remembers around ``centre`` (a cell of the cube) on its level,
+        MAP_RADIUS around, row by row, north first, NOT_SEEN where it saw none: the map of its
+        observation's text and of an RL environment's observation."""
+        x, y, z = centre
+        rows = self._rows.get
+        return b"".join(row[x:x + _SIDE] if (row := rows((r, z))) is not None else _UNSEEN[:_SIDE]
+                        for r in range(y + MAP_RADIUS, y - MAP_RADIUS - 1, -1))
 
     def observe(self, state: GameState, response: GameStateResponse, events: tuple[ev.Event, ...] = ()
                 ) -> Observation:
         """The observation after a turn (or at the start, with no events): the memory is kept
         now, the Observation built when read (deferred.py)."""
         self.handed.settle()
-        self._window = None
         new_cells = self._look_around(state, events)
         for e in events:
             self._remember(state, e)
@@ -124,6 +125,10 @@ class UserPerception:
                 if pos not in self.seen:
                     self.seen[pos] = kind
                     new.append((pos, kind))
+                    row = self._rows.get((pos[1], pos[2]))
+                    if row is None:
+                        row = self._rows[pos[1], pos[2]] = bytearray(_UNSEEN)
+                    row[pos[0] + MAP_RADIUS] = kind
         return new
 
     def _remember(self, state: GameState, e: ev.Event) -> None:
@@ -195,8 +200,7 @@ class UserPerception:
 
 def _rows(cells: bytes) -> list[str]:
     """A ``remembered`` window as text rows."""
-    side = 2 * MAP_RADIUS + 1
-    return [cells[i:i + side].translate(_DRAWN_SEEN).decode() for i in range(0, len(cells), side)]
+    return [cells[i:i + _SIDE].translate(_DRAWN_SEEN).decode() for i in range(0, len(cells), _SIDE)]
 
 
 def _user_status(s: GameState, r: GameStateResponse) -> dict:
