@@ -35,7 +35,7 @@ from labyrinth.engine.schemas import (
 )
 from labyrinth.engine.turn import item_in_reach, unexecutable
 from labyrinth.engine.wsap.action_schema import param_defs
-from labyrinth.engine.wsap.perception import ITEM_MARKS, MAP_RADIUS
+from labyrinth.engine.wsap.perception import ITEM_MARKS, MAP_RADIUS, NOT_SEEN
 
 from .runner import Match, Outside
 
@@ -183,8 +183,7 @@ CODES = {char: code for code, char in enumerate(MAP_CHARS)}
 MARKS = {"user": CODES["@"], "minotaur": CODES["M"], **{name: CODES[mark] for name, mark in ITEM_MARKS.items()}}
 SIDE = 2 * MAP_RADIUS + 1
 _ROWS = range(MAP_RADIUS, -MAP_RADIUS - 1, -1)  # north first, as the text map
-_COLS = range(-MAP_RADIUS, MAP_RADIUS + 1)
-_WINDOW = [(dx, dy) for dy in _ROWS for dx in _COLS]
+_SEEN_CODES = bytes.maketrans(bytes([NOT_SEEN]), bytes([UNKNOWN]))  # a remembered window's kinds as map codes
 _CUE = [list(get_args(Proximity)), [*get_args(AudioDirection), None], list(get_args(TemporalStatus))]
 _TEMPORAL = list(get_args(TemporalStatus))
 _POSITION = spaces.Box(0, np.array([WORLD_SIZE - 1, WORLD_SIZE - 1, WORLD_LEVELS - 1]), (3,), np.int32)
@@ -226,14 +225,12 @@ def _user_numbers(match: Match) -> dict[str, np.ndarray]:
 def _user_map(match: Match) -> np.ndarray:
     """What the user remembers around it: the cells it has seen, the items where it saw them,
     the Minotaur when in sight."""
-    seat = match.seats["user"]
-    seen, state = seat.perception.seen.get, match.game.state
-    x, y, z = state.user
+    seat, state = match.seats["user"], match.game.state
     marks = [(pos, MARKS[name]) for name, pos in seat.perception.items.items()]
     sighted = seat.observation.details["minotaur_in_sight"]
     if sighted:
         marks.append(((sighted["x"], sighted["y"], sighted["z"]), MARKS["minotaur"]))
-    cells = bytes([seen((x + dx, y + dy, z), UNKNOWN) for dx, dy in _WINDOW])
+    cells = seat.perception.remembered(state.user).translate(_SEEN_CODES)
     return _window(state.user, cells, [*marks, (state.user, MARKS["user"])])
 
 

@@ -125,6 +125,7 @@ class Side:
             self.error_streak += 1
         else:
             self.error_streak = 0
+        self.observation = None  # let go first: a perception builds an observation it handed out only if still held
         self.observation = self.perception.observe(result.state, role.view(result), result.events)
         ok, text = not refused, role.view(result).raw_text_output
         if why:
@@ -172,4 +173,5 @@ class OutsideSide:
         if self.knowledge.refused(result):
             self.stats.errors += 1
         if self.perception is not None:
+            self.observation = None  # let go first, as Side.tell does
             self.observation = self.perception.observe(result.state, self.knowledge.view(result), result.events)

@@ -61,7 +61,9 @@ MINOTAUR_SEEING_PACE = 4  # while it sees the user: 2 steps/s
 EXACT_REACH_LEVELS = 8
 EXACT_REACH_STEPS = 192
 PATH_BUDGET = 20_000
-# The world remembers at most this many cells' ways out (per side) before starting afresh.
+# The world remembers at most this many cells' ways out (per side) and sights before starting afresh.
 MOVES_CACHE_CELLS = 100_000
+# ... and at most this many of the Minotaur's paths (a query asked again, as the search found it).
+ROUTES_CACHE = 4_096
 # Patrol waypoints are drawn within this many steps (and one level) of the Minotaur. *tunable*
 PATROL_REACH = 24

@@ -46,10 +46,27 @@ _EDGES: tuple[tuple[int, int, int], ...] = tuple(
 _NEIGHBOURS: tuple[tuple[tuple[int, int], ...], ...] = tuple(
     tuple((b if a == c else a, w) for a, b, w in _EDGES if c in (a, b)) for c in range(_SIDE * _SIDE)
 )
+_WALLS = tuple(w for _, _, w in _EDGES)
+# The DFS's choices at each maze cell, by which of its neighbours are visited: _AROUND[c] masks the
+# bits of c's neighbours, and _OPTIONS[c][visited & _AROUND[c]] is _NEIGHBOURS[c] less the visited ones.
+_AROUND = tuple(sum(1 << n for n, _ in around) for around in _NEIGHBOURS)
+_OPTIONS = tuple({mask: tuple((n, w) for n, w in around if not mask >> n & 1)
+                  for mask in range(_AROUND[c] + 1) if mask & _AROUND[c] == mask}
+                 for c, around in enumerate(_NEIGHBOURS))
 _BLANK = bytearray(CHUNK * CHUNK)
 for _j in range(_SIDE):
     for _i in range(_SIDE):
         _BLANK[_maze_cell(_i, _j)] = FLOOR
+
+
+def _below(bits, n: int) -> int:
+    """``Random.randrange(n)`` as CPython draws it (``_randbelow_with_getrandbits``), without its
+    argument checks: the same draws, for the few thousand a chunk costs."""
+    k = n.bit_length()
+    r = bits(k)
+    while r >= n:
+        r = bits(k)
+    return r
 
 
 def has_ramp_up(cx: int, cy: int, z: int) -> bool:
@@ -59,33 +76,45 @@ def has_ramp_up(cx: int, cy: int, z: int) -> bool:
 
 def ramp_cell(seed: int, cx: int, cy: int, z: int) -> int:
     """Cell index (in the chunk) of the ramp joining z to z + 1."""
-    rng = derived(seed, "ramp", cx, cy, z)
-    return _maze_cell(rng.randrange(_SIDE), rng.randrange(_SIDE))
+    bits = derived(seed, "ramp", cx, cy, z).getrandbits
+    i = _below(bits, _SIDE)
+    return _maze_cell(i, _below(bits, _SIDE))
+
+
+def chunk_ramp(seed: int, cx: int, cy: int, z: int) -> tuple[int, int] | None:
+    """The ramp of chunk (cx, cy) of level z as (cell index, RAMP_UP or RAMP_DOWN), or None: a
+    chunk holds at most one (the up and down ramps of a level never share a chunk), and where it
+    lies follows from the seed alone, so it is known without generating the chunk."""
+    if has_ramp_up(cx, cy, z):
+        return ramp_cell(seed, cx, cy, z), RAMP_UP
+    if z > 0 and has_ramp_up(cx, cy, z - 1):
+        return ramp_cell(seed, cx, cy, z - 1), RAMP_DOWN
+    return None
 
 
 def generate_chunk(seed: int, cx: int, cy: int, z: int) -> bytes:
     """The cells of chunk (cx, cy) of level z, row by row from the south."""
     rng = derived(seed, "chunk", cx, cy, z)
-    rand, randrange = rng.random, rng.randrange
+    rand, bits = rng.random, rng.getrandbits
     cells = bytearray(_BLANK)
 
-    # Spanning tree by randomised depth-first search.
-    start = randrange(_SIDE * _SIDE)
-    visited = [False] * (_SIDE * _SIDE)
-    visited[start] = True
+    # Spanning tree by randomised depth-first search (visited: a bit per maze cell).
+    start = _below(bits, _SIDE * _SIDE)
+    visited = 1 << start
     stack = [start]
     while stack:
-        options = [(n, w) for n, w in _NEIGHBOURS[stack[-1]] if not visited[n]]
+        top = stack[-1]
+        options = _OPTIONS[top][visited & _AROUND[top]]
         if not options:
             stack.pop()
             continue
-        n, w = options[randrange(len(options))] if len(options) > 1 else options[0]
+        n, w = options[_below(bits, len(options))] if len(options) > 1 else options[0]
         cells[w] = FLOOR
-        visited[n] = True
+        visited |= 1 << n
         stack.append(n)
 
     # Loops: a few more walls opened, some as crawlways.
-    for _, _, w in _EDGES:
+    for w in _WALLS:
         if not cells[w] and rand() < LOOP_CHANCE:
             cells[w] = CRAWLWAY if rand() < CRAWLWAY_CHANCE else FLOOR
 
@@ -94,14 +123,13 @@ def generate_chunk(seed: int, cx: int, cy: int, z: int) -> bytes:
                            (cy < CHUNKS_PER_SIDE - 1, lambda k: _index(2 * k, CHUNK - 1))):
         if not owned:
             continue
-        first = randrange(_SIDE)
+        first = _below(bits, _SIDE)
         cells[opening(first)] = FLOOR
         if rand() < EXTRA_BORDER_CHANCE:
-            second = (first + 1 + randrange(_SIDE - 1)) % _SIDE
+            second = (first + 1 + _below(bits, _SIDE - 1)) % _SIDE
             cells[opening(second)] = CRAWLWAY if rand() < CRAWLWAY_CHANCE else FLOOR
 
-    if has_ramp_up(cx, cy, z):
-        cells[ramp_cell(seed, cx, cy, z)] = RAMP_UP
-    if z > 0 and has_ramp_up(cx, cy, z - 1):
-        cells[ramp_cell(seed, cx, cy, z - 1)] = RAMP_DOWN
+    ramp = chunk_ramp(seed, cx, cy, z)
+    if ramp is not None:
+        cells[ramp[0]] = ramp[1]
     return bytes(cells)

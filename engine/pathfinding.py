@@ -14,7 +14,7 @@ from heapq import heappop, heappush
 
 from .cells import MINOTAUR_OPEN
 from .chunk_route import corridor
-from .constants import EXACT_REACH_LEVELS, EXACT_REACH_STEPS, PATH_BUDGET
+from .constants import EXACT_REACH_LEVELS, EXACT_REACH_STEPS, PATH_BUDGET, ROUTES_CACHE
 from .geometry import Pos
 from .world import ChunkKey, World
 
@@ -27,6 +27,9 @@ def find_path(world: World, start: Pos, goal: Pos) -> tuple[Pos, ...]:
     the same path in any process: ties break on the cells' coordinates.
     ValueError when either end is not a cell the Minotaur can stand in.
     """
+    known = world.routes.get((start, goal))
+    if known is not None:  # asked before in this labyrinth: the search would find it again
+        return known
     for end in (start, goal):
         if world.cell(*end) not in MINOTAUR_OPEN:
             raise ValueError(f"{end} is rock, a crawlway or outside the cube: the Minotaur cannot stand there")
@@ -37,35 +40,40 @@ def find_path(world: World, start: Pos, goal: Pos) -> tuple[Pos, ...]:
         path = _search(world, start, goal, None, corridor(start, goal))
     if path is None:  # the maze's guarantees (maze.py) rule this out
         raise ValueError(f"the corridor from {start} to {goal} holds no path: the maze is broken")
+    if len(world.routes) >= ROUTES_CACHE:
+        world.routes.clear()
+    world.routes[start, goal] = path
     return path
 
 
 def _search(world: World, start: Pos, goal: Pos, budget: int | None,
             inside: frozenset[ChunkKey] | None) -> tuple[Pos, ...] | None:
     """A* from ``start`` to ``goal``: None after expanding ``budget`` cells (when
-    given) or when the cells of the chunks ``inside`` (when given) do not join them."""
+    given) or when the cells of the chunks ``inside`` (when given) do not join them.
+
+    The estimate of a cell's distance to the goal counts each level as one ramp step,
+    and consecutive ramps of one direction lie in neighbouring chunks, at least two
+    steps apart: dz + max(dx + dy, 2 dz - 2), admissible. It is written out in the
+    loop, which every search spends its time in."""
     if start == goal:
         return ()
     gx, gy, gz = goal
-
-    def estimate(p: Pos) -> int:
-        # Each level is one ramp step, and consecutive ramps of one direction
-        # lie in neighbouring chunks, at least two steps apart: admissible.
-        dz = abs(p[2] - gz)
-        return dz + max(abs(p[0] - gx) + abs(p[1] - gy), 2 * dz - 2)
-
+    dz = abs(start[2] - gz)
+    h0 = dz + max(abs(start[0] - gx) + abs(start[1] - gy), 2 * dz - 2)
     best = {start: 0}
     came: dict[Pos, Pos] = {}
-    h0 = estimate(start)
     frontier = [(h0, h0, 0, start)]
-    if inside is None:
-        neighbours = world.minotaur_neighbours
+    if inside is None:  # the moves known already are read straight from the world's table
+        known_moves, neighbours = world.known_moves.get, world.minotaur_neighbours
     else:
+        known_moves = {}.get
+
         def neighbours(p: Pos, within=world.minotaur_neighbours_within) -> tuple[Pos, ...]:
             return within(p, inside)
-    expanded = 0
+    known, pop, push = best.get, heappop, heappush
+    expanded, limit = 0, budget if budget is not None else -1
     while frontier:
-        _, _, cost, here = heappop(frontier)
+        _, _, cost, here = pop(frontier)
         if here == goal:
             path = [here]
             while (here := came[here]) != start:
@@ -74,13 +82,16 @@ def _search(world: World, start: Pos, goal: Pos, budget: int | None,
         if cost > best[here]:
             continue
         expanded += 1
-        if budget is not None and expanded > budget:
+        if expanded > limit >= 0:
             return None
         cost += 1
-        for nxt in neighbours(here):
-            if cost < best.get(nxt, 1 << 30):
+        for nxt in known_moves(here) or neighbours(here):
+            if cost < known(nxt, 1 << 30):
                 best[nxt] = cost
                 came[nxt] = here
-                h = estimate(nxt)
-                heappush(frontier, (cost + h, h, cost, nxt))
+                x, y, z = nxt
+                dz = z - gz if z >= gz else gz - z
+                dh = (x - gx if x >= gx else gx - x) + (y - gy if y >= gy else gy - y)
+                h = dz + (dh if dh >= 2 * dz - 2 else 2 * dz - 2)  # noqa: FURB136 - max() costs a call here
+                push(frontier, (cost + h, h, cost, nxt))
     return None

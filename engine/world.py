@@ -11,7 +11,7 @@ from collections.abc import Container
 from .cells import CELL_CHARS, MINOTAUR_OPEN, RAMP_DOWN, RAMP_UP, ROCK
 from .constants import CHUNK, CHUNKS_PER_SIDE, MOVES_CACHE_CELLS, WORLD_LEVELS, WORLD_SIZE
 from .geometry import HORIZONTAL, LINES, USER_SIGHT_TABLE, Pos
-from .maze import generate_chunk
+from .maze import chunk_ramp, generate_chunk
 from .presets import Bounds
 
 ChunkKey = tuple[int, int, int]  # (cx, cy, z)
@@ -20,13 +20,16 @@ ChunkKey = tuple[int, int, int]  # (cx, cy, z)
 class World:
     """The cells of one seed's cube, generated on demand and remembered."""
 
-    __slots__ = ("seed", "_chunks", "_paths", "_exits")
+    __slots__ = ("_chunks", "_exits", "_paths", "_ramps", "_sights", "routes", "seed")
 
     def __init__(self, seed: int) -> None:
         self.seed = seed
         self._chunks: dict[int, bytes] = {}
+        self._ramps: dict[ChunkKey, tuple[int, int] | None] = {}  # each chunk's ramp, as asked (maze.chunk_ramp)
         self._paths: dict[Pos, tuple[Pos, ...]] = {}  # the Minotaur's moves from each cell, as asked
         self._exits: dict[Pos, tuple[str, ...]] = {}  # the user's ways out of each cell, as asked
+        self._sights: dict[Pos, tuple[tuple[Pos, int], ...]] = {}  # what the user sees from each cell, as asked
+        self.routes: dict[tuple[Pos, Pos], tuple[Pos, ...]] = {}  # the Minotaur's paths found (pathfinding.py)
 
     @property
     def chunks_generated(self) -> int:
@@ -57,6 +60,26 @@ class World:
                           for cx in range(lo // CHUNK, (hi - 1) // CHUNK + 1))
         inside = joined[lo % CHUNK:lo % CHUNK + hi - lo]
         return bytes([ROCK]) * (lo - x0) + inside + bytes([ROCK]) * (x0 + width - hi)
+
+    def ramps_within(self, pos: Pos, reach: int) -> list[tuple[Pos, int]]:
+        """The ramps at most ``reach`` steps (dx + dy) from ``pos`` on its level, with their kinds:
+        read from where the seed puts each chunk's ramp, so no chunk is generated for it."""
+        x, y, z = pos
+        if not 0 <= z < WORLD_LEVELS:
+            return []
+        found = []
+        last = CHUNKS_PER_SIDE - 1
+        for cy in range(max(0, (y - reach) >> 3), min(last, (y + reach) >> 3) + 1):
+            for cx in range(max(0, (x - reach) >> 3), min(last, (x + reach) >> 3) + 1):
+                key = (cx, cy, z)
+                ramp = self._ramps[key] if key in self._ramps else self._ramps.setdefault(
+                    key, chunk_ramp(self.seed, cx, cy, z))
+                if ramp is None:
+                    continue
+                rx, ry = cx * CHUNK + (ramp[0] & 7), cy * CHUNK + (ramp[0] >> 3)
+                if abs(rx - x) + abs(ry - y) <= reach:
+                    found.append(((rx, ry, z), ramp[1]))
+        return found
 
     def is_open(self, pos: Pos) -> bool:
         return self.cell(*pos) != ROCK
@@ -90,6 +113,12 @@ class World:
             moves = self._paths[pos] = self._minotaur_moves(pos)
         return moves
 
+    @property
+    def known_moves(self) -> dict[Pos, tuple[Pos, ...]]:
+        """The Minotaur's moves found so far by cell, for a search that reads them in its inner loop
+        and asks ``minotaur_neighbours`` for the others (read only: that method is its one writer)."""
+        return self._paths
+
     def minotaur_neighbours_within(self, pos: Pos, chunks: Container[ChunkKey]) -> tuple[Pos, ...]:
         """``minotaur_neighbours`` among the cells of ``chunks`` only, (cx, cy, z) keys: a search
         confined to them (a PATHFIND corridor) generates no chunk outside them."""
@@ -101,21 +130,20 @@ class World:
     def _minotaur_moves(self, pos: Pos, within: Container[ChunkKey] | None = None) -> tuple[Pos, ...]:
         """The moves from ``pos``; with ``within``, those into other chunks only when they are in it."""
         x, y, z = pos
-        lx, ly = x & 7, y & 7
-        chunk, cell = self._chunk(x >> 3, y >> 3, z), self.cell
+        local = ((y & 7) << 3) | (x & 7)
+        chunk = self._chunk(x >> 3, y >> 3, z)
         out = []
         # Neighbours inside this chunk are read from it directly: the searches spend their time here.
-        for dx, dy in HORIZONTAL.values():
-            nx, ny = lx + dx, ly + dy
-            if 0 <= nx < CHUNK and 0 <= ny < CHUNK:
-                kind = chunk[(ny << 3) | nx]
+        for dx, dy, inner in _STEPS[local]:
+            if inner >= 0:
+                kind = chunk[inner]
             elif within is None or ((x + dx) >> 3, (y + dy) >> 3, z) in within:
-                kind = cell(x + dx, y + dy, z)
+                kind = self.cell(x + dx, y + dy, z)
             else:
                 continue
-            if kind in MINOTAUR_OPEN:
+            if _OPEN[kind]:
                 out.append((x + dx, y + dy, z))
-        here = chunk[(ly << 3) | lx]
+        here = chunk[local]
         if here == RAMP_UP:
             out.append((x, y, z + 1))
         elif here == RAMP_DOWN:
@@ -131,14 +159,17 @@ class World:
         cell = self.cell
         return all(cell(x + dx, y + dy, z) != ROCK for dx, dy in between)
 
-    def visible_cells(self, pos: Pos) -> list[tuple[Pos, int]]:
+    def visible_cells(self, pos: Pos) -> tuple[tuple[Pos, int], ...]:
         """The cells the user sees from ``pos`` with their kinds: the map it learns."""
-        x, y, z = pos
-        cell = self.cell
-        seen = []
-        for dx, dy, between in USER_SIGHT_TABLE:
-            if all(cell(x + bx, y + by, z) != ROCK for bx, by in between):
-                seen.append(((x + dx, y + dy, z), cell(x + dx, y + dy, z)))
+        seen = self._sights.get(pos)
+        if seen is None:
+            if len(self._sights) >= MOVES_CACHE_CELLS:
+                self._sights.clear()
+            x, y, z = pos
+            cell = self.cell
+            seen = self._sights[pos] = tuple(((x + dx, y + dy, z), cell(x + dx, y + dy, z))
+                                             for dx, dy, between in USER_SIGHT_TABLE
+                                             if all(cell(x + bx, y + by, z) != ROCK for bx, by in between))
         return seen
 
 
@@ -157,4 +188,10 @@ class World:
         return rows
 
 
+# For each cell of a chunk (its index, row by row), each horizontal step in HORIZONTAL's order as
+# (dx, dy, index of the neighbour in the same chunk, or -1 when it lies in the next chunk).
+_STEPS = tuple(tuple((dx, dy, ((i >> 3) + dy) * CHUNK + (i & 7) + dx
+                      if 0 <= (i & 7) + dx < CHUNK and 0 <= (i >> 3) + dy < CHUNK else -1)
+                     for dx, dy in HORIZONTAL.values()) for i in range(CHUNK * CHUNK))
+_OPEN = bytes(int(kind in MINOTAUR_OPEN) for kind in range(256))  # by kind: 1 where the Minotaur may stand
 _CHAR_TABLE = bytes(ord(CELL_CHARS[i]) if i < len(CELL_CHARS) else ord("?") for i in range(256))

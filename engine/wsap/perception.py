@@ -9,9 +9,11 @@ recent events. ``details`` carries the same as structured data for programs.
 from __future__ import annotations
 
 from collections import deque
+from typing import Any
 
 from .. import events as ev
 from ..cells import CELL_CHARS, CRAWLWAY, RAMP_DOWN, RAMP_UP
+from ..constants import WORLD_SIZE
 from ..figures import PARALYSIS, seconds_text
 from ..geometry import HORIZONTAL, Pos
 from ..narrative import from_words, heard_from
@@ -20,6 +22,7 @@ from ..schemas import STONES, GameStateResponse, MinotaurObservation
 from ..senses import USER_SIGHT, in_sight, items_in_sight, level_words
 from ..state import GameState
 from ..world import World
+from .deferred import Deferred, Handed
 from .types import Effect, Entity, Event, Goal, Location, Observation, Terrain
 
 RECENT = 8  # events kept for "RECENT EVENTS"
@@ -41,7 +44,7 @@ MAP_RADIUS = 5  # the remembered map in an observation: 11 x 11 cells around the
 
 def map_window(rows: list[str], centre: Pos, marks: dict[Pos, str]) -> str:
     """The cells around ``centre`` on its level as text rows, north first: what an LLM reads as a map.
-    ``rows``: the window's cells (``window_cells`` or ``labyrinth_window``), ``marks`` go on top."""
+    ``rows``: the window's cells (``UserPerception.remembered`` or ``labyrinth_window``), ``marks`` go on top."""
     x, y, z = centre
     radius = len(rows) // 2
     marked: dict[int, list[str]] = {}
@@ -52,19 +55,15 @@ def map_window(rows: list[str], centre: Pos, marks: dict[Pos, str]) -> str:
     return "\n".join("  " + ("".join(marked[i]) if i in marked else line) for i, line in enumerate(rows))
 
 
-def window_cells(kind_at, centre: Pos, unknown: str = "?", radius: int = MAP_RADIUS) -> list[str]:
-    """The rows of the map window without marks, north first (``unknown`` where ``kind_at`` gives None)."""
-    x, y, z = centre
-    cols = range(x - radius, x + radius + 1)
-    return ["".join(unknown if (kind := kind_at((col, row, z))) is None else CELL_CHARS[kind] for col in cols)
-            for row in range(y + radius, y - radius - 1, -1)]
-
-
+NOT_SEEN = 255  # the kind ``UserPerception.remembered`` gives a cell the user has not seen
 _DRAWN = bytes.maketrans(bytes(range(len(CELL_CHARS))), CELL_CHARS.encode())  # cell kinds -> their characters
+_SIDE = 2 * MAP_RADIUS + 1
+_UNSEEN = bytes([NOT_SEEN]) * (WORLD_SIZE + 2 * MAP_RADIUS)  # a row of the user's memory before it sees any
+_DRAWN_SEEN = bytes.maketrans(bytes([*range(len(CELL_CHARS)), NOT_SEEN]), (CELL_CHARS + "?").encode())
 
 
 def labyrinth_window(world: World, centre: Pos, radius: int = MAP_RADIUS) -> list[str]:
-    """``window_cells`` of the labyrinth itself (every cell known, as the Minotaur knows them), a row at a time."""
+    """The rows of the window on the labyrinth itself (every cell known, as the Minotaur knows them), north first."""
     x, y, z = centre
     return [world.row(x - radius, 2 * radius + 1, row, z).translate(_DRAWN).decode()
             for row in range(y + radius, y - radius - 1, -1)]
@@ -84,10 +83,25 @@ class UserPerception:
         self.items: dict[str, Pos] = {}  # items seen lying, where last seen
         self.hums: dict[str, tuple[str | None, int]] = {}  # stone -> (direction, levels up) at the last LOOK
         self.events: deque[Event] = deque(maxlen=RECENT)
+        self.handed = Handed()
+        # ``seen`` again as rows of kinds by (y, z), x + MAP_RADIUS the index, NOT_SEEN where unseen: a window
+        # of them is read a row at a time (a cell seen just outside the cube, rock, fits the margin).
+        self._rows: dict[tuple[int, int], bytearray] = {}
+
+    def remembered(self, centre: Pos) -> bytes:
+        """The kinds of the cells the user remembers around ``centre`` (a cell of the cube) on its level,
+        MAP_RADIUS around, row by row, north first, NOT_SEEN where it saw none: the map of its
+        observation's text and of an RL environment's observation."""
+        x, y, z = centre
+        rows = self._rows.get
+        return b"".join(row[x:x + _SIDE] if (row := rows((r, z))) is not None else _UNSEEN[:_SIDE]
+                        for r in range(y + MAP_RADIUS, y - MAP_RADIUS - 1, -1))
 
     def observe(self, state: GameState, response: GameStateResponse, events: tuple[ev.Event, ...] = ()
                 ) -> Observation:
-        """The observation after a turn (or at the start, with no events)."""
+        """The observation after a turn (or at the start, with no events): the memory is kept
+        now, the Observation built when read (deferred.py)."""
+        self.handed.settle()
         new_cells = self._look_around(state, events)
         for e in events:
             self._remember(state, e)
@@ -99,7 +113,7 @@ class UserPerception:
         for name, pos in list(self.items.items()):  # an item seen gone (grabbed, or not there any more)
             if name in state.inventory or (in_sight(self.world, state.user, pos, USER_SIGHT) and (name, pos) not in visible):
                 del self.items[name]
-        return self._observation(state, response, visible, new_cells)
+        return self.handed.hand(self._observation(state, response, visible, new_cells))
 
     def _look_around(self, state: GameState, events) -> list[tuple[Pos, int]]:
         """Remember every cell seen from every cell walked through this turn; the new ones."""
@@ -111,6 +125,10 @@ class UserPerception:
                 if pos not in self.seen:
                     self.seen[pos] = kind
                     new.append((pos, kind))
+                    row = self._rows.get((pos[1], pos[2]))
+                    if row is None:
+                        row = self._rows[pos[1], pos[2]] = bytearray(_UNSEEN)
+                    row[pos[0] + MAP_RADIUS] = kind
         return new
 
     def _remember(self, state: GameState, e: ev.Event) -> None:
@@ -120,25 +138,32 @@ class UserPerception:
         if isinstance(e, ev.StonesHummed):
             self.hums = {name: (direction, levels) for name, direction, levels in e.hums}
 
-    def _observation(self, s: GameState, r: GameStateResponse, visible, new_cells) -> Observation:
-        minotaur_seen = in_sight(self.world, s.user, s.minotaur, USER_SIGHT) and not s.jump_left
-        return Observation(
-            status=_user_status(s, r),
-            inventory={name: 1 for name in r.user_state.inventory},
-            location=Location(s.user, f"level {s.user[2]}", self._where(s, r)),
-            nearby_entities=_user_entities(s, r, visible, minotaur_seen),
-            nearby_terrain=self._terrain(s, r), active_effects=_user_effects(r),
-            current_goals=self._goals(s, visible), recent_events=list(self.events), step=r.environment.turn,
-            details={
+    def _observation(self, s: GameState, r: GameStateResponse, visible, new_cells) -> Deferred:
+        def minotaur_seen() -> bool:
+            return in_sight(self.world, s.user, s.minotaur, USER_SIGHT) and not s.jump_left
+
+        def main() -> dict[str, Any]:
+            return {
+                "status": _user_status(s, r),
+                "inventory": {name: 1 for name in r.user_state.inventory},
+                "location": Location(s.user, f"level {s.user[2]}", self._where(s, r)),
+                "nearby_entities": _user_entities(s, r, visible, minotaur_seen()),
+                "nearby_terrain": self._terrain(s, r), "active_effects": _user_effects(r),
+                "current_goals": self._goals(s, visible), "recent_events": list(self.events),
+                "step": r.environment.turn, "time_of_day": None,
+            }
+
+        def details() -> dict[str, Any]:
+            return {"details": {
                 "role": "user", "position": _xyz(s.user), "status": r.status,
                 "hunting_ground": PRESETS[s.preset].to_dict(),  # told in the opening words
                 "seen": [[*p, CELL_CHARS[k]] for p, k in new_cells],
                 "items_in_sight": [{"name": n, **_xyz(p)} for n, p in visible],
                 "items_seen": [{"name": n, **_xyz(p)} for n, p in self.items.items()],
                 "hums": [{"name": n, "direction": d, "levels": lv} for n, (d, lv) in self.hums.items()],
-                "minotaur_in_sight": _xyz(s.minotaur) if minotaur_seen else None,
-            },
-        )
+                "minotaur_in_sight": _xyz(s.minotaur) if minotaur_seen() else None,
+            }}
+        return Deferred(main, details)
 
     def _terrain(self, s: GameState, r: GameStateResponse) -> list[Terrain]:
         """The ways out of the user's cell: passages and crawlways, and the ramp it stands on."""
@@ -170,7 +195,12 @@ class UserPerception:
         return (f"({x}, {y}) on level {z}{kind}; ways out: {', '.join(r.environment.visible_paths) or 'none'}. "
                 f"You have seen {len(self.seen)} cells. The map you remember around you (north up; @ you, "
                 f"# rock, . floor, = crawlway, ^ v ramps, R B Y stones, L lantern, ? not seen):\n"
-                + map_window(window_cells(self.seen.get, s.user, unknown="?"), s.user, {**marks, s.user: "@"}))
+                + map_window(_rows(self.remembered(s.user)), s.user, {**marks, s.user: "@"}))
+
+
+def _rows(cells: bytes) -> list[str]:
+    """A ``remembered`` window as text rows."""
+    return [cells[i:i + _SIDE].translate(_DRAWN_SEEN).decode() for i in range(0, len(cells), _SIDE)]
 
 
 def _user_status(s: GameState, r: GameStateResponse) -> dict:
@@ -259,26 +289,36 @@ class MinotaurPerception:
         self.world = world
         self.events: deque[Event] = deque(maxlen=RECENT)
         self._ramps: dict[Pos, list[list]] = {}
+        self.handed = Handed()
 
     def ramps_near(self, pos: Pos, reach: int = RAMP_REACH) -> list[list]:
         """The ramps within ``reach`` steps of ``pos`` on its level, [x, y, z, '^' or 'v'],
         nearest first: where someone coming to that place would arrive."""
         if pos not in self._ramps:
-            x, y, z = pos
-            found = [(abs(dx) + abs(dy), [x + dx, y + dy, z, CELL_CHARS[kind]])
-                     for dx in range(-reach, reach + 1) for dy in range(-reach + abs(dx), reach - abs(dx) + 1)
-                     if (kind := self.world.cell(x + dx, y + dy, z)) in (RAMP_UP, RAMP_DOWN)]
+            x, y = pos[0], pos[1]
+            found = [(abs(rx - x) + abs(ry - y), [rx, ry, rz, CELL_CHARS[kind]])
+                     for (rx, ry, rz), kind in self.world.ramps_within(pos, reach)]
             self._ramps[pos] = [ramp for _, ramp in sorted(found)]
         return self._ramps[pos]
 
     def observe(self, state: GameState, obs: MinotaurObservation, events: tuple[ev.Event, ...] = ()
                 ) -> Observation:
+        """The observation after a turn: the memory is kept now, the Observation built when read."""
+        self.handed.settle()
         for e in events:
             text = _minotaur_event_text(e)
             if text:
                 self.events.append(Event(text, e.kind, state.turn))
         if obs.status == "ERROR":
             self.events.append(Event(obs.message, "error", state.turn))
+        return self.handed.hand(Deferred(lambda: self._main(obs), lambda: {"details": self._details(obs)}))
+
+    def _details(self, obs: MinotaurObservation) -> dict[str, Any]:
+        return {"role": "minotaur", "observation": obs.model_dump(),
+                "ramps_by_item": {i.name: self.ramps_near((i.position.x, i.position.y, i.position.z))
+                                  for i in obs.items}}
+
+    def _main(self, obs: MinotaurObservation) -> dict[str, Any]:
         here = (obs.position.x, obs.position.y, obs.position.z)
         entities = [Entity("stone" if i.name != "LANTERN" else "lantern", i.name,
                            _distance(here, (i.position.x, i.position.y, i.position.z)),
@@ -303,28 +343,26 @@ class MinotaurPerception:
             effects.append(Effect("out_of_time", "out of time", obs.jump_time_left))
         terrain = [Terrain("ramp" if "RAMP" in d else "passage", d, True) for d in obs.visible_paths]
         b = obs.hunting_ground
-        return Observation(
-            status={"game_time_s": obs.game_time, "temporal_status": obs.temporal_status,
-                    "jump_cooldown_s": obs.cooldown_time, "sees_intruder": obs.sees_user,
-                    "footsteps_heard_last_turn": obs.noises_heard, "note": obs.message},
-            inventory={},
-            location=Location(here, f"level {here[2]}",
-                              f"({here[0]}, {here[1]}) on level {here[2]}; ways out: {', '.join(obs.visible_paths)}. "
-                              f"Hunting ground: x {b.x0}..{b.x0 + b.width - 1}, y {b.y0}..{b.y0 + b.height - 1}, "
-                              f"levels {b.z0}..{b.z0 + b.levels - 1}. Your labyrinth around you (north up; M you, "
-                              f"# rock, . floor, = crawlway, ^ v ramps, R B Y stones, L lantern):\n"
-                              + map_window(labyrinth_window(self.world, here), here,
-                                           {**{(i.position.x, i.position.y, i.position.z): ITEM_MARKS[i.name]
-                                               for i in obs.items}, here: "M"})),
-            nearby_entities=entities, nearby_terrain=terrain, active_effects=effects,
-            current_goals=[Goal("catch", "Step onto the intruder's cell before it holds all three stones", "main",
-                                f"{len(STONES) - sum(i.name != 'LANTERN' for i in obs.items)}/{len(STONES)} stones taken by the intruder",
-                                clues or ["no trace of the intruder yet: listen, guard the stones"])],
-            recent_events=list(self.events), step=obs.turn,
-            details={"role": "minotaur", "observation": obs.model_dump(),
-                     "ramps_by_item": {i.name: self.ramps_near((i.position.x, i.position.y, i.position.z))
-                                       for i in obs.items}},
-        )
+        return {
+            "status": {"game_time_s": obs.game_time, "temporal_status": obs.temporal_status,
+                       "jump_cooldown_s": obs.cooldown_time, "sees_intruder": obs.sees_user,
+                       "footsteps_heard_last_turn": obs.noises_heard, "note": obs.message},
+            "inventory": {},
+            "location": Location(here, f"level {here[2]}",
+                                 f"({here[0]}, {here[1]}) on level {here[2]}; ways out: {', '.join(obs.visible_paths)}. "
+                                 f"Hunting ground: x {b.x0}..{b.x0 + b.width - 1}, y {b.y0}..{b.y0 + b.height - 1}, "
+                                 f"levels {b.z0}..{b.z0 + b.levels - 1}. Your labyrinth around you (north up; M you, "
+                                 f"# rock, . floor, = crawlway, ^ v ramps, R B Y stones, L lantern):\n"
+                                 + map_window(labyrinth_window(self.world, here), here,
+                                              {**{(i.position.x, i.position.y, i.position.z): ITEM_MARKS[i.name]
+                                                  for i in obs.items}, here: "M"})),
+            "nearby_entities": entities, "nearby_terrain": terrain, "active_effects": effects,
+            "current_goals": [Goal("catch", "Step onto the intruder's cell before it holds all three stones", "main",
+                                   f"{len(STONES) - sum(i.name != 'LANTERN' for i in obs.items)}/{len(STONES)} "
+                                   "stones taken by the intruder",
+                                   clues or ["no trace of the intruder yet: listen, guard the stones"])],
+            "recent_events": list(self.events), "step": obs.turn, "time_of_day": None,
+        }
 
 
 def _distance(a: Pos, b: Pos) -> int:
