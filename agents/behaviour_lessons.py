@@ -66,9 +66,6 @@ class Lesson:
             return "TENTATIVE"
         return "HELD" if self.results[0][1] >= HOLD_SHARE * self.cases else "RETIRED"
 
-    def count(self, result: str) -> int:
-        return dict(self.results).get(result, 0)
-
     def sentence(self) -> str:
         """The lesson as one plain sentence with its evidence."""
         top, n = self.results[0]

@@ -147,19 +147,14 @@ class ResultsDB:
         wanted = set(keys)
         return {row.key for row in self.matches() if row.key in wanted}
 
-    def matches(self, *, preset: str | None = None, difficulty: str | None = None,
-                contestant: str | None = None) -> list[MatchRow]:
-        """Every kept match (on ``preset``, at ``difficulty``, with ``contestant`` on either side, when
-        given), in key order: a stable order, so that ratings drawn from them do not depend on when
+    def matches(self, *, preset: str | None = None, difficulty: str | None = None) -> list[MatchRow]:
+        """Every kept match (on ``preset``, at ``difficulty``, when given), in key order: a stable order, so that ratings drawn from them do not depend on when
         each was played."""
         where, values = [], []
         for column, value in (("preset", preset), ("difficulty", difficulty)):
             if value is not None:
                 where.append(f"{column} = ?")
                 values.append(value)
-        if contestant is not None:
-            where.append("(user = ? OR minotaur = ?)")
-            values += [contestant, contestant]
         query = f"SELECT {', '.join(COLUMNS)} FROM matches {'WHERE ' + ' AND '.join(where) if where else ''} " \
                 f"ORDER BY {', '.join(KEY)}"
         with self._guard():
