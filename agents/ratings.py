@@ -10,9 +10,13 @@ not ranked above one with three hundred by luck, and a draw (a TIMEOUT) is simpl
 a tie. A match is one user against one Minotaur: the user wins by escaping, the
 Minotaur by the catch (DEATH), and a TIMEOUT is a draw.
 
-Ratings depend on the order the matches are rated in, so matches are sorted by
-their key first (the order the database returns them in): the same matches give
-the same ratings whenever and in whichever order they were played. Shown is the
+OpenSkill's ratings depend on the order the matches are rated in, so they are
+rated in one documented order, play order (MatchRow.play_order: tournament runs in
+the order they began, within a run seed by seed, as the results database returns
+them), whatever order they are handed in. The same order gives each contestant's
+rating history, so the history is over time and its last point is the rating
+shown. Play order does not depend on how many matches were played at once, so
+the same tournaments run in the same order give the same ratings. Shown is the
 conservative estimate mu - 3 sigma (``rating``), beside the raw win rate with
 its Wilson interval and the head-to-head counts.
 """
@@ -42,7 +46,7 @@ class Rating:
     wins: int
     draws: int
     losses: int
-    history: tuple[float, ...] = ()  # the conservative rating after each of its matches, in rating order
+    history: tuple[float, ...] = ()  # the conservative rating after each of its matches, in play order
 
     @property
     def rating(self) -> float:
@@ -102,7 +106,7 @@ class Standings:
 
 
 def rate(matches: Iterable[MatchRow]) -> Standings:
-    """The standings drawn from ``matches`` (in any order: they are sorted by key here)."""
+    """The standings drawn from ``matches`` (in any order: they are rated in play order)."""
     from openskill.models import PlackettLuce
 
     model = PlackettLuce()
@@ -110,7 +114,7 @@ def rate(matches: Iterable[MatchRow]) -> Standings:
     record: dict[tuple[str, str], list[int]] = {}  # wins, draws, losses
     history: dict[tuple[str, str], list[float]] = {}
     pairs: dict[tuple[str, str], list[int]] = {}  # escaped, caught, timeouts
-    for match in sorted(matches, key=lambda m: m.key):
+    for match in sorted(matches, key=lambda m: m.play_order):
         sides = {role: (role, getattr(match, role)) for role in ROLES}
         for side in sides.values():
             players.setdefault(side, model.rating(name=side[1]))

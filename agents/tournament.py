@@ -3,7 +3,10 @@ same seeds (paired, so that each pairing meets the same labyrinths), each match
 played through the arena's match (ArenaSettings.play, the one turn loop) and
 kept in the results database as it ends.
 
-What is in the database already is not played again (unless ``fresh``): a
+A match is known by its key, who learned from the experience log included: without
+learning (the default) a match played again gives the same result; with it, the result
+also depends on the log as it was. What is in the database already is not played again
+(unless ``fresh``): a
 tournament that was stopped carries on where it stopped, and one with a new
 contestant plays only the new pairings.
 
@@ -27,12 +30,13 @@ import time
 from collections import deque
 from collections.abc import Callable, Mapping
 from concurrent.futures import CancelledError, Future, ProcessPoolExecutor
-from dataclasses import astuple, dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from labyrinth.engine.wsap.roles import ROLES
 from labyrinth.saves.experience import Reflection
-from labyrinth.saves.results_db import MatchKey, MatchRow, ResultsDB
+from labyrinth.saves.results_db import NOBODY, MatchKey, MatchRow, ResultsDB, now_iso
 
 from .arena import QUEUED_PER_WORKER, ArenaSettings
 from .config import ProviderSettings
@@ -60,9 +64,14 @@ class Tournament:
     lessons: tuple[Reflection, ...] = ()
     learners: tuple[str, ...] = ("user", "minotaur")  # with memory, the roles given lessons
 
+    @property
+    def learned(self) -> str:
+        """Who learns from the experience log, as the results database keeps it (MatchKey.learned)."""
+        return "+".join(role for role in ROLES if role in self.learners) if self.memory else NOBODY
+
     def keys(self) -> list[MatchKey]:
         """Every match, seed by seed: a tournament cut short has played every pairing about as often."""
-        return [MatchKey(user, minotaur, seed, self.preset, self.difficulty, self.max_turns)
+        return [MatchKey(user, minotaur, seed, self.preset, self.difficulty, self.max_turns, self.learned)
                 for seed in self.seeds for user in self.users for minotaur in self.minotaurs]
 
     def match(self, key: MatchKey) -> ArenaSettings:
@@ -82,11 +91,15 @@ class Played:
     replay: str | None
     wall_s: float
 
-    def row(self) -> MatchRow:
+    def row(self, run_began: str) -> MatchRow:
+        """The match as the database keeps it; ``run_began``: when the tournament run began."""
         r = self.result
-        return MatchRow(*astuple(self.key), r.outcome, r.turns, r.game_time, r.user.tokens_in, r.user.tokens_out,
-                        r.minotaur.tokens_in, r.minotaur.tokens_out, r.user.fallbacks, r.minotaur.fallbacks,
-                        r.user.replaced, r.minotaur.replaced, round(self.wall_s, 3), self.replay)
+        return MatchRow(**asdict(self.key), outcome=r.outcome, turns=r.turns, game_time=r.game_time,
+                        user_tokens_in=r.user.tokens_in, user_tokens_out=r.user.tokens_out,
+                        minotaur_tokens_in=r.minotaur.tokens_in, minotaur_tokens_out=r.minotaur.tokens_out,
+                        user_fallbacks=r.user.fallbacks, minotaur_fallbacks=r.minotaur.fallbacks,
+                        user_replaced=r.user.replaced, minotaur_replaced=r.minotaur.replaced,
+                        wall_s=round(self.wall_s, 3), replay=self.replay, run_began=run_began)
 
 
 def play_match(key: MatchKey, settings: ArenaSettings, replays: Path | None,
@@ -130,7 +143,9 @@ def run_tournament(tournament: Tournament, db: ResultsDB, *, concurrency: int = 
                    on_result: Callable[[MatchRow, MatchResult], None] | None = None) -> Progress:
     """Play every match of ``tournament`` not yet in ``db`` (all of them when ``fresh``), up to
     ``concurrency`` at once, writing each to ``db`` as it ends; ``on_result`` hears of each too (in
-    finishing order). Returns the progress: what was played and what was skipped."""
+    finishing order). Returns the progress: what was played and what was skipped. Every match is
+    kept as begun now (the play order: the results database's docstring)."""
+    run_began = now_iso()
     progress = progress or Progress()
     keys = tournament.keys()
     already = set() if fresh else db.played(keys)
@@ -160,7 +175,7 @@ def run_tournament(tournament: Tournament, db: ResultsDB, *, concurrency: int = 
                 progress.in_flight.pop(key, None)
             if isinstance(outcome, BaseException):
                 raise outcome
-            row = outcome.row()
+            row = outcome.row(run_began)
             db.record(row, replace=fresh)
             progress.done.append(row)
             if on_result:

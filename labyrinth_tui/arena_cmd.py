@@ -31,6 +31,7 @@ from labyrinth.saves.experience import Experience, Reflection
 
 from .learn_option import add_learn_options, learners
 from .provider_options import add_provider_options, contestant
+from .seed_option import bounded_seed
 from .terminal_text import printable
 
 if TYPE_CHECKING:  # Rich and the replay writer load only when an arena runs, not for every command
@@ -58,7 +59,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                     "the outcomes, the escape rate with its 95% Wilson interval, mean turns and game time, "
                     "fallbacks and errors per side, and the speed.")
     arena.add_argument("--games", type=_count, default=20, help="how many matches (default: 20)")
-    arena.add_argument("--seed", type=int, default=1, help="the first match's seed (default: 1)")
+    arena.add_argument("--seed", type=bounded_seed, default=1, help="the first match's seed (default: 1)")
     arena.add_argument("--preset", choices=list(PRESETS), default=DEFAULT_PRESET, help="hunting ground size")
     arena.add_argument("--difficulty", choices=DIFFICULTIES, default="normal")
     arena.add_argument("--user", type=contestant("user"), default="builtin", metavar="AGENT",
@@ -87,6 +88,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                        help="record each match as a replay file in DIR, for `labyrinth replay`")
     add_learn_options(arena, "this run")
     add_provider_options(arena)
+    arena.set_defaults(own_parser=arena)  # for the check of the last seed, made after parsing
 
 
 def run(args: argparse.Namespace, providers: dict[str, ProviderSettings]) -> int:

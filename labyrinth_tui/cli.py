@@ -16,14 +16,8 @@ from labyrinth.saves.config import ConfigError
 from . import arena_cmd, leaderboard_cmd, memory_cmd, tournament_cmd
 from .learn_option import add_learn_options, learners
 from .provider_options import add_provider_options, chosen_providers, contestant, provider_settings
+from .seed_option import bounded_seed, last_seed_problem
 from .terminal_text import printable
-
-
-def _seed(value: str) -> int:
-    try:
-        return int(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"the seed must be an integer, not {value!r}") from None
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -39,7 +33,7 @@ def _parser() -> argparse.ArgumentParser:
     memory_cmd.add_parser(sub)
 
     def game_options(p: argparse.ArgumentParser) -> None:
-        p.add_argument("--seed", type=_seed, help="world seed (default: random, printed on stderr)")
+        p.add_argument("--seed", type=bounded_seed, help="world seed (default: random, printed on stderr)")
         p.add_argument("--preset", choices=list(PRESETS), default=DEFAULT_PRESET, help="hunting ground size")
 
     def screen_game_options(p: argparse.ArgumentParser) -> None:
@@ -120,6 +114,8 @@ def main(argv: list[str] | None = None) -> int:
         b = PRESETS[args.preset]
         args.own_parser.error(f"level {args.level} is outside the {args.preset} hunting ground "
                               f"(levels {b.z0} to {b.z0 + b.levels - 1})")
+    if hasattr(args, "games") and (problem := last_seed_problem(args.seed, args.games)):
+        args.own_parser.error(problem)
     if args.command == "gsm" and args.user and args.minotaur:
         parser.error("gsm: the pipe plays one side: give --user (the pipe is the Minotaur) or --minotaur, not both")
     try:

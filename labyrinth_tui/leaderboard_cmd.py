@@ -18,20 +18,9 @@ from labyrinth.engine import DIFFICULTIES, PRESETS
 from labyrinth.engine.wsap.roles import ROLES
 from labyrinth.saves.results_db import ResultsUnusable, results_path
 
-from .leaderboard_rows import (
-    HEAD_TO_HEAD_COLUMNS,
-    RATING_COLUMNS,
-    Board,
-    Column,
-    head_to_head_rows,
-    history_range,
-    nothing_to_show,
-    rating_rows,
-    read_board,
-    sparkline,
-)
+from .leaderboard_rows import TITLES, Board, history_range, nothing_to_show, read_board, sparkline
+from .leaderboard_tables import head_to_head_table, ratings_table
 from .terminal_text import printable
-from .tournament_cmd import TITLES
 
 SPARK_MAX = 60  # the widest sparkline, on a wide terminal: more says little about a rating
 SPARK_MIN = 8
@@ -93,30 +82,17 @@ def _tables(board: Board, roles: list[str], width: int) -> list:
     for role in roles:
         ratings = board.standings.ratings[role]
         low, high = history_range(ratings)
-        parts += [_table(f"{TITLES[role]} ratings (OpenSkill mu - 3σ)", RATING_COLUMNS, rating_rows(ratings)),
-                  Text(f"{TITLES[role]} rating over matches (▁ {low:.2f} … █ {high:.2f})", style="italic"),
+        parts += [ratings_table(role, ratings),
+                  Text(f"{TITLES[role]} rating over matches, in play order (▁ {low:.2f} … █ {high:.2f})",
+                       style="italic"),
                   _trends(ratings, low, high, width), ""]
-    parts.append(_table("head to head (user vs Minotaur)", HEAD_TO_HEAD_COLUMNS, head_to_head_rows(board.standings)))
+    parts.append(head_to_head_table(board.standings))
     return parts
 
 
-def _table(title: str, columns: tuple[Column, ...], rows: list[tuple[str, ...]]):
-    from rich import box
-    from rich.table import Table
-    from rich.text import Text
-
-    table = Table(title=title, title_justify="left", title_style="bold", box=box.SIMPLE_HEAD, pad_edge=False,
-                  collapse_padding=True, show_edge=False)
-    for column in columns:
-        table.add_column(column.header, justify="right" if column.right else "left",
-                         overflow="ellipsis" if column.right else "fold")  # a long name on two lines, whole
-    for row in rows:
-        table.add_row(*(Text(cell) for cell in row))  # names are words, never markup
-    return table
-
-
 def _trends(ratings: tuple[Rating, ...], low: float, high: float, width: int):
-    """Each contestant's rating after each of its matches, all on the role's one scale."""
+    """Each contestant's rating after each of its matches in play order, all on the role's one scale:
+    the last bar is the rating shown."""
     from rich.table import Table
     from rich.text import Text
 

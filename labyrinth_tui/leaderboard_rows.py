@@ -23,6 +23,7 @@ from labyrinth.saves.results_db import MatchRow, ResultsDB, results_path
 from .terminal_text import printable
 
 BARS = "▁▂▃▄▅▆▇█"  # a sparkline's heights, lowest first
+TITLES = {"user": "user", "minotaur": "Minotaur"}  # each role's standings, as the tables name them
 OUTCOME_WORDS = {"ESCAPED": "escaped", "DEATH": "caught", "TIMEOUT": "timeout"}  # the user was, in the match list
 
 

@@ -10,10 +10,12 @@ from labyrinth.agents.memory_manager import ROLES
 LEARNERS = {"both": ROLES, "user": ("user",), "minotaur": ("minotaur",), "none": ()}
 
 
-def add_learn_options(p: argparse.ArgumentParser, what: str = "this game") -> None:
-    p.add_argument("--learn", choices=list(LEARNERS), default="both",
-                   help=f"who learns from the experience log (default: both); {what} adds its reflections to it "
-                        "unless none learns")
+def add_learn_options(p: argparse.ArgumentParser, what: str = "this game", default: str = "both",
+                      why: str = "") -> None:
+    """--learn (``default`` unless given; ``why``: a sentence on it for the help) and --no-memory."""
+    p.add_argument("--learn", choices=list(LEARNERS), default=default,
+                   help=f"who learns from the experience log (default: {default}); {what} adds its reflections to "
+                        f"it unless none learns{'. ' + why if why else ''}")
     p.add_argument("--no-memory", dest="learn", action="store_const", const="none",
                    help="the same as --learn none: neither learn from the log nor add to it")
 

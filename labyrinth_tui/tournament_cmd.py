@@ -2,6 +2,10 @@
 on the same seeds, each match kept in the results database as it ends, then the
 standings (OpenSkill ratings per role, win rates, head to head).
 
+Nobody learns from the experience log unless --learn says so: a rating compares the
+contestants, not the state of a log. With learning on, the results depend on the log as it
+was, which the output says, and the matches are kept apart from those played without.
+
 Everything that can be refused is refused before the first match: an unknown
 name, a provider without its key, a results database that cannot be used. The
 live view (Rich, on stderr) is drawn only when stderr is a terminal; otherwise one
@@ -26,20 +30,22 @@ from labyrinth.agents.registry import UnknownContestant, check_configured, conte
 from labyrinth.agents.runner import DEFAULT_MAX_TURNS, MatchResult
 from labyrinth.agents.tournament import Progress, Tournament, run_tournament
 from labyrinth.engine import DEFAULT_PRESET, DIFFICULTIES, PRESETS
+from labyrinth.engine.wsap.roles import ROLES
 from labyrinth.saves.experience import Experience, Reflection
 from labyrinth.saves.paths import replays_dir
-from labyrinth.saves.results_db import MatchRow, ResultsDB, ResultsUnusable
+from labyrinth.saves.results_db import NOBODY, MatchRow, ResultsDB, ResultsUnusable
 
 from .arena_cmd import _count
+from .leaderboard_tables import head_to_head_table, ratings_table
 from .learn_option import add_learn_options, learners
 from .provider_options import add_provider_options
+from .seed_option import bounded_seed
 from .terminal_text import printable
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
 DEFAULT_CONCURRENCY = 4
-TITLES = {"user": "user", "minotaur": "Minotaur"}  # each role's standings, as the tables name them
 REPLAYS = "tournament"  # the tournament's replays: a folder of their own in the replays directory
 
 
@@ -50,12 +56,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                     "...), keep each match in results.db in the data directory as it ends, and print the "
                     "OpenSkill ratings per role (mu - 3 sigma), win rates with their 95% Wilson interval and "
                     "the head-to-head table. Matches already in the database are not played again: a stopped "
-                    "tournament carries on, a new contestant plays only its new pairings. Contestants: for "
+                    "tournament carries on, a new contestant plays only its new pairings. Nobody learns from the "
+                    "experience log unless --learn says so. Contestants: for "
                     f"--users {contestant_names('user')}; for --minotaurs {contestant_names('minotaur')}.")
     p.add_argument("--users", required=True, metavar="A,B,...", help="the user contestants, comma-separated")
     p.add_argument("--minotaurs", required=True, metavar="X,Y,...", help="the Minotaur contestants, comma-separated")
     p.add_argument("--games", type=_count, default=10, help="seeds each pairing plays (default: 10)")
-    p.add_argument("--seed", type=int, default=1, help="the first seed (default: 1)")
+    p.add_argument("--seed", type=bounded_seed, default=1, help="the first seed (default: 1)")
     p.add_argument("--preset", choices=list(PRESETS), default=DEFAULT_PRESET, help="hunting ground size")
     p.add_argument("--difficulty", choices=DIFFICULTIES, default="normal")
     p.add_argument("--max-turns", type=_count, default=DEFAULT_MAX_TURNS,
@@ -64,11 +71,15 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help=f"matches played at once (default: {DEFAULT_CONCURRENCY}): model matches in threads, "
                         "sharing each provider's pace (--llm-rpm), rule-agent matches in one process per core")
     p.add_argument("--fresh", action="store_true", help="play every match again, even those in the database")
-    add_learn_options(p, "this tournament")
+    add_learn_options(p, "this tournament", default="none",
+                      why="With learning the results depend on the log as it was, and are kept apart from "
+                          "matches played without")
     p.add_argument("--json", action="store_true",
-                   help="print only one JSON object: played, skipped, wall_s, matches (this tournament's, in "
-                        "key order, as the database keeps them) and standings (ratings per role, head_to_head)")
+                   help="print only one JSON object: played, skipped, wall_s, learned (who learned from the "
+                        "experience log: none, user, minotaur or user+minotaur), matches (this tournament's, in "
+                        "play order, as the database keeps them) and standings (ratings per role, head_to_head)")
     add_provider_options(p)
+    p.set_defaults(own_parser=p)  # for the check of the last seed, made after parsing
 
 
 def run(args: argparse.Namespace, providers: dict[str, ProviderSettings]) -> int:
@@ -86,12 +97,14 @@ def run(args: argparse.Namespace, providers: dict[str, ProviderSettings]) -> int
     keeper, lessons = (None, ()) if not learners(args) else _keeper()
     if keeper:
         tournament = replace(tournament, memory=True, lessons=lessons, learners=learners(args))
+        _say(f"learning from the experience log ({tournament.learned}): the results depend on the log as it "
+             "was, and are kept apart from matches played without learning")
     began = time.perf_counter()
     try:
         with db:
             progress = _play(args, tournament, db, keeper.keep if keeper else None)
             rows = [row for row in db.matches(preset=args.preset, difficulty=args.difficulty)
-                    if row.max_turns == args.max_turns]
+                    if (row.max_turns, row.learned) == (args.max_turns, tournament.learned)]
     except ResultsUnusable as problem:
         _say(str(problem))
         return 2
@@ -102,13 +115,13 @@ def run(args: argparse.Namespace, providers: dict[str, ProviderSettings]) -> int
     mine = set(tournament.keys())
     if args.json:
         print(json.dumps({"played": len(progress.done), "skipped": progress.skipped,
-                          "wall_s": round(time.perf_counter() - began, 3),
+                          "wall_s": round(time.perf_counter() - began, 3), "learned": tournament.learned,
                           "matches": [row.__dict__ for row in rows if row.key in mine],
                           "standings": standings.to_dict()}))
     else:
         from rich.console import Console
 
-        Console().print(*_standings(standings, args))
+        Console().print(*_standings(standings, args, tournament.learned), sep="\n")
     return 0
 
 
@@ -188,27 +201,12 @@ def _live_view(progress: Progress, wall_s: float) -> RenderableType:
     return Group(header, table, *waits)
 
 
-def _standings(standings: Standings, args: argparse.Namespace) -> list:
-    from rich.table import Table
-
-    tables = []
-    for role, title in TITLES.items():
-        table = Table(title=f"{title} ratings: {args.preset}, {args.difficulty}, at most "
-                            f"{args.max_turns} turns (OpenSkill mu - 3 sigma)")
-        for column in ("#", "contestant", "rating", "mu ± sigma", "won/drawn/lost", "win rate (95% Wilson)"):
-            table.add_column(column, justify="left" if column == "contestant" else "right")
-        for place, r in enumerate(standings.ratings[role], 1):
-            low, high = r.win_interval
-            table.add_row(str(place), printable(r.name), f"{r.rating:.2f}", f"{r.mu:.2f} ± {r.sigma:.2f}",
-                          f"{r.wins}/{r.draws}/{r.losses}", f"{r.win_rate:.2f} ({low:.2f}..{high:.2f})")
-        tables.append(table)
-    pairs = Table(title="head to head (user vs Minotaur)")
-    for column in ("user", "Minotaur", "matches", "escaped", "caught", "timeouts"):
-        pairs.add_column(column, justify="left" if column in ("user", "Minotaur") else "right")
-    for h in standings.head_to_head:
-        pairs.add_row(printable(h.user), printable(h.minotaur), str(h.matches), str(h.escaped), str(h.caught),
-                      str(h.timeouts))
-    return [*tables, pairs]
+def _standings(standings: Standings, args: argparse.Namespace, learned: str) -> list:
+    """The standings as the leaderboard shows them (leaderboard_tables), each table saying what it rated."""
+    ground = f"{args.preset}, {args.difficulty}, at most {args.max_turns} turns" + \
+        ("" if learned == NOBODY else f", learning: {learned} (depends on the experience log)")
+    return [*(ratings_table(role, standings.ratings[role], ground) for role in ROLES),
+            head_to_head_table(standings)]
 
 
 def _say(line: str) -> None:

@@ -23,16 +23,19 @@ from labyrinth.agents.ratings import rate
 from labyrinth.agents.registry import UnknownContestant, make_agent, parse_contestant
 from labyrinth.agents.tournament import Progress
 from labyrinth.saves import results_db
+from labyrinth.saves.experience import log_path
 from labyrinth.saves.results_db import MatchKey, ResultsDB, ResultsUnusable, results_path
 from labyrinth.tui.cli import main
+from labyrinth.tui.leaderboard_rows import rating_rows
 from tests.stubs import Model, Stub
 
 LABYRINTH = str(Path(sys.executable).with_name("labyrinth"))
-TINY = ["--preset", "tiny", "--max-turns", "20", "--no-memory"]
+GROUND = ["--preset", "tiny", "--max-turns", "20"]
+TINY = [*GROUND, "--no-memory"]
 
 
-def tournament(capsys, *args: str) -> tuple[int, str, str]:
-    code = main(["tournament", *args, *TINY])
+def tournament(capsys, *args: str, ground: list[str] = TINY) -> tuple[int, str, str]:
+    code = main(["tournament", *args, *ground])
     out, err = capsys.readouterr()
     return code, out, err
 
@@ -100,6 +103,68 @@ def test_rule_agents_and_two_models_play_every_pairing_once(capsys, openai):
     assert json.loads(out)["played"] == 18 and len(again) == 18
     same = [(r.key, r.outcome, r.turns) for r in again]
     assert same == [(r.key, r.outcome, r.turns) for r in rows]  # concurrency changes the wall time, not the results
+    assert json.loads(out)["standings"] == data["standings"]  # nor the ratings: they follow the schedule
+
+
+def test_nobody_learns_unless_asked_and_learning_matches_are_kept_apart(capsys):
+    pairing = ("--users", "builtin", "--minotaurs", "builtin", "--games", "2", "--concurrency", "1", "--json")
+    code, out, err = tournament(capsys, *pairing, ground=GROUND)
+    data = json.loads(out)
+    assert code == 0 and data["learned"] == "none" and data["played"] == 2 and "learning" not in err
+    assert not log_path().exists()  # nothing learned, nothing added to the log
+    code, out, err = tournament(capsys, *pairing, "--learn", "both", ground=GROUND)
+    learning = json.loads(out)
+    assert code == 0 and learning["learned"] == "user+minotaur" and learning["played"] == 2  # none reused
+    assert "the results depend on the log as it was" in err and log_path().exists()
+    assert {m["learned"] for m in learning["matches"]} == {"user+minotaur"}
+    assert sum(r.matches for r in rate(ResultsDB().matches()).ratings["user"]) == 4
+    assert learning["standings"]["ratings"]["user"][0]["matches"] == 2  # only this run's kind of match rated
+    code, out, err = tournament(capsys, *pairing, "--no-memory", ground=GROUND)
+    assert json.loads(out)["played"] == 0 and json.loads(out)["skipped"] == 2  # --no-memory: --learn none
+
+
+def test_the_standings_are_the_leaderboards_rows(capsys):
+    code, out, _ = tournament(capsys, "--users", "builtin,random", "--minotaurs", "wait", "--games", "2",
+                              "--concurrency", "1")
+    assert code == 0 and "win rate (95%)" in out and ".." not in out
+    ratings = rate(ResultsDB().matches()).ratings["user"]
+    for row in rating_rows(ratings):
+        assert " ".join(row) in " ".join(out.split())  # each cell as `labyrinth leaderboard` writes it
+
+
+def test_ratings_and_their_history_follow_play_order(capsys):
+    one = ("--users", "random", "--minotaurs", "builtin", "--concurrency", "1")
+    tournament(capsys, *one, "--seed", "3", "--games", "1")
+    tournament(capsys, *one, "--seed", "1", "--games", "3")  # seed 3 is in the database already
+    rows = ResultsDB().matches()
+    assert [r.seed for r in rows] == [3, 1, 2]  # the order they were played in, not key order
+    (rating,) = rate(reversed(rows)).ratings["minotaur"]
+    assert len(rating.history) == 3 and rating.history[-1] == rating.rating
+
+
+def test_a_database_of_schema_1_is_kept_and_its_matches_are_not_taken_for_new_ones(capsys):
+    path = results_path()
+    path.parent.mkdir(parents=True)
+    old = sqlite3.connect(path, isolation_level=None)
+    old.executescript("""
+        CREATE TABLE matches (user TEXT NOT NULL, minotaur TEXT NOT NULL, seed INTEGER NOT NULL,
+            preset TEXT NOT NULL, difficulty TEXT NOT NULL, max_turns INTEGER NOT NULL, outcome TEXT NOT NULL,
+            turns INTEGER NOT NULL, game_time REAL NOT NULL, user_tokens_in INTEGER NOT NULL,
+            user_tokens_out INTEGER NOT NULL, minotaur_tokens_in INTEGER NOT NULL,
+            minotaur_tokens_out INTEGER NOT NULL, user_fallbacks INTEGER NOT NULL,
+            minotaur_fallbacks INTEGER NOT NULL, user_replaced INTEGER NOT NULL, minotaur_replaced INTEGER NOT NULL,
+            wall_s REAL NOT NULL, replay TEXT, played_at TEXT NOT NULL,
+            CHECK (outcome IN ('ESCAPED', 'DEATH', 'TIMEOUT')),
+            UNIQUE (user, minotaur, seed, preset, difficulty, max_turns));
+        INSERT INTO matches VALUES ('builtin', 'wait', 1, 'tiny', 'normal', 20, 'ESCAPED', 9, 18.0,
+            0, 0, 0, 0, 0, 0, 0, 0, 0.1, NULL, '2026-01-02T03:04:05Z');
+        PRAGMA user_version = 1;""")
+    old.close()
+    (kept,) = ResultsDB().matches()
+    assert (kept.learned, kept.run_began, kept.turns) == (results_db.UNRECORDED, "2026-01-02T03:04:05.000000Z", 9)
+    code, out, _ = tournament(capsys, "--users", "builtin", "--minotaurs", "wait", "--games", "1", "--json")
+    assert code == 0 and json.loads(out)["played"] == 1  # who learned in the old one is not known
+    assert [r.learned for r in ResultsDB().matches()] == [results_db.UNRECORDED, "none"]
 
 
 def test_a_new_contestant_plays_only_its_pairings(capsys):

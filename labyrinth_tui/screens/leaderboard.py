@@ -28,6 +28,7 @@ from ..leaderboard_rows import (
     HEAD_TO_HEAD_COLUMNS,
     MATCH_COLUMNS,
     RATING_COLUMNS,
+    TITLES,
     Board,
     Column,
     head_to_head_rows,
@@ -40,7 +41,6 @@ from ..leaderboard_rows import (
 )
 from ..session import ReplaySession
 from ..terminal_text import plain
-from ..tournament_cmd import TITLES
 
 HEAD_TO_HEAD = "head to head"  # what the upper table shows instead of a role's ratings
 TREND = Column("over matches")  # each contestant's rating after each match, on its role's one scale
@@ -122,7 +122,7 @@ class LeaderboardScreen(Screen):
                                                 for row, r in zip(rows, ratings, strict=True)])
         other = TITLES[next(role for role in ROLES if role != self.shown)]
         table.border_title = f"{TITLES[self.shown]} ratings (OpenSkill mu - 3σ) · r: {other} · h: head to head"
-        table.border_subtitle = f"rating over matches: ▁ {low:.2f} … █ {high:.2f}"
+        table.border_subtitle = f"rating over matches, in play order: ▁ {low:.2f} … █ {high:.2f}"
         table.move_cursor(row=row)  # where it was, on a resize
 
     def on_resize(self) -> None:

@@ -1,0 +1,35 @@
+"""The `--seed` option of every command that takes one (play, spectate, hotseat, gsm, world,
+arena, tournament): a whole number inside the range a seed is kept in (SEED_LIMIT, the bound
+the experience log, the saved games and the results database's 64-bit integers share), so that
+a seed refused later, after the games were played, is refused at once by argparse instead.
+
+A command that plays --games seeds from --seed on (S, S+1, ...) checks the last of them too, after
+parsing (``last_seed_problem``): argparse sees one option at a time.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from labyrinth.saves.experience import SEED_LIMIT
+
+LOWEST, HIGHEST = -SEED_LIMIT, SEED_LIMIT - 1
+
+
+def bounded_seed(value: str) -> int:
+    """The argparse type of --seed: an integer from LOWEST to HIGHEST."""
+    try:
+        number = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"the seed must be an integer, not {value!r}") from None
+    if not LOWEST <= number <= HIGHEST:
+        raise argparse.ArgumentTypeError(f"the seed must be from {LOWEST} to {HIGHEST}, not {value}")
+    return number
+
+
+def last_seed_problem(first: int, games: int) -> str | None:
+    """Why the seeds ``first`` .. ``first + games - 1`` cannot all be played, or None."""
+    last = first + games - 1
+    if last > HIGHEST:
+        return f"--seed {first} with --games {games} would reach seed {last}: the last seed must be at most {HIGHEST}"
+    return None
