@@ -69,7 +69,7 @@ def _json(board: Board, args: argparse.Namespace, roles: list[str]) -> dict:
                       for r in board.standings.ratings[role]] for role in roles}
     return {"database": str(board.path), "preset": args.preset, "difficulty": args.difficulty, "role": args.role,
             "matches": len(board.matches),
-            "grounds": [dict(zip(("preset", "difficulty", "max_turns", "matches"), g, strict=True))
+            "grounds": [dict(zip(("preset", "difficulty", "max_turns", "learned", "matches"), g, strict=True))
                         for g in board.grounds()],
             "ratings": ratings, "head_to_head": [h.to_dict() for h in board.standings.head_to_head]}
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from labyrinth.agents.ratings import Rating, Standings, rate
-from labyrinth.saves.results_db import MatchRow, ResultsDB, results_path
+from labyrinth.saves.results_db import NOBODY, MatchRow, ResultsDB, results_path
 
 from .terminal_text import printable
 
@@ -46,19 +46,20 @@ class Board:
     """What the leaderboard shows: the matches it rated and the standings drawn from them."""
 
     path: Path  # the results database
-    matches: tuple[MatchRow, ...]  # in key order, as the database gives them
+    matches: tuple[MatchRow, ...]  # in play order, as the database gives them
     standings: Standings
 
-    def grounds(self) -> list[tuple[str, str, int, int]]:
-        """Each kind of match rated together (preset, difficulty, turn limit), with how many: the
-        ratings pool them, so the reader is told what was pooled."""
-        counts = Counter((m.preset, m.difficulty, m.max_turns) for m in self.matches)
+    def grounds(self) -> list[tuple[str, str, int, str, int]]:
+        """Each kind of match rated together (preset, difficulty, turn limit, who learned), with how
+        many: the ratings pool them, so the reader is told what was pooled."""
+        counts = Counter((m.preset, m.difficulty, m.max_turns, m.learned) for m in self.matches)
         return [(*ground, n) for ground, n in sorted(counts.items())]
 
     def pooled(self) -> str:
-        """The grounds in words: 'tiny, normal, ≤400 turns (48); small, ... (12)'."""
-        return printable("; ".join(f"{preset}, {difficulty}, ≤{turns} turns ({n})"
-                                   for preset, difficulty, turns, n in self.grounds()))
+        """The grounds in words: 'tiny, normal, ≤400 turns (48); small, ..., learning: user (12)'."""
+        return printable("; ".join(f"{preset}, {difficulty}, ≤{turns} turns"
+                                   f"{'' if learned == NOBODY else ', learning: ' + learned} ({n})"
+                                   for preset, difficulty, turns, learned, n in self.grounds()))
 
 
 def read_board(preset: str | None = None, difficulty: str | None = None) -> Board | None:

@@ -10,6 +10,7 @@ import json
 import re
 import sqlite3
 import threading
+from dataclasses import replace
 
 import pytest
 from textual.widgets import DataTable, Static
@@ -81,6 +82,20 @@ def test_the_table_shows_each_role_and_the_head_to_head_in_80_columns(capsys, mo
         assert row in lines
 
 
+def test_the_rating_over_matches_is_in_play_order_and_learning_is_said(capsys, monkeypatch):
+    later = replace(kept("builtin", "wait", 1, "TIMEOUT"), run_began="2026-02-01T00:00:00.000000Z")
+    earlier = replace(kept("builtin", "wait", 2, "ESCAPED"), run_began="2026-01-01T00:00:00.000000Z")
+    learning = replace(kept("builtin", "wait", 1, "ESCAPED"), learned="user+minotaur")
+    keep(later, earlier, learning)
+    code, out, _ = leaderboard(capsys, monkeypatch, "--json", "--role", "user")
+    (builtin,) = json.loads(out)["ratings"]["user"]
+    assert builtin["history"][-1] == builtin["rating"]
+    assert builtin["history"][1] > builtin["history"][2]  # the escape (seed 2) was played before the draw (seed 1)
+    code, out, _ = leaderboard(capsys, monkeypatch)
+    assert "tiny, normal, ≤20 turns (2); tiny, normal, ≤20 turns, learning: user+minotaur (1)" in " ".join(out.split())
+    assert "rating over matches, in play order" in out
+
+
 def test_one_role_and_one_preset(capsys, monkeypatch):
     some_results()
     code, out, _ = leaderboard(capsys, monkeypatch, "--role", "minotaur", "--preset", "small")
@@ -95,8 +110,10 @@ def test_json_is_one_object_with_the_documented_keys(capsys, monkeypatch):
     assert code == 0 and list(data) == ["database", "preset", "difficulty", "role", "matches", "grounds", "ratings",
                                         "head_to_head"]
     assert data["database"] == str(results_path()) and data["matches"] == 4 and data["role"] == "user"
-    assert data["grounds"] == [{"preset": "small", "difficulty": "normal", "max_turns": 20, "matches": 1},
-                               {"preset": "tiny", "difficulty": "normal", "max_turns": 20, "matches": 3}]
+    assert data["grounds"] == [{"preset": "small", "difficulty": "normal", "max_turns": 20, "learned": "none",
+                                "matches": 1},
+                               {"preset": "tiny", "difficulty": "normal", "max_turns": 20, "learned": "none",
+                                "matches": 3}]
     assert list(data["ratings"]) == ["user"]
     builtin = data["ratings"]["user"][0]
     assert (builtin["name"], builtin["wins"], builtin["draws"], builtin["losses"]) == ("builtin", 2, 1, 0)
