@@ -16,10 +16,9 @@ if TYPE_CHECKING:
     from rich.table import Table
 
 
-def ratings_table(role: str, ratings: Sequence[Rating], ground: str = "") -> Table:
-    """One role's ratings, best first; ``ground``: what was rated, when the title should say."""
-    return table(f"{TITLES[role]} ratings{': ' + ground if ground else ''} (OpenSkill mu - 3σ)", RATING_COLUMNS,
-                 rating_rows(ratings))
+def ratings_table(role: str, ratings: Sequence[Rating]) -> Table:
+    """One role's ratings, best first."""
+    return table(f"{TITLES[role]} ratings (OpenSkill mu - 3σ)", RATING_COLUMNS, rating_rows(ratings))
 
 
 def head_to_head_table(standings: Standings) -> Table:

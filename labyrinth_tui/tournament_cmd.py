@@ -202,10 +202,12 @@ def _live_view(progress: Progress, wall_s: float) -> RenderableType:
 
 
 def _standings(standings: Standings, args: argparse.Namespace, learned: str) -> list:
-    """The standings as the leaderboard shows them (leaderboard_tables), each table saying what it rated."""
-    ground = f"{args.preset}, {args.difficulty}, at most {args.max_turns} turns" + \
-        ("" if learned == NOBODY else f", learning: {learned} (depends on the experience log)")
-    return [*(ratings_table(role, standings.ratings[role], ground) for role in ROLES),
+    """The standings as the leaderboard shows them (leaderboard_tables), under a line saying what was rated."""
+    from rich.text import Text
+
+    rated = f"rated: {args.preset}, {args.difficulty}, at most {args.max_turns} turns, " + \
+        ("nobody learning" if learned == NOBODY else f"learning: {learned} (the results depend on the experience log)")
+    return [Text(rated, style="dim"), *(ratings_table(role, standings.ratings[role]) for role in ROLES),
             head_to_head_table(standings)]
 
 
