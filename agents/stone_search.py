@@ -26,6 +26,13 @@ class StoneSearch:
         kept = {c for c in cells if compass(c[0] - at[0], c[1] - at[1]) == direction}
         self._set(name, kept or cells)  # an empty set would be a contradiction: keep the old
 
+    def in_ground(self, p: Pos) -> bool:
+        """Whether ``p`` lies in the hunting ground, where every stone and lantern is placed:
+        the map beyond it is no place to search."""
+        g = self.ground
+        return g["x0"] <= p[0] < g["x0"] + g["width"] and g["y0"] <= p[1] < g["y0"] + g["height"] \
+            and g["z0"] <= p[2] < g["z0"] + g["levels"]
+
     def seen(self, name: str, at: Pos) -> None:
         if self.candidates.get(name) != {at}:
             self._set(name, {at})
