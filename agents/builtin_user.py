@@ -63,8 +63,8 @@ class BuiltinUser(RuleAgent):
         self.threat: Pos | None = None  # where the Minotaur was last seen or heard
         self.threat_time = -math.inf
         self.sightings: list[Pos] = []  # where it saw the Minotaur the last two times
-        self.progress_time = 0.0  # when it last saw a new cell or took a stone
-        self.held_count = 0
+        self.progress_time = 0.0  # when the stones' possible places last became fewer
+        self.places = math.inf  # how many places the stones it still wants may be in
         self.bold_until = -math.inf  # until then it ignores where the Minotaur was heard
         self.blocked: set[Pos] = set()
         self.last_rank = 0  # how near the Minotaur sounded last turn
@@ -124,16 +124,19 @@ class BuiltinUser(RuleAgent):
         self.visits[here] += 1
         self.items = {i["name"]: _xyz(i) for i in d["items_seen"]}
         self._hear_stones(d)
-        self._note_progress(any(self.search.in_ground(c[:3]) for c in d["seen"]), len(observation.inventory), now)
+        self._note_progress([n for n in STONES if n not in observation.inventory], d["seen"], now)
         self._locate_minotaur(here, st, d, now)
         self.blocked = self._cells_to_keep_off(st, d)
         return here, now
 
-    def _note_progress(self, saw_new_cells: bool, held_count: int, now: float) -> None:
-        """Progress is a new cell of the hunting ground (where the stones are) or a stone taken;
-        without any for PATIENCE_S it dares for a while."""
-        if saw_new_cells or held_count != self.held_count:
-            self.progress_time, self.held_count = now, held_count
+    def _note_progress(self, wanted: list[str], seen: list[list], now: float) -> None:
+        """Progress is fewer places where the stones it wants may be (a hum heard, a cell seen
+        empty, a stone taken), or, while one of them is not found yet, a new cell of the hunting
+        ground (the way there may lie through it); without any for PATIENCE_S it dares for a while."""
+        places = self.search.places(wanted)
+        fewer, self.places = places < self.places, places
+        if fewer or (places > len(wanted) and any(self.search.in_ground(tuple(c[:3])) for c in seen)):
+            self.progress_time = now
         elif now - self.progress_time >= PATIENCE_S and now >= self.bold_until:
             self.bold_until = now + BOLD_S  # stuck out of fear for too long: dare
             self.progress_time = now
@@ -141,11 +144,12 @@ class BuiltinUser(RuleAgent):
     def _hear_stones(self, d: dict) -> None:
         """Narrow each stone's possible places: by the hums of the last LOOK (once), and by sight."""
         if self.search is None:
-            self.search = StoneSearch(d["hunting_ground"])
+            self.search = StoneSearch(d["hunting_ground"], self.map.cells)
         if d["hums"] and self.hum_pos is not None and not self.heard:
             for h in d["hums"]:
                 self.search.hear(h["name"], self.hum_pos, h["direction"], h["levels"])
             self.heard = True
+        self.search.look(tuple(c[:3]) for c in d["seen"])
         for name, pos in self.items.items():
             if name in STONES:
                 self.search.seen(name, pos)
