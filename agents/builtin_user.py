@@ -65,7 +65,7 @@ class BuiltinUser(RuleAgent):
         self.sightings: list[Pos] = []  # where it saw the Minotaur the last two times
         self.progress_time = 0.0  # when the stones' possible places last became fewer
         self.places = math.inf  # how many places the stones it still wants may be in
-        self.bold_until = -math.inf  # until then it ignores where the Minotaur was heard
+        self.bold_until = -math.inf  # until then it goes on whatever it hears of the Minotaur
         self.blocked: set[Pos] = set()
         self.last_rank = 0  # how near the Minotaur sounded last turn
         self.last_move: str | None = None  # the direction of its last MOVE
@@ -203,14 +203,13 @@ class BuiltinUser(RuleAgent):
 
     def _near_threat(self, p: Pos, now: float, reach: int) -> bool:
         """Whether ``p`` is near where the Minotaur was lately, or near where it caught me in an
-        earlier game at about this time; after waiting long enough it dares."""
+        earlier game at about this time; after waiting long enough it dares, and goes on
+        whatever it hears, leaving the Minotaur to its reflexes (flight, the lantern)."""
         if now < self.bold_until:
-            return False  # bold: it goes on, leaving the Minotaur to its reflexes (flight, the lantern)
-        else:
-            memory = THREAT_MEMORY_S
-            if any(abs(now - when) <= DEATH_SPOT_S and st_dist(p, spot) <= reach for spot, when in self.death_spots):
-                return True
-        if self.threat is None or now - self.threat_time > memory:
+            return False
+        if any(abs(now - when) <= DEATH_SPOT_S and st_dist(p, spot) <= reach for spot, when in self.death_spots):
+            return True
+        if self.threat is None or now - self.threat_time > THREAT_MEMORY_S:
             return False
         return st_dist(p, self.threat) <= reach
 

@@ -26,8 +26,9 @@ class StoneSearch:
         cells = self.candidates.get(name)
         if cells is None or not cells or next(iter(cells))[2] != z:
             g = self.ground
-            cells = {(x, y, z) for x in range(g["x0"], g["x0"] + g["width"], 2)
-                     for y in range(g["y0"], g["y0"] + g["height"], 2) if (x, y, z) not in self.looked}
+            level = {(x, y, z) for x in range(g["x0"], g["x0"] + g["width"], 2)
+                     for y in range(g["y0"], g["y0"] + g["height"], 2)}
+            cells = {c for c in level if c not in self.looked} or level
         kept = {c for c in cells if compass(c[0] - at[0], c[1] - at[1]) == direction}
         self._set(name, kept or cells)  # an empty set would be a contradiction: keep the old
 
