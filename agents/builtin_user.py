@@ -38,6 +38,7 @@ FLEE_RADIUS = 14  # how far ahead an escape is planned
 UNSEEN_STRIDE = 8  # steps asked beyond the last seen cell of a straight corridor
 LANTERN_DETOUR = 16  # steps it goes out of its way for a lantern it saw
 LANTERN_SEARCH_S = 120.0  # how long it looks for the first lantern before going for the stones
+BEYOND_GROUND = 10_000  # what a goal beyond the hunting ground adds to its score: the last resort
 DEATH_SPOT_S = 90.0  # how long before and after the time it died there a death spot is kept away from
 UNIT = {"NORTH": (0, 1), "SOUTH": (0, -1), "EAST": (1, 0), "WEST": (-1, 0), "NORTH-EAST": (1, 1),
         "NORTH-WEST": (-1, 1), "SOUTH-EAST": (1, -1), "SOUTH-WEST": (-1, -1)}
@@ -63,9 +64,10 @@ class BuiltinUser(RuleAgent):
         self.items: dict[str, Pos] = {}
         self.threat: Pos | None = None  # where the Minotaur was last seen or heard
         self.threat_time = -math.inf
-        self.progress_time = 0.0  # when it last saw a new cell or took a stone
-        self.held_count = 0
-        self.bold_until = -math.inf  # until then it ignores where the Minotaur was heard
+        self.sightings: list[Pos] = []  # where it saw the Minotaur the last two times
+        self.progress_time = 0.0  # when the stones' possible places last became fewer
+        self.places = math.inf  # how many places the stones it still wants may be in
+        self.bold_until = -math.inf  # until then it goes on whatever it hears of the Minotaur
         self.blocked: set[Pos] = set()
         self.last_rank = 0  # how near the Minotaur sounded last turn
         self.last_move: str | None = None  # the direction of its last MOVE
@@ -116,7 +118,7 @@ class BuiltinUser(RuleAgent):
         danger = self._danger(st, d)
         rank = PROXIMITY_RANK.get(st["minotaur_proximity"], 0)
         came_closer = self._hooves_came_closer(st, rank)
-        if danger == 2 or (danger and came_closer):
+        if self._must_escape(danger, came_closer, d["minotaur_in_sight"] is not None, now):
             return self._remember(self._escape(here, st, held, d))
         if self._should_listen(here, now) and rank < 2:  # no standing about to LOOK with it close
             self.hum_pos, self.hum_time, self.heard = here, now, False
@@ -134,17 +136,21 @@ class BuiltinUser(RuleAgent):
             self.start = here
         self.map.learn(d["seen"])
         self.visits[here] += 1
-        self._note_progress(bool(d["seen"]), len(observation.inventory), now)
         self.items = {i["name"]: _xyz(i) for i in d["items_seen"]}
         self._hear_stones(d)
+        self._note_progress([n for n in STONES if n not in observation.inventory], d["seen"], now)
         self._locate_minotaur(here, st, d, now)
         self.blocked = self._cells_to_keep_off(st, d)
         return here, now
 
-    def _note_progress(self, saw_new_cells: bool, held_count: int, now: float) -> None:
-        """Progress is a new cell or a stone taken; without any for PATIENCE_S it dares for a while."""
-        if saw_new_cells or held_count != self.held_count:
-            self.progress_time, self.held_count = now, held_count
+    def _note_progress(self, wanted: list[str], seen: list[list], now: float) -> None:
+        """Progress is fewer places where the stones it wants may be (a hum heard, a cell seen
+        empty, a stone taken), or, while one of them is not found yet, a new cell of the hunting
+        ground (the way there may lie through it); without any for its patience (PATIENCE_S, scaled by its strategy) it dares for a while."""
+        places = self.search.places(wanted)
+        fewer, self.places = places < self.places, places
+        if fewer or (places > len(wanted) and any(self.search.in_ground(tuple(c[:3])) for c in seen)):
+            self.progress_time = now
         elif now - self.progress_time >= self.patience_s and now >= self.bold_until:
             self.bold_until = now + BOLD_S  # stuck out of fear for too long: dare
             self.progress_time = now
@@ -152,20 +158,24 @@ class BuiltinUser(RuleAgent):
     def _hear_stones(self, d: dict) -> None:
         """Narrow each stone's possible places: by the hums of the last LOOK (once), and by sight."""
         if self.search is None:
-            self.search = StoneSearch(d["hunting_ground"])
+            self.search = StoneSearch(d["hunting_ground"], self.map.cells)
         if d["hums"] and self.hum_pos is not None and not self.heard:
             for h in d["hums"]:
                 self.search.hear(h["name"], self.hum_pos, h["direction"], h["levels"])
             self.heard = True
+        self.search.look(tuple(c[:3]) for c in d["seen"])
         for name, pos in self.items.items():
             if name in STONES:
                 self.search.seen(name, pos)
 
     def _cells_to_keep_off(self, st: dict, d: dict) -> set[Pos]:
-        """A paralyzed Minotaur in sight blocks its cell: plan around it. One out of time
-        comes back where it left: keep off that cell until it has."""
+        """A paralyzed Minotaur in sight, or one waiting where it was seen before, blocks its cell:
+        plan around it. One heard straight above or below is up or down the ramp I stand on. One
+        out of time comes back where it left: keep off that cell until it has."""
         blocked = {_xyz(d["minotaur_in_sight"])} if d["minotaur_in_sight"] and \
-            st["minotaur_state"] == "PARALYZED" else set()
+            (st["minotaur_state"] == "PARALYZED" or self._waiting()) else set()
+        if st["minotaur_direction"] in ("ABOVE", "BELOW"):
+            blocked.add(_step(self.here, "UP RAMP" if st["minotaur_direction"] == "ABOVE" else "DOWN RAMP"))
         if st["minotaur_state"] in ("VANISHING", "VANISHED", "RE_ENTRY_ALERT") and self.threat is not None:
             blocked |= {self.threat} | {n for _, n in self.map.moves(self.threat, ramps="")}
         return blocked
@@ -197,6 +207,7 @@ class BuiltinUser(RuleAgent):
         """Where the Minotaur probably is: seen, or guessed from the sound's band and direction."""
         if d["minotaur_in_sight"]:
             self.threat, self.threat_time = _xyz(d["minotaur_in_sight"]), now
+            self.sightings = [*self.sightings[-1:], self.threat]
         elif st["minotaur_proximity"] in BAND and st["minotaur_direction"] in UNIT:
             ux, uy = UNIT[st["minotaur_direction"]]
             reach = BAND[st["minotaur_proximity"]]
@@ -206,14 +217,13 @@ class BuiltinUser(RuleAgent):
 
     def _near_threat(self, p: Pos, now: float, reach: int) -> bool:
         """Whether ``p`` is near where the Minotaur was lately, or near where it caught me in an
-        earlier game at about this time; after waiting long enough it dares."""
+        earlier game at about this time; after waiting long enough it dares, and goes on
+        whatever it hears, leaving the Minotaur to its reflexes (flight, the lantern)."""
         if now < self.bold_until:
-            memory = 0.0  # bold: only what it hears right now
-        else:
-            memory = THREAT_MEMORY_S
-            if any(abs(now - when) <= DEATH_SPOT_S and st_dist(p, spot) <= reach for spot, when in self.death_spots):
-                return True
-        if self.threat is None or now - self.threat_time > memory:
+            return False
+        if any(abs(now - when) <= DEATH_SPOT_S and st_dist(p, spot) <= reach for spot, when in self.death_spots):
+            return True
+        if self.threat is None or now - self.threat_time > THREAT_MEMORY_S:
             return False
         return st_dist(p, self.threat) <= reach
 
@@ -257,6 +267,19 @@ class BuiltinUser(RuleAgent):
             return self._cornered(here, threat, avoid, seen and st["stamina"] >= 0.1)
         hurried = (seen or st["minotaur_proximity"] == "VERY CLOSE") and st["stamina"] >= 0.1
         return self._flee_to(found, best, hurried)
+
+    def _must_escape(self, danger: int, came_closer: bool, seen: bool, now: float) -> bool:
+        """The Minotaur is on me, or near and coming closer. Bold, it trusts only its eyes: one
+        heard but not seen, however loud, may be standing still round a corner or on another
+        level, and one seen where it stood before waits there (it plans around its cell)."""
+        if now < self.bold_until:
+            return danger == 2 and seen and not self._waiting()
+        return danger == 2 or (danger == 1 and came_closer)
+
+    def _waiting(self) -> bool:
+        """Whether the Minotaur, in sight now, stands where it was seen the time before."""
+        return len(self.sightings) == 2 and self.sightings[0] == self.sightings[1] == self.threat \
+            and self.threat_time == self.now
 
     def _lantern_is_due(self, st: dict, held: set[str], seen: bool) -> bool:
         """Raise the lantern at the last moment: it is in sight, or sounds VERY CLOSE (CLOSE once
@@ -350,8 +373,9 @@ class BuiltinUser(RuleAgent):
                 return look
         name = self._stone_to_seek(wanted, here, now)
         ramp = self._ramp_towards(name, here, now)
-        if ramp and self.map.kind(here) == ramp:
-            return self._walk("UP RAMP" if ramp == "^" else "DOWN RAMP", 1, f"taking the ramp towards the {name}")
+        word = "UP RAMP" if ramp == "^" else "DOWN RAMP"
+        if ramp and self.map.kind(here) == ramp and _step(here, word) not in self.blocked:
+            return self._walk(word, 1, f"taking the ramp towards the {name}")
         if not self._goal_still_good(here, found, ramp, now):
             self.goal = self._choose(here, found, name, ramp, now)
         if self.goal is None:
@@ -454,7 +478,8 @@ class BuiltinUser(RuleAgent):
     def _choose(self, here: Pos, found, name: str | None, ramp: str | None, now: float) -> Pos | None:
         """The cell to head for: a ramp the right way, or the unexplored edge of the
         map nearest the stone's possible places (the nearest at all when ``name`` is
-        None), keeping away from the Minotaur."""
+        None), keeping away from the Minotaur; one beyond the hunting ground (where
+        nothing is to be found) only when none in it is in reach."""
         best, best_score = None, math.inf
         for cell, (dist, _) in found.items():
             if cell == here or self._near_threat(cell, now, self.keep_away):
@@ -466,7 +491,7 @@ class BuiltinUser(RuleAgent):
                 score = dist + (1.5 * self.search.gap(name, cell) if name else 0) + (20 if ramp else 0)
             else:
                 continue
-            score += 3 * self.visits[cell]
+            score += 3 * self.visits[cell] + (0 if self.search.in_ground(cell) else BEYOND_GROUND)
             if score < best_score:
                 best, best_score = cell, score
         return best
@@ -495,4 +520,4 @@ def _dist(a: Pos, b: Pos) -> int:
 
 def _step(here: Pos, direction: str) -> Pos:
     dx, dy = STEPS.get(direction, (0, 0))
-    return (here[0] + dx, here[1] + dy, here[2])
+    return (here[0] + dx, here[1] + dy, here[2] + {"UP RAMP": 1, "DOWN RAMP": -1}.get(direction, 0))

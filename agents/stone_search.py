@@ -1,8 +1,11 @@
 """Where a stone can be, as the built-in user works it out: every maze cell of
 the stone's level in the hunting ground whose compass bearing matches every hum
-heard so far. Each LOOK from a new place narrows the set."""
+heard so far, and that it has not seen empty. Each LOOK from a new place, and
+each cell seen, narrows the set."""
 
 from __future__ import annotations
+
+from collections.abc import Container, Iterable
 
 from labyrinth.engine.geometry import compass
 
@@ -10,8 +13,10 @@ from .usermap import Pos
 
 
 class StoneSearch:
-    def __init__(self, ground: dict[str, int]) -> None:
+    def __init__(self, ground: dict[str, int], looked: Container[Pos]) -> None:
+        """``looked``: the cells seen so far (the user's map); a stone in one would have been seen."""
         self.ground = ground
+        self.looked = looked
         self.candidates: dict[str, set[Pos]] = {}
         self._boxes: dict[str, tuple[int, int, int, int, int]] = {}
 
@@ -21,10 +26,31 @@ class StoneSearch:
         cells = self.candidates.get(name)
         if cells is None or not cells or next(iter(cells))[2] != z:
             g = self.ground
-            cells = {(x, y, z) for x in range(g["x0"], g["x0"] + g["width"], 2)
+            level = {(x, y, z) for x in range(g["x0"], g["x0"] + g["width"], 2)
                      for y in range(g["y0"], g["y0"] + g["height"], 2)}
+            cells = {c for c in level if c not in self.looked} or level
         kept = {c for c in cells if compass(c[0] - at[0], c[1] - at[1]) == direction}
         self._set(name, kept or cells)  # an empty set would be a contradiction: keep the old
+
+    def in_ground(self, p: Pos) -> bool:
+        """Whether ``p`` lies in the hunting ground, where every stone and lantern is placed:
+        the map beyond it is no place to search."""
+        g = self.ground
+        return g["x0"] <= p[0] < g["x0"] + g["width"] and g["y0"] <= p[1] < g["y0"] + g["height"] \
+            and g["z0"] <= p[2] < g["z0"] + g["levels"]
+
+    def look(self, cells: Iterable[Pos]) -> None:
+        """Cells just seen, with no stone in them unless ``seen`` says so: no stone is there."""
+        cells = set(cells)
+        for name, places in self.candidates.items():
+            if not places.isdisjoint(cells):
+                self._set(name, (places - cells) or places)  # the one place it was seen stays
+
+    def places(self, names: Iterable[str]) -> int:
+        """How many places the named stones may still be in (a stone not heard yet: the whole ground)."""
+        g = self.ground
+        whole = (g["width"] // 2) * (g["height"] // 2) * g["levels"]
+        return sum(len(self.candidates[n]) if n in self.candidates else whole for n in names)
 
     def seen(self, name: str, at: Pos) -> None:
         if self.candidates.get(name) != {at}:

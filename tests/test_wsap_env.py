@@ -274,15 +274,15 @@ def test_a_resumed_game_keeps_the_achievements_earned_before():
     from labyrinth.agents.resume import resume_into
     from labyrinth.saves.games import SavedGame
 
-    played = make_adapter("user", seed=4, preset="tiny", max_turns=400)
-    user = make_agent("user", "builtin", 4)
+    played = make_adapter("user", seed=5, preset="tiny", max_turns=400)
+    user = make_agent("user", "builtin", 5)
     user.initialize(played.game_description, played.action_space)
     while not played.unlocked and not played.done:
         played.act(user.decide(played.observe()))
     assert played.unlocked, "the built-in user takes something on this labyrinth"
-    saved = SavedGame(None, "2026-11-23T00:00:00Z", 4, "tiny", "normal", "builtin", list(played.history),
+    saved = SavedGame(None, "2026-11-23T00:00:00Z", 5, "tiny", "normal", "builtin", list(played.history),
                       played.game.state.digest(), "probe")
-    resumed = make_adapter("user", seed=4, preset="tiny", max_turns=400)
+    resumed = make_adapter("user", seed=5, preset="tiny", max_turns=400)
     resume_into(resumed.match, saved, resumed.earn)
     assert resumed.unlocked == played.unlocked
     assert resumed.game.state.digest() == played.game.state.digest()
