@@ -120,5 +120,8 @@ def book_of(reflections: Iterable[Reflection], role: str, preset: str) -> Book:
 
 
 def prompt_lessons(book: Book) -> list[str]:
-    """The held lessons about behaviour for a model's prompt, as sentences."""
-    return [lesson.sentence() for lesson in book.lessons() if lesson.status == "HELD"][:PROMPT_LESSONS]
+    """The held lessons about situations in a game, for a model's prompt, as sentences. The whole-game
+    lessons (GAME: the built-in agents' strategy settings) are left out: they name our agents' knobs,
+    which a model does not have."""
+    return [lesson.sentence() for lesson in book.lessons()
+            if lesson.status == "HELD" and lesson.when != GAME][:PROMPT_LESSONS]

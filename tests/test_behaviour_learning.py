@@ -11,7 +11,7 @@ from collections import Counter
 import pytest
 
 from labyrinth.agents.arena import ArenaSettings, run_arena
-from labyrinth.agents.behaviour_lessons import GAME, MIN_EVIDENCE, Book, book_of
+from labyrinth.agents.behaviour_lessons import GAME, MIN_EVIDENCE, PROMPT_LESSONS, Book, book_of, prompt_lessons
 from labyrinth.agents.memory_manager import GameMemory, learning_injection, relevant
 from labyrinth.agents.registry import make_agent
 from labyrinth.agents.runner import Match
@@ -56,6 +56,20 @@ def test_lessons_that_say_the_same_thing_merge_and_evidence_holds_or_retires_the
         book.add(observation("whine", "stayed", "safe"))
     (lesson,) = book.lessons()
     assert lesson.status == "RETIRED" and lesson.count("caught") == lesson.count("safe") == 4  # mixed: tells nothing
+
+
+def test_a_model_is_told_the_situational_lessons_never_the_built_in_agents_strategy_settings():
+    book = Book()
+    for choice, arms in CHOICES["minotaur"].items():  # whole-game lessons, better evidenced than any other
+        for arm in arms:
+            for _ in range(3 * MIN_EVIDENCE):
+                book.add(observation(GAME, f"{choice}={arm}", "DEATH"))
+    for _ in range(MIN_EVIDENCE):
+        book.add(observation("lost_sight", "waited", "caught"))
+    assert len([lesson for lesson in book.lessons() if lesson.status == "HELD"]) > PROMPT_LESSONS
+    assert prompt_lessons(book) == ["After losing sight of the intruder, waiting led to a catch soon after in 5 of 5 cases."]
+    told = learning_injection([], book)
+    assert "waiting led to a catch" in told and "over a whole game" not in told.lower() and "choosing" not in told
 
 
 def test_a_strategy_is_chosen_deterministically_from_the_seed_and_the_log_and_follows_the_evidence():
