@@ -91,7 +91,7 @@ class LabyrinthAdapter:
 
     def reset(self) -> Observation:
         """A fresh game with the same seed and settings (and the log's lessons as they are now)."""
-        memory = GameMemory(self.log, self.seed, self.preset)
+        memory = GameMemory(self.log, self.seed, self.preset, self.difficulty)
         notice = self.log.take_notice() if self.log is not None else None
         if notice:  # a log that could not be read was kept aside and a fresh one started
             warnings.warn(notice, stacklevel=2)

@@ -108,11 +108,14 @@ class Book:
         return self.counts.get((GAME, did), Counter())
 
 
-def book_of(reflections: Iterable[Reflection], role: str, preset: str) -> Book:
-    """The role's lessons from every game on ``preset`` (any seed: behaviour carries)."""
+def book_of(reflections: Iterable[Reflection], role: str, preset: str, difficulty: str | None = None) -> Book:
+    """The role's lessons from every game on ``preset`` (any seed: behaviour carries) and ``difficulty``
+    (a hard game is another game: the Minotaur hunts otherwise, and its guarding choices do not apply);
+    None: every difficulty, as a person is shown them."""
     book = Book()
     for r in reflections:
-        if r.role == role and r.preset == preset and isinstance(r.evidence.get("behaviour"), list):
+        if r.role == role and r.preset == preset and difficulty in (None, r.difficulty) \
+                and isinstance(r.evidence.get("behaviour"), list):
             for observation in r.evidence["behaviour"]:
                 if isinstance(observation, dict):
                     book.add(observation)

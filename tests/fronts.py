@@ -160,7 +160,7 @@ def action_of(line: str, name: str) -> Action:
 
 
 def wsap_run(lines: Sequence[str], seed: int, preset: str) -> Run:
-    with counting_kind() as made:
+    with counting_kind():
         adapter = LabyrinthAdapter("user", seed, preset, opponent=make_agent("minotaur", COUNTING, seed),
                                    max_turns=NO_LIMIT)
         trace = [adapter.game.state.digest()]
