@@ -9,7 +9,7 @@ agent is asked only for a turn that is played. Rewards and achievements are
 the role's (engine/wsap/roles.py).
 
 With an experience log (``memory``) a generic agent learns like ours: the
-role's lessons end its ``game_description`` (the one text WSAP hands an agent at
+role's lessons (about behaviour, and this labyrinth's places) end its ``game_description`` (the one text WSAP hands an agent at
 setup), an opponent named from the registry is given its own, and a finished game
 adds one reflection per role to the log.
 """
@@ -55,8 +55,10 @@ class LabyrinthAdapter:
 
     @property
     def game_description(self) -> str:
-        """The role's rules, then the lessons of its earlier games (when there are any)."""
-        lessons = learning_injection(self.match.memory.lessons[self.role])
+        """The role's rules, then the lessons of its earlier games (when there are any): the behaviour
+        lessons of its role, then the place lessons of this labyrinth, as our models are given them."""
+        memory = self.match.memory
+        lessons = learning_injection(memory.lessons[self.role], memory.books[self.role])
         return f"{self.knowledge.description}\n\n{lessons}" if lessons else self.knowledge.description
 
     @property

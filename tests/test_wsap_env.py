@@ -242,6 +242,20 @@ def test_a_wsap_agent_learns_through_its_game_description_and_leaves_its_reflect
     assert timed_out.done and len(log.read()) == 4  # a game replayed (a saved game resumed) is not remembered again
 
 
+def test_a_wsap_agent_is_told_its_roles_behaviour_lessons_as_our_models_are(tmp_path):
+    from labyrinth.agents.behaviour_lessons import MIN_EVIDENCE
+    from labyrinth.saves.experience import Experience
+    from tests.test_experience import reflection
+
+    seen = {"when": "whine", "did": "walked_away", "led_to": "safe"}
+    log = Experience(tmp_path / "log.json")
+    log.add([reflection(n, preset="tiny", outcome="ESCAPED", evidence={"behaviour": [seen]}) for n in range(MIN_EVIDENCE)])
+    told = make_adapter("user", seed=40, preset="tiny", memory=log).game_description  # a labyrinth never played
+    assert '- in any labyrinth: "After a Temporal Whine, walking away led to no catch soon after in 5 of 5 ' \
+        'cases."' in told  # as our model opponents are told it (llm_agent.follow)
+    assert "walking away" not in make_adapter("minotaur", seed=40, preset="tiny", memory=log).game_description
+
+
 def test_a_corrupt_log_is_kept_aside_with_a_warning_and_play_goes_on(tmp_path):
     from labyrinth.saves.experience import Experience
 
