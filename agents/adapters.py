@@ -9,9 +9,10 @@ agent is asked only for a turn that is played. Rewards and achievements are
 the role's (engine/wsap/roles.py).
 
 With an experience log (``memory``) a generic agent learns like ours: the
-role's lessons (about behaviour, and this labyrinth's places) end its ``game_description`` (the one text WSAP hands an agent at
-setup), an opponent named from the registry is given its own, and a finished game
-adds one reflection per role to the log.
+role's lessons (about behaviour, and this labyrinth's places) end its
+``game_description`` (the one text WSAP hands an agent at setup), an opponent
+named from the registry is given its own, and a finished game adds one
+reflection per role to the log.
 """
 
 from __future__ import annotations
