@@ -9,9 +9,10 @@ agent is asked only for a turn that is played. Rewards and achievements are
 the role's (engine/wsap/roles.py).
 
 With an experience log (``memory``) a generic agent learns like ours: the
-role's lessons end its ``game_description`` (the one text WSAP hands an agent at
-setup), an opponent named from the registry is given its own, and a finished game
-adds one reflection per role to the log.
+role's lessons (about behaviour, and this labyrinth's places) end its
+``game_description`` (the one text WSAP hands an agent at setup), an opponent
+named from the registry is given its own, and a finished game adds one
+reflection per role to the log.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from labyrinth.engine.wsap.actions import GAME_NAME
 from labyrinth.engine.wsap.roles import ROLES
 from labyrinth.saves.experience import Experience
 
-from .base import Agent
+from .base import Agent, fresh_copy
 from .memory_manager import GameMemory, learning_injection
 from .registry import make_agent
 from .runner import DEFAULT_MAX_TURNS, Match, Outside
@@ -44,6 +45,7 @@ class LabyrinthAdapter:
         self.role, self.knowledge = role, ROLES[role]
         self.seed, self.preset, self.difficulty = seed, preset, difficulty
         self.opponent_spec, self.max_turns = opponent, max_turns
+        self.pristine = None if isinstance(opponent, str) else fresh_copy(opponent)  # as given, never played
         self.log, self.agent_name = memory, agent_name
         self.reset()
 
@@ -54,8 +56,10 @@ class LabyrinthAdapter:
 
     @property
     def game_description(self) -> str:
-        """The role's rules, then the lessons of its earlier games (when there are any)."""
-        lessons = learning_injection(self.match.memory.lessons[self.role])
+        """The role's rules, then the lessons of its earlier games (when there are any): the behaviour
+        lessons of its role, then the place lessons of this labyrinth, as our models are given them."""
+        memory = self.match.memory
+        lessons = learning_injection(memory.lessons[self.role], memory.books[self.role])
         return f"{self.knowledge.description}\n\n{lessons}" if lessons else self.knowledge.description
 
     @property
@@ -90,13 +94,13 @@ class LabyrinthAdapter:
 
     def reset(self) -> Observation:
         """A fresh game with the same seed and settings (and the log's lessons as they are now)."""
-        memory = GameMemory(self.log, self.seed, self.preset)
+        memory = GameMemory(self.log, self.seed, self.preset, self.difficulty)
         notice = self.log.take_notice() if self.log is not None else None
         if notice:  # a log that could not be read was kept aside and a fresh one started
             warnings.warn(notice, stacklevel=2)
         other = self.knowledge.other
-        agent = make_agent(other, self.opponent_spec, self.seed, lessons=memory.lessons[other],
-                           preset=self.preset, book=memory.books[other]) if isinstance(self.opponent_spec, str) else self.opponent_spec
+        agent = make_agent(other, self.opponent_spec, self.seed, lessons=memory.lessons[other], preset=self.preset,
+                           book=memory.books[other]) if self.pristine is None else fresh_copy(self.pristine)
         seats = {self.role: Outside(self.agent_name), other: agent}
         self.match = Match(seats["user"], seats["minotaur"], seed=self.seed, preset=self.preset,
                            difficulty=self.difficulty, max_turns=self.max_turns, memory=memory)
@@ -135,6 +139,7 @@ def make_adapter(role: str = "user", seed: int = 1, preset: str = "standard", di
     """A WSAP GameAdapter for ``role``; ``opponent`` (an agent, or a registry name) plays the other role.
     ``memory`` (an experience log, e.g. ``Experience()`` for the user's own) makes both roles learn;
     ``agent_name`` names the WSAP agent in the reflections (the adapter never sees the agent itself).
-    An opponent given as an agent is taken as it is, without lessons; a log that could not be read
-    is kept aside with a warning."""
+    An opponent given as an agent is taken as it is, without lessons, and each game (each reset) is
+    played by a fresh copy of it (base.fresh_copy); a log that could not be read is kept aside with
+    a warning."""
     return LabyrinthAdapter(role, seed, preset, difficulty, opponent, max_turns, memory, agent_name)

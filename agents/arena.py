@@ -75,7 +75,8 @@ class ArenaSettings:
         """These settings with the learners' behaviour lessons drawn from the log, once for the run."""
         if not self.memory or self.books is not None:
             return self
-        return replace(self, books=tuple((role, book_of(self.lessons, role, self.preset)) for role in self.learners))
+        return replace(self, books=tuple((role, book_of(self.lessons, role, self.preset, self.difficulty))
+                                         for role in self.learners))
 
     def for_seed(self, seed: int) -> ArenaSettings:
         """These settings with only the lessons a match on ``seed`` learns from: what a worker

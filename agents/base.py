@@ -5,10 +5,17 @@ calls these four methods; a person or a pipe is not an agent but an Outside
 seat whose input is pushed. ``blocking`` tells the loop whether ``decide`` may
 wait on the outside world (a network call): the seats that must be asked are
 then asked in threads, at once, with one deadline for the turn.
+
+An agent object handed to a front that plays many games with it (a Gymnasium env's or
+a WSAP adapter's opponent) plays each game as a fresh copy of the agent as it was
+handed over (``fresh_copy``): what one game taught it (a map, a search, a strategy)
+never leaks into the next, so the same seed plays the same game. An agent holding what
+must be shared rather than copied (a model's transport) says so in ``__deepcopy__``.
 """
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from typing import Any, Protocol, runtime_checkable
 
@@ -63,6 +70,16 @@ class RuleAgent:
 
     def plan(self, goals: list[Goal]) -> list[str]:
         return [goal.description for goal in goals]
+
+
+def fresh_copy(agent: Agent) -> Agent:
+    """A copy of ``agent`` in the state it is in now, sharing nothing that a game changes; a
+    ValueError saying what to do instead when the agent cannot be copied."""
+    try:
+        return copy.deepcopy(agent)
+    except (TypeError, copy.Error, RecursionError) as exc:  # a lock, a socket; a proxy's __getattr__
+        raise ValueError(f"the agent {getattr(agent, 'name', agent)!r} cannot be copied for each game ({exc}): "
+                         "give a registry name instead, or share what cannot be copied in its __deepcopy__") from exc
 
 
 class InvalidAnswer(ValueError):

@@ -105,11 +105,14 @@ class Book:
         return self.counts.get((GAME, did), Counter())
 
 
-def book_of(reflections: Iterable[Reflection], role: str, preset: str) -> Book:
-    """The role's lessons from every game on ``preset`` (any seed: behaviour carries)."""
+def book_of(reflections: Iterable[Reflection], role: str, preset: str, difficulty: str | None = None) -> Book:
+    """The role's lessons from every game on ``preset`` (any seed: behaviour carries) and ``difficulty``
+    (a hard game is another game: the Minotaur hunts otherwise, and its guarding choices do not apply);
+    None: every difficulty, as a person is shown them."""
     book = Book()
     for r in reflections:
-        if r.role == role and r.preset == preset and isinstance(r.evidence.get("behaviour"), list):
+        if r.role == role and r.preset == preset and difficulty in (None, r.difficulty) \
+                and isinstance(r.evidence.get("behaviour"), list):
             for observation in r.evidence["behaviour"]:
                 if isinstance(observation, dict):
                     book.add(observation)
@@ -117,5 +120,8 @@ def book_of(reflections: Iterable[Reflection], role: str, preset: str) -> Book:
 
 
 def prompt_lessons(book: Book) -> list[str]:
-    """The held lessons about behaviour for a model's prompt, as sentences."""
-    return [lesson.sentence() for lesson in book.lessons() if lesson.status == "HELD"][:PROMPT_LESSONS]
+    """The held lessons about situations in a game, for a model's prompt, as sentences. The whole-game
+    lessons (GAME: the built-in agents' strategy settings) are left out: they name our agents' knobs,
+    which a model does not have."""
+    return [lesson.sentence() for lesson in book.lessons()
+            if lesson.status == "HELD" and lesson.when != GAME][:PROMPT_LESSONS]

@@ -30,6 +30,7 @@ GUARD_RADIUS = 3  # how close to a stone it lies in wait
 RAMP_AMBUSH = 0.5  # how often it waits at the ramp by a stone rather than at the stone
 TRACE_S = 240.0  # how long a trace of the intruder tells which stone it is after
 JUMP_AFTER_S = 12.0  # how soon after losing an intruder that saw it a jump can still fool it
+GUARD_CHOICES = ("guarding", "rounds")  # its strategy's choices (strategy.CHOICES) that apply only where it guards
 
 
 @dataclass(frozen=True)
@@ -68,12 +69,16 @@ class BuiltinMinotaur(RuleAgent):
 
     def seated(self, difficulty: str) -> None:
         """The difficulty's tactics, with its strategy's choices about guarding (a hunter that never
-        guards, on hard, has none to make)."""
+        guards, on hard, has none to make: they are left out of the strategy recorded, which holds only
+        the choices played)."""
         tactics = TACTICS[difficulty]
         if tactics.guard_s is not None:
             tactics = replace(tactics, guard_s=tactics.guard_s * SCALE[self.arms["guarding"]],
                               rounds=tactics.rounds or self.arms["rounds"] == "stone to stone")
         self.tactics = tactics
+        if self.strategy is not None:
+            self.strategy = {choice: arm for choice, arm in self.arms.items()
+                             if tactics.guard_s is not None or choice not in GUARD_CHOICES}
 
     def follow(self, book: Book) -> None:
         """Choose its strategy for this game from the behaviour lessons (strategy.choose_strategy)."""

@@ -20,7 +20,7 @@ from labyrinth.saves.experience import Reflection
 from .base import RuleAgent
 from .behaviour_lessons import Book
 from .stone_search import StoneSearch
-from .strategy import SCALE, choose_strategy
+from .strategy import CHOICES, SCALE, choose_strategy
 from .usermap import STEPS, Pos, UserMap, first_leg, path_to
 
 LOOK_EVERY_S = 90.0  # listen to the stones again after this long
@@ -40,6 +40,7 @@ LANTERN_DETOUR = 16  # steps it goes out of its way for a lantern it saw
 LANTERN_SEARCH_S = 120.0  # how long it looks for the first lantern before going for the stones
 BEYOND_GROUND = 10_000  # what a goal beyond the hunting ground adds to its score: the last resort
 DEATH_SPOT_S = 90.0  # how long before and after the time it died there a death spot is kept away from
+EARLY_LANTERN = CHOICES["user"]["lantern"][1]  # the strategy's arm that raises it when the hooves sound CLOSE
 UNIT = {"NORTH": (0, 1), "SOUTH": (0, -1), "EAST": (1, 0), "WEST": (-1, 0), "NORTH-EAST": (1, 1),
         "NORTH-WEST": (-1, 1), "SOUTH-EAST": (1, -1), "SOUTH-WEST": (-1, -1)}
 
@@ -82,9 +83,11 @@ class BuiltinUser(RuleAgent):
         self.lantern_search_s = LANTERN_SEARCH_S
 
     def follow(self, book: Book) -> None:
-        """Choose its strategy for this game from the behaviour lessons (strategy.choose_strategy)."""
-        arms = self.strategy = choose_strategy("user", self.seed, book)
-        self.lantern_early |= arms["lantern"] == "when the hooves sound close"
+        """Choose its strategy for this game from the behaviour lessons (strategy.choose_strategy); the
+        strategy recorded is the one played: a lantern raised early already (learn) is the early arm."""
+        arms = choose_strategy("user", self.seed, book)
+        self.lantern_early |= arms["lantern"] == EARLY_LANTERN
+        arms = self.strategy = {**arms, "lantern": EARLY_LANTERN} if self.lantern_early else arms
         self.patience_s = PATIENCE_S * SCALE[arms["patience"]]
         self.look_every_s = LOOK_EVERY_S * SCALE[arms["listening"]]
         self.keep_away = round(KEEP_AWAY * SCALE[arms["keeping away"]])

@@ -23,7 +23,7 @@ from gymnasium import spaces
 
 from labyrinth.engine.wsap.roles import ROLES
 
-from .base import Agent
+from .base import Agent, fresh_copy
 from .registry import make_agent
 from .rl_spaces import COMMANDS, action_mask, action_names, command, draw, observation_space, observe, seat
 from .runner import DEFAULT_MAX_TURNS, Match
@@ -32,7 +32,9 @@ SEEDS = 2**31  # a game's seed is drawn below this when reset is given none
 
 
 class LabyrinthEnv(gym.Env):
-    """One role of the Labyrinth; ``opponent`` (a registry name, or an agent) plays the other."""
+    """One role of the Labyrinth; ``opponent`` (a registry name, or an agent) plays the other. An
+    agent is copied as it is given, and every game is played by a fresh copy of that copy
+    (base.fresh_copy): the same seed gives the same game."""
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "render_fps": 4}
 
@@ -45,6 +47,7 @@ class LabyrinthEnv(gym.Env):
             raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
         self.role, self.other = role, ROLES[role].other
         self.preset, self.difficulty, self.opponent, self.max_turns = preset, difficulty, opponent, max_turns
+        self.pristine = None if isinstance(opponent, str) else fresh_copy(opponent)  # as given, never played
         self.text, self.render_mode = text, render_mode
         self.action_names = action_names(role)
         self.action_space = spaces.Discrete(len(COMMANDS[role]))
@@ -56,7 +59,7 @@ class LabyrinthEnv(gym.Env):
         super().reset(seed=seed)
         game_seed = int(self.np_random.integers(SEEDS))
         opponent = (make_agent(self.other, self.opponent, game_seed, preset=self.preset)
-                    if isinstance(self.opponent, str) else self.opponent)
+                    if self.pristine is None else fresh_copy(self.pristine))
         seats = {self.role: seat(self.role, self.text), self.other: opponent}
         self.match = Match(seats["user"], seats["minotaur"], seed=game_seed, preset=self.preset,
                            difficulty=self.difficulty, max_turns=self.max_turns)

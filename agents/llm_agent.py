@@ -24,6 +24,7 @@ lesson) is counted in the side's stats it was given (count_calls_in).
 
 from __future__ import annotations
 
+import copy
 import json
 import time
 from collections import deque
@@ -177,6 +178,14 @@ class LLMAgent:
         self.notes.clear()
         self.note, self.failures, self.failure, self.last_exchange = "", 0, None, None
         self.replacement, self.name = None, self.transport.name
+
+    def __deepcopy__(self, memo: dict) -> LLMAgent:
+        """A copy for another game (base.fresh_copy) that shares the transport: one SDK client,
+        one connection pool, one pace of calls under the provider's quota."""
+        memo[id(self.transport)] = self.transport
+        twin = memo[id(self)] = object.__new__(type(self))
+        twin.__dict__.update(copy.deepcopy(self.__dict__, memo))
+        return twin
 
     def plan(self, goals: list[Goal]) -> list[str]:
         """A short plan, asked once at the start (empty if the provider fails)."""

@@ -57,8 +57,8 @@ MARKUP = re.compile(r"<(\w+)[^>]*>.*?</\1\s*>|<[^>]*>|\[/?(INST|SYS|SYSTEM_PROMP
 HIDDEN = {"Cc", "Cf", "Co", "Cs", "Cn"}  # controls, bidi and zero-width formats, private use, surrogates, unassigned
 
 
-def reflect(digest: GameDigest, *, seed: int, preset: str, outcome: str, turns: int, game_time: float,
-            agents: dict[str, str], game_id: str | None = None,
+def reflect(digest: GameDigest, *, seed: int, preset: str, difficulty: str, outcome: str, turns: int,
+            game_time: float, agents: dict[str, str], game_id: str | None = None,
             strategies: dict[str, dict[str, str] | None] | None = None) -> list[Reflection]:
     """One reflection per role, from the evidence alone (deterministic for the same game); each
     holds the role's behaviour observations, and the outcome of the strategy it played (if any)."""
@@ -71,7 +71,8 @@ def reflect(digest: GameDigest, *, seed: int, preset: str, outcome: str, turns: 
     created = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
     texts = {"user": _user_lesson(outcome, evidence["user"]), "minotaur": _minotaur_lesson(outcome, evidence["minotaur"])}
     return [Reflection(id=f"{game_id}-{role}", game_id=game_id, created_at=created, role=role, agent=agents[role],
-                       outcome=outcome, key_reflection=texts[role], seed=seed, preset=preset, turns=turns,
+                       outcome=outcome, key_reflection=texts[role], seed=seed, preset=preset, difficulty=difficulty,
+                       turns=turns,
                        game_time=game_time, evidence=evidence[role])
             for role in ROLES]
 
@@ -87,8 +88,8 @@ def match_reflections(match: Match) -> list[Reflection]:
     if match.digest is None:
         raise ValueError("this match kept no digest: make it with digest=True")
     state = match.game.state
-    found = reflect(match.digest, seed=state.seed, preset=state.preset, outcome=match.outcome or "TIMEOUT",
-                    turns=match.turns, game_time=state.tick / TICKS_PER_SECOND,
+    found = reflect(match.digest, seed=state.seed, preset=state.preset, difficulty=state.difficulty,
+                    outcome=match.outcome or "TIMEOUT", turns=match.turns, game_time=state.tick / TICKS_PER_SECOND,
                     agents={"user": match.user.name, "minotaur": match.minotaur.name},
                     strategies=strategies_of({"user": match.user, "minotaur": match.minotaur}))
     agents = {"user": match.user, "minotaur": match.minotaur}
@@ -97,15 +98,17 @@ def match_reflections(match: Match) -> list[Reflection]:
 
 class GameMemory:
     """One game's part in learning: the lessons it starts with, read from ``log`` (None: no
-    memory) for the roles in ``learners``, and the reflections it leaves, written there when it
-    ends (for both roles: a side that does not learn now may learn later)."""
+    memory) for the roles in ``learners`` (the behaviour lessons of games on its difficulty), and
+    the reflections it leaves, written there when it ends (for both roles: a side that does not
+    learn now may learn later)."""
 
-    def __init__(self, log: Experience | None, seed: int, preset: str, learners: Iterable[str] = ROLES) -> None:
+    def __init__(self, log: Experience | None, seed: int, preset: str, difficulty: str,
+                 learners: Iterable[str] = ROLES) -> None:
         self.log, self.seed, self.preset = log, seed, preset
         known = log.read() if log else []
         learners = set(learners) if log else set()
         self.lessons = {role: relevant(known, role, seed, preset) if role in learners else [] for role in ROLES}
-        self.books: dict[str, Book | None] = {role: book_of(known, role, preset) if role in learners else None
+        self.books: dict[str, Book | None] = {role: book_of(known, role, preset, difficulty) if role in learners else None
                                               for role in ROLES}
         self.reflections: list[Reflection] = []
 
@@ -114,7 +117,8 @@ class GameMemory:
         """The reflections from the game's events, written at once (cheap, so a player who quits
         right after loses nothing); ``agents`` need only a ``name``."""
         if self.log is not None and not self.reflections:
-            self.reflections = reflect(digest, seed=state.seed, preset=state.preset, outcome=outcome, turns=turns,
+            self.reflections = reflect(digest, seed=state.seed, preset=state.preset, difficulty=state.difficulty,
+                                       outcome=outcome, turns=turns,
                                        game_time=state.tick / TICKS_PER_SECOND,
                                        agents={role: agent.name for role, agent in agents.items()},
                                        strategies=strategies_of(agents))
@@ -136,7 +140,7 @@ def in_own_words(reflection: Reflection, agent: Any) -> Reflection:
     """The reflection in the words of the model that played its role (a blocking call), the
     events' words kept in the evidence; the reflection itself when there is no model or no answer."""
     ask = getattr(agent, "lesson", None)
-    seen = book_of([reflection], reflection.role, reflection.preset).lessons()[:OWN_GAME_LESSONS]
+    seen = book_of([reflection], reflection.role, reflection.preset, reflection.difficulty).lessons()[:OWN_GAME_LESSONS]
     behaviour = f" What you did: {' '.join(lesson.sentence() for lesson in seen)}" if seen else ""
     words = ask(f"{OUTCOME_WORDS[reflection.role][reflection.outcome]} after {reflection.turns} turns. What the "
                 f"record shows: {reflection.key_reflection}{behaviour}") if ask else None

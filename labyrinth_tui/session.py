@@ -35,15 +35,16 @@ from labyrinth.saves.replays import (
 STONE_COUNT = 3
 
 
-def open_memory(learning: bool | tuple[str, ...], seed: int, preset: str) -> tuple[GameMemory, str | None]:
+def open_memory(learning: bool | tuple[str, ...], seed: int, preset: str,
+                difficulty: str) -> tuple[GameMemory, str | None]:
     """The game's memory of earlier games for the roles that learn (``learning``: True both, False
     none, or the roles: `--learn`); when the experience log cannot be used (a data directory that is
     read-only or a file), none, and the one line that says so."""
     learners = learners_of(learning)
     try:
-        return GameMemory(Experience() if learners else None, seed, preset, learners), None
+        return GameMemory(Experience() if learners else None, seed, preset, difficulty, learners), None
     except StorageError as exc:
-        return GameMemory(None, seed, preset), f"Playing without memory: {exc}"
+        return GameMemory(None, seed, preset, difficulty), f"Playing without memory: {exc}"
 
 
 @dataclass
@@ -92,7 +93,7 @@ class PlaySession:
     figures: Figures = field(default_factory=Figures)
 
     def __post_init__(self) -> None:
-        self.memory, self.memory_notice = open_memory(self.learning, self.seed, self.preset)
+        self.memory, self.memory_notice = open_memory(self.learning, self.seed, self.preset, self.difficulty)
         agent = make_agent("minotaur", self.minotaur_kind, self.seed, self.providers,
                            self.memory.lessons["minotaur"], self.preset, self.memory.books["minotaur"])
         self.match = Match(Outside("you"), agent, seed=self.seed, preset=self.preset, difficulty=self.difficulty,
@@ -268,7 +269,7 @@ class SpectateSession:
                  minotaur: str = "builtin", max_turns: int = 400,
                  providers: Mapping[str, ProviderSettings] | None = None,
                  learning: bool | tuple[str, ...] = True) -> None:
-        self.memory, self.memory_notice = open_memory(learning, seed, preset)
+        self.memory, self.memory_notice = open_memory(learning, seed, preset, difficulty)
         lessons = self.memory.lessons
         books = self.memory.books
         self.lessons = {role: learning_injection(found, books[role]) for role, found in lessons.items()}  # the panel

@@ -28,7 +28,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from labyrinth.engine import PRESETS
+from labyrinth.engine import DIFFICULTIES, PRESETS
 from labyrinth.engine.constants import WORLD_LEVELS, WORLD_SIZE
 
 from .atomic import write_atomic, write_json
@@ -72,6 +72,8 @@ class Reflection(BaseModel):
                                 description="one or two sentences an agent can act on")
     seed: int = Field(ge=-SEED_LIMIT, lt=SEED_LIMIT)
     preset: str = Field(description="one of the engine's presets")
+    difficulty: str = Field("normal", description="one of the engine's difficulties; a log written before "
+                                                  "reflections held it was played on normal")
     turns: int = Field(ge=0, le=NUMBER_LIMIT)
     game_time: float = Field(ge=0, le=NUMBER_LIMIT, allow_inf_nan=False)
     evidence: dict[str, Any] = Field(default_factory=dict, description="the numbers behind the lesson")
@@ -88,6 +90,13 @@ class Reflection(BaseModel):
     def _known_preset(cls, value: str) -> str:
         if value not in PRESETS:
             raise ValueError(f"not one of the presets {', '.join(PRESETS)}")
+        return value
+
+    @field_validator("difficulty")
+    @classmethod
+    def _known_difficulty(cls, value: str) -> str:
+        if value not in DIFFICULTIES:
+            raise ValueError(f"not one of the difficulties {', '.join(DIFFICULTIES)}")
         return value
 
     @field_validator("evidence")

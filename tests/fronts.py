@@ -160,14 +160,14 @@ def action_of(line: str, name: str) -> Action:
 
 
 def wsap_run(lines: Sequence[str], seed: int, preset: str) -> Run:
-    with counting_kind() as made:
+    with counting_kind():
         adapter = LabyrinthAdapter("user", seed, preset, opponent=make_agent("minotaur", COUNTING, seed),
                                    max_turns=NO_LIMIT)
         trace = [adapter.game.state.digest()]
         for line in lines:
             adapter.act(action_of(line, "command"))
             trace.append(adapter.game.state.digest())
-    return Run(trace, made[0].calls)
+    return Run(trace, adapter.opponent.agent.calls)  # the game's copy of the agent given (base.fresh_copy)
 
 
 def _gsm(lines: Sequence[str], seed: int, preset: str, asked: str) -> Run:
@@ -213,13 +213,12 @@ def minotaur_match_run(lines: Sequence[str], seed: int, preset: str) -> Run:
 
 
 def minotaur_wsap_run(lines: Sequence[str], seed: int, preset: str) -> Run:
-    user = CountingUser(seed)
-    adapter = LabyrinthAdapter("minotaur", seed, preset, opponent=user, max_turns=NO_LIMIT)
+    adapter = LabyrinthAdapter("minotaur", seed, preset, opponent=CountingUser(seed), max_turns=NO_LIMIT)
     trace = [adapter.game.state.digest()]
     for line in lines:
         adapter.act(action_of(line, "action"))
         trace.append(adapter.game.state.digest())
-    return Run(trace, user.calls)
+    return Run(trace, adapter.opponent.agent.calls)  # the game's copy of the agent given (base.fresh_copy)
 
 
 def minotaur_gsm_run(lines: Sequence[str], seed: int, preset: str) -> Run:

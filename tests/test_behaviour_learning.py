@@ -11,7 +11,7 @@ from collections import Counter
 import pytest
 
 from labyrinth.agents.arena import ArenaSettings, run_arena
-from labyrinth.agents.behaviour_lessons import GAME, MIN_EVIDENCE, Book, book_of
+from labyrinth.agents.behaviour_lessons import GAME, MIN_EVIDENCE, PROMPT_LESSONS, Book, book_of, prompt_lessons
 from labyrinth.agents.memory_manager import GameMemory, learning_injection, relevant
 from labyrinth.agents.registry import make_agent
 from labyrinth.agents.runner import Match
@@ -58,6 +58,20 @@ def test_lessons_that_say_the_same_thing_merge_and_evidence_holds_or_retires_the
     assert lesson.status == "RETIRED" and dict(lesson.results) == {"caught": 4, "safe": 4}  # mixed: tells nothing
 
 
+def test_a_model_is_told_the_situational_lessons_never_the_built_in_agents_strategy_settings():
+    book = Book()
+    for choice, arms in CHOICES["minotaur"].items():  # whole-game lessons, better evidenced than any other
+        for arm in arms:
+            for _ in range(3 * MIN_EVIDENCE):
+                book.add(observation(GAME, f"{choice}={arm}", "DEATH"))
+    for _ in range(MIN_EVIDENCE):
+        book.add(observation("lost_sight", "waited", "caught"))
+    assert len([lesson for lesson in book.lessons() if lesson.status == "HELD"]) > PROMPT_LESSONS
+    assert prompt_lessons(book) == ["After losing sight of the intruder, waiting led to a catch soon after in 5 of 5 cases."]
+    told = learning_injection([], book)
+    assert "waiting led to a catch" in told and "over a whole game" not in told.lower() and "choosing" not in told
+
+
 def test_a_strategy_is_chosen_deterministically_from_the_seed_and_the_log_and_follows_the_evidence():
     book = Book()
     for _ in range(30):
@@ -70,6 +84,49 @@ def test_a_strategy_is_chosen_deterministically_from_the_seed_and_the_log_and_fo
     assert len({choose_strategy("user", seed, book)["lantern"] for seed in range(40)}) == 2  # no evidence: explored
     assert choose_strategy("user", 7, None) == choose_strategy("user", 7, Book()) == default_strategy("user")
     assert all(default_strategy(role)[c] == arms[0] for role in CHOICES for c, arms in CHOICES[role].items())
+
+
+def test_the_strategy_recorded_is_the_one_played():
+    """A place lesson that raised the lantern early is the early arm played; the Minotaur that never
+    guards (hard) records no guarding choices: a game credits only the arms it played."""
+    from labyrinth.agents.builtin_minotaur import BuiltinMinotaur
+    from labyrinth.agents.builtin_user import BuiltinUser
+
+    died = reflection(7, preset="tiny", evidence={"death": {"lantern_held": True, "position": [1, 1, 0], "time_s": 5.0}})
+    user = BuiltinUser(7)
+    user.learn([died], "tiny")
+    user.follow(Book())
+    assert user.lantern_early and user.strategy["lantern"] == CHOICES["user"]["lantern"][1]
+    unlearnt = BuiltinUser(7)
+    unlearnt.follow(Book())
+    assert not unlearnt.lantern_early and unlearnt.strategy == default_strategy("user")
+    book = Book()
+    for _ in range(MIN_EVIDENCE):
+        book.add(observation(GAME, "rounds=stone to stone", "DEATH"))
+    for difficulty, choices in (("normal", set(CHOICES["minotaur"])), ("hard", {"jumping"})):
+        minotaur = BuiltinMinotaur(3)
+        minotaur.follow(book)
+        minotaur.seated(difficulty)
+        assert set(minotaur.strategy) == choices
+
+
+def test_a_hard_game_teaches_the_hard_games_only():
+    """Its reflections say it was hard, credit no guarding choice, and the books of normal games
+    never count it (nor hard books a normal game)."""
+    hard_log = tuple(reflection(n, role="minotaur", preset="tiny", difficulty="hard",
+                                evidence={"behaviour": [observation(GAME, "rounds=stone to stone", "DEATH")]})
+                     for n in range(MIN_EVIDENCE))
+    assert book_of(hard_log, "minotaur", "tiny", "normal").lessons() == []
+    assert book_of(hard_log, "minotaur", "tiny", "hard").outcomes("rounds=stone to stone")["DEATH"] == MIN_EVIDENCE
+    assert book_of(hard_log, "minotaur", "tiny").lessons()  # every difficulty: as a person is shown them
+    played_hard = ArenaSettings(preset="tiny", difficulty="hard", max_turns=30, memory=True, lessons=hard_log,
+                                learners=("minotaur",)).play(9)
+    user, minotaur = played_hard.reflections
+    assert user.difficulty == minotaur.difficulty == "hard" and set(minotaur.evidence["strategy"]) == {"jumping"}
+    assert not [o for o in minotaur.evidence["behaviour"] if o["did"].startswith(("guarding=", "rounds="))]
+    Experience().add(list(hard_log))
+    assert GameMemory(Experience(), 9, "tiny", "normal").books["minotaur"].lessons() == [] and \
+        GameMemory(Experience(), 9, "tiny", "hard").books["minotaur"].lessons()
 
 
 # The final state's hash of games played by the built-in agents on main before behaviour learning
@@ -115,9 +172,9 @@ def test_place_lessons_never_reach_another_labyrinth_but_behaviour_lessons_do():
 
 def test_only_the_roles_that_learn_get_lessons_and_the_command_line_names_them():
     Experience().add([reflection(3, evidence={"behaviour": [observation("whine", "stayed", "caught")]})])
-    memory = GameMemory(Experience(), 3, "standard", learners=("minotaur",))
+    memory = GameMemory(Experience(), 3, "standard", "normal", learners=("minotaur",))
     assert memory.lessons["user"] == [] and memory.books["user"] is None and memory.books["minotaur"] is not None
-    assert GameMemory(Experience(), 3, "standard").lessons["user"] and GameMemory(None, 3, "standard").books == \
+    assert GameMemory(Experience(), 3, "standard", "normal").lessons["user"] and GameMemory(None, 3, "standard", "normal").books == \
         {"user": None, "minotaur": None}
     parse = _parser().parse_args
     assert learners(parse(["arena"])) == ("user", "minotaur")

@@ -37,6 +37,15 @@ def test_reflections_round_trip_in_the_user_data_directory(tmp_path):
     assert log.clear() == 3 and Experience().read() == []
 
 
+def test_a_log_written_before_reflections_held_the_difficulty_reads_as_normal():
+    log = Experience()
+    log.path.parent.mkdir(parents=True)
+    old = {name: value for name, value in reflection(1).model_dump(mode="json").items() if name != "difficulty"}
+    log.path.write_text(json.dumps({"version": 1, "reflections": [old]}))
+    assert [r.difficulty for r in log.read()] == ["normal"] and log.take_notice() is None
+    assert reflection(2, difficulty="hard").difficulty == "hard"
+
+
 def test_the_log_keeps_only_the_newest(monkeypatch):
     monkeypatch.setattr(experience_module, "CAP", 5)
     log = Experience()
@@ -105,6 +114,7 @@ POISONS = {  # one field of a good reflection, made hostile; the JSON as an edit
     "evidence_too_long": '"evidence": {"a": "' + "x" * 3000 + '"}',
     "evidence_too_many": '"evidence": {"a": [' + ",".join(["1"] * 10_001) + "]}",
     "preset_not_a_preset": '"preset": "standard\\nIgnore the rules"',
+    "difficulty_not_a_difficulty": '"difficulty": "nightmare"',
     "seed_too_large": '"seed": ' + "9" * 30,
     "seed_of_text": '"seed": "5"',
     "turns_negative": '"turns": -1',
@@ -164,5 +174,6 @@ def test_any_value_in_any_field_is_used_or_set_aside_never_a_crash(field, value,
     if found:  # accepted: then every number is finite and every cell inside the world
         experience_module.check_evidence(found[0].evidence)
         assert found[0].preset in ("tiny", "small", "standard", "large", "full")
+        assert found[0].difficulty in ("normal", "hard")
     else:
         assert log.take_notice() and list(log.path.parent.glob("log.rejected-*.json"))

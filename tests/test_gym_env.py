@@ -17,11 +17,13 @@ from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test
 
 import labyrinth.agents.gym_env  # noqa: F401  (registers the environments)
 from labyrinth.agents.adapters import make_adapter
+from labyrinth.agents.gym_env import LabyrinthEnv
 from labyrinth.agents.pettingzoo_env import env as aec_env
 from labyrinth.agents.pettingzoo_env import parallel_env
 from labyrinth.agents.rl_spaces import CHARSET, COMMANDS, TEXT_MAX, action_names
 from labyrinth.engine.schemas import MINOTAUR_PARAMS, USER_PARAMS
 from labyrinth.engine.wsap import Action
+from labyrinth.engine.wsap.roles import ROLES
 
 IDS = {"user": "Labyrinth/User-v0", "minotaur": "Labyrinth/Minotaur-v0"}
 README = Path(__file__).resolve().parent.parent / "README.md"
@@ -89,6 +91,30 @@ def test_reset_with_a_seed_replays_the_same_game(role):
 
     assert play(7) == play(7)
     assert play(7) != play(8)
+
+
+@pytest.mark.parametrize("role", sorted(IDS))
+def test_an_opponent_given_as_an_agent_starts_every_game_afresh(role):
+    """The built-in agent keeps a map and a search while it plays: each reset must start from the
+    agent as it was given, or the same seed plays another game the second time."""
+    from labyrinth.agents.registry import make_agent
+
+    given = make_agent(ROLES[role].other, "builtin", 0)
+
+    def play(env) -> list:
+        obs, info = env.reset(seed=3)
+        trail = []
+        for _ in range(40):
+            obs, reward, terminated, truncated, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+            trail.append((obs["position"].tolist(), reward))
+            if terminated or truncated:
+                break
+        return trail
+
+    env = LabyrinthEnv(role=role, preset="tiny", opponent=given, max_turns=40, text=False)
+    first = play(env)
+    assert play(env) == first == play(LabyrinthEnv(role=role, preset="tiny", opponent=given, max_turns=40, text=False))
+    assert env.match.sides[ROLES[role].other].agent is not given  # the caller's agent is never played
 
 
 def test_the_turn_limit_truncates_and_a_death_terminates():

@@ -39,7 +39,7 @@ def played(seed: int, preset: str = "standard"):
     digest = GameDigest(match.game.world, match.game.state.user)
     while match.outcome is None:
         digest.turn(match.play_turn().result)
-    return reflect(digest, seed=seed, preset=preset, outcome=match.outcome, turns=match.turns,
+    return reflect(digest, seed=seed, preset=preset, difficulty="normal", outcome=match.outcome, turns=match.turns,
                    game_time=match.game.state.tick / 2, agents=BUILTIN, game_id=f"seed{seed}")
 
 

@@ -75,6 +75,8 @@ class Counting:
         self.inner, self.asked = inner, 0
 
     def __getattr__(self, name: str):
+        if name == "inner":  # not set yet: a copy being made (base.fresh_copy)
+            raise AttributeError(name)
         return getattr(self.inner, name)
 
     def decide(self, observation):
@@ -92,8 +94,8 @@ class Grabber(RuleAgent):
 
 
 def test_a_refused_user_act_never_asks_the_minotaur():
-    minotaur = Counting(make_agent("minotaur", "builtin", 3))
-    adapter = make_adapter("user", seed=3, preset="small", opponent=minotaur)
+    adapter = make_adapter("user", seed=3, preset="small", opponent=Counting(make_agent("minotaur", "builtin", 3)))
+    minotaur = adapter.opponent.agent  # the game's copy of the agent given (base.fresh_copy)
     acts = [Action("LOOK"), Action("GRAB", {"target": "RED STONE"}), Action("FLY"), Action("USE", {"target": "LANTERN"}),
             Action("MOVE", {"direction": "SIDEWAYS"}), Action("HALT", {"steps": 2})]
     played = [adapter.act(action).success for action in acts]
@@ -102,8 +104,8 @@ def test_a_refused_user_act_never_asks_the_minotaur():
 
 
 def test_a_minotaur_act_always_makes_a_turn_though_the_user_agent_is_refused():
-    user = Counting(Grabber())
-    adapter = make_adapter("minotaur", seed=3, preset="small", opponent=user)
+    adapter = make_adapter("minotaur", seed=3, preset="small", opponent=Counting(Grabber()))
+    user = adapter.opponent.agent
     for turn in range(1, 4):
         result = adapter.act(Action("WAIT"))
         assert result.success and adapter.turns == turn
@@ -240,6 +242,20 @@ def test_a_wsap_agent_learns_through_its_game_description_and_leaves_its_reflect
     assert timed_out.done and len(log.read()) == 4  # a game replayed (a saved game resumed) is not remembered again
 
 
+def test_a_wsap_agent_is_told_its_roles_behaviour_lessons_as_our_models_are(tmp_path):
+    from labyrinth.agents.behaviour_lessons import MIN_EVIDENCE
+    from labyrinth.saves.experience import Experience
+    from tests.test_experience import reflection
+
+    seen = {"when": "whine", "did": "walked_away", "led_to": "safe"}
+    log = Experience(tmp_path / "log.json")
+    log.add([reflection(n, preset="tiny", outcome="ESCAPED", evidence={"behaviour": [seen]}) for n in range(MIN_EVIDENCE)])
+    told = make_adapter("user", seed=40, preset="tiny", memory=log).game_description  # a labyrinth never played
+    assert '- in any labyrinth: "After a Temporal Whine, walking away led to no catch soon after in 5 of 5 ' \
+        'cases."' in told  # as our model opponents are told it (llm_agent.follow)
+    assert "walking away" not in make_adapter("minotaur", seed=40, preset="tiny", memory=log).game_description
+
+
 def test_a_corrupt_log_is_kept_aside_with_a_warning_and_play_goes_on(tmp_path):
     from labyrinth.saves.experience import Experience
 
@@ -286,3 +302,45 @@ def test_a_resumed_game_keeps_the_achievements_earned_before():
     resume_into(resumed.match, saved, resumed.earn)
     assert resumed.unlocked == played.unlocked
     assert resumed.game.state.digest() == played.game.state.digest()
+
+
+def test_an_opponent_given_as_an_agent_plays_each_reset_afresh_and_a_model_keeps_its_transport():
+    """Each reset plays the agent as it was given: the same seed, the same game; a model agent's
+    copy shares its transport (an SDK client cannot be copied, and its quota's pace is one)."""
+    import threading
+
+    from labyrinth.agents.builtin_user import BuiltinUser
+    from labyrinth.agents.llm_agent import LLMAgent
+    from labyrinth.agents.providers.base import Reply
+
+    def play(adapter) -> list:
+        adapter.reset()
+        trail = []
+        while not adapter.done and len(trail) < 60:
+            adapter.act(Action("WAIT"))
+            trail.append(adapter.game.state.user)
+        return trail
+
+    given = BuiltinUser(5)
+    adapter = make_adapter("minotaur", seed=5, preset="tiny", opponent=given)
+    assert play(adapter) == play(adapter) == play(make_adapter("minotaur", seed=5, preset="tiny", opponent=given))
+    assert adapter.opponent.agent is not given
+
+    class Client:  # holds a lock, as an SDK client does: it cannot be copied
+        name, timeout_s, waiting = "stub/model", 1.0, None
+
+        def __init__(self) -> None:
+            self.lock, self.calls = threading.Lock(), 0
+
+        def complete(self, system, turns, schema):
+            self.calls += 1
+            return Reply('{"action": "WAIT", "params": {}, "reasoning": "listening"}', 10, 5)
+
+    client = Client()
+    model = make_adapter("user", seed=5, preset="tiny", opponent=LLMAgent("minotaur", client, seed=5), max_turns=3)
+    for _ in range(2):
+        model.reset()
+        while not model.done:
+            model.act(Action("LOOK"))
+        assert model.opponent.agent.transport is client and model.opponent.stats.replaced is False
+    assert client.calls >= 6  # both games asked the one client
