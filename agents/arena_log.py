@@ -15,7 +15,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from labyrinth.saves.experience import Experience, Reflection
 
@@ -33,19 +33,22 @@ def describe(error: Exception) -> str:
     return " ".join(str(error).split()) or type(error).__name__
 
 
-def open_log(log: Experience) -> tuple[tuple[Reflection, ...], str | None]:
-    """The lessons in ``log`` and its notice for the user (a damaged log set aside), or
-    LogUnusable when the log can be neither read nor safely written."""
+def open_memory(say: Callable[[str], None], seeds: Iterable[int] = ()) \
+        -> tuple[ReflectionKeeper | None, tuple[Reflection, ...]]:
+    """The keeper of a run's reflections (written in the order of ``seeds`` when given) and the
+    lessons in the experience log to learn from; no keeper (a run without memory) when the log
+    can be neither read nor safely written. What the user must know of it (a damaged log set
+    aside beside it, so writing loses nothing; no memory) is said in one line through ``say``."""
+    log = Experience()
     try:
         lessons = tuple(log.read())
     except LOG_ERRORS as error:
-        raise LogUnusable(f"the experience log cannot be used ({describe(error)}); playing without memory") \
-            from None
-    return lessons, log.take_notice()  # what was set aside is kept beside the log: writing loses nothing
-
-
-class LogUnusable(Exception):
-    """The experience log can be neither read nor written here; the message says why, in one line."""
+        say(f"the experience log cannot be used ({describe(error)}); playing without memory")
+        return None, ()
+    notice = log.take_notice()
+    if notice:
+        say(notice)
+    return ReflectionKeeper(log, seeds), lessons
 
 
 class ReflectionKeeper:

@@ -22,12 +22,11 @@ from labyrinth.agents.arena import (
     RecorderFactory,
     run_arena,
 )
-from labyrinth.agents.arena_log import LogUnusable, ReflectionKeeper, open_log
+from labyrinth.agents.arena_log import open_memory
 from labyrinth.agents.config import ProviderSettings
 from labyrinth.agents.registry import check_configured, contestant_names, provider_of
 from labyrinth.agents.runner import DEFAULT_MAX_TURNS, MatchResult
 from labyrinth.engine import DEFAULT_PRESET, DIFFICULTIES, PRESETS
-from labyrinth.saves.experience import Experience, Reflection
 
 from .learn_option import add_learn_options, learners
 from .provider_options import add_provider_options, contestant
@@ -105,7 +104,7 @@ def run(args: argparse.Namespace, providers: dict[str, ProviderSettings]) -> int
             _say(f"cannot keep replays in {args.replays}: {exc.strerror or exc}")
             return 2
         recorder_factory = partial(_replay_writer, args.replays)
-    keeper, lessons = (None, ()) if not learners(args) else _open_memory(seeds)  # its thread starts here
+    keeper, lessons = (None, ()) if not learners(args) else open_memory(_say, seeds)  # its thread starts here
     settings = ArenaSettings(args.user, args.minotaur, args.preset, args.difficulty, args.max_turns,
                              tuple(providers.values()), memory=keeper is not None, lessons=lessons,
                              learners=learners(args))
@@ -127,21 +126,6 @@ def run(args: argparse.Namespace, providers: dict[str, ProviderSettings]) -> int
     else:
         Console().print(_table(summary, seeds))
     return 0
-
-
-def _open_memory(seeds: range) -> tuple[ReflectionKeeper | None, tuple[Reflection, ...]]:
-    """The keeper of this run's reflections (written in the order of ``seeds``) and the lessons to
-    learn from; no keeper (a run without memory) when the experience log cannot be used, which is
-    said in one line."""
-    log = Experience()
-    try:
-        lessons, notice = open_log(log)
-    except LogUnusable as problem:
-        _say(str(problem))
-        return None, ()
-    if notice:
-        _say(notice)
-    return ReflectionKeeper(log, seeds), lessons
 
 
 def _say(line: str) -> None:

@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from labyrinth.agents.arena_log import LogUnusable, ReflectionKeeper, open_log
+from labyrinth.agents.arena_log import open_memory
 from labyrinth.agents.config import ProviderSettings
 from labyrinth.agents.ratings import Standings, rate
 from labyrinth.agents.registry import UnknownContestant, check_configured, contestant_names, parse_contestant
@@ -31,7 +31,6 @@ from labyrinth.agents.runner import DEFAULT_MAX_TURNS, MatchResult
 from labyrinth.agents.tournament import Progress, Tournament, run_tournament
 from labyrinth.engine import DEFAULT_PRESET, DIFFICULTIES, PRESETS
 from labyrinth.engine.wsap.roles import ROLES
-from labyrinth.saves.experience import Experience, Reflection
 from labyrinth.saves.paths import replays_dir
 from labyrinth.saves.results_db import NOBODY, MatchRow, ResultsDB, ResultsUnusable
 
@@ -94,7 +93,7 @@ def run(args: argparse.Namespace, providers: dict[str, ProviderSettings]) -> int
     except ResultsUnusable as problem:
         _say(str(problem))
         return 2
-    keeper, lessons = (None, ()) if not learners(args) else _keeper()
+    keeper, lessons = (None, ()) if not learners(args) else open_memory(_say)
     if keeper:
         tournament = replace(tournament, memory=True, lessons=lessons, learners=learners(args))
         _say(f"learning from the experience log ({tournament.learned}): the results depend on the log as it "
@@ -139,20 +138,6 @@ def _tournament(args: argparse.Namespace, providers: dict[str, ProviderSettings]
     names = {role: tuple(dict.fromkeys(c.resolved(providers) for c in found)) for role, found in contestants.items()}
     return Tournament(names["user"], names["minotaur"], tuple(range(args.seed, args.seed + args.games)),
                       args.preset, args.difficulty, args.max_turns, tuple(providers.values()))
-
-
-def _keeper() -> tuple[ReflectionKeeper | None, tuple[Reflection, ...]]:
-    """The keeper of the tournament's reflections and the lessons to learn from; no keeper (no
-    memory) when the experience log cannot be used, which is said in one line."""
-    log = Experience()
-    try:
-        lessons, notice = open_log(log)
-    except LogUnusable as problem:
-        _say(str(problem))
-        return None, ()
-    if notice:
-        _say(notice)
-    return ReflectionKeeper(log), lessons
 
 
 def _play(args: argparse.Namespace, tournament: Tournament, db: ResultsDB,
