@@ -42,18 +42,19 @@ class FormatRefused(Exception):
     """A 400 naming response_format: the endpoint does not take the format asked for."""
 
 
-CLIENTS_PER_ENDPOINT = 8  # shared SDK clients an endpoint's transports take turns with (see shared_client)
+CLIENTS_PER_ENDPOINT = 32  # shared SDK clients an endpoint's transports take turns with (see shared_client)
 _CLIENTS: dict[tuple[str, str, float], list[Any]] = {}
 _TAKEN: dict[tuple[str, str, float], int] = {}  # transports given a client so far, per endpoint
 _CLIENTS_LOCK = threading.Lock()
+_SSL: list[Any] = []  # the one certificate store every client verifies with, once made
 
 
 def shared_client(openai: Any, key: str, where: str, timeout_s: float) -> Any:
     """An SDK client for an endpoint, key and timeout, shared with other transports of this process.
-    A client is thread-safe and keeps a pool of connections, but making one costs some 70 ms of CPU
-    (it loads the certificate store), which a tournament's hundreds of agents at once must not pay
-    each; and its pool is scanned whole on every request, so hundreds of connections in one pool
-    cost more than the request: the transports take turns among a few clients."""
+    A client is thread-safe and keeps a pool of connections, but its pool is scanned whole on every
+    request, so hundreds of connections in one pool cost more than the request: the transports take
+    turns among a few clients. Each would load the certificate store (some 40-70 ms of CPU): they
+    share the one SSL context the SDK's default client would make (ssl_context)."""
     known = (where, hashlib.sha256(key.encode()).hexdigest(), timeout_s)  # the key itself is not kept here
     with _CLIENTS_LOCK:
         if not _CLIENTS:
@@ -61,8 +62,20 @@ def shared_client(openai: Any, key: str, where: str, timeout_s: float) -> Any:
         clients = _CLIENTS.setdefault(known, [])
         turn = _TAKEN[known] = _TAKEN.get(known, 0) + 1
         if len(clients) < CLIENTS_PER_ENDPOINT:
-            clients.append(openai.OpenAI(api_key=key, base_url=where, timeout=timeout_s, max_retries=0))
+            http = openai.DefaultHttpxClient(base_url=where, timeout=timeout_s, verify=ssl_context())
+            clients.append(openai.OpenAI(api_key=key, base_url=where, timeout=timeout_s, max_retries=0,
+                                         http_client=http))
         return clients[(turn - 1) % len(clients)]
+
+
+def ssl_context() -> Any:
+    """The SSL context the SDK's default HTTP client makes (httpx's default: verify on, the
+    environment's SSL_CERT_FILE/SSL_CERT_DIR honoured), made once; call under _CLIENTS_LOCK."""
+    if not _SSL:
+        import httpx2  # the SDK's HTTP library, imported here as the SDK is
+
+        _SSL.append(httpx2.create_ssl_context())
+    return _SSL[0]
 
 
 def _close_clients() -> None:
