@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import atexit
 import hashlib
+import json
 import threading
 from typing import Any
 
@@ -41,18 +42,19 @@ class FormatRefused(Exception):
     """A 400 naming response_format: the endpoint does not take the format asked for."""
 
 
-CLIENTS_PER_ENDPOINT = 8  # shared SDK clients an endpoint's transports take turns with (see shared_client)
+CLIENTS_PER_ENDPOINT = 32  # shared SDK clients an endpoint's transports take turns with (see shared_client)
 _CLIENTS: dict[tuple[str, str, float], list[Any]] = {}
 _TAKEN: dict[tuple[str, str, float], int] = {}  # transports given a client so far, per endpoint
 _CLIENTS_LOCK = threading.Lock()
+_SSL: list[Any] = []  # the one certificate store every client verifies with, once made
 
 
 def shared_client(openai: Any, key: str, where: str, timeout_s: float) -> Any:
     """An SDK client for an endpoint, key and timeout, shared with other transports of this process.
-    A client is thread-safe and keeps a pool of connections, but making one costs some 70 ms of CPU
-    (it loads the certificate store), which a tournament's hundreds of agents at once must not pay
-    each; and its pool is scanned whole on every request, so hundreds of connections in one pool
-    cost more than the request: the transports take turns among a few clients."""
+    A client is thread-safe and keeps a pool of connections, but its pool is scanned whole on every
+    request, so hundreds of connections in one pool cost more than the request: the transports take
+    turns among a few clients. Each would load the certificate store (some 40-70 ms of CPU): they
+    share the one SSL context the SDK's default client would make (ssl_context)."""
     known = (where, hashlib.sha256(key.encode()).hexdigest(), timeout_s)  # the key itself is not kept here
     with _CLIENTS_LOCK:
         if not _CLIENTS:
@@ -60,8 +62,20 @@ def shared_client(openai: Any, key: str, where: str, timeout_s: float) -> Any:
         clients = _CLIENTS.setdefault(known, [])
         turn = _TAKEN[known] = _TAKEN.get(known, 0) + 1
         if len(clients) < CLIENTS_PER_ENDPOINT:
-            clients.append(openai.OpenAI(api_key=key, base_url=where, timeout=timeout_s, max_retries=0))
+            http = openai.DefaultHttpxClient(base_url=where, timeout=timeout_s, verify=ssl_context())
+            clients.append(openai.OpenAI(api_key=key, base_url=where, timeout=timeout_s, max_retries=0,
+                                         http_client=http))
         return clients[(turn - 1) % len(clients)]
+
+
+def ssl_context() -> Any:
+    """The SSL context the SDK's default HTTP client makes (httpx's default: verify on, the
+    environment's SSL_CERT_FILE/SSL_CERT_DIR honoured), made once; call under _CLIENTS_LOCK."""
+    if not _SSL:
+        import httpx2  # the SDK's HTTP library, imported here as the SDK is
+
+        _SSL.append(httpx2.create_ssl_context())
+    return _SSL[0]
 
 
 def _close_clients() -> None:
@@ -85,6 +99,7 @@ class OpenAITransport:
         self.client = shared_client(openai, settings.api_key.reveal() if settings.api_key else NO_KEY, self.where,
                                     settings.timeout_s)
         self.format = 0  # the index in FORMATS of the format this endpoint takes, for the rest of the match
+        self.strict: tuple[ResponseSchema, dict[str, Any]] | None = None  # a schema and its strict form, made once
         self.calls = Caller("openai", self.where, settings.timeout_s, settings.rpm, clock)
 
     @property
@@ -103,8 +118,9 @@ class OpenAITransport:
     def _response_format(self, schema: ResponseSchema) -> dict[str, Any] | None:
         kind = FORMATS[self.format]
         if kind == "json_schema":
-            return {"type": kind, "json_schema": {"name": schema.name, "schema": strict_schema(schema.json),
-                                                  "strict": True}}
+            if self.strict is None or self.strict[0] is not schema:  # an agent asks with one schema all match
+                self.strict = (schema, strict_schema(schema.json))
+            return {"type": kind, "json_schema": {"name": schema.name, "schema": self.strict[1], "strict": True}}
         return {"type": kind} if kind == "json_object" else None
 
     def _ask(self, messages: list[dict], response_format: dict[str, Any] | None) -> Reply:
@@ -112,23 +128,15 @@ class OpenAITransport:
                 **({"response_format": response_format} if response_format else {})}
         try:
             # The SDK's post, as chat.completions.create sends it, without create's walk over every key of
-            # the body and schema against its typed parameters: some 3 ms of CPU a request, which a
-            # tournament's hundreds of matches at once would spend a whole core on.
-            r = self.client.post("/chat/completions", body=body, cast_to=self.openai.types.chat.ChatCompletion)
+            # the body and schema against its typed parameters (some 3 ms of CPU a request), and read as the
+            # JSON it parsed, without building a ChatCompletion of it (about 1 ms): a tournament's hundreds
+            # of matches at once would spend a whole core on these.
+            r = self.client.post("/chat/completions", body=body, cast_to=object)
         except self.openai.BadRequestError as exc:
             if self.format + 1 < len(FORMATS) and "response_format" in _error_text(exc):
                 raise FormatRefused(str(exc)) from None
             raise
-        if not isinstance(r, self.openai.types.chat.ChatCompletion) or not isinstance(r.choices, list):
-            shape = "a chat completion without choices" if isinstance(r, self.openai.BaseModel) else \
-                f"a JSON {type(r).__name__.replace('NoneType', 'null')}"
-            raise ForeignReply(f"{shape} where a chat completion belongs")
-        choice = r.choices[0] if r.choices else None
-        finish = choice.finish_reason if choice else None
-        content = choice.message.content if choice and choice.message and finish != WITHHELD else None
-        usage = r.usage
-        return Reply(content or "", usage.prompt_tokens if usage else None,
-                     usage.completion_tokens if usage else None, finish)
+        return _reply(r)
 
     def _classify(self, exc: Exception) -> Failure | None:
         openai = self.openai
@@ -146,6 +154,26 @@ class OpenAITransport:
         names = [m.id for m in self.calls.once(lambda: list(self.client.models.list()), self._classify)]
         have = "available" if self.settings.model in names else "not in the list"
         return f"{len(names)} models; {self.settings.model} {have}"
+
+
+def _reply(r: Any) -> Reply:
+    """The answer in a chat completion's JSON (as the SDK parsed it: a body it could not read as JSON
+    is the text, read here as the SDK reads one into a ChatCompletion), ForeignReply if it is not one."""
+    if isinstance(r, str):
+        try:
+            r = json.loads(r)
+        except ValueError:
+            pass
+    if not isinstance(r, dict) or not isinstance(r.get("choices"), list):
+        shape = "a chat completion without choices" if isinstance(r, dict) else \
+            f"a JSON {type(r).__name__.replace('NoneType', 'null')}"
+        raise ForeignReply(f"{shape} where a chat completion belongs")
+    choice = r["choices"][0] if r["choices"] and isinstance(r["choices"][0], dict) else {}
+    finish = choice.get("finish_reason")
+    message = choice.get("message")
+    content = message.get("content") if isinstance(message, dict) and finish != WITHHELD else None
+    usage = r.get("usage") if isinstance(r.get("usage"), dict) else {}
+    return Reply(content or "", usage.get("prompt_tokens"), usage.get("completion_tokens"), finish)
 
 
 def strict_schema(schema: dict[str, Any]) -> dict[str, Any]:
