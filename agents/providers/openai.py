@@ -72,9 +72,12 @@ def ssl_context() -> Any:
     """The SSL context the SDK's default HTTP client makes (httpx's default: verify on, the
     environment's SSL_CERT_FILE/SSL_CERT_DIR honoured), made once; call under _CLIENTS_LOCK."""
     if not _SSL:
-        import httpx2  # the SDK's HTTP library, imported here as the SDK is
+        try:
+            import httpx2 as http  # the SDK's HTTP library (openai 3), imported here as the SDK is
+        except ImportError:
+            import httpx as http  # openai 2's
 
-        _SSL.append(httpx2.create_ssl_context())
+        _SSL.append(http.create_ssl_context())
     return _SSL[0]
 
 
