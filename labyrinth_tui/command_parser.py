@@ -76,14 +76,14 @@ class NotACommand(Exception):
 def parse_command(line: str) -> UserInput:
     """The UserInput a typed line means; NotACommand with a hint otherwise."""
     text = line.strip()
-    if not text:
+    words = text.lower().replace(",", " ").split()  # commas part words, as spaces do
+    if not words:  # nothing typed, or only commas
         raise NotACommand(f"Type a command, e.g. {', '.join(EXAMPLES[:4])}; or press ? for help.")
     if text.startswith("{"):
         try:
             return parse(UserInput, text)
         except BadInput as exc:
             raise NotACommand(str(exc)) from None
-    words = text.lower().replace(",", " ").split()
     first = words[0]
     if first in DIRECTIONS and not any(w in DIRECTIONS for w in words[1:]):
         command, speed, rest = "MOVE", None, words  # 'w', 'w 3', 'north 5': a move that way

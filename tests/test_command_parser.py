@@ -2,7 +2,7 @@
 never another exception: unicode digits, numbers too long for int(), raw JSON included."""
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from labyrinth.engine import UserInput
@@ -34,6 +34,8 @@ def hint(line: str) -> str:
 
 
 @given(lines)
+@example(",")  # only a comma: no word at all (it once raised IndexError)
+@example(" , ,")
 def test_any_text_is_a_command_or_a_one_line_hint(line):
     try:
         command = parse_command(line)
