@@ -20,7 +20,6 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
 from labyrinth.engine.wsap.roles import ROLES
-from labyrinth.saves.replays import ReplayError, read_replay
 from labyrinth.saves.results_db import ResultsUnusable
 
 from ..background import run_in_background
@@ -39,7 +38,6 @@ from ..leaderboard_rows import (
     read_board,
     sparkline,
 )
-from ..session import ReplaySession
 from ..terminal_text import plain
 
 HEAD_TO_HEAD = "head to head"  # what the upper table shows instead of a role's ratings
@@ -133,7 +131,7 @@ class LeaderboardScreen(Screen):
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         if event.data_table.id != "board-matches" or self.board is None:
             return
-        from .replay_player import ReplayPlayerScreen
+        from .replay_player import watch
 
         match = self.board.matches[int(event.row_key.value)]
         problem = self.query_one("#board-problem", Static)
@@ -141,15 +139,9 @@ class LeaderboardScreen(Screen):
         if match.replay is None:
             problem.update("This match was kept without a replay: nothing to watch.")
             return
-        try:
-            replay = read_replay(Path(match.replay))
-        except ReplayError as exc:
-            problem.update(plain(f"This match's replay cannot be read: {exc}"))
-            return
-        if not replay.turns:
-            problem.update("This match ended before its first turn: nothing to watch.")
-            return
-        self.app.push_screen(ReplayPlayerScreen(ReplaySession(replay)))
+        why = watch(self.app, Path(match.replay), "This match's replay")
+        if why:
+            problem.update(why)
 
 
 def _width(table: DataTable, columns: tuple[Column, ...], rows: list[tuple[str, ...]]) -> int:

@@ -5,14 +5,16 @@ a timer only looks at it, and plays every turn that is due."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from rich.text import Text
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from labyrinth.saves.replays import RecordedTurn
+from labyrinth.saves.replays import RecordedTurn, ReplayError, read_replay
 
 from ..command_parser import typed
 from ..session import ReplaySession
@@ -177,3 +179,17 @@ class ReplayPlayerScreen(Screen):
             (f"turn {s.at}/{s.length}", "bold"),
             f"   {'playing' if self.timer else 'paused'}, {1 / SPEEDS[self.speed]:g} turns a second",
             ("   [ ] other levels", "dim")))  # the footer has room for the rest of the keys
+
+
+def watch(app: App, path: Path, what: str) -> Text | str | None:
+    """Open the replay at ``path`` in the player, for the screens that list games (Replays,
+    Leaderboard); or why it cannot be watched, in a sentence naming it as ``what`` ("This file"),
+    and nothing opens."""
+    try:
+        replay = read_replay(path)
+    except ReplayError as exc:
+        return plain(f"{what} cannot be read: {exc}")
+    if not replay.turns:
+        return "This match ended before its first turn: nothing to watch."
+    app.push_screen(ReplayPlayerScreen(ReplaySession(replay)))
+    return None

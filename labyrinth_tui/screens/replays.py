@@ -20,10 +20,8 @@ from textual.widgets.option_list import Option
 from labyrinth.engine.commands import shorten
 from labyrinth.saves.paths import replays_dir
 from labyrinth.saves.replay_list import ReplaySummary, list_replays
-from labyrinth.saves.replays import ReplayError, read_replay
 
-from ..session import ReplaySession
-from ..terminal_text import plain, printable
+from ..terminal_text import plain
 from ..widgets.cue_panel import clock
 
 OUTCOMES = {"ESCAPED": "escaped", "DEATH": "caught", "TIMEOUT": "out of turns"}  # the user was
@@ -49,7 +47,7 @@ class ReplaysScreen(ModalScreen[None]):
                                    f"and `labyrinth arena --replays {folder}` adds matches."))
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        from .replay_player import ReplayPlayerScreen
+        from .replay_player import watch
 
         body = self.query_one("#replay-body", Static)
         self.call_after_refresh(event.option_list.scroll_to_highlight)  # what the body says pushes the list down
@@ -57,15 +55,9 @@ class ReplaysScreen(ModalScreen[None]):
         if summary.problem:
             body.update(plain(f"This file cannot be read: {summary.problem}"))
             return
-        try:
-            replay = read_replay(summary.path)
-        except ReplayError as exc:
-            body.update(plain(f"This file cannot be read: {printable(str(exc))}"))
-            return
-        if not replay.turns:
-            body.update("This match ended before its first turn: nothing to watch.")
-            return
-        self.app.push_screen(ReplayPlayerScreen(ReplaySession(replay)))
+        why = watch(self.app, summary.path, "This file")
+        if why:
+            body.update(why)
 
 
 def described(summary: ReplaySummary) -> Text:
