@@ -30,7 +30,7 @@ CHOICES = {
         # sight, and a chase at its 2 steps a second is lost in the open: calling the dare off then, and
         # keeping away as when it is not daring, escaped 13 points more often (forced on 2 x 200 new
         # standard labyrinths against the built-in Minotaur), more than any number of the choices above.
-        "daring": ("whatever it hears", "not while it sounds close"),
+        "daring": ("whatever it hears", "not when the hooves sound close"),
     },
     "minotaur": {
         "guarding": ("as built", "shorter", "longer"),  # how long it lies in wait by one stone
