@@ -41,6 +41,7 @@ LANTERN_SEARCH_S = 120.0  # how long it looks for the first lantern before going
 BEYOND_GROUND = 10_000  # what a goal beyond the hunting ground adds to its score: the last resort
 DEATH_SPOT_S = 90.0  # how long before and after the time it died there a death spot is kept away from
 EARLY_LANTERN = CHOICES["user"]["lantern"][1]  # the strategy's arm that raises it when the hooves sound CLOSE
+WARY_DARE = CHOICES["user"]["daring"][1]  # the strategy's arm that calls a dare off when the hooves sound CLOSE
 UNIT = {"NORTH": (0, 1), "SOUTH": (0, -1), "EAST": (1, 0), "WEST": (-1, 0), "NORTH-EAST": (1, 1),
         "NORTH-WEST": (-1, 1), "SOUTH-EAST": (1, -1), "SOUTH-WEST": (-1, -1)}
 
@@ -81,6 +82,7 @@ class BuiltinUser(RuleAgent):
         self.strategy: dict[str, str] | None = None  # the strategy it chose from the behaviour lessons, if any
         self.patience_s, self.look_every_s, self.keep_away = PATIENCE_S, LOOK_EVERY_S, KEEP_AWAY
         self.lantern_search_s = LANTERN_SEARCH_S
+        self.wary_dare = False  # a dare ends when the Minotaur sounds CLOSE or VERY CLOSE (strategy: daring)
 
     def follow(self, book: Book) -> None:
         """Choose its strategy for this game from the behaviour lessons (strategy.choose_strategy); the
@@ -92,6 +94,7 @@ class BuiltinUser(RuleAgent):
         self.look_every_s = LOOK_EVERY_S * SCALE[arms["listening"]]
         self.keep_away = round(KEEP_AWAY * SCALE[arms["keeping away"]])
         self.lantern_search_s = LANTERN_SEARCH_S * SCALE[arms["lantern search"]]
+        self.wary_dare = arms["daring"] == WARY_DARE
 
     def learn(self, lessons: Sequence[Reflection], preset: str) -> None:
         """From the games it died in: keep away from where (and when) it was caught in this
@@ -121,6 +124,8 @@ class BuiltinUser(RuleAgent):
         danger = self._danger(st, d)
         rank = PROXIMITY_RANK.get(st["minotaur_proximity"], 0)
         came_closer = self._hooves_came_closer(st, rank)
+        if self.wary_dare and rank >= 2:
+            self.bold_until = -math.inf  # the hooves sound close (only ever while it is in time): the dare is off
         if self._must_escape(danger, came_closer, d["minotaur_in_sight"] is not None, now):
             return self._remember(self._escape(here, st, held, d))
         if self._should_listen(here, now) and rank < 2:  # no standing about to LOOK with it close

@@ -25,6 +25,12 @@ CHOICES = {
         "listening": ("as built", "shorter", "longer"),  # how long between two LOOKs for the stones' hum
         "keeping away": ("as built", "closer", "farther"),  # how far it keeps from where the Minotaur was
         "lantern search": ("as built", "shorter", "longer"),  # how long it looks for the first lantern
+        # Whether a dare (after its patience runs out it goes on whatever it hears for a while) holds when
+        # the hooves sound close. Daring on towards a Minotaur heard within 8 steps walks into its 6-step
+        # sight, and a chase at its 2 steps a second is lost in the open: calling the dare off then, and
+        # keeping away as when it is not daring, escaped 13 points more often (forced on 2 x 200 new
+        # standard labyrinths against the built-in Minotaur), more than any number of the choices above.
+        "daring": ("whatever it hears", "not when the hooves sound close"),
     },
     "minotaur": {
         "guarding": ("as built", "shorter", "longer"),  # how long it lies in wait by one stone

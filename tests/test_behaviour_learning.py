@@ -143,6 +143,34 @@ def test_memory_off_plays_exactly_as_before(preset, seed, outcome, turns, digest
     assert (result.outcome, result.turns, match.game.state.digest()) == (outcome, turns, digest)
 
 
+def test_a_dare_called_off_when_the_hooves_sound_close_is_learnt_and_changes_the_game():
+    """The user's 'daring' choice: a book whose evidence favours calling a dare off when the hooves
+    sound close (and today's arm of every other choice) has it played and recorded; it plays otherwise
+    than today's arm (on standard seed 1 it escapes where today's play is caught); the same seed and
+    book give the same game; and its lesson reads as a sentence."""
+    wary = CHOICES["user"]["daring"][1]
+    book = Book()
+    for choice, arms in CHOICES["user"].items():
+        for arm in arms:
+            won = arm == (wary if choice == "daring" else arms[0])
+            for _ in range(100):
+                book.add(observation(GAME, f"{choice}={arm}", "ESCAPED" if won else "DEATH"))
+
+    def play(book: Book) -> tuple[dict, tuple]:
+        user = make_agent("user", "builtin", 1, preset="standard", book=book)
+        match = Match(user, make_agent("minotaur", "builtin", 1), seed=1, preset="standard")
+        result = match.play()
+        return user.strategy, (result.outcome, result.turns, match.game.state.digest())
+
+    strategy, learnt = play(book)
+    assert strategy == {**default_strategy("user"), "daring": wary}
+    assert play(book) == (strategy, learnt)
+    today, as_today = play(Book())  # no evidence yet: today's play, the dare held whatever it hears
+    assert today == default_strategy("user") and as_today[0] == "DEATH" and learnt[0] == "ESCAPED"
+    assert "Over a whole game, choosing 'not when the hooves sound close' for daring led to an escape in 100 of " \
+        "100 cases." in [lesson.sentence() for lesson in book.lessons()]
+
+
 def test_learning_is_deterministic_for_a_seed_and_a_log_and_carries_to_new_labyrinths():
     first = run_arena(ArenaSettings(preset="tiny", max_turns=60, memory=True), range(1, 5))
     log = tuple(r for result in first.results for r in result.reflections)
