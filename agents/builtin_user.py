@@ -80,7 +80,7 @@ class BuiltinUser(RuleAgent):
         self.target: str | None = None  # the stone it is after
         self.goal: Pos | None = None  # the cell it is exploring towards
         self.strategy: dict[str, str] | None = None  # the strategy it chose from the behaviour lessons, if any
-        self.patience_s, self.look_every_s, self.keep_away = PATIENCE_S, LOOK_EVERY_S, KEEP_AWAY
+        self.dare_after_s, self.look_every_s, self.keep_away = PATIENCE_S, LOOK_EVERY_S, KEEP_AWAY
         self.lantern_search_s = LANTERN_SEARCH_S
         self.wary_dare = False  # a dare ends when the Minotaur sounds CLOSE or VERY CLOSE (strategy: daring)
 
@@ -90,7 +90,7 @@ class BuiltinUser(RuleAgent):
         arms = choose_strategy("user", self.seed, book)
         self.lantern_early |= arms["lantern"] == EARLY_LANTERN
         arms = self.strategy = {**arms, "lantern": EARLY_LANTERN} if self.lantern_early else arms
-        self.patience_s = PATIENCE_S * SCALE[arms["patience"]]
+        self.dare_after_s = PATIENCE_S * SCALE[arms["patience"]]
         self.look_every_s = LOOK_EVERY_S * SCALE[arms["listening"]]
         self.keep_away = round(KEEP_AWAY * SCALE[arms["keeping away"]])
         self.lantern_search_s = LANTERN_SEARCH_S * SCALE[arms["lantern search"]]
@@ -159,7 +159,7 @@ class BuiltinUser(RuleAgent):
         fewer, self.places = places < self.places, places
         if fewer or (places > len(wanted) and any(self.search.in_ground(tuple(c[:3])) for c in seen)):
             self.progress_time = now
-        elif now - self.progress_time >= self.patience_s and now >= self.bold_until:
+        elif now - self.progress_time >= self.dare_after_s and now >= self.bold_until:
             self.bold_until = now + BOLD_S  # stuck out of fear for too long: dare
             self.progress_time = now
 
