@@ -80,8 +80,7 @@ class BuiltinUser(RuleAgent):
         self.target: str | None = None  # the stone it is after
         self.goal: Pos | None = None  # the cell it is exploring towards
         self.strategy: dict[str, str] | None = None  # the strategy it chose from the behaviour lessons, if any
-        self.dare_after_s, self.look_every_s, self.keep_away = PATIENCE_S, LOOK_EVERY_S, KEEP_AWAY
-        self.lantern_search_s = LANTERN_SEARCH_S
+        self.look_every_s = LOOK_EVERY_S
         self.wary_dare = False  # a dare ends when the Minotaur sounds CLOSE or VERY CLOSE (strategy: daring)
 
     def follow(self, book: Book) -> None:
@@ -90,10 +89,7 @@ class BuiltinUser(RuleAgent):
         arms = choose_strategy("user", self.seed, book)
         self.lantern_early |= arms["lantern"] == EARLY_LANTERN
         arms = self.strategy = {**arms, "lantern": EARLY_LANTERN} if self.lantern_early else arms
-        self.dare_after_s = PATIENCE_S * SCALE[arms["patience"]]
         self.look_every_s = LOOK_EVERY_S * SCALE[arms["listening"]]
-        self.keep_away = round(KEEP_AWAY * SCALE[arms["keeping away"]])
-        self.lantern_search_s = LANTERN_SEARCH_S * SCALE[arms["lantern search"]]
         self.wary_dare = arms["daring"] == WARY_DARE
 
     def learn(self, lessons: Sequence[Reflection], preset: str) -> None:
@@ -154,12 +150,12 @@ class BuiltinUser(RuleAgent):
     def _note_progress(self, wanted: list[str], seen: list[list], now: float) -> None:
         """Progress is fewer places where the stones it wants may be (a hum heard, a cell seen
         empty, a stone taken), or, while one of them is not found yet, a new cell of the hunting
-        ground (the way there may lie through it); without any for its patience (PATIENCE_S, scaled by its strategy) it dares for a while."""
+        ground (the way there may lie through it); without any for PATIENCE_S it dares for a while."""
         places = self.search.places(wanted)
         fewer, self.places = places < self.places, places
         if fewer or (places > len(wanted) and any(self.search.in_ground(tuple(c[:3])) for c in seen)):
             self.progress_time = now
-        elif now - self.progress_time >= self.dare_after_s and now >= self.bold_until:
+        elif now - self.progress_time >= PATIENCE_S and now >= self.bold_until:
             self.bold_until = now + BOLD_S  # stuck out of fear for too long: dare
             self.progress_time = now
 
@@ -397,13 +393,13 @@ class BuiltinUser(RuleAgent):
         if "LANTERN" not in held and lantern is not None and lantern in found and found[lantern][0] <= LANTERN_DETOUR:
             return lantern, "to the lantern I saw"
         for name, goal in self.items.items():
-            if name in wanted and goal in found and not self._near_threat(goal, now, self.keep_away):
+            if name in wanted and goal in found and not self._near_threat(goal, now, KEEP_AWAY):
                 return goal, f"to the {name} I saw at {goal}"
         return None
 
     def _lantern_search_is_on(self, here: Pos, held: set[str], now: float) -> bool:
         """Whether it still looks for the first lantern: none held or seen, early, on the starting level."""
-        return "LANTERN" not in held and "LANTERN" not in self.items and now < self.lantern_search_s \
+        return "LANTERN" not in held and "LANTERN" not in self.items and now < LANTERN_SEARCH_S \
             and here[2] == self.start[2]
 
     def _look_for_first_lantern(self, here: Pos, found, now: float) -> Action | None:
@@ -438,7 +434,7 @@ class BuiltinUser(RuleAgent):
     def _goal_still_good(self, here: Pos, found, ramp: str | None, now: float) -> bool:
         """Whether the cell it explores towards is still reachable, worth it, and away from the Minotaur."""
         return self.goal in found and self.goal != here and self._still_worth(self.goal, ramp) \
-            and not self._near_threat(self.goal, now, self.keep_away)
+            and not self._near_threat(self.goal, now, KEEP_AWAY)
 
     def _hold(self, now: float, why: str) -> Action:
         """Keep away from the Minotaur: back off quietly when it is close, else wait silently
@@ -477,7 +473,7 @@ class BuiltinUser(RuleAgent):
         if box is None:
             return False
         x0, x1, y0, y1, z = box
-        return self._near_threat(((x0 + x1) // 2, (y0 + y1) // 2, z), now, self.keep_away + (x1 - x0 + y1 - y0) // 2)
+        return self._near_threat(((x0 + x1) // 2, (y0 + y1) // 2, z), now, KEEP_AWAY + (x1 - x0 + y1 - y0) // 2)
 
     def _still_worth(self, goal: Pos, ramp: str | None) -> bool:
         kind = self.map.kind(goal)
@@ -490,7 +486,7 @@ class BuiltinUser(RuleAgent):
         nothing is to be found) only when none in it is in reach."""
         best, best_score = None, math.inf
         for cell, (dist, _) in found.items():
-            if cell == here or self._near_threat(cell, now, self.keep_away):
+            if cell == here or self._near_threat(cell, now, KEEP_AWAY):
                 continue
             kind = self.map.kind(cell)
             if ramp and kind == ramp:

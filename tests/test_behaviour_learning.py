@@ -75,11 +75,11 @@ def test_a_model_is_told_the_situational_lessons_never_the_built_in_agents_strat
 def test_a_strategy_is_chosen_deterministically_from_the_seed_and_the_log_and_follows_the_evidence():
     book = Book()
     for _ in range(30):
-        book.add(observation(GAME, "patience=shorter", "ESCAPED"))
-        book.add(observation(GAME, "patience=as built", "DEATH"))
-        book.add(observation(GAME, "patience=longer", "DEATH"))
+        book.add(observation(GAME, "listening=shorter", "ESCAPED"))
+        book.add(observation(GAME, "listening=as built", "DEATH"))
+        book.add(observation(GAME, "listening=longer", "DEATH"))
     assert choose_strategy("user", 7, book) == choose_strategy("user", 7, book)
-    picks = Counter(choose_strategy("user", seed, book)["patience"] for seed in range(40))
+    picks = Counter(choose_strategy("user", seed, book)["listening"] for seed in range(40))
     assert picks["shorter"] >= 38  # evidence exploited
     assert len({choose_strategy("user", seed, book)["lantern"] for seed in range(40)}) == 2  # no evidence: explored
     assert choose_strategy("user", 7, None) == choose_strategy("user", 7, Book()) == default_strategy("user")
