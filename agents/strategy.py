@@ -31,7 +31,7 @@ CHOICES = {
         # Not choices: how long it waits before it dares, how far it keeps from the Minotaur and how long
         # it looks for the first lantern. Forced on 200 new labyrinths, no arm of theirs (half, twice, or
         # a quarter less and more) beat the number as built, alone or with the wary dare, so every game
-        # that tried one was lost to exploring: without them the learner gained 11 to 15 points from its
+        # that tried one was lost to exploring: without them the learner gained 10.5 to 14.5 points from its
         # second round of 200 games (bench/learning_bench.py), with them 5 to 16.
     },
     "minotaur": {
