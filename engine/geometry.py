@@ -10,6 +10,20 @@ from .constants import LEVEL_STEPS, MINOTAUR_SIGHT, USER_SIGHT
 
 Pos = tuple[int, int, int]
 
+# A cell as one int, for the searches' inner loops (an int hashes and compares at a fraction of a
+# tuple's cost): x, y and z packed so that ids order exactly as their (x, y, z) tuples do, which
+# keeps the searches' tie-breaks, and so their paths, as they were.
+Y_SHIFT, X_SHIFT = 8, 17  # z < 256, y < 512 (constants.WORLD_LEVELS, WORLD_SIZE)
+ID_BITS = 26  # x < 512
+
+
+def cell_id(pos: Pos) -> int:
+    return (pos[0] << X_SHIFT) | (pos[1] << Y_SHIFT) | pos[2]
+
+
+def id_pos(cid: int) -> Pos:
+    return cid >> X_SHIFT, (cid >> Y_SHIFT) & 511, cid & 255
+
 HORIZONTAL: dict[str, tuple[int, int]] = {
     "NORTH": (0, 1),
     "SOUTH": (0, -1),

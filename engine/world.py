@@ -10,7 +10,7 @@ from collections.abc import Container
 
 from .cells import CELL_CHARS, MINOTAUR_OPEN, RAMP_DOWN, RAMP_UP, ROCK
 from .constants import CHUNK, CHUNKS_PER_SIDE, MOVES_CACHE_CELLS, WORLD_LEVELS, WORLD_SIZE
-from .geometry import HORIZONTAL, LINES, USER_SIGHT_TABLE, Pos
+from .geometry import HORIZONTAL, LINES, USER_SIGHT_TABLE, X_SHIFT, Y_SHIFT, Pos, cell_id, id_pos
 from .maze import chunk_ramp, generate_chunk
 from .presets import Bounds
 
@@ -26,7 +26,7 @@ class World:
         self.seed = seed
         self._chunks: dict[int, bytes] = {}
         self._ramps: dict[ChunkKey, tuple[int, int] | None] = {}  # each chunk's ramp, as asked (maze.chunk_ramp)
-        self._paths: dict[Pos, tuple[Pos, ...]] = {}  # the Minotaur's moves from each cell, as asked
+        self._paths: dict[int, tuple[int, ...]] = {}  # the Minotaur's moves from each cell, as asked, by cell id
         self._exits: dict[Pos, tuple[str, ...]] = {}  # the user's ways out of each cell, as asked
         self._sights: dict[Pos, tuple[tuple[Pos, int], ...]] = {}  # what the user sees from each cell, as asked
         self.routes: dict[tuple[Pos, Pos], tuple[Pos, ...]] = {}  # the Minotaur's paths found (pathfinding.py)
@@ -106,35 +106,39 @@ class World:
 
     def minotaur_neighbours(self, pos: Pos) -> tuple[Pos, ...]:
         """Cells the Minotaur can step to from ``pos`` (no crawlways), ramps included."""
-        moves = self._paths.get(pos)
+        return tuple(map(id_pos, self.minotaur_moves(cell_id(pos))))
+
+    def minotaur_moves(self, cid: int) -> tuple[int, ...]:
+        """``minotaur_neighbours`` by cell id (geometry.cell_id), remembered: what the searches read."""
+        moves = self._paths.get(cid)
         if moves is None:
             if len(self._paths) >= MOVES_CACHE_CELLS:
                 self._paths.clear()
-            moves = self._paths[pos] = self._minotaur_moves(pos)
+            moves = self._paths[cid] = self._minotaur_moves(cid)
         return moves
 
     @property
-    def known_moves(self) -> dict[Pos, tuple[Pos, ...]]:
-        """The Minotaur's moves found so far by cell, for a search that reads them in its inner loop
-        and asks ``minotaur_neighbours`` for the others (read only: that method is its one writer)."""
+    def known_moves(self) -> dict[int, tuple[int, ...]]:
+        """The Minotaur's moves found so far by cell id, for a search that reads them in its inner loop
+        and asks ``minotaur_moves`` for the others (read only: that method is its one writer)."""
         return self._paths
 
-    def minotaur_neighbours_within(self, pos: Pos, chunks: Container[ChunkKey]) -> tuple[Pos, ...]:
-        """``minotaur_neighbours`` among the cells of ``chunks`` only, (cx, cy, z) keys: a search
+    def minotaur_moves_within(self, cid: int, chunks: Container[ChunkKey]) -> tuple[int, ...]:
+        """``minotaur_moves`` among the cells of ``chunks`` only, (cx, cy, z) keys: a search
         confined to them (a PATHFIND corridor) generates no chunk outside them."""
-        moves = self._paths.get(pos)
+        moves = self._paths.get(cid)
         if moves is None:
-            moves = self._minotaur_moves(pos, chunks)
-        return tuple(p for p in moves if (p[0] >> 3, p[1] >> 3, p[2]) in chunks)
+            moves = self._minotaur_moves(cid, chunks)
+        return tuple(m for m in moves if (m >> _CHUNK_X, (m >> _CHUNK_Y) & _CHUNK_MASK, m & 255) in chunks)
 
-    def _minotaur_moves(self, pos: Pos, within: Container[ChunkKey] | None = None) -> tuple[Pos, ...]:
-        """The moves from ``pos``; with ``within``, those into other chunks only when they are in it."""
-        x, y, z = pos
+    def _minotaur_moves(self, cid: int, within: Container[ChunkKey] | None = None) -> tuple[int, ...]:
+        """The moves from cell ``cid``; with ``within``, those into other chunks only when they are in it."""
+        x, y, z = id_pos(cid)
         local = ((y & 7) << 3) | (x & 7)
         chunk = self._chunk(x >> 3, y >> 3, z)
         out = []
         # Neighbours inside this chunk are read from it directly: the searches spend their time here.
-        for dx, dy, inner in _STEPS[local]:
+        for dx, dy, inner, step in _STEPS[local]:
             if inner >= 0:
                 kind = chunk[inner]
             elif within is None or ((x + dx) >> 3, (y + dy) >> 3, z) in within:
@@ -142,12 +146,12 @@ class World:
             else:
                 continue
             if _OPEN[kind]:
-                out.append((x + dx, y + dy, z))
+                out.append(cid + step)
         here = chunk[local]
         if here == RAMP_UP:
-            out.append((x, y, z + 1))
+            out.append(cid + 1)
         elif here == RAMP_DOWN:
-            out.append((x, y, z - 1))
+            out.append(cid - 1)
         return tuple(out)
 
     def line_clear(self, a: Pos, b: Pos) -> bool:
@@ -189,9 +193,13 @@ class World:
 
 
 # For each cell of a chunk (its index, row by row), each horizontal step in HORIZONTAL's order as
-# (dx, dy, index of the neighbour in the same chunk, or -1 when it lies in the next chunk).
+# (dx, dy, index of the neighbour in the same chunk or -1 when it lies in the next chunk, what the
+# step adds to a cell id).
 _STEPS = tuple(tuple((dx, dy, ((i >> 3) + dy) * CHUNK + (i & 7) + dx
-                      if 0 <= (i & 7) + dx < CHUNK and 0 <= (i >> 3) + dy < CHUNK else -1)
+                      if 0 <= (i & 7) + dx < CHUNK and 0 <= (i >> 3) + dy < CHUNK else -1,
+                      (dx << X_SHIFT) + (dy << Y_SHIFT))
                      for dx, dy in HORIZONTAL.values()) for i in range(CHUNK * CHUNK))
+# A cell id's chunk: x >> 3 is id >> _CHUNK_X, y >> 3 is (id >> _CHUNK_Y) & _CHUNK_MASK.
+_CHUNK_X, _CHUNK_Y, _CHUNK_MASK = X_SHIFT + 3, Y_SHIFT + 3, (1 << (X_SHIFT - Y_SHIFT - 3)) - 1
 _OPEN = bytes(int(kind in MINOTAUR_OPEN) for kind in range(256))  # by kind: 1 where the Minotaur may stand
 _CHAR_TABLE = bytes(ord(CELL_CHARS[i]) if i < len(CELL_CHARS) else ord("?") for i in range(256))
