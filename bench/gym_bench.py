@@ -12,7 +12,9 @@ Each figure is steps per CPU second of this process (one core: what the issue's 
 counts, and steadier than the wall clock on a shared machine) and, in the note, per wall
 second. The target (issue 15): at least 10,000 Labyrinth steps per second on one core with
 the built-in opponent, and ahead of MiniGrid in the same run. Prints PASS/MISS and asserts
-nothing.
+nothing. Under each role's text=False figure, the engine alone replays the same turns
+(``Game.new`` and ``Game.step`` with the inputs both roles sent): the ceiling of any wrapper
+on this workload, and what part of a step the env, the seats and the opponent add.
 
     .venv/bin/pip install -q -e '.[bench]' && .venv/bin/python bench/gym_bench.py [--quick]
 """
@@ -35,6 +37,7 @@ from run import report, row
 
 import labyrinth.agents.gym_env  # noqa: F401  (registers the environments)
 from labyrinth.agents.pettingzoo_env import parallel_env
+from labyrinth.engine import Game
 
 SEED = 7
 PRESET = "standard"
@@ -80,19 +83,37 @@ def masked(rng: random.Random) -> Callable[[np.ndarray], int]:
     return choose
 
 
-def gym_rate(env_id: str, steps: int, **kwargs) -> Rate:
-    """A registered env under the masked random policy, resetting when an episode ends."""
+Games = list[tuple[int, list]]  # each episode's game seed and the engine inputs of its turns
+
+
+def gym_rate(env_id: str, steps: int, **kwargs) -> tuple[Rate, Games]:
+    """A registered env under the masked random policy, resetting when an episode ends; and
+    the games it played, for ``engine_rate``."""
     env = gym.make(env_id, **kwargs)
     policy = masked(random.Random(SEED))
     _, info = env.reset(seed=SEED)
-    episodes = 1
+    episodes, games = 1, []
     with Timer() as timer:
         for _ in range(steps):
             _, _, terminated, truncated, info = env.step(policy(info["action_mask"]))
             if terminated or truncated:
+                games.append(env.unwrapped.match)
                 _, info = env.reset()
                 episodes += 1
-    return Rate(steps, timer.cpu_s, timer.wall_s, episodes)
+    games.append(env.unwrapped.match)
+    return Rate(steps, timer.cpu_s, timer.wall_s, episodes), [(m.seed, m.played) for m in games]
+
+
+def engine_rate(games: Games, preset: str, difficulty: str) -> Rate:
+    """The engine alone playing the same turns (a new Game per episode, ``Game.step`` with the inputs
+    both roles sent): the most any wrapper around it could reach on this workload."""
+    turns = sum(len(played) for _, played in games)
+    with Timer() as timer:
+        for seed, played in games:
+            game = Game.new(seed, preset, difficulty)
+            for user, minotaur in played:
+                game.step(user, minotaur)
+    return Rate(turns, timer.cpu_s, timer.wall_s, len(games))
 
 
 def parallel_rate(turns: int, **kwargs) -> Rate:
@@ -164,10 +185,13 @@ def main() -> None:
     rates = {}
     for env_id, text in (("Labyrinth/User-v0", False), ("Labyrinth/User-v0", True),
                          ("Labyrinth/Minotaur-v0", False), ("Labyrinth/Minotaur-v0", True)):
-        rate = gym_rate(env_id, size["labyrinth"], preset=PRESET, difficulty=DIFFICULTY, opponent="builtin",
-                        text=text)
+        rate, games = gym_rate(env_id, size["labyrinth"], preset=PRESET, difficulty=DIFFICULTY, opponent="builtin",
+                               text=text)
         rates[env_id, text] = rate
         show(f"{env_id.split('/')[1]}{'' if text else ', text=False'}: steps/s", rate, target=True)
+        if not text:
+            show("  the engine alone, the same turns: turns/s", engine_rate(games, PRESET, DIFFICULTY), target=True,
+                 policy=": Game.step only, no env, no opponent's decision")
     for text in (False, True):
         rate = parallel_rate(size["labyrinth"], preset=PRESET, difficulty=DIFFICULTY, text=text)
         show(f"PettingZoo parallel{'' if text else ', text=False'}: turns/s", rate, policy="; both roles random")
