@@ -227,9 +227,9 @@ def _user_map(match: Match) -> np.ndarray:
     the Minotaur when in sight."""
     seat, state = match.seats["user"], match.game.state
     marks = [(pos, MARKS[name]) for name, pos in seat.perception.items.items()]
-    sighted = seat.observation.details["minotaur_in_sight"]
+    sighted = seat.perception.minotaur_in_sight(state)
     if sighted:
-        marks.append(((sighted["x"], sighted["y"], sighted["z"]), MARKS["minotaur"]))
+        marks.append((sighted, MARKS["minotaur"]))
     cells = seat.perception.remembered(state.user).translate(_SEEN_CODES)
     return _window(state.user, cells, [*marks, (state.user, MARKS["user"])])
 

@@ -115,6 +115,12 @@ class UserPerception:
                 del self.items[name]
         return self.handed.hand(self._observation(state, response, visible, new_cells))
 
+    def minotaur_in_sight(self, state: GameState) -> Pos | None:
+        """Where the user sees the Minotaur (within its sight, in line, and in time), or None: the
+        ``details`` field, for a reader that wants no more of them (an RL observation's map)."""
+        seen = in_sight(self.world, state.user, state.minotaur, USER_SIGHT) and not state.jump_left
+        return state.minotaur if seen else None
+
     def _look_around(self, state: GameState, events) -> list[tuple[Pos, int]]:
         """Remember every cell seen from every cell walked through this turn; the new ones."""
         stops = [p for e in events if isinstance(e, ev.UserMoved) for p in e.path] + [state.user]
@@ -139,15 +145,12 @@ class UserPerception:
             self.hums = {name: (direction, levels) for name, direction, levels in e.hums}
 
     def _observation(self, s: GameState, r: GameStateResponse, visible, new_cells) -> Deferred:
-        def minotaur_seen() -> bool:
-            return in_sight(self.world, s.user, s.minotaur, USER_SIGHT) and not s.jump_left
-
         def main() -> dict[str, Any]:
             return {
                 "status": _user_status(s, r),
                 "inventory": {name: 1 for name in r.user_state.inventory},
                 "location": Location(s.user, f"level {s.user[2]}", self._where(s, r)),
-                "nearby_entities": _user_entities(s, r, visible, minotaur_seen()),
+                "nearby_entities": _user_entities(s, r, visible, self.minotaur_in_sight(s) is not None),
                 "nearby_terrain": self._terrain(s, r), "active_effects": _user_effects(r),
                 "current_goals": self._goals(s, visible), "recent_events": list(self.events),
                 "step": r.environment.turn, "time_of_day": None,
@@ -161,7 +164,7 @@ class UserPerception:
                 "items_in_sight": [{"name": n, **_xyz(p)} for n, p in visible],
                 "items_seen": [{"name": n, **_xyz(p)} for n, p in self.items.items()],
                 "hums": [{"name": n, "direction": d, "levels": lv} for n, (d, lv) in self.hums.items()],
-                "minotaur_in_sight": _xyz(s.minotaur) if minotaur_seen() else None,
+                "minotaur_in_sight": _xyz(seen) if (seen := self.minotaur_in_sight(s)) else None,
             }}
         return Deferred(main, details)
 
