@@ -6,6 +6,8 @@ random maze cell of the hunting ground is always reachable: no search needed.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from .constants import CENTRE, USER_SIGHT
 from .geometry import Pos
 from .presets import Bounds
@@ -36,10 +38,16 @@ def user_start() -> Pos:
 def minotaur_start(seed: int, bounds: Bounds, user: Pos) -> Pos:
     """A maze cell on the ground's perimeter, on the user's level, at least half
     the ground's width away (Manhattan distance, so by path too)."""
+    return derived(seed, "minotaur-start").choice(_far_ring(bounds, user))
+
+
+@lru_cache(maxsize=64)
+def _far_ring(bounds: Bounds, user: Pos) -> tuple[Pos, ...]:
+    """``minotaur_start``'s choices, the same for every game of a ground (the user starts at the
+    centre): found once, not in every new game (an RL environment starts dozens a second)."""
     ring = [p for p in _maze_cells(bounds, user[2])
             if p[0] in (bounds.x0, bounds.x0 + bounds.width - 2) or p[1] in (bounds.y0, bounds.y0 + bounds.height - 2)]
-    far = [p for p in ring if _spread(p, user) >= bounds.width // 2]
-    return derived(seed, "minotaur-start").choice(far)
+    return tuple(p for p in ring if _spread(p, user) >= bounds.width // 2)
 
 
 def place_stones(seed: int, bounds: Bounds, user: Pos, taken: set[Pos]) -> list[tuple[str, Pos]]:
