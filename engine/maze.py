@@ -16,6 +16,8 @@ Ramps: the pair of levels (z, z+1) is joined in every chunk with
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from .cells import CRAWLWAY, FLOOR, RAMP_DOWN, RAMP_UP
 from .constants import (
     CHUNK,
@@ -81,19 +83,24 @@ def ramp_cell(seed: int, cx: int, cy: int, z: int) -> int:
     return _maze_cell(i, _below(bits, _SIDE))
 
 
-def chunk_ramp(seed: int, cx: int, cy: int, z: int) -> tuple[int, int] | None:
+RampCell = Callable[[int, int, int, int], int]  # ramp_cell, or a world's remembered answers of it
+
+
+def chunk_ramp(seed: int, cx: int, cy: int, z: int, cell: RampCell = ramp_cell) -> tuple[int, int] | None:
     """The ramp of chunk (cx, cy) of level z as (cell index, RAMP_UP or RAMP_DOWN), or None: a
     chunk holds at most one (the up and down ramps of a level never share a chunk), and where it
-    lies follows from the seed alone, so it is known without generating the chunk."""
+    lies follows from the seed alone, so it is known without generating the chunk. ``cell``
+    places a ramp (its generator's seeding costs as much as a third of a chunk's generation):
+    a world passes its own memory of the answers, shared by the chunks at both ends of a ramp."""
     if has_ramp_up(cx, cy, z):
-        return ramp_cell(seed, cx, cy, z), RAMP_UP
+        return cell(seed, cx, cy, z), RAMP_UP
     if z > 0 and has_ramp_up(cx, cy, z - 1):
-        return ramp_cell(seed, cx, cy, z - 1), RAMP_DOWN
+        return cell(seed, cx, cy, z - 1), RAMP_DOWN
     return None
 
 
-def generate_chunk(seed: int, cx: int, cy: int, z: int) -> bytes:
-    """The cells of chunk (cx, cy) of level z, row by row from the south."""
+def generate_chunk(seed: int, cx: int, cy: int, z: int, ramp: RampCell = ramp_cell) -> bytes:
+    """The cells of chunk (cx, cy) of level z, row by row from the south (``ramp``: as chunk_ramp's ``cell``)."""
     rng = derived(seed, "chunk", cx, cy, z)
     rand, bits = rng.random, rng.getrandbits
     cells = bytearray(_BLANK)
@@ -129,7 +136,7 @@ def generate_chunk(seed: int, cx: int, cy: int, z: int) -> bytes:
             second = (first + 1 + _below(bits, _SIDE - 1)) % _SIDE
             cells[opening(second)] = CRAWLWAY if rand() < CRAWLWAY_CHANCE else FLOOR
 
-    ramp = chunk_ramp(seed, cx, cy, z)
-    if ramp is not None:
-        cells[ramp[0]] = ramp[1]
+    placed = chunk_ramp(seed, cx, cy, z, ramp)
+    if placed is not None:
+        cells[placed[0]] = placed[1]
     return bytes(cells)

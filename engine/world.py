@@ -11,7 +11,7 @@ from collections.abc import Container
 from .cells import CELL_CHARS, MINOTAUR_OPEN, RAMP_DOWN, RAMP_UP, ROCK
 from .constants import CHUNK, CHUNKS_PER_SIDE, MOVES_CACHE_CELLS, WORLD_LEVELS, WORLD_SIZE
 from .geometry import HORIZONTAL, LINES, USER_SIGHT_TABLE, X_SHIFT, Y_SHIFT, Pos, cell_id, id_pos
-from .maze import chunk_ramp, generate_chunk
+from .maze import chunk_ramp, generate_chunk, ramp_cell
 from .presets import Bounds
 
 ChunkKey = tuple[int, int, int]  # (cx, cy, z)
@@ -20,12 +20,12 @@ ChunkKey = tuple[int, int, int]  # (cx, cy, z)
 class World:
     """The cells of one seed's cube, generated on demand and remembered."""
 
-    __slots__ = ("_chunks", "_exits", "_paths", "_ramps", "_sights", "routes", "seed")
+    __slots__ = ("_chunks", "_exits", "_paths", "_ramp_cells", "_sights", "routes", "seed")
 
     def __init__(self, seed: int) -> None:
         self.seed = seed
         self._chunks: dict[int, bytes] = {}
-        self._ramps: dict[ChunkKey, tuple[int, int] | None] = {}  # each chunk's ramp, as asked (maze.chunk_ramp)
+        self._ramp_cells: dict[ChunkKey, int] = {}  # where each ramp lies, by its lower chunk (maze.ramp_cell)
         self._paths: dict[int, tuple[int, ...]] = {}  # the Minotaur's moves from each cell, as asked, by cell id
         self._exits: dict[Pos, tuple[str, ...]] = {}  # the user's ways out of each cell, as asked
         self._sights: dict[Pos, tuple[tuple[Pos, int], ...]] = {}  # what the user sees from each cell, as asked
@@ -46,8 +46,16 @@ class World:
         key = (z * CHUNKS_PER_SIDE + cy) * CHUNKS_PER_SIDE + cx
         chunk = self._chunks.get(key)
         if chunk is None:
-            chunk = self._chunks[key] = generate_chunk(self.seed, cx, cy, z)
+            chunk = self._chunks[key] = generate_chunk(self.seed, cx, cy, z, self._ramp_cell)
         return chunk
+
+    def _ramp_cell(self, seed: int, cx: int, cy: int, z: int) -> int:
+        """maze.ramp_cell, remembered: asked for by both chunks a ramp joins, and by ``ramps_within``."""
+        key = (cx, cy, z)
+        found = self._ramp_cells.get(key)
+        if found is None:
+            found = self._ramp_cells[key] = ramp_cell(seed, cx, cy, z)
+        return found
 
     def row(self, x0: int, width: int, y: int, z: int) -> bytes:
         """The kinds of ``width`` cells eastward from (x0, y, z), a byte each (ROCK outside the cube):
@@ -71,9 +79,7 @@ class World:
         last = CHUNKS_PER_SIDE - 1
         for cy in range(max(0, (y - reach) >> 3), min(last, (y + reach) >> 3) + 1):
             for cx in range(max(0, (x - reach) >> 3), min(last, (x + reach) >> 3) + 1):
-                key = (cx, cy, z)
-                ramp = self._ramps[key] if key in self._ramps else self._ramps.setdefault(
-                    key, chunk_ramp(self.seed, cx, cy, z))
+                ramp = chunk_ramp(self.seed, cx, cy, z, self._ramp_cell)
                 if ramp is None:
                     continue
                 rx, ry = cx * CHUNK + (ramp[0] & 7), cy * CHUNK + (ramp[0] >> 3)
@@ -132,19 +138,25 @@ class World:
         return tuple(m for m in moves if (m >> _CHUNK_X, (m >> _CHUNK_Y) & _CHUNK_MASK, m & 255) in chunks)
 
     def _minotaur_moves(self, cid: int, within: Container[ChunkKey] | None = None) -> tuple[int, ...]:
-        """The moves from cell ``cid``; with ``within``, those into other chunks only when they are in it."""
-        x, y, z = id_pos(cid)
+        """The moves from cell ``cid``; with ``within``, those into other chunks only when they are in it.
+        Read from the chunks' bytes directly, the next chunk's too: the searches spend their time here."""
+        x, y, z = cid >> X_SHIFT, (cid >> Y_SHIFT) & 511, cid & 255
         local = ((y & 7) << 3) | (x & 7)
-        chunk = self._chunk(x >> 3, y >> 3, z)
+        cx, cy = x >> 3, y >> 3
+        chunks = self._chunks
+        key = (z * CHUNKS_PER_SIDE + cy) * CHUNKS_PER_SIDE + cx
+        chunk = chunks.get(key) or self._chunk(cx, cy, z)
         out = []
-        # Neighbours inside this chunk are read from it directly: the searches spend their time here.
-        for dx, dy, inner, step in _STEPS[local]:
+        for inner, step, dcx, dcy, across in _STEPS[local]:
             if inner >= 0:
                 kind = chunk[inner]
-            elif within is None or ((x + dx) >> 3, (y + dy) >> 3, z) in within:
-                kind = self.cell(x + dx, y + dy, z)
-            else:
-                continue
+            else:  # in the next chunk, if there is one (ROCK beyond the cube)
+                ncx, ncy = cx + dcx, cy + dcy
+                if not (0 <= ncx < CHUNKS_PER_SIDE and 0 <= ncy < CHUNKS_PER_SIDE) or (
+                        within is not None and (ncx, ncy, z) not in within):
+                    continue
+                other = chunks.get(key + dcy * CHUNKS_PER_SIDE + dcx) or self._chunk(ncx, ncy, z)
+                kind = other[across]
             if _OPEN[kind]:
                 out.append(cid + step)
         here = chunk[local]
@@ -193,12 +205,14 @@ class World:
 
 
 # For each cell of a chunk (its index, row by row), each horizontal step in HORIZONTAL's order as
-# (dx, dy, index of the neighbour in the same chunk or -1 when it lies in the next chunk, what the
-# step adds to a cell id).
-_STEPS = tuple(tuple((dx, dy, ((i >> 3) + dy) * CHUNK + (i & 7) + dx
-                      if 0 <= (i & 7) + dx < CHUNK and 0 <= (i >> 3) + dy < CHUNK else -1,
-                      (dx << X_SHIFT) + (dy << Y_SHIFT))
-                     for dx, dy in HORIZONTAL.values()) for i in range(CHUNK * CHUNK))
+# (index of the neighbour in the same chunk or -1 when it lies in the next chunk, what the step adds
+# to a cell id, which way the next chunk lies (dcx, dcy: 0, 0 inside), the neighbour's index there).
+_STEPS = tuple(tuple((((i >> 3) + dy) * CHUNK + (i & 7) + dx if ((i & 7) + dx, (i >> 3) + dy) == (nx, ny) else -1,
+                      (dx << X_SHIFT) + (dy << Y_SHIFT), ((i & 7) + dx) // CHUNK, ((i >> 3) + dy) // CHUNK,
+                      ny * CHUNK + nx)
+                     for dx, dy in HORIZONTAL.values()
+                     for nx, ny in [(((i & 7) + dx) % CHUNK, ((i >> 3) + dy) % CHUNK)])
+               for i in range(CHUNK * CHUNK))
 # A cell id's chunk: x >> 3 is id >> _CHUNK_X, y >> 3 is (id >> _CHUNK_Y) & _CHUNK_MASK.
 _CHUNK_X, _CHUNK_Y, _CHUNK_MASK = X_SHIFT + 3, Y_SHIFT + 3, (1 << (X_SHIFT - Y_SHIFT - 3)) - 1
 _OPEN = bytes(int(kind in MINOTAUR_OPEN) for kind in range(256))  # by kind: 1 where the Minotaur may stand
