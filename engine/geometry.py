@@ -14,7 +14,6 @@ Pos = tuple[int, int, int]
 # tuple's cost): x, y and z packed so that ids order exactly as their (x, y, z) tuples do, which
 # keeps the searches' tie-breaks, and so their paths, as they were.
 Y_SHIFT, X_SHIFT = 8, 17  # z < 256, y < 512 (constants.WORLD_LEVELS, WORLD_SIZE)
-ID_BITS = 26  # x < 512
 
 
 def cell_id(pos: Pos) -> int:

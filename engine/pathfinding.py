@@ -15,7 +15,7 @@ from heapq import heappop, heappush
 from .cells import MINOTAUR_OPEN
 from .chunk_route import corridor
 from .constants import EXACT_REACH_LEVELS, EXACT_REACH_STEPS, PATH_BUDGET, ROUTES_CACHE
-from .geometry import ID_BITS, X_SHIFT, Y_SHIFT, Pos, cell_id, id_pos
+from .geometry import X_SHIFT, Y_SHIFT, Pos, cell_id, id_pos
 from .world import ChunkKey, World
 
 
@@ -46,13 +46,6 @@ def find_path(world: World, start: Pos, goal: Pos) -> tuple[Pos, ...]:
     return path
 
 
-# A search's frontier holds ints, not tuples: (f, h, cell id) packed so that they order as the
-# tuples (f, h, cost, cell) did (cost is f - h, and ids order as their cells), a cell id in the low
-# ID_BITS bits, h (under 2 ** 16: a few hundred steps and levels) above it, f above that.
-_H_AT, _F_AT = ID_BITS, ID_BITS + 16
-_ID_MASK, _H_MASK = (1 << ID_BITS) - 1, (1 << 16) - 1
-
-
 def _search(world: World, start: Pos, goal: Pos, budget: int | None,
             inside: frozenset[ChunkKey] | None) -> tuple[Pos, ...] | None:
     """A* from ``start`` to ``goal``: None after expanding ``budget`` cells (when
@@ -61,7 +54,9 @@ def _search(world: World, start: Pos, goal: Pos, budget: int | None,
     The estimate of a cell's distance to the goal counts each level as one ramp step,
     and consecutive ramps of one direction lie in neighbouring chunks, at least two
     steps apart: dz + max(dx + dy, 2 dz - 2), admissible. It is written out in the
-    loop, which every search spends its time in, over cell ids (geometry.cell_id)."""
+    loop, which every search spends its time in, over cell ids (geometry.cell_id: they
+    hash faster than tuples, and order as the cells do, so ties break as on the cells).
+    The frontier holds (f, h, id): the cost so far is f - h."""
     if start == goal:
         return ()
     first, last = cell_id(start), cell_id(goal)
@@ -70,7 +65,7 @@ def _search(world: World, start: Pos, goal: Pos, budget: int | None,
     h0 = dz + max(abs(start[0] - gx) + abs(start[1] - gy), 2 * dz - 2)
     best = {first: 0}
     came: dict[int, int] = {}
-    frontier = [(h0 << _F_AT) | (h0 << _H_AT) | first]
+    frontier = [(h0, h0, first)]
     if inside is None:  # the moves known already are read straight from the world's table
         known_moves, neighbours = world.known_moves.get, world.minotaur_moves
     else:
@@ -81,14 +76,13 @@ def _search(world: World, start: Pos, goal: Pos, budget: int | None,
     known, pop, push = best.get, heappop, heappush
     expanded, limit = 0, budget if budget is not None else -1
     while frontier:
-        key = pop(frontier)
-        here = key & _ID_MASK
+        f, h, here = pop(frontier)
         if here == last:
             path = [here]
             while (here := came[here]) != first:
                 path.append(here)
             return tuple(map(id_pos, reversed(path)))
-        cost = (key >> _F_AT) - ((key >> _H_AT) & _H_MASK)
+        cost = f - h
         if cost > best[here]:
             continue
         expanded += 1
@@ -103,5 +97,5 @@ def _search(world: World, start: Pos, goal: Pos, budget: int | None,
                 dz = z - gz if z >= gz else gz - z
                 dh = (x - gx if x >= gx else gx - x) + (y - gy if y >= gy else gy - y)
                 h = dz + (dh if dh >= 2 * dz - 2 else 2 * dz - 2)  # noqa: FURB136 - max() costs a call here
-                push(frontier, ((cost + h) << _F_AT) | (h << _H_AT) | nxt)
+                push(frontier, (cost + h, h, nxt))
     return None

@@ -8,8 +8,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from labyrinth.engine import PRESETS, World
-from labyrinth.engine.cells import CELL_CHARS, CRAWLWAY, FLOOR, RAMP_DOWN, RAMP_UP, ROCK
+from labyrinth.engine.cells import CELL_CHARS, CRAWLWAY, FLOOR, MINOTAUR_OPEN, RAMP_DOWN, RAMP_UP, ROCK
 from labyrinth.engine.constants import CHUNK, WORLD_LEVELS, WORLD_SIZE
+from labyrinth.engine.geometry import cell_id, id_pos
 from labyrinth.engine.maze import generate_chunk
 
 OPEN = set(CELL_CHARS) - {"#"}
@@ -121,3 +122,24 @@ def test_different_seeds_give_different_labyrinths():
 def test_a_row_read_a_chunk_at_a_time_is_the_cells_one_by_one(x0, width, y, z):
     world = World(5)
     assert world.row(x0, width, y, z) == bytes(world.cell(x, y, z) for x in range(x0, x0 + width))
+
+
+cells_of_the_cube = st.tuples(st.integers(0, WORLD_SIZE - 1), st.integers(0, WORLD_SIZE - 1),
+                              st.integers(0, WORLD_LEVELS - 1))
+
+
+@given(a=cells_of_the_cube, b=cells_of_the_cube)
+def test_cell_ids_give_back_their_cell_and_order_as_the_cells_do(a, b):
+    """The searches break ties on cell ids as they did on (x, y, z): the same paths."""
+    assert id_pos(cell_id(a)) == a
+    assert (cell_id(a) < cell_id(b)) == (a < b)
+
+
+@given(seed=st.integers(0, 2**31), cell=cells_of_the_cube)
+def test_the_minotaurs_moves_are_its_open_neighbours_and_the_ramp_it_stands_on(seed, cell):
+    world = World(seed)
+    x, y, z = cell
+    around = [(x + dx, y + dy, z) for dx, dy in ((0, 1), (0, -1), (1, 0), (-1, 0))]
+    here = world.cell(x, y, z)
+    ramp = [(x, y, z + 1)] if here == RAMP_UP else [(x, y, z - 1)] if here == RAMP_DOWN else []
+    assert list(world.minotaur_neighbours(cell)) == [p for p in around if world.cell(*p) in MINOTAUR_OPEN] + ramp
