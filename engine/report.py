@@ -7,9 +7,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .cells import MINOTAUR_OPEN, RAMP_DOWN, RAMP_UP
 from .constants import REENTRY_ALERT_TICKS, STAMINA_MAX, TICKS_PER_SECOND
-from .geometry import HORIZONTAL, Pos
+from .geometry import HORIZONTAL, X_SHIFT, Y_SHIFT, Pos, cell_id
 from .narrative import intro_text, minotaur_text, user_text
 from .presets import PRESETS
 from .schemas import (
@@ -100,15 +99,14 @@ def user_response(s: GameState, view: UserView, *, status: str, message: str, ou
     })
 
 
+# A move's direction by what it adds to a cell id (World.minotaur_moves lists them in HORIZONTAL's order, then the ramp).
+_MOVE_WORDS = {**{(dx << X_SHIFT) + (dy << Y_SHIFT): d for d, (dx, dy) in HORIZONTAL.items()}, 1: "UP RAMP", -1: "DOWN RAMP"}
+
+
 def _minotaur_paths(world: World, pos: Pos) -> list[str]:
-    x, y, z = pos
-    paths = [d for d, (dx, dy) in HORIZONTAL.items() if world.cell(x + dx, y + dy, z) in MINOTAUR_OPEN]
-    here = world.cell(x, y, z)
-    if here == RAMP_UP:
-        paths.append("UP RAMP")
-    elif here == RAMP_DOWN:
-        paths.append("DOWN RAMP")
-    return paths
+    """Its ways out, read from the moves its searches use (and remember)."""
+    here = cell_id(pos)
+    return [_MOVE_WORDS[move - here] for move in world.minotaur_moves(here)]
 
 
 def minotaur_observation(world: World, s: GameState, *, status: str, message: str, text: str | None = None,
