@@ -8,8 +8,6 @@ user searches its map every turn.
 
 from __future__ import annotations
 
-from collections import deque
-
 from labyrinth.engine.cells import CELL_CHARS, ROCK
 from labyrinth.engine.geometry import HORIZONTAL as STEPS
 from labyrinth.engine.geometry import Pos
@@ -80,17 +78,32 @@ class UserMap:
     def search(self, start: Pos, limit: int, avoid: set[Pos] = frozenset(), ramps: str = "^v"
                ) -> dict[Pos, tuple[int, Pos | None]]:
         """Breadth-first over known cells, through the kinds of ramp in ``ramps``:
-        cell -> (distance, previous cell), at most ``limit`` cells."""
+        cell -> (distance, previous cell), at most ``limit`` cells, in the order reached.
+
+        The user searches every turn, so this is written out: one distance a layer, one set
+        of cells not to enter (``avoid`` and those found), the ways out of ``moves`` read
+        straight from ``links`` and the ramps. It reaches the cells in the order ``moves``
+        gives them, which every tie-break of the callers depends on."""
         found: dict[Pos, tuple[int, Pos | None]] = {start: (0, None)}
-        todo = deque([start])
-        moves = self.moves
-        while todo and len(found) < limit:
-            here = todo.popleft()
-            dist = found[here][0] + 1
-            for _, nxt in moves(here, ramps):
-                if nxt not in found and nxt not in avoid:
-                    found[nxt] = (dist, here)
-                    todo.append(nxt)
+        closed = {*avoid, start}
+        links, cells, ramp_kinds = self.links.get, self.cells.get, set(ramps)
+        layer, dist = [start], 0
+        while layer:
+            dist += 1
+            reached = []
+            for here in layer:
+                if len(found) >= limit:
+                    return found
+                ways = links(here, ())
+                kind = cells(here)
+                if kind in ramp_kinds:
+                    ways = [*ways, ("", (here[0], here[1], here[2] + (1 if kind == "^" else -1)))]
+                for _, nxt in ways:
+                    if nxt not in closed:
+                        closed.add(nxt)
+                        found[nxt] = (dist, here)
+                        reached.append(nxt)
+            layer = reached
         return found
 
 
