@@ -220,16 +220,20 @@ class BuiltinUser(RuleAgent):
             self.threat, self.threat_time = (here[0], here[1], here[2] + (1 if st["minotaur_direction"] == "ABOVE" else -1)), now
 
     def _near_threat(self, p: Pos, now: float, reach: int) -> bool:
-        """Whether ``p`` is near where the Minotaur was lately, or near where it caught me in an
-        earlier game at about this time; after waiting long enough it dares, and goes on
-        whatever it hears, leaving the Minotaur to its reflexes (flight, the lantern)."""
+        """Whether ``p`` is within ``reach`` of a place to keep away from (``_threats``)."""
+        return any(st_dist(p, q) <= reach for q in self._threats(now))
+
+    def _threats(self, now: float) -> list[Pos]:
+        """The places to keep away from: where the Minotaur was lately, and where it caught me in
+        an earlier game at about this time; none while it dares (it goes on whatever it hears,
+        leaving the Minotaur to its reflexes: flight, the lantern). A list, so that a loop over
+        many cells works it out once."""
         if now < self.bold_until:
-            return False
-        if any(abs(now - when) <= DEATH_SPOT_S and st_dist(p, spot) <= reach for spot, when in self.death_spots):
-            return True
-        if self.threat is None or now - self.threat_time > THREAT_MEMORY_S:
-            return False
-        return st_dist(p, self.threat) <= reach
+            return []
+        places = [spot for spot, when in self.death_spots if abs(now - when) <= DEATH_SPOT_S]
+        if self.threat is not None and now - self.threat_time <= THREAT_MEMORY_S:
+            places.append(self.threat)
+        return places
 
     # --- what to do ----------------------------------------------------------
 
@@ -483,19 +487,24 @@ class BuiltinUser(RuleAgent):
         """The cell to head for: a ramp the right way, or the unexplored edge of the
         map nearest the stone's possible places (the nearest at all when ``name`` is
         None), keeping away from the Minotaur; one beyond the hunting ground (where
-        nothing is to be found) only when none in it is in reach."""
+        nothing is to be found) only when none in it is in reach.
+
+        It runs over every cell found, so the few that can be goals (a ramp, the frontier)
+        are picked out first and only they are scored."""
         best, best_score = None, math.inf
+        kind_of, frontier, visits = self.map.cells.get, self.map.frontier, self.visits
+        threats, gap, in_ground = self._threats(now), self.search.gap, self.search.in_ground
         for cell, (dist, _) in found.items():
-            if cell == here or self._near_threat(cell, now, KEEP_AWAY):
+            is_ramp = ramp and kind_of(cell) == ramp
+            if not (is_ramp or cell in frontier) or cell == here:
                 continue
-            kind = self.map.kind(cell)
-            if ramp and kind == ramp:
-                score = dist + self.search.gap(name, (cell[0], cell[1], cell[2] + (1 if ramp == "^" else -1))) - 8
-            elif self.map.is_frontier(cell):
-                score = dist + (1.5 * self.search.gap(name, cell) if name else 0) + (20 if ramp else 0)
+            if threats and any(st_dist(cell, q) <= KEEP_AWAY for q in threats):
+                continue
+            if is_ramp:
+                score = dist + gap(name, (cell[0], cell[1], cell[2] + (1 if ramp == "^" else -1))) - 8
             else:
-                continue
-            score += 3 * self.visits[cell] + (0 if self.search.in_ground(cell) else BEYOND_GROUND)
+                score = dist + (1.5 * gap(name, cell) if name else 0) + (20 if ramp else 0)
+            score += 3 * visits.get(cell, 0) + (0 if in_ground(cell) else BEYOND_GROUND)
             if score < best_score:
                 best, best_score = cell, score
         return best
