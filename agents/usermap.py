@@ -1,7 +1,7 @@
 """The built-in user's memory of the labyrinth: the cells it has seen, and
 searches over them (it plans only through what it knows).
 
-Links between known open cells and the set of frontier cells (open cells with
+The ways between known open cells and the set of frontier cells (open cells with
 an unseen neighbour) are kept up to date as cells are learned, because the
 user searches its map every turn.
 """
@@ -13,7 +13,7 @@ from labyrinth.engine.geometry import HORIZONTAL as STEPS
 from labyrinth.engine.geometry import Pos
 
 OPEN = frozenset(CELL_CHARS) - {CELL_CHARS[ROCK]}
-_BACK = {"NORTH": "SOUTH", "SOUTH": "NORTH", "EAST": "WEST", "WEST": "EAST"}
+_WORD = {step: word for word, step in STEPS.items()}
 
 
 class UserMap:
@@ -21,7 +21,11 @@ class UserMap:
 
     def __init__(self) -> None:
         self.cells: dict[Pos, str] = {}
-        self.links: dict[Pos, list[tuple[str, Pos]]] = {}  # open cell -> known open neighbours on its level
+        # Open cell -> its known open neighbours on the level, in the order of STEPS as they were
+        # learned (``moves`` adds their words). Each cell is one tuple object throughout (``_one``),
+        # so that the search's lookups match by identity, not by comparing coordinates.
+        self.ways: dict[Pos, list[Pos]] = {}
+        self._one: dict[Pos, Pos] = {}
         self.frontier: set[Pos] = set()
 
     def learn(self, seen: list[list]) -> None:
@@ -34,12 +38,13 @@ class UserMap:
             touched.add(p)
             touched.update((x + dx, y + dy, z) for dx, dy in STEPS.values())
             if kind in OPEN:
-                links = self.links.setdefault(p, [])
-                for d, (dx, dy) in STEPS.items():
-                    n = (x + dx, y + dy, z)
-                    if self.cells.get(n) in OPEN:
-                        links.append((d, n))
-                        self.links.setdefault(n, []).append((_BACK[d], p))
+                self._one[p] = p
+                ways = self.ways.setdefault(p, [])
+                for dx, dy in STEPS.values():
+                    n = self._one.get((x + dx, y + dy, z))
+                    if n is not None:
+                        ways.append(n)
+                        self.ways[n].append(p)
         for p in touched:
             if self.cells.get(p) in OPEN and self._unseen_side(p):
                 self.frontier.add(p)
@@ -59,7 +64,7 @@ class UserMap:
     def moves(self, p: Pos, ramps: str = "^v") -> list[tuple[str, Pos]]:
         """Known ways out of ``p``: (direction word, next cell). A ramp whose kind is
         in ``ramps`` leads to the cell above or below, even before that level was seen."""
-        out = self.links.get(p, [])
+        out = [(_WORD[n[0] - p[0], n[1] - p[1]], n) for n in self.ways.get(p, ())]
         here = self.cells.get(p)
         if here == "^" and "^" in ramps:
             return [*out, ("UP RAMP", (p[0], p[1], p[2] + 1))]
@@ -73,7 +78,7 @@ class UserMap:
 
     def exits(self, p: Pos) -> int:
         """How many known open neighbours on the level: 1 is a dead end."""
-        return len(self.links.get(p, ()))
+        return len(self.ways.get(p, ()))
 
     def search(self, start: Pos, limit: int, avoid: set[Pos] = frozenset(), ramps: str = "^v"
                ) -> dict[Pos, tuple[int, Pos | None]]:
@@ -82,11 +87,11 @@ class UserMap:
 
         The user searches every turn, so this is written out: one distance a layer, one set
         of cells not to enter (``avoid`` and those found), the ways out of ``moves`` read
-        straight from ``links`` and the ramps. It reaches the cells in the order ``moves``
+        straight from ``ways`` and the ramps. It reaches the cells in the order ``moves``
         gives them, which every tie-break of the callers depends on."""
         found: dict[Pos, tuple[int, Pos | None]] = {start: (0, None)}
         closed = {*avoid, start}
-        links, cells, ramp_kinds = self.links.get, self.cells.get, set(ramps)
+        ways_out, cells, ramp_kinds = self.ways.get, self.cells.get, set(ramps)
         layer, dist = [start], 0
         while layer:
             dist += 1
@@ -94,11 +99,12 @@ class UserMap:
             for here in layer:
                 if len(found) >= limit:
                     return found
-                ways = links(here, ())
-                kind = cells(here)
-                if kind in ramp_kinds:
-                    ways = [*ways, ("", (here[0], here[1], here[2] + (1 if kind == "^" else -1)))]
-                for _, nxt in ways:
+                ways = ways_out(here, ())
+                if ramp_kinds:
+                    kind = cells(here)
+                    if kind in ramp_kinds:
+                        ways = [*ways, (here[0], here[1], here[2] + (1 if kind == "^" else -1))]
+                for nxt in ways:
                     if nxt not in closed:
                         closed.add(nxt)
                         found[nxt] = (dist, here)
