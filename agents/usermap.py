@@ -29,12 +29,13 @@ class UserMap:
         self.frontier: set[Pos] = set()
 
     def learn(self, seen: list[list]) -> None:
-        touched = set()
+        """Take in the cells seen (x, y, z, kind); most were seen before, and are passed over."""
+        cells, touched = self.cells, set()
         for x, y, z, kind in seen:
             p = (x, y, z)
-            if p in self.cells:
+            if p in cells:
                 continue
-            self.cells[p] = kind
+            cells[p] = kind
             touched.add(p)
             touched.update((x + dx, y + dy, z) for dx, dy in STEPS.values())
             if kind in OPEN:
@@ -132,6 +133,7 @@ def first_leg(path: list[Pos]) -> tuple[str, int]:
 
 
 def step_word(a: Pos, b: Pos) -> str:
+    """The move from ``a`` to the next cell ``b``."""
     if b[2] != a[2]:
         return "UP RAMP" if b[2] > a[2] else "DOWN RAMP"
-    return next(d for d, (dx, dy) in STEPS.items() if (a[0] + dx, a[1] + dy) == (b[0], b[1]))
+    return _WORD[b[0] - a[0], b[1] - a[1]]
