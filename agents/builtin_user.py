@@ -370,7 +370,7 @@ class BuiltinUser(RuleAgent):
         """Calm: fetch a lantern or stone it saw nearby, look for the first lantern early on,
         else search for the stone the hums point to (by a ramp when it lies on another level)."""
         wanted = [n for n in STONES if n not in held]
-        found = self.map.search(here, SEARCH_LIMIT, self.blocked, ramps="")  # on this level: ramps are goals
+        found = self.map.reach(here, SEARCH_LIMIT, self.blocked, ramps="")  # on this level: ramps are goals
         fetch = self._item_to_fetch(held, wanted, found, now)
         if fetch:
             goal, why = fetch

@@ -8,11 +8,14 @@ user searches its map every turn.
 
 from __future__ import annotations
 
+from collections.abc import ItemsView, Iterator, Mapping
+
 from labyrinth.engine.cells import CELL_CHARS, ROCK
 from labyrinth.engine.geometry import HORIZONTAL as STEPS
 from labyrinth.engine.geometry import Pos
 
 OPEN = frozenset(CELL_CHARS) - {CELL_CHARS[ROCK]}
+Found = dict[Pos, tuple[int, Pos | None]]  # a search's cells: cell -> (distance, previous cell)
 _WORD = {step: word for word, step in STEPS.items()}
 
 
@@ -81,25 +84,31 @@ class UserMap:
         """How many known open neighbours on the level: 1 is a dead end."""
         return len(self.ways.get(p, ()))
 
-    def search(self, start: Pos, limit: int, avoid: set[Pos] = frozenset(), ramps: str = "^v"
-               ) -> dict[Pos, tuple[int, Pos | None]]:
+    def search(self, start: Pos, limit: int, avoid: set[Pos] = frozenset(), ramps: str = "^v") -> Found:
         """Breadth-first over known cells, through the kinds of ramp in ``ramps``:
-        cell -> (distance, previous cell), at most ``limit`` cells, in the order reached.
+        cell -> (distance, previous cell), at most ``limit`` cells, in the order reached."""
+        return self.reach(start, limit, avoid, ramps).whole()
 
-        The user searches every turn, so this is written out: one distance a layer, one set
-        of cells not to enter (``avoid`` and those found), the ways out of ``moves`` read
-        straight from ``ways`` and the ramps. It reaches the cells in the order ``moves``
-        gives them, which every tie-break of the callers depends on."""
-        found: dict[Pos, tuple[int, Pos | None]] = {start: (0, None)}
-        closed = {*avoid, start}
+    def reach(self, start: Pos, limit: int, avoid: set[Pos] = frozenset(), ramps: str = "^v") -> Reach:
+        """The same search, worked out only as far as it is asked about (Reach)."""
+        found: Found = {start: (0, None)}
+        return Reach(found, self._breadth_first(found, {*avoid, start}, limit, ramps))
+
+    def _breadth_first(self, found: Found, closed: set[Pos], limit: int, ramps: str) -> Iterator[None]:
+        """Take one cell's ways after another into ``found``, pausing after each; ``closed``:
+        the cells not to enter, those found among them.
+
+        The user searches every turn, so this is written out: one distance a layer, the ways
+        out of ``moves`` read straight from ``ways`` and the ramps. It reaches the cells in the
+        order ``moves`` gives them, which every tie-break of the callers depends on."""
         ways_out, cells, ramp_kinds = self.ways.get, self.cells.get, set(ramps)
-        layer, dist = [start], 0
+        layer, dist = list(found), 0
         while layer:
             dist += 1
             reached = []
             for here in layer:
                 if len(found) >= limit:
-                    return found
+                    return
                 ways = ways_out(here, ())
                 if ramp_kinds:
                     kind = cells(here)
@@ -110,11 +119,52 @@ class UserMap:
                         closed.add(nxt)
                         found[nxt] = (dist, here)
                         reached.append(nxt)
+                yield
             layer = reached
-        return found
 
 
-def path_to(found: dict[Pos, tuple[int, Pos | None]], goal: Pos) -> list[Pos]:
+class Reach(Mapping[Pos, tuple[int, Pos | None]]):
+    """A search's cells, worked out only as far as it is asked about: cell -> (distance,
+    previous cell). Walking on to a goal it has, the user needs the cells up to that goal (a
+    sixth of all it can reach, on average); only choosing a new goal needs them all. The cells
+    come in the same order however far it goes, so every question has the answer the whole
+    search would give."""
+
+    def __init__(self, found: Found, steps: Iterator[None]) -> None:
+        self.found = found  # the cells reached so far
+        self._steps = steps  # each step takes one more cell's ways
+
+    def __contains__(self, p: object) -> bool:
+        found = self.found
+        if p in found:
+            return True
+        for _ in self._steps:
+            if p in found:
+                return True
+        return False
+
+    def __getitem__(self, p: Pos) -> tuple[int, Pos | None]:
+        if p in self:
+            return self.found[p]
+        raise KeyError(p)
+
+    def __iter__(self) -> Iterator[Pos]:
+        return iter(self.whole())
+
+    def __len__(self) -> int:
+        return len(self.whole())
+
+    def items(self) -> ItemsView[Pos, tuple[int, Pos | None]]:
+        return self.whole().items()
+
+    def whole(self) -> Found:
+        """Every cell the search reaches."""
+        for _ in self._steps:
+            pass
+        return self.found
+
+
+def path_to(found: Mapping[Pos, tuple[int, Pos | None]], goal: Pos) -> list[Pos]:
     """The searched path from the search's start to ``goal``, both included."""
     path = [goal]
     while (prev := found[path[-1]][1]) is not None:
