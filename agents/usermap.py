@@ -17,6 +17,7 @@ from labyrinth.engine.geometry import Pos
 OPEN = frozenset(CELL_CHARS) - {CELL_CHARS[ROCK]}
 Found = dict[Pos, tuple[int, Pos | None]]  # a search's cells: cell -> (distance, previous cell)
 _WORD = {step: word for word, step in STEPS.items()}
+_AROUND = tuple(STEPS.values())
 
 
 class UserMap:
@@ -33,34 +34,37 @@ class UserMap:
 
     def learn(self, seen: list[list]) -> None:
         """Take in the cells seen (x, y, z, kind); most were seen before, and are passed over."""
-        cells, touched = self.cells, set()
+        cells, one, ways, touched = self.cells, self._one, self.ways, set()
         for x, y, z, kind in seen:
             p = (x, y, z)
             if p in cells:
                 continue
             cells[p] = kind
             touched.add(p)
-            touched.update((x + dx, y + dy, z) for dx, dy in STEPS.values())
-            if kind in OPEN:
-                self._one[p] = p
-                ways = self.ways.setdefault(p, [])
-                for dx, dy in STEPS.values():
-                    n = self._one.get((x + dx, y + dy, z))
-                    if n is not None:
-                        ways.append(n)
-                        self.ways[n].append(p)
+            is_open = kind in OPEN
+            if is_open:
+                one[p] = p
+                out = ways.setdefault(p, [])
+            for dx, dy in _AROUND:
+                n = (x + dx, y + dy, z)
+                touched.add(n)
+                if is_open and (known := one.get(n)) is not None:
+                    out.append(known)
+                    ways[known].append(p)
         for p in touched:
-            if self.cells.get(p) in OPEN and self._unseen_side(p):
+            if p in one and self._unseen_side(p):
                 self.frontier.add(p)
             else:
                 self.frontier.discard(p)
 
     def _unseen_side(self, p: Pos) -> bool:
+        cells = self.cells
         x, y, z = p
-        if any((x + dx, y + dy, z) not in self.cells for dx, dy in STEPS.values()):
-            return True
-        here = self.cells[p]
-        return (here == "^" and (x, y, z + 1) not in self.cells) or (here == "v" and (x, y, z - 1) not in self.cells)
+        for dx, dy in _AROUND:
+            if (x + dx, y + dy, z) not in cells:
+                return True
+        here = cells[p]
+        return (here == "^" and (x, y, z + 1) not in cells) or (here == "v" and (x, y, z - 1) not in cells)
 
     def kind(self, p: Pos) -> str | None:
         return self.cells.get(p)
@@ -95,8 +99,9 @@ class UserMap:
         return Reach(found, self._breadth_first(found, {*avoid, start}, limit, ramps))
 
     def _breadth_first(self, found: Found, closed: set[Pos], limit: int, ramps: str) -> Iterator[None]:
-        """Take one cell's ways after another into ``found``, pausing after each; ``closed``:
-        the cells not to enter, those found among them.
+        """Take the cells one step farther into ``found``, pausing after each layer (at most
+        ``limit`` cells: it may stop within one); ``closed``: the cells not to enter, those
+        found among them.
 
         The user searches every turn, so this is written out: one distance a layer, the ways
         out of ``moves`` read straight from ``ways`` and the ramps. It reaches the cells in the
@@ -119,7 +124,7 @@ class UserMap:
                         closed.add(nxt)
                         found[nxt] = (dist, here)
                         reached.append(nxt)
-                yield
+            yield
             layer = reached
 
 
@@ -127,12 +132,12 @@ class Reach(Mapping[Pos, tuple[int, Pos | None]]):
     """A search's cells, worked out only as far as it is asked about: cell -> (distance,
     previous cell). Walking on to a goal it has, the user needs the cells up to that goal (a
     sixth of all it can reach, on average); only choosing a new goal needs them all. The cells
-    come in the same order however far it goes, so every question has the answer the whole
-    search would give."""
+    come in the same order however far it goes, and never beyond the whole search's ``limit``,
+    so every question has the answer the whole search would give."""
 
     def __init__(self, found: Found, steps: Iterator[None]) -> None:
         self.found = found  # the cells reached so far
-        self._steps = steps  # each step takes one more cell's ways
+        self._steps = steps  # each step takes the cells one step farther
 
     def __contains__(self, p: object) -> bool:
         found = self.found
