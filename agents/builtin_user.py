@@ -21,7 +21,7 @@ from .base import RuleAgent
 from .behaviour_lessons import Book
 from .stone_search import StoneSearch
 from .strategy import CHOICES, SCALE, choose_strategy
-from .usermap import STEPS, Pos, UserMap, first_leg, path_to
+from .usermap import STEPS, Pos, Reach, UserMap, first_leg, path_to
 
 LOOK_EVERY_S = 90.0  # listen to the stones again after this long
 LISTEN_AFTER_STEPS = 10  # ... or after getting this far from the last place it listened
@@ -35,6 +35,7 @@ PROXIMITY_RANK = {"FAINT": 1, "CLOSE": 2, "VERY CLOSE": 3}
 SWITCH_GAIN = 12  # how much nearer another stone must seem before it changes its mind
 SEARCH_LIMIT = 1500  # cells a plan may look through
 FLEE_RADIUS = 14  # how far ahead an escape is planned
+RAMP_PULL = 8  # how much nearer a ramp the right way counts, as a goal, than the frontier
 UNSEEN_STRIDE = 8  # steps asked beyond the last seen cell of a straight corridor
 LANTERN_DETOUR = 16  # steps it goes out of its way for a lantern it saw
 LANTERN_SEARCH_S = 120.0  # how long it looks for the first lantern before going for the stones
@@ -483,25 +484,29 @@ class BuiltinUser(RuleAgent):
         kind = self.map.kind(goal)
         return (ramp is not None and kind == ramp) or self.map.is_frontier(goal)
 
-    def _choose(self, here: Pos, found, name: str | None, ramp: str | None, now: float) -> Pos | None:
+    def _choose(self, here: Pos, found: Reach, name: str | None, ramp: str | None, now: float) -> Pos | None:
         """The cell to head for: a ramp the right way, or the unexplored edge of the
         map nearest the stone's possible places (the nearest at all when ``name`` is
         None), keeping away from the Minotaur; one beyond the hunting ground (where
         nothing is to be found) only when none in it is in reach.
 
-        It runs over every cell found, so the few that can be goals (a ramp, the frontier)
-        are picked out first and only they are scored."""
+        It runs over the cells found, nearest first, so the few that can be goals (a ramp, the
+        frontier) are picked out first and only they are scored; and as no cell scores under
+        its distance - RAMP_PULL, it stops (and the search with it) at the distance where none could
+        score under the best."""
         best, best_score = None, math.inf
         kind_of, frontier, visits = self.map.cells.get, self.map.frontier, self.visits
         threats, gap, in_ground = self._threats(now), self.search.gap, self.search.in_ground
-        for cell, (dist, _) in found.items():
+        for cell, (dist, _) in found.nearest_first():
+            if dist - RAMP_PULL >= best_score:
+                break
             is_ramp = ramp and kind_of(cell) == ramp
             if not (is_ramp or cell in frontier) or cell == here:
                 continue
             if threats and any(st_dist(cell, q) <= KEEP_AWAY for q in threats):
                 continue
             if is_ramp:
-                score = dist + gap(name, (cell[0], cell[1], cell[2] + (1 if ramp == "^" else -1))) - 8
+                score = dist + gap(name, (cell[0], cell[1], cell[2] + (1 if ramp == "^" else -1))) - RAMP_PULL
             else:
                 score = dist + (1.5 * gap(name, cell) if name else 0) + (20 if ramp else 0)
             score += 3 * visits.get(cell, 0) + (0 if in_ground(cell) else BEYOND_GROUND)

@@ -98,22 +98,22 @@ class UserMap:
         found: Found = {start: (0, None)}
         return Reach(found, self._breadth_first(found, {*avoid, start}, limit, ramps))
 
-    def _breadth_first(self, found: Found, closed: set[Pos], limit: int, ramps: str) -> Iterator[None]:
-        """Take the cells one step farther into ``found``, pausing after each layer (at most
-        ``limit`` cells: it may stop within one); ``closed``: the cells not to enter, those
-        found among them.
+    def _breadth_first(self, found: Found, closed: set[Pos], limit: int, ramps: str) -> Iterator[list[Pos]]:
+        """Take the cells one step farther into ``found``, handing over each layer's (at most
+        ``limit`` cells in all: it may stop within a layer); ``closed``: the cells not to enter,
+        those found among them.
 
         The user searches every turn, so this is written out: one distance a layer, the ways
         out of ``moves`` read straight from ``ways`` and the ramps. It reaches the cells in the
         order ``moves`` gives them, which every tie-break of the callers depends on."""
         ways_out, cells, ramp_kinds = self.ways.get, self.cells.get, set(ramps)
         layer, dist = list(found), 0
-        while layer:
+        while layer and len(found) < limit:
             dist += 1
             reached = []
             for here in layer:
                 if len(found) >= limit:
-                    return
+                    break
                 ways = ways_out(here, ())
                 if ramp_kinds:
                     kind = cells(here)
@@ -124,26 +124,27 @@ class UserMap:
                         closed.add(nxt)
                         found[nxt] = (dist, here)
                         reached.append(nxt)
-            yield
+            yield reached
             layer = reached
 
 
 class Reach(Mapping[Pos, tuple[int, Pos | None]]):
     """A search's cells, worked out only as far as it is asked about: cell -> (distance,
     previous cell). Walking on to a goal it has, the user needs the cells up to that goal (a
-    sixth of all it can reach, on average); only choosing a new goal needs them all. The cells
-    come in the same order however far it goes, and never beyond the whole search's ``limit``,
-    so every question has the answer the whole search would give."""
+    sixth of all it can reach, on average); choosing a new goal, those up to a distance the
+    best one found so far rules out. The cells come in the same order however far it goes,
+    and never beyond the whole search's ``limit``, so every question has the answer the whole
+    search would give."""
 
-    def __init__(self, found: Found, steps: Iterator[None]) -> None:
+    def __init__(self, found: Found, layers: Iterator[list[Pos]]) -> None:
         self.found = found  # the cells reached so far
-        self._steps = steps  # each step takes the cells one step farther
+        self._layers = layers  # each takes the cells one step farther
 
     def __contains__(self, p: object) -> bool:
         found = self.found
         if p in found:
             return True
-        for _ in self._steps:
+        for _ in self._layers:
             if p in found:
                 return True
         return False
@@ -164,9 +165,19 @@ class Reach(Mapping[Pos, tuple[int, Pos | None]]):
 
     def whole(self) -> Found:
         """Every cell the search reaches."""
-        for _ in self._steps:
+        for _ in self._layers:
             pass
         return self.found
+
+    def nearest_first(self) -> Iterator[tuple[Pos, tuple[int, Pos | None]]]:
+        """The cells with their (distance, previous cell) in the order reached, so by distance,
+        searching on only as far as they are taken. Ask nothing else while taking them: a
+        layer it searched for a question would be missed."""
+        found = self.found
+        yield from list(found.items())
+        for layer in self._layers:
+            for cell in layer:
+                yield cell, found[cell]
 
 
 def path_to(found: Mapping[Pos, tuple[int, Pos | None]], goal: Pos) -> list[Pos]:
