@@ -419,9 +419,9 @@ class BuiltinUser(RuleAgent):
     def _stone_to_seek(self, wanted: list[str], here: Pos, now: float) -> str:
         """The stone nearest by its hums, unless the Minotaur was heard by it; no dithering: it keeps
         its stone unless another seems SWITCH_GAIN nearer."""
-        name = min(wanted, key=lambda n: (self._guarded(n, now), self.search.gap(n, here), n))
-        if self.target in wanted and not self._guarded(self.target, now) and \
-                self.search.gap(self.target, here) - self.search.gap(name, here) < SWITCH_GAIN:
+        rank = {n: (self._guarded(n, now), self.search.gap(n, here), n) for n in wanted}  # once each
+        name = min(wanted, key=rank.__getitem__)
+        if self.target in wanted and not rank[self.target][0] and rank[self.target][1] - rank[name][1] < SWITCH_GAIN:
             name = self.target
         self.target = name
         return name
