@@ -33,7 +33,7 @@ class UserMap:
         self.frontier: set[Pos] = set()
 
     def learn(self, seen: list[list]) -> None:
-        """Take in the cells seen (x, y, z, kind); most were seen before, and are passed over."""
+        """Take in the cells seen (x, y, z, kind); one seen before is passed over."""
         cells, one, ways, touched = self.cells, self._one, self.ways, set()
         for x, y, z, kind in seen:
             p = (x, y, z)
@@ -134,7 +134,7 @@ class Reach(Mapping[Pos, tuple[int, Pos | None]]):
     sixth of all it can reach, on average); choosing a new goal, those up to a distance the
     best one found so far rules out. The cells come in the same order however far it goes,
     and never beyond the whole search's ``limit``, so every question has the answer the whole
-    search would give."""
+    search would give, as long as the map learns nothing meanwhile (a Reach serves one turn)."""
 
     def __init__(self, found: Found, layers: Iterator[list[Pos]]) -> None:
         self.found = found  # the cells reached so far
