@@ -492,13 +492,14 @@ class BuiltinUser(RuleAgent):
 
         It runs over the cells found, nearest first, so the few that can be goals (a ramp, the
         frontier) are picked out first and only they are scored; and as no cell scores under
-        its distance - RAMP_PULL, it stops (and the search with it) at the distance where none could
-        score under the best."""
+        its distance (less RAMP_PULL when a ramp may be the goal), it stops, and the search with
+        it, at the distance where none could score under the best."""
         best, best_score = None, math.inf
         kind_of, frontier, visits = self.map.cells.get, self.map.frontier, self.visits
         threats, gap, in_ground = self._threats(now), self.search.gap, self.search.in_ground
+        floor = RAMP_PULL if ramp else 0  # how far under its distance a cell's score may be
         for cell, (dist, _) in found.nearest_first():
-            if dist - RAMP_PULL >= best_score:
+            if dist - floor >= best_score:
                 break
             is_ramp = ramp and kind_of(cell) == ramp
             if not (is_ramp or cell in frontier) or cell == here:
