@@ -21,7 +21,7 @@ from .base import RuleAgent
 from .behaviour_lessons import Book
 from .stone_search import StoneSearch
 from .strategy import CHOICES, SCALE, choose_strategy
-from .usermap import STEPS, Pos, UserMap, first_leg, path_to
+from .usermap import STEPS, Pos, Reach, UserMap, first_leg, path_to
 
 LOOK_EVERY_S = 90.0  # listen to the stones again after this long
 LISTEN_AFTER_STEPS = 10  # ... or after getting this far from the last place it listened
@@ -35,6 +35,7 @@ PROXIMITY_RANK = {"FAINT": 1, "CLOSE": 2, "VERY CLOSE": 3}
 SWITCH_GAIN = 12  # how much nearer another stone must seem before it changes its mind
 SEARCH_LIMIT = 1500  # cells a plan may look through
 FLEE_RADIUS = 14  # how far ahead an escape is planned
+RAMP_PULL = 8  # how much nearer a ramp the right way counts, as a goal, than the frontier
 UNSEEN_STRIDE = 8  # steps asked beyond the last seen cell of a straight corridor
 LANTERN_DETOUR = 16  # steps it goes out of its way for a lantern it saw
 LANTERN_SEARCH_S = 120.0  # how long it looks for the first lantern before going for the stones
@@ -220,16 +221,20 @@ class BuiltinUser(RuleAgent):
             self.threat, self.threat_time = (here[0], here[1], here[2] + (1 if st["minotaur_direction"] == "ABOVE" else -1)), now
 
     def _near_threat(self, p: Pos, now: float, reach: int) -> bool:
-        """Whether ``p`` is near where the Minotaur was lately, or near where it caught me in an
-        earlier game at about this time; after waiting long enough it dares, and goes on
-        whatever it hears, leaving the Minotaur to its reflexes (flight, the lantern)."""
+        """Whether ``p`` is within ``reach`` of a place to keep away from (``_threats``)."""
+        return any(st_dist(p, q) <= reach for q in self._threats(now))
+
+    def _threats(self, now: float) -> list[Pos]:
+        """The places to keep away from: where the Minotaur was lately, and where it caught me in
+        an earlier game at about this time; none while it dares (it goes on whatever it hears,
+        leaving the Minotaur to its reflexes: flight, the lantern). A list, so that a loop over
+        many cells works it out once."""
         if now < self.bold_until:
-            return False
-        if any(abs(now - when) <= DEATH_SPOT_S and st_dist(p, spot) <= reach for spot, when in self.death_spots):
-            return True
-        if self.threat is None or now - self.threat_time > THREAT_MEMORY_S:
-            return False
-        return st_dist(p, self.threat) <= reach
+            return []
+        places = [spot for spot, when in self.death_spots if abs(now - when) <= DEATH_SPOT_S]
+        if self.threat is not None and now - self.threat_time <= THREAT_MEMORY_S:
+            places.append(self.threat)
+        return places
 
     # --- what to do ----------------------------------------------------------
 
@@ -366,7 +371,7 @@ class BuiltinUser(RuleAgent):
         """Calm: fetch a lantern or stone it saw nearby, look for the first lantern early on,
         else search for the stone the hums point to (by a ramp when it lies on another level)."""
         wanted = [n for n in STONES if n not in held]
-        found = self.map.search(here, SEARCH_LIMIT, self.blocked, ramps="")  # on this level: ramps are goals
+        found = self.map.reach(here, SEARCH_LIMIT, self.blocked, ramps="")  # on this level: ramps are goals
         fetch = self._item_to_fetch(held, wanted, found, now)
         if fetch:
             goal, why = fetch
@@ -414,9 +419,9 @@ class BuiltinUser(RuleAgent):
     def _stone_to_seek(self, wanted: list[str], here: Pos, now: float) -> str:
         """The stone nearest by its hums, unless the Minotaur was heard by it; no dithering: it keeps
         its stone unless another seems SWITCH_GAIN nearer."""
-        name = min(wanted, key=lambda n: (self._guarded(n, now), self.search.gap(n, here), n))
-        if self.target in wanted and not self._guarded(self.target, now) and \
-                self.search.gap(self.target, here) - self.search.gap(name, here) < SWITCH_GAIN:
+        rank = {n: (self._guarded(n, now), self.search.gap(n, here), n) for n in wanted}  # once each
+        name = min(wanted, key=rank.__getitem__)
+        if self.target in wanted and not rank[self.target][0] and rank[self.target][1] - rank[name][1] < SWITCH_GAIN:
             name = self.target
         self.target = name
         return name
@@ -479,23 +484,33 @@ class BuiltinUser(RuleAgent):
         kind = self.map.kind(goal)
         return (ramp is not None and kind == ramp) or self.map.is_frontier(goal)
 
-    def _choose(self, here: Pos, found, name: str | None, ramp: str | None, now: float) -> Pos | None:
+    def _choose(self, here: Pos, found: Reach, name: str | None, ramp: str | None, now: float) -> Pos | None:
         """The cell to head for: a ramp the right way, or the unexplored edge of the
         map nearest the stone's possible places (the nearest at all when ``name`` is
         None), keeping away from the Minotaur; one beyond the hunting ground (where
-        nothing is to be found) only when none in it is in reach."""
+        nothing is to be found) only when none in it is in reach.
+
+        It runs over the cells found, nearest first, so the few that can be goals (a ramp, the
+        frontier) are picked out first and only they are scored; and as no cell scores under
+        its distance (less RAMP_PULL when a ramp may be the goal), it stops, and the search with
+        it, at the distance where none could score under the best."""
         best, best_score = None, math.inf
-        for cell, (dist, _) in found.items():
-            if cell == here or self._near_threat(cell, now, KEEP_AWAY):
+        kind_of, frontier, visits = self.map.cells.get, self.map.frontier, self.visits
+        threats, gap, in_ground = self._threats(now), self.search.gap, self.search.in_ground
+        floor = RAMP_PULL if ramp else 0  # how far under its distance a cell's score may be
+        for cell, (dist, _) in found.nearest_first():
+            if dist - floor >= best_score:
+                break
+            is_ramp = ramp and kind_of(cell) == ramp
+            if not (is_ramp or cell in frontier) or cell == here:
                 continue
-            kind = self.map.kind(cell)
-            if ramp and kind == ramp:
-                score = dist + self.search.gap(name, (cell[0], cell[1], cell[2] + (1 if ramp == "^" else -1))) - 8
-            elif self.map.is_frontier(cell):
-                score = dist + (1.5 * self.search.gap(name, cell) if name else 0) + (20 if ramp else 0)
+            if threats and any(st_dist(cell, q) <= KEEP_AWAY for q in threats):
+                continue
+            if is_ramp:
+                score = dist + gap(name, (cell[0], cell[1], cell[2] + (1 if ramp == "^" else -1))) - RAMP_PULL
             else:
-                continue
-            score += 3 * self.visits[cell] + (0 if self.search.in_ground(cell) else BEYOND_GROUND)
+                score = dist + (1.5 * gap(name, cell) if name else 0) + (20 if ramp else 0)
+            score += 3 * visits.get(cell, 0) + (0 if in_ground(cell) else BEYOND_GROUND)
             if score < best_score:
                 best, best_score = cell, score
         return best

@@ -6,10 +6,16 @@ each cell seen, narrows the set."""
 from __future__ import annotations
 
 from collections.abc import Container, Iterable
+from functools import cache
 
 from labyrinth.engine.geometry import compass
 
 from .usermap import Pos
+
+# Each hum's bearing is worked out for every candidate cell, and the offsets from where it listens
+# repeat from one LOOK to the next (and one game to the next): remembered, at most one entry per
+# offset across the widest hunting ground.
+_bearing = cache(compass)
 
 
 class StoneSearch:
@@ -29,7 +35,8 @@ class StoneSearch:
             level = {(x, y, z) for x in range(g["x0"], g["x0"] + g["width"], 2)
                      for y in range(g["y0"], g["y0"] + g["height"], 2)}
             cells = {c for c in level if c not in self.looked} or level
-        kept = {c for c in cells if compass(c[0] - at[0], c[1] - at[1]) == direction}
+        x, y = at[0], at[1]
+        kept = {c for c in cells if _bearing(c[0] - x, c[1] - y) == direction}
         self._set(name, kept or cells)  # an empty set would be a contradiction: keep the old
 
     def in_ground(self, p: Pos) -> bool:

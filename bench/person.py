@@ -86,7 +86,7 @@ class PersonLikeUser(RuleAgent):
         avoid = set()
         if self.threat is not None and now - self.threat[1] <= WARY_S:
             (tx, ty, tz), _ = self.threat
-            avoid = {c for c in self.map.links if c != here and c[2] == tz and abs(c[0] - tx) + abs(c[1] - ty) <= WARY_REACH}
+            avoid = {c for c in self.map.ways if c != here and c[2] == tz and abs(c[0] - tx) + abs(c[1] - ty) <= WARY_REACH}
         found = self.map.search(here, SEARCH_LIMIT, avoid)
         seen = {(i["x"], i["y"], i["z"]) for i in observation.details["items_seen"] if i["name"] not in held}
         goals = [c for c in seen if c in found]
