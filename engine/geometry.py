@@ -23,6 +23,7 @@ def cell_id(pos: Pos) -> int:
 def id_pos(cid: int) -> Pos:
     return cid >> X_SHIFT, (cid >> Y_SHIFT) & 511, cid & 255
 
+
 HORIZONTAL: dict[str, tuple[int, int]] = {
     "NORTH": (0, 1),
     "SOUTH": (0, -1),
