@@ -63,6 +63,20 @@ def test_each_half_is_built_once_and_only_when_read():
     assert observation == Observation(**MAIN, details={"role": "user"}) and built == ["details", "main"]
 
 
+def test_a_field_built_apart_is_built_only_when_it_is_read():
+    built: list[str] = []
+    rest = {name: value for name, value in MAIN.items() if name != "location"}
+    observation = Deferred(_counted(built, "main", rest), _counted(built, "details", {"details": {}}),
+                           location=_counted(built, "location", {"location": "here"}))
+    assert observation.status == {"a": 1} and built == ["main"]
+    assert observation.location == "here" and built == ["main", "location"]
+    settled = Deferred(_counted(built, "main", rest), _counted(built, "details", {"details": {}}),
+                       location=_counted(built, "location", {"location": "here"}))
+    settled.settle()
+    assert built[2:] == ["details", "location", "main"]
+    assert settled == Observation(**{**MAIN, "location": "here"}, details={})
+
+
 def test_a_perception_settles_only_what_someone_still_holds():
     built: list[str] = []
     handed = Handed()

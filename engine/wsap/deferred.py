@@ -3,9 +3,9 @@
 Most turns nobody reads most of a role's Observation: the built-in Minotaur reads only
 its ``details``, an RL environment without the text reads only a detail or two, a seat
 whose agent is not asked reads nothing. Building the words and the map windows anyway
-costs more than the turn itself. A ``Deferred`` observation holds two builders, one for
-``details`` and one for every other field, and runs each when one of its fields is
-first read; it is then an Observation like any other.
+costs more than the turn itself. A ``Deferred`` observation holds builders, one for
+``details``, one for each field a perception builds apart, and one for every other field,
+and runs each when one of its fields is first read; it is then an Observation like any other.
 
 A builder reads the perception's memory when it runs, so it must run before that memory
 changes: the perception calls ``settle`` on the observation it last handed out, before
@@ -31,10 +31,14 @@ _BUILDING = threading.RLock()  # one build at a time: they are short, and rarely
 class Deferred(Observation):
     """An Observation whose ``details`` and other fields are built on first read."""
 
-    __slots__ = ("__weakref__", "_pending")
+    __slots__ = ("__weakref__", "_apart", "_pending")
 
-    def __init__(self, main: Build, details: Build) -> None:  # no field is set: each is built when first read
-        self._pending: dict[bool, Build] = {True: details, False: main}
+    def __init__(self, main: Build, details: Build, **apart: Build) -> None:
+        """No field is set: each is built when first read. ``apart``: fields built by builders of
+        their own, by name, for one that costs much and that some readers never read (the user's
+        location draws its map; the built-in user reads its status, not its map)."""
+        self._pending: dict[str | None, Build] = {"details": details, **apart, None: main}
+        self._apart = frozenset(("details", *apart))
 
     def __getattr__(self, name: str) -> Any:
         """Called only for a field not set yet (a slot still empty): build its group. Under a
@@ -46,7 +50,7 @@ class Deferred(Observation):
                 return object.__getattribute__(self, name)  # built meanwhile, in another thread
             except AttributeError:
                 pass
-            build = self._pending.pop(name == "details", None)
+            build = self._pending.pop(name if name in self._apart else None, None)
             if build is None:
                 raise AttributeError(name)
             for field, value in build().items():
@@ -55,8 +59,8 @@ class Deferred(Observation):
 
     def settle(self) -> None:
         """Build what is still pending, from the memory as it is now."""
-        for details in list(self._pending):
-            getattr(self, "details" if details else "status")
+        for group in list(self._pending):
+            getattr(self, group or "status")
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Observation):

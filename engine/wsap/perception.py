@@ -149,7 +149,6 @@ class UserPerception:
             return {
                 "status": _user_status(s, r),
                 "inventory": {name: 1 for name in r.user_state.inventory},
-                "location": Location(s.user, f"level {s.user[2]}", self._where(s, r)),
                 "nearby_entities": _user_entities(s, r, visible, self.minotaur_in_sight(s) is not None),
                 "nearby_terrain": self._terrain(s, r), "active_effects": _user_effects(r),
                 "current_goals": self._goals(s, visible), "recent_events": list(self.events),
@@ -166,7 +165,10 @@ class UserPerception:
                 "hums": [{"name": n, "direction": d, "levels": lv} for n, (d, lv) in self.hums.items()],
                 "minotaur_in_sight": _xyz(seen) if (seen := self.minotaur_in_sight(s)) else None,
             }}
-        return Deferred(main, details)
+
+        def location() -> dict[str, Any]:  # apart: its map is most of the cost, and rule agents never read it
+            return {"location": Location(s.user, f"level {s.user[2]}", self._where(s, r))}
+        return Deferred(main, details, location=location)
 
     def _terrain(self, s: GameState, r: GameStateResponse) -> list[Terrain]:
         """The ways out of the user's cell: passages and crawlways, and the ramp it stands on."""
