@@ -14,7 +14,8 @@ second. The target (issue 15): at least 10,000 Labyrinth steps per second on one
 the built-in opponent, and ahead of MiniGrid in the same run. Prints PASS/MISS and asserts
 nothing. Under each role's text=False figure, the engine alone replays the same turns
 (``Game.new`` and ``Game.step`` with the inputs both roles sent): the ceiling of any wrapper
-on this workload, and what part of a step the env, the seats and the opponent add.
+on this workload, and what part of a step the env, the seats and the opponent add. Against a
+Minotaur that only waits, the same two figures give the env's own cost a step.
 
     .venv/bin/pip install -q -e '.[bench]' && .venv/bin/python bench/gym_bench.py [--quick]
 """
@@ -192,6 +193,14 @@ def main() -> None:
         if not text:
             show("  the engine alone, the same turns: turns/s", engine_rate(games, PRESET, DIFFICULTY), target=True,
                  policy=": Game.step only, no env, no opponent's decision")
+    # The env's own cost: a Minotaur that only waits decides nothing and makes the engine cheap, so what
+    # is left between the two figures is the wrapper (the seats, the observation, the mask).
+    rate, games = gym_rate("Labyrinth/User-v0", size["labyrinth"], preset=PRESET, difficulty=DIFFICULTY, opponent="wait",
+                           text=False)
+    engine = engine_rate(games, PRESET, DIFFICULTY)
+    show("User-v0 against a waiting Minotaur, text=False: steps/s", rate,
+         policy=f"; the engine alone: {engine.per_cpu_s:,.0f} turns/s, so the env adds "
+                f"{1e6 / rate.per_cpu_s - 1e6 / engine.per_cpu_s:,.0f} µs a step")
     for text in (False, True):
         rate = parallel_rate(size["labyrinth"], preset=PRESET, difficulty=DIFFICULTY, text=text)
         show(f"PettingZoo parallel{'' if text else ', text=False'}: turns/s", rate, policy="; both roles random")
