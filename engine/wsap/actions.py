@@ -138,13 +138,24 @@ def _check(action: Action, role: str) -> tuple[str, dict[str, Any]]:
 
 
 def _to_engine(action: Action, role: str) -> UserInput | MinotaurDecision:
-    """The one check of an agent's action on its way in, and the engine input it maps onto."""
+    """The one check of an agent's action on its way in, and the engine input it maps onto. An
+    action without params always maps onto the same (frozen) input, validated once: a rule
+    agent's WAIT or CHASE of every turn is not validated again."""
     name, params = _check(action, role)
+    plain = None if params else _PLAIN.get((role, name))
+    if plain is not None:
+        return plain
     model, key, _ = ROLES[role]
     try:
-        return model.model_validate({key: name, **params})
+        made = model.model_validate({key: name, **params})
     except ValueError as exc:  # pydantic's ValidationError is a ValueError
         raise BadInput(f"Invalid {name.lower()}: {describe_errors(exc, model)}.") from None
+    if not params:
+        _PLAIN[role, name] = made
+    return made
+
+
+_PLAIN: dict[tuple[str, str], UserInput | MinotaurDecision] = {}  # (role, action) -> its input without params
 
 
 def to_user_input(action: Action) -> UserInput:
