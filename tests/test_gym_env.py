@@ -13,7 +13,10 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test
+
+with warnings.catch_warnings():  # pettingzoo.test imports PettingZoo's own deprecated example envs: not ours to fix
+    warnings.filterwarnings("ignore", "The old environment creation API", DeprecationWarning)
+    from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test
 
 import labyrinth.agents.gym_env  # noqa: F401  (registers the environments)
 from labyrinth.agents.adapters import make_adapter
