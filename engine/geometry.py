@@ -30,6 +30,8 @@ HORIZONTAL: dict[str, tuple[int, int]] = {
     "EAST": (1, 0),
     "WEST": (-1, 0),
 }
+# What each horizontal step adds to a cell id (a ramp's adds 1 up, -1 down).
+ID_STEPS: dict[str, int] = {d: (dx << X_SHIFT) + (dy << Y_SHIFT) for d, (dx, dy) in HORIZONTAL.items()}
 
 # For each horizontal direction, the two across it: where a side passage opens (a run stops there).
 SIDEWAYS: dict[str, tuple[str, str]] = {

@@ -16,7 +16,7 @@ from .constants import (
     QUARTERS,
     TICKS_PER_SECOND,
 )
-from .geometry import HORIZONTAL, Pos
+from .geometry import HORIZONTAL, Pos, cell_id
 from .pathfinding import find_path
 from .presets import PRESETS
 from .rng import derived
@@ -88,7 +88,7 @@ def _route(world: World, state: GameState, goal: Pos) -> tuple[Pos, ...]:
         return path[: path.index(goal) + 1]
     end = path[-1] if path else here
     reach = abs(goal[0] - here[0]) + abs(goal[1] - here[1]) + abs(goal[2] - here[2])
-    if goal in world.minotaur_neighbours(end) and len(path) < 2 * reach + 6:
+    if cell_id(goal) in world.minotaur_moves(cell_id(end)) and len(path) < 2 * reach + 6:
         return (*path, goal)
     return find_path(world, here, goal)
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from .constants import REENTRY_ALERT_TICKS, STAMINA_MAX, TICKS_PER_SECOND
-from .geometry import HORIZONTAL, X_SHIFT, Y_SHIFT, Pos, cell_id
+from .geometry import ID_STEPS, Pos, cell_id
 from .narrative import intro_text, minotaur_text, user_text
 from .presets import PRESETS
 from .schemas import (
@@ -100,7 +100,7 @@ def user_response(s: GameState, view: UserView, *, status: str, message: str, ou
 
 
 # A move's direction by what it adds to a cell id (World.minotaur_moves lists them in HORIZONTAL's order, then the ramp).
-_MOVE_WORDS = {**{(dx << X_SHIFT) + (dy << Y_SHIFT): d for d, (dx, dy) in HORIZONTAL.items()}, 1: "UP RAMP", -1: "DOWN RAMP"}
+_MOVE_WORDS = {**{step: d for d, step in ID_STEPS.items()}, 1: "UP RAMP", -1: "DOWN RAMP"}
 
 
 def _minotaur_paths(world: World, pos: Pos) -> list[str]:

@@ -10,7 +10,7 @@ from collections.abc import Container
 
 from .cells import CELL_CHARS, MINOTAUR_OPEN, RAMP_DOWN, RAMP_UP, ROCK
 from .constants import CHUNK, CHUNKS_PER_SIDE, MOVES_CACHE_CELLS, WORLD_LEVELS, WORLD_SIZE
-from .geometry import HORIZONTAL, LINES, USER_SIGHT_TABLE, X_SHIFT, Y_SHIFT, Pos, cell_id, id_pos
+from .geometry import HORIZONTAL, ID_STEPS, LINES, USER_SIGHT_TABLE, X_SHIFT, Y_SHIFT, Pos, cell_id, id_pos
 from .maze import chunk_ramp, generate_chunk, ramp_cell
 from .presets import Bounds
 
@@ -204,15 +204,23 @@ class World:
         return rows
 
 
-# For each cell of a chunk (its index, row by row), each horizontal step in HORIZONTAL's order as
-# (index of the neighbour in the same chunk or -1 when it lies in the next chunk, what the step adds
-# to a cell id, which way the next chunk lies (dcx, dcy: 0, 0 inside), the neighbour's index there).
-_STEPS = tuple(tuple((((i >> 3) + dy) * CHUNK + (i & 7) + dx if ((i & 7) + dx, (i >> 3) + dy) == (nx, ny) else -1,
-                      (dx << X_SHIFT) + (dy << Y_SHIFT), ((i & 7) + dx) // CHUNK, ((i >> 3) + dy) // CHUNK,
-                      ny * CHUNK + nx)
-                     for dx, dy in HORIZONTAL.values()
-                     for nx, ny in [(((i & 7) + dx) % CHUNK, ((i >> 3) + dy) % CHUNK)])
-               for i in range(CHUNK * CHUNK))
+def _step_table() -> tuple[tuple[tuple[int, int, int, int, int], ...], ...]:
+    """For each cell of a chunk (its index, row by row), each horizontal step in HORIZONTAL's order
+    as (the neighbour's index in the same chunk or -1 when it lies in the next one, what the step
+    adds to a cell id, which way the next chunk lies (dcx, dcy: 0, 0 inside), the neighbour's index
+    in whichever chunk holds it)."""
+    table = []
+    for i in range(CHUNK * CHUNK):
+        lx, ly, steps = i & 7, i >> 3, []
+        for d, (dx, dy) in HORIZONTAL.items():
+            dcx, dcy = (lx + dx) // CHUNK, (ly + dy) // CHUNK
+            index = ((ly + dy) % CHUNK) * CHUNK + (lx + dx) % CHUNK
+            steps.append((index if dcx == dcy == 0 else -1, ID_STEPS[d], dcx, dcy, index))
+        table.append(tuple(steps))
+    return tuple(table)
+
+
+_STEPS = _step_table()
 # A cell id's chunk: x >> 3 is id >> _CHUNK_X, y >> 3 is (id >> _CHUNK_Y) & _CHUNK_MASK.
 _CHUNK_X, _CHUNK_Y, _CHUNK_MASK = X_SHIFT + 3, Y_SHIFT + 3, (1 << (X_SHIFT - Y_SHIFT - 3)) - 1
 _OPEN = bytes(int(kind in MINOTAUR_OPEN) for kind in range(256))  # by kind: 1 where the Minotaur may stand
