@@ -37,6 +37,14 @@ async def type_line(pilot, text: str) -> None:
     await pilot.pause()
 
 
+def opened(app, kind: type) -> bool:
+    """Whether the app shows a screen of ``kind`` that is mounted: its widgets, those inside its containers
+    too, are mounted and its ``on_mount`` has run. A screen opened from a thread's answer is pushed, then
+    composed and mounted over later ticks; Textual's public ``App.is_mounted`` only says it is registered,
+    which it is (and its ``#hint`` exists) before the widgets inside its containers do."""
+    return isinstance(app.screen, kind) and app.screen._is_mounted
+
+
 async def wait_for(pilot, condition, seconds: float = 10.0) -> None:
     """Let the app run until ``condition()`` holds (a timer's tick, a thread's answer), failing after ``seconds``."""
     for _ in range(int(seconds / 0.05)):

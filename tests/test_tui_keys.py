@@ -16,7 +16,7 @@ from labyrinth.tui.screens.history import HistoryScreen
 from labyrinth.tui.screens.title import HUMAN, NewGame, TitleScreen
 from labyrinth.tui.widgets.minimap import Minimap
 from labyrinth.tui.widgets.narrative import BATCH, NarrativeLog
-from tests.test_tui import GAME, SIZE, halt_until_over, type_line, wait_for
+from tests.test_tui import GAME, SIZE, halt_until_over, opened, type_line, wait_for
 from tests.test_tui_waits import held_agents
 
 TINY = NewGame(5, "tiny", "normal", HUMAN, "builtin")
@@ -161,7 +161,7 @@ async def test_commands_typed_while_a_model_minotaur_thinks_queue_and_play_in_or
     held = held_agents(monkeypatch)
     app = LabyrinthApp(NewGame(7, "small", "normal", HUMAN, "gemini"), clock=clock)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, GameScreen) and app.screen.query("#hint"))
+        await wait_for(pilot, lambda: opened(app, GameScreen))
         screen, minotaur = app.screen, held["minotaur"]
         assert "vs gemini/test" in str(screen.query_one(NarrativeLog).border_title)
         hint, command = screen.query_one("#hint", Static), screen.query_one("#command", Input)

@@ -18,7 +18,7 @@ from labyrinth.tui.screens.spectate import SpectateScreen
 from labyrinth.tui.screens.title import HUMAN, NewGame, TitleScreen
 from labyrinth.tui.widgets.minimap import Minimap
 from tests.stubs import Model, Stub
-from tests.test_tui import SIZE, choose, type_line, wait_for
+from tests.test_tui import SIZE, choose, opened, type_line, wait_for
 
 KEY = "sk-tui-never-on-disk"
 
@@ -52,7 +52,7 @@ def _background_threads() -> set[threading.Thread]:
 async def test_hot_seat_thinks_in_the_background_while_the_screen_stays_live(gemini, tmp_path, clock):
     app = LabyrinthApp(NewGame(5, "small", "normal", HUMAN, "gemini"), clock=clock)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, GameScreen))  # the plan came back
+        await wait_for(pilot, lambda: opened(app, GameScreen))  # the plan came back
         screen = app.screen
         gemini.respond = held = Held(gemini.respond)
         await type_line(pilot, "look")
@@ -109,7 +109,7 @@ async def test_the_form_offers_every_provider_for_both_roles_and_two_models_can_
             app.screen.query_one("#seed", Input).value = "5"
             user.value, minotaur.value = "mistral", "ollama"
             await choose(pilot, app, "spectate")
-            await wait_for(pilot, lambda: isinstance(app.screen, SpectateScreen))
+            await wait_for(pilot, lambda: opened(app, SpectateScreen))
             screen = app.screen
             for _ in range(4):  # step by hand
                 screen.action_step()
@@ -134,7 +134,7 @@ async def test_a_second_start_while_the_first_is_opening_is_refused(gemini):
         assert len(_background_threads() - background) == 1  # no second plan asked for
         await pilot.pause()
         assert any(n.message == "A game is already starting." for n in app._notifications)
-        await wait_for(pilot, lambda: isinstance(app.screen, GameScreen))
+        await wait_for(pilot, lambda: opened(app, GameScreen))
         await pilot.pause()
         assert [type(s).__name__ for s in app.screen_stack] == ["Backdrop", "TitleScreen", "GameScreen"]
         assert app.screen.session.seed == 5
@@ -144,7 +144,7 @@ async def test_quitting_while_the_minotaur_thinks_does_not_wait_for_its_answer(g
     gemini.respond.delay_s = 0.0
     app = LabyrinthApp(NewGame(5, "small", "normal", HUMAN, "gemini"))
     async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, GameScreen))
+        await wait_for(pilot, lambda: opened(app, GameScreen))
         gemini.respond = held = Held(gemini.respond)  # the next answer comes only when the test says
         await type_line(pilot, "look")
         await pilot.press("ctrl+s")  # refused while the turn is half played
@@ -160,7 +160,7 @@ async def test_a_model_minotaurs_own_lesson_replaces_the_events_words_once_it_an
     gemini.respond.delay_s = 0.0
     app = LabyrinthApp(NewGame(5, "tiny", "normal", HUMAN, "gemini"))
     async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, GameScreen))
+        await wait_for(pilot, lambda: opened(app, GameScreen))
         session = app.screen.session
         for _ in range(40):
             if session.over:

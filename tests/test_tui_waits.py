@@ -18,7 +18,7 @@ from labyrinth.tui.screens.opening import OpeningScreen
 from labyrinth.tui.screens.spectate import SpectateScreen
 from labyrinth.tui.screens.title import HUMAN, NewGame
 from tests.stubs import FakeClock, Model, Stub
-from tests.test_tui import SIZE, type_line, wait_for
+from tests.test_tui import SIZE, opened, type_line, wait_for
 
 
 class Held:
@@ -70,7 +70,7 @@ async def test_the_hot_seat_counts_a_quota_wait_down_on_the_screens_clock(monkey
     held = held_agents(monkeypatch)
     app = LabyrinthApp(NewGame(7, "small", "normal", HUMAN, "gemini"), clock=clock)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, GameScreen) and app.screen.query("#hint"))  # composed
+        await wait_for(pilot, lambda: opened(app, GameScreen))
         screen, minotaur, transport = app.screen, held["minotaur"], FakeClock(start=5000.0)
         hint = screen.query_one("#hint", Static)
         minotaur.decide_gate.clear()
@@ -92,7 +92,7 @@ async def test_the_spectator_sees_which_agent_waits_out_a_quota(monkeypatch, clo
     held = held_agents(monkeypatch)
     app = LabyrinthApp(NewGame(7, "small", "normal", "gemini", "gemini"), clock=clock, autoplay=False)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, SpectateScreen) and app.screen.query("#agents"))  # composed
+        await wait_for(pilot, lambda: opened(app, SpectateScreen))
         screen, user, transport = app.screen, held["user"], FakeClock()
         panel = screen.query_one("#agents")
         user.decide_gate.clear()
@@ -123,7 +123,7 @@ async def test_the_opening_keeps_the_keys_and_plays_what_was_typed_ahead(monkeyp
     monkeypatch.setenv("GEMINI_API_KEY", "k")
     app = LabyrinthApp(NewGame(7, "small", "normal", HUMAN, "gemini"), clock=clock)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, OpeningScreen))
+        await wait_for(pilot, lambda: opened(app, OpeningScreen))
         opening = app.screen
         assert "The Minotaur is getting ready" in str(opening.query_one("#opening-title", Static).render())
         assert app.focused.id == "command"
@@ -139,7 +139,7 @@ async def test_the_opening_keeps_the_keys_and_plays_what_was_typed_ahead(monkeyp
                                                                                                         "halt"]
         assert "look, halt" in str(opening.query_one("#opening-typed", Static).render())
         plans.set()
-        await wait_for(pilot, lambda: isinstance(app.screen, GameScreen))
+        await wait_for(pilot, lambda: opened(app, GameScreen))
         screen = app.screen
         await wait_for(pilot, lambda: screen.session.game.state.turn == 2 and screen.thinking is None)
         command = screen.query_one("#command", Input)
@@ -154,8 +154,8 @@ async def test_a_hanging_endpoint_holds_the_opening_no_longer_than_the_calls_dea
     try:
         app = LabyrinthApp(NewGame(7, "small", "normal", HUMAN, "gemini", {"gemini": settings}))
         async with app.run_test(size=SIZE) as pilot:
-            await wait_for(pilot, lambda: isinstance(app.screen, OpeningScreen))
-            await wait_for(pilot, lambda: isinstance(app.screen, GameScreen), seconds=20)
+            await wait_for(pilot, lambda: opened(app, OpeningScreen))
+            await wait_for(pilot, lambda: opened(app, GameScreen), seconds=20)
             minotaur = app.screen.session.minotaur
             assert minotaur.plan == [] and "did not answer within 1 s" in minotaur.agent.last_exchange["error"]
     finally:
