@@ -65,7 +65,7 @@ class ArenaSettings:
     preset: str = "standard"
     difficulty: str = "normal"
     max_turns: int = DEFAULT_MAX_TURNS
-    providers: tuple[ProviderSettings, ...] = ()  # for LLM agents
+    providers: tuple[tuple[str, ProviderSettings], ...] = ()  # each model contestant's settings, by its name
     memory: bool = False  # draw reflections from each match
     lessons: tuple[Reflection, ...] = ()  # the experience log as the run began: what the agents learn from
     learners: tuple[str, ...] = ROLES  # with memory, the roles given lessons (both leave reflections)
@@ -91,7 +91,7 @@ class ArenaSettings:
         """One match on ``seed``, both agents built here from the seed and, with memory, from the
         lessons relevant to it; its reflections come back in the result. ``seated`` is given the
         agents before they are asked anything (their plans)."""
-        providers = {settings.provider: settings for settings in self.providers}
+        providers = dict(self.providers)
         kinds = {"user": self.user, "minotaur": self.minotaur}
         learners = self.learners if self.memory else ()
         lessons = {role: relevant(self.lessons, role, seed, self.preset) if role in learners else [] for role in kinds}

@@ -1,15 +1,41 @@
-"""Which model each provider uses, where, and with what key: the command line's
-flags first, then the environment, then the config file's [gemini], [mistral],
-[ollama] and [openai] tables, then the defaults. A key is never shown: it is a Secret."""
+"""Which model each provider uses, where, with what key and what sampling settings: the
+command line's flags first, then the environment, then the config file's [gemini],
+[mistral], [ollama] and [openai] tables, then the defaults. A key is never shown: it is a
+Secret.
+
+Settings are checked where they are read, from any of those places: a key is printable
+ASCII, a base URL an http(s) URL with a host and a valid port, of a bounded length, and
+OLLAMA_HOST one of the forms the ollama client takes (``host``, ``host:port``, ``:port``,
+a URL). A bad one is a ConfigError of one line naming the setting and what is wrong,
+before any call is made.
+
+A model's settings also say who it is in published results (``setup``): the provider, the
+model, the endpoint (without its user-info or query, which may hold a password) and the
+sampling settings. The same model id behind another server, or asked with another
+temperature, is another contestant."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
-from labyrinth.saves.config import MAX_RPM, MAX_TIMEOUT_S, ConfigError, read_config, rpm_ok, timeout_ok, validated
+from labyrinth.saves.config import (
+    MAX_RPM,
+    MAX_TIMEOUT_S,
+    ConfigError,
+    key_problem,
+    read_config,
+    rpm_ok,
+    timeout_ok,
+    url_problem,
+    validated,
+)
 
+from .providers.base import REPLY_TOKENS
 from .providers.secrets import remember, remember_url
 
 PROVIDERS = ("gemini", "mistral", "ollama", "openai")
@@ -26,6 +52,8 @@ MODEL_VARIABLES = {p: f"LABYRINTH_{p.upper()}_MODEL" for p in PROVIDERS}
 DEFAULT_URLS = {"gemini": "https://generativelanguage.googleapis.com", "mistral": "https://api.mistral.ai",
                 "ollama": "http://127.0.0.1:11434", "openai": "https://api.openai.com/v1"}
 DEFAULT_TIMEOUT_S = 30.0
+DEFAULT_TEMPERATURE = 0.7  # what a model is asked with unless its contestant says otherwise
+SETUP_CHARS = 12  # a setup's fingerprint: 48 bits of a SHA-256, enough to tell a run's contestants apart
 
 
 class Secret:
@@ -65,6 +93,9 @@ class ProviderSettings:
     timeout_s: float = DEFAULT_TIMEOUT_S
     key_source: str | None = None  # where the key came from (a variable's name, "config file"), for doctor
     rpm: float | None = None  # at most this many requests start in any minute (None: as fast as answered)
+    temperature: float = DEFAULT_TEMPERATURE  # left out for a model that refuses one (a reasoning model)
+    max_tokens: int = REPLY_TOKENS  # the answer's budget; a reasoning model is given its reasoning's on top
+    reasoning_effort: str | None = None  # a reasoning model's effort (None: the least that plays well)
 
     def __post_init__(self) -> None:
         if isinstance(self.api_key, str):
@@ -74,6 +105,24 @@ class ProviderSettings:
     @property
     def endpoint(self) -> str:
         return self.base_url or DEFAULT_URLS[self.provider]
+
+    @property
+    def public_endpoint(self) -> str:
+        """The endpoint as results may show it: without user-info, query or fragment (a password or
+        a key can hide in each)."""
+        return public_url(self.endpoint)
+
+    def public(self) -> dict[str, Any]:
+        """What makes this model the contestant it is, as a results row keeps it: never a key."""
+        return {"provider": self.provider, "model": self.model, "endpoint": self.public_endpoint,
+                "temperature": self.temperature, "max_tokens": self.max_tokens,
+                "reasoning_effort": self.reasoning_effort}
+
+    @property
+    def setup(self) -> str:
+        """A short fingerprint of ``public()``: two contestants with the same one play alike."""
+        text = json.dumps(self.public(), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()[:SETUP_CHARS]
 
     @property
     def configured(self) -> bool:
@@ -101,6 +150,11 @@ def provider_settings(provider: str, flags: dict[str, Any] | None = None, enviro
         return (table[name], "config file") if name in table else (default, None)
 
     key, key_source = pick("api_key", KEY_VARIABLES[provider])
+    if key and (problem := key_problem(str(key))):
+        raise ConfigError(f"the {provider} key from {_where(key_source)} {problem}")
+    base_url, url_source = pick("base_url", (URL_VARIABLES[provider],))
+    if base_url:
+        base_url = checked_url(provider, str(base_url), _where(url_source))
     timeout_s, source = pick("timeout_s", (), DEFAULT_TIMEOUT_S)
     if source == "command line" and not timeout_ok(timeout_s):  # the file's is checked as it is read
         raise ConfigError(f"--llm-timeout must be more than 0 and at most {MAX_TIMEOUT_S:g} seconds, "
@@ -109,5 +163,32 @@ def provider_settings(provider: str, flags: dict[str, Any] | None = None, enviro
     if source == "command line" and not rpm_ok(rpm):
         raise ConfigError(f"--llm-rpm must be more than 0 and at most {MAX_RPM:g} requests a minute, not {rpm}")
     return ProviderSettings(provider, str(pick("model", (MODEL_VARIABLES[provider],), DEFAULT_MODELS[provider])[0]),
-                            pick("base_url", (URL_VARIABLES[provider],))[0], key, float(timeout_s), key_source,
-                            None if rpm is None else float(rpm))
+                            base_url, key, float(timeout_s), key_source, None if rpm is None else float(rpm))
+
+
+def checked_url(provider: str, url: str, where: str) -> str:
+    """``url`` as the endpoint of ``provider`` (OLLAMA_HOST's short forms made whole: ``host:port``,
+    ``:port``), or ConfigError naming ``where`` it came from and what is wrong with it."""
+    whole = url
+    if provider == "ollama" and "://" not in url:
+        whole = "http://" + ("127.0.0.1" + url if url.startswith(":") else url)
+    problem = url_problem(whole)
+    if problem:
+        raise ConfigError(f"the {provider} endpoint from {where} {problem}")
+    return whole
+
+
+def public_url(url: str) -> str:
+    """``url`` without user-info, query or fragment (what a results table or log may show)."""
+    try:
+        parts = urlsplit(url)
+        host = parts.netloc.rpartition("@")[2]
+        return urlunsplit((parts.scheme, host, parts.path, "", ""))
+    except ValueError:
+        return "(an endpoint that cannot be read)"
+
+
+def _where(source: str | None) -> str:
+    """Where a setting came from, as a message names it: a variable, the command line, the config file."""
+    return {"command line": "the command line", "config file": "the config file", None: "the defaults"}.get(
+        source, f"${source}" if source else "the defaults")

@@ -85,10 +85,11 @@ class LLMAgent:
     blocking = True
 
     def __init__(self, role: str, transport: Transport, seed: int, learning_injection: str = "",
-                 game_name: str | None = None) -> None:
+                 game_name: str | None = None, name: str | None = None) -> None:
         self.role, self.transport, self.seed, self.game_name = role, transport, seed, game_name
         self.patience_s = patience_s(transport.timeout_s)  # the runner waits this long for a decision
-        self.name = transport.name
+        self.own_name = name or transport.name  # a config contestant's name, else "provider/model"
+        self.name = self.own_name
         self.learning_injection = learning_injection
         self.lessons: list[Reflection] = []
         self.book: Book | None = None  # the behaviour lessons of its role, when it learns
@@ -123,8 +124,8 @@ class LLMAgent:
         began = time.perf_counter()
         try:
             reply = self.transport.complete(self.system, [("user", ask)], LESSON)
-        except ProviderError:
-            self._count(None, time.perf_counter() - began)
+        except ProviderError as exc:
+            self._count(None, time.perf_counter() - began, str(exc))
             return None
         self._count(reply, time.perf_counter() - began)
         try:
@@ -177,7 +178,7 @@ class LLMAgent:
         self.history.clear()
         self.notes.clear()
         self.note, self.failures, self.failure, self.last_exchange = "", 0, None, None
-        self.replacement, self.name = None, self.transport.name
+        self.replacement, self.name = None, self.own_name
 
     def __deepcopy__(self, memo: dict) -> LLMAgent:
         """A copy for another game (base.fresh_copy) that shares the transport: one SDK client,
@@ -311,17 +312,23 @@ class LLMAgent:
         }
         if reply is not None and (reply.cut_short or reply.blocked):
             self.last_exchange.update(finish_reason=reply.finish_reason, blocked=reply.blocked)
-        self._count(reply, seconds)
+        if reply is not None and reply.reasoning_tokens:
+            self.last_exchange["reasoning_tokens"] = reply.reasoning_tokens
+        self._count(reply, seconds, error)
 
-    def _count(self, reply: Reply | None, seconds: float) -> None:
+    def _count(self, reply: Reply | None, seconds: float, error: str | None = None) -> None:
         """One call's tokens (from the API's usage fields) and latency, in the side's stats."""
         if self.meter is None:
             return
         self.meter.calls += 1
         self.meter.call_s += seconds
         if reply is not None:
+            self.meter.answered += 1
             self.meter.tokens_in += reply.tokens_in or 0
             self.meter.tokens_out += reply.tokens_out or 0
+            self.meter.reasoning_tokens += reply.reasoning_tokens or 0
+        elif error:
+            self.meter.last_error = shorten(error, NOTE_CHARS)
 
     def _replace(self, observation: Observation) -> None:
         from .registry import make_agent
@@ -331,7 +338,7 @@ class LLMAgent:
         self.replacement.seated(self.difficulty)
         if self.action_space is not None:
             self.replacement.initialize(self.description, self.action_space)
-        self.name = f"{self.transport.name} (replaced by builtin)"
+        self.name = f"{self.own_name} (replaced by builtin)"
 
 
 def _tail(text: str, chars: int) -> str:

@@ -3,23 +3,27 @@ and an LLM agent on each provider for either role.
 
 Names are written the way LiteLLM users write models: a rule agent's name
 (``builtin``, ``random``, ``wait``), a provider's name alone (its configured or
-default model), or ``provider/model`` (``gemini/gemini-2.5-flash``,
-``ollama/qwen3:8b``). One parser (``parse_contestant``) reads them all, for
-every front that picks agents."""
+default model), ``provider/model`` (``gemini/gemini-2.5-flash``,
+``ollama/qwen3:8b``), or the name of a contestant of the config file (a
+``[contestants.NAME]`` table: a model at an endpoint with its settings). One parser
+(``parse_contestant``) reads them all, for every front that picks agents."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from importlib import import_module
+from typing import Any
 
+from labyrinth.saves.config import ConfigError, key_problem, read_config
 from labyrinth.saves.experience import Reflection
 
 from .base import Agent
 from .behaviour_lessons import Book
 from .builtin_minotaur import BuiltinMinotaur
 from .builtin_user import BuiltinUser
-from .config import KEY_VARIABLES, PROVIDERS, ProviderSettings, provider_settings
+from .config import KEY_VARIABLES, PROVIDERS, ProviderSettings, checked_url, provider_settings
 from .naive import RandomWalker, Waiter
 
 USER_AGENTS: dict[str, Callable[[int], Agent]] = {"builtin": BuiltinUser, "random": RandomWalker}
@@ -40,24 +44,65 @@ class UnknownContestant(ValueError):
 
 @dataclass(frozen=True)
 class Contestant:
-    """A player of one role, by name: a rule agent (``provider`` None), or a model on a provider
-    (``model`` None: the provider's configured or default one)."""
+    """A player of one role, by name: a rule agent (``provider`` None), a model on a provider
+    (``model`` None: the provider's configured or default one), or a contestant of the config
+    file (``table``: its settings, which win over the provider's)."""
 
     role: str
     name: str  # as written
     provider: str | None = None
     model: str | None = None
+    table: Mapping[str, Any] | None = None  # a [contestants.NAME] table of the config file
 
     def settings(self, providers: Mapping[str, ProviderSettings] | None = None) -> ProviderSettings:
-        """The provider's settings (``providers``' when given, else the environment's and config's),
-        with this contestant's model; only for a model contestant."""
-        settings = (providers or {}).get(self.provider) or provider_settings(self.provider)
-        return replace(settings, model=self.model) if self.model else settings
+        """This model's settings: those ``providers`` holds under its name when the front resolved it
+        already, else the provider's (``providers``' when given, else the environment's and config's)
+        with this contestant's model, or its table's settings over them. A contestant with an
+        endpoint of its own is given only its own key (its table's ``api_key`` or ``api_key_env``):
+        the provider's key is never sent to another server. ConfigError for a bad setting."""
+        providers = providers or {}
+        if self.name in providers:  # resolved by the front, under the name it was given
+            return providers[self.name]
+        settings = providers.get(self.provider) or provider_settings(self.provider)
+        if self.table is None:
+            return replace(settings, model=self.model) if self.model else settings
+        return _with_table(settings, self.name, self.table)
 
     def resolved(self, providers: Mapping[str, ProviderSettings] | None = None) -> str:
         """The full name: ``provider/model`` with the model the bare provider name stands for, so that
-        ``gemini`` and ``gemini/gemini-2.5-flash`` are one contestant in a results table."""
-        return self.name if self.provider is None else f"{self.provider}/{self.settings(providers).model}"
+        ``gemini`` and ``gemini/gemini-2.5-flash`` are one contestant in a results table; a config
+        contestant's own name."""
+        if self.provider is None or self.table is not None:
+            return self.name
+        return f"{self.provider}/{self.settings(providers).model}"
+
+    def setup(self, providers: Mapping[str, ProviderSettings] | None = None) -> str:
+        """Who this contestant is beyond its name, in results: its settings' fingerprint ("" for a rule agent)."""
+        return "" if self.provider is None else self.settings(providers).setup
+
+
+def _with_table(settings: ProviderSettings, name: str, table: Mapping[str, Any]) -> ProviderSettings:
+    """``settings`` with a config contestant's table over them."""
+    where = f"[contestants.{name}] in the config file"
+    changes = {key: table[key] for key in ("model", "timeout_s", "rpm", "temperature", "max_tokens",
+                                           "reasoning_effort") if key in table}
+    if "base_url" in table:
+        changes["base_url"] = checked_url(settings.provider, table["base_url"], where)
+        changes["api_key"], changes["key_source"] = None, None  # the provider's key stays with the provider
+    if "api_key" in table:
+        changes["api_key"], changes["key_source"] = table["api_key"], where
+    elif env_key := table.get("api_key_env"):
+        if os.environ.get(env_key):
+            if problem := key_problem(os.environ[env_key]):
+                raise ConfigError(f"the key in ${env_key} (named by {where}) {problem}")
+            changes["api_key"], changes["key_source"] = os.environ[env_key], env_key
+    return replace(settings, **{key: float(value) if key in ("timeout_s", "rpm", "temperature") else value
+                                for key, value in changes.items()})
+
+
+def configured_contestants() -> dict[str, Mapping[str, Any]]:
+    """The config file's contestants by name ({} without a file); ConfigError for a broken file."""
+    return read_config().get("contestants", {})
 
 
 def agent_kinds(role: str) -> list[str]:
@@ -67,24 +112,37 @@ def agent_kinds(role: str) -> list[str]:
 
 def contestant_names(role: str) -> str:
     """The names ``role`` accepts, as a message lists them."""
-    return ", ".join([*RULE_AGENTS[role], *(f"{p}, {p}/<model>" for p in PROVIDERS)])
+    return ", ".join([*RULE_AGENTS[role], *(f"{p}, {p}/<model>" for p in PROVIDERS),
+                      "or a contestant of the config file ([contestants.NAME])"])
 
 
 def parse_contestant(role: str, name: str) -> Contestant:
-    """``name`` read as a player of ``role``; UnknownContestant, listing the valid names, otherwise."""
+    """``name`` read as a player of ``role``; UnknownContestant, listing the valid names, otherwise
+    (ConfigError when the name could only be the config file's and the file is broken)."""
     provider, slash, model = name.partition("/")
     if name in RULE_AGENTS[role] or (provider in PROVIDERS and not slash):
         return Contestant(role, name, None if name in RULE_AGENTS[role] else name)
     if provider in PROVIDERS and model and model.isprintable() and not any(c.isspace() for c in model) \
             and len(model) <= MODEL_NAME_CHARS:
         return Contestant(role, name, provider, model)
+    if not slash and (table := configured_contestants().get(name)) is not None:
+        return Contestant(role, name, table["provider"], table.get("model"), table)
     raise UnknownContestant(f"no {role} agent called {name!r}: choose one of {contestant_names(role)}")
 
 
 def provider_of(name: str) -> str | None:
-    """The LLM provider a contestant's name calls, or None for a rule agent or an unknown name."""
-    provider, _, _ = name.partition("/")
-    return provider if provider in PROVIDERS else None
+    """The LLM provider a contestant's name calls, or None for a rule agent or an unknown name (a
+    config contestant's provider is its table's: a broken file names none)."""
+    provider, slash, _ = name.partition("/")
+    if provider in PROVIDERS:
+        return provider
+    if slash or name in USER_AGENTS or name in MINOTAUR_AGENTS:
+        return None
+    try:
+        table = configured_contestants().get(name)
+    except ConfigError:
+        return None
+    return table["provider"] if table else None
 
 
 def make_agent(role: str, kind: str, seed: int, providers: Mapping[str, ProviderSettings] | None = None,
@@ -99,7 +157,8 @@ def make_agent(role: str, kind: str, seed: int, providers: Mapping[str, Provider
     else:
         from .llm_agent import LLMAgent
 
-        agent = LLMAgent(role, make_transport(contestant.settings(providers)), seed)
+        named = contestant.name if contestant.table is not None else None  # a config contestant's own name
+        agent = LLMAgent(role, make_transport(contestant.settings(providers)), seed, name=named)
     if lessons:
         agent.learn(lessons, preset)
     if book is not None:

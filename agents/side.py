@@ -17,6 +17,7 @@ from labyrinth.engine.turn import TurnResult
 from labyrinth.engine.world import World
 from labyrinth.engine.wsap import Action, ActionResult
 from labyrinth.engine.wsap.roles import ROLES
+from labyrinth.saves.results_db import SideRecord
 
 from .base import Agent
 from .providers.base import ProviderError
@@ -37,10 +38,22 @@ class SideStats:
     errors: int = 0  # valid commands the game answered with ERROR
     think_s: float = 0.0  # time spent in decide()
     calls: int = 0  # an LLM agent's model calls: every decision's, the plan's and the lesson's
+    answered: int = 0  # of those, the calls that came back with a reply (usable or not)
     call_s: float = 0.0  # the time those calls took
+    quota_waits: int = 0  # waits for a quota's end or the pace before a call could start
+    quota_wait_s: float = 0.0
     tokens_in: int = 0  # from the LLM API's usage fields, when there are any, for all those calls
-    tokens_out: int = 0
+    tokens_out: int = 0  # reasoning included
+    reasoning_tokens: int = 0  # of tokens_out, those spent thinking before the answer
     replaced: bool = False  # the agent's provider kept failing and the built-in agent took over
+    last_error: str | None = None  # the last call's failure, one line (never a key)
+
+    def record(self, settings: str = "{}") -> SideRecord:
+        """These counts as a results row keeps them; ``settings``: the model's, as JSON ({} for a rule agent)."""
+        return SideRecord(settings, self.decisions, self.fallbacks, self.invalid, self.provider_errors, self.errors,
+                          self.exceptions, self.timeouts, self.calls, self.answered, round(self.call_s, 4),
+                          self.quota_waits, round(self.quota_wait_s, 3), self.tokens_in, self.tokens_out,
+                          self.reasoning_tokens, self.replaced, self.last_error)
 
 
 class Side:

@@ -23,6 +23,7 @@ transaction, as soon as it ends.
 
 from __future__ import annotations
 
+import json
 import os
 import queue
 import threading
@@ -36,30 +37,47 @@ from typing import Any
 
 from labyrinth.engine.wsap.roles import ROLES
 from labyrinth.saves.experience import Reflection
-from labyrinth.saves.results_db import NOBODY, MatchKey, MatchRow, ResultsDB, now_iso
+from labyrinth.saves.results_db import NOBODY, MatchKey, MatchRow, ResultsDB, now_iso, project_version
 
 from .arena import QUEUED_PER_WORKER, ArenaSettings
 from .config import ProviderSettings
 from .match_records import MatchResult
 from .providers.pacing import Waiting
-from .registry import provider_of
 from .worker_pool import process_pool
 
 THREADS, PROCESSES = "threads", "processes"  # where a match is played: model matches, rule-agent matches
 
 
 @dataclass(frozen=True)
-class Tournament:
-    """What a tournament plays: contestants by their full names (Contestant.resolved), the seeds
-    every pairing plays, and what every match shares."""
+class Entrant:
+    """A contestant as results know it: its full name (Contestant.resolved) and, for a model, its
+    settings (endpoint and sampling), which are part of who it is."""
 
-    users: tuple[str, ...]
-    minotaurs: tuple[str, ...]
+    name: str
+    settings: ProviderSettings | None = None  # None: a rule agent
+
+    @property
+    def setup(self) -> str:
+        return self.settings.setup if self.settings else ""
+
+    @property
+    def record(self) -> str:
+        """The settings as a results row keeps them (JSON; never a key)."""
+        return json.dumps(self.settings.public(), sort_keys=True) if self.settings else "{}"
+
+
+@dataclass(frozen=True)
+class Tournament:
+    """What a tournament plays: its contestants, the seeds every pairing plays (``repeats`` times
+    each), and what every match shares."""
+
+    users: tuple[Entrant, ...]
+    minotaurs: tuple[Entrant, ...]
     seeds: tuple[int, ...]
     preset: str
     difficulty: str
     max_turns: int
-    providers: tuple[ProviderSettings, ...] = ()
+    repeats: int = 1
     memory: bool = False
     lessons: tuple[Reflection, ...] = ()
     learners: tuple[str, ...] = ("user", "minotaur")  # with memory, the roles given lessons
@@ -71,15 +89,21 @@ class Tournament:
 
     def keys(self) -> list[MatchKey]:
         """Every match, seed by seed: a tournament cut short has played every pairing about as often."""
-        return [MatchKey(user, minotaur, seed, self.preset, self.difficulty, self.max_turns, self.learned)
-                for seed in self.seeds for user in self.users for minotaur in self.minotaurs]
+        return [MatchKey(user.name, minotaur.name, seed, self.preset, self.difficulty, self.max_turns, self.learned,
+                         repeat, user.setup, minotaur.setup)
+                for seed in self.seeds for repeat in range(self.repeats) for user in self.users
+                for minotaur in self.minotaurs]
+
+    def entrant(self, role: str, key: MatchKey) -> Entrant:
+        """The contestant of ``role`` in the match ``key``."""
+        name, setup = getattr(key, role), getattr(key, f"{role}_setup")
+        return next(e for e in (self.users if role == "user" else self.minotaurs) if (e.name, e.setup) == (name, setup))
 
     def match(self, key: MatchKey) -> ArenaSettings:
         """The arena's settings for the match ``key``: only the lessons relevant to its seed."""
-        llm = {provider_of(key.user), provider_of(key.minotaur)} - {None}
-        return ArenaSettings(key.user, key.minotaur, self.preset, self.difficulty, self.max_turns,
-                             tuple(p for p in self.providers if p.provider in llm), self.memory,
-                             self.lessons, self.learners).for_seed(key.seed)
+        models = tuple((e.name, e.settings) for role in ROLES if (e := self.entrant(role, key)).settings)
+        return ArenaSettings(key.user, key.minotaur, self.preset, self.difficulty, self.max_turns, models,
+                             self.memory, self.lessons, self.learners).for_seed(key.seed)
 
 
 @dataclass(frozen=True)
@@ -91,15 +115,14 @@ class Played:
     replay: str | None
     wall_s: float
 
-    def row(self, run_began: str) -> MatchRow:
-        """The match as the database keeps it; ``run_began``: when the tournament run began."""
+    def row(self, tournament: Tournament, run_began: str) -> MatchRow:
+        """The match as the database keeps it, judged valid or void; ``run_began``: when the
+        tournament run began."""
         r = self.result
+        sides = {role: getattr(r, role).record(tournament.entrant(role, self.key).record) for role in ROLES}
         return MatchRow(**asdict(self.key), outcome=r.outcome, turns=r.turns, game_time=r.game_time,
-                        user_tokens_in=r.user.tokens_in, user_tokens_out=r.user.tokens_out,
-                        minotaur_tokens_in=r.minotaur.tokens_in, minotaur_tokens_out=r.minotaur.tokens_out,
-                        user_fallbacks=r.user.fallbacks, minotaur_fallbacks=r.minotaur.fallbacks,
-                        user_replaced=r.user.replaced, minotaur_replaced=r.minotaur.replaced,
-                        wall_s=round(self.wall_s, 3), replay=self.replay, run_began=run_began)
+                        wall_s=round(self.wall_s, 3), replay=self.replay, user_side=sides["user"],
+                        minotaur_side=sides["minotaur"], version=project_version(), run_began=run_began).judged()
 
 
 def play_match(key: MatchKey, settings: ArenaSettings, replays: Path | None,
@@ -175,7 +198,7 @@ def run_tournament(tournament: Tournament, db: ResultsDB, *, concurrency: int = 
                 progress.in_flight.pop(key, None)
             if isinstance(outcome, BaseException):
                 raise outcome
-            row = outcome.row(run_began)
+            row = outcome.row(tournament, run_began)
             db.record(row, replace=fresh)
             progress.done.append(row)
             if on_result:
@@ -187,7 +210,7 @@ def run_tournament(tournament: Tournament, db: ResultsDB, *, concurrency: int = 
 
 
 def _calls_a_model(key: MatchKey) -> bool:
-    return bool(provider_of(key.user) or provider_of(key.minotaur))
+    return bool(key.user_setup or key.minotaur_setup)
 
 
 def _handed_back(future: Future, way: str, key: MatchKey, ended: queue.Queue) -> None:

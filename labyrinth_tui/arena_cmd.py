@@ -106,7 +106,7 @@ def run(args: argparse.Namespace, providers: dict[str, ProviderSettings]) -> int
         recorder_factory = partial(_replay_writer, args.replays)
     keeper, lessons = (None, ()) if not learners(args) else open_memory(_say, seeds)  # its thread starts here
     settings = ArenaSettings(args.user, args.minotaur, args.preset, args.difficulty, args.max_turns,
-                             tuple(providers.values()), memory=keeper is not None, lessons=lessons,
+                             tuple(providers.items()), memory=keeper is not None, lessons=lessons,
                              learners=learners(args))
     status = Console(stderr=True)
     keep = keeper.keep if keeper else None

@@ -28,7 +28,7 @@ from labyrinth.agents.config import ProviderSettings
 from labyrinth.agents.ratings import Standings, rate
 from labyrinth.agents.registry import UnknownContestant, check_configured, contestant_names, parse_contestant
 from labyrinth.agents.runner import DEFAULT_MAX_TURNS, MatchResult
-from labyrinth.agents.tournament import Progress, Tournament, run_tournament
+from labyrinth.agents.tournament import Entrant, Progress, Tournament, run_tournament
 from labyrinth.engine import DEFAULT_PRESET, DIFFICULTIES, PRESETS
 from labyrinth.engine.wsap.roles import ROLES
 from labyrinth.saves.paths import replays_dir
@@ -102,8 +102,8 @@ def run(args: argparse.Namespace, providers: dict[str, ProviderSettings]) -> int
     try:
         with db:
             progress = _play(args, tournament, db, keeper.keep if keeper else None)
-            rows = [row for row in db.matches(preset=args.preset, difficulty=args.difficulty)
-                    if (row.max_turns, row.learned) == (args.max_turns, tournament.learned)]
+            rows = db.matches(preset=args.preset, difficulty=args.difficulty, max_turns=args.max_turns,
+                              learned=tournament.learned, void=False)
     except ResultsUnusable as problem:
         _say(str(problem))
         return 2
@@ -115,7 +115,7 @@ def run(args: argparse.Namespace, providers: dict[str, ProviderSettings]) -> int
     if args.json:
         print(json.dumps({"played": len(progress.done), "skipped": progress.skipped,
                           "wall_s": round(time.perf_counter() - began, 3), "learned": tournament.learned,
-                          "matches": [row.__dict__ for row in rows if row.key in mine],
+                          "matches": [row.to_dict() for row in rows if row.key in mine],
                           "standings": standings.to_dict()}))
     else:
         from rich.console import Console
@@ -135,9 +135,10 @@ def _tournament(args: argparse.Namespace, providers: dict[str, ProviderSettings]
             raise UnknownContestant(f"no {role} contestant given: name at least one of {contestant_names(role)}")
     for contestant in (c for found in contestants.values() for c in found if c.provider):
         check_configured(contestant.settings(providers))
-    names = {role: tuple(dict.fromkeys(c.resolved(providers) for c in found)) for role, found in contestants.items()}
-    return Tournament(names["user"], names["minotaur"], tuple(range(args.seed, args.seed + args.games)),
-                      args.preset, args.difficulty, args.max_turns, tuple(providers.values()))
+    entrants = {role: tuple(dict.fromkeys(Entrant(c.resolved(providers), c.settings(providers) if c.provider else None)
+                                          for c in found)) for role, found in contestants.items()}
+    return Tournament(entrants["user"], entrants["minotaur"], tuple(range(args.seed, args.seed + args.games)),
+                      args.preset, args.difficulty, args.max_turns)
 
 
 def _play(args: argparse.Namespace, tournament: Tournament, db: ResultsDB,

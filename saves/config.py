@@ -2,18 +2,32 @@
 (platformdirs; on Linux $XDG_CONFIG_HOME/labyrinth/config.toml). Read only.
 
 The file is checked in full when it is read: only the [gemini], [mistral],
-[ollama] and [openai] tables, only their known keys, each of its kind (a timeout a
-finite number of seconds in range), so that a typo or a wrong value is named
-at once rather than making every model call fail later."""
+[ollama] and [openai] tables and the [contestants.NAME] tables, only their known
+keys, each of its kind (a timeout a finite number of seconds in range, a key
+printable ASCII, a base URL an http(s) URL with a valid port), so that a typo or a
+wrong value is named at once rather than making every model call fail later.
+
+A contestant is a model at an endpoint with its settings, used by its name wherever a
+role is chosen (``--users llama-local``)::
+
+    [contestants.llama-local]
+    provider = "openai"
+    model = "llama-3.1-8b-instruct"
+    base_url = "http://127.0.0.1:8000/v1"
+    temperature = 0.2
+    max_tokens = 300
+"""
 
 from __future__ import annotations
 
+import re
 import tomllib
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
+from urllib.parse import urlsplit
 
 from platformdirs import user_config_path
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from labyrinth.engine.commands import EXCERPT_CHARS, excerpt
 
@@ -23,6 +37,12 @@ from .reading import read_regular
 CONFIG_BYTES = 1 << 20  # the most read of the config file
 MAX_TIMEOUT_S = 3600.0  # the longest one model call may be given
 MAX_RPM = 100_000.0  # the fastest pace of requests a minute that may be set
+MAX_URL_CHARS = 2_000  # the longest base URL taken: real ones are far shorter, a pasted file is not one
+MAX_KEY_CHARS = 1_000  # the longest key taken
+MAX_TOKENS = 100_000  # the most tokens an answer may be given
+PROVIDER_NAMES = ("gemini", "mistral", "ollama", "openai")  # the tables of providers (agents/config.py's PROVIDERS)
+CONTESTANT_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")  # no "/" (provider/model), no space, no comma
+EFFORTS = ("none", "minimal", "low", "medium", "high")  # a reasoning model's effort, as OpenAI names them
 
 
 def timeout_ok(seconds: float) -> bool:
@@ -36,6 +56,36 @@ def rpm_ok(rpm: float) -> bool:
     return 0 < rpm <= MAX_RPM
 
 
+def key_problem(key: str) -> str | None:
+    """What is wrong with ``key`` as an API key (None: nothing): only printable ASCII, no space, of
+    a bounded length (httpx cannot send anything else in a header, and fails deep inside)."""
+    if len(key) > MAX_KEY_CHARS:
+        return f"is {len(key):,} characters long (at most {MAX_KEY_CHARS:,})"
+    if not all("!" <= c <= "~" for c in key):
+        return "holds a character that is not printable ASCII (a space, an accent, a line break?)"
+    return None
+
+
+def url_problem(url: str) -> str | None:
+    """What is wrong with ``url`` as a provider's base URL (None: nothing): an http or https URL
+    with a host, a port in range, of a bounded length, with no space or control character."""
+    if len(url) > MAX_URL_CHARS:
+        return f"is {len(url):,} characters long (at most {MAX_URL_CHARS:,})"
+    if any(not c.isprintable() or c.isspace() for c in url):
+        return "holds a space, a line break or another character a URL cannot"
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError as exc:
+        return f"cannot be read as a URL ({exc})"
+    if parts.scheme.lower() not in ("http", "https"):
+        return f"is not an http(s) URL (it begins {parts.scheme + '://' if parts.scheme else 'without http://'})"
+    if not parts.hostname:
+        return "names no host"
+    del port  # read above for its check: urlsplit raises only when it is read
+    return None
+
+
 class ConfigError(ValueError):
     """A config file that cannot be read; ``str()`` is one line for the user."""
 
@@ -45,12 +95,30 @@ class ProviderTable(BaseModel):
 
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
     model: str | None = Field(None, min_length=1, max_length=200, description="the model's name")
-    base_url: str | None = Field(None, min_length=1, max_length=2000, description="the endpoint")
-    api_key: str | None = Field(None, max_length=1000, description="the key (the environment's wins)")
+    base_url: str | None = Field(None, min_length=1, max_length=MAX_URL_CHARS, description="the endpoint")
+    api_key: str | None = Field(None, max_length=MAX_KEY_CHARS, description="the key (the environment's wins)")
     timeout_s: float | None = Field(None, gt=0, le=MAX_TIMEOUT_S, allow_inf_nan=False,
                                     description="the longest one model call may take, in seconds")
     rpm: float | None = Field(None, gt=0, le=MAX_RPM, allow_inf_nan=False,
                               description="at most this many requests a minute (--llm-rpm)")
+
+    @field_validator("api_key")
+    @classmethod
+    def _key(cls, key: str | None) -> str | None:
+        if key and (problem := key_problem(key)):
+            raise ValueError(f"the key {problem}")
+        return key
+
+
+class ContestantTable(ProviderTable):
+    """A contestant: a model at an endpoint with its sampling settings, under a name of its own."""
+
+    provider: Literal["gemini", "mistral", "ollama", "openai"] = Field(description="whose API it speaks")
+    temperature: float | None = Field(None, ge=0, le=2, allow_inf_nan=False, description="sampling temperature")
+    max_tokens: int | None = Field(None, ge=16, le=MAX_TOKENS, description="the answer's token budget")
+    reasoning_effort: Literal[EFFORTS] | None = Field(None, description="a reasoning model's effort")
+    api_key_env: str | None = Field(None, pattern=r"^[A-Za-z_][A-Za-z0-9_]{0,99}$",
+                                    description="the environment variable holding its key")
 
 
 class ConfigFile(BaseModel):
@@ -59,6 +127,16 @@ class ConfigFile(BaseModel):
     mistral: ProviderTable | None = None
     ollama: ProviderTable | None = None
     openai: ProviderTable | None = None
+    contestants: dict[str, ContestantTable] | None = None
+
+    @field_validator("contestants")
+    @classmethod
+    def _names(cls, tables: dict[str, ContestantTable] | None) -> dict[str, ContestantTable] | None:
+        for name in tables or {}:
+            if not CONTESTANT_NAME.fullmatch(name) or name in PROVIDER_NAMES:
+                raise ValueError(f"{name!r} cannot name a contestant: use letters, digits, '.', '_' and '-' "
+                                 "(at most 64, no '/'), and not a provider's name")
+        return tables
 
 
 def config_path() -> Path:
@@ -94,17 +172,27 @@ def validated(tables: dict[str, Any], path: Path | None = None) -> dict[str, Any
         config = ConfigFile.model_validate(tables)
     except ValidationError as exc:
         raise ConfigError(f"{path or config_path()}: {_problem(exc.errors(include_url=False)[0])}") from None
-    return {name: table.model_dump(exclude_none=True) for name in ConfigFile.model_fields
-            if (table := getattr(config, name)) is not None}
+    tables = {name: table.model_dump(exclude_none=True) for name in PROVIDER_NAMES
+              if (table := getattr(config, name)) is not None}
+    if config.contestants:
+        tables["contestants"] = {name: table.model_dump(exclude_none=True) for name, table in config.contestants.items()}
+    return tables
 
 
 def _problem(error: Any) -> str:
-    """One validation error as ``[table] key: what is wrong``."""
-    table, *key = [_named(str(part)) for part in error["loc"]] or ["?"]
+    """One validation error as ``[table] key: what is wrong`` (a contestant's table as
+    ``[contestants.NAME]``)."""
+    parts = [_named(str(part)) for part in error["loc"]] or ["?"]
+    known = ProviderTable.model_fields
+    if parts[0] == "contestants" and len(parts) > 1 and error["type"] != "value_error":
+        parts = [f"contestants.{parts[1]}", *parts[2:]]
+        known = ContestantTable.model_fields
+    table, *key = parts
     if error["type"] == "extra_forbidden":
-        return (f"[{table}] {key[0]}: unknown key (known: {', '.join(ProviderTable.model_fields)})" if key else
+        return (f"[{table}] {key[0]}: unknown key (known: {', '.join(known)})" if key else
                 f"[{table}]: unknown table (known: {', '.join(f'[{n}]' for n in ConfigFile.model_fields)})")
-    return f"[{table}]{' ' + '.'.join(key) if key else ''}: {error['msg']}"
+    message = error["msg"].removeprefix("Value error, ")
+    return f"[{table}]{' ' + '.'.join(key) if key else ''}: {message}"
 
 
 def _named(part: str) -> str:

@@ -2,56 +2,93 @@
 user data directory), for the tournament to skip what it has played and for the
 leaderboard to rate.
 
+A row is the match's full record: the key, the outcome, each side's counts (answers
+that held no action, provider errors, refused actions, calls and their time, quota
+waits, tokens with the reasoning ones), each model contestant's endpoint and
+settings, the project's version, and whether the match is a *valid* result.
+
+A match is valid only if every model in it decided it itself: a model replaced by
+the built-in agent, or one whose turns were played by the fallback more than
+FALLBACK_SHARE_ALLOWED of the time, did not play the match, so the match is *void*.
+A void match is kept with its reason, left out of every rating and table, and played
+again by the next run of the same tournament (its new result replaces it).
+
 Several tournaments may write at once (two terminals, two machines' worth of
 models): the database runs in WAL mode, so readers never block the writer, and
 each write is one short transaction that waits out another's lock (BUSY_S)
 instead of failing. A match is committed whole as it ends, so a tournament killed
 at any moment leaves every finished match and nothing half-written. A match is
-known by its key (both contestants, seed, preset, difficulty, max turns): the
-key is unique, so two tournaments that both play a match keep one row. Who learned from
-the experience log is part of the key: a match played with lessons depends on the log as it
-was, so it is never taken for (or skipped because of) the same match played without.
+known by its key: both contestants (each by its name and its setup, the
+fingerprint of its endpoint and sampling settings), seed, repeat, preset,
+difficulty, max turns and who learned from the experience log. The key is unique,
+so two tournaments that both play a match keep one row; and before a match is
+played it is *claimed* (a lease in the ``claims`` table, renewed while it is played):
+a second worker on the same tournament plays other matches, and the lease of a
+worker that died expires (at once when it died on this machine), so its matches are
+played by the next.
 
 Matches are returned in play order: tournament runs in the order they began, and within a
-run seed by seed (then by key), as the tournament schedules them. That order is the
-same however many matches were played at once, so the ratings drawn in it are too.
+run seed by seed (then by key), as the tournament schedules them.
 
 A file that is not a database, or a database that stays locked, is reported as
 ResultsUnusable and left exactly as it was: this module never deletes, moves or
-recreates the file.
+recreates the file. A row whose values are not of their kind (a seed of text) is
+reported in one line naming the row and skipped. A database on a read-only mount is
+read in place, or from a copy in memory when it must first be brought to this schema.
 """
 
 from __future__ import annotations
 
+import json
+import os
+import socket
 import sqlite3
-from collections.abc import Iterable, Iterator
+import time
+import uuid
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import astuple, dataclass, fields
+from dataclasses import asdict, dataclass, field, fields
 from dataclasses import replace as replaced
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Self
+from typing import Any, Self
 
-from .paths import data_dir
+from .paths import StorageError, confined, data_dir
 
 RESULTS_FILE = "results.db"
-SCHEMA_VERSION = 2  # 2: who learned (in the key) and when the run began (the play order)
+SCHEMA_VERSION = 3  # 2: who learned (in the key) and when the run began; 3: setups, repeats, the full record
 BUSY_S = 30.0  # how long a write waits for another tournament's transaction before giving up
-KEY = ("user", "minotaur", "seed", "preset", "difficulty", "max_turns", "learned")
-PLAY_ORDER = ("run_began", "seed", *(name for name in KEY if name != "seed"))  # see the module's docstring
+KEY = ("user", "user_setup", "minotaur", "minotaur_setup", "seed", "repeat", "preset", "difficulty", "max_turns",
+       "learned")
+PLAY_ORDER = ("run_began", "seed", "repeat", *(name for name in KEY if name not in ("seed", "repeat")))
 NOBODY = "none"  # the learned of a match where neither side learned from the experience log
-UNRECORDED = "unrecorded"  # the learned of a match kept before it was recorded (schema 1)
+UNRECORDED = "unrecorded"  # the learned (or a model's setup) of a match kept before it was recorded
 OUTCOMES = ("ESCAPED", "DEATH", "TIMEOUT")
+FALLBACK_SHARE_ALLOWED = 0.10  # a model whose turns were played by the fallback more often did not play the match
+LEASE_S = 120.0  # how long a claim holds without being renewed: a worker renews its claims well before
+ROLES = ("user", "minotaur")  # the sides of a row, in the order the engine names them
+ROLE_WORDS = {"user": "user", "minotaur": "Minotaur"}  # as a sentence names them
 
 
 def results_path() -> Path:
     return data_dir() / RESULTS_FILE
 
 
+def project_version() -> str:
+    """This project's version, as installed (kept in each row: a change of rules or agents shows)."""
+    from importlib import metadata
+
+    try:
+        return metadata.version("labyrinth-temporal-hunt")
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
 @dataclass(frozen=True, order=True)
 class MatchKey:
     """What makes two matches the same match: played again without learning, it gives the same
-    result; with learning, it also depends on the experience log it learned from."""
+    result (a model that samples gives another sample: ``repeat`` tells the samples apart); with
+    learning, it also depends on the experience log it learned from."""
 
     user: str
     minotaur: str
@@ -60,6 +97,61 @@ class MatchKey:
     difficulty: str
     max_turns: int
     learned: str = NOBODY  # who learned from the experience log: none, or the roles joined by "+"
+    repeat: int = 0  # which of a pairing's plays on this seed (--repeats)
+    user_setup: str = ""  # the user contestant's setup (its endpoint and settings' fingerprint; "" a rule agent)
+    minotaur_setup: str = ""
+
+    @property
+    def id(self) -> str:
+        """The key as one string (a claim's)."""
+        return json.dumps([getattr(self, name) for name in KEY], separators=(",", ":"))
+
+
+@dataclass(frozen=True)
+class SideRecord:
+    """How one side played a match: what its contestant is, and what became of its answers."""
+
+    settings: str = "{}"  # a model's provider, model, endpoint (no key, no password) and sampling settings, as JSON
+    decisions: int = 0  # turns it was asked for
+    fallbacks: int = 0  # turns played by the fallback instead of its answer
+    invalid: int = 0  # answers that held no valid action
+    provider_errors: int = 0  # calls that failed for good (after retries)
+    refused: int = 0  # actions the game refused (ERROR)
+    exceptions: int = 0
+    timeouts: int = 0  # turns whose answer missed the match's deadline
+    calls: int = 0  # model calls: plan, decisions, lesson; not the built-in agent's turns after a replacement
+    answered: int = 0  # calls that came back with a reply (usable or not)
+    call_s: float = 0.0  # the time those calls took
+    quota_waits: int = 0  # waits for a quota or the pace
+    quota_wait_s: float = 0.0
+    tokens_in: int = 0
+    tokens_out: int = 0  # reasoning included
+    reasoning_tokens: int = 0  # of tokens_out: thinking the model did before answering
+    replaced: bool = False  # its model kept failing and the built-in agent took over
+    last_error: str | None = None  # the last provider error, one redacted line
+
+    @property
+    def model(self) -> bool:
+        """Whether a model played this side (a rule agent's settings are empty)."""
+        return self.settings != "{}"
+
+    @property
+    def mean_call_s(self) -> float:
+        return self.call_s / self.calls if self.calls else 0.0
+
+    def void_reason(self, role: str) -> str | None:
+        """Why this side's model did not play the match, or None if it did (or a rule agent played)."""
+        if not self.model:
+            return None
+        if self.replaced:
+            return f"the {ROLE_WORDS[role]}'s model was replaced by the built-in agent after failing in a row"
+        if self.decisions and self.fallbacks > FALLBACK_SHARE_ALLOWED * self.decisions:
+            return (f"{self.fallbacks} of the {ROLE_WORDS[role]}'s {self.decisions} turns were played by the fallback "
+                    f"(more than {FALLBACK_SHARE_ALLOWED:.0%})")
+        return None
+
+
+SIDE = tuple(f.name for f in fields(SideRecord))
 
 
 @dataclass(frozen=True)
@@ -75,38 +167,68 @@ class MatchRow:
     outcome: str  # ESCAPED, DEATH or TIMEOUT
     turns: int
     game_time: float
-    user_tokens_in: int
-    user_tokens_out: int
-    minotaur_tokens_in: int
-    minotaur_tokens_out: int
-    user_fallbacks: int
-    minotaur_fallbacks: int
-    user_replaced: bool  # the user's model kept failing and the built-in agent took over
-    minotaur_replaced: bool
-    wall_s: float
-    replay: str | None  # the replay file's path
-    played_at: str = ""  # UTC, ISO 8601; set as the row is written
+    wall_s: float = 0.0
+    replay: str | None = None  # the replay file's path
+    user_side: SideRecord = field(default_factory=SideRecord)
+    minotaur_side: SideRecord = field(default_factory=SideRecord)
     learned: str = NOBODY  # who learned from the experience log (MatchKey.learned)
+    repeat: int = 0
+    user_setup: str = ""
+    minotaur_setup: str = ""
+    void: str | None = None  # why the match is no valid result ("void: ..."); None for a valid one
+    version: str = ""  # the project's version that played it
+    played_at: str = ""  # UTC, ISO 8601; set as the row is written
     run_began: str = ""  # UTC, ISO 8601 to the microsecond: when the tournament run that played it began
 
     @property
     def key(self) -> MatchKey:
-        return MatchKey(*(getattr(self, name) for name in KEY))
+        return MatchKey(**{name: getattr(self, name) for name in KEY})
+
+    @property
+    def valid(self) -> bool:
+        return self.void is None
 
     @property
     def play_order(self) -> tuple:
         """Where the match stands in play order (the module's docstring): rate in this order."""
         return tuple(getattr(self, name) for name in PLAY_ORDER)
 
+    def side(self, role: str) -> SideRecord:
+        return self.user_side if role == "user" else self.minotaur_side
 
-COLUMNS = tuple(f.name for f in fields(MatchRow))
-_TYPES = {"int": "INTEGER", "float": "REAL", "str": "TEXT", "bool": "INTEGER",
-          "str | None": "TEXT"}
+    def to_dict(self) -> dict[str, Any]:
+        """The row as JSON takes it: each side's record an object, its settings parsed."""
+        row = asdict(self)
+        for role in ROLES:
+            row[f"{role}_side"]["settings"] = json.loads(row[f"{role}_side"]["settings"])
+        return row
+
+    def judged(self) -> MatchRow:
+        """This row with its validity decided from its sides (the first reason found, if any)."""
+        reasons = [why for role in ROLES if (why := self.side(role).void_reason(role))]
+        return replaced(self, void=f"void: {reasons[0]}" if reasons else None)
+
+
+_TOP = tuple(f.name for f in fields(MatchRow) if f.name not in ("user_side", "minotaur_side"))
+COLUMNS = (*_TOP, *(f"{role}_{name}" for role in ROLES for name in SIDE))
+_SQL_TYPES = {int: "INTEGER", float: "REAL", str: "TEXT", bool: "INTEGER"}
+_KINDS: dict[str, tuple[type, bool]] = {}  # each column's Python kind and whether it may be NULL
+for _f in (*fields(MatchRow), *fields(SideRecord)):
+    _text = str(_f.type)
+    _KINDS[_f.name] = ({"int": int, "float": float, "bool": bool}.get(_text.split(" ")[0], str), "None" in _text)
+_COLUMN_KINDS = {**{name: _KINDS[name] for name in _TOP},
+                 **{f"{role}_{name}": _KINDS[name] for role in ROLES for name in SIDE}}
 _SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS matches (
-    {", ".join(f"{f.name} {_TYPES[f.type]}{'' if f.type == 'str | None' else ' NOT NULL'}" for f in fields(MatchRow))},
-    CHECK (outcome IN {OUTCOMES!r}),
+    {", ".join(f"{c} {_SQL_TYPES[kind]}{'' if null else ' NOT NULL'}" for c, (kind, null) in _COLUMN_KINDS.items())},
     UNIQUE ({", ".join(KEY)})
+)"""
+_CLAIMS = """
+CREATE TABLE IF NOT EXISTS claims (
+    match TEXT PRIMARY KEY,  -- MatchKey.id
+    owner TEXT NOT NULL,  -- host:pid:random of the worker playing it
+    until REAL NOT NULL,  -- seconds since the epoch: the claim lapses then unless renewed
+    replay TEXT  -- the replay being written: a lapsed claim's is a partial one, removed by the next claimer
 )"""
 
 
@@ -115,45 +237,71 @@ class ResultsUnusable(Exception):
     that it was kept as it is."""
 
 
+def new_owner() -> str:
+    """A worker's name in claims: its host and process, so that a dead one on this host is known
+    at once, and a random part, so that two workers never share one."""
+    return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+
+
 class ResultsDB:
     """The results database at ``path`` (default: results.db in the data directory), opened and
-    checked at once. Use from one thread (the tournament's coordinator); close when done."""
+    checked at once. ``read_only``: for reading (the leaderboard): nothing is written, and a
+    database on a read-only mount can be read. Use from one thread; close when done.
+    ``clock``: seconds since the epoch, for leases (time.time)."""
 
-    def __init__(self, path: Path | None = None) -> None:
+    def __init__(self, path: Path | None = None, *, read_only: bool = False,
+                 clock: Callable[[], float] = time.time) -> None:
         self.path = path if path is not None else results_path()
+        self.read_only, self.clock = read_only, clock
+        self.damaged: list[str] = []  # the last read's damaged rows, one line each
+        if not read_only and path is None:
+            try:
+                confined(self.path, data_dir())  # a link leading elsewhere is not ours to write through
+            except StorageError as error:
+                raise ResultsUnusable(f"the results database {error}; it is kept as it is") from None
+        self._db = self._open()
+
+    def _open(self) -> sqlite3.Connection:
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(self.path, timeout=BUSY_S, isolation_level=None)
+            if self.read_only:
+                db = self._open_to_read()
+            else:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                db = sqlite3.connect(self.path, timeout=BUSY_S, isolation_level=None)
         except (OSError, sqlite3.Error) as error:
             raise self._unusable(error) from None
         try:
             with self._guard():
-                self._db.execute("PRAGMA journal_mode=WAL")
-                self._db.execute("PRAGMA synchronous=NORMAL")  # WAL keeps every commit across a crash of ours
-                with self._transaction():
-                    version = self._db.execute("PRAGMA user_version").fetchone()[0]
-                    if version > SCHEMA_VERSION:
-                        raise ResultsUnusable(f"{self.path} was written by a newer labyrinth (schema {version}); "
-                                              "it is kept as it is")
-                    if version == 1:
-                        self._migrate_from_1()
-                    self._db.execute(_SCHEMA)
-                    self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+                if not self.read_only:
+                    db.execute("PRAGMA journal_mode=WAL")
+                    db.execute("PRAGMA synchronous=NORMAL")  # WAL keeps every commit across a crash of ours
+                version = db.execute("PRAGMA user_version").fetchone()[0]
+                if version > SCHEMA_VERSION:
+                    raise ResultsUnusable(f"{self.path} was written by a newer labyrinth (schema {version}); "
+                                          "it is kept as it is")
+                if self.read_only and version < SCHEMA_VERSION:
+                    db = _in_memory(db)  # brought to this schema in a copy: the file is not written
+                if version < SCHEMA_VERSION or not self.read_only:
+                    with _transaction(db):
+                        _migrate(db, version)
         except ResultsUnusable:
-            self._db.close()
+            db.close()
             raise
+        return db
 
-    def _migrate_from_1(self) -> None:
-        """Schema 1 kept neither who learned nor when the run began: its matches are kept as
-        learned 'unrecorded' (never taken for a match played with or without learning) and as
-        begun when each was written. SQLite cannot change a UNIQUE constraint, so the table is
-        copied (in the caller's transaction: all or nothing)."""
-        old = [name for name in COLUMNS if name not in ("learned", "run_began")]
-        self._db.execute("ALTER TABLE matches RENAME TO matches_1")
-        self._db.execute(_SCHEMA)
-        self._db.execute(f"INSERT INTO matches ({', '.join(old)}, learned, run_began) SELECT {', '.join(old)}, ?, "
-                         "replace(played_at, 'Z', '.000000Z') FROM matches_1 ORDER BY rowid", (UNRECORDED,))
-        self._db.execute("DROP TABLE matches_1")
+    def _open_to_read(self) -> sqlite3.Connection:
+        """A read-only connection; on a read-only mount a WAL database cannot make its shared-memory
+        file, so it is read as immutable (nobody can be writing it there)."""
+        if not self.path.is_file():
+            raise sqlite3.OperationalError("unable to open database file")
+        uri = self.path.resolve().as_uri()
+        db = sqlite3.connect(f"{uri}?mode=ro", uri=True, timeout=BUSY_S, isolation_level=None)
+        try:
+            db.execute("PRAGMA user_version").fetchone()
+            return db
+        except sqlite3.OperationalError:
+            db.close()
+            return sqlite3.connect(f"{uri}?immutable=1", uri=True, timeout=BUSY_S, isolation_level=None)
 
     def close(self) -> None:
         self._db.close()
@@ -164,50 +312,99 @@ class ResultsDB:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def record(self, row: MatchRow, replace: bool = False) -> None:
-        """Keep one finished match, in a transaction of its own. A match already kept is left as it
-        was, unless ``replace`` (a tournament run with --fresh: the new result stands)."""
-        row = _stamped(row)
-        on_conflict = f"DO UPDATE SET {', '.join(f'{c}=excluded.{c}' for c in COLUMNS if c not in KEY)}" \
-            if replace else "DO NOTHING"
-        with self._guard(), self._transaction():
+    # --- writing ---------------------------------------------------------------------
+
+    def record(self, row: MatchRow, replace: bool = False, owner: str | None = None) -> None:
+        """Keep one finished match, in a transaction of its own, and let go of ``owner``'s claim on it.
+        A valid match already kept is left as it was, unless ``replace`` (a tournament run with
+        --fresh: the new result stands); a void one is replaced by the new result."""
+        row = replaced(row, played_at=now_iso("seconds"))
+        update = ", ".join(f"{c}=excluded.{c}" for c in COLUMNS if c not in KEY)
+        unless = "" if replace else " WHERE matches.void IS NOT NULL"
+        with self._guard(), _transaction(self._db):
             try:
                 self._db.execute(f"INSERT INTO matches ({', '.join(COLUMNS)}) "
                                  f"VALUES ({', '.join('?' * len(COLUMNS))}) "
-                                 f"ON CONFLICT ({', '.join(KEY)}) {on_conflict}", astuple(row))
+                                 f"ON CONFLICT ({', '.join(KEY)}) DO UPDATE SET {update}{unless}", _values(row))
             except OverflowError:  # a number beyond SQLite's 64-bit integers (a seed from the API)
                 raise ResultsUnusable(f"the results database {self.path} cannot keep the match {row.user} vs "
                                       f"{row.minotaur}, seed {row.seed}: a number in it is beyond the 64-bit "
                                       "integers SQLite keeps; nothing of it was written") from None
+            if owner is not None:
+                self._db.execute("DELETE FROM claims WHERE match = ? AND owner = ?", (row.key.id, owner))
+
+    def claim(self, key: MatchKey, owner: str, replay: str | None = None, lease_s: float = LEASE_S) \
+            -> tuple[bool, str | None]:
+        """Claim ``key`` for ``owner`` to play: whether it was taken (not when another live worker holds
+        it, nor when it has a valid result already), and the partial replay a lapsed claim left (the
+        caller removes it). ``replay``: the file this worker will write it to."""
+        now = self.clock()
+        with self._guard(), _transaction(self._db):
+            if self._db.execute(f"SELECT 1 FROM matches WHERE {' AND '.join(f'{c} = ?' for c in KEY)} "
+                                "AND void IS NULL", _key_values(key)).fetchone():
+                return False, None
+            held = self._db.execute("SELECT owner, until, replay FROM claims WHERE match = ?", (key.id,)).fetchone()
+            if held and held[0] != owner and held[1] > now and _alive(held[0]):
+                return False, None
+            self._db.execute("INSERT INTO claims (match, owner, until, replay) VALUES (?, ?, ?, ?) "
+                             "ON CONFLICT (match) DO UPDATE SET owner=excluded.owner, until=excluded.until, "
+                             "replay=excluded.replay", (key.id, owner, now + lease_s, replay))
+        left = held[2] if held and held[0] != owner else None
+        return True, left
+
+    def renew(self, keys: Iterable[MatchKey], owner: str, lease_s: float = LEASE_S) -> None:
+        """Keep ``owner``'s claims on ``keys`` for another lease."""
+        ids = [(self.clock() + lease_s, key.id, owner) for key in keys]
+        if ids:
+            with self._guard(), _transaction(self._db):
+                self._db.executemany("UPDATE claims SET until = ? WHERE match = ? AND owner = ?", ids)
+
+    def release(self, key: MatchKey, owner: str) -> None:
+        """Let go of ``owner``'s claim on ``key`` without a result (a match abandoned)."""
+        with self._guard(), _transaction(self._db):
+            self._db.execute("DELETE FROM claims WHERE match = ? AND owner = ?", (key.id, owner))
+
+    def claimed_elsewhere(self, keys: Iterable[MatchKey], owner: str) -> set[MatchKey]:
+        """Those of ``keys`` a live worker other than ``owner`` holds now."""
+        wanted = {key.id: key for key in keys}
+        now = self.clock()
+        with self._guard():
+            held = self._db.execute("SELECT match, owner, until FROM claims").fetchall()
+        return {wanted[match] for match, who, until in held if match in wanted and who != owner and until > now
+                and _alive(who)}
+
+    # --- reading ---------------------------------------------------------------------
 
     def played(self, keys: Iterable[MatchKey]) -> set[MatchKey]:
-        """Those of ``keys`` that have a result already."""
+        """Those of ``keys`` that have a valid result already (a void one is played again)."""
         wanted = set(keys)
-        return {row.key for row in self.matches() if row.key in wanted}
+        return {row.key for row in self.matches(void=False) if row.key in wanted}
 
-    def matches(self, *, preset: str | None = None, difficulty: str | None = None) -> list[MatchRow]:
-        """Every kept match (on ``preset``, at ``difficulty``, when given), in play order."""
+    def matches(self, *, preset: str | None = None, difficulty: str | None = None, max_turns: int | None = None,
+                learned: str | None = None, void: bool | None = None) -> list[MatchRow]:
+        """Every kept match (on ``preset``, at ``difficulty``, with ``max_turns``, learned by
+        ``learned``, void or valid as ``void`` says, when given), in play order. A damaged row is
+        skipped and said in ``damaged``."""
         where, values = [], []
-        for column, value in (("preset", preset), ("difficulty", difficulty)):
+        for column, value in (("preset", preset), ("difficulty", difficulty), ("max_turns", max_turns),
+                              ("learned", learned)):
             if value is not None:
                 where.append(f"{column} = ?")
                 values.append(value)
-        query = f"SELECT {', '.join(COLUMNS)} FROM matches {'WHERE ' + ' AND '.join(where) if where else ''} " \
-                f"ORDER BY {', '.join(PLAY_ORDER)}"
+        if void is not None:
+            where.append(f"void IS {'NOT ' if void else ''}NULL")
+        query = f"SELECT rowid, {', '.join(COLUMNS)} FROM matches {'WHERE ' + ' AND '.join(where) if where else ''}"
         with self._guard():
-            return [_row(values) for values in self._db.execute(query, values).fetchall()]
+            found = self._db.execute(query, values).fetchall()
+        rows, self.damaged = [], []
+        for rowid, *cells in found:
+            try:
+                rows.append(_row(cells))
+            except _Damaged as damage:
+                self.damaged.append(f"row {rowid} of {self.path.name} is damaged: {damage}; it is left out")
+        return sorted(rows, key=lambda row: row.play_order)
 
-    @contextmanager
-    def _transaction(self) -> Iterator[None]:
-        # BEGIN IMMEDIATE takes the write lock at once (waiting up to BUSY_S), so a transaction never
-        # fails half-way on another writer's lock.
-        self._db.execute("BEGIN IMMEDIATE")
-        try:
-            yield
-        except BaseException:
-            self._db.execute("ROLLBACK")
-            raise
-        self._db.execute("COMMIT")
+    # --- inside ----------------------------------------------------------------------
 
     @contextmanager
     def _guard(self) -> Iterator[None]:
@@ -223,7 +420,74 @@ class ResultsDB:
         else:
             why = text
         return ResultsUnusable(f"the results database {self.path} cannot be used: {why}; it is kept as it is "
-                               f"(move it away to start a new one)")
+                               f"(to start afresh, rename it, e.g. to {self.path.name}.old)")
+
+
+@contextmanager
+def _transaction(db: sqlite3.Connection) -> Iterator[None]:
+    # BEGIN IMMEDIATE takes the write lock at once (waiting up to BUSY_S), so a transaction never
+    # fails half-way on another writer's lock.
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")
+
+
+def _has_matches(db: sqlite3.Connection) -> bool:
+    return db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'matches'").fetchone() is not None
+
+
+def _in_memory(db: sqlite3.Connection) -> sqlite3.Connection:
+    copy = sqlite3.connect(":memory:", isolation_level=None)
+    db.backup(copy)
+    db.close()
+    return copy
+
+
+def _migrate(db: sqlite3.Connection, version: int) -> None:
+    """Bring the database from schema ``version`` to this one, in the caller's transaction (all or
+    nothing). SQLite cannot change a UNIQUE constraint, so an old table is copied. Schema 1 kept
+    neither who learned nor when the run began: its matches are kept as learned 'unrecorded' and
+    as begun when each was written. Schemas 1 and 2 kept no setups (a model's is 'unrecorded', so
+    no new match is taken for one of them), no repeats, and of the record only the tokens,
+    fallbacks and replacements: a match is judged valid or void from those, by today's rule."""
+    if version >= SCHEMA_VERSION or not _has_matches(db):
+        db.execute(_SCHEMA)
+        db.execute(_CLAIMS)
+        db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        return
+    db.execute("ALTER TABLE matches RENAME TO matches_old")
+    db.execute(_SCHEMA)
+    db.execute(_CLAIMS)
+    old = [column for (column,) in db.execute("SELECT name FROM pragma_table_info('matches_old')")]
+    for cells in db.execute(f"SELECT {', '.join(old)} FROM matches_old ORDER BY rowid").fetchall():
+        was = dict(zip(old, cells, strict=True))
+        try:
+            values = _values(_old_row(was))
+        except (TypeError, ValueError):  # a damaged row is carried over as it is, and reported when read
+            values = tuple(was.get(column) for column in COLUMNS)
+        db.execute(f"INSERT OR IGNORE INTO matches ({', '.join(COLUMNS)}) VALUES ({', '.join('?' * len(COLUMNS))})",
+                   values)
+    db.execute("DROP TABLE matches_old")
+    db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+
+def _old_row(was: dict[str, Any]) -> MatchRow:
+    """A row of schema 1 or 2 (``was``: its columns) as this schema keeps it, judged by today's rule."""
+    sides = {role: SideRecord(settings=json.dumps({"recorded": False}) if "/" in str(was[role]) else "{}",
+                              decisions=int(was["turns"]), fallbacks=int(was[f"{role}_fallbacks"]),
+                              tokens_in=int(was[f"{role}_tokens_in"]), tokens_out=int(was[f"{role}_tokens_out"]),
+                              replaced=bool(was[f"{role}_replaced"])) for role in ROLES}
+    return MatchRow(was["user"], was["minotaur"], was["seed"], was["preset"], was["difficulty"], was["max_turns"],
+                    was["outcome"], was["turns"], was["game_time"], was["wall_s"], was["replay"],
+                    sides["user"], sides["minotaur"], was.get("learned", UNRECORDED),
+                    user_setup=UNRECORDED if sides["user"].model else "",
+                    minotaur_setup=UNRECORDED if sides["minotaur"].model else "",
+                    version="before schema 3", played_at=was["played_at"],
+                    run_began=was.get("run_began") or str(was["played_at"]).replace("Z", ".000000Z")).judged()
 
 
 def now_iso(timespec: str = "microseconds") -> str:
@@ -232,11 +496,60 @@ def now_iso(timespec: str = "microseconds") -> str:
     return datetime.now(UTC).isoformat(timespec=timespec).replace("+00:00", "Z")
 
 
-def _stamped(row: MatchRow) -> MatchRow:
-    return replaced(row, played_at=now_iso("seconds"))
+def _values(row: MatchRow) -> tuple:
+    return (*(getattr(row, name) for name in _TOP),
+            *(getattr(row.side(role), name) for role in ROLES for name in SIDE))
 
 
-def _row(values: tuple) -> MatchRow:
-    row = dict(zip(COLUMNS, values, strict=True))
-    return MatchRow(**{**row, "user_replaced": bool(row["user_replaced"]),
-                       "minotaur_replaced": bool(row["minotaur_replaced"])})
+def _key_values(key: MatchKey) -> tuple:
+    return tuple(getattr(key, name) for name in KEY)
+
+
+class _Damaged(ValueError):
+    """A row whose value is not of its column's kind."""
+
+
+def _row(cells: list[Any]) -> MatchRow:
+    values = dict(zip(COLUMNS, cells, strict=True))
+    for column, value in values.items():
+        values[column] = _checked(column, value)
+    if values["outcome"] not in OUTCOMES:
+        raise _Damaged(f"outcome is {_shown(values['outcome'])}")
+    sides = {role: SideRecord(**{name: values.pop(f"{role}_{name}") for name in SIDE}) for role in ROLES}
+    return MatchRow(**values, user_side=sides["user"], minotaur_side=sides["minotaur"])
+
+
+def _checked(column: str, value: Any) -> Any:
+    kind, nullable = _COLUMN_KINDS[column]
+    if value is None:
+        if nullable:
+            return None
+        raise _Damaged(f"{column} is empty")
+    if kind is bool and isinstance(value, int) and value in (0, 1):
+        return bool(value)
+    if kind is float and isinstance(value, (int, float)) and not isinstance(value, bool):
+        return float(value)
+    if isinstance(value, kind) and not (kind is int and isinstance(value, bool)):
+        return value
+    raise _Damaged(f"{column} is {_shown(value)}")
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _alive(owner: str) -> bool:
+    """Whether the worker ``owner`` may still be playing: one of another host is taken at its lease;
+    one of this host is alive only while its process is."""
+    host, _, rest = owner.partition(":")
+    pid = rest.partition(":")[0]
+    if host != socket.gethostname() or not pid.isdigit():
+        return True
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # alive, but another user's
+        return True
+    return True

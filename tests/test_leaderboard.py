@@ -29,8 +29,7 @@ from .test_tui import choose, wait_for
 
 
 def kept(user: str, minotaur: str, seed: int, outcome: str, replay: str | None = None, preset: str = "tiny") -> MatchRow:
-    return MatchRow(user, minotaur, seed, preset, "normal", 20, outcome, 7, 12.5, 0, 0, 0, 0, 0, 0, False, False,
-                    0.01, replay)
+    return MatchRow(user, minotaur, seed, preset, "normal", 20, outcome, 7, 12.5, 0.01, replay)
 
 
 def keep(*rows: MatchRow) -> list[MatchRow]:

@@ -176,7 +176,7 @@ def test_lessons_reach_a_models_system_prompt_at_setup_only_and_its_own_words_ar
                    reflection(6, role=role, outcome=lost, key_reflection="Not of this labyrinth.", preset="tiny"))
         kinds = {role: provider, other: "builtin"}
         settings = ArenaSettings(kinds["user"], kinds["minotaur"], "tiny", max_turns=4, memory=True, lessons=lessons,
-                                 providers=(ProviderSettings(provider, "m", stub.url, api_key="k", timeout_s=5),))
+                                 providers=((provider, ProviderSettings(provider, "m", stub.url, api_key="k", timeout_s=5)),))
         result = run_arena(settings, [3]).results[0]
         chats = [conversation_text(provider, r["body"]) for r in stub.requests if r["method"] == "POST"]
         systems = {system for system, _ in chats}
@@ -207,7 +207,7 @@ def test_hostile_lessons_reach_each_providers_system_prompt_only_as_quoted_notes
                    *[reflection(n, role="minotaur", outcome="ESCAPED", key_reflection=text, **here)
                      for n, text in enumerate(HOSTILE[4:])])
         settings = ArenaSettings(provider, provider, "tiny", max_turns=2, memory=True, lessons=lessons,
-                                 providers=(ProviderSettings(provider, "m", stub.url, api_key="k", timeout_s=5),))
+                                 providers=((provider, ProviderSettings(provider, "m", stub.url, api_key="k", timeout_s=5)),))
         run_arena(settings, [3])
         systems = {conversation_text(provider, r["body"])[0] for r in stub.requests if r["method"] == "POST"}
         by_role = {"minotaur" if "You are the Minotaur" in system else "user": system for system in systems}

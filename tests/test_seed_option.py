@@ -38,8 +38,7 @@ def test_the_lowest_and_highest_seeds_are_played(capsys):
 
 
 def test_a_seed_the_database_cannot_keep_is_said_not_raised(tmp_path):
-    row = MatchRow("builtin", "wait", SEED_LIMIT, "tiny", "normal", 20, "TIMEOUT", 20, 1.0, 0, 0, 0, 0, 0, 0,
-                   False, False, 0.1, None)
+    row = MatchRow("builtin", "wait", SEED_LIMIT, "tiny", "normal", 20, "TIMEOUT", 20, 1.0, 0.1, None)
     with ResultsDB(tmp_path / "results.db") as db, pytest.raises(ResultsUnusable, match="cannot keep the match "
                                                                  "builtin vs wait, seed 9223372036854775808"):
         db.record(row)

@@ -88,8 +88,8 @@ def test_rule_agents_and_two_models_play_every_pairing_once(capsys, openai):
     assert {(r.user, r.minotaur) for r in rows} == {(u, m) for u in users.split(",") for m in minotaurs.split(",")}
     for row in rows:
         assert Path(row.replay).is_file()
-        assert (row.user_tokens_in > 0) == row.user.startswith("openai/")
-        assert (row.minotaur_tokens_in > 0) == row.minotaur.startswith("openai/")
+        assert (row.user_side.tokens_in > 0) == row.user.startswith("openai/")
+        assert (row.minotaur_side.tokens_in > 0) == row.minotaur.startswith("openai/")
     assert {r["body"]["model"] for r in openai.requests if r["body"]} == {"alpha", "beta"}
     names = {role: [r["name"] for r in ratings] for role, ratings in data["standings"]["ratings"].items()}
     assert sorted(names["user"]) == sorted(users.split(",")) and sorted(names["minotaur"]) == sorted(minotaurs.split(","))

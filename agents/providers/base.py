@@ -33,9 +33,10 @@ class Reply:
 
     text: str  # the raw reply, as the model wrote it (redacted): the agent checks this, whatever the SDK parsed
     tokens_in: int | None  # from the API's usage fields
-    tokens_out: int | None
+    tokens_out: int | None  # the answer's, its reasoning (thinking) included
     finish_reason: str | None = None  # the API's own word (STOP, MAX_TOKENS, SAFETY, length, ...) when it gave one
     blocked: str | None = None  # why the prompt itself was refused (Gemini's promptFeedback.blockReason)
+    reasoning_tokens: int | None = None  # of tokens_out, those the model spent thinking before its answer
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "text", redact(self.text))
