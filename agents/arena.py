@@ -14,32 +14,34 @@ seeds: ``jobs`` changes the wall time, never the figures.
 
 from __future__ import annotations
 
+import json
 import math
 import time
 from collections.abc import Callable, Iterable, Mapping
-from concurrent.futures import FIRST_COMPLETED, Future, wait
-from dataclasses import dataclass, replace
-from itertools import islice
-from typing import Any
+from dataclasses import asdict, dataclass, replace
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
 
 from labyrinth.saves.experience import Reflection
 
 from .behaviour_lessons import Book, book_of
 from .config import ProviderSettings
+from .health import Health, health
 from .memory_manager import ROLES, match_reflections, relevant
-from .registry import make_agent
+from .registry import make_agent, parse_contestant
 from .runner import DEFAULT_MAX_TURNS, Match, MatchResult, Recorder
+
+if TYPE_CHECKING:
+    from .schedule import Progress
 
 OUTCOMES = ("ESCAPED", "DEATH", "TIMEOUT")
 PER_SIDE = ("fallbacks", "errors", "invalid", "provider_errors", "exceptions", "timeouts", "calls", "call_s",
             "tokens_in", "tokens_out")  # summed
-QUEUED_PER_WORKER = 2  # matches handed to each worker process at a time: one playing, one ready
 Z_95 = 1.959963984540054  # the standard normal's 97.5th percentile
 # Called with a match's seed; must be picklable (a module-level function or a
 # class) when jobs > 1, since the recorder is made in the worker that plays.
 RecorderFactory = Callable[[int], Recorder | None]
-# Given each match's agents as the match begins (a model's quota wait can then be shown while it
-# runs); only where the match is played in this process: jobs 1.
+# Given each match's agents as the match begins (a model's quota wait can then be shown while it runs).
 Seated = Callable[[Mapping[str, Any]], None]
 
 
@@ -86,6 +88,19 @@ class ArenaSettings:
         kept = [r for role in self.learners for r in relevant(self.lessons, role, seed, self.preset)]
         return replace(self.prepared(), lessons=tuple(kept))
 
+    def record(self, role: str) -> str:
+        """The settings of the model playing ``role``, as a results row keeps them (JSON; "{}" for a
+        rule agent)."""
+        contestant = parse_contestant(role, getattr(self, role))
+        if contestant.provider is None:
+            return "{}"
+        return json.dumps(contestant.settings(dict(self.providers)).public(), sort_keys=True)
+
+    def void_reason(self, result: MatchResult) -> str | None:
+        """Why ``result`` is no valid result of its contestants (results_db's rule), or None."""
+        reasons = [why for role in ROLES if (why := getattr(result, role).record(self.record(role)).void_reason(role))]
+        return f"void: {reasons[0]}" if reasons else None
+
     def play(self, seed: int, recorder_factory: RecorderFactory | None = None,
              seated: Seated | None = None) -> MatchResult:
         """One match on ``seed``, both agents built here from the seed and, with memory, from the
@@ -102,7 +117,7 @@ class ArenaSettings:
             seated(agents)
         match = Match(agents["user"], agents["minotaur"], seed=seed, preset=self.preset, difficulty=self.difficulty,
                       max_turns=self.max_turns, recorder=recorder_factory(seed) if recorder_factory else None,
-                      digest=self.memory, lessons=lessons)
+                      digest=self.memory, lessons=lessons, quota_stops=True)
         result = match.play()
         if self.memory:
             result.reflections = match_reflections(match)
@@ -111,18 +126,37 @@ class ArenaSettings:
 
 @dataclass(frozen=True)
 class ArenaSummary:
-    """The results of a run, in seed order, and the figures drawn from them."""
+    """The results of a run, in seed order, and the figures drawn from them. Only valid matches
+    count in the figures (a match whose model did not play it is void: results_db's rule); the
+    faults are counted over every match played."""
 
     settings: ArenaSettings
-    results: tuple[MatchResult, ...]
+    results: tuple[MatchResult, ...]  # every match that ended, valid or void
     wall_s: float
+    planned: int = 0  # the matches asked for
+    stopped: str | None = None  # why the run stopped before playing them all
+
+    @cached_property
+    def void(self) -> dict[int, str]:
+        """Each void match's reason, by seed."""
+        return {r.seed: why for r in self.results if (why := self.settings.void_reason(r)) is not None}
+
+    @property
+    def valid(self) -> tuple[MatchResult, ...]:
+        return tuple(r for r in self.results if r.seed not in self.void)
 
     @property
     def games(self) -> int:
-        return len(self.results)
+        """The valid matches: those the figures are drawn from."""
+        return len(self.valid)
+
+    @property
+    def complete(self) -> bool:
+        """Every match asked for was played, and by the contestants themselves."""
+        return self.stopped is None and len(self.results) == self.planned and not self.void
 
     def count(self, outcome: str) -> int:
-        return sum(r.outcome == outcome for r in self.results)
+        return sum(r.outcome == outcome for r in self.valid)
 
     @property
     def escape_rate(self) -> float:
@@ -134,14 +168,14 @@ class ArenaSummary:
 
     @property
     def mean_turns(self) -> float:
-        return sum(r.turns for r in self.results) / self.games if self.games else 0.0
+        return sum(r.turns for r in self.valid) / self.games if self.games else 0.0
 
     @property
     def mean_game_time(self) -> float:
-        return sum(r.game_time for r in self.results) / self.games if self.games else 0.0
+        return sum(r.game_time for r in self.valid) / self.games if self.games else 0.0
 
     def per_side(self, counter: str) -> dict[str, int]:
-        """A SideStats counter ("fallbacks", "errors", ...) summed over all matches, per side."""
+        """A SideStats counter ("fallbacks", "errors", ...) summed over every match played, per side."""
         return {side: sum(getattr(getattr(r, side), counter) for r in self.results)
                 for side in ("user", "minotaur")}
 
@@ -156,9 +190,14 @@ class ArenaSummary:
         """Matches in which a side's LLM kept failing and the built-in agent took over."""
         return {side: sum(getattr(r, side).replaced for r in self.results) for side in ("user", "minotaur")}
 
+    def health(self) -> list[Health]:
+        """Each model contestant's calls and void matches over the run."""
+        return health((getattr(self.settings, role), getattr(r, role).record(self.settings.record(role)),
+                       r.seed in self.void) for r in self.results for role in ROLES)
+
     @property
     def matches_per_s(self) -> float:
-        return self.games / self.wall_s if self.wall_s else 0.0
+        return len(self.results) / self.wall_s if self.wall_s else 0.0
 
     def to_dict(self) -> dict[str, Any]:
         """The `labyrinth arena --json` object."""
@@ -168,59 +207,37 @@ class ArenaSummary:
                 **{counter: self.per_side(counter) for counter in PER_SIDE},
                 "mean_latency_s": {side: round(s, 4) for side, s in self.mean_latency_s().items()},
                 "replaced": self.replaced, "reflections": sum(len(r.reflections) for r in self.results),
+                "planned": self.planned, "played": len(self.results), "complete": self.complete,
+                "stopped": self.stopped, "void": [{"seed": seed, "reason": why} for seed, why in self.void.items()],
+                "health": [asdict(h) for h in self.health()],
                 "wall_s": round(self.wall_s, 3),
-                "results": [{"seed": r.seed, "outcome": r.outcome, "turns": r.turns, "game_time": r.game_time}
+                "results": [{"seed": r.seed, "outcome": r.outcome, "turns": r.turns, "game_time": r.game_time,
+                             **({"void": self.void[r.seed]} if r.seed in self.void else {})}
                             for r in self.results]}
 
 
 def run_arena(settings: ArenaSettings, seeds: Iterable[int], *, jobs: int = 1,
               recorder_factory: RecorderFactory | None = None,
               on_result: Callable[[MatchResult], None] | None = None,
-              seated: Seated | None = None) -> ArenaSummary:
-    """Play one match per seed over ``jobs`` processes; ``on_result`` hears of
-    each match as it ends (in finishing order, for a progress bar). ``seated`` is given each
-    match's agents as it begins when the matches are played in this process (``jobs`` 1):
-    agents in worker processes cannot be watched from here."""
+              progress: Progress | None = None) -> ArenaSummary:
+    """Play one match per seed, up to ``jobs`` at once (schedule.play_matches: model matches in
+    threads of this process, rule-agent matches in worker processes); ``on_result`` hears of each
+    match as it ends (in finishing order, for a progress bar); ``progress`` shows the matches in
+    flight and their agents (a model's quota wait). A match stopped by a quota it cannot wait out
+    stops the run: the summary says why, and holds what ended."""
+    from .schedule import Job, play_matches
+
     seeds, settings = list(seeds), settings.prepared()
     began = time.perf_counter()
-    if jobs <= 1 or len(seeds) <= 1:
-        results = []
-        for seed in seeds:
-            results.append(settings.play(seed, recorder_factory, seated))
+    results: dict[int, MatchResult] = {}
+
+    def ended(played) -> None:
+        if played.result is not None:
+            results[played.name] = played.result
             if on_result:
-                on_result(results[-1])
-    else:
-        results = _play_in_processes(settings, seeds, jobs, recorder_factory, on_result)
-    return ArenaSummary(settings, tuple(results), time.perf_counter() - began)
+                on_result(played.result)
 
-
-def _play_in_processes(settings: ArenaSettings, seeds: list[int], jobs: int,
-                       recorder_factory: RecorderFactory | None,
-                       on_result: Callable[[MatchResult], None] | None) -> list[MatchResult]:
-    """Matches handed out a few at a time (QUEUED_PER_WORKER per worker): a result is taken as
-    soon as its match ends, even in a run of a million seeds, and memory stays small."""
-    from .worker_pool import process_pool  # multiprocessing, only for a run in processes: not at every start
-
-    workers = min(jobs, len(seeds))
-    pool = process_pool(workers)
-    waiting = iter(enumerate(seeds))
-    playing: dict[Future[MatchResult], int] = {}
-    results: list[MatchResult | None] = [None] * len(seeds)
-
-    def hand_out(count: int) -> None:
-        for i, seed in islice(waiting, count):
-            playing[pool.submit(settings.for_seed(seed).play, seed, recorder_factory)] = i
-
-    try:
-        hand_out(workers * QUEUED_PER_WORKER)
-        while playing:
-            ended, _ = wait(playing, return_when=FIRST_COMPLETED)
-            for future in sorted(ended, key=playing.__getitem__):
-                results[playing.pop(future)] = future.result()
-                if on_result:
-                    on_result(future.result())
-            hand_out(len(ended))
-    finally:
-        # On an error or Ctrl-C, drop the matches not yet started instead of playing them out.
-        pool.shutdown(cancel_futures=True)
-    return results
+    stopped = play_matches((Job(seed, settings.for_seed(seed), seed) for seed in seeds), ended, concurrency=jobs,
+                           recorder_factory=recorder_factory, progress=progress)
+    return ArenaSummary(settings, tuple(results[seed] for seed in seeds if seed in results),
+                        time.perf_counter() - began, len(seeds), stopped)

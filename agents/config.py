@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
+from labyrinth.engine.commands import excerpt
 from labyrinth.saves.config import (
     MAX_RPM,
     MAX_TIMEOUT_S,
@@ -36,7 +37,8 @@ from labyrinth.saves.config import (
 )
 
 from .providers.base import REPLY_TOKENS
-from .providers.secrets import remember, remember_url
+from .providers.retry import QUOTA_WAIT_S
+from .providers.secrets import redact, remember, remember_url
 
 PROVIDERS = ("gemini", "mistral", "ollama", "openai")
 # openai: gpt-4o-mini is cheap and fast, takes strict json_schema output, and spends no hidden
@@ -53,6 +55,7 @@ DEFAULT_URLS = {"gemini": "https://generativelanguage.googleapis.com", "mistral"
                 "ollama": "http://127.0.0.1:11434", "openai": "https://api.openai.com/v1"}
 DEFAULT_TIMEOUT_S = 30.0
 DEFAULT_TEMPERATURE = 0.7  # what a model is asked with unless its contestant says otherwise
+URL_SHOWN_CHARS = 120  # the most of a bad URL a message quotes
 SETUP_CHARS = 12  # a setup's fingerprint: 48 bits of a SHA-256, enough to tell a run's contestants apart
 
 
@@ -96,6 +99,7 @@ class ProviderSettings:
     temperature: float = DEFAULT_TEMPERATURE  # left out for a model that refuses one (a reasoning model)
     max_tokens: int = REPLY_TOKENS  # the answer's budget; a reasoning model is given its reasoning's on top
     reasoning_effort: str | None = None  # a reasoning model's effort (None: the least that plays well)
+    hold_s: float = QUOTA_WAIT_S  # the longest a quota's wait may hold a call (--hold-limit); not who the model is
 
     def __post_init__(self) -> None:
         if isinstance(self.api_key, str):
@@ -162,8 +166,10 @@ def provider_settings(provider: str, flags: dict[str, Any] | None = None, enviro
     rpm, source = pick("rpm", ())
     if source == "command line" and not rpm_ok(rpm):
         raise ConfigError(f"--llm-rpm must be more than 0 and at most {MAX_RPM:g} requests a minute, not {rpm}")
+    hold_s = float(flags.get("hold_s", QUOTA_WAIT_S))
     return ProviderSettings(provider, str(pick("model", (MODEL_VARIABLES[provider],), DEFAULT_MODELS[provider])[0]),
-                            base_url, key, float(timeout_s), key_source, None if rpm is None else float(rpm))
+                            base_url, key, float(timeout_s), key_source, None if rpm is None else float(rpm),
+                            hold_s=hold_s)
 
 
 def checked_url(provider: str, url: str, where: str) -> str:
@@ -174,7 +180,8 @@ def checked_url(provider: str, url: str, where: str) -> str:
         whole = "http://" + ("127.0.0.1" + url if url.startswith(":") else url)
     problem = url_problem(whole)
     if problem:
-        raise ConfigError(f"the {provider} endpoint from {where} {problem}")
+        shown = excerpt(redact(url[:URL_SHOWN_CHARS]))  # what was given, recognisable, never a password
+        raise ConfigError(f"the {provider} endpoint from {where} ({shown}) {problem}")
     return whole
 
 

@@ -106,12 +106,19 @@ class LLMAgent:
         self.replacement = None  # the built-in agent, once the provider has kept failing
         self.last_exchange: dict | None = None  # prompt, reply, tokens, latency: for the trajectory
         self.meter: SideStats | None = None  # where every call's tokens and latency are counted
+        self._waits_counted = (0, 0.0)  # the transport's quota waits counted so far (count, seconds)
         self.description, self.action_space = "", None
 
     @property
     def waiting(self) -> Waiting | None:
         """What the model's call is waiting for right now (a quota, the pace), for a front's countdown."""
         return None if self.replacement is not None else getattr(self.transport, "waiting", None)
+
+    def held_s(self) -> float:
+        """Seconds its calls have been held by a quota or the pace so far (the wait under way included):
+        the turn loop waits that much longer for its answer."""
+        calls = getattr(self.transport, "calls", None)
+        return calls.held_s() if calls is not None else 0.0
 
     def lesson(self, what_happened: str) -> str | None:
         """The model's own two sentences on the finished game (Reflexion); None if it cannot say."""
@@ -317,11 +324,18 @@ class LLMAgent:
         self._count(reply, seconds, error)
 
     def _count(self, reply: Reply | None, seconds: float, error: str | None = None) -> None:
-        """One call's tokens (from the API's usage fields) and latency, in the side's stats."""
+        """One call's tokens (from the API's usage fields), latency and quota waits, in the side's stats.
+        The time a quota or the pace held the call is a wait, not the model's latency."""
+        calls = getattr(self.transport, "calls", None)
+        waits, waited_s = (calls.waits, calls.waited_s) if calls is not None else (0, 0.0)
+        new_waits, new_waited_s = waits - self._waits_counted[0], waited_s - self._waits_counted[1]
+        self._waits_counted = (waits, waited_s)
         if self.meter is None:
             return
+        self.meter.quota_waits += new_waits
+        self.meter.quota_wait_s += new_waited_s
         self.meter.calls += 1
-        self.meter.call_s += seconds
+        self.meter.call_s += max(0.0, seconds - new_waited_s)
         if reply is not None:
             self.meter.answered += 1
             self.meter.tokens_in += reply.tokens_in or 0

@@ -80,8 +80,9 @@ class Match:
                  difficulty: str = "normal", max_turns: int | None = DEFAULT_MAX_TURNS,
                  timeout_s: float = DEFAULT_TIMEOUT_S, recorder: Recorder | None = None,
                  digest: bool = False, lessons: Mapping[str, Sequence[Reflection]] | None = None,
-                 memory: GameMemory | None = None) -> None:
+                 memory: GameMemory | None = None, quota_stops: bool = False) -> None:
         self.user, self.minotaur = user, minotaur
+        self.quota_stops = quota_stops  # a published match stops on a quota it cannot wait out (MatchStopped)
         self.lessons = {role: list((lessons or {}).get(role, ())) for role in ROLES}  # as given
         self.game = Game.new(seed, preset, difficulty)
         self.seed, self.preset, self.difficulty = seed, preset, difficulty
@@ -188,6 +189,7 @@ class Match:
         asked = {role: _in_daemon_thread(side.ask) for role, side in sides.items()
                  if role not in self._busy or self._busy[role].done()}
         turn.asked.update(asked)
+        held = {role: _held_s(side.agent) for role, side in sides.items()}
         answers: dict[str, Answer] = {}
         for role, side in sides.items():
             future = asked.get(role)
@@ -195,7 +197,8 @@ class Match:
                 answers[role] = (None, "still busy with an earlier turn")
                 continue
             try:
-                answers[role] = future.result(timeout=max(0.0, turn.deadline - time.monotonic()))
+                answers[role] = _awaited(future, turn.deadline, lambda side=side, role=role:
+                                         _held_s(side.agent) - held[role])
                 self._busy.pop(role, None)
             except FutureTimeout:
                 side.stats.timeouts += 1
@@ -267,7 +270,7 @@ class Match:
             view = ROLES[role].view(self.last)
             if isinstance(player, Outside):
                 return player.seat(role, world, state, view)
-            return Side(role, player, world, state, view)
+            return Side(role, player, world, state, view, self.quota_stops)
 
         blocking = [role for role, player in players.items()
                     if not isinstance(player, Outside) and player.blocking]
@@ -330,6 +333,23 @@ class Match:
                 recorder.close()
             except OSError:
                 pass  # already failing: the error above says so
+
+
+def _held_s(agent: Any) -> float:
+    """Seconds the agent's calls have been held by a quota or a pace (0 for an agent without)."""
+    held = getattr(agent, "held_s", None)
+    return held() if held is not None else 0.0
+
+
+def _awaited(future: Future, deadline: float, held_s: Callable[[], float]) -> Any:
+    """``future``'s result by ``deadline``, which moves on by the time ``held_s`` says the call has
+    been held (a quota's wait is not the model's slowness); FutureTimeout past it."""
+    while True:
+        try:
+            return future.result(timeout=max(0.0, deadline + held_s() - time.monotonic()))
+        except FutureTimeout:
+            if time.monotonic() >= deadline + held_s():
+                raise
 
 
 def _in_daemon_thread(call: Callable[[], Any]) -> Future:

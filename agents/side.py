@@ -20,7 +20,7 @@ from labyrinth.engine.wsap.roles import ROLES
 from labyrinth.saves.results_db import SideRecord
 
 from .base import Agent
-from .providers.base import ProviderError
+from .providers.base import ProviderError, QuotaError
 
 ERROR_STREAK = 3  # the user's ERRORs in a row before it is given LOOK
 
@@ -56,13 +56,26 @@ class SideStats:
                           self.reasoning_tokens, self.replaced, self.last_error)
 
 
+class MatchStopped(Exception):
+    """A model's quota asks for a longer wait than a match may be held: a match whose results are
+    published stops here, unfinished, rather than play its turns by the fallback. ``wait_s``: the
+    wait asked for, when known."""
+
+    def __init__(self, message: str, wait_s: float | None = None) -> None:
+        super().__init__(message)
+        self.wait_s = wait_s
+
+
 class Side:
-    """An agent in one role ("user" or "minotaur") of a game: a seat that is asked."""
+    """An agent in one role ("user" or "minotaur") of a game: a seat that is asked. With
+    ``quota_stops``, a quota wait longer than the hold stops the match (MatchStopped) instead of
+    playing the turn by the fallback."""
 
     asked = True
 
-    def __init__(self, role: str, agent: Agent, world: World, state: GameState, first_view) -> None:
-        self.role, self.agent = role, agent
+    def __init__(self, role: str, agent: Agent, world: World, state: GameState, first_view,
+                 quota_stops: bool = False) -> None:
+        self.role, self.agent, self.quota_stops = role, agent, quota_stops
         self.knowledge = ROLES[role]
         self.perception = self.knowledge.perception(world)
         self.stats = SideStats()
@@ -100,6 +113,8 @@ class Side:
             self._account()
         failure = getattr(self.agent, "failure", None)  # an LLM agent that answered noop for its model says why
         if failure is not None:
+            if isinstance(failure, QuotaError) and self.quota_stops:
+                raise MatchStopped(f"the {self.role}'s model: {failure}", failure.wait_s)
             if isinstance(failure, ProviderError):
                 self.stats.provider_errors += 1
             else:

@@ -1,51 +1,50 @@
 """A tournament: every user contestant against every Minotaur contestant on the
-same seeds (paired, so that each pairing meets the same labyrinths), each match
-played through the arena's match (ArenaSettings.play, the one turn loop) and
-kept in the results database as it ends.
+same seeds (paired, so that each pairing meets the same labyrinths), ``repeats``
+times each (a model that samples gives another sample each time), each match
+played through the arena's match (ArenaSettings.play, the one turn loop) in the
+one pool of matches (schedule.play_matches) and kept in the results database as
+it ends.
 
-A match is known by its key, who learned from the experience log included: without
-learning (the default) a match played again gives the same result; with it, the result
-also depends on the log as it was. What is in the database already is not played again
-(unless ``fresh``): a
-tournament that was stopped carries on where it stopped, and one with a new
-contestant plays only the new pairings.
+A match is known by its key: both contestants (a model by its name and its
+setup: endpoint and sampling settings), seed, repeat, the rules, and who learned
+from the experience log. What has a valid result in the database is not played
+again (unless ``fresh``): a tournament that was stopped carries on where it
+stopped, one with a new contestant plays only the new pairings, and a void match
+(a model that did not play it: results_db) is played again.
 
-Up to ``concurrency`` matches are played at once. A match with a model in it
-spends its time waiting on the network, so it is played in a daemon thread of
-this process (many at once, sharing each provider's one Pace: `--llm-rpm` holds
-across every match, and a quota answer holds every match's next call); a match of
-rule agents only is CPU-bound, so with more than one to play it goes to worker
-processes (worker_pool), one per core. Daemon threads, unlike a pool's, do not
-hold up the exit of a tournament stopped with Ctrl-C. Only the coordinating
-thread (the caller's) touches the database: a match is written whole, in its own
-transaction, as soon as it ends.
+Several workers may run the same tournament on one database (two terminals, two
+machines): a match is claimed before it is played, so each plays other matches
+and the whole finishes sooner, and nothing is played twice. When a worker has
+nothing left to claim it waits for the matches the others are playing (their
+claims lapse if they die, and it plays those), so every worker ends with the
+whole standings. A match that did not end (a dead worker's, or one stopped by a
+quota) leaves no replay behind: its claim names the file, which the next claimer
+removes.
+
+Only the coordinating thread (the caller's) touches the database: a match is
+written whole, in its own transaction, as soon as it ends.
 """
 
 from __future__ import annotations
 
 import json
-import os
-import queue
-import threading
-import time
-from collections import deque
-from collections.abc import Callable, Mapping
-from concurrent.futures import CancelledError, Future, ProcessPoolExecutor
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
 
 from labyrinth.engine.wsap.roles import ROLES
 from labyrinth.saves.experience import Reflection
-from labyrinth.saves.results_db import NOBODY, MatchKey, MatchRow, ResultsDB, now_iso, project_version
+from labyrinth.saves.paths import StorageError, remove
+from labyrinth.saves.replays import replay_stem
+from labyrinth.saves.results_db import NOBODY, MatchKey, MatchRow, ResultsDB, new_owner, now_iso, project_version
 
-from .arena import QUEUED_PER_WORKER, ArenaSettings
+from .arena import ArenaSettings
 from .config import ProviderSettings
+from .health import Health, health
 from .match_records import MatchResult
-from .providers.pacing import Waiting
-from .worker_pool import process_pool
+from .schedule import Job, Played, Progress, play_matches
 
-THREADS, PROCESSES = "threads", "processes"  # where a match is played: model matches, rule-agent matches
+POLL_S = 2.0  # how often a worker with nothing to claim looks whether the others' matches have ended
 
 
 @dataclass(frozen=True)
@@ -105,141 +104,124 @@ class Tournament:
         return ArenaSettings(key.user, key.minotaur, self.preset, self.difficulty, self.max_turns, models,
                              self.memory, self.lessons, self.learners).for_seed(key.seed)
 
-
-@dataclass(frozen=True)
-class Played:
-    """A finished match as a worker hands it back."""
-
-    key: MatchKey
-    result: MatchResult
-    replay: str | None
-    wall_s: float
-
-    def row(self, tournament: Tournament, run_began: str) -> MatchRow:
-        """The match as the database keeps it, judged valid or void; ``run_began``: when the
-        tournament run began."""
-        r = self.result
-        sides = {role: getattr(r, role).record(tournament.entrant(role, self.key).record) for role in ROLES}
-        return MatchRow(**asdict(self.key), outcome=r.outcome, turns=r.turns, game_time=r.game_time,
-                        wall_s=round(self.wall_s, 3), replay=self.replay, user_side=sides["user"],
+    def row(self, played: Played, run_began: str) -> MatchRow:
+        """A finished match as the database keeps it, judged valid or void; ``run_began``: when
+        the tournament run began."""
+        key, r = played.name, played.result
+        sides = {role: getattr(r, role).record(self.entrant(role, key).record) for role in ROLES}
+        return MatchRow(**asdict(key), outcome=r.outcome, turns=r.turns, game_time=r.game_time,
+                        wall_s=round(played.wall_s, 3), replay=played.replay, user_side=sides["user"],
                         minotaur_side=sides["minotaur"], version=project_version(), run_began=run_began).judged()
 
 
-def play_match(key: MatchKey, settings: ArenaSettings, replays: Path | None,
-               seated: Callable[[Mapping[str, Any]], None] | None = None) -> Played:
-    """One match, recorded as a replay in ``replays`` (none when None); a module-level function,
-    so that a worker process can be sent it."""
-    from labyrinth.saves.replays import ReplayWriter
-
-    writer = ReplayWriter(replays) if replays is not None else None
-    began = time.perf_counter()
-    result = settings.play(key.seed, (lambda seed: writer) if writer else None, seated)
-    path = str(writer.path) if writer and writer.path else None
-    return Played(key, result, path, time.perf_counter() - began)
-
-
 @dataclass
-class Progress:
-    """What a live view shows: the matches in flight (with their agents once seated), those done."""
+class Run:
+    """What a tournament run did: for a live view while it runs, and for the end."""
 
-    total: int = 0
-    skipped: int = 0  # already in the database
-    done: list[MatchRow] = field(default_factory=list)
-    in_flight: dict[MatchKey, Mapping[str, Any]] = field(default_factory=dict)  # agents once seated (threads)
-    lock: threading.Lock = field(default_factory=threading.Lock)
+    progress: Progress = field(default_factory=Progress)
+    skipped: int = 0  # had a valid result already
+    done: list[MatchRow] = field(default_factory=list)  # played here, in finishing order
+    elsewhere: int = 0  # played by another worker while this one ran
+    stopped: str | None = None  # why the run stopped early (a quota's too long wait)
+    stopped_wait_s: float | None = None  # how long that quota asked to wait, when it said
 
-    def waits(self) -> list[str]:
-        """Each model's wait (a quota, the pace) in the matches in flight, as "why: waiting N s"."""
-        with self.lock:
-            agents = [agent for seated in self.in_flight.values() for agent in seated.values()]
-        longest: dict[str, tuple[Waiting, float, int]] = {}  # by cause: a wait, the longest left, how many
-        for agent in agents:
-            if (wait := getattr(agent, "waiting", None)) is not None:
-                _, left, count = longest.get(wait.cause, (wait, 0.0, 0))
-                longest[wait.cause] = (wait, max(left, wait.left_s()), count + 1)
-        return [f"{wait.saying(left)} ({count} waiting)" for wait, left, count in
-                (longest[cause] for cause in sorted(longest))]
+    @property
+    def void(self) -> list[MatchRow]:
+        return [row for row in self.done if not row.valid]
+
+    def health(self) -> list[Health]:
+        """Each model contestant's calls over the matches played here."""
+        return health((getattr(row, role), row.side(role), not row.valid) for row in self.done for role in ROLES)
+
+    @property
+    def complete(self) -> bool:
+        """Every match was played, by the contestants themselves (no void, none left)."""
+        return self.stopped is None and not self.void and self.progress.ended + self.skipped + self.elsewhere \
+            >= self.progress.total
 
 
 def run_tournament(tournament: Tournament, db: ResultsDB, *, concurrency: int = 1, fresh: bool = False,
-                   replays: Path | None = None, progress: Progress | None = None,
-                   on_result: Callable[[MatchRow, MatchResult], None] | None = None) -> Progress:
-    """Play every match of ``tournament`` not yet in ``db`` (all of them when ``fresh``), up to
-    ``concurrency`` at once, writing each to ``db`` as it ends; ``on_result`` hears of each too (in
-    finishing order). Returns the progress: what was played and what was skipped. Every match is
-    kept as begun now (the play order: the results database's docstring)."""
-    run_began = now_iso()
-    progress = progress or Progress()
+                   replays: Path | None = None, run: Run | None = None,
+                   on_result: Callable[[MatchRow, MatchResult], None] | None = None,
+                   poll_s: float = POLL_S) -> Run:
+    """Play every match of ``tournament`` without a valid result in ``db`` (all of them when
+    ``fresh``), up to ``concurrency`` at once, sharing the work with other workers on ``db``, and
+    write each to ``db`` as it ends; ``on_result`` hears of each too (in finishing order). Every
+    match is kept as begun now (the play order: the results database's docstring). On the way
+    out (Ctrl-C included), this worker's claims on matches it did not finish are let go and their
+    partial replays removed."""
+    run_began, owner = now_iso(), new_owner()
+    run = run or Run()
     keys = tournament.keys()
     already = set() if fresh else db.played(keys)
     todo = [key for key in keys if key not in already]
-    progress.total, progress.skipped = len(keys), len(keys) - len(todo)
-    waiting = {THREADS: deque(k for k in todo if _calls_a_model(k)),
-               PROCESSES: deque(k for k in todo if not _calls_a_model(k))}
-    workers = min(concurrency, os.cpu_count() or 1, len(waiting[PROCESSES]))
-    if workers < 2:  # one core, one at a time or one match: not worth starting a worker process
-        waiting[THREADS].extend(waiting.pop(PROCESSES))
-    room = {THREADS: concurrency, PROCESSES: workers * QUEUED_PER_WORKER}
-    running = dict.fromkeys(waiting, 0)
-    ended: queue.Queue[tuple[str, MatchKey, Played | BaseException]] = queue.Queue()
-    pool = process_pool(workers) if PROCESSES in waiting else None
+    run.progress.total, run.skipped = len(keys), len(keys) - len(todo)
+    waiting_on: set[MatchKey] = set()  # claimed by another worker when this one came to them
+    mine: dict[MatchKey, Path | None] = {}  # claimed here and not ended: each one's replay file
+
+    def job(key: MatchKey) -> Job:
+        stem = replay_stem(key.preset, key.seed, key.user, key.minotaur, _tag(key))
+        return Job(key, tournament.match(key), key.seed, replays, stem if replays else None)
+
+    def may_start(job: Job) -> bool:
+        path = job.replays / f"{job.stem}.jsonl" if job.replays else None
+        taken, left = db.claim(job.name, owner, str(path) if path else None, fresh=fresh)
+        if not taken:
+            waiting_on.add(job.name)
+            return False
+        if left and replays is not None:
+            _remove(Path(left), replays)  # a lapsed claim's partial replay
+        mine[job.name] = path
+        return True
+
+    def ended(played: Played) -> None:
+        key = played.name
+        mine.pop(key, None)
+        if played.result is None:  # stopped unfinished: played again by the next run
+            db.release(key, owner)
+            if run.stopped is None:
+                run.stopped, run.stopped_wait_s = played.stopped, played.wait_s
+            return
+        row = tournament.row(played, run_began)
+        db.record(row, replace=fresh, owner=owner)
+        run.done.append(row)
+        if on_result:
+            on_result(row, played.result)
+
+    def more() -> list[Job] | None:
+        """The matches others were playing: ended (counted), still theirs (wait), or theirs no more."""
+        finished = db.kept_since(waiting_on, run_began)
+        run.elsewhere += len(finished)
+        waiting_on.difference_update(finished)
+        held = db.claimed_elsewhere(waiting_on, owner)
+        free = sorted(waiting_on - held)
+        waiting_on.difference_update(free)
+        if free:
+            return [job(key) for key in free]
+        return [] if held else None
+
     try:
-        while any(waiting.values()) or any(running.values()):
-            for way, keys_left in waiting.items():  # start while there is room: concurrency in all, a few per worker
-                while keys_left and running[way] < room[way] and sum(running.values()) < concurrency:
-                    key = keys_left.popleft()
-                    running[way] += 1
-                    with progress.lock:
-                        progress.in_flight[key] = {}
-                    _start(way, key, tournament.match(key), replays, pool, progress, ended)
-            way, key, outcome = ended.get()
-            running[way] -= 1
-            with progress.lock:
-                progress.in_flight.pop(key, None)
-            if isinstance(outcome, BaseException):
-                raise outcome
-            row = outcome.row(tournament, run_began)
-            db.record(row, replace=fresh)
-            progress.done.append(row)
-            if on_result:
-                on_result(row, outcome.result)
+        run.stopped = play_matches((job(key) for key in todo), ended, concurrency=concurrency,
+                                   progress=run.progress, may_start=may_start, more=more,
+                                   on_tick=lambda: db.renew(mine, owner), tick_s=poll_s) or run.stopped
     finally:
-        if pool:
-            pool.shutdown(wait=False, cancel_futures=True)  # on Ctrl-C: the matches not started are dropped
-    return progress
+        for key, path in mine.items():  # not ended: another run plays them
+            db.release(key, owner)
+            if path is not None and replays is not None:
+                _remove(path, replays)
+    return run
 
 
-def _calls_a_model(key: MatchKey) -> bool:
-    return bool(key.user_setup or key.minotaur_setup)
+def _tag(key: MatchKey) -> str:
+    """What tells a match's replay file from another of the same names and seed: its repeat, and
+    the contestants' setups (a short mark)."""
+    setups = "".join(s[:4] for s in (key.user_setup, key.minotaur_setup) if s)
+    return "-".join(part for part in (f"r{key.repeat}" if key.repeat else "", setups) if part)
 
 
-def _handed_back(future: Future, way: str, key: MatchKey, ended: queue.Queue) -> None:
+def _remove(path: Path, replays: Path) -> None:
+    """Remove a partial replay of ``replays`` (a file elsewhere is never touched)."""
     try:
-        ended.put((way, key, future.result()))
-    except CancelledError:  # dropped as the tournament stopped: nobody waits for it
-        pass
-    except BaseException as error:  # noqa: BLE001 - handed to the coordinator, which raises it
-        ended.put((way, key, error))
-
-
-def _start(way: str, key: MatchKey, settings: ArenaSettings, replays: Path | None, pool: ProcessPoolExecutor | None,
-           progress: Progress, ended: queue.Queue) -> None:
-    """Start one match in a worker process or a daemon thread; its end is put on ``ended``."""
-    if way == PROCESSES:
-        future = pool.submit(play_match, key, settings, replays)
-        future.add_done_callback(lambda f: _handed_back(f, way, key, ended))
-        return
-
-    def seated(agents: Mapping[str, Any]) -> None:
-        with progress.lock:
-            if key in progress.in_flight:
-                progress.in_flight[key] = dict(agents)
-
-    def play() -> None:
-        try:
-            outcome: Played | BaseException = play_match(key, settings, replays, seated)
-        except BaseException as error:  # noqa: BLE001 - handed to the coordinator, which raises it
-            outcome = error
-        ended.put((way, key, outcome))
-
-    threading.Thread(target=play, name=f"match-{key.seed}", daemon=True).start()
+        remove(path, replays)
+    except StorageError:
+        pass  # outside the replays directory, or not removable: left as it is

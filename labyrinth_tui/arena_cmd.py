@@ -1,8 +1,13 @@
 """`labyrinth arena`: many headless matches, then a results table for people
 or one JSON object for scripts.
 
-stdout carries only the table or the JSON; the progress bar is drawn on
-stderr, and only when both are terminals, so a pipe never sees it.
+The same arguments print the same results: nobody learns from the experience log
+unless --learn asks (learning makes each run depend on the log the last one left).
+Only valid matches count in the figures: a match a model did not play itself is void
+(results_db's rule), said with its reason, and a health line per model contestant
+says how its calls went; a run with void or unplayed matches exits with
+EXIT_INCOMPLETE (3). stdout carries only the table or the JSON; the progress bar is
+drawn on stderr, and only when both are terminals, so a pipe never sees it.
 """
 
 from __future__ import annotations
@@ -13,7 +18,7 @@ import sys
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from labyrinth.agents.arena import (
     OUTCOMES,
@@ -24,9 +29,13 @@ from labyrinth.agents.arena import (
 )
 from labyrinth.agents.arena_log import open_memory
 from labyrinth.agents.config import ProviderSettings
-from labyrinth.agents.registry import check_configured, contestant_names, provider_of
+from labyrinth.agents.health import EXIT_INCOMPLETE
+from labyrinth.agents.registry import check_configured, contestant_names, parse_contestant, provider_of
 from labyrinth.agents.runner import DEFAULT_MAX_TURNS, MatchResult
+from labyrinth.agents.schedule import Progress
 from labyrinth.engine import DEFAULT_PRESET, DIFFICULTIES, PRESETS
+from labyrinth.saves.config import ConfigError
+from labyrinth.saves.results_db import FALLBACK_SHARE_ALLOWED
 
 from .learn_option import add_learn_options, learners
 from .provider_options import add_provider_options, contestant
@@ -56,7 +65,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "arena", help="play many headless matches and summarise them",
         description="Play one match per seed (S, S+1, ...) between two agents without a screen, then print "
                     "the outcomes, the escape rate with its 95% Wilson interval, mean turns and game time, "
-                    "fallbacks and errors per side, and the speed.")
+                    "fallbacks and errors per side, and the speed. The same arguments print the same results: "
+                    "nobody learns from the experience log unless --learn says so. Only matches the models "
+                    "played themselves count (a model replaced by the built-in agent, or whose turns were "
+                    f"played by the fallback more than {FALLBACK_SHARE_ALLOWED:.0%} of the time, leaves its match void). "
+                    "Exit status: 0 "
+                    f"when every match counts, {EXIT_INCOMPLETE} when some are void or unplayed, 130 after Ctrl-C.")
     arena.add_argument("--games", type=_count, default=20, help="how many matches (default: 20)")
     arena.add_argument("--seed", type=bounded_seed, default=1, help="the first match's seed (default: 1)")
     arena.add_argument("--preset", choices=list(PRESETS), default=DEFAULT_PRESET, help="hunting ground size")
@@ -68,9 +82,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     arena.add_argument("--max-turns", type=_count, default=DEFAULT_MAX_TURNS,
                        help=f"turns before a match is a TIMEOUT (default: {DEFAULT_MAX_TURNS})")
     arena.add_argument("--jobs", type=_count, default=1,
-                       help="processes to play in; the results are the same for any number (default: 1). "
-                            "With 1, the progress line shows a model's quota wait as it runs (e.g. 'minotaur: "
-                            "gemini is rate-limited: waiting 47 s'); matches in other processes cannot show it")
+                       help="matches played at once; the results are the same for any number (default: 1). Rule "
+                            "agents play in up to this many processes (one per core); a model's matches play in "
+                            "threads of this process, sharing its pace (--llm-rpm holds across them), and the "
+                            "progress line shows its quota wait as it runs (e.g. 'gemini is rate-limited: waiting "
+                            "47 s')")
     arena.add_argument("--json", action="store_true",
                        help='print only one JSON object: games, escaped, death, timeout, escape_rate, '
                             'mean_turns, mean_game_time; fallbacks, errors, invalid (answers without a usable '
@@ -80,21 +96,27 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                             'lessons) (each {"user": n, "minotaur": n}, totals over all '
                             'matches); mean_latency_s and replaced (matches where the built-in agent took over '
                             'from a failing LLM) per side; reflections (drawn from the matches, each match\'s added to the '
-                            'experience log as it ends); wall_s; and '
-                            'results [{seed, outcome, turns, game_time}] '
-                            'in seed order')
+                            'experience log as it ends); planned, played, complete, stopped (why the run stopped '
+                            'early), void [{seed, reason}], health (per model contestant); wall_s; and '
+                            'results [{seed, outcome, turns, game_time, void}] '
+                            'in seed order. The outcome figures count valid matches only')
     arena.add_argument("--replays", type=Path, metavar="DIR",
                        help="record each match as a replay file in DIR, for `labyrinth replay`")
-    add_learn_options(arena, "this run")
-    add_provider_options(arena)
+    add_learn_options(arena, "this run", default="none",
+                      why="Learning makes each run depend on the log the last one left, so the same arguments "
+                          "would print other results")
+    add_provider_options(arena, hold=True)
     arena.set_defaults(own_parser=arena)  # for the check of the last seed, made after parsing
 
 
 def run(args: argparse.Namespace, providers: dict[str, ProviderSettings]) -> int:
     from rich.console import Console
 
-    for settings in providers.values():
-        check_configured(settings)  # ProviderNotConfigured now, not in every match
+    try:
+        models = _models(args, providers)  # ProviderNotConfigured and bad settings now, not in every match
+    except ConfigError as problem:
+        _say(str(problem))
+        return 2
     seeds = range(args.seed, args.seed + args.games)
     recorder_factory = None
     if args.replays:
@@ -105,27 +127,62 @@ def run(args: argparse.Namespace, providers: dict[str, ProviderSettings]) -> int
             return 2
         recorder_factory = partial(_replay_writer, args.replays)
     keeper, lessons = (None, ()) if not learners(args) else open_memory(_say, seeds)  # its thread starts here
-    settings = ArenaSettings(args.user, args.minotaur, args.preset, args.difficulty, args.max_turns,
-                             tuple(providers.items()), memory=keeper is not None, lessons=lessons,
-                             learners=learners(args))
+    settings = ArenaSettings(args.user, args.minotaur, args.preset, args.difficulty, args.max_turns, models,
+                             memory=keeper is not None, lessons=lessons, learners=learners(args))
     status = Console(stderr=True)
     keep = keeper.keep if keeper else None
+    progress, ended = Progress(), []
     try:
         if sys.stdout.isatty() and status.is_terminal:
-            summary = _with_progress(status, settings, seeds, args.jobs, recorder_factory, keep)
+            summary = _with_progress(status, settings, seeds, args.jobs, recorder_factory, keep, progress, ended)
         else:
-            summary = run_arena(settings, seeds, jobs=args.jobs, recorder_factory=recorder_factory, on_result=keep)
+            summary = run_arena(settings, seeds, jobs=args.jobs, recorder_factory=recorder_factory,
+                                on_result=lambda result: (ended.append(result), keep and keep(result)),
+                                progress=progress)
+    except KeyboardInterrupt:  # the matches that ended are kept, and the health of the calls said
+        summary = ArenaSummary(settings.prepared(), tuple(sorted(ended, key=lambda r: r.seed)), 0.0, len(seeds),
+                               "stopped by Ctrl-C")
+        _report(summary)
+        return 130
     finally:  # on Ctrl-C too: the matches that ended are kept
         if keeper and (unkept := keeper.close()):
             _say(unkept)
     lost = [r.recording_error for r in summary.results if r.recording_error]
     if lost:
         _say(f"{len(lost)} replay(s) incomplete, e.g. {lost[0]}")
+    _report(summary)
     if args.json:
         print(json.dumps(summary.to_dict()))
     else:
         Console().print(_table(summary, seeds))
-    return 0
+    return 0 if summary.complete else EXIT_INCOMPLETE
+
+
+def _models(args: argparse.Namespace, providers: dict[str, ProviderSettings]) -> tuple[tuple[str, ProviderSettings], ...]:
+    """Each model side's settings under its name (a config contestant's table over its provider's);
+    ProviderNotConfigured for a provider without its key."""
+    models = {}
+    for role in ("user", "minotaur"):
+        contestant = parse_contestant(role, getattr(args, role))
+        if contestant.provider is not None:
+            settings = contestant.settings(providers)
+            check_configured(settings)
+            models[contestant.name] = settings
+    return tuple(models.items())
+
+
+def _report(summary: ArenaSummary) -> None:
+    """On stderr: why the run stopped early, the void matches, each model contestant's health."""
+    if summary.stopped:
+        _say(f"stopped: {summary.stopped}")
+    for seed, why in summary.void.items():
+        _say(f"seed {seed}: {why}")
+    for line in summary.health():
+        _say(line.line())
+    if not summary.complete:
+        unplayed = summary.planned - len(summary.results)
+        _say(f"incomplete: {len(summary.void)} void and {unplayed} unplayed of {summary.planned} matches; the "
+             f"figures count the {summary.games} valid ones")
 
 
 def _say(line: str) -> None:
@@ -143,8 +200,8 @@ def _replay_writer(directory: Path, seed: int) -> ReplayWriter:
 
 
 def _with_progress(console: Console, settings: ArenaSettings, seeds: range, jobs: int,
-                   recorder_factory: RecorderFactory | None,
-                   keep: Callable[[MatchResult], None] | None) -> ArenaSummary:
+                   recorder_factory: RecorderFactory | None, keep: Callable[[MatchResult], None] | None,
+                   playing: Progress, ended: list[MatchResult]) -> ArenaSummary:
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
@@ -154,8 +211,7 @@ def _with_progress(console: Console, settings: ArenaSettings, seeds: range, jobs
     )
 
     tally = dict.fromkeys(OUTCOMES, 0)
-    playing: dict[str, Any] = {}  # the agents of the match being played, when it is played here (jobs 1)
-    watch = jobs <= 1 and bool(provider_of(settings.user) or provider_of(settings.minotaur))
+    watch = bool(provider_of(settings.user) or provider_of(settings.minotaur))  # a model's quota wait to show
     # Redrawn as each match ends rather than by Rich's refresh thread: nothing changes in between, except
     # a model's quota wait, which counts down (so with a model played here, Rich redraws twice a second).
     with Progress(TextColumn("[bold]arena[/]"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.description}"),
@@ -164,6 +220,7 @@ def _with_progress(console: Console, settings: ArenaSettings, seeds: range, jobs
         task = progress.add_task("", total=len(seeds))
 
         def advance(result: MatchResult) -> None:
+            ended.append(result)
             if keep:
                 keep(result)
             tally[result.outcome] += 1
@@ -171,19 +228,17 @@ def _with_progress(console: Console, settings: ArenaSettings, seeds: range, jobs
                             description="  ".join(f"{k.lower()} {v}" for k, v in tally.items()))
 
         return run_arena(settings, seeds, jobs=jobs, recorder_factory=recorder_factory, on_result=advance,
-                         seated=playing.update if watch else None)
+                         progress=playing)
 
 
-def _waits_column(playing: dict[str, Any]):
-    """A progress column saying which of ``playing``'s agents waits out a quota, and for how long."""
+def _waits_column(playing: Progress):
+    """A progress column saying which of the matches in flight wait out a quota or the pace, and how long."""
     from rich.progress import ProgressColumn
     from rich.text import Text
 
     class Waits(ProgressColumn):
         def render(self, task) -> Text:
-            said = [f"{role}: {waiting.reason}" for role, agent in list(playing.items())
-                    if (waiting := getattr(agent, "waiting", None)) is not None]
-            return Text(printable("  ".join(said)), style="yellow")
+            return Text(printable("  ".join(playing.waits())), style="yellow")
 
     return Waits()
 
@@ -198,7 +253,10 @@ def _table(summary: ArenaSummary, seeds: range) -> Table:
     table.add_column("value", justify="right")
     for outcome in OUTCOMES:
         n = summary.count(outcome)
-        table.add_row(outcome.lower(), f"{n} of {summary.games} ({n / summary.games:.0%})")
+        table.add_row(outcome.lower(), f"{n} of {summary.games} ({n / summary.games if summary.games else 0:.0%})")
+    if summary.void or not summary.complete:
+        table.add_row("void / unplayed (left out)", f"{len(summary.void)} / {summary.planned - len(summary.results)}",
+                      style="bold red")
     low, high = summary.escape_interval
     table.add_row("escape rate (95% Wilson)", f"{summary.escape_rate:.3f} ({low:.3f}..{high:.3f})")
     table.add_row("mean turns", f"{summary.mean_turns:.1f}")

@@ -19,8 +19,11 @@ from labyrinth.agents.config import provider_settings as resolve
 from labyrinth.agents.registry import UnknownContestant, parse_contestant, provider_of
 from labyrinth.saves.config import MAX_RPM, MAX_TIMEOUT_S, ConfigError, rpm_ok, timeout_ok
 
+HOLD_S = 600.0  # how long a tournament or an arena holds a match for a quota by default: ten minutes
 
-def add_provider_options(parser: argparse.ArgumentParser) -> None:
+
+def add_provider_options(parser: argparse.ArgumentParser, hold: bool = False) -> None:
+    """The LLM options; ``hold``: --hold-limit too (the commands whose results are published)."""
     group = parser.add_argument_group(
         "LLM providers", "Each also comes from the environment (LABYRINTH_<PROVIDER>_MODEL, the endpoint "
                          "variable) or the config file; keys only from the environment or the config file.")
@@ -37,6 +40,10 @@ def add_provider_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--llm-rpm", type=_rpm, metavar="N",
                        help="at most N requests a minute to each provider, spaced 60/N s apart, so that a "
                             "per-minute quota is never hit (default: as fast as the model answers)")
+    if hold:
+        group.add_argument("--hold-limit", type=_timeout, default=HOLD_S, metavar="SECONDS",
+                           help=f"the longest a quota's wait may hold a match (default: {HOLD_S:g}); a longer one "
+                                "stops the run, saying when to run it again, rather than play turns by the fallback")
 
 
 def _timeout(value: str) -> float:
@@ -91,7 +98,8 @@ def provider_settings(args: argparse.Namespace, providers: list[str] | tuple[str
     settings = {}
     for p in providers:
         flags = {"model": getattr(args, f"{p}_model", None), "base_url": getattr(args, f"{p}_url", None),
-                 "timeout_s": getattr(args, "llm_timeout", None), "rpm": getattr(args, "llm_rpm", None)}
+                 "timeout_s": getattr(args, "llm_timeout", None), "rpm": getattr(args, "llm_rpm", None),
+                 "hold_s": getattr(args, "hold_limit", None)}
         try:
             settings[p] = resolve(p, flags)
         except ConfigError:

@@ -6,11 +6,19 @@ Nobody learns from the experience log unless --learn says so: a rating compares 
 contestants, not the state of a log. With learning on, the results depend on the log as it
 was, which the output says, and the matches are kept apart from those played without.
 
+Only valid matches are rated: a match a model did not play itself (replaced by the
+built-in agent, or more than results_db.FALLBACK_SHARE_ALLOWED of its turns played by the
+fallback) is kept as void, with its reason, and played again by the next run. At the end,
+and on Ctrl-C, a health line per model contestant says how its calls went; a run that
+left matches void or unplayed exits with EXIT_INCOMPLETE (3), one stopped by Ctrl-C
+with 130. A quota that asks for a longer wait than --hold-limit stops the run with one
+line saying when to run the same command again.
+
 Everything that can be refused is refused before the first match: an unknown
-name, a provider without its key, a results database that cannot be used. The
-live view (Rich, on stderr) is drawn only when stderr is a terminal; otherwise one
-plain line per finished match goes to stderr. stdout carries only the standings,
-or with --json one JSON object.
+name, a provider without its key, a bad setting, a results database that cannot be
+used. The live view (Rich, on stderr) is drawn only when stderr is a terminal;
+otherwise one plain line per finished match goes to stderr. stdout carries only the
+standings, or with --json one JSON object.
 """
 
 from __future__ import annotations
@@ -20,19 +28,22 @@ import json
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import asdict, replace
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
 from labyrinth.agents.arena_log import open_memory
 from labyrinth.agents.config import ProviderSettings
+from labyrinth.agents.health import EXIT_INCOMPLETE
 from labyrinth.agents.ratings import Standings, rate
 from labyrinth.agents.registry import UnknownContestant, check_configured, contestant_names, parse_contestant
 from labyrinth.agents.runner import DEFAULT_MAX_TURNS, MatchResult
-from labyrinth.agents.tournament import Entrant, Progress, Tournament, run_tournament
+from labyrinth.agents.tournament import Entrant, Run, Tournament, run_tournament
 from labyrinth.engine import DEFAULT_PRESET, DIFFICULTIES, PRESETS
 from labyrinth.engine.wsap.roles import ROLES
+from labyrinth.saves.config import ConfigError
 from labyrinth.saves.paths import replays_dir
-from labyrinth.saves.results_db import NOBODY, MatchRow, ResultsDB, ResultsUnusable
+from labyrinth.saves.results_db import FALLBACK_SHARE_ALLOWED, NOBODY, MatchRow, ResultsDB, ResultsUnusable
 
 from .arena_cmd import _count
 from .leaderboard_tables import head_to_head_table, ratings_table
@@ -53,14 +64,22 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "tournament", help="every user against every Minotaur, kept in a results database, rated",
         description="Play every user contestant against every Minotaur contestant on the same seeds (S, S+1, "
                     "...), keep each match in results.db in the data directory as it ends, and print the "
-                    "OpenSkill ratings per role (mu - 3 sigma), win rates with their 95% Wilson interval and "
-                    "the head-to-head table. Matches already in the database are not played again: a stopped "
-                    "tournament carries on, a new contestant plays only its new pairings. Nobody learns from the "
-                    "experience log unless --learn says so. Contestants: for "
+                    "ratings per role, win rates with their 95% Wilson interval and the head-to-head table. "
+                    "Matches with a valid result in the database are not played again: a stopped tournament "
+                    "carries on, a new contestant plays only its new pairings, and a second worker started on "
+                    "the same command shares the matches. A match a model did not play itself (replaced by the "
+                    f"built-in agent, or more than {FALLBACK_SHARE_ALLOWED:.0%} of its turns played by the "
+                    "fallback) is void: kept with its reason, rated nowhere, played again by the next run. Nobody "
+                    "learns from the experience log unless --learn says so. Exit status: 0 when every match was "
+                    f"played by its contestants, {EXIT_INCOMPLETE} when some are void or unplayed, 2 for a "
+                    "refusal, 130 after Ctrl-C. Contestants: for "
                     f"--users {contestant_names('user')}; for --minotaurs {contestant_names('minotaur')}.")
     p.add_argument("--users", required=True, metavar="A,B,...", help="the user contestants, comma-separated")
     p.add_argument("--minotaurs", required=True, metavar="X,Y,...", help="the Minotaur contestants, comma-separated")
     p.add_argument("--games", type=_count, default=10, help="seeds each pairing plays (default: 10)")
+    p.add_argument("--repeats", type=_count, default=1,
+                   help="times each pairing plays each seed (default: 1): a model that samples gives another "
+                        "sample each time, and the ratings use every one")
     p.add_argument("--seed", type=bounded_seed, default=1, help="the first seed (default: 1)")
     p.add_argument("--preset", choices=list(PRESETS), default=DEFAULT_PRESET, help="hunting ground size")
     p.add_argument("--difficulty", choices=DIFFICULTIES, default="normal")
@@ -68,16 +87,19 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help=f"turns before a match is a TIMEOUT, a draw (default: {DEFAULT_MAX_TURNS})")
     p.add_argument("--concurrency", type=_count, default=DEFAULT_CONCURRENCY,
                    help=f"matches played at once (default: {DEFAULT_CONCURRENCY}): model matches in threads, "
-                        "sharing each provider's pace (--llm-rpm), rule-agent matches in one process per core")
+                        "sharing each provider's pace (--llm-rpm) and no more than it serves in a call's time, "
+                        "rule-agent matches in one process per core")
     p.add_argument("--fresh", action="store_true", help="play every match again, even those in the database")
     add_learn_options(p, "this tournament", default="none",
                       why="With learning the results depend on the log as it was, and are kept apart from "
                           "matches played without")
     p.add_argument("--json", action="store_true",
-                   help="print only one JSON object: played, skipped, wall_s, learned (who learned from the "
-                        "experience log: none, user, minotaur or user+minotaur), matches (this tournament's, in "
-                        "play order, as the database keeps them) and standings (ratings per role, head_to_head)")
-    add_provider_options(p)
+                   help="print only one JSON object: played, skipped, elsewhere (played by another worker "
+                        "meanwhile), void, complete, stopped, wall_s, learned (who learned from the experience "
+                        "log: none, user, minotaur or user+minotaur), health (per model contestant), matches "
+                        "(this tournament's valid ones, in play order, as the database keeps them) and standings "
+                        "(ratings per role, head_to_head)")
+    add_provider_options(p, hold=True)
     p.set_defaults(own_parser=p)  # for the check of the last seed, made after parsing
 
 
@@ -85,7 +107,7 @@ def run(args: argparse.Namespace, providers: dict[str, ProviderSettings]) -> int
     """The tournament of ``args``; ``providers``: the settings of the providers its contestants name."""
     try:
         tournament = _tournament(args, providers)
-    except UnknownContestant as problem:
+    except (UnknownContestant, ConfigError) as problem:
         _say(str(problem))
         return 2
     try:
@@ -99,34 +121,48 @@ def run(args: argparse.Namespace, providers: dict[str, ProviderSettings]) -> int
         _say(f"learning from the experience log ({tournament.learned}): the results depend on the log as it "
              "was, and are kept apart from matches played without learning")
     began = time.perf_counter()
+    run = Run()
+    interrupted = False
     try:
         with db:
-            progress = _play(args, tournament, db, keeper.keep if keeper else None)
+            try:
+                _play(args, tournament, db, keeper.keep if keeper else None, run)
+            except KeyboardInterrupt:
+                interrupted = True
             rows = db.matches(preset=args.preset, difficulty=args.difficulty, max_turns=args.max_turns,
                               learned=tournament.learned, void=False)
+            for line in db.damaged:
+                _say(line)
     except ResultsUnusable as problem:
         _say(str(problem))
         return 2
     finally:
         if keeper and (unkept := keeper.close()):
             _say(unkept)
+    _report(run, interrupted)
     standings = rate(rows)
     mine = set(tournament.keys())
     if args.json:
-        print(json.dumps({"played": len(progress.done), "skipped": progress.skipped,
+        print(json.dumps({"played": len(run.done), "skipped": run.skipped, "elsewhere": run.elsewhere,
+                          "void": [{"user": r.user, "minotaur": r.minotaur, "seed": r.seed, "repeat": r.repeat,
+                                    "reason": r.void} for r in run.void],
+                          "complete": run.complete and not interrupted, "stopped": run.stopped,
                           "wall_s": round(time.perf_counter() - began, 3), "learned": tournament.learned,
+                          "health": [asdict(h) for h in run.health()],
                           "matches": [row.to_dict() for row in rows if row.key in mine],
                           "standings": standings.to_dict()}))
     else:
         from rich.console import Console
 
         Console().print(*_standings(standings, args, tournament.learned), sep="\n")
-    return 0
+    if interrupted:
+        return 130
+    return 0 if run.complete else EXIT_INCOMPLETE
 
 
 def _tournament(args: argparse.Namespace, providers: dict[str, ProviderSettings]) -> Tournament:
     """The tournament ``args`` ask for; UnknownContestant for a bad name, ProviderNotConfigured for
-    a contestant whose provider has no key (both before anything is played)."""
+    a contestant whose provider has no key, ConfigError for a bad setting (all before anything is played)."""
     named = {"user": args.users, "minotaur": args.minotaurs}
     contestants = {role: [parse_contestant(role, name.strip()) for name in text.split(",") if name.strip()]
                    for role, text in named.items()}
@@ -138,46 +174,72 @@ def _tournament(args: argparse.Namespace, providers: dict[str, ProviderSettings]
     entrants = {role: tuple(dict.fromkeys(Entrant(c.resolved(providers), c.settings(providers) if c.provider else None)
                                           for c in found)) for role, found in contestants.items()}
     return Tournament(entrants["user"], entrants["minotaur"], tuple(range(args.seed, args.seed + args.games)),
-                      args.preset, args.difficulty, args.max_turns)
+                      args.preset, args.difficulty, args.max_turns, args.repeats)
 
 
 def _play(args: argparse.Namespace, tournament: Tournament, db: ResultsDB,
-          keep: Callable[[MatchResult], None] | None) -> Progress:
+          keep: Callable[[MatchResult], None] | None, run: Run) -> Run:
     from rich.console import Console
 
     status = Console(stderr=True)
-    progress = Progress()
     replays = replays_dir() / REPLAYS
 
     def ended(row: MatchRow, result: MatchResult) -> None:
         if keep:
             keep(result)
         if not status.is_terminal:
-            _say(f"{len(progress.done) + progress.skipped}/{progress.total} {row.user} vs {row.minotaur} seed "
-                 f"{row.seed}: {row.outcome} in {row.turns} turns ({row.wall_s:.1f} s)")
+            played = run.progress.ended + run.skipped + run.elsewhere
+            _say(f"{played}/{run.progress.total} {row.user} vs {row.minotaur} seed {row.seed}"
+                 f"{f' repeat {row.repeat}' if row.repeat else ''}: {row.outcome} in {row.turns} turns "
+                 f"({row.wall_s:.1f} s){'; ' + row.void if row.void else ''}")
 
     if not status.is_terminal:
         return run_tournament(tournament, db, concurrency=args.concurrency, fresh=args.fresh, replays=replays,
-                              progress=progress, on_result=ended)
+                              run=run, on_result=ended)
     from rich.live import Live
 
     began = time.perf_counter()
     with Live(console=status, transient=True, refresh_per_second=2,
-              get_renderable=lambda: _live_view(progress, time.perf_counter() - began)):
+              get_renderable=lambda: _live_view(run, time.perf_counter() - began)):
         return run_tournament(tournament, db, concurrency=args.concurrency, fresh=args.fresh, replays=replays,
-                              progress=progress, on_result=ended)
+                              run=run, on_result=ended)
 
 
-def _live_view(progress: Progress, wall_s: float) -> RenderableType:
+def _report(run: Run, interrupted: bool) -> None:
+    """The end of the run on stderr: why it stopped, the void matches, each model contestant's health."""
+    if interrupted:
+        _say(f"stopped by Ctrl-C after {len(run.done)} matches: run the same command again to play the rest")
+    if run.stopped:
+        _say(f"stopped: {run.stopped}; {_resume_hint(run)}")
+    for row in run.void:
+        _say(f"{row.user} vs {row.minotaur} seed {row.seed}: {row.void}")
+    for line in run.health():
+        _say(line.line())
+    left = run.progress.total - run.skipped - run.elsewhere - len(run.done)
+    if (run.void or left > 0) and not interrupted:
+        _say(f"incomplete: {len(run.void)} void and {max(left, 0)} unplayed matches are left out of the standings; "
+             "run the same command again to play them")
+
+
+def _resume_hint(run: Run) -> str:
+    """When to run the same command again: after the quota's wait, as a time of day (UTC)."""
+    if not run.stopped_wait_s:
+        return "run the same command again once the quota allows"
+    at = datetime.now(UTC) + timedelta(seconds=run.stopped_wait_s)
+    return f"run the same command again after {at:%H:%M:%S} UTC (in {run.stopped_wait_s:,.0f} s)"
+
+
+def _live_view(run: Run, wall_s: float) -> RenderableType:
     """Matches in flight and done, each contestant's wins, draws and losses so far, the providers' waits."""
     from rich.console import Group
     from rich.table import Table
     from rich.text import Text
 
-    done = list(progress.done)
-    header = Text(f"tournament: {len(done) + progress.skipped}/{progress.total} done "
-                  f"({progress.skipped} already in the database), {len(progress.in_flight)} in flight, "
-                  f"{wall_s:,.0f} s", style="bold")
+    progress = run.progress
+    done = [row for row in run.done if row.valid]
+    header = Text(f"tournament: {progress.ended + run.skipped + run.elsewhere}/{progress.total} done "
+                  f"({run.skipped} already in the database, {run.elsewhere} by another worker, {len(run.void)} "
+                  f"void), {len(progress.in_flight)} in flight, {wall_s:,.0f} s", style="bold")
     table = Table(box=None, padding=(0, 1))
     for column in ("role", "contestant", "won", "drawn", "lost"):
         table.add_column(column, justify="left" if column in ("role", "contestant") else "right")

@@ -62,13 +62,23 @@ def _slug(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9.]+", "_", name).strip("_") or "agent"
 
 
+def replay_stem(preset: str, seed: int, user: str, minotaur: str, tag: str = "", began: datetime | None = None) -> str:
+    """A replay file's name without .jsonl: when it began, the ground, the seed and both agents (and
+    ``tag``, which tells apart matches of the same names: a repeat, a setup)."""
+    began = began or _now()
+    return f"{began:%Y%m%d-%H%M%S}-{preset}-seed{seed}-{_slug(user)}-vs-{_slug(minotaur)}{'-' + _slug(tag) if tag else ''}"
+
+
 class ReplayWriter:
     """Records one match into a new file of ``directory`` (default: the user's
-    replays directory). Give it to the match runner as its recorder; use it in
-    a ``with`` block so the file is closed even when the match crashes."""
+    replays directory), named ``stem``.jsonl when the caller chose the name (a tournament,
+    whose claim on the match says which file its worker writes), else after the match.
+    Give it to the match runner as its recorder; use it in a ``with`` block so the file
+    is closed even when the match crashes."""
 
-    def __init__(self, directory: Path | None = None) -> None:
+    def __init__(self, directory: Path | None = None, stem: str | None = None) -> None:
         self.directory = directory if directory is not None else replays_dir()
+        self.stem = stem
         self.path: Path | None = None  # known once the match has started
         self._file: TextIO | None = None
 
@@ -76,7 +86,7 @@ class ReplayWriter:
         """Open the file, named by time, preset, seed and agents, and write the header."""
         began = _now()
         user, minotaur = match.user.name, match.minotaur.name
-        stem = f"{began:%Y%m%d-%H%M%S}-{match.preset}-seed{match.seed}-{_slug(user)}-vs-{_slug(minotaur)}"
+        stem = self.stem or replay_stem(match.preset, match.seed, user, minotaur, began=began)
         self.path, self._file = _create(self.directory, stem)
         self._write(header_line(ReplayHeader(match.seed, match.preset, match.difficulty, user, minotaur,
                                              match.max_turns, began.isoformat(timespec="seconds").replace("+00:00", "Z"),

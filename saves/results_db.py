@@ -333,15 +333,15 @@ class ResultsDB:
             if owner is not None:
                 self._db.execute("DELETE FROM claims WHERE match = ? AND owner = ?", (row.key.id, owner))
 
-    def claim(self, key: MatchKey, owner: str, replay: str | None = None, lease_s: float = LEASE_S) \
-            -> tuple[bool, str | None]:
+    def claim(self, key: MatchKey, owner: str, replay: str | None = None, lease_s: float = LEASE_S,
+              fresh: bool = False) -> tuple[bool, str | None]:
         """Claim ``key`` for ``owner`` to play: whether it was taken (not when another live worker holds
-        it, nor when it has a valid result already), and the partial replay a lapsed claim left (the
-        caller removes it). ``replay``: the file this worker will write it to."""
+        it, nor, unless ``fresh``, when it has a valid result already), and the partial replay a lapsed
+        claim left (the caller removes it). ``replay``: the file this worker will write it to."""
         now = self.clock()
         with self._guard(), _transaction(self._db):
-            if self._db.execute(f"SELECT 1 FROM matches WHERE {' AND '.join(f'{c} = ?' for c in KEY)} "
-                                "AND void IS NULL", _key_values(key)).fetchone():
+            if not fresh and self._db.execute(f"SELECT 1 FROM matches WHERE {' AND '.join(f'{c} = ?' for c in KEY)} "
+                                              "AND void IS NULL", _key_values(key)).fetchone():
                 return False, None
             held = self._db.execute("SELECT owner, until, replay FROM claims WHERE match = ?", (key.id,)).fetchone()
             if held and held[0] != owner and held[1] > now and _alive(held[0]):
@@ -379,6 +379,14 @@ class ResultsDB:
         """Those of ``keys`` that have a valid result already (a void one is played again)."""
         wanted = set(keys)
         return {row.key for row in self.matches(void=False) if row.key in wanted}
+
+    def kept_since(self, keys: Iterable[MatchKey], since: str) -> set[MatchKey]:
+        """Those of ``keys`` whose row (valid or void) was written at ``since`` (ISO 8601) or later."""
+        wanted = set(keys)
+        with self._guard():
+            found = self._db.execute(f"SELECT {', '.join(KEY)} FROM matches WHERE played_at >= ?",
+                                     (since[:19] + "Z",)).fetchall()
+        return {key for values in found if (key := MatchKey(**dict(zip(KEY, values, strict=True)))) in wanted}
 
     def matches(self, *, preset: str | None = None, difficulty: str | None = None, max_turns: int | None = None,
                 learned: str | None = None, void: bool | None = None) -> list[MatchRow]:

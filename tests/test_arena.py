@@ -15,7 +15,8 @@ from labyrinth.agents.arena import OUTCOMES, ArenaSettings, run_arena, wilson_in
 LABYRINTH = str(Path(sys.executable).with_name("labyrinth"))
 JSON_KEYS = {"games", "escaped", "death", "timeout", "escape_rate", "mean_turns", "mean_game_time",
              "fallbacks", "errors", "invalid", "provider_errors", "exceptions", "timeouts", "calls", "call_s",
-             "tokens_in", "tokens_out", "mean_latency_s", "replaced", "reflections", "wall_s", "results"}
+             "tokens_in", "tokens_out", "mean_latency_s", "replaced", "reflections", "wall_s", "results",
+             "planned", "played", "complete", "stopped", "void", "health"}
 TIMED = {"wall_s", "mean_latency_s", "call_s"}  # the clock's, not the game's: they differ from run to run
 SMALL = {"preset": "small", "max_turns": 150}
 
@@ -120,7 +121,7 @@ def test_cli_json_is_one_object_with_the_documented_keys_and_the_in_process_resu
     assert all(set(r) == {"seed", "outcome", "turns", "game_time"} for r in data["results"])
     assert set(data["fallbacks"]) == set(data["errors"]) == {"user", "minotaur"}
     # Another interpreter (another hash seed), two processes: the same matches as here.
-    here = run_arena(ArenaSettings(**SMALL, memory=True), range(5, 8)).to_dict()  # the log starts empty
+    here = run_arena(ArenaSettings(**SMALL), range(5, 8)).to_dict()  # nobody learns unless asked
     assert data["results"] == here["results"]
     assert {k: data[k] for k in JSON_KEYS - TIMED} == {k: here[k] for k in JSON_KEYS - TIMED}
 
@@ -180,18 +181,18 @@ def test_a_run_in_this_process_shows_each_matchs_agents_and_the_progress_line_th
     from types import SimpleNamespace
 
     from labyrinth.agents.providers.pacing import Waiting
+    from labyrinth.agents.schedule import Progress
     from labyrinth.tui.arena_cmd import _waits_column
     from tests.stubs import FakeClock
 
-    seen = []
-    run_arena(ArenaSettings(preset="tiny", max_turns=3), [1, 2], seated=lambda agents: seen.append(dict(agents)))
-    assert [sorted(agents) for agents in seen] == [["minotaur", "user"]] * 2 and seen[0]["user"] is not seen[1]["user"]
     clock = FakeClock()
-    playing = {"user": SimpleNamespace(waiting=None),
-               "minotaur": SimpleNamespace(waiting=Waiting("gemini is rate-limited", clock.now + 47.3, clock))}
+    playing = Progress()
+    playing.in_flight[1] = {"user": SimpleNamespace(waiting=None),
+                            "minotaur": SimpleNamespace(waiting=Waiting("gemini is rate-limited", clock.now + 47.3,
+                                                                        clock))}
     column = _waits_column(playing)
-    assert column.render(None).plain == "minotaur: gemini is rate-limited: waiting 47 s"
+    assert column.render(None).plain == "gemini is rate-limited: waiting 47 s (1 waiting)"
     clock.sleep(10)
-    assert column.render(None).plain == "minotaur: gemini is rate-limited: waiting 37 s"
-    playing["minotaur"].waiting = None
+    assert column.render(None).plain == "gemini is rate-limited: waiting 37 s (1 waiting)"
+    playing.in_flight[1]["minotaur"].waiting = None
     assert column.render(None).plain == ""

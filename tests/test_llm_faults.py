@@ -113,8 +113,10 @@ def test_against_ten_requests_a_minute_the_model_is_asked_every_turn(stub):
     assert match.turns == 60 and last_asked == 60
     stats = match.stats["minotaur"]
     assert (stats.fallbacks, stats.provider_errors, stats.replaced) == (0, 0, False)
-    assert len(quota.served) == 61 and len(quota.refused) == 6  # the plan and 60 turns; the 11th of each minute
-    assert clock.monotonic() - 1000.0 == pytest.approx(360.0)  # six minutes waited, on the fake clock
+    assert len(quota.served) == 61 and len(quota.refused) == 1  # the plan and 60 turns; the 11th of the first minute
+    # after the 429 the calls are spread at the 10 a minute the server took: 6 s apart, never refused again
+    assert all(b - a == pytest.approx(6.0) for a, b in zip(quota.served[11:], quota.served[12:], strict=False))
+    assert clock.monotonic() - 1000.0 == pytest.approx(360.0)  # a minute held, then the other 50 calls 6 s apart
     assert time.perf_counter() - began < 30
 
 
@@ -149,7 +151,7 @@ def test_a_trickling_or_hanging_server_cannot_hold_a_call_past_its_deadline(prov
 
 def test_the_runner_waits_for_a_decision_longer_than_the_call_may_take():
     for timeout_s in (0.5, 2.0, 30.0):
-        assert patience_s(timeout_s) > call_deadline_s(timeout_s) >= 65.0 + 3 * timeout_s
+        assert patience_s(timeout_s) > call_deadline_s(timeout_s) >= 3 * timeout_s  # a quota's wait comes on top
     assert LLMAgent("user", transport("ollama", "http://127.0.0.1:9", timeout_s=2), 1).patience_s == patience_s(2)
 
 

@@ -19,7 +19,7 @@ def run(*args: str) -> subprocess.CompletedProcess:
 
 def test_an_arena_run_writes_reflections_that_list_show_export_and_clear(tmp_path):
     assert "No reflections yet" in run("memory", "list").stdout
-    arena = run("arena", "--games", "3", "--preset", "small", "--max-turns", "150", "--json")
+    arena = run("arena", "--games", "3", "--preset", "small", "--max-turns", "150", "--learn", "both", "--json")
     assert arena.returncode == 0 and json.loads(arena.stdout)["reflections"] == 6
     lines = run("memory", "list").stdout.splitlines()
     assert len(lines) == 6 and all(("-user " in line) or ("-minotaur " in line) for line in lines)
@@ -38,18 +38,18 @@ def test_an_arena_run_writes_reflections_that_list_show_export_and_clear(tmp_pat
     assert "Forgot 6 reflections." in run("memory", "clear", "--yes").stdout and Experience().read() == []
 
 
-def test_the_arena_learns_from_the_log_unless_told_not_to():
+def test_the_arena_learns_from_the_log_only_when_asked():
+    run("arena", "--games", "2", "--preset", "small", "--max-turns", "150", "--learn", "both")
     run("arena", "--games", "2", "--preset", "small", "--max-turns", "150")
-    run("arena", "--games", "2", "--preset", "small", "--max-turns", "150", "--no-memory")
     assert len(Experience().read()) == 4  # the second run neither read nor wrote
-    table = run("arena", "--games", "2", "--preset", "small", "--max-turns", "150").stdout
+    table = run("arena", "--games", "2", "--preset", "small", "--max-turns", "150", "--learn", "both").stdout
     assert "memory: lessons in the log / reflections added" in table and "4 / 4" in table
 
 
 def test_a_corrupt_log_is_kept_aside_said_once_and_play_goes_on():
     log_path().parent.mkdir(parents=True)
     log_path().write_text("{half a log")
-    arena = run("arena", "--games", "1", "--preset", "small", "--max-turns", "100")
+    arena = run("arena", "--games", "1", "--preset", "small", "--max-turns", "100", "--learn", "both")
     assert arena.returncode == 0 and "could not be read" in arena.stderr and "kept as" in arena.stderr
     assert len(list(log_path().parent.glob("experience_log.corrupt-*.json"))) == 1
     assert len(Experience().read()) == 2

@@ -123,12 +123,14 @@ def test_doctor_prints_hostile_config_values_and_paths_as_escapes(tmp_path):
     config.parent.mkdir(parents=True)
     # JSON's string escapes are TOML's: the file holds the controls as \\u001b, tomllib reads them back
     config.write_text(f"[mistral]\napi_key = \"k\"\nmodel = {json.dumps(HYPERLINK + MARKUP)}\n"
-                      f"base_url = {json.dumps('http://localhost:9/' + BIDI)}\n")
+                      f"[ollama]\nbase_url = {json.dumps('http://localhost:9/' + BIDI)}\n")
     data = tmp_path / f"data{C1_CLEAR}{BIDI}"
     done = labyrinth("doctor", "--offline", env={"XDG_DATA_HOME": str(data), "GEMINI_API_KEY": "k",
                                     "LABYRINTH_GEMINI_MODEL": f"g{ESC_TITLE}"})
     assert done.returncode == 0 and done.stderr == ""
     assert f"model \\x1b]8;;https://evil.example\\x07here\\x1b]8;;\\x07{MARKUP}, endpoint" in done.stdout
+    # an endpoint that cannot be a URL (a bidi control in it): its line says so, quoting it inert
+    assert "ollama   cannot be read: the ollama endpoint from the config file" in done.stdout
     assert "localhost:9/\\u202eevil\\u202c" in done.stdout and "model g\\x1b]0;pwned\\x07" in done.stdout
     assert "data\\x9b2J\\u202eevil\\u202c" in done.stdout
     assert_inert(done.stdout)

@@ -35,7 +35,7 @@ class GeminiTransport:
         self.client = genai.Client(api_key=settings.api_key.reveal() if settings.api_key else None,
                                    http_options=options)
         self.thinking = PRO_THINKING_TOKENS if "pro" in settings.model else 0
-        self.calls = Caller("gemini", self.where, settings.timeout_s, settings.rpm, clock)
+        self.calls = Caller("gemini", self.where, settings.timeout_s, settings.rpm, clock, settings.hold_s)
 
     @property
     def waiting(self) -> Waiting | None:

@@ -28,7 +28,7 @@ class MistralTransport:
         self.where = settings.endpoint.rstrip("/").removesuffix("/v1")  # the SDK adds /v1
         self.client = Mistral(api_key=settings.api_key.reveal() if settings.api_key else "", server_url=self.where,
                               timeout_ms=int(settings.timeout_s * 1000))
-        self.calls = Caller("mistral", settings.endpoint, settings.timeout_s, settings.rpm, clock)
+        self.calls = Caller("mistral", settings.endpoint, settings.timeout_s, settings.rpm, clock, settings.hold_s)
 
     @property
     def waiting(self) -> Waiting | None:

@@ -33,7 +33,7 @@ class OllamaTransport:
         self.client = Client(host=self.where, timeout=settings.timeout_s,
                              headers={"authorization": f"Bearer {key}"} if key else None,
                              event_hooks={"response": [self._check_answer]})
-        self.calls = Caller("ollama", self.where, settings.timeout_s, settings.rpm, clock)
+        self.calls = Caller("ollama", self.where, settings.timeout_s, settings.rpm, clock, settings.hold_s)
 
     @property
     def waiting(self) -> Waiting | None:

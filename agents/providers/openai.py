@@ -103,7 +103,7 @@ class OpenAITransport:
                                     settings.timeout_s)
         self.format = 0  # the index in FORMATS of the format this endpoint takes, for the rest of the match
         self.strict: tuple[ResponseSchema, dict[str, Any]] | None = None  # a schema and its strict form, made once
-        self.calls = Caller("openai", self.where, settings.timeout_s, settings.rpm, clock)
+        self.calls = Caller("openai", self.where, settings.timeout_s, settings.rpm, clock, settings.hold_s)
 
     @property
     def waiting(self) -> Waiting | None:

@@ -5,7 +5,10 @@ Every request to one endpoint, from every agent in the process, takes a start
 time from that endpoint's Pace: with a pace of N requests a minute (`--llm-rpm`)
 starts are 60/N s apart, so no 60-second window holds more than N and a
 per-minute quota never answers 429; and after a quota answer (429) no request
-starts before the wait the server asked for is over, whichever agent asked.
+starts before the wait the server asked for is over, whichever agent asked. When
+that wait ends the held calls do not all start at once (they would meet the
+quota again): from then on, starts are spaced at the rate the server took in the
+minute before its 429 (N requests then: 60/N s apart), until another 429 says more.
 Waits go through a Clock, so that tests move time instead of sleeping.
 """
 
@@ -14,6 +17,7 @@ from __future__ import annotations
 import math
 import threading
 import time
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -86,30 +90,45 @@ class Pace:
         self._lock = threading.Lock()
         self._next = -math.inf  # the earliest the next request may start, by the pace
         self._held_until = -math.inf  # no request before this: a quota answer asked so
+        self._starts: deque[float] = deque()  # the starts of the last minute
+        self._refused: deque[float] = deque()  # the quota answers of the last minute
+        self._spread = 0.0  # after a quota answer: the spacing of starts the server showed it takes
 
     def slot(self, latest: float) -> tuple[Slot, bool]:
         """The next start time, and whether it was taken: it is only when it is at most ``latest``
-        (a start that would not leave the call time to finish is not reserved)."""
+        (a start beyond it is not reserved)."""
         with self._lock:
             now = self.clock.monotonic()
             start = max(now, self._next, self._held_until)
             slot = Slot(start, self._reason(start - now, held=start == self._held_until))
             if start > latest:
                 return slot, False
-            if self.rpm:
-                self._next = start + SECONDS_PER_MINUTE / self.rpm
+            self._next = start + max(SECONDS_PER_MINUTE / self.rpm if self.rpm else 0.0, self._spread)
+            self._starts.append(start)
+            while self._starts and self._starts[0] <= start - SECONDS_PER_MINUTE:
+                self._starts.popleft()
             return slot, True
 
     def hold(self, seconds: float) -> None:
-        """No request starts for ``seconds`` (a quota answer's wait)."""
+        """No request starts for ``seconds`` (a quota answer's wait); then no faster than the requests
+        the last minute served."""
         with self._lock:
-            self._held_until = max(self._held_until, self.clock.monotonic() + seconds)
+            now = self.clock.monotonic()
+            self._held_until = max(self._held_until, now + seconds)
+            self._refused.append(now)
+            while self._refused and self._refused[0] <= now - SECONDS_PER_MINUTE:
+                self._refused.popleft()
+            served = sum(1 for start in self._starts if start > now - SECONDS_PER_MINUTE) - len(self._refused)
+            self._spread = max(self._spread, SECONDS_PER_MINUTE / max(served, 1))
 
     def _reason(self, wait_s: float, held: bool) -> str:
         if wait_s <= 0:
             return ""
-        return f"{self.provider} is rate-limited" if held else \
-            f"{self.provider} is kept to {self.rpm:g} requests a minute"
+        if held:
+            return f"{self.provider} is rate-limited"
+        if self.rpm and SECONDS_PER_MINUTE / self.rpm >= self._spread:
+            return f"{self.provider} is kept to {self.rpm:g} requests a minute"
+        return f"{self.provider} is kept to {SECONDS_PER_MINUTE / self._spread:.3g} requests a minute after a quota answer"
 
 
 _PACES: dict[tuple[str, str], Pace] = {}

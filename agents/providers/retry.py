@@ -1,16 +1,19 @@
-"""How every transport makes a call: one deadline for the whole call, each request
-bounded as a whole, quotas waited out, 5xx tried again; whatever fails for good
-becomes one ProviderError line (never a key).
+"""How every transport makes a call: one deadline for the call's own work, each request
+bounded as a whole, quotas waited out or the match held, 5xx tried again; whatever fails
+for good becomes one ProviderError line (never a key).
 
 - A request may take at most `timeout_s` (--llm-timeout) from sending to the last byte
   of the answer. The SDKs' own timeouts are per read (a server that trickles a byte a
   second never trips them), so the request runs in a daemon thread that is waited for
   that long and then abandoned.
 - A call (a decision, a plan, a lesson) tries a 5xx again (RETRIES more times, with
-  backoff, honouring Retry-After) and waits out quota answers (429) as long as the server
-  asks, through the endpoint's shared Pace; all of it within one deadline,
-  call_deadline_s(timeout_s). A quota wait that would not leave a whole request's time
-  before that deadline fails at once with a QuotaError, which is not the model's failure.
+  backoff, honouring Retry-After), all within call_deadline_s(timeout_s) of its own work.
+- A wait for the endpoint's quota (a 429's wait) or its pace is not the call's work: the
+  call is *held* (the deadline moves on by the time waited, and the turn loop waits as
+  long), so a quota never turns a turn into a fallback. A wait longer than the hold
+  (``hold_s``: --hold-limit in a tournament or an arena, QUOTA_WAIT_S in a game with a
+  person) fails at once with a QuotaError saying how long, which is not the model's
+  failure: a tournament stops there, saying when to resume; a game plays the fallback.
 - Timeouts and refused connections are not tried again.
 """
 
@@ -34,7 +37,7 @@ RETRIES = 2  # a 5xx is tried at most three times
 BASE_DELAY_S = 0.5
 MAX_DELAY_S = 8.0
 QUOTA_FLOOR_S = 0.05  # the least a quota answer is waited out ("Retry-After: 0" must not spin)
-QUOTA_WAIT_S = 65.0  # the longest quota wait a call rides out: a per-minute quota's window, and a margin
+QUOTA_WAIT_S = 65.0  # the longest quota wait a game with a person holds a call: a per-minute quota's window and a margin
 MARGIN_S = 1.0  # the runner waits this much beyond a call's deadline: the agent gives up first
 
 
@@ -62,14 +65,14 @@ class ForeignReply(Exception):
 
 
 def call_deadline_s(timeout_s: float) -> float:
-    """The longest one call may take: every attempt at its limit, the longest pauses, and the
-    longest quota wait ridden out."""
-    return (RETRIES + 1) * timeout_s + RETRIES * MAX_DELAY_S + QUOTA_WAIT_S
+    """The longest one call may work: every attempt at its limit and the longest pauses between
+    them (the quota's and the pace's waits come on top: they hold the call)."""
+    return (RETRIES + 1) * timeout_s + RETRIES * MAX_DELAY_S
 
 
 def patience_s(timeout_s: float) -> float:
-    """How long the runner waits for a decision: the call's deadline and a margin, so that the
-    agent's own failure (or quota) is what gets counted."""
+    """How long the runner waits for a decision beyond the time it is held: the call's deadline and
+    a margin, so that the agent's own failure is what gets counted."""
     return call_deadline_s(timeout_s) + MARGIN_S
 
 
@@ -96,13 +99,21 @@ def within(seconds: float, call: Callable[[], T]) -> T:
 
 class Caller:
     """One transport's calls to ``provider`` at ``endpoint``: bounded, paced and retried as above.
-    ``waiting`` says what a call is waiting for while it waits (None otherwise)."""
+    ``waiting`` says what a call is waiting for while it waits (None otherwise); ``waits`` and
+    ``waited_s`` count the waits so far (``held_s()`` with the one under way)."""
 
     def __init__(self, provider: str, endpoint: str, timeout_s: float, rpm: float | None = None,
-                 clock: Clock = SYSTEM_CLOCK) -> None:
-        self.provider, self.timeout_s, self.clock = provider, timeout_s, clock
+                 clock: Clock = SYSTEM_CLOCK, hold_s: float = QUOTA_WAIT_S) -> None:
+        self.provider, self.timeout_s, self.clock, self.hold_s = provider, timeout_s, clock, hold_s
         self.pace = shared_pace(provider, endpoint, rpm, clock)
         self.waiting: Waiting | None = None
+        self.waits, self.waited_s = 0, 0.0
+        self._wait_began: float | None = None
+
+    def held_s(self) -> float:
+        """Seconds this transport's calls have been held so far, the wait under way included."""
+        began = self._wait_began
+        return self.waited_s + (self.clock.monotonic() - began if began is not None else 0.0)
 
     def __call__(self, call: Callable[[], T], classify: Callable[[Exception], Failure | None]) -> T:
         """``call()``, within the call's deadline; ProviderError (QuotaError for a quota) when it gives up.
@@ -110,7 +121,7 @@ class Caller:
         deadline = self.clock.monotonic() + call_deadline_s(self.timeout_s)
         attempt = quota_answers = 0
         while True:
-            self._take_turn(deadline)
+            deadline += self._take_turn()
             limit = min(self.timeout_s, deadline - self.clock.monotonic())
             try:
                 return within(limit, call)
@@ -145,23 +156,27 @@ class Caller:
             raise QuotaError(redact(failure.message), wait_s=failure.retry_after_s)
         raise ProviderError(redact(failure.message))
 
-    def _take_turn(self, deadline: float) -> None:
-        """Wait for this endpoint's next start time (the pace, a quota's wait), showing why; QuotaError
-        at once if that start would not leave a whole request's time before ``deadline``."""
-        slot, taken = self.pace.slot(latest=deadline - self.timeout_s)
+    def _take_turn(self) -> float:
+        """Wait for this endpoint's next start time (the pace, a quota's wait), showing why, and say
+        how long that held the call; QuotaError at once if the wait is longer than the hold."""
         now = self.clock.monotonic()
+        slot, taken = self.pace.slot(latest=now + self.hold_s)
         if not taken:
-            wait, left = slot.start - now, max(0.0, deadline - self.timeout_s - now)
-            raise QuotaError(f"{slot.reason or self.provider}: a wait of {math.ceil(wait)} s is too long for "
-                             f"this call (it may wait {math.floor(left)} s more)", wait_s=wait)
+            wait = slot.start - now
+            raise QuotaError(f"{slot.reason or self.provider}: a wait of {math.ceil(wait)} s is too long (a call is "
+                             f"held at most {self.hold_s:g} s)", wait_s=wait)
         if slot.start <= now:
-            return
+            return 0.0
         self.waiting = slot.waiting(self.clock)
+        self._wait_began = now
         try:
             while (left := slot.start - self.clock.monotonic()) > 0:
                 self.clock.sleep(left)
         finally:
-            self.waiting = None
+            waited = self.clock.monotonic() - now
+            self.waits, self.waited_s = self.waits + 1, self.waited_s + waited
+            self.waiting, self._wait_began = None, None
+        return waited
 
 
 def http_failure(provider: str, status: int, detail: str, headers: Mapping[str, str] | None = None,
