@@ -117,8 +117,8 @@ class LLMAgent:
     def held_s(self) -> float:
         """Seconds its calls have been held by a quota or the pace so far (the wait under way included):
         the turn loop waits that much longer for its answer."""
-        calls = getattr(self.transport, "calls", None)
-        return calls.held_s() if calls is not None else 0.0
+        held = getattr(getattr(self.transport, "calls", None), "held_s", None)  # the transport's Caller
+        return held() if callable(held) else 0.0
 
     def lesson(self, what_happened: str) -> str | None:
         """The model's own two sentences on the finished game (Reflexion); None if it cannot say."""
@@ -250,7 +250,7 @@ class LLMAgent:
         if not result.success:
             self.note = shorten(next(iter(result.message.splitlines()), ""), NOTE_CHARS)
         elif self.failure is not None:  # the game played the noop: the model is still told its answer was not used
-            self.note = shorten(f"Your answer was not used ({self.failure}); {NOOP} was played instead.", NOTE_CHARS)
+            self.note = shorten(f"Your answer was not used ({self.failure}); {NOOP} was played in its place.", NOTE_CHARS)
         else:
             self.note = ""
         if self.replacement is not None:
@@ -326,8 +326,8 @@ class LLMAgent:
     def _count(self, reply: Reply | None, seconds: float, error: str | None = None) -> None:
         """One call's tokens (from the API's usage fields), latency and quota waits, in the side's stats.
         The time a quota or the pace held the call is a wait, not the model's latency."""
-        calls = getattr(self.transport, "calls", None)
-        waits, waited_s = (calls.waits, calls.waited_s) if calls is not None else (0, 0.0)
+        calls = getattr(self.transport, "calls", None)  # the transport's Caller, which counts its quota waits
+        waits, waited_s = getattr(calls, "waits", 0), getattr(calls, "waited_s", 0.0)
         new_waits, new_waited_s = waits - self._waits_counted[0], waited_s - self._waits_counted[1]
         self._waits_counted = (waits, waited_s)
         if self.meter is None:

@@ -23,7 +23,7 @@ class TurnRecord:
     user_fallback: str | None
     minotaur_fallback: str | None
     result: TurnResult
-    exchanges: dict[str, dict] = field(default_factory=dict)  # an LLM side's prompt, reply, tokens, latency
+    exchanges: dict[str, list[dict]] = field(default_factory=dict)  # each LLM side's calls: prompt, reply, tokens...
     refused: list[dict[str, str]] = field(default_factory=list)  # an asked user's commands refused before it
 
     def to_dict(self) -> dict[str, Any]:

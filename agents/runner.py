@@ -60,7 +60,8 @@ class Turn:
     whys: dict[str, str | None] = field(default_factory=dict)  # why a fallback replaced an asked answer
     asks: tuple[str, ...] = ()
     refused: list[dict[str, str]] = field(default_factory=list)  # an asked user's refused commands
-    asked: set[str] = field(default_factory=set)  # the seats asked for this turn (their exchanges are its own)
+    asked: set[str] = field(default_factory=set)  # the seats asked for this turn
+    exchanges: dict[str, list[dict]] = field(default_factory=dict)  # each asked model's exchanges, re-asks included
     deadline: float | None = None  # set when first asking: one for the turn, retries included
     result: TurnResult | None = None
     record: TurnRecord | None = None
@@ -183,7 +184,9 @@ class Match:
         sides = {role: self.sides[role] for role in turn.asks}
         if not self._threaded:
             turn.asked.update(sides)
-            return {role: side.ask() for role, side in sides.items()}
+            answers = {role: side.ask() for role, side in sides.items()}
+            self._keep_exchanges(turn, sides)
+            return answers
         if turn.deadline is None:
             turn.deadline = time.monotonic() + self.timeout_s
         asked = {role: _in_daemon_thread(side.ask) for role, side in sides.items()
@@ -204,7 +207,15 @@ class Match:
                 side.stats.timeouts += 1
                 self._busy[role] = future
                 answers[role] = (None, f"no answer within {self.timeout_s:g} s")
+        self._keep_exchanges(turn, {role: sides[role] for role in asked if role not in self._busy})
         return answers
+
+    def _keep_exchanges(self, turn: Turn, answered: Mapping[str, Side]) -> None:
+        """The exchanges of the seats that answered this round, kept in the turn (a refused user's
+        earlier attempts too)."""
+        for role, side in answered.items():
+            if side.exchange:
+                turn.exchanges.setdefault(role, []).append(side.exchange)
 
     def answer(self, turn: Turn, answers: Mapping[str, Answer]) -> Turn:
         """Take the asked seats' answers; play the turn when every input is known. An asked
@@ -291,10 +302,9 @@ class Match:
         done = self.outcome is not None
         for role, seat in self.seats.items():
             seat.tell(result, turn.whys.get(role), done, busy=role in self._busy)
-        exchanges = {role: side.exchange for role, side in self.sides.items() if role in turn.asked and side.exchange}
         turn.result = result
         turn.record = TurnRecord(self.turns, user, minotaur, turn.whys.get("user"), turn.whys.get("minotaur"),
-                                 result, exchanges, turn.refused)
+                                 result, turn.exchanges, turn.refused)
         self._record("turn", turn.record)
         if done and remember and self.memory is not None and self.digest is not None:
             try:

@@ -96,10 +96,10 @@ class Side:
 
     def ask(self) -> tuple[Action | None, str | None]:
         """The agent's action for the current observation, or None and why there is none."""
+        self.exchange = None
         if self.error_streak >= ERROR_STREAK:
             return None, f"{self.error_streak} ERRORs in a row"  # not asked: the answer would be overruled
         began = time.perf_counter()
-        self.exchange = None
         if getattr(self.agent, "last_exchange", None) is not None:
             self.agent.last_exchange = None
         try:
@@ -158,7 +158,7 @@ class Side:
         ok, text = not refused, role.view(result).raw_text_output
         if why:
             ok, text = False, f"Your answer was not used ({why}); {role.fallback.model_dump_json(exclude_none=True)} " \
-                              f"was played instead.\n{text}"
+                              f"was played in its place (the result below is that one's).\n{text}"
         if busy:
             return
         try:

@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for tests.stubs,
 from run import report, row  # bench/ is on sys.path, as this file runs as a script
 
 from labyrinth.agents.config import ProviderSettings
-from labyrinth.agents.tournament import Progress, Tournament, run_tournament
+from labyrinth.agents.tournament import Entrant, Run, Tournament, run_tournament
 from labyrinth.saves.results_db import ResultsDB
 
 ANSWER_S = 1.0  # the stub's latency per call
@@ -60,14 +60,15 @@ def main() -> None:
 
 
 def run(url: str, matches: int, concurrency: int) -> None:
-    users = tuple(f"openai/user-{i}" for i in range(10))
-    minotaurs = tuple(f"openai/minotaur-{i}" for i in range(max(1, matches // 10)))
-    provider = ProviderSettings("openai", "gpt-4o-mini", url + "/v1", timeout_s=30.0)
-    tournament = Tournament(users, minotaurs, (1,), "standard", "normal", TURNS, (provider,))
+    def model(name: str) -> Entrant:
+        return Entrant(name, ProviderSettings("openai", name.partition("/")[2], url + "/v1", timeout_s=30.0))
+
+    users = tuple(model(f"openai/user-{i}") for i in range(10))
+    minotaurs = tuple(model(f"openai/minotaur-{i}") for i in range(max(1, matches // 10)))
+    tournament = Tournament(users, minotaurs, (1,), "standard", "normal", TURNS)
     with tempfile.TemporaryDirectory() as folder, ResultsDB(Path(folder) / "results.db") as db:
-        progress = Progress()
         cpu, began = time.process_time(), time.perf_counter()
-        run_tournament(tournament, db, concurrency=concurrency, replays=Path(folder) / "replays", progress=progress)
+        run = run_tournament(tournament, db, concurrency=concurrency, replays=Path(folder) / "replays", run=Run())
         wall, cpu = time.perf_counter() - began, time.process_time() - cpu
         rows = db.matches()
     longest = max(r.turns for r in rows)
@@ -80,9 +81,10 @@ def run(url: str, matches: int, concurrency: int) -> None:
     report("tournament: wall / latency bound", wall / bound, "x", ".2f", target=("<", 1.5))
     report("tournament: peak memory (RSS)", peak_mb, "MB", ",.0f", target=("<", 1536))
     row("tournament: mean match wall time", f"{sum(r.wall_s for r in rows) / len(rows):.1f} s")
-    tokens = sum(r.user_tokens_in + r.minotaur_tokens_in for r in rows)
-    row("tournament: fallbacks / tokens in", f"{sum(r.user_fallbacks + r.minotaur_fallbacks for r in rows)} / "
+    tokens = sum(r.user_side.tokens_in + r.minotaur_side.tokens_in for r in rows)
+    row("tournament: fallbacks / tokens in", f"{sum(r.user_side.fallbacks + r.minotaur_side.fallbacks for r in rows)} / "
         f"{tokens:,}")
+    row("tournament: valid / void matches", f"{sum(r.valid for r in rows)} / {len(run.void)}")
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from labyrinth.agents.health import EXIT_INCOMPLETE
 from labyrinth.engine import MinotaurObservation
 from tests.stubs import Model, Stub
 
@@ -65,8 +66,10 @@ def test_doctor_says_what_is_missing_and_what_fails():
 def test_arena_reports_tokens_fallbacks_and_latency_per_role(stubs, tmp_path):
     done = run("arena", "--games", "2", "--preset", "tiny", "--max-turns", "6", "--user", "mistral",
                "--minotaur", "gemini", "--json", "--replays", str(tmp_path), env=environment(stubs))
-    assert done.returncode == 0, done.stderr
+    # each stub's third answer is garbage: 1 fallback in a 6-turn match is more than 10%, so that match is void
+    assert done.returncode == EXIT_INCOMPLETE and "seed 1: void: 1 of the user's 6 turns" in done.stderr
     data = json.loads(done.stdout)
+    assert data["played"] == 2 and data["games"] == 1 and [v["seed"] for v in data["void"]] == [1]
     for role in ("user", "minotaur"):
         assert data["tokens_in"][role] > 0 and data["tokens_out"][role] > 0
         assert data["mean_latency_s"][role] > 0 and data["replaced"][role] == 0
@@ -75,7 +78,8 @@ def test_arena_reports_tokens_fallbacks_and_latency_per_role(stubs, tmp_path):
     assert len(replays) == 2 and not [p for p in replays if KEY in p.read_text()]
     turn = json.loads(replays[0].read_text().splitlines()[1])
     assert set(turn["exchanges"]) == {"user", "minotaur"}
-    assert {"prompt", "reply", "tokens_in", "tokens_out", "latency_s"} <= set(turn["exchanges"]["user"])
+    (exchange,) = turn["exchanges"]["user"]  # the one call of the turn (a refused user's re-asks would follow)
+    assert {"prompt", "reply", "tokens_in", "tokens_out", "latency_s"} <= set(exchange)
     table = run("arena", "--games", "1", "--preset", "tiny", "--max-turns", "4", "--minotaur", "ollama",
                 env=environment(stubs))
     assert "tokens in: user / Minotaur" in table.stdout and "mean decision time" in table.stdout

@@ -110,7 +110,7 @@ def test_an_answer_that_can_never_be_valid_counts_towards_replacement_with_its_r
     whys = [t["fallback"]["minotaur"] for t in turns[:FAILURES_BEFORE_REPLACEMENT]]
     assert all(reason in why for why in whys), whys[0]  # the real reason, on screen and in the replay
     if reason != "empty":
-        exchange = turns[0]["exchanges"]["minotaur"]
+        (exchange,) = turns[0]["exchanges"]["minotaur"]
         assert reason in (exchange["finish_reason"], exchange["blocked"])
     assert all(not t["fallback"]["minotaur"] for t in turns[FAILURES_BEFORE_REPLACEMENT:])  # the builtin plays
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import time
 
 import pytest
@@ -22,6 +23,7 @@ from labyrinth.agents.providers.gemini import GeminiTransport
 from labyrinth.agents.providers.mistral import MistralTransport
 from labyrinth.agents.providers.ollama import OllamaTransport
 from labyrinth.agents.providers.openai import OpenAITransport
+from labyrinth.agents.providers.pacing import Pace
 from labyrinth.agents.providers.retry import call_deadline_s, patience_s
 from labyrinth.agents.registry import make_agent
 from labyrinth.agents.runner import Match
@@ -113,10 +115,9 @@ def test_against_ten_requests_a_minute_the_model_is_asked_every_turn(stub):
     assert match.turns == 60 and last_asked == 60
     stats = match.stats["minotaur"]
     assert (stats.fallbacks, stats.provider_errors, stats.replaced) == (0, 0, False)
-    assert len(quota.served) == 61 and len(quota.refused) == 1  # the plan and 60 turns; the 11th of the first minute
-    # after the 429 the calls are spread at the 10 a minute the server took: 6 s apart, never refused again
-    assert all(b - a == pytest.approx(6.0) for a, b in zip(quota.served[11:], quota.served[12:], strict=False))
-    assert clock.monotonic() - 1000.0 == pytest.approx(360.0)  # a minute held, then the other 50 calls 6 s apart
+    assert len(quota.served) == 61 and len(quota.refused) == 5  # the plan and 60 turns; at most one 429 a minute
+    assert quota.served[10:20] == pytest.approx([1060.0 + 6 * n for n in range(10)])  # resumed 6 s apart, not at once
+    assert clock.monotonic() - 1000.0 == pytest.approx(360.0)  # six minutes waited, on the fake clock
     assert time.perf_counter() - began < 30
 
 
@@ -125,6 +126,19 @@ def test_a_pace_of_ten_a_minute_never_meets_the_quota(stub):
     assert last_asked == 60 and quota.refused == [] and match.stats["minotaur"].fallbacks == 0
     assert all(b - a == pytest.approx(6.0) for a, b in zip(quota.served, quota.served[1:], strict=False))
     assert clock.monotonic() - 1000.0 == pytest.approx(360.0)  # 61 starts, 6 s apart: no faster than the quota
+
+
+def test_calls_held_by_a_quota_resume_spread_over_its_window_not_all_at_once():
+    clock = FakeClock()
+    pace = Pace("gemini", clock)
+    for _ in range(21):  # a burst: 21 calls at once, the server took 20 of them and refused the last
+        assert pace.slot(latest=math.inf)[1]
+    pace.hold(30.0)  # then a 429: wait 30 s
+    slot, taken = pace.slot(latest=1010.0)  # a call that may wait 10 s at most: not reserved
+    assert not taken and slot.start == 1030.0 and slot.reason == "gemini is rate-limited"  # what a front shows
+    starts = [pace.slot(latest=math.inf)[0].start for _ in range(25)]
+    assert starts[:20] == pytest.approx([1030.0 + 30.0 / 20 * n for n in range(20)])  # 20 in a window of 30 s
+    assert starts[20:] == pytest.approx([1060.0] * 5)  # the window over, as fast as answered again
 
 
 def test_one_pace_per_endpoint_is_shared_by_both_roles(stub):

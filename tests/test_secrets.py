@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from labyrinth.agents.config import ProviderSettings
+from labyrinth.agents.health import EXIT_INCOMPLETE
 from labyrinth.agents.providers.secrets import REDACTED, redact
 from tests.stubs import CHAT_PATHS, WIRE, Model, Stub
 
@@ -96,7 +97,7 @@ def test_the_canaries_appear_in_no_file_written_and_no_byte_printed(gateways, tm
         (["doctor"], env, ""),
         (["doctor"], down, ""),
         (["arena", "--games", "2", "--preset", "tiny", "--max-turns", "8", "--user", "mistral", "--minotaur",
-          "gemini", "--replays", str(replays)], env, ""),
+          "gemini", "--replays", str(replays), "--learn", "both"], env, ""),  # the experience log too
         (["arena", "--games", "1", "--preset", "tiny", "--max-turns", "8", "--user", "ollama", "--json",
           "--replays", str(replays)], env, ""),
         (["arena", "--games", "1", "--preset", "tiny", "--max-turns", "8", "--user", "openai", "--minotaur",
@@ -112,7 +113,7 @@ def test_the_canaries_appear_in_no_file_written_and_no_byte_printed(gateways, tm
     for args, environ, stdin in runs:
         done = subprocess.run([LABYRINTH, *args], input=stdin, capture_output=True, text=True, timeout=180,
                               env=environ, check=False)
-        assert done.returncode == 0, (args, done.stderr)
+        assert done.returncode in (0, EXIT_INCOMPLETE), (args, done.stderr)  # 3: a model's faults left a match void
         printed.append(done.stdout + done.stderr)
     # the secrets were there to leak: sent where they belong, refused with the key echoed, shown and written
     for provider, stub in gateways.items():

@@ -6,9 +6,11 @@ time from that endpoint's Pace: with a pace of N requests a minute (`--llm-rpm`)
 starts are 60/N s apart, so no 60-second window holds more than N and a
 per-minute quota never answers 429; and after a quota answer (429) no request
 starts before the wait the server asked for is over, whichever agent asked. When
-that wait ends the held calls do not all start at once (they would meet the
-quota again): from then on, starts are spaced at the rate the server took in the
-minute before its 429 (N requests then: 60/N s apart), until another 429 says more.
+that wait ends, the held calls do not all start at once (they would meet the
+quota again): for one window W (the longest wait the endpoint has asked for, at
+most a minute: the span its quota counts in), starts are spaced at the rate the
+server took before its 429 (N requests served in the W seconds before it: W/N s
+apart).
 Waits go through a Clock, so that tests move time instead of sleeping.
 """
 
@@ -93,6 +95,8 @@ class Pace:
         self._starts: deque[float] = deque()  # the starts of the last minute
         self._refused: deque[float] = deque()  # the quota answers of the last minute
         self._spread = 0.0  # after a quota answer: the spacing of starts the server showed it takes
+        self._spread_until = -math.inf  # ... for one window after the quota's wait
+        self._window = 1.0  # the span the endpoint's quota counts in: its longest wait asked for
 
     def slot(self, latest: float) -> tuple[Slot, bool]:
         """The next start time, and whether it was taken: it is only when it is at most ``latest``
@@ -103,32 +107,37 @@ class Pace:
             slot = Slot(start, self._reason(start - now, held=start == self._held_until))
             if start > latest:
                 return slot, False
-            self._next = start + max(SECONDS_PER_MINUTE / self.rpm if self.rpm else 0.0, self._spread)
+            spread = self._spread if start < self._spread_until else 0.0
+            self._next = start + max(SECONDS_PER_MINUTE / self.rpm if self.rpm else 0.0, spread)
             self._starts.append(start)
             while self._starts and self._starts[0] <= start - SECONDS_PER_MINUTE:
                 self._starts.popleft()
             return slot, True
 
     def hold(self, seconds: float) -> None:
-        """No request starts for ``seconds`` (a quota answer's wait); then no faster than the requests
-        the last minute served."""
+        """No request starts for ``seconds`` (a quota answer's wait); then, for the quota's window, no
+        faster than the requests the window before it served."""
         with self._lock:
             now = self.clock.monotonic()
+            window = self._window = min(max(seconds, self._window), SECONDS_PER_MINUTE)
             self._held_until = max(self._held_until, now + seconds)
             self._refused.append(now)
             while self._refused and self._refused[0] <= now - SECONDS_PER_MINUTE:
                 self._refused.popleft()
-            served = sum(1 for start in self._starts if start > now - SECONDS_PER_MINUTE) - len(self._refused)
-            self._spread = max(self._spread, SECONDS_PER_MINUTE / max(served, 1))
+            served = sum(1 for start in self._starts if start > now - window) - \
+                sum(1 for at in self._refused if at > now - window)
+            self._spread = window / max(served, 1)
+            self._spread_until = self._held_until + window
 
     def _reason(self, wait_s: float, held: bool) -> str:
         if wait_s <= 0:
             return ""
         if held:
             return f"{self.provider} is rate-limited"
-        if self.rpm and SECONDS_PER_MINUTE / self.rpm >= self._spread:
+        spread = self._spread if self.clock.monotonic() < self._spread_until else 0.0
+        if self.rpm and SECONDS_PER_MINUTE / self.rpm >= spread:
             return f"{self.provider} is kept to {self.rpm:g} requests a minute"
-        return f"{self.provider} is kept to {SECONDS_PER_MINUTE / self._spread:.3g} requests a minute after a quota answer"
+        return f"{self.provider} resumes {SECONDS_PER_MINUTE / spread:.3g} requests a minute after a quota answer"
 
 
 _PACES: dict[tuple[str, str], Pace] = {}

@@ -159,8 +159,8 @@ class Caller:
     def _take_turn(self) -> float:
         """Wait for this endpoint's next start time (the pace, a quota's wait), showing why, and say
         how long that held the call; QuotaError at once if the wait is longer than the hold."""
+        slot, taken = self.pace.slot(latest=self.clock.monotonic() + self.hold_s)
         now = self.clock.monotonic()
-        slot, taken = self.pace.slot(latest=now + self.hold_s)
         if not taken:
             wait = slot.start - now
             raise QuotaError(f"{slot.reason or self.provider}: a wait of {math.ceil(wait)} s is too long (a call is "

@@ -215,8 +215,22 @@ def _user_status(s: GameState, r: GameStateResponse) -> dict:
         "game_time_s": env.game_time, "stamina": r.user_state.stamina_pct, "level": s.user[2],
         "minotaur_proximity": cue.proximity, "minotaur_direction": cue.audio_direction,
         "minotaur_state": cue.temporal_status, "minotaur_jump_cooldown_s": cue.cooldown_time,
-        "lantern_respawn_s": r.user_state.lantern_cooldown, "last_result": f"{r.status} ({env.stop_reason})",
+        "lantern_respawn_s": r.user_state.lantern_cooldown, "last_result": last_result(r),
     }
+
+
+REFUSAL_CHARS = 160  # the most of a refusal's reason the status line repeats
+
+
+def last_result(r: GameStateResponse) -> str:
+    """The last command's outcome in words that cannot be misread: a refused command changed nothing
+    (and why); a move says what stopped it; anything else is its status alone."""
+    if r.status == "ERROR":
+        reason = " ".join(r.raw_text_output.split()).split(". ")[0].rstrip(".")  # its first sentence
+        reason = reason if len(reason) <= REFUSAL_CHARS else reason[:REFUSAL_CHARS - 3] + "..."
+        return f"ERROR: refused, nothing happened ({reason})"
+    stop = r.environment.stop_reason
+    return r.status if stop == "SUCCESS" else f"{r.status} (stopped: {stop})"
 
 
 def _user_entities(s: GameState, r: GameStateResponse, visible, minotaur_seen: bool) -> list[Entity]:

@@ -1,0 +1,255 @@
+"""Results you can publish: a match a model did not play is void, never its result; a quota
+holds a match or stops the run, never plays it by the fallback; a contestant is a model at
+an endpoint with its settings; two workers share one tournament. Every model here is the
+real OpenAI SDK against local stub servers that answer as the public API does."""
+
+from __future__ import annotations
+
+import json
+import re
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from labyrinth.agents.health import EXIT_INCOMPLETE
+from labyrinth.saves.results_db import ResultsDB, results_path
+from labyrinth.tui.cli import main
+from tests.stubs import Model, Stub, openai_answer, openai_error
+
+LABYRINTH = str(Path(sys.executable).with_name("labyrinth"))
+TINY = ["--preset", "tiny", "--max-turns", "12"]
+
+
+def cli(capsys, *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def chats(stub: Stub) -> list[dict]:
+    return [r for r in stub.requests if r["path"].endswith("/chat/completions")]
+
+
+def write_config(text: str) -> None:
+    path = Path(os.environ["XDG_CONFIG_HOME"]) / "labyrinth" / "config.toml"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+
+
+@pytest.fixture
+def dead(monkeypatch):
+    """A provider that answers 503 to every request (asking for no wait: the retries are quick)."""
+    server = Stub().reply(503, openai_error(503, "The server is overloaded or not ready yet."), {"Retry-After": "0"})
+    monkeypatch.setenv("OPENAI_BASE_URL", server.url + "/v1")
+    yield server
+    server.close()
+
+
+def test_a_model_whose_provider_never_answers_is_void_not_ranked(capsys, dead):
+    code, out, err = cli(capsys, "tournament", "--users", "openai/dead,builtin", "--minotaurs", "wait", "--games", "2",
+                         "--concurrency", "1", "--json", *TINY)
+    data = json.loads(out)
+    assert code == EXIT_INCOMPLETE and not data["complete"]
+    assert [(v["user"], v["seed"]) for v in data["void"]] == [("openai/dead", 1), ("openai/dead", 2)]
+    assert all("replaced by the built-in agent" in v["reason"] for v in data["void"])
+    assert [r["name"] for r in data["standings"]["ratings"]["user"]] == ["builtin"]  # the dead model is not ranked
+    assert "openai/dead NEVER ANSWERED (openai answered HTTP 503: The server is overloaded" in err
+    assert "incomplete: 2 void and 0 unplayed matches" in err
+    (health,) = data["health"]
+    assert health["void"] == 2 and health["answered"] == 0 and health["replaced"] == 2
+    kept = ResultsDB().matches()
+    assert len(kept) == 4 and sum(not r.valid for r in kept) == 2  # kept, with the reason, out of every table
+    assert all(r.void.startswith("void: ") for r in kept if r.user == "openai/dead")
+    asked = len(chats(dead))
+    code, out, _ = cli(capsys, "tournament", "--users", "openai/dead,builtin", "--minotaurs", "wait", "--games", "2",
+                       "--concurrency", "1", "--json", *TINY)
+    again = json.loads(out)
+    assert again["played"] == 2 and again["skipped"] == 2 and len(chats(dead)) > asked  # the void ones again
+    assert len(ResultsDB().matches()) == 4  # each void row replaced by its new (void) result, not added
+
+
+def test_the_arena_leaves_void_matches_out_of_its_figures(capsys, dead):
+    code, out, err = cli(capsys, "arena", "--user", "openai/dead", "--games", "2", "--json", *TINY)
+    data = json.loads(out)
+    assert code == EXIT_INCOMPLETE and data["games"] == 0 and data["played"] == 2 and len(data["void"]) == 2
+    assert data["escaped"] + data["death"] + data["timeout"] == 0  # nothing counted for a model that never played
+    assert "openai/dead NEVER ANSWERED" in err
+
+
+def test_a_quota_longer_than_the_hold_stops_the_run_and_plays_nothing_by_fallback(capsys, monkeypatch):
+    server = Stub().reply(429, openai_error(429, "Rate limit reached for requests"), {"Retry-After": "120"})
+    monkeypatch.setenv("OPENAI_BASE_URL", server.url + "/v1")
+    try:
+        code, out, err = cli(capsys, "tournament", "--users", "openai/slow", "--minotaurs", "wait,builtin", "--games",
+                             "5", "--concurrency", "4", "--hold-limit", "5", "--llm-timeout", "5", "--json", *TINY)
+        data = json.loads(out)
+        assert code == EXIT_INCOMPLETE and data["played"] == 0 and data["matches"] == []
+        assert "stopped: the user's model: openai is rate-limited: a wait of 120 s is too long" in err
+        assert "run the same command again after" in err and "UTC (in 120 s)" in err
+        assert len(chats(server)) <= 4  # one answer per match in flight: the others knew better than to ask
+        assert not ResultsDB().matches()  # no match stored as played by fallback moves
+        assert not list((results_path().parent / "replays" / "tournament").glob("*.jsonl"))  # no partial replay
+    finally:
+        server.close()
+
+
+def test_a_quota_within_the_hold_holds_the_match_instead_of_playing_fallbacks(capsys, monkeypatch):
+    model = Model("openai", {2: "429", 5: "429"})  # the answer says: wait a second
+    server = Stub(model)
+    monkeypatch.setenv("OPENAI_BASE_URL", server.url + "/v1")
+    try:
+        code, out, err = cli(capsys, "arena", "--user", "openai/held", "--games", "1", "--json", *TINY)
+        data = json.loads(out)
+        assert code == 0 and data["complete"] and data["fallbacks"]["user"] == 0, err
+        (health,) = data["health"]
+        assert health["quota_waits"] >= 2 and health["quota_wait_s"] >= 1.5 and health["provider_errors"] == 0
+    finally:
+        server.close()
+
+
+def test_two_servers_of_one_model_with_their_own_settings_are_two_contestants(capsys, monkeypatch):
+    first, second = Stub(Model("openai")), Stub(Model("openai"))
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-the-openai-key-never-sent-elsewhere")
+    try:
+        config = (f'[contestants.llama-a]\nprovider = "openai"\nmodel = "llama-3.1-8b-instruct"\n'
+                  f'base_url = "{first.url}/v1"\ntemperature = 0.2\nmax_tokens = 200\n'
+                  f'[contestants.llama-b]\nprovider = "openai"\nmodel = "llama-3.1-8b-instruct"\n'
+                  f'base_url = "{second.url}/v1"\ntemperature = 0.9\n')
+        write_config(config)
+        code, out, err = cli(capsys, "tournament", "--users", "llama-a,llama-b", "--minotaurs", "wait", "--games", "2",
+                             "--concurrency", "4", "--json", *TINY)
+        data = json.loads(out)
+        assert code == 0, err
+        assert sorted(r["name"] for r in data["standings"]["ratings"]["user"]) == ["llama-a", "llama-b"]
+        for server, temperature in ((first, 0.2), (second, 0.9)):
+            bodies = [r["body"] for r in chats(server)]
+            assert bodies and {b["model"] for b in bodies} == {"llama-3.1-8b-instruct"}
+            assert {b.get("temperature") for b in bodies} == {temperature}
+            assert all("sk-the-openai-key" not in json.dumps(r["headers"]) for r in chats(server))
+        rows = {r.user: r for r in ResultsDB().matches()}
+        assert rows["llama-a"].user_setup != rows["llama-b"].user_setup
+        settings = json.loads(rows["llama-a"].user_side.settings)
+        assert settings == {"provider": "openai", "model": "llama-3.1-8b-instruct", "endpoint": first.url + "/v1",
+                            "temperature": 0.2, "max_tokens": 200, "reasoning_effort": None}
+        assert rows["llama-a"].version and rows["llama-a"].user_side.calls > 0
+        write_config(config.replace("temperature = 0.2", "temperature = 0.3"))
+        code, out, _ = cli(capsys, "tournament", "--users", "llama-a,llama-b", "--minotaurs", "wait", "--games", "2",
+                           "--json", *TINY)
+        again = json.loads(out)
+        assert (again["played"], again["skipped"]) == (2, 2)  # llama-a's new temperature makes it a new contestant
+    finally:
+        first.close()
+        second.close()
+
+
+def test_repeats_play_each_pairing_again_on_each_seed(capsys):
+    code, out, _ = cli(capsys, "tournament", "--users", "random", "--minotaurs", "builtin", "--games", "2",
+                       "--repeats", "3", "--concurrency", "1", "--json", *TINY)
+    data = json.loads(out)
+    assert code == 0 and data["played"] == 6
+    assert sorted((m["seed"], m["repeat"]) for m in data["matches"]) == [(s, r) for s in (1, 2) for r in range(3)]
+    assert data["standings"]["ratings"]["minotaur"][0]["matches"] == 6
+
+
+def _worker(*args: str) -> subprocess.Popen:
+    return subprocess.Popen([LABYRINTH, "tournament", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=os.environ.copy())
+
+
+def test_two_workers_on_one_tournament_share_the_matches(monkeypatch):
+    server = Stub(Model("openai", delay_s=0.05))
+    monkeypatch.setenv("OPENAI_BASE_URL", server.url + "/v1")
+    try:
+        args = ("--users", "openai/a,builtin", "--minotaurs", "wait,openai/b", "--games", "4", "--concurrency", "2",
+                "--json", *TINY)
+        first = _worker(*args)
+        time.sleep(0.3)  # the first has claimed its first matches
+        second = _worker(*args)
+        outs = [json.loads(run.communicate(timeout=180)[0]) for run in (first, second)]
+        assert [run.returncode for run in (first, second)] == [0, 0]
+        played = [out["played"] for out in outs]
+        assert sum(played) == 16 and min(played) > 0  # each played some, together every match once
+        rows = ResultsDB().matches()
+        assert len(rows) == len({r.key for r in rows}) == 16
+        assert outs[0]["standings"] == outs[1]["standings"]  # each ends with the whole standings
+    finally:
+        server.close()
+
+
+def test_llm_rpm_holds_across_the_matches_of_several_jobs(capsys, monkeypatch):
+    server = Stub(Model("openai"))
+    monkeypatch.setenv("OPENAI_BASE_URL", server.url + "/v1")
+    try:
+        code, out, err = cli(capsys, "arena", "--user", "openai/paced", "--games", "4", "--jobs", "2", "--llm-rpm",
+                             "600", *TINY, "--max-turns", "5", "--json")
+        assert code == 0, err
+        starts = sorted(r["time"] for r in chats(server))
+        assert len(starts) >= 4 * 3  # a plan and some turns a match, four matches
+        # 600 a minute: 0.1 s apart, whichever match asked (arrivals jitter a little: any 10 gaps span a second)
+        assert min(b - a for a, b in zip(starts, starts[10:], strict=False)) >= 1.0 - 0.05
+    finally:
+        server.close()
+
+
+def test_a_damaged_row_is_named_and_skipped(capsys):
+    assert cli(capsys, "tournament", "--users", "random", "--minotaurs", "wait", "--games", "2", *TINY)[0] == 0
+    with ResultsDB() as db:
+        db._db.execute("UPDATE matches SET seed = 'abc' WHERE seed = 1")
+    code, out, err = cli(capsys, "tournament", "--users", "random", "--minotaurs", "wait", "--games", "2", *TINY)
+    assert code == 0 and re.search(r"row \d of results.db is damaged: seed is 'abc'; it is left out", err)
+    assert "Traceback" not in err and "random" in out
+
+
+def test_a_results_database_linked_outside_the_data_directory_is_refused(capsys, tmp_path):
+    elsewhere = tmp_path / "elsewhere.db"
+    ResultsDB(elsewhere).close()
+    results_path().parent.mkdir(parents=True)
+    results_path().symlink_to(elsewhere)
+    code, _, err = cli(capsys, "tournament", "--users", "random", "--minotaurs", "wait", "--games", "1", *TINY)
+    assert code == 2 and "outside" in err and "kept as it is" in err
+    assert ResultsDB(elsewhere).matches() == []  # nothing written through the link
+
+
+@pytest.mark.parametrize(("setting", "value", "said"), [
+    ("OPENAI_BASE_URL", "ftp://example.com/v1", "is not an http(s) URL"),
+    ("OPENAI_BASE_URL", "http://example.com:99999/v1", "cannot be read as a URL (Port out of range"),
+    ("OPENAI_BASE_URL", "http://example.com/v1\nX-Evil: 1", "holds a space, a line break"),
+    ("OPENAI_BASE_URL", "http://example.com/" + "a" * 120_000, "is 120,019 characters long"),
+    ("OPENAI_API_KEY", "sk-ключ", "is not printable ASCII"),
+])
+def test_a_bad_setting_is_refused_before_the_first_match(capsys, monkeypatch, setting, value, said):
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
+    monkeypatch.setenv(setting, value)
+    code, _, err = cli(capsys, "tournament", "--users", "openai/m", "--minotaurs", "wait", "--games", "1", *TINY)
+    assert code == 2 and said in err and f"${setting}" in err and err.count("\n") == 1
+    assert "ключ" not in err and not results_path().exists()
+
+
+def test_a_refused_answer_and_the_fallback_for_it_are_told_as_they_happened_and_kept_whole(capsys, monkeypatch,
+                                                                                              tmp_path):
+    def grabbing(request: dict):
+        if not request["path"].endswith("/chat/completions"):
+            return 404, {}, None
+        text = json.dumps({"action": "grab", "params": {"target": "RED STONE"}, "reasoning": "mine"})
+        return 200, openai_answer(text, 50, 20), None
+
+    server = Stub(grabbing)
+    monkeypatch.setenv("OPENAI_BASE_URL", server.url + "/v1")
+    try:
+        code, _, err = cli(capsys, "arena", "--user", "openai/grabby", "--minotaur", "wait", "--games", "1",
+                           "--replays", str(tmp_path), "--preset", "tiny", "--max-turns", "2", "--json")
+        prompts = [r["body"]["messages"][-1]["content"] for r in chats(server)]
+    finally:
+        server.close()
+    # the plan, then three answers the game refuses (asked again each time), then LOOK in their place
+    assert "last_result: ERROR: refused, nothing happened (GRAB failed: the RED STONE is not within reach)" in prompts[2]
+    assert "ERROR (SUCCESS)" not in "".join(prompts)
+    assert "was played in its place (the result below is that one's)" in prompts[4]
+    (replay,) = tmp_path.glob("*.jsonl")
+    first = next(line for line in map(json.loads, replay.read_text().splitlines()) if line["type"] == "turn")
+    assert len(first["exchanges"]["user"]) == 3 and len(first["refused"]) == 3  # every exchange, re-asks included
+    assert first["fallback"]["user"] == "3 ERRORs in a row"

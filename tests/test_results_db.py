@@ -1,0 +1,114 @@
+"""The results database on its own: validity judged by the one rule, claims that two workers
+share, rows kept whole, and a database read where it cannot be written."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from dataclasses import replace
+
+import pytest
+
+from labyrinth.saves.results_db import (
+    FALLBACK_SHARE_ALLOWED,
+    MatchKey,
+    MatchRow,
+    ResultsDB,
+    ResultsUnusable,
+    SideRecord,
+    new_owner,
+)
+
+MODEL = json.dumps({"provider": "openai", "model": "m"})
+
+
+def row(seed: int = 1, **sides: SideRecord) -> MatchRow:
+    return MatchRow("openai/m", "wait", seed, "tiny", "normal", 20, "TIMEOUT", 20, 10.0, user_setup="abc",
+                    **sides).judged()
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.mark.parametrize(("fallbacks", "valid"), [(0, True), (2, True), (3, False), (20, False)])
+def test_a_model_that_did_not_play_its_turns_leaves_the_match_void(fallbacks, valid):
+    judged = row(user_side=SideRecord(MODEL, decisions=20, fallbacks=fallbacks))
+    assert judged.valid == valid == (fallbacks <= FALLBACK_SHARE_ALLOWED * 20)
+    if not valid:
+        assert judged.void == f"void: {fallbacks} of the user's 20 turns were played by the fallback (more than 10%)"
+    replaced = row(user_side=SideRecord(MODEL, decisions=20, replaced=True))
+    assert replaced.void == "void: the user's model was replaced by the built-in agent after failing in a row"
+    assert row(user_side=SideRecord("{}", decisions=20, fallbacks=20)).valid  # a rule agent's fallbacks are its play
+
+
+def test_a_void_match_is_replaced_by_its_next_result_and_a_valid_one_stays(tmp_path):
+    with ResultsDB(tmp_path / "r.db") as db:
+        void = row(user_side=SideRecord(MODEL, decisions=20, replaced=True))
+        db.record(void)
+        assert db.played([void.key]) == set() and db.matches(void=True)[0].void == void.void
+        good = replace(row(user_side=SideRecord(MODEL, decisions=20)), outcome="DEATH")
+        db.record(good)
+        assert db.played([good.key]) == {good.key} and [r.outcome for r in db.matches()] == ["DEATH"]
+        db.record(replace(good, outcome="ESCAPED"))  # a valid result is kept, unless --fresh
+        assert [r.outcome for r in db.matches()] == ["DEATH"]
+
+
+def test_a_claim_keeps_a_match_for_one_worker_until_it_ends_lapses_or_its_worker_dies(tmp_path):
+    clock = Clock()
+    key = MatchKey("openai/m", "wait", 1, "tiny", "normal", 20, user_setup="abc")
+    first, second = new_owner(), "elsewhere-host:1:abcd"  # a worker on another machine: taken at its lease
+    with ResultsDB(tmp_path / "r.db", clock=clock) as one, ResultsDB(tmp_path / "r.db", clock=clock) as two:
+        assert one.claim(key, second, replay="/replays/partial.jsonl") == (True, None)
+        assert two.claim(key, first) == (False, None) and two.claimed_elsewhere([key], first) == {key}
+        clock.now += 100
+        one.renew([key], second)
+        clock.now += 100  # renewed: still held
+        assert two.claim(key, first) == (False, None)
+        clock.now += 200  # the lease lapsed: the next claimer takes it, and is told of the partial replay
+        assert two.claim(key, first) == (True, "/replays/partial.jsonl")
+        two.record(replace(row(), user_setup="abc"), owner=first)
+        assert two.claimed_elsewhere([key], second) == set()
+        assert one.claim(key, second) == (False, None)  # it has a valid result now
+        assert one.claim(key, second, fresh=True)[0]  # unless played afresh
+
+
+def test_a_dead_worker_of_this_machine_holds_nothing(tmp_path):
+    gone = subprocess.run([sys.executable, "-c", "from labyrinth.saves.results_db import new_owner; print(new_owner())"],
+                          capture_output=True, text=True, check=True).stdout.strip()
+    key = MatchKey("random", "wait", 1, "tiny", "normal", 20)
+    with ResultsDB(tmp_path / "r.db") as db:
+        assert db.claim(key, gone)[0]
+        assert db.claim(key, new_owner())[0]  # its process is gone: no need to wait out the lease
+
+
+def test_a_database_on_a_read_only_mount_can_still_be_read(tmp_path):
+    if not shutil.which("unshare") or subprocess.run(["unshare", "-m", "true"], capture_output=True).returncode:
+        pytest.skip("needs `unshare -m` (util-linux, as root) to mount a read-only file system")
+    folder = tmp_path / "mounted"
+    folder.mkdir()
+    with ResultsDB(folder / "results.db") as db:
+        db.record(row())
+    read = (f"from pathlib import Path; from labyrinth.saves.results_db import ResultsDB; "
+            f"db = ResultsDB(Path({str(folder / 'results.db')!r}), read_only=True); print(len(db.matches()))")
+    script = (f"mount --bind {folder} {folder} && mount -o remount,ro,bind {folder} && "
+              f"touch {folder}/x 2>/dev/null && echo writable; {sys.executable} -c \"{read}\"")
+    done = subprocess.run(["unshare", "-m", "sh", "-c", script], capture_output=True, text=True)
+    assert done.returncode == 0 and done.stdout.split() == ["1"], done.stderr  # not writable, and read
+
+
+def test_a_newer_schema_and_a_file_that_is_no_database_are_refused_and_kept(tmp_path):
+    path = tmp_path / "r.db"
+    path.write_bytes(b"SQLite format 3\x00" + b"\x00" * 84 + b"garbage" * 100)
+    before = path.read_bytes()
+    with pytest.raises(ResultsUnusable, match="kept as it is"):
+        ResultsDB(path)
+    with pytest.raises(ResultsUnusable, match="kept as it is"):
+        ResultsDB(path, read_only=True)
+    assert path.read_bytes() == before
