@@ -148,8 +148,7 @@ def run_tournament(tournament: Tournament, db: ResultsDB, *, concurrency: int = 
     ``fresh``), up to ``concurrency`` at once, sharing the work with other workers on ``db``, and
     write each to ``db`` as it ends; ``on_result`` hears of each too (in finishing order). Every
     match is kept as begun now (the play order: the results database's docstring). On the way
-    out (Ctrl-C included), this worker's claims on matches it did not finish are let go and their
-    partial replays removed."""
+    out (Ctrl-C included), the partial replays of matches it did not finish are removed."""
     run_began, owner = now_iso(), new_owner()
     run = run or Run()
     keys = tournament.keys()
@@ -205,8 +204,10 @@ def run_tournament(tournament: Tournament, db: ResultsDB, *, concurrency: int = 
                                    progress=run.progress, may_start=may_start, more=more,
                                    on_tick=lambda: db.renew(mine, owner), tick_s=poll_s) or run.stopped
     finally:
-        for key, path in mine.items():  # not ended: another run plays them
-            db.release(key, owner)
+        # Matches not ended (Ctrl-C, an error): their partial replays go. Their claims stay: a match's
+        # thread may yet create its file before this process ends, and the claim names that file for
+        # the next claimer to remove (a claim of a process that is gone holds nothing).
+        for path in mine.values():
             if path is not None and replays is not None:
                 _remove(path, replays)
     return run

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+import signal
 import os
 import subprocess
 import sys
@@ -253,3 +254,26 @@ def test_a_refused_answer_and_the_fallback_for_it_are_told_as_they_happened_and_
     first = next(line for line in map(json.loads, replay.read_text().splitlines()) if line["type"] == "turn")
     assert len(first["exchanges"]["user"]) == 3 and len(first["refused"]) == 3  # every exchange, re-asks included
     assert first["fallback"]["user"] == "3 ERRORs in a row"
+
+
+def test_ctrl_c_says_each_models_health_and_leaves_no_partial_replay(monkeypatch):
+    server = Stub(Model("openai", delay_s=0.05))
+    monkeypatch.setenv("OPENAI_BASE_URL", server.url + "/v1")  # the same endpoint for both runs: the same contestant
+    try:
+        run = _worker("--users", "openai/a", "--minotaurs", "wait", "--games", "50", "--concurrency", "2", *TINY)
+        assert " vs wait seed " in run.stderr.readline()  # a match has ended; others are under way
+        run.send_signal(signal.SIGINT)
+        out, err = run.communicate(timeout=60)
+        assert run.returncode == 130
+        assert "stopped by Ctrl-C after" in err and "openai/a: " in err and " requests, " in err
+        with ResultsDB() as db:
+            claimed = db._db.execute("SELECT match, replay FROM claims").fetchall()
+        left = set((results_path().parent / "replays" / "tournament").glob("*.jsonl")) - \
+            {Path(r.replay) for r in ResultsDB().matches()}
+        assert left <= {Path(replay) for _, replay in claimed}  # a replay without its row is named by a claim...
+        last = max(json.loads(match)[4] for match, _ in claimed)  # ... which the next run, coming to it, removes
+        assert main(["tournament", "--users", "openai/a", "--minotaurs", "wait", "--games", str(last), *TINY]) == 0
+    finally:
+        server.close()
+    kept = {Path(r.replay) for r in ResultsDB().matches()}
+    assert set((results_path().parent / "replays" / "tournament").glob("*.jsonl")) == kept

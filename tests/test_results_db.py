@@ -43,8 +43,9 @@ def test_a_model_that_did_not_play_its_turns_leaves_the_match_void(fallbacks, va
     assert judged.valid == valid == (fallbacks <= FALLBACK_SHARE_ALLOWED * 20)
     if not valid:
         assert judged.void == f"void: {fallbacks} of the user's 20 turns were played by the fallback (more than 10%)"
-    replaced = row(user_side=SideRecord(MODEL, decisions=20, replaced=True))
-    assert replaced.void == "void: the user's model was replaced by the built-in agent after failing in a row"
+    replaced = row(user_side=SideRecord(MODEL, decisions=20, provider_errors=5, replaced=True))
+    assert replaced.void == ("void: the user's model was replaced by the built-in agent after failing in a row "
+                             "(5 provider errors, 0 answers without an action)")
     assert row(user_side=SideRecord("{}", decisions=20, fallbacks=20)).valid  # a rule agent's fallbacks are its play
 
 

@@ -17,7 +17,7 @@ from textual.widgets import Footer, Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
 from labyrinth.agents.config import PROVIDERS, ProviderSettings, provider_settings
-from labyrinth.agents.registry import MINOTAUR_AGENTS, USER_AGENTS
+from labyrinth.agents.registry import MINOTAUR_AGENTS, USER_AGENTS, configured_contestants
 from labyrinth.engine import DEFAULT_PRESET, DIFFICULTIES, PRESETS
 from labyrinth.saves.config import ConfigError
 from labyrinth.saves.games import list_games
@@ -143,7 +143,7 @@ class TitleScreen(Screen):
 
 def _models() -> list[tuple[Text, str]]:
     """The LLM providers as form options, each with its model (as the config file or the
-    environment names it: words, not markup), or what it lacks."""
+    environment names it: words, not markup), or what it lacks; then the config file's contestants."""
     options = []
     for provider in PROVIDERS:
         try:
@@ -152,4 +152,11 @@ def _models() -> list[tuple[Text, str]]:
         except ConfigError:
             detail = "config file broken"
         options.append((Text(printable(f"LLM: {provider} ({detail})")), provider))
+    try:
+        contestants = configured_contestants()
+    except ConfigError:
+        contestants = {}  # said above, on each provider's line
+    for name, table in contestants.items():
+        model = table.get("model") or "its default model"
+        options.append((Text(printable(f"contestant: {name} ({table['provider']}, {model})")), name))
     return options
