@@ -211,8 +211,13 @@ def _report(run: Run, interrupted: bool) -> None:
         _say(f"stopped by Ctrl-C after {len(run.done)} matches: run the same command again to play the rest")
     if run.stopped:
         _say(f"stopped: {run.stopped}; {_resume_hint(run)}")
-    for row in run.void:
-        _say(f"{row.user} vs {row.minotaur} seed {row.seed}: {row.void}")
+    voids: dict[str, list[MatchRow]] = {}
+    for row in run.void:  # each reason once, with the matches it voided
+        voids.setdefault(row.void, []).append(row)
+    for why, rows in voids.items():
+        pairings = sorted({f"{r.user} vs {r.minotaur}" for r in rows})
+        _say(f"{len(rows)} match{'es' * (len(rows) > 1)} void ({', '.join(pairings[:3])}"
+             f"{f' and {len(pairings) - 3} more pairings' if len(pairings) > 3 else ''}): {why.removeprefix('void: ')}")
     for line in run.health():
         _say(line.line())
     left = run.progress.total - run.skipped - run.elsewhere - len(run.done)

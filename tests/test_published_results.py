@@ -277,3 +277,12 @@ def test_ctrl_c_says_each_models_health_and_leaves_no_partial_replay(monkeypatch
         server.close()
     kept = {Path(r.replay) for r in ResultsDB().matches()}
     assert set((results_path().parent / "replays" / "tournament").glob("*.jsonl")) == kept
+
+
+def test_the_same_arena_arguments_print_the_same_results_and_leave_the_memory_alone(capsys):
+    from labyrinth.saves.experience import log_path
+
+    runs = [json.loads(cli(capsys, "arena", "--games", "4", "--preset", "small", "--max-turns", "150", "--json")[1])
+            for _ in range(2)]
+    assert runs[0]["results"] == runs[1]["results"] and runs[0]["escape_rate"] == runs[1]["escape_rate"]
+    assert runs[0]["reflections"] == 0 and not log_path().exists()  # nothing read, nothing written
