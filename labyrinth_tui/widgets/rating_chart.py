@@ -89,6 +89,7 @@ class RatingChart(Widget):
         styles = {name: self.get_component_rich_style(f"rating-chart--{name}") for name in ("line", "interval",
                                                                                              "scale")}
         segments = [Segment(label.rjust(room - 1) + " ", styles["scale"])]
-        for dots, bars in zip(line[y], bar[y], strict=True):
-            segments.append(Segment(chr(BLANK + (dots | bars)), styles["interval" if bars else "line"]))
+        for dots, bars in zip(line[y], bar[y], strict=True):  # an empty cell a space: some fonts dot U+2800
+            segments.append(Segment(chr(BLANK + (dots | bars)) if dots | bars else " ",
+                                    styles["interval" if bars else "line"]))
         return Strip(segments).adjust_cell_length(width)
