@@ -23,6 +23,7 @@ PLOT_HEIGHT = 300  # a line chart's plot height
 MARGIN = {"left": 60, "right": 20, "top": 14, "bottom": 40}
 COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#999999")  # Okabe-Ito
 DASHES = ("", "6 3", "2 3", "8 3 2 3")  # with more lines than colours, the next lap is dashed
+PLOT_FILL = "#f3f6fa"  # a line chart's plot area: a tint no other part of the page has
 
 
 def style(index: int) -> str:
@@ -92,7 +93,9 @@ def line_chart(series: Sequence[tuple[str, Sequence[int], Sequence[float]]], *, 
     def y(value: float) -> float:
         return bottom - (value - y_low) / (y_high - y_low) * (bottom - top)
 
-    parts = [_axis_x([t for t in ticks(x_low, x_high) if t == int(t)], x, bottom, top, "{:.0f}"),
+    parts = [f'<rect class="plot" x="{left}" y="{top}" width="{right - left}" height="{bottom - top}" '
+             f'fill="{PLOT_FILL}"/>',
+             _axis_x([t for t in ticks(x_low, x_high) if t == int(t)], x, bottom, top, "{:.0f}"),
              _axis_y(ticks(y_low, y_high), y, left, right)]
     parts.append(f'<text class="axis-label" x="{(left + right) / 2:.0f}" y="{bottom + 34}" '
                  f'text-anchor="middle">{escape(x_label)}</text>')
@@ -119,7 +122,7 @@ def _padded(low: float, high: float) -> tuple[float, float]:
 
 
 def _axis_x(marks: list[float], x, bottom: float, top: float, form: str) -> str:
-    lines = [f'<line x1="{x(marks[0]) if marks else 0:.1f}" x2="{x(marks[-1]) if marks else 0:.1f}" '
+    lines = [f'<line x1="{x(marks[0]):.1f}" x2="{x(marks[-1]):.1f}" '
              f'y1="{bottom}" y2="{bottom}" stroke="#888"/>']
     for mark in marks:
         lines.append(f'<line class="grid" x1="{x(mark):.1f}" x2="{x(mark):.1f}" y1="{top}" y2="{bottom}" '

@@ -181,7 +181,7 @@ def _live_view(progress: Progress, wall_s: float) -> RenderableType:
     table = Table(box=None, padding=(0, 1))
     for column in ("role", "contestant", "won", "drawn", "lost"):
         table.add_column(column, justify="left" if column in ("role", "contestant") else "right")
-    for rating in (r for ratings in rate(done).ratings.values() for r in ratings):
+    for rating in (r for ratings in rate(done, detail=False).ratings.values() for r in ratings):
         table.add_row(rating.role, printable(rating.name), str(rating.wins), str(rating.draws), str(rating.losses))
     waits = [Text(printable(line), style="yellow") for line in progress.waits()]
     return Group(header, table, *waits)
