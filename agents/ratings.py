@@ -144,9 +144,9 @@ class Standings:
 
 def rate(matches: Iterable[MatchRow], *, detail: bool = True) -> Standings:
     """The standings drawn from the valid ones of ``matches``, in any order. ``detail``: the ratings'
-    intervals and histories and the paired differences, nearly all the cost (a second for thousands
-    of matches); a live view redrawn as matches end goes without (each Rating's low and high are
-    None, its history empty, and Standings.paired empty)."""
+    intervals and histories and the paired differences, nearly all the cost (about 1.5 s for ten
+    thousand matches of twenty contestants); a live view redrawn as matches end goes without (each
+    Rating's low and high are None and its history empty, each role's paired differences empty)."""
     rows = sorted((m for m in matches if m.void is None), key=lambda m: (m.play_order, m.outcome))
     sides = [(contestant(row, "user"), contestant(row, "minotaur")) for row in rows]
     everyone = sorted({c for side in sides for c in side})
@@ -228,8 +228,8 @@ def _labels(everyone: list[Contestant]) -> dict[Contestant, str]:
         if len(alike) == 1:
             labels[c] = c.name
             continue
-        shown = next(n for n in range(SHOWN_SETUP, 1 + max(map(len, alike)))
-                     if len({s[:n] for s in alike}) == len(alike))
+        longest = max(map(len, alike))  # whole, they differ
+        shown = next((n for n in range(SHOWN_SETUP, longest) if len({s[:n] for s in alike}) == len(alike)), longest)
         fingerprint = c.setup and all(ch in string.hexdigits for ch in c.setup)
         labels[c] = f"{c.name} ({c.setup[:shown] if fingerprint else c.setup or 'no setup'})"
     return labels

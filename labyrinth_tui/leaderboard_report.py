@@ -88,38 +88,54 @@ def paired_csv(board: Board, roles: Sequence[str]) -> str:
 def html_page(board: Board, roles: Sequence[str]) -> str:
     """The whole page: what was rated, each role's ratings (chart and table), its rating over matches,
     its paired differences, and the head-to-head table."""
-    standings = board.standings
+    rated = escape(board.pooled()) or "nothing yet"
     body = ["<h1>Labyrinth: The Temporal Hunt &mdash; leaderboard</h1>",
-            f"<p>{len(board.matches)} matches in <code>{escape(str(board.path))}</code>. Rated together: "
-            f"{escape(board.pooled()) or 'nothing yet'}.</p>"]
+            f"<p>{len(board.matches)} matches in <code>{escape(str(board.path))}</code>. Rated together: {rated}.</p>"]
     if warning := board.warning():
         body.append(f'<p class="warning">{escape(warning)}</p>')
     body += [f'<p class="damaged">{escape(line)}</p>' for line in board.damaged]
     for role in roles:
-        ratings = standings.ratings[role]
-        title = RATINGS_TITLE.format(TITLES[role])
-        body += [f'<section id="ratings-{role}"><h2>{escape(title[0].upper() + title[1:])}</h2>',
-                 interval_chart([(r.label, r.rating, r.low, r.high) for r in ratings], title=title),
-                 _table(RATING_COLUMNS, rating_rows(ratings)), "</section>",
-                 f'<section id="history-{role}"><h2>{TITLES[role].capitalize()} rating over matches</h2>',
-                 line_chart([(r.label, r.history_at, r.history) for r in ratings],
-                            title=f"{TITLES[role]} rating over matches", x_label="its matches played",
-                            y_label="rating"), "</section>"]
-        paired = standings.paired[role]
-        title = PAIRED_TITLE.format(TITLES[role], next(t for other, t in TITLES.items() if other != role))
-        body += [f'<section id="paired-{role}"><h2>{escape(title[0].upper() + title[1:])}</h2>',
-                 interval_chart([(f"{p.first} - {p.second}", p.mean, p.low, p.high) for p in paired], title=title,
-                                zero=0.0, form="{:+.2f}") if paired else "<p>No two contestants met the same "
-                                                                        "opponent on the same seed.</p>",
-                 _table(PAIRED_COLUMNS, paired_rows(paired)) if paired else "", "</section>"]
-    body += ['<section id="head-to-head"><h2>Head to head (user vs Minotaur)</h2>',
-             _table(HEAD_TO_HEAD_COLUMNS, head_to_head_rows(standings)), "</section>",
+        body += [_ratings(board, role), _history(board, role), _paired(board, role)]
+    body += [_section("head-to-head", "Head to head (user vs Minotaur)",
+                      _table(HEAD_TO_HEAD_COLUMNS, head_to_head_rows(board.standings))),
              f'<p class="method">{escape(METHOD)}</p>']
     return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
             f'<meta http-equiv="Content-Security-Policy" content="{CSP}">'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">'
             f"<title>Labyrinth leaderboard</title><style>{STYLE}</style></head>\n<body>\n"
             + "\n".join(body) + "\n</body></html>\n")
+
+
+def _ratings(board: Board, role: str) -> str:
+    ratings = board.standings.ratings[role]
+    title = RATINGS_TITLE.format(TITLES[role])
+    return _section(f"ratings-{role}", title,
+                    interval_chart([(r.label, r.rating, r.low, r.high) for r in ratings], title=title),
+                    _table(RATING_COLUMNS, rating_rows(ratings)))
+
+
+def _history(board: Board, role: str) -> str:
+    title = f"{TITLES[role]} rating over matches"
+    return _section(f"history-{role}", title,
+                    line_chart([(r.label, r.history_at, r.history) for r in board.standings.ratings[role]],
+                               title=title, x_label="its matches played", y_label="rating"))
+
+
+def _paired(board: Board, role: str) -> str:
+    paired = board.standings.paired[role]
+    title = PAIRED_TITLE.format(TITLES[role], next(t for other, t in TITLES.items() if other != role))
+    if not paired:
+        return _section(f"paired-{role}", title, "<p>No two contestants met the same opponent on the same seed.</p>")
+    return _section(f"paired-{role}", title,
+                    interval_chart([(f"{p.first} - {p.second}", p.mean, p.low, p.high) for p in paired],
+                                   title=title, zero=0.0, form="{:+.2f}"),
+                    _table(PAIRED_COLUMNS, paired_rows(paired)))
+
+
+def _section(name: str, title: str, *parts: str) -> str:
+    """A section of the page, its heading the title with a capital."""
+    return (f'<section id="{name}"><h2>{escape(title[0].upper() + title[1:])}</h2>'
+            + "".join(parts) + "</section>")
 
 
 def _table(columns: Sequence[Column], rows: list[tuple[str, ...]]) -> str:

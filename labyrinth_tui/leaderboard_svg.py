@@ -93,8 +93,8 @@ def line_chart(series: Sequence[tuple[str, Sequence[int], Sequence[float]]], *, 
     def y(value: float) -> float:
         return bottom - (value - y_low) / (y_high - y_low) * (bottom - top)
 
-    parts = [f'<rect class="plot" x="{left}" y="{top}" width="{right - left}" height="{bottom - top}" '
-             f'fill="{PLOT_FILL}"/>',
+    parts = [(f'<rect class="plot" x="{left}" y="{top}" width="{right - left}" height="{bottom - top}" '
+              f'fill="{PLOT_FILL}"/>'),
              _axis_x([t for t in ticks(x_low, x_high) if t == int(t)], x, bottom, top, "{:.0f}"),
              _axis_y(ticks(y_low, y_high), y, left, right)]
     parts.append(f'<text class="axis-label" x="{(left + right) / 2:.0f}" y="{bottom + 34}" '
@@ -122,8 +122,7 @@ def _padded(low: float, high: float) -> tuple[float, float]:
 
 
 def _axis_x(marks: list[float], x, bottom: float, top: float, form: str) -> str:
-    lines = [f'<line x1="{x(marks[0]):.1f}" x2="{x(marks[-1]):.1f}" '
-             f'y1="{bottom}" y2="{bottom}" stroke="#888"/>']
+    lines = [f'<line x1="{x(marks[0]):.1f}" x2="{x(marks[-1]):.1f}" y1="{bottom}" y2="{bottom}" stroke="#888"/>']
     for mark in marks:
         lines.append(f'<line class="grid" x1="{x(mark):.1f}" x2="{x(mark):.1f}" y1="{top}" y2="{bottom}" '
                      f'stroke="#e4e4e4"/><text class="tick" x="{x(mark):.1f}" y="{bottom + 16}" '

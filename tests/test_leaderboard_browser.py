@@ -30,7 +30,8 @@ QUIET = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-
 
 
 def chromium(profile: Path, *args: str) -> subprocess.CompletedProcess:
-    done = subprocess.run([CHROMIUM, *QUIET, f"--user-data-dir={profile}", *args], capture_output=True, timeout=60)
+    done = subprocess.run([CHROMIUM, *QUIET, f"--user-data-dir={profile}", *args], capture_output=True, timeout=60,
+                          check=False)
     assert done.returncode == 0, done.stderr.decode(errors="replace")[-2000:]
     return done
 

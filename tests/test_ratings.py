@@ -113,9 +113,11 @@ def test_one_name_with_two_setups_is_two_contestants_shown_apart():
              match("builtin", "wait", 1, "TIMEOUT")]
     standings = rate(found)
     labels = sorted(r.label for r in standings.ratings["user"])
-    assert labels == ["builtin", "llama (3f2a9c0)", "llama (9b1d2e0)", "llama (9b1d2e1)"]  # as many characters as tell them apart
+    assert labels == ["builtin", "llama (3f2a9c0)", "llama (9b1d2e0)", "llama (9b1d2e1)"]  # as much as tells them apart
     assert standings.label(found[1], "user") == "llama (9b1d2e0)" and standings.label(found[1], "minotaur") == "wait"
     assert {h.user for h in standings.head_to_head} == set(labels)
+    short = rate(match("llama", "wait", 1, "DEATH", user_setup=setup) for setup in ("", "abc", "unrecorded"))
+    assert sorted(r.label for r in short.ratings["user"]) == ["llama (abc)", "llama (no setup)", "llama (unrecorded)"]
 
 
 def test_void_matches_are_never_rated():

@@ -12,6 +12,8 @@ stylesheet (its component classes).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import pairwise
+from typing import ClassVar
 
 from rich.segment import Segment
 from textual.reactive import reactive
@@ -45,7 +47,7 @@ def braille(history: Sequence[float], at: Sequence[int], span: tuple[float, floa
     first, final = (at[0], at[-1]) if at else (0, 0)
     points = [(round((a - first) / (final - first) * last) if final > first else last, row_of(v))
               for a, v in zip(at, history, strict=True)]
-    for (x0, y0), (x1, y1) in zip(points, points[1:]):
+    for (x0, y0), (x1, y1) in pairwise(points):
         steps = max(abs(x1 - x0), abs(y1 - y0), 1)
         for k in range(steps + 1):
             dot(line, round(x0 + (x1 - x0) * k / steps), round(y0 + (y1 - y0) * k / steps))
@@ -61,7 +63,7 @@ def braille(history: Sequence[float], at: Sequence[int], span: tuple[float, floa
 class RatingChart(Widget):
     """The rating over matches of ``rating`` (None: nothing highlighted), on its own scale."""
 
-    COMPONENT_CLASSES = {"rating-chart--line", "rating-chart--interval", "rating-chart--scale"}
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"rating-chart--line", "rating-chart--interval", "rating-chart--scale"}
     rating: reactive[Rating | None] = reactive(None)
 
     def watch_rating(self, rating: Rating | None) -> None:
