@@ -29,7 +29,7 @@ from labyrinth.tui import leaderboard_rows
 from labyrinth.tui.app import LabyrinthApp
 from labyrinth.tui.cli import main
 from labyrinth.tui.leaderboard_rows import BARS, head_to_head_rows, paired_rows, rating_rows, sparkline
-from labyrinth.tui.screens.leaderboard import LeaderboardScreen
+from labyrinth.tui.screens.leaderboard import DAMAGED_SHOWN, LeaderboardScreen
 from labyrinth.tui.screens.replay_player import ReplayPlayerScreen
 from labyrinth.tui.screens.title import TitleScreen
 from labyrinth.tui.widgets.rating_chart import RatingChart, braille
@@ -331,6 +331,15 @@ async def test_damaged_rows_are_said_on_the_screen():
         said = text(screen, "#board-title")
         assert "Leaderboard: 3 matches" in said and "row 1 of results.db is damaged: seed is 'abc'" in said
         assert "warning: these ratings pool matches played under different rules" in said
+        await pilot.press("escape")
+        with sqlite3.connect(results_path()) as db:
+            db.execute("UPDATE matches SET outcome = 'WON'")
+        db.close()
+        screen = await open_board(pilot, app)
+        said = text(screen, "#board-title").splitlines()
+        assert said[0] == f"No matches in {results_path()} yet." and len(said) == 1 + DAMAGED_SHOWN + 1
+        assert said[1] == "row 1 of results.db is damaged: seed is 'abc'; it is left out"
+        assert said[-1] == "and 1 more damaged rows left out (`labyrinth leaderboard` lists them)"
 
 
 async def test_a_match_opens_in_the_replay_player_and_back(capsys):

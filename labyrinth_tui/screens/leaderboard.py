@@ -91,15 +91,16 @@ class LeaderboardScreen(Screen):
             return
         if error is not None:
             raise error
+        damaged = _damaged(board.damaged if board else ())
         if empty := nothing_to_show(board):
-            title.update(plain(empty[0].upper() + empty[1:]))
+            title.update(Text("\n").join([plain(empty[0].upper() + empty[1:]), *damaged]))
             return
         self.board = board
         lines = [plain(f"Leaderboard: {len(board.matches)} matches in {board.path}", style="bold"),
                  plain(f"rated together: {board.pooled()}", style="dim")]
         if warning := board.warning():
             lines.append(plain(warning, style="bold yellow"))
-        title.update(Text("\n").join([*lines, *_damaged(board.damaged)]))
+        title.update(Text("\n").join([*lines, *damaged]))
         _fill(self.query_one("#board-matches", DataTable), MATCH_COLUMNS,
               (match_row(match, board.standings) for match in board.matches))
         self._show_standings()
