@@ -105,7 +105,8 @@ def test_the_rating_over_matches_is_in_play_order_and_learning_is_said(capsys, m
     assert builtin["history"][-1] == builtin["rating"]
     assert builtin["history"][1] > builtin["history"][2]  # the escape (seed 2) was played before the draw (seed 1)
     code, out, _ = leaderboard(capsys, monkeypatch)
-    assert code == 0 and "tiny, normal, ≤20 turns (2); tiny, normal, ≤20 turns, learning: user+minotaur (1)" in " ".join(out.split())
+    said = " ".join(out.split())
+    assert code == 0 and "tiny, normal, ≤20 turns (2); tiny, normal, ≤20 turns, learning: user+minotaur (1)" in said
     assert "rating over matches, in play order" in out
 
 
