@@ -144,9 +144,10 @@ class Standings:
 
 def rate(matches: Iterable[MatchRow], *, detail: bool = True) -> Standings:
     """The standings drawn from the valid ones of ``matches``, in any order. ``detail``: the ratings'
-    intervals and histories and the paired differences, nearly all the cost (about 1.5 s for ten
-    thousand matches of twenty contestants); a live view redrawn as matches end goes without (each
-    Rating's low and high are None and its history empty, each role's paired differences empty)."""
+    intervals and histories and the paired differences, nearly all the cost (measured: 0.8 s for
+    ten thousand matches of twenty contestants, 0.13 s without). A live view redrawn as matches end
+    goes without: each Rating's low and high are then None and its history empty, and each role's
+    paired differences empty."""
     rows = sorted((m for m in matches if m.void is None), key=lambda m: (m.play_order, m.outcome))
     sides = [(contestant(row, "user"), contestant(row, "minotaur")) for row in rows]
     everyone = sorted({c for side in sides for c in side})
