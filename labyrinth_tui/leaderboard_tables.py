@@ -1,6 +1,7 @@
 """The standings as Rich tables, for `labyrinth leaderboard` and the end of `labyrinth
 tournament` alike: the same columns and the same rows (leaderboard_rows), so that the two
-commands never show a rating or a win rate differently.
+commands never show a rating or a win rate differently. ``ascii``: for a terminal that is
+not UTF-8, every cell and title in ASCII (ascii_text), converted before Rich lays it out.
 """
 
 from __future__ import annotations
@@ -8,33 +9,53 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from labyrinth.agents.paired import PairedDifference
 from labyrinth.agents.ratings import Rating, Standings
 
-from .leaderboard_rows import HEAD_TO_HEAD_COLUMNS, RATING_COLUMNS, TITLES, Column, head_to_head_rows, rating_rows
+from .ascii_text import fitted
+from .leaderboard_rows import (
+    HEAD_TO_HEAD_COLUMNS,
+    PAIRED_COLUMNS,
+    RATING_COLUMNS,
+    TITLES,
+    Column,
+    head_to_head_rows,
+    paired_rows,
+    rating_rows,
+)
 
 if TYPE_CHECKING:
     from rich.table import Table
 
+RATINGS_TITLE = "{} ratings (Bradley-Terry, 95% interval)"
+PAIRED_TITLE = "{} paired: same {}, same seed"
 
-def ratings_table(role: str, ratings: Sequence[Rating]) -> Table:
+
+def ratings_table(role: str, ratings: Sequence[Rating], *, ascii: bool = False) -> Table:
     """One role's ratings, best first."""
-    return table(f"{TITLES[role]} ratings (OpenSkill mu - 3σ)", RATING_COLUMNS, rating_rows(ratings))
+    return table(RATINGS_TITLE.format(TITLES[role]), RATING_COLUMNS, rating_rows(ratings), ascii=ascii)
 
 
-def head_to_head_table(standings: Standings) -> Table:
-    return table("head to head (user vs Minotaur)", HEAD_TO_HEAD_COLUMNS, head_to_head_rows(standings))
+def head_to_head_table(standings: Standings, *, ascii: bool = False) -> Table:
+    return table("head to head (user vs Minotaur)", HEAD_TO_HEAD_COLUMNS, head_to_head_rows(standings), ascii=ascii)
 
 
-def table(title: str, columns: Sequence[Column], rows: list[tuple[str, ...]]) -> Table:
+def paired_table(role: str, paired: Sequence[PairedDifference], *, ascii: bool = False) -> Table:
+    """One role's paired differences, the better rated of each two first."""
+    opponent = next(title for other, title in TITLES.items() if other != role)
+    return table(PAIRED_TITLE.format(TITLES[role], opponent), PAIRED_COLUMNS, paired_rows(paired), ascii=ascii)
+
+
+def table(title: str, columns: Sequence[Column], rows: list[tuple[str, ...]], *, ascii: bool = False) -> Table:
     from rich import box
     from rich.table import Table
     from rich.text import Text
 
-    shown = Table(title=title, title_justify="left", title_style="bold", box=box.SIMPLE_HEAD, pad_edge=False,
-                  collapse_padding=True, show_edge=False)
+    shown = Table(title=fitted(title, ascii), title_justify="left", title_style="bold", box=box.SIMPLE_HEAD,
+                  pad_edge=False, collapse_padding=True, show_edge=False)
     for column in columns:
-        shown.add_column(column.header, justify="right" if column.right else "left",
+        shown.add_column(fitted(column.header, ascii), justify="right" if column.right else "left",
                          overflow="ellipsis" if column.right else "fold")  # a long name on two lines, whole
     for row in rows:
-        shown.add_row(*(Text(cell) for cell in row))  # names are words, never markup
+        shown.add_row(*(Text(fitted(cell, ascii)) for cell in row))  # names are words, never markup
     return shown

@@ -1,6 +1,6 @@
 """`labyrinth tournament`: every user contestant against every Minotaur contestant
 on the same seeds, each match kept in the results database as it ends, then the
-standings (OpenSkill ratings per role, win rates, head to head).
+standings (Bradley-Terry ratings per role with their intervals, win rates, head to head, paired differences).
 
 Nobody learns from the experience log unless --learn says so: a rating compares the
 contestants, not the state of a log. With learning on, the results depend on the log as it
@@ -46,7 +46,8 @@ from labyrinth.saves.paths import replays_dir
 from labyrinth.saves.results_db import FALLBACK_SHARE_ALLOWED, NOBODY, MatchRow, ResultsDB, ResultsUnusable
 
 from .arena_cmd import _count
-from .leaderboard_tables import head_to_head_table, ratings_table
+from .ascii_text import fitted
+from .leaderboard_tables import head_to_head_table, paired_table, ratings_table
 from .learn_option import add_learn_options, learners
 from .provider_options import add_provider_options
 from .seed_option import bounded_seed
@@ -154,7 +155,8 @@ def run(args: argparse.Namespace, providers: dict[str, ProviderSettings]) -> int
     else:
         from rich.console import Console
 
-        Console().print(*_standings(standings, args, tournament.learned), sep="\n")
+        console = Console()
+        console.print(*_standings(standings, args, tournament.learned, console.options.ascii_only), sep="\n")
     if interrupted:
         return 130
     return 0 if run.complete else EXIT_INCOMPLETE
@@ -248,20 +250,23 @@ def _live_view(run: Run, wall_s: float) -> RenderableType:
     table = Table(box=None, padding=(0, 1))
     for column in ("role", "contestant", "won", "drawn", "lost"):
         table.add_column(column, justify="left" if column in ("role", "contestant") else "right")
-    for rating in (r for ratings in rate(done).ratings.values() for r in ratings):
+    for rating in (r for ratings in rate(done, detail=False).ratings.values() for r in ratings):
         table.add_row(rating.role, printable(rating.name), str(rating.wins), str(rating.draws), str(rating.losses))
     waits = [Text(printable(line), style="yellow") for line in progress.waits()]
     return Group(header, table, *waits)
 
 
-def _standings(standings: Standings, args: argparse.Namespace, learned: str) -> list:
-    """The standings as the leaderboard shows them (leaderboard_tables), under a line saying what was rated."""
+def _standings(standings: Standings, args: argparse.Namespace, learned: str, ascii: bool) -> list:
+    """The standings as the leaderboard shows them (leaderboard_tables), under a line saying what was
+    rated; in ASCII for a terminal that takes nothing else (``ascii``)."""
     from rich.text import Text
 
     rated = f"rated: {args.preset}, {args.difficulty}, at most {args.max_turns} turns, " + \
         ("nobody learning" if learned == NOBODY else f"learning: {learned} (the results depend on the experience log)")
-    return [Text(rated, style="dim"), *(ratings_table(role, standings.ratings[role]) for role in ROLES),
-            head_to_head_table(standings)]
+    paired = [paired_table(role, found, ascii=ascii) for role in ROLES if (found := standings.paired.get(role))]
+    return [Text(fitted(rated, ascii), style="dim"),
+            *(ratings_table(role, standings.ratings[role], ascii=ascii) for role in ROLES),
+            head_to_head_table(standings, ascii=ascii), *paired]
 
 
 def _say(line: str) -> None:

@@ -1,16 +1,23 @@
 """`labyrinth leaderboard` and the TUI's Leaderboard screen: the standings of the
 results database as a table that fits 80 columns or as one JSON object, a clear
 word (and exit 0) when there is nothing yet, a database that cannot be read
-reported and kept; the screen opened from the title, its role switch, and a
-match's replay opened from it, or a clear word when the replay is gone."""
+reported and kept, damaged rows said and left out, matches of different rules
+pooled only with a warning, and a terminal that is not UTF-8 served in ASCII; the
+screen opened from the title, its role switch, its paired and head-to-head tables,
+the highlighted contestant's rating chart, and a match's replay opened from it, or
+a clear word when the replay is gone."""
 
 from __future__ import annotations
 
 import json
+import os
 import re
 import sqlite3
+import subprocess
+import sys
 import threading
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from textual.widgets import DataTable, Static
@@ -18,18 +25,23 @@ from textual.widgets import DataTable, Static
 from labyrinth.agents.ratings import rate
 from labyrinth.saves import results_db
 from labyrinth.saves.results_db import MatchRow, ResultsDB, results_path
+from labyrinth.tui import leaderboard_rows
 from labyrinth.tui.app import LabyrinthApp
 from labyrinth.tui.cli import main
-from labyrinth.tui.leaderboard_rows import BARS, head_to_head_rows, rating_rows, sparkline
-from labyrinth.tui.screens.leaderboard import LeaderboardScreen
+from labyrinth.tui.leaderboard_rows import BARS, head_to_head_rows, paired_rows, rating_rows, sparkline
+from labyrinth.tui.screens.leaderboard import DAMAGED_SHOWN, LeaderboardScreen
 from labyrinth.tui.screens.replay_player import ReplayPlayerScreen
 from labyrinth.tui.screens.title import TitleScreen
+from labyrinth.tui.widgets.rating_chart import RatingChart, braille
 
 from .test_tui import choose, wait_for
 
+LABYRINTH = str(Path(sys.executable).with_name("labyrinth"))
 
-def kept(user: str, minotaur: str, seed: int, outcome: str, replay: str | None = None, preset: str = "tiny") -> MatchRow:
-    return MatchRow(user, minotaur, seed, preset, "normal", 20, outcome, 7, 12.5, 0.01, replay)
+
+def kept(user: str, minotaur: str, seed: int, outcome: str, replay: str | None = None, preset: str = "tiny",
+         **more) -> MatchRow:
+    return MatchRow(user, minotaur, seed, preset, "normal", 20, outcome, 7, 12.5, 0.01, replay, **more)
 
 
 def keep(*rows: MatchRow) -> list[MatchRow]:
@@ -73,10 +85,11 @@ def test_the_table_shows_each_role_and_the_head_to_head_in_80_columns(capsys, mo
     for role in ("user", "minotaur"):
         for row in rating_rows(standings.ratings[role]):
             assert row in lines
-    assert ("1", "builtin", f"{standings.ratings['user'][0].rating:.2f} ±{standings.ratings['user'][0].sigma:.2f}",
-            "3", "2/1/0", "67% (21%–94%)") in lines  # its record, its win rate in Wilson's interval
+    best = standings.ratings["user"][0]
+    assert ("1", "builtin", f"{best.rating:.0f}", f"{best.low:.0f}–{best.high:.0f}", "3", "2/1/0",
+            "67% (21%–94%)") in lines  # its rating and interval, its record, its win rate in Wilson's interval
     builtin = next(line for line in out.splitlines() if line.startswith("builtin ") and BARS[-1] in line)
-    assert builtin.endswith(f"{standings.ratings['user'][0].rating:.2f}")  # its rating over its three matches
+    assert builtin.endswith(f"{best.rating:.0f}")  # its rating over its three matches
     for row in head_to_head_rows(standings):
         assert row in lines
 
@@ -92,7 +105,8 @@ def test_the_rating_over_matches_is_in_play_order_and_learning_is_said(capsys, m
     assert builtin["history"][-1] == builtin["rating"]
     assert builtin["history"][1] > builtin["history"][2]  # the escape (seed 2) was played before the draw (seed 1)
     code, out, _ = leaderboard(capsys, monkeypatch)
-    assert code == 0 and "tiny, normal, ≤20 turns (2); tiny, normal, ≤20 turns, learning: user+minotaur (1)" in " ".join(out.split())
+    said = " ".join(out.split())
+    assert code == 0 and "tiny, normal, ≤20 turns (2); tiny, normal, ≤20 turns, learning: user+minotaur (1)" in said
     assert "rating over matches, in play order" in out
 
 
@@ -107,9 +121,11 @@ def test_json_is_one_object_with_the_documented_keys(capsys, monkeypatch):
     some_results()
     code, out, _ = leaderboard(capsys, monkeypatch, "--json", "--role", "user")
     data = json.loads(out)
-    assert code == 0 and list(data) == ["database", "preset", "difficulty", "role", "matches", "grounds", "ratings",
-                                        "head_to_head"]
+    assert code == 0 and list(data) == ["database", "preset", "difficulty", "max_turns", "learned", "role", "matches",
+                                        "grounds", "warning", "damaged", "ratings", "head_to_head", "paired"]
     assert data["database"] == str(results_path()) and data["matches"] == 4 and data["role"] == "user"
+    assert data["warning"].startswith("warning: these ratings pool matches played under different rules (presets "
+                                      "small, tiny)") and data["damaged"] == []
     assert data["grounds"] == [{"preset": "small", "difficulty": "normal", "max_turns": 20, "learned": "none",
                                 "matches": 1},
                                {"preset": "tiny", "difficulty": "normal", "max_turns": 20, "learned": "none",
@@ -118,8 +134,57 @@ def test_json_is_one_object_with_the_documented_keys(capsys, monkeypatch):
     builtin = data["ratings"]["user"][0]
     assert (builtin["name"], builtin["wins"], builtin["draws"], builtin["losses"]) == ("builtin", 2, 1, 0)
     assert len(builtin["history"]) == 3 and builtin["history"][-1] == builtin["rating"]
+    assert builtin["low"] < builtin["rating"] < builtin["high"] and builtin["history_at"] == [1, 2, 3]
     assert {"user": "builtin", "minotaur": "wait", "matches": 3, "escaped": 2, "caught": 0,
             "timeouts": 1} in data["head_to_head"]
+    assert list(data["paired"]) == ["user"] and data["paired"]["user"] == []  # no seed met by two users
+
+
+def test_rules_are_chosen_and_pooling_them_is_warned_of(capsys, monkeypatch):
+    keep(kept("builtin", "wait", 1, "ESCAPED"), replace(kept("builtin", "wait", 1, "DEATH"), max_turns=60),
+         kept("random", "wait", 1, "TIMEOUT", learned="user"))
+    code, out, _ = leaderboard(capsys, monkeypatch)
+    said = " ".join(out.split())
+    assert code == 0 and ("warning: these ratings pool matches played under different rules (turn limits 20, 60; "
+                          "learning none, user); rate one kind at a time with `labyrinth leaderboard --max-turns, "
+                          "--learned`") in said
+    code, out, _ = leaderboard(capsys, monkeypatch, "--max-turns", "20", "--learned", "none", "--json")
+    data = json.loads(out)
+    assert (data["matches"], data["max_turns"], data["learned"], data["warning"]) == (1, 20, "none", None)
+    code, out, _ = leaderboard(capsys, monkeypatch, "--max-turns", "60")
+    assert code == 0 and "Leaderboard: 1 matches" in out and "warning" not in out
+    code, out, _ = leaderboard(capsys, monkeypatch, "--max-turns", "99", "--learned", "minotaur")
+    assert out == f"no matches in {results_path()} with turn limit 99 and learning minotaur yet.\n"
+
+
+def damage_first_row() -> None:
+    with sqlite3.connect(results_path()) as db:
+        db.execute("UPDATE matches SET seed = 'abc' WHERE rowid = 1")
+    db.close()
+
+
+def test_damaged_rows_are_said_on_stderr_and_left_out(capsys, monkeypatch):
+    some_results()
+    damage_first_row()
+    code, out, err = leaderboard(capsys, monkeypatch)
+    assert code == 0 and "Leaderboard: 3 matches" in out
+    assert err == "labyrinth leaderboard: row 1 of results.db is damaged: seed is 'abc'; it is left out\n"
+    code, out, err = leaderboard(capsys, monkeypatch, "--json")
+    assert json.loads(out)["damaged"] == ["row 1 of results.db is damaged: seed is 'abc'; it is left out"]
+
+
+def test_a_terminal_that_is_not_utf8_gets_ascii():
+    """The real command in a C locale with ASCII output: the tables, the ≤ and the sparkline in
+    ASCII, a name that is not ASCII as an escape, and no UnicodeEncodeError."""
+    keep(kept("built\u00efn", "wait", 1, "ESCAPED"), kept("built\u00efn", "wait", 2, "DEATH"),
+         kept("random", "wait", 1, "TIMEOUT", preset="small"))
+    env = {**os.environ, "LANG": "C", "LC_ALL": "C", "PYTHONIOENCODING": "ascii", "COLUMNS": "80"}
+    done = subprocess.run([LABYRINTH, "leaderboard"], env=env, capture_output=True, timeout=60, check=False)
+    out = done.stdout.decode("ascii")
+    assert done.returncode == 0 and done.stderr == b""
+    assert "tiny, normal, <=20 turns (2)" in out and "built\\xefn" in out and "1500" in out
+    assert re.search(r"^user rating over matches, in play order \(_ \d+ \.\.\. # \d+\)$", out, re.MULTILINE)
+    assert re.search(r"^built\\xefn +[_.:=+*#-]{2} +\d+$", out, re.MULTILINE)  # its sparkline in the ASCII ramp
 
 
 def test_no_database_is_said_and_not_made(capsys, monkeypatch):
@@ -127,6 +192,7 @@ def test_no_database_is_said_and_not_made(capsys, monkeypatch):
     assert code == 0 and f"no results yet: {results_path()} does not exist" in out and "labyrinth tournament" in out
     code, out, err = leaderboard(capsys, monkeypatch, "--json")
     assert code == 0 and json.loads(out)["matches"] == 0 and json.loads(out)["ratings"] == {"user": [], "minotaur": []}
+    assert json.loads(out)["warning"] is None
     assert "no results yet" in err and not results_path().exists()
 
 
@@ -149,17 +215,40 @@ def test_a_corrupt_database_is_reported_and_kept(capsys, monkeypatch):
     assert path.read_bytes() == b"not a database " * 300
 
 
-def test_a_locked_database_is_reported(capsys, monkeypatch):
+def test_a_database_another_program_is_writing_is_read(capsys, monkeypatch):
+    """The leaderboard only reads: a tournament writing at the same moment does not stop it."""
     monkeypatch.setattr(results_db, "BUSY_S", 0.05)
     some_results()
     holder = sqlite3.connect(results_path(), isolation_level=None)
     holder.execute("BEGIN EXCLUSIVE")
+    holder.execute("DELETE FROM matches")  # not committed: not seen
     try:
-        code, _, err = leaderboard(capsys, monkeypatch)
+        code, out, err = leaderboard(capsys, monkeypatch)
     finally:
         holder.execute("ROLLBACK")
-    assert code == 2 and "stayed locked by another program" in err
+        holder.close()
+    assert code == 0 and err == "" and "Leaderboard: 4 matches in" in out
     assert len(ResultsDB().matches()) == 4  # kept whole
+
+
+def test_the_database_is_opened_only_to_read(capsys, monkeypatch):
+    some_results()
+    opened = []
+
+    def spy(path, **options):
+        opened.append(options)
+        return ResultsDB(path, **options)
+
+    monkeypatch.setattr(leaderboard_rows, "ResultsDB", spy)
+    assert leaderboard(capsys, monkeypatch)[0] == 0 and opened == [{"read_only": True}]
+
+
+def test_the_chart_draws_the_line_and_the_interval_in_braille():
+    """From (1, 0) to (2, 1) over four dot rows, the line ends two columns before the bar (0 to 1)."""
+    line, bar = braille([0.0, 1.0], [1, 2], (0.0, 1.0), width=4, height=1, low=0.0, high=1.0)
+    assert line == [[0x40 | 0x20, 0x04 | 0x10, 0x01, 0]] and bar == [[0, 0, 0, 0xFF]]
+    line, bar = braille([5.0], [3], None, width=2, height=1, low=0.0, high=10.0)
+    assert line == [[0, 0x04 << 3]] and bar == [[0, 0]]  # one point, at the right, halfway up: no bar
 
 
 def test_a_sparkline_keeps_the_latest_value_and_one_scale():
@@ -208,6 +297,50 @@ async def test_the_screen_opens_from_the_title_and_switches_role(capsys):
         assert [row[1] for row in cells(screen, "#board-standings")] == [r.name for r in standings.ratings["user"]]
         await pilot.press("escape")
         assert isinstance(app.screen, TitleScreen)
+
+
+async def test_the_chart_follows_the_highlighted_contestant_and_p_shows_the_paired_table(capsys):
+    real_tournament(capsys)
+    standings = rate(ResultsDB().matches())
+    app = LabyrinthApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_board(pilot, app)
+        chart = screen.query_one("#board-chart", RatingChart)
+        first, second = standings.ratings["user"]
+        assert chart.rating == first and chart.display
+        await pilot.press("down")
+        assert chart.rating == second
+        assert chart.border_title == f"{second.label}: {second.rating:.0f} over its 4 matches"
+        drawn = [chart.render_line(y).text for y in range(chart.size.height)]
+        assert drawn[0].startswith(f"{max(*second.history, second.high):.0f} ")
+        assert drawn[-1].startswith(f"{min(*second.history, second.low):.0f} ")
+        assert "⣿" in "".join(line[-1] for line in drawn)  # the interval's bar, at the right edge
+        assert sum(chr(0x2800) < c <= chr(0x28FF) for line in drawn for c in line[5:-2]) >= 8  # the line
+        await pilot.press("p")
+        assert cells(screen, "#board-standings") == [list(row) for row in paired_rows(standings.paired["user"])]
+        assert not chart.display
+        await pilot.press("p")
+        assert chart.display and [row[1] for row in cells(screen, "#board-standings")] == ["builtin", "random"]
+
+
+async def test_damaged_rows_are_said_on_the_screen():
+    some_results()
+    damage_first_row()
+    app = LabyrinthApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_board(pilot, app)
+        said = text(screen, "#board-title")
+        assert "Leaderboard: 3 matches" in said and "row 1 of results.db is damaged: seed is 'abc'" in said
+        assert "warning: these ratings pool matches played under different rules" in said
+        await pilot.press("escape")
+        with sqlite3.connect(results_path()) as db:
+            db.execute("UPDATE matches SET outcome = 'WON'")
+        db.close()
+        screen = await open_board(pilot, app)
+        said = text(screen, "#board-title").splitlines()
+        assert said[0] == f"No matches in {results_path()} yet." and len(said) == 1 + DAMAGED_SHOWN + 1
+        assert said[1] == "row 1 of results.db is damaged: seed is 'abc'; it is left out"
+        assert said[-1] == "and 1 more damaged rows left out (`labyrinth leaderboard` lists them)"
 
 
 async def test_a_match_opens_in_the_replay_player_and_back(capsys):

@@ -1,12 +1,15 @@
 """The Leaderboard screen: the tournament's standings as `labyrinth leaderboard`
-prints them (the same rows, from leaderboard_rows), a role switch, the head-to-head
-table, each contestant's rating over its matches as a sparkline, and every match
-in the results database, whose replay Enter opens in the replay player.
+prints them (the same rows, from leaderboard_rows): each role's ratings with their
+intervals and a sparkline of each rating over its matches, a role switch, the
+paired differences, the head-to-head table, the highlighted contestant's rating
+over its matches as a chart (widgets/rating_chart), and every match in the results
+database, whose replay Enter opens in the replay player.
 
 The database is read in a background thread: one held locked by another program
 is waited for (up to the results database's own limit) without freezing the
-screen. A database that cannot be read, and a match whose replay is missing or
-damaged, are said on the screen in words; nothing is changed on disk.
+screen. A database that cannot be read, its damaged rows (left out), matches of
+different rules rated together, and a match whose replay is missing or damaged
+are said on the screen in words; nothing is changed on disk.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from ..background import run_in_background
 from ..leaderboard_rows import (
     HEAD_TO_HEAD_COLUMNS,
     MATCH_COLUMNS,
+    PAIRED_COLUMNS,
     RATING_COLUMNS,
     TITLES,
     Board,
@@ -34,15 +38,20 @@ from ..leaderboard_rows import (
     history_range,
     match_row,
     nothing_to_show,
+    paired_rows,
     rating_rows,
     read_board,
     sparkline,
 )
+from ..leaderboard_tables import PAIRED_TITLE, RATINGS_TITLE
 from ..terminal_text import plain
+from ..widgets.rating_chart import RatingChart
 
 HEAD_TO_HEAD = "head to head"  # what the upper table shows instead of a role's ratings
+PAIRED = "paired"  # the role's paired differences instead of its ratings
 TREND = Column("over matches")  # each contestant's rating after each match, on its role's one scale
 TREND_MIN = 8  # the narrowest sparkline: on a narrow screen the table scrolls sideways rather than lose it
+DAMAGED_SHOWN = 3  # damaged rows said one by one; more are counted (`labyrinth leaderboard` lists them all)
 
 
 class LeaderboardScreen(Screen):
@@ -51,18 +60,20 @@ class LeaderboardScreen(Screen):
     BINDINGS = [
         Binding("r", "switch_role", "user/Minotaur", id="board-role"),
         Binding("h", "head_to_head", "head to head", id="board-head-to-head"),
+        Binding("p", "paired", "paired", id="board-paired"),
         Binding("escape,q", "app.pop_screen", "back", id="board-close"),
     ]
 
     def __init__(self) -> None:
         super().__init__()
         self.board: Board | None = None
-        self.shown = next(iter(ROLES))  # a role, or HEAD_TO_HEAD
+        self.shown = next(iter(ROLES))  # a role, HEAD_TO_HEAD or PAIRED (the role's)
         self.role = self.shown  # the role last shown, for the switch to go from
 
     def compose(self) -> ComposeResult:
         yield Static("Reading the results…", id="board-title")
         yield DataTable(id="board-standings", cursor_type="row", zebra_stripes=True)
+        yield RatingChart(id="board-chart")
         yield DataTable(id="board-matches", cursor_type="row", zebra_stripes=True)
         yield Static(id="board-problem", classes="problem")
         yield Footer()
@@ -80,13 +91,18 @@ class LeaderboardScreen(Screen):
             return
         if error is not None:
             raise error
+        damaged = _damaged(board.damaged if board else ())
         if empty := nothing_to_show(board):
-            title.update(plain(empty[0].upper() + empty[1:]))
+            title.update(Text("\n").join([plain(empty[0].upper() + empty[1:]), *damaged]))
             return
         self.board = board
-        title.update(Text.assemble(plain(f"Leaderboard: {len(board.matches)} matches in {board.path}", style="bold"),
-                                   "\n", plain(f"rated together: {board.pooled()}", style="dim")))
-        _fill(self.query_one("#board-matches", DataTable), MATCH_COLUMNS, map(match_row, board.matches))
+        lines = [plain(f"Leaderboard: {len(board.matches)} matches in {board.path}", style="bold"),
+                 plain(f"rated together: {board.pooled()}", style="dim")]
+        if warning := board.warning():
+            lines.append(plain(warning, style="bold yellow"))
+        title.update(Text("\n").join([*lines, *damaged]))
+        _fill(self.query_one("#board-matches", DataTable), MATCH_COLUMNS,
+              (match_row(match, board.standings) for match in board.matches))
         self._show_standings()
 
     # --- the upper table ---------------------------------------------------------
@@ -100,14 +116,24 @@ class LeaderboardScreen(Screen):
         self.shown = self.role if self.shown == HEAD_TO_HEAD else HEAD_TO_HEAD
         self._show_standings()
 
+    def action_paired(self) -> None:
+        self.shown = self.role if self.shown == PAIRED else PAIRED
+        self._show_standings()
+
     def _show_standings(self) -> None:
         if self.board is None:
             return
         table = self.query_one("#board-standings", DataTable)
         standings, row = self.board.standings, table.cursor_row
-        if self.shown == HEAD_TO_HEAD:
-            _fill(table, HEAD_TO_HEAD_COLUMNS, head_to_head_rows(standings))
-            table.border_title = "head to head (user vs Minotaur) · h: ratings"
+        self.query_one("#board-chart", RatingChart).display = self.shown in ROLES
+        if self.shown in (HEAD_TO_HEAD, PAIRED):
+            if self.shown == HEAD_TO_HEAD:
+                _fill(table, HEAD_TO_HEAD_COLUMNS, head_to_head_rows(standings))
+                table.border_title = "head to head (user vs Minotaur) · h: ratings"
+            else:
+                _fill(table, PAIRED_COLUMNS, paired_rows(standings.paired[self.role]))
+                other = next(title for role, title in TITLES.items() if role != self.role)
+                table.border_title = f"{PAIRED_TITLE.format(TITLES[self.role], other)} · p: ratings"
             table.border_subtitle = ""
             table.move_cursor(row=row)
             return
@@ -119,9 +145,19 @@ class LeaderboardScreen(Screen):
         _fill(table, (*RATING_COLUMNS, TREND), [(*row, sparkline(r.history, room, low, high))
                                                 for row, r in zip(rows, ratings, strict=True)])
         other = TITLES[next(role for role in ROLES if role != self.shown)]
-        table.border_title = f"{TITLES[self.shown]} ratings (OpenSkill mu - 3σ) · r: {other} · h: head to head"
-        table.border_subtitle = f"rating over matches, in play order: ▁ {low:.2f} … █ {high:.2f}"
+        table.border_title = f"{RATINGS_TITLE.format(TITLES[self.shown])} · r: {other} · p: paired · h: head to head"
+        table.border_subtitle = f"rating over matches, in play order: ▁ {low:.0f} … █ {high:.0f}"
         table.move_cursor(row=row)  # where it was, on a resize
+        self._chart_row(table.cursor_row)
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        if event.data_table.id == "board-standings":
+            self._chart_row(event.cursor_row)
+
+    def _chart_row(self, row: int) -> None:
+        """The chart shows the contestant on ``row`` of the ratings (none when another table is shown)."""
+        ratings = self.board.standings.ratings.get(self.shown, ()) if self.board else ()
+        self.query_one("#board-chart", RatingChart).rating = ratings[row] if 0 <= row < len(ratings) else None
 
     def on_resize(self) -> None:
         self.call_after_refresh(self._show_standings)  # the sparklines as wide as the new room
@@ -158,3 +194,12 @@ def _fill(table: DataTable, columns: tuple[Column, ...], rows) -> None:
         table.add_row(*(Text(cell, justify="right" if c.right else "left") for c, cell in zip(columns, row,
                                                                                             strict=True)),
                       key=str(index))
+
+
+def _damaged(lines: tuple[str, ...]) -> list[Text]:
+    """The damaged rows left out, as the command line says them, the first few one by one."""
+    said = [plain(line, style="red") for line in lines[:DAMAGED_SHOWN]]
+    if len(lines) > DAMAGED_SHOWN:
+        said.append(plain(f"and {len(lines) - DAMAGED_SHOWN} more damaged rows left out "
+                          "(`labyrinth leaderboard` lists them)", style="red"))
+    return said

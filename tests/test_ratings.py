@@ -1,0 +1,167 @@
+"""The ratings' numbers: one Bradley-Terry fit that does not depend on the matches' order, a
+contestant that always wins rated high but finite, intervals that narrow with more matches,
+users and Minotaurs on one scale, histories in play order, contestants told apart by setup,
+void matches never rated, and the paired differences on an example worked by hand."""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import replace
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from labyrinth.agents import ratings
+from labyrinth.agents.paired import t_975
+from labyrinth.agents.ratings import HISTORY_POINTS, Standings, rate
+from labyrinth.saves.results_db import MatchRow
+
+
+def match(user: str, minotaur: str, seed: int, outcome: str, **more) -> MatchRow:
+    return MatchRow(user, minotaur, seed, "tiny", "normal", 20, outcome, 9, 12.0, **more)
+
+
+def flat(value) -> list:
+    """Every figure of a value, in order: dataclasses and containers opened, floats as they are."""
+    if isinstance(value, dict):
+        return [*value.keys(), *(f for v in value.values() for f in flat(v))]
+    if isinstance(value, (list, tuple)):
+        return [f for v in value for f in flat(v)]
+    return [value]
+
+
+def same(a: Standings, b: Standings) -> bool:
+    left, right = flat(a.to_dict()), flat(b.to_dict())
+    return len(left) == len(right) and all(
+        math.isclose(x, y, abs_tol=1e-9) if isinstance(x, float) and isinstance(y, float) else x == y
+        for x, y in zip(left, right, strict=True))
+
+
+rows = st.lists(st.builds(
+    match, st.sampled_from(["builtin", "random", "llama"]), st.sampled_from(["builtin", "wait", "llama"]),
+    st.integers(1, 4), st.sampled_from(["ESCAPED", "DEATH", "TIMEOUT"]),
+    repeat=st.integers(0, 1), user_setup=st.sampled_from(["", "3f2a9c0b1d2e", "3f2a9c77aa00"]),
+    run_began=st.sampled_from(["", "2026-01-01T00:00:00.000000Z"]), void=st.sampled_from([None, None, "void: x"])),
+    max_size=30)
+
+
+@settings(max_examples=30)
+@given(rows, st.randoms(use_true_random=False))
+def test_the_standings_do_not_depend_on_the_order_of_the_matches(found, shuffler):
+    shuffled = list(found)
+    shuffler.shuffle(shuffled)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(ratings, "RESAMPLES", 20)  # the same draws in both, only fewer: the property is the order
+        assert same(rate(shuffled), rate(found))
+
+
+def test_a_contestant_that_always_wins_is_rated_high_and_finite():
+    found = [match("ace", minotaur, seed, "ESCAPED") for minotaur in ("builtin", "wait") for seed in range(1, 9)]
+    found += [match("random", minotaur, seed, outcome) for minotaur in ("builtin", "wait")
+              for seed, outcome in zip(range(1, 9), ["DEATH", "TIMEOUT", "ESCAPED", "DEATH"] * 2, strict=True)]
+    ace, other = rate(found).ratings["user"]
+    assert ace.name == "ace" and (ace.wins, ace.draws, ace.losses) == (16, 0, 0)
+    assert all(math.isfinite(v) for v in (ace.rating, ace.low, ace.high))
+    assert ace.rating > other.rating + 200 and ace.low > other.rating
+    assert ace.low <= ace.rating <= ace.high
+
+
+def test_intervals_narrow_with_more_matches():
+    outcomes = ["ESCAPED", "DEATH", "TIMEOUT", "ESCAPED", "DEATH", "DEATH"]
+
+    def tournament(seeds: int) -> Standings:
+        return rate(match(user, minotaur, seed, outcomes[(seed + i) % len(outcomes)])
+                    for seed in range(seeds) for i, (user, minotaur) in
+                    enumerate([("a", "x"), ("a", "y"), ("b", "x"), ("b", "y")]))
+
+    few, many = tournament(12), tournament(96)
+    for role in ("user", "minotaur"):
+        for small, large in zip(few.ratings[role], many.ratings[role], strict=True):
+            assert large.high - large.low < 0.6 * (small.high - small.low)
+
+
+def test_users_and_minotaurs_are_on_one_scale_around_1500():
+    """75% escapes (no draws) in 400 matches: the user's rating beats the Minotaur's by about
+    400 log10(3) = 191 points, the gap that predicts 75%; and the mean of the two is 1500."""
+    found = [match("u", "m", seed, "ESCAPED" if seed % 4 else "DEATH") for seed in range(400)]
+    standings = rate(found, detail=False)
+    (user,), (minotaur,) = standings.ratings["user"], standings.ratings["minotaur"]
+    assert user.rating + minotaur.rating == pytest.approx(3000)
+    assert user.rating - minotaur.rating == pytest.approx(400 * math.log10(3), abs=3)
+    expected = 1 / (1 + 10 ** ((minotaur.rating - user.rating) / 400))
+    assert expected == pytest.approx(0.75, abs=0.005)
+
+
+def test_the_history_follows_play_order_and_ends_at_the_rating():
+    early = [replace(match("u", "m", seed, "DEATH"), run_began="2026-01-01T00:00:00.000000Z") for seed in range(5)]
+    late = [replace(match("u", "m", seed, "ESCAPED"), run_began="2026-02-01T00:00:00.000000Z") for seed in range(5)]
+    (user,) = rate([*late, *early]).ratings["user"]
+    assert len(user.history) == 10 and user.history_at == tuple(range(1, 11))
+    assert user.history[4] < 1450 < user.history[-1] == user.rating  # caught five times first, then escaped
+    many = [match(f"u{seed % 3}", "m", seed, random.Random(seed).choice(["ESCAPED", "DEATH"])) for seed in range(600)]
+    for rating in rate(many).ratings["user"]:
+        assert len(rating.history) <= HISTORY_POINTS and rating.history[-1] == rating.rating
+        assert list(rating.history_at) == sorted(set(rating.history_at)) and rating.history_at[-1] == 200
+
+
+def test_one_name_with_two_setups_is_two_contestants_shown_apart():
+    found = [match("llama", "wait", 1, "ESCAPED", user_setup="3f2a9c0b1d2e"),
+             match("llama", "wait", 1, "DEATH", user_setup="9b1d2e000000"),
+             match("llama", "wait", 2, "DEATH", user_setup="9b1d2e111111"),
+             match("builtin", "wait", 1, "TIMEOUT")]
+    standings = rate(found)
+    labels = sorted(r.label for r in standings.ratings["user"])
+    assert labels == ["builtin", "llama (3f2a9c0)", "llama (9b1d2e0)", "llama (9b1d2e1)"]  # as much as tells them apart
+    assert standings.label(found[1], "user") == "llama (9b1d2e0)" and standings.label(found[1], "minotaur") == "wait"
+    assert {h.user for h in standings.head_to_head} == set(labels)
+    short = rate(match("llama", "wait", 1, "DEATH", user_setup=setup) for setup in ("", "abc", "unrecorded"))
+    assert sorted(r.label for r in short.ratings["user"]) == ["llama (abc)", "llama (no setup)", "llama (unrecorded)"]
+
+
+def test_void_matches_are_never_rated():
+    valid = [match("a", "x", seed, "ESCAPED") for seed in range(3)]
+    void = [match("b", "x", seed, "DEATH", void="void: the user's model was replaced") for seed in range(3)]
+    assert rate(valid + void) == rate(valid)
+    assert [r.name for r in rate(valid + void).ratings["user"]] == ["a"]
+
+
+def test_without_detail_the_ratings_are_the_same_and_nothing_else_is_drawn():
+    found = [match(u, m, seed, ["ESCAPED", "DEATH", "TIMEOUT"][(seed + len(u + m)) % 3])
+             for u in ("a", "b") for m in ("x", "y") for seed in range(6)]
+    full, quick = rate(found), rate(found, detail=False)
+    for role in ("user", "minotaur"):
+        assert [(r.label, r.rating, r.wins) for r in quick.ratings[role]] == \
+            [(r.label, r.rating, r.wins) for r in full.ratings[role]]
+        assert all(r.low is None and r.history == () for r in quick.ratings[role])
+        assert quick.paired[role] == () and full.paired[role]
+    assert quick.head_to_head == full.head_to_head
+
+
+def test_the_paired_difference_on_an_example_worked_by_hand():
+    """Per seed, a's score minus b's against the same Minotaur, averaged over the Minotaurs:
+    seed 1: (1 - 0.5 + 0 - 0) / 2 = 0.25; seed 2: (0.5 - 0 + 1 - 1) / 2 = 0.25; seed 3:
+    (0 - 1 + 1 - 0) / 2 = 0. The mean 1/6; the t interval 1/6 ± 4.303 s / sqrt(3) with s the
+    standard deviation of (0.25, 0.25, 0). Seed 4 makes no pair (other repeats), nor the void match."""
+    played = {("a", "m", 1): "ESCAPED", ("b", "m", 1): "TIMEOUT", ("a", "n", 1): "DEATH", ("b", "n", 1): "DEATH",
+              ("a", "m", 2): "TIMEOUT", ("b", "m", 2): "DEATH", ("a", "n", 2): "ESCAPED", ("b", "n", 2): "ESCAPED",
+              ("a", "m", 3): "DEATH", ("b", "m", 3): "ESCAPED", ("a", "n", 3): "ESCAPED", ("b", "n", 3): "DEATH"}
+    found = [match(user, minotaur, seed, outcome) for (user, minotaur, seed), outcome in played.items()]
+    found += [match("a", "m", 4, "ESCAPED"), match("b", "m", 4, "DEATH", repeat=1),
+              match("b", "n", 1, "ESCAPED", repeat=1, void="void: replaced"), match("a", "n", 1, "DEATH", repeat=1)]
+    (users,) = rate(found).paired["user"]
+    spread = 4.303 * math.sqrt(((0.25 - 1 / 6) ** 2 * 2 + (1 / 6) ** 2) / 2) / math.sqrt(3)
+    assert (users.first, users.second, users.pairs, users.seeds) == ("a", "b", 6, 3)
+    assert users.mean == pytest.approx(1 / 6) and users.low == pytest.approx(1 / 6 - spread)
+    assert users.high == pytest.approx(1 / 6 + spread)
+
+
+def test_one_seed_gives_a_difference_but_no_interval():
+    (users,) = rate([match("a", "m", 1, "ESCAPED"), match("b", "m", 1, "DEATH")]).paired["user"]
+    assert (users.mean, users.pairs, users.seeds, users.low, users.high) == (1.0, 1, 1, None, None)
+
+
+def test_students_t():
+    assert t_975(1) == 12.706 and t_975(30) == 2.042
+    assert t_975(40) == pytest.approx(2.0211, abs=5e-4) and t_975(1000) == pytest.approx(1.9623, abs=5e-4)
