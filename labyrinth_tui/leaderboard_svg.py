@@ -61,7 +61,7 @@ def interval_chart(rows: Sequence[tuple[str, float, float | None, float | None]]
         return left + (value - low) / (high - low) * (right - left)
 
     bottom = MARGIN["top"] + ROW * len(rows)
-    parts = [_axis_x(ticks(low, high), x, bottom, MARGIN["top"], form)]
+    parts = [_axis_x(ticks(low, high), x, bottom, MARGIN["top"], form, (low, high))]
     if zero is not None:
         parts.append(f'<line class="zero" x1="{x(zero):.1f}" x2="{x(zero):.1f}" y1="{MARGIN["top"]}" '
                      f'y2="{bottom}" stroke="#444" stroke-width="1"/>')
@@ -95,7 +95,7 @@ def line_chart(series: Sequence[tuple[str, Sequence[int], Sequence[float]]], *, 
 
     parts = [(f'<rect class="plot" x="{left}" y="{top}" width="{right - left}" height="{bottom - top}" '
               f'fill="{PLOT_FILL}"/>'),
-             _axis_x([t for t in ticks(x_low, x_high) if t == int(t)], x, bottom, top, "{:.0f}"),
+             _axis_x([t for t in ticks(x_low, x_high) if t == int(t)], x, bottom, top, "{:.0f}", (x_low, x_high)),
              _axis_y(ticks(y_low, y_high), y, left, right)]
     parts.append(f'<text class="axis-label" x="{(left + right) / 2:.0f}" y="{bottom + 34}" '
                  f'text-anchor="middle">{escape(x_label)}</text>')
@@ -121,8 +121,9 @@ def _padded(low: float, high: float) -> tuple[float, float]:
     return low - pad, high + pad
 
 
-def _axis_x(marks: list[float], x, bottom: float, top: float, form: str) -> str:
-    lines = [f'<line x1="{x(marks[0]):.1f}" x2="{x(marks[-1]):.1f}" y1="{bottom}" y2="{bottom}" stroke="#888"/>']
+def _axis_x(marks: list[float], x, bottom: float, top: float, form: str, span: tuple[float, float]) -> str:
+    """The x axis: its line across the whole ``span`` (what is drawn above may reach its ends), and its marks."""
+    lines = [f'<line x1="{x(span[0]):.1f}" x2="{x(span[1]):.1f}" y1="{bottom}" y2="{bottom}" stroke="#888"/>']
     for mark in marks:
         lines.append(f'<line class="grid" x1="{x(mark):.1f}" x2="{x(mark):.1f}" y1="{top}" y2="{bottom}" '
                      f'stroke="#e4e4e4"/><text class="tick" x="{x(mark):.1f}" y="{bottom + 16}" '
