@@ -65,6 +65,18 @@ def test_other_names_are_asked_as_chat_models(model):
     assert by_name(model) == Dialect()
 
 
+@pytest.mark.parametrize(("refused", "effort", "asked"), [
+    ((), None, {"max_tokens": 300, "temperature": 0.7}),  # a chat model
+    ((), "medium", {"max_tokens": 300 + THINKING_TOKENS["medium"], "reasoning_effort": "medium", "temperature": 0.7}),
+    (("max_tokens", "temperature"), None, ASKED_RIGHT),
+    (("max_tokens", "temperature", "reasoning_effort"), "high",  # it thinks at its own effort
+     {"max_completion_tokens": 300 + THINKING_TOKENS[MODEL_EFFORT]}),
+])
+def test_a_model_is_asked_with_room_to_think_when_it_thinks_and_without_what_it_refuses(refused, effort, asked):
+    settings = ProviderSettings("openai", "m", None, reasoning_effort=effort)
+    assert Dialect(frozenset(refused)).sampling(settings) == asked
+
+
 def test_a_known_reasoning_model_is_asked_right_from_its_first_request_and_its_reasoning_counted(stub):
     stub.respond = model = ReasoningModel(Model("openai"))
     result = minotaur_match(stub, "o4-mini").play()

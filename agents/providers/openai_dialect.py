@@ -1,7 +1,7 @@
 """What one model at one OpenAI-compatible endpoint takes in a chat request: known by its name,
 or learned from its refusals and remembered for the run.
 
-OpenAI's reasoning models (o1, o3, o4-mini, gpt-5 and later; dated or suffixed, and behind a
+OpenAI's reasoning models (o1, o3, o4-mini, gpt-5 and gpt-5.x; dated or suffixed, and behind a
 gateway's prefix such as OpenRouter's `openai/o4-mini`) refuse `max_tokens` (they take
 `max_completion_tokens`, which bounds their hidden reasoning too) and any temperature but the
 default 1, and take a `reasoning_effort`; o1-mini and o1-preview take neither a system message nor
@@ -11,7 +11,8 @@ endpoint refuses a parameter with a 400 that names it (`param`) and says it is u
 parameter is then left out (max_tokens: the model reasons, so it is given max_completion_tokens
 and an effort) and the request made again at once. What an endpoint refused is its answer about
 the model, whoever asked: every transport of the process asks that model there the same way from
-then on, so hundreds of matches learn it once.
+then on, so hundreds of matches learn it once. A model of any other name whose contestant gives an
+effort (gpt-oss behind vLLM takes one) is sent it, with its temperature and room to think.
 """
 
 from __future__ import annotations
