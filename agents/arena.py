@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 
 OUTCOMES = ("ESCAPED", "DEATH", "TIMEOUT")
 PER_SIDE = ("fallbacks", "errors", "invalid", "provider_errors", "exceptions", "timeouts", "calls", "call_s",
-            "tokens_in", "tokens_out")  # summed
+            "tokens_in", "tokens_out", "reasoning_tokens", "quota_waits", "quota_wait_s")  # summed
 Z_95 = 1.959963984540054  # the standard normal's 97.5th percentile
 # Called with a match's seed; must be picklable (a module-level function or a
 # class) when jobs > 1, since the recorder is made in the worker that plays.

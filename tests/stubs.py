@@ -340,3 +340,64 @@ def quota_match(stub: Stub, rpm: float | None, turns: int = 60) -> tuple[int, Pe
         if agent.last_exchange and agent.last_exchange["reply"] is not None:
             last_asked = match.turns
     return last_asked, quota, clock, match
+
+
+# --- reasoning models -------------------------------------------------------------
+
+def openai_refusal(parameter: str, value: Any = None) -> dict:
+    """OpenAI's 400 body for a parameter a reasoning model does not take: max_tokens and
+    reasoning_effort (o1-mini, o1-preview) are unsupported, a temperature but 1 an unsupported
+    value, and so is a system message for o1-mini and o1-preview."""
+    if parameter == "temperature":
+        message, code = (f"Unsupported value: 'temperature' does not support {value} with this model. Only the "
+                         "default (1) value is supported."), "unsupported_value"
+    elif parameter == "system":
+        parameter, code = "messages[0].role", "unsupported_value"
+        message = "Unsupported value: 'messages[0].role' does not support 'system' with this model."
+    else:
+        message, code = f"Unsupported parameter: '{parameter}' is not supported with this model.", \
+            "unsupported_parameter"
+        if parameter == "max_tokens":
+            message += " Use 'max_completion_tokens' instead."
+    return {"error": {"message": message, "type": "invalid_request_error", "param": parameter, "code": code}}
+
+
+class ReasoningModel:
+    """An OpenAI reasoning model in front of ``model`` (an "openai" Model): a chat request carrying
+    max_tokens or a temperature but 1 (or, for ``first_o1``, o1-mini's way, a reasoning_effort or a
+    system message) gets OpenAI's 400 for it, one thing at a time; an answer's usage counts
+    ``reasoning_tokens`` of hidden reasoning inside its completion tokens, as OpenAI's does."""
+
+    def __init__(self, model: Model, reasoning_tokens: int = 192, first_o1: bool = False) -> None:
+        self.model, self.reasoning_tokens, self.first_o1 = model, reasoning_tokens, first_o1
+        self.refused: list[str] = []  # what each refused request was refused for
+
+    def __call__(self, request: dict) -> StubReply:
+        body = request["body"]
+        if not request["path"].endswith(CHAT_PATHS["openai"]):
+            return self.model(request)
+        refused = "max_tokens" if "max_tokens" in body else \
+            "temperature" if body.get("temperature", 1) != 1 else None
+        if self.first_o1 and refused is None:
+            refused = "reasoning_effort" if "reasoning_effort" in body else \
+                "system" if body["messages"][0]["role"] == "system" else None
+        if refused:
+            self.refused.append(refused)
+            return 400, openai_refusal(refused, body.get("temperature")), None
+        status, payload, headers = self.model(request)
+        if status == 200 and isinstance(payload, dict) and isinstance(payload.get("usage"), dict):
+            usage = payload["usage"]
+            usage["completion_tokens"] += self.reasoning_tokens
+            usage["total_tokens"] += self.reasoning_tokens
+            usage["completion_tokens_details"] = {"reasoning_tokens": self.reasoning_tokens,
+                                                  "accepted_prediction_tokens": 0, "rejected_prediction_tokens": 0}
+        return status, payload, headers
+
+
+def with_thoughts(answer: dict, thoughts: int) -> dict:
+    """A Gemini answer whose model thought first: the thinking's tokens are counted apart from the
+    answer's (thoughtsTokenCount, outside candidatesTokenCount) and inside the total."""
+    usage = answer["usageMetadata"]
+    usage["thoughtsTokenCount"] = thoughts
+    usage["totalTokenCount"] = usage.get("totalTokenCount", 0) + thoughts
+    return answer

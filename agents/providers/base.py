@@ -23,6 +23,17 @@ from .secrets import redact
 
 CONTEXT_TOKENS = 4096  # the smallest context a model is given (Ollama's default num_ctx)
 REPLY_TOKENS = 300  # the most a reply may take: an action and a sentence of reasoning
+DEFAULT_EFFORT = "low"  # a thinking model's effort unless its contestant says: enough to choose one move
+# Room for a model's thinking, given on top of the answer's max_tokens to a model that thinks (its
+# thinking is paid as output and counted against the same limit), by reasoning effort. A cap, not a
+# spend: a model thinks as long as it needs up to it, and one that runs past it is cut before its
+# answer (finish reason length or MAX_TOKENS, no text), which the agent counts as an answer without an
+# action, so a cap too small shows in the results rather than hiding. Chosen, not measured against a
+# real reasoning model: at low effort (the default) a decision of one move gets over ten times its
+# answer's 300 tokens to think in, and one call's output stays under 4,500 tokens; each effort above
+# doubles the room, as each asks for more thinking.
+THINKING_TOKENS = {"none": 0, "minimal": 1024, "low": 4096, "medium": 8192, "high": 16384}
+MODEL_EFFORT = "medium"  # the room for a model that thinks at its own default effort (OpenAI's is medium)
 
 
 @dataclass(frozen=True)

@@ -6,19 +6,29 @@ the body only (RetryInfo's retryDelay, "Please retry in 47.3s"), which the SDK
 keeps in the error's `details`. Structured output goes in
 `response_json_schema`; the SDK's `parsed` comes back None, silently, whenever
 the reply is not the schema's JSON, so the agent checks the raw text instead.
-Thinking is kept to the least the model allows: its tokens count against the
-answer's budget.
+The model's temperature and answer budget are its settings'. Thinking is kept to
+the least that plays: Gemini 2.5 takes a `thinking_budget` (0, none, where the
+model allows it; 128, the Pro models' least), Gemini 3 and later a `thinking_level`
+instead (the two may not be sent together; "low"). Thinking tokens count against
+`max_output_tokens`, so the budget is the answer's plus the thinking's room; the
+API reports them apart (`thoughts_token_count`, outside `candidates_token_count`),
+so they are added to the reply's tokens out and counted as its reasoning tokens.
+A contestant's `reasoning_effort` is OpenAI's word and is not read here.
 """
 
 from __future__ import annotations
 
+import re
+
 from ..config import ProviderSettings
-from .base import REPLY_TOKENS, Reply, ResponseSchema
+from .base import DEFAULT_EFFORT, THINKING_TOKENS, Reply, ResponseSchema
 from .pacing import SYSTEM_CLOCK, Clock, Waiting
 from .retry import Caller, Failure, http_failure, transport_failure
 
 API_VERSION = "v1beta"
-PRO_THINKING_TOKENS = 128  # the Pro models cannot turn thinking off; 128 is their least
+PRO_THINKING_TOKENS = 128  # the 2.5 Pro models cannot turn thinking off; 128 is their least
+LEVELS_FROM = 3  # the first generation that takes a thinking_level rather than a budget
+GENERATION = re.compile(r"gemini-(\d+)")
 
 
 class GeminiTransport:
@@ -34,7 +44,7 @@ class GeminiTransport:
                                     timeout=int(settings.timeout_s * 1000))  # milliseconds
         self.client = genai.Client(api_key=settings.api_key.reveal() if settings.api_key else None,
                                    http_options=options)
-        self.thinking = PRO_THINKING_TOKENS if "pro" in settings.model else 0
+        self.thinking, self.budget = thinking(settings.model, types)
         self.calls = Caller("gemini", self.where, settings.timeout_s, settings.rpm, clock, settings.hold_s)
 
     @property
@@ -47,17 +57,18 @@ class GeminiTransport:
                     for role, text in turns]
         config = types.GenerateContentConfig(
             system_instruction=system, response_mime_type="application/json",
-            response_json_schema=schema.json, temperature=0.7,
-            max_output_tokens=REPLY_TOKENS + self.thinking,
-            thinking_config=types.ThinkingConfig(thinking_budget=self.thinking))
+            response_json_schema=schema.json, temperature=self.settings.temperature,
+            max_output_tokens=self.settings.max_tokens + self.budget, thinking_config=self.thinking)
 
         def call() -> Reply:
             r = self.client.models.generate_content(model=self.settings.model, contents=contents, config=config)
             usage, first = r.usage_metadata, (r.candidates or [None])[0]
             blocked = r.prompt_feedback.block_reason if r.prompt_feedback else None
+            thoughts = usage.thoughts_token_count if usage else None
+            answer = usage.candidates_token_count if usage else None
             return Reply(r.text or "", usage.prompt_token_count if usage else None,
-                         usage.candidates_token_count if usage else None,
-                         _word(first.finish_reason) if first else None, _word(blocked))
+                         None if answer is None and thoughts is None else (answer or 0) + (thoughts or 0),
+                         _word(first.finish_reason) if first else None, _word(blocked), reasoning_tokens=thoughts)
 
         return self.calls(call, self._classify)
 
@@ -73,6 +84,17 @@ class GeminiTransport:
         """A cheap call for `labyrinth doctor`: the model's record (no tokens spent)."""
         model = self.calls.once(lambda: self.client.models.get(model=self.settings.model), self._classify)
         return f"{model.name} answers (input limit {model.input_token_limit} tokens)"
+
+
+def thinking(model: str, types):
+    """The least thinking ``model`` plays with, as the SDK's ThinkingConfig, and the tokens it may take
+    on top of the answer's: a level for Gemini 3 and later, a budget before (a name without a
+    generation, such as an alias, is asked as 2.5 is)."""
+    generation = GENERATION.search(model)
+    if generation and int(generation.group(1)) >= LEVELS_FROM:
+        return types.ThinkingConfig(thinking_level=DEFAULT_EFFORT), THINKING_TOKENS[DEFAULT_EFFORT]
+    budget = PRO_THINKING_TOKENS if "pro" in model else 0
+    return types.ThinkingConfig(thinking_budget=budget), budget
 
 
 def _word(reason) -> str | None:

@@ -6,6 +6,14 @@ ours and so are the retries. Structured output is a strict `json_schema`
 response format sent through `chat.complete`, so the raw text is kept and
 checked by the agent rather than `chat.parse` raising bare JSON or
 validation errors.
+
+The model's temperature and answer budget are its settings', and its reasoning
+effort is sent when its contestant gives one (the API takes OpenAI's words). The
+Magistral models think before they answer, in `thinking` chunks of the content
+that are not the answer (only its text chunks are read), within the same
+max_tokens: a Magistral model, or one given an effort, gets its thinking's room
+on top. The API does not count thinking apart, so no reasoning tokens are
+reported (they are inside the tokens out).
 """
 
 from __future__ import annotations
@@ -13,7 +21,7 @@ from __future__ import annotations
 import json
 
 from ..config import ProviderSettings
-from .base import REPLY_TOKENS, Reply, ResponseSchema
+from .base import MODEL_EFFORT, THINKING_TOKENS, Reply, ResponseSchema
 from .pacing import SYSTEM_CLOCK, Clock, Waiting
 from .retry import Caller, Failure, http_failure, transport_failure
 
@@ -38,10 +46,14 @@ class MistralTransport:
         messages = [{"role": "system", "content": system}, *({"role": r, "content": t} for r, t in turns)]
         response_format = self.models.ResponseFormat(type="json_schema", json_schema=self.models.JSONSchema(
             name=schema.name, schema_definition=schema.json, strict=True))
+        effort = self.settings.reasoning_effort
+        thinks = effort is not None or "magistral" in self.settings.model.lower()
+        budget = self.settings.max_tokens + (THINKING_TOKENS[effort or MODEL_EFFORT] if thinks else 0)
 
         def call() -> Reply:
             r = self.client.chat.complete(model=self.settings.model, messages=messages,
-                                          response_format=response_format, temperature=0.7, max_tokens=REPLY_TOKENS)
+                                          response_format=response_format, temperature=self.settings.temperature,
+                                          max_tokens=budget, **({"reasoning_effort": effort} if effort else {}))
             content = r.choices[0].message.content if r.choices else None
             if isinstance(content, list):  # chunks: keep the text ones
                 content = "".join(getattr(chunk, "text", "") for chunk in content)

@@ -4,8 +4,14 @@ The SDK waits forever unless given a timeout and never retries: both are done
 here, and an httpx hook keeps the headers (a quota's wait), which the SDK's
 ResponseError drops, and refuses a 200 whose body is `[]` or `null`.
 A key (OLLAMA_API_KEY, for a hosted Ollama) is sent only when there is one.
-Structured output goes in `format`; `think` is off (Qwen3 would write a
-<think> block first, which the agent's reply parser drops if it comes anyway).
+Structured output goes in `format`. The model's temperature and answer budget
+(`num_predict`) are its settings'. `think` is off (Qwen3 would write a <think>
+block first, which the agent's reply parser drops if it comes anyway) unless the
+contestant gives a reasoning effort: then it is Ollama's level of that name
+(minimal, which Ollama lacks, is low; none keeps it off) and `num_predict` gets
+the thinking's room on top. Ollama returns the thinking apart from the answer,
+which alone is read; its `eval_count` holds both and is not split, so no
+reasoning tokens are reported.
 """
 
 from __future__ import annotations
@@ -13,12 +19,13 @@ from __future__ import annotations
 import json
 
 from ..config import ProviderSettings
-from .base import CONTEXT_TOKENS, REPLY_TOKENS, Reply, ResponseSchema
+from .base import CONTEXT_TOKENS, THINKING_TOKENS, Reply, ResponseSchema
 from .pacing import SYSTEM_CLOCK, Clock, Waiting
 from .retry import Caller, Failure, ForeignReply, http_failure, transport_failure
 
-OPTIONS = {"num_predict": REPLY_TOKENS, "temperature": 0.7, "top_p": 0.9, "repeat_penalty": 1.1,
-           "num_ctx": CONTEXT_TOKENS}  # set, so that a server configured otherwise cannot cut prompts
+OPTIONS = {"top_p": 0.9, "repeat_penalty": 1.1, "num_ctx": CONTEXT_TOKENS}  # set, so that a server
+# configured otherwise cannot cut prompts; the temperature and num_predict are the model's settings
+THINK_LEVELS = {"minimal": "low", "low": "low", "medium": "medium", "high": "high"}  # an effort as Ollama's think
 
 
 class OllamaTransport:
@@ -33,6 +40,9 @@ class OllamaTransport:
         self.client = Client(host=self.where, timeout=settings.timeout_s,
                              headers={"authorization": f"Bearer {key}"} if key else None,
                              event_hooks={"response": [self._check_answer]})
+        self.think = THINK_LEVELS.get(settings.reasoning_effort or "none", False)
+        room = THINKING_TOKENS[self.think] if self.think else 0
+        self.options = {**OPTIONS, "temperature": settings.temperature, "num_predict": settings.max_tokens + room}
         self.calls = Caller("ollama", self.where, settings.timeout_s, settings.rpm, clock, settings.hold_s)
 
     @property
@@ -44,7 +54,7 @@ class OllamaTransport:
 
         def call() -> Reply:
             r = self.client.chat(model=self.settings.model, messages=messages, format=schema.json,
-                                 options=OPTIONS, think=False)
+                                 options=self.options, think=self.think)
             return Reply(r.message.content or "", r.prompt_eval_count, r.eval_count, r.done_reason)
 
         return self.calls(call, self._classify)

@@ -12,11 +12,16 @@ dialect: the root an object, every property required, no length bounds, so the
 actions' one schema is reshaped here, not written again), else `json_object`, else
 plain text (the prompt asks for JSON in any case). An endpoint that refuses a format
 with a 400 naming `response_format` is asked again at once in the next, and that one is
-kept for the rest of the match. The SDK reads a 200 without checking it: a body that is
-not a chat completion is ForeignReply. A reply stopped by the length limit with no
+kept for the rest of the match. The sampling settings (temperature, the answer's
+max_tokens, a reasoning effort) are sent as the model takes them (openai_dialect.py): a
+reasoning model gets `max_completion_tokens` with room to think, an effort and no
+temperature, known by its name or learned from its endpoint's 400 and asked again at
+once, neither counted as a failure. The SDK reads a 200 without checking it: a body that
+is not a chat completion is ForeignReply. A reply stopped by the length limit with no
 text, or withheld by a content filter, carries its finish reason and no text: the agent
 counts it as an answer without an action. A reasoning model's `reasoning_content` is
-not the answer: only `content` is.
+not the answer: only `content` is; its hidden reasoning is counted from the usage's
+`completion_tokens_details.reasoning_tokens` (already inside `completion_tokens`).
 """
 
 from __future__ import annotations
@@ -25,10 +30,12 @@ import atexit
 import hashlib
 import json
 import threading
+from functools import partial
 from typing import Any
 
 from ..config import ProviderSettings
-from .base import REPLY_TOKENS, Reply, ResponseSchema
+from .base import Reply, ResponseSchema
+from .openai_dialect import dialect, learn, refused_in
 from .pacing import SYSTEM_CLOCK, Clock, Waiting
 from .retry import Caller, Failure, ForeignReply, http_failure, transport_failure
 
@@ -38,8 +45,13 @@ WITHHELD = "content_filter"  # the finish reason of an answer a filter withheld:
 STRICT_DROPPED = ("minLength", "maxLength")  # bounds strict mode refuses; the game checks what it reads anyway
 
 
-class FormatRefused(Exception):
-    """A 400 naming response_format: the endpoint does not take the format asked for."""
+class Refused(Exception):
+    """A 400 refusing a part of the request that can be left out: ``what`` is "response_format" (the
+    format asked for) or what openai_dialect.refused_in names (a parameter, the system message)."""
+
+    def __init__(self, what: str, message: str) -> None:
+        super().__init__(message)
+        self.what = what
 
 
 CLIENTS_PER_ENDPOINT = 32  # shared SDK clients an endpoint's transports take turns with (see shared_client)
@@ -110,13 +122,18 @@ class OpenAITransport:
         return self.calls.waiting
 
     def complete(self, system: str, turns: list[tuple[str, str]], schema: ResponseSchema) -> Reply:
-        messages = [{"role": "system", "content": system}, *({"role": r, "content": t} for r, t in turns)]
-        while True:
-            asked = self.format
+        while True:  # each refusal leaves one thing out for good, so this ends
+            asked, how = self.format, dialect(self.where, self.settings.model)
+            response_format = self._response_format(schema)
+            body = {"model": self.settings.model, "messages": how.messages(system, turns),
+                    **how.sampling(self.settings), **({"response_format": response_format} if response_format else {})}
             try:
-                return self.calls(lambda: self._ask(messages, self._response_format(schema)), self._classify)
-            except FormatRefused:
-                self.format = max(self.format, asked + 1)  # another call may have stepped down already
+                return self.calls(partial(self._ask, body), self._classify)
+            except Refused as refused:
+                if refused.what == "response_format":
+                    self.format = max(self.format, asked + 1)  # another call may have stepped down already
+                else:
+                    learn(self.where, self.settings.model, refused.what)
 
     def _response_format(self, schema: ResponseSchema) -> dict[str, Any] | None:
         kind = FORMATS[self.format]
@@ -126,9 +143,7 @@ class OpenAITransport:
             return {"type": kind, "json_schema": {"name": schema.name, "schema": self.strict[1], "strict": True}}
         return {"type": kind} if kind == "json_object" else None
 
-    def _ask(self, messages: list[dict], response_format: dict[str, Any] | None) -> Reply:
-        body = {"model": self.settings.model, "messages": messages, "temperature": 0.7, "max_tokens": REPLY_TOKENS,
-                **({"response_format": response_format} if response_format else {})}
+    def _ask(self, body: dict[str, Any]) -> Reply:
         try:
             # The SDK's post, as chat.completions.create sends it, without create's walk over every key of
             # the body and schema against its typed parameters (some 3 ms of CPU a request), and read as the
@@ -136,8 +151,10 @@ class OpenAITransport:
             # of matches at once would spend a whole core on these.
             r = self.client.post("/chat/completions", body=body, cast_to=object)
         except self.openai.BadRequestError as exc:
+            if refused := refused_in(exc.body, body):
+                raise Refused(refused, str(exc)) from None
             if self.format + 1 < len(FORMATS) and "response_format" in _error_text(exc):
-                raise FormatRefused(str(exc)) from None
+                raise Refused("response_format", str(exc)) from None
             raise
         return _reply(r)
 
@@ -176,7 +193,14 @@ def _reply(r: Any) -> Reply:
     message = choice.get("message")
     content = message.get("content") if isinstance(message, dict) and finish != WITHHELD else None
     usage = r.get("usage") if isinstance(r.get("usage"), dict) else {}
-    return Reply(content or "", usage.get("prompt_tokens"), usage.get("completion_tokens"), finish)
+    details = usage.get("completion_tokens_details") if isinstance(usage.get("completion_tokens_details"), dict) else {}
+    return Reply(content or "", _count(usage.get("prompt_tokens")), _count(usage.get("completion_tokens")), finish,
+                 reasoning_tokens=_count(details.get("reasoning_tokens")))
+
+
+def _count(tokens: Any) -> int | None:
+    """A usage field's count of tokens, if it is one (the agent adds them up)."""
+    return tokens if isinstance(tokens, int) and not isinstance(tokens, bool) else None
 
 
 def strict_schema(schema: dict[str, Any]) -> dict[str, Any]:
