@@ -20,6 +20,7 @@ import hashlib
 import json
 import os
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -122,7 +123,7 @@ class ProviderSettings:
                 "temperature": self.temperature, "max_tokens": self.max_tokens,
                 "reasoning_effort": self.reasoning_effort}
 
-    @property
+    @cached_property
     def setup(self) -> str:
         """A short fingerprint of ``public()``: two contestants with the same one play alike."""
         text = json.dumps(self.public(), sort_keys=True, separators=(",", ":"))

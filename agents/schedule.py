@@ -42,6 +42,7 @@ if TYPE_CHECKING:
 THREADS, PROCESSES = "threads", "processes"  # where a match is played: model matches, rule-agent matches
 QUEUED_PER_WORKER = 2  # matches handed to each worker process at a time: one playing, one ready
 TICK_S = 20.0  # how often a run waiting on its matches gives ``on_tick`` a turn (a tournament renews its claims)
+POLL_S = 0.5  # how often a run with nothing to play asks ``more`` again (another worker's matches may have ended)
 
 
 @dataclass(frozen=True)
@@ -131,11 +132,11 @@ def play_matches(jobs: Iterable[Job], on_end: Callable[[Played], None], *, concu
                  recorder_factory: RecorderFactory | None = None, progress: Progress | None = None,
                  may_start: Callable[[Job], bool] | None = None,
                  more: Callable[[], list[Job] | None] | None = None,
-                 on_tick: Callable[[], None] | None = None, tick_s: float = TICK_S) -> str | None:
+                 on_tick: Callable[[], None] | None = None, tick_s: float = TICK_S, poll_s: float = POLL_S) -> str | None:
     """Play ``jobs``, up to ``concurrency`` at once, telling ``on_end`` of each as it ends (in this
     thread, in finishing order). ``may_start``: asked before each match starts (False: skip it);
     ``more``: asked when nothing is left to play, for matches to play after all (a list, empty to be
-    asked again after ``tick_s``) or None when the run is over; ``on_tick``: called every
+    asked again after ``poll_s``) or None when the run is over; ``on_tick``: called every
     ``tick_s`` while matches are under way. Returns why the run stopped early (a quota's too long
     wait), or None. ``recorder_factory``: for jobs without a replay directory (must pickle when
     matches go to processes)."""
@@ -181,7 +182,7 @@ def play_matches(jobs: Iterable[Job], on_end: Callable[[Played], None], *, concu
                     for job in found:
                         waiting[THREADS if job.calls_a_model or PROCESSES not in waiting else PROCESSES].append(job)
                     continue
-                time.sleep(tick_s)
+                time.sleep(poll_s)
                 continue
             try:
                 way, job, outcome = ended.get(timeout=max(0.0, last_tick + tick_s - time.monotonic()))

@@ -42,9 +42,8 @@ from .arena import ArenaSettings
 from .config import ProviderSettings
 from .health import Health, health
 from .match_records import MatchResult
-from .schedule import Job, Played, Progress, play_matches
+from .schedule import POLL_S, Job, Played, Progress, play_matches
 
-POLL_S = 2.0  # how often a worker with nothing to claim looks whether the others' matches have ended
 
 
 @dataclass(frozen=True)
@@ -202,7 +201,7 @@ def run_tournament(tournament: Tournament, db: ResultsDB, *, concurrency: int = 
     try:
         run.stopped = play_matches((job(key) for key in todo), ended, concurrency=concurrency,
                                    progress=run.progress, may_start=may_start, more=more,
-                                   on_tick=lambda: db.renew(mine, owner), tick_s=poll_s) or run.stopped
+                                   on_tick=lambda: db.renew(mine, owner), poll_s=poll_s) or run.stopped
     finally:
         # Matches not ended (Ctrl-C, an error): their partial replays go. Their claims stay: a match's
         # thread may yet create its file before this process ends, and the claim names that file for

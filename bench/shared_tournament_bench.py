@@ -7,7 +7,7 @@ OpenAI SDK, over HTTP) after a fixed latency: the workload is waiting, as a real
 model's is, so two workers should take about half the time. Target: two workers
 within 0.6x of one.
 
-    .venv/bin/python bench/shared_tournament_bench.py [--rounds 3] [--games 6]
+    .venv/bin/python bench/shared_tournament_bench.py [--rounds 3] [--games 12]
 """
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ LABYRINTH = str(Path(sys.executable).with_name("labyrinth"))
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--games", type=int, default=6)
+    parser.add_argument("--games", type=int, default=12)
     args = parser.parse_args()
     root = str(Path(__file__).resolve().parents[1])
     stub = subprocess.Popen([sys.executable, "-c", SERVE.format(root=root, delay=ANSWER_S)], stdin=subprocess.PIPE,

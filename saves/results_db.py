@@ -50,6 +50,7 @@ from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field, fields
 from dataclasses import replace as replaced
 from datetime import UTC, datetime
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Any, Self
 
@@ -74,8 +75,10 @@ def results_path() -> Path:
     return data_dir() / RESULTS_FILE
 
 
+@cache
 def project_version() -> str:
-    """This project's version, as installed (kept in each row: a change of rules or agents shows)."""
+    """This project's version, as installed (kept in each row: a change of rules or agents shows); read
+    once (reading a distribution's metadata parses its files)."""
     from importlib import metadata
 
     try:
@@ -101,7 +104,7 @@ class MatchKey:
     user_setup: str = ""  # the user contestant's setup (its endpoint and settings' fingerprint; "" a rule agent)
     minotaur_setup: str = ""
 
-    @property
+    @cached_property
     def id(self) -> str:
         """The key as one string (a claim's)."""
         return json.dumps([getattr(self, name) for name in KEY], separators=(",", ":"))
