@@ -156,7 +156,6 @@ def _models() -> list[tuple[Text, str]]:
         contestants = configured_contestants()
     except ConfigError:
         contestants = {}  # said above, on each provider's line
-    for name, table in contestants.items():
-        model = table.get("model") or "its default model"
-        options.append((Text(printable(f"contestant: {name} ({table['provider']}, {model})")), name))
+    for name in contestants:  # its model and endpoint are in the config file: the name is what fits here
+        options.append((Text(printable(f"contestant: {name}")), name))
     return options
