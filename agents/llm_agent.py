@@ -170,6 +170,7 @@ class LLMAgent:
         (the role's action space) gets the role's persona too."""
         known = ROLES.get(self.role)
         self.home = known is not None and action_space == known.actions
+        action_space = ActionSpace.adopted(action_space)  # another implementation's types (the reference's), as ours
         self.description, self.action_space = game_description, action_space
         told = f"{PERSONAS[self.role]}\n\n{game_description}" if self.home else game_description
         self.system = system_message(self.game_name or (GAME_NAME if self.home else OTHER_GAME), told, action_space,

@@ -145,6 +145,24 @@ _JSON_TYPES = {"string": "string", "str": "string", "integer": "integer", "int":
                "array": "array", "list": "array"}
 
 
+def _typed(options: list[Any], kind: str) -> list[Any] | None:
+    """``options`` as values of the JSON type ``kind`` (a string that spells a number read as one for a
+    number's type), or None when one of them is not one; options of any other type as they are."""
+    read = {"integer": int, "number": float}.get(kind)
+    if read is None:
+        return options
+    typed = []
+    for option in options:
+        try:
+            value = read(option) if not isinstance(option, bool) else None
+        except (TypeError, ValueError):
+            return None
+        if value is None or (isinstance(option, float) and option != value):  # a bool, or 2.5 as an integer
+            return None
+        typed.append(value)
+    return typed
+
+
 @dataclass(slots=True)
 class ParamDef:
     """One parameter: the seed writes ``ParamDef("direction", "left|right")`` and
@@ -169,6 +187,29 @@ class ParamDef:
             text += f"; default {self.default}"
         return text + (f". {self.description}" if self.description else "")
 
+    @classmethod
+    def adopted(cls, foreign: Any) -> ParamDef:
+        """A parameter of another implementation of WSAP, as ours: the reference's says ``required``
+        where ours says ``optional``, and lists its options as strings even for a number (``"1"``),
+        which are read as the type says (all of them, or none: then they stay strings, and so does
+        the type, so that the schema never asks for what no option is)."""
+        if isinstance(foreign, ParamDef):
+            return foreign
+        optional = getattr(foreign, "optional", None)
+        if optional is None:
+            optional = not getattr(foreign, "required", True)
+        kind = str(getattr(foreign, "type", None) or "string")
+        options = getattr(foreign, "options", None)
+        options = list(options) if options else None
+        if options and (typed := _typed(options, _JSON_TYPES.get(kind.lower(), "string"))) is not None:
+            options = typed
+        elif options:
+            kind = "string"
+            options = [str(option) for option in options]
+        return cls(str(foreign.name), str(getattr(foreign, "description", "") or ""), kind, options=options,
+                   optional=bool(optional), default=getattr(foreign, "default", None),
+                   json_schema=getattr(foreign, "json_schema", None))
+
     def value_schema(self) -> dict[str, Any]:
         """The JSON schema of its value, for a model's structured output: the game's exact one,
         else its type and options (a type JSON does not name is taken as a string)."""
@@ -190,6 +231,17 @@ class ActionDef:
 @dataclass(slots=True)
 class ActionSpace:
     actions: list[ActionDef]
+
+    @classmethod
+    def adopted(cls, foreign: Any) -> ActionSpace:
+        """An action space of another implementation of WSAP (the reference's own classes), as ours:
+        the same actions, their parameters read as ParamDef.adopted reads them."""
+        if isinstance(foreign, ActionSpace):
+            return foreign
+        return cls([ActionDef(str(a.name), str(getattr(a, "description", "") or ""),
+                              [ParamDef.adopted(p) for p in getattr(a, "parameters", None) or ()],
+                              [str(c) for c in getattr(a, "preconditions", None) or ()],
+                              str(getattr(a, "category", None) or "general")) for a in foreign.actions])
 
     def action_names(self) -> list[str]:
         return [a.name for a in self.actions]
