@@ -81,7 +81,7 @@ class Match:
                  difficulty: str = "normal", max_turns: int | None = DEFAULT_MAX_TURNS,
                  timeout_s: float = DEFAULT_TIMEOUT_S, recorder: Recorder | None = None,
                  digest: bool = False, lessons: Mapping[str, Sequence[Reflection]] | None = None,
-                 memory: GameMemory | None = None, quota_stops: bool = False) -> None:
+                 memory: GameMemory | None = None, quota_stops: bool = False, keeps_inputs: bool = True) -> None:
         self.user, self.minotaur = user, minotaur
         self.quota_stops = quota_stops  # a published match stops on a quota it cannot wait out (MatchStopped)
         self.lessons = {role: list((lessons or {}).get(role, ())) for role in ROLES}  # as given
@@ -89,7 +89,10 @@ class Match:
         self.seed, self.preset, self.difficulty = seed, preset, difficulty
         self.max_turns, self.recorder, self.memory = max_turns, recorder, memory
         self.turns = 0
-        self.played: list[tuple[UserInput, MinotaurDecision]] = []  # every turn's inputs: a save holds them
+        # Every turn's inputs, which a save holds; a front that cannot save (the gsm pipe, whose game may
+        # never end) keeps none (``keeps_inputs``), so that its memory does not grow turn by turn.
+        self.played: list[tuple[UserInput, MinotaurDecision]] = []
+        self.keeps_inputs = keeps_inputs
         self.recording_error: str | None = None
         self.memory_error: str | None = None  # why the finished game's reflections could not be written
         self.reflections: list[Reflection] = []  # the finished game's, when there is a memory
@@ -295,7 +298,8 @@ class Match:
         user, minotaur = turn.inputs["user"], turn.inputs["minotaur"]
         result = self.game.step(user, minotaur)
         self.turns += 1
-        self.played.append((user, minotaur))
+        if self.keeps_inputs:
+            self.played.append((user, minotaur))
         self.last = result
         if self.digest is not None:
             self.digest.turn(result)

@@ -101,10 +101,12 @@ def parse(model: type[M], raw: Any) -> M:
         return raw
     if not isinstance(raw, (str, bytes, bytearray, dict)):
         raise BadInput(f"Expected a JSON object such as {_EXAMPLES[model]}, got {type(raw).__name__}.")
+    if isinstance(raw, (str, bytes, bytearray)):
+        raw = without_bom(raw)
     try:
         if isinstance(raw, dict):
             return model.model_validate(raw)
-        return model.model_validate_json(raw)  # one pass in pydantic-core, however deep or long the text
+        command = model.model_validate_json(raw)  # one pass in pydantic-core, however deep or long the text
     except ValidationError as exc:
         first = exc.errors(include_url=False)[0]
         if first["type"] == "json_invalid":
@@ -114,3 +116,34 @@ def parse(model: type[M], raw: Any) -> M:
             raise BadInput(f"Expected a JSON object such as {_EXAMPLES[model]}, "
                            f"got {type(first['input']).__name__}.") from None
         raise BadInput(f"Invalid {model.__name__}: {describe_errors(exc, model)}.") from None
+    if (twice := duplicate_key(raw)) is not None:  # valid, so small and flat: a second read costs little
+        raise BadInput(f"Invalid {model.__name__}: the field {excerpt(twice)} is given twice; send each field once "
+                       f"(which of the two was meant cannot be known).")
+    return command
+
+
+BOM = "\ufeff"  # a byte-order mark: some Windows tools begin a line of text with one
+
+
+def without_bom(raw: str | bytes | bytearray) -> str | bytes | bytearray:
+    """``raw`` without a leading UTF-8 byte-order mark, which says nothing about the command."""
+    if isinstance(raw, str):
+        return raw.removeprefix(BOM)
+    return raw[3:] if raw[:3] == BOM.encode() else raw
+
+
+def duplicate_key(raw: str | bytes | bytearray) -> str | None:
+    """A field name an object of ``raw`` (valid JSON) gives twice, if one does: pydantic-core keeps the
+    last value silently, as most JSON readers do, so the standard library's reader is asked."""
+    seen_twice: list[str] = []
+
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        names = [name for name, _ in items]
+        seen_twice.extend(name for i, name in enumerate(names) if name in names[:i])
+        return dict(items)
+
+    try:
+        json.loads(raw, object_pairs_hook=pairs)
+    except (ValueError, RecursionError):  # not for this reader: the model's own check has spoken
+        return None
+    return seen_twice[0] if seen_twice else None

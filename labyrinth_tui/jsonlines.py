@@ -26,6 +26,7 @@ from pydantic_core import from_json
 
 from labyrinth.agents.registry import make_agent
 from labyrinth.agents.runner import Match, Outside
+from labyrinth.engine.commands import duplicate_key, excerpt, without_bom
 from labyrinth.engine.turn import TurnResult
 from labyrinth.engine.wsap.roles import ROLES
 
@@ -52,13 +53,14 @@ def gsm_match(seed: int, preset: str, difficulty: str = "normal", user: str | No
               minotaur: str = "builtin", providers: Mapping[str, Any] | None = None) -> Match:
     """The game the pipe plays: with ``user`` (an agent's name) the pipe is the Minotaur, else
     the user, and with ``minotaur`` EXTERNAL both. The pipe's seats keep no observation (a
-    bulk run must stay fast) and the game has no turn limit."""
+    bulk run must stay fast) and the game has no turn limit; nothing can save it, so it keeps
+    no list of the turns' inputs (a save's), and its memory stays flat however long it runs."""
     kinds = {"user": user, "minotaur": None if user or minotaur == EXTERNAL else minotaur}
     seats = {role: Outside("pipe", observe=False) if kind is None else
              Fed(kind, ROLES[role].fallback) if kind == WAITS else make_agent(role, kind, seed, providers)
              for role, kind in kinds.items()}
     return Match(seats["user"], seats["minotaur"], seed=seed, preset=preset, difficulty=difficulty,
-                 max_turns=None)
+                 max_turns=None, keeps_inputs=False)
 
 
 def _json(model: BaseModel) -> bytes:
@@ -74,6 +76,7 @@ def _answer_of(result: TurnResult, roles: tuple[str, ...]) -> bytes:
 
 def _split_external(line: bytes) -> dict[str, Any] | str:
     """The two halves of an external-mode line, or why it is not one."""
+    line = without_bom(line)
     try:
         data = from_json(line)  # the engine's own JSON reader: the same short reasons as in the other modes
     except ValueError as exc:
@@ -81,6 +84,8 @@ def _split_external(line: bytes) -> dict[str, Any] | str:
     if not isinstance(data, dict) or set(data) != {"user", "minotaur"}:
         return ('Each line must be an object with exactly two fields, "user" (a UserInput) '
                 'and "minotaur" (a MinotaurDecision).')
+    if (twice := duplicate_key(line)) is not None:
+        return f"The field {excerpt(twice)} is given twice; send each field once (which was meant cannot be known)."
     return data
 
 

@@ -10,6 +10,7 @@ import pytest
 
 from labyrinth.agents.registry import make_agent
 from labyrinth.agents.runner import Match, Outside
+from labyrinth.engine.wsap.roles import ROLES
 from labyrinth.tui.jsonlines import MAX_LINE_BYTES, gsm_match, serve
 
 from .test_cli import LABYRINTH, run
@@ -153,3 +154,21 @@ def test_a_line_that_makes_no_turn_never_asks_the_minotaur():
     serve(match, Trickle(["".join(line + "\n" for line in lines).encode()], out), out)
     assert out.statuses == ["SUCCESS", "SUCCESS", *["ERROR"] * 5, "SUCCESS"]
     assert minotaur.asked == match.turns == 2
+
+
+@pytest.mark.parametrize("mode", list(MODES))
+def test_a_byte_order_mark_is_ignored_and_a_field_given_twice_is_refused(mode):
+    line = HARMLESS[mode]
+    doubled = {"plain": '{"command": "HALT", "command": "LOOK"}', "wait": '{"command": "HALT", "command": "LOOK"}',
+               "minotaur": '{"action": "CHASE", "action": "WAIT"}',
+               "external": line.replace('"user"', '"user": {"command": "HALT"}, "user"', 1)}[mode]
+    out = gsm(mode, ["\ufeff" + line, doubled])
+    assert _status(mode, out[1]) == "SUCCESS"  # the mark a Windows tool may write says nothing
+    assert _status(mode, out[2]) == "ERROR" and "is given twice; send each field once" in _message(mode, out[2])
+
+
+def test_the_pipe_keeps_nothing_per_turn():
+    match = gsm_match(4, "tiny", minotaur="wait")
+    for _ in range(50):
+        match.play_turn(user='{"command": "LOOK"}', minotaur=ROLES["minotaur"].fallback)
+    assert match.turns == 50 and match.played == []  # nothing to save a pipe's game with: nothing kept
