@@ -45,7 +45,6 @@ from .match_records import MatchResult
 from .schedule import POLL_S, Job, Played, Progress, play_matches
 
 
-
 @dataclass(frozen=True)
 class Entrant:
     """A contestant as results know it: its full name (Contestant.resolved) and, for a model, its

@@ -17,6 +17,7 @@ from labyrinth.agents.registry import ProviderNotConfigured, check_configured, p
 from labyrinth.engine import UserInput
 from labyrinth.saves.config import ConfigError
 from labyrinth.saves.games import SavedGame, SaveError
+from labyrinth.saves.paths import advice
 
 from .background import run_in_background
 from .screens.game import GameScreen
@@ -218,7 +219,7 @@ class LabyrinthApp(App):
             session.leave()
         except (OSError, SaveError) as exc:
             if not quiet:
-                why = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+                why = advice(exc) if isinstance(exc, OSError) else exc
                 self.notify(printable(f"{why}. Quit again to leave without saving."), title="Could not save the game",
                             severity="error", timeout=8, markup=False)
             return False

@@ -35,6 +35,7 @@ from labyrinth.agents.runner import DEFAULT_MAX_TURNS, MatchResult
 from labyrinth.agents.schedule import Progress
 from labyrinth.engine import DEFAULT_PRESET, DIFFICULTIES, PRESETS
 from labyrinth.saves.config import ConfigError
+from labyrinth.saves.paths import advice
 from labyrinth.saves.results_db import FALLBACK_SHARE_ALLOWED
 
 from .learn_option import add_learn_options, learners
@@ -124,7 +125,7 @@ def run(args: argparse.Namespace, providers: dict[str, ProviderSettings]) -> int
         try:
             args.replays.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            _say(f"cannot keep replays in {args.replays}: {exc.strerror or exc}")
+            _say(f"cannot keep replays in {args.replays}: {advice(exc)}")
             return 2
         recorder_factory = partial(_replay_writer, args.replays)
     keeper, lessons = (None, ()) if not learners(args) else open_memory(_say, seeds)  # its thread starts here

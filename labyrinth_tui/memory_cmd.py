@@ -23,7 +23,7 @@ from labyrinth.agents.behaviour_lessons import book_of
 from labyrinth.engine import DEFAULT_PRESET, PRESETS
 from labyrinth.saves.atomic import write_json
 from labyrinth.saves.experience import Experience, Reflection, document
-from labyrinth.saves.paths import StorageError
+from labyrinth.saves.paths import StorageError, advice
 
 from .terminal_text import printable
 
@@ -168,7 +168,7 @@ def _export(reflections: list[Reflection], file: str, out: TextIO) -> int:
     try:
         write_json(Path(file), document(reflections), Path(file).absolute().parent)  # where the user chose
     except OSError as exc:
-        print(f"labyrinth memory: cannot write {printable(file)}: {printable(exc.strerror or str(exc))}", file=sys.stderr)
+        print(f"labyrinth memory: cannot write {printable(file)}: {printable(advice(exc))}", file=sys.stderr)
         return 2
     print(f"Wrote {len(reflections)} reflections to {file}.", file=out)
     return 0

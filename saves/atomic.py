@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from .locks import lock
-from .paths import StorageError, confined, data_dir, remove, usable_dir
+from .paths import StorageError, advice, confined, data_dir, remove, usable_dir
 
 STALE_AFTER_S = 60.0  # a temporary file this old and unlocked is a killed writer's: removed
 TEMP_NAME = re.compile(r"^\..+\.[A-Za-z0-9_]{8}\.tmp$")  # ".<name>.<mkstemp's 8 characters>.tmp"
@@ -35,7 +35,7 @@ def write_atomic(path: Path, fill: Callable[[BinaryIO], Any], root: Path) -> Non
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     except OSError as exc:
-        raise StorageError(f"{path.parent}: cannot write there ({exc.strerror or exc})") from None
+        raise StorageError(f"{path.parent}: cannot write there ({advice(exc)})") from None
     try:
         with os.fdopen(fd, "wb") as out:
             lock(out.fileno())  # released when the file closes or the process dies: then it is stale
@@ -46,7 +46,7 @@ def write_atomic(path: Path, fill: Callable[[BinaryIO], Any], root: Path) -> Non
     except BaseException as exc:
         Path(tmp).unlink(missing_ok=True)
         if isinstance(exc, OSError) and not isinstance(exc, StorageError):
-            raise StorageError(f"{path}: cannot be written ({exc.strerror or exc})") from None
+            raise StorageError(f"{path}: cannot be written ({advice(exc)})") from None
         raise
 
 

@@ -33,7 +33,7 @@ from labyrinth.engine.constants import WORLD_LEVELS, WORLD_SIZE
 
 from .atomic import write_atomic, write_json
 from .locks import lock, unlock
-from .paths import StorageError, confined, data_dir, usable_dir
+from .paths import StorageError, advice, confined, data_dir, usable_dir
 from .reading import NotAFile, read_regular
 
 LOG_NAME = "experience_log.json"
@@ -236,7 +236,7 @@ class Experience:
         try:
             os.replace(self.path, aside)
         except OSError as exc:
-            raise StorageError(f"{self.path}: cannot be set aside ({exc.strerror or exc})") from None
+            raise StorageError(f"{self.path}: cannot be set aside ({advice(exc)})") from None
         self.notice = (f"The experience log could not be read ({problem}); it was kept as {aside.name} "
                        f"and a fresh log was started.")
 
@@ -262,7 +262,7 @@ class Experience:
         try:  # and no link followed even if one is planted between the check and the open
             fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
         except OSError as exc:
-            raise StorageError(f"{folder}: the experience log cannot be used there ({exc.strerror or exc})") from None
+            raise StorageError(f"{folder}: the experience log cannot be used there ({advice(exc)})") from None
         file = os.fdopen(fd, "r+b")
         with file:
             lock(file.fileno())

@@ -6,6 +6,7 @@ makes the game touch a file outside the directory it was given."""
 
 from __future__ import annotations
 
+import errno
 from pathlib import Path
 
 from platformdirs import user_data_path
@@ -20,6 +21,27 @@ class StorageError(OSError):
 
     def __str__(self) -> str:
         return str(self.args[0]) if self.args else "storage error"
+
+
+ADVICE = {  # what a player can do about a failed write, by its cause
+    errno.ENOSPC: "the disk is full: free some space on it, then try again",
+    errno.EDQUOT: "your disk quota is used up: free some space, then try again",
+    errno.EROFS: "that file system is read-only: point XDG_DATA_HOME at a folder you can write, or remount it",
+    errno.EACCES: "you may not write there: check who owns it (ls -l), or point XDG_DATA_HOME elsewhere",
+    errno.EPERM: "you may not write there: check who owns it (ls -l), or point XDG_DATA_HOME elsewhere",
+    errno.ENOTDIR: "a file stands where a folder should be: move that file away (rename it), then try again",
+    errno.EEXIST: "a file stands where a folder should be: move that file away (rename it), then try again",
+}
+
+
+def advice(exc: OSError) -> str:
+    """The operating system's reason for ``exc`` and, when there is one, what to do about it (a
+    StorageError says both already)."""
+    if isinstance(exc, StorageError) or not exc.strerror:
+        return str(exc)
+    reason = exc.strerror
+    todo = ADVICE.get(exc.errno or 0)
+    return f"{reason}; {todo}" if todo else reason
 
 
 def data_dir() -> Path:
@@ -53,7 +75,7 @@ def remove(path: Path, root: Path) -> bool:
     except FileNotFoundError:
         return False
     except OSError as exc:
-        raise StorageError(f"{path}: cannot be removed ({exc.strerror or exc})") from None
+        raise StorageError(f"{path}: cannot be removed ({advice(exc)})") from None
     return True
 
 
@@ -63,9 +85,9 @@ def usable_dir(directory: Path) -> Path:
     try:
         Path(directory).mkdir(parents=True, exist_ok=True)
     except FileExistsError:
-        raise StorageError(f"{directory}: not a directory (a file is in the way)") from None
+        raise StorageError(f"{directory}: not a directory (a file is in the way: move it away, then try again)") from None
     except OSError as exc:
-        raise StorageError(f"{directory}: cannot be created ({exc.strerror or exc})") from None
+        raise StorageError(f"{directory}: cannot be created ({advice(exc)})") from None
     if not Path(directory).is_dir():
-        raise StorageError(f"{directory}: not a directory (a file is in the way)")
+        raise StorageError(f"{directory}: not a directory (a file is in the way: move it away, then try again)")
     return Path(directory)

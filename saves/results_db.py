@@ -54,7 +54,7 @@ from functools import cache, cached_property
 from pathlib import Path
 from typing import Any, Self
 
-from .paths import StorageError, confined, data_dir
+from .paths import StorageError, advice, confined, data_dir
 
 RESULTS_FILE = "results.db"
 SCHEMA_VERSION = 3  # 2: who learned (in the key) and when the run began; 3: setups, repeats, the full record
@@ -428,11 +428,15 @@ class ResultsDB:
     def _unusable(self, error: Exception) -> ResultsUnusable:
         text = " ".join(str(error).split()) or type(error).__name__
         if "locked" in text or "busy" in text:
-            why = f"it stayed locked by another program for {BUSY_S:g} s ({text})"
+            why = (f"it stayed locked by another program for {BUSY_S:g} s ({text}); let that program finish, "
+                   "then try again")
+        elif "full" in text:
+            why = f"{text}: free some space on that disk, then try again"
+        elif isinstance(error, OSError):
+            why = advice(error)
         else:
-            why = text
-        return ResultsUnusable(f"the results database {self.path} cannot be used: {why}; it is kept as it is "
-                               f"(to start afresh, rename it, e.g. to {self.path.name}.old)")
+            why = f"{text}; to start a new one, rename this file (e.g. to {self.path.name}.old) and try again"
+        return ResultsUnusable(f"the results database {self.path} cannot be used: {why}. It is kept as it is")
 
 
 @contextmanager

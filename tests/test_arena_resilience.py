@@ -106,7 +106,7 @@ def test_a_data_directory_that_is_a_file_plays_without_memory(tmp_path):
     data = json.loads(done.stdout)
     assert data["games"] == 2 and data["reflections"] == 0
     assert len(done.stderr.splitlines()) == 1 and "without memory" in done.stderr
-    assert "not a directory (a file is in the way)" in done.stderr
+    assert "not a directory (a file is in the way: move it away, then try again)" in done.stderr
     assert _data(tmp_path).read_text() == "not a directory"
 
 

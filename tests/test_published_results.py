@@ -6,9 +6,9 @@ real OpenAI SDK against local stub servers that answer as the public API does.""
 from __future__ import annotations
 
 import json
+import os
 import re
 import signal
-import os
 import subprocess
 import sys
 import time

@@ -26,6 +26,7 @@ from labyrinth.engine import UserInput
 from labyrinth.engine.commands import shorten
 from labyrinth.engine.presets import PRESETS
 from labyrinth.saves.games import SaveError
+from labyrinth.saves.paths import advice
 
 from ..background import TurnPlayed, carry_turn
 from ..session import PlaySession, ended
@@ -334,7 +335,7 @@ class GameScreen(Screen):
         try:
             path = self.session.save()
         except OSError as exc:
-            self.notify(printable(f"Could not save: {exc.strerror or exc}"), severity="error", markup=False)
+            self.notify(printable(f"Could not save: {advice(exc)}"), severity="error", markup=False)
             return
         except SaveError as exc:  # the game's inputs did not play again to its state: nothing was written
             self.notify(printable(f"Could not save: {exc}"), severity="error", markup=False)
