@@ -51,7 +51,8 @@ def _action_text(world: World, s: GameState, cmd: UserInput, out, events) -> str
         text = f"You {'climb' if cmd.direction == 'UP RAMP' else 'descend'} the ramp to level {s.user[2]} ({time})"
     else:
         gait = "run" if out.ran == n else "walk" if out.ran == 0 else "run, then walk,"
-        text = f"You {gait} {cmd.direction} {n} step{'s' if n != 1 else ''} ({time})"
+        route = ", then ".join((cmd.direction, *out.bends)) + ("," if out.bends else "")
+        text = f"You {gait} {route} {n} step{'s' if n != 1 else ''} ({time})"
         if out.stop_reason == "COLLISION":
             return f"{text} until {out.collision} stops you."
     if out.stop_reason == "ENCOUNTER" and s.outcome != "DEATH":
@@ -61,7 +62,7 @@ def _action_text(world: World, s: GameState, cmd: UserInput, out, events) -> str
     if out.stop_reason == "ITEM_SIGHTED":
         return f"{text} and stop: something catches your eye."
     if out.stop_reason == "ARRIVED" and cmd.direction in HORIZONTAL:
-        return f"{text} and stop {_arrival_words(world, s.user, cmd.direction)}."
+        return f"{text} and stop {_arrival_words(world, s.user, (cmd.direction, *out.bends)[-1])}."
     return f"{text}."
 
 

@@ -38,6 +38,7 @@ class CommandSummary:
     collision: str | None = None
     exhausted: bool = False
     caught: str | None = None
+    bends: tuple[str, ...] = ()  # the headings a run turned to round the corridor's bends, in order
 
 
 def temporal_status(s: GameState) -> str:

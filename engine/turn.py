@@ -120,15 +120,28 @@ def items_in_reach(state: GameState) -> set[tuple[str, Pos]]:
 NEARNESS = {"FAINT": 1, "CLOSE": 2, "VERY CLOSE": 3}
 
 
-def arrived(world: World, frm: Pos, to: Pos, direction: str) -> bool:
-    """Where a MOVE without a count stops, as a roguelike's run does: on a ramp, or at a junction,
-    a cell with a side passage (left or right of the way it goes) that the cell before lacked."""
-    if world.cell(*to) in (RAMP_UP, RAMP_DOWN):
-        return True
-    if direction not in HORIZONTAL:
-        return False
-    before, after = world.user_exits(frm), world.user_exits(to)
-    return any(side in after and side not in before for side in SIDEWAYS[direction])
+OPPOSITE = {"NORTH": "SOUTH", "SOUTH": "NORTH", "EAST": "WEST", "WEST": "EAST"}
+
+
+def run_on(world: World, frm: Pos, to: Pos, heading: str, came: str | None = None) -> str | None:
+    """Where a MOVE without a count goes after its step from ``frm`` to ``to`` going ``heading``, as a
+    roguelike's run follows a corridor: the heading of its next step, or None where it arrives. It
+    arrives on a ramp, and at a junction: a side passage (left or right of the way on) that the cell
+    before lacked, or, where the way ahead is shut, more than one way on. A bend with one way on is
+    followed (the heading turns), and a dead end is walked into (the next step collides). ``came``:
+    the heading of the step into ``frm`` (the run's own at its first step), whose way back is no side
+    passage of ``frm``."""
+    if world.cell(*to) in (RAMP_UP, RAMP_DOWN):  # where every ramp step lands (rules.md, decision 2)
+        return None
+    after = world.user_exits(to)
+    if heading in after:
+        back = OPPOSITE[came or heading]
+        before = [way for way in world.user_exits(frm) if way != back]
+        return None if any(side in after and side not in before for side in SIDEWAYS[heading]) else heading
+    ways_on = [side for side in SIDEWAYS[heading] if side in after]
+    if len(ways_on) > 1:
+        return None
+    return ways_on[0] if ways_on else heading
 
 
 def unexecutable(state: GameState, command: UserInput) -> str | None:
@@ -228,11 +241,13 @@ class _Turn:
             s.stamina = min(STAMINA_MAX, s.stamina + REST_GAIN_PER_TICK)
 
     def _move(self, cmd: UserInput) -> None:
-        """MOVE: ``steps`` steps exactly, or, with no count, a run to the first place worth a stop."""
+        """MOVE: ``steps`` steps exactly, or, with no count, a run to the first place worth a stop,
+        following the corridor round its bends."""
         s, out = self.s, self.summary
         run = cmd.steps is None
         wanted = cmd.steps or MAX_STEPS
         start, path, ran = s.user, [], 0
+        heading = came = cmd.direction
         saw_minotaur = user_sees_minotaur(self.world, s)
         out.stop_reason = "SUCCESS"
         while len(path) < wanted and not s.outcome:
@@ -240,7 +255,7 @@ class _Turn:
             if cmd.speed == 2 and not running and not out.exhausted:
                 out.exhausted = True
                 self.events.append(ev.StaminaExhausted(s.tick, s.user))
-            target, blocked = self._next_cell(cmd.direction, running, first=not path)
+            target, blocked = self._next_cell(heading, running, first=not path)
             if blocked:
                 out.stop_reason, out.collision = "COLLISION", blocked
                 break
@@ -269,10 +284,13 @@ class _Turn:
                 out.stop_reason = "ITEM_SIGHTED"
                 break
             if run:
-                why = self._run_stop(frm, reach, near, cmd.direction)
+                why, onward = self._run_stop(frm, reach, near, heading, came)
                 if why:
                     out.stop_reason = why
                     break
+                came, heading = heading, onward
+                if heading != came:
+                    out.bends += (heading,)
         if s.outcome == "DEATH" and out.stop_reason != "COLLISION":
             out.stop_reason = "ENCOUNTER"  # the Minotaur cut the move short, for good
         out.steps_moved, out.ran = len(path), ran
@@ -283,15 +301,17 @@ class _Turn:
         if not path and not s.outcome:
             self._stand(TICKS_PER_SECOND)  # a move that goes nowhere still takes 1 s
 
-    def _run_stop(self, frm: Pos, reach: set, near: int, direction: str) -> str | None:
+    def _run_stop(self, frm: Pos, reach: set, near: int, heading: str, came: str) -> tuple[str | None, str]:
         """Why a run stops after its step from ``frm``: the hoofbeats grew nearer (ENCOUNTER), an item
-        came within reach (ITEM_SIGHTED), or a junction or a ramp (ARRIVED); None to go on."""
+        came within reach (ITEM_SIGHTED), or a junction or a ramp (ARRIVED); else None and the heading
+        it goes on with (``run_on``: round a bend)."""
         s = self.s
         if NEARNESS.get(proximity(s), 0) > near:
-            return "ENCOUNTER"
+            return "ENCOUNTER", heading
         if items_in_reach(s) - reach:
-            return "ITEM_SIGHTED"
-        return "ARRIVED" if arrived(self.world, frm, s.user, direction) else None
+            return "ITEM_SIGHTED", heading
+        onward = run_on(self.world, frm, s.user, heading, came)
+        return ("ARRIVED", heading) if onward is None else (None, onward)
 
     def _next_cell(self, direction: str, running: bool, first: bool) -> tuple[Pos, str | None]:
         """The cell the next step enters, and the collision that stops it (or None)."""

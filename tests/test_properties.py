@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 from labyrinth.engine import Game
 from labyrinth.engine.cells import RAMP_DOWN, RAMP_UP, ROCK
 from labyrinth.engine.constants import MAX_STEPS
-from labyrinth.engine.turn import arrived
+from labyrinth.engine.turn import run_on
 
 from .strategies import DIRECTIONS, decisions, turns
 
@@ -83,8 +83,8 @@ def _reachable(state, pos) -> set:
 @settings(max_examples=80)
 @given(seed=seeds, preset=presets, prelude=turns, direction=st.sampled_from(DIRECTIONS),
        speed=st.sampled_from([1, 2]), minotaur=decisions)
-def test_a_run_stops_at_the_first_junction_ramp_or_item_and_an_exact_count_agrees(seed, preset, prelude,
-                                                                                 direction, speed, minotaur):
+def test_a_run_follows_the_corridor_to_the_first_junction_ramp_or_item_and_an_exact_count_agrees(
+        seed, preset, prelude, direction, speed, minotaur):
     game = Game.new(seed, preset)
     for user, decision in prelude:
         game.step(user, decision)
@@ -96,12 +96,25 @@ def test_a_run_stops_at_the_first_junction_ramp_or_item_and_an_exact_count_agree
     path = moved[0].path if moved else ()
     assert len(path) <= MAX_STEPS
     cells = (before.user, *path)
-    for frm, at in zip(cells[:-2], cells[1:-1], strict=True):  # every cell the run went on from
+    headings = [_heading(a, b) for a, b in zip(cells, cells[1:])]  # each step's way, a ramp's as its direction
+    if headings:
+        assert headings[0] == direction or direction.endswith("RAMP")
+    for k, (frm, at) in enumerate(zip(cells[:-2], cells[1:-1], strict=True)):  # every cell the run went on from
         assert game.world.cell(*at) not in (RAMP_UP, RAMP_DOWN), f"the run passed a ramp at {at}"
-        assert not arrived(game.world, frm, at, direction), f"the run passed a junction at {at}"
+        came = headings[k - 1] if k else headings[0]
+        onward = run_on(game.world, frm, at, headings[k], came)
+        assert onward is not None, f"the run passed a junction at {at}"
+        assert onward == headings[k + 1], f"the run left the corridor at {at}"
         assert _reachable(before, at) <= _reachable(before, frm), f"the run passed an item at {at}"
-    if path and not result.state.outcome:  # the same steps counted exactly leave the very same state
+    if path and len(set(headings)) == 1 and not result.state.outcome:  # straight: an exact count leaves the same
         exact = Game(before, game.world).step(
             {"command": "MOVE", "direction": direction, "speed": speed, "steps": len(path)}, minotaur)
         assert exact.state == result.state
         assert exact.response.environment.steps_moved == len(path)
+
+
+def _heading(frm, to) -> str:
+    dx, dy, dz = (b - a for a, b in zip(frm, to, strict=True))
+    if dz:
+        return "UP RAMP" if dz > 0 else "DOWN RAMP"
+    return {(0, 1): "NORTH", (0, -1): "SOUTH", (1, 0): "EAST", (-1, 0): "WEST"}[(dx, dy)]
