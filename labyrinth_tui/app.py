@@ -5,9 +5,12 @@ from __future__ import annotations
 import asyncio
 import gc
 import signal
+import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from pathlib import Path
+from typing import TextIO
 
 from textual.app import App
 from textual.binding import Binding
@@ -55,7 +58,7 @@ class LabyrinthApp(App):
     CSS_PATH = "labyrinth.tcss"
     TITLE = "Labyrinth: The Temporal Hunt"
     BINDINGS = [
-        Binding("ctrl+q", "quit", "quit", priority=True, id="quit"),
+        Binding("ctrl+q", "app.quit", "quit", priority=True, id="quit"),  # as the screens' q: one footer entry
         Binding("f1", "help", "help", id="help"),
     ]
 
@@ -71,6 +74,7 @@ class LabyrinthApp(App):
         self.learning = first.learning if first else True  # the command line's --learn, for every game
         self.opening = False  # a game is being made in the background (its agents ask for plans)
         self.unsaved_told = False  # a quit could not save a game and said so: the next quits anyway
+        self.saved_on_leaving: list[Path] = []  # the saves quitting wrote: the shell is told where they are
 
     def on_mount(self) -> None:
         if hasattr(signal, "SIGHUP") and not self.is_headless:  # a closed terminal: keep the game, then go
@@ -211,12 +215,15 @@ class LabyrinthApp(App):
     def _leave_games(self, quiet: bool = False) -> bool:
         """Leave every game in play (saved, its replay closed); whether all were saved."""
         games = [screen.session for screen in self.screen_stack if isinstance(screen, GameScreen)]
-        saved = [self._leave(session, quiet) for session in games]  # each one tried, whatever the others did
+        saved = [self._leave(session, quiet, keep=self.saved_on_leaving) for session in games]  # each one tried
         return all(saved)
 
-    def _leave(self, session: PlaySession, quiet: bool = False) -> bool:
+    def _leave(self, session: PlaySession, quiet: bool = False, keep: list[Path] | None = None) -> bool:
+        """Leave a game; whether it could be saved (its save's path goes into ``keep``, when one was written)."""
         try:
-            session.leave()
+            path = session.leave()
+            if path is not None and keep is not None:
+                keep.append(path)
         except (OSError, SaveError) as exc:
             if not quiet:
                 why = advice(exc) if isinstance(exc, OSError) else exc
@@ -232,7 +239,16 @@ class LabyrinthApp(App):
             self.push_screen(HelpScreen())
 
 
-def run(first: NewGame | None = None) -> int:
-    LabyrinthApp(first).run()
+def run(first: NewGame | None = None, out: TextIO = sys.stdout) -> int:
+    app = LabyrinthApp(first)
+    app.run()
+    told_where(app.saved_on_leaving, out)
     return 0
+
+
+def told_where(saves: Sequence[Path], out: TextIO) -> None:
+    """On the shell, once the screen is gone: where quitting saved each game, and how to go on with it."""
+    for path in saves:
+        print(f"labyrinth: your game is saved in {path}\n"
+              "labyrinth: to go on with it, run `labyrinth` and choose Continue (or Saved games).", file=out)
 

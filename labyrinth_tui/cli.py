@@ -98,7 +98,11 @@ def _parser() -> argparse.ArgumentParser:
                                         "With --verify, re-run its inputs through a fresh game and check every "
                                         "turn's state hash (exit 1 at the first difference, 2 for a bad file).")
     replay.add_argument("file", type=Path, metavar="FILE", help="a replay (.jsonl)")
-    replay.add_argument("--verify", action="store_true", help="re-run the recorded inputs and compare hashes")
+    how = replay.add_mutually_exclusive_group()
+    how.add_argument("--verify", action="store_true", help="re-run the recorded inputs and compare hashes")
+    how.add_argument("--summary", action="store_true",
+                     help="the game's story: outcome, figures, the explored map of each level, the last messages "
+                          "(what the game-over screen saves next to the replay)")
     return parser
 
 
@@ -122,7 +126,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "replay":
             from .replay_cmd import replay
 
-            return replay(args.file, args.verify, sys.stdout)
+            return replay(args.file, args.verify, sys.stdout, summary=args.summary)
         if args.command == "memory":
             return memory_cmd.run(args)
         if args.command == "leaderboard":

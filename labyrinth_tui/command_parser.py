@@ -18,7 +18,7 @@ from pydantic import ValidationError
 
 from labyrinth.engine import BadInput, UserInput, parse
 from labyrinth.engine.commands import describe_errors, shorten
-from labyrinth.engine.constants import MAX_STEPS
+from labyrinth.engine.constants import MAX_STEPS, WORLD_SIZE
 from labyrinth.engine.schemas import STONES, USER_PARAMS, Direction, ItemName
 
 
@@ -60,6 +60,7 @@ _COMMAND_WORDS = ", ".join(command.lower() for command in USER_PARAMS)  # 'move,
 _DIRECTION_WORDS = _either([word for word, name in DIRECTIONS.items() if word == name.split()[0].lower()])
 _TARGET_WORDS = (f"{_either([word for word, name in TARGETS.items() if name in STONES])} (stone), or "
                  f"{_either([word for word, name in TARGETS.items() if name not in STONES])}")
+MAX_COORDINATE = WORLD_SIZE  # the most digits a coordinate of the cube has
 HINT_WORD_CHARS = 24  # of a typed word quoted in a hint: a pasted page is not echoed whole
 
 
@@ -127,6 +128,36 @@ def parse_command(line: str) -> UserInput:
         raise NotACommand(describe_errors(exc, UserInput)) from None
 
 
+@dataclass(frozen=True)
+class Travel:
+    """A travel typed on the command line (not a command of the game: the screen walks it, a leg a turn):
+    to the nearest known ramp up ('<') or down ('>'), or to a cell (its level None: the player's)."""
+
+    ramp: str | None = None
+    cell: tuple[int, int, int | None] | None = None
+
+
+TRAVEL_RAMPS = {"<": "<", ">": ">", "up": "<", "down": ">"}
+TRAVEL_HINT = ("Travel where? 'travel <' (the nearest ramp up you know), 'travel >' (down), or 'travel X Y LEVEL' "
+               "(look mode, x, shows a cell's numbers).")
+
+
+def parse_travel(line: str) -> Travel | None:
+    """The travel a typed line asks for; None when the line is no travel; NotACommand when it is one
+    that says nowhere to go."""
+    words = line.strip().lower().replace(",", " ").split()
+    if not words or words[0] != "travel":
+        return None
+    rest = words[1:]
+    if len(rest) == 1 and rest[0] in TRAVEL_RAMPS:
+        return Travel(ramp=TRAVEL_RAMPS[rest[0]])
+    numbers = [word.removeprefix("-") for word in rest]
+    if len(rest) in (2, 3) and all(n.isdecimal() and len(n) <= len(str(MAX_COORDINATE)) for n in numbers):
+        x, y, *z = (int(word) for word in rest)
+        return Travel(cell=(x, y, z[0] if z else None))
+    raise NotACommand(TRAVEL_HINT)
+
+
 def typed(command: UserInput) -> str:
     """The command as a person would type it, which parse_command reads back as the same command:
     'move west 2', 'run north', 'grab red stone', 'halt 3' (an agent's turn shown in the log)."""
@@ -177,4 +208,4 @@ def suggestions() -> list[str]:
     ramps = [word for word, name in DIRECTIONS.items() if " " in name]
     moves = [f"{verb} {direction}" for verb in ("move", "run", "walk") for direction in compass]
     grabs = [f"grab {name.lower()}" for name in get_args(ItemName)]
-    return [*moves, *ramps, "look", *grabs, "use lantern", "halt 5", "help"]
+    return [*moves, *ramps, "look", *grabs, "use lantern", "halt 5", "travel <", "travel >", "help"]

@@ -1,5 +1,5 @@
-"""`labyrinth replay FILE [--verify]`: a recorded match as readable text, or
-proof that re-running its inputs gives the same game.
+"""`labyrinth replay FILE [--verify | --summary]`: a recorded match as readable text, proof that
+re-running its inputs gives the same game, or the game's story (story.py).
 
 Exit status: 0 shown or verified, 1 the re-run differs, 2 not a readable replay.
 
@@ -17,10 +17,11 @@ from typing import TextIO
 from labyrinth.engine import MinotaurDecision, UserInput
 from labyrinth.saves.replays import RecordedTurn, Replay, ReplayError, first_mismatch, read_replay
 
+from .dates import local_time
 from .terminal_text import printable
 
 
-def replay(path: Path, verify: bool, out: TextIO) -> int:
+def replay(path: Path, verify: bool, out: TextIO, summary: bool = False) -> int:
     try:
         recorded = read_replay(path)
     except ReplayError as exc:
@@ -28,6 +29,11 @@ def replay(path: Path, verify: bool, out: TextIO) -> int:
         return 2
     for note in recorded.notes:
         print(f"labyrinth replay: note: {printable(note)}", file=sys.stderr)
+    if summary:
+        from .story import story  # it plays the game back: the agents' modules are loaded only for it
+
+        out.write(story(recorded))
+        return 0
     if not verify:
         write_summary(recorded, out)
         return 0
@@ -43,7 +49,7 @@ def write_summary(recorded: Replay, out: TextIO) -> None:
     """The replay as text: its header, outcome, fallbacks and one line per turn."""
     h, end, turns = recorded.header, recorded.end, recorded.turns
     out.write(f"{printable(recorded.path.name)}\n"
-              f"  recorded {printable(h.created_at)}: seed {h.seed}, preset {printable(h.preset)}, "
+              f"  recorded {printable(local_time(h.created_at))}: seed {h.seed}, preset {printable(h.preset)}, "
               f"difficulty {printable(h.difficulty)}, {_limit(h.max_turns)}\n"
               f"  user {printable(h.user_agent)} vs Minotaur {printable(h.minotaur_agent)}\n")
     for role, found in h.lessons.items():

@@ -17,7 +17,7 @@ from labyrinth.agents.runner import Answer, Match, Outside, Turn
 from labyrinth.agents.side import Side
 from labyrinth.engine import Game, GameStateResponse, UserInput
 from labyrinth.engine import events as ev
-from labyrinth.engine.geometry import Pos
+from labyrinth.engine.presets import PRESETS
 from labyrinth.engine.turn import TurnResult
 from labyrinth.saves.experience import Experience
 from labyrinth.saves.games import SavedGame, delete_game, now_iso, save_game, saves_dir
@@ -31,6 +31,9 @@ from labyrinth.saves.replays import (
     first_mismatch,
     read_replay,
 )
+
+from .command_parser import typed
+from .knowledge import Knowledge
 
 STONE_COUNT = 3
 
@@ -96,13 +99,16 @@ class PlaySession:
         self.memory, self.memory_notice = open_memory(self.learning, self.seed, self.preset, self.difficulty)
         agent = make_agent("minotaur", self.minotaur_kind, self.seed, self.providers,
                            self.memory.lessons["minotaur"], self.preset, self.memory.books["minotaur"])
+        self.recording = ReplayWriter()  # its path stays known once the replay is closed: the story is told from it
         self.match = Match(Outside("you"), agent, seed=self.seed, preset=self.preset, difficulty=self.difficulty,
-                           max_turns=None, memory=self.memory, recorder=ReplayWriter())
+                           max_turns=None, memory=self.memory, recorder=self.recording)
         self.save_path: Path | None = None  # this game's save, once it has one
         self.resumed_turns = 0  # the turns a resumed game had played before (its replay's start)
         self.earlier_replay: str | None = None  # a resumed game's replay up to its save, until this one supersedes it
         self.mapped = self.match.seats["user"].perception  # the map the user has seen
         self.response: GameStateResponse = self.match.last.response  # the latest answer, a refusal too
+        self.known = Knowledge(PRESETS[self.preset], self.response, self.observation)  # bearings, sightings, danger
+        self.told: list[tuple[str | None, GameStateResponse]] = [(None, self.response)]  # what the log opens with
 
     @property
     def game(self) -> Game:
@@ -139,7 +145,9 @@ class PlaySession:
         turn that ends the game finishes its replay and removes its save."""
         if turn.done:
             self.response = turn.result.response
-            self.figures.count(turn.result)
+            if turn.record is not None:  # played: not refused, nor sent after the end
+                self.figures.count(turn.result)
+            self.known.learn(turn.result, self.observation)
             if self.earlier_replay is not None and self.match.recorder is not None:
                 self._drop_earlier_replay()
             if ended(self.match, turn):
@@ -197,10 +205,6 @@ class PlaySession:
                 pass  # it stays listed (as the unfinished game it saved) until deleted from the list
             self.save_path = None
 
-    def minotaur_mark(self) -> tuple[Pos | None, bool]:
-        """Where the user last knew the Minotaur to be, and whether it is in sight now."""
-        return minotaur_mark(self.observation, self.game.state.user)
-
     def to_saved(self) -> SavedGame:
         state, r = self.game.state, self.response
         stones = sum("STONE" in item for item in r.user_state.inventory)
@@ -225,9 +229,12 @@ class PlaySession:
         return session
 
     def _replayed(self, result: TurnResult) -> None:
-        """A saved turn played again: counted as when it was played."""
+        """A saved turn played again: counted, known and told as when it was played (the log opens
+        with the game's turns, in the words the command line reads)."""
         self.figures.count(result)
         self.response = result.response
+        self.known.learn(result, self.observation)
+        self.told.append((typed(self.match.played[-1][0]), result.response))
 
 
 def _own_save(path: Path | None) -> Path | None:
@@ -241,24 +248,6 @@ def _own_save(path: Path | None) -> Path | None:
 def ended(match: Match, turn: Turn) -> bool:
     """Whether ``turn`` is the one that ended the match (not one answered after the end)."""
     return match.outcome is not None and turn.record is not None and turn.record.turn == match.turns
-
-
-BAND = {"VERY CLOSE": 2, "CLOSE": 5, "FAINT": 11}  # steps each proximity suggests, for a guess on the map
-UNIT = {"NORTH": (0, 1), "NORTH-EAST": (1, 1), "EAST": (1, 0), "SOUTH-EAST": (1, -1), "SOUTH": (0, -1),
-        "SOUTH-WEST": (-1, -1), "WEST": (-1, 0), "NORTH-WEST": (-1, 1)}
-
-
-def minotaur_mark(observation, user: Pos) -> tuple[Pos | None, bool]:
-    """The Minotaur's cell when in sight; else a guess from the sound's band and direction; else None."""
-    seen = observation.details["minotaur_in_sight"]
-    if seen:
-        return (seen["x"], seen["y"], seen["z"]), True
-    status = observation.status
-    band, direction = BAND.get(status["minotaur_proximity"]), status["minotaur_direction"]
-    if band and direction in UNIT:
-        dx, dy = UNIT[direction]
-        return (user[0] + dx * band, user[1] + dy * band, user[2]), False
-    return None, False
 
 
 class SpectateSession:
@@ -278,9 +267,10 @@ class SpectateSession:
                                       books["minotaur"]),
                            seed=seed, preset=preset, difficulty=difficulty, max_turns=max_turns,
                            memory=self.memory, recorder=ReplayWriter())
-        self.seed, self.preset = seed, preset
+        self.seed, self.preset, self.difficulty = seed, preset, difficulty
         self.user_kind, self.minotaur_kind = user, minotaur
         self.mapped = self.match.sides["user"].perception  # the map the user has seen
+        self.known = Knowledge(PRESETS[preset], self.response, self.observation)  # what the user knows besides
 
     @property
     def game(self) -> Game:
@@ -289,6 +279,11 @@ class SpectateSession:
     @property
     def response(self) -> GameStateResponse:
         return self.match.last.response
+
+    @property
+    def observation(self):
+        """What the user knows now (the map, the sounds)."""
+        return self.match.sides["user"].observation
 
     @property
     def over(self) -> bool:
@@ -300,6 +295,8 @@ class SpectateSession:
     def answer(self, turn: Turn, answers: Mapping[str, Answer]) -> Turn:
         """The agents' answers taken and the turn played; the turn that ends the match finishes its replay."""
         turn = self.match.answer(turn, answers)
+        if turn.done:
+            self.known.learn(turn.result, self.observation)
         if ended(self.match, turn):
             self.match.close()
         return turn
@@ -323,6 +320,7 @@ class ReplaySession:
                            preset=h.preset, difficulty=h.difficulty, max_turns=None)
         self.at = 0  # turns played back
         self.mapped = self.match.seats["user"].perception
+        self.known = Knowledge(PRESETS[self.preset], self.response, self.observation)
 
     @property
     def game(self) -> Game:
@@ -349,7 +347,7 @@ class ReplaySession:
         if self.over:
             return None
         recorded = self.replay.turns[self.at]
-        self.match.replay_turn(recorded.user, recorded.minotaur)
+        self.known.learn(self.match.replay_turn(recorded.user, recorded.minotaur), self.observation)
         self.at += 1
         return recorded
 

@@ -39,6 +39,7 @@ from labyrinth.engine import (
 )
 from labyrinth.engine.turn import TurnResult
 
+from .atomic import write_atomic
 from .experience import plain_text
 from .paths import replays_dir
 from .reading import read_regular
@@ -209,6 +210,14 @@ class Replay:
     turns: list[RecordedTurn]
     end: ReplayEnd | None  # None when the match stopped before its end (a crash)
     notes: list[str]  # what the reader left out, and why
+
+
+def write_story(replay: Path, text: str) -> Path:
+    """Write a game's story (a plain-text summary) next to its replay, as ``replay``'s name with .txt,
+    atomically, replacing one written before; its path. StorageError when the disk refuses."""
+    path = Path(replay).with_suffix(".txt")
+    write_atomic(path, lambda out: out.write(text.encode()), path.parent)
+    return path
 
 
 def read_replay(path: Path) -> Replay:

@@ -7,7 +7,8 @@ from labyrinth.tui.app import LabyrinthApp
 from labyrinth.tui.screens.help import HELP
 from labyrinth.tui.screens.spectate import SpectateScreen
 from labyrinth.tui.screens.title import HUMAN, NewGame
-from labyrinth.tui.widgets.minimap import EDGE, HERE, LEGEND, TRAIL, USER, Minimap
+from labyrinth.tui.widgets.map_glyphs import EDGE, HERE, LEGEND, TRAIL, USER
+from labyrinth.tui.widgets.minimap import Minimap
 
 TINY = NewGame(3, "tiny", "normal", HUMAN, "builtin")
 SMALL = NewGame(7, "small", "normal", HUMAN, "builtin")
@@ -158,7 +159,8 @@ async def test_o_in_spectate_shows_the_whole_level_with_both_agents():
 
 def test_a_user_beyond_the_edge_stays_in_view_and_the_cells_there_are_drawn():
     """The maze goes on outside the hunting ground and the user may walk out (rules, section 3)."""
-    from labyrinth.tui.widgets.minimap import CELL_GLYPHS, MapView, frame
+    from labyrinth.tui.widgets.map_frame import MapView, frame
+    from labyrinth.tui.widgets.map_glyphs import CELL_GLYPHS
 
     ground = PRESETS["small"]
     outside = (ground.x0 + 5, ground.y0 + ground.height + 4, ground.z0 + 1)

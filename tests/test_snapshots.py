@@ -7,6 +7,7 @@ from labyrinth.tui.app import LabyrinthApp
 from labyrinth.tui.screens.title import HUMAN, NewGame
 
 GAME = NewGame(11, "small", "normal", HUMAN, "builtin")
+TINY = NewGame(7, "tiny", "normal", HUMAN, "builtin")
 
 
 async def _steady(pilot) -> None:
@@ -59,3 +60,32 @@ def test_help_screen(snap_compare):
         await _steady(pilot)
 
     assert snap_compare(LabyrinthApp(GAME), terminal_size=(120, 40), run_before=help_)
+
+
+def test_look_mode_at_80_by_24(snap_compare):
+    """The cursor on the map (x), and the line that says what is known of its cell."""
+    async def look(pilot):
+        await _steady(pilot)
+        await pilot.press(*"look", "enter", "escape", "right", "x", "left", "left", "up")
+        await _steady(pilot)
+
+    assert snap_compare(LabyrinthApp(TINY), terminal_size=(80, 24), run_before=look)
+
+
+def test_full_map_keeps_the_threat_on_a_line(snap_compare):
+    """F2: the map on the whole screen, the Minotaur's sound and the stones' bearings under it."""
+    async def full(pilot):
+        await _steady(pilot)
+        await pilot.press(*"look", "enter", "f2")
+        await _steady(pilot)
+
+    assert snap_compare(LabyrinthApp(TINY), terminal_size=(120, 40), run_before=full)
+
+
+def test_a_small_level_is_drawn_big_on_a_big_terminal(snap_compare):
+    async def walk(pilot):
+        await _steady(pilot)
+        await pilot.press(*"e 2", "enter")
+        await _steady(pilot)
+
+    assert snap_compare(LabyrinthApp(TINY), terminal_size=(200, 60), run_before=walk)

@@ -280,9 +280,11 @@ async def test_a_spectated_match_plays_on_its_own_and_space_pauses_it():
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         screen = app.screen
-        assert isinstance(screen, SpectateScreen) and screen.timer is not None and screen.sub_title == "playing"
-        await pilot.press("space")
-        assert screen.timer is None and screen.sub_title == "paused"
+        pace = screen.query_one(Minimap)
+        assert isinstance(screen, SpectateScreen) and screen.timer is not None
+        assert pace.border_subtitle == "▶ playing · 2 turns/s"
+        await pilot.press("space", "plus")
+        assert screen.timer is None and pace.border_subtitle == "❚❚ paused · 4 turns/s"
 
 
 async def test_a_spectated_match_without_autoplay_waits_for_the_spectator():
@@ -290,11 +292,12 @@ async def test_a_spectated_match_without_autoplay_waits_for_the_spectator():
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         screen = app.screen
-        assert screen.timer is None and screen.sub_title == "paused" and screen.session.match.turns == 0
+        pace = screen.query_one(Minimap)
+        assert screen.timer is None and pace.border_subtitle.startswith("❚❚ paused") and screen.session.match.turns == 0
         await pilot.press("n")
         assert screen.session.match.turns == 1
         await pilot.press("space")
-        assert screen.timer is not None and screen.sub_title == "playing"
+        assert screen.timer is not None and pace.border_subtitle.startswith("▶ playing")
 
 
 async def test_a_spectated_match_runs_to_its_end():

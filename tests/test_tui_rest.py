@@ -23,8 +23,9 @@ from labyrinth.tui.screens.replay_player import ReplayPlayerScreen
 from labyrinth.tui.screens.replays import ReplaysScreen
 from labyrinth.tui.screens.title import HUMAN, NewGame
 from labyrinth.tui.session import PlaySession
-from labyrinth.tui.widgets.cue_panel import clock
-from labyrinth.tui.widgets.minimap import HALVES, ITEM_GLYPHS, Minimap
+from labyrinth.tui.widgets.map_glyphs import HALVES, ITEM_GLYPHS
+from labyrinth.tui.widgets.minimap import Minimap
+from labyrinth.tui.widgets.time_words import clock
 from labyrinth.tui.word_start import whole_word
 from tests.test_map import drawn
 from tests.test_tui import GAME, SIZE, choose, halt_until_over, type_line
@@ -183,11 +184,19 @@ async def test_the_replays_list_says_when_how_and_who_newest_first_and_names_bro
 
 async def on_the_map(pilot, keys: str) -> tuple[list[str], str]:
     """Press ``keys`` with the map focused: the commands they played (said as the log says them, the
-    refused ones too: nothing to grab here), and the command line's text."""
+    refused ones too: nothing to grab here; not a move into a known wall, which plays nothing), and the
+    command line's text."""
     app = pilot.app
     screen, command, said = app.screen, app.screen.query_one("#command", Input), []
     play = screen.play
-    screen.play = lambda words, user: (said.append(words), play(words, user))
+
+    def spied(words, user) -> bool:
+        began = play(words, user)
+        if began:
+            said.append(words)
+        return began
+
+    screen.play = spied
     if not isinstance(app.focused, Minimap):
         await pilot.press("escape")
     assert isinstance(app.focused, Minimap)

@@ -108,6 +108,10 @@ async def test_a_frozen_minotaur_is_told_in_words_with_its_countdowns(clock):
         game.state = dataclasses.replace(game.state, paralysis=left, jump_cooldown=cooldown)
         await type_line(pilot, "halt 3")  # three seconds later
         panel = _text(app.screen.query_one(CuePanel))
+        assert "frozen 1:27 · jump in 4:57" in panel  # at 80 columns, on one line
+        await pilot.resize_terminal(120, 40)
+        await pilot.pause()
+        panel = _text(app.screen.query_one(CuePanel))
         assert "frozen by the lantern: 1:27" in panel and "can jump again in 4:57" in panel
         assert "can jump at any moment" not in panel and "now" not in panel
         assert not any(word in panel for word in ENUM_WORDS), panel
@@ -157,6 +161,7 @@ async def test_climbing_a_ramp_is_not_logged_as_a_collision(clock):
         game = app.screen.session.game
         ramp = find_cell(game, RAMP_UP)
         game.state = dataclasses.replace(game.state, user=ramp)
+        await type_line(pilot, "look")  # the player learns where it stands: on a ramp up
         await type_line(pilot, "up")
         assert game.state.user[2] == ramp[2] + 1
         log = "\n".join("".join(segment.text for segment in line) for line in app.screen.query_one(NarrativeLog).lines)

@@ -1,16 +1,22 @@
-"""The game screen: the narrative log, the minimap, the Minotaur cue panel, the
+"""The game screen: the narrative log, the map, the Minotaur cue panel, the
 status bar and the command line. Typing works at once; Esc moves the focus to
-the map, where single keys play (arrows and WASD walk, shift runs, < > and
-PageUp PageDown ramps); a letter that is no map key goes to the command line,
-and a word begun with a map key plays that key and arrives there whole (word_start.py).
-While typing, PageUp PageDown and shift+up/down scroll the log; ctrl+o shows
-the whole game's messages. Commands entered while a model Minotaur thinks
-queue, and are played in order."""
+the map, where single keys play (widgets/game_map.py); `x` looks around the map
+and travels (game_travel.py). While typing, PageUp PageDown and shift+up/down
+scroll the log; ctrl+o shows the whole game's messages; F2 gives the map the
+whole screen, keeping the threat on one line. Commands entered while a model
+Minotaur thinks queue, and are played in order.
+
+Danger drops the keys typed ahead, as DCSS and Brogue do: when a turn brings it
+(knowledge.py ``alarm``: the Minotaur in sight, its hoofbeats rising to CLOSE,
+a move or a travel cut short, the end of the game), every key pressed before that
+moment (Textual stamps each event with the time it was read) is thrown away, and
+the commands queued behind a thinking Minotaur too; the log says so once."""
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from rich.text import Text
 from textual import events
@@ -34,67 +40,28 @@ from ..terminal_text import plain, printable
 from ..waits import Countdowns
 from ..widgets.command_line import CommandLine
 from ..widgets.cue_panel import CuePanel
-from ..widgets.minimap import MapView, Minimap, key_move
+from ..widgets.game_map import GameMap, way_shut
+from ..widgets.map_frame import MapView
 from ..widgets.narrative import NarrativeLog
 from ..widgets.status_bar import StatusBar
-from ..word_start import LONGEST, whole_word
+from ..widgets.threat_line import ThreatLine
+from ..word_start import whole_word
+from .game_travel import LookAndTravel
 
 THINKING_TICK_S = 0.1
-ARROWS = {"up": "NORTH", "down": "SOUTH", "right": "EAST", "left": "WEST"}
-LETTERS = {"w": "NORTH", "s": "SOUTH", "d": "EAST", "a": "WEST"}
 
 
-def map_keys() -> list[Binding]:
-    """The single keys that play while the map has focus; ids let them be remapped."""
-    keys = [Binding(key, f"screen.walk('{d}')", f"walk {d.lower()}", show=False, id=f"walk-{d.lower()}")
-            for key, d in ARROWS.items()]
-    keys += [Binding(key, f"screen.walk('{d}')", "walk" if key == "w" else f"walk {d.lower()}", show=key == "w",
-                     key_display="WASD", id=f"walk-{d.lower()}-letter")  # the footer's one entry for the four
-             for key, d in LETTERS.items()]
-    keys += [Binding(f"shift+{key}", f"screen.run('{d}')", f"run {d.lower()}", show=False, id=f"run-{d.lower()}")
-             for key, d in ARROWS.items()]
-    return keys + [
-        Binding("less_than_sign", "screen.ramp('UP RAMP')", "ramp up", key_display="<", id="ramp-up"),
-        Binding("greater_than_sign", "screen.ramp('DOWN RAMP')", "ramp down", key_display=">", id="ramp-down"),
-        Binding("l", "screen.simple('LOOK')", "look", id="look"),
-        Binding("g", "screen.simple('GRAB')", "grab", id="grab"),
-        Binding("u", "screen.simple('USE')", "use lantern", id="use"),
-        Binding("space", "screen.simple('HALT')", "halt", id="halt"),
-        Binding("left_square_bracket", "screen.look_level(1)", "level above", key_display="[", id="level-up"),
-        Binding("right_square_bracket", "screen.look_level(-1)", "level below", key_display="]",
-                id="level-down"),
-        Binding("pageup", "screen.ramp('UP RAMP')", "ramp up", show=False, id="ramp-up-page"),
-        Binding("pagedown", "screen.ramp('DOWN RAMP')", "ramp down", show=False, id="ramp-down-page"),
-        Binding("question_mark", "app.help", "help", key_display="?", id="help-key"),
-    ]
+@dataclass
+class Flush:
+    """The keys typed ahead of a danger: every key stamped ``before`` it goes, and the log says so once
+    (``told``), below the turn that brought it (once it is ``shown``)."""
 
+    before: float
+    why: str
+    dropped: int = 0
+    shown: bool = False
+    told: bool = False
 
-class GameMap(Minimap):
-    BINDINGS = map_keys()
-
-    def __init__(self, **kwargs) -> None:
-        super().__init__(**kwargs)
-        self.letters = ""  # the letter keys played here since any other key: a word may have begun
-
-    async def on_key(self, event: events.Key) -> None:
-        """A printable key that is no key here starts typing: the command line takes it (and so the
-        rest of the word), rather than the word's letters playing one by one as moves. A printable
-        map key plays here and now: left to bubble, it would be bound only where the focus is by
-        then, and a key typed in one burst with a word after it would be lost. A letter played is
-        kept, in case a word began with it (word_start.py)."""
-        if not (event.is_printable and event.character):
-            self.letters = ""
-            return
-        event.stop()
-        event.prevent_default()
-        bound = self.screen.active_bindings.get(event.key)
-        if bound is None:
-            self.screen.start_typing(event.character, self.letters)
-            self.letters = ""
-            return
-        self.letters = (self.letters + event.character)[-LONGEST:] if event.character.isalpha() else ""
-        if bound.enabled:
-            await self.app.run_action(bound.binding.action, bound.node)
 
 class GameCommandLine(CommandLine):
     """The game's command line: while typing, the page keys and shift+up/down scroll the log."""
@@ -107,18 +74,23 @@ class GameCommandLine(CommandLine):
         Binding("shift+down", "screen.scroll_log('down')", "log line down", show=False, id="log-line-down"),
     ]
 
+    def on_key(self, event: events.Key) -> None:
+        if self.screen.key_taken(event):  # typed ahead of danger, or pressed to stop a travel
+            event.stop()
+            event.prevent_default()
+
     async def action_submit(self) -> None:
         self.screen.mend_first_word(ended=True)  # Enter ends a word begun on the map too
         await super().action_submit()
 
 
-class GameScreen(Screen):
+class GameScreen(LookAndTravel, Screen):
     AUTO_FOCUS = "#command"
     BINDINGS = [
         Binding("escape", "toggle_focus", "keys / typing", id="toggle-focus"),
         Binding("ctrl+o", "messages", "history", id="messages"),
         Binding("ctrl+s", "save", "save", id="save"),
-        Binding("f2", "app.toggle_class('#side', '-hidden')", "big map", show=False, id="full-map"),  # in the help
+        Binding("f2", "full_map", "big map", show=False, id="full-map"),  # in the help
         Binding("ctrl+t", "app.to_title", "title", id="to-title"),
     ]
 
@@ -136,6 +108,7 @@ class GameScreen(Screen):
         self.replaced_told = False
         self.played_before = ""  # letters played on the map just before typing began there (word_start.py)
         self.countdowns = Countdowns(clock)  # a model Minotaur's quota wait, counted down on our clock
+        self.flush: Flush | None = None  # the last danger's, while keys typed ahead of it may come
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="main"):
@@ -143,6 +116,7 @@ class GameScreen(Screen):
             with Vertical(id="side"):
                 yield NarrativeLog(id="log")
                 yield CuePanel(id="cue")
+        yield ThreatLine(id="threat")
         yield StatusBar(id="status")
         yield GameCommandLine(id="command")
         yield Static(id="hint")
@@ -156,7 +130,11 @@ class GameScreen(Screen):
         self.query_one(NarrativeLog).border_title = plain(  # a model's Minotaur is named: who plays
             f"{s.preset}, seed {s.seed}, {s.difficulty}" + (f", vs {against.name}" if against.blocking else ""))
         self._show()
-        self.call_after_refresh(self.query_one(NarrativeLog).tell, None, s.response)  # once it knows its width
+        log = self.query_one(NarrativeLog)
+        for said, response in s.told:  # the opening, and a resumed game's turns: wrapped once the width is known
+            log.tell(said, response)
+        if len(s.told) == 1:
+            log.show_start()  # the premise, read before the first key
         command = self.query_one(CommandLine)
         command.value = self.draft
         command.history.extend(said for said, _ in self.typed_ahead)
@@ -176,15 +154,52 @@ class GameScreen(Screen):
     def on_command_line_refused(self, message: CommandLine.Refused) -> None:
         self.query_one("#hint", Static).update(plain(f"'{printable(shorten(message.said))}': {message.hint}"))
 
-    def play(self, said: str, command: UserInput) -> None:
+    def play(self, said: str, command: UserInput) -> bool:
         """Play one turn through the session's match; a Minotaur's agent that may wait on the network
         is asked in a thread, while the screen stays live and says so. The finished turn comes back as
-        a TurnPlayed message."""
+        a TurnPlayed message. Nothing is played once the game is over, nor a move the player knows goes
+        nowhere (a known wall: free, typed or keyed); whether a turn began."""
+        if self.session.over:
+            return False
+        shut = command.command == "MOVE" and way_shut(command.direction, self._known_ways())
+        if shut:
+            self.query_one("#hint", Static).update(shut)
+            return False
         if self.thinking is not None:
             self.notify("The Minotaur is still thinking.", timeout=1.5)
-            return
-        carry_turn(self, self.session, self.session.begin(command), played=lambda turn: TurnPlayed(turn, said),
+            return False
+        carry_turn(self, self.session, self.session.begin(command), played=lambda turn: self._played(turn, said),
                    waiting=self._think, failed=self._turn_failed)
+        return True
+
+    def _played(self, turn: Turn, said: str) -> TurnPlayed:
+        """The done turn as a message, made the moment it is done: a danger it brought (or a travel it
+        cut short) drops every key stamped before this message."""
+        message = TurnPlayed(turn, said)
+        danger = self.session.known.alarm
+        if self.travel is not None:
+            danger = self.travel.check(turn.result.response, danger)
+        if danger:
+            self.flush = Flush(message.time, danger)
+        return message
+
+    def key_taken(self, event: events.Key) -> bool:
+        """Whether a key goes no further: pressed before the last danger (dropped), or while travelling
+        (it stops the travel)."""
+        flush = self.flush
+        if flush is not None and event.time <= flush.before:
+            flush.dropped += 1
+            self._tell_dropped()
+            return True
+        return self.stop_travel_by_key(self.query_one(NarrativeLog))
+
+    def _tell_dropped(self) -> None:
+        """Say once, below the dangerous turn, that keys typed ahead of it were dropped."""
+        flush = self.flush
+        if flush.dropped and flush.shown and not flush.told:
+            flush.told = True
+            self.query_one(NarrativeLog).write(plain(f"Keys typed ahead were dropped: {flush.why}.",
+                                                     style="bold yellow"))
 
     def _play_typed_ahead(self) -> None:
         """The next command typed ahead (while the game opened, or while the Minotaur thought),
@@ -226,11 +241,20 @@ class GameScreen(Screen):
     def on_turn_played(self, message: TurnPlayed) -> None:
         self._done_thinking()
         self.query_one("#hint", Static).update(self._minotaur_note(message.turn))
-        self.query_one(NarrativeLog).tell(message.said, message.turn.result.response)
+        log = self.query_one(NarrativeLog)
+        log.tell(message.said, message.turn.result.response)
+        flush = self.flush
+        if flush is not None and flush.before == message.time:  # the danger this turn brought
+            flush.shown, flush.dropped = True, flush.dropped + len(self.typed_ahead)
+            self.typed_ahead.clear()
+            self._tell_dropped()
+        self.travel_after(log)
         self._show()
         if ended(self.session.match, message.turn):
             from .game_over import GameOverScreen
 
+            if self.looking:
+                self.action_leave_look()
             self.app.push_screen(GameOverScreen(self.session, self.clock),
                                  lambda choice: self.app.after_game(choice, self.session))
         else:
@@ -247,40 +271,45 @@ class GameScreen(Screen):
         return Text(printable(f"(the Minotaur's model: {why.split('; ')[0]}; it waited)"), style="dim") if why else ""
 
     def _show(self) -> None:
-        s = self.session
-        where, seen = s.minotaur_mark()
-        self.query_one(Minimap).show(MapView(s.mapped.seen, s.game.state.user, s.mapped.items, where, seen,
+        s, hard = self.session, self.session.difficulty == "hard"
+        where, seen = s.known.minotaur_mark()
+        self.query_one(GameMap).show(MapView(s.mapped.seen, s.game.state.user, s.mapped.items, where, seen,
                                              s.mapped.walked, PRESETS[s.preset]))
-        self.query_one(CuePanel).show(s.response)
+        self.query_one(CuePanel).show(s.response, s.known.bearings, hard)
+        self.query_one(ThreatLine).show(s.response, s.known.bearings, hard)
         self.query_one(StatusBar).show(s.response)
+        if self.looking:
+            self._describe_cursor()
 
     # --- keys ---------------------------------------------------------------
 
     def action_walk(self, direction: str) -> None:
-        self._key_move(f"walk {direction.lower()} 1", key_move(direction, self._known_ways()))
+        self.play(f"walk {direction.lower()} 1", UserInput(command="MOVE", direction=direction, steps=1))
 
     def action_run(self, direction: str) -> None:
-        self._key_move(f"run {direction.lower()}", key_move(direction, self._known_ways(), run=True))
+        """A run: a MOVE without a count, which follows the corridor to the next junction, ramp or item."""
+        self.play(f"run {direction.lower()}", UserInput(command="MOVE", direction=direction, speed=2))
 
     def action_ramp(self, direction: str) -> None:
-        self._key_move(direction.lower(), key_move(direction, self._known_ways()))
+        self.play(direction.lower(), UserInput(command="MOVE", direction=direction, steps=1))
 
     def _known_ways(self) -> list[str]:
         return self.session.response.environment.visible_paths
 
-    def _key_move(self, said: str, move: UserInput | str) -> None:
-        """Play a map key's move, or say the way is shut: no turn, no time."""
-        if isinstance(move, str):
-            self.query_one("#hint", Static).update(move)
-        else:
-            self.play(said, move)
+    def action_full_map(self) -> None:
+        """The map on the whole screen, the threat kept on one line; and back."""
+        self.toggle_class("-full-map")
 
     def action_simple(self, command: str) -> None:
         fields = {"command": command, **({"target": "LANTERN"} if command == "USE" else {})}
         self.play(command.lower(), UserInput.model_validate(fields))
 
     def action_look_level(self, step: int) -> None:
-        self.query_one(Minimap).level_offset += step
+        game_map = self.query_one(GameMap)
+        game_map.level_offset += step
+        if game_map.cursor is not None:  # look mode's cursor goes with the level shown
+            game_map.cursor = (*game_map.cursor[:2], game_map.level)
+            self._describe_cursor()
 
     def action_scroll_log(self, how: str) -> None:
         """Scroll the log (``how``: page_up, page_down, up, down) while the command line types."""
@@ -325,7 +354,7 @@ class GameScreen(Screen):
 
     def action_toggle_focus(self) -> None:
         self.played_before = ""
-        command, game_map = self.query_one(CommandLine), self.query_one(Minimap)
+        command, game_map = self.query_one(CommandLine), self.query_one(GameMap)
         (game_map if command.has_focus else command).focus()
 
     def action_save(self) -> None:

@@ -1,9 +1,11 @@
-"""Game over: the outcome, the run in figures, and where to go next."""
+"""Game over: the outcome, the run in figures, where to go next, and the game's story (a plain-text
+summary, as a roguelike's morgue file) saved next to its replay."""
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 from rich.text import Text
 from textual import events
@@ -14,9 +16,11 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, Static
 
 from labyrinth.saves.experience import Reflection
+from labyrinth.saves.replays import read_replay, write_story
 
 from ..background import run_in_background
 from ..session import PlaySession
+from ..story import story
 from ..terminal_text import plain, printable
 
 QUIET_S = 1.0  # keys come to the choices only after this long without typing: the rest of a
@@ -36,7 +40,8 @@ class GameOverScreen(ModalScreen[str]):
 
     BINDINGS = [Binding("n", "choose('new')", "new game", id="over-new"),
                 Binding("t", "choose('title')", "title", id="over-title"),
-                Binding("q", "choose('quit')", "quit", id="over-quit")]
+                Binding("s", "story", "save the story", id="over-story"),
+                Binding("q", "app.quit", "quit", id="over-quit")]  # as ctrl+q: one footer entry
 
     def __init__(self, session: PlaySession, clock: Callable[[], float] = time.monotonic) -> None:
         """``clock`` measures the quiet moment; tests pass one they move by hand."""
@@ -61,6 +66,7 @@ class GameOverScreen(ModalScreen[str]):
                 yield Choice("New game (n)", id="new", variant="primary", disabled=True)
                 yield Choice("Title (t)", id="title", disabled=True)
                 yield Choice("Quit (q)", id="quit", variant="error", disabled=True)
+                yield Choice("Story (s)", id="story", disabled=True)
         yield Footer()
 
     def on_mount(self) -> None:
@@ -102,9 +108,26 @@ class GameOverScreen(ModalScreen[str]):
         return True
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
-        """A button chooses what its key does: the buttons' ids are the choices."""
+        """A button chooses what its key does: the buttons' ids are the choices (the story's saves it)."""
         event.stop()
-        self.action_choose(event.button.id)
+        if event.button.id == "story":
+            self.action_story()
+        else:
+            self.action_choose(event.button.id)
+
+    def action_story(self) -> None:
+        """Write the game's story next to its replay, off the UI thread (the replay is played back), and
+        say where."""
+        path = self.session.recording.path
+        if not self.ready or path is None:
+            return
+        run_in_background(self.app, lambda: write_story(path, story(read_replay(path))), self._story_written)
+
+    def _story_written(self, path: Path | None, error: BaseException | None) -> None:
+        if error is not None:
+            self.notify(printable(f"The story could not be written: {error}"), severity="error", markup=False)
+        else:
+            self.notify(printable(f"Saved in {path}"), title="The game's story", timeout=8, markup=False)
 
     def action_choose(self, choice: str) -> None:
         if self.ready:

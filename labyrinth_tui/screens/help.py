@@ -21,7 +21,7 @@ from labyrinth.engine.figures import (
     VERY_CLOSE_RANGE,
 )
 
-from ..widgets.minimap import legend_rows
+from ..widgets.map_glyphs import legend_rows
 
 LEGEND_TABLE = "| glyph | on the map |\n|---|---|\n" + "\n".join(
     f"| {f'`{glyph}`' if glyph else '(blank)'} | {meaning} |" for glyph, meaning in legend_rows())
@@ -46,17 +46,20 @@ A Minotaur hunts you: if it shares your cell, you die.
 
 | command | what it does |
 |---|---|
-| `move north 10`, `m n 10`, `north` | walk up to 10 steps north (default: until something stops you) |
-| `run east`, `move east run` | run east |
+| `move north 10`, `m n 10`, `north` | walk 10 steps north (without a count: along the corridor, round its bends, to the next junction, ramp or item) |
+| `run east`, `move east run` | run east, along the corridor |
 | `walk w 3` | walk 3 steps west |
 | `up`, `down` | take the ramp you stand on |
 | `look` | look around, hear the stones |
 | `grab red stone`, `grab lantern`, `grab` | take what is within reach |
 | `use lantern` | freeze the Minotaur |
 | `halt 5` | wait 5 s, silent, resting |
+| `travel <`, `travel >` | walk the known way to the nearest ramp up (down) you have seen |
+| `travel 203 198 100` | walk the known way to that cell (x y level; the level may be left out) |
 | `{{"command": "LOOK"}}` | raw JSON works too |
 
-Up and down recall earlier commands; completions appear as you type. While typing,
+A move into a wall you know costs nothing, typed or keyed. Travel walks a leg a turn and
+stops at once on danger, or at any key. Up and down recall earlier commands; completions appear as you type. While typing,
 **PageUp** **PageDown** scroll the log a page and **shift+up** **shift+down** a line;
 **ctrl+o** shows the whole game's messages on a screen of their own.
 
@@ -69,18 +72,28 @@ that is no map key starts typing a command; a word begun with a map key, such as
 | key | action |
 |---|---|
 | arrows, WASD | walk one step |
-| shift + arrows | run until something stops you |
+| shift + arrows | run along the corridor until something stops you |
 | `<` `>`, PageUp PageDown | ramp up, ramp down |
-| `l` `g` `u` space | look, grab, use the lantern, halt |
+| `l` `g` `u` space | look (hear the stones), grab, use the lantern, halt |
+| `x` or `;`, a click | examine the map: a cursor (arrows, WASD, hjkl; shift + arrows leap 5), a line says what you know of its cell |
+| Enter, a second click (examining) | travel there by the way you know; Esc, `x` or `q` stop examining |
 | `[` `]` | look at the level above / below (`X` marks where you are) |
-| F2 | the map on the whole screen, and back |
+| F2 | the map on the whole screen, and back; a line under it keeps the Minotaur's sound and the stones' bearings |
 | `?`, F1 | this help |
 | ctrl+o | the game's messages |
 | ctrl+s | save the game (one save per game: saving again overwrites it) |
 | ctrl+t | back to the title; the game is saved, and the title offers to Continue it |
 | ctrl+q | quit; a game under way is saved first |
 
-Every game is recorded: **Replays** on the title plays one back on the map. **Leaderboard** shows
+**Danger drops the keys you typed ahead**, as in DCSS and Brogue: when the Minotaur comes into
+sight, its hoofbeats rise to CLOSE, a run or a travel is cut short, or the game ends, keys already
+on their way are not played (the log says so). The cue panel keeps the stones' last bearings
+(`stones 0:45: R↘99`: the red stone lies south-east of where you looked, on level 99) until
+the next LOOK; the log tells what changed, not the whole place again.
+
+Every game is recorded: **Replays** on the title plays one back on the map. When a game ends,
+`s` saves its story (the outcome, the figures, the map you explored, the last messages) next to
+its replay; `labyrinth replay FILE --summary` prints the same. **Leaderboard** shows
 the ratings of `labyrinth tournament`'s contestants, and plays any of their matches back.
 
 ## The map

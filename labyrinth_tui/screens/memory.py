@@ -17,11 +17,12 @@ from textual.widgets import DataTable, Select, Static
 from labyrinth.saves.experience import Experience, Reflection
 from labyrinth.saves.paths import StorageError
 
+from ..dates import local_time
 from ..terminal_text import plain, printable
 
 ALL = "all"
 CELLS: dict[str, Callable[[Reflection], str]] = {  # then the lesson, in the room left
-    "when": lambda r: r.created_at[:16].replace("T", " "), "role": lambda r: r.role, "outcome": lambda r: r.outcome,
+    "when": lambda r: local_time(r.created_at), "role": lambda r: r.role, "outcome": lambda r: r.outcome,
     "game": lambda r: f"{r.preset} {r.seed}", "agent": lambda r: r.agent}
 DROPPED_FIRST = ("when", "agent")  # on a narrow screen, so that the lesson keeps some room
 LESSON_MIN = 24

@@ -167,8 +167,8 @@ class ReplayPlayerScreen(Screen):
 
     def _show(self) -> None:
         s = self.session
-        self.query_one(Minimap).show(map_view(s.game, s.preset, s.mapped, s.observation, self.omniscient))
-        self.query_one(CuePanel).show(s.response)
+        self.query_one(Minimap).show(map_view(s.game, s.preset, s.mapped, s.known, self.omniscient))
+        self.query_one(CuePanel).show(s.response, s.known.bearings, s.header.difficulty == "hard")
         self.query_one(StatusBar).show(s.response)
         self._show_position()
 

@@ -7,8 +7,6 @@ like "[@click=app.quit]" is not markup, an escape sequence in a header reaches n
 
 from __future__ import annotations
 
-from datetime import datetime
-
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -21,11 +19,12 @@ from labyrinth.engine.commands import shorten
 from labyrinth.saves.paths import replays_dir
 from labyrinth.saves.replay_list import ReplaySummary, list_replays
 
+from ..dates import local_time
 from ..terminal_text import plain
-from ..widgets.cue_panel import clock
+from ..widgets.time_words import clock
 
 OUTCOMES = {"ESCAPED": "escaped", "DEATH": "caught", "TIMEOUT": "out of turns"}  # the user was
-WORDS_SHOWN = 40  # of a name or a date a file claims: a long one is cut, not wrapped over the list
+WORDS_SHOWN = 40  # of a name a file claims: a long one is cut, not wrapped over the list
 
 
 class ReplaysScreen(ModalScreen[None]):
@@ -70,13 +69,5 @@ def described(summary: ReplaySummary) -> Text:
     went = (f"{OUTCOMES.get(end.outcome, end.outcome.lower())} · {turns} · time {clock(end.game_time)}"  # as the status bar says it
             if end else f"unfinished · {turns} played")
     who = f"user: {shorten(h.user_agent, WORDS_SHOWN)} · Minotaur: {shorten(h.minotaur_agent, WORDS_SHOWN)}"
-    return Text.assemble(plain(f"{played_at(h.created_at)}  ", style="bold"), plain(went), "\n",
+    return Text.assemble(plain(f"{local_time(h.created_at)}  ", style="bold"), plain(went), "\n",
                          plain(f"{h.preset}, {h.difficulty} · {who}", style="dim"))
-
-
-def played_at(created_at: str) -> str:
-    """When a match began, in the player's own time zone: '2026-11-23 17:16' (the file says it in UTC)."""
-    try:
-        return f"{datetime.fromisoformat(created_at).astimezone():%Y-%m-%d %H:%M}"
-    except ValueError:
-        return shorten(created_at, WORDS_SHOWN)

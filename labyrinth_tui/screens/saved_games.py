@@ -13,6 +13,7 @@ from textual.widgets.option_list import Option
 
 from labyrinth.saves.games import SavedGame, delete_game, list_games
 
+from ..dates import local_time
 from ..terminal_text import plain, printable
 
 EMPTY = "No saved games yet: ctrl+s saves the game you are playing, and leaving a game saves it."
@@ -40,7 +41,7 @@ class SavedGamesScreen(ModalScreen[SavedGame | None]):
         self.query_one("#saves-empty", Static).display = not self.games
 
     def _options(self) -> list[Option]:
-        return [Option(plain(f"{g.saved_at}  {g.summary}"), id=str(i)) for i, g in enumerate(self.games)]
+        return [Option(plain(f"{local_time(g.saved_at)}  {g.summary}"), id=str(i)) for i, g in enumerate(self.games)]
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.dismiss(self.games[int(event.option.id)])

@@ -13,17 +13,18 @@ from textual.widgets import Footer
 
 from labyrinth.engine import Game
 from labyrinth.engine.presets import PRESETS
-from labyrinth.engine.wsap import Observation
 from labyrinth.engine.wsap.perception import UserPerception
 
 from ..background import TurnPlayed, carry_turn, run_in_background
 from ..command_parser import typed
-from ..session import SpectateSession, ended, minotaur_mark
+from ..knowledge import Knowledge
+from ..session import SpectateSession, ended
 from ..terminal_text import plain, printable
 from ..waits import Countdowns
 from ..widgets.agent_panel import AgentPanel
 from ..widgets.cue_panel import CuePanel
-from ..widgets.minimap import MapView, Minimap
+from ..widgets.map_frame import MapView
+from ..widgets.minimap import Minimap
 from ..widgets.narrative import NarrativeLog
 from ..widgets.status_bar import StatusBar
 
@@ -103,7 +104,7 @@ class SpectateScreen(Screen):
         if self.autoplay:
             self.action_toggle_play()
         else:
-            self.sub_title = "paused"
+            self._show_pace()
 
     def action_toggle_play(self) -> None:
         if self.timer is None:
@@ -112,7 +113,11 @@ class SpectateScreen(Screen):
         else:
             self.timer.stop()
             self.timer = None
-        self.sub_title = "playing" if self.timer else "paused"
+        self._show_pace()
+
+    def _show_pace(self) -> None:
+        """Under the map: playing or paused (or over), and how fast."""
+        self.query_one(Minimap).border_subtitle = pace_words(self.session.over, self.timer is not None, self.speed)
 
     def action_step(self) -> None:
         """One turn through the session's match; an agent that calls a model is asked in a thread, so the
@@ -159,6 +164,7 @@ class SpectateScreen(Screen):
             if self.timer:
                 self.timer.stop()
                 self.timer = None
+            self._show_pace()
             log.write(Text(f"Match over: {match.outcome} after {match.turns} turns.", style="bold reverse"))
             if self.session.memory.log is not None:
                 self._remembered(match.reflections, match.memory_error)
@@ -188,7 +194,7 @@ class SpectateScreen(Screen):
         if self.timer:
             self.timer.stop()
             self.timer = self.set_interval(SPEEDS[speed], self.action_step)
-        self.notify(f"{1 / SPEEDS[speed]:g} turns a second", timeout=1.5)
+        self._show_pace()
 
     def action_omniscient(self) -> None:
         self.omniscient = not self.omniscient
@@ -204,9 +210,8 @@ class SpectateScreen(Screen):
 
     def _show(self) -> None:
         s = self.session
-        self.query_one(Minimap).show(map_view(s.game, s.preset, s.mapped, s.match.sides["user"].observation,
-                                              self.omniscient))
-        self.query_one(CuePanel).show(s.response)
+        self.query_one(Minimap).show(map_view(s.game, s.preset, s.mapped, s.known, self.omniscient))
+        self.query_one(CuePanel).show(s.response, s.known.bearings, s.difficulty == "hard")
         self.query_one(StatusBar).show(s.response)
         self._show_agents()
 
@@ -217,12 +222,19 @@ class SpectateScreen(Screen):
         self.query_one(AgentPanel).show(sides, self.session.match.plans, self.session.lessons, waits)
 
 
-def map_view(game: Game, preset: str, mapped: UserPerception, user_view: Observation, omniscient: bool) -> MapView:
-    """What a watched game's map draws: what the user has seen (and where it guesses the Minotaur is),
-    or with ``omniscient`` the whole level with both agents."""
+def pace_words(over: bool, playing: bool, speed: int) -> str:
+    """'▶ playing · 2 turns/s', '❚❚ paused · 2 turns/s', or 'match over'."""
+    if over:
+        return "match over"
+    return f"{'▶ playing' if playing else '❚❚ paused'} · {1 / SPEEDS[speed]:.3g} turns/s"
+
+
+def map_view(game: Game, preset: str, mapped: UserPerception, known: Knowledge, omniscient: bool) -> MapView:
+    """What a watched game's map draws: what the user has seen (and where it last saw or guessed the
+    Minotaur), or with ``omniscient`` the whole level with both agents."""
     state, ground = game.state, PRESETS[preset]
     if omniscient:
         return MapView(WorldCells(game.world, ground, mapped.seen), state.user, dict(state.items), state.minotaur,
                        True, mapped.walked, ground, whole=True)
-    where, seen = minotaur_mark(user_view, state.user)
+    where, seen = known.minotaur_mark()
     return MapView(mapped.seen, state.user, mapped.items, where, seen, mapped.walked, ground)

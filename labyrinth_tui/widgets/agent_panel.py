@@ -16,6 +16,22 @@ from ..terminal_text import printable
 LESSON_CHARS = 120  # of each lesson: the whole text is in `labyrinth memory`
 
 
+def action_words(name: str, parameters: Mapping[str, object]) -> str:
+    """An action as a player reads it: 'move south 8', 'move east run', 'grab red stone',
+    'pathfind to (200, 206) level 99'; a parameter this panel does not know, as 'name value'."""
+    words = [name.lower()]
+    for key, value in parameters.items():
+        if isinstance(value, Mapping) and {"x", "y", "z"} <= value.keys():
+            words.append(f"to ({value['x']}, {value['y']}) level {value['z']}")
+        elif key == "speed":
+            words += ["run"] if value == 2 else []
+        elif key in ("direction", "steps", "target") and value is not None:
+            words.append(str(value).lower())
+        elif value is not None:
+            words.append(f"{key} {value}")
+    return " ".join(words)
+
+
 class AgentPanel(Static):
     thinking = False  # a turn is being asked of the agents right now
 
@@ -35,8 +51,7 @@ class AgentPanel(Static):
             if action is None or side.agent.blocking:  # a model's own plan stays; a rule agent's goals do not
                 text.append("plan: " + "; ".join(map(printable, plans.get(role, []))) + "\n", style="dim")
             if action is not None:
-                params = " ".join(f"{k}={v}" for k, v in action.parameters.items())
-                text.append(printable(f"{action.name} {params}") + "\n")
+                text.append(printable(action_words(action.name, action.parameters)) + "\n")
                 if action.reasoning:
                     text.append(printable(action.reasoning, newlines=True) + "\n", style="italic dim")
             learned = [line for line in lessons.get(role, "").splitlines() if line.startswith("- ")]

@@ -1,6 +1,7 @@
 """The command line: typed commands with history (up/down) and completion as
 one types; a line that is not a command shows a one-line hint below and
-nothing happens to the game."""
+nothing happens to the game. A travel ('travel <') is no command of the game:
+it goes up as its own message, for the screen to walk."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from textual.widgets import Input
 
 from labyrinth.engine import UserInput
 
-from ..command_parser import NotACommand, parse_command, suggestions
+from ..command_parser import NotACommand, Travel, parse_command, parse_travel, suggestions
 
 
 class CommandLine(Input):
@@ -28,6 +29,13 @@ class CommandLine(Input):
 
         said: str
         command: UserInput
+
+    @dataclass
+    class TravelAsked(Message):
+        """A typed travel: the known way to a ramp or a cell, walked a leg a turn."""
+
+        said: str
+        travel: Travel
 
     @dataclass
     class Refused(Message):
@@ -61,6 +69,7 @@ class CommandLine(Input):
             self.app.action_help()
             return
         try:
-            self.post_message(self.Entered(said, parse_command(said)))
+            travel = parse_travel(said)
+            self.post_message(self.TravelAsked(said, travel) if travel else self.Entered(said, parse_command(said)))
         except NotACommand as exc:
             self.post_message(self.Refused(said, exc.hint))

@@ -1,16 +1,21 @@
-"""The Minotaur cue panel, in words: how near it sounds and from where (as the log says it),
-what it is doing in time, and the countdowns a player plays against: the lantern's hold and
-the wait before it can jump again. The Temporal Whine stands out."""
+"""The Minotaur cue panel, in words: how near it sounds and from where (as the log says it), what it
+is doing in time and the wait before it can jump again, and the stones' last bearings (LOOK's hums:
+each stone's direction from where they were heard, its level, and when), which stay until the next
+LOOK. Each line has longer and shorter forms and the panel shows the longest that fits its width, so
+that at 80x24 it keeps to three lines. The Temporal Whine stands out."""
 
 from __future__ import annotations
 
-import math
-
 from rich.text import Text
+from textual import events
 from textual.widgets import Static
 
 from labyrinth.engine import GameStateResponse
 from labyrinth.engine.narrative import heard_from
+
+from ..knowledge import Bearings
+from .status_bar import fit
+from .time_words import clock, countdown
 
 # What the user senses of the Minotaur (MinotaurCue.proximity), in words and how it looks.
 PROXIMITY = {"VERY CLOSE": ("VERY CLOSE", "bold white on red"), "CLOSE": ("close", "bold dark_orange"),
@@ -18,53 +23,94 @@ PROXIMITY = {"VERY CLOSE": ("VERY CLOSE", "bold white on red"), "CLOSE": ("close
              "PARALYZED": ("frozen", "bold cyan")}
 ARROWS = {"NORTH": "↑", "NORTH-EAST": "↗", "EAST": "→", "SOUTH-EAST": "↘", "SOUTH": "↓", "SOUTH-WEST": "↙",
           "WEST": "←", "NORTH-WEST": "↖", "ABOVE": "⤒", "BELOW": "⤓"}
-# What it is doing in time (MinotaurCue.temporal_status); PARALYZED says its countdown instead.
-DOING = {"CHASING_3D": "hunting", "VANISHED": "returns where it vanished"}
-WHINE = {"VANISHING": "TEMPORAL WHINE: vanished", "RE_ENTRY_ALERT": "TEMPORAL WHINE: returning"}
+# What it is doing in time (MinotaurCue.temporal_status), long and short; PARALYZED says its countdown instead.
+DOING = {"CHASING_3D": ("hunting", "hunting"), "VANISHED": ("returns where it vanished", "out of time")}
+WHINE = {"VANISHING": ("TEMPORAL WHINE: vanished", "WHINE: gone"),
+         "RE_ENTRY_ALERT": ("TEMPORAL WHINE: returning", "WHINE: back soon")}
+STONE_STYLES = {"RED STONE": "bold red", "BLUE STONE": "bold dodger_blue1", "YELLOW STONE": "bold yellow"}
+SPLIT_WIDTH = 40  # a panel this wide puts what it does in time and its jump on a line each when one is too short
 
 
 class CuePanel(Static):
-    """What the user hears of the Minotaur."""
+    """What the user hears of the Minotaur, and of the stones."""
 
-    def show(self, response: GameStateResponse) -> None:
-        self.update(cue_words(response))
+    def show(self, response: GameStateResponse, bearings: Bearings | None = None, hard: bool = False) -> None:
+        """``bearings``: the last LOOK's, or None; ``hard``: the stones never hum (hard difficulty)."""
+        self._shown = (response, bearings, hard)
+        self.update(cue_words(response, bearings, hard, self.content_size.width))
         cue = response.minotaur_cue
         self.set_class(cue.proximity in ("VERY CLOSE", "CLOSE") or cue.temporal_status in WHINE, "-alarm")
 
+    def on_resize(self, event: events.Resize) -> None:
+        if getattr(self, "_shown", None):
+            self.update(cue_words(*self._shown, self.content_size.width), layout=False)
 
-def cue_words(response: GameStateResponse) -> Text:
-    """The panel's three lines: the sound and its direction, the temporal state, the jump."""
+
+def cue_words(response: GameStateResponse, bearings: Bearings | None = None, hard: bool = False,
+              width: int = 0) -> Text:
+    """The panel's lines at ``width`` (0: the longest forms): the sound and its direction; the temporal
+    state and the jump; the stones' bearings."""
+    cue = response.minotaur_cue
+    lines = [fit([sound_forms(response)], width, (0,))]
+    doing, jump = time_forms(cue.temporal_status, cue.paralysis_time_left, cue.cooldown_time)
+    together = doing[0] + Text(" · ") + jump[0]
+    if not width or together.cell_len <= width:
+        lines.append(together)
+    elif width >= SPLIT_WIDTH:
+        lines += [doing[0], jump[0]]
+    else:
+        lines.append(fit([[doing[1] + Text(" · ") + jump[1], doing[1]]], width, (0,)))
+    forms = bearing_forms(bearings, response.user_state.inventory, hard)
+    lines.append(fit([forms], width, (0,) * len(forms)))
+    return Text("\n").join(lines)
+
+
+def sound_forms(response: GameStateResponse) -> list[Text]:
+    """How near the Minotaur sounds and from where: in the log's very words, or only the arrow."""
     cue = response.minotaur_cue
     words, style = PROXIMITY[cue.proximity]
-    text = Text()
-    text.append(f" {words} ", style=style)
     toward = heard_from(cue.proximity, cue.audio_direction)  # the log's very words, or none when it says none
-    if toward:
-        text.append(f" {ARROWS[cue.audio_direction]}{toward}")
-    text.append("\n")
-    if cue.temporal_status in WHINE:
-        text.append(f" {WHINE[cue.temporal_status]} ", style="bold white on magenta")
-    elif cue.temporal_status == "PARALYZED":
-        text.append(f"frozen by the lantern: {countdown(cue.paralysis_time_left)}", style="bold cyan")
+    near = Text(f" {words} ", style=style)
+    if not toward:
+        return [near]
+    return [near + Text(f" {ARROWS[cue.audio_direction]}{toward}"), near + Text(f" {ARROWS[cue.audio_direction]}")]
+
+
+def time_forms(status: str, frozen_s: float, cooldown_s: float) -> tuple[list[Text], list[Text]]:
+    """What the Minotaur does in time and when it can jump again, each long and short."""
+    if status in WHINE:
+        doing = [Text(f" {words} ", style="bold white on magenta") for words in WHINE[status]]
+    elif status == "PARALYZED":
+        doing = [Text(f"frozen by the lantern: {countdown(frozen_s)}", style="bold cyan"),
+                 Text(f"frozen {countdown(frozen_s)}", style="bold cyan")]
     else:
-        text.append(DOING[cue.temporal_status], style="italic")
-    text.append(f"\n{_jump_words(cue.temporal_status, cue.cooldown_time)}", style="dim")
-    return text
+        doing = [Text(words, style="italic") for words in DOING[status]]
+    if cooldown_s:
+        jump = [f"can jump again in {countdown(cooldown_s)}", f"jump in {countdown(cooldown_s)}"]
+    elif status == "CHASING_3D":
+        jump = ["can jump at any moment", "may jump now"]
+    else:
+        jump = ["can jump once it is free", "jumps once free"]
+    return doing, [Text(words, style="dim") for words in jump]
 
 
-def _jump_words(status: str, cooldown: float) -> str:
-    """When it can leap out of time again: only a hunting Minotaur can jump now."""
-    if cooldown:
-        return f"can jump again in {countdown(cooldown)}"
-    return "can jump at any moment" if status == "CHASING_3D" else "can jump once it is free"
-
-
-def clock(seconds: float) -> str:
-    """The game clock as a player reads it: '0:45', '12:03' (whole seconds gone by)."""
-    minutes, rest = divmod(int(seconds), 60)
-    return f"{minutes}:{rest:02d}"
-
-
-def countdown(seconds: float) -> str:
-    """Time left as a player reads it, rounded up: '0:01' while any is left, never '0:00' too soon."""
-    return clock(math.ceil(seconds))
+def bearing_forms(bearings: Bearings | None, inventory: list[str], hard: bool) -> list[Text]:
+    """The stones still lying, as the last LOOK heard them: 'stones 0:45: R↘99 B↖100', longer where it
+    fits (where they were heard from, 'level'); before any LOOK, how to hear them."""
+    if hard:
+        return [Text("the stones are silent on hard difficulty", style="dim"), Text("stones silent (hard)", style="dim")]
+    hums = bearings.lying(inventory) if bearings else ()
+    if not hums:
+        return [Text("stones unheard: a LOOK (l) makes them hum", style="dim"), Text("stones unheard (LOOK: l)", style="dim")]
+    x, y, _ = bearings.spot
+    heads = [f"stones heard at {clock(bearings.heard_at)} from {x},{y}: ", f"stones {clock(bearings.heard_at)}: ",
+             f"stones {clock(bearings.heard_at)}: "]
+    forms = []
+    for head, separator, level in zip(heads, (" · ", "  ", " "), ("level ", "level ", "")):
+        text = Text(head, style="dim")
+        for i, (name, direction, z) in enumerate(hums):
+            arrow = ARROWS[direction] if direction else "•"
+            gap = " " if level else ""
+            text.append(separator if i else "").append(f"{name[0]}{gap}{arrow}{gap}{level}{z}", style=STONE_STYLES[name])
+        forms.append(text)
+    return forms

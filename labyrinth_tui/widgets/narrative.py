@@ -6,7 +6,9 @@ terminal): a line cut at the old width, or left narrow, would hide the end of a 
 A Line API widget of its own rather than a RichLog, which renders each entry once at the
 width of the moment. A long game's log (2,000 turns: 6,000 entries, over a second to wrap)
 is wrapped again newest first: the last entries at once, the older ones a batch at a time
-between frames, so a resize never freezes the screen."""
+between frames, so a resize never freezes the screen. A turn is told as folding.py folds it: what
+changed, not the whole place again. A game's opening is shown from its start (``show_start``),
+so the premise is read before the first key; the next entry brings the end back."""
 
 from __future__ import annotations
 
@@ -21,6 +23,7 @@ from textual.strip import Strip
 
 from labyrinth.engine import GameStateResponse
 
+from ..folding import Told, folded
 from ..terminal_text import plain, printable
 
 BATCH = 300  # entries wrapped again at a time (about 100 turns, a few tens of ms): the newest at once
@@ -47,15 +50,28 @@ class NarrativeLog(ScrollView, can_focus=True):
         self.wrapped_at = 0  # 0: the width is not known yet, nothing is wrapped
         self.unwrapped = 0  # how many of the oldest entries still wait to be wrapped at that width
         self._shown: LRUCache[tuple[int, int], Strip] = LRUCache(1024)  # lines as drawn, by (index, width)
+        self.told = Told()  # what the log told last of the place and the sound: the next turn folds it
+        self.from_start = False  # the view stays at the first line until the next entry
+
+    def show_start(self) -> None:
+        """Show the log from its first line (the opening), not its end, until an entry is written."""
+        self.from_start = True
+        self.release_anchor()
+        self.scroll_home(animate=False, immediate=True)
 
     def on_mount(self) -> None:
         """Anchored: every layout keeps the log at its end, until the player scrolls up (back at the end,
-        or at the next entry written, it is anchored again)."""
+        or at the next entry written, it is anchored again); unless it shows the opening from its start."""
         self.anchor()
+        if self.from_start:
+            self.release_anchor()
 
     def write(self, content: RenderableType) -> NarrativeLog:
         """Add an entry at the end, and show the end."""
         self.entries.append(content)
+        if self.from_start:
+            self.from_start = False
+            self.anchor()
         if self.wrapped_at:
             self.lines.extend(self._wrap(content, self.wrapped_at))
             self.virtual_size = Size(self.wrapped_at, len(self.lines))
@@ -85,7 +101,9 @@ class NarrativeLog(ScrollView, can_focus=True):
         self.lines[:0], self.unwrapped = older, first
         self._shown.clear()
         self.virtual_size = Size(self.wrapped_at, len(self.lines))
-        if at_end:
+        if self.from_start:
+            self.scroll_home(animate=False, immediate=True)
+        elif at_end:
             self.scroll_end(animate=False, immediate=False, x_axis=False)
         else:
             self.scroll_to(y=self.scroll_y + len(older), animate=False, immediate=True)
@@ -122,7 +140,8 @@ class NarrativeLog(ScrollView, can_focus=True):
                 head.append(f"   {env.time_taken:g} s, {env.steps_moved} step{'s' if env.steps_moved != 1 else ''}",
                             style="dim")
             self.write(head)
-        body = plain(response.raw_text_output)
+        where = response.user_state.position
+        body = plain("\n".join(folded(response.raw_text_output, (where.x, where.y, where.z), self.told)))
         if response.status in STATUS_STYLE:
             body.stylize(STATUS_STYLE[response.status], 0, len(body))
         self.write(body)

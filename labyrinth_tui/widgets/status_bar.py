@@ -13,7 +13,7 @@ from textual.widgets import Static
 from labyrinth.engine import GameStateResponse
 from labyrinth.engine.presets import PRESETS, Bounds
 
-from .cue_panel import clock, countdown
+from .time_words import clock, countdown
 
 STONE_STYLES = (("RED STONE", "red"), ("BLUE STONE", "dodger_blue1"), ("YELLOW STONE", "yellow"))
 BAR = 10
@@ -76,15 +76,16 @@ def place_forms(x: int, y: int, z: int, ground: Bounds | None) -> list[Text]:
     return [bounded, here, level]
 
 
-def fit(parts: list[list[Text]], width: int) -> Text:
-    """The parts on one line, each in its longest form that lets the whole line fit ``width``
-    (shortening in SHORTEN_FIRST order); at a width too small for the shortest, cut at the end."""
+def fit(parts: list[list[Text]], width: int, order: tuple[int, ...] = SHORTEN_FIRST, gap: str = GAP) -> Text:
+    """The parts on one line, ``gap`` between them, each in its longest form that lets the whole line fit
+    ``width`` (shortening in ``order``, a part named again to shorten it once more); at a width too small
+    for the shortest, cut at the end."""
     chosen = [0] * len(parts)
 
     def line() -> Text:
-        return Text(GAP).join(part[i] for part, i in zip(parts, chosen))
+        return Text(gap).join(part[i] for part, i in zip(parts, chosen))
 
-    for part in SHORTEN_FIRST:
+    for part in order:
         if not width or line().cell_len <= width:
             break
         chosen[part] = min(chosen[part] + 1, len(parts[part]) - 1)

@@ -1,0 +1,18 @@
+"""When something happened, as every screen and printout of the game says it: '2026-11-23 17:16', in
+the player's own time zone (the files say it in UTC, ISO 8601)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from labyrinth.engine.commands import shorten
+
+UNREADABLE_CHARS = 40  # of a date a file claims that is none: shown cut, not wrapped over a list
+
+
+def local_time(iso: str) -> str:
+    """``iso`` (as the files write it) in local time to the minute; a date that cannot be read, as written."""
+    try:
+        return f"{datetime.fromisoformat(iso).astimezone():%Y-%m-%d %H:%M}"
+    except ValueError:
+        return shorten(iso, UNREADABLE_CHARS)

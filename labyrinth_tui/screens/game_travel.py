@@ -1,0 +1,182 @@
+"""The game screen's look mode and travel, a part of GameScreen of their own.
+
+Look mode (`x` as in DCSS, `;` as in NetHack, or a click on the map) puts a cursor on the map; the
+keys (arrows, WASD, hjkl; shift leaps) or the mouse move it, and the hint line says what the player
+knows of the cell under it (look.py). Enter (or a second click on the cursor) travels there; Esc
+leaves. Travel (that, or `travel <`, `travel >`, `travel X Y LEVEL` typed) walks the known way
+(travel.py) a leg a turn, the screen drawn between legs; it stops at once on danger (the keys typed
+ahead are dropped then, as for any danger), when a leg is cut short, or when a key is pressed."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from textual.widgets import Static
+
+from labyrinth.engine import GameStateResponse
+from labyrinth.engine.geometry import Pos
+from labyrinth.engine.presets import PRESETS
+
+from ..command_parser import Travel, typed
+from ..look import describe
+from ..terminal_text import plain
+from ..travel import RAMP_KINDS, Leg, nearest, route
+from ..widgets.command_line import CommandLine
+from ..widgets.game_map import STEP, GameMap
+from ..widgets.minimap import Minimap
+
+PLAYING = {"walk", "run", "ramp", "simple", "look_mode"}  # the map's actions outside look mode
+LOOKING = {"move_cursor", "travel_to_cursor", "leave_look"}  # and in it
+STOPPED = {"COLLISION": "the way was blocked", "ITEM_SIGHTED": "something caught your eye",
+           "ENCOUNTER": "the Minotaur cut the walk short"}
+
+
+@dataclass
+class Travelling:
+    """A travel under way: where to, the legs left (the first one being walked), and why it stopped."""
+
+    goal: Pos
+    legs: list[Leg]
+    stopped: str | None = None
+
+    def check(self, response: GameStateResponse, danger: str | None) -> str | None:
+        """Why the keys typed ahead go after a leg was played: a danger, or the travel cut short (it
+        stops then, and says why; a danger met on arriving ends it as it was going to end)."""
+        leg, env = self.legs[0], response.environment
+        if response.status != "SUCCESS" or env.steps_moved != leg.steps:
+            self.stopped = danger or STOPPED.get(env.stop_reason, "the leg was cut short")
+        elif danger and len(self.legs) > 1:
+            self.stopped = danger
+        return self.stopped or danger
+
+
+def where_words(cell: Pos) -> str:
+    return f"x {cell[0]} y {cell[1]} level {cell[2]}"
+
+
+class LookAndTravel:
+    """Look mode and travel for GameScreen (``self`` is the screen)."""
+
+    looking = False
+    travel: Travelling | None = None
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The map's keys play, or in look mode move the cursor: one key answers one of them."""
+        if action in LOOKING:
+            return self.looking
+        if action in PLAYING:
+            return not self.looking
+        return True
+
+    # --- look mode ------------------------------------------------------------------------
+
+    def action_look_mode(self, at: Pos | None = None) -> None:
+        if self.session.over:
+            return
+        game_map = self.query_one(GameMap)
+        x, y, _ = at or self.session.game.state.user
+        self.looking = True
+        game_map.cursor = (x, y, game_map.level)
+        game_map.focus()
+        self.refresh_bindings()
+        self._describe_cursor()
+
+    def action_leave_look(self) -> None:
+        self.looking = False
+        self.query_one(GameMap).cursor = None
+        self.refresh_bindings()
+        self.query_one("#hint", Static).update("")
+
+    def action_move_cursor(self, direction: str, cells: int = 1) -> None:
+        game_map = self.query_one(GameMap)
+        (x, y, z), (dx, dy) = game_map.cursor, STEP[direction]
+        game_map.cursor = (x + dx * cells, y + dy * cells, z)
+        self._describe_cursor()
+
+    def action_travel_to_cursor(self) -> None:
+        goal = self.query_one(GameMap).cursor
+        self.action_leave_look()
+        self.travel_to(goal)
+
+    def on_minimap_pointed(self, message: Minimap.Pointed) -> None:
+        """A click looks at a cell (a second one on the cursor travels there); the mouse moving in
+        look mode moves the cursor."""
+        game_map = self.query_one(GameMap)
+        if not self.looking:
+            if not message.moved:
+                self.action_look_mode(message.cell)
+        elif not message.moved and message.cell == game_map.cursor:
+            self.action_travel_to_cursor()
+        else:
+            game_map.cursor = message.cell
+            self._describe_cursor()
+
+    def _describe_cursor(self) -> None:
+        s, cursor = self.session, self.query_one(GameMap).cursor
+        if cursor is None:
+            return
+        words = describe(cursor, cells=s.mapped.seen, walked=s.mapped.walked, items=s.mapped.items,
+                         user=s.game.state.user, sighting=s.known.sighting, bearings=s.known.bearings,
+                         ground=PRESETS[s.preset], turn=s.response.environment.turn)
+        self.query_one("#hint", Static).update(plain(words + "   (Enter travels there, Esc leaves)"))
+
+    # --- travel -----------------------------------------------------------------------------
+
+    def on_command_line_travel_asked(self, message: CommandLine.TravelAsked) -> None:
+        self.travel_to(self._destination(message.travel))
+
+    def _destination(self, travel: Travel) -> Pos | None:
+        user, hint = self.session.game.state.user, self.query_one("#hint", Static)
+        if travel.ramp:
+            ramp = nearest(self.session.mapped.seen, user, RAMP_KINDS[travel.ramp])
+            if ramp is None:
+                hint.update(f"You know of no way to a ramp {'up' if travel.ramp == '<' else 'down'} yet.")
+            return ramp
+        x, y, z = travel.cell
+        return x, y, user[2] if z is None else z
+
+    def travel_to(self, goal: Pos | None) -> None:
+        """Walk the known way to ``goal``, a leg a turn; or say why not (nothing is played then)."""
+        if goal is None or self.session.over:
+            return
+        legs = route(self.session.mapped.seen, self.session.game.state.user, goal)
+        hint = self.query_one("#hint", Static)
+        if legs is None:
+            hint.update(f"No way you know leads to {where_words(goal)}.")
+        elif not legs:
+            hint.update(f"You are at {where_words(goal)}.")
+        else:
+            self.travel = Travelling(goal, legs)
+            self._travel_on()
+
+    def _travel_on(self) -> None:
+        """The next leg, if the travel still goes on."""
+        if self.travel is None or self.session.over or self.thinking is not None:
+            return
+        leg = self.travel.legs[0]
+        if not self.play(f"{typed(leg.command)} (travel)", leg.command):
+            self.travel = None
+
+    def travel_after(self, log) -> None:
+        """A leg was played and told: the travel stops (saying why), ends, or goes on after this frame."""
+        t = self.travel
+        if t is None:
+            return
+        if t.stopped:
+            self.travel = None
+            log.write(plain(f"Travel stopped: {t.stopped}.", style="bold yellow"))
+            return
+        t.legs.pop(0)
+        if t.legs:
+            self.call_after_refresh(self._travel_on)
+        else:
+            self.travel = None
+            self.query_one("#hint", Static).update(f"You arrive at {where_words(t.goal)}.")
+
+    def stop_travel_by_key(self, log) -> bool:
+        """A key pressed while travelling stops it (the key does nothing else); whether one was under way."""
+        if self.travel is None:
+            return False
+        self.travel = None
+        log.write(plain("Travel stopped: a key was pressed.", style="bold yellow"))
+        return True

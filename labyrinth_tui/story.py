@@ -1,0 +1,74 @@
+"""A game's story in plain text, as a roguelike's morgue file tells one: the outcome, the run in
+figures, the map the user explored of each level it visited, and the last messages. Made from the
+replay (its turns played back through the one turn loop), so the game-over screen's summary and
+`labyrinth replay FILE --summary` are the same text."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from labyrinth.engine.cells import CELL_CHARS
+from labyrinth.engine.geometry import Pos
+from labyrinth.saves.replays import Replay
+
+from .command_parser import typed
+from .dates import local_time
+from .session import Figures, ReplaySession
+from .terminal_text import printable
+from .widgets.time_words import clock
+
+LAST_TURNS = 10  # the turns whose messages close the story
+OUTCOMES = {"ESCAPED": "escaped with the three stones", "DEATH": "caught by the Minotaur",
+            "TIMEOUT": "out of turns"}  # what became of the user
+MARKS = {"RED STONE": "R", "BLUE STONE": "B", "YELLOW STONE": "Y", "LANTERN": "L"}
+LEGEND = ("# rock  . passage  = crawlway  ^ ramp up  v ramp down  @ where the user ended\n"
+          "R B Y stones, L lantern (where last seen)  M the Minotaur in sight, m where it was last heard")
+
+
+def story(replay: Replay) -> str:
+    """The story of ``replay``'s game, as far as it plays back as recorded."""
+    session, figures, told = ReplaySession(replay), Figures(), []
+    while not session.over:
+        recorded = session.step()
+        figures.count(session.match.last)
+        told.append((typed(recorded.user), session.response.raw_text_output))
+    h, end, state = replay.header, replay.end, session.game.state
+    lines = [f"Labyrinth: The Temporal Hunt - the story of a game ({printable(replay.path.name)})",
+             f"{h.preset}, seed {h.seed}, {h.difficulty}: {printable(h.user_agent)} vs the "
+             f"{printable(h.minotaur_agent)} Minotaur, begun {printable(local_time(h.created_at))}", ""]
+    if end is not None:
+        lines.append(f"Outcome: {OUTCOMES.get(end.outcome, printable(end.outcome))} after {end.turns} turns "
+                     f"and {clock(end.game_time)} of game time.")
+    else:
+        lines.append(f"Unfinished: the recording stops after turn {len(replay.turns)}.")
+    if session.mismatch is not None:
+        lines.append(f"(It plays back as recorded only to turn {session.length}: {printable(session.mismatch.detail)})")
+    held = [item for item in state.inventory if "STONE" in item]
+    lines += ["", f"turns {figures.turns}   walked {figures.walked} steps   stones {len(held)}/3"
+                  f"{' (' + ', '.join(held) + ')' if held else ''}   jumps seen {figures.jumps_seen}   "
+                  f"lanterns used {figures.lanterns_used}", ""]
+    where, seen = session.known.minotaur_mark()
+    marks = {p: MARKS[name] for name, p in session.mapped.items.items()}
+    if where is not None:
+        marks[where] = "M" if seen else "m"
+    marks[state.user] = "@"
+    lines.append(LEGEND)
+    for z in sorted({p[2] for p in session.mapped.walked}, reverse=True):
+        lines += ["", f"Level {z}:", *level_rows(session.mapped.seen, z, marks)]
+    lines += ["", "The last turn:" if len(told) == 1 else f"The last {min(LAST_TURNS, len(told))} turns:"]
+    for said, text in told[-LAST_TURNS:]:
+        lines += [f"> {printable(said)}", *(printable(line) for line in text.splitlines())]
+    return "\n".join(lines) + "\n"
+
+
+def level_rows(cells: Mapping[Pos, int], z: int, marks: Mapping[Pos, str]) -> list[str]:
+    """The cells seen on level ``z`` as text rows, north first, over the box they and the marks fill;
+    marks on top."""
+    here = [p for p in (*cells, *marks) if p[2] == z]
+    xs, ys = [p[0] for p in here], [p[1] for p in here]
+    rows = []
+    for y in range(max(ys), min(ys) - 1, -1):
+        row = "".join(marks.get((x, y, z)) or (CELL_CHARS[cells[(x, y, z)]] if (x, y, z) in cells else " ")
+                      for x in range(min(xs), max(xs) + 1))
+        rows.append(row.rstrip())
+    return rows

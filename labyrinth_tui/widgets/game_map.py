@@ -1,0 +1,126 @@
+"""The game's map and its keys: arrows and WASD walk, shift runs, < > take ramps, single letters
+act; `x` (as in DCSS; `;` as in NetHack) turns look mode on, where the same keys (and hjkl) move a
+cursor, Enter travels there and Esc leaves. A letter that is no key here starts typing, and a word
+begun with a map key plays that key and arrives whole on the command line (word_start.py). Every
+binding has an id, so keys can be remapped; which set answers is the screen's ``check_action``."""
+
+from __future__ import annotations
+
+from textual import events
+from textual.binding import Binding
+
+from labyrinth.engine import UserInput
+
+from ..word_start import LONGEST
+from .minimap import Minimap
+
+ARROWS = {"up": "NORTH", "down": "SOUTH", "right": "EAST", "left": "WEST"}
+LETTERS = {"w": "NORTH", "s": "SOUTH", "d": "EAST", "a": "WEST"}
+VI_KEYS = {"k": "NORTH", "j": "SOUTH", "l": "EAST", "h": "WEST"}  # look mode only: l looks when playing
+STEP = {"NORTH": (0, 1), "SOUTH": (0, -1), "EAST": (1, 0), "WEST": (-1, 0)}
+CURSOR_LEAP = 5  # cells a shifted arrow moves the cursor
+RAMPS = Binding.Group("ramps", compact=True)
+LEVELS = Binding.Group("levels", compact=True)
+
+
+def play_keys() -> list[Binding]:
+    """The single keys that play while the map has focus."""
+    keys = [Binding(key, f"screen.walk('{d}')", f"walk {d.lower()}", show=False, id=f"walk-{d.lower()}")
+            for key, d in ARROWS.items()]
+    keys += [Binding(key, f"screen.walk('{d}')", "walk" if key == "w" else f"walk {d.lower()}", show=key == "w",
+                     key_display="WASD", id=f"walk-{d.lower()}-letter")  # the footer's one entry for the four
+             for key, d in LETTERS.items()]
+    keys += [Binding(f"shift+{key}", f"screen.run('{d}')", f"run {d.lower()}", show=False, id=f"run-{d.lower()}")
+             for key, d in ARROWS.items()]
+    return keys + [
+        Binding("less_than_sign", "screen.ramp('UP RAMP')", "ramp up", key_display="<", group=RAMPS, id="ramp-up"),
+        Binding("greater_than_sign", "screen.ramp('DOWN RAMP')", "ramp down", key_display=">", group=RAMPS,
+                id="ramp-down"),
+        Binding("l", "screen.simple('LOOK')", "look", id="look"),
+        Binding("x", "screen.look_mode", "examine", id="look-mode"),
+        Binding("semicolon", "screen.look_mode", "examine", key_display=";", show=False, id="look-mode-nethack"),
+        Binding("g", "screen.simple('GRAB')", "grab", id="grab"),
+        Binding("u", "screen.simple('USE')", "lantern", id="use"),
+        Binding("space", "screen.simple('HALT')", "halt", id="halt"),
+        Binding("pageup", "screen.ramp('UP RAMP')", "ramp up", show=False, id="ramp-up-page"),
+        Binding("pagedown", "screen.ramp('DOWN RAMP')", "ramp down", show=False, id="ramp-down-page"),
+    ]
+
+
+def look_keys() -> list[Binding]:
+    """The keys of look mode: a cursor over the map, travel to it, leave."""
+    keys = [Binding(key, f"screen.move_cursor('{d}')", "move cursor", key_display="arrows", show=key == "up",
+                    id=f"cursor-{d.lower()}") for key, d in ARROWS.items()]
+    keys += [Binding(key, f"screen.move_cursor('{d}')", "move cursor", show=False, id=f"cursor-{d.lower()}-{key}")
+             for table in (LETTERS, VI_KEYS) for key, d in table.items()]
+    keys += [Binding(f"shift+{key}", f"screen.move_cursor('{d}', {CURSOR_LEAP})", "move cursor far", show=False,
+                     id=f"cursor-far-{d.lower()}") for key, d in ARROWS.items()]
+    return keys + [
+        Binding("enter", "screen.travel_to_cursor", "travel there", key_display="⏎", id="travel-cursor"),
+        Binding("escape,x,semicolon,q", "screen.leave_look", "leave", key_display="esc", id="look-mode-leave"),
+    ]
+
+
+def shared_keys() -> list[Binding]:
+    """The keys the map answers in both modes: the other levels, the help."""
+    return [
+        Binding("left_square_bracket", "screen.look_level(1)", "level above", key_display="[", group=LEVELS,
+                id="level-up"),
+        Binding("right_square_bracket", "screen.look_level(-1)", "level below", key_display="]", group=LEVELS,
+                id="level-down"),
+        Binding("question_mark", "app.help", "help", key_display="?", id="help-key"),
+    ]
+
+
+def key_move(direction: str, known_ways: list[str], run: bool = False) -> UserInput | str:
+    """What a map key plays: one step, or with shift a run (a MOVE without a count, which follows the
+    corridor to the next junction, ramp or item). A way the player knows is shut gives the words that
+    say so instead (way_shut): bumping a wall costs no time."""
+    shut = way_shut(direction, known_ways)
+    if shut:
+        return shut
+    if run:
+        return UserInput(command="MOVE", direction=direction, speed=2)
+    return UserInput(command="MOVE", direction=direction, steps=1)
+
+
+def way_shut(direction: str, known_ways: list[str]) -> str | None:
+    """Why a move ``direction`` would go nowhere, when the player knows it (the last response's
+    visible_paths): a map key and a typed command are free alike then."""
+    if direction in known_ways:
+        return None
+    return {"UP RAMP": "No ramp leads up here.", "DOWN RAMP": "No ramp leads down here."}.get(direction, "A wall.")
+
+
+class GameMap(Minimap):
+    BINDINGS = [*play_keys(), *look_keys(), *shared_keys()]
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.letters = ""  # the letter keys played here since any other key: a word may have begun
+
+    async def on_key(self, event: events.Key) -> None:
+        """A key typed ahead of danger is dropped, one pressed while travelling stops it (the screen says
+        which). A printable key that is no key here starts typing (in look mode it is ignored): the
+        command line takes it (and so the rest of the word), rather than the word's letters playing one
+        by one as moves. A printable map key plays here and now: left to bubble, it would be bound only
+        where the focus is by then, and a key typed in one burst with a word after it would be lost. A
+        letter played is kept, in case a word began with it (word_start.py)."""
+        if self.screen.key_taken(event):  # typed ahead of danger, or pressed to stop a travel
+            event.stop()
+            event.prevent_default()
+            return
+        if not (event.is_printable and event.character):
+            self.letters = ""
+            return
+        event.stop()
+        event.prevent_default()
+        bound = self.screen.active_bindings.get(event.key)
+        if bound is None:
+            if not self.screen.looking:
+                self.screen.start_typing(event.character, self.letters)
+            self.letters = ""
+            return
+        self.letters = (self.letters + event.character)[-LONGEST:] if event.character.isalpha() else ""
+        if bound.enabled:
+            await self.app.run_action(bound.binding.action, bound.node)

@@ -1,0 +1,37 @@
+"""The threat on one line, for the map on the whole screen (F2), where the cue panel is hidden: how
+near the Minotaur sounds and from where, what it does in time, and the stones' last bearings, each
+shortened as the line's width asks (the cue panel's own forms)."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import events
+from textual.widgets import Static
+
+from labyrinth.engine import GameStateResponse
+
+from ..knowledge import Bearings
+from .cue_panel import bearing_forms, sound_forms, time_forms
+from .status_bar import fit
+
+SOUND, TIME, STONES = range(3)
+SHORTEN_FIRST = (TIME, STONES, TIME, STONES, SOUND, STONES)
+
+
+class ThreatLine(Static):
+    def show(self, response: GameStateResponse, bearings: Bearings | None, hard: bool) -> None:
+        self._shown = (response, bearings, hard)
+        self.update(threat_words(response, bearings, hard, self.content_size.width))
+
+    def on_resize(self, event: events.Resize) -> None:
+        if getattr(self, "_shown", None):
+            self.update(threat_words(*self._shown, self.content_size.width), layout=False)
+
+
+def threat_words(response: GameStateResponse, bearings: Bearings | None, hard: bool, width: int) -> Text:
+    cue = response.minotaur_cue
+    doing, jump = time_forms(cue.temporal_status, cue.paralysis_time_left, cue.cooldown_time)
+    parts = [[Text("Minotaur", style="bold") + form for form in sound_forms(response)],
+             [doing[0] + Text(" · ") + jump[0], doing[1] + Text(" · ") + jump[1], doing[1]],
+             bearing_forms(bearings, response.user_state.inventory, hard)]
+    return fit(parts, width, SHORTEN_FIRST, gap="  │  ")
