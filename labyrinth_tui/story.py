@@ -34,8 +34,8 @@ def story(replay: Replay) -> str:
         told.append((typed(recorded.user), session.response.raw_text_output))
     h, end, state = replay.header, replay.end, session.game.state
     lines = [f"Labyrinth: The Temporal Hunt - the story of a game ({printable(replay.path.name)})",
-             f"{h.preset}, seed {h.seed}, {h.difficulty}: {printable(h.user_agent)} vs the "
-             f"{printable(h.minotaur_agent)} Minotaur, begun {printable(local_time(h.created_at))}", ""]
+             (f"{h.preset}, seed {h.seed}, {h.difficulty}: {printable(h.user_agent)} vs the "
+              f"{printable(h.minotaur_agent)} Minotaur, begun {printable(local_time(h.created_at))}"), ""]
     if end is not None:
         lines.append(f"Outcome: {OUTCOMES.get(end.outcome, printable(end.outcome))} after {end.turns} turns "
                      f"and {clock(end.game_time)} of game time.")
@@ -44,9 +44,9 @@ def story(replay: Replay) -> str:
     if session.mismatch is not None:
         lines.append(f"(It plays back as recorded only to turn {session.length}: {printable(session.mismatch.detail)})")
     held = [item for item in state.inventory if "STONE" in item]
-    lines += ["", f"turns {figures.turns}   walked {figures.walked} steps   stones {len(held)}/3"
-                  f"{' (' + ', '.join(held) + ')' if held else ''}   jumps seen {figures.jumps_seen}   "
-                  f"lanterns used {figures.lanterns_used}", ""]
+    lines += ["", (f"turns {figures.turns}   walked {figures.walked} steps   stones {len(held)}/3"
+                   f"{' (' + ', '.join(held) + ')' if held else ''}   jumps seen {figures.jumps_seen}   "
+                   f"lanterns used {figures.lanterns_used}"), ""]
     where, seen = session.known.minotaur_mark()
     marks = {p: MARKS[name] for name, p in session.mapped.items.items()}
     if where is not None:

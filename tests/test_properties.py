@@ -1,5 +1,7 @@
 """Properties over random seeds and command sequences (RULES.md throughout)."""
 
+from itertools import pairwise
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -96,10 +98,10 @@ def test_a_run_follows_the_corridor_to_the_first_junction_ramp_or_item_and_an_ex
     path = moved[0].path if moved else ()
     assert len(path) <= MAX_STEPS
     cells = (before.user, *path)
-    headings = [_heading(a, b) for a, b in zip(cells, cells[1:])]  # each step's way, a ramp's as its direction
+    headings = [_heading(a, b) for a, b in pairwise(cells)]  # each step's way, a ramp's as its direction
     if headings:
         assert headings[0] == direction or direction.endswith("RAMP")
-    for k, (frm, at) in enumerate(zip(cells[:-2], cells[1:-1], strict=True)):  # every cell the run went on from
+    for k, (frm, at) in enumerate(pairwise(cells[:-1])):  # every cell the run went on from
         assert game.world.cell(*at) not in (RAMP_UP, RAMP_DOWN), f"the run passed a ramp at {at}"
         came = headings[k - 1] if k else headings[0]
         onward = run_on(game.world, frm, at, headings[k], came)
