@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import dataclasses
 
+import pytest
 from textual import events
-from textual.widgets import Static
+from textual.widgets import Input, Static
 
 from labyrinth.saves.paths import replays_dir
 from labyrinth.saves.replays import read_replay
@@ -22,29 +23,40 @@ CLOSE_BY = (195, 200, 100)  # five steps west down the corridor: CLOSE, out of s
 NEXT_TO = (201, 200, 100)  # a step east: walking into it is death
 
 
+NAMES = {" ": "space", "\n": "enter", "←": "left"}
+
+
 def burst(app, keys: str) -> None:
     """Keys typed in one burst: all on their way before the first is played, as a terminal sends them."""
     for key in keys:
-        app.post_message(events.Key("space" if key == " " else key, key))
+        app.post_message(events.Key(NAMES.get(key, key), key if key not in "\n←" else None))
 
 
 def log_words(app) -> str:
     return " ".join(" ".join(line.text for line in app.screen.query_one(NarrativeLog).lines).split())
 
 
-async def test_keys_typed_before_the_hoofbeats_rise_are_dropped_and_the_log_says_so_once():
+@pytest.mark.parametrize("keys, on_the_map", [
+    ("    ", True),  # space halts: a printable key
+    ("←←←←", True),  # an arrow walks: a key the bindings play
+    ("halt\nhalt\nhalt\n", False),  # lines entered on the command line
+])
+async def test_keys_typed_before_the_hoofbeats_rise_are_dropped_and_the_log_says_so_once(keys, on_the_map):
     app = LabyrinthApp(TINY)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         session = app.screen.session
-        await pilot.press("escape")  # the map: space halts
+        if on_the_map:
+            await pilot.press("escape")
         session.game.state = dataclasses.replace(session.game.state, minotaur=CLOSE_BY)
-        burst(app, "    ")
+        burst(app, keys)
         await pilot.pause()
         await pilot.pause()
         assert session.game.state.turn == 1 and session.response.minotaur_cue.proximity in ("CLOSE", "VERY CLOSE")
         assert log_words(app).count("Keys typed ahead were dropped: the Minotaur sounds") == 1
-        await pilot.press("space")  # pressed after the danger was shown: played
+        assert app.screen.query_one("#command", Input).value == ""  # no line typed ahead is left to send
+        await pilot.press(*(["space"] if on_the_map else [*"halt", "enter"]))  # pressed after the danger: played
+        await pilot.pause()
         assert session.game.state.turn == 2
 
 

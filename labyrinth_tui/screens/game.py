@@ -75,9 +75,13 @@ class GameCommandLine(CommandLine):
     ]
 
     def on_key(self, event: events.Key) -> None:
-        if self.screen.key_taken(event):  # typed ahead of danger, or pressed to stop a travel
+        """A key typed ahead of danger is dropped (an Enter with the line it would have sent), one pressed
+        while travelling stops it."""
+        if self.screen.key_taken(event):
             event.stop()
             event.prevent_default()
+            if event.key == "enter":
+                self.value = ""
 
     async def action_submit(self) -> None:
         self.screen.mend_first_word(ended=True)  # Enter ends a word begun on the map too
@@ -143,7 +147,10 @@ class GameScreen(LookAndTravel, Screen):
     # --- playing -----------------------------------------------------------
 
     def on_command_line_entered(self, message: CommandLine.Entered) -> None:
-        """A command entered while the Minotaur thinks (or behind others that wait) joins the queue."""
+        """A command entered while the Minotaur thinks (or behind others that wait) joins the queue; one
+        entered before the last danger is dropped."""
+        if self._dropped(message.pressed_at):
+            return
         if self.thinking is None and not self.typed_ahead:
             self.play(message.said, message.command)
             return
@@ -186,12 +193,17 @@ class GameScreen(LookAndTravel, Screen):
     def key_taken(self, event: events.Key) -> bool:
         """Whether a key goes no further: pressed before the last danger (dropped), or while travelling
         (it stops the travel)."""
+        return self._dropped(event.time) or self.stop_travel_by_key(self.query_one(NarrativeLog))
+
+    def _dropped(self, pressed_at: float) -> bool:
+        """Whether a key (or the Enter of a line) pressed at ``pressed_at`` was typed ahead of the last
+        danger: then it is dropped, and counted."""
         flush = self.flush
-        if flush is not None and event.time <= flush.before:
-            flush.dropped += 1
-            self._tell_dropped()
-            return True
-        return self.stop_travel_by_key(self.query_one(NarrativeLog))
+        if flush is None or pressed_at > flush.before:
+            return False
+        flush.dropped += 1
+        self._tell_dropped()
+        return True
 
     def _tell_dropped(self) -> None:
         """Say once, below the dangerous turn, that keys typed ahead of it were dropped."""

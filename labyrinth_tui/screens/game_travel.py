@@ -123,7 +123,8 @@ class LookAndTravel:
     # --- travel -----------------------------------------------------------------------------
 
     def on_command_line_travel_asked(self, message: CommandLine.TravelAsked) -> None:
-        self.travel_to(self._destination(message.travel))
+        if not self._dropped(message.pressed_at):
+            self.travel_to(self._destination(message.travel))
 
     def _destination(self, travel: Travel) -> Pos | None:
         user, hint = self.session.game.state.user, self.query_one("#hint", Static)

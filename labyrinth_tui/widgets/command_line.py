@@ -1,12 +1,15 @@
 """The command line: typed commands with history (up/down) and completion as
 one types; a line that is not a command shows a one-line hint below and
 nothing happens to the game. A travel ('travel <') is no command of the game:
-it goes up as its own message, for the screen to walk."""
+it goes up as its own message, for the screen to walk. Enter submits at once,
+as it is read, and the line goes up stamped with the moment Enter was pressed:
+a screen that drops the keys typed ahead of a danger drops such a line too."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from textual import events
 from textual.binding import Binding
 from textual.message import Message
 from textual.suggester import SuggestFromList
@@ -25,10 +28,11 @@ class CommandLine(Input):
 
     @dataclass
     class Entered(Message):
-        """A typed line that is a command."""
+        """A typed line that is a command, and when its Enter was pressed (Textual's event time)."""
 
         said: str
         command: UserInput
+        pressed_at: float
 
     @dataclass
     class TravelAsked(Message):
@@ -36,6 +40,7 @@ class CommandLine(Input):
 
         said: str
         travel: Travel
+        pressed_at: float
 
     @dataclass
     class Refused(Message):
@@ -50,6 +55,16 @@ class CommandLine(Input):
                          select_on_focus=False, **kwargs)  # a letter typed on the map adds to the line
         self.history: list[str] = []
         self.back = 0  # how far back in the history the line is
+        self.pressed_at = 0.0  # when the Enter being handled was pressed
+
+    async def on_key(self, event: events.Key) -> None:
+        """Enter submits here, in the order the keys come, rather than once the key has bubbled up to the
+        bindings (by then the keys after it may have been read)."""
+        if event.key == "enter":
+            event.stop()
+            event.prevent_default()
+            self.pressed_at = event.time
+            await self.action_submit()
 
     def action_history(self, step: int) -> None:
         if not self.history:
@@ -70,6 +85,7 @@ class CommandLine(Input):
             return
         try:
             travel = parse_travel(said)
-            self.post_message(self.TravelAsked(said, travel) if travel else self.Entered(said, parse_command(said)))
+            self.post_message(self.TravelAsked(said, travel, self.pressed_at) if travel else
+                              self.Entered(said, parse_command(said), self.pressed_at))
         except NotACommand as exc:
             self.post_message(self.Refused(said, exc.hint))

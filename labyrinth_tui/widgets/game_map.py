@@ -101,26 +101,28 @@ class GameMap(Minimap):
 
     async def on_key(self, event: events.Key) -> None:
         """A key typed ahead of danger is dropped, one pressed while travelling stops it (the screen says
-        which). A printable key that is no key here starts typing (in look mode it is ignored): the
-        command line takes it (and so the rest of the word), rather than the word's letters playing one
-        by one as moves. A printable map key plays here and now: left to bubble, it would be bound only
-        where the focus is by then, and a key typed in one burst with a word after it would be lost. A
-        letter played is kept, in case a word began with it (word_start.py)."""
+        which). A bound key plays here and now, as it is read: left to bubble up to the bindings, it would
+        play after the keys behind it were let through (a danger it brings could not stop them), and a
+        printable one would be bound only where the focus is by then (a key typed in one burst with a
+        word after it would be lost). A printable key that is no key here starts typing (in look mode
+        it is ignored): the command line takes it (and so the rest of the word), rather than the word's
+        letters playing one by one as moves. A letter played is kept, in case a word began with it
+        (word_start.py)."""
         if self.screen.key_taken(event):  # typed ahead of danger, or pressed to stop a travel
             event.stop()
             event.prevent_default()
             return
-        if not (event.is_printable and event.character):
+        bound, printable = self.screen.active_bindings.get(event.key), event.is_printable and event.character
+        if bound is None and not printable:
             self.letters = ""
             return
         event.stop()
         event.prevent_default()
-        bound = self.screen.active_bindings.get(event.key)
         if bound is None:
             if not self.screen.looking:
                 self.screen.start_typing(event.character, self.letters)
             self.letters = ""
             return
-        self.letters = (self.letters + event.character)[-LONGEST:] if event.character.isalpha() else ""
+        self.letters = (self.letters + event.character)[-LONGEST:] if printable and event.character.isalpha() else ""
         if bound.enabled:
             await self.app.run_action(bound.binding.action, bound.node)
