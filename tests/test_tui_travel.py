@@ -129,4 +129,7 @@ async def test_a_resumed_game_opens_with_its_history_and_the_stones_bearings():
         for words in ("The BLUE STONE hums to the NORTH-WEST, on this level.", "You hold still for 2 s."):
             assert words in told and words in resumed
         assert resumed.startswith("You wake in the dark heart") and resumed.count("> ") == 3
-        assert "stones 0:01: R" in str(again.screen.query_one(CuePanel).render())
+        cue = again.screen.query_one(CuePanel)
+        assert "stones 0:01: R" in str(cue.render())
+        await pilot.pause()
+        assert cue.content_size.height == 3  # a line each: shown before its width was known, fitted after

@@ -42,8 +42,14 @@ class CuePanel(Static):
         self.set_class(cue.proximity in ("VERY CLOSE", "CLOSE") or cue.temporal_status in WHINE, "-alarm")
 
     def on_resize(self, event: events.Resize) -> None:
+        """Fitted again to the new width, once this resize's layout is done: its lines may be fewer (shown
+        before the width was known, the longest forms wrapped), and a layout asked for during this one
+        would be lost."""
         if getattr(self, "_shown", None):
-            self.update(cue_words(*self._shown, self.content_size.width), layout=False)
+            self.call_after_refresh(self._fit)
+
+    def _fit(self) -> None:
+        self.update(cue_words(*self._shown, self.content_size.width))
 
 
 def cue_words(response: GameStateResponse, bearings: Bearings | None = None, hard: bool = False,
@@ -62,7 +68,9 @@ def cue_words(response: GameStateResponse, bearings: Bearings | None = None, har
         lines.append(fit([[doing[1] + Text(" · ") + jump[1], doing[1]]], width, (0,)))
     forms = bearing_forms(bearings, response.user_state.inventory, hard)
     lines.append(fit([forms], width, (0,) * len(forms)))
-    return Text("\n").join(lines)
+    text = Text("\n").join(lines)
+    text.no_wrap, text.overflow = True, "ellipsis"  # a line each, whatever the width (unknown at first)
+    return text
 
 
 def sound_forms(response: GameStateResponse) -> list[Text]:
