@@ -60,10 +60,9 @@ class Figures:
     lanterns_used: int = 0
 
     def count(self, result: TurnResult) -> None:
-        """One answered command: a turn and what happened in it (a refused command is none: the
-        user's seat counts those, in ``match.stats["user"].errors``)."""
-        if result.response.status == "ERROR":
-            return
+        """One played turn and what happened in it. Only played turns are counted: a refused command
+        is none (the user's seat counts those, in ``match.stats["user"].errors``), nor is one sent
+        after the end (the game-over box once said 12 turns where the replay had 11)."""
         self.turns += 1
         for e in result.events:
             if isinstance(e, ev.UserMoved):

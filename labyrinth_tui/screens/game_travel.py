@@ -151,8 +151,9 @@ class LookAndTravel:
             self._travel_on()
 
     def _travel_on(self) -> None:
-        """The next leg, if the travel still goes on."""
-        if self.travel is None or self.session.over or self.thinking is not None:
+        """The next leg, if the travel still goes on (and the player is still in the game: not left to
+        the title between two legs)."""
+        if self.travel is None or self.session.over or self.thinking is not None or not self.is_attached:
             return
         leg = self.travel.legs[0]
         if not self.play(f"{typed(leg.command)} (travel)", leg.command):

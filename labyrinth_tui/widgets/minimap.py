@@ -47,7 +47,6 @@ class Minimap(Widget, can_focus=True):
     class Pointed(Message):
         """A cell of the map was clicked (``moved``: the mouse only passed over it)."""
 
-        minimap: Minimap
         cell: Pos
         moved: bool = False
 
@@ -103,12 +102,12 @@ class Minimap(Widget, can_focus=True):
     def on_click(self, event: events.Click) -> None:
         cell = self._pointed(event)
         if cell is not None:
-            self.post_message(self.Pointed(self, cell))
+            self.post_message(self.Pointed(cell))
 
     def on_mouse_move(self, event: events.MouseMove) -> None:
         cell = self._pointed(event)
         if self.cursor is not None and cell is not None and cell != self.cursor:
-            self.post_message(self.Pointed(self, cell, moved=True))
+            self.post_message(self.Pointed(cell, moved=True))
 
     def _marks(self, z: int) -> dict[Pos, Glyph]:
         view = self.view
