@@ -25,7 +25,6 @@ from labyrinth.saves.atomic import write_json
 from labyrinth.saves.experience import Experience, Reflection, document
 from labyrinth.saves.paths import StorageError, advice
 
-from .dates import local_time
 from .terminal_text import printable
 
 
@@ -106,7 +105,7 @@ def _show(reflections: list[Reflection], wanted: str, out: TextIO) -> int:
 
 def list_line(r: Reflection, width: int = 0) -> str:
     """One reflection as `memory list` prints it; its lesson cut to ``width`` columns (0: whole)."""
-    line = (f"{printable(r.id):<17} {printable(local_time(r.created_at))}  {r.role:<8} {r.outcome:<7} "
+    line = (f"{printable(r.id):<17} {printable(r.created_at[:16].replace('T', ' '))}  {r.role:<8} {r.outcome:<7} "
             f"{printable(r.preset + ' ' + str(r.seed)):<14} {printable(r.agent):<12.12} ")
     text = printable(r.key_reflection)
     if width and len(line) + len(text) > width:
@@ -118,7 +117,7 @@ def write_reflection(r: Reflection, out: TextIO) -> None:
     """One reflection in full, as `memory show` prints it (the evidence as JSON, which escapes
     every control and non-ASCII character itself)."""
     print(f"{printable(r.id)}: the {r.role} ({printable(r.agent)}), {r.outcome} after {r.turns} turns, "
-          f"{r.game_time:g} s ({printable(r.preset)}, seed {r.seed}), {printable(local_time(r.created_at))}", file=out)
+          f"{r.game_time:g} s ({printable(r.preset)}, seed {r.seed}), {printable(r.created_at)}", file=out)
     source = "in the model's own words" if r.source == "model" else "from the game's events"
     print(f"\n{printable(r.key_reflection)}\n({source})", file=out)
     found = book_of([r], r.role, r.preset).lessons()

@@ -16,7 +16,7 @@ from labyrinth.tui.app import LabyrinthApp
 from labyrinth.tui.screens.title import HUMAN, NewGame
 from labyrinth.tui.widgets.narrative import NarrativeLog
 
-from .test_tui import SIZE, type_line
+from .test_tui import SIZE
 
 TINY = NewGame(7, "tiny", "normal", HUMAN, "builtin", learning=False)  # the user starts at (200, 200, 100)
 CLOSE_BY = (195, 200, 100)  # five steps west down the corridor: CLOSE, out of sight
@@ -83,5 +83,6 @@ async def test_a_typed_move_into_a_known_wall_costs_nothing():
         await pilot.pause()
         session = app.screen.session
         assert "SOUTH" not in session.response.environment.visible_paths
-        await type_line(pilot, "move south 3")
+        app.screen.query_one("#command", Input).value = "move south 3"
+        await pilot.press("enter")
         assert session.game.state.turn == 0 and str(app.screen.query_one("#hint", Static).render()) == "A wall."

@@ -17,7 +17,8 @@ from labyrinth.tui.screens.game_over import QUIET_S, GameOverScreen
 from labyrinth.tui.screens.saved_games import SavedGamesScreen
 from labyrinth.tui.screens.title import HUMAN, NewGame
 
-from .test_tui import SIZE, halt_until_over, type_line, wait_for
+from .test_tui import SIZE, halt_until_over, wait_for
+from .test_tui_travel import enter
 
 TINY = NewGame(5, "tiny", "normal", HUMAN, "builtin", learning=False)
 
@@ -26,7 +27,7 @@ async def test_the_game_over_screen_saves_the_story_that_replay_summary_prints(c
     app = LabyrinthApp(TINY, clock=clock)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        await type_line(pilot, "look")
+        await enter(pilot, "look")
         await halt_until_over(pilot, app.screen.session)
         over = app.screen
         assert isinstance(over, GameOverScreen)
@@ -47,7 +48,7 @@ async def test_quitting_tells_the_shell_where_the_game_is_saved():
     app = LabyrinthApp(TINY)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        await type_line(pilot, "look")
+        await enter(pilot, "look")
         await pilot.press("ctrl+q")
         await pilot.pause()
     (saved,), _ = list_games()
@@ -61,7 +62,7 @@ async def test_saved_games_and_replays_say_when_in_one_format_and_the_footer_nam
     app = LabyrinthApp(TINY)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        await type_line(pilot, "look")
+        await enter(pilot, "look")
         await pilot.press("ctrl+t")  # saved, to the title
         await pilot.pause()
         footer = [binding.description for _, binding, _, _ in app.screen.active_bindings.values() if binding.show]
