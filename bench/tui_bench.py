@@ -3,9 +3,10 @@ to the first frame of the game (a real process on a pseudo-terminal), and from a
 key press to the updated screen (the app driven headless, the built-in Minotaur
 deciding every turn). Prints figures against their targets.
 
-The keys are a player's: arrows that walk an open way, shift+arrows that run,
-`l` looks, space waits, PageUp/PageDown take a ramp where one is in sight (else
-`[` `]` look at the next level). Saves, replays and the experience log go to a
+The keys are a player's: arrows that walk an open way, shift+arrows that run
+(along the corridor), `l` looks, space waits, PageUp/PageDown take a ramp where
+one is in sight (else `[` `]` look at the next level), and `x` examines the map:
+a cursor moved a cell, then Esc. Saves, replays and the experience log go to a
 fresh folder, never the user's.
 
 Each figure is given twice: wall time, what a person waits, judged against the target; and
@@ -42,7 +43,8 @@ KEY_MS = 50
 SIZE = (120, 40)
 ARROWS = {"NORTH": "up", "EAST": "right", "SOUTH": "down", "WEST": "left"}
 BACK = {"NORTH": "SOUTH", "SOUTH": "NORTH", "EAST": "WEST", "WEST": "EAST"}
-RHYTHM = ("walk", "walk", "run", "look", "walk", "level", "wait", "walk", "run", "level")
+RHYTHM = ("walk", "walk", "run", "look", "walk", "level", "wait", "walk", "run", "level", "examine", "cursor", "leave")
+EXAMINING = {"examine": "x", "cursor": "up", "leave": "escape"}  # look mode: the map redrawn, no turn
 
 
 def first_frame_seconds(preset: str, difficulty: str) -> tuple[float, float]:
@@ -78,7 +80,8 @@ def first_frame_seconds(preset: str, difficulty: str) -> tuple[float, float]:
 
 class Player:
     """Chooses the next key from what the screen's last response shows, in a fixed rhythm: walking on
-    (not back, where another way is open), running, looking, waiting, and changing level."""
+    (not back, where another way is open), running, looking, waiting, changing level, and examining the
+    map (look mode's cursor)."""
 
     def __init__(self) -> None:
         self.count = 0
@@ -89,6 +92,8 @@ class Player:
         """The key, and whether it plays a turn (else it only redraws)."""
         kind = RHYTHM[self.count % len(RHYTHM)]
         self.count += 1
+        if kind in EXAMINING:
+            return EXAMINING[kind], False
         if kind == "look":
             return "l", True
         if kind == "wait":
