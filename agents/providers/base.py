@@ -14,6 +14,7 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from labyrinth.engine.commands import shorten
 from labyrinth.engine.wsap import ActionSpace
 from labyrinth.engine.wsap.action_schema import action_schema
 from labyrinth.engine.wsap.roles import ROLES
@@ -23,6 +24,10 @@ from .secrets import redact
 
 CONTEXT_TOKENS = 4096  # the smallest context a model is given (Ollama's default num_ctx)
 REPLY_TOKENS = 300  # the most a reply may take: an action and a sentence of reasoning
+# The most kept of a reply's text, and of the API's word for why it stopped: a whole REPLY_TOKENS answer
+# is some 1,200 characters, and a model's thinking is never in its text. What is cut says so.
+REPLY_CHARS = 64 * 1024
+WORD_CHARS = 64
 DEFAULT_EFFORT = "low"  # a thinking model's effort unless its contestant says: enough to choose one move
 # Room for a model's thinking, given on top of the answer's max_tokens to a model that thinks (its
 # thinking is paid as output and counted against the same limit), by reasoning effort. A cap, not a
@@ -39,10 +44,11 @@ MODEL_EFFORT = "medium"  # the room for a model that thinks at its own default e
 @dataclass(frozen=True)
 class Reply:
     """A model's answer as it leaves the provider layer: its text never holds a secret (a model
-    or gateway that echoes the prompt or the key cannot send one on), and when the API said why
-    the answer stopped or was withheld, that reason, for the agent to report."""
+    or gateway that echoes the prompt or the key cannot send one on) and is cut to REPLY_CHARS
+    first (every later scan of it is then bounded), and when the API said why the answer stopped
+    or was withheld, that reason, for the agent to report."""
 
-    text: str  # the raw reply, as the model wrote it (redacted): the agent checks this, whatever the SDK parsed
+    text: str  # the raw reply, as the model wrote it (cut, redacted): the agent checks this, whatever the SDK parsed
     tokens_in: int | None  # from the API's usage fields
     tokens_out: int | None  # the answer's, its reasoning (thinking) included
     finish_reason: str | None = None  # the API's own word (STOP, MAX_TOKENS, SAFETY, length, ...) when it gave one
@@ -50,7 +56,10 @@ class Reply:
     reasoning_tokens: int | None = None  # of tokens_out, those the model spent thinking before its answer
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "text", redact(self.text))
+        object.__setattr__(self, "text", redact(shorten(self.text, REPLY_CHARS)))
+        for word in ("finish_reason", "blocked"):
+            if getattr(self, word) is not None:
+                object.__setattr__(self, word, redact(shorten(str(getattr(self, word)), WORD_CHARS)))
 
     @property
     def cut_short(self) -> str | None:
