@@ -197,13 +197,8 @@ def _reply(r: Any) -> Reply:
     content = message.get("content") if isinstance(message, dict) and finish != WITHHELD else None
     usage = r.get("usage") if isinstance(r.get("usage"), dict) else {}
     details = usage.get("completion_tokens_details") if isinstance(usage.get("completion_tokens_details"), dict) else {}
-    return Reply(content or "", _count(usage.get("prompt_tokens")), _count(usage.get("completion_tokens")), finish,
-                 reasoning_tokens=_count(details.get("reasoning_tokens")))
-
-
-def _count(tokens: Any) -> int | None:
-    """A usage field's count of tokens, if it is one (the agent adds them up)."""
-    return tokens if isinstance(tokens, int) and not isinstance(tokens, bool) else None
+    return Reply(content or "", usage.get("prompt_tokens"), usage.get("completion_tokens"), finish,
+                 reasoning_tokens=details.get("reasoning_tokens"))  # a count that is none, Reply drops
 
 
 def strict_schema(schema: dict[str, Any]) -> dict[str, Any]:
