@@ -16,6 +16,7 @@ import re
 import string
 import subprocess
 import sys
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -35,7 +36,7 @@ from labyrinth.agents.registry import make_agent
 from labyrinth.agents.runner import Match
 from labyrinth.agents.wsap_messages import ActionParseError, _first_action_object, parse_action
 from tests.cpu import cpu_seconds, growth
-from tests.stubs import CHAT_PATHS, WIRE, Model, Stub, conversation_text
+from tests.stubs import WIRE, Model, Stub, conversation_text
 
 TRANSPORTS = {"gemini": GeminiTransport, "mistral": MistralTransport, "ollama": OllamaTransport,
               "openai": OpenAITransport}
@@ -108,9 +109,8 @@ def test_a_body_its_sdk_cannot_read_is_a_provider_error(provider, kind, status, 
 
 def test_an_error_raised_before_any_answer_is_a_bug_and_propagates():
     calls = Caller("openai", "http://127.0.0.1:9", timeout_s=1.0)
-    classify = lambda exc: transport_failure("openai", exc, 1.0, "here")  # noqa: E731
     with pytest.raises(TypeError, match="unsupported operand"):
-        calls(lambda: 1 + "1", classify)
+        calls(lambda: 1 + "1", partial(transport_failure, "openai", timeout_s=1.0, where="here"))
 
 
 @pytest.mark.parametrize("provider", list(TRANSPORTS))
