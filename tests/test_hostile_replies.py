@@ -164,6 +164,16 @@ def test_a_long_reply_is_cut_before_it_is_kept_saying_how_long_it_was(provider, 
     assert reply.text == text[:REPLY_CHARS] + f"... ({len(text):,} characters)"
 
 
+@pytest.mark.parametrize("provider", list(TRANSPORTS))
+def test_a_count_of_tokens_that_cannot_be_one_is_no_count(provider, stub):
+    answer = WIRE[provider][0]('{"action": "WAIT"}', 10**30, 5)  # past SQLite's integers, where results go
+    stub.reply(200, json.dumps(answer).replace('"completion_tokens": 5', '"completion_tokens": -5')
+               .replace('"candidatesTokenCount": 5', '"candidatesTokenCount": -5').replace('"eval_count": 5',
+                                                                                         '"eval_count": -5'))
+    reply = ask(provider, stub.url)
+    assert (reply.text, reply.tokens_in, reply.tokens_out) == ('{"action": "WAIT"}', None, None)
+
+
 @pytest.mark.parametrize("kind", ["letters", "a://", "no spaces"])
 def test_redact_and_the_reply_parser_take_time_linear_in_the_length(kind):
     small, large = hostile_texts(100_000)[kind], hostile_texts(1_000_000)[kind]
