@@ -267,7 +267,7 @@ class Harness:
     def make_baseline(self) -> None:
         """A data directory as a user's would be after some play: a log, replays, a roster, a save."""
         env_run = [LABYRINTH, "arena", "--games", "2", "--seed", str(SEED_OF_THE_LOGGED_GAMES), "--preset", "tiny",
-                   "--max-turns", "150", "--replays", str(self.data / "replays")]
+                   "--max-turns", "150", "--learn", "both", "--replays", str(self.data / "replays")]
         subprocess.run(env_run, env=self.env, check=True, capture_output=True, timeout=120)
         from labyrinth.agents.avatars import LabyrinthAvatars
         from labyrinth.engine.wsap import Action, AvatarSpec
@@ -287,7 +287,7 @@ class Harness:
         """The commands that read a file of ``kind``, the one that uses it for real first."""
         py = [sys.executable, "-c"]
         arena = [LABYRINTH, "arena", "--games", "1", "--seed", str(SEED_OF_THE_LOGGED_GAMES), "--preset", "tiny",
-                 "--max-turns", "40", "--json"]
+                 "--max-turns", "40", "--learn", "both", "--json"]  # it reads the log only when someone learns
         return {
             "log": [("arena", lambda _, __: arena), ("memory list", lambda _, __: [LABYRINTH, "memory", "list"])],
             "save": [("resume (jack_in)", lambda path, _: [*py, SAVE_RESUMER, str(path)]),
