@@ -2,7 +2,7 @@
 through the real SDK clients and every kind of call an LLM agent makes (its plan, its turns, its
 lesson), and what one such reply costs, each figure measured in a fresh process.
 
-    .venv/bin/python bench/hostile_replies.py [--seed N] [--before /tmp/before/.venv/bin/python]
+    .venv/bin/python bench/hostile_replies.py [--seed N] [--figures] [--before /tmp/before/.venv/bin/python]
 
 Ways in, one per kind of reply, each through the four SDKs (two matches of two turns each, then
 the lesson), its replies drawn from the seed:
@@ -16,7 +16,7 @@ Counted: calls tried; crashes (an exception out of a call, or one the turn loop 
 counted); hangs (no end within the watchdog's time); and the harness's peak RSS growth over the
 way (more than FLAT_MB is counted a wrong answer: memory that is not flat).
 
-Figures, each in a fresh process of the interpreter given (the stand-in in another, so its CPU
+Figures (with --figures), each in a fresh process of the interpreter given (the stand-in in another, so its CPU
 is not counted): CPU time of `redact` and of a whole turn (LLMAgent.decide) for a reply of
 40k, 150k and 1M letters, and the peak RSS growth and CPU time of a turn answered with 50 MB.
 Given --before (the interpreter of a checkout of the commit before the fix), each figure is
@@ -149,7 +149,7 @@ def way(kind: str, seed: int, memory: dict[str, float],
         from labyrinth.agents.runner import Match
 
         warm_up()
-        peak = peak_mb()
+        before = peak_from_now()
         for provider in PROVIDERS:
             with serving(provider, kind, seed) as url:
                 for number in range(MATCHES):
@@ -164,7 +164,7 @@ def way(kind: str, seed: int, memory: dict[str, float],
                     if caught:
                         tally.fail("crashes", f"{label}: a turn", f"{caught} exceptions, caught by the turn loop")
                     watched(tally, f"{label}: lesson", 1, lambda agent=agent: agent.lesson("You lost."))
-        memory[kind] = peak_mb() - peak
+        memory[kind] = peak_mb() - before
         if memory[kind] > FLAT_MB:
             tally.fail("wrong", kind, f"the peak RSS grew by {memory[kind]:.0f} MB")
     return body
@@ -199,8 +199,23 @@ def watched(tally: Tally, label: str, calls: int, run: Callable[[], Any]) -> Non
         tally.fail("crashes", label, f"{type(exc).__name__}: {exc}")
 
 
+def peak_from_now() -> float:
+    """This process's RSS now (MB), from which its peak is measured afresh (Linux: clear_refs resets
+    the high-water mark, which otherwise holds whatever the process did before)."""
+    Path("/proc/self/clear_refs").write_text("5")
+    return _status_mb("VmRSS")
+
+
 def peak_mb() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
+    """This process's peak RSS (MB) since ``peak_from_now()``."""
+    return _status_mb("VmHWM")
+
+
+def _status_mb(field: str) -> float:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith(f"{field}:"):
+            return int(line.split()[1]) / 1024  # kB
+    raise LookupError(field)
 
 
 # --- the figures ------------------------------------------------------------------------------------
@@ -228,12 +243,12 @@ def figure(what: str, provider: str, size: int) -> dict[str, Any]:
         observation = adapter.reset()
         agent.initialize(adapter.game_description, adapter.action_space)
         agent.decide(observation)  # the warm-up: the SDK's lazy imports, the connection
-        peak = peak_mb()
+        before = peak_from_now()
         with cpu_budget(BUDGET_S[what]):  # one turn: five failed turns in a row and the model is replaced
             began = time.process_time()
             agent.decide(observation)
             spent = time.process_time() - began
-    return {"cpu_s": spent, "peak_mb": peak_mb() - peak, "failure": str(agent.failure or "").replace(url, "...")}
+    return {"cpu_s": spent, "peak_mb": peak_mb() - before, "failure": str(agent.failure or "").replace(url, "...")}
 
 
 def per_call(call: Callable[[], Any]) -> float:
@@ -300,7 +315,9 @@ def main() -> int:
         return 0
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seed", type=int, default=1, help="what every reply is drawn from (default: 1)")
-    parser.add_argument("--before", help="the Python of a checkout before the fix: its figures beside these")
+    parser.add_argument("--figures", action="store_true", help="also what one hostile reply costs (some 30 s)")
+    parser.add_argument("--before", help="the Python of a checkout before the fix: its figures beside these "
+                                         "(implies --figures)")
     args = parser.parse_args()
     memory: dict[str, float] = {}
     for kind in KINDS:
@@ -309,7 +326,8 @@ def main() -> int:
         way(kind, args.seed, memory)(tally)
         print(f"{tally.way}: {tally.tried} calls, {tally.crashes} crashes, {tally.hangs} hangs, peak RSS "
               f"+{memory[kind]:.0f} MB, {time.monotonic() - began:.1f} s", *tally.failures, sep="\n  ")
-    print(figures_table(args.before))
+    if args.figures or args.before:
+        print(figures_table(args.before))
     return 0
 
 
