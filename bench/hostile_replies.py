@@ -164,7 +164,7 @@ def way(kind: str, seed: int, memory: dict[str, float],
                     if caught:
                         tally.fail("crashes", f"{label}: a turn", f"{caught} exceptions, caught by the turn loop")
                     watched(tally, f"{label}: lesson", 1, lambda agent=agent: agent.lesson("You lost."))
-        memory[kind] = peak_mb() - before
+        memory[kind] = max(0.0, peak_mb() - before)
         if memory[kind] > FLAT_MB:
             tally.fail("wrong", kind, f"the peak RSS grew by {memory[kind]:.0f} MB")
     return body
@@ -248,7 +248,7 @@ def figure(what: str, provider: str, size: int) -> dict[str, Any]:
             began = time.process_time()
             agent.decide(observation)
             spent = time.process_time() - began
-    return {"cpu_s": spent, "peak_mb": peak_mb() - before, "failure": str(agent.failure or "").replace(url, "...")}
+    return {"cpu_s": spent, "peak_mb": max(0.0, peak_mb() - before), "failure": str(agent.failure or "").replace(url, "...")}
 
 
 def per_call(call: Callable[[], Any]) -> float:
