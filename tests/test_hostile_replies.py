@@ -58,12 +58,12 @@ def ask(provider: str, url: str):
     return transport(provider, url).complete("You are the Minotaur.", [("user", "Where to?")], SCHEMAS["minotaur"])
 
 
-def hostile_texts(length: int) -> dict[str, str]:
+def hostile_text(kind: str, length: int) -> str:
     """Texts that made the old scans backtrack: letters (a scheme that never ends), URLs' starts
     with nothing after them, and printable characters without a space (drawn from a fixed seed)."""
-    rng = random.Random(f"{length}:no-spaces")
-    return {"letters": "a" * length, "a://": "a://" * (length // 4), "no spaces": "".join(rng.choices(NO_SPACES,
-                                                                                                      k=length))}
+    if kind == "no spaces":
+        return "".join(random.Random(f"{length}:no-spaces").choices(NO_SPACES, k=length))
+    return "a" * length if kind == "letters" else "a://" * (length // 4)
 
 
 @pytest.fixture
@@ -176,7 +176,7 @@ def test_a_count_of_tokens_that_cannot_be_one_is_no_count(provider, stub):
 
 @pytest.mark.parametrize("kind", ["letters", "a://", "no spaces"])
 def test_redact_and_the_reply_parser_take_time_linear_in_the_length(kind):
-    small, large = hostile_texts(100_000)[kind], hostile_texts(1_000_000)[kind]
+    small, large = hostile_text(kind, 100_000), hostile_text(kind, 1_000_000)
     assert growth(redact, small, large) < 4  # 10 for a cost in the square of the length
 
     def parse(text: str) -> None:
