@@ -121,7 +121,9 @@ class LLMAgent:
         return held() if callable(held) else 0.0
 
     def lesson(self, what_happened: str) -> str | None:
-        """The model's own two sentences on the finished game (Reflexion); None if it cannot say."""
+        """The model's own two sentences on the finished game (Reflexion); None if it cannot say.
+        Asked after the game, where no turn loop counts a failure: whatever the call raises is
+        counted here (an exception as the side counts one in a turn), never a crash of the run."""
         if self.replacement is not None:
             return None  # the provider kept failing: do not ask it again
         ask = (f"The game is over. {what_happened}\nWhat did your behaviour teach you that holds in any labyrinth? "
@@ -133,6 +135,11 @@ class LLMAgent:
             reply = self.transport.complete(self.system, [("user", ask)], LESSON)
         except ProviderError as exc:
             self._count(None, time.perf_counter() - began, str(exc))
+            return None
+        except Exception as exc:  # noqa: BLE001 -- a bug, counted as the side counts one, the results still shown
+            if self.meter is not None:
+                self.meter.exceptions += 1
+            self._count(None, time.perf_counter() - began, f"{type(exc).__name__}: {exc}")
             return None
         self._count(reply, time.perf_counter() - began)
         try:

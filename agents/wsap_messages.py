@@ -10,6 +10,7 @@ prompt is unchanged when there is none.
 from __future__ import annotations
 
 import json
+import re
 
 from labyrinth.engine.commands import excerpt
 from labyrinth.engine.wsap import Action, ActionSpace, Observation
@@ -19,6 +20,8 @@ STEP_QUESTION = 'What action do you take? Respond with JSON: {"action": "name", 
 _EXPECTED = 'expected a JSON object like {"action": "name", "params": {}, "reasoning": "why"}'
 _NOT_PARAMS = ("action", "name", "reasoning")  # the keys of a reply that are not flat params
 ANSWER_CHARS = 20_000  # an answer (after any thoughts) longer than this is refused unread; an action is ~100
+OPENING = re.compile(r'\{\s*["}]')  # where a JSON object can begin: '{', then a key or its end
+FAILED_DECODES = 64  # the most object openings tried that do not decode, before the search gives up
 
 
 class ActionParseError(ValueError):
@@ -54,7 +57,7 @@ def parse_action(text: str) -> Action:
         text = text.split("<think>", 1)[0]
         if not text.strip():
             raise ActionParseError(f"the reply ends inside a <think> block, with no answer after it; {_EXPECTED}")
-    if len(text) > ANSWER_CHARS:  # searching it costs time in the square of its length (see _first_action_object)
+    if len(text) > ANSWER_CHARS:  # not read: an answer is a JSON object and a sentence
         raise ActionParseError(f"the answer is {len(text):,} characters long, more than the {ANSWER_CHARS:,} "
                                f"read; {_EXPECTED}")
     reply = _first_action_object(text)
@@ -76,16 +79,23 @@ def parse_action(text: str) -> Action:
 
 def _first_action_object(text: str) -> dict:
     """The first JSON object in ``text`` with an "action" or "name" key. Decoding
-    from each '{' (not a regex) handles nested objects and braces inside strings;
-    an object decoded whole is skipped whole, so its inner objects are not tried.
-    Each failed decode counts the lines before it (for its error's line number),
-    hence the cap on the answer's length."""
-    decoder, objects, at = json.JSONDecoder(), 0, text.find("{")
-    while at != -1:
+    from each place an object can begin (not a regex) handles nested objects and
+    braces inside strings; an object decoded whole is skipped whole, so its inner
+    objects are not tried. Each failed decode counts the lines before it (for its
+    error's line number), so at most FAILED_DECODES are tried: the search stays
+    linear in the text's length, whatever the text."""
+    decoder, objects, failed = json.JSONDecoder(), 0, 0
+    opening = OPENING.search(text)
+    while opening:
+        at = opening.start()
         try:
             value, end = decoder.raw_decode(text, at)
         except json.JSONDecodeError:
-            at = text.find("{", at + 1)
+            failed += 1
+            if failed == FAILED_DECODES:
+                raise ActionParseError(f"none of the first {FAILED_DECODES} JSON objects the reply begins can be "
+                                       f"read; {_EXPECTED}") from None
+            opening = OPENING.search(text, at + 1)
             continue
         except RecursionError:  # every '{' inside would be as deep: stop here, in linear time
             raise ActionParseError(f"the reply's JSON is nested too deeply to read; {_EXPECTED}") from None
@@ -94,7 +104,7 @@ def _first_action_object(text: str) -> dict:
         objects += 1  # decoding from a '{' gives a dict
         if "action" in value or "name" in value:
             return value
-        at = text.find("{", end)
+        opening = OPENING.search(text, end)
     if objects:
         raise ActionParseError(f'the reply\'s JSON object has no "action" key; {_EXPECTED}')
     raise ActionParseError(f"the reply holds no JSON object; {_EXPECTED}")

@@ -3,9 +3,10 @@ and counts what breaks. It reports failures, it does not hide them: a way in tha
 is not yet hardened shows up in the table, and the first few failures of each
 are listed under it.
 
-    .venv/bin/python bench/hostile.py [--seed N] [--quick] [--budget SECONDS]
+    .venv/bin/python bench/hostile.py [--seed N] [--quick] [--budget SECONDS] [--figures] [--before PYTHON]
 
-hostile_inputs.py draws the inputs, hostile_watch.py counts and watches, hostile_gsm.py talks to gsm.
+hostile_inputs.py draws the inputs, hostile_watch.py counts and watches, hostile_gsm.py talks to gsm,
+hostile_replies.py serves hostile model replies and takes what one costs.
 
 Ways in: the typed-command parser, WSAP's parse_action and the WSAP adapters' act
 (in this process, each input under a watchdog), `labyrinth gsm` in each of its
@@ -13,7 +14,9 @@ modes (a subprocess, one line at a time, each answer awaited), and the files on
 disk that the game reads (experience log, saves, replays, avatar rosters,
 config: broken, mutated, special files, links out of the data directory), each
 read by the commands that read it in a fresh temporary XDG_DATA_HOME and
-XDG_CONFIG_HOME. A decoy directory outside the data directory is snapshotted
+XDG_CONFIG_HOME, and the replies of a hostile model server (long, deep, huge,
+binary) through the four real SDKs and every kind of call an LLM agent makes
+(hostile_replies.py). A decoy directory outside the data directory is snapshotted
 (names, sizes, mtimes, contents) before and after every way in: any change is a
 file touched outside the data directory.
 
@@ -21,9 +24,12 @@ Counted per way in: inputs tried; crashes (an uncaught exception, a traceback,
 death by a signal); hangs (no end or no answer within the watchdog's time);
 wrong answers (`gsm` lines without exactly one answer, or a bad line not
 answered ERROR, or an echo of a giant line; a typed command's hint that is not
-one line; an invalid config accepted); files touched outside. The run is
+one line; an invalid config accepted; replies whose calls grew the peak RSS by
+more than hostile_replies.FLAT_MB); files touched outside. The run is
 bounded: a fixed number of inputs per way in and a time budget shared among
-them, after which a way in stops where it is and says how far it got.
+them, after which a way in stops where it is and says how far it got. With
+--figures (or --before, the Python of a checkout before a fix, for its figures
+beside these), what one hostile reply costs is taken too, in fresh processes.
 """
 
 from __future__ import annotations
@@ -43,6 +49,7 @@ from pathlib import Path
 from typing import Any
 
 import hostile_inputs as inputs
+import hostile_replies as replies
 from hostile_gsm import ANSWER_S, GsmSession, is_error, limited
 from hostile_watch import HANG_S, SLOW_S, Decoy, Hang, Tally, Watchdog, call
 
@@ -260,7 +267,7 @@ class Harness:
     def make_baseline(self) -> None:
         """A data directory as a user's would be after some play: a log, replays, a roster, a save."""
         env_run = [LABYRINTH, "arena", "--games", "2", "--seed", str(SEED_OF_THE_LOGGED_GAMES), "--preset", "tiny",
-                   "--max-turns", "150", "--replays", str(self.data / "replays")]
+                   "--max-turns", "150", "--learn", "both", "--replays", str(self.data / "replays")]
         subprocess.run(env_run, env=self.env, check=True, capture_output=True, timeout=120)
         from labyrinth.agents.avatars import LabyrinthAvatars
         from labyrinth.engine.wsap import Action, AvatarSpec
@@ -280,7 +287,7 @@ class Harness:
         """The commands that read a file of ``kind``, the one that uses it for real first."""
         py = [sys.executable, "-c"]
         arena = [LABYRINTH, "arena", "--games", "1", "--seed", str(SEED_OF_THE_LOGGED_GAMES), "--preset", "tiny",
-                 "--max-turns", "40", "--json"]
+                 "--max-turns", "40", "--learn", "both", "--json"]  # it reads the log only when someone learns
         return {
             "log": [("arena", lambda _, __: arena), ("memory list", lambda _, __: [LABYRINTH, "memory", "list"])],
             "save": [("resume (jack_in)", lambda path, _: [*py, SAVE_RESUMER, str(path)]),
@@ -445,13 +452,17 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seed", type=int, default=1, help="what every input is drawn from (default: 1)")
     parser.add_argument("--quick", action="store_true", help="fewer inputs of each kind: a run of about a minute")
-    parser.add_argument("--budget", type=float, help="seconds for the whole run (default: 110, quick: 55)")
+    parser.add_argument("--budget", type=float, help="seconds for the whole run (default: 150, quick: 75)")
+    parser.add_argument("--figures", action="store_true", help="also what one hostile reply costs (some 30 s)")
+    parser.add_argument("--before", help="the Python of a checkout before a fix: its figures beside these "
+                                         "(implies --figures)")
     args = parser.parse_args()
     size = QUICK if args.quick else FULL
     began = time.monotonic()
     root = Path(tempfile.mkdtemp(prefix="labyrinth-hostile-"))
     try:
-        harness = Harness(args.seed, size, args.budget or (55.0 if args.quick else 110.0), root)
+        harness = Harness(args.seed, size, args.budget or (75.0 if args.quick else 150.0), root)
+        memory: dict[str, float] = {}  # each reply way's peak RSS growth
         harness.make_baseline()
         ways: list[tuple[str, float, Callable[[Tally], None]]] = [  # weights: the time each way in tends to need
             ("typed command (parse_command)", 1, harness.typed),
@@ -467,10 +478,15 @@ def main() -> int:
             ("file: replays", 9, harness.files("replay")),
             ("file: avatar roster", 5, harness.files("roster")),
             ("file: config", 8, harness.files("config")),
+            *((f"reply: {kind}", 5, replies.way(kind, args.seed, memory, harness.out_of_time))
+              for kind in replies.KINDS),
         ]
         for number, (name, weight, body) in enumerate(ways):
             harness.way(name, weight / sum(w for _, w, _ in ways[number:]), body)
         print(table(harness.tallies, args.seed, "quick" if args.quick else "full", time.monotonic() - began))
+        print("\nReplies' peak RSS growth: " + ", ".join(f"{kind} +{mb:.0f} MB" for kind, mb in memory.items()))
+        if args.figures or args.before:
+            print("\n" + replies.figures_table(args.before))
     finally:
         shutil.rmtree(root, ignore_errors=True)
     return 0

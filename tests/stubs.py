@@ -3,9 +3,10 @@ clients can be tested without the internet.
 
 A Stub records every request and answers from a scripted queue, or else from a
 ``respond(request)`` function; a reply is (status, payload, headers), where the
-header "_delay" makes it answer late (to test timeouts) and "_trickle" sends the
-body one byte every so many seconds (a per-read timeout never trips). ``Model``
-plays a simple but legal game as either role and injects faults on a schedule;
+header "_delay" makes it answer late (to test timeouts), "_trickle" sends the body
+one byte every so many seconds (a per-read timeout never trips) and "_chunked" sends
+it in chunks, its length unsaid. ``Model`` plays a simple but legal game as either
+role and injects faults on a schedule;
 ``PerMinuteQuota`` answers 429 as Gemini does once a minute's requests are spent,
 on a ``FakeClock`` that the client's waits move.
 """
@@ -23,6 +24,7 @@ from typing import Any
 from labyrinth.agents.providers.base import REPLY_TOKENS
 
 StubReply = tuple[int, Any, dict | None]
+CHUNK_BYTES = 64 << 10  # a chunked answer's chunk
 
 
 class Stub:
@@ -55,16 +57,20 @@ class Stub:
                     status, payload, headers = stub._next(request)
                 headers = dict(headers or {})
                 delay, trickle = headers.pop("_delay", 0), headers.pop("_trickle", 0)
+                chunked = headers.pop("_chunked", False)
                 if delay and stub.closing.wait(delay):
                     return
                 data = payload if isinstance(payload, (bytes, str)) else json.dumps(payload)
                 data = data.encode() if isinstance(data, str) else data
                 self.send_response(status)
                 self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
+                self.send_header(*(("Transfer-Encoding", "chunked") if chunked else ("Content-Length", str(len(data)))))
                 for key, value in headers.items():
                     self.send_header(key, str(value))
                 self.end_headers()
+                if chunked:
+                    self._send_chunks(data)
+                    return
                 if not trickle:
                     self.wfile.write(data)
                     return
@@ -73,6 +79,12 @@ class Stub:
                         return
                     self.wfile.write(data[i:i + 1])
                     self.wfile.flush()
+
+            def _send_chunks(self, data: bytes) -> None:
+                for at in range(0, len(data), CHUNK_BYTES):
+                    chunk = data[at:at + CHUNK_BYTES]
+                    self.wfile.write(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+                self.wfile.write(b"0\r\n\r\n")
 
             do_POST = do_GET = _handle
 

@@ -14,6 +14,7 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from labyrinth.engine.commands import shorten
 from labyrinth.engine.wsap import ActionSpace
 from labyrinth.engine.wsap.action_schema import action_schema
 from labyrinth.engine.wsap.roles import ROLES
@@ -23,6 +24,12 @@ from .secrets import redact
 
 CONTEXT_TOKENS = 4096  # the smallest context a model is given (Ollama's default num_ctx)
 REPLY_TOKENS = 300  # the most a reply may take: an action and a sentence of reasoning
+# The most kept of a reply's text, and of the API's word for why it stopped: a whole REPLY_TOKENS answer
+# is some 1,200 characters, and a model's thinking is never in its text. What is cut says so.
+REPLY_CHARS = 64 * 1024
+WORD_CHARS = 64
+MOST_TOKENS = 2**31 - 1  # a count of tokens past any context; a larger one from an API is no count (SQLite's
+# integers hold 2**63, and a JSON number may have 4,300 digits)
 DEFAULT_EFFORT = "low"  # a thinking model's effort unless its contestant says: enough to choose one move
 # Room for a model's thinking, given on top of the answer's max_tokens to a model that thinks (its
 # thinking is paid as output and counted against the same limit), by reasoning effort. A cap, not a
@@ -39,10 +46,12 @@ MODEL_EFFORT = "medium"  # the room for a model that thinks at its own default e
 @dataclass(frozen=True)
 class Reply:
     """A model's answer as it leaves the provider layer: its text never holds a secret (a model
-    or gateway that echoes the prompt or the key cannot send one on), and when the API said why
-    the answer stopped or was withheld, that reason, for the agent to report."""
+    or gateway that echoes the prompt or the key cannot send one on) and is cut to REPLY_CHARS
+    first (every later scan of it is then bounded), and when the API said why the answer stopped
+    or was withheld, that reason, for the agent to report. A count of tokens that cannot be one
+    (negative, past any context, not an integer) is None: the API gave no count to add up."""
 
-    text: str  # the raw reply, as the model wrote it (redacted): the agent checks this, whatever the SDK parsed
+    text: str  # the raw reply, as the model wrote it (cut, redacted): the agent checks this, whatever the SDK parsed
     tokens_in: int | None  # from the API's usage fields
     tokens_out: int | None  # the answer's, its reasoning (thinking) included
     finish_reason: str | None = None  # the API's own word (STOP, MAX_TOKENS, SAFETY, length, ...) when it gave one
@@ -50,7 +59,13 @@ class Reply:
     reasoning_tokens: int | None = None  # of tokens_out, those the model spent thinking before its answer
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "text", redact(self.text))
+        object.__setattr__(self, "text", redact(shorten(self.text, REPLY_CHARS)))
+        for count in ("tokens_in", "tokens_out", "reasoning_tokens"):
+            if not _plausible(getattr(self, count)):
+                object.__setattr__(self, count, None)
+        for word in ("finish_reason", "blocked"):
+            if getattr(self, word) is not None:
+                object.__setattr__(self, word, redact(shorten(str(getattr(self, word)), WORD_CHARS)))
 
     @property
     def cut_short(self) -> str | None:
@@ -58,6 +73,11 @@ class Reply:
         normal end or when the API did not say)."""
         reason = (self.finish_reason or "").upper()
         return None if reason in ("", "STOP", "FINISH_REASON_UNSPECIFIED") else self.finish_reason
+
+
+def _plausible(tokens: object) -> bool:
+    """Whether an API's count of tokens can be one (or is None: it gave none)."""
+    return tokens is None or (isinstance(tokens, int) and not isinstance(tokens, bool) and 0 <= tokens <= MOST_TOKENS)
 
 
 class ProviderError(Exception):

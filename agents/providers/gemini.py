@@ -20,8 +20,11 @@ from __future__ import annotations
 
 import re
 
+from labyrinth.engine.commands import shorten
+
 from ..config import ProviderSettings
 from .base import DEFAULT_EFFORT, THINKING_TOKENS, Reply, ResponseSchema
+from .bounds import event_hooks
 from .pacing import SYSTEM_CLOCK, Clock, Waiting
 from .retry import Caller, Failure, http_failure, transport_failure
 
@@ -29,6 +32,7 @@ API_VERSION = "v1beta"
 PRO_THINKING_TOKENS = 128  # the 2.5 Pro models cannot turn thinking off; 128 is their least
 LEVELS_FROM = 3  # the first generation that takes a thinking_level rather than a budget
 GENERATION = re.compile(r"gemini-(\d+)")
+NAME_CHARS = 80  # the most shown of the name the API gives a model
 
 
 class GeminiTransport:
@@ -41,7 +45,8 @@ class GeminiTransport:
         self.name = f"gemini/{settings.model}"
         self.where = settings.endpoint
         options = types.HttpOptions(base_url=self.where, api_version=API_VERSION,
-                                    timeout=int(settings.timeout_s * 1000))  # milliseconds
+                                    timeout=int(settings.timeout_s * 1000),  # milliseconds
+                                    client_args={"event_hooks": event_hooks()})  # its httpx2 client's
         self.client = genai.Client(api_key=settings.api_key.reveal() if settings.api_key else None,
                                    http_options=options)
         self.thinking, self.budget = thinking(settings.model, types)
@@ -83,7 +88,7 @@ class GeminiTransport:
     def check(self) -> str:
         """A cheap call for `labyrinth doctor`: the model's record (no tokens spent)."""
         model = self.calls.once(lambda: self.client.models.get(model=self.settings.model), self._classify)
-        return f"{model.name} answers (input limit {model.input_token_limit} tokens)"
+        return f"{shorten(str(model.name), NAME_CHARS)} answers (input limit {model.input_token_limit} tokens)"
 
 
 def thinking(model: str, types):

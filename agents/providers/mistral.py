@@ -22,20 +22,23 @@ import json
 
 from ..config import ProviderSettings
 from .base import MODEL_EFFORT, THINKING_TOKENS, Reply, ResponseSchema
+from .bounds import event_hooks
 from .pacing import SYSTEM_CLOCK, Clock, Waiting
-from .retry import Caller, Failure, http_failure, transport_failure
+from .retry import ERROR_CHARS, Caller, Failure, http_failure, transport_failure
 
 
 class MistralTransport:
     def __init__(self, settings: ProviderSettings, clock: Clock = SYSTEM_CLOCK) -> None:
         # imported here: `import agents` works without the SDK
+        import httpx2  # the SDK's HTTP library
         from mistralai.client import Mistral, models
 
         self.settings, self.models, self.timeout_s = settings, models, settings.timeout_s
         self.name = f"mistral/{settings.model}"
         self.where = settings.endpoint.rstrip("/").removesuffix("/v1")  # the SDK adds /v1
+        http = httpx2.Client(follow_redirects=True, event_hooks=event_hooks())  # as the SDK's own, bounded
         self.client = Mistral(api_key=settings.api_key.reveal() if settings.api_key else "", server_url=self.where,
-                              timeout_ms=int(settings.timeout_s * 1000))
+                              timeout_ms=int(settings.timeout_s * 1000), client=http)
         self.calls = Caller("mistral", settings.endpoint, settings.timeout_s, settings.rpm, clock, settings.hold_s)
 
     @property
@@ -70,7 +73,7 @@ class MistralTransport:
             return http_failure("mistral", exc.status_code, exc.body or exc.message, dict(exc.headers or {}),
                                 _json(exc.body))
         if isinstance(exc, errors.MistralError):  # 422, or a 200 the SDK could not read
-            return Failure(f"mistral: {type(exc).__name__}: {' '.join(str(exc).split())[:160]}")
+            return Failure(f"mistral: {type(exc).__name__}: {' '.join(str(exc)[:ERROR_CHARS].split())[:160]}")
         return transport_failure("mistral", exc, self.timeout_s, self.where)
 
     def check(self) -> str:
@@ -81,8 +84,8 @@ class MistralTransport:
 
 
 def _json(text: str | None):
-    """An error body as JSON, if it is JSON (the SDK keeps it as text)."""
+    """An error body as JSON, if it is JSON of at most ERROR_CHARS (the SDK keeps it as text)."""
     try:
-        return json.loads(text or "")
-    except ValueError:
+        return json.loads((text or "")[:ERROR_CHARS])
+    except (ValueError, RecursionError):
         return None

@@ -20,6 +20,7 @@ import json
 
 from ..config import ProviderSettings
 from .base import CONTEXT_TOKENS, THINKING_TOKENS, Reply, ResponseSchema
+from .bounds import event_hooks
 from .pacing import SYSTEM_CLOCK, Clock, Waiting
 from .retry import Caller, Failure, ForeignReply, http_failure, transport_failure
 
@@ -39,7 +40,7 @@ class OllamaTransport:
         key = settings.api_key.reveal() if settings.api_key else None
         self.client = Client(host=self.where, timeout=settings.timeout_s,
                              headers={"authorization": f"Bearer {key}"} if key else None,
-                             event_hooks={"response": [self._check_answer]})
+                             event_hooks=event_hooks(self._check_answer))
         self.think = THINK_LEVELS.get(settings.reasoning_effort or "none", False)
         room = THINKING_TOKENS[self.think] if self.think else 0
         self.options = {**OPTIONS, "temperature": settings.temperature, "num_predict": settings.max_tokens + room}

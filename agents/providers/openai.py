@@ -35,6 +35,7 @@ from typing import Any
 
 from ..config import ProviderSettings
 from .base import Reply, ResponseSchema
+from .bounds import event_hooks
 from .openai_dialect import dialect, learn, refused_in
 from .pacing import SYSTEM_CLOCK, Clock, Waiting
 from .retry import Caller, Failure, ForeignReply, http_failure, transport_failure
@@ -66,7 +67,8 @@ def shared_client(openai: Any, key: str, where: str, timeout_s: float) -> Any:
     A client is thread-safe and keeps a pool of connections, but its pool is scanned whole on every
     request, so hundreds of connections in one pool cost more than the request: the transports take
     turns among a few clients. Each would load the certificate store (some 40-70 ms of CPU): they
-    share the one SSL context the SDK's default client would make (ssl_context)."""
+    share the one SSL context the SDK's default client would make (ssl_context). Each reads at most
+    bounds.MAX_BODY_BYTES of an answer."""
     known = (where, hashlib.sha256(key.encode()).hexdigest(), timeout_s)  # the key itself is not kept here
     with _CLIENTS_LOCK:
         if not _CLIENTS:
@@ -74,7 +76,8 @@ def shared_client(openai: Any, key: str, where: str, timeout_s: float) -> Any:
         clients = _CLIENTS.setdefault(known, [])
         turn = _TAKEN[known] = _TAKEN.get(known, 0) + 1
         if len(clients) < CLIENTS_PER_ENDPOINT:
-            http = openai.DefaultHttpxClient(base_url=where, timeout=timeout_s, verify=ssl_context())
+            http = openai.DefaultHttpxClient(base_url=where, timeout=timeout_s, verify=ssl_context(),
+                                             event_hooks=event_hooks())
             clients.append(openai.OpenAI(api_key=key, base_url=where, timeout=timeout_s, max_retries=0,
                                          http_client=http))
         return clients[(turn - 1) % len(clients)]
@@ -194,13 +197,8 @@ def _reply(r: Any) -> Reply:
     content = message.get("content") if isinstance(message, dict) and finish != WITHHELD else None
     usage = r.get("usage") if isinstance(r.get("usage"), dict) else {}
     details = usage.get("completion_tokens_details") if isinstance(usage.get("completion_tokens_details"), dict) else {}
-    return Reply(content or "", _count(usage.get("prompt_tokens")), _count(usage.get("completion_tokens")), finish,
-                 reasoning_tokens=_count(details.get("reasoning_tokens")))
-
-
-def _count(tokens: Any) -> int | None:
-    """A usage field's count of tokens, if it is one (the agent adds them up)."""
-    return tokens if isinstance(tokens, int) and not isinstance(tokens, bool) else None
+    return Reply(content or "", usage.get("prompt_tokens"), usage.get("completion_tokens"), finish,
+                 reasoning_tokens=details.get("reasoning_tokens"))  # a count that is none, Reply drops
 
 
 def strict_schema(schema: dict[str, Any]) -> dict[str, Any]:

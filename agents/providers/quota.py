@@ -9,6 +9,10 @@
   "type.googleapis.com/google.rpc.RetryInfo" and "retryDelay": "47s", and "Please retry in
   47.3s." in the message.
 When several say, the longest wait is kept: each is a limit the server will enforce.
+
+What is read is cut first (a header's value to HEADER_CHARS, a message to SEARCHED_CHARS) and a
+duration longer than DURATION_CHARS is none: a regex that backtracks over a long run of digits
+costs the square of its length, and a hostile header of 90 KB would hold the GIL for minutes.
 """
 
 from __future__ import annotations
@@ -22,6 +26,9 @@ RESETS = ("requests", "tokens")  # x-ratelimit-reset-<what>, paired with x-ratel
 GO_DURATION = re.compile(r"(\d+(?:\.\d+)?)(ms|us|µs|ns|h|m|s)")
 UNITS = {"h": 3600.0, "m": 60.0, "s": 1.0, "ms": 1e-3, "us": 1e-6, "µs": 1e-6, "ns": 1e-9}
 PLEASE_RETRY = re.compile(r"retry in (\d+(?:\.\d+)?)\s*(ms|s)\b", re.IGNORECASE)
+HEADER_CHARS = 256  # the most read of a header's value: a wait is a few characters
+SEARCHED_CHARS = 4096  # the most of a message searched for "retry in": Gemini's says it within 700
+DURATION_CHARS = 40  # "1h2m3.5s" is 8; a longer duration is none
 
 
 def quota_wait_s(headers: Mapping[str, str] | None = None, body: Any = None, message: str = "") -> float | None:
@@ -67,13 +74,15 @@ def retry_info_s(body: Any) -> float | None:
 
 def please_retry_s(message: str) -> float | None:
     """"Please retry in 47.3s." in a message (Gemini's quota answers say so)."""
-    found = PLEASE_RETRY.search(message or "")
+    found = PLEASE_RETRY.search((message or "")[:SEARCHED_CHARS])
     return None if found is None else float(found.group(1)) * UNITS[found.group(2).lower()]
 
 
 def go_duration_s(text: str) -> float | None:
     """A Go or protobuf duration ("6m0s", "20ms", "47s", "1.5s") in seconds; a bare number is seconds."""
     text = text.strip()
+    if len(text) > DURATION_CHARS:
+        return None
     if _number(text) is not None:
         return _number(text)
     parts = GO_DURATION.findall(text)
@@ -83,7 +92,7 @@ def go_duration_s(text: str) -> float | None:
 
 
 def _lowered(headers: Mapping[str, str]) -> dict[str, str]:
-    return {str(k).lower(): str(v) for k, v in headers.items()}
+    return {str(k).lower(): str(v)[:HEADER_CHARS] for k, v in headers.items()}
 
 
 def _number(text: str | None) -> float | None:

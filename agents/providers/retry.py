@@ -15,6 +15,12 @@ for good becomes one ProviderError line (never a key).
   person) fails at once with a QuotaError saying how long, which is not the model's
   failure: a tournament stops there, saying when to resume; a game plays the fallback.
 - Timeouts and refused connections are not tried again.
+- An answer is read only so far (bounds.py), and what its SDK raises while reading one
+  (RecursionError on a body nested deep, ValueError on a number too long or bytes that are
+  not UTF-8, TypeError on a shape it did not expect) is the answer's failure, for a call of
+  any kind; only an exception raised before any answer came is a bug, and propagates.
+- Every text that came from outside is cut before it is parsed or shown: an error's detail
+  to ERROR_CHARS, the failure's message to MESSAGE_CHARS.
 """
 
 from __future__ import annotations
@@ -24,9 +30,13 @@ import math
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, TypeVar
 
+from labyrinth.engine.commands import shorten
+
 from .base import ProviderError, QuotaError
+from .bounds import BodyRefused, answer_arrived, expect_answer
 from .pacing import SYSTEM_CLOCK, Clock, Waiting, shared_pace
 from .quota import quota_wait_s
 from .secrets import redact
@@ -39,6 +49,8 @@ MAX_DELAY_S = 8.0
 QUOTA_FLOOR_S = 0.05  # the least a quota answer is waited out ("Retry-After: 0" must not spin)
 QUOTA_WAIT_S = 65.0  # the longest quota wait a game with a person holds a call: a per-minute quota's window and a margin
 MARGIN_S = 1.0  # the runner waits this much beyond a call's deadline: the agent gives up first
+ERROR_CHARS = 4096  # the most of an error's detail read (for a quota's wait) and shown (its first 160)
+MESSAGE_CHARS = 600  # the most of a failure's message kept (an endpoint's URL is a setting: any length)
 
 
 @dataclass(frozen=True)
@@ -62,6 +74,16 @@ class Overran(Exception):
 
 class ForeignReply(Exception):
     """A 200 whose body is JSON but not the API's object (`[]`, `null`): the SDK would raise a bare TypeError."""
+
+
+class Unreadable(Exception):
+    """Python's own error (RecursionError, ValueError, TypeError, ...), raised while an answer that
+    had arrived was read and of a kind its transport's classify does not know: the answer's fault,
+    whatever the type (``error``). A transport's own exceptions (openai's Refused) are not this."""
+
+    def __init__(self, error: Exception) -> None:
+        super().__init__(type(error).__name__)
+        self.error = error
 
 
 def call_deadline_s(timeout_s: float) -> float:
@@ -97,6 +119,18 @@ def within(seconds: float, call: Callable[[], T]) -> T:
     return box["value"]
 
 
+def read_answer(call: Callable[[], T], classify: Callable[[Exception], Failure | None]) -> T:
+    """``call()``, in the thread that makes its request; Python's own errors that it raises once an
+    answer has arrived, and ``classify`` does not know, are Unreadable."""
+    expect_answer()
+    try:
+        return call()
+    except Exception as exc:
+        if answer_arrived() and type(exc).__module__ == "builtins" and classify(exc) is None:
+            raise Unreadable(exc) from exc
+        raise
+
+
 class Caller:
     """One transport's calls to ``provider`` at ``endpoint``: bounded, paced and retried as above.
     ``waiting`` says what a call is waiting for while it waits (None otherwise); ``waits`` and
@@ -124,7 +158,7 @@ class Caller:
             deadline += self._take_turn()
             limit = min(self.timeout_s, deadline - self.clock.monotonic())
             try:
-                return within(limit, call)
+                return within(limit, partial(read_answer, call, classify))
             except Exception as exc:
                 failure = classify(exc)
                 if failure is None:
@@ -139,7 +173,7 @@ class Caller:
             delay = min(max(delay, 0.0), MAX_DELAY_S)
             if not failure.retryable or attempt == RETRIES or \
                     self.clock.monotonic() + delay + self.timeout_s > deadline:
-                raise ProviderError(redact(failure.message + tries))
+                raise ProviderError(_said(failure.message + tries))
             self.clock.sleep(delay)
             attempt += 1
 
@@ -147,14 +181,14 @@ class Caller:
         """One request and no waiting (for `labyrinth doctor`'s checks): a quota answer is a
         QuotaError at once, with the wait it asked for."""
         try:
-            return within(self.timeout_s, call)
+            return within(self.timeout_s, partial(read_answer, call, classify))
         except Exception as exc:
             failure = classify(exc)
             if failure is None:
                 raise
         if failure.quota:
-            raise QuotaError(redact(failure.message), wait_s=failure.retry_after_s)
-        raise ProviderError(redact(failure.message))
+            raise QuotaError(_said(failure.message), wait_s=failure.retry_after_s)
+        raise ProviderError(_said(failure.message))
 
     def _take_turn(self) -> float:
         """Wait for this endpoint's next start time (the pace, a quota's wait), showing why, and say
@@ -179,19 +213,26 @@ class Caller:
         return waited
 
 
+def _said(message: str) -> str:
+    """A failure's message as a ProviderError says it: never a key, and of a bounded length."""
+    return shorten(redact(message), MESSAGE_CHARS)
+
+
 def http_failure(provider: str, status: int, detail: str, headers: Mapping[str, str] | None = None,
                  body: Any = None) -> Failure:
     """An HTTP error answer: 429 is a quota (waited out), 5xx is worth another try."""
-    first_line = " ".join(str(detail).split())[:160]
+    detail = str(detail)[:ERROR_CHARS]
+    first_line = " ".join(detail.split())[:160]
     return Failure(f"{provider} answered HTTP {status}: {first_line}", status == 429 or status >= 500,
-                   quota_wait_s(headers, body, str(detail)), quota=status == 429)
+                   quota_wait_s(headers, body, detail), quota=status == 429)
 
 
 def transport_failure(provider: str, exc: Exception, timeout_s: float, where: str) -> Failure | None:
     """What every SDK raises beyond its own HTTP errors: a timeout (the SDK's per read, or the
     request's as a whole) or an unreachable endpoint (httpx, httpx2, or the ollama SDK's own
-    ConnectionError), or a 200 whose body is not the API's (not JSON, or missing fields: the SDKs
-    raise bare JSON or pydantic errors); None else."""
+    ConnectionError), a body not read (too large), or a 200 whose body is not the API's (not
+    JSON, or missing fields: the SDKs raise bare JSON or pydantic errors) or that its SDK could
+    not read at all (Unreadable); None else."""
     import httpx
     import httpx2
     from pydantic import ValidationError
@@ -204,6 +245,10 @@ def transport_failure(provider: str, exc: Exception, timeout_s: float, where: st
                         ForeignReply)):
         return Failure(f"{provider} at {where} sent a reply that is not its API's: {type(exc).__name__}"
                        + (f" ({exc})" if isinstance(exc, ForeignReply) else ""))
+    if isinstance(exc, BodyRefused):
+        return Failure(f"{provider} at {where} sent {exc}")
+    if isinstance(exc, Unreadable):
+        return Failure(f"{provider} at {where} sent a reply its SDK could not read: {exc}")
     if isinstance(exc, (httpx.TransportError, httpx2.TransportError, ConnectionError)):
         return Failure(f"{provider} is not reachable at {where}: {type(exc).__name__}")
     return None
