@@ -26,6 +26,7 @@ from .rl_planes import (
     SIDE,
     Ground,
     flags,
+    item_plane,
     kind_table,
     mark_coarse,
     mark_window,
@@ -37,7 +38,7 @@ from .rl_planes import (
 from .rl_user_view import DIRECTIONS, SIGHTING_SPAN_S, STATUSES
 from .runner import Match
 
-WINDOW_PLANES = ("rock", "open", "crawlway", "ramp_up", "ramp_down", *(n.lower().replace(" ", "_") for n in ITEM_ORDER),
+WINDOW_PLANES = ("rock", "open", "crawlway", "ramp_up", "ramp_down", *map(item_plane, ITEM_ORDER),
                  "intruder", "noise", "sighting")
 _W = {name: i for i, name in enumerate(WINDOW_PLANES)}
 # "open": where it may stand (never a crawlway, which is the intruder's refuge).
@@ -101,7 +102,7 @@ class MinotaurView:
         cells = b"".join(world.row(x - RADIUS, SIDE, row, z) for row in range(y + RADIUS, y - RADIUS - 1, -1))
         grid = window_planes(cells, _KINDS, len(WINDOW_PLANES))
         for item in o.items:
-            mark_window(grid, _W[item.name.lower().replace(" ", "_")], here, _xyz(item.position))
+            mark_window(grid, _W[item_plane(item.name)], here, _xyz(item.position))
         if o.user_position:
             mark_window(grid, _W["intruder"], here, _xyz(o.user_position))
         if o.last_heard:

@@ -18,6 +18,7 @@ from gymnasium import spaces
 
 from labyrinth.engine.geometry import Pos
 from labyrinth.engine.presets import PRESETS
+
 # The egocentric window: 15 x 15 around the role, wider than the WSAP text's 11 x 11 so that its planes are
 # fewer than its side (trainers tell a channel-first picture by its smallest dimension).
 RADIUS = 7
@@ -119,6 +120,11 @@ def mark_coarse(grid: np.ndarray, plane: int, ground: Ground, level: int, places
     for p in places:
         if p[2] == level:
             grid[(plane, *ground.coarse_cell(p))] = 1
+
+
+def item_plane(item: str) -> str:
+    """The name of an item's plane: "RED STONE" -> "red_stone"."""
+    return item.lower().replace(" ", "_")
 
 
 def one_hot(values: Sequence[Any], value: Any) -> list[float]:

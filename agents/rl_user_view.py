@@ -32,6 +32,7 @@ from .rl_planes import (
     SIDE,
     Ground,
     flags,
+    item_plane,
     kind_table,
     mark_coarse,
     mark_window,
@@ -43,8 +44,8 @@ from .rl_planes import (
 from .runner import Match
 
 # The window's planes: the cells' kinds first (from the perception's memory), then the marks.
-WINDOW_PLANES = ("rock", "open", "unknown", "crawlway", "ramp_up", "ramp_down", *(n.lower().replace(" ", "_")
-                 for n in ITEM_ORDER), "trail", "minotaur")
+WINDOW_PLANES = ("rock", "open", "unknown", "crawlway", "ramp_up", "ramp_down", *map(item_plane, ITEM_ORDER),
+                 "trail", "minotaur")
 _W = {name: i for i, name in enumerate(WINDOW_PLANES)}
 _KINDS = kind_table({ROCK: [_W["rock"]], FLOOR: [_W["open"]], CRAWLWAY: [_W["open"], _W["crawlway"]],
                      RAMP_UP: [_W["open"], _W["ramp_up"]], RAMP_DOWN: [_W["open"], _W["ramp_down"]],
@@ -158,7 +159,7 @@ class UserView:
         grid = window_planes(self.perception.remembered_area(x - RADIUS, y + RADIUS, SIDE, SIDE, z), _KINDS,
                              len(WINDOW_PLANES))
         for name, pos in self.perception.items.items():
-            mark_window(grid, _W[name.lower().replace(" ", "_")], here, pos)
+            mark_window(grid, _W[item_plane(name)], here, pos)
         grid[_W["trail"]] = self._trail(z)[y:y + SIDE, x:x + SIDE][::-1]
         seen = self.perception.minotaur_in_sight(self.match.game.state)
         if seen is not None:

@@ -180,9 +180,10 @@ class LearningCurve(BaseCallback):
                             "escape": statistics.fmean(i.get("outcome") == "ESCAPED" for i in self.trained or [{}]),
                             "progression": statistics.fmean(i.get("progression", 0) for i in self.trained or [{}])}}
         self.trained = []
+        pair = row["vs_random"]
         print(f"{row['step']:>9,}  {row['wall_s']:>8.0f} s  escape {row['escape']:.3f} "
               f"({row['low']:.3f}..{row['high']:.3f})  caught {row['caught']:.2f}  return {row['return']:+.2f}  "
-              f"vs random {row['vs_random']['mean']:+.3f} ({row['vs_random']['low']:+.3f}..{row['vs_random']['high']:+.3f})"
+              f"vs random {pair['mean']:+.3f} ({pair['low']:+.3f}..{pair['high']:+.3f})"
               f"  | training: {row['training']['episodes']} games, escape {row['training']['escape']:.3f}, "
               f"progression {row['training']['progression']:.2f}", flush=True)
         with (self.out / "curve.jsonl").open("a", encoding="utf-8") as f:
@@ -256,8 +257,8 @@ def main() -> None:
         curve.evaluate()
     model.save(args.out / "model.zip")
     overlap = seeds.seeds & {g["seed"] for g in random_games}
-    print(f"trained {model.num_timesteps:,} steps in {time.perf_counter() - began:,.0f} s wall; {len(seeds.seeds):,} training "
-          f"games, {len(overlap)} of them among the held-out games", flush=True)
+    print(f"trained {model.num_timesteps:,} steps in {time.perf_counter() - began:,.0f} s wall; "
+          f"{len(seeds.seeds):,} training games, {len(overlap)} of them among the held-out games", flush=True)
 
 
 if __name__ == "__main__":

@@ -23,12 +23,12 @@ IDS = {"user": "Labyrinth/User-v0", "minotaur": "Labyrinth/Minotaur-v0"}
 def test_a_refused_command_is_a_second_of_standing_still():
     """The stall of issue 25: a masked GRAB over and over used to stay at turn 0 forever."""
     env = LabyrinthEnv(preset="tiny", max_turns=5)
-    obs, info = env.reset(seed=3)
+    _, info = env.reset(seed=3)
     grab = env.action_names.index("grab_red_stone")
     assert info["action_mask"][grab] == 0 and env.action_masks()[grab] == 0
     outcomes = []
     for turn in range(1, 6):
-        obs, reward, terminated, truncated, info = env.step(grab)
+        _, reward, terminated, truncated, info = env.step(grab)
         assert info["turn"] == turn and "GRAB failed" in info["refused"] and reward == pytest.approx(-0.001)
         outcomes.append((terminated, truncated))
     assert outcomes[-1] == (False, True) and not any(t or u for t, u in outcomes[:-1])

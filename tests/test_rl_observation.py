@@ -127,7 +127,8 @@ def test_the_minotaur_sees_its_labyrinth_and_where_the_stones_lie():
 
 def test_the_shapes_are_the_same_on_every_preset():
     for role in ("user", "minotaur"):
-        assert LabyrinthEnv(role, preset="tiny").observation_space == LabyrinthEnv(role, preset="large").observation_space
+        tiny, large = LabyrinthEnv(role, preset="tiny"), LabyrinthEnv(role, preset="large")
+        assert tiny.observation_space == large.observation_space
     env = LabyrinthEnv("user", preset="large", opponent="wait")
     obs, _ = env.reset(seed=1)
     assert env.observation_space.contains(obs)
