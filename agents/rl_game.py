@@ -58,6 +58,8 @@ class RLGame:
         self.views: dict[str, View] = {role: view(self.match, role, max_turns) for role in self.learners}
         self.unlocked: dict[str, set[str]] = {role: set() for role in self.learners}
         self.refused: str | None = None  # why the user's last command was refused, when it was
+        self._masks: dict[str, np.ndarray] = {}  # the masks of turn ``_masks_turn``, by role
+        self._masks_turn = -1
 
     @property
     def over(self) -> bool:
@@ -101,7 +103,15 @@ class RLGame:
         return observe(self.match, role, self.views[role], self.text)
 
     def mask(self, role: str) -> np.ndarray:
-        return action_mask(self.match, role)
+        """The role's action mask now: made once a turn (a trainer reads it from info and from
+        ``action_masks`` both)."""
+        if self._masks_turn != self.match.turns:
+            self._masks, self._masks_turn = {}, self.match.turns
+        mask = self._masks.get(role)
+        if mask is None:
+            mask = self._masks[role] = action_mask(self.match, role)
+            mask.flags.writeable = False  # handed out twice: nobody may change the other's copy
+        return mask
 
     def info(self, role: str) -> dict[str, Any]:
         """What a trainer needs of this step: the mask, the turn, the stones the user holds, why the

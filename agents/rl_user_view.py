@@ -86,7 +86,8 @@ class UserView:
         self.ground = Ground(match.preset)
         self.perception = match.seats["user"].perception
         self.trails: dict[int, np.ndarray] = {}  # by level: 1 where the user stood or passed
-        self.heard_at: dict[str, Pos] = {}  # stone -> where the user stood when it last hummed
+        self.heard_at: Pos | None = None  # where the user stood at its last LOOK that heard stones hum
+        self.hum_rows = np.zeros((len(STONES), 6), np.float32)  # the hums' heard, bearing and levels columns
         self.sighting: tuple[Pos, float] | None = None  # where and when the Minotaur was last seen
         self.cells: dict[int, np.ndarray] = {}  # by level: the memory map's planes of cells, kept as cells are seen
         self.seen = 0  # how many cells of the perception's memory the planes hold
@@ -107,7 +108,10 @@ class UserView:
         self.seen = len(seen)
         for e in result.events:
             if isinstance(e, ev.StonesHummed):
-                self.heard_at = {name: state.user for name, _, _ in e.hums}
+                self.heard_at = state.user
+                self._hear(state.user, e.hums)
+            elif isinstance(e, ev.StoneGrabbed):
+                self.hum_rows[STONES.index(e.stone)] = 0.0
         sighted = self.perception.minotaur_in_sight(state)
         if sighted is not None:
             self.sighting = sighted, state.tick / TICKS_PER_SECOND
@@ -148,7 +152,7 @@ class UserView:
             "cue": np.array(one_hot(PROXIMITIES, cue.proximity) + one_hot(SOUNDS, cue.audio_direction)
                             + one_hot(STATUSES, cue.temporal_status), np.float32),
             "exits": np.array(flags(DIRECTIONS, match.game.world.user_exits(here)), np.float32),
-            "hums": self._hums(here, held),
+            "hums": self._hums(here),
             "items_seen": self._items(here),
             "inventory": np.array([name in held for name in ITEM_ORDER], np.float32),
             "sighting": self._sighting(here, state.tick / TICKS_PER_SECOND),
@@ -182,21 +186,23 @@ class UserView:
             mark_coarse(grid, _M["minotaur"], g, z, [self.sighting[0]])
         return grid
 
-    def _hums(self, here: Pos, held: set[str]) -> np.ndarray:
-        """Each stone's last hum: heard (1), its bearing as a unit vector (east, north; 0, 0 straight
-        above or below), its levels up (a fraction of the ground's, signed), and the way from where
-        it was heard to here (so that a bearing heard elsewhere can be followed)."""
-        hums = np.zeros((len(STONES), 6), np.float32)
-        for i, stone in enumerate(STONES):
-            hum = self.perception.hums.get(stone)
-            if hum is None or stone in held:
-                continue
-            direction, levels = hum
-            heard_at = self.heard_at.get(stone, here)
+    def _hear(self, here: Pos, hums: tuple[tuple[str, str | None, int], ...]) -> None:
+        """A LOOK's hums as the rows' first columns: heard (1), the bearing as a unit vector (east,
+        north; 0, 0 straight above or below), the levels up as a fraction of the ground's."""
+        self.hum_rows[:] = 0.0
+        for stone, direction, levels in hums:
             east, north = COMPASS_VECTORS.get(direction, (0.0, 0.0))
-            moved_east, moved_north, _ = self.ground.offset(heard_at, here)
-            hums[i] = (1.0, east, north, self.ground.offset(here, (here[0], here[1], here[2] + levels))[2],
-                       moved_east, moved_north)
+            up = self.ground.offset(here, (here[0], here[1], here[2] + levels))[2]
+            self.hum_rows[STONES.index(stone), :4] = (1.0, east, north, up)
+
+    def _hums(self, here: Pos) -> np.ndarray:
+        """Each stone's last hum (0 once held), and the way from where it was heard to here, so that a
+        bearing heard elsewhere can be followed."""
+        hums = self.hum_rows.copy()
+        if self.heard_at is not None:
+            moved_east, moved_north, _ = self.ground.offset(self.heard_at, here)
+            heard = hums[:, 0] == 1.0
+            hums[heard, 4], hums[heard, 5] = moved_east, moved_north
         return hums.ravel()
 
     def _items(self, here: Pos) -> np.ndarray:
