@@ -10,8 +10,8 @@ env's role is an Outside seat whose command is pushed, the opponent an asked sea
 command the game refuses (a masked one: GRAB with nothing in reach) is played as one
 second of standing still, and ``info["refused"]`` says why: every step counts. The
 actions are rl_commands.py's, the observation rl_spaces.py's (numbers; ``text=True`` adds
-the WSAP text), the rewards the role's WSAP rewards (``shaping=True`` adds a small bonus for
-each new cell the user sees, NEW_CELL_BONUS). The env pickles and copies as its
+the WSAP text), the rewards the role's WSAP rewards (``shaping=True`` adds the user's
+training terms of rl_shaping.py). The env pickles and copies as its
 settings, its generator and the game's inputs, replayed into a new game.
 """
 
@@ -30,14 +30,11 @@ from .registry import make_agent
 from .rl_commands import COMMANDS, action_names
 from .rl_game import PicklesAsReplay, RLGame, checked_max_turns
 from .rl_render import RENDER_MODES, Renderer
+from .rl_shaping import Shaping
 from .rl_spaces import observation_space
 from .runner import DEFAULT_MAX_TURNS
 
 SEEDS = 2**31  # a game's seed is drawn below this when reset is given none
-# With ``shaping``, the env's own term on top of the WSAP reward: this much for each cell the user sees for the
-# first time, so that a learner is paid for exploring long before it chances on a stone (tiny's ground has
-# about 400 cells to see: 2 at most, against 13 for the three stones and the escape). Off by default.
-NEW_CELL_BONUS = 0.005
 NOT_STARTED = "call reset() before step() or action_masks()"
 
 
@@ -56,8 +53,9 @@ class LabyrinthEnv(PicklesAsReplay, gym.Env):
         if render_mode not in (None, *RENDER_MODES):
             raise ValueError(f"render_mode must be None or one of {', '.join(RENDER_MODES)}, not {render_mode!r}")
         if shaping and role != "user":
-            raise ValueError("shaping pays the user for new cells seen: the Minotaur sees its whole labyrinth")
-        self.shaping = bool(shaping)
+            raise ValueError("shaping pays the user's exploring and approach to the stones: it has no Minotaur's")
+        self.shapes = bool(shaping)
+        self.shaping: Shaping | None = None  # the game's shaping terms, when shaped
         self.role, self.other = role, ROLES[role].other
         self.preset, self.difficulty, self.opponent = preset, difficulty, opponent
         self.max_turns = checked_max_turns(max_turns)
@@ -72,15 +70,15 @@ class LabyrinthEnv(PicklesAsReplay, gym.Env):
         """A new game: its seed is drawn from the env's generator, which ``seed`` seeds."""
         super().reset(seed=seed)
         self.game = self._new_game(int(self.np_random.integers(SEEDS)))
+        self.shaping = Shaping(self.game.match) if self.shapes else None
         self._show()
         return self.game.observation(self.role), self.game.info(self.role)
 
     def step(self, action):
         game = self._started()
-        seen = game.cells_seen() if self.shaping else 0
         reward = game.step({self.role: action})[self.role]
-        if self.shaping:
-            reward += NEW_CELL_BONUS * (game.cells_seen() - seen)
+        if self.shaping is not None:
+            reward += self.shaping.reward()
         self._show()
         return (game.observation(self.role), reward, game.terminated, game.truncated, game.info(self.role))
 
@@ -107,6 +105,13 @@ class LabyrinthEnv(PicklesAsReplay, gym.Env):
     def _show(self) -> None:
         if self.render_mode == "human":
             self.render()
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {k: v for k, v in super().__getstate__().items() if k != "shaping"}  # made again from the game
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        super().__setstate__(state)
+        self.shaping = Shaping(self.game.match) if self.shapes and self.game is not None else None
 
     def _new_game(self, game_seed: int) -> RLGame:
         opponent = (make_agent(self.other, self.opponent, game_seed, preset=self.preset)

@@ -95,10 +95,6 @@ class RLGame:
             self.views[role].update(result)
             self.unlocked[role] |= ROLES[role].unlocked(result)
 
-    def cells_seen(self) -> int:
-        """How many cells the user has seen so far (its perception's memory)."""
-        return len(self.match.seats["user"].perception.seen)
-
     def observation(self, role: str) -> dict[str, Any]:
         return observe(self.match, role, self.views[role], self.text)
 

@@ -207,7 +207,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=1_000_000)
     parser.add_argument("--preset", default="tiny", help="the evaluation's preset (against the built-in Minotaur)")
-    parser.add_argument("--stages", default="tiny:wait:0,tiny:builtin:100000")
+    parser.add_argument("--stages", default="tiny:wait:0,tiny:builtin:60000")
     parser.add_argument("--max-turns", type=int, default=400)
     parser.add_argument("--eval-every", type=int, default=50_000)
     parser.add_argument("--eval-games", type=int, default=200)

@@ -13,8 +13,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import labyrinth.agents.gym_env  # noqa: F401  (registers the environments)
-from labyrinth.agents.gym_env import NEW_CELL_BONUS, LabyrinthEnv
+from labyrinth.agents.gym_env import LabyrinthEnv
 from labyrinth.agents.rl_commands import COMMANDS
+from labyrinth.agents.rl_shaping import APPROACH, NEW_CELL_BONUS, Shaping
+from labyrinth.engine.geometry import HORIZONTAL
+from labyrinth.engine.schemas import STONES
 from labyrinth.engine.wsap.roles import ROLES
 
 IDS = {"user": "Labyrinth/User-v0", "minotaur": "Labyrinth/Minotaur-v0"}
@@ -148,18 +151,47 @@ def test_bools_of_numpy_and_python_are_alike():
             env.step(flag)
 
 
-def test_shaping_pays_the_new_cells_seen_and_only_with_the_flag():
+def test_shaping_adds_its_terms_to_the_wsap_reward_and_only_with_the_flag():
+    """The same game with and without: the difference is the new cells seen and the approach to the
+    nearest stone, each step; over a game the approach telescopes to its potential's change."""
     plain, shaped = LabyrinthEnv(preset="tiny", opponent="wait"), LabyrinthEnv(preset="tiny", opponent="wait",
                                                                               shaping=True)
     _, info = plain.reset(seed=9)
     shaped.reset(seed=9)
-    move = int(np.flatnonzero(info["action_mask"])[0])  # a move along a way out
-    seen = shaped.game.cells_seen()
-    reward, bonus = plain.step(move)[1], shaped.step(move)[1]
-    assert shaped.game.cells_seen() > seen
-    assert bonus - reward == pytest.approx(NEW_CELL_BONUS * (shaped.game.cells_seen() - seen))
+    first = Shaping(shaped.match)
+    seen, potential = first.seen, first.potential
+    rng, extra = np.random.default_rng(3), 0.0
+    for _ in range(60):
+        action = int(rng.choice(np.flatnonzero(info["action_mask"])))
+        _, reward, terminated, truncated, info = plain.step(action)
+        extra += shaped.step(action)[1] - reward
+        if terminated or truncated:
+            break
+    last = Shaping(shaped.match)
+    assert last.seen > seen and extra == pytest.approx(NEW_CELL_BONUS * (last.seen - seen)
+                                                       + APPROACH * (last.potential - potential))
+    copy_ = pickle.loads(pickle.dumps(shaped))
+    assert (copy_.shaping.seen, copy_.shaping.potential) == (shaped.shaping.seen, shaped.shaping.potential)
     with pytest.raises(ValueError, match="shaping"):
         LabyrinthEnv("minotaur", shaping=True)
+
+
+def test_the_approach_distance_is_the_walk_to_the_stone():
+    env = LabyrinthEnv(preset="tiny", opponent="wait", shaping=True)
+    env.reset(seed=2)
+    match = env.match
+    stone, where = next((name, pos) for name, pos in match.game.state.items if name in STONES)
+    field = env.shaping.fields[stone]
+    assert field[where] == 0
+    for pos, steps in list(field.items())[:200]:  # a neighbour one step nearer, for every cell but the stone's
+        if steps:
+            near = [field.get(n) for n in _neighbours(match.game.world, pos)]
+            assert steps - 1 in near and all(d is None or d >= steps - 1 for d in near)
+
+
+def _neighbours(world, pos):
+    ways = {"UP RAMP": (0, 0, 1), "DOWN RAMP": (0, 0, -1), **{d: (dx, dy, 0) for d, (dx, dy) in HORIZONTAL.items()}}
+    return [(pos[0] + ways[w][0], pos[1] + ways[w][1], pos[2] + ways[w][2]) for w in world.user_exits(pos)]
 
 
 @pytest.mark.parametrize("role", sorted(IDS))
