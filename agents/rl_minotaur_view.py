@@ -47,6 +47,7 @@ _KINDS = kind_table({ROCK: [_W["rock"]], FLOOR: [_W["open"]], CRAWLWAY: [_W["cra
                     _W["ramp_down"] + 1)
 MEMORY_PLANES = ("open", "crawlway", "ramp", "you", "stone", "lantern", "noise", "sighting")
 _M = {name: i for i, name in enumerate(MEMORY_PLANES)}
+_PAD = 2 * RADIUS  # how far beyond the ground a level's kinds are kept: the window's reach, and as much again
 _SPANS_S = np.array([JUMP_COOLDOWN_TICKS, JUMP_MAX_TICKS, PARALYSIS_TICKS], np.float32) / TICKS_PER_SECOND
 
 SPACES: dict[str, spaces.Space] = {
@@ -72,7 +73,8 @@ class MinotaurView:
     def __init__(self, match: Match, max_turns: int) -> None:
         self.match, self.max_turns = match, max_turns
         self.ground = Ground(match.preset)
-        self._levels: dict[int, np.ndarray] = {}  # the coarse planes of the labyrinth itself, by level
+        self._levels: dict[int, np.ndarray] = {}  # the kinds of each level's cells around the ground (_kinds)
+        self._coarse: dict[int, np.ndarray] = {}  # the coarse planes of the labyrinth itself, by level
 
     def update(self, result: TurnResult) -> None:
         """Nothing to keep: the observation carries the Minotaur's memory."""
@@ -97,10 +99,7 @@ class MinotaurView:
         }
 
     def _window(self, o: Any, here: Pos) -> np.ndarray:
-        x, y, z = here
-        world = self.match.game.world
-        cells = b"".join(world.row(x - RADIUS, SIDE, row, z) for row in range(y + RADIUS, y - RADIUS - 1, -1))
-        grid = window_planes(cells, _KINDS, len(WINDOW_PLANES))
+        grid = window_planes(self._cells(here), _KINDS, len(WINDOW_PLANES))
         for item in o.items:
             mark_window(grid, _W[item_plane(item.name)], here, _xyz(item.position))
         if o.user_position:
@@ -124,14 +123,35 @@ class MinotaurView:
             mark_coarse(grid, _M["sighting"], g, z, [_xyz(o.last_seen.position)])
         return grid
 
+    def _cells(self, here: Pos) -> bytes:
+        """The window's cell kinds, row by row, north first: cut from the level's kinds around the ground
+        (read from the world once a game), or read row by row beyond it."""
+        x, y, z = here
+        kinds = self._kinds(z)
+        g = self.ground
+        row, col = g.top + _PAD - (y + RADIUS), x - RADIUS - (g.x0 - _PAD)
+        if 0 <= row and row + SIDE <= kinds.shape[0] and 0 <= col and col + SIDE <= kinds.shape[1]:
+            return kinds[row:row + SIDE, col:col + SIDE].tobytes()
+        world = self.match.game.world
+        return b"".join(world.row(x - RADIUS, SIDE, r, z) for r in range(y + RADIUS, y - RADIUS - 1, -1))
+
+    def _kinds(self, z: int) -> np.ndarray:
+        """The kinds of level ``z``'s cells over the ground and _PAD around it, north first: fixed for the game."""
+        kinds = self._levels.get(z)
+        if kinds is None:
+            g, world = self.ground, self.match.game.world
+            rows = range(g.top + _PAD, g.y0 - _PAD - 1, -1)
+            kinds = self._levels[z] = np.frombuffer(b"".join(world.row(g.x0 - _PAD, g.width + 2 * _PAD, r, z)
+                                                             for r in rows), np.uint8).reshape(len(rows), -1)
+        return kinds
+
     def _level(self, z: int) -> np.ndarray:
         """The labyrinth's coarse planes on level ``z`` (open, crawlway, ramp): fixed for the game, so made once."""
-        planes = self._levels.get(z)
+        planes = self._coarse.get(z)
         if planes is None:
-            g, world = self.ground, self.match.game.world
-            kinds = np.frombuffer(b"".join(world.row(g.x0, g.width, row, z) for row in range(g.top, g.y0 - 1, -1)),
-                                  np.uint8).reshape(g.height, g.width)
-            planes = self._levels[z] = g.pool(np.stack([np.isin(kinds, (FLOOR, RAMP_UP, RAMP_DOWN)),
+            g = self.ground
+            kinds = self._kinds(z)[_PAD:_PAD + g.height, _PAD:_PAD + g.width]
+            planes = self._coarse[z] = g.pool(np.stack([np.isin(kinds, (FLOOR, RAMP_UP, RAMP_DOWN)),
                                                         kinds == CRAWLWAY,
                                                         np.isin(kinds, (RAMP_UP, RAMP_DOWN))]).view(np.uint8))
         return planes

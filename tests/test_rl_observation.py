@@ -120,6 +120,9 @@ def test_the_minotaur_sees_its_labyrinth_and_where_the_stones_lie():
     for row in range(2 * RADIUS + 1):
         assert "".join("#" if v else "." for v in rock[row]) == "".join(
             "#" if c == 0 else "." for c in world.row(x - RADIUS, 2 * RADIUS + 1, y + RADIUS - row, z))
+    view = env.game.views["minotaur"]  # beyond the ground's margin the window is read from the world row by row
+    far = view._cells((x + 60, y, z))
+    assert far == b"".join(world.row(x + 60 - RADIUS, 2 * RADIUS + 1, y + RADIUS - r, z) for r in range(2 * RADIUS + 1))
     lying = obs["items_lying"].reshape(4, 4)
     assert lying[:, 0].sum() == len(o.items)
     assert not obs["intruder"].any()  # nothing heard or seen yet
