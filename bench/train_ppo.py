@@ -13,7 +13,7 @@ games from a generator seeded with ``--seed`` (the game seeds of both are checke
 Every ``--eval-every`` steps it prints a row of the learning curve: the policy's escape rate
 on the held-out seeds with its Wilson 95 % interval, and the paired difference with random
 masked play on the same seeds (a Student t interval over seeds); the two yardsticks are
-measured once, first. The rows also go to ``<out>/curve.jsonl``, the model to
+measured once, first. The rows also go to ``<out>/curve.jsonl``, the model of the last row to
 ``<out>/model.zip``. One core: torch is held to one thread and the env runs in process.
 
     .venv/bin/pip install -e '.[train]'
@@ -188,6 +188,7 @@ class LearningCurve(BaseCallback):
               f"progression {row['training']['progression']:.2f}", flush=True)
         with (self.out / "curve.jsonl").open("a", encoding="utf-8") as f:
             f.write(json.dumps(row) + "\n")
+        model.save(self.out / "model.zip")  # the policy of the last row: a long run can be looked at, or stopped
         return row
 
 
@@ -217,6 +218,9 @@ def main() -> None:
     parser.add_argument("--lr", type=float, default=3e-4)
     parser.add_argument("--ent", type=float, default=0.01)
     parser.add_argument("--gamma", type=float, default=0.995)
+    parser.add_argument("--n-steps", type=int, default=2048, help="steps a rollout, between two updates")
+    parser.add_argument("--batch", type=int, default=256)
+    parser.add_argument("--epochs", type=int, default=5)
     parser.add_argument("--out", type=Path, default=Path("bench/results/ppo"))
     args = parser.parse_args()
     torch.set_num_threads(1)
@@ -245,8 +249,9 @@ def main() -> None:
     env = LabyrinthEnv("user", preset=plan[0].preset, opponent=plan[0].opponent, max_turns=args.max_turns,
                        shaping=not args.no_shaping)
     env.reset(seed=args.seed)
-    model = MaskablePPO("MultiInputPolicy", env, learning_rate=args.lr, n_steps=2048, batch_size=256, n_epochs=5,
-                        gamma=args.gamma, gae_lambda=0.95, ent_coef=args.ent, seed=args.seed, verbose=0,
+    model = MaskablePPO("MultiInputPolicy", env, learning_rate=args.lr, n_steps=args.n_steps, batch_size=args.batch,
+                        n_epochs=args.epochs, gamma=args.gamma, gae_lambda=0.95, ent_coef=args.ent, seed=args.seed,
+                        verbose=0,
                         policy_kwargs={"features_extractor_class": Shared,
                                        "net_arch": {"pi": [128], "vf": [128]}})
     curve, seeds = LearningCurve(args, random_games, args.out), SeedLog(env)
@@ -255,7 +260,6 @@ def main() -> None:
     model.learn(args.steps, callback=[Curriculum(env, plan), curve, seeds])
     if curve.evaluated != curve.num_timesteps:
         curve.evaluate()
-    model.save(args.out / "model.zip")
     overlap = seeds.seeds & {g["seed"] for g in random_games}
     print(f"trained {model.num_timesteps:,} steps in {time.perf_counter() - began:,.0f} s wall; "
           f"{len(seeds.seeds):,} training games, {len(overlap)} of them among the held-out games", flush=True)
