@@ -10,6 +10,7 @@ README's "For agents" section documents each key.
 
 from __future__ import annotations
 
+from functools import cache
 from itertools import islice
 from typing import Any, get_args
 
@@ -78,6 +79,13 @@ SPACES: dict[str, spaces.Space] = {
 }
 
 
+@cache
+def _cue(proximity: str, direction: str | None, status: str) -> np.ndarray:
+    """What the user hears as one-hots (made once for each of the few hundred cues there are)."""
+    return np.array(one_hot(PROXIMITIES, proximity) + one_hot(SOUNDS, direction) + one_hot(STATUSES, status),
+                    np.float32)
+
+
 class UserView:
     """One game's numeric observation of the user; ``update`` after every turn."""
 
@@ -89,6 +97,7 @@ class UserView:
         self.heard_at: Pos | None = None  # where the user stood at its last LOOK that heard stones hum
         self.hum_rows = np.zeros((len(STONES), 6), np.float32)  # the hums' heard, bearing and levels columns
         self.sighting: tuple[Pos, float] | None = None  # where and when the Minotaur was last seen
+        self.sighted: Pos | None = None  # where the user sees it now
         self.cells: dict[int, np.ndarray] = {}  # by level: the memory map's planes of cells, kept as cells are seen
         self.seen = 0  # how many cells of the perception's memory the planes hold
         self.update(match.last)
@@ -112,9 +121,9 @@ class UserView:
                 self._hear(state.user, e.hums)
             elif isinstance(e, ev.StoneGrabbed):
                 self.hum_rows[STONES.index(e.stone)] = 0.0
-        sighted = self.perception.minotaur_in_sight(state)
-        if sighted is not None:
-            self.sighting = sighted, state.tick / TICKS_PER_SECOND
+        self.sighted = self.perception.minotaur_in_sight(state)
+        if self.sighted is not None:
+            self.sighting = self.sighted, state.tick / TICKS_PER_SECOND
 
     def _remember(self, pos: Pos, *planes: int) -> None:
         """Mark the coarse map's cell of ``pos`` (a cell of the ground) as seen, and set ``planes`` there."""
@@ -149,8 +158,7 @@ class UserView:
             "timers": np.array([min(match.turns / self.max_turns, 1.0), min(cue.cooldown_time / _SPANS_S[0], 1.0),
                                 min(cue.paralysis_time_left / _SPANS_S[1], 1.0),
                                 min(r.user_state.lantern_cooldown / _SPANS_S[2], 1.0)], np.float32),
-            "cue": np.array(one_hot(PROXIMITIES, cue.proximity) + one_hot(SOUNDS, cue.audio_direction)
-                            + one_hot(STATUSES, cue.temporal_status), np.float32),
+            "cue": _cue(cue.proximity, cue.audio_direction, cue.temporal_status).copy(),
             "exits": np.array(flags(DIRECTIONS, match.game.world.user_exits(here)), np.float32),
             "hums": self._hums(here),
             "items_seen": self._items(here),
@@ -165,9 +173,8 @@ class UserView:
         for name, pos in self.perception.items.items():
             mark_window(grid, _W[item_plane(name)], here, pos)
         grid[_W["trail"]] = self._trail(z)[y:y + SIDE, x:x + SIDE][::-1]
-        seen = self.perception.minotaur_in_sight(self.match.game.state)
-        if seen is not None:
-            mark_window(grid, _W["minotaur"], here, seen)
+        if self.sighted is not None:
+            mark_window(grid, _W["minotaur"], here, self.sighted)
         return grid
 
     def _memory(self, here: Pos) -> np.ndarray:
