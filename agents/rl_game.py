@@ -99,15 +99,14 @@ class RLGame:
         return observe(self.match, role, self.views[role], self.text)
 
     def mask(self, role: str) -> np.ndarray:
-        """The role's action mask now: made once a turn (a trainer reads it from info and from
-        ``action_masks`` both)."""
+        """The role's action mask now: worked out once a turn (a trainer reads it from info and from
+        ``action_masks`` both), each caller given a copy of its own."""
         if self._masks_turn != self.match.turns:
             self._masks, self._masks_turn = {}, self.match.turns
         mask = self._masks.get(role)
         if mask is None:
             mask = self._masks[role] = action_mask(self.match, role)
-            mask.flags.writeable = False  # handed out twice: nobody may change the other's copy
-        return mask
+        return mask.copy()
 
     def info(self, role: str) -> dict[str, Any]:
         """What a trainer needs of this step: the mask, the turn, the stones the user holds, why the
