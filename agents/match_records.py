@@ -24,7 +24,7 @@ class TurnRecord:
     minotaur_fallback: str | None
     result: TurnResult
     exchanges: dict[str, list[dict]] = field(default_factory=dict)  # each LLM side's calls: prompt, reply, tokens...
-    refused: list[dict[str, str]] = field(default_factory=list)  # an asked user's commands refused before it
+    refused: list[dict[str, str]] = field(default_factory=list)  # the user's commands refused before it (asked again, or played by a stand-in)
 
     def to_dict(self) -> dict[str, Any]:
         return {"turn": self.turn, **({"exchanges": self.exchanges} if self.exchanges else {}),

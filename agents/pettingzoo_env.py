@@ -5,16 +5,18 @@ them (both act in every turn, from the same state).
     game = parallel_env(preset="small", max_turns=400)   # agents "user" and "minotaur"
     aec = env(preset="small")                            # the AEC version, by PettingZoo's conversion
 
-A step is one turn of a Match (runner.py, the one turn loop) whose two seats are Outside
-seats: both commands are pushed. Each agent's spaces, commands and observation are the
-Gymnasium env's (rl_spaces.py). A user command the game refuses (a masked one) plays no
-turn: both are paid 0 and ``infos[...]["refused"]`` says why.
+A step is one turn of a Match (runner.py, the one turn loop) through rl_game.py, both seats
+Outside seats: both actions are played every step. A user command the game refuses (a
+masked one) is played as one second of standing still, the Minotaur's action with it, and
+``infos["user"]["refused"]`` says why. ``max_cycles`` (PettingZoo's word) is ``max_turns``.
+Each agent's spaces, commands and observation are the Gymnasium env's.
 """
 
 from __future__ import annotations
 
 from typing import Any, ClassVar
 
+import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import seeding
 from pettingzoo import ParallelEnv
@@ -22,29 +24,37 @@ from pettingzoo.utils import parallel_to_aec
 
 from labyrinth.engine.wsap.roles import ROLES
 
-from .gym_env import SEEDS
-from .rl_spaces import COMMANDS, action_mask, action_names, command, draw, observation_space, observe, seat
-from .runner import DEFAULT_MAX_TURNS, Match
+from .gym_env import NOT_STARTED, SEEDS
+from .rl_commands import COMMANDS, action_names
+from .rl_game import PicklesAsReplay, RLGame, checked_max_turns
+from .rl_render import RENDER_MODES, Renderer
+from .rl_spaces import observation_space
+from .runner import DEFAULT_MAX_TURNS
 
 
-class LabyrinthParallelEnv(ParallelEnv):
+class LabyrinthParallelEnv(PicklesAsReplay, ParallelEnv):
     """One game, both roles played from outside."""
 
-    metadata: ClassVar[dict[str, Any]] = {"name": "labyrinth_v0", "render_modes": ["ansi"], "is_parallelizable": True}
+    metadata: ClassVar[dict[str, Any]] = {"name": "labyrinth_v0", "render_modes": list(RENDER_MODES),
+                                          "is_parallelizable": True, "render_fps": 4}
 
-    def __init__(self, preset: str = "standard", difficulty: str = "normal", max_turns: int = DEFAULT_MAX_TURNS,
-                 text: bool = True, render_mode: str | None = None) -> None:
-        if render_mode not in (None, *self.metadata["render_modes"]):
-            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
-        self.preset, self.difficulty, self.max_turns = preset, difficulty, max_turns
-        self.text, self.render_mode = text, render_mode
+    def __init__(self, preset: str = "standard", difficulty: str = "normal", max_turns: int | None = None,
+                 text: bool = False, render_mode: str | None = None, max_cycles: int | None = None) -> None:
+        if render_mode not in (None, *RENDER_MODES):
+            raise ValueError(f"render_mode must be None or one of {', '.join(RENDER_MODES)}, not {render_mode!r}")
+        if max_turns is not None and max_cycles is not None and max_turns != max_cycles:
+            raise ValueError(f"max_cycles is max_turns: give one, or the same ({max_cycles} != {max_turns})")
+        self.preset, self.difficulty = preset, difficulty
+        self.max_turns = checked_max_turns(next((n for n in (max_turns, max_cycles) if n is not None),
+                                                DEFAULT_MAX_TURNS))
+        self.text, self.render_mode = bool(text), render_mode
         self.possible_agents = list(ROLES)
         self.agents: list[str] = []
         self.action_names = {role: action_names(role) for role in ROLES}
-        self._observation_spaces = {role: observation_space(role, text) for role in ROLES}
+        self._observation_spaces = {role: observation_space(role, self.text) for role in ROLES}
         self._action_spaces = {role: spaces.Discrete(len(COMMANDS[role])) for role in ROLES}
         self._np_random, _ = seeding.np_random()
-        self.match: Match | None = None
+        self.game: RLGame | None = None
 
     def observation_space(self, agent: str) -> spaces.Dict:
         return self._observation_spaces[agent]
@@ -56,46 +66,55 @@ class LabyrinthParallelEnv(ParallelEnv):
         """A new game: its seed is drawn from the env's generator, which ``seed`` seeds."""
         if seed is not None:
             self._np_random, _ = seeding.np_random(seed)
-        game_seed = int(self._np_random.integers(SEEDS))
-        self.match = Match(seat("user", self.text), seat("minotaur", self.text), seed=game_seed, preset=self.preset,
-                           difficulty=self.difficulty, max_turns=self.max_turns)
+        self.game = self._new_game(int(self._np_random.integers(SEEDS)))
         self.agents = list(self.possible_agents)
-        return self._observations(), self._infos({})
+        self._show()
+        return self._observations(), self._infos()
 
     def step(self, actions: dict[str, int]):
-        match = self.match
-        if match is None or not self.agents:
+        game = self.game
+        if game is None or not self.agents:
             raise RuntimeError("call reset() before step(), and again once the game is over")
         if set(actions) != set(self.agents):
             raise ValueError(f"give an action for each of {', '.join(self.agents)}, not {sorted(actions)}")
-        turn = match.play_turn(**{role: command(role, action).make(match) for role, action in actions.items()})
-        played = turn.record is not None
-        rewards = {role: float(ROLES[role].reward(turn.result)) if played else 0.0 for role in self.agents}
-        refused = {} if played else {role: ROLES[role].view(turn.result).raw_text_output for role in self.agents}
-        observations, infos = self._observations(), self._infos(refused)
-        terminated, truncated = match.game.state.outcome is not None, match.outcome == "TIMEOUT"
-        terminations = dict.fromkeys(self.agents, terminated)
-        truncations = dict.fromkeys(self.agents, truncated)
-        if terminated or truncated:
+        rewards = game.step(actions)
+        observations, infos = self._observations(), self._infos()
+        terminations = dict.fromkeys(self.agents, game.terminated)
+        truncations = dict.fromkeys(self.agents, game.truncated)
+        if game.over:
             self.agents = []
+        self._show()
         return observations, rewards, terminations, truncations, infos
 
-    def render(self) -> str | None:
-        """Each role's map window as text ("ansi"), the user's first."""
-        if self.render_mode is None or self.match is None:
+    def render(self) -> str | np.ndarray | None:
+        """Each role's window and status, the user's first (see rl_render.py)."""
+        if self.render_mode is None or self.game is None:
             return None
-        return "\n".join(f"{role}:\n{draw(observe(self.match, role, False)['map'])}"
-                         for role in ROLES)
+        return Renderer(self.render_mode).draw(self.game, self.possible_agents)
+
+    def action_masks(self, agent: str) -> np.ndarray:
+        """The mask of ``agent``'s commands that can be carried out now."""
+        if self.game is None:
+            raise RuntimeError(NOT_STARTED)
+        return self.game.mask(agent)
 
     def close(self) -> None:
-        self.match = None
+        self.game = None
+
+    def _show(self) -> None:
+        if self.render_mode == "human":
+            self.render()
+
+    def _new_game(self, game_seed: int) -> RLGame:
+        return RLGame(self.possible_agents, {}, seed=game_seed, preset=self.preset, difficulty=self.difficulty,
+                      max_turns=self.max_turns, text=self.text)
 
     def _observations(self) -> dict[str, dict]:
-        return {role: observe(self.match, role, self.text) for role in self.agents}
+        return {role: self.game.observation(role) for role in self.agents}
 
-    def _infos(self, refused: dict[str, str]) -> dict[str, dict]:
-        return {role: {"action_mask": action_mask(self.match, role), "turn": self.match.turns,
-                       **({"refused": refused[role]} if role in refused else {})} for role in self.agents}
+    def _infos(self) -> dict[str, dict]:
+        return {role: self.game.info(role) for role in self.agents}
+
 
 
 def parallel_env(**kwargs: Any) -> LabyrinthParallelEnv:

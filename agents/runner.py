@@ -4,10 +4,11 @@ A Match seats two players. A seat is an agent that is asked (rules in
 process, or a model that may block) or an Outside seat whose input is pushed
 (the keyboard, the ``gsm`` pipe, a WSAP caller, a replay). A turn checks the
 pushed input first (a bad or impossible command is answered at once, nobody
-is asked and nothing is recorded), asks only the seats that must be asked
-(both at once, in threads with one deadline, when either may block), steps
-the engine, tells both seats, records the turn and, at the end, remembers the
-game. An asked agent whose answer fails (raises, times out, off-schema) is
+is asked and nothing is recorded; an impossible one of a seat with a
+``stand_in``, an RL env's, is played as that instead), asks only the seats
+that must be asked (both at once, in threads with one deadline, when either
+may block), steps the engine, tells both seats, records the turn and, at the
+end, remembers the game. An asked agent whose answer fails (raises, times out, off-schema) is
 replaced for that turn by its role's fallback, and the fallback is counted.
 An asked user whose command the game refuses is told so and asked again while
 the other side's answer waits (so no call is thrown away); after three
@@ -170,7 +171,12 @@ class Match:
         if self.outcome == "TIMEOUT":
             over = f"The match is over: it reached its {self.max_turns} turns."
             return self._refuse(turn, over, over)
-        if self.outcome or ("user" in turn.inputs and unexecutable(self.game.state, turn.inputs["user"])):
+        problem = "user" in turn.inputs and not self.outcome and unexecutable(self.game.state, turn.inputs["user"])
+        stand_in = self.seats["user"].stand_in if problem else None
+        if stand_in is not None:  # the seat plays a refused command as its stand-in: a turn all the same
+            turn.refused.append({"command": turn.inputs["user"].model_dump_json(exclude_none=True), "why": problem})
+            turn.inputs["user"], problem = stand_in, None
+        if self.outcome or problem:
             # The final state, or the ERROR that says why: nothing happens, nobody is asked.
             turn.result = self.game.step(turn.inputs.get("user", ROLES["user"].fallback),
                                          turn.inputs.get("minotaur", ROLES["minotaur"].fallback))

@@ -171,12 +171,14 @@ class Outside:
     """A seat played from outside: its input is pushed to the turn loop (the keyboard, the gsm
     pipe, a WSAP caller's ``act``, a replay's record), never asked for. It is told every turn
     like an agent's side; with ``observe`` it keeps the role's observation, for a front that
-    shows it (the TUI's map, a WSAP caller)."""
+    shows it (the TUI's map, a WSAP caller). With ``stand_in`` a user command the game refuses
+    is played as that input instead (a reinforcement-learning env's 1-second HALT, so that every
+    step is a turn); without, it is answered with an ERROR and nothing happens."""
 
     blocking = False
 
-    def __init__(self, name: str, observe: bool = True) -> None:
-        self.name, self.observe = name, observe
+    def __init__(self, name: str, observe: bool = True, stand_in: UserInput | None = None) -> None:
+        self.name, self.observe, self.stand_in = name, observe, stand_in
 
     def seat(self, role: str, world: World, state: GameState, first_view) -> OutsideSide:
         return OutsideSide(role, self, world, state, first_view)
@@ -189,6 +191,7 @@ class OutsideSide:
 
     def __init__(self, role: str, outside: Outside, world: World, state: GameState, first_view) -> None:
         self.role, self.agent, self.knowledge = role, outside, ROLES[role]
+        self.stand_in = outside.stand_in
         self.stats = SideStats()
         self.plan: list[str] = []
         self.exchange = None

@@ -1,7 +1,8 @@
-"""The Labyrinth as Gymnasium and PettingZoo environments: the Farama checkers pass for
-both roles (warnings are errors), the commands come from the one action definition, the
-text stays within its space, seeding is deterministic, rewards are the WSAP adapter's,
-and the README's examples run as written."""
+"""The Labyrinth as a Gymnasium environment: the Farama checker passes for both roles
+(warnings are errors), the commands come from the one action definition, the text stays
+within its space, seeding is deterministic, rewards are the WSAP adapter's, and the
+README's examples run as written. The step's mechanics are test_rl_mechanics.py's, the
+PettingZoo env test_rl_pettingzoo.py's, the numbers of the observation test_rl_observation.py's."""
 
 import re
 import warnings
@@ -14,16 +15,11 @@ from gymnasium.utils.env_checker import check_env
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-with warnings.catch_warnings():  # pettingzoo.test imports PettingZoo's own deprecated example envs: not ours to fix
-    warnings.filterwarnings("ignore", "The old environment creation API", DeprecationWarning)
-    from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test
-
 import labyrinth.agents.gym_env  # noqa: F401  (registers the environments)
 from labyrinth.agents.adapters import make_adapter
 from labyrinth.agents.gym_env import LabyrinthEnv
-from labyrinth.agents.pettingzoo_env import env as aec_env
-from labyrinth.agents.pettingzoo_env import parallel_env
-from labyrinth.agents.rl_spaces import CHARSET, COMMANDS, TEXT_MAX, action_names
+from labyrinth.agents.rl_commands import COMMANDS, action_names
+from labyrinth.agents.rl_spaces import CHARSET, TEXT_MAX
 from labyrinth.engine.schemas import MINOTAUR_PARAMS, USER_PARAMS
 from labyrinth.engine.wsap import Action
 from labyrinth.engine.wsap.roles import ROLES
@@ -68,7 +64,7 @@ def test_every_observation_lies_in_its_space_and_the_text_within_its_charset(rol
     every text holds only CHARSET's characters and stays under TEXT_MAX (it is bounded by
     construction: a fixed number of sections, eight recent events, at most four items and one
     opponent nearby), and every observation is in the observation space."""
-    env = gym.make(IDS[role], preset="tiny", max_turns=120)
+    env = gym.make(IDS[role], preset="tiny", max_turns=120, text=True)
     space, rng = env.observation_space, np.random.default_rng(moves)
     obs, info = env.reset(seed=seed)
     done = False
@@ -82,7 +78,7 @@ def test_every_observation_lies_in_its_space_and_the_text_within_its_charset(rol
 @pytest.mark.parametrize("role", sorted(IDS))
 def test_reset_with_a_seed_replays_the_same_game(role):
     def play(seed: int) -> list:
-        env = gym.make(IDS[role], preset="tiny", max_turns=40, text=False)
+        env = gym.make(IDS[role], preset="tiny", max_turns=40)
         obs, info = env.reset(seed=seed)
         trail, rng = [obs["map"].tobytes()], np.random.default_rng(1)
         for _ in range(40):
@@ -114,19 +110,19 @@ def test_an_opponent_given_as_an_agent_starts_every_game_afresh(role):
                 break
         return trail
 
-    env = LabyrinthEnv(role=role, preset="tiny", opponent=given, max_turns=40, text=False)
+    env = LabyrinthEnv(role=role, preset="tiny", opponent=given, max_turns=40)
     first = play(env)
-    assert play(env) == first == play(LabyrinthEnv(role=role, preset="tiny", opponent=given, max_turns=40, text=False))
+    assert play(env) == first == play(LabyrinthEnv(role=role, preset="tiny", opponent=given, max_turns=40))
     assert env.match.sides[ROLES[role].other].agent is not given  # the caller's agent is never played
 
 
 def test_the_turn_limit_truncates_and_a_death_terminates():
-    env = gym.make(IDS["user"], preset="tiny", max_turns=3, text=False)
+    env = gym.make(IDS["user"], preset="tiny", max_turns=3)
     env.reset(seed=2)
     halt = env.unwrapped.action_names.index("halt")
     flags = [env.step(halt)[2:4] for _ in range(3)]
     assert flags == [(False, False), (False, False), (False, True)]
-    env = gym.make(IDS["user"], preset="tiny", max_turns=2000, text=False)
+    env = gym.make(IDS["user"], preset="tiny", max_turns=2000)
     env.reset(seed=2)
     for turn in range(2000):  # standing still, the user is found and caught
         _, reward, terminated, truncated, _ = env.step(halt)
@@ -135,21 +131,10 @@ def test_the_turn_limit_truncates_and_a_death_terminates():
     assert terminated and not truncated and reward < -9 and env.unwrapped.match.game.state.outcome == "DEATH"
 
 
-def test_a_masked_command_changes_nothing_and_says_why():
-    env = gym.make(IDS["user"], preset="tiny", text=False)
-    obs, info = env.reset(seed=3)
-    grab = env.unwrapped.action_names.index("grab_red_stone")
-    assert info["action_mask"][grab] == 0
-    state = env.unwrapped.match.game.state
-    after, reward, _, _, info = env.step(grab)
-    assert reward == 0.0 and "GRAB failed" in info["refused"] and info["turn"] == 0
-    assert env.unwrapped.match.game.state == state and np.array_equal(after["map"], obs["map"])
-
-
 @pytest.mark.parametrize("role", sorted(IDS))
 def test_rewards_and_texts_are_the_wsap_adapters(role):
     """The env and the WSAP adapter play the same game through the same turn loop."""
-    env = gym.make(IDS[role], preset="tiny", max_turns=60)
+    env = gym.make(IDS[role], preset="tiny", max_turns=60, text=True)
     obs, info = env.reset(seed=11)
     adapter = make_adapter(role, seed=env.unwrapped.match.seed, preset="tiny", max_turns=60)
     rng = np.random.default_rng(5)
@@ -166,42 +151,12 @@ def test_rewards_and_texts_are_the_wsap_adapters(role):
 
 
 def test_an_action_that_is_no_command_is_told_so():
-    env = gym.make(IDS["minotaur"], preset="tiny", text=False)
+    env = gym.make(IDS["minotaur"], preset="tiny")
     env.reset(seed=1)
-    for bad in (8, -1, 1.5, "jump"):
+    for bad in (8, -1, 1.5, "jump", True, np.True_, np.False_):
         with pytest.raises(ValueError, match=r"integer in \[0, 8\)"):
             env.unwrapped.step(bad)
     assert env.unwrapped.step(np.int64(7))[4]["turn"] == 1
-
-
-def test_ansi_render_draws_the_observed_map():
-    env = gym.make(IDS["minotaur"], preset="tiny", render_mode="ansi", text=False)
-    obs, _ = env.reset(seed=4)
-    rows = env.render().splitlines()
-    assert len(rows) == obs["map"].shape[0] and rows[len(rows) // 2][len(rows) // 2] == "M"
-
-
-def test_pettingzoo_parallel_api_and_seed_tests_pass():
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        parallel_api_test(parallel_env(preset="tiny", max_turns=40), num_cycles=60)
-        parallel_seed_test(lambda: parallel_env(preset="tiny", max_turns=40))
-
-
-def test_pettingzoo_aec_version_passes_the_api_test():
-    """PettingZoo's AEC checker only advises here (dict observations, agents not named
-    player_0, spaces that differ per role): the roles are what they are."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        api_test(aec_env(preset="tiny", max_turns=40), num_cycles=60)
-
-
-def test_pettingzoo_agents_have_the_gymnasium_spaces():
-    game = parallel_env(preset="tiny", text=False)
-    for role in ("user", "minotaur"):
-        single = gym.make(IDS[role], preset="tiny", text=False)
-        assert game.observation_space(role) == single.observation_space
-        assert game.action_space(role) == single.action_space
 
 
 def _readme_examples() -> list[str]:

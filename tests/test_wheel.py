@@ -13,7 +13,9 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
-RL_EXTRA = {"labyrinth.agents.rl_spaces", "labyrinth.agents.gym_env", "labyrinth.agents.pettingzoo_env"}
+# The [rl] extra's modules: the envs and their rl_*.py parts (commands, views, renders).
+RL_EXTRA = {"labyrinth.agents.gym_env", "labyrinth.agents.pettingzoo_env",
+            *(f"labyrinth.agents.{p.stem}" for p in (REPO / "agents").glob("rl_*.py"))}
 RL_PACKAGES = {"gymnasium", "pettingzoo", "numpy"}  # what those import from the [rl] extra
 
 

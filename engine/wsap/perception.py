@@ -93,9 +93,20 @@ class UserPerception:
         MAP_RADIUS around, row by row, north first, NOT_SEEN where it saw none: the map of its
         observation's text and of an RL environment's observation."""
         x, y, z = centre
+        return self.remembered_area(x - MAP_RADIUS, y + MAP_RADIUS, _SIDE, _SIDE, z)
+
+    def remembered_area(self, west: int, north: int, width: int, height: int, z: int) -> bytes:
+        """The kinds of the cells the user remembers in the ``width`` x ``height`` area of level ``z``
+        whose north-west corner is (west, north), row by row, north first, NOT_SEEN where it saw
+        none: the window of ``remembered``, or any other (an RL observation's wider window)."""
         rows = self._rows.get
-        return b"".join(row[x:x + _SIDE] if (row := rows((r, z))) is not None else _UNSEEN[:_SIDE]
-                        for r in range(y + MAP_RADIUS, y - MAP_RADIUS - 1, -1))
+        x = west + MAP_RADIUS
+        if x < 0 or x + width > len(_UNSEEN):  # partly beyond the rows' margin: cut each row within it
+            lo, hi = max(x, 0), min(x + width, len(_UNSEEN))
+            edge_w, edge_e = bytes([NOT_SEEN]) * (lo - x), bytes([NOT_SEEN]) * (x + width - hi)
+            return b"".join(edge_w + (rows((r, z)) or _UNSEEN)[lo:hi] + edge_e for r in range(north, north - height, -1))
+        return b"".join(row[x:x + width] if (row := rows((r, z))) is not None else _UNSEEN[:width]
+                        for r in range(north, north - height, -1))
 
     def observe(self, state: GameState, response: GameStateResponse, events: tuple[ev.Event, ...] = ()
                 ) -> Observation:

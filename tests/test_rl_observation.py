@@ -1,0 +1,152 @@
+"""The numeric observation: planes that agree with what the role perceives, positions and
+ways as fractions of the hunting ground, LOOK's hums as bearings, the same shapes on
+every preset, and Stable-Baselines3's own checker on both roles."""
+
+import importlib.util
+import math
+import warnings
+
+import numpy as np
+import pytest
+
+from labyrinth.agents.gym_env import LabyrinthEnv
+from labyrinth.agents.rl_planes import COMPASS_VECTORS, RADIUS
+from labyrinth.agents.rl_user_view import MEMORY_PLANES, WINDOW_PLANES
+from labyrinth.engine.cells import CELL_CHARS
+from labyrinth.engine.schemas import STONES
+
+W = {name: i for i, name in enumerate(WINDOW_PLANES)}
+
+
+def _user(seed: int = 3, **kwargs) -> tuple[LabyrinthEnv, dict, dict]:
+    env = LabyrinthEnv("user", preset="tiny", opponent="wait", **kwargs)
+    obs, info = env.reset(seed=seed)
+    return env, obs, info
+
+
+def test_the_window_planes_are_what_the_user_remembers():
+    env, obs, _ = _user()
+    state, perception = env.match.game.state, env.match.seats["user"].perception
+    planes = obs["map"]
+    assert planes.dtype == np.uint8 and set(np.unique(planes)) <= {0, 1}
+    kinds = planes[[W["rock"], W["open"], W["unknown"]]]
+    assert (kinds.sum(axis=0) == 1).all()  # each cell is rock, open or not seen: one of the three
+    x, y, z = state.user
+    for row in range(2 * RADIUS + 1):
+        for col in range(2 * RADIUS + 1):
+            pos = (x + col - RADIUS, y + RADIUS - row, z)
+            known = perception.seen.get(pos)
+            assert planes[W["unknown"], row, col] == (known is None)
+            if known is not None:
+                assert planes[W["open"], row, col] == (CELL_CHARS[known] != "#")
+    assert planes[W["trail"], RADIUS, RADIUS] == 1 and planes[W["trail"]].sum() == 1  # only where it stands
+
+
+def test_the_memory_map_remembers_beyond_the_window():
+    env, obs, info = _user()
+    unknown = obs["memory"][MEMORY_PLANES.index("unknown")].sum()
+    you = obs["memory"][MEMORY_PLANES.index("you")]
+    assert you.sum() == 1 and tuple(np.argwhere(you)[0]) == (207 - 200, 200 - 192)  # north first: tiny's y 192..207
+    far = [i for i, name in enumerate(env.action_names) if name.endswith("_walk_far")]
+    for _ in range(15):
+        action = next((a for a in far if info["action_mask"][a]), None)
+        obs, _, _, _, info = env.step(action if action is not None else env.action_names.index("halt"))
+    memory = obs["memory"]
+    assert memory[MEMORY_PLANES.index("unknown")].sum() < unknown
+    assert memory[MEMORY_PLANES.index("trail")].sum() > 1 and memory[MEMORY_PLANES.index("you")].sum() == 1
+
+
+def test_positions_are_fractions_of_the_hunting_ground():
+    _, obs, _ = _user()
+    assert obs["position"].tolist() == pytest.approx([8 / 15, 8 / 15, 1.0])  # (200, 200, 100) in tiny's ground
+    for key in ("stamina", "timers", "cue", "exits", "inventory"):
+        assert ((0 <= obs[key]) & (obs[key] <= 1)).all(), key
+    assert obs["cue"].sum() == 3  # one proximity, one direction (or none), one temporal status
+
+
+def test_look_gives_each_stone_a_bearing_that_follows_the_user():
+    env, _, info = _user(seed=5)
+    obs, _, _, _, info = env.step(env.action_names.index("look"))
+    hums = obs["hums"].reshape(len(STONES), 6)
+    heard = env.match.seats["user"].perception.hums
+    for i, stone in enumerate(STONES):
+        direction, levels = heard[stone]
+        assert hums[i, 0] == 1 and tuple(hums[i, 1:3]) == pytest.approx(COMPASS_VECTORS.get(direction, (0, 0)))
+        assert hums[i, 3] == pytest.approx(max(-1, min(1, levels / 1)))  # tiny has two levels: one apart at most
+        assert math.hypot(*hums[i, 1:3]) in (pytest.approx(1.0), 0.0) and tuple(hums[i, 4:]) == (0, 0)
+    moves = [a for a, name in enumerate(env.action_names) if name.endswith("_walk_1") and info["action_mask"][a]]
+    obs, _, _, _, _ = env.step(moves[0])
+    assert np.abs(obs["hums"].reshape(len(STONES), 6)[:, 4:]).sum() == pytest.approx(1 / 15 * len(STONES))
+
+
+def test_an_item_seen_is_a_way_to_it():
+    """The built-in user's game against a waiting Minotaur, replayed into the env's game until it sees an item."""
+    from labyrinth.agents.registry import make_agent
+    from labyrinth.agents.runner import Match
+
+    env, _, _ = _user(seed=1)
+    seed = env.match.seed
+    played = Match(make_agent("user", "builtin", seed, preset="tiny"), make_agent("minotaur", "wait", seed),
+                   seed=seed, preset="tiny", max_turns=200)
+    played.play()
+    items = env.match.seats["user"].perception.items
+    for turn in played.played:
+        if items:
+            break
+        env.game.replay([turn])
+    assert items, "the built-in user saw no item in its game"
+    obs = env.game.observation("user")
+    here = env.match.game.state.user
+    table = obs["items_seen"].reshape(4, 4)
+    from labyrinth.engine.schemas import ITEM_ORDER
+    for i, name in enumerate(ITEM_ORDER):
+        if name in items:
+            pos = items[name]
+            assert table[i].tolist() == pytest.approx([1, (pos[0] - here[0]) / 15, (pos[1] - here[1]) / 15,
+                                                       pos[2] - here[2]])
+        else:
+            assert not table[i].any()
+
+
+def test_the_minotaur_sees_its_labyrinth_and_where_the_stones_lie():
+    from labyrinth.agents.rl_minotaur_view import WINDOW_PLANES as MW
+
+    env = LabyrinthEnv("minotaur", preset="tiny")
+    obs, _ = env.reset(seed=2)
+    o = env.match.last.observation
+    x, y, z = o.position.x, o.position.y, o.position.z
+    world = env.match.game.world
+    rock = obs["map"][MW.index("rock")]
+    for row in range(2 * RADIUS + 1):
+        assert "".join("#" if v else "." for v in rock[row]) == "".join(
+            "#" if c == 0 else "." for c in world.row(x - RADIUS, 2 * RADIUS + 1, y + RADIUS - row, z))
+    view = env.game.views["minotaur"]  # beyond the ground's margin the window is read from the world row by row
+    far = view._cells((x + 60, y, z))
+    assert far == b"".join(world.row(x + 60 - RADIUS, 2 * RADIUS + 1, y + RADIUS - r, z) for r in range(2 * RADIUS + 1))
+    lying = obs["items_lying"].reshape(4, 4)
+    assert lying[:, 0].sum() == len(o.items)
+    assert not obs["intruder"].any()  # nothing heard or seen yet
+
+
+def test_the_shapes_are_the_same_on_every_preset():
+    for role in ("user", "minotaur"):
+        tiny, large = LabyrinthEnv(role, preset="tiny"), LabyrinthEnv(role, preset="large")
+        assert tiny.observation_space == large.observation_space
+    env = LabyrinthEnv("user", preset="large", opponent="wait")
+    obs, _ = env.reset(seed=1)
+    assert env.observation_space.contains(obs)
+
+
+@pytest.mark.skipif(importlib.util.find_spec("stable_baselines3") is None,
+                    reason="needs the [train] extra: pip install -e '.[train]'")
+@pytest.mark.parametrize("role", ["user", "minotaur"])
+def test_stable_baselines3_checker_passes_on_the_default_observation(role):
+    """Its only words are its image heuristics about the two plane keys, which are binary planes
+    (0 or 1) a network reads as they are, not pictures in 0..255 for its CNN to rescale."""
+    from stable_baselines3.common.env_checker import check_env
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        check_env(LabyrinthEnv(role, preset="tiny", max_turns=30))
+    words = {str(w.message) for w in caught}
+    assert all(("observation space map" in m or "observation space memory" in m or "36x36" in m) for m in words)
