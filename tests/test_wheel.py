@@ -60,12 +60,19 @@ def test_the_installed_command_has_help(installed):
     assert out.returncode == 0 and "usage: labyrinth" in out.stdout
 
 
+def test_python_dash_m_labyrinth_is_the_command(installed):
+    out = _run(installed, "python", "-m", "labyrinth", "world", "--preset", "tiny", "--seed", "1")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout == _run(installed, "labyrinth", "world", "--preset", "tiny", "--seed", "1").stdout
+
+
 def test_every_package_and_the_styles_are_in_the_wheel(installed):
     """The providers, the TUI's screens and widgets and its stylesheet are what an incomplete wheel lost.
-    The [rl] extra's modules are in it too; installed without the extra, they miss only its packages."""
+    The [rl] extra's modules are in it too; installed without the extra, they miss only its packages.
+    (labyrinth.__main__ runs the command when imported: python -m labyrinth's test runs it.)"""
     code = textwrap.dedent(f"""
         import importlib, labyrinth, pathlib, pkgutil
-        mods = [m.name for m in pkgutil.walk_packages(labyrinth.__path__, 'labyrinth.')]
+        mods = [m.name for m in pkgutil.walk_packages(labyrinth.__path__, 'labyrinth.') if m.name != 'labyrinth.__main__']
         for name in mods:
             try:
                 importlib.import_module(name)
