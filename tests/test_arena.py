@@ -182,7 +182,7 @@ def test_a_run_in_this_process_shows_each_matchs_agents_and_the_progress_line_th
 
     from labyrinth.agents.providers.pacing import Waiting
     from labyrinth.agents.schedule import Progress
-    from labyrinth.tui.arena_cmd import _waits_column
+    from labyrinth.tui.commands.arena import _waits_column
     from tests.stubs import FakeClock
 
     clock = FakeClock()

@@ -17,9 +17,9 @@ from labyrinth.agents.registry import make_agent
 from labyrinth.agents.runner import Match
 from labyrinth.agents.strategy import CHOICES, choose_strategy, default_strategy
 from labyrinth.saves.experience import Experience
-from labyrinth.tui import memory_cmd
-from labyrinth.tui.cli import _parser
-from labyrinth.tui.learn_option import learners
+from labyrinth.tui.commands import memory as memory_cmd
+from labyrinth.tui.cli import parser as _parser
+from labyrinth.tui.commands.learn_option import learners
 from tests.test_experience import reflection
 from tests.test_memory import played
 

@@ -102,7 +102,7 @@ def test_any_value_is_accepted_as_it_should_be_or_refused_in_one_line(provider, 
 @pytest.mark.parametrize("command", ["play", "arena", "gsm"])
 @pytest.mark.parametrize("timeout", ["nan", "inf", "-5", "1e308", "soon"])
 def test_a_bad_llm_timeout_flag_is_refused_by_every_command_before_anything_starts(command, timeout):
-    from labyrinth.tui.cli import _parser
+    from labyrinth.tui.cli import parser as _parser
 
     with pytest.raises(SystemExit) as exit_:
         _parser().parse_args([command, "--llm-timeout", timeout])

@@ -61,7 +61,7 @@ def test_golden_state_hash_of_runs(preset, seed):
 
 def test_gsm_output_is_byte_identical_across_processes():
     lines = "".join(json.dumps({"user": u, "minotaur": m}) + "\n" for u, m in SCRIPT)
-    cmd = [sys.executable, "-m", "labyrinth.tui.cli", "gsm", "--seed", "4", "--preset", "small", "--minotaur", "external"]
+    cmd = [sys.executable, "-m", "labyrinth", "gsm", "--seed", "4", "--preset", "small", "--minotaur", "external"]
     runs = [subprocess.run(cmd, input=lines, capture_output=True, text=True, check=True,
                            env={"PYTHONHASHSEED": str(h), "PATH": ""}).stdout for h in (1, 2)]
     assert runs[0] == runs[1] and runs[0].count("\n") == len(SCRIPT) + 1

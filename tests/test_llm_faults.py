@@ -28,7 +28,7 @@ from labyrinth.agents.providers.retry import call_deadline_s, patience_s
 from labyrinth.agents.registry import make_agent
 from labyrinth.agents.runner import Match
 from labyrinth.saves.config import ConfigError
-from labyrinth.tui.provider_options import add_provider_options, provider_settings
+from labyrinth.tui.commands.provider_options import add_provider_options, provider_settings
 from tests.stubs import CHAT_PATHS, WIRE, FakeClock, Model, Stub, gemini_quota, quota_match
 
 TRANSPORTS = {"gemini": GeminiTransport, "mistral": MistralTransport, "ollama": OllamaTransport,

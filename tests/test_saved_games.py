@@ -18,7 +18,7 @@ from labyrinth.agents.runner import Match, Outside
 from labyrinth.saves import games
 from labyrinth.saves.games import HEADER_BYTES, SavedGame, SaveError, list_games, load_game, save_game, saves_dir
 from labyrinth.saves.replays import first_mismatch, read_replay
-from labyrinth.tui.replay_cmd import replay
+from labyrinth.tui.commands.replay import show as replay
 
 SEED, PRESET = 4, "small"
 

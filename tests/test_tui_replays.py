@@ -9,7 +9,7 @@ from labyrinth.saves.replays import first_mismatch, read_replay
 from labyrinth.tui.app import LabyrinthApp
 from labyrinth.tui.screens.replay_player import ReplayPlayerScreen
 from labyrinth.tui.screens.replays import ReplaysScreen
-from labyrinth.tui.screens.spectate import SPEEDS
+from labyrinth.tui.screens.playback import SPEEDS
 from labyrinth.tui.screens.title import HUMAN, NewGame, TitleScreen
 from labyrinth.tui.widgets.minimap import Minimap
 

@@ -8,7 +8,6 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import Screen
 from textual.widgets import Footer
 
 from labyrinth.engine import Game
@@ -27,8 +26,8 @@ from ..widgets.map_frame import MapView
 from ..widgets.minimap import Minimap
 from ..widgets.narrative import NarrativeLog
 from ..widgets.status_bar import StatusBar
+from .playback import PlaybackScreen, playback_bindings
 
-SPEEDS = (2.0, 1.0, 0.5, 0.25, 0.1, 0.03)  # seconds between turns
 WAITS_TICK_S = 0.5  # how often a model's quota wait is counted down while the agents think
 
 
@@ -43,26 +42,15 @@ class WorldCells:
         return self.world.cell(*pos) if self.ground.contains(*pos) else self.seen.get(pos, default)
 
 
-SPEED = Binding.Group("speed", compact=True)
-
-
-class SpectateScreen(Screen):
+class SpectateScreen(PlaybackScreen):
     """The footer fits 80 columns with quit and help (the app's keys, shown last): short words, the speed
     keys paired; the full-screen map, the other levels and the command palette are in the help only."""
 
     AUTO_FOCUS = "#map"
     BINDINGS = [
-        Binding("space", "toggle_play", "play", id="spectate-play"),
-        Binding("n", "step", "step", id="spectate-step"),
-        Binding("plus,equals_sign", "faster", "faster", key_display="+", group=SPEED, id="spectate-faster"),
-        Binding("minus", "slower", "slower", key_display="-", group=SPEED, id="spectate-slower"),
-        Binding("o", "omniscient", "whole", id="spectate-omniscient"),
+        *playback_bindings("spectate", "whole", [Binding("n", "step", "step", id="spectate-step")]),
         Binding("a", "app.toggle_class('#agents', '-hidden')", "agents", id="spectate-agents"),
         Binding("f2", "app.toggle_class('#side', '-hidden')", "big map", show=False, id="spectate-full-map"),
-        Binding("left_square_bracket", "look_level(1)", "level above", key_display="[", show=False,
-                id="spectate-level-up"),
-        Binding("right_square_bracket", "look_level(-1)", "level below", key_display="]", show=False,
-                id="spectate-level-down"),
         Binding("escape,q", "back", "title", id="spectate-back"),
     ]
 
@@ -72,9 +60,6 @@ class SpectateScreen(Screen):
         super().__init__()
         self.session = session
         self.autoplay = autoplay
-        self.speed = 2
-        self.omniscient = False
-        self.timer = None
         self.stepping = False  # a turn is being played in the background
         self.told: set[str] = set()  # the roles whose lessons the log has shown
         self.replaced_told: set[str] = set()
@@ -99,40 +84,33 @@ class SpectateScreen(Screen):
         self.query_one(StatusBar).preset = s.preset  # the bar shows the hunting ground's bounds
         self.query_one("#agents", AgentPanel).border_title = "Agents"
         self.countdowns = Countdowns(self.app.clock)
-        self._show()
+        self.show()
         self.call_after_refresh(self.query_one(NarrativeLog).tell, None, s.response)  # once it knows its width
         if self.autoplay:
             self.action_toggle_play()
-        else:
-            self._show_pace()
 
-    def action_toggle_play(self) -> None:
-        if self.timer is None:
-            if not self.session.over:
-                self.timer = self.set_interval(SPEEDS[self.speed], self.action_step)
-        else:
-            self.timer.stop()
-            self.timer = None
-        self._show_pace()
-
-    def _show_pace(self) -> None:
-        """Under the map: playing or paused (or over), and how fast."""
-        self.query_one(Minimap).border_subtitle = pace_words(self.session.over, self.timer is not None, self.speed)
+    @property
+    def over(self) -> bool:
+        return self.session.over
 
     def action_step(self) -> None:
+        self.play_turn()
+
+    def play_turn(self) -> bool:
         """One turn through the session's match; an agent that calls a model is asked in a thread, so the
         screen stays live meanwhile. The finished turn comes back as a TurnPlayed message."""
         if self.stepping or self.session.over:
-            return
+            return False
         carry_turn(self, self.session, self.session.begin(),
                    played=lambda turn: TurnPlayed(turn, typed(turn.record.user) if turn.record else ""),
                    waiting=self._think, failed=self._turn_failed)
+        return True
 
     def _think(self) -> None:
         self.stepping = True
         self.query_one(AgentPanel).thinking = True
         self.waits_timer = self.set_interval(WAITS_TICK_S, self._show_agents)
-        self._show()
+        self.show()
 
     def _done_thinking(self) -> None:
         self.stepping = False
@@ -147,7 +125,7 @@ class SpectateScreen(Screen):
             return
         self.query_one(AgentPanel).thinking = False
         self.notify(printable(f"The turn failed: {error}"), severity="error", markup=False)
-        self._show()
+        self.show()
 
     def on_turn_played(self, message: TurnPlayed) -> None:
         self._done_thinking()
@@ -161,16 +139,13 @@ class SpectateScreen(Screen):
         log = self.query_one(NarrativeLog)
         log.tell(message.said, message.turn.result.response)
         if ended(match, message.turn):
-            if self.timer:
-                self.timer.stop()
-                self.timer = None
-            self._show_pace()
+            self.pause()
             log.write(Text(f"Match over: {match.outcome} after {match.turns} turns.", style="bold reverse"))
             if self.session.memory.log is not None:
                 self._remembered(match.reflections, match.memory_error)
                 if match.blocking and match.memory_error is None:  # the models' own words: calls, off the UI thread
                     run_in_background(self.app, match.refine, self._remembered)
-        self._show()
+        self.show()
 
     def _remembered(self, reflections, error: BaseException | str | None) -> None:
         if not self.is_attached:
@@ -183,34 +158,15 @@ class SpectateScreen(Screen):
                 self.told.add(r.role)
                 log.write(Text.assemble((f"The {r.role} learned: ", "bold"), printable(r.key_reflection)))
 
-    def action_faster(self) -> None:
-        self._set_speed(min(self.speed + 1, len(SPEEDS) - 1))
-
-    def action_slower(self) -> None:
-        self._set_speed(max(self.speed - 1, 0))
-
-    def _set_speed(self, speed: int) -> None:
-        self.speed = speed
-        if self.timer:
-            self.timer.stop()
-            self.timer = self.set_interval(SPEEDS[speed], self.action_step)
-        self._show_pace()
-
-    def action_omniscient(self) -> None:
-        self.omniscient = not self.omniscient
-        self._show()
-
-    def action_look_level(self, step: int) -> None:
-        self.query_one(Minimap).level_offset += step
-
     def action_back(self) -> None:
-        if self.timer:
-            self.timer.stop()
+        self.pause()
         self.app.pop_screen()
 
-    def _show(self) -> None:
+    def show(self) -> None:
         s = self.session
-        self.query_one(Minimap).show(map_view(s.game, s.preset, s.mapped, s.known, self.omniscient))
+        minimap = self.query_one(Minimap)
+        minimap.show(map_view(s.game, s.preset, s.mapped, s.known, self.omniscient))
+        minimap.border_subtitle = self.pace  # under the map: playing or paused (or over), and how fast
         self.query_one(CuePanel).show(s.response, s.known.bearings, s.difficulty == "hard")
         self.query_one(StatusBar).show(s.response)
         self._show_agents()
@@ -220,13 +176,6 @@ class SpectateScreen(Screen):
         sides = self.session.match.sides
         waits = {role: said for role, side in sides.items() if (said := self.countdowns.saying(side.agent))}
         self.query_one(AgentPanel).show(sides, self.session.match.plans, self.session.lessons, waits)
-
-
-def pace_words(over: bool, playing: bool, speed: int) -> str:
-    """'▶ playing · 2 turns/s', '❚❚ paused · 2 turns/s', or 'match over'."""
-    if over:
-        return "match over"
-    return f"{'▶ playing' if playing else '❚❚ paused'} · {1 / SPEEDS[speed]:.3g} turns/s"
 
 
 def map_view(game: Game, preset: str, mapped: UserPerception, known: Knowledge, omniscient: bool) -> MapView:

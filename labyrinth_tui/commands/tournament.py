@@ -39,19 +39,17 @@ from labyrinth.agents.ratings import Standings, rate
 from labyrinth.agents.registry import UnknownContestant, check_configured, contestant_names, parse_contestant
 from labyrinth.agents.runner import DEFAULT_MAX_TURNS, MatchResult
 from labyrinth.agents.tournament import Entrant, Run, Tournament, run_tournament
-from labyrinth.engine import DEFAULT_PRESET, DIFFICULTIES, PRESETS
 from labyrinth.engine.wsap.roles import ROLES
 from labyrinth.saves.config import ConfigError
 from labyrinth.saves.paths import replays_dir
 from labyrinth.saves.results_db import FALLBACK_SHARE_ALLOWED, NOBODY, MatchRow, ResultsDB, ResultsUnusable
 
-from .arena_cmd import _count
-from .ascii_text import fitted
-from .leaderboard_tables import head_to_head_table, paired_table, ratings_table
+from ..ascii_text import fitted
+from ..leaderboard_tables import head_to_head_table, paired_table, ratings_table
+from ..terminal_text import printable
 from .learn_option import add_learn_options, learners
+from .options import check_last_seed, count, game_options, parsed_by, providers
 from .provider_options import add_provider_options
-from .seed_option import bounded_seed
-from .terminal_text import printable
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -77,16 +75,14 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                     f"--users {contestant_names('user')}; for --minotaurs {contestant_names('minotaur')}.")
     p.add_argument("--users", required=True, metavar="A,B,...", help="the user contestants, comma-separated")
     p.add_argument("--minotaurs", required=True, metavar="X,Y,...", help="the Minotaur contestants, comma-separated")
-    p.add_argument("--games", type=_count, default=10, help="seeds each pairing plays (default: 10)")
-    p.add_argument("--repeats", type=_count, default=1,
+    p.add_argument("--games", type=count, default=10, help="seeds each pairing plays (default: 10)")
+    p.add_argument("--repeats", type=count, default=1,
                    help="times each pairing plays each seed (default: 1): a model that samples gives another "
                         "sample each time, and the ratings use every one")
-    p.add_argument("--seed", type=bounded_seed, default=1, help="the first seed (default: 1)")
-    p.add_argument("--preset", choices=list(PRESETS), default=DEFAULT_PRESET, help="hunting ground size")
-    p.add_argument("--difficulty", choices=DIFFICULTIES, default="normal")
-    p.add_argument("--max-turns", type=_count, default=DEFAULT_MAX_TURNS,
+    game_options(p, seed=1, seed_help="the first seed (default: 1)")
+    p.add_argument("--max-turns", type=count, default=DEFAULT_MAX_TURNS,
                    help=f"turns before a match is a TIMEOUT, a draw (default: {DEFAULT_MAX_TURNS})")
-    p.add_argument("--concurrency", type=_count, default=DEFAULT_CONCURRENCY,
+    p.add_argument("--concurrency", type=count, default=DEFAULT_CONCURRENCY,
                    help=f"matches played at once (default: {DEFAULT_CONCURRENCY}): model matches in threads, "
                         "sharing each provider's pace (--llm-rpm) and no more than it serves in a call's time, "
                         "rule-agent matches in one process per core")
@@ -101,13 +97,14 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                         "(this tournament's valid ones, in play order, as the database keeps them) and standings "
                         "(ratings per role, head_to_head)")
     add_provider_options(p, hold=True)
-    p.set_defaults(own_parser=p)  # for the check of the last seed, made after parsing
+    parsed_by(p, run)
 
 
-def run(args: argparse.Namespace, providers: dict[str, ProviderSettings]) -> int:
-    """The tournament of ``args``; ``providers``: the settings of the providers its contestants name."""
+def run(args: argparse.Namespace) -> int:
+    """The tournament of ``args``, with the settings of the providers its contestants name."""
+    check_last_seed(args)
     try:
-        tournament = _tournament(args, providers)
+        tournament = _tournament(args, providers(args))
     except (UnknownContestant, ConfigError) as problem:
         _say(str(problem))
         return 2

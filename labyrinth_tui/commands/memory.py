@@ -25,7 +25,8 @@ from labyrinth.saves.atomic import write_json
 from labyrinth.saves.experience import Experience, Reflection, document
 from labyrinth.saves.paths import StorageError, advice
 
-from .terminal_text import printable
+from ..terminal_text import printable
+from .options import parsed_by
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -48,6 +49,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     clear.add_argument("--yes", action="store_true", help="do not ask")
     export = actions.add_parser("export", help="write every reflection to FILE as JSON")
     export.add_argument("file", metavar="FILE", help="where to write (- for standard output)")
+    parsed_by(memory, run)
 
 
 def _limit(value: str) -> int:

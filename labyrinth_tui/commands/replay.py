@@ -10,6 +10,7 @@ an escape sequence or reorder a line with a bidi override.
 
 from __future__ import annotations
 
+import argparse
 import sys
 from pathlib import Path
 from typing import TextIO
@@ -17,11 +18,27 @@ from typing import TextIO
 from labyrinth.engine import MinotaurDecision, UserInput
 from labyrinth.saves.replays import RecordedTurn, Replay, ReplayError, first_mismatch, read_replay
 
-from .dates import local_time
-from .terminal_text import printable
+from ..dates import local_time
+from ..terminal_text import printable
+from .options import parsed_by
 
 
-def replay(path: Path, verify: bool, out: TextIO, summary: bool = False) -> int:
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    replay = sub.add_parser("replay", help="show a recorded match, or verify it against the engine",
+                            description="Show a replay file: header, outcome, fallbacks and one line per turn. "
+                                        "With --verify, re-run its inputs through a fresh game and check every "
+                                        "turn's state hash (exit 1 at the first difference, 2 for a bad file).")
+    replay.add_argument("file", type=Path, metavar="FILE", help="a replay (.jsonl)")
+    how = replay.add_mutually_exclusive_group()
+    how.add_argument("--verify", action="store_true", help="re-run the recorded inputs and compare hashes")
+    how.add_argument("--summary", action="store_true",
+                     help="the game's story: outcome, figures, the explored map of each level, the last messages "
+                          "(what the game-over screen saves next to the replay)")
+    parsed_by(replay, lambda args: show(args.file, args.verify, sys.stdout, summary=args.summary))
+
+
+def show(path: Path, verify: bool, out: TextIO, summary: bool = False) -> int:
+    """The replay at ``path`` written to ``out``: as text, verified, or as its story; the exit status."""
     try:
         recorded = read_replay(path)
     except ReplayError as exc:
@@ -30,7 +47,7 @@ def replay(path: Path, verify: bool, out: TextIO, summary: bool = False) -> int:
     for note in recorded.notes:
         print(f"labyrinth replay: note: {printable(note)}", file=sys.stderr)
     if summary:
-        from .story import story  # it plays the game back: the agents' modules are loaded only for it
+        from ..story import story  # it plays the game back: the agents' modules are loaded only for it
 
         out.write(story(recorded))
         return 0

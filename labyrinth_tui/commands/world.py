@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import argparse
 import json
+import sys
 from typing import TextIO
 
 from labyrinth.engine import PRESETS, Game
+
+from .options import chosen_seed, game_options, parsed_by
 
 LEGEND = ("# rock  . floor  = crawlway (user only, walking)  ^ ramp up  v ramp down  "
           "@ user start  M Minotaur start  R B Y stones  L lantern")
@@ -14,6 +18,22 @@ _MARKS = {"RED STONE": "R", "BLUE STONE": "B", "YELLOW STONE": "Y", "LANTERN": "
 
 def _xyz(p: tuple[int, int, int]) -> dict[str, int]:
     return {"x": p[0], "y": p[1], "z": p[2]}
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    world = sub.add_parser("world", help="print the hunting ground's levels as text or JSON")
+    game_options(world, difficulty=False)
+    world.add_argument("--level", type=int, help="only this level (z)")
+    world.add_argument("--json", action="store_true", help="JSON instead of text")
+    parsed_by(world, run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.level is not None and args.level not in PRESETS[args.preset].z_range:
+        b = PRESETS[args.preset]
+        args.own_parser.error(f"level {args.level} is outside the {args.preset} hunting ground "
+                              f"(levels {b.z0} to {b.z0 + b.levels - 1})")
+    return dump(chosen_seed(args), args.preset, args.level, args.json, sys.stdout)
 
 
 def dump(seed: int, preset: str, level: int | None, as_json: bool, out: TextIO) -> int:

@@ -27,12 +27,12 @@ from labyrinth.engine.wsap.roles import ROLES
 from labyrinth.saves.paths import StorageError
 from labyrinth.saves.results_db import NOBODY, ResultsUnusable, results_path
 
-from .arena_cmd import _count
-from .ascii_text import ascii_only, fitted
-from .leaderboard_report import html_page, paired_csv, ratings_csv, write_report
-from .leaderboard_rows import TITLES, Board, history_range, nothing_to_show, read_board, sparkline
-from .leaderboard_tables import head_to_head_table, paired_table, ratings_table
-from .terminal_text import printable
+from ..ascii_text import ascii_only, fitted
+from ..leaderboard_report import html_page, paired_csv, ratings_csv, write_report
+from ..leaderboard_rows import TITLES, Board, history_range, nothing_to_show, read_board, sparkline
+from ..leaderboard_tables import head_to_head_table, paired_table, ratings_table
+from ..terminal_text import printable
+from .options import count, parsed_by
 
 SPARK_MAX = 60  # the widest sparkline, on a wide terminal: more says little about a rating
 SPARK_MIN = 8
@@ -56,7 +56,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--role", choices=tuple(ROLES), help="only this role's ratings (default: both)")
     p.add_argument("--preset", choices=list(PRESETS), help="only matches on this hunting ground")
     p.add_argument("--difficulty", choices=DIFFICULTIES, help="only matches at this difficulty")
-    p.add_argument("--max-turns", type=_count, metavar="N", help="only matches with this turn limit")
+    p.add_argument("--max-turns", type=count, metavar="N", help="only matches with this turn limit")
     p.add_argument("--learned", choices=LEARNED, help="only matches where these learned from the experience log")
     p.add_argument("--json", action="store_true",
                    help=f"print only one JSON object: {', '.join(JSON_KEYS)} (see the README)")
@@ -66,6 +66,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help="also write the paired differences to FILE as CSV")
     p.add_argument("--html", metavar="FILE", type=Path,
                    help="also write the standings to FILE as one web page with charts, which needs no network")
+    parsed_by(p, run)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -30,34 +30,23 @@ from labyrinth.agents.arena import (
 from labyrinth.agents.arena_log import open_memory
 from labyrinth.agents.config import ProviderSettings
 from labyrinth.agents.health import EXIT_INCOMPLETE
-from labyrinth.agents.registry import check_configured, contestant_names, parse_contestant, provider_of
+from labyrinth.agents.registry import check_configured, parse_contestant, provider_of
 from labyrinth.agents.runner import DEFAULT_MAX_TURNS, MatchResult
 from labyrinth.agents.schedule import Progress
-from labyrinth.engine import DEFAULT_PRESET, DIFFICULTIES, PRESETS
 from labyrinth.saves.config import ConfigError
 from labyrinth.saves.paths import advice
 from labyrinth.saves.results_db import FALLBACK_SHARE_ALLOWED
 
+from ..terminal_text import printable
 from .learn_option import add_learn_options, learners
-from .provider_options import add_provider_options, contestant
-from .seed_option import bounded_seed
-from .terminal_text import printable
+from .options import check_last_seed, count, game_options, parsed_by, providers, role_option
+from .provider_options import add_provider_options
 
 if TYPE_CHECKING:  # Rich and the replay writer load only when an arena runs, not for every command
     from rich.console import Console
     from rich.table import Table
 
     from labyrinth.saves.replays import ReplayWriter
-
-
-def _count(value: str) -> int:
-    try:
-        number = int(value)
-    except ValueError:
-        number = 0
-    if number < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, not {value!r}")
-    return number
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -72,17 +61,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                     f"played by the fallback more than {FALLBACK_SHARE_ALLOWED:.0%} of the time, leaves its match void). "
                     "Exit status: 0 "
                     f"when every match counts, {EXIT_INCOMPLETE} when some are void or unplayed, 130 after Ctrl-C.")
-    arena.add_argument("--games", type=_count, default=20, help="how many matches (default: 20)")
-    arena.add_argument("--seed", type=bounded_seed, default=1, help="the first match's seed (default: 1)")
-    arena.add_argument("--preset", choices=list(PRESETS), default=DEFAULT_PRESET, help="hunting ground size")
-    arena.add_argument("--difficulty", choices=DIFFICULTIES, default="normal")
-    arena.add_argument("--user", type=contestant("user"), default="builtin", metavar="AGENT",
-                       help=f"the user's agent: {contestant_names('user')} (default: builtin)")
-    arena.add_argument("--minotaur", type=contestant("minotaur"), default="builtin", metavar="AGENT",
-                       help=f"the Minotaur's agent: {contestant_names('minotaur')} (default: builtin)")
-    arena.add_argument("--max-turns", type=_count, default=DEFAULT_MAX_TURNS,
+    arena.add_argument("--games", type=count, default=20, help="how many matches (default: 20)")
+    game_options(arena, seed=1, seed_help="the first match's seed (default: 1)")
+    for role in ("user", "minotaur"):
+        role_option(arena, role, "builtin")
+    arena.add_argument("--max-turns", type=count, default=DEFAULT_MAX_TURNS,
                        help=f"turns before a match is a TIMEOUT (default: {DEFAULT_MAX_TURNS})")
-    arena.add_argument("--jobs", type=_count, default=1,
+    arena.add_argument("--jobs", type=count, default=1,
                        help="matches played at once; the results are the same for any number (default: 1). Rule "
                             "agents play in up to this many processes (one per core); a model's matches play in "
                             "threads of this process, sharing its pace (--llm-rpm holds across them), and the "
@@ -108,14 +93,15 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                       why="Learning makes each run depend on the log the last one left, so the same arguments "
                           "would print other results")
     add_provider_options(arena, hold=True)
-    arena.set_defaults(own_parser=arena)  # for the check of the last seed, made after parsing
+    parsed_by(arena, run)
 
 
-def run(args: argparse.Namespace, providers: dict[str, ProviderSettings]) -> int:
+def run(args: argparse.Namespace) -> int:
     from rich.console import Console
 
+    check_last_seed(args)
     try:
-        models = _models(args, providers)  # ProviderNotConfigured and bad settings now, not in every match
+        models = _models(args, providers(args))  # ProviderNotConfigured and bad settings now, not in every match
     except ConfigError as problem:
         _say(str(problem))
         return 2

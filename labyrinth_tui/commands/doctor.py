@@ -27,8 +27,9 @@ from labyrinth.saves.config import ConfigError, config_path, read_config
 from labyrinth.saves.games import saves_dir
 from labyrinth.saves.paths import data_dir, replays_dir
 
-from .provider_options import provider_settings
-from .terminal_text import printable
+from ..terminal_text import printable
+from .options import parsed_by
+from .provider_options import add_provider_options, provider_settings
 
 CHECK_TIMEOUT_S = 10.0
 PACKAGES = (  # (module, distribution)
@@ -40,8 +41,19 @@ PACKAGES = (  # (module, distribution)
 )
 
 
-def doctor(args: argparse.Namespace, check: bool, out: TextIO) -> int:
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    doctor = sub.add_parser("doctor", help="check the LLM providers, the data paths and the packages",
+                            description="Show which LLM providers are configured (never their keys), check "
+                                        "each endpoint with a cheap call that spends no tokens, and print the "
+                                        "data paths and where each package was imported from.")
+    doctor.add_argument("--offline", action="store_true", help="do not call the endpoints")
+    add_provider_options(doctor)
+    parsed_by(doctor, run)
+
+
+def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     """Print the report; 0 in any case: it diagnoses, it does not judge."""
+    check = not args.offline
     def write(line: str = "") -> None:
         print(printable(redact(line)), file=out, flush=True)
 

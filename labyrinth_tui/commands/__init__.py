@@ -1,0 +1,10 @@
+"""The `labyrinth` command line, one module per subcommand. Each has ``add_parser(sub)``, which
+adds its parser and names its ``run(args)`` (options.parsed_by); cli.py only dispatches. The
+options several share (seed, preset, difficulty, the agents by role, the providers) are
+defined once, in options.py, provider_options.py, seed_option.py and learn_option.py.
+
+To add a subcommand: a module here with ``add_parser``, and its name in SUBCOMMANDS."""
+
+from . import arena, doctor, gsm, leaderboard, memory, play, replay, tournament, world
+
+SUBCOMMANDS = (arena, tournament, leaderboard, memory, gsm, play, doctor, world, replay)  # the order of --help

@@ -1,0 +1,75 @@
+"""The options several subcommands share, each defined once: the game's seed, preset and
+difficulty, the agents by role, counts; and what a command reads of them once parsed (the
+seed chosen, the providers' settings, the check of a run's last seed)."""
+
+from __future__ import annotations
+
+import argparse
+import secrets
+import sys
+
+from labyrinth.agents.config import PROVIDERS, ProviderSettings
+from labyrinth.agents.registry import contestant_names
+from labyrinth.engine import DEFAULT_PRESET, DIFFICULTIES, PRESETS
+
+from .provider_options import chosen_providers, contestant, provider_settings
+from .seed_option import bounded_seed, last_seed_problem
+
+SEEDS = 2**31  # a seed left to chance is drawn below this
+ROLE_WORDS = {"user": "the user", "minotaur": "the Minotaur"}
+
+
+def count(value: str) -> int:
+    """The argparse type of a count (games, turns, jobs): a whole number of at least 1."""
+    try:
+        number = int(value)
+    except ValueError:
+        number = 0
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, not {value!r}")
+    return number
+
+
+def game_options(p: argparse.ArgumentParser, *, seed: int | None = None, seed_help: str = "",
+                 difficulty: bool = True) -> None:
+    """--seed (``seed``: its default; None draws one, said on stderr), --preset and --difficulty."""
+    p.add_argument("--seed", type=bounded_seed, default=seed,
+                   help=seed_help or "world seed (default: random, printed on stderr)")
+    p.add_argument("--preset", choices=list(PRESETS), default=DEFAULT_PRESET, help="hunting ground size")
+    if difficulty:
+        p.add_argument("--difficulty", choices=DIFFICULTIES, default="normal")
+
+
+def role_option(p: argparse.ArgumentParser, role: str, default: str | None, *also: str, words: str = "") -> None:
+    """--user or --minotaur: who plays ``role``, by a contestant's name (or one of ``also``)."""
+    said = f" (default: {default})" if default else ""
+    p.add_argument(f"--{role}", type=contestant(role, *also), default=default, metavar="AGENT",
+                   help=words or f"{ROLE_WORDS[role]}: {contestant_names(role)}{said}")
+
+
+def parsed_by(p: argparse.ArgumentParser, run) -> None:
+    """``run(args)`` carries out the subcommand ``p`` parsed; ``p`` itself is kept in ``args.own_parser``,
+    so that a check made after parsing can complain as argparse does."""
+    p.set_defaults(func=run, own_parser=p)
+
+
+def check_last_seed(args: argparse.Namespace) -> None:
+    """A run of --games seeds from --seed on: its last seed must be one a seed can be (argparse's error)."""
+    if problem := last_seed_problem(args.seed, args.games):
+        args.own_parser.error(problem)
+
+
+def chosen_seed(args: argparse.Namespace) -> int:
+    """--seed, or one drawn at random and said on stderr, so that the labyrinth can be played again."""
+    if args.seed is not None:
+        return args.seed
+    seed = secrets.randbelow(SEEDS)
+    print(f"labyrinth: seed {seed} (pass --seed {seed} to play this labyrinth again)", file=sys.stderr)
+    return seed
+
+
+def providers(args: argparse.Namespace, *, screen: bool = False) -> dict[str, ProviderSettings]:
+    """The settings of the providers this command uses. Only those are read, so that a broken config
+    file does not stop a game without a model; the game screen's form may pick any provider later,
+    so ``screen`` reads them all and leaves a broken one out (the form says what is wrong if chosen)."""
+    return provider_settings(args, PROVIDERS if screen else chosen_providers(args), skip_broken=screen)
