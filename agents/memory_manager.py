@@ -40,7 +40,7 @@ INJECTION_CHARS = 1500  # the whole learning injection, frame and notes, at most
 REFLECTION_CHARS = 240  # one note's text in it, at most
 OWN_GAME_LESSONS = 3  # of a game's behaviour observations, merged, the most frequent told to the model that played it
 LESSON_READ_CHARS = 1000  # of a lesson's text, at most, are read for its note: removing markup is not linear
-LEARNS_FROM = {"user": ("DEATH",), "minotaur": ("ESCAPED",)}  # RULES.md section 8: a TIMEOUT teaches neither
+LEARNS_FROM = {"user": ("DEATH",), "minotaur": ("ESCAPED",)}  # docs/rules.md section 18: a TIMEOUT teaches neither
 OUTCOME_WORDS = {"user": {"DEATH": "You were caught", "ESCAPED": "You escaped", "TIMEOUT": "Time ran out"},
                  "minotaur": {"DEATH": "You caught the intruder", "ESCAPED": "The intruder escaped",
                               "TIMEOUT": "Time ran out with the intruder still free"}}

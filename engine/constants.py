@@ -1,7 +1,7 @@
-"""Every number of the rules in one place (RULES.md sections 1-6).
+"""Every number of the rules in one place (docs/rules.md sections 2-11).
 
 Time is counted in integer ticks of 0.5 s; distances in integer steps of 2.5 m
-(one level is 5 m, i.e. two steps high). Numbers marked *tunable* in RULES.md
+(one level is 5 m, i.e. two steps high). Numbers marked *tunable* in the rules
 are marked the same way here.
 """
 

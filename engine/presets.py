@@ -2,7 +2,7 @@
 
 Extents are multiples of 16 so that every box starts on a chunk border and
 holds whole chunks: each level of a box is then connected inside the box.
-RULES.md allows the x-y extents +-50 %; ``small`` uses 32 (not 24) for that reason.
+The rules allow the x-y extents +-50 %; ``small`` uses 32 (not 24) for that reason.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The wire format of the Game State Manager (seed 000, section 3; RULES.md section 7).
+"""The wire format of the Game State Manager (docs/rules.md sections 5, 8.1, 12 and 13).
 
 UserInput and MinotaurDecision come in; GameStateResponse goes to the user and
 MinotaurObservation to the Minotaur. Inputs forbid unknown fields; outputs are
@@ -85,7 +85,7 @@ class Coords(BaseModel):
 
 
 class UserInput(BaseModel):
-    """One command of the user (seed 3.1)."""
+    """One command of the user (docs/rules.md section 5)."""
 
     model_config = _INPUT
     command: Command = Field(description="MOVE, HALT, LOOK, GRAB or USE.")
@@ -115,7 +115,7 @@ class UserInput(BaseModel):
 
 
 class MinotaurDecision(BaseModel):
-    """One decision of the Minotaur (seed 3.2)."""
+    """One decision of the Minotaur (docs/rules.md section 8.1)."""
 
     model_config = _INPUT
     action: MinotaurAction = Field(description="PATHFIND, JUMP, WAIT or CHASE.")
@@ -158,7 +158,7 @@ class MinotaurCue(BaseModel):
 
 
 class GameStateResponse(BaseModel):
-    """What the user learns after each command (seed 3.3, RULES.md section 7)."""
+    """What the user learns after each command (docs/rules.md section 12)."""
 
     model_config = _OUTPUT
     status: Status

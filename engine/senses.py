@@ -68,7 +68,7 @@ def user_view(world: World, state: GameState) -> UserView:
 
 
 def proximity(state: GameState) -> str:
-    """How the user senses the Minotaur through the walls (RULES.md section 5)."""
+    """How the user senses the Minotaur through the walls (docs/rules.md section 7)."""
     if state.paralysis:
         return "PARALYZED"
     if state.jump_left:

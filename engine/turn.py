@@ -1,5 +1,5 @@
 """One turn: the user's command and the Minotaur's decision, simulated together
-in ticks of 0.5 s until the user's command is done (RULES.md sections 3-6).
+in ticks of 0.5 s until the user's command is done (docs/rules.md sections 4-8).
 
 ``advance`` is the engine's one step function. It never mutates the state it
 is given: an ERROR, or any command after the game ended, returns that very

@@ -1,1 +1,1 @@
-"""The terminal front: the `labyrinth` command line (and, later, the Textual app)."""
+"""The terminal front: the `labyrinth` command line and the Textual app."""

@@ -1,4 +1,4 @@
-"""The import direction of ARCHITECTURE.md, proved in fresh interpreters:
+"""The import direction of docs/architecture.md, proved in fresh interpreters:
 engine <- saves <- agents <- labyrinth_tui, and a pure engine."""
 
 import json

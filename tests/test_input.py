@@ -1,4 +1,4 @@
-"""Bad input of any kind gets a clear message and changes nothing (RULES.md section 4)."""
+"""Bad input of any kind gets a clear message and changes nothing (docs/rules.md sections 5 and 10)."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""Stones, the lantern, GRAB and USE, escape, and the end of the game (RULES.md section 2)."""
+"""Stones, the lantern, GRAB and USE, escape, and the end of the game (docs/rules.md sections 3, 5 and 9)."""
 
 from labyrinth.engine import Game
 from labyrinth.engine.senses import items_in_sight

@@ -78,7 +78,7 @@ def test_each_role_learns_the_places_of_this_labyrinth_only_from_the_games_it_lo
     assert not relevant(log, "user", 4, "standard") and not relevant(log, "user", 9, "tiny")  # another labyrinth
     assert [r.seed for r in relevant(log, "minotaur", 6, "standard")] == [6]
     assert relevant(log, "user", 3, "standard", limit=1) == [log[9]]
-    # RULES.md section 8: the user learns from deaths, the Minotaur from escapes; a TIMEOUT is recorded, not taught
+    # docs/rules.md section 18: the user learns from deaths, the Minotaur from escapes; a TIMEOUT is recorded, not taught
     assert not relevant(log, "user", 5, "standard") and not relevant(log[7:8], "minotaur", 8, "standard")
 
 

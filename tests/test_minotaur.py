@@ -1,4 +1,4 @@
-"""The Minotaur: senses, CHASE, PATHFIND, WAIT, JUMP, paralysis and death (RULES.md sections 5-6)."""
+"""The Minotaur: senses, CHASE, PATHFIND, WAIT, JUMP, paralysis and death (docs/rules.md sections 7-8)."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""Movement, time, stamina, noise and the stop reasons (RULES.md sections 3-4)."""
+"""Movement, time, stamina, noise and the stop reasons (docs/rules.md sections 4-5)."""
 
 import pytest
 

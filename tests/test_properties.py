@@ -1,4 +1,4 @@
-"""Properties over random seeds and command sequences (RULES.md throughout)."""
+"""Properties over random seeds and command sequences (docs/rules.md throughout)."""
 
 from itertools import pairwise
 
@@ -78,7 +78,7 @@ def test_two_rollouts_with_the_same_seed_agree_step_by_step(seed, preset, plays)
 
 
 def _reachable(state, pos) -> set:
-    """The lying items GRAB could take standing on ``pos`` (RULES.md: this level, 1 step or less)."""
+    """The lying items GRAB could take standing on ``pos`` (docs/rules.md section 5, GRAB: this level, 1 step or less)."""
     return {(n, p) for n, p in state.items if p[2] == pos[2] and abs(p[0] - pos[0]) + abs(p[1] - pos[1]) <= 1}
 
 

@@ -224,7 +224,7 @@ def test_a_wsap_agent_learns_through_its_game_description_and_leaves_its_reflect
     assert kept["user"].evidence["death"] is None and kept["user"].seed == 7 and kept["user"].preset == "tiny"
     played = list(timed_out.history)
     timed_out.reset()
-    assert timed_out.game_description == USER_DESCRIPTION  # a TIMEOUT is remembered, not taught (RULES.md 8)
+    assert timed_out.game_description == USER_DESCRIPTION  # a TIMEOUT is remembered, not taught (docs/rules.md section 18)
 
     game = make_adapter("user", seed=2, preset="tiny", max_turns=10, memory=log, agent_name="my-agent")
     assert game.game_description == USER_DESCRIPTION  # nothing learnt on this labyrinth yet

@@ -1,4 +1,4 @@
-"""A small game of others, written from the WSAP v0.1 text (seed 002) alone, as the
+"""A small game of others, written from the WSAP v0.1 text alone, as the
 reference implementation's Crafter adapter is: its actions are the seed's kind of
 identifier, matched exactly (no forgiving case), unknown ones refused with the
 seed's defaults (``ActionResult(success=False, message=..., observation=...)``),

@@ -1,4 +1,4 @@
-"""The data types of the Wild Spaces Agent Protocol v0.1 (seed 002), pure.
+"""The data types of the Wild Spaces Agent Protocol v0.1 (docs/rules.md section 16), pure.
 
 Field names are the seed's; argument orders and defaults are those of the public
 reference implementation (ai_village's ``wsap/core.py``), so that the seed's own

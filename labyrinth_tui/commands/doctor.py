@@ -113,4 +113,6 @@ def _where(module: str, distribution: str) -> str:
     except ImportError as exc:
         return f"NOT IMPORTABLE: {exc}"
     location = getattr(imported, "__file__", None) or next(iter(getattr(imported, "__path__", [])), "?")
-    return f"{version:<8} {Path(location).parent if location.endswith('__init__.py') else location}"
+    # resolved: a strict editable install imports links to the sources, and the sources are what one edits
+    where = Path(location).resolve()
+    return f"{version:<8} {where.parent if where.name == '__init__.py' else where}"

@@ -89,6 +89,22 @@ class GameCommandLine(CommandLine):
 
 
 class GameScreen(LookAndTravel, Screen):
+    DEFAULT_CSS = """
+    #command {
+        border: tall $primary-darken-1;
+    }
+
+    #command:focus {
+        border: tall $accent;
+    }
+
+    #hint {
+        height: auto;
+        max-height: 2;
+        color: $warning;
+        padding: 0 1;
+    }
+    """
     AUTO_FOCUS = "#command"
     BINDINGS = [
         Binding("escape", "toggle_focus", "keys / typing", id="toggle-focus"),

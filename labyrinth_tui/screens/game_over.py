@@ -38,6 +38,49 @@ class GameOverScreen(ModalScreen[str]):
     """Every choice is a button (Enter, Space, a click) and a key (n, t, q), and the keys are shown:
     on the buttons and in the footer."""
 
+    DEFAULT_CSS = """
+    #over {
+        width: 72;
+        height: auto;
+        border: heavy $accent;
+        background: $surface;
+        padding: 1 2;
+    }
+
+    #over.escaped {
+        border: heavy $success;
+    }
+
+    #over.death {
+        border: heavy $error;
+    }
+
+    #headline {
+        text-style: bold;
+        text-align: center;
+        padding-bottom: 1;
+    }
+
+    #figures {
+        text-align: center;
+        padding-bottom: 1;
+    }
+
+    #lessons {
+        padding-bottom: 1;
+        color: $text-muted;
+    }
+
+    #over-buttons {
+        height: auto;
+        align: center middle;
+    }
+
+    #over-buttons Button {
+        margin: 0 1;
+    }
+    """
+
     BINDINGS = [Binding("n", "choose('new')", "new game", id="over-new"),
                 Binding("t", "choose('title')", "title", id="over-title"),
                 Binding("s", "story", "save the story", id="over-story"),

@@ -118,6 +118,16 @@ offers every model for either role; `labyrinth doctor` checks them.
 
 
 class HelpScreen(ModalScreen[None]):
+    DEFAULT_CSS = """
+    #help {
+        width: 90%;
+        max-width: 110;
+        height: 90%;
+        border: round $accent;
+        background: $surface;
+        padding: 0 1;
+    }
+    """
     BINDINGS = [Binding("escape,q,question_mark", "dismiss", "close", id="help-close")]
 
     def compose(self) -> ComposeResult:

@@ -55,7 +55,57 @@ DAMAGED_SHOWN = 3  # damaged rows said one by one; more are counted (`labyrinth 
 
 
 class LeaderboardScreen(Screen):
-    CSS_PATH = "../leaderboard.tcss"
+    DEFAULT_CSS = """
+    /* The standings above, as tall as their rows up to about a third of the screen, the highlighted
+       contestant's rating chart under them, the matches below in the room left. */
+    #board-title {
+        height: auto;
+        padding: 0 1;
+    }
+
+    #board-standings {
+        height: auto;
+        max-height: 40%;
+        border: round $primary-darken-2;
+        border-title-color: $text-muted;
+        border-subtitle-color: $text-muted;
+    }
+
+    #board-chart {
+        height: 7;
+        border: round $primary-darken-2;
+        border-title-color: $text-muted;
+        border-subtitle-color: $text-muted;
+    }
+
+    #board-chart > .rating-chart--line {
+        color: $accent;
+    }
+
+    #board-chart > .rating-chart--interval {
+        color: $warning;
+    }
+
+    #board-chart > .rating-chart--scale {
+        color: $text-muted;
+    }
+
+    #board-matches {
+        height: 1fr;
+        min-height: 4;
+        border: round $primary-darken-2;
+        border-title-color: $text-muted;
+    }
+
+    #board-standings:focus, #board-matches:focus {
+        border: round $accent;
+    }
+
+    #board-problem {
+        height: auto;
+        padding: 0 1;
+    }
+    """
     AUTO_FOCUS = "#board-standings"
     BINDINGS = [
         Binding("r", "switch_role", "user/Minotaur", id="board-role"),

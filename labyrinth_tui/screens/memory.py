@@ -29,6 +29,29 @@ LESSON_MIN = 24
 
 
 class MemoryScreen(ModalScreen[None]):
+    DEFAULT_CSS = """
+    #memory {
+        height: 90%;
+    }
+
+    #memory-filters {
+        height: auto;
+    }
+
+    #memory-filters Select {
+        width: 1fr;
+        margin-right: 1;
+    }
+
+    #memory-table {
+        height: 1fr;
+    }
+
+    #memory-text {
+        height: 1fr;
+        border-top: solid $accent;
+    }
+    """
     BINDINGS = [Binding("escape,q", "dismiss", "close", id="memory-close")]
 
     def compose(self) -> ComposeResult:

@@ -24,6 +24,23 @@ from .game import THINKING_TICK_S
 
 
 class OpeningScreen(Screen):
+    DEFAULT_CSS = """
+    #opening {
+        align: center middle;
+        height: 1fr;
+    }
+
+    #opening > Static {
+        width: auto;
+        max-width: 100%;
+        padding: 0 2;
+    }
+
+    #opening-title {
+        color: $accent;
+        padding: 1 2;
+    }
+    """
     AUTO_FOCUS = "#command"
 
     def __init__(self, title: str, asking: str, typing: bool, clock: Callable[[], float] = time.monotonic) -> None:

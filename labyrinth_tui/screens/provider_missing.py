@@ -15,6 +15,17 @@ from ..terminal_text import plain
 class ProviderMissingScreen(ModalScreen[bool]):
     """Dismissed with True to play the built-in agent instead, False to go back."""
 
+    DEFAULT_CSS = """
+    #missing-buttons {
+        height: auto;
+        padding-top: 1;
+    }
+
+    #missing-buttons Button {
+        margin: 0 1;
+    }
+    """
+
     BINDINGS = [Binding("b", "choose(True)", "built-in", id="missing-builtin"),
                 Binding("escape,q", "choose(False)", "back", id="missing-back")]
 

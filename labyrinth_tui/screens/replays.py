@@ -28,6 +28,21 @@ WORDS_SHOWN = 40  # of a name a file claims: a long one is cut, not wrapped over
 
 
 class ReplaysScreen(ModalScreen[None]):
+    DEFAULT_CSS = """
+    /* Replays: the list takes the dialog's room left under what the chosen file's problem says. */
+    #replays {
+        height: 90%;
+    }
+
+    #replay-list {
+        height: 1fr;
+    }
+
+    #replay-text {
+        height: auto;
+        max-height: 20;
+    }
+    """
     AUTO_FOCUS = "#replay-list"
     BINDINGS = [Binding("escape,q", "dismiss", "back", id="replays-close")]
 

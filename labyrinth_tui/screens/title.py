@@ -51,6 +51,43 @@ class NewGame:
 
 
 class TitleScreen(Screen):
+    DEFAULT_CSS = """
+    #title {
+        align: center middle;
+    }
+
+    #menu {
+        width: 26;
+        height: auto;
+        padding: 0 1;
+    }
+
+    #banner {
+        color: $accent;
+        text-style: bold;
+        padding: 1 0;
+    }
+
+    #menu-list {
+        height: auto;
+        border: round $primary-darken-2;
+        padding: 0 1;
+    }
+
+    #form {
+        grid-size: 2;
+        grid-columns: 16 36;
+        grid-rows: 3;
+        width: 54;
+        height: auto;
+        padding: 1 1;
+        border: round $primary-darken-2;
+    }
+
+    #form Label {
+        padding: 1 0;
+    }
+    """
     AUTO_FOCUS = "#menu-list"
     BINDINGS = [Binding("p", "play", "play", id="title-play"),
                 Binding("s", "spectate", "spectate", id="title-spectate"),
