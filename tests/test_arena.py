@@ -12,6 +12,8 @@ import pytest
 
 from labyrinth.agents.arena import OUTCOMES, ArenaSettings, run_arena, wilson_interval
 
+pytestmark = pytest.mark.slow
+
 LABYRINTH = str(Path(sys.executable).with_name("labyrinth"))
 JSON_KEYS = {"games", "escaped", "death", "timeout", "escape_rate", "mean_turns", "mean_game_time",
              "fallbacks", "errors", "invalid", "provider_errors", "exceptions", "timeouts", "calls", "call_s",

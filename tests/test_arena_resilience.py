@@ -18,6 +18,8 @@ import pytest
 
 from labyrinth.saves.experience import Experience
 
+pytestmark = pytest.mark.slow
+
 LABYRINTH = str(Path(sys.executable).with_name("labyrinth"))
 QUICK = ("--preset", "small", "--max-turns", "150", "--learn", "both")  # the log is what they try
 WAIT_S = 90  # bound on every wait below; each is a poll that ends as soon as its condition holds

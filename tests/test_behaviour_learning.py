@@ -17,8 +17,8 @@ from labyrinth.agents.registry import make_agent
 from labyrinth.agents.runner import Match
 from labyrinth.agents.strategy import CHOICES, choose_strategy, default_strategy
 from labyrinth.saves.experience import Experience
-from labyrinth.tui.commands import memory as memory_cmd
 from labyrinth.tui.cli import parser as _parser
+from labyrinth.tui.commands import memory as memory_cmd
 from labyrinth.tui.commands.learn_option import learners
 from tests.test_experience import reflection
 from tests.test_memory import played

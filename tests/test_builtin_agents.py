@@ -7,9 +7,13 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+import pytest
+
 from labyrinth.agents.registry import make_agent
 from labyrinth.agents.runner import Match
 from labyrinth.agents.stone_search import StoneSearch
+
+pytestmark = pytest.mark.slow
 
 SEEDS = range(20)
 

@@ -9,6 +9,8 @@ import pytest
 
 from labyrinth.engine import PRESETS, GameStateResponse, MinotaurObservation
 
+pytestmark = pytest.mark.slow
+
 LABYRINTH = [str(Path(sys.executable).with_name("labyrinth"))]
 
 

@@ -16,6 +16,8 @@ from labyrinth.agents.health import EXIT_INCOMPLETE
 from labyrinth.engine import MinotaurObservation
 from tests.stubs import Model, Stub
 
+pytestmark = pytest.mark.slow
+
 LABYRINTH = str(Path(sys.executable).with_name("labyrinth"))
 KEY = "sk-cli-do-not-print"
 

@@ -12,6 +12,8 @@ import pytest
 
 from labyrinth.engine import Game
 
+pytestmark = pytest.mark.slow
+
 SCRIPT = [
     ({"command": "LOOK"}, {"action": "CHASE"}),
     ({"command": "MOVE", "direction": "NORTH", "steps": 12, "speed": 2}, {"action": "CHASE"}),

@@ -166,6 +166,7 @@ JSON_VALUES = st.recursive(st.none() | st.booleans() | st.integers() | st.floats
 
 @settings(max_examples=150, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(field=st.sampled_from(sorted(Reflection.model_fields)), value=JSON_VALUES)
+@pytest.mark.slow
 def test_any_value_in_any_field_is_used_or_set_aside_never_a_crash(field, value, tmp_path_factory):
     log = Experience(tmp_path_factory.mktemp("log") / "log.json")
     entry = {**reflection(1).model_dump(mode="json"), field: value}

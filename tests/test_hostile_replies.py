@@ -38,6 +38,8 @@ from labyrinth.agents.wsap_messages import ActionParseError, _first_action_objec
 from tests.cpu import cpu_seconds, growth
 from tests.stubs import WIRE, Model, Stub, conversation_text
 
+pytestmark = pytest.mark.slow
+
 TRANSPORTS = {"gemini": GeminiTransport, "mistral": MistralTransport, "ollama": OllamaTransport,
               "openai": OpenAITransport}
 LABYRINTH = str(Path(sys.executable).with_name("labyrinth"))

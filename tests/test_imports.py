@@ -7,6 +7,8 @@ import sys
 
 import pytest
 
+pytestmark = pytest.mark.slow
+
 SDKS = {"google.genai", "mistralai", "ollama", "openai", "httpx2"}
 FORBIDDEN = {
     "labyrinth.engine": {"labyrinth.agents", "labyrinth.saves", "labyrinth.tui", "textual", "rich", "platformdirs",

@@ -36,6 +36,8 @@ from labyrinth.tui.widgets.rating_chart import RatingChart, braille
 
 from .test_tui import choose, wait_for
 
+pytestmark = pytest.mark.slow
+
 LABYRINTH = str(Path(sys.executable).with_name("labyrinth"))
 
 

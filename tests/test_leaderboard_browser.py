@@ -23,8 +23,9 @@ from labyrinth.tui.cli import main
 from labyrinth.tui.leaderboard_svg import COLOURS, PLOT_FILL
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium on PATH: Debian's package (apt-get install "
-                                                         "chromium) runs this test; .ci/run installs it as root")
+pytestmark = [pytest.mark.slow,
+              pytest.mark.skipif(CHROMIUM is None, reason="no chromium on PATH: Debian's package (apt-get install "
+                                                          "chromium) runs this test; .ci/run installs it as root")]
 QUIET = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync", "--hide-scrollbars")
 

@@ -26,7 +26,7 @@ FAULTS = {3: "garbage", 5: "empty", 7: "wrong schema", 9: "429", 11: "503", 13: 
           17: "slow", 19: "think"}  # request numbers; 1 is the plan
 
 
-pytestmark = pytest.mark.usefixtures("quick_backoff")
+pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("quick_backoff")]
 
 
 TIMEOUT_S = 1.5  # long enough for a stub's prompt answer on a busy machine; the "slow" fault takes twice as long

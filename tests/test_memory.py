@@ -244,6 +244,7 @@ def test_the_builtin_minotaur_guards_the_stone_taken_last_and_catches_the_intrud
     assert (first.outcome, again.outcome) == ("ESCAPED", "DEATH")
 
 
+@pytest.mark.slow
 def test_place_lessons_from_another_labyrinth_change_nothing_where_they_do_not_apply():
     from labyrinth.agents.arena import ArenaSettings
     from labyrinth.agents.behaviour_lessons import Book
@@ -313,6 +314,7 @@ EVIDENCE = st.recursive(JSON_VALUES, lambda inner: st.lists(inner, max_size=3) |
 
 @settings(max_examples=300, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(evidence=st.dictionaries(EVIDENCE_KEYS, EVIDENCE, max_size=3), seed=st.sampled_from([7, 8]))
+@pytest.mark.slow
 def test_any_evidence_the_log_accepts_is_learned_from_or_passed_over_never_a_crash(evidence, seed, tmp_path_factory):
     """The audit's poisoned log, generalised: whatever evidence passes the log's checks (it only
     knows the evidence's shape, not which keys the agents read) cannot crash a built-in agent."""

@@ -7,7 +7,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from labyrinth.saves.experience import Experience, log_path
+
+pytestmark = pytest.mark.slow
 
 LABYRINTH = str(Path(sys.executable).with_name("labyrinth"))
 

@@ -24,6 +24,8 @@ from labyrinth.engine.schemas import STONES, USER_PARAMS, Direction, ItemName
 
 from .fronts import MINOTAUR_FRONTS, Run, gsm_run, match_run, minotaur_match_run, resume_run, tui_run, wsap_run
 
+pytestmark = pytest.mark.slow
+
 # Valid commands: those of the schemas' one definition that are always carried out (a GRAB or a
 # USE may be refused, engine/turn.py's unexecutable), each param drawn from its field's values.
 PARAM_VALUES = {"direction": st.sampled_from(get_args(Direction)), "steps": st.integers(1, 12),

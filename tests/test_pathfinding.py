@@ -4,6 +4,7 @@ that is affordable, and a path to every reachable cell of the full cube."""
 from collections import deque
 from itertools import pairwise
 
+import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
@@ -68,6 +69,7 @@ def test_a_path_is_valid_and_as_short_as_breadth_first_search(seed, preset, data
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow],
           phases=[Phase.explicit, Phase.generate])
 @given(seed=st.integers(1, 1000), data=st.data())
+@pytest.mark.slow
 def test_every_open_cell_of_the_full_cube_is_pathed(seed, data):
     world = World(seed)
     start, goal = open_cell(world, "full", data.draw), open_cell(world, "full", data.draw)

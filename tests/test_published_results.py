@@ -21,6 +21,8 @@ from labyrinth.saves.results_db import ResultsDB, results_path
 from labyrinth.tui.cli import main
 from tests.stubs import Model, Stub, openai_answer, openai_error
 
+pytestmark = pytest.mark.slow
+
 LABYRINTH = str(Path(sys.executable).with_name("labyrinth"))
 TINY = ["--preset", "tiny", "--max-turns", "12"]
 

@@ -19,6 +19,8 @@ from labyrinth.agents.health import EXIT_INCOMPLETE
 from labyrinth.agents.providers.secrets import REDACTED, redact
 from tests.stubs import CHAT_PATHS, WIRE, Model, Stub
 
+pytestmark = pytest.mark.slow
+
 LABYRINTH = str(Path(sys.executable).with_name("labyrinth"))
 CANARIES = ("CANARY", base64.b64encode(b"user:CANARYPASS").decode())  # every planted secret holds one
 KEYS = {"gemini": "CANARY-GEMINI-7f3a9c1e", "mistral": "CANARY-MISTRAL-2b8d4f60", "ollama": "CANARY-OLLAMA-5e1c7a93",

@@ -1,10 +1,13 @@
 """Snapshots of the main screens with a fixed seed: a change to how the game
 looks shows up here. Update on purpose with `pytest --snapshot-update`."""
 
+import pytest
 from textual.widgets import Input
 
 from labyrinth.tui.app import LabyrinthApp
 from labyrinth.tui.screens.title import HUMAN, NewGame
+
+pytestmark = pytest.mark.slow
 
 GAME = NewGame(11, "small", "normal", HUMAN, "builtin")
 TINY = NewGame(7, "tiny", "normal", HUMAN, "builtin")

@@ -304,6 +304,7 @@ def test_write_json_creates_the_folder_and_replaces_atomically(tmp_path):
     assert [p.name for p in (tmp_path / "a").iterdir()] == ["b.json"]
 
 
+@pytest.mark.slow
 async def test_the_tui_plays_without_memory_says_so_once_and_its_memory_screen_opens():
     from labyrinth.tui.app import LabyrinthApp
     from labyrinth.tui.screens.game_over import GameOverScreen

@@ -9,12 +9,15 @@ import sys
 import unicodedata
 from pathlib import Path
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from labyrinth.saves.replays import ReplayWriter
 from labyrinth.tui.terminal_text import printable
 from tests.test_replays import builtin_match
+
+pytestmark = pytest.mark.slow
 
 LABYRINTH = str(Path(sys.executable).with_name("labyrinth"))
 ESC_TITLE = "\x1b]0;pwned\x07"

@@ -29,6 +29,8 @@ from labyrinth.tui.cli import main
 from labyrinth.tui.leaderboard_rows import rating_rows
 from tests.stubs import Model, Stub
 
+pytestmark = pytest.mark.slow
+
 LABYRINTH = str(Path(sys.executable).with_name("labyrinth"))
 GROUND = ["--preset", "tiny", "--max-turns", "20"]
 TINY = [*GROUND, "--no-memory"]

@@ -5,6 +5,7 @@ spectated match runs to its end."""
 import asyncio
 import threading
 
+import pytest
 from textual.widgets import Button, Input, OptionList, Static
 
 from labyrinth.tui.app import LabyrinthApp
@@ -17,6 +18,8 @@ from labyrinth.tui.screens.saved_games import SavedGamesScreen
 from labyrinth.tui.screens.spectate import SpectateScreen
 from labyrinth.tui.screens.title import HUMAN, NewGame, TitleScreen
 from labyrinth.tui.widgets.minimap import Minimap
+
+pytestmark = pytest.mark.slow
 
 GAME = NewGame(7, "small", "normal", HUMAN, "builtin")
 SIZE = (120, 40)

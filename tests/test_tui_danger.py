@@ -18,6 +18,8 @@ from labyrinth.tui.widgets.narrative import NarrativeLog
 
 from .test_tui import SIZE
 
+pytestmark = pytest.mark.slow
+
 TINY = NewGame(7, "tiny", "normal", HUMAN, "builtin", learning=False)  # the user starts at (200, 200, 100)
 CLOSE_BY = (195, 200, 100)  # five steps west down the corridor: CLOSE, out of sight
 NEXT_TO = (201, 200, 100)  # a step east: walking into it is death

@@ -5,6 +5,7 @@ saves, model text) is shown as the characters it is: no markup acted on, no esca
 import json
 import shutil
 
+import pytest
 from textual.app import App
 from textual.widgets import OptionList, Static
 
@@ -21,6 +22,8 @@ from labyrinth.tui.widgets.agent_panel import AgentPanel
 from labyrinth.tui.widgets.narrative import NarrativeLog
 from tests.test_replays import builtin_match
 from tests.test_tui import SIZE, choose, type_line
+
+pytestmark = pytest.mark.slow
 
 ESC_TITLE = "\x1b]0;pwned\x07"  # OSC: sets the terminal's title
 HYPERLINK = "\x1b]8;;https://evil.example\x07here\x1b]8;;\x07"  # OSC 8: a hidden link

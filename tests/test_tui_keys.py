@@ -19,6 +19,8 @@ from labyrinth.tui.widgets.narrative import BATCH, NarrativeLog
 from tests.test_tui import GAME, SIZE, halt_until_over, opened, type_line, wait_for
 from tests.test_tui_waits import held_agents
 
+pytestmark = pytest.mark.slow
+
 TINY = NewGame(5, "tiny", "normal", HUMAN, "builtin")
 
 

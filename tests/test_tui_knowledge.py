@@ -19,6 +19,8 @@ from labyrinth.tui.travel import Leg, nearest, route
 from labyrinth.tui.widgets.agent_panel import action_words
 from labyrinth.tui.widgets.map_frame import MapView, frame
 
+pytestmark = pytest.mark.slow
+
 # A known corner of level 100: a passage east, a crawlway north, a ramp up at its end to level 101.
 CELLS = {(0, 0, 100): FLOOR, (1, 0, 100): FLOOR, (2, 0, 100): FLOOR, (2, 1, 100): CRAWLWAY, (2, 2, 100): RAMP_UP,
          (3, 0, 100): ROCK, (2, 2, 101): RAMP_DOWN, (3, 2, 101): FLOOR, (9, 9, 100): FLOOR}

@@ -20,6 +20,8 @@ from labyrinth.tui.widgets.minimap import Minimap
 from tests.stubs import Model, Stub
 from tests.test_tui import SIZE, choose, opened, type_line, wait_for
 
+pytestmark = pytest.mark.slow
+
 KEY = "sk-tui-never-on-disk"
 
 

@@ -2,18 +2,21 @@
 is recorded, and the Replays screen plays one back on the map, stepped by hand or played on a
 clock the test moves."""
 
+import pytest
 from textual.widgets import OptionList
 
 from labyrinth.saves.paths import replays_dir
 from labyrinth.saves.replays import first_mismatch, read_replay
 from labyrinth.tui.app import LabyrinthApp
+from labyrinth.tui.screens.playback import SPEEDS
 from labyrinth.tui.screens.replay_player import ReplayPlayerScreen
 from labyrinth.tui.screens.replays import ReplaysScreen
-from labyrinth.tui.screens.playback import SPEEDS
 from labyrinth.tui.screens.title import HUMAN, NewGame, TitleScreen
 from labyrinth.tui.widgets.minimap import Minimap
 
 from .test_tui import GAME, SIZE, choose, halt_until_over, type_line, wait_for
+
+pytestmark = pytest.mark.slow
 
 
 def replays() -> list:

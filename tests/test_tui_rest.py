@@ -30,6 +30,8 @@ from labyrinth.tui.word_start import whole_word
 from tests.test_map import drawn
 from tests.test_tui import GAME, SIZE, choose, halt_until_over, type_line
 
+pytestmark = pytest.mark.slow
+
 WATCHED = NewGame(4, "small", "normal", "builtin", "builtin")
 TINY = NewGame(5, "tiny", "normal", HUMAN, "builtin")
 

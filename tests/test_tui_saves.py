@@ -2,6 +2,7 @@
 closed terminal) saves it into its one save, which the title offers to continue; a finished game
 is not offered; a save can be deleted, once confirmed."""
 
+import pytest
 from textual.widgets import OptionList
 
 from labyrinth.saves.games import list_games, saves_dir
@@ -11,6 +12,8 @@ from labyrinth.tui.screens.saved_games import ConfirmDelete, SavedGamesScreen
 from labyrinth.tui.screens.title import TitleScreen
 
 from .test_tui import GAME, SIZE, choose, halt_until_over, type_line
+
+pytestmark = pytest.mark.slow
 
 
 def saves() -> list:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 
+import pytest
 from textual.widgets import OptionList
 
 from labyrinth.saves.games import list_games
@@ -19,6 +20,8 @@ from labyrinth.tui.screens.title import HUMAN, NewGame
 
 from .test_tui import SIZE, halt_until_over, wait_for
 from .test_tui_travel import enter
+
+pytestmark = pytest.mark.slow
 
 TINY = NewGame(5, "tiny", "normal", HUMAN, "builtin", learning=False)
 

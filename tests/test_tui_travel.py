@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 
+import pytest
 from textual.widgets import Input, Static
 
 from labyrinth.saves.games import list_games
@@ -18,6 +19,8 @@ from labyrinth.tui.widgets.game_map import GameMap
 from labyrinth.tui.widgets.narrative import NarrativeLog
 
 from .test_tui import SIZE, wait_for
+
+pytestmark = pytest.mark.slow
 
 STILL = NewGame(7, "tiny", "normal", HUMAN, "wait", learning=False)  # the user starts at (200, 200, 100)
 START = (200, 200, 100)

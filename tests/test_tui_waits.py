@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import threading
 
+import pytest
 from textual.widgets import Input, Static
 
 from labyrinth.agents.config import ProviderSettings
@@ -19,6 +20,8 @@ from labyrinth.tui.screens.spectate import SpectateScreen
 from labyrinth.tui.screens.title import HUMAN, NewGame
 from tests.stubs import FakeClock, Model, Stub
 from tests.test_tui import SIZE, opened, type_line, wait_for
+
+pytestmark = pytest.mark.slow
 
 
 class Held:

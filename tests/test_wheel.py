@@ -19,7 +19,7 @@ RL_EXTRA = {"labyrinth.agents.gym_env", "labyrinth.agents.pettingzoo_env",
 RL_PACKAGES = {"gymnasium", "pettingzoo", "numpy"}  # what those import from the [rl] extra
 
 
-pytestmark = pytest.mark.xdist_group("wheel")  # one worker builds the module's fixture, once
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("wheel")]  # one worker builds the module's fixture, once
 
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory) -> Path:

@@ -99,6 +99,7 @@ def _text(widget: Static) -> str:
     return str(widget.render())
 
 
+@pytest.mark.slow
 async def test_a_frozen_minotaur_is_told_in_words_with_its_countdowns(clock):
     app = LabyrinthApp(NewGame(7, "small", "normal", HUMAN, "builtin", learning=False), clock=clock)
     async with app.run_test(size=(80, 24)) as pilot:

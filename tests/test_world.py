@@ -45,6 +45,7 @@ def _levels(preset: str):
 
 
 @pytest.mark.parametrize("preset", list(PRESETS))
+@pytest.mark.slow
 def test_every_level_is_connected_for_both_and_has_ramps(preset):
     world, b = World(5), PRESETS[preset]
     for z in _levels(preset):

@@ -177,6 +177,7 @@ AVATAR_SCRIPT = textwrap.dedent("""
 """)
 
 
+@pytest.mark.slow
 def test_an_avatar_sleeps_dies_and_respawns_across_processes(tmp_path):
     env = {"XDG_DATA_HOME": str(tmp_path / "data"), "PATH": ""}
 
