@@ -55,6 +55,19 @@ def test_doctor_checks_each_endpoint_and_never_prints_a_key(stubs):
     assert sorted(paths) == ["/api/tags", "/v1/models", "/v1/models", "/v1beta/models/gemini-2.5-flash"]  # cheap only
 
 
+def test_doctor_counts_a_mistral_model_of_a_kind_the_sdk_does_not_know():
+    """The SDK keeps a listed model of a new kind as its raw JSON, without ``id``: its id is read from
+    that JSON (reading ``.id`` raised AttributeError and the check failed)."""
+    from mistralai.client.models import BaseModelCard, UnknownModelListData
+
+    from labyrinth.agents.providers.mistral import model_id
+
+    known = BaseModelCard(id="mistral-small-latest", capabilities={"completion_chat": True})
+    assert model_id(known) == "mistral-small-latest"
+    assert model_id(UnknownModelListData(raw={"id": "next-kind-model", "type": "agent"})) == "next-kind-model"
+    assert model_id(UnknownModelListData(raw=["no", "id"])) is None
+
+
 def test_doctor_says_what_is_missing_and_what_fails():
     done = run("doctor", "--ollama-url", "http://127.0.0.1:9", "--llm-timeout", "2")
     assert done.returncode == 0
