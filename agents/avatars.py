@@ -11,11 +11,11 @@ play time and the stones it has ever found. Rosters live in saves/.
 from __future__ import annotations
 
 import hashlib
-from types import EllipsisType
-from typing import Any
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
+from types import EllipsisType
+from typing import Any
 
 from labyrinth.engine.figures import seconds
 from labyrinth.engine.schemas import STONES

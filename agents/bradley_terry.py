@@ -98,7 +98,8 @@ def _middle_95(values: list[float]) -> tuple[float, float]:
     return cuts[0], cuts[-1]
 
 
-def _expansion(strengths: Sequence[float], pairs: Sequence[tuple[tuple[int, int], tuple[float, int]]]) -> tuple[float, list[float], list[list[float]]]:
+def _expansion(strengths: Sequence[float], pairs: Sequence[tuple[tuple[int, int], tuple[float, int]]]
+               ) -> tuple[float, list[float], list[list[float]]]:
     """The log-posterior at ``strengths``, its gradient and its negative Hessian (positive
     definite, thanks to the prior), in one pass over the pairs."""
     size, precision = len(strengths), 1 / PRIOR_SD ** 2

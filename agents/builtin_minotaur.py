@@ -17,8 +17,8 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
-from typing import Any
 from dataclasses import dataclass, replace
+from typing import Any
 
 from labyrinth.engine.wsap import Action, Observation
 from labyrinth.saves.experience import Reflection

@@ -324,7 +324,8 @@ class LLMAgent:
             turns = [(role, _tail(text, int(max(budget, 0) * CHARS_PER_TOKEN)))]
         return turns
 
-    def _record(self, turns: list[tuple[str, str]], reply: Reply | None, seconds: float, error: str | None = None) -> None:
+    def _record(self, turns: list[tuple[str, str]], reply: Reply | None, seconds: float,
+                error: str | None = None) -> None:
         """The exchange for the trajectory (its reply cut to ANSWER_KEPT_CHARS, with the API's
         reason when the answer was stopped or withheld), and the call counted."""
         self.last_exchange = {

@@ -71,7 +71,8 @@ def reflect(digest: GameDigest, *, seed: int, preset: str, difficulty: str, outc
     created = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
     texts = {"user": _user_lesson(outcome, evidence["user"]), "minotaur": _minotaur_lesson(outcome, evidence["minotaur"])}
     return [Reflection(id=f"{game_id}-{role}", game_id=game_id, created_at=created, role=role, agent=agents[role],
-                       outcome=outcome_of(outcome), key_reflection=texts[role], seed=seed, preset=preset, difficulty=difficulty,
+                       outcome=outcome_of(outcome), key_reflection=texts[role], seed=seed, preset=preset,
+                       difficulty=difficulty,
                        turns=turns,
                        game_time=game_time, evidence=evidence[role])
             for role in ROLE_NAMES]

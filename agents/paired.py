@@ -62,7 +62,8 @@ def paired_differences(rows: Sequence[MatchRow], sides: Sequence[tuple[Who, Who]
     better ranked first. ``sides``: each row's user and Minotaur contestants; ``labels``: how each
     contestant is shown."""
     mine, theirs = ROLES.index(role), 1 - ROLES.index(role)
-    met: dict[tuple[Who, int, Seed], dict[Who, list[float]]] = {}  # one opponent on one seed and repeat -> each one's scores
+    # One opponent on one seed and repeat -> each one's scores.
+    met: dict[tuple[Who, int, Seed], dict[Who, list[float]]] = {}
     for row, side in zip(rows, sides, strict=True):
         seed = (row.seed, row.preset, row.difficulty, row.max_turns, row.learned)
         scores = met.setdefault((side[theirs], row.repeat, seed), {})

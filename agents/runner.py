@@ -79,7 +79,8 @@ class Turn:
     asks: tuple[str, ...] = ()
     refused: list[dict[str, str]] = field(default_factory=list)  # an asked user's refused commands
     asked: set[str] = field(default_factory=set)  # the seats asked for this turn
-    exchanges: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # each asked model's exchanges, re-asks included
+    # Each asked model's exchanges, re-asks included.
+    exchanges: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     deadline: float | None = None  # set when first asking: one for the turn, retries included
     result: TurnResult | None = None
     record: TurnRecord | None = None
@@ -191,7 +192,7 @@ class Match:
         pushed_user, seat = turn.inputs.get("user"), self.seats["user"]
         problem = unexecutable(self.game.state, pushed_user) if pushed_user is not None and not self.outcome else None
         stand_in = seat.stand_in if problem and isinstance(seat, OutsideSide) else None
-        if pushed_user is not None and problem and stand_in is not None:  # the seat plays a refused command as its stand-in
+        if pushed_user is not None and problem and stand_in is not None:  # played as the seat's stand-in
             turn.refused.append({"command": pushed_user.model_dump_json(exclude_none=True), "why": problem})
             turn.inputs["user"], problem = stand_in, None
         if self.outcome or problem:

@@ -88,7 +88,8 @@ class Played(Generic[Name]):
     wait_s: float | None = None  # the quota's wait that stopped it, when the server said
 
 
-Ended = queue.Queue[tuple[str, Job[Name], Played[Name] | BaseException]]  # each match's end: how it ran, its job, how it came back
+# Each match's end: how it ran (thread or process), its job, and how it came back.
+Ended = queue.Queue[tuple[str, Job[Name], Played[Name] | BaseException]]
 
 
 def play_job(job: Job[Name], recorder_factory: RecorderFactory | None = None,

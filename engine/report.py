@@ -111,7 +111,8 @@ def _minotaur_paths(world: World, pos: Pos) -> list[str]:
 
 
 def minotaur_observation(world: World, s: GameState, *, status: str, message: str, text: str | None = None,
-                         events: tuple[ev.Event, ...] = (), refusal: str | None = None, noises_heard: int = 0) -> MinotaurObservation:
+                         events: tuple[ev.Event, ...] = (), refusal: str | None = None, noises_heard: int = 0
+                         ) -> MinotaurObservation:
     sees = minotaur_sees_user(world, s) and not s.outcome
     return MinotaurObservation(
         status=status,
@@ -181,5 +182,6 @@ def final_report(world: World, s: GameState, outcome: str) -> tuple[GameStateRes
     """After DEATH or ESCAPED every command gets the final status and changes nothing. ``outcome``:
     ``s.outcome``, which the caller has found set."""
     message = f"The game is over: {outcome}. Start a new game to play again."
-    response = user_response(s, user_view(world, s), status=outcome, message=message, out=CommandSummary(), text=message)
+    response = user_response(s, user_view(world, s), status=outcome, message=message, out=CommandSummary(),
+                             text=message)
     return response, lambda: minotaur_observation(world, s, status=outcome, message=message, text=message)

@@ -306,7 +306,8 @@ class _Turn:
         if not path and not s.outcome:
             self._stand(TICKS_PER_SECOND)  # a move that goes nowhere still takes 1 s
 
-    def _run_stop(self, frm: Pos, reach: set[tuple[str, Pos]], near: int, heading: str, came: str) -> tuple[str | None, str]:
+    def _run_stop(self, frm: Pos, reach: set[tuple[str, Pos]], near: int, heading: str, came: str
+                  ) -> tuple[str | None, str]:
         """Why a run stops after its step from ``frm``: the hoofbeats grew nearer (ENCOUNTER), an item
         came within reach (ITEM_SIGHTED), or a junction or a ramp (ARRIVED); else None and the heading
         it goes on with (``run_on``: round a bend)."""

@@ -28,8 +28,12 @@ from .pacing import SYSTEM_CLOCK, Clock, Waiting
 from .retry import ERROR_CHARS, Caller, Failure, http_failure, transport_failure
 
 if TYPE_CHECKING:  # the SDK is imported when a transport is made: `import agents` works without it
-    from mistralai.client.models import BaseModelCard, ChatCompletionRequestMessageTypedDict, FTModelCard
-    from mistralai.client.models import UnknownModelListData
+    from mistralai.client.models import (
+        BaseModelCard,
+        ChatCompletionRequestMessageTypedDict,
+        FTModelCard,
+        UnknownModelListData,
+    )
 
 
 class MistralTransport:

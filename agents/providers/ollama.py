@@ -30,7 +30,9 @@ from .retry import Caller, Failure, ForeignReply, http_failure, transport_failur
 
 OPTIONS = {"top_p": 0.9, "repeat_penalty": 1.1, "num_ctx": CONTEXT_TOKENS}  # set, so that a server
 # configured otherwise cannot cut prompts; the temperature and num_predict are the model's settings
-THINK_LEVELS: dict[str, Literal["low", "medium", "high"]] = {"minimal": "low", "low": "low", "medium": "medium", "high": "high"}  # an effort as Ollama's think
+# An effort as Ollama's think.
+THINK_LEVELS: dict[str, Literal["low", "medium", "high"]] = {"minimal": "low", "low": "low", "medium": "medium",
+                                                            "high": "high"}
 
 
 class OllamaTransport:

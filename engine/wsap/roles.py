@@ -31,14 +31,14 @@ from .rewards import minotaur_reward, user_reward
 from .types import Achievement, Action, ActionSpace, Observation
 
 RoleView = TypeVar("RoleView", GameStateResponse, MinotaurObservation)
-SeenView = TypeVar("SeenView", contravariant=True)
+SeenView_contra = TypeVar("SeenView_contra", contravariant=True)
 
 
-class Perceiver(Protocol[SeenView]):
+class Perceiver(Protocol[SeenView_contra]):
     """A role's perception of one game: it takes in each of the role's views, and gives the
     observation its agent decides from."""
 
-    def observe(self, state: GameState, view: SeenView, events: tuple[ev.Event, ...] = (), /) -> Observation: ...
+    def observe(self, state: GameState, view: SeenView_contra, events: tuple[ev.Event, ...] = (), /) -> Observation: ...
 
 
 @dataclass(frozen=True)
