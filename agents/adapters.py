@@ -44,8 +44,9 @@ class LabyrinthAdapter:
             raise ValueError(f"role must be 'user' or 'minotaur', not {role!r}")
         self.role, self.knowledge = role, ROLES[role]
         self.seed, self.preset, self.difficulty = seed, preset, difficulty
-        self.opponent_spec, self.max_turns = opponent, max_turns
-        self.pristine = None if isinstance(opponent, str) else fresh_copy(opponent)  # as given, never played
+        self.max_turns = max_turns
+        # The opponent: a name the registry makes an agent of for each game, or an agent copied as given.
+        self.opponent_given: str | Agent = opponent if isinstance(opponent, str) else fresh_copy(opponent)
         self.log, self.agent_name = memory, agent_name
         self.reset()
 
@@ -58,7 +59,7 @@ class LabyrinthAdapter:
     def game_description(self) -> str:
         """The role's rules, then the lessons of its earlier games (when there are any): the behaviour
         lessons of its role, then the place lessons of this labyrinth, as our models are given them."""
-        memory = self.match.memory
+        memory = self.memory
         lessons = learning_injection(memory.lessons[self.role], memory.books[self.role])
         return f"{self.knowledge.description}\n\n{lessons}" if lessons else self.knowledge.description
 
@@ -85,7 +86,10 @@ class LabyrinthAdapter:
 
     @property
     def observation(self) -> Observation:
-        return self.match.seats[self.role].observation
+        observation = self.match.seats[self.role].observation
+        if observation is None:  # the seat is an Outside that observes (reset): it always has one
+            raise RuntimeError(f"the {self.role}'s seat keeps no observation")
+        return observation
 
     @property
     def opponent(self) -> Side:
@@ -94,14 +98,15 @@ class LabyrinthAdapter:
 
     def reset(self) -> Observation:
         """A fresh game with the same seed and settings (and the log's lessons as they are now)."""
-        memory = GameMemory(self.log, self.seed, self.preset, self.difficulty)
+        memory = self.memory = GameMemory(self.log, self.seed, self.preset, self.difficulty)
         notice = self.log.take_notice() if self.log is not None else None
         if notice:  # a log that could not be read was kept aside and a fresh one started
             warnings.warn(notice, stacklevel=2)
         other = self.knowledge.other
-        agent = make_agent(other, self.opponent_spec, self.seed, lessons=memory.lessons[other], preset=self.preset,
-                           book=memory.books[other]) if self.pristine is None else fresh_copy(self.pristine)
-        seats = {self.role: Outside(self.agent_name), other: agent}
+        opponent = self.opponent_given
+        agent = make_agent(other, opponent, self.seed, lessons=memory.lessons[other], preset=self.preset,
+                           book=memory.books[other]) if isinstance(opponent, str) else fresh_copy(opponent)
+        seats: dict[str, Agent | Outside] = {self.role: Outside(self.agent_name), other: agent}
         self.match = Match(seats["user"], seats["minotaur"], seed=self.seed, preset=self.preset,
                            difficulty=self.difficulty, max_turns=self.max_turns, memory=memory)
         self.unlocked: set[str] = set()
@@ -116,12 +121,14 @@ class LabyrinthAdapter:
         except BadInput as exc:
             return ActionResult(False, str(exc), 0.0, [], self.done, self.observation)
         turn = self.match.play_turn(**{self.role: mine})
-        message = self.knowledge.view(turn.result).raw_text_output
+        result = turn.result
+        assert result is not None, "play_turn returns the turn done"
+        message = self.knowledge.view(result).raw_text_output
         if turn.record is None:  # refused, or sent after the end: nothing happened
             return ActionResult(False, message, 0.0, [], self.done, self.observation)
         if self.done:
             self.match.refine()  # a model opponent puts its reflection in its own words (the match remembered)
-        return ActionResult(True, message, self.knowledge.reward(turn.result), self.earn(turn.result), self.done,
+        return ActionResult(True, message, self.knowledge.reward(result), self.earn(result), self.done,
                             self.observation)
 
     def earn(self, result: TurnResult) -> list[str]:

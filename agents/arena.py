@@ -225,13 +225,13 @@ def run_arena(settings: ArenaSettings, seeds: Iterable[int], *, jobs: int = 1,
     match as it ends (in finishing order, for a progress bar); ``progress`` shows the matches in
     flight and their agents (a model's quota wait). A match stopped by a quota it cannot wait out
     stops the run: the summary says why, and holds what ended."""
-    from .schedule import Job, play_matches
+    from .schedule import Job, Played, play_matches
 
     seeds, settings = list(seeds), settings.prepared()
     began = time.perf_counter()
     results: dict[int, MatchResult] = {}
 
-    def ended(played) -> None:
+    def ended(played: Played[int]) -> None:
         if played.result is not None:
             results[played.name] = played.result
             if on_result:

@@ -14,6 +14,8 @@ import hashlib
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
+from types import EllipsisType
+from typing import Any
 
 from labyrinth.engine.figures import seconds
 from labyrinth.engine.schemas import STONES
@@ -87,9 +89,10 @@ class LabyrinthAvatars:
         return self._bound().reset()
 
     def act(self, action: Action) -> ActionResult:
-        result = self._bound().act(action)
-        if result.done and self._bound().game.state.outcome == "DEATH":
-            record = self._record(self.agent_id, self.avatar_id)
+        agent_id, avatar_id, game = self._jacked()
+        result = game.act(action)
+        if result.done and game.game.state.outcome == "DEATH":
+            record = self._record(agent_id, avatar_id)
             self._update(record, state=AvatarState.DESTROYED, health=0.0, death_count=record.avatar.death_count + 1)
         return result
 
@@ -150,7 +153,8 @@ class LabyrinthAvatars:
         if mode not in ("dormant", "suspend", "despawn"):
             return JackOutResult(False, AvatarState.BOUND, f"mode must be dormant, suspend or despawn, not {mode!r}",
                                  {})
-        game, record = self.game, self._record(agent_id, self.avatar_id)
+        _, avatar_id, game = self._jacked()
+        record = self._record(agent_id, avatar_id)
         stats = {"playtime_s": seconds(game.game.state.tick) - self.session_start, "turns": game.turns,
                  "achievements": sorted(game.unlocked)}
         if mode == "despawn":
@@ -199,9 +203,13 @@ class LabyrinthAvatars:
     # --- inside -------------------------------------------------------------------
 
     def _bound(self) -> LabyrinthAdapter:
-        if self.game is None:
+        return self._jacked()[2]
+
+    def _jacked(self) -> tuple[str, str, LabyrinthAdapter]:
+        """Who is jacked in, into which avatar, and its game (the three are set and cleared together)."""
+        if self.agent_id is None or self.avatar_id is None or self.game is None:
             raise RuntimeError("no avatar is jacked in: jack_in() first")
-        return self.game
+        return self.agent_id, self.avatar_id, self.game
 
     def _find(self, avatar_id: str) -> AvatarRecord:
         return self._record(avatar_id.rsplit("-", 1)[0], avatar_id)
@@ -212,8 +220,8 @@ class LabyrinthAvatars:
                 return record
         raise KeyError(f"{agent_id} has no avatar {avatar_id!r}")
 
-    def _update(self, record: AvatarRecord, save: str | None | type = ..., seed: int | None = None,
-                **avatar_fields) -> Avatar:
+    def _update(self, record: AvatarRecord, save: str | None | EllipsisType = ..., seed: int | None = None,
+                **avatar_fields: Any) -> Avatar:
         """Store ``record`` with the game's latest facts and the changes asked for."""
         agent_id = record.avatar.avatar_id.rsplit("-", 1)[0]
         if self.game is not None and self.avatar_id == record.avatar.avatar_id:

@@ -17,10 +17,12 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Sequence
-from typing import Any, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 from labyrinth.engine.wsap import Action, ActionResult, ActionSpace, Goal, Observation
 from labyrinth.saves.experience import Reflection
+
+from .behaviour_lessons import Book
 
 
 @runtime_checkable
@@ -41,6 +43,18 @@ class Agent(Protocol):
         """A short high-level plan for the goals, asked once at the start."""
 
 
+@runtime_checkable
+class ProjectAgent(Agent, Protocol):
+    """An agent of this project (the registry makes them): besides WSAP's calls, it is given
+    the lessons of earlier games, its role's behaviour lessons and the game's difficulty."""
+
+    def learn(self, lessons: Sequence[Reflection], preset: str) -> None: ...
+
+    def follow(self, book: Book) -> None: ...
+
+    def seated(self, difficulty: str) -> None: ...
+
+
 class RuleAgent:
     """Common ground of the agents that decide by rules, in process: no waiting,
     the game's rules known in advance, the last result kept."""
@@ -59,7 +73,7 @@ class RuleAgent:
         the agent was made with); a rule agent with no use for them ignores them. Not part of
         WSAP: the registry gives them to this project's agents."""
 
-    def follow(self, book: Any) -> None:
+    def follow(self, book: Book) -> None:
         """The behaviour lessons of its role (behaviour_lessons.Book), given once at setup when it
         learns: a rule agent without strategy choices ignores them. Not part of WSAP."""
 

@@ -91,7 +91,8 @@ class Book:
 
     def add(self, observation: Mapping[str, object]) -> None:
         when, did, led_to = (observation.get(k) for k in ("when", "did", "led_to"))
-        if all(isinstance(v, str) and v for v in (when, did, led_to)):  # an edited log: passed over
+        # An edited log's observation without the three words is passed over.
+        if isinstance(when, str) and isinstance(did, str) and isinstance(led_to, str) and when and did and led_to:
             self.counts.setdefault((when, did), Counter())[led_to] += 1
 
     def lessons(self) -> list[Lesson]:

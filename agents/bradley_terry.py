@@ -98,7 +98,8 @@ def _middle_95(values: list[float]) -> tuple[float, float]:
     return cuts[0], cuts[-1]
 
 
-def _expansion(strengths: Sequence[float], pairs: list) -> tuple[float, list[float], list[list[float]]]:
+def _expansion(strengths: Sequence[float], pairs: Sequence[tuple[tuple[int, int], tuple[float, int]]]
+               ) -> tuple[float, list[float], list[list[float]]]:
     """The log-posterior at ``strengths``, its gradient and its negative Hessian (positive
     definite, thanks to the prior), in one pass over the pairs."""
     size, precision = len(strengths), 1 / PRIOR_SD ** 2
@@ -129,7 +130,7 @@ def _solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
     size = len(vector)
     lower: list[list[float]] = []
     for i in range(size):
-        row = []
+        row: list[float] = []
         for j in range(i + 1):
             total = matrix[i][j] - sum(map(mul, row, lower[j][:j])) if j < i else matrix[i][i] - sum(map(mul, row, row))
             row.append(math.sqrt(total) if i == j else total / lower[j][j])

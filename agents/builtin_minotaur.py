@@ -18,6 +18,7 @@ import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 from labyrinth.engine.wsap import Action, Observation
 from labyrinth.saves.experience import Reflection
@@ -133,7 +134,7 @@ class BuiltinMinotaur(RuleAgent):
             return Action("CHASE", reasoning="hunting: every noise or sighting turns me at once")
         return self._guard(o, here, observation.details["ramps_by_item"])
 
-    def _see_items_taken(self, o: dict) -> None:
+    def _see_items_taken(self, o: dict[str, Any]) -> None:
         """An item no longer where it lay was taken just now: the intruder stood by it."""
         lying = {_xyz(i["position"]) for i in o["items"]}
         if self.lying is not None:
@@ -141,7 +142,7 @@ class BuiltinMinotaur(RuleAgent):
                 self.taken = (o["game_time"], gone)
         self.lying = lying
 
-    def _fresh_clue(self, o: dict) -> tuple[float, tuple[int, int, int], bool] | None:
+    def _fresh_clue(self, o: dict[str, Any]) -> tuple[float, tuple[int, int, int], bool] | None:
         """The freshest trace not yet followed: (when, where, whether the engine's CHASE knows it)."""
         clues = [(c["game_time"], _xyz(c["position"]), True) for c in (o["last_heard"], o["last_seen"]) if c]
         if self.taken is not None:
@@ -149,7 +150,7 @@ class BuiltinMinotaur(RuleAgent):
         clues = [c for c in clues if c[0] > self.followed and o["game_time"] - c[0] <= self.tactics.clue_fresh_s]
         return max(clues) if clues else None
 
-    def _guard(self, o: dict, here: tuple[int, int, int], ramps: dict[str, list]) -> Action:
+    def _guard(self, o: dict[str, Any], here: tuple[int, int, int], ramps: dict[str, list[list[Any]]]) -> Action:
         """Lie in wait by a stone the intruder still needs; after a while prowl to a
         random place of the hunting ground (or, on its rounds, to another stone)."""
         stones = [_xyz(i["position"]) for i in o["items"] if i["name"] != "LANTERN"]
@@ -163,12 +164,14 @@ class BuiltinMinotaur(RuleAgent):
             return Action("WAIT")
         if self.guard not in stones:
             self.guard, self.guard_until = self._likely_next(o, stones), math.inf
-            ramps = ramps_by_stone.get(self.guard, [])
+            near = ramps_by_stone.get(self.guard, [])
             # Lie in wait at the ramp by the stone half the time: where the intruder arrives.
-            self.post = tuple(ramps[0][:3]) if ramps and self.rng.random() < RAMP_AMBUSH else self.guard
-        gx, gy, gz = self.post
+            self.post = (near[0][0], near[0][1], near[0][2]) if near and self.rng.random() < RAMP_AMBUSH else self.guard
+        post = self.post
+        assert post is not None, "a post is chosen with every stone guarded"
+        gx, gy, gz = post
         if abs(gx - here[0]) + abs(gy - here[1]) > GUARD_RADIUS or gz != here[2]:
-            return Action("PATHFIND", {"target_coords": _coords(self.post)}, f"going to guard the stone at {self.guard}")
+            return Action("PATHFIND", {"target_coords": _coords(post)}, f"going to guard the stone at {self.guard}")
         if self.guard_until == math.inf:
             self.guard_until = now + self.tactics.guard_s
         if now < self.guard_until:
@@ -183,7 +186,7 @@ class BuiltinMinotaur(RuleAgent):
                       g["z0"] + self.rng.randrange(g["levels"]))
         return Action("PATHFIND", {"target_coords": _coords(self.prowl)}, f"prowling towards {self.prowl}")
 
-    def _likely_next(self, o: dict, stones: list[tuple[int, int, int]]) -> tuple[int, int, int]:
+    def _likely_next(self, o: dict[str, Any], stones: list[tuple[int, int, int]]) -> tuple[int, int, int]:
         """The stone the intruder will most likely go for: the one nearest to where it
         was last seen or heard (or took an item), if that is recent; else the one it took
         last when it escaped before; else any."""
@@ -198,7 +201,7 @@ class BuiltinMinotaur(RuleAgent):
         return min(stones, key=lambda p: (abs(p[0] - x) + abs(p[1] - y) + 8 * abs(p[2] - z), p))
 
 
-def _xyz(c: dict) -> tuple[int, int, int]:
+def _xyz(c: dict[str, Any]) -> tuple[int, int, int]:
     return (c["x"], c["y"], c["z"])
 
 

@@ -12,7 +12,10 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Sequence
+from typing import Any
 
+from labyrinth.engine.geometry import HORIZONTAL as STEPS
+from labyrinth.engine.geometry import Pos
 from labyrinth.engine.schemas import STONES
 from labyrinth.engine.wsap import Action, Observation
 from labyrinth.saves.experience import Reflection
@@ -21,7 +24,7 @@ from .base import RuleAgent
 from .behaviour_lessons import Book
 from .stone_search import StoneSearch
 from .strategy import CHOICES, SCALE, choose_strategy
-from .usermap import STEPS, Pos, Reach, UserMap, first_leg, path_to
+from .usermap import Found, Reach, Searched, UserMap, first_leg, path_to
 
 LOOK_EVERY_S = 90.0  # listen to the stones again after this long
 LISTEN_AFTER_STEPS = 10  # ... or after getting this far from the last place it listened
@@ -47,7 +50,7 @@ UNIT = {"NORTH": (0, 1), "SOUTH": (0, -1), "EAST": (1, 0), "WEST": (-1, 0), "NOR
         "NORTH-WEST": (-1, 1), "SOUTH-EAST": (1, -1), "SOUTH-WEST": (-1, -1)}
 
 
-def _xyz(c: dict) -> Pos:
+def _xyz(c: dict[str, Any]) -> Pos:
     return (c["x"], c["y"], c["z"])
 
 
@@ -60,7 +63,7 @@ class BuiltinUser(RuleAgent):
         self.lantern_early = False  # raise the lantern when the hooves sound CLOSE, not only VERY CLOSE
         self.map = UserMap()
         self.visits: Counter[Pos] = Counter()
-        self.search: StoneSearch | None = None
+        self._search: StoneSearch | None = None  # made from the first observation (_hear_stones)
         self.heard = False  # the hums of the last LOOK are taken in
         self.hum_pos: Pos | None = None
         self.hum_time = -math.inf
@@ -148,7 +151,7 @@ class BuiltinUser(RuleAgent):
         self.blocked = self._cells_to_keep_off(st, d)
         return here, now
 
-    def _note_progress(self, wanted: list[str], seen: list[list], now: float) -> None:
+    def _note_progress(self, wanted: list[str], seen: list[list[Any]], now: float) -> None:
         """Progress is fewer places where the stones it wants may be (a hum heard, a cell seen
         empty, a stone taken), or, while one of them is not found yet, a new cell of the hunting
         ground (the way there may lie through it); without any for PATIENCE_S it dares for a while."""
@@ -160,10 +163,18 @@ class BuiltinUser(RuleAgent):
             self.bold_until = now + BOLD_S  # stuck out of fear for too long: dare
             self.progress_time = now
 
-    def _hear_stones(self, d: dict) -> None:
+    @property
+    def search(self) -> StoneSearch:
+        """Where the stones may be: made when the first observation is taken in, which every
+        decision begins with."""
+        if self._search is None:
+            raise RuntimeError("no observation taken in yet")
+        return self._search
+
+    def _hear_stones(self, d: dict[str, Any]) -> None:
         """Narrow each stone's possible places: by the hums of the last LOOK (once), and by sight."""
-        if self.search is None:
-            self.search = StoneSearch(d["hunting_ground"], self.map.cells)
+        if self._search is None:
+            self._search = StoneSearch(d["hunting_ground"], self.map.cells)
         if d["hums"] and self.hum_pos is not None and not self.heard:
             for h in d["hums"]:
                 self.search.hear(h["name"], self.hum_pos, h["direction"], h["levels"])
@@ -173,7 +184,7 @@ class BuiltinUser(RuleAgent):
             if name in STONES:
                 self.search.seen(name, pos)
 
-    def _cells_to_keep_off(self, st: dict, d: dict) -> set[Pos]:
+    def _cells_to_keep_off(self, st: dict[str, Any], d: dict[str, Any]) -> set[Pos]:
         """A paralyzed Minotaur in sight, or one waiting where it was seen before, blocks its cell:
         plan around it. One heard straight above or below is up or down the ramp I stand on. One
         out of time comes back where it left: keep off that cell until it has."""
@@ -185,7 +196,7 @@ class BuiltinUser(RuleAgent):
             blocked |= {self.threat} | {n for _, n in self.map.moves(self.threat, ramps="")}
         return blocked
 
-    def _hooves_came_closer(self, st: dict, rank: int) -> bool:
+    def _hooves_came_closer(self, st: dict[str, Any], rank: int) -> bool:
         """Whether the Minotaur sounds nearer than last turn by its own doing (not because I walked
         towards it, or it moved while I stood still); remembers this turn's sound."""
         came_closer = rank > self.last_rank and not _towards(self.last_move, st["minotaur_direction"])
@@ -208,7 +219,7 @@ class BuiltinUser(RuleAgent):
             return ""
         return "v" if level < here[2] else "^"
 
-    def _locate_minotaur(self, here: Pos, st: dict, d: dict, now: float) -> None:
+    def _locate_minotaur(self, here: Pos, st: dict[str, Any], d: dict[str, Any], now: float) -> None:
         """Where the Minotaur probably is: seen, or guessed from the sound's band and direction."""
         if d["minotaur_in_sight"]:
             self.threat, self.threat_time = _xyz(d["minotaur_in_sight"]), now
@@ -251,7 +262,7 @@ class BuiltinUser(RuleAgent):
                 return Action("GRAB", {"target": e.name}, f"the {e.name} is within reach")
         return None
 
-    def _danger(self, st: dict, d: dict) -> int:
+    def _danger(self, st: dict[str, Any], d: dict[str, Any]) -> int:
         """0 calm, 1 the Minotaur is near (keep away from it), 2 it is on me (escape now)."""
         if st["minotaur_state"] != "CHASING_3D":
             return 0
@@ -259,7 +270,7 @@ class BuiltinUser(RuleAgent):
             return 2
         return 1 if st["minotaur_proximity"] == "CLOSE" else 0
 
-    def _escape(self, here: Pos, st: dict, held: set[str], d: dict) -> Action:
+    def _escape(self, here: Pos, st: dict[str, Any], held: set[str], d: dict[str, Any]) -> Action:
         """The Minotaur is on me: the lantern, else the crawlway I am in, else the safest known cell
         I reach before it does, else any way that does not lead to it."""
         seen = d["minotaur_in_sight"] is not None
@@ -290,7 +301,7 @@ class BuiltinUser(RuleAgent):
         return len(self.sightings) == 2 and self.sightings[0] == self.sightings[1] == self.threat \
             and self.threat_time == self.now
 
-    def _lantern_is_due(self, st: dict, held: set[str], seen: bool) -> bool:
+    def _lantern_is_due(self, st: dict[str, Any], held: set[str], seen: bool) -> bool:
         """Raise the lantern at the last moment: it is in sight, or sounds VERY CLOSE (CLOSE once
         an earlier game taught it to raise the lantern sooner)."""
         close = ("VERY CLOSE", "CLOSE") if self.lantern_early else ("VERY CLOSE",)
@@ -309,7 +320,7 @@ class BuiltinUser(RuleAgent):
         ramps = "^v" if threat is None or threat[2] == here[2] else ("^" if threat[2] < here[2] else "v")
         return ramps.replace(self._back_ramp(here, now), "")
 
-    def _refuge(self, here: Pos, threat: Pos | None, found) -> Pos | None:
+    def _refuge(self, here: Pos, threat: Pos | None, found: Found) -> Pos | None:
         """The best known cell within FLEE_RADIUS that I reach before the Minotaur, or None."""
         best, best_score = None, -math.inf
         for cell, (dist, _) in found.items():
@@ -344,7 +355,7 @@ class BuiltinUser(RuleAgent):
                                "speed": 2 if may_run and "RAMP" not in dirn else 1},
                       "cornered: any way out")
 
-    def _flee_to(self, found, best: Pos, hurried: bool) -> Action:
+    def _flee_to(self, found: Found, best: Pos, hurried: bool) -> Action:
         """The first straight stretch towards the refuge: run when hurried, except on a ramp."""
         path = path_to(found, best)
         direction, steps = first_leg(path)
@@ -391,7 +402,7 @@ class BuiltinUser(RuleAgent):
             return self._hold(now, "waiting quietly: no safe way on")
         return self._go(found, here, self.goal, now, f"searching for the {name}")
 
-    def _item_to_fetch(self, held: set[str], wanted: list[str], found, now: float) -> tuple[Pos, str] | None:
+    def _item_to_fetch(self, held: set[str], wanted: list[str], found: Searched, now: float) -> tuple[Pos, str] | None:
         """A lantern it saw within LANTERN_DETOUR (when it has none), else a stone it saw on this
         level away from the Minotaur: where, and why."""
         lantern = self.items.get("LANTERN")
@@ -405,12 +416,13 @@ class BuiltinUser(RuleAgent):
     def _lantern_search_is_on(self, here: Pos, held: set[str], now: float) -> bool:
         """Whether it still looks for the first lantern: none held or seen, early, on the starting level."""
         return "LANTERN" not in held and "LANTERN" not in self.items and now < LANTERN_SEARCH_S \
-            and here[2] == self.start[2]
+            and self.start is not None and here[2] == self.start[2]
 
-    def _look_for_first_lantern(self, here: Pos, found, now: float) -> Action | None:
+    def _look_for_first_lantern(self, here: Pos, found: Reach, now: float) -> Action | None:
         """Early on, the first lantern lies on the starting level not far away: head for the
         nearest unexplored edge (None when there is none left to reach safely)."""
-        if not (self.goal in found and self.goal != here and self.map.is_frontier(self.goal)):
+        goal = self.goal
+        if not (goal is not None and goal in found and goal != here and self.map.is_frontier(goal)):
             self.goal = self._choose(here, found, None, None, now)
         if self.goal is None:
             return None
@@ -436,32 +448,33 @@ class BuiltinUser(RuleAgent):
             ramp = None  # the way down (or up) is where the Minotaur was: not now
         return ramp
 
-    def _goal_still_good(self, here: Pos, found, ramp: str | None, now: float) -> bool:
+    def _goal_still_good(self, here: Pos, found: Searched, ramp: str | None, now: float) -> bool:
         """Whether the cell it explores towards is still reachable, worth it, and away from the Minotaur."""
-        return self.goal in found and self.goal != here and self._still_worth(self.goal, ramp) \
-            and not self._near_threat(self.goal, now, KEEP_AWAY)
+        goal = self.goal
+        return goal is not None and goal in found and goal != here and self._still_worth(goal, ramp) \
+            and not self._near_threat(goal, now, KEEP_AWAY)
 
     def _hold(self, now: float, why: str) -> Action:
         """Keep away from the Minotaur: back off quietly when it is close, else wait silently
         for it to move on (after PATIENCE_S without progress it dares)."""
         if self.last_rank >= 2 and self.threat is not None:
-            retreat = self._retreat(self.here, now)
+            retreat = self._retreat(self.here, self.threat, now)
             if retreat:
                 return retreat
         return Action("HALT", {"steps": WAIT_S if self.last_rank < 2 else 2}, why)
 
-    def _retreat(self, here: Pos, now: float) -> Action | None:
-        """A quiet walk to a known cell farther from the Minotaur than it is from me."""
-        found = self.map.search(here, 400, {self.threat} | self.blocked, "^v".replace(self._back_ramp(here, now), ""))
+    def _retreat(self, here: Pos, threat: Pos, now: float) -> Action | None:
+        """A quiet walk to a known cell farther from the Minotaur (at ``threat``) than it is from me."""
+        found = self.map.search(here, 400, {threat} | self.blocked, "^v".replace(self._back_ramp(here, now), ""))
         best = max((c for c, (dist, _) in found.items() if 0 < dist <= FLEE_RADIUS
-                    and _dist(c, self.threat) > _dist(here, self.threat) + 2),
-                   key=lambda c: (_dist(c, self.threat) - 0.5 * found[c][0], c), default=None)
+                    and _dist(c, threat) > _dist(here, threat) + 2),
+                   key=lambda c: (_dist(c, threat) - 0.5 * found[c][0], c), default=None)
         if best is None:
             return None
         word, steps = first_leg(path_to(found, best))
         return Action("MOVE", {"direction": word, "steps": steps}, "backing away quietly from the Minotaur")
 
-    def _go(self, found, here: Pos, goal: Pos, now: float, why: str) -> Action:
+    def _go(self, found: Searched, here: Pos, goal: Pos, now: float, why: str) -> Action:
         """Walk the first straight stretch towards ``goal``, but not towards the Minotaur."""
         path = path_to(found, goal)
         word, steps = first_leg(path)
@@ -506,7 +519,8 @@ class BuiltinUser(RuleAgent):
                 continue
             if threats and any(st_dist(cell, q) <= KEEP_AWAY for q in threats):
                 continue
-            if is_ramp:
+            score: float
+            if is_ramp and name is not None:  # a ramp is a goal only towards a stone's level
                 score = dist + gap(name, (cell[0], cell[1], cell[2] + (1 if ramp == "^" else -1))) - RAMP_PULL
             else:
                 score = dist + (1.5 * gap(name, cell) if name else 0) + (20 if ramp else 0)

@@ -29,6 +29,7 @@ import json
 import time
 from collections import deque
 from collections.abc import Sequence
+from typing import Any
 
 from labyrinth.engine.commands import shorten
 from labyrinth.engine.wsap import Action, ActionResult, ActionSpace, Goal, Observation
@@ -36,7 +37,7 @@ from labyrinth.engine.wsap.actions import GAME_NAME, NOOP
 from labyrinth.engine.wsap.roles import ROLES
 from labyrinth.saves.experience import Reflection
 
-from .base import InvalidAnswer
+from .base import InvalidAnswer, ProjectAgent
 from .behaviour_lessons import Book
 from .memory_manager import learning_injection
 from .providers.base import (
@@ -103,11 +104,12 @@ class LLMAgent:
         self.notes: deque[str] = deque(maxlen=NOTES_KEPT)  # its own reasoning, kept within the match
         self.failures = 0
         self.failure: InvalidAnswer | ProviderError | None = None  # why the last decision is the noop
-        self.replacement = None  # the built-in agent, once the provider has kept failing
-        self.last_exchange: dict | None = None  # prompt, reply, tokens, latency: for the trajectory
+        self.replacement: ProjectAgent | None = None  # the built-in agent, once the provider has kept failing
+        self.last_exchange: dict[str, Any] | None = None  # prompt, reply, tokens, latency: for the trajectory
         self.meter: SideStats | None = None  # where every call's tokens and latency are counted
         self._waits_counted = (0, 0.0)  # the transport's quota waits counted so far (count, seconds)
-        self.description, self.action_space = "", None
+        self.description = ""
+        self.action_space: ActionSpace | None = None  # from initialize
 
     @property
     def waiting(self) -> Waiting | None:
@@ -195,7 +197,7 @@ class LLMAgent:
         self.note, self.failures, self.failure, self.last_exchange = "", 0, None, None
         self.replacement, self.name = None, self.own_name
 
-    def __deepcopy__(self, memo: dict) -> LLMAgent:
+    def __deepcopy__(self, memo: dict[int, Any]) -> LLMAgent:
         """A copy for another game (base.fresh_copy) that shares the transport: one SDK client,
         one connection pool, one pace of calls under the provider's quota."""
         memo[id(self.transport)] = self.transport
@@ -203,16 +205,23 @@ class LLMAgent:
         twin.__dict__.update(copy.deepcopy(self.__dict__, memo))
         return twin
 
+    def _initialized(self) -> tuple[ActionSpace, ResponseSchema]:
+        """The action space and the reply's schema, which ``initialize`` sets before any call."""
+        if self.action_space is None or self.schema is None:
+            raise RuntimeError(f"{self.name}: asked before initialize")
+        return self.action_space, self.schema
+
     def plan(self, goals: list[Goal]) -> list[str]:
         """A short plan, asked once at the start (empty if the provider fails)."""
-        quiet = [a.name for a in self.action_space.actions if all(p.optional for p in a.parameters)][:2]
+        space, schema = self._initialized()
+        quiet = [a.name for a in space.actions if all(p.optional for p in a.parameters)][:2]
         example = " or ".join(json.dumps(name) for name in quiet) or json.dumps(NOOP)
         ask = ("Before the game starts: in at most three short lines, what is your plan for these goals?\n"
                + "\n".join(f"- {g.description}" for g in goals)
                + f'\nAnswer with JSON: {{"action": {example}, "params": {{}}, "reasoning": "your plan"}}')
         turns, began = [("user", ask)], time.perf_counter()
         try:
-            reply = self.transport.complete(self.system, turns, self.schema)
+            reply = self.transport.complete(self.system, turns, schema)
         except ProviderError as exc:
             self._record(turns, None, time.perf_counter() - began, error=str(exc))
             return []
@@ -233,7 +242,7 @@ class LLMAgent:
         turns = self._fit([*self._history_turns(), ("user", prompt)])
         began = time.perf_counter()
         try:
-            reply = self.transport.complete(self.system, turns, self.schema)
+            reply = self.transport.complete(self.system, turns, self._initialized()[1])
         except ProviderError as exc:
             self._record(turns, None, time.perf_counter() - began, error=str(exc))
             if not isinstance(exc, QuotaError):  # a quota is the account's limit, not the model failing
@@ -315,7 +324,8 @@ class LLMAgent:
             turns = [(role, _tail(text, int(max(budget, 0) * CHARS_PER_TOKEN)))]
         return turns
 
-    def _record(self, turns, reply: Reply | None, seconds: float, error: str | None = None) -> None:
+    def _record(self, turns: list[tuple[str, str]], reply: Reply | None, seconds: float,
+                error: str | None = None) -> None:
         """The exchange for the trajectory (its reply cut to ANSWER_KEPT_CHARS, with the API's
         reason when the answer was stopped or withheld), and the call counted."""
         self.last_exchange = {
@@ -355,11 +365,11 @@ class LLMAgent:
     def _replace(self, observation: Observation) -> None:
         from .registry import make_agent
 
-        self.replacement = make_agent(self.role, "builtin", self.seed, lessons=self.lessons, preset=self.preset,
-                                      book=self.book)
-        self.replacement.seated(self.difficulty)
+        replacement = self.replacement = make_agent(self.role, "builtin", self.seed, lessons=self.lessons,
+                                                    preset=self.preset, book=self.book)
+        replacement.seated(self.difficulty)
         if self.action_space is not None:
-            self.replacement.initialize(self.description, self.action_space)
+            replacement.initialize(self.description, self.action_space)
         self.name = f"{self.own_name} (replaced by builtin)"
 
 

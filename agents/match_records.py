@@ -23,7 +23,8 @@ class TurnRecord:
     user_fallback: str | None
     minotaur_fallback: str | None
     result: TurnResult
-    exchanges: dict[str, list[dict]] = field(default_factory=dict)  # each LLM side's calls: prompt, reply, tokens...
+    # Each LLM side's calls: prompt, reply, tokens...
+    exchanges: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     refused: list[dict[str, str]] = field(default_factory=list)  # the user's commands refused before it (asked again, or played by a stand-in)
 
     def to_dict(self) -> dict[str, Any]:

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from labyrinth.engine import PRESETS, GameState
 from labyrinth.engine.constants import TICKS_PER_SECOND
-from labyrinth.saves.experience import Experience, Reflection, plain_text
+from labyrinth.saves.experience import ROLE_NAMES, Experience, Reflection, outcome_of, plain_text
 
 from .behaviour_lessons import Book, book_of, prompt_lessons
 from .game_digest import GameDigest
@@ -71,10 +71,11 @@ def reflect(digest: GameDigest, *, seed: int, preset: str, difficulty: str, outc
     created = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
     texts = {"user": _user_lesson(outcome, evidence["user"]), "minotaur": _minotaur_lesson(outcome, evidence["minotaur"])}
     return [Reflection(id=f"{game_id}-{role}", game_id=game_id, created_at=created, role=role, agent=agents[role],
-                       outcome=outcome, key_reflection=texts[role], seed=seed, preset=preset, difficulty=difficulty,
+                       outcome=outcome_of(outcome), key_reflection=texts[role], seed=seed, preset=preset,
+                       difficulty=difficulty,
                        turns=turns,
                        game_time=game_time, evidence=evidence[role])
-            for role in ROLES]
+            for role in ROLE_NAMES]
 
 
 def strategies_of(agents: dict[str, Any]) -> dict[str, dict[str, str] | None]:

@@ -18,9 +18,12 @@ import math
 import statistics
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any, TypeVar
 
 from labyrinth.saves.results_db import ROLES, MatchRow
 
+Who = TypeVar("Who", bound=Hashable)  # how the caller knows a contestant
+Seed = tuple[int, str, str, int, str]  # a seed as a game is played on it: seed, preset, difficulty, turns, learners
 USER_SCORE = {"ESCAPED": 1.0, "TIMEOUT": 0.5, "DEATH": 0.0}  # the user's; the Minotaur's is 1 minus it
 T_975 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
          2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042)
@@ -41,7 +44,7 @@ class PairedDifference:
     low: float | None = None  # the 95% t interval; None with one seed
     high: float | None = None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"role": self.role, "first": self.first, "second": self.second, "mean": round(self.mean, 4),
                 "low": None if self.low is None else round(self.low, 4),
                 "high": None if self.high is None else round(self.high, 4), "pairs": self.pairs, "seeds": self.seeds}
@@ -53,19 +56,20 @@ def score(row: MatchRow, role: str) -> float:
     return user if role == "user" else 1 - user
 
 
-def paired_differences(rows: Sequence[MatchRow], sides: Sequence[tuple[Hashable, Hashable]], role: str,
-                       ranked: Sequence[Hashable], labels: Mapping) -> tuple[PairedDifference, ...]:
+def paired_differences(rows: Sequence[MatchRow], sides: Sequence[tuple[Who, Who]], role: str,
+                       ranked: Sequence[Who], labels: Mapping[Who, str]) -> tuple[PairedDifference, ...]:
     """Every two of ``ranked`` (``role``'s contestants, best first) that have pairs in ``rows``, the
     better ranked first. ``sides``: each row's user and Minotaur contestants; ``labels``: how each
     contestant is shown."""
     mine, theirs = ROLES.index(role), 1 - ROLES.index(role)
-    met: dict[tuple, dict[Hashable, list[float]]] = {}  # one opponent on one seed and repeat -> each one's scores
+    # One opponent on one seed and repeat -> each one's scores.
+    met: dict[tuple[Who, int, Seed], dict[Who, list[float]]] = {}
     for row, side in zip(rows, sides, strict=True):
         seed = (row.seed, row.preset, row.difficulty, row.max_turns, row.learned)
         scores = met.setdefault((side[theirs], row.repeat, seed), {})
         scores.setdefault(side[mine], []).append(score(row, role))
     place = {contestant: i for i, contestant in enumerate(ranked)}
-    by_seed: dict[tuple, dict[tuple, list[float]]] = {}  # (first, second) -> seed -> its pairs' differences
+    by_seed: dict[tuple[Who, Who], dict[Seed, list[float]]] = {}  # (first, second) -> seed -> its pairs' differences
     for (_, _, seed), scores in met.items():
         present = sorted(scores, key=place.__getitem__)
         means = {c: sum(scores[c]) / len(scores[c]) for c in present}

@@ -34,7 +34,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from labyrinth.saves.results_db import OUTCOMES, ROLES, MatchRow
 
@@ -91,7 +91,7 @@ class Rating:
         """The win rate's 95% Wilson interval."""
         return wilson_interval(self.wins, self.matches)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         low, high = self.win_interval
         return {"role": self.role, "name": self.name, "setup": self.setup, "label": self.label,
                 "rating": round(self.rating, 3), "low": _rounded(self.low), "high": _rounded(self.high),
@@ -114,7 +114,7 @@ class HeadToHead:
     def matches(self) -> int:
         return self.escaped + self.caught + self.timeouts
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"user": self.user, "minotaur": self.minotaur, "matches": self.matches, "escaped": self.escaped,
                 "caught": self.caught, "timeouts": self.timeouts}
 
@@ -130,13 +130,14 @@ class Standings:
 
     def label(self, row: MatchRow, role: str) -> str:
         """How the tables name ``row``'s contestant in ``role`` (its name, if it was not rated)."""
-        return self._labels.get(contestant(row, role), getattr(row, role))
+        name: str = getattr(row, role)  # the row's user or minotaur field
+        return self._labels.get(contestant(row, role), name)
 
     @cached_property
     def _labels(self) -> dict[Contestant, str]:
         return {Contestant(r.role, r.name, r.setup): r.label for ratings in self.ratings.values() for r in ratings}
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"ratings": {role: [r.to_dict() for r in ratings] for role, ratings in self.ratings.items()},
                 "head_to_head": [h.to_dict() for h in self.head_to_head],
                 "paired": {role: [p.to_dict() for p in found] for role, found in self.paired.items()}}
@@ -172,8 +173,9 @@ def _rating(who: Contestant, label: str, rating: float, record: list[int], span:
             history: tuple[list[float], list[int]] | None) -> Rating:
     low, high = span or (None, None)
     values, at = history or ((), ())
-    return Rating(who.role, who.name, who.setup, label, rating, *record, low=low, high=high, history=tuple(values),
-                  history_at=tuple(at))
+    wins, draws, losses = record
+    return Rating(who.role, who.name, who.setup, label, rating, wins, draws, losses, low=low, high=high,
+                  history=tuple(values), history_at=tuple(at))
 
 
 def _records(played: list[Cell], size: int) -> list[list[int]]:

@@ -19,15 +19,16 @@ from typing import Any
 from labyrinth.saves.config import ConfigError, key_problem, read_config
 from labyrinth.saves.experience import Reflection
 
-from .base import Agent
+from .base import ProjectAgent
 from .behaviour_lessons import Book
 from .builtin_minotaur import BuiltinMinotaur
 from .builtin_user import BuiltinUser
 from .config import KEY_VARIABLES, PROVIDERS, ProviderSettings, checked_url, provider_settings
 from .naive import RandomWalker, Waiter
+from .providers.base import Transport
 
-USER_AGENTS: dict[str, Callable[[int], Agent]] = {"builtin": BuiltinUser, "random": RandomWalker}
-MINOTAUR_AGENTS: dict[str, Callable[[int], Agent]] = {"builtin": BuiltinMinotaur, "wait": Waiter}
+USER_AGENTS: dict[str, Callable[[int], ProjectAgent]] = {"builtin": BuiltinUser, "random": RandomWalker}
+MINOTAUR_AGENTS: dict[str, Callable[[int], ProjectAgent]] = {"builtin": BuiltinMinotaur, "wait": Waiter}
 RULE_AGENTS = {"user": USER_AGENTS, "minotaur": MINOTAUR_AGENTS}
 MODEL_NAME_CHARS = 200  # the longest model name accepted after "provider/"
 TRANSPORTS = {"gemini": "GeminiTransport", "mistral": "MistralTransport", "ollama": "OllamaTransport",
@@ -63,6 +64,8 @@ class Contestant:
         providers = providers or {}
         if self.name in providers:  # resolved by the front, under the name it was given
             return providers[self.name]
+        if self.provider is None:
+            raise ValueError(f"{self.name} is a rule agent: it has no provider settings")
         settings = providers.get(self.provider) or provider_settings(self.provider)
         if self.table is None:
             return replace(settings, model=self.model) if self.model else settings
@@ -96,13 +99,15 @@ def _with_table(settings: ProviderSettings, name: str, table: Mapping[str, Any])
             if problem := key_problem(os.environ[env_key]):
                 raise ConfigError(f"the key in ${env_key} (named by {where}) {problem}")
             changes["api_key"], changes["key_source"] = os.environ[env_key], env_key
-    return replace(settings, **{key: float(value) if key in ("timeout_s", "rpm", "temperature") else value
-                                for key, value in changes.items()})
+    typed: dict[str, Any] = {key: float(value) if key in ("timeout_s", "rpm", "temperature") else value
+                             for key, value in changes.items()}
+    return replace(settings, **typed)
 
 
 def configured_contestants() -> dict[str, Mapping[str, Any]]:
     """The config file's contestants by name ({} without a file); ConfigError for a broken file."""
-    return read_config().get("contestants", {})
+    contestants: dict[str, Mapping[str, Any]] = read_config().get("contestants", {})  # the file's schema checks them
+    return contestants
 
 
 def agent_kinds(role: str) -> list[str]:
@@ -146,12 +151,13 @@ def provider_of(name: str) -> str | None:
 
 
 def make_agent(role: str, kind: str, seed: int, providers: Mapping[str, ProviderSettings] | None = None,
-               lessons: Sequence[Reflection] = (), preset: str = "", book: Book | None = None) -> Agent:
+               lessons: Sequence[Reflection] = (), preset: str = "", book: Book | None = None) -> ProjectAgent:
     """A fresh agent for ``role`` ("user" or "minotaur") named ``kind`` (parse_contestant), seeded from the match seed, given the
     lessons of earlier games (for a game on ``preset``) and, when it learns, the behaviour lessons of
     its role (``book``: None plays as without memory). An LLM agent's settings come from
     ``providers`` when given, else from the environment and config."""
     contestant = parse_contestant(role, kind)
+    agent: ProjectAgent
     if contestant.provider is None:
         agent = RULE_AGENTS[role][kind](seed)
     else:
@@ -176,8 +182,9 @@ def check_configured(settings: ProviderSettings) -> None:
                                     f"[{settings.provider}] in {config_path()}")
 
 
-def make_transport(settings: ProviderSettings):
+def make_transport(settings: ProviderSettings) -> Transport:
     """The provider's transport (its SDK is imported only now); ProviderNotConfigured without a key."""
     check_configured(settings)
     module = import_module(f".providers.{settings.provider}", __package__)
-    return getattr(module, TRANSPORTS[settings.provider])(settings)
+    transport: Transport = getattr(module, TRANSPORTS[settings.provider])(settings)  # each module's class
+    return transport

@@ -27,14 +27,15 @@ from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
-from typing import Any
+from functools import partial
+from typing import Any, TypedDict, TypeVar
 
 from labyrinth.engine import BadInput, Game, MinotaurDecision, UserInput, parse
 from labyrinth.engine.figures import seconds
 from labyrinth.engine.report import USER_REJECTED, error_report
 from labyrinth.engine.turn import TurnResult, unexecutable
 from labyrinth.engine.wsap import Action
-from labyrinth.engine.wsap.roles import ROLES
+from labyrinth.engine.wsap.roles import MINOTAUR_NOOP, ROLES, USER_NOOP
 from labyrinth.saves.experience import Reflection
 
 from .base import Agent
@@ -49,6 +50,22 @@ DEFAULT_MAX_TURNS = 400
 DEFAULT_TIMEOUT_S = 60.0
 MINOTAUR_REJECTED = "The turn was rejected: the Minotaur's decision is invalid."
 Answer = tuple[Action | None, str | None]  # an asked seat's action, or None and why there is none
+T = TypeVar("T")
+
+
+class Inputs(TypedDict, total=False):
+    """A turn's inputs known so far, by role."""
+
+    user: UserInput
+    minotaur: MinotaurDecision
+
+
+def _put(inputs: Inputs, given: UserInput | MinotaurDecision) -> None:
+    """Keep ``given`` as the input of the role that sends its kind: each role sends one kind."""
+    if isinstance(given, UserInput):
+        inputs["user"] = given
+    else:
+        inputs["minotaur"] = given
 
 
 @dataclass
@@ -57,12 +74,13 @@ class Turn:
     ``result`` is set; ``record`` is None when nothing was played (pushed input refused, or
     sent after the end)."""
 
-    inputs: dict[str, UserInput | MinotaurDecision] = field(default_factory=dict)
+    inputs: Inputs = field(default_factory=lambda: Inputs())
     whys: dict[str, str | None] = field(default_factory=dict)  # why a fallback replaced an asked answer
     asks: tuple[str, ...] = ()
     refused: list[dict[str, str]] = field(default_factory=list)  # an asked user's refused commands
     asked: set[str] = field(default_factory=set)  # the seats asked for this turn
-    exchanges: dict[str, list[dict]] = field(default_factory=dict)  # each asked model's exchanges, re-asks included
+    # Each asked model's exchanges, re-asks included.
+    exchanges: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     deadline: float | None = None  # set when first asking: one for the turn, retries included
     result: TurnResult | None = None
     record: TurnRecord | None = None
@@ -101,12 +119,12 @@ class Match:
         self.digest = GameDigest(self.game.world, self.game.state.user) if keeps_digest else None
         self.last = self.game.opening()  # the latest turn's result (at first, the opening)
         self.seats = self._seat({"user": user, "minotaur": minotaur})
-        self.sides = {role: seat for role, seat in self.seats.items() if seat.asked}  # the agents' seats
+        self.sides = {role: seat for role, seat in self.seats.items() if isinstance(seat, Side)}  # the agents' (asked)
         self._threaded = any(side.agent.blocking for side in self.sides.values())
         # A turn waits as long as the slower agent may need (an LLM's retries included), so that the
         # agent's own failure is what gets counted, not the runner's deadline.
         self.timeout_s = max([timeout_s, *(getattr(side.agent, "patience_s", 0.0) for side in self.sides.values())])
-        self._busy: dict[str, Future] = {}  # a side's call that outlived its turn
+        self._busy: dict[str, Future[Answer]] = {}  # a side's call that outlived its turn
         self._record("start", self)
 
     @property
@@ -161,7 +179,7 @@ class Match:
         turn, problems = Turn(), {}
         for role, raw in pushed.items():
             try:
-                turn.inputs[role] = parse(ROLES[role].model, raw)
+                _put(turn.inputs, parse(ROLES[role].model, raw))
             except BadInput as exc:
                 problems[role] = str(exc)
         if problems:
@@ -171,15 +189,15 @@ class Match:
         if self.outcome == "TIMEOUT":
             over = f"The match is over: it reached its {self.max_turns} turns."
             return self._refuse(turn, over, over)
-        problem = "user" in turn.inputs and not self.outcome and unexecutable(self.game.state, turn.inputs["user"])
-        stand_in = self.seats["user"].stand_in if problem else None
-        if stand_in is not None:  # the seat plays a refused command as its stand-in: a turn all the same
-            turn.refused.append({"command": turn.inputs["user"].model_dump_json(exclude_none=True), "why": problem})
+        pushed_user, seat = turn.inputs.get("user"), self.seats["user"]
+        problem = unexecutable(self.game.state, pushed_user) if pushed_user is not None and not self.outcome else None
+        stand_in = seat.stand_in if problem and isinstance(seat, OutsideSide) else None
+        if pushed_user is not None and problem and stand_in is not None:  # played as the seat's stand-in
+            turn.refused.append({"command": pushed_user.model_dump_json(exclude_none=True), "why": problem})
             turn.inputs["user"], problem = stand_in, None
         if self.outcome or problem:
             # The final state, or the ERROR that says why: nothing happens, nobody is asked.
-            turn.result = self.game.step(turn.inputs.get("user", ROLES["user"].fallback),
-                                         turn.inputs.get("minotaur", ROLES["minotaur"].fallback))
+            turn.result = self.game.step(turn.inputs.get("user", USER_NOOP), turn.inputs.get("minotaur", MINOTAUR_NOOP))
             self._tell_outside(turn.result)
             return turn
         turn.asks = tuple(role for role in self.sides if role not in turn.inputs)
@@ -193,7 +211,7 @@ class Match:
         sides = {role: self.sides[role] for role in turn.asks}
         if not self._threaded:
             turn.asked.update(sides)
-            answers = {role: side.ask() for role, side in sides.items()}
+            answers: dict[str, Answer] = {role: side.ask() for role, side in sides.items()}
             self._keep_exchanges(turn, sides)
             return answers
         if turn.deadline is None:
@@ -202,15 +220,14 @@ class Match:
                  if role not in self._busy or self._busy[role].done()}
         turn.asked.update(asked)
         held = {role: _held_s(side.agent) for role, side in sides.items()}
-        answers: dict[str, Answer] = {}
+        answers = {}
         for role, side in sides.items():
             future = asked.get(role)
             if future is None:
                 answers[role] = (None, "still busy with an earlier turn")
                 continue
             try:
-                answers[role] = _awaited(future, turn.deadline, lambda side=side, role=role:
-                                         _held_s(side.agent) - held[role])
+                answers[role] = _awaited(future, turn.deadline, _held_since(side.agent, held[role]))
                 self._busy.pop(role, None)
             except FutureTimeout:
                 side.stats.timeouts += 1
@@ -230,16 +247,18 @@ class Match:
         """Take the asked seats' answers; play the turn when every input is known. An asked
         user's command the game refuses is told to it, and it is asked again."""
         for role, answer in answers.items():
-            turn.inputs[role], turn.whys[role] = self.sides[role].command(*answer)
+            given, turn.whys[role] = self.sides[role].command(*answer)
+            _put(turn.inputs, given)
         command = turn.inputs["user"]
-        problem = "user" in answers and unexecutable(self.game.state, command)
+        problem = unexecutable(self.game.state, command) if "user" in answers else None
         if problem:
-            refused = self.game.step(command, ROLES["minotaur"].fallback)  # an ERROR: nothing changes
+            refused = self.game.step(command, MINOTAUR_NOOP)  # an ERROR: nothing changes
             self.sides["user"].tell(refused, turn.whys["user"], done=False)
             turn.refused.append({"command": command.model_dump_json(exclude_none=True), "why": problem})
             turn.asks = ("user",)
             return turn
-        return self._play(turn, remember=True)
+        self._play(turn, remember=True)
+        return turn
 
     # --- replaying ----------------------------------------------------------------
 
@@ -252,7 +271,7 @@ class Match:
         for side in self.sides.values():
             if not side.agent.blocking:
                 side.ask()
-        return self._play(Turn({"user": user, "minotaur": minotaur}), remember=False).result
+        return self._play(Turn({"user": user, "minotaur": minotaur}), remember=False)
 
     # --- the end ----------------------------------------------------------------------
 
@@ -294,13 +313,14 @@ class Match:
 
         blocking = [role for role, player in players.items()
                     if not isinstance(player, Outside) and player.blocking]
-        planning = {role: _in_daemon_thread(lambda role=role: seat(role, players[role]))
+        planning = {role: _in_daemon_thread(partial(seat, role, players[role]))
                     for role in blocking} if len(blocking) > 1 else {}
         return {role: planning[role].result() if role in planning else seat(role, player)
                 for role, player in players.items()}
 
-    def _play(self, turn: Turn, remember: bool) -> Turn:
-        """Step the engine with both inputs, tell both seats, record, and at the end remember."""
+    def _play(self, turn: Turn, remember: bool) -> TurnResult:
+        """Step the engine with both inputs, tell both seats, record, and at the end remember; the
+        turn's result (also set in ``turn``)."""
         user, minotaur = turn.inputs["user"], turn.inputs["minotaur"]
         result = self.game.step(user, minotaur)
         self.turns += 1
@@ -309,20 +329,21 @@ class Match:
         self.last = result
         if self.digest is not None:
             self.digest.turn(result)
-        done = self.outcome is not None
+        outcome = self.outcome
+        done = outcome is not None
         for role, seat in self.seats.items():
             seat.tell(result, turn.whys.get(role), done, busy=role in self._busy)
         turn.result = result
         turn.record = TurnRecord(self.turns, user, minotaur, turn.whys.get("user"), turn.whys.get("minotaur"),
                                  result, turn.exchanges, turn.refused)
         self._record("turn", turn.record)
-        if done and remember and self.memory is not None and self.digest is not None:
+        if outcome is not None and remember and self.memory is not None and self.digest is not None:
             try:
-                self.reflections = self.memory.remember(self.digest, result.state, self.outcome, self.turns,
+                self.reflections = self.memory.remember(self.digest, result.state, outcome, self.turns,
                                                         self._players())
             except OSError as exc:  # a log that cannot be written costs the lessons, never the game
                 self.memory_error = str(exc)
-        return turn
+        return result
 
     def _refuse(self, turn: Turn, user_problem: str, minotaur_problem: str) -> Turn:
         """The ERROR answer to pushed input that is not a turn: nothing happens, during the game or
@@ -361,7 +382,12 @@ def _held_s(agent: Any) -> float:
     return held() if held is not None else 0.0
 
 
-def _awaited(future: Future, deadline: float, held_s: Callable[[], float]) -> Any:
+def _held_since(agent: Any, before: float) -> Callable[[], float]:
+    """Seconds the agent's calls have been held since they had been held ``before`` seconds."""
+    return lambda: _held_s(agent) - before
+
+
+def _awaited(future: Future[T], deadline: float, held_s: Callable[[], float]) -> T:
     """``future``'s result by ``deadline``, which moves on by the time ``held_s`` says the call has
     been held (a quota's wait is not the model's slowness); FutureTimeout past it."""
     while True:
@@ -372,10 +398,10 @@ def _awaited(future: Future, deadline: float, held_s: Callable[[], float]) -> An
                 raise
 
 
-def _in_daemon_thread(call: Callable[[], Any]) -> Future:
+def _in_daemon_thread(call: Callable[[], T]) -> Future[T]:
     """``call()`` in a thread of its own. A daemon thread, unlike a pool's: a model still
     answering when the program ends (the player quit) must not hold up the exit."""
-    future: Future = Future()
+    future: Future[T] = Future()
 
     def run() -> None:
         future.set_running_or_notify_cancel()

@@ -29,7 +29,7 @@ from collections.abc import Callable, Hashable, Iterable, Mapping
 from concurrent.futures import CancelledError, Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from .match_records import MatchResult
 from .providers.pacing import SECONDS_PER_MINUTE, Waiting
@@ -41,17 +41,18 @@ if TYPE_CHECKING:
 
 THREADS, PROCESSES = "threads", "processes"  # where a match is played: model matches, rule-agent matches
 QUEUED_PER_WORKER = 2  # matches handed to each worker process at a time: one playing, one ready
+Name = TypeVar("Name", bound=Hashable)  # how the caller knows a match: a seed, a match's key
 TICK_S = 20.0  # how often a run waiting on its matches gives ``on_tick`` a turn (a tournament renews its claims)
 POLL_S = 0.5  # how often a run with nothing to play asks ``more`` again (another worker's matches may have ended)
 
 
 @dataclass(frozen=True)
-class Job:
+class Job(Generic[Name]):
     """One match to play: how the caller knows it (a seed, a match's key), its settings and seed,
     and where to record it (a directory and a file name; none: not recorded, or by the run's
     recorder factory)."""
 
-    name: Hashable
+    name: Name
     settings: ArenaSettings
     seed: int
     replays: Path | None = None
@@ -75,11 +76,11 @@ class Job:
 
 
 @dataclass(frozen=True)
-class Played:
+class Played(Generic[Name]):
     """A match as it came back: its result, or why it stopped unfinished (its partial replay
     is removed), and its replay file."""
 
-    name: Hashable
+    name: Name
     result: MatchResult | None
     replay: str | None
     wall_s: float
@@ -87,8 +88,12 @@ class Played:
     wait_s: float | None = None  # the quota's wait that stopped it, when the server said
 
 
-def play_job(job: Job, recorder_factory: RecorderFactory | None = None,
-             seated: Callable[[Mapping[str, Any]], None] | None = None) -> Played:
+# Each match's end: how it ran (thread or process), its job, and how it came back.
+Ended = queue.Queue[tuple[str, Job[Name], Played[Name] | BaseException]]
+
+
+def play_job(job: Job[Name], recorder_factory: RecorderFactory | None = None,
+             seated: Callable[[Mapping[str, Any]], None] | None = None) -> Played[Name]:
     """One match; a module-level function, so that a worker process can be sent it."""
     from labyrinth.saves.replays import ReplayWriter
 
@@ -98,9 +103,9 @@ def play_job(job: Job, recorder_factory: RecorderFactory | None = None,
     try:
         result = job.settings.play(job.seed, factory, seated)
     except MatchStopped as stop:
-        path = writer.path if writer else None
-        if path is not None:
-            path.unlink(missing_ok=True)  # a match that did not end leaves no replay
+        partial = writer.path if writer else None
+        if partial is not None:
+            partial.unlink(missing_ok=True)  # a match that did not end leaves no replay
         return Played(job.name, None, None, time.perf_counter() - began, str(stop), stop.wait_s)
     path = str(writer.path) if writer and writer.path else None
     return Played(job.name, result, path, time.perf_counter() - began)
@@ -128,10 +133,10 @@ class Progress:
                 (longest[cause] for cause in sorted(longest))]
 
 
-def play_matches(jobs: Iterable[Job], on_end: Callable[[Played], None], *, concurrency: int = 1,
+def play_matches(jobs: Iterable[Job[Name]], on_end: Callable[[Played[Name]], None], *, concurrency: int = 1,
                  recorder_factory: RecorderFactory | None = None, progress: Progress | None = None,
-                 may_start: Callable[[Job], bool] | None = None,
-                 more: Callable[[], list[Job] | None] | None = None,
+                 may_start: Callable[[Job[Name]], bool] | None = None,
+                 more: Callable[[], list[Job[Name]] | None] | None = None,
                  on_tick: Callable[[], None] | None = None, tick_s: float = TICK_S, poll_s: float = POLL_S) -> str | None:
     """Play ``jobs``, up to ``concurrency`` at once, telling ``on_end`` of each as it ends (in this
     thread, in finishing order). ``may_start``: asked before each match starts (False: skip it);
@@ -141,7 +146,7 @@ def play_matches(jobs: Iterable[Job], on_end: Callable[[Played], None], *, concu
     wait), or None. ``recorder_factory``: for jobs without a replay directory (must pickle when
     matches go to processes)."""
     progress = progress or Progress()
-    waiting = {THREADS: deque(), PROCESSES: deque()}
+    waiting: dict[str, deque[Job[Name]]] = {THREADS: deque(), PROCESSES: deque()}
     for job in jobs:
         waiting[THREADS if job.calls_a_model else PROCESSES].append(job)
     workers = min(concurrency, os.cpu_count() or 1, len(waiting[PROCESSES]))
@@ -150,7 +155,7 @@ def play_matches(jobs: Iterable[Job], on_end: Callable[[Played], None], *, concu
     room = {THREADS: concurrency, PROCESSES: workers * QUEUED_PER_WORKER}
     running = dict.fromkeys(waiting, 0)
     load: Counter[tuple[str, str]] = Counter()  # model sides in flight per endpoint
-    ended: queue.Queue[tuple[str, Job, Played | BaseException]] = queue.Queue()
+    ended: Ended[Name] = queue.Queue()
     pool = process_pool(workers) if PROCESSES in waiting else None
     stopped: str | None = None
     last_tick = time.monotonic()
@@ -207,14 +212,14 @@ def play_matches(jobs: Iterable[Job], on_end: Callable[[Played], None], *, concu
     return stopped
 
 
-def _fits(job: Job, load: Counter[tuple[str, str]]) -> bool:
+def _fits(job: Job[Name], load: Counter[tuple[str, str]]) -> bool:
     """Whether ``job``'s model sides fit beside those in flight on each endpoint (the first always does)."""
     capacity = job.capacity()
     return all(load[endpoint] == 0 or load[endpoint] + sides <= capacity.get(endpoint, math.inf)
                for endpoint, sides in job.load().items())
 
 
-def _handed_back(future: Future, way: str, job: Job, ended: queue.Queue) -> None:
+def _handed_back(future: Future[Played[Name]], way: str, job: Job[Name], ended: Ended[Name]) -> None:
     try:
         ended.put((way, job, future.result()))
     except CancelledError:  # dropped as the run stopped: nobody waits for it
@@ -223,10 +228,10 @@ def _handed_back(future: Future, way: str, job: Job, ended: queue.Queue) -> None
         ended.put((way, job, error))
 
 
-def _start(way: str, job: Job, pool: ProcessPoolExecutor | None, recorder_factory: RecorderFactory | None,
-           progress: Progress, ended: queue.Queue) -> None:
+def _start(way: str, job: Job[Name], pool: ProcessPoolExecutor | None, recorder_factory: RecorderFactory | None,
+           progress: Progress, ended: Ended[Name]) -> None:
     """Start one match in a worker process or a daemon thread; its end is put on ``ended``."""
-    if way == PROCESSES:
+    if way == PROCESSES and pool is not None:  # a pool is started whenever jobs go to processes
         future = pool.submit(play_job, job, recorder_factory)
         future.add_done_callback(lambda f: _handed_back(f, way, job, ended))
         return
@@ -238,7 +243,7 @@ def _start(way: str, job: Job, pool: ProcessPoolExecutor | None, recorder_factor
 
     def play() -> None:
         try:
-            outcome: Played | BaseException = play_job(job, recorder_factory, seated)
+            outcome: Played[Name] | BaseException = play_job(job, recorder_factory, seated)
         except BaseException as error:  # noqa: BLE001 - handed to the coordinator, which raises it
             outcome = error
         ended.put((way, job, outcome))

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
 
-from labyrinth.engine import GameState, MinotaurDecision, UserInput
+from labyrinth.engine import GameState, GameStateResponse, MinotaurDecision, MinotaurObservation, UserInput
 from labyrinth.engine.commands import BadInput
 from labyrinth.engine.turn import TurnResult
 from labyrinth.engine.world import World
@@ -21,6 +22,15 @@ from labyrinth.saves.results_db import SideRecord
 
 from .base import Agent
 from .providers.base import ProviderError, QuotaError
+
+View = GameStateResponse | MinotaurObservation  # what a seat is shown of the game: its role's view
+
+
+@runtime_checkable
+class Exchanging(Protocol):
+    """An agent that keeps its last exchange with a model (an LLM agent), for the trajectory."""
+
+    last_exchange: dict[str, Any] | None
 
 ERROR_STREAK = 3  # the user's ERRORs in a row before it is given LOOK
 
@@ -73,7 +83,7 @@ class Side:
 
     asked = True
 
-    def __init__(self, role: str, agent: Agent, world: World, state: GameState, first_view,
+    def __init__(self, role: str, agent: Agent, world: World, state: GameState, first_view: View,
                  quota_stops: bool = False) -> None:
         self.role, self.agent, self.quota_stops = role, agent, quota_stops
         self.knowledge = ROLES[role]
@@ -81,7 +91,7 @@ class Side:
         self.stats = SideStats()
         self.error_streak = 0
         self.last_action: Action | None = None  # the agent's last answer, reasoning and all (for displays)
-        self.exchange: dict | None = None  # an LLM agent's last prompt and reply (for the trajectory)
+        self.exchange: dict[str, Any] | None = None  # an LLM agent's last prompt and reply (for the trajectory)
         self.observation = self.perception.observe(state, first_view)
         if hasattr(agent, "seated"):  # the game's difficulty, which a rule agent (or its stand-in) plays by
             agent.seated(state.difficulty)
@@ -100,7 +110,7 @@ class Side:
         if self.error_streak >= ERROR_STREAK:
             return None, f"{self.error_streak} ERRORs in a row"  # not asked: the answer would be overruled
         began = time.perf_counter()
-        if getattr(self.agent, "last_exchange", None) is not None:
+        if isinstance(self.agent, Exchanging) and self.agent.last_exchange is not None:
             self.agent.last_exchange = None
         try:
             action = self.agent.decide(self.observation)
@@ -153,7 +163,7 @@ class Side:
             self.error_streak += 1
         else:
             self.error_streak = 0
-        self.observation = None  # let go first: a perception builds an observation it handed out only if still held
+        del self.observation  # let go first: a perception builds an observation it handed out only if still held
         self.observation = self.perception.observe(result.state, role.view(result), result.events)
         ok, text = not refused, role.view(result).raw_text_output
         if why:
@@ -180,7 +190,7 @@ class Outside:
     def __init__(self, name: str, observe: bool = True, stand_in: UserInput | None = None) -> None:
         self.name, self.observe, self.stand_in = name, observe, stand_in
 
-    def seat(self, role: str, world: World, state: GameState, first_view) -> OutsideSide:
+    def seat(self, role: str, world: World, state: GameState, first_view: View) -> OutsideSide:
         return OutsideSide(role, self, world, state, first_view)
 
 
@@ -189,12 +199,12 @@ class OutsideSide:
 
     asked = False
 
-    def __init__(self, role: str, outside: Outside, world: World, state: GameState, first_view) -> None:
+    def __init__(self, role: str, outside: Outside, world: World, state: GameState, first_view: View) -> None:
         self.role, self.agent, self.knowledge = role, outside, ROLES[role]
         self.stand_in = outside.stand_in
         self.stats = SideStats()
         self.plan: list[str] = []
-        self.exchange = None
+        self.exchange: dict[str, Any] | None = None
         self.perception = self.knowledge.perception(world) if outside.observe else None
         self.observation = self.perception.observe(state, first_view) if self.perception else None
 

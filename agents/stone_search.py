@@ -8,9 +8,7 @@ from __future__ import annotations
 from collections.abc import Container, Iterable
 from functools import cache
 
-from labyrinth.engine.geometry import compass
-
-from .usermap import Pos
+from labyrinth.engine.geometry import Pos, compass
 
 # Each hum's bearing is worked out for every candidate cell, and the offsets from where it listens
 # repeat from one LOOK to the next (and one game to the next): remembered, at most one entry per

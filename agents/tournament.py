@@ -102,10 +102,10 @@ class Tournament:
         return ArenaSettings(key.user, key.minotaur, self.preset, self.difficulty, self.max_turns, models,
                              self.memory, self.lessons, self.learners).for_seed(key.seed)
 
-    def row(self, played: Played, run_began: str) -> MatchRow:
-        """A finished match as the database keeps it, judged valid or void; ``run_began``: when
-        the tournament run began."""
-        key, r = played.name, played.result
+    def row(self, played: Played[MatchKey], r: MatchResult, run_began: str) -> MatchRow:
+        """A finished match as the database keeps it, judged valid or void: ``r``, its result
+        (``played.result``, found set); ``run_began``: when the tournament run began."""
+        key = played.name
         sides = {role: getattr(r, role).record(self.entrant(role, key).record) for role in ROLES}
         return MatchRow(**asdict(key), outcome=r.outcome, turns=r.turns, game_time=r.game_time,
                         wall_s=round(played.wall_s, 3), replay=played.replay, user_side=sides["user"],
@@ -156,11 +156,11 @@ def run_tournament(tournament: Tournament, db: ResultsDB, *, concurrency: int = 
     waiting_on: set[MatchKey] = set()  # claimed by another worker when this one came to them
     mine: dict[MatchKey, Path | None] = {}  # claimed here and not ended: each one's replay file
 
-    def job(key: MatchKey) -> Job:
+    def job(key: MatchKey) -> Job[MatchKey]:
         stem = replay_stem(key.preset, key.seed, key.user, key.minotaur, _tag(key))
         return Job(key, tournament.match(key), key.seed, replays, stem if replays else None)
 
-    def may_start(job: Job) -> bool:
+    def may_start(job: Job[MatchKey]) -> bool:
         path = job.replays / f"{job.stem}.jsonl" if job.replays else None
         taken, left = db.claim(job.name, owner, str(path) if path else None, fresh=fresh)
         if not taken:
@@ -171,21 +171,22 @@ def run_tournament(tournament: Tournament, db: ResultsDB, *, concurrency: int = 
         mine[job.name] = path
         return True
 
-    def ended(played: Played) -> None:
+    def ended(played: Played[MatchKey]) -> None:
         key = played.name
         mine.pop(key, None)
-        if played.result is None:  # stopped unfinished: played again by the next run
+        result = played.result
+        if result is None:  # stopped unfinished: played again by the next run
             db.release(key, owner)
             if run.stopped is None:
                 run.stopped, run.stopped_wait_s = played.stopped, played.wait_s
             return
-        row = tournament.row(played, run_began)
+        row = tournament.row(played, result, run_began)
         db.record(row, replace=fresh, owner=owner)
         run.done.append(row)
         if on_result:
-            on_result(row, played.result)
+            on_result(row, result)
 
-    def more() -> list[Job] | None:
+    def more() -> list[Job[MatchKey]] | None:
         """The matches others were playing: ended (counted), still theirs (wait), or theirs no more."""
         finished = db.kept_since(waiting_on, run_began)
         run.elsewhere += len(finished)

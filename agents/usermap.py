@@ -8,7 +8,9 @@ user searches its map every turn.
 
 from __future__ import annotations
 
-from collections.abc import ItemsView, Iterator, Mapping
+from collections.abc import ItemsView, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Set as AbstractSet
+from typing import Any
 
 from labyrinth.engine.cells import CELL_CHARS, ROCK
 from labyrinth.engine.geometry import HORIZONTAL as STEPS
@@ -16,6 +18,7 @@ from labyrinth.engine.geometry import Pos
 
 OPEN = frozenset(CELL_CHARS) - {CELL_CHARS[ROCK]}
 Found = dict[Pos, tuple[int, Pos | None]]  # a search's cells: cell -> (distance, previous cell)
+Searched = Mapping[Pos, tuple[int, Pos | None]]  # the same, whole (Found) or worked out as asked (Reach)
 _WORD = {step: word for word, step in STEPS.items()}
 _AROUND = tuple(STEPS.values())
 
@@ -32,8 +35,8 @@ class UserMap:
         self._one: dict[Pos, Pos] = {}
         self.frontier: set[Pos] = set()
 
-    def learn(self, seen: list[list]) -> None:
-        """Take in the cells seen (x, y, z, kind); one seen before is passed over."""
+    def learn(self, seen: Iterable[Sequence[Any]]) -> None:
+        """Take in the cells seen ([x, y, z, kind] of the observation's JSON); one seen before is passed over."""
         cells, one, ways, touched = self.cells, self._one, self.ways, set()
         for x, y, z, kind in seen:
             p = (x, y, z)
@@ -88,12 +91,12 @@ class UserMap:
         """How many known open neighbours on the level: 1 is a dead end."""
         return len(self.ways.get(p, ()))
 
-    def search(self, start: Pos, limit: int, avoid: set[Pos] = frozenset(), ramps: str = "^v") -> Found:
+    def search(self, start: Pos, limit: int, avoid: AbstractSet[Pos] = frozenset(), ramps: str = "^v") -> Found:
         """Breadth-first over known cells, through the kinds of ramp in ``ramps``:
         cell -> (distance, previous cell), at most ``limit`` cells, in the order reached."""
         return self.reach(start, limit, avoid, ramps).whole()
 
-    def reach(self, start: Pos, limit: int, avoid: set[Pos] = frozenset(), ramps: str = "^v") -> Reach:
+    def reach(self, start: Pos, limit: int, avoid: AbstractSet[Pos] = frozenset(), ramps: str = "^v") -> Reach:
         """The same search, worked out only as far as it is asked about (Reach)."""
         found: Found = {start: (0, None)}
         return Reach(found, self._breadth_first(found, {*avoid, start}, limit, ramps))
@@ -180,7 +183,7 @@ class Reach(Mapping[Pos, tuple[int, Pos | None]]):
                 yield cell, found[cell]
 
 
-def path_to(found: Mapping[Pos, tuple[int, Pos | None]], goal: Pos) -> list[Pos]:
+def path_to(found: Searched, goal: Pos) -> list[Pos]:
     """The searched path from the search's start to ``goal``, both included."""
     path = [goal]
     while (prev := found[path[-1]][1]) is not None:

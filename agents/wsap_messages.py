@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Any
 
 from labyrinth.engine.commands import excerpt
 from labyrinth.engine.wsap import Action, ActionSpace, Observation
@@ -77,7 +78,7 @@ def parse_action(text: str) -> Action:
                   else excerpt(reasoning, limit=None))
 
 
-def _first_action_object(text: str) -> dict:
+def _first_action_object(text: str) -> dict[str, Any]:
     """The first JSON object in ``text`` with an "action" or "name" key. Decoding
     from each place an object can begin (not a regex) handles nested objects and
     braces inside strings; an object decoded whole is skipped whole, so its inner
@@ -101,9 +102,10 @@ def _first_action_object(text: str) -> dict:
             raise ActionParseError(f"the reply's JSON is nested too deeply to read; {_EXPECTED}") from None
         except ValueError:  # Python reads an integer of at most 4,300 digits
             raise ActionParseError(f"a number in the reply is too long to read; {_EXPECTED}") from None
-        objects += 1  # decoding from a '{' gives a dict
-        if "action" in value or "name" in value:
-            return value
+        objects += 1
+        found: dict[str, Any] = value  # decoding from a '{' gives a dict
+        if "action" in found or "name" in found:
+            return found
         opening = OPENING.search(text, end)
     if objects:
         raise ActionParseError(f'the reply\'s JSON object has no "action" key; {_EXPECTED}')

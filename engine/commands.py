@@ -86,9 +86,10 @@ def describe_errors(exc: ValidationError, model: type[BaseModel] | None = None) 
     return "; ".join(parts)
 
 
-def _span(model: type[BaseModel] | None, loc: tuple) -> str | None:
+def _span(model: type[BaseModel] | None, loc: tuple[int | str, ...]) -> str | None:
     """'1 to 100': a field's lowest and highest allowed values, when the schema gives both."""
-    field = model.model_fields.get(loc[0]) if model is not None and len(loc) == 1 else None
+    name = loc[0] if len(loc) == 1 else None
+    field = model.model_fields.get(name) if model is not None and isinstance(name, str) else None
     if field is None:
         return None
     bounds = {key: getattr(rule, key) for rule in field.metadata for key in ("ge", "le") if hasattr(rule, key)}

@@ -3,6 +3,8 @@ from the constants, so that tuning a number keeps every text that quotes it true
 
 from __future__ import annotations
 
+import math
+
 from .constants import (
     CLOSE_SQ,
     FAINT_SQ,
@@ -30,7 +32,7 @@ def seconds_text(ticks: int) -> str:
 
 
 def _steps(distance_sq: int) -> float:
-    return distance_sq ** 0.5
+    return math.sqrt(distance_sq)
 
 
 def _metres_text(distance_sq: int) -> str:

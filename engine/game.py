@@ -85,7 +85,7 @@ class Game:
         """The current state as a turn with no events: what each side sees at the start."""
         return TurnResult(self.state, *initial_report(self.world, self.state), ())
 
-    def step(self, command: UserInput | dict[str, Any] | str, decision: MinotaurDecision | dict | str = WAIT
+    def step(self, command: UserInput | dict[str, Any] | str, decision: MinotaurDecision | dict[str, Any] | str = WAIT
              ) -> TurnResult:
         try:
             cmd = parse(UserInput, command)

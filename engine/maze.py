@@ -36,6 +36,16 @@ def _index(lx: int, ly: int) -> int:
     return ly * CHUNK + lx
 
 
+def _east_opening(k: int) -> int:
+    """The k-th cell of the east column where a chunk may open onto its neighbour."""
+    return _index(CHUNK - 1, 2 * k)
+
+
+def _north_opening(k: int) -> int:
+    """The k-th cell of the north row where a chunk may open onto its neighbour."""
+    return _index(2 * k, CHUNK - 1)
+
+
 def _maze_cell(i: int, j: int) -> int:
     return _index(2 * i, 2 * j)
 
@@ -61,7 +71,7 @@ for _j in range(_SIDE):
         _BLANK[_maze_cell(_i, _j)] = FLOOR
 
 
-def _below(bits, n: int) -> int:
+def _below(bits: Callable[[int], int], n: int) -> int:
     """``Random.randrange(n)`` as CPython draws it (``_randbelow_with_getrandbits``), without its
     argument checks: the same draws, for the few thousand a chunk costs."""
     k = n.bit_length()
@@ -126,8 +136,7 @@ def generate_chunk(seed: int, cx: int, cy: int, z: int, ramp: RampCell = ramp_ce
             cells[w] = CRAWLWAY if rand() < CRAWLWAY_CHANCE else FLOOR
 
     # Openings in the east column and north row this chunk owns.
-    for owned, opening in ((cx < CHUNKS_PER_SIDE - 1, lambda k: _index(CHUNK - 1, 2 * k)),
-                           (cy < CHUNKS_PER_SIDE - 1, lambda k: _index(2 * k, CHUNK - 1))):
+    for owned, opening in ((cx < CHUNKS_PER_SIDE - 1, _east_opening), (cy < CHUNKS_PER_SIDE - 1, _north_opening)):
         if not owned:
             continue
         first = _below(bits, _SIDE)

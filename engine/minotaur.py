@@ -8,6 +8,8 @@ mid-chase moves exactly as the original would.
 
 from __future__ import annotations
 
+from typing import Literal
+
 from .cells import CRAWLWAY, MINOTAUR_OPEN, ROCK
 from .constants import (
     MINOTAUR_PACE,
@@ -26,7 +28,7 @@ from .world import World
 
 # A plan is the decision as the rules let it stand: ("WAIT",), ("CHASE",),
 # ("JUMP",) or ("PATHFIND", target).
-Plan = tuple
+Plan = tuple[Literal["WAIT", "CHASE", "JUMP"]] | tuple[Literal["PATHFIND"], Pos]
 
 
 def plan_for(world: World, state: GameState, decision: MinotaurDecision) -> tuple[Plan, str | None]:

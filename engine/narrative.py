@@ -6,6 +6,8 @@ side should not perceive: the user's text tells what it saw, heard and did.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from . import events as ev
 from .cells import CRAWLWAY, FLOOR, RAMP_DOWN, RAMP_UP, ROCK
 from .constants import USER_SIGHT
@@ -16,6 +18,11 @@ from .schemas import STONES, UserInput
 from .senses import UserView, level_words, minotaur_active
 from .state import GameState
 from .world import World
+
+if TYPE_CHECKING:  # report.py builds its texts here: a cycle at run time
+    from .report import CommandSummary
+
+Events = tuple[ev.Event, ...]
 
 
 def _offset_words(frm: Pos, to: Pos) -> str:
@@ -28,7 +35,7 @@ def _offset_words(frm: Pos, to: Pos) -> str:
     return f"{n} step{'s' if n != 1 else ''} to the {word}"
 
 
-def _action_text(world: World, s: GameState, cmd: UserInput, out, events) -> str:
+def _action_text(world: World, s: GameState, cmd: UserInput, out: CommandSummary, events: Events) -> str:
     if cmd.command == "HALT":
         return f"You hold still for {out.time_taken:g} s."
     if cmd.command == "LOOK":
@@ -51,7 +58,7 @@ def _action_text(world: World, s: GameState, cmd: UserInput, out, events) -> str
         text = f"You {'climb' if cmd.direction == 'UP RAMP' else 'descend'} the ramp to level {s.user[2]} ({time})"
     else:
         gait = "run" if out.ran == n else "walk" if out.ran == 0 else "run, then walk,"
-        route = ", then ".join((cmd.direction, *out.bends)) + ("," if out.bends else "")
+        route = ", then ".join((cmd.move_direction, *out.bends)) + ("," if out.bends else "")
         text = f"You {gait} {route} {n} step{'s' if n != 1 else ''} ({time})"
         if out.stop_reason == "COLLISION":
             return f"{text} until {out.collision} stops you."
@@ -75,7 +82,8 @@ def _arrival_words(world: World, pos: Pos, direction: str) -> str:
     return f"where {'a passage opens' if len(sides) == 1 else 'passages open'} to the {' and '.join(sides)}"
 
 
-def _plain_step(world: World, s: GameState, view: UserView, cmd: UserInput, out, events) -> bool:
+def _plain_step(world: World, s: GameState, view: UserView, cmd: UserInput, out: CommandSummary,
+                events: Events) -> bool:
     """One step that found nothing new: no event, nothing in sight, a corridor going straight on."""
     if cmd.command != "MOVE" or out.steps_moved != 1 or out.stop_reason != "SUCCESS" or s.outcome:
         return False
@@ -180,9 +188,10 @@ def cue_text(s: GameState, view: UserView) -> str | None:
     }.get(near)
 
 
-def user_text(world: World, s: GameState, view: UserView, cmd: UserInput, out, events) -> str:
+def user_text(world: World, s: GameState, view: UserView, cmd: UserInput, out: CommandSummary,
+              events: Events) -> str:
     if _plain_step(world, s, view, cmd, out, events):  # one short line, with the hoofbeats if heard
-        return " ".join(t for t in (f"You step {cmd.direction.lower()}.", cue_text(s, view)) if t)
+        return " ".join(t for t in (f"You step {cmd.move_direction.lower()}.", cue_text(s, view)) if t)
     parts = [_action_text(world, s, cmd, out, events)]
     parts += [t for t in (_event_text(s, e) for e in events) if t]
     if not s.outcome:
@@ -210,7 +219,7 @@ def intro_text(world: World, s: GameState, view: UserView) -> str:
     return "\n".join(parts)
 
 
-def minotaur_text(s: GameState, events, refusal: str | None, sees: bool) -> str:
+def minotaur_text(s: GameState, events: Events, refusal: str | None, sees: bool) -> str:
     """The Minotaur's account of the turn: what it did, saw and heard."""
     parts = []
     if refusal:

@@ -10,6 +10,7 @@ proportion to its distance.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from heapq import heappop, heappush
 
 from .cells import MINOTAUR_OPEN
@@ -46,6 +47,9 @@ def find_path(world: World, start: Pos, goal: Pos) -> tuple[Pos, ...]:
     return path
 
 
+_NONE_KNOWN: dict[int, tuple[int, ...]] = {}  # a confined search reads no moves found unconfined
+
+
 def _search(world: World, start: Pos, goal: Pos, budget: int | None,
             inside: frozenset[ChunkKey] | None) -> tuple[Pos, ...] | None:
     """A* from ``start`` to ``goal``: None after expanding ``budget`` cells (when
@@ -66,13 +70,17 @@ def _search(world: World, start: Pos, goal: Pos, budget: int | None,
     best = {first: 0}
     came: dict[int, int] = {}
     frontier = [(h0, h0, first)]
+    known_moves: Callable[[int], tuple[int, ...] | None]
+    neighbours: Callable[[int], tuple[int, ...]]
     if inside is None:  # the moves known already are read straight from the world's table
         known_moves, neighbours = world.known_moves.get, world.minotaur_moves
     else:
-        known_moves = {}.get
+        known_moves = _NONE_KNOWN.get
+        within, chunks = world.minotaur_moves_within, inside
 
-        def neighbours(cid: int, within=world.minotaur_moves_within) -> tuple[int, ...]:
-            return within(cid, inside)
+        def neighbours_within(cid: int) -> tuple[int, ...]:
+            return within(cid, chunks)
+        neighbours = neighbours_within
     known, pop, push = best.get, heappop, heappush
     expanded, limit = 0, budget if budget is not None else -1
     while frontier:

@@ -6,6 +6,7 @@ random maze cell of the hunting ground is always reachable: no search needed.
 
 from __future__ import annotations
 
+import random
 from functools import lru_cache
 
 from .constants import CENTRE, USER_SIGHT
@@ -20,7 +21,7 @@ def _maze_cells(bounds: Bounds, z: int) -> list[Pos]:
             for x in range(bounds.x0, bounds.x0 + bounds.width, 2)]
 
 
-def _random_maze_cell(rng, bounds: Bounds, z: int) -> Pos:
+def _random_maze_cell(rng: random.Random, bounds: Bounds, z: int) -> Pos:
     return (bounds.x0 + 2 * rng.randrange(bounds.width // 2),
             bounds.y0 + 2 * rng.randrange(bounds.height // 2), z)
 
@@ -62,7 +63,8 @@ def place_stones(seed: int, bounds: Bounds, user: Pos, taken: set[Pos]) -> list[
     wanted = max(4, bounds.width // 4)
     placed: list[tuple[str, Pos]] = []
     for name, z in zip(STONES, chosen):
-        best, best_gap = None, -1
+        best: Pos | None = None
+        best_gap = -1
         for _ in range(64):
             cand = _random_maze_cell(rng, bounds, z)
             if cand in taken or any(cand == p for _, p in placed):
@@ -72,6 +74,8 @@ def place_stones(seed: int, bounds: Bounds, user: Pos, taken: set[Pos]) -> list[
                 best, best_gap = cand, gap
             if gap >= wanted:
                 break
+        if best is None:  # 64 draws all taken: only on a ground of a handful of cells
+            best = next(p for p in _maze_cells(bounds, z) if p not in taken and all(p != q for _, q in placed))
         placed.append((name, best))
     return placed
 

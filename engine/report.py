@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
+from . import events as ev
 from .constants import REENTRY_ALERT_TICKS, STAMINA_MAX, TICKS_PER_SECOND
 from .geometry import ID_STEPS, Pos, cell_id
 from .narrative import intro_text, minotaur_text, user_text
@@ -58,7 +59,7 @@ def _coords(p: Pos) -> Coords:
 
 
 @lru_cache(maxsize=64)
-def _item_locations(items: tuple) -> list[ItemLocation]:
+def _item_locations(items: tuple[tuple[str, Pos], ...]) -> list[ItemLocation]:
     return [ItemLocation(name=name, position=_coords(pos)) for name, pos in items]
 
 
@@ -69,14 +70,13 @@ def _cue(proximity: str, direction: str | None, status: str, cooldown_ticks: int
                        paralysis_time_left=paralysis_ticks / TICKS_PER_SECOND)
 
 
-_validate_response = GameStateResponse.__pydantic_validator__.validate_python
 _GROUNDS = {name: HuntingGround(**b.to_dict()) for name, b in PRESETS.items()}
 
 
 def user_response(s: GameState, view: UserView, *, status: str, message: str, out: CommandSummary,
                   text: str) -> GameStateResponse:
     """The validated response; built as one dict so pydantic-core checks it in a single call."""
-    return _validate_response({
+    return GameStateResponse.model_validate({
         "status": status,
         "user_state": {
             "position": _coords(s.user),
@@ -111,7 +111,8 @@ def _minotaur_paths(world: World, pos: Pos) -> list[str]:
 
 
 def minotaur_observation(world: World, s: GameState, *, status: str, message: str, text: str | None = None,
-                         events=(), refusal: str | None = None, noises_heard: int = 0) -> MinotaurObservation:
+                         events: tuple[ev.Event, ...] = (), refusal: str | None = None, noises_heard: int = 0
+                         ) -> MinotaurObservation:
     sees = minotaur_sees_user(world, s) and not s.outcome
     return MinotaurObservation(
         status=status,
@@ -144,7 +145,8 @@ def _level_message(s: GameState) -> str:
 Observe = Callable[[], MinotaurObservation]
 
 
-def turn_report(world: World, s: GameState, view: UserView, cmd: UserInput, out: CommandSummary, events,
+def turn_report(world: World, s: GameState, view: UserView, cmd: UserInput, out: CommandSummary,
+                events: tuple[ev.Event, ...],
                 refusal: str | None, noises_heard: int) -> tuple[GameStateResponse, Observe]:
     status = s.outcome or "SUCCESS"
     response = user_response(s, view, status=status, message=_level_message(s), out=out,
@@ -176,8 +178,10 @@ def error_report(world: World, s: GameState, problem: str, minotaur_problem: str
                                                   text=minotaur_problem)
 
 
-def final_report(world: World, s: GameState) -> tuple[GameStateResponse, Observe]:
-    """After DEATH or ESCAPED every command gets the final status and changes nothing."""
-    message = f"The game is over: {s.outcome}. Start a new game to play again."
-    response = user_response(s, user_view(world, s), status=s.outcome, message=message, out=CommandSummary(), text=message)
-    return response, lambda: minotaur_observation(world, s, status=s.outcome, message=message, text=message)
+def final_report(world: World, s: GameState, outcome: str) -> tuple[GameStateResponse, Observe]:
+    """After DEATH or ESCAPED every command gets the final status and changes nothing. ``outcome``:
+    ``s.outcome``, which the caller has found set."""
+    message = f"The game is over: {outcome}. Start a new game to play again."
+    response = user_response(s, user_view(world, s), status=outcome, message=message, out=CommandSummary(),
+                             text=message)
+    return response, lambda: minotaur_observation(world, s, status=outcome, message=message, text=message)

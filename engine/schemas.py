@@ -113,6 +113,13 @@ class UserInput(BaseModel):
             raise ValueError("MOVE needs a direction: NORTH, SOUTH, EAST, WEST, UP RAMP or DOWN RAMP")
         return self
 
+    @property
+    def move_direction(self) -> Direction:
+        """A MOVE's direction, typed as never None: the validator above refuses a MOVE without one,
+        a fact the field's type (optional for the other commands) cannot carry."""
+        assert self.direction is not None, f"{self.command} has no direction"
+        return self.direction
+
 
 class MinotaurDecision(BaseModel):
     """One decision of the Minotaur (docs/rules.md section 8.1)."""

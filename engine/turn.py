@@ -75,7 +75,8 @@ class TurnResult:
     def __init__(self, state: GameState, response: GameStateResponse, observe: Observe,
                  events: tuple[ev.Event, ...]) -> None:
         self.state, self.response, self.events = state, response, events
-        self._observe, self._observation = observe, None
+        self._observe = observe
+        self._observation: MinotaurObservation | None = None
 
     @property
     def observation(self) -> MinotaurObservation:
@@ -87,7 +88,7 @@ class TurnResult:
 def advance(world: World, state: GameState, command: UserInput, decision: MinotaurDecision) -> TurnResult:
     """Play one turn. Invalid or post-game commands change nothing."""
     if state.outcome:
-        return TurnResult(state, *final_report(world, state), ())
+        return TurnResult(state, *final_report(world, state, state.outcome), ())
     problem = unexecutable(state, command)
     if problem:
         return TurnResult(state, *error_report(world, state, problem), ())
@@ -97,7 +98,7 @@ def advance(world: World, state: GameState, command: UserInput, decision: Minota
 def reject(world: World, state: GameState, problem: str, minotaur_problem: str = USER_REJECTED) -> TurnResult:
     """The ERROR result for input that never became a command (bad JSON, schema)."""
     if state.outcome:
-        return TurnResult(state, *final_report(world, state), ())
+        return TurnResult(state, *final_report(world, state, state.outcome), ())
     return TurnResult(state, *error_report(world, state, problem, minotaur_problem), ())
 
 
@@ -213,7 +214,9 @@ class _Turn:
         """GRAB, USE and LOOK act at the start of their second."""
         s = self.s
         if cmd.command == "GRAB":
-            name, pos = item_in_reach(s, cmd.target)
+            grabbed_item = item_in_reach(s, cmd.target)
+            assert grabbed_item is not None, "advance() lets no GRAB through with nothing in reach"
+            name, pos = grabbed_item
             s.items = tuple(item for item in s.items if item != (name, pos))
             s.inventory = tuple(n for n in ITEM_ORDER if n in s.inventory or n == name)
             grabbed = ev.LanternGrabbed(s.tick, pos) if name == "LANTERN" else ev.StoneGrabbed(s.tick, name, pos)
@@ -246,8 +249,10 @@ class _Turn:
         s, out = self.s, self.summary
         run = cmd.steps is None
         wanted = cmd.steps or MAX_STEPS
-        start, path, ran = s.user, [], 0
-        heading = came = cmd.direction
+        path: list[Pos] = []
+        start, ran = s.user, 0
+        heading: str = cmd.move_direction
+        came = heading
         saw_minotaur = user_sees_minotaur(self.world, s)
         out.stop_reason = "SUCCESS"
         while len(path) < wanted and not s.outcome:
@@ -301,7 +306,8 @@ class _Turn:
         if not path and not s.outcome:
             self._stand(TICKS_PER_SECOND)  # a move that goes nowhere still takes 1 s
 
-    def _run_stop(self, frm: Pos, reach: set, near: int, heading: str, came: str) -> tuple[str | None, str]:
+    def _run_stop(self, frm: Pos, reach: set[tuple[str, Pos]], near: int, heading: str, came: str
+                  ) -> tuple[str | None, str]:
         """Why a run stops after its step from ``frm``: the hoofbeats grew nearer (ENCOUNTER), an item
         came within reach (ITEM_SIGHTED), or a junction or a ramp (ARRIVED); else None and the heading
         it goes on with (``run_on``: round a bend)."""

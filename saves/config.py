@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 import tomllib
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 from urllib.parse import urlsplit
 
 from platformdirs import user_config_path
@@ -42,7 +42,8 @@ MAX_KEY_CHARS = 1_000  # the longest key taken
 MAX_TOKENS = 100_000  # the most tokens an answer may be given
 PROVIDER_NAMES = ("gemini", "mistral", "ollama", "openai")  # the tables of providers (agents/config.py's PROVIDERS)
 CONTESTANT_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")  # no "/" (provider/model), no space, no comma
-EFFORTS = ("none", "minimal", "low", "medium", "high")  # a reasoning model's effort, as OpenAI names them
+Effort = Literal["none", "minimal", "low", "medium", "high"]  # a reasoning model's effort, as OpenAI names them
+EFFORTS: tuple[Effort, ...] = get_args(Effort)
 
 
 def timeout_ok(seconds: float) -> bool:
@@ -116,7 +117,7 @@ class ContestantTable(ProviderTable):
     provider: Literal["gemini", "mistral", "ollama", "openai"] = Field(description="whose API it speaks")
     temperature: float | None = Field(None, ge=0, le=2, allow_inf_nan=False, description="sampling temperature")
     max_tokens: int | None = Field(None, ge=16, le=MAX_TOKENS, description="the answer's token budget")
-    reasoning_effort: Literal[EFFORTS] | None = Field(None, description="a reasoning model's effort")
+    reasoning_effort: Effort | None = Field(None, description="a reasoning model's effort")
     api_key_env: str | None = Field(None, pattern=r"^[A-Za-z_][A-Za-z0-9_]{0,99}$",
                                     description="the environment variable holding its key")
 

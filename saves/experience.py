@@ -24,7 +24,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
@@ -49,7 +49,19 @@ EVIDENCE_ITEMS = 10_000  # items in one list or object of the evidence, at most
 POSITION_KEYS = ("position", "from")  # evidence keys that hold a cell: [x, y, z] inside the world
 
 
+Role = Literal["user", "minotaur"]
+ROLE_NAMES: tuple[Role, ...] = get_args(Role)
+Outcome = Literal["ESCAPED", "DEATH", "TIMEOUT"]  # how a game a reflection tells of ended
+OUTCOMES: tuple[Outcome, ...] = get_args(Outcome)
 CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")  # newlines, tabs, terminal escapes: never in a lesson's one line
+
+
+def outcome_of(word: str) -> Outcome:
+    """``word`` as an Outcome; ValueError for a word that is none (a game not over yet)."""
+    for outcome in OUTCOMES:
+        if outcome == word:
+            return outcome
+    raise ValueError(f"not how a game ends: {word!r}")
 
 
 def plain_text(text: str) -> str:
@@ -65,9 +77,9 @@ class Reflection(BaseModel):
     game_id: str = Field(min_length=1, max_length=NAME_CHARS)
     created_at: str = Field(max_length=40, pattern=r"^\d{4}-\d\d-\d\dT[\d:.]+(Z|[+-]\d\d:\d\d)?$",
                             description="ISO 8601, UTC")
-    role: Literal["user", "minotaur"]
+    role: Role
     agent: str = Field(max_length=NAME_CHARS, description="who played the role: builtin, gemini/..., a person")
-    outcome: Literal["ESCAPED", "DEATH", "TIMEOUT"]
+    outcome: Outcome
     key_reflection: str = Field(min_length=1, max_length=TEXT_CHARS,
                                 description="one or two sentences an agent can act on")
     seed: int = Field(ge=-SEED_LIMIT, lt=SEED_LIMIT)

@@ -18,7 +18,7 @@ JSON lines of input pairs) are still read; they kept only the final hash.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -131,14 +131,15 @@ class SavedTurns(Sequence[Turn]):
     they are first used (resuming), and must still hold the game that was listed."""
 
     def __init__(self, path: Path, count: int, digest: str, replay: Replay | None = None) -> None:
-        self.path, self.count, self.digest = path, count, digest
+        self.path, self.digest = path, digest
+        self._count = count  # not ``count``: Sequence.count(value) counts a turn's occurrences
         self._replay = replay
         self._pairs: list[Turn] | None = None
 
     def replay(self) -> Replay:
         if self._replay is None:
             game = load_game(self.path)
-            if game.digest != self.digest or len(game.turns) != self.count:
+            if game.digest != self.digest or len(game.turns) != self._count:
                 raise SaveError(f"{self.path}: changed since the list of saves was read")
             self._replay = game.replay()
         return self._replay
@@ -149,7 +150,7 @@ class SavedTurns(Sequence[Turn]):
         return self._pairs
 
     def __len__(self) -> int:
-        return self.count
+        return self._count
 
     @overload
     def __getitem__(self, index: int) -> Turn: ...
@@ -214,7 +215,7 @@ def load_game(path: Path) -> SavedGame:
         turns = [_pair(path, number - 1, _json(path, line, f"line {number}")) for number, line in enumerate(lines[:-1], 2)]
     _count(path, len(turns), header.turns)
     game = _old_game(path, header, turns)
-    return replace(game, turns=SavedTurns(game.path, header.turns, header.hash, _unrecorded(game)))
+    return replace(game, turns=SavedTurns(Path(path), header.turns, header.hash, _unrecorded(game)))
 
 
 def list_games(directory: Path | None = None) -> tuple[list[SavedGame], list[str]]:
@@ -257,7 +258,7 @@ def _lines(game: SavedGame) -> list[str]:
                                 hash=game.digest, status=status, **recorded)), *turns]
 
 
-def _read(path: Path, read: Any, size: int) -> bytes:
+def _read(path: Path, read: Callable[[Path, int], bytes], size: int) -> bytes:
     try:
         return read(path, size)
     except OSError as exc:  # not there, not a file, too large, unreadable

@@ -5,8 +5,9 @@ so that a sweep of stale temporary files can tell a live writer from a dead one.
 from __future__ import annotations
 
 import os
+import sys
 
-try:
+if sys.platform != "win32":  # a platform test, which type checkers follow (a failed import they cannot)
     import fcntl
 
     def lock(fd: int, wait: bool = True) -> bool:
@@ -19,7 +20,7 @@ try:
 
     def unlock(fd: int) -> None:
         fcntl.flock(fd, fcntl.LOCK_UN)
-except ImportError:  # Windows
+else:  # Windows
     import msvcrt
 
     def lock(fd: int, wait: bool = True) -> bool:

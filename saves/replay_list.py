@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from .paths import StorageError, replays_dir
 from .reading import read_regular
@@ -31,7 +32,8 @@ def list_replays(directory: Path | None = None) -> list[ReplaySummary]:
     the unreadable ones after them, by name."""
     folder = directory or replays_dir()
     found = [summarize(path) for path in folder.glob("*.jsonl")] if folder.is_dir() else []
-    readable = sorted((s for s in found if s.header), key=lambda s: (s.header.created_at, s.path.name), reverse=True)
+    dated = [(s.header.created_at, s) for s in found if s.header is not None]
+    readable = [s for _, s in sorted(dated, key=lambda d: (d[0], d[1].path.name), reverse=True)]
     return readable + sorted((s for s in found if not s.header), key=lambda s: s.path.name)
 
 
@@ -55,7 +57,7 @@ def summarize(path: Path) -> ReplaySummary:
         return ReplaySummary(path, problem=f"not a Labyrinth replay: {exc}")
 
 
-def _object(raw: bytes) -> dict:
+def _object(raw: bytes) -> dict[str, Any]:
     try:
         value = json.loads(raw)
     except (ValueError, RecursionError):

@@ -193,7 +193,7 @@ class MatchRow:
         return self.void is None
 
     @property
-    def play_order(self) -> tuple:
+    def play_order(self) -> tuple[Any, ...]:
         """Where the match stands in play order (the module's docstring): rate in this order."""
         return tuple(getattr(self, name) for name in PLAY_ORDER)
 
@@ -512,12 +512,12 @@ def now_iso(timespec: str = "microseconds") -> str:
     return datetime.now(UTC).isoformat(timespec=timespec).replace("+00:00", "Z")
 
 
-def _values(row: MatchRow) -> tuple:
+def _values(row: MatchRow) -> tuple[Any, ...]:
     return (*(getattr(row, name) for name in _TOP),
             *(getattr(row.side(role), name) for role in ROLES for name in SIDE))
 
 
-def _key_values(key: MatchKey) -> tuple:
+def _key_values(key: MatchKey) -> tuple[Any, ...]:
     return tuple(getattr(key, name) for name in KEY)
 
 

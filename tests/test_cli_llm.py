@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+import labyrinth.agents
 from labyrinth.agents.health import EXIT_INCOMPLETE
 from labyrinth.engine import MinotaurObservation
 from tests.stubs import Model, Stub
@@ -51,10 +52,24 @@ def test_doctor_checks_each_endpoint_and_never_prints_a_key(stubs):
     assert "check ok: 1 models; qwen3:8b present" in out
     assert f"openai   model gpt-4o-mini, endpoint {stubs['openai'].url}/v1, no key" in out
     assert "check ok: 2 models; gpt-4o-mini available" in out
-    assert f"labyrinth.agents  0.1.0    {Path(__file__).parents[1] / 'agents'}" in out  # ours, under our namespace
+    # Ours, under our namespace: where it is installed (the strict editable install's links).
+    assert f"labyrinth.agents  0.1.0    {Path(labyrinth.agents.__file__).parent}" in out
     assert "config file" in out and "replays" in out
     paths = [r["path"] for s in stubs.values() for r in s.requests]
     assert sorted(paths) == ["/api/tags", "/v1/models", "/v1/models", "/v1beta/models/gemini-2.5-flash"]  # cheap only
+
+
+def test_doctor_counts_a_mistral_model_of_a_kind_the_sdk_does_not_know():
+    """The SDK keeps a listed model of a new kind as its raw JSON, without ``id``: its id is read from
+    that JSON (reading ``.id`` raised AttributeError and the check failed)."""
+    from mistralai.client.models import BaseModelCard, UnknownModelListData
+
+    from labyrinth.agents.providers.mistral import model_id
+
+    known = BaseModelCard(id="mistral-small-latest", capabilities={"completion_chat": True})
+    assert model_id(known) == "mistral-small-latest"
+    assert model_id(UnknownModelListData(raw={"id": "next-kind-model", "type": "agent"})) == "next-kind-model"
+    assert model_id(UnknownModelListData(raw=["no", "id"])) is None
 
 
 def test_doctor_says_what_is_missing_and_what_fails():

@@ -80,6 +80,16 @@ def test_a_resumed_save_goes_on_as_the_game_would_have():
     assert [resumed.play_turn().record.result.state.digest() for _ in range(10)] == later
 
 
+def test_a_listed_save_s_turns_are_a_whole_sequence():
+    """A listed save's turns, read when first used, answer every Sequence method: ``count`` too,
+    which an attribute of the same name (the number of turns) once hid."""
+    playing, pairs = played(6)
+    save_game(saved(playing, pairs))
+    [listed], _ = list_games()
+    assert len(listed.turns) == 6 and listed.turns.count(pairs[0]) == pairs.count(pairs[0])
+    assert list(listed.turns) == pairs and listed.turns.index(pairs[-1]) == 5
+
+
 def test_a_person_s_game_resumes_into_a_match_with_an_outside_seat():
     playing, pairs = played(8)
     resumed, told = match(user=Outside("you")), []

@@ -19,6 +19,7 @@ A contestant's `reasoning_effort` is OpenAI's word and is not read here.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from labyrinth.engine.commands import shorten
 
@@ -27,6 +28,9 @@ from .base import DEFAULT_EFFORT, THINKING_TOKENS, Reply, ResponseSchema
 from .bounds import event_hooks
 from .pacing import SYSTEM_CLOCK, Clock, Waiting
 from .retry import Caller, Failure, http_failure, transport_failure
+
+if TYPE_CHECKING:  # the SDK is imported when a transport is made: `import agents` works without it
+    from google.genai.types import ThinkingConfig
 
 API_VERSION = "v1beta"
 PRO_THINKING_TOKENS = 128  # the 2.5 Pro models cannot turn thinking off; 128 is their least
@@ -49,7 +53,7 @@ class GeminiTransport:
                                     client_args={"event_hooks": event_hooks()})  # its httpx2 client's
         self.client = genai.Client(api_key=settings.api_key.reveal() if settings.api_key else None,
                                    http_options=options)
-        self.thinking, self.budget = thinking(settings.model, types)
+        self.thinking, self.budget = thinking(settings.model)
         self.calls = Caller("gemini", self.where, settings.timeout_s, settings.rpm, clock, settings.hold_s)
 
     @property
@@ -67,7 +71,7 @@ class GeminiTransport:
 
         def call() -> Reply:
             r = self.client.models.generate_content(model=self.settings.model, contents=contents, config=config)
-            usage, first = r.usage_metadata, (r.candidates or [None])[0]
+            usage, first = r.usage_metadata, r.candidates[0] if r.candidates else None
             blocked = r.prompt_feedback.block_reason if r.prompt_feedback else None
             thoughts = usage.thoughts_token_count if usage else None
             answer = usage.candidates_token_count if usage else None
@@ -91,17 +95,19 @@ class GeminiTransport:
         return f"{shorten(str(model.name), NAME_CHARS)} answers (input limit {model.input_token_limit} tokens)"
 
 
-def thinking(model: str, types):
+def thinking(model: str) -> tuple[ThinkingConfig, int]:
     """The least thinking ``model`` plays with, as the SDK's ThinkingConfig, and the tokens it may take
     on top of the answer's: a level for Gemini 3 and later, a budget before (a name without a
-    generation, such as an alias, is asked as 2.5 is)."""
+    generation, such as an alias, is asked as 2.5 is). Called once the transport has the SDK."""
+    from google.genai.types import ThinkingConfig
+
     generation = GENERATION.search(model)
     if generation and int(generation.group(1)) >= LEVELS_FROM:
-        return types.ThinkingConfig(thinking_level=DEFAULT_EFFORT), THINKING_TOKENS[DEFAULT_EFFORT]
+        return ThinkingConfig(thinking_level=DEFAULT_EFFORT), THINKING_TOKENS[DEFAULT_EFFORT]
     budget = PRO_THINKING_TOKENS if "pro" in model else 0
-    return types.ThinkingConfig(thinking_budget=budget), budget
+    return ThinkingConfig(thinking_budget=budget), budget
 
 
-def _word(reason) -> str | None:
+def _word(reason: object) -> str | None:
     """An SDK enum (FinishReason, BlockedReason) as the API's word: "SAFETY", "MAX_TOKENS"."""
     return None if reason is None else str(getattr(reason, "value", reason))

@@ -19,12 +19,21 @@ reported (they are inside the tokens out).
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING, Any
 
 from ..config import ProviderSettings
 from .base import MODEL_EFFORT, THINKING_TOKENS, Reply, ResponseSchema
 from .bounds import event_hooks
 from .pacing import SYSTEM_CLOCK, Clock, Waiting
 from .retry import ERROR_CHARS, Caller, Failure, http_failure, transport_failure
+
+if TYPE_CHECKING:  # the SDK is imported when a transport is made: `import agents` works without it
+    from mistralai.client.models import (
+        BaseModelCard,
+        ChatCompletionRequestMessageTypedDict,
+        FTModelCard,
+        UnknownModelListData,
+    )
 
 
 class MistralTransport:
@@ -46,18 +55,21 @@ class MistralTransport:
         return self.calls.waiting
 
     def complete(self, system: str, turns: list[tuple[str, str]], schema: ResponseSchema) -> Reply:
-        messages = [{"role": "system", "content": system}, *({"role": r, "content": t} for r, t in turns)]
+        messages: list[ChatCompletionRequestMessageTypedDict] = [{"role": "system", "content": system},
+                                                                 *(_message(r, t) for r, t in turns)]
         response_format = self.models.ResponseFormat(type="json_schema", json_schema=self.models.JSONSchema(
             name=schema.name, schema_definition=schema.json, strict=True))
         effort = self.settings.reasoning_effort
         thinks = effort is not None or "magistral" in self.settings.model.lower()
         budget = self.settings.max_tokens + (THINKING_TOKENS[effort or MODEL_EFFORT] if thinks else 0)
+        extra: dict[str, Any] = {"reasoning_effort": effort} if effort else {}  # one of the config's EFFORTS
 
         def call() -> Reply:
             r = self.client.chat.complete(model=self.settings.model, messages=messages,
                                           response_format=response_format, temperature=self.settings.temperature,
-                                          max_tokens=budget, **({"reasoning_effort": effort} if effort else {}))
-            content = r.choices[0].message.content if r.choices else None
+                                          max_tokens=budget, **extra)
+            message = r.choices[0].message if r.choices else None
+            content = message.content if message is not None else None
             if isinstance(content, list):  # chunks: keep the text ones
                 content = "".join(getattr(chunk, "text", "") for chunk in content)
             finish = r.choices[0].finish_reason if r.choices else None
@@ -78,12 +90,30 @@ class MistralTransport:
 
     def check(self) -> str:
         """A cheap call for `labyrinth doctor`: the models the key can use (no tokens spent)."""
-        names = [m.id for m in self.calls.once(self.client.models.list, self._classify).data or []]
+        listed = self.calls.once(self.client.models.list, self._classify).data or []
+        names = [name for card in listed if (name := model_id(card)) is not None]
         have = "available" if self.settings.model in names else "not in the list"
         return f"{len(names)} models; {self.settings.model} {have}"
 
 
-def _json(text: str | None):
+def _message(role: str, text: str) -> ChatCompletionRequestMessageTypedDict:
+    """One turn of the conversation: the model's own (assistant) or the game's (user)."""
+    if role == "assistant":
+        return {"role": "assistant", "content": text}
+    return {"role": "user", "content": text}
+
+
+def model_id(card: BaseModelCard | FTModelCard | UnknownModelListData) -> str | None:
+    """A listed model's id; one of a kind the SDK does not know keeps only its JSON (None without an id)."""
+    from mistralai.client.models import UnknownModelListData
+
+    if isinstance(card, UnknownModelListData):
+        found = card.raw.get("id") if isinstance(card.raw, dict) else None
+        return found if isinstance(found, str) else None
+    return card.id
+
+
+def _json(text: str | None) -> Any:
     """An error body as JSON, if it is JSON of at most ERROR_CHARS (the SDK keeps it as text)."""
     try:
         return json.loads((text or "")[:ERROR_CHARS])

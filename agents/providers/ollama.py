@@ -17,8 +17,12 @@ reasoning tokens are reported.
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING, Literal
 
 from ..config import ProviderSettings
+
+if TYPE_CHECKING:
+    import httpx  # the SDK's HTTP library
 from .base import CONTEXT_TOKENS, THINKING_TOKENS, Reply, ResponseSchema
 from .bounds import event_hooks
 from .pacing import SYSTEM_CLOCK, Clock, Waiting
@@ -26,7 +30,9 @@ from .retry import Caller, Failure, ForeignReply, http_failure, transport_failur
 
 OPTIONS = {"top_p": 0.9, "repeat_penalty": 1.1, "num_ctx": CONTEXT_TOKENS}  # set, so that a server
 # configured otherwise cannot cut prompts; the temperature and num_predict are the model's settings
-THINK_LEVELS = {"minimal": "low", "low": "low", "medium": "medium", "high": "high"}  # an effort as Ollama's think
+# An effort as Ollama's think.
+THINK_LEVELS: dict[str, Literal["low", "medium", "high"]] = {"minimal": "low", "low": "low", "medium": "medium",
+                                                            "high": "high"}
 
 
 class OllamaTransport:
@@ -41,7 +47,8 @@ class OllamaTransport:
         self.client = Client(host=self.where, timeout=settings.timeout_s,
                              headers={"authorization": f"Bearer {key}"} if key else None,
                              event_hooks=event_hooks(self._check_answer))
-        self.think = THINK_LEVELS.get(settings.reasoning_effort or "none", False)
+        level = THINK_LEVELS.get(settings.reasoning_effort or "none")
+        self.think: Literal["low", "medium", "high", False] = level if level is not None else False
         room = THINKING_TOKENS[self.think] if self.think else 0
         self.options = {**OPTIONS, "temperature": settings.temperature, "num_predict": settings.max_tokens + room}
         self.calls = Caller("ollama", self.where, settings.timeout_s, settings.rpm, clock, settings.hold_s)
@@ -67,7 +74,7 @@ class OllamaTransport:
             return http_failure("ollama", exc.status_code, str(exc.error), self.headers)
         return transport_failure("ollama", exc, self.timeout_s, self.where)
 
-    def _check_answer(self, response) -> None:
+    def _check_answer(self, response: httpx.Response) -> None:
         """Keep the headers; a 200 whose body is JSON but no object (`[]`, `null`) is ForeignReply
         (the SDK would raise a bare TypeError on it)."""
         self.headers = dict(response.headers)
@@ -82,7 +89,7 @@ class OllamaTransport:
 
     def check(self) -> str:
         """A cheap call for `labyrinth doctor`: the models the server has (no tokens spent)."""
-        names = [m.model for m in self.calls.once(self.client.list, self._classify).models]
+        names = [m.model for m in self.calls.once(self.client.list, self._classify).models if m.model is not None]
         have = "present" if _tagged(self.settings.model) in map(_tagged, names) else \
             "NOT pulled (ollama pull " + self.settings.model + ")"
         return f"{len(names)} models; {self.settings.model} {have}"

@@ -90,7 +90,7 @@ def ssl_context() -> Any:
         try:
             import httpx2 as http  # the SDK's HTTP library (openai 3), imported here as the SDK is
         except ImportError:
-            import httpx as http  # openai 2's
+            import httpx as http  # type: ignore[no-redef]  # openai 2's: the same module under its older name
 
         _SSL.append(http.create_ssl_context())
     return _SSL[0]
@@ -195,8 +195,8 @@ def _reply(r: Any) -> Reply:
     finish = choice.get("finish_reason")
     message = choice.get("message")
     content = message.get("content") if isinstance(message, dict) and finish != WITHHELD else None
-    usage = r.get("usage") if isinstance(r.get("usage"), dict) else {}
-    details = usage.get("completion_tokens_details") if isinstance(usage.get("completion_tokens_details"), dict) else {}
+    usage = found if isinstance(found := r.get("usage"), dict) else {}
+    details = found if isinstance(found := usage.get("completion_tokens_details"), dict) else {}
     return Reply(content or "", usage.get("prompt_tokens"), usage.get("completion_tokens"), finish,
                  reasoning_tokens=details.get("reasoning_tokens"))  # a count that is none, Reply drops
 
@@ -214,7 +214,8 @@ def strict_schema(schema: dict[str, Any]) -> dict[str, Any]:
         schema = {"type": "object", "properties": {name: _joined([b["properties"][name] for b in branches
                                                                    if name in b["properties"]])
                                                     for name in names}}
-    return _strict(schema)
+    strict: dict[str, Any] = _strict(schema)  # an object stays an object
+    return strict
 
 
 def _joined(options: list[dict[str, Any]]) -> dict[str, Any]:

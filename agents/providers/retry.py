@@ -101,22 +101,23 @@ def patience_s(timeout_s: float) -> float:
 def within(seconds: float, call: Callable[[], T]) -> T:
     """``call()``, or Overran once ``seconds`` have passed (the call goes on in its daemon thread,
     abandoned: its answer or error is dropped)."""
-    box: dict[str, Any] = {}
+    values: list[T] = []
+    errors: list[BaseException] = []
 
     def run() -> None:
         try:
-            box["value"] = call()
+            values.append(call())
         except BaseException as exc:  # noqa: BLE001 -- handed over to the caller, or dropped if abandoned
-            box["error"] = exc
+            errors.append(exc)
 
     worker = threading.Thread(target=run, name="llm-request", daemon=True)
     worker.start()
     worker.join(max(seconds, 0.0))
     if worker.is_alive():
         raise Overran(seconds)
-    if "error" in box:
-        raise box["error"]
-    return box["value"]
+    if errors:
+        raise errors[0]
+    return values[0]
 
 
 def read_answer(call: Callable[[], T], classify: Callable[[Exception], Failure | None]) -> T:

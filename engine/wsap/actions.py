@@ -10,7 +10,9 @@ writes them (``{"params": {...}}``)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
+
+from pydantic import ValidationError
 
 from ..commands import BadInput, describe_errors, excerpt
 from ..constants import MINOTAUR_PACE, MINOTAUR_SEEING_PACE, QUARTERS, TICKS_PER_SECOND
@@ -137,18 +139,21 @@ def _check(action: Action, role: str) -> tuple[str, dict[str, Any]]:
     return found.name.upper(), params  # the engine's words are the names in capitals
 
 
-def _to_engine(action: Action, role: str) -> UserInput | MinotaurDecision:
-    """The one check of an agent's action on its way in, and the engine input it maps onto. An
-    action without params always maps onto the same (frozen) input, validated once: a rule
-    agent's WAIT or CHASE of every turn is not validated again."""
+Input = TypeVar("Input", UserInput, MinotaurDecision)
+
+
+def _to_engine(action: Action, role: str, model: type[Input]) -> Input:
+    """The one check of an agent's action on its way in, and the engine input (of ``model``, the
+    role's) it maps onto. An action without params always maps onto the same (frozen) input,
+    validated once: a rule agent's WAIT or CHASE of every turn is not validated again."""
     name, params = _check(action, role)
     plain = None if params else _PLAIN.get((role, name))
-    if plain is not None:
+    if isinstance(plain, model):
         return plain
-    model, key, _ = ROLES[role]
+    _, key, _ = ROLES[role]
     try:
         made = model.model_validate({key: name, **params})
-    except ValueError as exc:  # pydantic's ValidationError is a ValueError
+    except ValidationError as exc:
         raise BadInput(f"Invalid {name.lower()}: {describe_errors(exc, model)}.") from None
     if not params:
         _PLAIN[role, name] = made
@@ -160,9 +165,9 @@ _PLAIN: dict[tuple[str, str], UserInput | MinotaurDecision] = {}  # (role, actio
 
 def to_user_input(action: Action) -> UserInput:
     """Map a WSAP action onto a UserInput: the action is the command, the params the rest."""
-    return _to_engine(action, "user")
+    return _to_engine(action, "user", UserInput)
 
 
 def to_minotaur_decision(action: Action) -> MinotaurDecision:
     """Map a WSAP action onto a MinotaurDecision."""
-    return _to_engine(action, "minotaur")
+    return _to_engine(action, "minotaur", MinotaurDecision)

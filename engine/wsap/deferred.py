@@ -37,7 +37,9 @@ class Deferred(Observation):
         """No field is set: each is built when first read. ``apart``: fields built by builders of
         their own, by name, for one that costs much and that some readers never read (the user's
         location draws its map; the built-in user reads its status, not its map)."""
-        self._pending: dict[str | None, Build] = {"details": details, **apart, None: main}
+        self._pending: dict[str | None, Build] = {"details": details}
+        self._pending.update(apart)
+        self._pending[None] = main
         self._apart = frozenset(("details", *apart))
 
     def __getattr__(self, name: str) -> Any:

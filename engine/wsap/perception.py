@@ -13,13 +13,13 @@ from typing import Any
 
 from .. import events as ev
 from ..cells import CELL_CHARS, CRAWLWAY, RAMP_DOWN, RAMP_UP
-from ..constants import WORLD_SIZE
+from ..constants import USER_SIGHT, WORLD_SIZE
 from ..figures import PARALYSIS, seconds_text
 from ..geometry import HORIZONTAL, Pos
 from ..narrative import from_words, heard_from
 from ..presets import PRESETS
 from ..schemas import STONES, GameStateResponse, MinotaurObservation
-from ..senses import USER_SIGHT, in_sight, items_in_sight, level_words
+from ..senses import in_sight, items_in_sight, level_words
 from ..state import GameState
 from ..world import World
 from .deferred import Deferred, Handed
@@ -27,6 +27,8 @@ from .types import Effect, Entity, Event, Goal, Location, Observation, Terrain
 
 RECENT = 8  # events kept for "RECENT EVENTS"
 RAMP_REACH = 8  # how far around an item the Minotaur is told of ramps
+Ramp = list[int | str]  # [x, y, z, '^' or 'v'], as the JSON the Minotaur reads
+Items = list[tuple[str, Pos]]  # (name, where) of the items in the user's sight
 _EXIT_TERRAIN = {CRAWLWAY: "crawlway (walk only; the Minotaur cannot follow)"}
 
 
@@ -132,7 +134,7 @@ class UserPerception:
         seen = in_sight(self.world, state.user, state.minotaur, USER_SIGHT) and not state.jump_left
         return state.minotaur if seen else None
 
-    def _look_around(self, state: GameState, events) -> list[tuple[Pos, int]]:
+    def _look_around(self, state: GameState, events: tuple[ev.Event, ...]) -> list[tuple[Pos, int]]:
         """Remember every cell seen from every cell walked through this turn; the new ones."""
         stops = [p for e in events if isinstance(e, ev.UserMoved) for p in e.path] + [state.user]
         self.walked.update(stops)
@@ -155,7 +157,8 @@ class UserPerception:
         if isinstance(e, ev.StonesHummed):
             self.hums = {name: (direction, levels) for name, direction, levels in e.hums}
 
-    def _observation(self, s: GameState, r: GameStateResponse, visible, new_cells) -> Deferred:
+    def _observation(self, s: GameState, r: GameStateResponse, visible: Items, new_cells: list[tuple[Pos, int]]
+                     ) -> Deferred:
         def main() -> dict[str, Any]:
             return {
                 "status": _user_status(s, r),
@@ -192,7 +195,7 @@ class UserPerception:
             terrain.append(Terrain("ramp down", "DOWN RAMP", True))
         return terrain
 
-    def _goals(self, s: GameState, visible) -> list[Goal]:
+    def _goals(self, s: GameState, visible: Items) -> list[Goal]:
         """The stones to find, with what hums and sightings tell of each, and staying alive."""
         held = sum(stone in s.inventory for stone in STONES)
         hints = [f"{name} hums {'to the ' + d if d else 'straight ' + ('up' if lv > 0 else 'down')}, {level_words(lv)}"
@@ -219,7 +222,7 @@ def _rows(cells: bytes) -> list[str]:
     return [cells[i:i + _SIDE].translate(_DRAWN_SEEN).decode() for i in range(0, len(cells), _SIDE)]
 
 
-def _user_status(s: GameState, r: GameStateResponse) -> dict:
+def _user_status(s: GameState, r: GameStateResponse) -> dict[str, Any]:
     """The user's gauges: time, stamina, level, what it hears of the Minotaur, the last result."""
     cue, env = r.minotaur_cue, r.environment
     return {
@@ -244,7 +247,7 @@ def last_result(r: GameStateResponse) -> str:
     return r.status if stop == "SUCCESS" else f"{r.status} (stopped: {stop})"
 
 
-def _user_entities(s: GameState, r: GameStateResponse, visible, minotaur_seen: bool) -> list[Entity]:
+def _user_entities(s: GameState, r: GameStateResponse, visible: Items, minotaur_seen: bool) -> list[Entity]:
     """The items in sight, then the Minotaur: seen, or else heard."""
     cue = r.minotaur_cue
     entities = [Entity("stone" if name != "LANTERN" else "lantern", name, abs(p[0] - s.user[0]) + abs(p[1] - s.user[1]),
@@ -318,16 +321,16 @@ class MinotaurPerception:
     def __init__(self, world: World) -> None:
         self.world = world
         self.events: deque[Event] = deque(maxlen=RECENT)
-        self._ramps: dict[Pos, list[list]] = {}
+        self._ramps: dict[Pos, list[Ramp]] = {}
         self.handed = Handed()
 
-    def ramps_near(self, pos: Pos, reach: int = RAMP_REACH) -> list[list]:
+    def ramps_near(self, pos: Pos, reach: int = RAMP_REACH) -> list[Ramp]:
         """The ramps within ``reach`` steps of ``pos`` on its level, [x, y, z, '^' or 'v'],
         nearest first: where someone coming to that place would arrive."""
         if pos not in self._ramps:
             x, y = pos[0], pos[1]
-            found = [(abs(rx - x) + abs(ry - y), [rx, ry, rz, CELL_CHARS[kind]])
-                     for (rx, ry, rz), kind in self.world.ramps_within(pos, reach)]
+            found: list[tuple[int, Ramp]] = [(abs(rx - x) + abs(ry - y), [rx, ry, rz, CELL_CHARS[kind]])
+                                             for (rx, ry, rz), kind in self.world.ramps_within(pos, reach)]
             self._ramps[pos] = [ramp for _, ramp in sorted(found)]
         return self._ramps[pos]
 

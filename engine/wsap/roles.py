@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, Protocol, TypeVar
 
 from .. import events as ev
 from ..schemas import STONES, GameStateResponse, MinotaurDecision, MinotaurObservation, UserInput
@@ -28,14 +28,23 @@ from .actions import (
 )
 from .perception import MinotaurPerception, UserPerception
 from .rewards import minotaur_reward, user_reward
-from .types import Achievement, Action, ActionSpace
+from .types import Achievement, Action, ActionSpace, Observation
 
-View = GameStateResponse | MinotaurObservation
+RoleView = TypeVar("RoleView", GameStateResponse, MinotaurObservation)
+SeenView_contra = TypeVar("SeenView_contra", contravariant=True)
+
+
+class Perceiver(Protocol[SeenView_contra]):
+    """A role's perception of one game: it takes in each of the role's views, and gives the
+    observation its agent decides from."""
+
+    def observe(self, state: GameState, view: SeenView_contra, events: tuple[ev.Event, ...] = (), /) -> Observation: ...
 
 
 @dataclass(frozen=True)
-class Role:
-    """One side of the game (``name`` is "user" or "minotaur")."""
+class Role(Generic[RoleView]):
+    """One side of the game (``name`` is "user" or "minotaur"); ``RoleView``, the view of the
+    game it is given: the user's response or the Minotaur's observation."""
 
     name: str
     other: str
@@ -44,14 +53,14 @@ class Role:
     model: type[UserInput | MinotaurDecision]  # the engine input it sends
     fallback: UserInput | MinotaurDecision  # played when its answer cannot be: its noop
     achievements: dict[str, Achievement]
-    perception: Callable[[World], UserPerception | MinotaurPerception]
+    perception: Callable[[World], Perceiver[RoleView]]
     to_engine: Callable[[Action], UserInput | MinotaurDecision]  # raises BadInput
-    _view: Callable[[Any], View]
+    _view: Callable[[Any], RoleView]
     _reward: Callable[[tuple[ev.Event, ...], float], float]
     _unlocked: Callable[[tuple[ev.Event, ...], GameState], set[str]]
     _refused: Callable[[Any], bool]
 
-    def view(self, result: Any) -> View:
+    def view(self, result: Any) -> RoleView:
         """The role's own view of a turn (anything with ``response`` and ``observation``)."""
         return self._view(result)
 
@@ -67,12 +76,15 @@ class Role:
         return self._refused(result)
 
 
-USER = Role("user", "minotaur", USER_DESCRIPTION, USER_ACTIONS, UserInput, to_user_input(Action(NOOP)),
+# What is played when a side's answer cannot be, typed as the input each side sends.
+USER_NOOP: UserInput = to_user_input(Action(NOOP))
+MINOTAUR_NOOP: MinotaurDecision = to_minotaur_decision(Action(NOOP))
+USER: Role[GameStateResponse] = Role("user", "minotaur", USER_DESCRIPTION, USER_ACTIONS, UserInput, USER_NOOP,
             USER_ACHIEVEMENTS, UserPerception, to_user_input, lambda r: r.response, user_reward,
             lambda events, state: user_unlocked(events, sum(s in state.inventory for s in STONES)),
             lambda r: r.response.status == "ERROR")
-MINOTAUR = Role("minotaur", "user", MINOTAUR_DESCRIPTION, MINOTAUR_ACTIONS, MinotaurDecision,
-                to_minotaur_decision(Action(NOOP)), MINOTAUR_ACHIEVEMENTS, MinotaurPerception, to_minotaur_decision,
+MINOTAUR: Role[MinotaurObservation] = Role("minotaur", "user", MINOTAUR_DESCRIPTION, MINOTAUR_ACTIONS, MinotaurDecision,
+                MINOTAUR_NOOP, MINOTAUR_ACHIEVEMENTS, MinotaurPerception, to_minotaur_decision,
                 lambda r: r.observation, minotaur_reward, lambda events, state: minotaur_unlocked(events),
                 lambda r: False)  # a decision the rules refuse is answered in the observation, as a turn
-ROLES: dict[str, Role] = {"user": USER, "minotaur": MINOTAUR}
+ROLES: dict[str, Role[Any]] = {"user": USER, "minotaur": MINOTAUR}  # by name: each view is known at run time

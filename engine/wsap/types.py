@@ -19,7 +19,10 @@ from __future__ import annotations
 
 from dataclasses import KW_ONLY, dataclass, field, fields, is_dataclass
 from enum import Enum
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
 
 
 def to_plain(value: Any) -> Any:
@@ -27,7 +30,7 @@ def to_plain(value: Any) -> Any:
     dataclasses become dicts, enums their value, tuples lists (``json.dumps``
     would write tuples as lists anyway; converting here makes a round trip equal)."""
     if is_dataclass(value) and not isinstance(value, type):
-        return {f.name: to_plain(getattr(value, f.name)) for f in fields(value)}
+        return _plain_fields(value)
     if isinstance(value, Enum):
         return value.value
     if isinstance(value, (list, tuple)):
@@ -35,6 +38,11 @@ def to_plain(value: Any) -> Any:
     if isinstance(value, dict):
         return {k: to_plain(v) for k, v in value.items()}
     return value
+
+
+def _plain_fields(value: DataclassInstance) -> dict[str, Any]:
+    """A dataclass instance as ``to_plain`` gives it: its fields by name."""
+    return {f.name: to_plain(getattr(value, f.name)) for f in fields(value)}
 
 
 @dataclass(slots=True)
@@ -134,7 +142,7 @@ class Observation:
 
     def to_structured(self) -> dict[str, Any]:
         """The observation as JSON-ready data (an embodied one includes its avatar)."""
-        return to_plain(self)
+        return _plain_fields(self)
 
     to_dict = to_structured  # the reference implementation's name for it
 
