@@ -52,8 +52,8 @@ def test_doctor_checks_each_endpoint_and_never_prints_a_key(stubs):
     assert "check ok: 1 models; qwen3:8b present" in out
     assert f"openai   model gpt-4o-mini, endpoint {stubs['openai'].url}/v1, no key" in out
     assert "check ok: 2 models; gpt-4o-mini available" in out
-    # Ours, under our namespace: where it is installed (the strict editable install's links).
-    assert f"labyrinth.agents  0.1.0    {Path(labyrinth.agents.__file__).parent}" in out
+    # Ours, under our namespace: the sources themselves (a strict editable install's links resolved).
+    assert f"labyrinth.agents  0.1.0    {Path(labyrinth.agents.__file__).resolve().parent}" in out
     assert "config file" in out and "replays" in out
     paths = [r["path"] for s in stubs.values() for r in s.requests]
     assert sorted(paths) == ["/api/tags", "/v1/models", "/v1/models", "/v1beta/models/gemini-2.5-flash"]  # cheap only
