@@ -31,6 +31,7 @@ from labyrinth.agents.runner import Turn
 from labyrinth.engine import UserInput
 from labyrinth.engine.commands import shorten
 from labyrinth.engine.presets import PRESETS
+from labyrinth.engine.turn import TurnResult
 from labyrinth.saves.games import SaveError
 from labyrinth.saves.paths import advice
 
@@ -191,17 +192,18 @@ class GameScreen(LookAndTravel, Screen):
         if self.thinking is not None:
             self.notify("The Minotaur is still thinking.", timeout=1.5)
             return False
-        carry_turn(self, self.session, self.session.begin(command), played=lambda turn: self._played(turn, said),
-                   waiting=self._think, failed=self._turn_failed)
+        carry_turn(self, self.session, self.session.begin(command),
+                   played=lambda turn, result: self._played(turn, result, said), waiting=self._think,
+                   failed=self._turn_failed)
         return True
 
-    def _played(self, turn: Turn, said: str) -> TurnPlayed:
+    def _played(self, turn: Turn, result: TurnResult, said: str) -> TurnPlayed:
         """The done turn as a message, made the moment it is done: a danger it brought (or a travel it
         cut short) drops every key stamped before this message."""
-        message = TurnPlayed(turn, said)
+        message = TurnPlayed(turn, result, said)
         danger = self.session.known.alarm
         if self.travel is not None:
-            danger = self.travel.check(turn.result.response, danger)
+            danger = self.travel.check(result.response, danger)
         if danger:
             self.flush = Flush(message.time, danger)
         return message
@@ -270,7 +272,7 @@ class GameScreen(LookAndTravel, Screen):
         self._done_thinking()
         self.query_one("#hint", Static).update(self._minotaur_note(message.turn))
         log = self.query_one(NarrativeLog)
-        log.tell(message.said, message.turn.result.response)
+        log.tell(message.said, message.result.response)
         flush = self.flush
         if flush is not None and flush.before == message.time:  # the danger this turn brought
             flush.shown, flush.dropped = True, flush.dropped + len(self.typed_ahead)

@@ -130,21 +130,25 @@ class LeaderboardScreen(Screen):
 
     def on_mount(self) -> None:
         self.query_one("#board-matches", DataTable).border_title = "matches: Enter watches one"
-        run_in_background(self.app, read_board, self._read)
+        run_in_background(self.app, read_board, self._read, self._unreadable)
 
-    def _read(self, board: Board | None, error: BaseException | None) -> None:
+    def _unreadable(self, error: BaseException) -> None:
+        """A database that cannot be read is said; any other error is a bug, raised."""
+        if not self.is_attached:
+            return  # closed while the database was read
+        if not isinstance(error, ResultsUnusable):
+            raise error
+        self.query_one("#board-title", Static).update(plain(str(error), style="bold red"))
+
+    def _read(self, board: Board | None) -> None:
         if not self.is_attached:
             return  # closed while the database was read
         title = self.query_one("#board-title", Static)
-        if isinstance(error, ResultsUnusable):
-            title.update(plain(str(error), style="bold red"))
-            return
-        if error is not None:
-            raise error
         damaged = _damaged(board.damaged if board else ())
         if empty := nothing_to_show(board):
             title.update(Text("\n").join([plain(empty[0].upper() + empty[1:]), *damaged]))
             return
+        assert board is not None  # nothing_to_show says why there is none
         self.board = board
         lines = [plain(f"Leaderboard: {len(board.matches)} matches in {board.path}", style="bold"),
                  plain(f"rated together: {board.pooled()}", style="dim")]

@@ -102,7 +102,7 @@ class SpectateScreen(PlaybackScreen):
         if self.stepping or self.session.over:
             return False
         carry_turn(self, self.session, self.session.begin(),
-                   played=lambda turn: TurnPlayed(turn, typed(turn.record.user) if turn.record else ""),
+                   played=lambda turn, result: TurnPlayed(turn, result, typed(turn.record.user) if turn.record else ""),
                    waiting=self._think, failed=self._turn_failed)
         return True
 
@@ -137,14 +137,15 @@ class SpectateScreen(PlaybackScreen):
                             title="Agent replaced", severity="warning", timeout=8)
         match = self.session.match
         log = self.query_one(NarrativeLog)
-        log.tell(message.said, message.turn.result.response)
+        log.tell(message.said, message.result.response)
         if ended(match, message.turn):
             self.pause()
             log.write(Text(f"Match over: {match.outcome} after {match.turns} turns.", style="bold reverse"))
             if self.session.memory.log is not None:
                 self._remembered(match.reflections, match.memory_error)
                 if match.blocking and match.memory_error is None:  # the models' own words: calls, off the UI thread
-                    run_in_background(self.app, match.refine, self._remembered)
+                    run_in_background(self.app, match.refine, lambda found: self._remembered(found, None),
+                                      lambda error: self._remembered(None, error))
         self.show()
 
     def _remembered(self, reflections, error: BaseException | str | None) -> None:
