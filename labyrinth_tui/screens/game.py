@@ -23,7 +23,6 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Input, Static
 
@@ -89,7 +88,7 @@ class GameCommandLine(CommandLine):
         await super().action_submit()
 
 
-class GameScreen(LookAndTravel, Screen):
+class GameScreen(LookAndTravel):
     DEFAULT_CSS = """
     #command {
         border: tall $primary-darken-1;
@@ -338,7 +337,7 @@ class GameScreen(LookAndTravel, Screen):
         game_map = self.query_one(GameMap)
         game_map.level_offset += step
         if game_map.cursor is not None:  # look mode's cursor goes with the level shown
-            game_map.cursor = (*game_map.cursor[:2], game_map.level)
+            game_map.cursor = game_map.at_level_shown(*game_map.cursor[:2])
             self._describe_cursor()
 
     def action_scroll_log(self, how: str) -> None:

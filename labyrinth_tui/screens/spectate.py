@@ -8,6 +8,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.timer import Timer
 from textual.widgets import Footer
 
 from labyrinth.engine import Game
@@ -63,8 +64,8 @@ class SpectateScreen(PlaybackScreen):
         self.stepping = False  # a turn is being played in the background
         self.told: set[str] = set()  # the roles whose lessons the log has shown
         self.replaced_told: set[str] = set()
-        self.countdowns: Countdowns | None = None  # made on mount: on the app's clock
-        self.waits_timer = None  # counts a model's quota wait down while the agents think
+        self.countdowns = Countdowns(self.clock)  # on the app's clock
+        self.waits_timer: Timer | None = None  # counts a model's quota wait down while the agents think
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="main"):
@@ -83,7 +84,6 @@ class SpectateScreen(PlaybackScreen):
         self.query_one("#cue", CuePanel).border_title = "Minotaur"
         self.query_one(StatusBar).preset = s.preset  # the bar shows the hunting ground's bounds
         self.query_one("#agents", AgentPanel).border_title = "Agents"
-        self.countdowns = Countdowns(self.app.clock)
         self.show()
         self.call_after_refresh(self.query_one(NarrativeLog).tell, None, s.response)  # once it knows its width
         if self.autoplay:
