@@ -305,6 +305,11 @@ class SpectateSession:
         return self.match.last.response
 
     @property
+    def sides(self) -> dict[str, Side]:
+        """The agents' seats, by role (both are agents' here)."""
+        return {role: asked(seat) for role, seat in self.match.sides.items()}
+
+    @property
     def observation(self):
         """What the user knows now (the map, the sounds)."""
         return self.match.sides["user"].observation

@@ -4,6 +4,8 @@ the user has seen, a folds the agent panel away, f2 gives the map the whole scre
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -12,7 +14,9 @@ from textual.timer import Timer
 from textual.widgets import Footer
 
 from labyrinth.engine import Game
-from labyrinth.engine.presets import PRESETS
+from labyrinth.engine.geometry import Pos
+from labyrinth.engine.presets import PRESETS, Bounds
+from labyrinth.engine.world import World
 from labyrinth.engine.wsap.perception import UserPerception
 
 from ..background import TurnPlayed, carry_turn, run_in_background
@@ -36,11 +40,11 @@ class WorldCells:
     """The whole hunting ground as a map the minimap can read (omniscient view); beyond its edge, what
     the user has seen (the maze goes on there, and the edge stays drawn where nothing is known)."""
 
-    def __init__(self, world, ground, seen) -> None:
+    def __init__(self, world: World, ground: Bounds, seen: Mapping[Pos, int]) -> None:
         self.world, self.ground, self.seen = world, ground, seen
 
-    def get(self, pos, default=None):
-        return self.world.cell(*pos) if self.ground.contains(*pos) else self.seen.get(pos, default)
+    def get(self, pos: Pos, /) -> int | None:
+        return self.world.cell(*pos) if self.ground.contains(*pos) else self.seen.get(pos)
 
 
 class SpectateScreen(PlaybackScreen):
@@ -174,7 +178,7 @@ class SpectateScreen(PlaybackScreen):
 
     def _show_agents(self) -> None:
         """The agents' panel, with the quota wait of a model that is waiting one out, counted down."""
-        sides = self.session.match.sides
+        sides = self.session.sides
         waits = {role: said for role, side in sides.items() if (said := self.countdowns.saying(side.agent))}
         self.query_one(AgentPanel).show(sides, self.session.match.plans, self.session.lessons, waits)
 
