@@ -154,10 +154,11 @@ class GameOverScreen(ModalScreen[str]):
     def on_button_pressed(self, event: Button.Pressed) -> None:
         """A button chooses what its key does: the buttons' ids are the choices (the story's saves it)."""
         event.stop()
-        if event.button.id == "story":
+        choice = event.button.id
+        if choice == "story":
             self.action_story()
-        else:
-            self.action_choose(event.button.id)
+        elif choice is not None:  # each button here has one
+            self.action_choose(choice)
 
     def action_story(self) -> None:
         """Write the game's story next to its replay, off the UI thread (the replay is played back), and

@@ -223,7 +223,7 @@ class LeaderboardScreen(Screen):
             return
         from .replay_player import watch
 
-        match = self.board.matches[int(event.row_key.value)]
+        match = self.board.matches[event.cursor_row]  # the rows are the matches, in order
         problem = self.query_one("#board-problem", Static)
         problem.update("")
         if match.replay is None:
@@ -244,10 +244,9 @@ def _fill(table: DataTable, columns: tuple[Column, ...], rows) -> None:
     """``table`` anew with ``columns`` and ``rows`` (already printable; shown as words, never markup)."""
     table.clear(columns=True)
     table.add_columns(*(Text(c.header, justify="right" if c.right else "left") for c in columns))
-    for index, row in enumerate(rows):
+    for row in rows:
         table.add_row(*(Text(cell, justify="right" if c.right else "left") for c, cell in zip(columns, row,
-                                                                                            strict=True)),
-                      key=str(index))
+                                                                                            strict=True)))
 
 
 def _damaged(lines: tuple[str, ...]) -> list[Text]:
