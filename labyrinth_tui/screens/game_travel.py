@@ -104,7 +104,7 @@ class LookAndTravel(Screen):
 
     def action_move_cursor(self, direction: str, cells: int = 1) -> None:
         game_map = self.query_one(GameMap)
-        if game_map.cursor is None:  # a key of look mode's, which has a cursor
+        if game_map.cursor is None:  # look mode's keys: the cursor is set (None only before the map's first view)
             return
         (x, y, z), (dx, dy) = game_map.cursor, STEP[direction]
         game_map.cursor = (x + dx * cells, y + dy * cells, z)

@@ -86,9 +86,9 @@ class Minimap(Widget, can_focus=True):
             return
         view, level = self.view, self._level(self.view)
         looking = "" if self.level_offset == 0 else f" (looking; you are on {view.user[2]})"
-        elsewhere = view.minotaur[2] if view.whole and view.minotaur is not None and view.minotaur[2] != level else None
+        minotaur_on = view.minotaur[2] if view.whole and view.minotaur is not None else level  # said when elsewhere
         self.border_title = (f"Level {level}{looking}" + (", all-seeing" if view.whole else "")
-                             + (f", Minotaur on {elsewhere}" if elsewhere is not None else "")
+                             + (f", Minotaur on {minotaur_on}" if minotaur_on != level else "")
                              + (", 2 rows a line" if self._frame(view).stack > 1 else ""))  # the least, last
 
     def watch_cursor(self) -> None:
