@@ -99,8 +99,12 @@ class LabyrinthApp(App):
         missing = self._missing_provider(new)
         if missing:
             problem, role = missing
-            self.push_screen(ProviderMissingScreen(problem, "user" if role == "user" else "Minotaur"),
-                             lambda builtin: builtin and self.start(replace(new, **{role: "builtin"})))
+
+            def chosen(builtin: bool | None) -> None:
+                if builtin:
+                    self.start(replace(new, user="builtin") if role == "user" else replace(new, minotaur="builtin"))
+
+            self.push_screen(ProviderMissingScreen(problem, "user" if role == "user" else "Minotaur"), chosen)
         elif llm_providers(new):
             self._open_in_background(lambda: self._session(new), " and ".join(llm_providers(new)),
                                      typing=not new.spectated)
@@ -135,16 +139,20 @@ class LabyrinthApp(App):
                                 asking, typing, self.clock)
         self.push_screen(opening)
 
-        def made(session: PlaySession | SpectateSession | None, error: BaseException | None) -> None:
+        def opened() -> None:
             self.opening = False
             while opening in self.screen_stack:  # a help screen may be open above it
                 self.pop_screen()
-            if error is not None:
-                self.notify(printable(str(error)), title="Cannot start", severity="error", markup=False)
-            else:
-                self._open(session, opening.typed_ahead, opening.draft)
 
-        run_in_background(self, make, made)
+        def made(session: PlaySession | SpectateSession) -> None:
+            opened()
+            self._open(session, opening.typed_ahead, opening.draft)
+
+        def failed(error: BaseException) -> None:
+            opened()
+            self.notify(printable(str(error)), title="Cannot start", severity="error", markup=False)
+
+        run_in_background(self, make, made, failed)
 
     def _open(self, session: PlaySession | SpectateSession, typed_ahead: Sequence[tuple[str, UserInput]] = (),
               draft: str = "") -> None:
@@ -165,8 +173,11 @@ class LabyrinthApp(App):
             missing = self._missing_provider(NewGame(saved.seed, saved.preset, saved.difficulty, HUMAN,
                                                      saved.minotaur, self.providers))
             if missing:  # the recorded decisions replay as they are; from here on the built-in agent decides
-                self.push_screen(ProviderMissingScreen(missing[0], "Minotaur"),
-                                 lambda builtin: builtin and self.resume(replace(saved, minotaur="builtin")))
+                def chosen(builtin: bool | None) -> None:
+                    if builtin:
+                        self.resume(replace(saved, minotaur="builtin"))
+
+                self.push_screen(ProviderMissingScreen(missing[0], "Minotaur"), chosen)
             elif not self.opening:
                 self._open_in_background(lambda: PlaySession.resume(saved, self.providers, self.learning),
                                          saved.minotaur)

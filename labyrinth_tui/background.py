@@ -12,31 +12,42 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol, TypeVar
 
 from textual.app import App
 from textual.message import Message
 from textual.screen import Screen
 
 from labyrinth.agents.runner import Answer, Match, Turn
+from labyrinth.engine.turn import TurnResult
+
+T = TypeVar("T")
+A = TypeVar("A")
 
 
-def run_in_background(app: App, call: Callable[[], Any],
-                      done: Callable[[Any, BaseException | None], None]) -> None:
-    """Run ``call()`` in a daemon thread, then ``done(result, error)`` on the UI thread."""
+def run_in_background(app: App[object], call: Callable[[], T], done: Callable[[T], object],
+                      failed: Callable[[BaseException], object]) -> None:
+    """Run ``call()`` in a daemon thread, then on the UI thread ``done(result)``, or ``failed(error)``
+    when it raised."""
     def run() -> None:
         try:
-            result, error = call(), None
-        except Exception as exc:  # noqa: BLE001 - handed to ``done``, which tells the player
-            result, error = None, exc
-        if not app.is_running:
-            return  # the app has closed meanwhile: nobody waits for the answer
-        try:
-            app.call_from_thread(done, result, error)
-        except RuntimeError:
-            pass  # it closed between the check and the call
+            result = call()
+        except Exception as exc:  # noqa: BLE001 - handed to ``failed``, which tells the player
+            _back_on_ui_thread(app, failed, exc)
+        else:
+            _back_on_ui_thread(app, done, result)
 
     threading.Thread(target=run, daemon=True, name="labyrinth-background").start()
+
+
+def _back_on_ui_thread(app: App[object], callback: Callable[[A], object], argument: A) -> None:
+    """``callback(argument)`` on the UI thread, unless the app has closed: nobody waits for it then."""
+    if not app.is_running:
+        return
+    try:
+        app.call_from_thread(callback, argument)
+    except RuntimeError:
+        pass  # it closed between the check and the call
 
 
 class Session(Protocol):
@@ -49,31 +60,30 @@ class Session(Protocol):
 
 @dataclass
 class TurnPlayed(Message):
-    """A turn is done (played, or refused at once): the screen shows it. ``said``: the user's
-    command in words, as typed or as the user's agent chose it."""
+    """A turn is done (played, or refused at once): the screen shows it. ``result``: the done turn's
+    (``turn.result``, which its type cannot say is set). ``said``: the user's command in words, as
+    typed or as the user's agent chose it."""
 
     turn: Turn
+    result: TurnResult
     said: str
 
 
-def carry_turn(screen: Screen, session: Session, turn: Turn, *, played: Callable[[Turn], Message],
+def carry_turn(screen: Screen, session: Session, turn: Turn, *, played: Callable[[Turn, TurnResult], Message],
                waiting: Callable[[], None], failed: Callable[[BaseException], None]) -> None:
-    """Take ``turn`` on until it is done, then post ``played(turn)`` to ``screen`` (made at once:
+    """Take ``turn`` on until it is done, then post ``played(turn, its result)`` to ``screen`` (made at once:
     it tells the turn as it was). A blocking agent's ask is the only part that goes to a thread
     (``waiting()`` is called first); the answers and the engine's step stay on the UI thread. An
     ask that raised (a bug: an agent's own failure is a fallback) goes to ``failed`` instead."""
     match = session.match
-    while not turn.done and not match.blocking:
+    while turn.result is None and not match.blocking:
         turn = session.answer(turn, match.ask(turn))
-    if turn.done:
-        screen.post_message(played(turn))
+    if turn.result is not None:
+        screen.post_message(played(turn, turn.result))
         return
     waiting()
 
-    def answered(answers: Mapping[str, Answer] | None, error: BaseException | None) -> None:
-        if error is not None:
-            failed(error)
-        else:
-            carry_turn(screen, session, session.answer(turn, answers), played=played, waiting=waiting, failed=failed)
+    def answered(answers: Mapping[str, Answer]) -> None:
+        carry_turn(screen, session, session.answer(turn, answers), played=played, waiting=waiting, failed=failed)
 
-    run_in_background(screen.app, lambda: match.ask(turn), answered)
+    run_in_background(screen.app, lambda: match.ask(turn), answered, failed)

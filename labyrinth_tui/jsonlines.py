@@ -19,7 +19,7 @@ line that makes a turn.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, Protocol
 
 from pydantic import BaseModel
 from pydantic_core import from_json
@@ -76,20 +76,27 @@ def _answer_of(result: TurnResult, roles: tuple[str, ...]) -> bytes:
 
 def _split_external(line: bytes) -> dict[str, Any] | str:
     """The two halves of an external-mode line, or why it is not one."""
-    line = without_bom(line)
+    text = without_bom(line)
     try:
-        data = from_json(line)  # the engine's own JSON reader: the same short reasons as in the other modes
+        data = from_json(text)  # the engine's own JSON reader: the same short reasons as in the other modes
     except ValueError as exc:
         return f"Not valid JSON ({exc}). Send {{\"user\": {{...UserInput}}, \"minotaur\": {{...MinotaurDecision}}}}."
     if not isinstance(data, dict) or set(data) != {"user", "minotaur"}:
         return ('Each line must be an object with exactly two fields, "user" (a UserInput) '
                 'and "minotaur" (a MinotaurDecision).')
-    if (twice := duplicate_key(line)) is not None:
+    if (twice := duplicate_key(text)) is not None:
         return f"The field {excerpt(twice)} is given twice; send each field once (which was meant cannot be known)."
     return data
 
 
-def _batches(stdin: BinaryIO, limit: int = MAX_LINE_BYTES) -> Iterator[list[bytes | None]]:
+class Chunks(Protocol):
+    """Input read as it arrives (a BufferedReader, as stdin's is)."""
+
+    def read1(self, size: int = -1, /) -> bytes:
+        """Whatever is ready, up to ``size`` bytes, waiting only when nothing is; b"" at the end."""
+
+
+def _batches(stdin: Chunks, limit: int = MAX_LINE_BYTES) -> Iterator[list[bytes | None]]:
     """The input's lines, in batches of those that had arrived together; None stands for a
     line longer than ``limit`` bytes.
 
@@ -126,7 +133,7 @@ def _batches(stdin: BinaryIO, limit: int = MAX_LINE_BYTES) -> Iterator[list[byte
         yield [bytes(pending)]
 
 
-def serve(match: Match, stdin: BinaryIO, stdout: BinaryIO, say: Callable[[str], None] | None = None) -> int:
+def serve(match: Match, stdin: Chunks, stdout: BinaryIO, say: Callable[[str], None] | None = None) -> int:
     """Play ``match`` over JSON lines (bytes, UTF-8) until EOF: exactly one line out for each line
     in. The pipe plays its Outside seats, except those Fed. ``say`` hears, once, of a model that
     kept failing and was replaced by the built-in agent (the pipe's answers go on as before)."""
@@ -142,10 +149,11 @@ def serve(match: Match, stdin: BinaryIO, stdout: BinaryIO, say: Callable[[str], 
             pushed = TOO_LONG if line is None else EMPTY if not line.strip() else \
                 _split_external(line) if len(roles) == 2 else {roles[0]: line}
             turn = match.refuse(pushed) if isinstance(pushed, str) else match.play_turn(**pushed, **fed)
+            assert turn.result is not None  # a refused turn and a played one are both done
             write(_answer_of(turn.result, roles) + b"\n")
         flush()
         for role, side in list(watched.items()):
-            if side.stats.replaced:
+            if side.stats.replaced and say is not None:  # watched only when someone hears of it
                 del watched[role]
                 say(replaced(role, side.agent))
     return 0

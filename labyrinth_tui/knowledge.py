@@ -5,6 +5,7 @@ the keys typed ahead of it and stops a travel (the roguelikes' "flush input on d
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from labyrinth.engine import GameStateResponse
@@ -31,7 +32,7 @@ class Bearings:
     turn: int
     spot: Pos
 
-    def lying(self, inventory: list[str]) -> tuple[tuple[str, str | None, int], ...]:
+    def lying(self, inventory: Collection[str]) -> tuple[tuple[str, str | None, int], ...]:
         """The hums of the stones not taken since."""
         return tuple(hum for hum in self.hums if hum[0] not in inventory)
 

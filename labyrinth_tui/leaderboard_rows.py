@@ -116,7 +116,7 @@ def nothing_to_show(board: Board | None, **chosen: object) -> str | None:
 def rating_rows(ratings: Sequence[Rating]) -> list[tuple[str, ...]]:
     """One row per contestant of a role, best first: its place, label, rating with its 95% interval,
     matches, wins/draws/losses, and win rate with its 95% Wilson interval."""
-    rows = []
+    rows: list[tuple[str, ...]] = []
     for place, r in enumerate(ratings, 1):
         low, high = r.win_interval
         rows.append((str(place), printable(r.label), f"{r.rating:.0f}", interval(r.low, r.high, "{:.0f}–{:.0f}"),

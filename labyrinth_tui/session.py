@@ -14,11 +14,12 @@ from labyrinth.agents.memory_manager import GameMemory, learners_of, learning_in
 from labyrinth.agents.registry import make_agent
 from labyrinth.agents.resume import resume_into
 from labyrinth.agents.runner import Answer, Match, Outside, Turn
-from labyrinth.agents.side import Side
+from labyrinth.agents.side import OutsideSide, Side
 from labyrinth.engine import Game, GameStateResponse, UserInput
 from labyrinth.engine import events as ev
 from labyrinth.engine.presets import PRESETS
 from labyrinth.engine.turn import TurnResult
+from labyrinth.engine.wsap.perception import UserPerception
 from labyrinth.saves.experience import Experience
 from labyrinth.saves.games import SavedGame, delete_game, now_iso, save_game, saves_dir
 from labyrinth.saves.paths import StorageError, confined, remove, replays_dir
@@ -48,6 +49,22 @@ def open_memory(learning: bool | tuple[str, ...], seed: int, preset: str,
         return GameMemory(Experience() if learners else None, seed, preset, difficulty, learners), None
     except StorageError as exc:
         return GameMemory(None, seed, preset, difficulty), f"Playing without memory: {exc}"
+
+
+def user_map(seat: Side | OutsideSide) -> UserPerception:
+    """The user's seat's perception, the map the user has seen: a user's knowledge makes a
+    UserPerception, and each user's seat here keeps one (an agent's always; an Outside seat's unless
+    it is told not to observe, which only a replay's Minotaur is)."""
+    perception = seat.perception
+    assert isinstance(perception, UserPerception), "the user's seat keeps no map"
+    return perception
+
+
+def asked(seat: Side | OutsideSide) -> Side:
+    """A seat of ``match.sides``, as the Side it is: the match keeps its asked seats there, and only
+    a Side is asked."""
+    assert isinstance(seat, Side), "an Outside seat is never asked"
+    return seat
 
 
 @dataclass
@@ -104,7 +121,7 @@ class PlaySession:
         self.save_path: Path | None = None  # this game's save, once it has one
         self.resumed_turns = 0  # the turns a resumed game had played before (its replay's start)
         self.earlier_replay: str | None = None  # a resumed game's replay up to its save, until this one supersedes it
-        self.mapped = self.match.seats["user"].perception  # the map the user has seen
+        self.mapped = user_map(self.match.seats["user"])
         self.response: GameStateResponse = self.match.last.response  # the latest answer, a refusal too
         self.known = Knowledge(PRESETS[self.preset], self.response, self.observation)  # bearings, sightings, danger
         self.told: list[tuple[str | None, GameStateResponse]] = [(None, self.response)]  # what the log opens with
@@ -115,7 +132,7 @@ class PlaySession:
 
     @property
     def minotaur(self) -> Side:
-        return self.match.sides["minotaur"]
+        return asked(self.match.sides["minotaur"])
 
     @property
     def observation(self):
@@ -142,13 +159,14 @@ class PlaySession:
     def _finished(self, turn: Turn) -> Turn:
         """A done turn counted in the figures (the match keeps the played ones for a save); the
         turn that ends the game finishes its replay and removes its save."""
-        if turn.done:
-            self.response = turn.result.response
+        result = turn.result
+        if result is not None:  # done
+            self.response = result.response
             if turn.record is not None:  # played: not refused, nor sent after the end
-                self.figures.count(turn.result)
-            self.known.learn(turn.result, self.observation)
+                self.figures.count(result)
+            self.known.learn(result, self.observation)
             if self.earlier_replay is not None and self.match.recorder is not None:
-                self._drop_earlier_replay()
+                self._drop_earlier_replay(self.earlier_replay)
             if ended(self.match, turn):
                 self.match.close()
                 self._forget_save()
@@ -171,7 +189,7 @@ class PlaySession:
         closed where the game stopped (removed when no turn was played here). OSError, SaveError: the
         game could not be saved, nothing was closed, it can go on."""
         path = self.autosave()
-        replay = self.match.recorder.path if self.match.recorder is not None else None
+        replay = self.replay_path
         self.match.close()
         if replay is not None and len(self.match.played) == self.resumed_turns:  # nothing new: no replay to keep
             try:
@@ -180,17 +198,24 @@ class PlaySession:
                 pass  # an empty replay left behind is harmless; the game was saved
         return path
 
-    def _drop_earlier_replay(self) -> None:
-        """The resumed game played on and its recording holds every turn: the replay its save named goes,
-        when it is the same game up to the save (an edited save naming another file leaves that be)."""
-        name, self.earlier_replay = self.earlier_replay, None
+    @property
+    def replay_path(self) -> Path | None:
+        """The replay being written; None once it is closed or stopped (the match lets go of its
+        recorder, ``recording``, then)."""
+        return self.recording.path if self.match.recorder is not None else None
+
+    def _drop_earlier_replay(self, name: str) -> None:
+        """The resumed game played on and its recording holds every turn: the replay its save named
+        (``name``) goes, when it is the same game up to the save (an edited save naming another file
+        leaves that be)."""
+        self.earlier_replay = None
         folder = replays_dir()
         path = folder / Path(name).name
         try:
             earlier = read_replay(path)
             same = (earlier.header.seed, earlier.header.preset, earlier.header.difficulty) == (
                 self.seed, self.preset, self.difficulty)
-            if same and path != self.match.recorder.path and earlier.end is None and [
+            if same and path != self.replay_path and earlier.end is None and [
                     (t.user, t.minotaur) for t in earlier.turns] == self.match.played[:len(earlier.turns)]:
                 remove(path, folder)
         except (ReplayError, OSError):
@@ -209,7 +234,7 @@ class PlaySession:
         stones = sum("STONE" in item for item in r.user_state.inventory)
         summary = (f"{self.preset}, seed {self.seed}: level {state.user[2]}, {stones}/{STONE_COUNT} stones, "
                    f"{r.environment.game_time:g} s, turn {state.turn}")
-        recording = self.match.recorder.path if self.match.recorder is not None else None
+        recording = self.replay_path
         return SavedGame(self.save_path, now_iso(), self.seed, self.preset, self.difficulty, self.minotaur_kind,
                          list(self.match.played), state.digest(), summary,
                          replay_file=self.earlier_replay or (recording.name if recording else None))
@@ -268,7 +293,7 @@ class SpectateSession:
                            memory=self.memory, recorder=ReplayWriter())
         self.seed, self.preset, self.difficulty = seed, preset, difficulty
         self.user_kind, self.minotaur_kind = user, minotaur
-        self.mapped = self.match.sides["user"].perception  # the map the user has seen
+        self.mapped = user_map(self.match.sides["user"])
         self.known = Knowledge(PRESETS[preset], self.response, self.observation)  # what the user knows besides
 
     @property
@@ -278,6 +303,11 @@ class SpectateSession:
     @property
     def response(self) -> GameStateResponse:
         return self.match.last.response
+
+    @property
+    def sides(self) -> dict[str, Side]:
+        """The agents' seats, by role (both are agents' here)."""
+        return {role: asked(seat) for role, seat in self.match.sides.items()}
 
     @property
     def observation(self):
@@ -294,7 +324,7 @@ class SpectateSession:
     def answer(self, turn: Turn, answers: Mapping[str, Answer]) -> Turn:
         """The agents' answers taken and the turn played; the turn that ends the match finishes its replay."""
         turn = self.match.answer(turn, answers)
-        if turn.done:
+        if turn.result is not None:  # done
             self.known.learn(turn.result, self.observation)
         if ended(self.match, turn):
             self.match.close()
@@ -318,7 +348,7 @@ class ReplaySession:
         self.match = Match(Outside(h.user_agent), Outside(h.minotaur_agent, observe=False), seed=h.seed,
                            preset=h.preset, difficulty=h.difficulty, max_turns=None)
         self.at = 0  # turns played back
-        self.mapped = self.match.seats["user"].perception
+        self.mapped = user_map(self.match.seats["user"])
         self.known = Knowledge(PRESETS[self.preset], self.response, self.observation)
 
     @property

@@ -28,11 +28,11 @@ LEGEND = ("# rock  . passage  = crawlway  ^ ramp up  v ramp down  @ where the us
 def story(replay: Replay) -> str:
     """The story of ``replay``'s game, as far as it plays back as recorded."""
     session, figures, told = ReplaySession(replay), Figures(), []
-    while not session.over:
-        recorded = session.step()
+    while (recorded := session.step()) is not None:  # None once it is over
         figures.count(session.match.last)
         told.append((typed(recorded.user), session.response.raw_text_output))
     h, end, state = replay.header, replay.end, session.game.state
+    assert replay.path is not None  # read_replay's: read from its file
     lines = [f"Labyrinth: The Temporal Hunt - the story of a game ({printable(replay.path.name)})",
              (f"{h.preset}, seed {h.seed}, {h.difficulty}: {printable(h.user_agent)} vs the "
               f"{printable(h.minotaur_agent)} Minotaur, begun {printable(local_time(h.created_at))}"), ""]

@@ -49,8 +49,8 @@ def _search(cells: Mapping[Pos, int], start: Pos, arrived) -> list[tuple[str, Po
         at = queue.popleft()
         if arrived(at):
             steps = []
-            while came[at] is not None:
-                direction, before = came[at]
+            while (step := came[at]) is not None:
+                direction, before = step
                 steps.append((direction, at))
                 at = before
             return steps[::-1]

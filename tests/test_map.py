@@ -76,8 +76,8 @@ async def test_the_trail_and_the_grounds_edge_are_drawn():
         user = session.game.state.user
         trail = [p for p in session.mapped.walked if p != user and session.mapped.seen.get(p) == 1 and p[2] == user[2]]
         assert trail, "the user walked somewhere"
-        marks = game_map._marks(user[2])
-        assert all(game_map.glyph(p, marks) is TRAIL for p in trail)
+        marks = game_map._marks(game_map.view, user[2])
+        assert all(game_map.glyph(game_map.view, p, marks) is TRAIL for p in trail)
         lines = drawn(game_map)
         assert sum(TRAIL.text.strip() in line for line in lines) >= 1
         ground = PRESETS["tiny"]  # 16 x 16: it fits, so the whole edge is in view, a ring of 18 x 18
@@ -97,7 +97,7 @@ async def test_looking_at_another_level_marks_where_you_are():
         await pilot.pause()
         x, y, z = screen.session.game.state.user
         assert game_map.level == z + 1 and f"you are on {z}" in str(game_map.border_title)
-        assert game_map.glyph((x, y, z + 1), game_map._marks(z + 1)) is HERE
+        assert game_map.glyph(game_map.view, (x, y, z + 1), game_map._marks(game_map.view, z + 1)) is HERE
         lines = drawn(game_map)
         assert sum(line.count(HERE.text) for line in lines) == 1 and not any(USER.text in line for line in lines)
 
@@ -171,7 +171,7 @@ def test_a_user_beyond_the_edge_stays_in_view_and_the_cells_there_are_drawn():
     game_map = Minimap()
     game_map.view = view
     beside = (outside[0] + 1, outside[1], outside[2])
-    assert game_map.glyph(outside, {}) is TRAIL and game_map.glyph(beside, {}) is not EDGE
+    assert game_map.glyph(view, outside, {}) is TRAIL and game_map.glyph(view, beside, {}) is not EDGE
     view.cells[(ground.x0, ground.y0 - 1, outside[2])] = 1  # a known cell on the edge's ring shows itself
-    assert game_map.glyph((ground.x0, ground.y0 - 1, outside[2]), {}) is CELL_GLYPHS[1]
-    assert game_map.glyph((ground.x0 + 1, ground.y0 - 1, outside[2]), {}) is EDGE
+    assert game_map.glyph(view, (ground.x0, ground.y0 - 1, outside[2]), {}) is CELL_GLYPHS[1]
+    assert game_map.glyph(view, (ground.x0 + 1, ground.y0 - 1, outside[2]), {}) is EDGE

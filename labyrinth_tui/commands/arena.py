@@ -118,15 +118,21 @@ def run(args: argparse.Namespace) -> int:
     settings = ArenaSettings(args.user, args.minotaur, args.preset, args.difficulty, args.max_turns, models,
                              memory=keeper is not None, lessons=lessons, learners=learners(args))
     status = Console(stderr=True)
-    keep = keeper.keep if keeper else None
-    progress, ended = Progress(), []
+    progress = Progress()
+    ended: list[MatchResult] = []
+
+    def finished(result: MatchResult) -> None:
+        """A match ended: kept in ``ended`` (said on Ctrl-C too), and by the memory's keeper."""
+        ended.append(result)
+        if keeper:
+            keeper.keep(result)
+
     try:
         if sys.stdout.isatty() and status.is_terminal:
-            summary = _with_progress(status, settings, seeds, args.jobs, recorder_factory, keep, progress, ended)
+            summary = _with_progress(status, settings, seeds, args.jobs, recorder_factory, finished, progress)
         else:
             summary = run_arena(settings, seeds, jobs=args.jobs, recorder_factory=recorder_factory,
-                                on_result=lambda result: (ended.append(result), keep and keep(result)),
-                                progress=progress)
+                                on_result=finished, progress=progress)
     except KeyboardInterrupt:  # the matches that ended are kept, and the health of the calls said
         summary = ArenaSummary(settings.prepared(), tuple(sorted(ended, key=lambda r: r.seed)), 0.0, len(seeds),
                                "stopped by Ctrl-C")
@@ -188,8 +194,8 @@ def _replay_writer(directory: Path, seed: int) -> ReplayWriter:
 
 
 def _with_progress(console: Console, settings: ArenaSettings, seeds: range, jobs: int,
-                   recorder_factory: RecorderFactory | None, keep: Callable[[MatchResult], None] | None,
-                   playing: Progress, ended: list[MatchResult]) -> ArenaSummary:
+                   recorder_factory: RecorderFactory | None, finished: Callable[[MatchResult], None],
+                   playing: Progress) -> ArenaSummary:
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
@@ -208,9 +214,7 @@ def _with_progress(console: Console, settings: ArenaSettings, seeds: range, jobs
         task = progress.add_task("", total=len(seeds))
 
         def advance(result: MatchResult) -> None:
-            ended.append(result)
-            if keep:
-                keep(result)
+            finished(result)
             tally[result.outcome] += 1
             progress.update(task, advance=1, refresh=True,
                             description="  ".join(f"{k.lower()} {v}" for k, v in tally.items()))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import cast
 
 from labyrinth.agents.registry import contestant_names
 
@@ -31,7 +32,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..jsonlines import gsm_match, serve
+    from ..jsonlines import Chunks, gsm_match, serve
 
     if args.user and args.minotaur:
         args.own_parser.error("the pipe plays one side: give --user (the pipe is the Minotaur) or --minotaur, "
@@ -41,5 +42,6 @@ def run(args: argparse.Namespace) -> int:
                       settings)
     # A large output buffer: a bulk run then writes to the pipe in big pieces.
     with open(sys.stdout.fileno(), "wb", buffering=1 << 20, closefd=False) as out:
-        return serve(match, sys.stdin.buffer, out,
+        # stdin's buffer is a BufferedReader, which reads what has arrived (read1): typeshed says BinaryIO only
+        return serve(match, cast(Chunks, sys.stdin.buffer), out,
                      say=lambda line: print(f"labyrinth gsm: {printable(line)}", file=sys.stderr, flush=True))

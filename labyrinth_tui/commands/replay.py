@@ -65,6 +65,7 @@ def show(path: Path, verify: bool, out: TextIO, summary: bool = False) -> int:
 def write_summary(recorded: Replay, out: TextIO) -> None:
     """The replay as text: its header, outcome, fallbacks and one line per turn."""
     h, end, turns = recorded.header, recorded.end, recorded.turns
+    assert recorded.path is not None  # read_replay's: read from its file
     out.write(f"{printable(recorded.path.name)}\n"
               f"  recorded {printable(local_time(h.created_at))}: seed {h.seed}, preset {printable(h.preset)}, "
               f"difficulty {printable(h.difficulty)}, {_limit(h.max_turns)}\n"
@@ -87,7 +88,7 @@ def _limit(max_turns: int | None) -> str:
 
 
 def _turn_line(turn: RecordedTurn) -> str:
-    line = f"{turn.turn:>5}  {_user_text(turn.user):<24} {_minotaur_text(turn.minotaur):<24} {printable(turn.status)}"
+    line = f"{turn.turn:>5}  {_user_text(turn.user):<24} {_minotaur_text(turn.minotaur):<24} {printable(turn.status or '-')}"
     for side, why in (("user", turn.user_fallback), ("Minotaur", turn.minotaur_fallback)):
         if why is not None:
             line += f"  [{side} fallback: {printable(why)}]"

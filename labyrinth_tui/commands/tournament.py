@@ -211,8 +211,9 @@ def _report(run: Run, interrupted: bool) -> None:
     if run.stopped:
         _say(f"stopped: {run.stopped}; {_resume_hint(run)}")
     voids: dict[str, list[MatchRow]] = {}
-    for row in run.void:  # each reason once, with the matches it voided
-        voids.setdefault(row.void, []).append(row)
+    for row in run.done:  # each reason once, with the matches it voided (run.void, read here with their reasons)
+        if row.void is not None:
+            voids.setdefault(row.void, []).append(row)
     for why, rows in voids.items():
         pairings = sorted({f"{r.user} vs {r.minotaur}" for r in rows})
         _say(f"{len(rows)} match{'es' * (len(rows) > 1)} void ({', '.join(pairings[:3])}"

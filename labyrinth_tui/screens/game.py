@@ -23,7 +23,6 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Input, Static
 
@@ -31,9 +30,11 @@ from labyrinth.agents.runner import Turn
 from labyrinth.engine import UserInput
 from labyrinth.engine.commands import shorten
 from labyrinth.engine.presets import PRESETS
+from labyrinth.engine.turn import TurnResult
 from labyrinth.saves.games import SaveError
 from labyrinth.saves.paths import advice
 
+from ..app_access import labyrinth_app
 from ..background import TurnPlayed, carry_turn
 from ..session import PlaySession, ended
 from ..terminal_text import plain, printable
@@ -74,21 +75,29 @@ class GameCommandLine(CommandLine):
         Binding("shift+down", "screen.scroll_log('down')", "log line down", show=False, id="log-line-down"),
     ]
 
-    def on_key(self, event: events.Key) -> None:
+    @property
+    def game(self) -> GameScreen:
+        """The screen this line is on: only the game screen has one."""
+        screen = self.screen
+        assert isinstance(screen, GameScreen)
+        return screen
+
+    async def on_key(self, event: events.Key) -> None:
         """A key typed ahead of danger is dropped (an Enter with the line it would have sent), one pressed
-        while travelling stops it."""
-        if self.screen.key_taken(event):
+        while travelling stops it. (Textual calls each class's handler: CommandLine's comes after this one,
+        unless this one prevents it.)"""
+        if self.game.key_taken(event):
             event.stop()
             event.prevent_default()
             if event.key == "enter":
                 self.value = ""
 
     async def action_submit(self) -> None:
-        self.screen.mend_first_word(ended=True)  # Enter ends a word begun on the map too
+        self.game.mend_first_word(ended=True)  # Enter ends a word begun on the map too
         await super().action_submit()
 
 
-class GameScreen(LookAndTravel, Screen):
+class GameScreen(LookAndTravel):
     DEFAULT_CSS = """
     #command {
         border: tall $primary-darken-1;
@@ -172,7 +181,7 @@ class GameScreen(LookAndTravel, Screen):
             return
         self.typed_ahead.append((message.said, message.command))
         if self.thinking is not None:
-            self._show_thinking()
+            self._show_thinking(self.thinking[0])
 
     def on_command_line_refused(self, message: CommandLine.Refused) -> None:
         self.query_one("#hint", Static).update(plain(f"'{printable(shorten(message.said))}': {message.hint}"))
@@ -184,24 +193,31 @@ class GameScreen(LookAndTravel, Screen):
         nowhere (a known wall: free, typed or keyed); whether a turn began."""
         if self.session.over:
             return False
-        shut = command.command == "MOVE" and way_shut(command.direction, self._known_ways())
+        shut = self._known_shut(command)
         if shut:
             self.query_one("#hint", Static).update(shut)
             return False
         if self.thinking is not None:
             self.notify("The Minotaur is still thinking.", timeout=1.5)
             return False
-        carry_turn(self, self.session, self.session.begin(command), played=lambda turn: self._played(turn, said),
-                   waiting=self._think, failed=self._turn_failed)
+        carry_turn(self, self.session, self.session.begin(command),
+                   played=lambda turn, result: self._played(turn, result, said), waiting=self._think,
+                   failed=self._turn_failed)
         return True
 
-    def _played(self, turn: Turn, said: str) -> TurnPlayed:
+    def _known_shut(self, command: UserInput) -> str | None:
+        """Why ``command`` goes nowhere, when it is a move the player knows is into a wall (way_shut)."""
+        if command.command != "MOVE" or command.direction is None:  # a MOVE has one (UserInput checks)
+            return None
+        return way_shut(command.direction, self._known_ways())
+
+    def _played(self, turn: Turn, result: TurnResult, said: str) -> TurnPlayed:
         """The done turn as a message, made the moment it is done: a danger it brought (or a travel it
         cut short) drops every key stamped before this message."""
-        message = TurnPlayed(turn, said)
+        message = TurnPlayed(turn, result, said)
         danger = self.session.known.alarm
         if self.travel is not None:
-            danger = self.travel.check(turn.result.response, danger)
+            danger = self.travel.check(result.response, danger)
         if danger:
             self.flush = Flush(message.time, danger)
         return message
@@ -218,12 +234,11 @@ class GameScreen(LookAndTravel, Screen):
         if flush is None or pressed_at > flush.before:
             return False
         flush.dropped += 1
-        self._tell_dropped()
+        self._tell_dropped(flush)
         return True
 
-    def _tell_dropped(self) -> None:
+    def _tell_dropped(self, flush: Flush) -> None:
         """Say once, below the dangerous turn, that keys typed ahead of it were dropped."""
-        flush = self.flush
         if flush.dropped and flush.shown and not flush.told:
             flush.told = True
             self.query_one(NarrativeLog).write(plain(f"Keys typed ahead were dropped: {flush.why}.",
@@ -238,12 +253,13 @@ class GameScreen(LookAndTravel, Screen):
     def _think(self) -> None:
         """The Minotaur is asked off the UI thread: the focus stays where it is, the command line takes
         commands into the queue, the map's keys (levels, help) still answer."""
-        self.thinking = (self.clock(), self.set_interval(THINKING_TICK_S, self._show_thinking))
-        self._show_thinking()
+        began = self.clock()
+        self.thinking = (began, self.set_interval(THINKING_TICK_S, lambda: self._show_thinking(began)))
+        self._show_thinking(began)
 
-    def _show_thinking(self) -> None:
-        """How long the Minotaur has been thinking, or, while its model waits out a quota, how long it still waits."""
-        began, _ = self.thinking
+    def _show_thinking(self, began: float) -> None:
+        """How long the Minotaur has been thinking (since ``began``), or, while its model waits out a quota,
+        how long it still waits."""
         waiting = self.countdowns.saying(self.session.minotaur.agent)
         hint = (Text(printable(waiting), style="italic bold") if waiting else
                 Text(f"The Minotaur is thinking... {self.clock() - began:.1f} s", style="italic"))
@@ -270,12 +286,12 @@ class GameScreen(LookAndTravel, Screen):
         self._done_thinking()
         self.query_one("#hint", Static).update(self._minotaur_note(message.turn))
         log = self.query_one(NarrativeLog)
-        log.tell(message.said, message.turn.result.response)
+        log.tell(message.said, message.result.response)
         flush = self.flush
         if flush is not None and flush.before == message.time:  # the danger this turn brought
             flush.shown, flush.dropped = True, flush.dropped + len(self.typed_ahead)
             self.typed_ahead.clear()
-            self._tell_dropped()
+            self._tell_dropped(flush)
         self.travel_after(log)
         self._show()
         if ended(self.session.match, message.turn):
@@ -284,7 +300,7 @@ class GameScreen(LookAndTravel, Screen):
             if self.looking:
                 self.action_leave_look()
             self.app.push_screen(GameOverScreen(self.session, self.clock),
-                                 lambda choice: self.app.after_game(choice, self.session))
+                                 lambda choice: labyrinth_app(self).after_game(choice, self.session))
         else:
             self._play_typed_ahead()
 
@@ -292,8 +308,12 @@ class GameScreen(LookAndTravel, Screen):
         """A model Minotaur's trouble this turn (its answer replaced by WAIT), and its replacement, once."""
         side = self.session.minotaur
         if side.stats.replaced and not self.replaced_told:
+            from labyrinth.agents.llm_agent import LLMAgent  # loaded already: only a model's agent is replaced
+
             self.replaced_told = True
-            self.notify(f"{printable(side.agent.transport.name)} kept failing: the built-in Minotaur hunts "
+            agent = side.agent
+            model = agent.transport.name if isinstance(agent, LLMAgent) else agent.name
+            self.notify(f"{printable(model)} kept failing: the built-in Minotaur hunts "
                         "from now on.", title="Minotaur replaced", severity="warning", timeout=8, markup=False)
         why = turn.record and turn.record.minotaur_fallback
         return Text(printable(f"(the Minotaur's model: {why.split('; ')[0]}; it waited)"), style="dim") if why else ""
@@ -321,7 +341,7 @@ class GameScreen(LookAndTravel, Screen):
     def action_ramp(self, direction: str) -> None:
         self.play(direction.lower(), UserInput(command="MOVE", direction=direction, steps=1))
 
-    def _known_ways(self) -> list[str]:
+    def _known_ways(self) -> Sequence[str]:
         return self.session.response.environment.visible_paths
 
     def action_full_map(self) -> None:
@@ -336,7 +356,7 @@ class GameScreen(LookAndTravel, Screen):
         game_map = self.query_one(GameMap)
         game_map.level_offset += step
         if game_map.cursor is not None:  # look mode's cursor goes with the level shown
-            game_map.cursor = (*game_map.cursor[:2], game_map.level)
+            game_map.cursor = game_map.at_level_shown(*game_map.cursor[:2])
             self._describe_cursor()
 
     def action_scroll_log(self, how: str) -> None:

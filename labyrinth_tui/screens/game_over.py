@@ -120,7 +120,8 @@ class GameOverScreen(ModalScreen[str]):
         match = self.session.match
         self._show_lessons(match.reflections, match.memory_error)  # remembered as the game ended
         if match.blocking and match.memory_error is None:  # its own words: a call to the model, off the UI thread
-            run_in_background(self.app, match.refine, self._show_lessons)
+            run_in_background(self.app, match.refine, lambda found: self._show_lessons(found, None),
+                              lambda error: self._show_lessons(None, error))
 
     def _show_lessons(self, reflections: list[Reflection] | None, error: BaseException | str | None) -> None:
         if not self.is_attached:
@@ -153,10 +154,11 @@ class GameOverScreen(ModalScreen[str]):
     def on_button_pressed(self, event: Button.Pressed) -> None:
         """A button chooses what its key does: the buttons' ids are the choices (the story's saves it)."""
         event.stop()
-        if event.button.id == "story":
+        choice = event.button.id
+        if choice == "story":
             self.action_story()
-        else:
-            self.action_choose(event.button.id)
+        elif choice is not None:  # each button here has one
+            self.action_choose(choice)
 
     def action_story(self) -> None:
         """Write the game's story next to its replay, off the UI thread (the replay is played back), and
@@ -164,13 +166,14 @@ class GameOverScreen(ModalScreen[str]):
         path = self.session.recording.path
         if not self.ready or path is None:
             return
-        run_in_background(self.app, lambda: write_story(path, story(read_replay(path))), self._story_written)
+        run_in_background(self.app, lambda: write_story(path, story(read_replay(path))), self._story_written,
+                          self._story_failed)
 
-    def _story_written(self, path: Path | None, error: BaseException | None) -> None:
-        if error is not None:
-            self.notify(printable(f"The story could not be written: {error}"), severity="error", markup=False)
-        else:
-            self.notify(printable(f"Saved in {path}"), title="The game's story", timeout=8, markup=False)
+    def _story_written(self, path: Path) -> None:
+        self.notify(printable(f"Saved in {path}"), title="The game's story", timeout=8, markup=False)
+
+    def _story_failed(self, error: BaseException) -> None:
+        self.notify(printable(f"The story could not be written: {error}"), severity="error", markup=False)
 
     def action_choose(self, choice: str) -> None:
         if self.ready:

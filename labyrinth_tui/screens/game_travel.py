@@ -11,19 +11,23 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from textual.screen import Screen
+from textual.timer import Timer
 from textual.widgets import Static
 
-from labyrinth.engine import GameStateResponse
+from labyrinth.engine import GameStateResponse, UserInput
 from labyrinth.engine.geometry import Pos
 from labyrinth.engine.presets import PRESETS
 
 from ..command_parser import Travel, typed
 from ..look import describe
+from ..session import PlaySession
 from ..terminal_text import plain
 from ..travel import RAMP_KINDS, Leg, nearest, route
 from ..widgets.command_line import CommandLine
 from ..widgets.game_map import STEP, GameMap
 from ..widgets.minimap import Minimap
+from ..widgets.narrative import NarrativeLog
 
 PLAYING = {"walk", "run", "ramp", "simple", "look_mode"}  # the map's actions outside look mode
 LOOKING = {"move_cursor", "travel_to_cursor", "leave_look"}  # and in it
@@ -54,11 +58,22 @@ def where_words(cell: Pos) -> str:
     return f"x {cell[0]} y {cell[1]} level {cell[2]}"
 
 
-class LookAndTravel:
-    """Look mode and travel for GameScreen (``self`` is the screen)."""
+class LookAndTravel(Screen):
+    """Look mode and travel, the part of GameScreen (its one subclass) they make; what they use of the
+    rest of it is declared here."""
 
     looking = False
     travel: Travelling | None = None
+    session: PlaySession
+    thinking: tuple[float, Timer] | None  # while the Minotaur is asked: since when, and the indicator's timer
+
+    def play(self, said: str, command: UserInput) -> bool:
+        """Play one turn (GameScreen.play); whether a turn began."""
+        raise NotImplementedError
+
+    def _dropped(self, pressed_at: float) -> bool:
+        """Whether a key pressed then was typed ahead of the last danger (GameScreen._dropped)."""
+        raise NotImplementedError
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """The map's keys play, or in look mode move the cursor: one key answers one of them."""
@@ -76,7 +91,7 @@ class LookAndTravel:
         game_map = self.query_one(GameMap)
         x, y, _ = at or self.session.game.state.user
         self.looking = True
-        game_map.cursor = (x, y, game_map.level)
+        game_map.cursor = game_map.at_level_shown(x, y)
         game_map.focus()
         self.refresh_bindings()
         self._describe_cursor()
@@ -89,6 +104,8 @@ class LookAndTravel:
 
     def action_move_cursor(self, direction: str, cells: int = 1) -> None:
         game_map = self.query_one(GameMap)
+        if game_map.cursor is None:  # look mode's keys: the cursor is set (None only before the map's first view)
+            return
         (x, y, z), (dx, dy) = game_map.cursor, STEP[direction]
         game_map.cursor = (x + dx * cells, y + dy * cells, z)
         self._describe_cursor()
@@ -133,6 +150,7 @@ class LookAndTravel:
             if ramp is None:
                 hint.update(f"You know of no way to a ramp {'up' if travel.ramp == '<' else 'down'} yet.")
             return ramp
+        assert travel.cell is not None  # parse_travel's Travel is to a ramp or to a cell
         x, y, z = travel.cell
         return x, y, user[2] if z is None else z
 
@@ -159,7 +177,7 @@ class LookAndTravel:
         if not self.play(f"{typed(leg.command)} (travel)", leg.command):
             self.travel = None
 
-    def travel_after(self, log) -> None:
+    def travel_after(self, log: NarrativeLog) -> None:
         """A leg was played and told: the travel stops (saying why), ends, or goes on after this frame."""
         t = self.travel
         if t is None:
@@ -175,7 +193,7 @@ class LookAndTravel:
             self.travel = None
             self.query_one("#hint", Static).update(f"You arrive at {where_words(t.goal)}.")
 
-    def stop_travel_by_key(self, log) -> bool:
+    def stop_travel_by_key(self, log: NarrativeLog) -> bool:
         """A key pressed while travelling stops it (the key does nothing else); whether one was under way."""
         if self.travel is None:
             return False

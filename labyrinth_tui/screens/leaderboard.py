@@ -130,21 +130,25 @@ class LeaderboardScreen(Screen):
 
     def on_mount(self) -> None:
         self.query_one("#board-matches", DataTable).border_title = "matches: Enter watches one"
-        run_in_background(self.app, read_board, self._read)
+        run_in_background(self.app, read_board, self._read, self._unreadable)
 
-    def _read(self, board: Board | None, error: BaseException | None) -> None:
+    def _unreadable(self, error: BaseException) -> None:
+        """A database that cannot be read is said; any other error is a bug, raised."""
+        if not self.is_attached:
+            return  # closed while the database was read
+        if not isinstance(error, ResultsUnusable):
+            raise error
+        self.query_one("#board-title", Static).update(plain(str(error), style="bold red"))
+
+    def _read(self, board: Board | None) -> None:
         if not self.is_attached:
             return  # closed while the database was read
         title = self.query_one("#board-title", Static)
-        if isinstance(error, ResultsUnusable):
-            title.update(plain(str(error), style="bold red"))
-            return
-        if error is not None:
-            raise error
         damaged = _damaged(board.damaged if board else ())
         if empty := nothing_to_show(board):
             title.update(Text("\n").join([plain(empty[0].upper() + empty[1:]), *damaged]))
             return
+        assert board is not None  # nothing_to_show says why there is none
         self.board = board
         lines = [plain(f"Leaderboard: {len(board.matches)} matches in {board.path}", style="bold"),
                  plain(f"rated together: {board.pooled()}", style="dim")]
@@ -219,7 +223,7 @@ class LeaderboardScreen(Screen):
             return
         from .replay_player import watch
 
-        match = self.board.matches[int(event.row_key.value)]
+        match = self.board.matches[event.cursor_row]  # the rows are the matches, in order
         problem = self.query_one("#board-problem", Static)
         problem.update("")
         if match.replay is None:
@@ -240,10 +244,9 @@ def _fill(table: DataTable, columns: tuple[Column, ...], rows) -> None:
     """``table`` anew with ``columns`` and ``rows`` (already printable; shown as words, never markup)."""
     table.clear(columns=True)
     table.add_columns(*(Text(c.header, justify="right" if c.right else "left") for c in columns))
-    for index, row in enumerate(rows):
+    for row in rows:
         table.add_row(*(Text(cell, justify="right" if c.right else "left") for c, cell in zip(columns, row,
-                                                                                            strict=True)),
-                      key=str(index))
+                                                                                            strict=True)))
 
 
 def _damaged(lines: tuple[str, ...]) -> list[Text]:

@@ -54,8 +54,7 @@ class ReplaysScreen(ModalScreen[None]):
             with VerticalScroll(id="replay-text"):  # above the list: a long list never hides what it says
                 yield Static(id="replay-body", classes="problem")
             if self.summaries:
-                yield OptionList(*(Option(described(s), id=str(i)) for i, s in enumerate(self.summaries)),
-                                 id="replay-list")
+                yield OptionList(*(Option(described(s)) for s in self.summaries), id="replay-list")
             else:
                 yield Static(plain("No replays yet: every game you play or watch here is recorded, "
                                    f"and `labyrinth arena --replays {folder}` adds matches."))
@@ -65,7 +64,7 @@ class ReplaysScreen(ModalScreen[None]):
 
         body = self.query_one("#replay-body", Static)
         self.call_after_refresh(event.option_list.scroll_to_highlight)  # what the body says pushes the list down
-        summary = self.summaries[int(event.option.id)]
+        summary = self.summaries[event.option_index]  # the options are the summaries, in order
         if summary.problem:
             body.update(plain(f"This file cannot be read: {summary.problem}"))
             return
@@ -77,10 +76,11 @@ class ReplaysScreen(ModalScreen[None]):
 def described(summary: ReplaySummary) -> Text:
     """Two lines: when it was played and how it went; the ground, the difficulty and who played.
     A file that cannot be read: its name, and why."""
-    if summary.problem:
+    h = summary.header
+    if h is None:  # it could not be read: ``problem`` says why
         return Text.assemble(plain(summary.path.name, style="bold"), "\n",
-                             plain(f"cannot be read: {shorten(summary.problem, 2 * WORDS_SHOWN)}", style="red"))
-    h, end, turns = summary.header, summary.end, f"{summary.turns} turn{'s' * (summary.turns != 1)}"
+                             plain(f"cannot be read: {shorten(str(summary.problem), 2 * WORDS_SHOWN)}", style="red"))
+    end, turns = summary.end, f"{summary.turns} turn{'s' * (summary.turns != 1)}"
     went = (f"{OUTCOMES.get(end.outcome, end.outcome.lower())} · {turns} · time {clock(end.game_time)}"  # as the status bar says it
             if end else f"unfinished · {turns} played")
     who = f"user: {shorten(h.user_agent, WORDS_SHOWN)} · Minotaur: {shorten(h.minotaur_agent, WORDS_SHOWN)}"

@@ -41,10 +41,10 @@ class SavedGamesScreen(ModalScreen[SavedGame | None]):
         self.query_one("#saves-empty", Static).display = not self.games
 
     def _options(self) -> list[Option]:
-        return [Option(plain(f"{local_time(g.saved_at)}  {g.summary}"), id=str(i)) for i, g in enumerate(self.games)]
+        return [Option(plain(f"{local_time(g.saved_at)}  {g.summary}")) for g in self.games]
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        self.dismiss(self.games[int(event.option.id)])
+        self.dismiss(self.games[event.option_index])  # the options are the games, in order
 
     def action_delete(self) -> None:
         """Delete the highlighted save, once the player confirms."""
@@ -52,9 +52,15 @@ class SavedGamesScreen(ModalScreen[SavedGame | None]):
         if index is None or not self.games:
             return
         game = self.games[index]
-        self.app.push_screen(ConfirmDelete(game.summary), lambda yes: yes and self._delete(game))
+
+        def confirmed(yes: bool | None) -> None:
+            if yes:
+                self._delete(game)
+
+        self.app.push_screen(ConfirmDelete(game.summary), confirmed)
 
     def _delete(self, game: SavedGame) -> None:
+        assert game.path is not None  # list_games read it from its file
         try:
             delete_game(game.path)
         except OSError as exc:

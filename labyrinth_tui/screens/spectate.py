@@ -4,14 +4,19 @@ the user has seen, a folds the agent panel away, f2 gives the map the whole scre
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.timer import Timer
 from textual.widgets import Footer
 
 from labyrinth.engine import Game
-from labyrinth.engine.presets import PRESETS
+from labyrinth.engine.geometry import Pos
+from labyrinth.engine.presets import PRESETS, Bounds
+from labyrinth.engine.world import World
 from labyrinth.engine.wsap.perception import UserPerception
 
 from ..background import TurnPlayed, carry_turn, run_in_background
@@ -35,11 +40,11 @@ class WorldCells:
     """The whole hunting ground as a map the minimap can read (omniscient view); beyond its edge, what
     the user has seen (the maze goes on there, and the edge stays drawn where nothing is known)."""
 
-    def __init__(self, world, ground, seen) -> None:
+    def __init__(self, world: World, ground: Bounds, seen: Mapping[Pos, int]) -> None:
         self.world, self.ground, self.seen = world, ground, seen
 
-    def get(self, pos, default=None):
-        return self.world.cell(*pos) if self.ground.contains(*pos) else self.seen.get(pos, default)
+    def get(self, pos: Pos, /) -> int | None:
+        return self.world.cell(*pos) if self.ground.contains(*pos) else self.seen.get(pos)
 
 
 class SpectateScreen(PlaybackScreen):
@@ -63,8 +68,8 @@ class SpectateScreen(PlaybackScreen):
         self.stepping = False  # a turn is being played in the background
         self.told: set[str] = set()  # the roles whose lessons the log has shown
         self.replaced_told: set[str] = set()
-        self.countdowns: Countdowns | None = None  # made on mount: on the app's clock
-        self.waits_timer = None  # counts a model's quota wait down while the agents think
+        self.countdowns = Countdowns(self.clock)  # on the app's clock
+        self.waits_timer: Timer | None = None  # counts a model's quota wait down while the agents think
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="main"):
@@ -83,7 +88,6 @@ class SpectateScreen(PlaybackScreen):
         self.query_one("#cue", CuePanel).border_title = "Minotaur"
         self.query_one(StatusBar).preset = s.preset  # the bar shows the hunting ground's bounds
         self.query_one("#agents", AgentPanel).border_title = "Agents"
-        self.countdowns = Countdowns(self.app.clock)
         self.show()
         self.call_after_refresh(self.query_one(NarrativeLog).tell, None, s.response)  # once it knows its width
         if self.autoplay:
@@ -102,7 +106,7 @@ class SpectateScreen(PlaybackScreen):
         if self.stepping or self.session.over:
             return False
         carry_turn(self, self.session, self.session.begin(),
-                   played=lambda turn: TurnPlayed(turn, typed(turn.record.user) if turn.record else ""),
+                   played=lambda turn, result: TurnPlayed(turn, result, typed(turn.record.user) if turn.record else ""),
                    waiting=self._think, failed=self._turn_failed)
         return True
 
@@ -137,14 +141,15 @@ class SpectateScreen(PlaybackScreen):
                             title="Agent replaced", severity="warning", timeout=8)
         match = self.session.match
         log = self.query_one(NarrativeLog)
-        log.tell(message.said, message.turn.result.response)
+        log.tell(message.said, message.result.response)
         if ended(match, message.turn):
             self.pause()
             log.write(Text(f"Match over: {match.outcome} after {match.turns} turns.", style="bold reverse"))
             if self.session.memory.log is not None:
                 self._remembered(match.reflections, match.memory_error)
                 if match.blocking and match.memory_error is None:  # the models' own words: calls, off the UI thread
-                    run_in_background(self.app, match.refine, self._remembered)
+                    run_in_background(self.app, match.refine, lambda found: self._remembered(found, None),
+                                      lambda error: self._remembered(None, error))
         self.show()
 
     def _remembered(self, reflections, error: BaseException | str | None) -> None:
@@ -173,7 +178,7 @@ class SpectateScreen(PlaybackScreen):
 
     def _show_agents(self) -> None:
         """The agents' panel, with the quota wait of a model that is waiting one out, counted down."""
-        sides = self.session.match.sides
+        sides = self.session.sides
         waits = {role: said for role, side in sides.items() if (said := self.countdowns.saying(side.agent))}
         self.query_one(AgentPanel).show(sides, self.session.match.plans, self.session.lessons, waits)
 

@@ -22,6 +22,7 @@ from labyrinth.engine import DEFAULT_PRESET, DIFFICULTIES, PRESETS
 from labyrinth.saves.config import ConfigError
 from labyrinth.saves.games import list_games
 
+from ..app_access import labyrinth_app
 from ..terminal_text import plain, printable
 
 BANNER = """\
@@ -126,12 +127,18 @@ class TitleScreen(Screen):
 
     def new_game(self, spectate: bool = False) -> NewGame:
         seed_text = self.query_one("#seed", Input).value
-        user = self.query_one("#user", Select).value
+        user = self._chosen("#user")
         if spectate and user == HUMAN:
             user = "builtin"
-        return NewGame(int(seed_text) if seed_text else secrets.randbelow(2**31),
-                       self.query_one("#preset", Select).value, self.query_one("#difficulty", Select).value,
-                       user, self.query_one("#minotaur", Select).value, self.app.providers, self.app.learning)
+        app = labyrinth_app(self)
+        return NewGame(int(seed_text) if seed_text else secrets.randbelow(2**31), self._chosen("#preset"),
+                       self._chosen("#difficulty"), user, self._chosen("#minotaur"), app.providers, app.learning)
+
+    def _chosen(self, select: str) -> str:
+        """The value chosen in one of the form's Selects: none allows a blank, so one is always chosen."""
+        value = self.query_one(select, Select).selection
+        assert isinstance(value, str), f"{select} has no choice"
+        return value
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
@@ -140,21 +147,21 @@ class TitleScreen(Screen):
     def action_continue(self) -> None:
         latest = list_games()[0][:1]  # read again: the file may have gone meanwhile
         if latest:
-            self.app.resume(latest[0])
+            labyrinth_app(self).resume(latest[0])
 
     def action_play(self) -> None:
-        self.app.start(self.new_game())
+        labyrinth_app(self).start(self.new_game())
 
     def action_spectate(self) -> None:
-        self.app.start(self.new_game(spectate=True))
+        labyrinth_app(self).start(self.new_game(spectate=True))
 
     def action_hotseat(self) -> None:
-        self.app.start(replace(self.new_game(), user=HUMAN, minotaur="gemini"))
+        labyrinth_app(self).start(replace(self.new_game(), user=HUMAN, minotaur="gemini"))
 
     def action_resume(self) -> None:
         from .saved_games import SavedGamesScreen
 
-        self.app.push_screen(SavedGamesScreen(), self.app.resume)
+        self.app.push_screen(SavedGamesScreen(), labyrinth_app(self).resume)
 
     def action_replays(self) -> None:
         from .replays import ReplaysScreen
@@ -172,7 +179,7 @@ class TitleScreen(Screen):
         self.app.push_screen(MemoryScreen())
 
     def action_help(self) -> None:
-        self.app.action_help()
+        labyrinth_app(self).action_help()
 
     def action_quit(self) -> None:
         self.app.exit()

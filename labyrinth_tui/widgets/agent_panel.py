@@ -35,7 +35,7 @@ def action_words(name: str, parameters: Mapping[str, object]) -> str:
 class AgentPanel(Static):
     thinking = False  # a turn is being asked of the agents right now
 
-    def show(self, sides: dict[str, Side], plans: dict[str, list[str]], lessons: dict[str, str],
+    def show(self, sides: Mapping[str, Side], plans: Mapping[str, list[str]], lessons: Mapping[str, str],
              waits: Mapping[str, str] | None = None) -> None:
         """``lessons``: each role's learning injection, the text its agent was given (each
         lesson shortened to fit; `labyrinth memory show` has them whole); ``waits``: what a role's
@@ -43,8 +43,9 @@ class AgentPanel(Static):
         text = Text()
         for role, side in sides.items():
             text.append(f"{role} ({printable(side.agent.name)})", style="bold")
-            if self.thinking and (waits or {}).get(role):
-                text.append(f" {printable(waits[role])}\n", style="italic bold")
+            waiting = (waits or {}).get(role) if self.thinking else None
+            if waiting:
+                text.append(f" {printable(waiting)}\n", style="italic bold")
             else:
                 text.append(" thinking...\n" if self.thinking and side.agent.blocking else "\n", style="italic")
             action = side.last_action

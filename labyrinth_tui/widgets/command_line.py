@@ -17,6 +17,7 @@ from textual.widgets import Input
 
 from labyrinth.engine import UserInput
 
+from ..app_access import labyrinth_app
 from ..command_parser import NotACommand, Travel, parse_command, parse_travel, suggestions
 
 
@@ -81,7 +82,7 @@ class CommandLine(Input):
         if not self.history or self.history[-1] != said:
             self.history.append(said)
         if said in ("?", "help"):
-            self.app.action_help()
+            labyrinth_app(self).action_help()
             return
         try:
             travel = parse_travel(said)

@@ -6,6 +6,8 @@ that at 80x24 it keeps to three lines. The Temporal Whine stands out."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from rich.text import Text
 from textual import events
 from textual.widgets import Static
@@ -77,11 +79,12 @@ def sound_forms(response: GameStateResponse) -> list[Text]:
     """How near the Minotaur sounds and from where: in the log's very words, or only the arrow."""
     cue = response.minotaur_cue
     words, style = PROXIMITY[cue.proximity]
-    toward = heard_from(cue.proximity, cue.audio_direction)  # the log's very words, or none when it says none
+    direction = cue.audio_direction
+    toward = heard_from(cue.proximity, direction)  # the log's very words, or none when it says none
     near = Text(f" {words} ", style=style)
-    if not toward:
+    if not toward or direction is None:
         return [near]
-    return [near + Text(f" {ARROWS[cue.audio_direction]}{toward}"), near + Text(f" {ARROWS[cue.audio_direction]}")]
+    return [near + Text(f" {ARROWS[direction]}{toward}"), near + Text(f" {ARROWS[direction]}")]
 
 
 def time_forms(status: str, frozen_s: float, cooldown_s: float) -> tuple[list[Text], list[Text]]:
@@ -102,13 +105,13 @@ def time_forms(status: str, frozen_s: float, cooldown_s: float) -> tuple[list[Te
     return doing, [Text(words, style="dim") for words in jump]
 
 
-def bearing_forms(bearings: Bearings | None, inventory: list[str], hard: bool) -> list[Text]:
+def bearing_forms(bearings: Bearings | None, inventory: Collection[str], hard: bool) -> list[Text]:
     """The stones still lying, as the last LOOK heard them: 'stones 0:45: R↘99 B↖100', longer where it
     fits (where they were heard from, 'level'); before any LOOK, how to hear them."""
     if hard:
         return [Text("the stones are silent on hard difficulty", style="dim"), Text("stones silent (hard)", style="dim")]
     hums = bearings.lying(inventory) if bearings else ()
-    if not hums:
+    if bearings is None or not hums:
         return [Text("stones unheard: a LOOK (l) makes them hum", style="dim"), Text("stones unheard (LOOK: l)", style="dim")]
     x, y, _ = bearings.spot
     heads = [f"stones heard at {clock(bearings.heard_at)} from {x},{y}: ", f"stones {clock(bearings.heard_at)}: ",

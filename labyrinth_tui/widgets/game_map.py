@@ -6,6 +6,9 @@ binding has an id, so keys can be remapped; which set answers is the screen's ``
 
 from __future__ import annotations
 
+from collections.abc import Collection
+from typing import Protocol, cast
+
 from textual import events
 from textual.binding import Binding
 
@@ -72,7 +75,7 @@ def shared_keys() -> list[Binding]:
     ]
 
 
-def key_move(direction: str, known_ways: list[str], run: bool = False) -> UserInput | str:
+def key_move(direction: str, known_ways: Collection[str], run: bool = False) -> UserInput | str:
     """What a map key plays: one step, or with shift a run (a MOVE without a count, which follows the
     corridor to the next junction, ramp or item). A way the player knows is shut gives the words that
     say so instead (way_shut): bumping a wall costs no time."""
@@ -84,12 +87,24 @@ def key_move(direction: str, known_ways: list[str], run: bool = False) -> UserIn
     return UserInput(command="MOVE", direction=direction, steps=1)
 
 
-def way_shut(direction: str, known_ways: list[str]) -> str | None:
+def way_shut(direction: str, known_ways: Collection[str]) -> str | None:
     """Why a move ``direction`` would go nowhere, when the player knows it (the last response's
     visible_paths): a map key and a typed command are free alike then."""
     if direction in known_ways:
         return None
     return {"UP RAMP": "No ramp leads up here.", "DOWN RAMP": "No ramp leads down here."}.get(direction, "A wall.")
+
+
+class KeysScreen(Protocol):
+    """What the map asks of its screen (the game screen, which imports this module) about a key."""
+
+    looking: bool  # look mode: the keys move a cursor
+
+    def key_taken(self, event: events.Key) -> bool:
+        """Whether the key goes no further: typed ahead of danger, or pressed to stop a travel."""
+
+    def start_typing(self, character: str, played: str) -> None:
+        """The command line takes ``character``, knowing the letters ``played`` on the map before it."""
 
 
 class GameMap(Minimap):
@@ -98,6 +113,12 @@ class GameMap(Minimap):
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.letters = ""  # the letter keys played here since any other key: a word may have begun
+
+    @property
+    def game(self) -> KeysScreen:
+        """The screen the map is on, as what the map asks of it: only the game screen has a map with
+        keys, and it cannot be named here (it imports this module)."""
+        return cast(KeysScreen, self.screen)
 
     async def on_key(self, event: events.Key) -> None:
         """A key typed ahead of danger is dropped, one pressed while travelling stops it (the screen says
@@ -108,21 +129,21 @@ class GameMap(Minimap):
         it is ignored): the command line takes it (and so the rest of the word), rather than the word's
         letters playing one by one as moves. A letter played is kept, in case a word began with it
         (word_start.py)."""
-        if self.screen.key_taken(event):  # typed ahead of danger, or pressed to stop a travel
+        if self.game.key_taken(event):  # typed ahead of danger, or pressed to stop a travel
             event.stop()
             event.prevent_default()
             return
-        bound, printable = self.screen.active_bindings.get(event.key), event.is_printable and event.character
-        if bound is None and not printable:
+        bound, character = self.screen.active_bindings.get(event.key), event.character if event.is_printable else None
+        if bound is None:
+            if character:
+                event.stop()
+                event.prevent_default()
+                if not self.game.looking:
+                    self.game.start_typing(character, self.letters)
             self.letters = ""
             return
         event.stop()
         event.prevent_default()
-        if bound is None:
-            if not self.screen.looking:
-                self.screen.start_typing(event.character, self.letters)
-            self.letters = ""
-            return
-        self.letters = (self.letters + event.character)[-LONGEST:] if printable and event.character.isalpha() else ""
+        self.letters = (self.letters + character)[-LONGEST:] if character and character.isalpha() else ""
         if bound.enabled:
             await self.app.run_action(bound.binding.action, bound.node)

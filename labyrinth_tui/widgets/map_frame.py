@@ -7,9 +7,17 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
+from typing import Protocol
 
 from labyrinth.engine.geometry import Pos
 from labyrinth.engine.presets import Bounds
+
+
+class Cells(Protocol):
+    """The cells a map reads, by position: a dict of those seen, or spectate's whole world (WorldCells)."""
+
+    def get(self, pos: Pos, /) -> int | None:
+        """The kind of cell at ``pos``; None where it is not known."""
 
 
 @dataclass
@@ -17,7 +25,7 @@ class MapView:
     """What the map draws: cells by position, the trail, the ground's edge, marks on top. Built by the
     screen from the session. ``whole``: the whole level at once if it fits, both agents in view if not."""
 
-    cells: Mapping[Pos, int]
+    cells: Cells
     user: Pos
     items: Mapping[str, Pos]
     minotaur: Pos | None

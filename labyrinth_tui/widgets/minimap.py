@@ -62,25 +62,34 @@ class Minimap(Widget, can_focus=True):
 
     @property
     def level(self) -> int | None:
-        return None if self.view is None else self.view.user[2] + self.level_offset
+        """The level shown (None before the first view)."""
+        return None if self.view is None else self._level(self.view)
+
+    def _level(self, view: MapView) -> int:
+        return view.user[2] + self.level_offset
+
+    def at_level_shown(self, x: int, y: int) -> Pos | None:
+        """The cell at ``x``, ``y`` on the level shown (None before the first view)."""
+        return None if self.view is None else (x, y, self._level(self.view))
 
     @property
     def frame(self) -> Frame | None:
-        """The cells the map shows at its size now."""
-        if self.view is None:
-            return None
-        return frame(self.view, self.level, self.size.width, self.size.height, self.cursor)
+        """The cells the map shows at its size now (None before the first view)."""
+        return None if self.view is None else self._frame(self.view)
+
+    def _frame(self, view: MapView) -> Frame:
+        return frame(view, self._level(view), self.size.width, self.size.height, self.cursor)
 
     def watch_level_offset(self) -> None:
         self.refresh()
         if self.view is None:
             return
-        view = self.view
+        view, level = self.view, self._level(self.view)
         looking = "" if self.level_offset == 0 else f" (looking; you are on {view.user[2]})"
-        elsewhere = view.whole and view.minotaur is not None and view.minotaur[2] != self.level
-        self.border_title = (f"Level {self.level}{looking}" + (", all-seeing" if view.whole else "")
-                             + (f", Minotaur on {view.minotaur[2]}" if elsewhere else "")
-                             + (", 2 rows a line" if self.frame.stack > 1 else ""))  # the least, last
+        minotaur_on = view.minotaur[2] if view.whole and view.minotaur is not None else level  # said when elsewhere
+        self.border_title = (f"Level {level}{looking}" + (", all-seeing" if view.whole else "")
+                             + (f", Minotaur on {minotaur_on}" if minotaur_on != level else "")
+                             + (", 2 rows a line" if self._frame(view).stack > 1 else ""))  # the least, last
 
     def watch_cursor(self) -> None:
         self.refresh()
@@ -90,10 +99,12 @@ class Minimap(Widget, can_focus=True):
 
     def cell_at(self, x: int, y: int) -> Pos | None:
         """The world cell drawn at column ``x`` and line ``y`` of the map's content (an overview's upper one)."""
-        f = self.frame
-        if f is None or not (0 <= x < f.columns * f.scale and 0 <= y < self.size.height):
+        if self.view is None:
             return None
-        return f.left + x // f.scale, f.top - y // f.tall * f.stack, self.level
+        f = self._frame(self.view)
+        if not (0 <= x < f.columns * f.scale and 0 <= y < self.size.height):
+            return None
+        return f.left + x // f.scale, f.top - y // f.tall * f.stack, self._level(self.view)
 
     def _pointed(self, event: events.MouseEvent) -> Pos | None:
         at = event.get_content_offset(self)
@@ -109,8 +120,8 @@ class Minimap(Widget, can_focus=True):
         if self.cursor is not None and cell is not None and cell != self.cursor:
             self.post_message(self.Pointed(cell, moved=True))
 
-    def _marks(self, z: int) -> dict[Pos, Glyph]:
-        view = self.view
+    @staticmethod
+    def _marks(view: MapView, z: int) -> dict[Pos, Glyph]:
         marks = {p: ITEM_GLYPHS[name] for name, p in view.items.items() if p[2] == z}
         if view.minotaur is not None and view.minotaur[2] == z:
             marks[view.minotaur] = MINOTAUR_SEEN if view.minotaur_seen else MINOTAUR_GUESS
@@ -118,16 +129,19 @@ class Minimap(Widget, can_focus=True):
         marks[(ux, uy, z)] = USER if z == uz else HERE
         return marks
 
-    def glyph(self, pos: Pos, marks: Mapping[Pos, Glyph]) -> Glyph:
-        """What one cell of the map shows: a mark, else the cell if known, else the ground's edge or nothing."""
-        view, b = self.view, self.view.bounds
+    @staticmethod
+    def glyph(view: MapView, pos: Pos, marks: Mapping[Pos, Glyph]) -> Glyph:
+        """What one cell of ``view`` shows: a mark, else the cell if known, else the ground's edge or nothing."""
+        b = view.bounds
         if pos in marks:
             return marks[pos]
         x, y, z = pos
         kind = view.cells.get(pos)
-        if kind is None and b is not None and not b.contains(x, y, z):  # the edge where nothing is known there
-            inside_ring = b.x0 - 1 <= x <= b.x0 + b.width and b.y0 - 1 <= y <= b.y0 + b.height
-            return EDGE if inside_ring and z in b.z_range else UNKNOWN
+        if kind is None:
+            if b is not None and not b.contains(x, y, z):  # the edge where nothing is known there
+                inside_ring = b.x0 - 1 <= x <= b.x0 + b.width and b.y0 - 1 <= y <= b.y0 + b.height
+                return EDGE if inside_ring and z in b.z_range else UNKNOWN
+            return UNKNOWN
         if kind == FLOOR and pos in view.walked:
             return TRAIL
         return CELL_GLYPHS.get(kind, UNKNOWN)
@@ -135,20 +149,20 @@ class Minimap(Widget, can_focus=True):
     def render_line(self, y: int) -> Strip:
         """One line of the map. The frame and the marks are worked out once a frame, not once a line, and
         neighbouring cells drawn alike go out as one segment: the map is redrawn after every key."""
-        width = self.size.width
-        if self.view is None:
+        width, view = self.size.width, self.view
+        if view is None:
             return Strip.blank(width)
-        z, cursor = self.level, self.cursor
+        z, cursor = self._level(view), self.cursor
         key = (z, width, self.size.height, cursor)
         if self._framed is None or self._framed[0] != key:
-            self._framed = (key, frame(self.view, z, width, self.size.height, cursor), self._marks(z))
+            self._framed = (key, frame(view, z, width, self.size.height, cursor), self._marks(view, z))
         _, f, marks = self._framed
         world_y, line, scale, glyph = f.top - y // f.tall * f.stack, y % f.tall, f.scale, self.glyph  # north is up
         segments, run, text = [], None, ""
         for x in range(f.left, f.left + f.columns):
-            g = glyph((x, world_y, z), marks)
+            g = glyph(view, (x, world_y, z), marks)
             if f.stack > 1:
-                g = stacked(g, glyph((x, world_y - 1, z), marks))
+                g = stacked(g, glyph(view, (x, world_y - 1, z), marks))
             style, drawn = g.style, g.drawn(scale, line)
             if cursor is not None and cursor[0] == x and cursor[2] == z and world_y - f.stack < cursor[1] <= world_y:
                 style, drawn = CURSOR, drawn if g.text[0] != g.text[1] else " " * len(drawn)  # a wall: a block
