@@ -101,6 +101,9 @@ class Transport(Protocol):
     def complete(self, system: str, turns: list[tuple[str, str]], schema: ResponseSchema) -> Reply:
         """The model's answer to ``turns`` ((role, text) with role "user" or "assistant")."""
 
+    def check(self) -> str:
+        """What a cheap call that spends no tokens says of the endpoint and the model (doctor's check)."""
+
 
 @dataclass(frozen=True)
 class ResponseSchema:

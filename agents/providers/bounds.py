@@ -83,7 +83,7 @@ def _capped(stream_class: type) -> type:
     BodyRefused once more than MAX_BODY_BYTES have come; the client then closes it, and with it
     the connection."""
 
-    class Capped(stream_class):  # type: ignore[misc]  # a base known only when called: the library's own
+    class Capped(stream_class):  # a base known only when called: the library's own
         def __init__(self, inner: Any) -> None:
             self.inner = inner
 
