@@ -20,6 +20,7 @@ from typing import TextIO
 
 from labyrinth.agents.config import KEY_VARIABLES, PROVIDERS, ProviderSettings
 from labyrinth.agents.providers.base import ProviderError
+from labyrinth.agents.providers.ollama import sdk as ollama_sdk
 from labyrinth.agents.providers.secrets import redact
 from labyrinth.agents.registry import make_transport
 from labyrinth.saves.avatars import avatars_dir
@@ -38,6 +39,7 @@ PACKAGES = (  # (module, distribution)
     ("httpx2", "httpx2"), ("httpx", "httpx"), ("pydantic", "pydantic"), ("textual", "textual"), ("rich", "rich"),
     ("platformdirs", "platformdirs"),
 )
+IMPORTERS = {"ollama": lambda _: ollama_sdk()}  # a module whose import reads a setting: checked elsewhere
 
 
 def doctor(args: argparse.Namespace, check: bool, out: TextIO) -> int:
@@ -97,7 +99,7 @@ def _where(module: str, distribution: str) -> str:
     except metadata.PackageNotFoundError:
         version = "(no package metadata)"
     try:
-        imported = importlib.import_module(module)
+        imported = IMPORTERS.get(module, importlib.import_module)(module)
     except ImportError as exc:
         return f"NOT IMPORTABLE: {exc}"
     location = getattr(imported, "__file__", None) or next(iter(getattr(imported, "__path__", [])), "?")
