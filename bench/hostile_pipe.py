@@ -87,10 +87,12 @@ def _answered(answers: queue.Queue[int], count: int, wait_s: float) -> bool:
 
 
 def _close(proc: subprocess.Popen, tally: Tally) -> None:
+    """End of input: gsm must exit, without a traceback. (Its stdout is the reader thread's.)"""
     with contextlib.suppress(OSError):
         proc.stdin.close()
     try:
-        _, err = proc.communicate(timeout=BATCH_S)
+        proc.wait(timeout=BATCH_S)
+        err = proc.stderr.read()
     except subprocess.TimeoutExpired:
         tally.fail("hangs", "end of input", "gsm did not exit at EOF")
         proc.kill()
