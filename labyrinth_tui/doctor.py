@@ -1,7 +1,9 @@
 """`labyrinth doctor`: which LLM providers are configured (never a key, only where
 it came from), whether each endpoint answers a cheap call that spends no tokens,
-where the game keeps its files, and where each package was imported from (the
-`agents` package has a namesake on PyPI).
+where the game keeps its files, and where each package is imported from (the
+`agents` package has a namesake on PyPI). A package is found without being run: an
+SDK's import costs seconds, and the ollama SDK's reads $OLLAMA_HOST and raises on a bad
+one, which this report must name in its table instead.
 
 Every line goes out through ``printable``: what the config file, the environment or an
 endpoint's answer holds cannot send the terminal an escape sequence; and through ``redact``:
@@ -10,7 +12,7 @@ an endpoint's user:password, or a key a gateway echoes, is never printed."""
 from __future__ import annotations
 
 import argparse
-import importlib
+import importlib.util
 import sys
 import time
 from dataclasses import replace
@@ -20,7 +22,6 @@ from typing import TextIO
 
 from labyrinth.agents.config import KEY_VARIABLES, PROVIDERS, ProviderSettings
 from labyrinth.agents.providers.base import ProviderError
-from labyrinth.agents.providers.ollama import sdk as ollama_sdk
 from labyrinth.agents.providers.secrets import redact
 from labyrinth.agents.registry import make_transport
 from labyrinth.saves.avatars import avatars_dir
@@ -39,7 +40,6 @@ PACKAGES = (  # (module, distribution)
     ("httpx2", "httpx2"), ("httpx", "httpx"), ("pydantic", "pydantic"), ("textual", "textual"), ("rich", "rich"),
     ("platformdirs", "platformdirs"),
 )
-IMPORTERS = {"ollama": lambda _: ollama_sdk()}  # a module whose import reads a setting: checked elsewhere
 
 
 def doctor(args: argparse.Namespace, check: bool, out: TextIO) -> int:
@@ -99,8 +99,10 @@ def _where(module: str, distribution: str) -> str:
     except metadata.PackageNotFoundError:
         version = "(no package metadata)"
     try:
-        imported = IMPORTERS.get(module, importlib.import_module)(module)
-    except ImportError as exc:
+        spec = importlib.util.find_spec(module)  # found, not run (its parent package is)
+    except (ImportError, ValueError) as exc:
         return f"NOT IMPORTABLE: {exc}"
-    location = getattr(imported, "__file__", None) or next(iter(getattr(imported, "__path__", [])), "?")
+    if spec is None:
+        return f"NOT IMPORTABLE: no module named {module!r}"
+    location = spec.origin if spec.has_location else next(iter(spec.submodule_search_locations or []), "?")
     return f"{version:<8} {Path(location).parent if location.endswith('__init__.py') else location}"
