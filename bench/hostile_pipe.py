@@ -23,7 +23,7 @@ from hostile_watch import Tally
 CHECKPOINTS = (10_000, 100_000)  # turns; bench/gsm_memory.py goes on to 1M
 FLAT_MB = 4.0  # the most the RSS may grow from the first checkpoint to the last
 BATCH = 2_000  # lines written before their answers are read: a pipe's buffer holds them
-BATCH_S = 60.0  # a batch whose answers have not all come by then is hung (some 2,000 turns a second, unloaded)
+BATCH_S = 60.0  # a batch whose answers have not all come by then is hung (it takes under a second, even loaded)
 
 
 def way(labyrinth: str, seed: int, turns: int, env: dict[str, str], memory: dict[int, float],
