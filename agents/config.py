@@ -4,8 +4,8 @@ command line's flags first, then the environment, then the config file's [gemini
 Secret.
 
 Settings are checked where they are read, from any of those places: a key is printable
-ASCII, a model's name printable without spaces, a base URL an http(s) URL with a host the
-HTTP clients take and a valid port, each of a bounded length, and
+ASCII, a base URL an http(s) URL with a host the HTTP clients take and a valid port, each
+(and a model's name) of a bounded length, and
 OLLAMA_HOST one of the forms the ollama client takes (``host``, ``host:port``, ``:port``,
 a URL). A bad one is a ConfigError of one line naming the setting and what is wrong,
 before any call is made.

@@ -82,8 +82,8 @@ OLLAMA_FORMS = [(":::", True), ("::1", True), (":99999", True), ("[::1", True), 
 
 
 def model_values() -> list[tuple[str, str, bool | None]]:
-    return [("model of 100 KB", "m" * 100_000, True), ("line break in model", "qwen3\nX-Evil: 1", True),
-            ("control characters", "\x1b]0;pwned\x07", True), ("model of 200", "m" * 200, False)]
+    return [("model of 100 KB", "m" * 100_000, True), ("line break in model", "qwen3\nX-Evil: 1", None),
+            ("control characters", "\x1b]0;pwned\x07", None), ("model of 200", "m" * 200, False)]
 
 
 @contextlib.contextmanager

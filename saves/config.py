@@ -4,8 +4,8 @@
 The file is checked in full when it is read: only the [gemini], [mistral],
 [ollama] and [openai] tables and the [contestants.NAME] tables, only their known
 keys, each of its kind (a timeout a finite number of seconds in range, a key
-printable ASCII, a model's name printable without spaces, a base URL an http(s) URL
-with a valid port and a host the HTTP clients take), so that a typo or a
+printable ASCII, a model's name of a bounded length, a base URL an http(s) URL with a
+valid port and a host the HTTP clients take), so that a typo or a
 wrong value is named at once rather than making every model call fail later.
 
 A contestant is a model at an endpoint with its settings, used by its name wherever a
@@ -70,12 +70,11 @@ def key_problem(key: str) -> str | None:
 
 
 def model_problem(model: str) -> str | None:
-    """What is wrong with ``model`` as a model's name (None: nothing): printable, with no space or
-    line break, of a bounded length (it is sent, shown and kept in every result row)."""
+    """What is wrong with ``model`` as a model's name (None: nothing): a bounded length, for it is
+    sent, shown and kept in every result row. Any character may be in it (a server names its models
+    as it likes): what shows it makes it inert (terminal_text.printable)."""
     if len(model) > MAX_MODEL_CHARS:
         return f"is {len(model):,} characters long (at most {MAX_MODEL_CHARS:,})"
-    if any(not c.isprintable() or c.isspace() for c in model):
-        return "holds a space, a line break or another character a model's name cannot"
     return None
 
 
@@ -140,13 +139,6 @@ class ProviderTable(BaseModel):
         if key and (problem := key_problem(key)):
             raise ValueError(f"the key {problem}")
         return key
-
-    @field_validator("model")
-    @classmethod
-    def _model(cls, model: str | None) -> str | None:
-        if model and (problem := model_problem(model)):
-            raise ValueError(f"the model's name {problem}")
-        return model
 
 
 class ContestantTable(ProviderTable):

@@ -139,11 +139,9 @@ def test_the_agent_keeps_only_recent_turns_and_says_what_was_wrong_with_the_last
 @pytest.mark.parametrize(("where", "said"), [
     ({"flags": {"model": "m" * 100_000}}, "the mistral model from the command line is 100,000 characters long"),
     ({"environ": {"LABYRINTH_MISTRAL_MODEL": "m" * 100_000}}, "from $LABYRINTH_MISTRAL_MODEL is 100,000 characters"),
-    ({"environ": {"LABYRINTH_MISTRAL_MODEL": "small\nX-Evil: 1"}}, "holds a space, a line break"),
     ({"config": {"mistral": {"model": "m" * 201}}}, "[mistral] model: String should have at most 200 characters"),
-    ({"config": {"mistral": {"model": "a\x1bb"}}}, "[mistral] model: the model's name holds a space, a line break"),
 ])
-def test_a_models_name_from_anywhere_is_bounded_and_printable(where, said):
+def test_a_models_name_from_anywhere_is_bounded(where, said):
     with pytest.raises(ConfigError) as refused:
         provider_settings("mistral", where.get("flags"), where.get("environ", {}), where.get("config", {}))
     message = str(refused.value)
