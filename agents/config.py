@@ -4,7 +4,8 @@ command line's flags first, then the environment, then the config file's [gemini
 Secret.
 
 Settings are checked where they are read, from any of those places: a key is printable
-ASCII, a base URL an http(s) URL with a host and a valid port, of a bounded length, and
+ASCII, a base URL an http(s) URL with a host the HTTP clients take and a valid port, each
+(and a model's name) of a bounded length, and
 OLLAMA_HOST one of the forms the ollama client takes (``host``, ``host:port``, ``:port``,
 a URL). A bad one is a ConfigError of one line naming the setting and what is wrong,
 before any call is made.
@@ -30,6 +31,7 @@ from labyrinth.saves.config import (
     MAX_TIMEOUT_S,
     ConfigError,
     key_problem,
+    model_problem,
     read_config,
     rpm_ok,
     timeout_ok,
@@ -168,9 +170,11 @@ def provider_settings(provider: str, flags: dict[str, Any] | None = None, enviro
     if source == "command line" and not rpm_ok(rpm):
         raise ConfigError(f"--llm-rpm must be more than 0 and at most {MAX_RPM:g} requests a minute, not {rpm}")
     hold_s = float(flags.get("hold_s", QUOTA_WAIT_S))
-    return ProviderSettings(provider, str(pick("model", (MODEL_VARIABLES[provider],), DEFAULT_MODELS[provider])[0]),
-                            base_url, key, float(timeout_s), key_source, None if rpm is None else float(rpm),
-                            hold_s=hold_s)
+    model, source = pick("model", (MODEL_VARIABLES[provider],), DEFAULT_MODELS[provider])
+    if problem := model_problem(str(model)):
+        raise ConfigError(f"the {provider} model from {_where(source)} {problem}")
+    return ProviderSettings(provider, str(model), base_url, key, float(timeout_s), key_source,
+                            None if rpm is None else float(rpm), hold_s=hold_s)
 
 
 def checked_url(provider: str, url: str, where: str) -> str:

@@ -3,10 +3,13 @@ and counts what breaks. It reports failures, it does not hide them: a way in tha
 is not yet hardened shows up in the table, and the first few failures of each
 are listed under it.
 
-    .venv/bin/python bench/hostile.py [--seed N] [--quick] [--budget SECONDS] [--figures] [--before PYTHON]
+    .venv/bin/python bench/hostile.py [--seed N] [--quick] [--budget SECONDS] [--turns N] [--figures]
+                                      [--before PYTHON]
 
 hostile_inputs.py draws the inputs, hostile_watch.py counts and watches, hostile_gsm.py talks to gsm,
-hostile_replies.py serves hostile model replies and takes what one costs.
+hostile_replies.py serves hostile model replies and takes what one costs, hostile_settings.py draws
+hostile provider settings and judges what the commands print of them, hostile_pipe.py plays a long
+game through a pipe.
 
 Ways in: the typed-command parser, WSAP's parse_action and the WSAP adapters' act
 (in this process, each input under a watchdog), `labyrinth gsm` in each of its
@@ -16,16 +19,21 @@ config: broken, mutated, special files, links out of the data directory), each
 read by the commands that read it in a fresh temporary XDG_DATA_HOME and
 XDG_CONFIG_HOME, and the replies of a hostile model server (long, deep, huge,
 binary) through the four real SDKs and every kind of call an LLM agent makes
-(hostile_replies.py). A decoy directory outside the data directory is snapshotted
-(names, sizes, mtimes, contents) before and after every way in: any change is a
-file touched outside the data directory.
+(hostile_replies.py), hostile provider settings from the environment (keys, base URLs,
+OLLAMA_HOST, model names) read by `doctor --offline`, `doctor` and an arena that builds the
+provider, and a long game through a `gsm` pipe (100,000 turns) whose memory must stay
+flat. A decoy directory outside the data directory is snapshotted (names, sizes, mtimes,
+contents) before and after every way in: any change is a file touched outside the data
+directory.
 
 Counted per way in: inputs tried; crashes (an uncaught exception, a traceback,
 death by a signal); hangs (no end or no answer within the watchdog's time);
 wrong answers (`gsm` lines without exactly one answer, or a bad line not
 answered ERROR, or an echo of a giant line; a typed command's hint that is not
 one line; an invalid config accepted; replies whose calls grew the peak RSS by
-more than hostile_replies.FLAT_MB); files touched outside. The run is
+more than hostile_replies.FLAT_MB; a setting's refusal that is not one line naming it, a
+value that must be refused taken, a key or the whole of a long value printed; a long game
+whose RSS grew by more than hostile_pipe.FLAT_MB); files touched outside. The run is
 bounded: a fixed number of inputs per way in and a time budget shared among
 them, after which a way in stops where it is and says how far it got. With
 --figures (or --before, the Python of a checkout before a fix, for its figures
@@ -49,7 +57,9 @@ from pathlib import Path
 from typing import Any
 
 import hostile_inputs as inputs
+import hostile_pipe as pipe
 import hostile_replies as replies
+import hostile_settings as settings
 from hostile_gsm import ANSWER_S, GsmSession, is_error, limited
 from hostile_watch import HANG_S, SLOW_S, Decoy, Hang, Tally, Watchdog, call
 
@@ -59,8 +69,7 @@ MIN_WAY_S = 5.0  # every way in gets at least this long, however the budget stan
 SAVED_TURNS = 6  # the sleeping avatar's save: a few turns in
 SEED_OF_THE_LOGGED_GAMES = 6  # the baseline's arena plays seeds 6 and 7 on tiny: both end in DEATH, so the
 # user's agent learns from them, and an arena on seed 6 is given their lessons
-KEYS = ("GOOGLE_API_KEY", "GEMINI_API_KEY", "MISTRAL_API_KEY", "OLLAMA_HOST", "OLLAMA_API_KEY",
-        "GOOGLE_GEMINI_BASE_URL", "MISTRAL_BASE_URL")
+KEYS = settings.VARIABLES  # the provider settings of the environment: the harness's own are not passed on
 
 
 @dataclass(frozen=True)
@@ -124,13 +133,14 @@ class Harness:
             tally.stopped = True
         return tally.stopped
 
-    def command(self, tally: Tally, label: str, args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess | None:
-        """A command with ``env``'s homes: a traceback or a signal is a crash, no end a hang."""
+    def command(self, tally: Tally, label: str, args: list[str], env: dict[str, str],
+                hang_s: float = HANG_S) -> subprocess.CompletedProcess | None:
+        """A command with ``env``'s homes: a traceback or a signal is a crash, no end within ``hang_s`` a hang."""
         tally.count()
         try:
-            done = subprocess.run(limited(args), capture_output=True, timeout=HANG_S, env=env, check=False)
+            done = subprocess.run(limited(args), capture_output=True, timeout=hang_s, env=env, check=False)
         except subprocess.TimeoutExpired:
-            tally.fail("hangs", label, f"no end after {HANG_S} s")
+            tally.fail("hangs", label, f"no end after {hang_s} s")
             return None
         err = done.stderr.decode(errors="replace")
         if done.returncode < 0 or "Traceback (most recent call last)" in err or "MemoryError" in err:
@@ -256,11 +266,40 @@ class Harness:
             target = config if kind == "config" else _target(kind, data)
             outside = make(target) or "-"
             env = {**self.env, "XDG_DATA_HOME": str(home / "data"), "XDG_CONFIG_HOME": str(home / "config")}
-            done = self.command(tally, f"{label} -> {consumer}", args(target, outside), env)
+            hang_s = settings.READ_S if kind == "config" else HANG_S  # its readers import SDKs: seconds, loaded
+            done = self.command(tally, f"{label} -> {consumer}", args(target, outside), env, hang_s)
             if done is not None and invalid and number == 0 and done.returncode == 0:
                 tally.fail("wrong", f"{label} -> {consumer}", "an invalid config was accepted silently")
         finally:
             shutil.rmtree(home, ignore_errors=True)
+
+    def settings(self, tally: Tally) -> None:
+        """Each hostile provider setting from the environment (hostile_settings.py) read by `doctor
+        --offline` and an arena that builds its provider, and by `doctor` calling the endpoints when
+        the offline one took it; a few at a time, each judged on what it printed."""
+        with settings.stand_ins() as local, ThreadPoolExecutor(FILE_JOBS) as pool:
+            futures = [pool.submit(self._setting_case, tally, case, local) for case in settings.cases(self.seed, local)]
+            for future in futures:
+                future.result()
+
+    def _setting_case(self, tally: Tally, case: settings.Case, local: dict[str, str]) -> None:
+        env = {**self.env, **settings.environment(case, local)}
+        arena = [LABYRINTH, "arena", "--user", case.provider, "--minotaur", "wait", "--games", "1", "--seed",
+                 str(SEED_OF_THE_LOGGED_GAMES), "--preset", "tiny", "--max-turns", "2", "--llm-timeout", "2", "--json"]
+        readers = [("doctor --offline", [LABYRINTH, "doctor", "--offline"]), (f"arena --user {case.provider}", arena),
+                   ("doctor", [LABYRINTH, "doctor", "--llm-timeout", "2"])]
+        refused = False
+        for reader, args in readers:
+            if self.out_of_time(tally) or (reader == "doctor" and refused):
+                return  # a setting doctor refused offline is not called with
+            label = f"${case.variable} {case.label} -> {reader}"
+            done = self.command(tally, label, args, env, settings.READ_S)
+            if done is None:
+                continue
+            out = (done.stdout + done.stderr).decode(errors="replace")
+            for problem in settings.problems(case, reader, done.returncode, out):
+                tally.fail("wrong", label, problem)
+            refused = refused or f"  {case.provider:<8} cannot be read" in out
 
     # --- files ----------------------------------------------------------------------------
 
@@ -380,7 +419,13 @@ CONFIGS = [("timeout 1e308", "[mistral]\napi_key = \"k\"\ntimeout_s = 1e308\n"),
            ("table is a number", "mistral = 5\n"),
            ("deep nesting", DEEP_TOML),
            ("broken TOML", "[mistral\napi_key = \"k\n"),
-           ("not UTF-8", "[mistral]\napi_key = \"\udcff\"\n")]  # written with surrogateescape: a byte 0xFF
+           ("not UTF-8", "[mistral]\napi_key = \"\udcff\"\n"),  # written with surrogateescape: a byte 0xFF
+           *((f"{label} (api_key)", f"[mistral]\napi_key = {settings.toml_string(value)}\n")
+             for label, value, refused in settings.key_values() if refused),
+           *((f"{label} (base_url)", f"[mistral]\napi_key = \"k\"\nbase_url = {settings.toml_string(value)}\n")
+             for label, value, refused in settings.url_values("http://127.0.0.1:9") if refused),
+           *((f"{label} (model)", f"[mistral]\napi_key = \"k\"\nmodel = {settings.toml_string(value)}\n")
+             for label, value, refused in settings.model_values() if refused)]
 
 
 def _target(kind: str, data: Path) -> Path:
@@ -452,7 +497,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seed", type=int, default=1, help="what every input is drawn from (default: 1)")
     parser.add_argument("--quick", action="store_true", help="fewer inputs of each kind: a run of about a minute")
-    parser.add_argument("--budget", type=float, help="seconds for the whole run (default: 150, quick: 75)")
+    parser.add_argument("--budget", type=float, help="seconds for the whole run (default: 240, quick: 120)")
+    parser.add_argument("--turns", type=int, help="turns of the long game in a pipe (default: 100,000, quick: "
+                                                  "20,000; bench/gsm_memory.py takes the 1M-turn figures)")
     parser.add_argument("--figures", action="store_true", help="also what one hostile reply costs (some 30 s)")
     parser.add_argument("--before", help="the Python of a checkout before a fix: its figures beside these "
                                          "(implies --figures)")
@@ -461,8 +508,9 @@ def main() -> int:
     began = time.monotonic()
     root = Path(tempfile.mkdtemp(prefix="labyrinth-hostile-"))
     try:
-        harness = Harness(args.seed, size, args.budget or (75.0 if args.quick else 150.0), root)
+        harness = Harness(args.seed, size, args.budget or (120.0 if args.quick else 240.0), root)
         memory: dict[str, float] = {}  # each reply way's peak RSS growth
+        pipe_mb: dict[int, float] = {}  # the long game's RSS at each checkpoint
         harness.make_baseline()
         ways: list[tuple[str, float, Callable[[Tally], None]]] = [  # weights: the time each way in tends to need
             ("typed command (parse_command)", 1, harness.typed),
@@ -480,11 +528,17 @@ def main() -> int:
             ("file: config", 8, harness.files("config")),
             *((f"reply: {kind}", 5, replies.way(kind, args.seed, memory, harness.out_of_time))
               for kind in replies.KINDS),
+            # last: they take what the quicker ways left, and the settings (some 100 CPU-s) all that is left
+            ("gsm pipe, a long game", 15, pipe.way(LABYRINTH, args.seed, args.turns or (20_000 if args.quick else 100_000),
+                                                   harness.env, pipe_mb, harness.out_of_time)),
+            ("settings: environment", 30, harness.settings),
         ]
         for number, (name, weight, body) in enumerate(ways):
             harness.way(name, weight / sum(w for _, w, _ in ways[number:]), body)
         print(table(harness.tallies, args.seed, "quick" if args.quick else "full", time.monotonic() - began))
         print("\nReplies' peak RSS growth: " + ", ".join(f"{kind} +{mb:.0f} MB" for kind, mb in memory.items()))
+        print("The long game's RSS: " + (", ".join(f"{mb:.1f} MB at {turns:,} turns" for turns, mb in pipe_mb.items())
+                                         or "not measured (stopped before the first checkpoint)"))
         if args.figures or args.before:
             print("\n" + replies.figures_table(args.before))
     finally:

@@ -4,7 +4,8 @@
 The file is checked in full when it is read: only the [gemini], [mistral],
 [ollama] and [openai] tables and the [contestants.NAME] tables, only their known
 keys, each of its kind (a timeout a finite number of seconds in range, a key
-printable ASCII, a base URL an http(s) URL with a valid port), so that a typo or a
+printable ASCII, a model's name of a bounded length, a base URL an http(s) URL with a
+valid port and a host the HTTP clients take), so that a typo or a
 wrong value is named at once rather than making every model call fail later.
 
 A contestant is a model at an endpoint with its settings, used by its name wherever a
@@ -20,6 +21,7 @@ role is chosen (``--users llama-local``)::
 
 from __future__ import annotations
 
+import ipaddress
 import re
 import tomllib
 from pathlib import Path
@@ -39,6 +41,7 @@ MAX_TIMEOUT_S = 3600.0  # the longest one model call may be given
 MAX_RPM = 100_000.0  # the fastest pace of requests a minute that may be set
 MAX_URL_CHARS = 2_000  # the longest base URL taken: real ones are far shorter, a pasted file is not one
 MAX_KEY_CHARS = 1_000  # the longest key taken
+MAX_MODEL_CHARS = 200  # the longest model name taken: real ones are under 100
 MAX_TOKENS = 100_000  # the most tokens an answer may be given
 PROVIDER_NAMES = ("gemini", "mistral", "ollama", "openai")  # the tables of providers (agents/config.py's PROVIDERS)
 CONTESTANT_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")  # no "/" (provider/model), no space, no comma
@@ -67,9 +70,19 @@ def key_problem(key: str) -> str | None:
     return None
 
 
+def model_problem(model: str) -> str | None:
+    """What is wrong with ``model`` as a model's name (None: nothing): a bounded length, for it is
+    sent, shown and kept in every result row. Any character may be in it (a server names its models
+    as it likes): what shows it makes it inert (terminal_text.printable)."""
+    if len(model) > MAX_MODEL_CHARS:
+        return f"is {len(model):,} characters long (at most {MAX_MODEL_CHARS:,})"
+    return None
+
+
 def url_problem(url: str) -> str | None:
     """What is wrong with ``url`` as a provider's base URL (None: nothing): an http or https URL
-    with a host, a port in range, of a bounded length, with no space or control character."""
+    with a host the HTTP clients take, a port in range, of a bounded length, with no space or
+    control character."""
     if len(url) > MAX_URL_CHARS:
         return f"is {len(url):,} characters long (at most {MAX_URL_CHARS:,})"
     if any(not c.isprintable() or c.isspace() for c in url):
@@ -83,7 +96,25 @@ def url_problem(url: str) -> str | None:
         return f"is not an http(s) URL (it begins {parts.scheme + '://' if parts.scheme else 'without http://'})"
     if not parts.hostname:
         return "names no host"
-    del port  # read above for its check: urlsplit raises only when it is read
+    if port == 0:
+        return "has port 0 (a server listens on a port from 1 to 65535)"
+    return _host_problem(parts.hostname)
+
+
+IPV4_LIKE = re.compile(r"[0-9]+\.[0-9]+\.[0-9]+\.[0-9]+")  # what httpx reads as an IPv4 address, and checks
+
+
+def _host_problem(host: str) -> str | None:
+    """What the HTTP clients (httpx) would refuse in ``host`` as they are built, with an InvalidURL
+    deep in an SDK: a non-ASCII name (they take IDNA 2008 only: write it as xn--...) and four
+    numbers that are no IPv4 address (urlsplit has checked a bracketed IPv6 one)."""
+    if not host.isascii():
+        return "names a host in letters other than ASCII (write an international name in its xn-- form)"
+    if IPV4_LIKE.fullmatch(host):
+        try:
+            ipaddress.IPv4Address(host)
+        except ValueError:
+            return f"names the host {host}, which is no IPv4 address (each number 0 to 255, no leading 0)"
     return None
 
 
@@ -95,7 +126,7 @@ class ProviderTable(BaseModel):
     """One provider's table: each key optional, the environment and the defaults fill the rest."""
 
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
-    model: str | None = Field(None, min_length=1, max_length=200, description="the model's name")
+    model: str | None = Field(None, min_length=1, max_length=MAX_MODEL_CHARS, description="the model's name")
     base_url: str | None = Field(None, min_length=1, max_length=MAX_URL_CHARS, description="the endpoint")
     api_key: str | None = Field(None, max_length=MAX_KEY_CHARS, description="the key (the environment's wins)")
     timeout_s: float | None = Field(None, gt=0, le=MAX_TIMEOUT_S, allow_inf_nan=False,

@@ -80,6 +80,20 @@ def test_doctor_says_what_is_missing_and_what_fails():
     assert "check" not in done.stdout.split("mistral", 1)[1].split("ollama", 1)[0]  # no key: not called
 
 
+@pytest.mark.parametrize("host", [":::", "h:99999", "http://[zz]", "ⓐ.example"])
+def test_an_ollama_host_its_client_cannot_read_is_one_line_of_doctor_and_never_a_traceback(host):
+    """Importing the ollama SDK builds a client from $OLLAMA_HOST: a bad one raised out of the import
+    (in doctor's list of packages, and when a flag gave another endpoint)."""
+    done = run("doctor", "--offline", env={"OLLAMA_HOST": host})
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    (line,) = [line for line in done.stdout.splitlines() if "OLLAMA_HOST" in line]
+    assert line.startswith("  ollama   cannot be read: the ollama endpoint from $OLLAMA_HOST (")
+    assert "site-packages/ollama" in done.stdout  # the package is listed all the same
+    overridden = run("gsm", "--seed", "3", "--preset", "tiny", "--user", "ollama", "--ollama-url", "http://127.0.0.1:9",
+                     env={"OLLAMA_HOST": host})
+    assert overridden.returncode == 0 and "Traceback" not in overridden.stderr, overridden.stderr
+
+
 def test_arena_reports_tokens_fallbacks_and_latency_per_role(stubs, tmp_path):
     done = run("arena", "--games", "2", "--preset", "tiny", "--max-turns", "6", "--user", "mistral",
                "--minotaur", "gemini", "--json", "--replays", str(tmp_path), env=environment(stubs))

@@ -49,3 +49,35 @@ def test_an_escaping_exception_is_a_crash_and_a_refusal_is_not():
     hostile_watch.call(tally, "bad", lambda: int("²"), (KeyError,))
     hostile_watch.call(tally, "refused", lambda: {}["x"], (KeyError,))
     assert (tally.tried, tally.crashes) == (2, 1) and tally.failures[0].startswith("crash: bad: ValueError")
+
+
+def test_the_settings_judge_wants_one_line_naming_the_variable_and_never_a_key_or_a_long_value():
+    import hostile_settings as settings
+
+    url = settings.Case("URL of 120 KB", "mistral", "MISTRAL_BASE_URL", "http://h/" + "a" * 120_000, True)
+    named = "labyrinth: the mistral endpoint from $MISTRAL_BASE_URL (\"http://h/aaa…\") is 120,009 characters long\n"
+    assert settings.problems(url, "arena", 2, named) == []
+    assert settings.problems(url, "arena", 2, "labyrinth: the endpoint is too long\n") == [
+        "the refusal does not name MISTRAL_BASE_URL: labyrinth: the endpoint is too long"]
+    assert "a refusal of 2 lines" in settings.problems(url, "arena", 2, named + "labyrinth: and again\n")
+    assert settings.problems(url, "doctor --offline", 0, "  mistral  model m, endpoint http://h\n") == [
+        "not refused by doctor --offline"]
+    assert "the whole value (120,009 characters) is printed" in settings.problems(url, "arena", 2, named + url.value)
+    key = settings.Case("random", "gemini", "GOOGLE_API_KEY", "sk-a-key-of-mine", None)
+    assert settings.problems(key, "doctor", 0, "  gemini   model g, key from GOOGLE_API_KEY\n") == []
+    assert settings.problems(key, "doctor", 0, f"sent {key.value}\n") == ["a key is printed"]
+    assert settings.problems(key, "doctor", 0, f"sent {settings.CANARY}\n") == ["a key is printed"]
+    assert settings.problems(key, "doctor", 0, "\x1b]0;pwned\x07\n") == [
+        "a terminal control character is printed (U+0007, U+001B)"]
+    assert settings.environment(key, {p: "http://h" for p in settings.PROVIDERS})["GOOGLE_API_KEY"] == key.value
+    assert "GEMINI_API_KEY" not in settings.environment(key, {p: "http://h" for p in settings.PROVIDERS})
+
+
+def test_the_long_pipe_counts_each_turn_answered_and_reads_the_memory_at_its_end():
+    import hostile_pipe
+
+    memory, tally = {}, hostile_watch.Tally("pipe")
+    labyrinth = str(Path(sys.executable).with_name("labyrinth"))
+    hostile_pipe.way(labyrinth, 1, 3_000, dict(os.environ), memory, lambda tally: False)(tally)
+    assert (tally.tried, tally.crashes, tally.hangs, tally.wrong, tally.failures) == (3_000, 0, 0, 0, [])
+    assert list(memory) == [3_000] and 10 < memory[3_000] < 500

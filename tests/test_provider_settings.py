@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 
 import pytest
 
@@ -133,3 +134,32 @@ def test_the_agent_keeps_only_recent_turns_and_says_what_was_wrong_with_the_last
     assert "Your notes so far: look 7 | look 8 | look 9" in transport.sent[-1][1][-1][1]
     assert transport.sent[-1][0] == agent.system and USER_DESCRIPTION in agent.system
     assert all(a.name in agent.system for a in USER_ACTIONS.actions)
+
+
+@pytest.mark.parametrize(("where", "said"), [
+    ({"flags": {"model": "m" * 100_000}}, "the mistral model from the command line is 100,000 characters long"),
+    ({"environ": {"LABYRINTH_MISTRAL_MODEL": "m" * 100_000}}, "from $LABYRINTH_MISTRAL_MODEL is 100,000 characters"),
+    ({"config": {"mistral": {"model": "m" * 201}}}, "[mistral] model: String should have at most 200 characters"),
+])
+def test_a_models_name_from_anywhere_is_bounded(where, said):
+    with pytest.raises(ConfigError) as refused:
+        provider_settings("mistral", where.get("flags"), where.get("environ", {}), where.get("config", {}))
+    message = str(refused.value)
+    assert said in message and "\n" not in message and len(message) < 300
+
+
+@pytest.mark.parametrize(("url", "said"), [
+    ("http://ⓐ.example", "names a host in letters other than ASCII (write an international name in its xn-- form)"),
+    ("http://999.1.1.1:8000", "names the host 999.1.1.1, which is no IPv4 address"),
+    ("http://01.02.03.04", "which is no IPv4 address"),
+    ("http://127.0.0.1:0/v1", "has port 0"),
+    (":0", "has port 0"),
+])
+def test_a_host_the_http_clients_would_refuse_as_they_are_built_is_refused_where_it_is_read(url, said):
+    for provider, variable in (("openai", "OPENAI_BASE_URL"), ("ollama", "OLLAMA_HOST")):
+        if provider == "openai" and "://" not in url:
+            continue  # a short form is OLLAMA_HOST's only
+        with pytest.raises(ConfigError, match=rf"the {provider} endpoint from \${variable} .* {re.escape(said)}"):
+            provider_settings(provider, None, {variable: url}, {})
+    for fine in ("http://xn--bcher-kva.example", "http://10.0.0.1:8000/v1", "http://[::1]:11434", "http://a.b:1"):
+        assert provider_settings("openai", None, {"OPENAI_BASE_URL": fine}, {}).base_url == fine

@@ -17,6 +17,9 @@ reasoning tokens are reported.
 from __future__ import annotations
 
 import json
+import os
+import sys
+from types import ModuleType
 from typing import TYPE_CHECKING, Literal
 
 from ..config import ProviderSettings
@@ -37,16 +40,14 @@ THINK_LEVELS: dict[str, Literal["low", "medium", "high"]] = {"minimal": "low", "
 
 class OllamaTransport:
     def __init__(self, settings: ProviderSettings, clock: Clock = SYSTEM_CLOCK) -> None:
-        # imported here: `import agents` works without the SDK
-        from ollama import Client
-
         self.settings, self.where, self.timeout_s = settings, settings.endpoint, settings.timeout_s
         self.name = f"ollama/{settings.model}"
         self.headers: dict[str, str] = {}  # the last answer's (a quota's wait), which ResponseError drops
         key = settings.api_key.reveal() if settings.api_key else None
-        self.client = Client(host=self.where, timeout=settings.timeout_s,
-                             headers={"authorization": f"Bearer {key}"} if key else None,
-                             event_hooks=event_hooks(self._check_answer))
+        # the SDK is imported only now: `import agents` works without it
+        self.client = sdk().Client(host=self.where, timeout=settings.timeout_s,
+                                   headers={"authorization": f"Bearer {key}"} if key else None,
+                                   event_hooks=event_hooks(self._check_answer))
         level = THINK_LEVELS.get(settings.reasoning_effort or "none")
         self.think: Literal["low", "medium", "high", False] = level if level is not None else False
         room = THINKING_TOKENS[self.think] if self.think else 0
@@ -93,6 +94,21 @@ class OllamaTransport:
         have = "present" if _tagged(self.settings.model) in map(_tagged, names) else \
             "NOT pulled (ollama pull " + self.settings.model + ")"
         return f"{len(names)} models; {self.settings.model} {have}"
+
+
+def sdk() -> ModuleType:
+    """The `ollama` module, imported without $OLLAMA_HOST. Its import builds a default client from
+    that variable, and one the client cannot read (``:::``, a port out of range) raises out of the
+    import itself, a traceback in place of the line that names the setting. The variable is checked
+    where settings are read (agents/config.py), or a flag overrides it; this client is never used."""
+    if "ollama" not in sys.modules:
+        host = os.environ.pop("OLLAMA_HOST", None)
+        try:
+            import ollama  # noqa: F401 - kept in sys.modules
+        finally:
+            if host is not None:
+                os.environ["OLLAMA_HOST"] = host
+    return sys.modules["ollama"]
 
 
 def _tagged(model: str) -> str:

@@ -1,7 +1,9 @@
 """`labyrinth doctor`: which LLM providers are configured (never a key, only where
 it came from), whether each endpoint answers a cheap call that spends no tokens,
-where the game keeps its files, and where each package was imported from (the
-`agents` package has a namesake on PyPI).
+where the game keeps its files, and where each package is imported from (the
+`agents` package has a namesake on PyPI). A package is found without being run: an
+SDK's import costs seconds, and the ollama SDK's reads $OLLAMA_HOST and raises on a bad
+one, which this report must name in its table instead.
 
 Every line goes out through ``printable``: what the config file, the environment or an
 endpoint's answer holds cannot send the terminal an escape sequence; and through ``redact``:
@@ -10,7 +12,7 @@ an endpoint's user:password, or a key a gateway echoes, is never printed."""
 from __future__ import annotations
 
 import argparse
-import importlib
+import importlib.util
 import sys
 import time
 from dataclasses import replace
@@ -109,10 +111,12 @@ def _where(module: str, distribution: str) -> str:
     except metadata.PackageNotFoundError:
         version = "(no package metadata)"
     try:
-        imported = importlib.import_module(module)
-    except ImportError as exc:
+        spec = importlib.util.find_spec(module)  # found, not run (its parent package is)
+    except (ImportError, ValueError) as exc:
         return f"NOT IMPORTABLE: {exc}"
-    location = getattr(imported, "__file__", None) or next(iter(getattr(imported, "__path__", [])), "?")
+    if spec is None:
+        return f"NOT IMPORTABLE: no module named {module!r}"
+    location = spec.origin if spec.has_location else next(iter(spec.submodule_search_locations or []), "?")
     # resolved: a strict editable install imports links to the sources, and the sources are what one edits
-    where = Path(location).resolve()
+    where = Path(location or "?").resolve()
     return f"{version:<8} {where.parent if where.name == '__init__.py' else where}"
