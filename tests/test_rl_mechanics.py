@@ -109,7 +109,7 @@ def test_an_escape_earns_its_achievements_and_a_progression_of_one():
 @pytest.mark.parametrize("role", sorted(IDS))
 def test_the_env_pickles_and_deep_copies_and_the_copies_play_on_identically(role):
     env = LabyrinthEnv(role, preset="tiny", max_turns=80, text=True)
-    _, info = env.reset(seed=6)
+    _, info = env.reset(seed=7)  # a game both roles' random play survives past the copy
     rng = np.random.default_rng(4)
     for _ in range(12):
         _, _, _, _, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
