@@ -11,6 +11,7 @@ a stop; a HALT of several seconds onto the one-second halt (it is asked again th
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -60,10 +61,13 @@ class Demonstrator:
         return self.numbers[command_name(self.agent.decide(match.seats["user"].observation))]
 
 
-def demonstrations(env: Any, steps: int, seed: int) -> dict[str, Any]:
-    """``steps`` steps of the built-in user playing ``env`` (games reset from a generator seeded by
-    ``seed``): each step's observation, action, mask and reward, where games ended, their outcomes
-    and their game seeds."""
+def demonstrations(env: Any, steps: int, seed: int,
+                   play: Callable[[dict, np.ndarray], int] | None = None) -> dict[str, Any]:
+    """``steps`` steps of the built-in user on ``env`` (games reset from a generator seeded by ``seed``):
+    each step's observation, the built-in user's action, the mask and the reward, where games ended,
+    their outcomes and their game seeds. With ``play`` (observation, mask -> action) the games are
+    played by that instead, the built-in user only saying what it would do (DAgger: it labels the
+    states a learner reaches, not only those it reaches itself)."""
     demonstrator, rng = Demonstrator(env), np.random.default_rng(seed)
     observations, actions, masks, rewards, ends, outcomes, seeds = [], [], [], [], [], [], []
     obs, info = env.reset(seed=int(rng.integers(2**31)))
@@ -72,7 +76,7 @@ def demonstrations(env: Any, steps: int, seed: int) -> dict[str, Any]:
         observations.append(obs)
         actions.append(action)
         masks.append(info["action_mask"])
-        obs, reward, terminated, truncated, info = env.step(action)
+        obs, reward, terminated, truncated, info = env.step(action if play is None else play(obs, masks[-1]))
         rewards.append(reward)
         if terminated or truncated:
             ends.append(len(actions) - 1)

@@ -3,6 +3,11 @@ the built-in scripted user's play, never a hidden one. The report of a run says 
 demonstration steps it was given, and its learning curve's first row (step 0) is the cloned
 policy's own evaluation, before PPO has played a step.
 
+With ``--dagger R`` (DAgger, Ross et al. 2011), R rounds follow: the cloned policy plays as many
+steps again, the built-in user says at each what it would do, and the policy is fitted again
+to all the labelled steps so far, so that it learns what to do in the states its own mistakes
+lead to, which the built-in user's games never show. The report counts these steps too.
+
 The demonstrations are the built-in user's decisions mapped onto the env's commands
 (labyrinth.agents.rl_demos), played in the training env's settings on training seeds (drawn
 from ``--seed``, never the held-out ones). The policy is fitted to their actions (cross-entropy
@@ -32,24 +37,44 @@ def discounted_returns(rewards: np.ndarray, ends: np.ndarray, gamma: float) -> n
     return returns
 
 
-def clone(model: Any, env: Any, steps: int, epochs: int, seed: int, batch: int = 256,
+def clone(model: Any, env: Any, steps: int, epochs: int, seed: int, rounds: int = 0, batch: int = 256,
           lr: float = 1e-3) -> dict[str, Any]:
-    """Fit ``model``'s policy to ``steps`` steps (whole games) of the built-in user on ``env``; what it
-    was given and how well it fitted."""
-    demos = demonstrations(env, steps, seed)
+    """Fit ``model``'s policy to ``steps`` steps (whole games) of the built-in user on ``env``, then, for
+    each of ``rounds`` DAgger rounds, to as many steps more played by the policy itself and labelled by
+    the built-in user (all the steps so far each time); what it was given and how well it fitted."""
     policy = model.policy
-    returns = torch.as_tensor(discounted_returns(demos["rewards"], demos["ends"], model.gamma))
-    observations = {k: torch.as_tensor(v) for k, v in demos["observations"].items()}
-    actions, masks = torch.as_tensor(demos["actions"]), torch.as_tensor(demos["masks"])
-    generator = torch.Generator().manual_seed(seed)
-    n = len(actions)
-    # Its own optimiser, with a learning rate for supervised fitting (PPO's is for small steps), and the value
-    # loss scaled by the returns' variance: unscaled, a return's -10 outweighs the actions' loss many times
-    # over, and the gradient's clipping would leave the policy almost nothing.
+    # Its own optimiser, with a learning rate for supervised fitting (PPO's is for small steps).
     optimizer = torch.optim.Adam(policy.parameters(), lr=lr)
-    spread = float(returns.var()) or 1.0
+    generator = torch.Generator().manual_seed(seed)
+    parts = [demonstrations(env, steps, seed)]
+    played = parts[0]["outcomes"]
+    agreement = _fit(model, optimizer, parts, epochs, batch, generator)
+    for round_ in range(1, rounds + 1):
+        def act(obs: dict, mask: np.ndarray) -> int:
+            return int(model.predict(obs, action_masks=mask)[0])
+        parts.append(demonstrations(env, steps, seed + round_, play=act))
+        agreement = _fit(model, optimizer, parts, epochs, batch, generator)
+    dagger = [o for part in parts[1:] for o in part["outcomes"]]
+    return {"steps": len(parts[0]["actions"]), "games": len(played), "escaped": played.count("ESCAPED"),
+            "caught": played.count("DEATH"), "epochs": epochs, "rounds": rounds,
+            "labelled_steps": sum(len(part["actions"]) for part in parts[1:]),
+            "labelled_games_escaped": dagger.count("ESCAPED"), "labelled_games": len(dagger),
+            "agreement": agreement, "seeds": [s for part in parts for s in part["seeds"]]}
+
+
+def _fit(model: Any, optimizer: Any, parts: list[dict], epochs: int, batch: int, generator: Any) -> float:
+    """Cross-entropy of the labelled actions under their masks, and the value head's error on the
+    discounted returns scaled by their variance (unscaled, a return's -10 would outweigh the
+    actions' loss many times over); the share of steps whose likeliest action is the label."""
+    policy = model.policy
+    observations = {k: torch.as_tensor(np.concatenate([p["observations"][k] for p in parts]))
+                    for k in parts[0]["observations"]}
+    actions = torch.as_tensor(np.concatenate([p["actions"] for p in parts]))
+    masks = torch.as_tensor(np.concatenate([p["masks"] for p in parts]))
+    returns = torch.as_tensor(np.concatenate([discounted_returns(p["rewards"], p["ends"], model.gamma)
+                                              for p in parts]))
+    spread, n, hits = float(returns.var()) or 1.0, len(actions), 0
     policy.set_training_mode(True)
-    hits = 0
     for epoch in range(epochs):
         for idx in torch.randperm(n, generator=generator).split(batch):
             obs = {k: v[idx].float() for k, v in observations.items()}
@@ -58,11 +83,9 @@ def clone(model: Any, env: Any, steps: int, epochs: int, seed: int, batch: int =
             optimizer.zero_grad()
             loss.backward()
             optimizer.step()
-            if epoch == epochs - 1:  # how often the fitted policy's likeliest action is the demonstrated one
+            if epoch == epochs - 1:
                 with torch.no_grad():
                     likeliest = policy.get_distribution(obs, action_masks=masks[idx]).distribution.probs.argmax(1)
                 hits += int((likeliest == actions[idx]).sum())
     policy.set_training_mode(False)
-    outcomes = demos["outcomes"]
-    return {"steps": n, "games": len(outcomes), "escaped": outcomes.count("ESCAPED"),
-            "caught": outcomes.count("DEATH"), "agreement": hits / n, "epochs": epochs, "seeds": demos["seeds"]}
+    return hits / n

@@ -213,7 +213,10 @@ def main() -> None:
     parser.add_argument("--network", choices=sorted(NETWORKS), default="cnn", help="the features extractor")
     parser.add_argument("--demos", type=int, default=0,
                         help="warm start: clone the built-in user's play for this many steps first (0: none)")
-    parser.add_argument("--demo-epochs", type=int, default=8, help="passes over the demonstrations")
+    parser.add_argument("--demo-epochs", type=int, default=8, help="passes over the demonstrations, each fit")
+    parser.add_argument("--dagger", type=int, default=0,
+                        help="DAgger rounds after the cloning: --demos steps more each, played by the policy and "
+                             "labelled by the built-in user")
     parser.add_argument("--out", type=Path, default=Path("bench/results/ppo"))
     args = parser.parse_args()
     torch.set_num_threads(1)
@@ -251,12 +254,14 @@ def main() -> None:
     if args.demos:
         demo_env = LabyrinthEnv("user", preset=plan[0].preset, opponent=plan[0].opponent, max_turns=args.max_turns,
                                 shaping=not args.no_shaping)
-        cloned = clone(model, demo_env, args.demos, args.demo_epochs, args.seed)
+        cloned = clone(model, demo_env, args.demos, args.demo_epochs, args.seed, rounds=args.dagger)
         demo_seeds = set(cloned.pop("seeds"))
         print(f"warm start: behaviour cloning on {cloned['steps']:,} steps ({cloned['games']} games: "
               f"{cloned['escaped']} escaped, {cloned['caught']} caught) of the built-in user against "
-              f"{plan[0].opponent} on {plan[0].preset}, {cloned['epochs']} epochs; the policy's likeliest action "
-              f"is the demonstrated one on {cloned['agreement']:.0%} of them", flush=True)
+              f"{plan[0].opponent} on {plan[0].preset}, {cloned['epochs']} epochs a fit; {cloned['rounds']} DAgger "
+              f"rounds, {cloned['labelled_steps']:,} steps more played by the policy ({cloned['labelled_games']} "
+              f"games, {cloned['labelled_games_escaped']} escaped) and labelled by the built-in user; the "
+              f"policy's likeliest action is the label on {cloned['agreement']:.0%} of them all", flush=True)
         with (args.out / "yardsticks.json").open("r+", encoding="utf-8") as f:
             saved = json.load(f)
             f.seek(0)
