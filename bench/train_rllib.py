@@ -91,8 +91,10 @@ def config(args: argparse.Namespace) -> PPOConfig:
             .environment(ENV_NAME, env_config={"preset": args.preset, "max_turns": args.max_turns})
             .multi_agent(policies=set(ROLES), policy_mapping_fn=lambda agent_id, episode, **kw: agent_id)
             .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs=dict.fromkeys(ROLES, spec)))
+            # sample_timeout_s: a busy machine's runner may take minutes for its share of a batch, and the
+            # default (60 s) drops what comes late, leaving the iteration with nothing to train on
             .env_runners(num_env_runners=2, num_envs_per_env_runner=1, num_cpus_per_env_runner=1,
-                         rollout_fragment_length="auto")
+                         rollout_fragment_length="auto", sample_timeout_s=None)
             .learners(num_learners=0)
             .resources(num_cpus_for_main_process=0)
             .training(train_batch_size_per_learner=args.batch, minibatch_size=256, num_epochs=5, lr=3e-4,
