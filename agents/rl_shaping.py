@@ -5,9 +5,11 @@ them alone.
 
 Two terms, per step:
 
-- **New cells**: NEW_CELL_BONUS for each cell the user sees for the first time (its
-  perception's memory): exploring pays. Tiny's ground has about 400 cells to see, so at
-  most about 2, against 13 for the three stones and the escape.
+- **New cells**: NEW_CELL_BONUS for each cell of the hunting ground the user sees for the
+  first time (its perception's memory): exploring where the stones lie pays. Tiny's ground
+  has 512 cells, so at most about 1, less than a stone. Cells outside the ground pay
+  nothing: the labyrinth goes on beyond it, no stone lies there, and when they paid, random
+  wandering earned 2 to 3 a game from them, more than two stones' worth.
 - **Approach** (potential-based, Ng et al. 1999): the change of
   ``APPROACH * (REACH * stones held - walking distance to the nearest missing stone)``.
   Its sum over a game telescopes to the potential's change from start to end, so no loop
@@ -21,6 +23,7 @@ Two terms, per step:
 from __future__ import annotations
 
 from collections import deque
+from itertools import islice
 
 from labyrinth.engine.geometry import HORIZONTAL, Pos
 from labyrinth.engine.presets import PRESETS
@@ -29,7 +32,7 @@ from labyrinth.engine.world import World
 
 from .runner import Match
 
-NEW_CELL_BONUS = 0.005
+NEW_CELL_BONUS = 0.002
 APPROACH = 0.02  # a step nearer the nearest missing stone
 MARGIN = 8  # cells around the hunting ground the distances cover (the user may walk out of it)
 _RAMPS = {"UP RAMP": 1, "DOWN RAMP": -1}
@@ -63,6 +66,8 @@ class Shaping:
                b.z0 + b.levels - 1)
         lying = dict(match.game.state.items)
         self.fields = {stone: distances(match.game.world, lying[stone], box) for stone in STONES if stone in lying}
+        self.bounds = b
+        self.looked = self.inside = 0  # cells of the perception's memory counted; those in the ground
         self.seen = self._seen()
         self.potential = self._potential()
 
@@ -73,7 +78,13 @@ class Shaping:
         return shaped
 
     def _seen(self) -> int:
-        return len(self.match.seats["user"].perception.seen)
+        """The cells of the hunting ground the user has seen, counted as the perception's memory grows."""
+        seen = self.match.seats["user"].perception.seen
+        fresh = len(seen) - self.looked
+        if fresh:
+            self.inside += sum(self.bounds.contains(*pos) for pos in islice(reversed(seen), fresh))
+            self.looked = len(seen)
+        return self.inside
 
     def _potential(self) -> float:
         state = self.match.game.state

@@ -10,7 +10,12 @@ Evaluation is always on ``--preset`` against the built-in Minotaur, on seeds tha
 never draws: each evaluation game is reset with a seed from EVAL_BASE on, training draws its
 games from a generator seeded with ``--seed`` (the game seeds of both are checked apart).
 
-Every ``--eval-every`` steps it prints a row of the learning curve: the policy's escape rate
+``--demos N`` warm-starts the policy openly by behaviour cloning N steps of the built-in
+scripted user's play (ppo_warm_start.py) before PPO's first step; the network is
+ppo_network.py's (``--network``: a small CNN over the planes by default).
+
+First (step 0, the policy before PPO: untrained, or as cloned) and then every
+``--eval-every`` steps it prints a row of the learning curve: the policy's escape rate
 on the held-out seeds with its Wilson 95 % interval, and the paired difference with random
 masked play on the same seeds (a Student t interval over seeds); the two yardsticks are
 measured once, first. The rows also go to ``<out>/curve.jsonl``, the model of the last row to
@@ -18,6 +23,8 @@ measured once, first. The rows also go to ``<out>/curve.jsonl``, the model of th
 
     .venv/bin/pip install -e '.[train]'
     nohup .venv/bin/python bench/train_ppo.py --steps 1000000 --out bench/results/ppo > bench/results/ppo.log &
+    nohup .venv/bin/python bench/train_ppo.py --demos 100000 --stages tiny:builtin:0 --lr 1e-4 --ent 0.001 \
+        --out bench/results/ppo_bc > bench/results/ppo_bc.log &
 """
 
 from __future__ import annotations
@@ -32,11 +39,10 @@ from pathlib import Path
 
 import numpy as np
 import torch
-from gymnasium import spaces
+from ppo_network import NETWORKS  # bench/ is on sys.path, as this file runs as a script
+from ppo_warm_start import clone
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback
-from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
-from torch import nn
 
 from labyrinth.agents.arena import wilson_interval
 from labyrinth.agents.gym_env import LabyrinthEnv
@@ -61,23 +67,6 @@ def stages(text: str) -> list[Stage]:
     if not parsed or parsed[0].start != 0:
         raise SystemExit("--stages: the first stage starts at step 0")
     return sorted(parsed, key=lambda s: s.start)
-
-
-class Shared(BaseFeaturesExtractor):
-    """Every key flattened (the planes are 0 or 1 already, the numbers in [-1, 1]: nothing to rescale)
-    into one layer that the policy and the value share. Most of the observation is the two plane
-    maps (about 4,800 inputs), and a step's forward pass is bound by reading that layer's weights:
-    one layer of 128 reads a sixteenth of what SB3's default (a 256-wide network each) reads,
-    which makes the policy's part of a step about as cheap as the env's on the one core training has."""
-
-    def __init__(self, observation_space: spaces.Dict, features: int = 128) -> None:
-        super().__init__(observation_space, features)
-        inputs = sum(int(np.prod(space.shape)) for space in observation_space.spaces.values())
-        self.keys = list(observation_space.spaces)
-        self.layer = nn.Sequential(nn.Linear(inputs, features), nn.ReLU())
-
-    def forward(self, observations: dict[str, torch.Tensor]) -> torch.Tensor:
-        return self.layer(torch.cat([observations[k].flatten(1) for k in self.keys], dim=1))
 
 
 class Curriculum(BaseCallback):
@@ -221,6 +210,13 @@ def main() -> None:
     parser.add_argument("--n-steps", type=int, default=2048, help="steps a rollout, between two updates")
     parser.add_argument("--batch", type=int, default=256)
     parser.add_argument("--epochs", type=int, default=5)
+    parser.add_argument("--network", choices=sorted(NETWORKS), default="cnn", help="the features extractor")
+    parser.add_argument("--demos", type=int, default=0,
+                        help="warm start: clone the built-in user's play for this many steps first (0: none)")
+    parser.add_argument("--demo-epochs", type=int, default=8, help="passes over the demonstrations, each fit")
+    parser.add_argument("--dagger", type=int, default=0,
+                        help="DAgger rounds after the cloning: --demos steps more each, played by the policy and "
+                             "labelled by the built-in user")
     parser.add_argument("--out", type=Path, default=Path("bench/results/ppo"))
     args = parser.parse_args()
     torch.set_num_threads(1)
@@ -252,17 +248,36 @@ def main() -> None:
     model = MaskablePPO("MultiInputPolicy", env, learning_rate=args.lr, n_steps=args.n_steps, batch_size=args.batch,
                         n_epochs=args.epochs, gamma=args.gamma, gae_lambda=0.95, ent_coef=args.ent, seed=args.seed,
                         verbose=0,
-                        policy_kwargs={"features_extractor_class": Shared,
+                        policy_kwargs={"features_extractor_class": NETWORKS[args.network],
                                        "net_arch": {"pi": [128], "vf": [128]}})
+    demo_seeds: set[int] = set()
+    if args.demos:
+        demo_env = LabyrinthEnv("user", preset=plan[0].preset, opponent=plan[0].opponent, max_turns=args.max_turns,
+                                shaping=not args.no_shaping)
+        cloned = clone(model, demo_env, args.demos, args.demo_epochs, args.seed, rounds=args.dagger)
+        demo_seeds = set(cloned.pop("seeds"))
+        print(f"warm start: behaviour cloning on {cloned['steps']:,} steps ({cloned['games']} games: "
+              f"{cloned['escaped']} escaped, {cloned['caught']} caught) of the built-in user against "
+              f"{plan[0].opponent} on {plan[0].preset}, {cloned['epochs']} epochs a fit; {cloned['rounds']} DAgger "
+              f"rounds, {cloned['labelled_steps']:,} steps more played by the policy ({cloned['labelled_games']} "
+              f"games, {cloned['labelled_games_escaped']} escaped) and labelled by the built-in user; the "
+              f"policy's likeliest action is the label on {cloned['agreement']:.0%} of them all", flush=True)
+        with (args.out / "yardsticks.json").open("r+", encoding="utf-8") as f:
+            saved = json.load(f)
+            f.seek(0)
+            json.dump({**saved, "warm_start": cloned}, f, indent=1)
     curve, seeds = LearningCurve(args, random_games, args.out), SeedLog(env)
     print(f"{'step':>9}  {'wall':>10}  escape on held-out seeds (95% CI), paired difference with random (95% CI)",
           flush=True)
+    curve.init_callback(model)
+    curve.evaluate()  # step 0: the policy before PPO (untrained, or as cloned)
     model.learn(args.steps, callback=[Curriculum(env, plan), curve, seeds])
     if curve.evaluated != curve.num_timesteps:
         curve.evaluate()
-    overlap = seeds.seeds & {g["seed"] for g in random_games}
+    overlap = (seeds.seeds | demo_seeds) & {g["seed"] for g in random_games}
     print(f"trained {model.num_timesteps:,} steps in {time.perf_counter() - began:,.0f} s wall; "
-          f"{len(seeds.seeds):,} training games, {len(overlap)} of them among the held-out games", flush=True)
+          f"{len(seeds.seeds):,} training games and {len(demo_seeds):,} demonstration games, {len(overlap)} of "
+          f"them among the held-out games", flush=True)
 
 
 if __name__ == "__main__":

@@ -47,6 +47,10 @@ def test_the_commands_come_from_the_one_action_definition():
     assert len(set(user)) == len(user) and len(set(minotaur)) == len(minotaur)
     assert {"move_north_walk_1", "move_west_run_far", "move_up_ramp", "move_down_ramp", "look", "grab_red_stone",
             "grab_lantern", "use_lantern", "halt"} <= set(user)
+    # a way walked or run, one step or far: no two moves alike
+    assert [n for n in user if n.startswith("move_north")] == ["move_north_walk_1", "move_north_walk_far",
+                                                              "move_north_run_1", "move_north_run_far"]
+    assert len(user) == 25
     assert minotaur == ["chase", "pathfind_last_noise", "pathfind_last_sighting", "pathfind_red_stone",
                         "pathfind_blue_stone", "pathfind_yellow_stone", "wait", "jump"]
     # every action of the schemas is offered, under its own name, in the schemas' order

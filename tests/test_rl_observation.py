@@ -2,7 +2,6 @@
 ways as fractions of the hunting ground, LOOK's hums as bearings, the same shapes on
 every preset, and Stable-Baselines3's own checker on both roles."""
 
-import importlib.util
 import math
 import warnings
 
@@ -137,14 +136,12 @@ def test_the_shapes_are_the_same_on_every_preset():
     assert env.observation_space.contains(obs)
 
 
-@pytest.mark.skipif(importlib.util.find_spec("stable_baselines3") is None,
-                    reason="needs the [train] extra: pip install -e '.[train]'")
 @pytest.mark.parametrize("role", ["user", "minotaur"])
 def test_stable_baselines3_checker_passes_on_the_default_observation(role):
     """Its only words are its image heuristics about the two plane keys, which are binary planes
     (0 or 1) a network reads as they are, not pictures in 0..255 for its CNN to rescale."""
-    from stable_baselines3.common.env_checker import check_env
-
+    check_env = pytest.importorskip("stable_baselines3.common.env_checker",
+                                    reason="Stable-Baselines3 is not installed: pip install -e '.[train]'").check_env
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         check_env(LabyrinthEnv(role, preset="tiny", max_turns=30))
