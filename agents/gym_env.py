@@ -17,7 +17,7 @@ settings, its generator and the game's inputs, replayed into a new game.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 import gymnasium as gym
 import numpy as np
@@ -35,7 +35,6 @@ from .rl_spaces import observation_space
 from .runner import DEFAULT_MAX_TURNS
 
 SEEDS = 2**31  # a game's seed is drawn below this when reset is given none
-NOT_STARTED = "call reset() before step() or action_masks()"
 
 
 class LabyrinthEnv(PicklesAsReplay, gym.Env):
@@ -43,7 +42,7 @@ class LabyrinthEnv(PicklesAsReplay, gym.Env):
     agent is copied as it is given, and every game is played by a fresh copy of that copy
     (base.fresh_copy): the same seed gives the same game."""
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": list(RENDER_MODES), "render_fps": 4}
+    metadata = {"render_modes": list(RENDER_MODES), "render_fps": 4}
 
     def __init__(self, role: str = "user", preset: str = "standard", difficulty: str = "normal",
                  opponent: str | Agent = "builtin", max_turns: int = DEFAULT_MAX_TURNS, text: bool = False,
@@ -97,11 +96,6 @@ class LabyrinthEnv(PicklesAsReplay, gym.Env):
         """The game's Match (its seed, its turns, its seats), once reset."""
         return self._started().match
 
-    def _started(self) -> RLGame:
-        if self.game is None:
-            raise RuntimeError(NOT_STARTED)
-        return self.game
-
     def _show(self) -> None:
         if self.render_mode == "human":
             self.render()
@@ -114,8 +108,12 @@ class LabyrinthEnv(PicklesAsReplay, gym.Env):
         self.shaping = Shaping(self.game.match) if self.shapes and self.game is not None else None
 
     def _new_game(self, game_seed: int) -> RLGame:
-        opponent = (make_agent(self.other, self.opponent, game_seed, preset=self.preset)
-                    if self.pristine is None else fresh_copy(self.pristine))
+        opponent: Agent
+        if isinstance(self.opponent, str):
+            opponent = make_agent(self.other, self.opponent, game_seed, preset=self.preset)
+        else:  # an agent given: every game a fresh copy of it as it was given
+            assert self.pristine is not None, "an agent given is kept as given"
+            opponent = fresh_copy(self.pristine)
         return RLGame([self.role], {self.other: opponent}, seed=game_seed, preset=self.preset,
                       difficulty=self.difficulty, max_turns=self.max_turns, text=self.text)
 
@@ -125,7 +123,7 @@ def _register() -> None:
     for role in ROLES:
         env_id = f"Labyrinth/{role.capitalize()}-v0"
         if env_id not in gym.registry:
-            gym.register(env_id, entry_point=LabyrinthEnv, kwargs={"role": role})
+            gym.register(env_id, entry_point=f"{__name__}:LabyrinthEnv", kwargs={"role": role})
 
 
 _register()

@@ -24,7 +24,7 @@ from pettingzoo.utils import parallel_to_aec
 
 from labyrinth.engine.wsap.roles import ROLES
 
-from .gym_env import NOT_STARTED, SEEDS
+from .gym_env import SEEDS
 from .rl_commands import COMMANDS, action_names
 from .rl_game import PicklesAsReplay, RLGame, checked_max_turns
 from .rl_render import RENDER_MODES, Renderer
@@ -94,9 +94,7 @@ class LabyrinthParallelEnv(PicklesAsReplay, ParallelEnv):
 
     def action_masks(self, agent: str) -> np.ndarray:
         """The mask of ``agent``'s commands that can be carried out now."""
-        if self.game is None:
-            raise RuntimeError(NOT_STARTED)
-        return self.game.mask(agent)
+        return self._started().mask(agent)
 
     def close(self) -> None:
         self.game = None
@@ -110,10 +108,10 @@ class LabyrinthParallelEnv(PicklesAsReplay, ParallelEnv):
                       max_turns=self.max_turns, text=self.text)
 
     def _observations(self) -> dict[str, dict]:
-        return {role: self.game.observation(role) for role in self.agents}
+        return {role: self._started().observation(role) for role in self.agents}
 
     def _infos(self) -> dict[str, dict]:
-        return {role: self.game.info(role) for role in self.agents}
+        return {role: self._started().info(role) for role in self.agents}
 
 
 

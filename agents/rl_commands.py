@@ -49,7 +49,10 @@ class Command:
 
 def _allowed(role: str, action: str, param: str) -> list[Any]:
     """The values a parameter may take, from the schemas (engine/wsap/action_schema.py)."""
-    return next(p.options for p in param_defs(role, action) if p.name == param)
+    options = next(p.options for p in param_defs(role, action) if p.name == param)
+    if options is None:
+        raise ValueError(f"the {role}'s {action} {param} has no list of values to make commands of")
+    return options
 
 
 def _word(value: Any) -> str:
@@ -96,13 +99,22 @@ def _user_commands() -> tuple[Command, ...]:
     return tuple(commands)
 
 
+def _lying(stone: str) -> Callable[[Any], Any]:
+    """Where the Minotaur's view says ``stone`` lies (None when it is not there)."""
+    return lambda o: next((i.position for i in o.items if i.name == stone), None)
+
+
 # Where a PATHFIND may go, read from the Minotaur's view: the last noise, the last sighting, each stone.
 _TARGETS: dict[str, Callable[[Any], Any]] = {
     "last_noise": lambda o: o.last_heard and o.last_heard.position,
     "last_sighting": lambda o: o.last_seen and o.last_seen.position,
-    **{_word(stone): (lambda o, stone=stone: next((i.position for i in o.items if i.name == stone), None))
-       for stone in STONES},
+    **{_word(stone): _lying(stone) for stone in STONES},
 }
+
+
+def _allowed_now(decision: MinotaurDecision) -> Callable[[Match, Any], bool]:
+    """Whether the rules let the Minotaur carry ``decision`` out now (a JUMP may be refused)."""
+    return lambda m, now: plan_for(m.game.world, m.game.state, decision)[1] is None
 
 
 def _minotaur_commands() -> tuple[Command, ...]:
@@ -123,8 +135,7 @@ def _minotaur_commands() -> tuple[Command, ...]:
     for action, params in MINOTAUR_PARAMS.items():
         if not any(p.required for p in params):
             decision = MinotaurDecision(action=action)
-            commands.append(_fixed(_word(action), decision,
-                                   lambda m, now, d=decision: plan_for(m.game.world, m.game.state, d)[1] is None))
+            commands.append(_fixed(_word(action), decision, _allowed_now(decision)))
             continue
         commands += [Command(f"{_word(action)}_{name}", *pathfind(target)) for name, target in _TARGETS.items()]
     return tuple(commands)

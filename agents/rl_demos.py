@@ -69,7 +69,13 @@ def demonstrations(env: Any, steps: int, seed: int,
     played by that instead, the built-in user only saying what it would do (DAgger: it labels the
     states a learner reaches, not only those it reaches itself)."""
     demonstrator, rng = Demonstrator(env), np.random.default_rng(seed)
-    observations, actions, masks, rewards, ends, outcomes, seeds = [], [], [], [], [], [], []
+    observations: list[dict[str, Any]] = []
+    actions: list[int] = []
+    masks: list[np.ndarray] = []
+    rewards: list[float] = []
+    ends: list[int] = []  # the step each game ended on
+    outcomes: list[str] = []
+    seeds: list[int] = []
     obs, info = env.reset(seed=int(rng.integers(2**31)))
     while len(actions) < steps or not ends or ends[-1] != len(actions) - 1:
         action = demonstrator.action()

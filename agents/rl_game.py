@@ -30,6 +30,7 @@ from .rl_spaces import View, observe, seat, view
 from .runner import Match
 
 Played = list[tuple[UserInput, MinotaurDecision]]
+NOT_STARTED = "call reset() before step() or action_masks()"
 
 
 def checked_max_turns(max_turns: Any) -> int:
@@ -82,8 +83,10 @@ class RLGame:
             raise RuntimeError("the episode is over: call reset()")
         turn = match.play_turn(**{role: command(role, action).make(match) for role, action in actions.items()})
         self.refused = turn.refused[-1]["why"] if turn.refused else None
-        self._after(turn.result)
-        return {role: float(ROLES[role].reward(turn.result)) for role in self.learners}
+        result = turn.result
+        assert result is not None, "play_turn returns a finished turn"
+        self._after(result)
+        return {role: float(ROLES[role].reward(result)) for role in self.learners}
 
     def replay(self, played: Played) -> None:
         """Recorded turns played into this new game (seats and views re-live them)."""
@@ -131,6 +134,12 @@ class PicklesAsReplay:
 
     game: RLGame | None
     _new_game: Callable[[int], RLGame]  # the env's own: a new game of this seed, seated as the env seats it
+
+    def _started(self) -> RLGame:
+        """The game under way; before reset(), the same clear error for every call that needs one."""
+        if self.game is None:
+            raise RuntimeError(NOT_STARTED)
+        return self.game
 
     def __getstate__(self) -> dict[str, Any]:
         state = {k: v for k, v in self.__dict__.items() if k != "game"}

@@ -14,8 +14,7 @@ import numpy as np
 from gymnasium import spaces
 
 from labyrinth.engine.cells import CRAWLWAY, FLOOR, RAMP_DOWN, RAMP_UP, ROCK
-from labyrinth.engine.constants import JUMP_MAX_TICKS, TICKS_PER_SECOND
-from labyrinth.engine.figures import JUMP_COOLDOWN_TICKS, PARALYSIS_TICKS
+from labyrinth.engine.constants import JUMP_COOLDOWN_TICKS, JUMP_MAX_TICKS, PARALYSIS_TICKS, TICKS_PER_SECOND
 from labyrinth.engine.geometry import Pos
 from labyrinth.engine.schemas import ITEM_ORDER
 from labyrinth.engine.turn import TurnResult

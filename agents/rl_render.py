@@ -15,16 +15,17 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from labyrinth.engine.cells import CELL_CHARS
-from labyrinth.engine.constants import TICKS_PER_SECOND
-from labyrinth.engine.figures import JUMP_COOLDOWN_TICKS
+from labyrinth.engine.constants import JUMP_COOLDOWN_TICKS, TICKS_PER_SECOND
 from labyrinth.engine.geometry import Pos
 from labyrinth.engine.schemas import ITEM_ORDER
 from labyrinth.engine.wsap.perception import ITEM_MARKS, NOT_SEEN, labyrinth_window
 
 from .rl_planes import RADIUS, SIDE
+from .side import user_map
 
 if TYPE_CHECKING:
     from .rl_game import RLGame
+    from .runner import Match
 
 RENDER_MODES = ("human", "ansi", "rgb_array")
 TILE = 16  # pixels a cell
@@ -63,7 +64,7 @@ def _marked(rows: list[str], centre: Pos, marks: list[tuple[Pos, str]]) -> list[
 def _user(game: RLGame) -> Picture:
     match = game.match
     state, r = match.game.state, match.last.response
-    perception = match.seats["user"].perception
+    perception = user_map(match.seats["user"])
     x, y, z = state.user
     cells = perception.remembered_area(x - RADIUS, y + RADIUS, SIDE, SIDE, z).translate(_SEEN).decode()
     rows = [cells[i:i + SIDE] for i in range(0, len(cells), SIDE)]
@@ -76,7 +77,7 @@ def _user(game: RLGame) -> Picture:
     status = (f"turn {match.turns}/{match.max_turns}  {r.environment.game_time:g} s  stamina "
               f"{r.user_state.stamina_pct:.2f}  held {held}  Minotaur {heard}{_outcome(match)}")
     return Picture(_marked(rows, state.user, [*marks, (state.user, "@")]), status, r.user_state.stamina_pct,
-                   match.turns / match.max_turns, [name in state.inventory for name in ITEM_ORDER], cue.proximity)
+                   _played(match), [name in state.inventory for name in ITEM_ORDER], cue.proximity)
 
 
 def _minotaur(game: RLGame) -> Picture:
@@ -93,7 +94,7 @@ def _minotaur(game: RLGame) -> Picture:
               f"{_outcome(match)}")
     cooldown_s = JUMP_COOLDOWN_TICKS / TICKS_PER_SECOND
     return Picture(_marked(labyrinth_window(match.game.world, here, RADIUS), here, [*marks, (here, "M")]), status,
-                   1.0 - min(o.cooldown_time / cooldown_s, 1.0), match.turns / match.max_turns,
+                   1.0 - min(o.cooldown_time / cooldown_s, 1.0), _played(match),
                    [name in lying for name in ITEM_ORDER],
                    "PARALYZED" if o.temporal_status == "PARALYZED" else "VANISHED" if o.jump_time_left else "NONE")
 
@@ -143,3 +144,9 @@ class Renderer:
             print(text, flush=True)
             return None
         return text
+
+
+def _played(match: Match) -> float:
+    """The share of the turn limit played (an RL game always has one: rl_game.checked_max_turns)."""
+    assert match.max_turns is not None, "an RL game has a turn limit"
+    return match.turns / match.max_turns

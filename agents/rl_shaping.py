@@ -31,6 +31,7 @@ from labyrinth.engine.schemas import STONES
 from labyrinth.engine.world import World
 
 from .runner import Match
+from .side import user_map
 
 NEW_CELL_BONUS = 0.002
 APPROACH = 0.02  # a step nearer the nearest missing stone
@@ -79,7 +80,7 @@ class Shaping:
 
     def _seen(self) -> int:
         """The cells of the hunting ground the user has seen, counted as the perception's memory grows."""
-        seen = self.match.seats["user"].perception.seen
+        seen = user_map(self.match.seats["user"]).seen
         fresh = len(seen) - self.looked
         if fresh:
             self.inside += sum(self.bounds.contains(*pos) for pos in islice(reversed(seen), fresh))

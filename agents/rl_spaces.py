@@ -47,6 +47,10 @@ def view(match: Match, role: str, max_turns: int) -> View:
 
 def observe(match: Match, role: str, numbers: View, text: bool) -> dict[str, Any]:
     """The role's observation of the Match as it stands."""
-    obs: dict[str, Any] = {"text": match.seats[role].observation.to_text()} if text else {}
+    obs: dict[str, Any] = {}
+    if text:
+        observation = match.seats[role].observation
+        assert observation is not None, "a learner's seat observes every turn"
+        obs["text"] = observation.to_text()
     obs.update(numbers.observe())
     return obs

@@ -19,8 +19,13 @@ from gymnasium import spaces
 
 from labyrinth.engine import events as ev
 from labyrinth.engine.cells import CRAWLWAY, FLOOR, RAMP_DOWN, RAMP_UP, ROCK
-from labyrinth.engine.constants import TICKS_PER_SECOND, WORLD_SIZE
-from labyrinth.engine.figures import JUMP_COOLDOWN_TICKS, LANTERN_RESPAWN_TICKS, PARALYSIS_TICKS
+from labyrinth.engine.constants import (
+    JUMP_COOLDOWN_TICKS,
+    LANTERN_RESPAWN_TICKS,
+    PARALYSIS_TICKS,
+    TICKS_PER_SECOND,
+    WORLD_SIZE,
+)
 from labyrinth.engine.geometry import Pos
 from labyrinth.engine.schemas import ITEM_ORDER, STONES, AudioDirection, Direction, Proximity, TemporalStatus
 from labyrinth.engine.turn import TurnResult
@@ -43,6 +48,7 @@ from .rl_planes import (
     window_planes,
 )
 from .runner import Match
+from .side import user_map
 
 # The window's planes: the cells' kinds first (from the perception's memory), then the marks.
 WINDOW_PLANES = ("rock", "open", "unknown", "crawlway", "ramp_up", "ramp_down", *map(item_plane, ITEM_ORDER),
@@ -92,7 +98,7 @@ class UserView:
     def __init__(self, match: Match, max_turns: int) -> None:
         self.match, self.max_turns = match, max_turns
         self.ground = Ground(match.preset)
-        self.perception = match.seats["user"].perception
+        self.perception = user_map(match.seats["user"])
         self.trails: dict[int, np.ndarray] = {}  # by level: 1 where the user stood or passed
         self.heard_at: Pos | None = None  # where the user stood at its last LOOK that heard stones hum
         self.hum_rows = np.zeros((len(STONES), 6), np.float32)  # the hums' heard, bearing and levels columns
@@ -198,7 +204,7 @@ class UserView:
         north; 0, 0 straight above or below), the levels up as a fraction of the ground's."""
         self.hum_rows[:] = 0.0
         for stone, direction, levels in hums:
-            east, north = COMPASS_VECTORS.get(direction, (0.0, 0.0))
+            east, north = COMPASS_VECTORS.get(direction or "", (0.0, 0.0))
             up = self.ground.offset(here, (here[0], here[1], here[2] + levels))[2]
             self.hum_rows[STONES.index(stone), :4] = (1.0, east, north, up)
 

@@ -17,6 +17,7 @@ from labyrinth.engine.commands import BadInput
 from labyrinth.engine.turn import TurnResult
 from labyrinth.engine.world import World
 from labyrinth.engine.wsap import Action, ActionResult
+from labyrinth.engine.wsap.perception import UserPerception
 from labyrinth.engine.wsap.roles import ROLES
 from labyrinth.saves.results_db import SideRecord
 
@@ -216,3 +217,12 @@ class OutsideSide:
         if self.perception is not None:
             self.observation = None  # let go first, as Side.tell does
             self.observation = self.perception.observe(result.state, self.knowledge.view(result), result.events)
+
+
+def user_map(seat: Side | OutsideSide) -> UserPerception:
+    """The user's seat's perception, the map the user has seen: a user's knowledge makes a
+    UserPerception, and each user's seat keeps one (an agent's always; an Outside seat's unless
+    it is told not to observe, which only a replay's Minotaur is)."""
+    perception = seat.perception
+    assert isinstance(perception, UserPerception), "the user's seat keeps no map"
+    return perception

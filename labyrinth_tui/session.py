@@ -14,12 +14,11 @@ from labyrinth.agents.memory_manager import GameMemory, learners_of, learning_in
 from labyrinth.agents.registry import make_agent
 from labyrinth.agents.resume import resume_into
 from labyrinth.agents.runner import Answer, Match, Outside, Turn
-from labyrinth.agents.side import OutsideSide, Side
+from labyrinth.agents.side import OutsideSide, Side, user_map
 from labyrinth.engine import Game, GameStateResponse, UserInput
 from labyrinth.engine import events as ev
 from labyrinth.engine.presets import PRESETS
 from labyrinth.engine.turn import TurnResult
-from labyrinth.engine.wsap.perception import UserPerception
 from labyrinth.saves.experience import Experience
 from labyrinth.saves.games import SavedGame, delete_game, now_iso, save_game, saves_dir
 from labyrinth.saves.paths import StorageError, confined, remove, replays_dir
@@ -49,15 +48,6 @@ def open_memory(learning: bool | tuple[str, ...], seed: int, preset: str,
         return GameMemory(Experience() if learners else None, seed, preset, difficulty, learners), None
     except StorageError as exc:
         return GameMemory(None, seed, preset, difficulty), f"Playing without memory: {exc}"
-
-
-def user_map(seat: Side | OutsideSide) -> UserPerception:
-    """The user's seat's perception, the map the user has seen: a user's knowledge makes a
-    UserPerception, and each user's seat here keeps one (an agent's always; an Outside seat's unless
-    it is told not to observe, which only a replay's Minotaur is)."""
-    perception = seat.perception
-    assert isinstance(perception, UserPerception), "the user's seat keeps no map"
-    return perception
 
 
 def asked(seat: Side | OutsideSide) -> Side:
