@@ -23,6 +23,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
+from labyrinth.engine.rng import DRAWN_SEEDS
 from labyrinth.engine.wsap.roles import ROLES
 
 from .base import Agent, fresh_copy
@@ -33,8 +34,6 @@ from .rl_render import RENDER_MODES, Renderer
 from .rl_shaping import Shaping
 from .rl_spaces import observation_space
 from .runner import DEFAULT_MAX_TURNS
-
-SEEDS = 2**31  # a game's seed is drawn below this when reset is given none
 
 
 class LabyrinthEnv(PicklesAsReplay, gym.Env):
@@ -68,7 +67,7 @@ class LabyrinthEnv(PicklesAsReplay, gym.Env):
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
         """A new game: its seed is drawn from the env's generator, which ``seed`` seeds."""
         super().reset(seed=seed)
-        self.game = self._new_game(int(self.np_random.integers(SEEDS)))
+        self.game = self._new_game(int(self.np_random.integers(DRAWN_SEEDS)))
         self.shaping = Shaping(self.game.match) if self.shapes else None
         self._show()
         return self.game.observation(self.role), self.game.info(self.role)

@@ -22,9 +22,9 @@ from gymnasium.utils import seeding
 from pettingzoo import ParallelEnv
 from pettingzoo.utils import parallel_to_aec
 
+from labyrinth.engine.rng import DRAWN_SEEDS
 from labyrinth.engine.wsap.roles import ROLES
 
-from .gym_env import SEEDS
 from .rl_commands import COMMANDS, action_names
 from .rl_game import PicklesAsReplay, RLGame, checked_max_turns
 from .rl_render import RENDER_MODES, Renderer
@@ -66,7 +66,7 @@ class LabyrinthParallelEnv(PicklesAsReplay, ParallelEnv):
         """A new game: its seed is drawn from the env's generator, which ``seed`` seeds."""
         if seed is not None:
             self._np_random, _ = seeding.np_random(seed)
-        self.game = self._new_game(int(self._np_random.integers(SEEDS)))
+        self.game = self._new_game(int(self._np_random.integers(DRAWN_SEEDS)))
         self.agents = list(self.possible_agents)
         self._show()
         return self._observations(), self._infos()

@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from labyrinth.engine.rng import DRAWN_SEEDS
 from labyrinth.engine.wsap import Action
 
 from .registry import make_agent
@@ -76,7 +77,7 @@ def demonstrations(env: Any, steps: int, seed: int,
     ends: list[int] = []  # the step each game ended on
     outcomes: list[str] = []
     seeds: list[int] = []
-    obs, info = env.reset(seed=int(rng.integers(2**31)))
+    obs, info = env.reset(seed=int(rng.integers(DRAWN_SEEDS)))
     while len(actions) < steps or not ends or ends[-1] != len(actions) - 1:
         action = demonstrator.action()
         observations.append(obs)
@@ -88,7 +89,7 @@ def demonstrations(env: Any, steps: int, seed: int,
             ends.append(len(actions) - 1)
             outcomes.append(info["outcome"])
             seeds.append(env.match.seed)
-            obs, info = env.reset(seed=int(rng.integers(2**31)))
+            obs, info = env.reset(seed=int(rng.integers(DRAWN_SEEDS)))
     return {"observations": {k: np.stack([o[k] for o in observations]) for k in observations[0]},
             "actions": np.array(actions), "masks": np.stack(masks).astype(bool), "rewards": np.array(rewards),
             "ends": np.array(ends), "outcomes": outcomes, "seeds": seeds}

@@ -7,6 +7,10 @@ seed, purpose and keys give the same draws in every process (unlike
 
 import random
 
+# A game's seed, when nobody chose it, is drawn below this (the title form, `--seed` left out, an RL
+# env's reset without one); any seed up to the experience log's limit can still be given by hand.
+DRAWN_SEEDS = 2**31
+
 
 def derived(seed: int, purpose: str, *keys: int) -> random.Random:
     """A generator for one purpose, e.g. ``derived(seed, "chunk", cx, cy, z)``."""

@@ -18,6 +18,7 @@ from textual.screen import Screen
 
 from labyrinth.agents.registry import ProviderNotConfigured, check_configured, parse_contestant, provider_of
 from labyrinth.engine import UserInput
+from labyrinth.engine.rng import DRAWN_SEEDS
 from labyrinth.saves.config import ConfigError
 from labyrinth.saves.games import SavedGame, SaveError
 from labyrinth.saves.paths import advice
@@ -198,7 +199,7 @@ class LabyrinthApp(App):
         if choice == "new":
             import secrets
 
-            self.start(NewGame(secrets.randbelow(2**31), session.preset, session.difficulty, HUMAN,
+            self.start(NewGame(secrets.randbelow(DRAWN_SEEDS), session.preset, session.difficulty, HUMAN,
                                session.minotaur_kind, session.providers, session.learning))
 
     async def action_quit(self) -> None:

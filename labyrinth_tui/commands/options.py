@@ -11,11 +11,11 @@ import sys
 from labyrinth.agents.config import PROVIDERS, ProviderSettings
 from labyrinth.agents.registry import contestant_names
 from labyrinth.engine import DEFAULT_PRESET, DIFFICULTIES, PRESETS
+from labyrinth.engine.rng import DRAWN_SEEDS
 
 from .provider_options import chosen_providers, contestant, provider_settings
 from .seed_option import bounded_seed, last_seed_problem
 
-SEEDS = 2**31  # a seed left to chance is drawn below this
 ROLE_WORDS = {"user": "the user", "minotaur": "the Minotaur"}
 
 
@@ -63,7 +63,7 @@ def chosen_seed(args: argparse.Namespace) -> int:
     """--seed, or one drawn at random and said on stderr, so that the labyrinth can be played again."""
     if args.seed is not None:
         return args.seed
-    seed = secrets.randbelow(SEEDS)
+    seed = secrets.randbelow(DRAWN_SEEDS)
     print(f"labyrinth: seed {seed} (pass --seed {seed} to play this labyrinth again)", file=sys.stderr)
     return seed
 

@@ -19,6 +19,7 @@ from textual.widgets.option_list import Option
 from labyrinth.agents.config import PROVIDERS, ProviderSettings, provider_settings
 from labyrinth.agents.registry import MINOTAUR_AGENTS, USER_AGENTS, configured_contestants
 from labyrinth.engine import DEFAULT_PRESET, DIFFICULTIES, PRESETS
+from labyrinth.engine.rng import DRAWN_SEEDS
 from labyrinth.saves.config import ConfigError
 from labyrinth.saves.games import list_games
 
@@ -131,7 +132,7 @@ class TitleScreen(Screen):
         if spectate and user == HUMAN:
             user = "builtin"
         app = labyrinth_app(self)
-        return NewGame(int(seed_text) if seed_text else secrets.randbelow(2**31), self._chosen("#preset"),
+        return NewGame(int(seed_text) if seed_text else secrets.randbelow(DRAWN_SEEDS), self._chosen("#preset"),
                        self._chosen("#difficulty"), user, self._chosen("#minotaur"), app.providers, app.learning)
 
     def _chosen(self, select: str) -> str:
