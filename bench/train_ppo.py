@@ -37,6 +37,7 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+import gymnasium as gym
 import numpy as np
 import torch
 from ppo_network import NETWORKS  # bench/ is on sys.path, as this file runs as a script
@@ -67,6 +68,26 @@ def stages(text: str) -> list[Stage]:
     if not parsed or parsed[0].start != 0:
         raise SystemExit("--stages: the first stage starts at step 0")
     return sorted(parsed, key=lambda s: s.start)
+
+
+class TimeoutCost(gym.Wrapper):
+    """Training only: a game that runs out of turns costs ``cost`` at its last step, so that
+    hiding until the end is no longer the easy optimum it is under the game's own rewards (a
+    timeout costs about 0.4 there, a capture 10). It is not potential-based: it changes the
+    best policy, towards the game's aim (escape). Evaluation never wears it."""
+
+    def __init__(self, env: LabyrinthEnv, cost: float) -> None:
+        super().__init__(env)
+        self.cost = cost
+
+    def step(self, action):
+        obs, reward, terminated, truncated, info = self.env.step(action)
+        if truncated and info.get("outcome") == "TIMEOUT":
+            reward -= self.cost
+        return obs, reward, terminated, truncated, info
+
+    def action_masks(self) -> np.ndarray:
+        return self.env.action_masks()
 
 
 class Curriculum(BaseCallback):
@@ -204,6 +225,8 @@ def main() -> None:
     parser.add_argument("--deterministic", action="store_true", help="evaluate the policy's most likely action")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--no-shaping", action="store_true", help="train on the WSAP rewards alone")
+    parser.add_argument("--timeout-cost", type=float, default=0.0,
+                        help="training only: what a game that runs out of turns costs at its end (0: nothing)")
     parser.add_argument("--lr", type=float, default=3e-4)
     parser.add_argument("--ent", type=float, default=0.01)
     parser.add_argument("--gamma", type=float, default=0.995)
@@ -245,7 +268,8 @@ def main() -> None:
     env = LabyrinthEnv("user", preset=plan[0].preset, opponent=plan[0].opponent, max_turns=args.max_turns,
                        shaping=not args.no_shaping)
     env.reset(seed=args.seed)
-    model = MaskablePPO("MultiInputPolicy", env, learning_rate=args.lr, n_steps=args.n_steps, batch_size=args.batch,
+    trained = TimeoutCost(env, args.timeout_cost) if args.timeout_cost else env
+    model = MaskablePPO("MultiInputPolicy", trained, learning_rate=args.lr, n_steps=args.n_steps, batch_size=args.batch,
                         n_epochs=args.epochs, gamma=args.gamma, gae_lambda=0.95, ent_coef=args.ent, seed=args.seed,
                         verbose=0,
                         policy_kwargs={"features_extractor_class": NETWORKS[args.network],
