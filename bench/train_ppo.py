@@ -31,10 +31,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import statistics
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from pathlib import Path
 
 import gymnasium as gym
@@ -42,32 +41,11 @@ import numpy as np
 import torch
 from ppo_network import NETWORKS  # bench/ is on sys.path, as this file runs as a script
 from ppo_warm_start import clone
+from rl_eval import EVAL_BASE, Stage, paired, play_builtin, play_policy, rate, stages
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback
 
-from labyrinth.agents.arena import wilson_interval
 from labyrinth.agents.gym_env import LabyrinthEnv
-from labyrinth.agents.registry import make_agent
-from labyrinth.agents.runner import Match
-
-EVAL_BASE = 1_000_000  # evaluation games are reset with seeds from here; training never resets with a seed there
-T_975_LARGE = 1.972  # Student t, 97.5th percentile, 199 degrees of freedom (200 seeds)
-
-
-@dataclass(frozen=True)
-class Stage:
-    preset: str
-    opponent: str
-    start: int  # the training step it begins at
-
-
-def stages(text: str) -> list[Stage]:
-    """``"tiny:wait:0,tiny:builtin:100000"`` as stages, in order of their first step."""
-    parsed = [Stage(preset, opponent, int(start)) for preset, opponent, start in
-              (item.split(":") for item in text.split(","))]
-    if not parsed or parsed[0].start != 0:
-        raise SystemExit("--stages: the first stage starts at step 0")
-    return sorted(parsed, key=lambda s: s.start)
 
 
 class TimeoutCost(gym.Wrapper):
@@ -103,56 +81,6 @@ class Curriculum(BaseCallback):
             self.env.preset, self.env.opponent = stage.preset, stage.opponent
             print(f"step {self.num_timesteps}: curriculum stage {stage.preset} against {stage.opponent}", flush=True)
         return True
-
-
-def eval_env(preset: str, max_turns: int) -> LabyrinthEnv:
-    return LabyrinthEnv("user", preset=preset, opponent="builtin", max_turns=max_turns)
-
-
-def play_policy(choose, preset: str, max_turns: int, seeds: range) -> list[dict]:
-    """Each held-out game played to its end by ``choose(obs, mask)``: outcome, return, turns, game seed."""
-    env = eval_env(preset, max_turns)
-    games = []
-    for seed in seeds:
-        obs, info = env.reset(seed=seed)
-        total, done = 0.0, False
-        while not done:
-            obs, reward, terminated, truncated, info = env.step(choose(obs, info["action_mask"]))
-            total += reward
-            done = terminated or truncated
-        games.append({"seed": env.match.seed, "outcome": info["outcome"], "return": total, "turns": info["turn"]})
-    return games
-
-
-def play_builtin(preset: str, max_turns: int, game_seeds: list[int]) -> list[dict]:
-    """The built-in scripted user against the built-in Minotaur on the very same games."""
-    games = []
-    for seed in game_seeds:
-        match = Match(make_agent("user", "builtin", seed, preset=preset),
-                      make_agent("minotaur", "builtin", seed, preset=preset), seed=seed, preset=preset,
-                      max_turns=max_turns)
-        result = match.play()
-        games.append({"seed": seed, "outcome": result.outcome, "turns": result.turns})
-    return games
-
-
-def escapes(games: list[dict]) -> list[float]:
-    return [float(g["outcome"] == "ESCAPED") for g in games]
-
-
-def rate(games: list[dict]) -> dict:
-    won = escapes(games)
-    low, high = wilson_interval(int(sum(won)), len(won))
-    return {"escape": sum(won) / len(won), "low": low, "high": high,
-            "caught": sum(g["outcome"] == "DEATH" for g in games) / len(games)}
-
-
-def paired(first: list[dict], second: list[dict]) -> dict:
-    """The mean per-seed difference of escapes (first minus second) with a Student t 95 % interval."""
-    diffs = [a - b for a, b in zip(escapes(first), escapes(second), strict=True)]
-    mean = statistics.fmean(diffs)
-    half = T_975_LARGE * statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else math.inf
-    return {"mean": mean, "low": mean - half, "high": mean + half}
 
 
 class LearningCurve(BaseCallback):

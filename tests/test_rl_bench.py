@@ -1,0 +1,90 @@
+"""The RL benches' own parts (bench/rl_eval.py, bench/rllib_masked.py, bench/train_ppo.py): the
+learning curve's numbers are only as good as the evaluation that makes them. The parts without
+torch or Ray run everywhere; the training script's end-to-end run needs the [train] extra and
+skips, saying so, without it."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+BENCH = Path(__file__).resolve().parent.parent / "bench"
+sys.path.insert(0, str(BENCH))
+
+import rl_eval  # noqa: E402  (bench/ is a folder of scripts, not a package)
+from rllib_masked import Masked  # noqa: E402
+
+from labyrinth.agents.pettingzoo_env import parallel_env  # noqa: E402
+
+
+def test_stages_are_read_in_order_of_their_first_step_and_must_start_at_zero():
+    assert rl_eval.stages("tiny:builtin:60000,tiny:wait:0") == [
+        rl_eval.Stage("tiny", "wait", 0), rl_eval.Stage("tiny", "builtin", 60000)]
+    with pytest.raises(SystemExit, match="starts at step 0"):
+        rl_eval.stages("tiny:wait:10")
+
+
+def test_rate_gives_the_escape_share_inside_its_wilson_interval_and_the_caught_share():
+    games = [{"outcome": "ESCAPED"}] * 3 + [{"outcome": "DEATH"}] * 5 + [{"outcome": "TIMEOUT"}] * 2
+    r = rl_eval.rate(games)
+    assert r["escape"] == pytest.approx(0.3) and r["caught"] == pytest.approx(0.5)
+    assert 0 < r["low"] < 0.3 < r["high"] < 1
+
+
+def test_paired_difference_is_per_seed_and_its_interval_excludes_zero_only_when_it_should():
+    won = [{"outcome": "ESCAPED"}] * 4 + [{"outcome": "DEATH"}] * 196
+    lost = [{"outcome": "DEATH"}] * 200
+    four = rl_eval.paired(won, lost)
+    assert four["mean"] == pytest.approx(0.02) and four["low"] > 0  # 4 of 200 against none: told apart
+    three = rl_eval.paired(won[1:] + [{"outcome": "DEATH"}], lost)
+    assert three["low"] < 0 < three["high"]  # 3 of 200: not yet
+    assert rl_eval.paired(lost, lost) == {"mean": 0.0, "low": 0.0, "high": 0.0}
+
+
+def test_a_policy_and_the_builtin_user_are_judged_on_the_very_same_held_out_games():
+    rng = np.random.default_rng(0)
+    seeds = range(rl_eval.EVAL_BASE, rl_eval.EVAL_BASE + 3)
+    first = rl_eval.play_policy(lambda obs, mask: int(rng.choice(np.flatnonzero(mask))), "tiny", 30, seeds)
+    again = rl_eval.play_policy(lambda obs, mask: int(np.flatnonzero(mask)[0]), "tiny", 30, seeds)
+    assert [g["seed"] for g in first] == [g["seed"] for g in again]  # the held-out seed fixes the game
+    assert len({g["seed"] for g in first}) == 3
+    assert all(g["outcome"] in ("ESCAPED", "DEATH", "TIMEOUT") and 1 <= g["turns"] <= 30 for g in first)
+    builtin = rl_eval.play_builtin("tiny", 30, [g["seed"] for g in first])
+    assert [g["seed"] for g in builtin] == [g["seed"] for g in first]
+    assert all(g["outcome"] in ("ESCAPED", "DEATH", "TIMEOUT") for g in builtin)
+
+
+def test_rllib_sees_each_role_as_a_mask_and_one_vector_inside_its_space():
+    env = Masked(parallel_env(preset="tiny", max_turns=5))
+    observations, infos = env.reset(seed=3)
+    for _ in range(5):
+        for agent, obs in observations.items():
+            space = env.observation_space(agent)
+            assert space.contains(obs), agent
+            assert np.array_equal(obs["action_mask"].astype(bool), infos[agent]["action_mask"])
+        if not env.agents:
+            break
+        actions = {a: int(np.flatnonzero(infos[a]["action_mask"])[0]) for a in env.agents}
+        observations, _, _, _, infos = env.step(actions)
+
+
+@pytest.mark.slow
+def test_train_ppo_prints_a_learning_curve_from_step_zero(tmp_path):
+    pytest.importorskip("sb3_contrib", reason="bench/train_ppo.py needs the [train] extra (torch, sb3-contrib)")
+    out = tmp_path / "ppo"
+    run = subprocess.run(
+        [sys.executable, str(BENCH / "train_ppo.py"), "--steps", "128", "--n-steps", "64", "--batch", "32",
+         "--epochs", "1", "--eval-every", "128", "--eval-games", "2", "--max-turns", "8", "--timeout-cost", "5",
+         "--stages", "tiny:wait:0,tiny:builtin:64", "--out", str(out)],
+        capture_output=True, text=True, timeout=600, check=False)
+    assert run.returncode == 0, run.stderr[-2000:]
+    rows = [json.loads(line) for line in (out / "curve.jsonl").read_text().splitlines()]
+    assert [r["step"] for r in rows][0] == 0 and rows[-1]["step"] >= 128
+    assert all(0 <= r["low"] <= r["escape"] <= r["high"] <= 1 for r in rows)
+    assert "curriculum stage tiny against builtin" in run.stdout
+    assert (out / "model.zip").is_file()
