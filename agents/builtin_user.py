@@ -16,7 +16,7 @@ from typing import Any
 
 from labyrinth.engine.geometry import HORIZONTAL as STEPS
 from labyrinth.engine.geometry import Pos
-from labyrinth.engine.schemas import STONES
+from labyrinth.engine.items import STONES
 from labyrinth.engine.wsap import Action, Observation
 from labyrinth.saves.experience import Reflection
 

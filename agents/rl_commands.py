@@ -20,8 +20,9 @@ import numpy as np
 from labyrinth.engine import MinotaurDecision, UserInput
 from labyrinth.engine.cells import MINOTAUR_OPEN
 from labyrinth.engine.geometry import HORIZONTAL
+from labyrinth.engine.items import STONES
 from labyrinth.engine.minotaur import plan_for
-from labyrinth.engine.schemas import MINOTAUR_PARAMS, STONES, USER_PARAMS
+from labyrinth.engine.schemas import MINOTAUR_PARAMS, USER_PARAMS
 from labyrinth.engine.turn import item_in_reach, unexecutable
 from labyrinth.engine.wsap.action_schema import param_defs
 

@@ -16,7 +16,7 @@ from gymnasium import spaces
 from labyrinth.engine.cells import CRAWLWAY, FLOOR, RAMP_DOWN, RAMP_UP, ROCK
 from labyrinth.engine.constants import JUMP_COOLDOWN_TICKS, JUMP_MAX_TICKS, PARALYSIS_TICKS, TICKS_PER_SECOND
 from labyrinth.engine.geometry import Pos
-from labyrinth.engine.schemas import ITEM_ORDER
+from labyrinth.engine.items import ITEM_ORDER
 from labyrinth.engine.turn import TurnResult
 
 from .rl_planes import (

@@ -17,7 +17,7 @@ import numpy as np
 from labyrinth.engine.cells import CELL_CHARS
 from labyrinth.engine.constants import JUMP_COOLDOWN_TICKS, TICKS_PER_SECOND
 from labyrinth.engine.geometry import Pos
-from labyrinth.engine.schemas import ITEM_ORDER
+from labyrinth.engine.items import ITEM_ORDER
 from labyrinth.engine.wsap.perception import ITEM_MARKS, NOT_SEEN, labyrinth_window
 
 from .rl_planes import RADIUS, SIDE

@@ -27,7 +27,8 @@ from labyrinth.engine.constants import (
     WORLD_SIZE,
 )
 from labyrinth.engine.geometry import Pos
-from labyrinth.engine.schemas import ITEM_ORDER, STONES, AudioDirection, Direction, Proximity, TemporalStatus
+from labyrinth.engine.items import ITEM_ORDER, STONES
+from labyrinth.engine.schemas import AudioDirection, Direction, Proximity, TemporalStatus
 from labyrinth.engine.turn import TurnResult
 from labyrinth.engine.wsap.perception import NOT_SEEN
 

@@ -7,10 +7,11 @@ from typing import Any
 
 from .commands import BadInput, parse
 from .constants import STAMINA_MAX
+from .items import ITEM_ORDER
 from .placement import minotaur_start, place_first_lantern, place_stones, user_start
 from .presets import DEFAULT_PRESET, DIFFICULTIES, PRESETS
 from .report import initial_report
-from .schemas import ITEM_ORDER, GameStateResponse, MinotaurDecision, MinotaurObservation, UserInput
+from .schemas import GameStateResponse, MinotaurDecision, MinotaurObservation, UserInput
 from .senses import items_in_sight
 from .state import GameState
 from .turn import TurnResult, advance, reject

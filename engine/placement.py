@@ -11,9 +11,9 @@ from functools import lru_cache
 
 from .constants import CENTRE, USER_SIGHT
 from .geometry import Pos
+from .items import STONES
 from .presets import Bounds
 from .rng import derived
-from .schemas import STONES
 
 
 def _maze_cells(bounds: Bounds, z: int) -> list[Pos]:

@@ -19,7 +19,8 @@ from pydantic import ValidationError
 from labyrinth.engine import BadInput, UserInput, parse
 from labyrinth.engine.commands import describe_errors, shorten
 from labyrinth.engine.constants import MAX_STEPS, WORLD_SIZE
-from labyrinth.engine.schemas import STONES, USER_PARAMS, Direction, ItemName
+from labyrinth.engine.items import STONES, ItemName
+from labyrinth.engine.schemas import USER_PARAMS, Direction
 
 
 def _either(words: list[str]) -> str:
