@@ -70,7 +70,8 @@ def _kind_marks(kind: Kind) -> str:
     return f"{' '.join(letters)} {kind}{'s' if len(letters) > 1 else ''}"
 
 
-MARKS_LEGEND = ", ".join(map(_kind_marks, KINDS))  # 'R B Y stones, L lantern': the marks, as a map's text explains them
+KIND_MARKS = tuple(map(_kind_marks, KINDS))  # 'R B Y stones', 'L lantern': the marks, as a map's legend says them
+MARKS_LEGEND = ", ".join(KIND_MARKS)
 
 
 def stones_held(inventory: tuple[str, ...] | list[str]) -> int:
