@@ -9,6 +9,7 @@ durations are the rules' numbers (engine/constants.py), named here.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Literal, get_args
 
@@ -74,6 +75,6 @@ KIND_MARKS = tuple(map(_kind_marks, KINDS))  # 'R B Y stones', 'L lantern': the 
 MARKS_LEGEND = ", ".join(KIND_MARKS)
 
 
-def stones_held(inventory: tuple[str, ...] | list[str]) -> int:
+def stones_held(inventory: Collection[str]) -> int:
     """How many of the stones an inventory holds."""
     return sum(name in inventory for name in STONES)

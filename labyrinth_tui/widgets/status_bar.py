@@ -54,14 +54,14 @@ def status_parts(response: GameStateResponse, ground: Bounds | None) -> list[lis
     for name, colour in STONE_STYLES:
         held = name in state.inventory
         stones.append(name[0] if held else "·", style=f"bold {colour}" if held else "grey42")
-    name = LANTERN_ITEM.noun
+    noun = LANTERN_ITEM.noun
     if LANTERN_ITEM.name in state.inventory:
-        lantern = [Text(f"{name} ").append("held", style=f"bold {LANTERN_ITEM.colour}")]
+        lantern = [Text(f"{noun} ").append("held", style=f"bold {LANTERN_ITEM.colour}")]
     elif state.lantern_cooldown:
         wait = countdown(state.lantern_cooldown)
-        lantern = [Text(f"{name}: new one in {wait}", style="dim"), Text(f"{name} in {wait}", style="dim")]
+        lantern = [Text(f"{noun}: new one in {wait}", style="dim"), Text(f"{noun} in {wait}", style="dim")]
     else:
-        lantern = [Text(f"{name} somewhere", style="dim")]
+        lantern = [Text(f"{noun} somewhere", style="dim")]
     return [place_forms(state.position.x, state.position.y, state.position.z, ground), stamina,
             [Text(f"time {game_time}"), Text(game_time)], [Text("stones ") + stones, stones], lantern]
 
