@@ -151,11 +151,10 @@ class UserPerception:
         return new
 
     def _remember(self, state: GameState, e: ev.Event) -> None:
-        text = user_words(e, state)
-        if text:
-            self.events.append(Event(text, e.kind, state.turn))
-        if isinstance(e, ev.StonesHummed):
+        if isinstance(e, ev.StonesHummed):  # told as the goals' hints, not again among the recent events
             self.hums = {name: (direction, levels) for name, direction, levels in e.hums}
+        elif text := user_words(e, state):
+            self.events.append(Event(text, e.kind, state.turn))
 
     def _observation(self, s: GameState, r: GameStateResponse, visible: Items, new_cells: list[tuple[Pos, int]]
                      ) -> Deferred:
