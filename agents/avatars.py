@@ -18,7 +18,7 @@ from types import EllipsisType
 from typing import Any
 
 from labyrinth.engine.figures import seconds
-from labyrinth.engine.schemas import STONES
+from labyrinth.engine.items import STONES
 from labyrinth.engine.wsap import (
     Action,
     ActionResult,

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from labyrinth.engine.items import ITEM
 from labyrinth.engine.wsap import Action, Observation
 from labyrinth.saves.experience import Reflection
 
@@ -153,7 +154,7 @@ class BuiltinMinotaur(RuleAgent):
     def _guard(self, o: dict[str, Any], here: tuple[int, int, int], ramps: dict[str, list[list[Any]]]) -> Action:
         """Lie in wait by a stone the intruder still needs; after a while prowl to a
         random place of the hunting ground (or, on its rounds, to another stone)."""
-        stones = [_xyz(i["position"]) for i in o["items"] if i["name"] != "LANTERN"]
+        stones = [_xyz(i["position"]) for i in o["items"] if ITEM[i["name"]].needed]
         ramps_by_stone = {_xyz(i["position"]): ramps.get(i["name"], []) for i in o["items"]}
         now = o["game_time"]
         if self.prowl is not None:

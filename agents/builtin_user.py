@@ -16,7 +16,7 @@ from typing import Any
 
 from labyrinth.engine.geometry import HORIZONTAL as STEPS
 from labyrinth.engine.geometry import Pos
-from labyrinth.engine.schemas import STONES
+from labyrinth.engine.items import STONES
 from labyrinth.engine.wsap import Action, Observation
 from labyrinth.saves.experience import Reflection
 
@@ -381,7 +381,7 @@ class BuiltinUser(RuleAgent):
     def _explore(self, here: Pos, held: set[str], now: float) -> Action:
         """Calm: fetch a lantern or stone it saw nearby, look for the first lantern early on,
         else search for the stone the hums point to (by a ramp when it lies on another level)."""
-        wanted = [n for n in STONES if n not in held]
+        wanted: list[str] = [n for n in STONES if n not in held]
         found = self.map.reach(here, SEARCH_LIMIT, self.blocked, ramps="")  # on this level: ramps are goals
         fetch = self._item_to_fetch(held, wanted, found, now)
         if fetch:

@@ -13,6 +13,7 @@ from labyrinth.engine import events as ev
 from labyrinth.engine.cells import CRAWLWAY
 from labyrinth.engine.constants import TICKS_PER_SECOND
 from labyrinth.engine.geometry import compass
+from labyrinth.engine.items import stones_held
 from labyrinth.engine.turn import TurnResult
 from labyrinth.engine.world import World
 
@@ -111,7 +112,7 @@ class GameDigest:
                                   "seconds_after_whine": None if self.last_whine_s is None
                                   else round(t - self.last_whine_s, 1),
                                   "ran": ran, "lantern_held": "LANTERN" in state.inventory,
-                                  "stones": sum(s != "LANTERN" for s in state.inventory),
+                                  "stones": stones_held(state.inventory),
                                   "after_jump": bool(jump and jump.reentered_s is not None
                                                      and t - jump.reentered_s <= JUMP_PAYOFF_S)}
                 case ev.UserEscaped():

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+from labyrinth.engine.items import KINDS
 from labyrinth.engine.wsap import Action, Observation
 
 from .base import RuleAgent
@@ -19,7 +20,7 @@ class RandomWalker(RuleAgent):
         self.rng = random.Random(f"{seed}:random-walker")
 
     def decide(self, observation: Observation) -> Action:
-        reachable = [e for e in observation.nearby_entities if e.type in ("stone", "lantern") and e.interactable]
+        reachable = [e for e in observation.nearby_entities if e.type in KINDS and e.interactable]
         if reachable:
             return Action("GRAB", {"target": reachable[0].name})
         ways = [t.direction for t in observation.nearby_terrain]

@@ -20,8 +20,9 @@ import numpy as np
 from labyrinth.engine import MinotaurDecision, UserInput
 from labyrinth.engine.cells import MINOTAUR_OPEN
 from labyrinth.engine.geometry import HORIZONTAL
+from labyrinth.engine.items import STONES, USABLE
 from labyrinth.engine.minotaur import plan_for
-from labyrinth.engine.schemas import MINOTAUR_PARAMS, STONES, USER_PARAMS
+from labyrinth.engine.schemas import MINOTAUR_PARAMS, USER_PARAMS
 from labyrinth.engine.turn import item_in_reach, unexecutable
 from labyrinth.engine.wsap.action_schema import param_defs
 
@@ -86,9 +87,9 @@ def _user_commands() -> tuple[Command, ...]:
                          UserInput(command="MOVE", direction=direction, steps=steps, speed=speed), exits(direction))
                   for speed in _allowed("user", "MOVE", "speed") for steps in STEP_COUNTS]
     grabs = [UserInput(command="GRAB", target=item) for item in _allowed("user", "GRAB", "target")]
-    # USE: the lantern is the one item that can be used (engine/turn.py, unexecutable).
+    # USE: only the usable items (engine/items.py); USE of any other is never executable.
     others = {"LOOK": [UserInput(command="LOOK")], "GRAB": grabs,
-              "USE": [UserInput(command="USE", target="LANTERN")], "HALT": [UserInput(command="HALT")]}
+              "USE": [UserInput(command="USE", target=item) for item in USABLE], "HALT": [UserInput(command="HALT")]}
     commands = []
     for action in USER_PARAMS:
         if action == "MOVE":

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from labyrinth.engine import MinotaurDecision, UserInput
-from labyrinth.engine.schemas import STONES
+from labyrinth.engine.items import STONES
 from labyrinth.engine.turn import TurnResult
 from labyrinth.engine.wsap.roles import ROLES
 

@@ -16,7 +16,7 @@ from gymnasium import spaces
 from labyrinth.engine.cells import CRAWLWAY, FLOOR, RAMP_DOWN, RAMP_UP, ROCK
 from labyrinth.engine.constants import JUMP_COOLDOWN_TICKS, JUMP_MAX_TICKS, PARALYSIS_TICKS, TICKS_PER_SECOND
 from labyrinth.engine.geometry import Pos
-from labyrinth.engine.schemas import ITEM_ORDER
+from labyrinth.engine.items import ITEM, ITEM_ORDER, KINDS
 from labyrinth.engine.turn import TurnResult
 
 from .rl_planes import (
@@ -44,7 +44,7 @@ _W = {name: i for i, name in enumerate(WINDOW_PLANES)}
 _KINDS = kind_table({ROCK: [_W["rock"]], FLOOR: [_W["open"]], CRAWLWAY: [_W["crawlway"]],
                      RAMP_UP: [_W["open"], _W["ramp_up"]], RAMP_DOWN: [_W["open"], _W["ramp_down"]]},
                     _W["ramp_down"] + 1)
-MEMORY_PLANES = ("open", "crawlway", "ramp", "you", "stone", "lantern", "noise", "sighting")
+MEMORY_PLANES = ("open", "crawlway", "ramp", "you", *KINDS, "noise", "sighting")  # a plane for each kind of item
 _M = {name: i for i, name in enumerate(MEMORY_PLANES)}
 _PAD = 2 * RADIUS  # how far beyond the ground a level's kinds are kept: the window's reach, and as much again
 _SPANS_S = np.array([JUMP_COOLDOWN_TICKS, JUMP_MAX_TICKS, PARALYSIS_TICKS], np.float32) / TICKS_PER_SECOND
@@ -114,8 +114,8 @@ class MinotaurView:
         grid = np.zeros((len(MEMORY_PLANES), COARSE, COARSE), np.uint8)
         grid[:_M["ramp"] + 1] = self._level(z)
         mark_coarse(grid, _M["you"], g, z, [here])
-        mark_coarse(grid, _M["stone"], g, z, [_xyz(i.position) for i in o.items if i.name != "LANTERN"])
-        mark_coarse(grid, _M["lantern"], g, z, [_xyz(i.position) for i in o.items if i.name == "LANTERN"])
+        for kind in KINDS:
+            mark_coarse(grid, _M[kind], g, z, [_xyz(i.position) for i in o.items if ITEM[i.name].kind == kind])
         if o.last_heard:
             mark_coarse(grid, _M["noise"], g, z, [_xyz(o.last_heard.position)])
         if o.last_seen:

@@ -17,8 +17,8 @@ import numpy as np
 from labyrinth.engine.cells import CELL_CHARS
 from labyrinth.engine.constants import JUMP_COOLDOWN_TICKS, TICKS_PER_SECOND
 from labyrinth.engine.geometry import Pos
-from labyrinth.engine.schemas import ITEM_ORDER
-from labyrinth.engine.wsap.perception import ITEM_MARKS, NOT_SEEN, labyrinth_window
+from labyrinth.engine.items import ITEM_ORDER, ITEMS, LETTERS
+from labyrinth.engine.wsap.perception import NOT_SEEN, labyrinth_window
 
 from .rl_planes import RADIUS, SIDE
 from .side import user_map
@@ -32,8 +32,7 @@ TILE = 16  # pixels a cell
 _SEEN = bytes.maketrans(bytes([*range(len(CELL_CHARS)), NOT_SEEN]), (CELL_CHARS + "?").encode())
 _GROUND = {"#": (40, 40, 44), ".": (205, 200, 185), "=": (150, 115, 70), "^": (120, 200, 120), "v": (90, 140, 210),
            "?": (0, 0, 0)}
-_MARKS = {"R": (220, 40, 40), "B": (50, 90, 230), "Y": (235, 205, 40), "L": (255, 150, 0), "@": (255, 255, 255),
-          "M": (150, 0, 150)}
+_MARKS = {**{item.letter: item.rgb for item in ITEMS}, "@": (255, 255, 255), "M": (150, 0, 150)}
 _CUE = {"NONE": (90, 90, 90), "FAINT": (235, 205, 40), "CLOSE": (255, 140, 0), "VERY CLOSE": (220, 30, 30),
         "VANISHED": (150, 0, 150), "PARALYZED": (0, 200, 220)}
 _EMPTY = (60, 60, 60)
@@ -68,11 +67,11 @@ def _user(game: RLGame) -> Picture:
     x, y, z = state.user
     cells = perception.remembered_area(x - RADIUS, y + RADIUS, SIDE, SIDE, z).translate(_SEEN).decode()
     rows = [cells[i:i + SIDE] for i in range(0, len(cells), SIDE)]
-    marks = [(p, ITEM_MARKS[name]) for name, p in perception.items.items()]
+    marks = [(p, LETTERS[name]) for name, p in perception.items.items()]
     seen = perception.minotaur_in_sight(state)
     marks += [(seen, "M")] if seen else []
     cue = r.minotaur_cue
-    held = "".join(ITEM_MARKS[name] if name in state.inventory else "-" for name in ITEM_ORDER)
+    held = "".join(LETTERS[name] if name in state.inventory else "-" for name in ITEM_ORDER)
     heard = " ".join(str(w) for w in (cue.proximity, cue.audio_direction, cue.temporal_status) if w)
     status = (f"turn {match.turns}/{match.max_turns}  {r.environment.game_time:g} s  stamina "
               f"{r.user_state.stamina_pct:.2f}  held {held}  Minotaur {heard}{_outcome(match)}")
@@ -84,11 +83,11 @@ def _minotaur(game: RLGame) -> Picture:
     match = game.match
     o = match.last.observation
     here = (o.position.x, o.position.y, o.position.z)
-    marks = [((i.position.x, i.position.y, i.position.z), ITEM_MARKS[i.name]) for i in o.items]
+    marks = [((i.position.x, i.position.y, i.position.z), LETTERS[i.name]) for i in o.items]
     if o.user_position:
         marks.append(((o.user_position.x, o.user_position.y, o.user_position.z), "@"))
     lying = {i.name for i in o.items}
-    slots = "".join(ITEM_MARKS[name] if name in lying else "-" for name in ITEM_ORDER)
+    slots = "".join(LETTERS[name] if name in lying else "-" for name in ITEM_ORDER)
     status = (f"turn {match.turns}/{match.max_turns}  {o.game_time:g} s  {o.temporal_status}  jump in "
               f"{o.cooldown_time:g} s  intruder {'in sight' if o.sees_user else 'unseen'}  lying {slots}"
               f"{_outcome(match)}")
@@ -121,7 +120,7 @@ def _tiles(picture: Picture) -> np.ndarray:
     strip[:TILE // 2, :round(side * picture.bar)] = (60, 190, 90)
     strip[TILE // 2:TILE, :round(side * min(picture.turns, 1.0))] = (110, 130, 170)
     for k, (name, filled) in enumerate(zip(ITEM_ORDER, picture.slots, strict=True)):
-        strip[TILE + 2:2 * TILE - 2, k * TILE + 2:(k + 1) * TILE - 2] = _MARKS[ITEM_MARKS[name]] if filled else _EMPTY
+        strip[TILE + 2:2 * TILE - 2, k * TILE + 2:(k + 1) * TILE - 2] = _MARKS[LETTERS[name]] if filled else _EMPTY
     strip[TILE + 2:2 * TILE - 2, side - TILE + 2:side - 2] = _CUE[picture.cue]
     return image
 

@@ -26,8 +26,8 @@ from collections import deque
 from itertools import islice
 
 from labyrinth.engine.geometry import HORIZONTAL, Pos
+from labyrinth.engine.items import STONES
 from labyrinth.engine.presets import PRESETS
-from labyrinth.engine.schemas import STONES
 from labyrinth.engine.world import World
 
 from .runner import Match

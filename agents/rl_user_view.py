@@ -27,7 +27,8 @@ from labyrinth.engine.constants import (
     WORLD_SIZE,
 )
 from labyrinth.engine.geometry import Pos
-from labyrinth.engine.schemas import ITEM_ORDER, STONES, AudioDirection, Direction, Proximity, TemporalStatus
+from labyrinth.engine.items import ITEM, ITEM_ORDER, KINDS, STONES
+from labyrinth.engine.schemas import AudioDirection, Direction, Proximity, TemporalStatus
 from labyrinth.engine.turn import TurnResult
 from labyrinth.engine.wsap.perception import NOT_SEEN
 
@@ -58,7 +59,7 @@ _KINDS = kind_table({ROCK: [_W["rock"]], FLOOR: [_W["open"]], CRAWLWAY: [_W["ope
                      RAMP_UP: [_W["open"], _W["ramp_up"]], RAMP_DOWN: [_W["open"], _W["ramp_down"]],
                      NOT_SEEN: [_W["unknown"]]}, _W["ramp_down"] + 1)
 # The coarse map's planes, over the whole hunting ground on the user's level.
-MEMORY_PLANES = ("open", "unknown", "trail", "ramp", "you", "stone", "lantern", "minotaur")
+MEMORY_PLANES = ("open", "unknown", "trail", "ramp", "you", *KINDS, "minotaur")  # a plane for each kind of item
 _M = {name: i for i, name in enumerate(MEMORY_PLANES)}
 _CELL_PLANES = MEMORY_PLANES[:4]  # those kept as the user sees and treads cells; the others are marks
 _COARSE_KINDS = {ROCK: (), FLOOR: (_M["open"],), CRAWLWAY: (_M["open"],), RAMP_UP: (_M["open"], _M["ramp"]),
@@ -193,8 +194,8 @@ class UserView:
             grid[:len(_CELL_PLANES)] = cells
         mark_coarse(grid, _M["you"], g, z, [here])
         items = self.perception.items
-        mark_coarse(grid, _M["stone"], g, z, [p for name, p in items.items() if name in STONES])
-        mark_coarse(grid, _M["lantern"], g, z, [p for name, p in items.items() if name not in STONES])
+        for kind in KINDS:
+            mark_coarse(grid, _M[kind], g, z, [p for name, p in items.items() if ITEM[name].kind == kind])
         if self.sighting is not None:
             mark_coarse(grid, _M["minotaur"], g, z, [self.sighting[0]])
         return grid

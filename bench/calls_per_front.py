@@ -24,7 +24,8 @@ from typing import get_args
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for tests.fronts, the fronts' drivers
 
-from labyrinth.engine.schemas import STONES, USER_PARAMS, Direction, ItemName
+from labyrinth.engine.items import STONES, ItemName
+from labyrinth.engine.schemas import USER_PARAMS, Direction
 from labyrinth.engine.wsap.roles import ROLES
 from tests.fronts import MINOTAUR_FRONTS, USER_FRONTS, Run
 

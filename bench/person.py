@@ -12,7 +12,7 @@ from __future__ import annotations
 from labyrinth.agents.base import RuleAgent
 from labyrinth.agents.stone_search import StoneSearch
 from labyrinth.agents.usermap import UserMap, first_leg, path_to
-from labyrinth.engine.schemas import STONES
+from labyrinth.engine.items import STONES
 from labyrinth.engine.wsap import Action, Observation
 
 LOOK_EVERY_S = 120.0  # how often it stops to listen for the stones

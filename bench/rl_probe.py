@@ -19,7 +19,7 @@ import numpy as np
 
 from labyrinth.agents.gym_env import LabyrinthEnv
 from labyrinth.agents.rl_demos import Demonstrator
-from labyrinth.engine.schemas import STONES
+from labyrinth.engine.items import STONES
 
 WAYS = {"north": (0, 1), "south": (0, -1), "east": (1, 0), "west": (-1, 0)}
 LOOK_AFTER_STEPS = 12  # the hand policy listens again after this many steps

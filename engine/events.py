@@ -75,18 +75,23 @@ class MinotaurSighted(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class StoneGrabbed(Event):
+class Acted(Event):
+    """What the user's GRAB or USE did: the user's words for it are the narrative's line for the command."""
+
+
+@dataclass(frozen=True, slots=True)
+class StoneGrabbed(Acted):
     stone: str
     position: Pos
 
 
 @dataclass(frozen=True, slots=True)
-class LanternGrabbed(Event):
+class LanternGrabbed(Acted):
     position: Pos
 
 
 @dataclass(frozen=True, slots=True)
-class LanternUsed(Event):
+class LanternUsed(Acted):
     position: Pos  # the user's cell
 
 

@@ -7,10 +7,10 @@ from typing import Any
 
 from .commands import BadInput, parse
 from .constants import STAMINA_MAX
-from .placement import minotaur_start, place_first_lantern, place_stones, user_start
+from .placement import minotaur_start, place_items, user_start
 from .presets import DEFAULT_PRESET, DIFFICULTIES, PRESETS
 from .report import initial_report
-from .schemas import ITEM_ORDER, GameStateResponse, MinotaurDecision, MinotaurObservation, UserInput
+from .schemas import GameStateResponse, MinotaurDecision, MinotaurObservation, UserInput
 from .senses import items_in_sight
 from .state import GameState
 from .turn import TurnResult, advance, reject
@@ -32,9 +32,7 @@ def initial_state(seed: int, preset: str = DEFAULT_PRESET, difficulty: str = "no
     bounds = PRESETS[preset]
     user = user_start()
     minotaur = minotaur_start(seed, bounds, user)
-    stones = place_stones(seed, bounds, user, {user, minotaur})
-    lantern = place_first_lantern(seed, bounds, user, {pos for _, pos in stones} | {user, minotaur})
-    items = tuple(sorted((*stones, ("LANTERN", lantern)), key=lambda item: ITEM_ORDER.index(item[0])))
+    items = place_items(seed, bounds, user, minotaur)
     state = GameState(
         seed=seed, preset=preset, difficulty=difficulty, tick=0, turn=0, outcome=None,
         user=user, stamina=STAMINA_MAX, inventory=(), seen_items=(), items=items,

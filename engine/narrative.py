@@ -11,10 +11,11 @@ from typing import TYPE_CHECKING
 from . import events as ev
 from .cells import CRAWLWAY, FLOOR, RAMP_DOWN, RAMP_UP, ROCK
 from .constants import USER_SIGHT
-from .figures import JUMP_COOLDOWN, PARALYSIS, seconds_text
+from .event_words import from_words, minotaur_words, user_words
+from .figures import seconds_text
 from .geometry import HORIZONTAL, SIDEWAYS, Pos, compass
 from .presets import PRESETS
-from .schemas import STONES, UserInput
+from .schemas import UserInput
 from .senses import UserView, level_words, minotaur_active
 from .state import GameState
 from .world import World
@@ -40,15 +41,8 @@ def _action_text(world: World, s: GameState, cmd: UserInput, out: CommandSummary
         return f"You hold still for {out.time_taken:g} s."
     if cmd.command == "LOOK":
         return "You stop and look around."
-    if cmd.command == "GRAB":
-        for e in events:
-            if isinstance(e, ev.StoneGrabbed):
-                held = sum(stone in s.inventory for stone in STONES)
-                return f"You take the {e.stone} ({held}/{len(STONES)} stones)."
-            if isinstance(e, ev.LanternGrabbed):
-                return f"You take the LANTERN. USE it to freeze the Minotaur for {PARALYSIS}."
-    if cmd.command == "USE":
-        return f"You raise the LANTERN: its blaze freezes the Minotaur for {PARALYSIS}, and it burns out."
+    if cmd.command in ("GRAB", "USE"):  # its event's words (event_words.py)
+        return next(t for e in events if isinstance(e, ev.Acted) and (t := user_words(e, s)))
     # MOVE
     time = f"{out.time_taken:g} s"
     n = out.steps_moved
@@ -93,45 +87,13 @@ def _plain_step(world: World, s: GameState, view: UserView, cmd: UserInput, out:
     return straight_on and world.cell(*s.user) == FLOOR and not any(_event_text(s, e) for e in events)
 
 
+# What the user's narrative leaves to its other lines: the command's line tells the move and what GRAB or
+# USE did (ev.Acted), the surroundings what is in sight.
+_TOLD_APART = (ev.UserMoved, ev.UserCollided, ev.ItemSighted, ev.MinotaurSighted, ev.Acted)
+
+
 def _event_text(s: GameState, e: ev.Event) -> str | None:
-    if isinstance(e, ev.StaminaExhausted):
-        return "You are out of breath and slow to a walk."
-    if isinstance(e, ev.WhineHeard):
-        where = from_words(e.direction)
-        if e.phase == "VANISHING":
-            return f"A temporal whine tears the air{where}: the Minotaur has vanished from time!"
-        return f"The whine rises again{where}: the Minotaur is about to re-enter!"
-    if isinstance(e, ev.MinotaurReentered):
-        if s.outcome:
-            return None
-        frozen = ", frozen by the lantern" if s.paralysis else ""
-        return f"The Minotaur materializes at its fixed re-entry position{frozen}!"
-    if isinstance(e, ev.StonesHummed):
-        return "\n".join(_hum_text(*hum) for hum in e.hums) or None
-    if isinstance(e, ev.ParalysisEnded):
-        return "The lantern's spell fades: the Minotaur can move again."
-    if isinstance(e, ev.LanternSpawned):
-        return "Somewhere in the labyrinth, a new lantern flickers into being."
-    if isinstance(e, ev.UserCaught):
-        return f"The Minotaur catches you: you {e.how}. DEATH."
-    if isinstance(e, ev.UserEscaped):
-        return "With the RED, BLUE and YELLOW stones in hand, the labyrinth lets you go. ESCAPED!"
-    return None
-
-
-def _hum_text(name: str, direction: str | None, levels: int) -> str:
-    where = level_words(levels)
-    if direction is None:
-        spot = "here" if levels == 0 else "overhead" if levels > 0 else "underfoot"
-        return f"The {name} hums right {spot}, {where}."
-    return f"The {name} hums to the {direction}, {where}."
-
-
-def from_words(direction: str | None) -> str:
-    """' from the NORTH', ' from above', or '' when the sound has no direction."""
-    if direction is None:
-        return ""
-    return f" from {direction.lower()}" if direction in ("ABOVE", "BELOW") else f" from the {direction}"
+    return None if isinstance(e, _TOLD_APART) else user_words(e, s)
 
 
 def surroundings(world: World, s: GameState, view: UserView, detailed: bool) -> list[str]:
@@ -224,27 +186,8 @@ def minotaur_text(s: GameState, events: Events, refusal: str | None, sees: bool)
     parts = []
     if refusal:
         parts.append(refusal + "; you waited instead.")
-    for e in events:
-        if isinstance(e, ev.MinotaurJumped):
-            parts.append(f"You leap out of time for {seconds_text(e.duration_ticks)}; "
-                         f"the cooldown is {JUMP_COOLDOWN}.")
-        elif isinstance(e, ev.MinotaurReentered):
-            parts.append(f"You re-enter time at {e.position}.")
-        elif isinstance(e, ev.LanternUsed):
-            parts.append(f"A blinding lantern freezes you for {PARALYSIS}!")
-        elif isinstance(e, ev.ParalysisEnded):
-            parts.append("The lantern's hold breaks: you can move again.")
-        elif isinstance(e, ev.MinotaurMoved):
-            parts.append(f"You moved {e.steps} step{'s' if e.steps != 1 else ''} to {e.end}.")
-        elif isinstance(e, ev.UserHeard):
-            steps = f"{e.count} {e.loudness} footstep{'s' if e.count != 1 else ''}"
-            parts.append(f"You heard {steps}, the last at {e.position}.")
-        elif isinstance(e, ev.StoneGrabbed):
-            parts.append(f"A stone's hum fell silent: the {e.stone} was taken.")
-        elif isinstance(e, ev.UserCaught):
-            parts.append("You caught the intruder. DEATH.")
-        elif isinstance(e, ev.UserEscaped):
-            parts.append("The intruder escaped with the three stones.")
+    # the refusal is told above, and the sight of the intruder below
+    parts += [t for e in events if not isinstance(e, (ev.DecisionRefused, ev.UserSpotted)) and (t := minotaur_words(e, s))]
     if not s.outcome:
         if sees:
             parts.append(f"Your infrared eyes see the intruder at {s.user}, {_offset_words(s.minotaur, s.user)}"

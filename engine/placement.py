@@ -11,9 +11,9 @@ from functools import lru_cache
 
 from .constants import CENTRE, USER_SIGHT
 from .geometry import Pos
+from .items import ITEM_ORDER, STONES
 from .presets import Bounds
 from .rng import derived
-from .schemas import STONES
 
 
 def _maze_cells(bounds: Bounds, z: int) -> list[Pos]:
@@ -89,6 +89,13 @@ def place_first_lantern(seed: int, bounds: Bounds, user: Pos, taken: set[Pos]) -
         if near <= _spread(cand, user) <= far and cand not in taken:
             return cand
     return next(p for p in _maze_cells(bounds, user[2]) if p not in taken and p != user)
+
+
+def place_items(seed: int, bounds: Bounds, user: Pos, minotaur: Pos) -> tuple[tuple[str, Pos], ...]:
+    """Every item lying at the start, in ITEM_ORDER: the stones, then the first lantern clear of them."""
+    stones = place_stones(seed, bounds, user, {user, minotaur})
+    lantern = place_first_lantern(seed, bounds, user, {pos for _, pos in stones} | {user, minotaur})
+    return tuple(sorted((*stones, ("LANTERN", lantern)), key=lambda item: ITEM_ORDER.index(item[0])))
 
 
 def respawn_lantern(seed: int, count: int, bounds: Bounds, user: Pos, taken: set[Pos]) -> Pos:

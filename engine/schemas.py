@@ -13,10 +13,10 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from .constants import MAX_STEPS
+from .items import USABLE, ItemName
 
 Command = Literal["MOVE", "HALT", "LOOK", "GRAB", "USE"]
 Direction = Literal["NORTH", "SOUTH", "EAST", "WEST", "UP RAMP", "DOWN RAMP"]
-ItemName = Literal["RED STONE", "BLUE STONE", "YELLOW STONE", "LANTERN"]
 MinotaurAction = Literal["PATHFIND", "JUMP", "WAIT", "CHASE"]
 Status = Literal["SUCCESS", "DEATH", "ESCAPED", "ERROR"]
 StopReason = Literal["COLLISION", "ENCOUNTER", "SUCCESS", "ITEM_SIGHTED", "ARRIVED"]
@@ -50,7 +50,7 @@ USER_PARAMS: dict[str, tuple[Param, ...]] = {
              Param("speed", "1 walk or crawl, 2 run", default=1)),
     "LOOK": (),
     "GRAB": (Param("target", "which item; the one in reach when left out"),),
-    "USE": (Param("target", "the item to use: only the LANTERN can be used"),),
+    "USE": (Param("target", f"the item to use: only the {' or the '.join(USABLE)} can be used"),),
     "HALT": (Param("steps", f"seconds to wait (1-{MAX_STEPS})", default=1),),
 }
 MINOTAUR_PARAMS: dict[str, tuple[Param, ...]] = {
@@ -60,9 +60,6 @@ MINOTAUR_PARAMS: dict[str, tuple[Param, ...]] = {
     "WAIT": (),
     "JUMP": (),
 }
-
-STONES: tuple[str, ...] = ("RED STONE", "BLUE STONE", "YELLOW STONE")
-ITEM_ORDER: tuple[str, ...] = (*STONES, "LANTERN")
 
 _INPUT = ConfigDict(extra="forbid", frozen=True)
 _OUTPUT = ConfigDict(extra="forbid", frozen=True)

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from .constants import CLOSE_SQ, FAINT_SQ, MINOTAUR_SIGHT, USER_SIGHT, VERY_CLOSE_SQ
 from .geometry import Pos, compass, direction_3d, distance_sq
+from .items import ITEM
 from .state import GameState
 from .world import World
 
@@ -105,4 +106,5 @@ def level_words(dz: int) -> str:
 def resonance(state: GameState) -> tuple[tuple[str, str | None, int], ...]:
     """The hum of each stone still lying in the labyrinth: (name, compass direction, levels up)."""
     ux, uy, uz = state.user
-    return tuple((name, compass(x - ux, y - uy), z - uz) for name, (x, y, z) in state.items if name != "LANTERN")
+    return tuple((name, compass(x - ux, y - uy), z - uz) for name, (x, y, z) in state.items
+                 if ITEM[name].needed)

@@ -16,8 +16,8 @@ from pydantic import TypeAdapter, ValidationError
 
 from .commands import describe_errors
 from .geometry import Pos
+from .items import ITEM_ORDER
 from .presets import DIFFICULTIES, PRESETS
-from .schemas import ITEM_ORDER
 
 STATE_VERSION = 1
 

@@ -17,7 +17,6 @@ from .constants import (
     JUMP_COOLDOWN_TICKS,
     JUMP_MAX_TICKS,
     JUMP_MIN_TICKS,
-    LANTERN_RESPAWN_TICKS,
     MAX_STEPS,
     PARALYSIS_TICKS,
     REENTRY_ALERT_TICKS,
@@ -31,6 +30,7 @@ from .constants import (
     WORLD_SIZE,
 )
 from .geometry import HORIZONTAL, SIDEWAYS, Pos, direction_3d, distance_sq
+from .items import ITEM, ITEM_ORDER, STONES, USABLE
 from .minotaur import next_cell, plan_for
 from .placement import respawn_lantern
 from .presets import PRESETS
@@ -44,8 +44,6 @@ from .report import (
 )
 from .rng import derived
 from .schemas import (
-    ITEM_ORDER,
-    STONES,
     GameStateResponse,
     MinotaurDecision,
     MinotaurObservation,
@@ -70,7 +68,7 @@ class TurnResult:
     a Minotaur that does not look (``wait``) never pays for it.
     """
 
-    __slots__ = ("state", "response", "events", "_observe", "_observation")
+    __slots__ = ("_observation", "_observe", "events", "response", "state")
 
     def __init__(self, state: GameState, response: GameStateResponse, observe: Observe,
                  events: tuple[ev.Event, ...]) -> None:
@@ -154,11 +152,11 @@ def unexecutable(state: GameState, command: UserInput) -> str | None:
             " GRAB takes an item on your cell or on one of the four cells next to it, on this level.")
         return f"GRAB failed: {what} within reach.{hint}"
     if command.command == "USE":
-        if command.target not in (None, "LANTERN"):
-            return (f"USE failed: the {command.target} cannot be used; only the LANTERN can "
+        if command.target is not None and command.target not in USABLE:
+            return (f"USE failed: the {command.target} cannot be used; only the {' or the '.join(USABLE)} can "
                     "(hold all three stones to escape).")
-        if "LANTERN" not in state.inventory:
-            return "USE failed: you carry no LANTERN. GRAB one first."
+        if not any(name in state.inventory for name in ((command.target,) if command.target else USABLE)):
+            return f"USE failed: you carry no {command.target or ' or '.join(USABLE)}. GRAB one first."
     return None
 
 
@@ -219,7 +217,7 @@ class _Turn:
             name, pos = grabbed_item
             s.items = tuple(item for item in s.items if item != (name, pos))
             s.inventory = tuple(n for n in ITEM_ORDER if n in s.inventory or n == name)
-            grabbed = ev.LanternGrabbed(s.tick, pos) if name == "LANTERN" else ev.StoneGrabbed(s.tick, name, pos)
+            grabbed = ev.StoneGrabbed(s.tick, name, pos) if ITEM[name].needed else ev.LanternGrabbed(s.tick, pos)
             self.events.append(grabbed)
             if all(stone in s.inventory for stone in STONES):
                 s.outcome = "ESCAPED"
@@ -229,7 +227,7 @@ class _Turn:
         elif cmd.command == "USE":
             s.inventory = tuple(n for n in s.inventory if n != "LANTERN")
             s.paralysis = PARALYSIS_TICKS  # a jump under way runs on: the two timers are independent
-            s.lantern_respawn = LANTERN_RESPAWN_TICKS
+            s.lantern_respawn = ITEM["LANTERN"].respawn_ticks
             self.events.append(ev.LanternUsed(s.tick, s.user))
         if self.plan[0] == "JUMP" and s.paralysis:
             self.plan, self.refusal = ("WAIT",), "JUMP refused: the lantern paralyzed the Minotaur first"

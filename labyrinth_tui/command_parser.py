@@ -19,7 +19,8 @@ from pydantic import ValidationError
 from labyrinth.engine import BadInput, UserInput, parse
 from labyrinth.engine.commands import describe_errors, shorten
 from labyrinth.engine.constants import MAX_STEPS, WORLD_SIZE
-from labyrinth.engine.schemas import STONES, USER_PARAMS, Direction, ItemName
+from labyrinth.engine.items import ITEMS, STONES, ItemName
+from labyrinth.engine.schemas import USER_PARAMS, Direction
 
 
 def _either(words: list[str]) -> str:
@@ -38,7 +39,7 @@ def _words(direction: str) -> tuple[str, ...]:
 # word; the last words of the names ("stone", "ramp") may be typed and mean nothing more.
 _NAMES_WORDS = [name.split() for name in (*get_args(Direction), *get_args(ItemName))]
 DIRECTIONS = {word: name for name in get_args(Direction) for word in _words(name)}
-TARGETS = {name.split()[0].lower(): name for name in get_args(ItemName)}
+TARGETS = {item.word: item.name for item in ITEMS}
 # Other words a person types for the same things, keyed by the schemas' names and values.
 ALIASES = {"MOVE": ("m", "go"), "LOOK": ("l",), "GRAB": ("g", "take", "get"), "USE": ("u",),
            "HALT": ("h", "wait", "stay")}

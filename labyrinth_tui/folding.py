@@ -10,12 +10,13 @@ import re
 from dataclasses import dataclass, field
 
 from labyrinth.engine.geometry import Pos
+from labyrinth.engine.items import STONES
 
 # How the game words the sound of the Minotaur (engine/narrative.py cue_text), for telling it apart.
 CUE_STARTS = ("Hot breath and hooves", "Heavy hoofbeats sound", "Faint hoofbeats echo", "The Minotaur is paralyzed for",
               "The Minotaur is out of time")
 PLACE = re.compile(r"Level -?\d+\.")  # the first line of where the player stands; its ways follow indented
-HUM = re.compile(r"The (RED|BLUE|YELLOW) STONE hums ")
+HUM = re.compile(f"The ({'|'.join(map(re.escape, STONES))}) hums ")  # event_words.py's hum of a stone
 
 
 @dataclass

@@ -17,6 +17,7 @@ from labyrinth.agents.runner import Answer, Match, Outside, Turn
 from labyrinth.agents.side import OutsideSide, Side, user_map
 from labyrinth.engine import Game, GameStateResponse, UserInput
 from labyrinth.engine import events as ev
+from labyrinth.engine.items import STONES, stones_held
 from labyrinth.engine.presets import PRESETS
 from labyrinth.engine.turn import TurnResult
 from labyrinth.saves.experience import Experience
@@ -34,8 +35,6 @@ from labyrinth.saves.replays import (
 
 from .command_parser import typed
 from .knowledge import Knowledge
-
-STONE_COUNT = 3
 
 
 def open_memory(learning: bool | tuple[str, ...], seed: int, preset: str,
@@ -221,8 +220,8 @@ class PlaySession:
 
     def to_saved(self) -> SavedGame:
         state, r = self.game.state, self.response
-        stones = sum("STONE" in item for item in r.user_state.inventory)
-        summary = (f"{self.preset}, seed {self.seed}: level {state.user[2]}, {stones}/{STONE_COUNT} stones, "
+        stones = stones_held(r.user_state.inventory)
+        summary = (f"{self.preset}, seed {self.seed}: level {state.user[2]}, {stones}/{len(STONES)} stones, "
                    f"{r.environment.game_time:g} s, turn {state.turn}")
         recording = self.replay_path
         return SavedGame(self.save_path, now_iso(), self.seed, self.preset, self.difficulty, self.minotaur_kind,

@@ -9,6 +9,7 @@ from collections.abc import Mapping
 
 from labyrinth.engine.cells import CELL_CHARS
 from labyrinth.engine.geometry import Pos
+from labyrinth.engine.items import LETTERS, MARKS_LEGEND, STONES
 from labyrinth.saves.replays import Replay
 
 from .command_parser import typed
@@ -20,9 +21,8 @@ from .widgets.time_words import clock
 LAST_TURNS = 10  # the turns whose messages close the story
 OUTCOMES = {"ESCAPED": "escaped with the three stones", "DEATH": "caught by the Minotaur",
             "TIMEOUT": "out of turns"}  # what became of the user
-MARKS = {"RED STONE": "R", "BLUE STONE": "B", "YELLOW STONE": "Y", "LANTERN": "L"}
 LEGEND = ("# rock  . passage  = crawlway  ^ ramp up  v ramp down  @ where the user ended\n"
-          "R B Y stones, L lantern (where last seen)  M the Minotaur in sight, m where it was last heard")
+          f"{MARKS_LEGEND} (where last seen)  M the Minotaur in sight, m where it was last heard")
 
 
 def story(replay: Replay) -> str:
@@ -43,12 +43,12 @@ def story(replay: Replay) -> str:
         lines.append(f"Unfinished: the recording stops after turn {len(replay.turns)}.")
     if session.mismatch is not None:
         lines.append(f"(It plays back as recorded only to turn {session.length}: {printable(session.mismatch.detail)})")
-    held = [item for item in state.inventory if "STONE" in item]
-    lines += ["", (f"turns {figures.turns}   walked {figures.walked} steps   stones {len(held)}/3"
+    held = [item for item in state.inventory if item in STONES]
+    lines += ["", (f"turns {figures.turns}   walked {figures.walked} steps   stones {len(held)}/{len(STONES)}"
                    f"{' (' + ', '.join(held) + ')' if held else ''}   jumps seen {figures.jumps_seen}   "
                    f"lanterns used {figures.lanterns_used}"), ""]
     where, seen = session.known.minotaur_mark()
-    marks = {p: MARKS[name] for name, p in session.mapped.items.items()}
+    marks = {p: LETTERS[name] for name, p in session.mapped.items.items()}
     if where is not None:
         marks[where] = "M" if seen else "m"
     marks[state.user] = "@"

@@ -16,12 +16,12 @@ from hypothesis import strategies as st
 
 from labyrinth.agents.providers.base import SCHEMAS
 from labyrinth.engine.commands import BadInput
+from labyrinth.engine.items import ItemName
 from labyrinth.engine.schemas import (
     MINOTAUR_PARAMS,
     USER_PARAMS,
     Command,
     Direction,
-    ItemName,
     MinotaurAction,
     MinotaurDecision,
     UserInput,

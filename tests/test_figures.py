@@ -53,14 +53,15 @@ def test_the_help_screen_quotes_the_constants():
 
 def test_the_event_words_quote_the_constants():
     words = _run("""
-        from labyrinth.engine import events as ev
-        from labyrinth.engine.wsap.perception import _minotaur_event_text, _user_event_text
-        print(_user_event_text(ev.LanternUsed(0, (0, 0, 0))))
-        print(_minotaur_event_text(ev.LanternUsed(0, (0, 0, 0))))
-        print(_minotaur_event_text(ev.MinotaurJumped(0, (0, 0, 0), 26)))
+        from labyrinth.engine import events as ev, initial_state
+        from labyrinth.engine.event_words import minotaur_words, user_words
+        s = initial_state(1)
+        print(user_words(ev.LanternUsed(0, (0, 0, 0)), s))
+        print(minotaur_words(ev.LanternUsed(0, (0, 0, 0)), s))
+        print(minotaur_words(ev.MinotaurJumped(0, (0, 0, 0), 26), s))
     """).splitlines()
-    assert words == ["raised the LANTERN: the Minotaur is paralyzed for 38.5 s", "a lantern froze you for 38.5 s",
-                     "jumped out of time for 6.5 s"]
+    assert words == ["You raise the LANTERN: its blaze freezes the Minotaur for 38.5 s, and it burns out.",
+                     "A blinding lantern freezes you for 38.5 s!", "You leap out of time for 6.5 s; the cooldown is 281.5 s."]
 
 
 def test_a_match_counts_game_time_in_the_constants_seconds():

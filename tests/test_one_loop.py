@@ -20,7 +20,8 @@ from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 
 from labyrinth.engine.constants import CENTRE
-from labyrinth.engine.schemas import STONES, USER_PARAMS, Direction, ItemName
+from labyrinth.engine.items import STONES, ItemName
+from labyrinth.engine.schemas import USER_PARAMS, Direction
 
 from .fronts import MINOTAUR_FRONTS, Run, gsm_run, match_run, minotaur_match_run, resume_run, tui_run, wsap_run
 

@@ -17,8 +17,8 @@ from labyrinth.agents.gym_env import LabyrinthEnv
 from labyrinth.agents.rl_commands import COMMANDS
 from labyrinth.agents.rl_shaping import APPROACH, NEW_CELL_BONUS, Shaping
 from labyrinth.engine.geometry import HORIZONTAL
+from labyrinth.engine.items import STONES
 from labyrinth.engine.presets import PRESETS
-from labyrinth.engine.schemas import STONES
 from labyrinth.engine.wsap.roles import ROLES
 
 IDS = {"user": "Labyrinth/User-v0", "minotaur": "Labyrinth/Minotaur-v0"}

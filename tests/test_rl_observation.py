@@ -12,7 +12,7 @@ from labyrinth.agents.gym_env import LabyrinthEnv
 from labyrinth.agents.rl_planes import COMPASS_VECTORS, RADIUS
 from labyrinth.agents.rl_user_view import MEMORY_PLANES, WINDOW_PLANES
 from labyrinth.engine.cells import CELL_CHARS
-from labyrinth.engine.schemas import STONES
+from labyrinth.engine.items import STONES
 
 W = {name: i for i, name in enumerate(WINDOW_PLANES)}
 
@@ -97,7 +97,7 @@ def test_an_item_seen_is_a_way_to_it():
     obs = env.game.observation("user")
     here = env.match.game.state.user
     table = obs["items_seen"].reshape(4, 4)
-    from labyrinth.engine.schemas import ITEM_ORDER
+    from labyrinth.engine.items import ITEM_ORDER
     for i, name in enumerate(ITEM_ORDER):
         if name in items:
             pos = items[name]

@@ -23,10 +23,10 @@ from ..figures import (
     HEAR_WALK_STEPS,
     JUMP_COOLDOWN,
     JUMP_SPAN,
-    LANTERN_RESPAWN,
     PARALYSIS,
     VERY_CLOSE_RANGE,
 )
+from ..items import ITEMS, USABLE
 from ..schemas import MinotaurDecision, UserInput
 from .action_schema import ROLES, param_defs
 from .types import Action, ActionDef, ActionSpace
@@ -34,6 +34,7 @@ from .types import Action, ActionDef, ActionSpace
 # The Minotaur's paces as the descriptions quote them (the other figures are engine/figures.py's).
 _WALKS = f"{MINOTAUR_PACE * TICKS_PER_SECOND / QUARTERS:g} step/s"
 _RUNS = f"{MINOTAUR_SEEING_PACE * TICKS_PER_SECOND / QUARTERS:g} steps/s"
+_USABLE_EFFECTS = " ".join(f"A {item.name} {item.effect}." for item in ITEMS if item.effect)  # 'A LANTERN freezes it for 120 s.'
 
 # What each action does, what it needs, and its WSAP category: the words around the schemas' definition
 # (its names and parameters), keyed by the actions' names.
@@ -45,8 +46,7 @@ _USER_WORDS = {
              "(its compass direction and level)."), [], "perception"),
     "GRAB": ("Take an item on your cell or next to it (1 s).",
              ["the item is on your cell or one of the four next to it, on this level"], "interaction"),
-    "USE": ((f"Raise the LANTERN: the Minotaur is paralyzed for {PARALYSIS}, wherever it is; the lantern "
-            f"burns out and a new one appears somewhere {LANTERN_RESPAWN} later."), ["you carry the LANTERN"], "item"),
+    "USE": (" ".join(item.use for item in ITEMS if item.use), [f"you carry the {' or the '.join(USABLE)}"], "item"),
     "HALT": ("Stand still and silent, recovering stamina.", [], "wait"),
 }
 _MINOTAUR_WORDS = {
@@ -90,7 +90,7 @@ You see 2 steps around you; it sees 6 steps in the dark and hears your steps thr
 with a direction. If it shares your cell you die. Running (2 steps/s) costs stamina; walking (1 step/s) and \
 standing restore it. Crawlways can only be walked, and the Minotaur cannot enter them at all: they are \
 refuges. Every {JUMP_COOLDOWN} it may jump out of time for {JUMP_SPAN} (a Temporal Whine warns you when it leaves and just \
-before it returns to the same cell). A LANTERN freezes it for {PARALYSIS}. LOOK makes the missing stones hum: their \
+before it returns to the same cell). {_USABLE_EFFECTS} LOOK makes the missing stones hum: their \
 direction and level. Time passes only when you act: each action reports the seconds it took."""
 
 MINOTAUR_DESCRIPTION = f"""\

@@ -14,11 +14,12 @@ from typing import Any
 from .. import events as ev
 from ..cells import CELL_CHARS, CRAWLWAY, RAMP_DOWN, RAMP_UP
 from ..constants import USER_SIGHT, WORLD_SIZE
-from ..figures import PARALYSIS, seconds_text
+from ..event_words import minotaur_words, user_words
 from ..geometry import HORIZONTAL, Pos
-from ..narrative import from_words, heard_from
+from ..items import ITEM, LETTERS, MARKS_LEGEND, STONES, stones_held
+from ..narrative import heard_from
 from ..presets import PRESETS
-from ..schemas import STONES, GameStateResponse, MinotaurObservation
+from ..schemas import GameStateResponse, MinotaurObservation
 from ..senses import in_sight, items_in_sight, level_words
 from ..state import GameState
 from ..world import World
@@ -40,7 +41,6 @@ def steps_words(frm: Pos, to: Pos) -> str:
     return ", ".join(p for p in parts if p) or "here"
 
 
-ITEM_MARKS = {"RED STONE": "R", "BLUE STONE": "B", "YELLOW STONE": "Y", "LANTERN": "L"}
 MAP_RADIUS = 5  # the remembered map in an observation: 11 x 11 cells around the role
 
 
@@ -151,11 +151,10 @@ class UserPerception:
         return new
 
     def _remember(self, state: GameState, e: ev.Event) -> None:
-        text = _user_event_text(e)
-        if text:
-            self.events.append(Event(text, e.kind, state.turn))
-        if isinstance(e, ev.StonesHummed):
+        if isinstance(e, ev.StonesHummed):  # told as the goals' hints, not again among the recent events
             self.hums = {name: (direction, levels) for name, direction, levels in e.hums}
+        elif text := user_words(e, state):
+            self.events.append(Event(text, e.kind, state.turn))
 
     def _observation(self, s: GameState, r: GameStateResponse, visible: Items, new_cells: list[tuple[Pos, int]]
                      ) -> Deferred:
@@ -197,11 +196,11 @@ class UserPerception:
 
     def _goals(self, s: GameState, visible: Items) -> list[Goal]:
         """The stones to find, with what hums and sightings tell of each, and staying alive."""
-        held = sum(stone in s.inventory for stone in STONES)
+        held = stones_held(s.inventory)
         hints = [f"{name} hums {'to the ' + d if d else 'straight ' + ('up' if lv > 0 else 'down')}, {level_words(lv)}"
                  for name, (d, lv) in self.hums.items() if name not in s.inventory]
         hints += [f"{name} seen at {steps_words(s.user, p)}" + ("" if p[2] == s.user[2] else f" ({level_words(p[2] - s.user[2])})")
-                  for name, p in self.items.items() if name != "LANTERN" and p not in [q for _, q in visible]]
+                  for name, p in self.items.items() if ITEM[name].needed and p not in [q for _, q in visible]]
         return [Goal("stones", "Find and GRAB the RED, BLUE and YELLOW stones", "main", f"{held}/{len(STONES)} stones",
                      hints or ["LOOK to hear the stones hum"]),
                 Goal("survive", "Do not let the Minotaur reach your cell", "main", None, [])]
@@ -210,10 +209,10 @@ class UserPerception:
         x, y, z = s.user
         kind = {CRAWLWAY: " in a crawlway", RAMP_UP: " on a ramp up", RAMP_DOWN: " on a ramp down"}.get(
             self.world.cell(x, y, z), "")
-        marks = {p: ITEM_MARKS[n] for n, p in self.items.items()}
+        marks = {p: LETTERS[n] for n, p in self.items.items()}
         return (f"({x}, {y}) on level {z}{kind}; ways out: {', '.join(r.environment.visible_paths) or 'none'}. "
                 f"You have seen {len(self.seen)} cells. The map you remember around you (north up; @ you, "
-                f"# rock, . floor, = crawlway, ^ v ramps, R B Y stones, L lantern, ? not seen):\n"
+                f"# rock, . floor, = crawlway, ^ v ramps, {MARKS_LEGEND}, ? not seen):\n"
                 + map_window(_rows(self.remembered(s.user)), s.user, {**marks, s.user: "@"}))
 
 
@@ -250,7 +249,7 @@ def last_result(r: GameStateResponse) -> str:
 def _user_entities(s: GameState, r: GameStateResponse, visible: Items, minotaur_seen: bool) -> list[Entity]:
     """The items in sight, then the Minotaur: seen, or else heard."""
     cue = r.minotaur_cue
-    entities = [Entity("stone" if name != "LANTERN" else "lantern", name, abs(p[0] - s.user[0]) + abs(p[1] - s.user[1]),
+    entities = [Entity(ITEM[name].kind, name, abs(p[0] - s.user[0]) + abs(p[1] - s.user[1]),
                        steps_words(s.user, p), "lying", abs(p[0] - s.user[0]) + abs(p[1] - s.user[1]) <= 1,
                        f"{name}: {steps_words(s.user, p)}") for name, p in visible]
     if minotaur_seen:
@@ -277,44 +276,6 @@ def _user_effects(r: GameStateResponse) -> list[Effect]:
     return effects
 
 
-def _user_event_text(e: ev.Event) -> str | None:
-    """What the user perceives of an engine event, in words; None when it does not."""
-    match e:
-        case ev.UserMoved():
-            return f"moved {e.steps} step{'s' if e.steps != 1 else ''} ({e.ran} running) to {e.end}"
-        case ev.UserCollided():
-            return f"stopped by {e.reason}"
-        case ev.StaminaExhausted():
-            return "ran out of breath"
-        case ev.ItemSighted():
-            return f"spotted the {e.item} at {e.position}"
-        case ev.MinotaurSighted():
-            return f"saw the Minotaur at {e.position}"
-        case ev.StoneGrabbed():
-            return f"took the {e.stone}"
-        case ev.LanternGrabbed():
-            return "took the LANTERN"
-        case ev.LanternUsed():
-            return f"raised the LANTERN: the Minotaur is paralyzed for {PARALYSIS}"
-        case ev.LanternSpawned():
-            return "a new lantern appeared somewhere"
-        case ev.StonesHummed():
-            return "looked around; the missing stones hummed (see the goals' hints)"
-        case ev.ParalysisEnded():
-            return "the Minotaur's paralysis ended"
-        case ev.WhineHeard():
-            where = from_words(e.direction)
-            what = "the Minotaur vanished" if e.phase == "VANISHING" else "the Minotaur is about to re-enter"
-            return f"Temporal Whine{where}: {what}"
-        case ev.MinotaurReentered():
-            return "the Minotaur re-entered time"
-        case ev.UserCaught():
-            return f"caught by the Minotaur: you {e.how}"
-        case ev.UserEscaped():
-            return "escaped with the three stones"
-    return None
-
-
 class MinotaurPerception:
     """The Minotaur's side of one game: it knows its labyrinth, not where the user is."""
 
@@ -339,7 +300,7 @@ class MinotaurPerception:
         """The observation after a turn: the memory is kept now, the Observation built when read."""
         self.handed.settle()
         for e in events:
-            text = _minotaur_event_text(e)
+            text = minotaur_words(e, state)
             if text:
                 self.events.append(Event(text, e.kind, state.turn))
         if obs.status == "ERROR":
@@ -353,7 +314,7 @@ class MinotaurPerception:
 
     def _main(self, obs: MinotaurObservation) -> dict[str, Any]:
         here = (obs.position.x, obs.position.y, obs.position.z)
-        entities = [Entity("stone" if i.name != "LANTERN" else "lantern", i.name,
+        entities = [Entity(ITEM[i.name].kind, i.name,
                            _distance(here, (i.position.x, i.position.y, i.position.z)),
                            _bearing(here, (i.position.x, i.position.y, i.position.z)), "lying", False,
                            f"{i.name} at ({i.position.x}, {i.position.y}, {i.position.z})") for i in obs.items]
@@ -385,13 +346,13 @@ class MinotaurPerception:
                                  f"({here[0]}, {here[1]}) on level {here[2]}; ways out: {', '.join(obs.visible_paths)}. "
                                  f"Hunting ground: x {b.x0}..{b.x0 + b.width - 1}, y {b.y0}..{b.y0 + b.height - 1}, "
                                  f"levels {b.z0}..{b.z0 + b.levels - 1}. Your labyrinth around you (north up; M you, "
-                                 f"# rock, . floor, = crawlway, ^ v ramps, R B Y stones, L lantern):\n"
+                                 f"# rock, . floor, = crawlway, ^ v ramps, {MARKS_LEGEND}):\n"
                                  + map_window(labyrinth_window(self.world, here), here,
-                                              {**{(i.position.x, i.position.y, i.position.z): ITEM_MARKS[i.name]
+                                              {**{(i.position.x, i.position.y, i.position.z): LETTERS[i.name]
                                                   for i in obs.items}, here: "M"})),
             "nearby_entities": entities, "nearby_terrain": terrain, "active_effects": effects,
             "current_goals": [Goal("catch", "Step onto the intruder's cell before it holds all three stones", "main",
-                                   f"{len(STONES) - sum(i.name != 'LANTERN' for i in obs.items)}/{len(STONES)} "
+                                   f"{len(STONES) - sum(ITEM[i.name].needed for i in obs.items)}/{len(STONES)} "
                                    "stones taken by the intruder",
                                    clues or ["no trace of the intruder yet: listen, guard the stones"])],
             "recent_events": list(self.events), "step": obs.turn, "time_of_day": None,
@@ -406,30 +367,3 @@ def _bearing(a: Pos, b: Pos) -> str:
     """The way to ``b`` in action words: '3 NORTH, 2 WEST', then the levels when it is on another."""
     way = steps_words(a, b)
     return way if a[2] == b[2] else f"{way}, {level_words(b[2] - a[2])}"
-
-
-def _minotaur_event_text(e: ev.Event) -> str | None:
-    match e:
-        case ev.UserHeard():
-            return f"heard {e.count} {e.loudness} footstep{'s' if e.count != 1 else ''}, the last at {e.position}"
-        case ev.UserSpotted():
-            return f"spotted the intruder at {e.position}"
-        case ev.MinotaurMoved():
-            return f"moved {e.steps} step{'s' if e.steps != 1 else ''} to {e.end}"
-        case ev.DecisionRefused():
-            return e.reason
-        case ev.MinotaurJumped():
-            return f"jumped out of time for {seconds_text(e.duration_ticks)}"
-        case ev.MinotaurReentered():
-            return f"re-entered time at {e.position}"
-        case ev.LanternUsed():
-            return f"a lantern froze you for {PARALYSIS}"
-        case ev.ParalysisEnded():
-            return "the lantern's hold broke"
-        case ev.StoneGrabbed():
-            return f"the {e.stone} was taken"
-        case ev.UserCaught():
-            return "you caught the intruder"
-        case ev.UserEscaped():
-            return "the intruder escaped"
-    return None

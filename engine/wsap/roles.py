@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
 from .. import events as ev
-from ..schemas import STONES, GameStateResponse, MinotaurDecision, MinotaurObservation, UserInput
+from ..items import STONES
+from ..schemas import GameStateResponse, MinotaurDecision, MinotaurObservation, UserInput
 from ..state import GameState
 from ..world import World
 from .achievements import MINOTAUR_ACHIEVEMENTS, USER_ACHIEVEMENTS, minotaur_unlocked, user_unlocked

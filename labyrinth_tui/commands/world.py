@@ -8,12 +8,12 @@ import sys
 from typing import TextIO
 
 from labyrinth.engine import PRESETS, Game
+from labyrinth.engine.items import KIND_MARKS, LETTERS
 
 from .options import chosen_seed, game_options, parsed_by
 
 LEGEND = ("# rock  . floor  = crawlway (user only, walking)  ^ ramp up  v ramp down  "
-          "@ user start  M Minotaur start  R B Y stones  L lantern")
-_MARKS = {"RED STONE": "R", "BLUE STONE": "B", "YELLOW STONE": "Y", "LANTERN": "L"}
+          f"@ user start  M Minotaur start  {'  '.join(KIND_MARKS)}")
 
 
 def _xyz(p: tuple[int, int, int]) -> dict[str, int]:
@@ -49,7 +49,7 @@ def dump(seed: int, preset: str, level: int | None, as_json: bool, out: TextIO) 
         }, out, separators=(",", ":"))
         out.write("\n")
         return 0
-    marks = [(state.user, "@"), (state.minotaur, "M"), *((pos, _MARKS[name]) for name, pos in state.items)]
+    marks = [(state.user, "@"), (state.minotaur, "M"), *((pos, LETTERS[name]) for name, pos in state.items)]
     top = bounds.y0 + bounds.height - 1
     out.write(f"Labyrinth seed {seed}, preset {preset}: x {bounds.x0}..{bounds.x0 + bounds.width - 1} "
               f"(west to east), y {top}..{bounds.y0} (north to south), levels "

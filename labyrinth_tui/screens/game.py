@@ -29,6 +29,7 @@ from textual.widgets import Footer, Input, Static
 from labyrinth.agents.runner import Turn
 from labyrinth.engine import UserInput
 from labyrinth.engine.commands import shorten
+from labyrinth.engine.items import USABLE
 from labyrinth.engine.presets import PRESETS
 from labyrinth.engine.turn import TurnResult
 from labyrinth.saves.games import SaveError
@@ -349,7 +350,7 @@ class GameScreen(LookAndTravel):
         self.toggle_class("-full-map")
 
     def action_simple(self, command: str) -> None:
-        fields = {"command": command, **({"target": "LANTERN"} if command == "USE" else {})}
+        fields = {"command": command, **({"target": USABLE[0]} if command == "USE" else {})}  # u: the lantern
         self.play(command.lower(), UserInput.model_validate(fields))
 
     def action_look_level(self, step: int) -> None:

@@ -15,6 +15,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, Static
 
+from labyrinth.engine.items import stones_held
 from labyrinth.saves.experience import Reflection
 from labyrinth.saves.replays import read_replay, write_story
 
@@ -96,7 +97,7 @@ class GameOverScreen(ModalScreen[str]):
         s, f = self.session, self.session.figures
         outcome = s.game.state.outcome or "TIMEOUT"
         env, user = s.response.environment, s.response.user_state
-        stones = sum("STONE" in item for item in user.inventory)
+        stones = stones_held(user.inventory)
         with Vertical(id="over", classes=outcome.lower()):
             yield Static(HEADLINES.get(outcome, outcome), id="headline")
             yield Static(plain(

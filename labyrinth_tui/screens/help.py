@@ -16,15 +16,21 @@ from labyrinth.engine.figures import (
     HEAR_WALK_STEPS,
     JUMP_COOLDOWN,
     JUMP_SPAN,
-    LANTERN_RESPAWN,
-    PARALYSIS,
     VERY_CLOSE_RANGE,
+    seconds_text,
 )
+from labyrinth.engine.items import ITEMS
 
 from ..widgets.map_glyphs import legend_rows
 
 LEGEND_TABLE = "| glyph | on the map |\n|---|---|\n" + "\n".join(
     f"| {f'`{glyph}`' if glyph else '(blank)'} | {meaning} |" for glyph, meaning in legend_rows())
+
+# What each item that can be used does ('* A **lantern** (`L`) freezes it for 120 s; a new one appears 720 s after.').
+USABLE_LINES = "\n".join(
+    f"* A **{item.noun}** (`{item.letter}`) {item.effect}"
+    + (f"; a new one appears {seconds_text(item.respawn_ticks)} after." if item.respawn_ticks else ".")
+    for item in ITEMS if item.effect)
 
 HELP = f"""\
 # Labyrinth: The Temporal Hunt
@@ -39,7 +45,7 @@ A Minotaur hunts you: if it shares your cell, you die.
 * **Crawlways** (`=`) can only be walked, and the Minotaur cannot enter them.
 * Every {JUMP_COOLDOWN} it may **jump out of time** for {JUMP_SPAN} and return to the same cell:
   a Temporal Whine warns you when it leaves and just before it comes back.
-* A **lantern** (`L`) freezes it for {PARALYSIS}; a new one appears {LANTERN_RESPAWN} after.
+{USABLE_LINES}
 * **LOOK** makes the missing stones hum: their direction and their level.
 
 ## Commands (type them)

@@ -13,6 +13,7 @@ from textual import events
 from textual.widgets import Static
 
 from labyrinth.engine import GameStateResponse
+from labyrinth.engine.items import ITEMS
 from labyrinth.engine.narrative import heard_from
 
 from ..knowledge import Bearings
@@ -29,7 +30,7 @@ ARROWS = {"NORTH": "↑", "NORTH-EAST": "↗", "EAST": "→", "SOUTH-EAST": "↘
 DOING = {"CHASING_3D": ("hunting", "hunting"), "VANISHED": ("returns where it vanished", "out of time")}
 WHINE = {"VANISHING": ("TEMPORAL WHINE: vanished", "WHINE: gone"),
          "RE_ENTRY_ALERT": ("TEMPORAL WHINE: returning", "WHINE: back soon")}
-STONE_STYLES = {"RED STONE": "bold red", "BLUE STONE": "bold dodger_blue1", "YELLOW STONE": "bold yellow"}
+STONE_STYLES: dict[str, str] = {item.name: f"bold {item.colour}" for item in ITEMS if item.needed}
 SPLIT_WIDTH = 40  # a panel this wide puts what it does in time and its jump on a line each when one is too short
 
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from rich.style import Style
 
 from labyrinth.engine.cells import CRAWLWAY, FLOOR, RAMP_DOWN, RAMP_UP, ROCK
+from labyrinth.engine.items import ITEMS
 
 
 @dataclass(frozen=True)
@@ -41,12 +42,7 @@ CELL_GLYPHS = {
     RAMP_UP: Glyph("^ ", Style(color="cyan", bold=True), "ramp up"),
     RAMP_DOWN: Glyph("v ", Style(color="cyan", bold=True), "ramp down"),
 }
-ITEM_GLYPHS = {
-    "RED STONE": Glyph("R ", Style(color="red", bold=True), "red stone"),
-    "BLUE STONE": Glyph("B ", Style(color="dodger_blue1", bold=True), "blue stone"),
-    "YELLOW STONE": Glyph("Y ", Style(color="yellow", bold=True), "yellow stone"),
-    "LANTERN": Glyph("L ", Style(color="orange1", bold=True), "lantern"),
-}
+ITEM_GLYPHS: dict[str, Glyph] = {item.name: Glyph(f"{item.letter} ", Style(color=item.colour, bold=True), item.noun) for item in ITEMS}
 TRAIL = Glyph("• ", Style(color="green", dim=True), "passage you have walked (your trail)")
 USER = Glyph("@ ", Style(color="bright_white", bold=True, bgcolor="dark_green"), "you")
 HERE = Glyph("X ", Style(color="bright_green", bold=True), "you are here, on another level (looking with [ ])")

@@ -11,11 +11,13 @@ from textual import events
 from textual.widgets import Static
 
 from labyrinth.engine import GameStateResponse
+from labyrinth.engine.items import ITEM, ITEMS
 from labyrinth.engine.presets import PRESETS, Bounds
 
 from .time_words import clock, countdown
 
-STONE_STYLES = (("RED STONE", "red"), ("BLUE STONE", "dodger_blue1"), ("YELLOW STONE", "yellow"))
+STONE_STYLES = tuple((item.name, item.colour) for item in ITEMS if item.needed)
+LANTERN_ITEM = ITEM["LANTERN"]  # the item whose respawn the wire counts down (UserState.lantern_cooldown)
 BAR = 10
 GAP = "  "
 PLACE, STAMINA, TIME, STONES, LANTERN = range(5)  # the parts, in the order they are shown: the place first,
@@ -52,13 +54,14 @@ def status_parts(response: GameStateResponse, ground: Bounds | None) -> list[lis
     for name, colour in STONE_STYLES:
         held = name in state.inventory
         stones.append(name[0] if held else "·", style=f"bold {colour}" if held else "grey42")
-    if "LANTERN" in state.inventory:
-        lantern = [Text("lantern ").append("held", style="bold orange1")]
+    noun = LANTERN_ITEM.noun
+    if LANTERN_ITEM.name in state.inventory:
+        lantern = [Text(f"{noun} ").append("held", style=f"bold {LANTERN_ITEM.colour}")]
     elif state.lantern_cooldown:
         wait = countdown(state.lantern_cooldown)
-        lantern = [Text(f"lantern: new one in {wait}", style="dim"), Text(f"lantern in {wait}", style="dim")]
+        lantern = [Text(f"{noun}: new one in {wait}", style="dim"), Text(f"{noun} in {wait}", style="dim")]
     else:
-        lantern = [Text("lantern somewhere", style="dim")]
+        lantern = [Text(f"{noun} somewhere", style="dim")]
     return [place_forms(state.position.x, state.position.y, state.position.z, ground), stamina,
             [Text(f"time {game_time}"), Text(game_time)], [Text("stones ") + stones, stones], lantern]
 
