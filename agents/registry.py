@@ -18,12 +18,13 @@ from typing import Any
 
 from labyrinth.saves.config import ConfigError, key_problem, read_config
 from labyrinth.saves.experience import Reflection
+from labyrinth.saves.providers import PROVIDERS
 
 from .base import ProjectAgent
 from .behaviour_lessons import Book
 from .builtin_minotaur import BuiltinMinotaur
 from .builtin_user import BuiltinUser
-from .config import KEY_VARIABLES, PROVIDERS, ProviderSettings, checked_url, provider_settings
+from .config import ProviderSettings, checked_url, provider_settings
 from .naive import RandomWalker, Waiter
 from .providers.base import Transport
 
@@ -31,8 +32,6 @@ USER_AGENTS: dict[str, Callable[[int], ProjectAgent]] = {"builtin": BuiltinUser,
 MINOTAUR_AGENTS: dict[str, Callable[[int], ProjectAgent]] = {"builtin": BuiltinMinotaur, "wait": Waiter}
 RULE_AGENTS = {"user": USER_AGENTS, "minotaur": MINOTAUR_AGENTS}
 MODEL_NAME_CHARS = 200  # the longest model name accepted after "provider/"
-TRANSPORTS = {"gemini": "GeminiTransport", "mistral": "MistralTransport", "ollama": "OllamaTransport",
-              "openai": "OpenAITransport"}
 
 
 class ProviderNotConfigured(ValueError):
@@ -177,7 +176,7 @@ def check_configured(settings: ProviderSettings) -> None:
     if not settings.configured:
         from labyrinth.saves.config import config_path
 
-        variables = " or ".join(KEY_VARIABLES[settings.provider])
+        variables = " or ".join(PROVIDERS[settings.provider].key_variables)
         raise ProviderNotConfigured(f"{settings.provider} is not configured: set {variables}, or api_key under "
                                     f"[{settings.provider}] in {config_path()}")
 
@@ -185,6 +184,13 @@ def check_configured(settings: ProviderSettings) -> None:
 def make_transport(settings: ProviderSettings) -> Transport:
     """The provider's transport (its SDK is imported only now); ProviderNotConfigured without a key."""
     check_configured(settings)
-    module = import_module(f".providers.{settings.provider}", __package__)
-    transport: Transport = getattr(module, TRANSPORTS[settings.provider])(settings)  # each module's class
+    transport: Transport = transport_class(settings.provider)(settings)
     return transport
+
+
+def transport_class(provider: str) -> Callable[..., Transport]:
+    """The class of ``provider``'s transport, its module imported now (its row names it as
+    ``module:Class``): the SDK loads when its provider is first used, not before."""
+    module, _, name = PROVIDERS[provider].transport.partition(":")
+    made: Callable[..., Transport] = getattr(import_module(module), name)
+    return made
