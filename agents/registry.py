@@ -22,15 +22,11 @@ from labyrinth.saves.providers import PROVIDERS
 
 from .base import ProjectAgent
 from .behaviour_lessons import Book
-from .builtin_minotaur import BuiltinMinotaur
-from .builtin_user import BuiltinUser
 from .config import ProviderSettings, checked_url, provider_settings
-from .naive import RandomWalker, Waiter
+from .llm_agent import LLMAgent
 from .providers.base import Transport
+from .rule_agents import MINOTAUR_AGENTS, RULE_AGENTS, USER_AGENTS, taught
 
-USER_AGENTS: dict[str, Callable[[int], ProjectAgent]] = {"builtin": BuiltinUser, "random": RandomWalker}
-MINOTAUR_AGENTS: dict[str, Callable[[int], ProjectAgent]] = {"builtin": BuiltinMinotaur, "wait": Waiter}
-RULE_AGENTS = {"user": USER_AGENTS, "minotaur": MINOTAUR_AGENTS}
 MODEL_NAME_CHARS = 200  # the longest model name accepted after "provider/"
 
 
@@ -160,15 +156,9 @@ def make_agent(role: str, kind: str, seed: int, providers: Mapping[str, Provider
     if contestant.provider is None:
         agent = RULE_AGENTS[role][kind](seed)
     else:
-        from .llm_agent import LLMAgent
-
         named = contestant.name if contestant.table is not None else None  # a config contestant's own name
         agent = LLMAgent(role, make_transport(contestant.settings(providers)), seed, name=named)
-    if lessons:
-        agent.learn(lessons, preset)
-    if book is not None:
-        agent.follow(book)
-    return agent
+    return taught(agent, lessons, preset, book)
 
 
 def check_configured(settings: ProviderSettings) -> None:
