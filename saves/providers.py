@@ -49,9 +49,9 @@ class Provider:
         return (*self.key_variables, self.url_variable, self.model_variable, *self.sdk_variables)
 
     def keyless(self, endpoint: str) -> bool:
-        """Whether a call to ``endpoint`` may go without a key: always for a local Ollama, and for an
-        OpenAI-compatible server of one's own (vLLM, llama.cpp, LM Studio), which is any endpoint but
-        OpenAI's."""
+        """Whether a call to ``endpoint`` may go without a key, as ``needs_key`` says: never needed (a
+        local Ollama), or needed only at the default endpoint (OpenAI's: an OpenAI-compatible server of
+        one's own, such as vLLM, llama.cpp or LM Studio, takes none)."""
         return self.needs_key == "never" or (self.needs_key == "at the default endpoint" and endpoint != self.url)
 
 
