@@ -1,7 +1,7 @@
 """Which model each provider uses, where, with what key and what sampling settings: the
-command line's flags first, then the environment, then the config file's [gemini],
-[mistral], [ollama] and [openai] tables, then the defaults. A key is never shown: it is a
-Secret.
+command line's flags first, then the environment, then the config file's table of the
+provider, then the defaults. The variables, the defaults and whether a key is needed are
+the provider's row (saves/providers.py). A key is never shown: it is a Secret.
 
 Settings are checked where they are read, from any of those places: a key is printable
 ASCII, a base URL an http(s) URL with a host the HTTP clients take and a valid port, each
@@ -38,24 +38,12 @@ from labyrinth.saves.config import (
     url_problem,
     validated,
 )
+from labyrinth.saves.providers import PROVIDERS
 
 from .providers.base import REPLY_TOKENS
 from .providers.retry import QUOTA_WAIT_S
 from .providers.secrets import redact, remember, remember_url
 
-PROVIDERS = ("gemini", "mistral", "ollama", "openai")
-# openai: gpt-4o-mini is cheap and fast, takes strict json_schema output, and spends no hidden
-# reasoning tokens out of a reply's REPLY_TOKENS (the o-series and gpt-5 models do, and refuse temperature).
-DEFAULT_MODELS = {"gemini": "gemini-2.5-flash", "mistral": "mistral-small-latest", "ollama": "qwen3:8b",
-                  "openai": "gpt-4o-mini"}
-KEY_VARIABLES = {"gemini": ("GEMINI_API_KEY", "GOOGLE_API_KEY"), "mistral": ("MISTRAL_API_KEY",),
-                 "ollama": ("OLLAMA_API_KEY",),  # Ollama needs none; a hosted one may
-                 "openai": ("OPENAI_API_KEY",)}  # a server of one's own needs none
-URL_VARIABLES = {"gemini": "GOOGLE_GEMINI_BASE_URL", "mistral": "MISTRAL_BASE_URL", "ollama": "OLLAMA_HOST",
-                 "openai": "OPENAI_BASE_URL"}
-MODEL_VARIABLES = {p: f"LABYRINTH_{p.upper()}_MODEL" for p in PROVIDERS}
-DEFAULT_URLS = {"gemini": "https://generativelanguage.googleapis.com", "mistral": "https://api.mistral.ai",
-                "ollama": "http://127.0.0.1:11434", "openai": "https://api.openai.com/v1"}
 DEFAULT_TIMEOUT_S = 30.0
 DEFAULT_TEMPERATURE = 0.7  # what a model is asked with unless its contestant says otherwise
 URL_SHOWN_CHARS = 120  # the most of a bad URL a message quotes
@@ -111,7 +99,7 @@ class ProviderSettings:
 
     @property
     def endpoint(self) -> str:
-        return self.base_url or DEFAULT_URLS[self.provider]
+        return self.base_url or PROVIDERS[self.provider].url
 
     @property
     def public_endpoint(self) -> str:
@@ -133,10 +121,8 @@ class ProviderSettings:
 
     @property
     def configured(self) -> bool:
-        """Ready to call: a key where the provider needs one. Ollama runs locally without, and so does
-        an OpenAI-compatible server of one's own (vLLM, llama.cpp, LM Studio): any endpoint but OpenAI's."""
-        return bool(self.api_key) or self.provider == "ollama" or \
-            (self.provider == "openai" and self.endpoint != DEFAULT_URLS["openai"])
+        """Ready to call: a key where the provider needs one (its row's ``keyless``)."""
+        return bool(self.api_key) or PROVIDERS[self.provider].keyless(self.endpoint)
 
 
 def provider_settings(provider: str, flags: dict[str, Any] | None = None, environ: dict[str, str] | None = None,
@@ -144,6 +130,7 @@ def provider_settings(provider: str, flags: dict[str, Any] | None = None, enviro
     """The settings of ``provider`` from flags, environment, config file and defaults, in that order."""
     if provider not in PROVIDERS:
         raise ValueError(f"no provider {provider!r}: choose one of {', '.join(PROVIDERS)}")
+    row = PROVIDERS[provider]
     env = os.environ if environ is None else environ
     table = (read_config() if config is None else validated(config)).get(provider, {})
     flags = {k: v for k, v in (flags or {}).items() if v is not None}
@@ -156,10 +143,10 @@ def provider_settings(provider: str, flags: dict[str, Any] | None = None, enviro
                 return env[variable], variable
         return (table[name], "config file") if name in table else (default, None)
 
-    key, key_source = pick("api_key", KEY_VARIABLES[provider])
+    key, key_source = pick("api_key", row.key_variables)
     if key and (problem := key_problem(str(key))):
         raise ConfigError(f"the {provider} key from {_where(key_source)} {problem}")
-    base_url, url_source = pick("base_url", (URL_VARIABLES[provider],))
+    base_url, url_source = pick("base_url", (row.url_variable,))
     if base_url:
         base_url = checked_url(provider, str(base_url), _where(url_source))
     timeout_s, source = pick("timeout_s", (), DEFAULT_TIMEOUT_S)
@@ -170,7 +157,7 @@ def provider_settings(provider: str, flags: dict[str, Any] | None = None, enviro
     if source == "command line" and not rpm_ok(rpm):
         raise ConfigError(f"--llm-rpm must be more than 0 and at most {MAX_RPM:g} requests a minute, not {rpm}")
     hold_s = float(flags.get("hold_s", QUOTA_WAIT_S))
-    model, source = pick("model", (MODEL_VARIABLES[provider],), DEFAULT_MODELS[provider])
+    model, source = pick("model", (row.model_variable,), row.model)
     if problem := model_problem(str(model)):
         raise ConfigError(f"the {provider} model from {_where(source)} {problem}")
     return ProviderSettings(provider, str(model), base_url, key, float(timeout_s), key_source,
@@ -178,10 +165,11 @@ def provider_settings(provider: str, flags: dict[str, Any] | None = None, enviro
 
 
 def checked_url(provider: str, url: str, where: str) -> str:
-    """``url`` as the endpoint of ``provider`` (OLLAMA_HOST's short forms made whole: ``host:port``,
-    ``:port``), or ConfigError naming ``where`` it came from and what is wrong with it."""
+    """``url`` as the endpoint of ``provider`` (the short forms of a provider that takes them, as
+    OLLAMA_HOST does, made whole: ``host:port``, ``:port``), or ConfigError naming ``where`` it came
+    from and what is wrong with it."""
     whole = url
-    if provider == "ollama" and "://" not in url:
+    if PROVIDERS[provider].host_forms and "://" not in url:
         whole = "http://" + ("127.0.0.1" + url if url.startswith(":") else url)
     problem = url_problem(whole)
     if problem:

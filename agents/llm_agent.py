@@ -56,6 +56,7 @@ from .providers.base import (
 )
 from .providers.pacing import Waiting
 from .providers.retry import patience_s
+from .rule_agents import RULE_AGENTS, taught
 from .side import SideStats
 from .wsap_messages import (
     ActionParseError,
@@ -363,10 +364,8 @@ class LLMAgent:
             self.meter.last_error = shorten(error, NOTE_CHARS)
 
     def _replace(self, observation: Observation) -> None:
-        from .registry import make_agent
-
-        replacement = self.replacement = make_agent(self.role, "builtin", self.seed, lessons=self.lessons,
-                                                    preset=self.preset, book=self.book)
+        replacement = self.replacement = taught(RULE_AGENTS[self.role]["builtin"](self.seed), self.lessons,
+                                                self.preset, self.book)
         replacement.seated(self.difficulty)
         if self.action_space is not None:
             replacement.initialize(self.description, self.action_space)

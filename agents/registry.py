@@ -18,21 +18,16 @@ from typing import Any
 
 from labyrinth.saves.config import ConfigError, key_problem, read_config
 from labyrinth.saves.experience import Reflection
+from labyrinth.saves.providers import PROVIDERS
 
 from .base import ProjectAgent
 from .behaviour_lessons import Book
-from .builtin_minotaur import BuiltinMinotaur
-from .builtin_user import BuiltinUser
-from .config import KEY_VARIABLES, PROVIDERS, ProviderSettings, checked_url, provider_settings
-from .naive import RandomWalker, Waiter
+from .config import ProviderSettings, checked_url, provider_settings
+from .llm_agent import LLMAgent
 from .providers.base import Transport
+from .rule_agents import MINOTAUR_AGENTS, RULE_AGENTS, USER_AGENTS, taught
 
-USER_AGENTS: dict[str, Callable[[int], ProjectAgent]] = {"builtin": BuiltinUser, "random": RandomWalker}
-MINOTAUR_AGENTS: dict[str, Callable[[int], ProjectAgent]] = {"builtin": BuiltinMinotaur, "wait": Waiter}
-RULE_AGENTS = {"user": USER_AGENTS, "minotaur": MINOTAUR_AGENTS}
 MODEL_NAME_CHARS = 200  # the longest model name accepted after "provider/"
-TRANSPORTS = {"gemini": "GeminiTransport", "mistral": "MistralTransport", "ollama": "OllamaTransport",
-              "openai": "OpenAITransport"}
 
 
 class ProviderNotConfigured(ValueError):
@@ -161,15 +156,9 @@ def make_agent(role: str, kind: str, seed: int, providers: Mapping[str, Provider
     if contestant.provider is None:
         agent = RULE_AGENTS[role][kind](seed)
     else:
-        from .llm_agent import LLMAgent
-
         named = contestant.name if contestant.table is not None else None  # a config contestant's own name
         agent = LLMAgent(role, make_transport(contestant.settings(providers)), seed, name=named)
-    if lessons:
-        agent.learn(lessons, preset)
-    if book is not None:
-        agent.follow(book)
-    return agent
+    return taught(agent, lessons, preset, book)
 
 
 def check_configured(settings: ProviderSettings) -> None:
@@ -177,7 +166,7 @@ def check_configured(settings: ProviderSettings) -> None:
     if not settings.configured:
         from labyrinth.saves.config import config_path
 
-        variables = " or ".join(KEY_VARIABLES[settings.provider])
+        variables = " or ".join(PROVIDERS[settings.provider].key_variables)
         raise ProviderNotConfigured(f"{settings.provider} is not configured: set {variables}, or api_key under "
                                     f"[{settings.provider}] in {config_path()}")
 
@@ -185,6 +174,13 @@ def check_configured(settings: ProviderSettings) -> None:
 def make_transport(settings: ProviderSettings) -> Transport:
     """The provider's transport (its SDK is imported only now); ProviderNotConfigured without a key."""
     check_configured(settings)
-    module = import_module(f".providers.{settings.provider}", __package__)
-    transport: Transport = getattr(module, TRANSPORTS[settings.provider])(settings)  # each module's class
+    transport: Transport = transport_class(settings.provider)(settings)
     return transport
+
+
+def transport_class(provider: str) -> Callable[..., Transport]:
+    """The class of ``provider``'s transport, its module imported now (its row names it as
+    ``module:Class``): the SDK loads when its provider is first used, not before."""
+    module, _, name = PROVIDERS[provider].transport.partition(":")
+    made: Callable[..., Transport] = getattr(import_module(module), name)
+    return made

@@ -45,9 +45,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for tests.stubs,
 
 from hostile_watch import HANG_S, Hang, Tally, Watchdog  # bench/ is on sys.path, as this file runs as a script
 
+from labyrinth.saves.providers import PROVIDERS
 from tests.stubs import CHAT_PATHS, WIRE, Model, Stub
 
-PROVIDERS = ("gemini", "mistral", "ollama", "openai")
 KINDS = ("long", "deep", "huge", "binary")
 LENGTHS = (40_000, 150_000, 1_000_000)  # letters in a long reply (the issue's: 40k cost 3 s, 1M over 240 s)
 HUGE_BYTES = 50 << 20

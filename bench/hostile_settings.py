@@ -26,12 +26,16 @@ from pathlib import Path
 
 from hostile_inputs import random_text, rng_for
 
-from labyrinth.agents.config import KEY_VARIABLES, MODEL_VARIABLES, PROVIDERS, URL_VARIABLES
 from labyrinth.saves.config import MAX_URL_CHARS
+from labyrinth.saves.providers import PROVIDERS
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for tests.stubs, the stand-in servers
 from tests.stubs import Model, Stub
 
+NAMES = tuple(PROVIDERS)  # the providers a case is drawn from
+KEY_VARIABLES = {p: row.key_variables for p, row in PROVIDERS.items()}
+URL_VARIABLES = {p: row.url_variable for p, row in PROVIDERS.items()}
+MODEL_VARIABLES = {p: row.model_variable for p, row in PROVIDERS.items()}
 VARIABLES = {*(v for p in PROVIDERS for v in KEY_VARIABLES[p]), *URL_VARIABLES.values(), *MODEL_VARIABLES.values()}
 CANARY = "sk-canary-never-printed-0451"  # the sound key of every provider: it must never show
 PASSWORD = "pw-never-printed-7781"  # in the user-info of a URL: it must never show either
@@ -108,19 +112,19 @@ def cases(seed: int, stand_ins: dict[str, str]) -> Iterator[Case]:
     in variables it draws. ``stand_ins``: each provider's local server (its sound base URL)."""
     rng = rng_for(seed, "settings")
     for label, value, refused in key_values():
-        provider = rng.choice(PROVIDERS)
+        provider = rng.choice(NAMES)
         yield Case(label, provider, rng.choice(KEY_VARIABLES[provider]), value, refused)
     for number in range(len(url_values(""))):  # each SDK reads a URL its own way: a provider drawn for each
-        provider = rng.choice(PROVIDERS)
+        provider = rng.choice(NAMES)
         label, value, refused = url_values(stand_ins[provider])[number]
         yield Case(label, provider, URL_VARIABLES[provider], value, refused)
     for form, refused in OLLAMA_FORMS:
         yield Case(f"OLLAMA_HOST {form}", "ollama", URL_VARIABLES["ollama"], form, refused)
     for label, value, refused in model_values():
-        provider = rng.choice(PROVIDERS)
+        provider = rng.choice(NAMES)
         yield Case(label, provider, MODEL_VARIABLES[provider], value, refused)
     for _ in range(RANDOM_CASES):
-        provider = rng.choice(PROVIDERS)
+        provider = rng.choice(NAMES)
         variable = rng.choice((*KEY_VARIABLES[provider], URL_VARIABLES[provider], MODEL_VARIABLES[provider]))
         yield Case("random", provider, variable, _random_value(rng, variable, stand_ins[provider]), None)
 

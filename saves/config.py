@@ -1,8 +1,8 @@
 """The user's config file: TOML in the user config directory
 (platformdirs; on Linux $XDG_CONFIG_HOME/labyrinth/config.toml). Read only.
 
-The file is checked in full when it is read: only the [gemini], [mistral],
-[ollama] and [openai] tables and the [contestants.NAME] tables, only their known
+The file is checked in full when it is read: only a table per provider ([gemini],
+[mistral], [ollama], [openai]: saves/providers.py's rows) and the [contestants.NAME] tables, only their known
 keys, each of its kind (a timeout a finite number of seconds in range, a key
 printable ASCII, a model's name of a bounded length, a base URL an http(s) URL with a
 valid port and a host the HTTP clients take), so that a typo or a
@@ -25,15 +25,16 @@ import ipaddress
 import re
 import tomllib
 from pathlib import Path
-from typing import Any, Literal, get_args
+from typing import TYPE_CHECKING, Any, Literal, get_args
 from urllib.parse import urlsplit
 
 from platformdirs import user_config_path
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model, field_validator
 
 from labyrinth.engine.commands import EXCERPT_CHARS, excerpt
 
 from .paths import APP_NAME, StorageError
+from .providers import PROVIDERS
 from .reading import read_regular
 
 CONFIG_BYTES = 1 << 20  # the most read of the config file
@@ -43,7 +44,6 @@ MAX_URL_CHARS = 2_000  # the longest base URL taken: real ones are far shorter, 
 MAX_KEY_CHARS = 1_000  # the longest key taken
 MAX_MODEL_CHARS = 200  # the longest model name taken: real ones are under 100
 MAX_TOKENS = 100_000  # the most tokens an answer may be given
-PROVIDER_NAMES = ("gemini", "mistral", "ollama", "openai")  # the tables of providers (agents/config.py's PROVIDERS)
 CONTESTANT_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")  # no "/" (provider/model), no space, no comma
 Effort = Literal["none", "minimal", "low", "medium", "high"]  # a reasoning model's effort, as OpenAI names them
 EFFORTS: tuple[Effort, ...] = get_args(Effort)
@@ -122,6 +122,12 @@ class ConfigError(ValueError):
     """A config file that cannot be read; ``str()`` is one line for the user."""
 
 
+if TYPE_CHECKING:
+    ProviderName = str  # a Literal built from data is beyond a static checker: to it, a name is a str
+else:
+    ProviderName = Literal[tuple(PROVIDERS)]  # one of the rows' names, pydantic's message listing them
+
+
 class ProviderTable(BaseModel):
     """One provider's table: each key optional, the environment and the defaults fill the rest."""
 
@@ -145,7 +151,7 @@ class ProviderTable(BaseModel):
 class ContestantTable(ProviderTable):
     """A contestant: a model at an endpoint with its sampling settings, under a name of its own."""
 
-    provider: Literal["gemini", "mistral", "ollama", "openai"] = Field(description="whose API it speaks")
+    provider: ProviderName = Field(description="whose API it speaks")
     temperature: float | None = Field(None, ge=0, le=2, allow_inf_nan=False, description="sampling temperature")
     max_tokens: int | None = Field(None, ge=16, le=MAX_TOKENS, description="the answer's token budget")
     reasoning_effort: Effort | None = Field(None, description="a reasoning model's effort")
@@ -153,19 +159,23 @@ class ContestantTable(ProviderTable):
                                     description="the environment variable holding its key")
 
 
-class ConfigFile(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
-    gemini: ProviderTable | None = None
-    mistral: ProviderTable | None = None
-    ollama: ProviderTable | None = None
-    openai: ProviderTable | None = None
+_STRICT = ConfigDict(extra="forbid", strict=True, frozen=True)
+_TABLES: dict[str, Any] = {name: (ProviderTable | None, None) for name in PROVIDERS}
+_ProviderTables: Any = create_model("ProviderTables", __config__=_STRICT, **_TABLES)  # a field per row
+
+
+class ConfigFile(_ProviderTables):
+    """The whole file: a table per provider, in the rows' order (an unknown table's message lists
+    them so), then the contestants."""
+
+    model_config = _STRICT
     contestants: dict[str, ContestantTable] | None = None
 
     @field_validator("contestants")
     @classmethod
     def _names(cls, tables: dict[str, ContestantTable] | None) -> dict[str, ContestantTable] | None:
         for name in tables or {}:
-            if not CONTESTANT_NAME.fullmatch(name) or name in PROVIDER_NAMES:
+            if not CONTESTANT_NAME.fullmatch(name) or name in PROVIDERS:
                 raise ValueError(f"{name!r} cannot name a contestant: use letters, digits, '.', '_' and '-' "
                                  "(at most 64, no '/'), and not a provider's name")
         return tables
@@ -204,7 +214,7 @@ def validated(tables: dict[str, Any], path: Path | None = None) -> dict[str, Any
         config = ConfigFile.model_validate(tables)
     except ValidationError as exc:
         raise ConfigError(f"{path or config_path()}: {_problem(exc.errors(include_url=False)[0])}") from None
-    tables = {name: table.model_dump(exclude_none=True) for name in PROVIDER_NAMES
+    tables = {name: table.model_dump(exclude_none=True) for name in PROVIDERS
               if (table := getattr(config, name)) is not None}
     if config.contestants:
         tables["contestants"] = {name: table.model_dump(exclude_none=True) for name, table in config.contestants.items()}

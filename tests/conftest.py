@@ -15,13 +15,11 @@ import pytest  # noqa: E402
 @pytest.fixture(autouse=True)
 def _own_data_directory(monkeypatch, tmp_path):
     """Saves, replays and the rest go to a fresh folder per test, never the user's."""
+    from labyrinth.saves.providers import PROVIDERS
+
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    for variable in ("GOOGLE_API_KEY", "GEMINI_API_KEY", "GOOGLE_GEMINI_BASE_URL", "MISTRAL_API_KEY",
-                     "MISTRAL_BASE_URL", "OLLAMA_HOST", "OLLAMA_API_KEY", "LABYRINTH_GEMINI_MODEL",
-                     "LABYRINTH_MISTRAL_MODEL", "LABYRINTH_OLLAMA_MODEL", "GOOGLE_GENAI_HTTP_CLIENT",
-                     "OPENAI_API_KEY", "OPENAI_BASE_URL", "LABYRINTH_OPENAI_MODEL", "OPENAI_ORG_ID",
-                     "OPENAI_PROJECT_ID"):
+    for variable in (variable for row in PROVIDERS.values() for variable in row.variables):
         monkeypatch.delenv(variable, raising=False)  # the developer's keys never reach a test
 
 

@@ -25,23 +25,19 @@ from labyrinth.agents.config import ProviderSettings
 from labyrinth.agents.llm_agent import LLMAgent
 from labyrinth.agents.providers import bounds
 from labyrinth.agents.providers.base import REPLY_CHARS, SCHEMAS, ProviderError
-from labyrinth.agents.providers.gemini import GeminiTransport
-from labyrinth.agents.providers.mistral import MistralTransport
-from labyrinth.agents.providers.ollama import OllamaTransport
-from labyrinth.agents.providers.openai import OpenAITransport
 from labyrinth.agents.providers.quota import quota_wait_s
 from labyrinth.agents.providers.retry import Caller, transport_failure
 from labyrinth.agents.providers.secrets import redact
-from labyrinth.agents.registry import make_agent
+from labyrinth.agents.registry import make_agent, transport_class
 from labyrinth.agents.runner import Match
 from labyrinth.agents.wsap_messages import ActionParseError, _first_action_object, parse_action
+from labyrinth.saves.providers import PROVIDERS
 from tests.cpu import cpu_seconds, growth
 from tests.stubs import WIRE, Model, Stub, conversation_text
 
 pytestmark = pytest.mark.slow
 
-TRANSPORTS = {"gemini": GeminiTransport, "mistral": MistralTransport, "ollama": OllamaTransport,
-              "openai": OpenAITransport}
+TRANSPORTS = {provider: transport_class(provider) for provider in PROVIDERS}  # every row's
 LABYRINTH = str(Path(sys.executable).with_name("labyrinth"))
 CAP = 64 << 10  # the cap these tests set: the mechanism is the same at 4 MiB, and cheaper to test
 DEEP = "[" * 100_000 + "]" * 100_000

@@ -16,11 +16,11 @@ from labyrinth.agents.providers.base import SCHEMAS
 from labyrinth.agents.providers.openai import strict_schema
 from labyrinth.agents.registry import ProviderNotConfigured, make_agent
 from labyrinth.agents.runner import Match
+from labyrinth.saves.providers import PROVIDERS
 from labyrinth.saves.replays import ReplayWriter, first_mismatch, read_replay
 from tests.stubs import CHAT_PATHS, Model, Stub, conversation_text
 
 KEY = "sk-test-7c1f0e9a-never-write-me"
-PROVIDERS = ("gemini", "mistral", "ollama", "openai")
 ROLES = ("user", "minotaur")
 FAULTS = {3: "garbage", 5: "empty", 7: "wrong schema", 9: "429", 11: "503", 13: "503", 14: "503", 15: "503",
           17: "slow", 19: "think"}  # request numbers; 1 is the plan
@@ -47,7 +47,7 @@ def chats(stub: Stub, provider: str) -> list[dict]:
     return [r for r in stub.requests if r["path"].endswith(CHAT_PATHS[provider])]
 
 
-@pytest.mark.parametrize("provider", PROVIDERS)
+@pytest.mark.parametrize("provider", list(PROVIDERS))
 @pytest.mark.parametrize("role", ROLES)
 def test_a_full_match_under_scheduled_faults_counts_the_right_fallbacks(provider, role, stub, tmp_path):
     stub.respond = Model(provider, FAULTS, timeout_s=TIMEOUT_S)
@@ -76,7 +76,7 @@ def test_a_full_match_under_scheduled_faults_counts_the_right_fallbacks(provider
     assert match.plans[role] == ["Listen first.", "Then move along the passages."]
 
 
-@pytest.mark.parametrize("provider", PROVIDERS)
+@pytest.mark.parametrize("provider", list(PROVIDERS))
 def test_every_request_carries_the_system_prompt_the_schema_and_the_key(provider, stub):
     stub.respond = Model(provider)
     llm_match(provider, "minotaur", stub.url, max_turns=3).play()
@@ -109,7 +109,7 @@ def test_every_request_carries_the_system_prompt_the_schema_and_the_key(provider
     assert "Step 2" in conversation_text(provider, requests[-1]["body"])[1]
 
 
-@pytest.mark.parametrize("provider", PROVIDERS)
+@pytest.mark.parametrize("provider", list(PROVIDERS))
 def test_a_provider_that_stays_down_is_replaced_by_the_builtin_agent(provider):
     with socket.socket() as probe:  # a port nobody listens on: every connection is refused
         probe.bind(("127.0.0.1", 0))
@@ -122,7 +122,7 @@ def test_a_provider_that_stays_down_is_replaced_by_the_builtin_agent(provider):
     assert match.plans["user"] == []  # no plan from a provider that never answered
 
 
-@pytest.mark.parametrize("provider", PROVIDERS)
+@pytest.mark.parametrize("provider", list(PROVIDERS))
 @pytest.mark.parametrize("body", ["<html>Bad gateway</html>", {"unexpected": "shape"}])
 def test_a_reply_that_is_not_the_apis_is_a_provider_error_and_leads_to_replacement(provider, body, stub):
     stub.reply(200, body)  # every request, the plan's too
@@ -135,7 +135,7 @@ def test_a_reply_that_is_not_the_apis_is_a_provider_error_and_leads_to_replaceme
     assert result.minotaur_agent.endswith("(replaced by builtin)") and stats.fallbacks == 5
 
 
-@pytest.mark.parametrize("provider", PROVIDERS)
+@pytest.mark.parametrize("provider", list(PROVIDERS))
 def test_no_key_is_written_anywhere(provider, stub, tmp_path):
     stub.respond = Model(provider, {2: "garbage", 4: "503", 5: "503", 6: "503"})
     with ReplayWriter(tmp_path / "replays") as writer:

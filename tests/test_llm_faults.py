@@ -19,20 +19,16 @@ from labyrinth.agents.config import ProviderSettings
 from labyrinth.agents.config import provider_settings as resolve
 from labyrinth.agents.llm_agent import LLMAgent
 from labyrinth.agents.providers.base import SCHEMAS, ProviderError, QuotaError
-from labyrinth.agents.providers.gemini import GeminiTransport
-from labyrinth.agents.providers.mistral import MistralTransport
-from labyrinth.agents.providers.ollama import OllamaTransport
-from labyrinth.agents.providers.openai import OpenAITransport
 from labyrinth.agents.providers.pacing import Pace
 from labyrinth.agents.providers.retry import call_deadline_s, patience_s
-from labyrinth.agents.registry import make_agent
+from labyrinth.agents.registry import make_agent, transport_class
 from labyrinth.agents.runner import Match
 from labyrinth.saves.config import ConfigError
+from labyrinth.saves.providers import PROVIDERS
 from labyrinth.tui.commands.provider_options import add_provider_options, provider_settings
 from tests.stubs import CHAT_PATHS, WIRE, FakeClock, Model, Stub, gemini_quota, quota_match
 
-TRANSPORTS = {"gemini": GeminiTransport, "mistral": MistralTransport, "ollama": OllamaTransport,
-              "openai": OpenAITransport}
+TRANSPORTS = {provider: transport_class(provider) for provider in PROVIDERS}  # every row's
 ASK = ("You are the Minotaur.", [("user", "Step 1. Where do you go?")])
 
 

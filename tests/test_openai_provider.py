@@ -13,7 +13,7 @@ import json
 
 import pytest
 
-from labyrinth.agents.config import DEFAULT_URLS, ProviderSettings
+from labyrinth.agents.config import ProviderSettings
 from labyrinth.agents.config import provider_settings as resolve
 from labyrinth.agents.llm_agent import FAILURES_BEFORE_REPLACEMENT, LLMAgent
 from labyrinth.agents.providers.base import LESSON, SCHEMAS, ProviderError
@@ -24,6 +24,7 @@ from labyrinth.agents.runner import Match
 from labyrinth.engine.wsap.action_schema import action_schema
 from labyrinth.engine.wsap.roles import ROLES
 from labyrinth.saves.config import config_path
+from labyrinth.saves.providers import PROVIDERS
 from labyrinth.tui.commands.doctor import run as doctor
 from labyrinth.tui.commands.provider_options import add_provider_options, provider_settings
 from tests.stubs import FakeClock, Model, Stub, openai_answer, openai_error
@@ -191,7 +192,7 @@ def test_the_endpoint_model_and_key_come_from_flags_environment_and_the_config_f
                                                                        "https://openrouter.ai/api/v1", KEY,
                                                                        "OPENAI_API_KEY")
     s = resolve("openai", None, {}, {"openai": {"model": "from-file", "api_key": KEY, "rpm": 3}})
-    assert (s.model, s.endpoint, s.key_source, s.rpm) == ("from-file", DEFAULT_URLS["openai"], "config file", 3.0)
+    assert (s.model, s.endpoint, s.key_source, s.rpm) == ("from-file", PROVIDERS["openai"].url, "config file", 3.0)
     default = resolve("openai", None, {}, {})
     assert (default.model, default.endpoint, default.configured) == ("gpt-4o-mini", "https://api.openai.com/v1",
                                                                      False)  # OpenAI's own API needs a key

@@ -9,13 +9,14 @@ import re
 
 import pytest
 
-from labyrinth.agents.config import DEFAULT_MODELS, provider_settings
+from labyrinth.agents.config import provider_settings
 from labyrinth.agents.llm_agent import LLMAgent
 from labyrinth.agents.providers.base import ProviderError, Reply
 from labyrinth.agents.providers.quota import go_duration_s, quota_wait_s, retry_after_s
 from labyrinth.agents.providers.retry import Caller, Failure, http_failure
 from labyrinth.engine.wsap.actions import USER_ACTIONS, USER_DESCRIPTION
 from labyrinth.saves.config import ConfigError, config_path, read_config
+from labyrinth.saves.providers import PROVIDERS
 from tests.stubs import FakeClock, gemini_quota
 
 
@@ -24,7 +25,7 @@ def test_flags_beat_the_environment_which_beats_the_config_file_which_beats_the_
     env = {"LABYRINTH_MISTRAL_MODEL": "from-env", "MISTRAL_API_KEY": "env-key"}
     s = provider_settings("mistral", {"model": "from-flag", "base_url": None}, env, config)
     assert (s.model, s.base_url, s.api_key.reveal(), s.timeout_s) == ("from-flag", "http://file", "env-key", 9.0)
-    assert provider_settings("mistral", None, {}, {}).model == DEFAULT_MODELS["mistral"] == "mistral-small-latest"
+    assert provider_settings("mistral", None, {}, {}).model == PROVIDERS["mistral"].model == "mistral-small-latest"
     assert provider_settings("ollama", None, {}, {}).model == "qwen3:8b"
 
 

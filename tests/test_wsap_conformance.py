@@ -39,6 +39,7 @@ from labyrinth.engine.wsap import (
     Observation,
     ParamDef,
 )
+from labyrinth.saves.providers import PROVIDERS
 from tests.stubs import CHAT_PATHS, WIRE, conversation_text
 from tests.wsap_foreign import ORCHARD_ACTIONS, OrchardAdapter
 
@@ -192,7 +193,6 @@ def test_a_reply_may_write_its_params_flat():
 
 # --- a game of others for our LLM agent ------------------------------------------------------------
 
-PROVIDERS = ("gemini", "mistral", "ollama", "openai")
 FAULTS = {3: "garbage", 5: "fly", 7: "503", 8: "503", 9: "503"}  # chat requests, 1-based; 1 is the plan
 PLAN = "Walk to the nearest apple.\nPick it, then the other."
 
@@ -238,7 +238,7 @@ def sent_schema(provider: str, body: dict) -> dict:
 
 
 @pytest.mark.usefixtures("quick_backoff")
-@pytest.mark.parametrize("provider", PROVIDERS)
+@pytest.mark.parametrize("provider", list(PROVIDERS))
 def test_our_llm_agent_plays_a_game_of_others_through_each_real_client(provider, stub):
     stub.respond = Picker(provider)
     orchard = OrchardAdapter()

@@ -20,7 +20,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import TextIO
 
-from labyrinth.agents.config import KEY_VARIABLES, PROVIDERS, ProviderSettings
+from labyrinth.agents.config import ProviderSettings
 from labyrinth.agents.providers.base import ProviderError
 from labyrinth.agents.providers.secrets import redact
 from labyrinth.agents.registry import make_transport
@@ -28,16 +28,17 @@ from labyrinth.saves.avatars import avatars_dir
 from labyrinth.saves.config import ConfigError, config_path, read_config
 from labyrinth.saves.games import saves_dir
 from labyrinth.saves.paths import data_dir, replays_dir
+from labyrinth.saves.providers import PROVIDERS
 
 from ..terminal_text import printable
 from .options import parsed_by
 from .provider_options import add_provider_options, provider_settings
 
 CHECK_TIMEOUT_S = 10.0
-PACKAGES = (  # (module, distribution)
+PACKAGES = (  # (module, distribution): ours, each provider's SDK (its row's), then what they stand on
     ("labyrinth.engine", "labyrinth-temporal-hunt"), ("labyrinth.agents", "labyrinth-temporal-hunt"),
     ("labyrinth.saves", "labyrinth-temporal-hunt"), ("labyrinth.tui", "labyrinth-temporal-hunt"),
-    ("google.genai", "google-genai"), ("mistralai.client", "mistralai"), ("ollama", "ollama"), ("openai", "openai"),
+    *((row.sdk, row.distribution) for row in PROVIDERS.values()),
     ("httpx2", "httpx2"), ("httpx", "httpx"), ("pydantic", "pydantic"), ("textual", "textual"), ("rich", "rich"),
     ("platformdirs", "platformdirs"),
 )
@@ -89,7 +90,7 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
 
 def _provider(name: str, s: ProviderSettings, check: bool) -> list[str]:
     if not s.configured:
-        variables = " or ".join(KEY_VARIABLES[name])
+        variables = " or ".join(PROVIDERS[name].key_variables)
         return [f"{name:<8} not configured: set {variables}, or api_key under [{name}] in the config file"]
     key = f"key from {s.key_source}" if s.api_key else "no key"
     lines = [f"{name:<8} model {s.model}, endpoint {s.endpoint}, {key}, timeout {s.timeout_s:g} s"]

@@ -8,10 +8,11 @@ import argparse
 import secrets
 import sys
 
-from labyrinth.agents.config import PROVIDERS, ProviderSettings
+from labyrinth.agents.config import ProviderSettings
 from labyrinth.agents.registry import contestant_names
 from labyrinth.engine import DEFAULT_PRESET, DIFFICULTIES, PRESETS
 from labyrinth.engine.rng import DRAWN_SEEDS
+from labyrinth.saves.providers import PROVIDERS
 
 from .provider_options import chosen_providers, contestant, provider_settings
 from .seed_option import bounded_seed, last_seed_problem
@@ -72,4 +73,4 @@ def providers(args: argparse.Namespace, *, screen: bool = False) -> dict[str, Pr
     """The settings of the providers this command uses. Only those are read, so that a broken config
     file does not stop a game without a model; the game screen's form may pick any provider later,
     so ``screen`` reads them all and leaves a broken one out (the form says what is wrong if chosen)."""
-    return provider_settings(args, PROVIDERS if screen else chosen_providers(args), skip_broken=screen)
+    return provider_settings(args, tuple(PROVIDERS) if screen else chosen_providers(args), skip_broken=screen)

@@ -7,17 +7,11 @@ from __future__ import annotations
 
 import argparse
 
-from labyrinth.agents.config import (
-    DEFAULT_MODELS,
-    DEFAULT_TIMEOUT_S,
-    DEFAULT_URLS,
-    PROVIDERS,
-    URL_VARIABLES,
-    ProviderSettings,
-)
+from labyrinth.agents.config import DEFAULT_TIMEOUT_S, ProviderSettings
 from labyrinth.agents.config import provider_settings as resolve
 from labyrinth.agents.registry import UnknownContestant, parse_contestant, provider_of
 from labyrinth.saves.config import MAX_RPM, MAX_TIMEOUT_S, ConfigError, rpm_ok, timeout_ok
+from labyrinth.saves.providers import PROVIDERS
 
 HOLD_S = 600.0  # how long a tournament or an arena holds a match for a quota by default: ten minutes
 
@@ -27,12 +21,11 @@ def add_provider_options(parser: argparse.ArgumentParser, hold: bool = False) ->
     group = parser.add_argument_group(
         "LLM providers", "Each also comes from the environment (LABYRINTH_<PROVIDER>_MODEL, the endpoint "
                          "variable) or the config file; keys only from the environment or the config file.")
-    for provider in PROVIDERS:
+    for provider, row in PROVIDERS.items():
         group.add_argument(f"--{provider}-model", metavar="MODEL",
-                           help=f"the {provider} model (default: {DEFAULT_MODELS[provider]})")
+                           help=f"the {provider} model (default: {row.model})")
         group.add_argument(f"--{provider}-url", metavar="URL",
-                           help=f"the {provider} endpoint (default: ${URL_VARIABLES[provider]} or "
-                                f"{DEFAULT_URLS[provider]})")
+                           help=f"the {provider} endpoint (default: ${row.url_variable} or {row.url})")
     group.add_argument("--llm-timeout", type=_timeout, metavar="SECONDS",
                        help=f"the longest one request to a model may take, as a whole (default: "
                             f"{DEFAULT_TIMEOUT_S:g}); a call tries a 5xx twice more and waits out a quota within "

@@ -16,12 +16,13 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
-from labyrinth.agents.config import PROVIDERS, ProviderSettings, provider_settings
+from labyrinth.agents.config import ProviderSettings, provider_settings
 from labyrinth.agents.registry import MINOTAUR_AGENTS, USER_AGENTS, configured_contestants
 from labyrinth.engine import DEFAULT_PRESET, DIFFICULTIES, PRESETS
 from labyrinth.engine.rng import DRAWN_SEEDS
 from labyrinth.saves.config import ConfigError
 from labyrinth.saves.games import list_games
+from labyrinth.saves.providers import PROVIDERS
 
 from ..app_access import labyrinth_app
 from ..terminal_text import plain, printable
