@@ -22,7 +22,7 @@ from typing import Protocol, runtime_checkable
 from labyrinth.engine.wsap import Action, ActionResult, ActionSpace, Goal, Observation
 from labyrinth.saves.experience import Reflection
 
-from .behaviour_lessons import Book
+from .learning.behaviour_lessons import Book
 
 
 @runtime_checkable

@@ -21,11 +21,11 @@ from labyrinth.saves.experience import Reflection
 from labyrinth.saves.providers import PROVIDERS
 
 from .base import ProjectAgent
-from .behaviour_lessons import Book
-from .config import ProviderSettings, checked_url, provider_settings
-from .llm_agent import LLMAgent
-from .providers.base import Transport
-from .rule_agents import MINOTAUR_AGENTS, RULE_AGENTS, USER_AGENTS, taught
+from .builtin.rule_agents import MINOTAUR_AGENTS, RULE_AGENTS, USER_AGENTS, taught
+from .learning.behaviour_lessons import Book
+from .llm.config import ProviderSettings, checked_url, provider_settings
+from .llm.llm_agent import LLMAgent
+from .llm.providers.base import Transport
 
 MODEL_NAME_CHARS = 200  # the longest model name accepted after "provider/"
 

@@ -36,8 +36,8 @@ import numpy as np
 # bench/ is on sys.path, as this file runs as a script.
 from run import report, row
 
-import labyrinth.agents.gym_env  # noqa: F401  (registers the environments)
-from labyrinth.agents.pettingzoo_env import parallel_env
+import labyrinth.agents.rl.gym_env  # noqa: F401  (registers the environments)
+from labyrinth.agents.rl.pettingzoo_env import parallel_env
 from labyrinth.engine import Game
 
 SEED = 7

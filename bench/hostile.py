@@ -171,7 +171,7 @@ class Harness:
                 tally.fail("crashes", f"{label} {text[:24]!r}", f"{type(exc).__name__}: {exc}")
 
     def replies(self, tally: Tally) -> None:
-        from labyrinth.agents.wsap_messages import ActionParseError, parse_action
+        from labyrinth.agents.llm.wsap_messages import ActionParseError, parse_action
 
         for label, text in inputs.model_replies(self.seed, self.size.replies):
             if self.out_of_time(tally):
@@ -180,7 +180,7 @@ class Harness:
 
     def actions(self, role: str) -> Callable[[Tally], None]:
         def body(tally: Tally) -> None:
-            from labyrinth.agents.adapters import make_adapter
+            from labyrinth.agents.wsap.adapters import make_adapter
             from labyrinth.engine.wsap import Action
 
             adapter = make_adapter(role, seed=self.seed, preset="tiny", max_turns=200)
@@ -308,7 +308,7 @@ class Harness:
         env_run = [LABYRINTH, "arena", "--games", "2", "--seed", str(SEED_OF_THE_LOGGED_GAMES), "--preset", "tiny",
                    "--max-turns", "150", "--learn", "both", "--replays", str(self.data / "replays")]
         subprocess.run(env_run, env=self.env, check=True, capture_output=True, timeout=120)
-        from labyrinth.agents.avatars import LabyrinthAvatars
+        from labyrinth.agents.wsap.avatars import LabyrinthAvatars
         from labyrinth.engine.wsap import Action, AvatarSpec
 
         avatars = LabyrinthAvatars(preset="tiny", max_turns=200)
@@ -382,7 +382,7 @@ class Harness:
 
 ROSTER_READER = """
 import json, sys
-from labyrinth.agents.avatars import LabyrinthAvatars
+from labyrinth.agents.wsap.avatars import LabyrinthAvatars
 from labyrinth.saves.avatars import avatars_dir
 avatars = LabyrinthAvatars(preset="tiny", max_turns=200)
 try:
@@ -399,7 +399,7 @@ if found and avatars.jack_in("bot", found[0].avatar_id).success:
 """
 SAVE_RESUMER = """
 import json, sys
-from labyrinth.agents.avatars import LabyrinthAvatars
+from labyrinth.agents.wsap.avatars import LabyrinthAvatars
 from labyrinth.saves.avatars import avatars_dir
 roster = avatars_dir() / "bot.json"
 data = json.loads(roster.read_bytes())

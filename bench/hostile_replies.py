@@ -132,8 +132,8 @@ def serve(provider: str, kind: str, seed: int, size: int, first_sound: bool) -> 
 # --- the ways in --------------------------------------------------------------------------------
 
 def agent_for(provider: str, url: str, timeout_s: float = TIMEOUT_S) -> Any:
-    from labyrinth.agents.config import ProviderSettings
-    from labyrinth.agents.llm_agent import LLMAgent
+    from labyrinth.agents.llm.config import ProviderSettings
+    from labyrinth.agents.llm.llm_agent import LLMAgent
     from labyrinth.agents.registry import make_transport
 
     settings = ProviderSettings(provider, f"test-{provider}-model", url, api_key="k", timeout_s=timeout_s)
@@ -145,8 +145,8 @@ def way(kind: str, seed: int, memory: dict[str, float],
     """The way in of ``kind``'s replies, its peak RSS growth (MB) put in ``memory``; it stops where
     it is once ``out_of_time``."""
     def body(tally: Tally) -> None:
+        from labyrinth.agents.match.runner import Match
         from labyrinth.agents.registry import make_agent
-        from labyrinth.agents.runner import Match
 
         warm_up()
         before = peak_from_now()
@@ -173,8 +173,8 @@ def way(kind: str, seed: int, memory: dict[str, float],
 def warm_up() -> None:
     """A sound match and lesson through each SDK, so that what their first calls load (modules,
     certificates) is not counted as a way's memory."""
+    from labyrinth.agents.match.runner import Match
     from labyrinth.agents.registry import make_agent
-    from labyrinth.agents.runner import Match
 
     for provider in PROVIDERS:
         stub = Stub(Model(provider))
@@ -229,13 +229,13 @@ FIGURES = [*((f"redact, {n:,} letters", "redact", "-", n) for n in LENGTHS),
 def figure(what: str, provider: str, size: int) -> dict[str, Any]:
     """One figure, in this process (``main`` runs each in a fresh one): CPU seconds, and for a huge
     reply the peak RSS growth; what the turn came to."""
-    from labyrinth.agents.providers.secrets import redact
+    from labyrinth.agents.llm.providers.secrets import redact
 
     if what == "redact":
         text = "a" * size
         with cpu_budget(BUDGET_S[what]):
             return {"cpu_s": per_call(lambda: redact(text))}
-    from labyrinth.agents.adapters import make_adapter
+    from labyrinth.agents.wsap.adapters import make_adapter
 
     with serving(provider, "long" if what == "turn" else "huge", 0, size, first_sound=True) as url:
         agent = agent_for(provider, url, timeout_s=600.0)  # the CPU budget stops it, not the timeout

@@ -1,5 +1,5 @@
 """Hostile provider settings for bench/hostile.py: seeded values for every setting a provider reads
-from the environment (each key, base URL and model variable of agents/config.py's tables), and the
+from the environment (each key, base URL and model variable of agents/llm/config.py's tables), and the
 judge of what the commands that read them print.
 
 A value goes into one variable; the other providers keep sound settings that point at local

@@ -18,7 +18,7 @@ import argparse
 import math
 import os
 
-from labyrinth.agents.arena import Z_95, ArenaSettings, ArenaSummary, run_arena, wilson_interval
+from labyrinth.agents.compete.arena import Z_95, ArenaSettings, ArenaSummary, run_arena, wilson_interval
 from labyrinth.saves.experience import Reflection
 
 PRESET = "standard"

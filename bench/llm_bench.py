@@ -17,11 +17,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for tests.stubs,
 
 from run import report, row  # bench/ is on sys.path, as this file runs as a script
 
-from labyrinth.agents.config import ProviderSettings
-from labyrinth.agents.llm_agent import CONTEXT_TOKENS, REPLY_TOKENS
-from labyrinth.agents.providers.base import SCHEMAS, estimate_tokens
+from labyrinth.agents.llm.config import ProviderSettings
+from labyrinth.agents.llm.llm_agent import CONTEXT_TOKENS, REPLY_TOKENS
+from labyrinth.agents.llm.providers.base import SCHEMAS, estimate_tokens
+from labyrinth.agents.match.runner import Match
 from labyrinth.agents.registry import make_agent, make_transport
-from labyrinth.agents.runner import Match
 from tests.stubs import Model, Stub
 
 SEED, TURNS, CALLS = 11, 400, 200

@@ -15,9 +15,9 @@ import time
 # bench/ is on sys.path, as this file runs as a script.
 from run import report
 
-from labyrinth.agents.builtin_minotaur import BuiltinMinotaur
-from labyrinth.agents.builtin_user import BuiltinUser
-from labyrinth.agents.side import Side
+from labyrinth.agents.builtin.builtin_minotaur import BuiltinMinotaur
+from labyrinth.agents.builtin.builtin_user import BuiltinUser
+from labyrinth.agents.match.side import Side
 from labyrinth.engine import Game, MinotaurDecision
 from labyrinth.engine.pathfinding import find_path
 

@@ -10,8 +10,8 @@ decides from its observation alone, by fixed rules (no randomness), so a seed re
 from __future__ import annotations
 
 from labyrinth.agents.base import RuleAgent
-from labyrinth.agents.stone_search import StoneSearch
-from labyrinth.agents.usermap import UserMap, first_leg, path_to
+from labyrinth.agents.builtin.stone_search import StoneSearch
+from labyrinth.agents.builtin.usermap import UserMap, first_leg, path_to
 from labyrinth.engine.items import STONES
 from labyrinth.engine.wsap import Action, Observation
 

@@ -9,7 +9,7 @@ to all the labelled steps so far, so that it learns what to do in the states its
 lead to, which the built-in user's games never show. The report counts these steps too.
 
 The demonstrations are the built-in user's decisions mapped onto the env's commands
-(labyrinth.agents.rl_demos), played in the training env's settings on training seeds (drawn
+(labyrinth.agents.rl.demos), played in the training env's settings on training seeds (drawn
 from ``--seed``, never the held-out ones). The policy is fitted to their actions (cross-entropy
 under the action mask) and its value head to their discounted returns (the rewards PPO will
 see, shaping included), so that PPO's first updates start from a value that matches the policy
@@ -24,7 +24,7 @@ import numpy as np
 import torch
 from torch.nn import functional
 
-from labyrinth.agents.rl_demos import demonstrations
+from labyrinth.agents.rl.demos import demonstrations
 
 
 def discounted_returns(rewards: np.ndarray, ends: np.ndarray, gamma: float) -> np.ndarray:

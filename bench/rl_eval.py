@@ -12,10 +12,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from labyrinth.agents.arena import wilson_interval
-from labyrinth.agents.gym_env import LabyrinthEnv
+from labyrinth.agents.compete.arena import wilson_interval
+from labyrinth.agents.match.runner import Match
 from labyrinth.agents.registry import make_agent
-from labyrinth.agents.runner import Match
+from labyrinth.agents.rl.gym_env import LabyrinthEnv
 
 EVAL_BASE = 1_000_000  # evaluation games are reset with seeds from here; training never resets with a seed there
 T_975_LARGE = 1.972  # Student t, 97.5th percentile, 199 degrees of freedom (200 seeds)

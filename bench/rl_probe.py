@@ -1,7 +1,7 @@
 """Is the user env learnable as it stands? Three players of Labyrinth/User-v0 on the same seeds,
 against the waiting and the built-in Minotaur: random masked play, a hand policy that reads only
 the observation dict and the mask (LOOK, follow the nearest stone's bearing, shun its own
-trail, grab), and the built-in user's decisions mapped onto the env's commands (rl_demos.py).
+trail, grab), and the built-in user's decisions mapped onto the env's commands (rl/demos.py).
 If the hand policy finds stones, the observation holds what finding them needs; if the mapped
 built-in user escapes as often as the built-in user itself, the action list loses little.
 
@@ -17,13 +17,13 @@ from typing import Any
 
 import numpy as np
 
-from labyrinth.agents.gym_env import LabyrinthEnv
-from labyrinth.agents.rl_demos import Demonstrator
+from labyrinth.agents.rl.demos import Demonstrator
+from labyrinth.agents.rl.gym_env import LabyrinthEnv
 from labyrinth.engine.items import STONES
 
 WAYS = {"north": (0, 1), "south": (0, -1), "east": (1, 0), "west": (-1, 0)}
 LOOK_AFTER_STEPS = 12  # the hand policy listens again after this many steps
-TRAIL = 10  # the user window's trail plane (rl_user_view.WINDOW_PLANES)
+TRAIL = 10  # the user window's trail plane (user_view.WINDOW_PLANES)
 
 
 def random_player(env: LabyrinthEnv, rng: np.random.Generator) -> Any:

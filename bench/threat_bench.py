@@ -21,10 +21,10 @@ from multiprocessing import Pool
 from person import PersonLikeUser
 from run import row
 
-from labyrinth.agents.arena import wilson_interval
-from labyrinth.agents.builtin_minotaur import TACTICS, BuiltinMinotaur
-from labyrinth.agents.builtin_user import BuiltinUser
-from labyrinth.agents.runner import Match
+from labyrinth.agents.builtin.builtin_minotaur import TACTICS, BuiltinMinotaur
+from labyrinth.agents.builtin.builtin_user import BuiltinUser
+from labyrinth.agents.compete.arena import wilson_interval
+from labyrinth.agents.match.runner import Match
 
 FAIR = (0.35, 0.65)  # the built-in user's escape rate on normal
 CUE_SOON_S = 60.0  # a person should hear or see the Minotaur within the first minute

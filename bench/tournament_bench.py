@@ -27,8 +27,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for tests.stubs,
 
 from run import report, row  # bench/ is on sys.path, as this file runs as a script
 
-from labyrinth.agents.config import ProviderSettings
-from labyrinth.agents.tournament import Entrant, Run, Tournament, run_tournament
+from labyrinth.agents.compete.tournament import Entrant, Run, Tournament, run_tournament
+from labyrinth.agents.llm.config import ProviderSettings
 from labyrinth.saves.results_db import ResultsDB
 
 ANSWER_S = 1.0  # the stub's latency per call

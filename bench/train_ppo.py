@@ -45,7 +45,7 @@ from rl_eval import EVAL_BASE, Stage, paired, play_builtin, play_policy, rate, s
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback
 
-from labyrinth.agents.gym_env import LabyrinthEnv
+from labyrinth.agents.rl.gym_env import LabyrinthEnv
 
 
 class TimeoutCost(gym.Wrapper):

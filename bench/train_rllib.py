@@ -2,7 +2,7 @@
 (multi-agent self-play: the user learns against the learning Minotaur and the other way
 round), two env runners on a local Ray cluster.
 
-The env is labyrinth.agents.pettingzoo_env's, wrapped for RLlib's ParallelPettingZooEnv by
+The env is labyrinth.agents.rl.pettingzoo_env's, wrapped for RLlib's ParallelPettingZooEnv by
 ``Masked``: each agent's observation becomes ``{"action_mask", "observations"}``, the mask of
 its commands and its numeric keys flattened into one vector, which is what RLlib's
 action-masking RLModule (ray.rllib.examples.rl_modules.classes.action_masking_rlm) reads: it
@@ -30,7 +30,7 @@ from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaski
 from ray.tune.registry import register_env
 from rllib_masked import Masked  # bench/ is on sys.path, as this file runs as a script
 
-from labyrinth.agents.pettingzoo_env import parallel_env
+from labyrinth.agents.rl.pettingzoo_env import parallel_env
 
 ENV_NAME = "labyrinth_masked"
 ROLES = ("user", "minotaur")

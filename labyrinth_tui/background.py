@@ -18,7 +18,7 @@ from textual.app import App
 from textual.message import Message
 from textual.screen import Screen
 
-from labyrinth.agents.runner import Answer, Match, Turn
+from labyrinth.agents.match.runner import Answer, Match, Turn
 from labyrinth.engine.turn import TurnResult
 
 T = TypeVar("T")

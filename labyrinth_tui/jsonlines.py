@@ -11,7 +11,7 @@ the initial state. Every line gets exactly one answer: a bad line (not JSON, not
 valid, empty, longer than MAX_LINE_BYTES, or sent after the game ended) an
 ERROR, with at most a short excerpt of what was sent. EOF exits 0.
 
-The pipe is an Outside seat of a Match (agents/runner.py), so a line is played
+The pipe is an Outside seat of a Match (agents/match/runner.py), so a line is played
 as every front plays a turn: checked first, and an agent is asked only for a
 line that makes a turn.
 """
@@ -24,8 +24,8 @@ from typing import Any, BinaryIO, Protocol
 from pydantic import BaseModel
 from pydantic_core import from_json
 
+from labyrinth.agents.match.runner import Match, Outside
 from labyrinth.agents.registry import make_agent
-from labyrinth.agents.runner import Match, Outside
 from labyrinth.engine.commands import duplicate_key, excerpt, without_bom
 from labyrinth.engine.turn import TurnResult
 from labyrinth.engine.wsap.roles import ROLES

@@ -18,8 +18,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from labyrinth.agents.paired import PairedDifference
-from labyrinth.agents.ratings import Rating, Standings, rate
+from labyrinth.agents.compete.paired import PairedDifference
+from labyrinth.agents.compete.ratings import Rating, Standings, rate
 from labyrinth.saves.results_db import NOBODY, MatchRow, ResultsDB, results_path
 
 from .ascii_text import BLOCKS

@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from labyrinth.agents.paired import PairedDifference
-from labyrinth.agents.ratings import Rating, Standings
+from labyrinth.agents.compete.paired import PairedDifference
+from labyrinth.agents.compete.ratings import Rating, Standings
 
 from .ascii_text import fitted
 from .leaderboard_rows import (

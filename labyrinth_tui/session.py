@@ -1,6 +1,6 @@
 """The TUI's one writer of game state: a game a person plays against an agent's
 Minotaur, a match the person watches, or a recorded one played back. All are
-played through the one turn loop (agents/runner.py's Match); screens read the
+played through the one turn loop (agents/match/runner.py's Match); screens read the
 sessions and drive their turns, nothing else changes a game."""
 
 from __future__ import annotations
@@ -9,12 +9,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from labyrinth.agents.config import ProviderSettings
-from labyrinth.agents.memory_manager import GameMemory, learners_of, learning_injection
+from labyrinth.agents.learning.memory_manager import GameMemory, learners_of, learning_injection
+from labyrinth.agents.llm.config import ProviderSettings
+from labyrinth.agents.match.resume import resume_into
+from labyrinth.agents.match.runner import Answer, Match, Outside, Turn
+from labyrinth.agents.match.side import OutsideSide, Side, user_map
 from labyrinth.agents.registry import make_agent
-from labyrinth.agents.resume import resume_into
-from labyrinth.agents.runner import Answer, Match, Outside, Turn
-from labyrinth.agents.side import OutsideSide, Side, user_map
 from labyrinth.engine import Game, GameStateResponse, UserInput
 from labyrinth.engine import events as ev
 from labyrinth.engine.items import STONES, stones_held
@@ -234,7 +234,7 @@ class PlaySession:
         """The saved game, played again turn by turn with the recorded decisions (the match's
         replay: a rule agent re-lives each decision, a model only hears how each turn went),
         counted in the figures as when it was played, and checked turn by turn against the save
-        (agents/resume.py: SaveError naming the first turn that differs)."""
+        (agents/match/resume.py: SaveError naming the first turn that differs)."""
         session = cls(saved.seed, saved.preset, saved.difficulty, saved.minotaur, providers or {}, learning)
         resume_into(session.match, saved, session._replayed)
         session.save_path, session.resumed_turns = _own_save(saved.path), len(saved.turns)

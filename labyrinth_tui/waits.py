@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from labyrinth.agents.providers.pacing import Waiting
+from labyrinth.agents.llm.providers.pacing import Waiting
 
 
 class Countdowns:

@@ -1,6 +1,6 @@
 """The LLM providers, one row each: the one place a provider is described. Everything else
 that names providers is derived from it: the config file's tables (saves/config.py), the
-settings and their environment variables (agents/config.py), the transports
+settings and their environment variables (agents/llm/config.py), the transports
 (agents/registry.py), the command line's options, `labyrinth doctor`'s report and the
 tests' lists.
 
@@ -11,7 +11,7 @@ module path, never imports them, so reading the table loads neither agents/ nor 
 (tests/test_imports.py); agents/registry.py imports a transport when one is made.
 
 A row holds names and defaults, never a key: keys are read into a Secret by
-agents/config.py."""
+agents/llm/config.py."""
 
 from __future__ import annotations
 
@@ -56,18 +56,18 @@ class Provider:
 
 
 _ROWS = (
-    Provider("gemini", "labyrinth.agents.providers.gemini:GeminiTransport", "google.genai", "google-genai",
+    Provider("gemini", "labyrinth.agents.llm.providers.gemini:GeminiTransport", "google.genai", "google-genai",
              "gemini-2.5-flash", "https://generativelanguage.googleapis.com", ("GEMINI_API_KEY", "GOOGLE_API_KEY"),
              "GOOGLE_GEMINI_BASE_URL", sdk_variables=("GOOGLE_GENAI_HTTP_CLIENT",)),
-    Provider("mistral", "labyrinth.agents.providers.mistral:MistralTransport", "mistralai.client", "mistralai",
+    Provider("mistral", "labyrinth.agents.llm.providers.mistral:MistralTransport", "mistralai.client", "mistralai",
              "mistral-small-latest", "https://api.mistral.ai", ("MISTRAL_API_KEY",), "MISTRAL_BASE_URL"),
     # Ollama needs no key; a hosted one may
-    Provider("ollama", "labyrinth.agents.providers.ollama:OllamaTransport", "ollama", "ollama",
+    Provider("ollama", "labyrinth.agents.llm.providers.ollama:OllamaTransport", "ollama", "ollama",
              "qwen3:8b", "http://127.0.0.1:11434", ("OLLAMA_API_KEY",), "OLLAMA_HOST", needs_key="never",
              host_forms=True),
     # gpt-4o-mini is cheap and fast, takes strict json_schema output, and spends no hidden reasoning
     # tokens out of a reply's budget (the o-series and gpt-5 models do, and refuse temperature)
-    Provider("openai", "labyrinth.agents.providers.openai:OpenAITransport", "openai", "openai",
+    Provider("openai", "labyrinth.agents.llm.providers.openai:OpenAITransport", "openai", "openai",
              "gpt-4o-mini", "https://api.openai.com/v1", ("OPENAI_API_KEY",), "OPENAI_BASE_URL",
              needs_key="at the default endpoint", sdk_variables=("OPENAI_ORG_ID", "OPENAI_PROJECT_ID")),
 )

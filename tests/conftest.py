@@ -55,6 +55,6 @@ def stub():
 @pytest.fixture
 def quick_backoff(monkeypatch):
     """Retries of 5xx answers back off in hundredths of a second, not halves (the schedule is the same)."""
-    from labyrinth.agents.providers import retry
+    from labyrinth.agents.llm.providers import retry
 
     monkeypatch.setattr(retry, "BASE_DELAY_S", 0.01)

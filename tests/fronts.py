@@ -24,11 +24,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from unittest.mock import patch
 
-from labyrinth.agents.adapters import LabyrinthAdapter
-from labyrinth.agents.builtin_minotaur import BuiltinMinotaur
-from labyrinth.agents.builtin_user import BuiltinUser
+from labyrinth.agents.builtin.builtin_minotaur import BuiltinMinotaur
+from labyrinth.agents.builtin.builtin_user import BuiltinUser
+from labyrinth.agents.match.runner import Match, Outside
 from labyrinth.agents.registry import MINOTAUR_AGENTS, USER_AGENTS, make_agent
-from labyrinth.agents.runner import Match, Outside
+from labyrinth.agents.wsap.adapters import LabyrinthAdapter
 from labyrinth.engine.wsap import Action
 from labyrinth.saves.games import load_game, save_game
 from labyrinth.tui.command_parser import NotACommand, parse_command

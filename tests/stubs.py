@@ -21,7 +21,7 @@ from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from labyrinth.agents.providers.base import REPLY_TOKENS
+from labyrinth.agents.llm.providers.base import REPLY_TOKENS
 
 StubReply = tuple[int, Any, dict | None]
 CHUNK_BYTES = 64 << 10  # a chunked answer's chunk
@@ -335,11 +335,11 @@ def quota_match(stub: Stub, rpm: float | None, turns: int = 60) -> tuple[int, Pe
     """A ``turns``-turn match, a Gemini Minotaur (through the real SDK, behind a 10-a-minute quota on
     ``stub``) against the built-in user on tiny, paced at ``rpm``: the last turn the model was asked
     and answered, the quota (what it served and refused), the clock, the match."""
-    from labyrinth.agents.config import ProviderSettings
-    from labyrinth.agents.llm_agent import LLMAgent
-    from labyrinth.agents.providers.gemini import GeminiTransport
+    from labyrinth.agents.llm.config import ProviderSettings
+    from labyrinth.agents.llm.llm_agent import LLMAgent
+    from labyrinth.agents.llm.providers.gemini import GeminiTransport
+    from labyrinth.agents.match.runner import Match
     from labyrinth.agents.registry import make_agent
-    from labyrinth.agents.runner import Match
 
     clock = FakeClock()
     stub.respond = quota = PerMinuteQuota(Model("gemini", minotaur_action="WAIT"), 10, clock)

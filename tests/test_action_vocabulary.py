@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from labyrinth.agents.providers.base import SCHEMAS
+from labyrinth.agents.llm.providers.base import SCHEMAS
 from labyrinth.engine.commands import BadInput
 from labyrinth.engine.items import ItemName
 from labyrinth.engine.schemas import (

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from labyrinth.agents.arena import OUTCOMES, ArenaSettings, run_arena, wilson_interval
+from labyrinth.agents.compete.arena import OUTCOMES, ArenaSettings, run_arena, wilson_interval
 
 pytestmark = pytest.mark.slow
 
@@ -182,8 +182,8 @@ def test_cli_replays_one_file_per_match_from_every_process(tmp_path):
 def test_a_run_in_this_process_shows_each_matchs_agents_and_the_progress_line_their_quota_waits():
     from types import SimpleNamespace
 
-    from labyrinth.agents.providers.pacing import Waiting
-    from labyrinth.agents.schedule import Progress
+    from labyrinth.agents.llm.providers.pacing import Waiting
+    from labyrinth.agents.match.schedule import Progress
     from labyrinth.tui.commands.arena import _waits_column
     from tests.stubs import FakeClock
 

@@ -213,7 +213,7 @@ def _ended(*reflections: str, seed: int = 0) -> SimpleNamespace:
 
 
 def test_the_keeper_writes_what_arrives_during_a_write_in_the_next_one():
-    from labyrinth.agents.arena_log import ReflectionKeeper
+    from labyrinth.agents.compete.arena_log import ReflectionKeeper
 
     log = _SlowLog()
     keeper = ReflectionKeeper(log, rest=0)
@@ -227,7 +227,7 @@ def test_the_keeper_writes_what_arrives_during_a_write_in_the_next_one():
 
 
 def test_the_keeper_tries_a_failed_write_again_and_counts_what_was_never_written():
-    from labyrinth.agents.arena_log import ReflectionKeeper
+    from labyrinth.agents.compete.arena_log import ReflectionKeeper
 
     log = _SlowLog(failures=1)
     keeper = ReflectionKeeper(log, rest=0)
@@ -249,7 +249,7 @@ def test_the_keeper_tries_a_failed_write_again_and_counts_what_was_never_written
 
 def test_the_keeper_writes_in_seed_order_whatever_order_the_matches_end_in():
     """The log ranks lessons by their place in it: --jobs must not change what the next run learns."""
-    from labyrinth.agents.arena_log import ReflectionKeeper
+    from labyrinth.agents.compete.arena_log import ReflectionKeeper
 
     log = _SlowLog()
     log.release.set()
@@ -261,7 +261,7 @@ def test_the_keeper_writes_in_seed_order_whatever_order_the_matches_end_in():
 
 
 def test_the_keeper_tells_of_a_log_damaged_during_the_run():
-    from labyrinth.agents.arena_log import ReflectionKeeper
+    from labyrinth.agents.compete.arena_log import ReflectionKeeper
 
     damaged = "The experience log could not be read (not valid JSON); it was kept as x.json."
     log = _SlowLog(notice=damaged)

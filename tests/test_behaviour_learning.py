@@ -10,12 +10,19 @@ from collections import Counter
 
 import pytest
 
-from labyrinth.agents.arena import ArenaSettings, run_arena
-from labyrinth.agents.behaviour_lessons import GAME, MIN_EVIDENCE, PROMPT_LESSONS, Book, book_of, prompt_lessons
-from labyrinth.agents.memory_manager import GameMemory, learning_injection, relevant
+from labyrinth.agents.builtin.strategy import CHOICES, choose_strategy, default_strategy
+from labyrinth.agents.compete.arena import ArenaSettings, run_arena
+from labyrinth.agents.learning.behaviour_lessons import (
+    GAME,
+    MIN_EVIDENCE,
+    PROMPT_LESSONS,
+    Book,
+    book_of,
+    prompt_lessons,
+)
+from labyrinth.agents.learning.memory_manager import GameMemory, learning_injection, relevant
+from labyrinth.agents.match.runner import Match
 from labyrinth.agents.registry import make_agent
-from labyrinth.agents.runner import Match
-from labyrinth.agents.strategy import CHOICES, choose_strategy, default_strategy
 from labyrinth.saves.experience import Experience
 from labyrinth.tui.cli import parser as _parser
 from labyrinth.tui.commands import memory as memory_cmd
@@ -89,8 +96,8 @@ def test_a_strategy_is_chosen_deterministically_from_the_seed_and_the_log_and_fo
 def test_the_strategy_recorded_is_the_one_played():
     """A place lesson that raised the lantern early is the early arm played; the Minotaur that never
     guards (hard) records no guarding choices: a game credits only the arms it played."""
-    from labyrinth.agents.builtin_minotaur import BuiltinMinotaur
-    from labyrinth.agents.builtin_user import BuiltinUser
+    from labyrinth.agents.builtin.builtin_minotaur import BuiltinMinotaur
+    from labyrinth.agents.builtin.builtin_user import BuiltinUser
 
     died = reflection(7, preset="tiny", evidence={"death": {"lantern_held": True, "position": [1, 1, 0], "time_s": 5.0}})
     user = BuiltinUser(7)
@@ -235,15 +242,15 @@ class Scribe:
         self.asked: list[tuple[str, list]] = []
 
     def complete(self, system, turns, schema):
-        from labyrinth.agents.providers.base import Reply
+        from labyrinth.agents.llm.providers.base import Reply
 
         self.asked.append((system, turns))
         return Reply('{"lesson": "When the hooves sounded close, raising the lantern led to an escape."}', 1, 1)
 
 
 def test_a_model_is_given_the_held_behaviour_lessons_and_asked_for_its_own_in_the_same_form():
-    from labyrinth.agents.llm_agent import LLMAgent
-    from labyrinth.agents.memory_manager import in_own_words
+    from labyrinth.agents.learning.memory_manager import in_own_words
+    from labyrinth.agents.llm.llm_agent import LLMAgent
 
     user, _ = played(41)
     old = reflection(2, evidence={"n": 2})  # a reflection of a log written before behaviour lessons: read, no lessons

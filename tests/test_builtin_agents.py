@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from labyrinth.agents.builtin.stone_search import StoneSearch
+from labyrinth.agents.match.runner import Match
 from labyrinth.agents.registry import make_agent
-from labyrinth.agents.runner import Match
-from labyrinth.agents.stone_search import StoneSearch
 
 pytestmark = pytest.mark.slow
 

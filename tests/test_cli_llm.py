@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 import labyrinth.agents
-from labyrinth.agents.health import EXIT_INCOMPLETE
+from labyrinth.agents.compete.health import EXIT_INCOMPLETE
 from labyrinth.engine import MinotaurObservation
 from tests.stubs import Model, Stub
 
@@ -64,7 +64,7 @@ def test_doctor_counts_a_mistral_model_of_a_kind_the_sdk_does_not_know():
     that JSON (reading ``.id`` raised AttributeError and the check failed)."""
     from mistralai.client.models import BaseModelCard, UnknownModelListData
 
-    from labyrinth.agents.providers.mistral import model_id
+    from labyrinth.agents.llm.providers.mistral import model_id
 
     known = BaseModelCard(id="mistral-small-latest", capabilities={"completion_chat": True})
     assert model_id(known) == "mistral-small-latest"

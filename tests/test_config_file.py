@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from labyrinth.agents.config import provider_settings
+from labyrinth.agents.llm.config import provider_settings
 from labyrinth.saves.config import ConfigError, config_path, read_config
 
 LABYRINTH = str(Path(sys.executable).with_name("labyrinth"))

@@ -7,8 +7,8 @@ from types import SimpleNamespace
 import hypothesis.strategies as st
 from hypothesis import given, settings
 
+from labyrinth.agents.match.runner import Match
 from labyrinth.agents.registry import make_agent
-from labyrinth.agents.runner import Match
 from labyrinth.engine import World
 from labyrinth.engine.cells import CELL_CHARS, RAMP_DOWN, RAMP_UP
 from labyrinth.engine.maze import chunk_ramp, generate_chunk

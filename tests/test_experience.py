@@ -148,7 +148,7 @@ def test_a_poisoned_reflection_is_set_aside_alone_and_the_others_are_kept(poison
 
 def test_the_builtin_agents_learn_from_a_log_once_poisoned():
     """The audit's case: a 1e999 coordinate crashed every game on that labyrinth."""
-    from labyrinth.agents.builtin_user import BuiltinUser
+    from labyrinth.agents.builtin.builtin_user import BuiltinUser
 
     log = Experience()
     log.path.parent.mkdir(parents=True)

@@ -66,7 +66,7 @@ def test_the_event_words_quote_the_constants():
 
 def test_a_match_counts_game_time_in_the_constants_seconds():
     game_time = _run("""
-        from labyrinth.agents.runner import Match
+        from labyrinth.agents.match.runner import Match
         from labyrinth.agents.registry import make_agent
         match = Match(make_agent("user", "builtin", 1), make_agent("minotaur", "wait", 1), seed=1, max_turns=3)
         result = match.play()

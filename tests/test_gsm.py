@@ -8,8 +8,8 @@ import tracemalloc
 
 import pytest
 
+from labyrinth.agents.match.runner import Match, Outside
 from labyrinth.agents.registry import make_agent
-from labyrinth.agents.runner import Match, Outside
 from labyrinth.engine.wsap.roles import ROLES
 from labyrinth.tui.jsonlines import MAX_LINE_BYTES, gsm_match, serve
 

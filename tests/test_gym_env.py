@@ -15,11 +15,11 @@ from gymnasium.utils.env_checker import check_env
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import labyrinth.agents.gym_env  # noqa: F401  (registers the environments)
-from labyrinth.agents.adapters import make_adapter
-from labyrinth.agents.gym_env import LabyrinthEnv
-from labyrinth.agents.rl_commands import COMMANDS, action_names
-from labyrinth.agents.rl_spaces import CHARSET, TEXT_MAX
+import labyrinth.agents.rl.gym_env  # noqa: F401  (registers the environments)
+from labyrinth.agents.rl.commands import COMMANDS, action_names
+from labyrinth.agents.rl.gym_env import LabyrinthEnv
+from labyrinth.agents.rl.spaces import CHARSET, TEXT_MAX
+from labyrinth.agents.wsap.adapters import make_adapter
 from labyrinth.engine.schemas import MINOTAUR_PARAMS, USER_PARAMS
 from labyrinth.engine.wsap import Action
 from labyrinth.engine.wsap.roles import ROLES

@@ -21,16 +21,16 @@ from pathlib import Path
 
 import pytest
 
-from labyrinth.agents.config import ProviderSettings
-from labyrinth.agents.llm_agent import LLMAgent
-from labyrinth.agents.providers import bounds
-from labyrinth.agents.providers.base import REPLY_CHARS, SCHEMAS, ProviderError
-from labyrinth.agents.providers.quota import quota_wait_s
-from labyrinth.agents.providers.retry import Caller, transport_failure
-from labyrinth.agents.providers.secrets import redact
+from labyrinth.agents.llm.config import ProviderSettings
+from labyrinth.agents.llm.llm_agent import LLMAgent
+from labyrinth.agents.llm.providers import bounds
+from labyrinth.agents.llm.providers.base import REPLY_CHARS, SCHEMAS, ProviderError
+from labyrinth.agents.llm.providers.quota import quota_wait_s
+from labyrinth.agents.llm.providers.retry import Caller, transport_failure
+from labyrinth.agents.llm.providers.secrets import redact
+from labyrinth.agents.llm.wsap_messages import ActionParseError, _first_action_object, parse_action
+from labyrinth.agents.match.runner import Match
 from labyrinth.agents.registry import make_agent, transport_class
-from labyrinth.agents.runner import Match
-from labyrinth.agents.wsap_messages import ActionParseError, _first_action_object, parse_action
 from labyrinth.saves.providers import PROVIDERS
 from tests.cpu import cpu_seconds, growth
 from tests.stubs import WIRE, Model, Stub, conversation_text

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 from textual.widgets import DataTable, Static
 
-from labyrinth.agents.ratings import rate
+from labyrinth.agents.compete.ratings import rate
 from labyrinth.saves import results_db
 from labyrinth.saves.results_db import MatchRow, ResultsDB, results_path
 from labyrinth.tui import leaderboard_rows

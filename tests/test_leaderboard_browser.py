@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np  # the test suite has it (gymnasium's)
 import pytest
 
-from labyrinth.agents.ratings import rate
+from labyrinth.agents.compete.ratings import rate
 from labyrinth.saves.results_db import MatchRow, ResultsDB
 from labyrinth.tui.cli import main
 from labyrinth.tui.leaderboard_svg import COLOURS, PLOT_FILL

@@ -11,7 +11,7 @@ from html.parser import HTMLParser
 
 import pytest
 
-from labyrinth.agents.ratings import rate
+from labyrinth.agents.compete.ratings import rate
 from labyrinth.saves.results_db import MatchRow, ResultsDB
 from labyrinth.tui.cli import main
 

@@ -10,12 +10,12 @@ import socket
 
 import pytest
 
-from labyrinth.agents.config import ProviderSettings
-from labyrinth.agents.llm_agent import CONTEXT_TOKENS, REPLY_TOKENS
-from labyrinth.agents.providers.base import SCHEMAS
-from labyrinth.agents.providers.openai import strict_schema
+from labyrinth.agents.llm.config import ProviderSettings
+from labyrinth.agents.llm.llm_agent import CONTEXT_TOKENS, REPLY_TOKENS
+from labyrinth.agents.llm.providers.base import SCHEMAS
+from labyrinth.agents.llm.providers.openai import strict_schema
+from labyrinth.agents.match.runner import Match
 from labyrinth.agents.registry import ProviderNotConfigured, make_agent
-from labyrinth.agents.runner import Match
 from labyrinth.saves.providers import PROVIDERS
 from labyrinth.saves.replays import ReplayWriter, first_mismatch, read_replay
 from tests.stubs import CHAT_PATHS, Model, Stub, conversation_text
@@ -184,10 +184,10 @@ def test_both_roles_are_asked_at_once_each_turn():
 
 def test_a_failing_model_minotaur_is_replaced_by_one_that_plays_the_games_difficulty():
     """The built-in agent that takes over plays by the difficulty the seat told the model agent."""
-    from labyrinth.agents.builtin_minotaur import TACTICS
-    from labyrinth.agents.llm_agent import FAILURES_BEFORE_REPLACEMENT, LLMAgent
-    from labyrinth.agents.naive import Waiter
-    from labyrinth.agents.providers.base import ProviderError
+    from labyrinth.agents.builtin.builtin_minotaur import TACTICS
+    from labyrinth.agents.builtin.naive import Waiter
+    from labyrinth.agents.llm.llm_agent import FAILURES_BEFORE_REPLACEMENT, LLMAgent
+    from labyrinth.agents.llm.providers.base import ProviderError
 
     class Down:
         name, timeout_s = "down/model", 1.0

@@ -11,12 +11,12 @@ import json
 
 import pytest
 
-from labyrinth.agents.config import ProviderSettings
-from labyrinth.agents.llm_agent import ANSWER_KEPT_CHARS, FAILURES_BEFORE_REPLACEMENT, NOTE_CHARS
-from labyrinth.agents.memory_manager import match_reflections
-from labyrinth.agents.providers.base import CONTEXT_TOKENS, REPLY_TOKENS, estimate_tokens
+from labyrinth.agents.learning.memory_manager import match_reflections
+from labyrinth.agents.llm.config import ProviderSettings
+from labyrinth.agents.llm.llm_agent import ANSWER_KEPT_CHARS, FAILURES_BEFORE_REPLACEMENT, NOTE_CHARS
+from labyrinth.agents.llm.providers.base import CONTEXT_TOKENS, REPLY_TOKENS, estimate_tokens
+from labyrinth.agents.match.runner import Match
 from labyrinth.agents.registry import make_agent
-from labyrinth.agents.runner import Match
 from labyrinth.saves.replays import ReplayWriter
 from tests.stubs import CHAT_PATHS, Model, Stub, estimate, openai_answer
 
@@ -166,7 +166,7 @@ def test_a_megabyte_of_reasoning_never_overflows_a_prompt_or_the_replay(provider
 
 
 def test_a_prompt_that_alone_overflows_the_context_is_cut_to_fit():
-    from labyrinth.agents.llm_agent import LLMAgent
+    from labyrinth.agents.llm.llm_agent import LLMAgent
 
     class Silent:
         name, timeout_s = "stub/none", 1.0

@@ -15,14 +15,14 @@ import time
 
 import pytest
 
-from labyrinth.agents.config import ProviderSettings
-from labyrinth.agents.config import provider_settings as resolve
-from labyrinth.agents.llm_agent import LLMAgent
-from labyrinth.agents.providers.base import SCHEMAS, ProviderError, QuotaError
-from labyrinth.agents.providers.pacing import Pace
-from labyrinth.agents.providers.retry import call_deadline_s, patience_s
+from labyrinth.agents.llm.config import ProviderSettings
+from labyrinth.agents.llm.config import provider_settings as resolve
+from labyrinth.agents.llm.llm_agent import LLMAgent
+from labyrinth.agents.llm.providers.base import SCHEMAS, ProviderError, QuotaError
+from labyrinth.agents.llm.providers.pacing import Pace
+from labyrinth.agents.llm.providers.retry import call_deadline_s, patience_s
+from labyrinth.agents.match.runner import Match
 from labyrinth.agents.registry import make_agent, transport_class
-from labyrinth.agents.runner import Match
 from labyrinth.saves.config import ConfigError
 from labyrinth.saves.providers import PROVIDERS
 from labyrinth.tui.commands.provider_options import add_provider_options, provider_settings

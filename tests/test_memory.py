@@ -11,8 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from labyrinth.agents.base import RuleAgent
-from labyrinth.agents.game_digest import GameDigest
-from labyrinth.agents.memory_manager import (
+from labyrinth.agents.learning.game_digest import GameDigest
+from labyrinth.agents.learning.memory_manager import (
     INJECTION_CHARS,
     NOTES_CLOSE,
     NOTES_FRAME,
@@ -23,8 +23,8 @@ from labyrinth.agents.memory_manager import (
     reflect,
     relevant,
 )
+from labyrinth.agents.match.runner import Match
 from labyrinth.agents.registry import make_agent
-from labyrinth.agents.runner import Match
 from labyrinth.engine import PRESETS
 from labyrinth.engine.wsap import Action
 from labyrinth.saves.experience import Experience, Reflection
@@ -161,8 +161,8 @@ def test_the_injection_is_capped_with_whole_notes_and_always_closed():
 @pytest.mark.parametrize("provider", ["gemini", "mistral", "ollama", "openai"])
 @pytest.mark.parametrize("role", ["user", "minotaur"])
 def test_lessons_reach_a_models_system_prompt_at_setup_only_and_its_own_words_are_kept(provider, role):
-    from labyrinth.agents.arena import ArenaSettings, run_arena
-    from labyrinth.agents.config import ProviderSettings
+    from labyrinth.agents.compete.arena import ArenaSettings, run_arena
+    from labyrinth.agents.llm.config import ProviderSettings
     from tests.stubs import Model, Stub, conversation_text
 
     other = "user" if role == "minotaur" else "minotaur"
@@ -195,8 +195,8 @@ def test_lessons_reach_a_models_system_prompt_at_setup_only_and_its_own_words_ar
 
 @pytest.mark.parametrize("provider", ["gemini", "mistral", "ollama", "openai"])
 def test_hostile_lessons_reach_each_providers_system_prompt_only_as_quoted_notes(provider):
-    from labyrinth.agents.arena import ArenaSettings, run_arena
-    from labyrinth.agents.config import ProviderSettings
+    from labyrinth.agents.compete.arena import ArenaSettings, run_arena
+    from labyrinth.agents.llm.config import ProviderSettings
     from tests.stubs import Model, Stub, conversation_text
 
     stub = Stub(Model(provider, minotaur_action="WAIT"))
@@ -226,8 +226,8 @@ def test_hostile_lessons_reach_each_providers_system_prompt_only_as_quoted_notes
 def _replayed(seed: int, learner: str):
     """The seed played once without lessons, then again with the learner given that game's place
     lesson alone (no behaviour lessons: its strategy stays today's)."""
-    from labyrinth.agents.arena import ArenaSettings
-    from labyrinth.agents.behaviour_lessons import Book
+    from labyrinth.agents.compete.arena import ArenaSettings
+    from labyrinth.agents.learning.behaviour_lessons import Book
 
     first = ArenaSettings(memory=True).play(seed)
     lessons = tuple(r for r in first.reflections if r.role == learner)
@@ -246,8 +246,8 @@ def test_the_builtin_minotaur_guards_the_stone_taken_last_and_catches_the_intrud
 
 @pytest.mark.slow
 def test_place_lessons_from_another_labyrinth_change_nothing_where_they_do_not_apply():
-    from labyrinth.agents.arena import ArenaSettings
-    from labyrinth.agents.behaviour_lessons import Book
+    from labyrinth.agents.compete.arena import ArenaSettings
+    from labyrinth.agents.learning.behaviour_lessons import Book
 
     first, _ = _replayed(16, "user")
     elsewhere = ArenaSettings(memory=True, lessons=tuple(r for r in first.reflections if r.role == "user"),
@@ -279,8 +279,8 @@ def test_a_user_caught_while_running_is_told_to_walk():
 
 
 def test_lessons_about_a_place_apply_only_in_the_same_labyrinth_and_the_newest_counts_first():
-    from labyrinth.agents.builtin_minotaur import BuiltinMinotaur
-    from labyrinth.agents.builtin_user import BuiltinUser
+    from labyrinth.agents.builtin.builtin_minotaur import BuiltinMinotaur
+    from labyrinth.agents.builtin.builtin_user import BuiltinUser
 
     death = {"position": [10, 20, 100], "time_s": 50.0, "lantern_held": False}
     user = BuiltinUser(7)
@@ -299,7 +299,7 @@ def test_lessons_about_a_place_apply_only_in_the_same_labyrinth_and_the_newest_c
 def test_a_model_lesson_of_nothing_but_control_characters_keeps_the_events_words():
     from types import SimpleNamespace
 
-    from labyrinth.agents.memory_manager import in_own_words
+    from labyrinth.agents.learning.memory_manager import in_own_words
 
     mine = reflection(1)
     assert in_own_words(mine, SimpleNamespace(lesson=lambda asked: "\x00\x07\x1b")) is mine
@@ -318,8 +318,8 @@ EVIDENCE = st.recursive(JSON_VALUES, lambda inner: st.lists(inner, max_size=3) |
 def test_any_evidence_the_log_accepts_is_learned_from_or_passed_over_never_a_crash(evidence, seed, tmp_path_factory):
     """The audit's poisoned log, generalised: whatever evidence passes the log's checks (it only
     knows the evidence's shape, not which keys the agents read) cannot crash a built-in agent."""
-    from labyrinth.agents.builtin_minotaur import BuiltinMinotaur
-    from labyrinth.agents.builtin_user import BuiltinUser
+    from labyrinth.agents.builtin.builtin_minotaur import BuiltinMinotaur
+    from labyrinth.agents.builtin.builtin_user import BuiltinUser
 
     log = Experience(tmp_path_factory.mktemp("log") / "log.json")
     entries = [{**reflection(seed, role=role, outcome=outcome).model_dump(mode="json"), "evidence": evidence}

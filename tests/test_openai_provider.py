@@ -13,14 +13,14 @@ import json
 
 import pytest
 
-from labyrinth.agents.config import ProviderSettings
-from labyrinth.agents.config import provider_settings as resolve
-from labyrinth.agents.llm_agent import FAILURES_BEFORE_REPLACEMENT, LLMAgent
-from labyrinth.agents.providers.base import LESSON, SCHEMAS, ProviderError
-from labyrinth.agents.providers.openai import NO_KEY, OpenAITransport, strict_schema
-from labyrinth.agents.providers.secrets import REDACTED
+from labyrinth.agents.llm.config import ProviderSettings
+from labyrinth.agents.llm.config import provider_settings as resolve
+from labyrinth.agents.llm.llm_agent import FAILURES_BEFORE_REPLACEMENT, LLMAgent
+from labyrinth.agents.llm.providers.base import LESSON, SCHEMAS, ProviderError
+from labyrinth.agents.llm.providers.openai import NO_KEY, OpenAITransport, strict_schema
+from labyrinth.agents.llm.providers.secrets import REDACTED
+from labyrinth.agents.match.runner import Match
 from labyrinth.agents.registry import make_agent
-from labyrinth.agents.runner import Match
 from labyrinth.engine.wsap.action_schema import action_schema
 from labyrinth.engine.wsap.roles import ROLES
 from labyrinth.saves.config import config_path

@@ -9,11 +9,11 @@ import re
 
 import pytest
 
-from labyrinth.agents.config import provider_settings
-from labyrinth.agents.llm_agent import LLMAgent
-from labyrinth.agents.providers.base import ProviderError, Reply
-from labyrinth.agents.providers.quota import go_duration_s, quota_wait_s, retry_after_s
-from labyrinth.agents.providers.retry import Caller, Failure, http_failure
+from labyrinth.agents.llm.config import provider_settings
+from labyrinth.agents.llm.llm_agent import LLMAgent
+from labyrinth.agents.llm.providers.base import ProviderError, Reply
+from labyrinth.agents.llm.providers.quota import go_duration_s, quota_wait_s, retry_after_s
+from labyrinth.agents.llm.providers.retry import Caller, Failure, http_failure
 from labyrinth.engine.wsap.actions import USER_ACTIONS, USER_DESCRIPTION
 from labyrinth.saves.config import ConfigError, config_path, read_config
 from labyrinth.saves.providers import PROVIDERS
@@ -119,8 +119,8 @@ class Scripted:
 
 
 def test_the_agent_keeps_only_recent_turns_and_says_what_was_wrong_with_the_last_answer():
+    from labyrinth.agents.match.runner import Match
     from labyrinth.agents.registry import make_agent
-    from labyrinth.agents.runner import Match
 
     move = '{"action": "LOOK", "params": {}, "reasoning": "look %d"}'
     transport = Scripted("plan", "nonsense", *(move % i for i in range(20)))

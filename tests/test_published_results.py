@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from labyrinth.agents.health import EXIT_INCOMPLETE
-from labyrinth.agents.providers.pacing import Pace
+from labyrinth.agents.compete.health import EXIT_INCOMPLETE
+from labyrinth.agents.llm.providers.pacing import Pace
 from labyrinth.saves.results_db import ResultsDB, results_path
 from labyrinth.tui.cli import main
 from tests.stubs import Model, Stub, openai_answer, openai_error

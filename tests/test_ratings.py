@@ -13,9 +13,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from labyrinth.agents import ratings
-from labyrinth.agents.paired import t_975
-from labyrinth.agents.ratings import HISTORY_POINTS, Standings, rate
+from labyrinth.agents.compete import ratings
+from labyrinth.agents.compete.paired import t_975
+from labyrinth.agents.compete.ratings import HISTORY_POINTS, Standings, rate
 from labyrinth.saves.results_db import MatchRow
 
 

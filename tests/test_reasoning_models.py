@@ -12,12 +12,12 @@ import threading
 
 import pytest
 
-from labyrinth.agents.config import ProviderSettings
-from labyrinth.agents.providers.base import DEFAULT_EFFORT, MODEL_EFFORT, SCHEMAS, THINKING_TOKENS, ProviderError
-from labyrinth.agents.providers.openai import OpenAITransport
-from labyrinth.agents.providers.openai_dialect import Dialect, by_name, dialect, refused_in
+from labyrinth.agents.llm.config import ProviderSettings
+from labyrinth.agents.llm.providers.base import DEFAULT_EFFORT, MODEL_EFFORT, SCHEMAS, THINKING_TOKENS, ProviderError
+from labyrinth.agents.llm.providers.openai import OpenAITransport
+from labyrinth.agents.llm.providers.openai_dialect import Dialect, by_name, dialect, refused_in
+from labyrinth.agents.match.runner import Match
 from labyrinth.agents.registry import make_agent
-from labyrinth.agents.runner import Match
 from labyrinth.tui.cli import main
 from tests.stubs import Model, ReasoningModel, Stub, openai_error, openai_refusal
 

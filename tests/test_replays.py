@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from labyrinth.agents.naive import RandomWalker, Waiter
+from labyrinth.agents.builtin.naive import RandomWalker, Waiter
+from labyrinth.agents.match.runner import Match
 from labyrinth.agents.registry import make_agent
-from labyrinth.agents.runner import Match
 from labyrinth.saves import replays as saved_replays
 from labyrinth.saves.paths import replays_dir
 from labyrinth.saves.replays import ReplayError, ReplayWriter, first_mismatch, read_replay
@@ -308,7 +308,7 @@ def test_a_lesson_with_control_characters_is_shown_on_one_line(recorded, tmp_pat
 
 
 def test_the_arena_records_the_lessons_it_gave_each_agent(tmp_path):
-    from labyrinth.agents.arena import ArenaSettings
+    from labyrinth.agents.compete.arena import ArenaSettings
     from tests.test_experience import reflection
 
     lessons = (reflection(3, role="user", preset="small", key_reflection="Avoid the ramp."),

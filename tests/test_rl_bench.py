@@ -19,7 +19,7 @@ sys.path.insert(0, str(BENCH))
 import rl_eval  # noqa: E402  (bench/ is a folder of scripts, not a package)
 from rllib_masked import Masked  # noqa: E402
 
-from labyrinth.agents.pettingzoo_env import parallel_env  # noqa: E402
+from labyrinth.agents.rl.pettingzoo_env import parallel_env  # noqa: E402
 
 
 def test_stages_are_read_in_order_of_their_first_step_and_must_start_at_zero():

@@ -1,12 +1,12 @@
-"""The built-in user's decisions as the user env's actions (agents/rl_demos.py): each maps onto
+"""The built-in user's decisions as the user env's actions (agents/rl/demos.py): each maps onto
 a command the mask allows, and the mapped play still wins games, so that the env's action list
 loses little of what the built-in user does and demonstrations are worth cloning."""
 
 import numpy as np
 import pytest
 
-from labyrinth.agents.gym_env import LabyrinthEnv
-from labyrinth.agents.rl_demos import command_name, demonstrations
+from labyrinth.agents.rl.demos import command_name, demonstrations
+from labyrinth.agents.rl.gym_env import LabyrinthEnv
 from labyrinth.engine.wsap import Action
 
 

@@ -12,10 +12,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import labyrinth.agents.gym_env  # noqa: F401  (registers the environments)
-from labyrinth.agents.gym_env import LabyrinthEnv
-from labyrinth.agents.rl_commands import COMMANDS
-from labyrinth.agents.rl_shaping import APPROACH, NEW_CELL_BONUS, Shaping
+import labyrinth.agents.rl.gym_env  # noqa: F401  (registers the environments)
+from labyrinth.agents.rl.commands import COMMANDS
+from labyrinth.agents.rl.gym_env import LabyrinthEnv
+from labyrinth.agents.rl.shaping import APPROACH, NEW_CELL_BONUS, Shaping
 from labyrinth.engine.geometry import HORIZONTAL
 from labyrinth.engine.items import STONES
 from labyrinth.engine.presets import PRESETS
@@ -86,8 +86,8 @@ def test_the_last_info_tells_the_outcome_the_achievements_and_the_progression():
 def test_an_escape_earns_its_achievements_and_a_progression_of_one():
     """The built-in user plays a game it wins; the env's info at its end, replayed step by step
     through the env's own actions, tells the escape (the game is the same: seeded)."""
+    from labyrinth.agents.match.runner import Match
     from labyrinth.agents.registry import make_agent
-    from labyrinth.agents.runner import Match
 
     env = LabyrinthEnv(preset="tiny", max_turns=400)
     for seed in range(40):

@@ -8,9 +8,9 @@ import warnings
 import numpy as np
 import pytest
 
-from labyrinth.agents.gym_env import LabyrinthEnv
-from labyrinth.agents.rl_planes import COMPASS_VECTORS, RADIUS
-from labyrinth.agents.rl_user_view import MEMORY_PLANES, WINDOW_PLANES
+from labyrinth.agents.rl.gym_env import LabyrinthEnv
+from labyrinth.agents.rl.planes import COMPASS_VECTORS, RADIUS
+from labyrinth.agents.rl.user_view import MEMORY_PLANES, WINDOW_PLANES
 from labyrinth.engine.cells import CELL_CHARS
 from labyrinth.engine.items import STONES
 
@@ -80,8 +80,8 @@ def test_look_gives_each_stone_a_bearing_that_follows_the_user():
 
 def test_an_item_seen_is_a_way_to_it():
     """The built-in user's game against a waiting Minotaur, replayed into the env's game until it sees an item."""
+    from labyrinth.agents.match.runner import Match
     from labyrinth.agents.registry import make_agent
-    from labyrinth.agents.runner import Match
 
     env, _, _ = _user(seed=1)
     seed = env.match.seed
@@ -108,7 +108,7 @@ def test_an_item_seen_is_a_way_to_it():
 
 
 def test_the_minotaur_sees_its_labyrinth_and_where_the_stones_lie():
-    from labyrinth.agents.rl_minotaur_view import WINDOW_PLANES as MW
+    from labyrinth.agents.rl.minotaur_view import WINDOW_PLANES as MW
 
     env = LabyrinthEnv("minotaur", preset="tiny")
     obs, _ = env.reset(seed=2)

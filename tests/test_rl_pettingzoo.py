@@ -14,9 +14,9 @@ with warnings.catch_warnings():  # pettingzoo.test imports PettingZoo's own depr
     from pettingzoo.test import api_test, max_cycles_test, parallel_api_test, parallel_seed_test, render_test
 from pettingzoo.utils import parallel_to_aec
 
-import labyrinth.agents.gym_env  # noqa: F401  (registers the environments)
-from labyrinth.agents.pettingzoo_env import env as aec_env
-from labyrinth.agents.pettingzoo_env import parallel_env
+import labyrinth.agents.rl.gym_env  # noqa: F401  (registers the environments)
+from labyrinth.agents.rl.pettingzoo_env import env as aec_env
+from labyrinth.agents.rl.pettingzoo_env import parallel_env
 
 
 def test_the_parallel_api_and_seed_tests_pass():

@@ -8,8 +8,8 @@ import threading
 import pytest
 
 from labyrinth.agents.base import RuleAgent
-from labyrinth.agents.naive import RandomWalker, Waiter
-from labyrinth.agents.runner import Match
+from labyrinth.agents.builtin.naive import RandomWalker, Waiter
+from labyrinth.agents.match.runner import Match
 from labyrinth.engine.wsap import Action
 
 

@@ -9,10 +9,10 @@ import json
 
 import pytest
 
-from labyrinth.agents.config import ProviderSettings
-from labyrinth.agents.providers.base import DEFAULT_EFFORT, MODEL_EFFORT, SCHEMAS, THINKING_TOKENS
+from labyrinth.agents.llm.config import ProviderSettings
+from labyrinth.agents.llm.providers.base import DEFAULT_EFFORT, MODEL_EFFORT, SCHEMAS, THINKING_TOKENS
+from labyrinth.agents.match.runner import Match
 from labyrinth.agents.registry import make_agent, make_transport
-from labyrinth.agents.runner import Match
 from tests.stubs import CHAT_PATHS, Model, gemini_answer, with_thoughts
 
 ASK = ("You are the Minotaur.", [("user", "Step 1. Where do you go? Respond with JSON.")])

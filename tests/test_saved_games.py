@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from labyrinth.agents.match.resume import resume_into
+from labyrinth.agents.match.runner import Match, Outside
 from labyrinth.agents.registry import make_agent
-from labyrinth.agents.resume import resume_into
-from labyrinth.agents.runner import Match, Outside
 from labyrinth.saves import games
 from labyrinth.saves.games import HEADER_BYTES, SavedGame, SaveError, list_games, load_game, save_game, saves_dir
 from labyrinth.saves.replays import first_mismatch, read_replay
@@ -185,7 +185,7 @@ def _looking(turns: int) -> SavedGame:
 
 
 def test_a_sleeping_avatar_whose_save_was_edited_does_not_wake():
-    from labyrinth.agents.avatars import LabyrinthAvatars
+    from labyrinth.agents.wsap.avatars import LabyrinthAvatars
     from labyrinth.engine.wsap import Action, AvatarSpec
 
     avatars = LabyrinthAvatars(preset="tiny")

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from labyrinth.agents.config import ProviderSettings
-from labyrinth.agents.health import EXIT_INCOMPLETE
-from labyrinth.agents.providers.secrets import REDACTED, redact
+from labyrinth.agents.compete.health import EXIT_INCOMPLETE
+from labyrinth.agents.llm.config import ProviderSettings
+from labyrinth.agents.llm.providers.secrets import REDACTED, redact
 from tests.stubs import CHAT_PATHS, WIRE, Model, Stub
 
 pytestmark = pytest.mark.slow

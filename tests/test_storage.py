@@ -53,7 +53,7 @@ def _aimed_outside(aim: str, precious: Path) -> str:
 
 @pytest.mark.parametrize("aim", ["absolute", "dotdot", "symlink"])
 def test_despawn_never_deletes_a_file_outside_the_saved_games(tmp_path, aim):
-    from labyrinth.agents.avatars import LabyrinthAvatars
+    from labyrinth.agents.wsap.avatars import LabyrinthAvatars
 
     precious = tmp_path / "precious.txt"
     precious.write_text("the user's own file")
@@ -69,7 +69,7 @@ def test_despawn_never_deletes_a_file_outside_the_saved_games(tmp_path, aim):
 
 
 def test_a_sleeping_avatar_whose_save_leads_outside_is_not_read(tmp_path):
-    from labyrinth.agents.avatars import LabyrinthAvatars
+    from labyrinth.agents.wsap.avatars import LabyrinthAvatars
 
     avatars = LabyrinthAvatars(preset="tiny")
     avatar = avatars.create_avatar("probe", AvatarSpec(name="Theseus"))
@@ -83,7 +83,7 @@ def test_a_sleeping_avatar_whose_save_leads_outside_is_not_read(tmp_path):
 
 
 def test_despawn_deletes_its_own_save():
-    from labyrinth.agents.avatars import LabyrinthAvatars
+    from labyrinth.agents.wsap.avatars import LabyrinthAvatars
 
     avatars = LabyrinthAvatars(preset="tiny")
     avatar = avatars.create_avatar("probe", AvatarSpec(name="Theseus"))
@@ -330,7 +330,7 @@ async def test_the_tui_plays_without_memory_says_so_once_and_its_memory_screen_o
                                   {"avatar": {"death_count": "many"}}, {"avatar": {"state": "god"}},
                                   {"avatar": {"position": "here"}}, {"avatar": None}])
 def test_an_edited_roster_is_refused_in_one_line_not_a_crash_later(edit):
-    from labyrinth.agents.avatars import LabyrinthAvatars
+    from labyrinth.agents.wsap.avatars import LabyrinthAvatars
 
     avatars = LabyrinthAvatars(preset="tiny")
     avatars.create_avatar("probe", AvatarSpec(name="Theseus"))

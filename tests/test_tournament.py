@@ -18,10 +18,10 @@ from types import SimpleNamespace
 
 import pytest
 
-from labyrinth.agents.providers.pacing import Waiting
-from labyrinth.agents.ratings import rate
+from labyrinth.agents.compete.ratings import rate
+from labyrinth.agents.compete.tournament import Progress
+from labyrinth.agents.llm.providers.pacing import Waiting
 from labyrinth.agents.registry import UnknownContestant, make_agent, parse_contestant
-from labyrinth.agents.tournament import Progress
 from labyrinth.saves import results_db
 from labyrinth.saves.experience import log_path
 from labyrinth.saves.results_db import MatchKey, ResultsDB, ResultsUnusable, results_path

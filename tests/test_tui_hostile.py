@@ -189,7 +189,7 @@ class PanelApp(App):
 async def test_a_models_plan_and_reasoning_in_the_agent_panel_are_words():
     from types import SimpleNamespace
 
-    from labyrinth.agents.side import SideStats
+    from labyrinth.agents.match.side import SideStats
     from labyrinth.engine.wsap import Action
 
     agent = SimpleNamespace(name=f"ollama/{QUIT}", blocking=True)

@@ -11,8 +11,8 @@ import threading
 import pytest
 from textual.widgets import Input, Static
 
-from labyrinth.agents.config import ProviderSettings
-from labyrinth.agents.providers.pacing import Waiting
+from labyrinth.agents.llm.config import ProviderSettings
+from labyrinth.agents.llm.providers.pacing import Waiting
 from labyrinth.tui.app import LabyrinthApp
 from labyrinth.tui.screens.game import GameScreen
 from labyrinth.tui.screens.opening import OpeningScreen

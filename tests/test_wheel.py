@@ -14,8 +14,8 @@ import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 # The [rl] extra's modules: the envs and their rl_*.py parts (commands, views, renders).
-RL_EXTRA = {"labyrinth.agents.gym_env", "labyrinth.agents.pettingzoo_env",
-            *(f"labyrinth.agents.{p.stem}" for p in (REPO / "agents").glob("rl_*.py"))}
+RL_EXTRA = {"labyrinth.agents.gym_env", "labyrinth.agents.pettingzoo_env",  # the documented paths, re-exporting rl/
+            *(f"labyrinth.agents.rl.{p.stem}" for p in (REPO / "agents" / "rl").glob("*.py") if p.stem != "__init__")}
 RL_PACKAGES = {"gymnasium", "pettingzoo", "numpy"}  # what those import from the [rl] extra
 
 

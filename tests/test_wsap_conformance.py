@@ -18,13 +18,13 @@ from collections import Counter
 
 import pytest
 
-from labyrinth.agents.adapters import make_adapter
-from labyrinth.agents.config import ProviderSettings
-from labyrinth.agents.llm_agent import FAILURES_BEFORE_REPLACEMENT, LLMAgent
-from labyrinth.agents.providers.base import ProviderError, Reply, action_response
-from labyrinth.agents.providers.openai import strict_schema
+from labyrinth.agents.llm.config import ProviderSettings
+from labyrinth.agents.llm.llm_agent import FAILURES_BEFORE_REPLACEMENT, LLMAgent
+from labyrinth.agents.llm.providers.base import ProviderError, Reply, action_response
+from labyrinth.agents.llm.providers.openai import strict_schema
+from labyrinth.agents.llm.wsap_messages import parse_action
 from labyrinth.agents.registry import make_transport
-from labyrinth.agents.wsap_messages import parse_action
+from labyrinth.agents.wsap.adapters import make_adapter
 from labyrinth.engine.wsap import (
     Action,
     ActionDef,

@@ -10,12 +10,12 @@ import textwrap
 
 import pytest
 
-from labyrinth.agents.adapters import make_adapter
-from labyrinth.agents.avatars import LabyrinthAvatars
 from labyrinth.agents.base import RuleAgent
-from labyrinth.agents.memory_manager import NOTES_FRAME
+from labyrinth.agents.learning.memory_manager import NOTES_FRAME
+from labyrinth.agents.match.side import ERROR_STREAK
 from labyrinth.agents.registry import make_agent
-from labyrinth.agents.side import ERROR_STREAK
+from labyrinth.agents.wsap.adapters import make_adapter
+from labyrinth.agents.wsap.avatars import LabyrinthAvatars
 from labyrinth.engine import Game
 from labyrinth.engine.wsap import Action, AvatarGameAdapter, AvatarSpec, AvatarState, GameAdapter
 
@@ -150,7 +150,7 @@ def test_achievements_are_announced_once():
 
 AVATAR_SCRIPT = textwrap.dedent("""
     import json, sys
-    from labyrinth.agents.avatars import LabyrinthAvatars
+    from labyrinth.agents.wsap.avatars import LabyrinthAvatars
     from labyrinth.engine.wsap import Action, AvatarSpec
     step = sys.argv[1]
     avatars = LabyrinthAvatars(preset="tiny")
@@ -238,13 +238,13 @@ def test_a_wsap_agent_learns_through_its_game_description_and_leaves_its_reflect
     assert head == USER_DESCRIPTION and json.dumps(died.key_reflection) in lessons
     game.act(Action("LOOK"))
     assert len(log.read()) == 4  # written once a game ends, not before
-    for user, minotaur in played:  # a saved game resumed into a fresh match (agents/resume.py)
+    for user, minotaur in played:  # a saved game resumed into a fresh match (agents/match/resume.py)
         timed_out.match.replay_turn(user, minotaur)
     assert timed_out.done and len(log.read()) == 4  # a game replayed (a saved game resumed) is not remembered again
 
 
 def test_a_wsap_agent_is_told_its_roles_behaviour_lessons_as_our_models_are(tmp_path):
-    from labyrinth.agents.behaviour_lessons import MIN_EVIDENCE
+    from labyrinth.agents.learning.behaviour_lessons import MIN_EVIDENCE
     from labyrinth.saves.experience import Experience
     from tests.test_experience import reflection
 
@@ -288,7 +288,7 @@ def test_the_opponent_learns_from_the_same_log(tmp_path):
 def test_a_resumed_game_keeps_the_achievements_earned_before():
     """What jack_in does with a sleeping avatar: the saved turns are played into a new game, and
     what they had unlocked stays unlocked (not announced again, and listed at jack_out)."""
-    from labyrinth.agents.resume import resume_into
+    from labyrinth.agents.match.resume import resume_into
     from labyrinth.saves.games import SavedGame
 
     played = make_adapter("user", seed=5, preset="tiny", max_turns=400)
@@ -310,9 +310,9 @@ def test_an_opponent_given_as_an_agent_plays_each_reset_afresh_and_a_model_keeps
     copy shares its transport (an SDK client cannot be copied, and its quota's pace is one)."""
     import threading
 
-    from labyrinth.agents.builtin_user import BuiltinUser
-    from labyrinth.agents.llm_agent import LLMAgent
-    from labyrinth.agents.providers.base import Reply
+    from labyrinth.agents.builtin.builtin_user import BuiltinUser
+    from labyrinth.agents.llm.llm_agent import LLMAgent
+    from labyrinth.agents.llm.providers.base import Reply
 
     def play(adapter) -> list:
         adapter.reset()

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import json
 
-from labyrinth.agents.config import ProviderSettings
-from labyrinth.agents.llm_agent import LLMAgent
+from labyrinth.agents.llm.config import ProviderSettings
+from labyrinth.agents.llm.llm_agent import LLMAgent
 from labyrinth.agents.registry import make_transport
 from tests.stubs import Stub, openai_answer
 from tests.test_wsap_conformance import run_episode

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from labyrinth.agents.wsap_messages import (
+from labyrinth.agents.llm.wsap_messages import (
     ActionParseError,
     parse_action,
     step_message,

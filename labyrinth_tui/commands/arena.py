@@ -20,19 +20,19 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from labyrinth.agents.arena import (
+from labyrinth.agents.compete.arena import (
     OUTCOMES,
     ArenaSettings,
     ArenaSummary,
     RecorderFactory,
     run_arena,
 )
-from labyrinth.agents.arena_log import open_memory
-from labyrinth.agents.config import ProviderSettings
-from labyrinth.agents.health import EXIT_INCOMPLETE
+from labyrinth.agents.compete.arena_log import open_memory
+from labyrinth.agents.compete.health import EXIT_INCOMPLETE
+from labyrinth.agents.llm.config import ProviderSettings
+from labyrinth.agents.match.runner import DEFAULT_MAX_TURNS, MatchResult
+from labyrinth.agents.match.schedule import Progress
 from labyrinth.agents.registry import check_configured, parse_contestant, provider_of
-from labyrinth.agents.runner import DEFAULT_MAX_TURNS, MatchResult
-from labyrinth.agents.schedule import Progress
 from labyrinth.saves.config import ConfigError
 from labyrinth.saves.paths import advice
 from labyrinth.saves.results_db import FALLBACK_SHARE_ALLOWED

@@ -20,9 +20,9 @@ from importlib import metadata
 from pathlib import Path
 from typing import TextIO
 
-from labyrinth.agents.config import ProviderSettings
-from labyrinth.agents.providers.base import ProviderError
-from labyrinth.agents.providers.secrets import redact
+from labyrinth.agents.llm.config import ProviderSettings
+from labyrinth.agents.llm.providers.base import ProviderError
+from labyrinth.agents.llm.providers.secrets import redact
 from labyrinth.agents.registry import make_transport
 from labyrinth.saves.avatars import avatars_dir
 from labyrinth.saves.config import ConfigError, config_path, read_config

@@ -21,7 +21,7 @@ import json
 import sys
 from pathlib import Path
 
-from labyrinth.agents.ratings import Rating, rate
+from labyrinth.agents.compete.ratings import Rating, rate
 from labyrinth.engine import DIFFICULTIES, PRESETS
 from labyrinth.engine.wsap.roles import ROLES
 from labyrinth.saves.paths import StorageError

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from labyrinth.agents.memory_manager import ROLES
+from labyrinth.agents.learning.memory_manager import ROLES
 
 LEARNERS = {"both": ROLES, "user": ("user",), "minotaur": ("minotaur",), "none": ()}
 

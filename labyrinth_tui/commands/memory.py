@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from labyrinth.agents.behaviour_lessons import book_of
+from labyrinth.agents.learning.behaviour_lessons import book_of
 from labyrinth.engine import DEFAULT_PRESET, PRESETS
 from labyrinth.saves.atomic import write_json
 from labyrinth.saves.experience import Experience, Reflection, document

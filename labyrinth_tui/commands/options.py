@@ -8,7 +8,7 @@ import argparse
 import secrets
 import sys
 
-from labyrinth.agents.config import ProviderSettings
+from labyrinth.agents.llm.config import ProviderSettings
 from labyrinth.agents.registry import contestant_names
 from labyrinth.engine import DEFAULT_PRESET, DIFFICULTIES, PRESETS
 from labyrinth.engine.rng import DRAWN_SEEDS

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import argparse
 
-from labyrinth.agents.config import DEFAULT_TIMEOUT_S, ProviderSettings
-from labyrinth.agents.config import provider_settings as resolve
+from labyrinth.agents.llm.config import DEFAULT_TIMEOUT_S, ProviderSettings
+from labyrinth.agents.llm.config import provider_settings as resolve
 from labyrinth.agents.registry import UnknownContestant, parse_contestant, provider_of
 from labyrinth.saves.config import MAX_RPM, MAX_TIMEOUT_S, ConfigError, rpm_ok, timeout_ok
 from labyrinth.saves.providers import PROVIDERS

@@ -32,13 +32,13 @@ from dataclasses import asdict, replace
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
-from labyrinth.agents.arena_log import open_memory
-from labyrinth.agents.config import ProviderSettings
-from labyrinth.agents.health import EXIT_INCOMPLETE
-from labyrinth.agents.ratings import Standings, rate
+from labyrinth.agents.compete.arena_log import open_memory
+from labyrinth.agents.compete.health import EXIT_INCOMPLETE
+from labyrinth.agents.compete.ratings import Standings, rate
+from labyrinth.agents.compete.tournament import Entrant, Run, Tournament, run_tournament
+from labyrinth.agents.llm.config import ProviderSettings
+from labyrinth.agents.match.runner import DEFAULT_MAX_TURNS, MatchResult
 from labyrinth.agents.registry import UnknownContestant, check_configured, contestant_names, parse_contestant
-from labyrinth.agents.runner import DEFAULT_MAX_TURNS, MatchResult
-from labyrinth.agents.tournament import Entrant, Run, Tournament, run_tournament
 from labyrinth.engine.wsap.roles import ROLES
 from labyrinth.saves.config import ConfigError
 from labyrinth.saves.paths import replays_dir

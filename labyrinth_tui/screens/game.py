@@ -26,7 +26,7 @@ from textual.containers import Horizontal, Vertical
 from textual.timer import Timer
 from textual.widgets import Footer, Input, Static
 
-from labyrinth.agents.runner import Turn
+from labyrinth.agents.match.runner import Turn
 from labyrinth.engine import UserInput
 from labyrinth.engine.commands import shorten
 from labyrinth.engine.items import USABLE
@@ -309,7 +309,7 @@ class GameScreen(LookAndTravel):
         """A model Minotaur's trouble this turn (its answer replaced by WAIT), and its replacement, once."""
         side = self.session.minotaur
         if side.stats.replaced and not self.replaced_told:
-            from labyrinth.agents.llm_agent import LLMAgent  # loaded already: only a model's agent is replaced
+            from labyrinth.agents.llm.llm_agent import LLMAgent  # loaded already: only a model's agent is replaced
 
             self.replaced_told = True
             agent = side.agent

@@ -16,7 +16,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
-from labyrinth.agents.config import ProviderSettings, provider_settings
+from labyrinth.agents.llm.config import ProviderSettings, provider_settings
 from labyrinth.agents.registry import MINOTAUR_AGENTS, USER_AGENTS, configured_contestants
 from labyrinth.engine import DEFAULT_PRESET, DIFFICULTIES, PRESETS
 from labyrinth.engine.rng import DRAWN_SEEDS

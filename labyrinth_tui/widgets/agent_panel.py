@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from rich.text import Text
 from textual.widgets import Static
 
-from labyrinth.agents.side import Side
+from labyrinth.agents.match.side import Side
 
 from ..terminal_text import printable
 

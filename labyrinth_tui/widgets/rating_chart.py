@@ -20,7 +20,7 @@ from textual.reactive import reactive
 from textual.strip import Strip
 from textual.widget import Widget
 
-from labyrinth.agents.ratings import Rating
+from labyrinth.agents.compete.ratings import Rating
 
 DOTS = ((0x01, 0x02, 0x04, 0x40), (0x08, 0x10, 0x20, 0x80))  # a braille character's dot bits, by column then row
 BLANK = 0x2800  # the empty braille character; a cell's dots are added to it

@@ -1,0 +1,41 @@
+"""Naive opponents, the yardsticks the built-in agents must beat: a user that
+walks at random and a Minotaur that only waits."""
+
+from __future__ import annotations
+
+import random
+
+from labyrinth.engine.items import KINDS
+from labyrinth.engine.wsap import Action, Observation
+
+from ..base import RuleAgent
+
+
+class RandomWalker(RuleAgent):
+    """Walks a random open direction a random number of steps; grabs what it stands by."""
+
+    name = "random"
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(f"{seed}:random-walker")
+
+    def decide(self, observation: Observation) -> Action:
+        reachable = [e for e in observation.nearby_entities if e.type in KINDS and e.interactable]
+        if reachable:
+            return Action("GRAB", {"target": reachable[0].name})
+        ways = [t.direction for t in observation.nearby_terrain]
+        if not ways:
+            return Action("LOOK")
+        return Action("MOVE", {"direction": self.rng.choice(ways), "steps": self.rng.randint(1, 12)})
+
+
+class Waiter(RuleAgent):
+    """A Minotaur that never moves."""
+
+    name = "wait"
+
+    def __init__(self, seed: int) -> None:
+        del seed  # it has no choices to make
+
+    def decide(self, observation: Observation) -> Action:
+        return Action("WAIT")

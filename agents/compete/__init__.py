@@ -1,0 +1,1 @@
+"""Many matches, one verdict: the arena, the tournament, paired differences and ratings."""

@@ -1,0 +1,227 @@
+"""A tournament: every user contestant against every Minotaur contestant on the
+same seeds (paired, so that each pairing meets the same labyrinths), ``repeats``
+times each (a model that samples gives another sample each time), each match
+played through the arena's match (ArenaSettings.play, the one turn loop) in the
+one pool of matches (schedule.play_matches) and kept in the results database as
+it ends.
+
+A match is known by its key: both contestants (a model by its name and its
+setup: endpoint and sampling settings), seed, repeat, the rules, and who learned
+from the experience log. What has a valid result in the database is not played
+again (unless ``fresh``): a tournament that was stopped carries on where it
+stopped, one with a new contestant plays only the new pairings, and a void match
+(a model that did not play it: results_db) is played again.
+
+Several workers may run the same tournament on one database (two terminals, two
+machines): a match is claimed before it is played, so each plays other matches
+and the whole finishes sooner, and nothing is played twice. When a worker has
+nothing left to claim it waits for the matches the others are playing (their
+claims lapse if they die, and it plays those), so every worker ends with the
+whole standings. A match that did not end (a dead worker's, or one stopped by a
+quota) leaves no replay behind: its claim names the file, which the next claimer
+removes.
+
+Only the coordinating thread (the caller's) touches the database: a match is
+written whole, in its own transaction, as soon as it ends.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from labyrinth.engine.wsap.roles import ROLES
+from labyrinth.saves.experience import Reflection
+from labyrinth.saves.paths import StorageError, remove
+from labyrinth.saves.replays import replay_stem
+from labyrinth.saves.results_db import NOBODY, MatchKey, MatchRow, ResultsDB, new_owner, now_iso, project_version
+
+from ..llm.config import ProviderSettings
+from ..match.match_records import MatchResult
+from ..match.schedule import POLL_S, Job, Played, Progress, play_matches
+from .arena import ArenaSettings
+from .health import Health, health
+
+
+@dataclass(frozen=True)
+class Entrant:
+    """A contestant as results know it: its full name (Contestant.resolved) and, for a model, its
+    settings (endpoint and sampling), which are part of who it is."""
+
+    name: str
+    settings: ProviderSettings | None = None  # None: a rule agent
+
+    @property
+    def setup(self) -> str:
+        return self.settings.setup if self.settings else ""
+
+    @property
+    def record(self) -> str:
+        """The settings as a results row keeps them (JSON; never a key)."""
+        return json.dumps(self.settings.public(), sort_keys=True) if self.settings else "{}"
+
+
+@dataclass(frozen=True)
+class Tournament:
+    """What a tournament plays: its contestants, the seeds every pairing plays (``repeats`` times
+    each), and what every match shares."""
+
+    users: tuple[Entrant, ...]
+    minotaurs: tuple[Entrant, ...]
+    seeds: tuple[int, ...]
+    preset: str
+    difficulty: str
+    max_turns: int
+    repeats: int = 1
+    memory: bool = False
+    lessons: tuple[Reflection, ...] = ()
+    learners: tuple[str, ...] = ("user", "minotaur")  # with memory, the roles given lessons
+
+    @property
+    def learned(self) -> str:
+        """Who learns from the experience log, as the results database keeps it (MatchKey.learned)."""
+        return "+".join(role for role in ROLES if role in self.learners) if self.memory else NOBODY
+
+    def keys(self) -> list[MatchKey]:
+        """Every match, seed by seed: a tournament cut short has played every pairing about as often."""
+        return [MatchKey(user.name, minotaur.name, seed, self.preset, self.difficulty, self.max_turns, self.learned,
+                         repeat, user.setup, minotaur.setup)
+                for seed in self.seeds for repeat in range(self.repeats) for user in self.users
+                for minotaur in self.minotaurs]
+
+    def entrant(self, role: str, key: MatchKey) -> Entrant:
+        """The contestant of ``role`` in the match ``key``."""
+        name, setup = getattr(key, role), getattr(key, f"{role}_setup")
+        return next(e for e in (self.users if role == "user" else self.minotaurs) if (e.name, e.setup) == (name, setup))
+
+    def match(self, key: MatchKey) -> ArenaSettings:
+        """The arena's settings for the match ``key``: only the lessons relevant to its seed."""
+        models = tuple((e.name, e.settings) for role in ROLES if (e := self.entrant(role, key)).settings)
+        return ArenaSettings(key.user, key.minotaur, self.preset, self.difficulty, self.max_turns, models,
+                             self.memory, self.lessons, self.learners).for_seed(key.seed)
+
+    def row(self, played: Played[MatchKey], r: MatchResult, run_began: str) -> MatchRow:
+        """A finished match as the database keeps it, judged valid or void: ``r``, its result
+        (``played.result``, found set); ``run_began``: when the tournament run began."""
+        key = played.name
+        sides = {role: getattr(r, role).record(self.entrant(role, key).record) for role in ROLES}
+        return MatchRow(**asdict(key), outcome=r.outcome, turns=r.turns, game_time=r.game_time,
+                        wall_s=round(played.wall_s, 3), replay=played.replay, user_side=sides["user"],
+                        minotaur_side=sides["minotaur"], version=project_version(), run_began=run_began).judged()
+
+
+@dataclass
+class Run:
+    """What a tournament run did: for a live view while it runs, and for the end."""
+
+    progress: Progress = field(default_factory=Progress)
+    skipped: int = 0  # had a valid result already
+    done: list[MatchRow] = field(default_factory=list)  # played here, in finishing order
+    elsewhere: int = 0  # played by another worker while this one ran
+    stopped: str | None = None  # why the run stopped early (a quota's too long wait)
+    stopped_wait_s: float | None = None  # how long that quota asked to wait, when it said
+
+    @property
+    def void(self) -> list[MatchRow]:
+        return [row for row in self.done if not row.valid]
+
+    def health(self) -> list[Health]:
+        """Each model contestant's calls over the matches played here."""
+        return health((getattr(row, role), row.side(role), not row.valid) for row in self.done for role in ROLES)
+
+    @property
+    def complete(self) -> bool:
+        """Every match was played, by the contestants themselves (no void, none left)."""
+        return self.stopped is None and not self.void and self.progress.ended + self.skipped + self.elsewhere \
+            >= self.progress.total
+
+
+def run_tournament(tournament: Tournament, db: ResultsDB, *, concurrency: int = 1, fresh: bool = False,
+                   replays: Path | None = None, run: Run | None = None,
+                   on_result: Callable[[MatchRow, MatchResult], None] | None = None,
+                   poll_s: float = POLL_S) -> Run:
+    """Play every match of ``tournament`` without a valid result in ``db`` (all of them when
+    ``fresh``), up to ``concurrency`` at once, sharing the work with other workers on ``db``, and
+    write each to ``db`` as it ends; ``on_result`` hears of each too (in finishing order). Every
+    match is kept as begun now (the play order: the results database's docstring). On the way
+    out (Ctrl-C included), the partial replays of matches it did not finish are removed."""
+    run_began, owner = now_iso(), new_owner()
+    run = run or Run()
+    keys = tournament.keys()
+    already = set() if fresh else db.played(keys)
+    todo = [key for key in keys if key not in already]
+    run.progress.total, run.skipped = len(keys), len(keys) - len(todo)
+    waiting_on: set[MatchKey] = set()  # claimed by another worker when this one came to them
+    mine: dict[MatchKey, Path | None] = {}  # claimed here and not ended: each one's replay file
+
+    def job(key: MatchKey) -> Job[MatchKey]:
+        stem = replay_stem(key.preset, key.seed, key.user, key.minotaur, _tag(key))
+        return Job(key, tournament.match(key), key.seed, replays, stem if replays else None)
+
+    def may_start(job: Job[MatchKey]) -> bool:
+        path = job.replays / f"{job.stem}.jsonl" if job.replays else None
+        taken, left = db.claim(job.name, owner, str(path) if path else None, fresh=fresh)
+        if not taken:
+            waiting_on.add(job.name)
+            return False
+        if left and replays is not None:
+            _remove(Path(left), replays)  # a lapsed claim's partial replay
+        mine[job.name] = path
+        return True
+
+    def ended(played: Played[MatchKey]) -> None:
+        key = played.name
+        mine.pop(key, None)
+        result = played.result
+        if result is None:  # stopped unfinished: played again by the next run
+            db.release(key, owner)
+            if run.stopped is None:
+                run.stopped, run.stopped_wait_s = played.stopped, played.wait_s
+            return
+        row = tournament.row(played, result, run_began)
+        db.record(row, replace=fresh, owner=owner)
+        run.done.append(row)
+        if on_result:
+            on_result(row, result)
+
+    def more() -> list[Job[MatchKey]] | None:
+        """The matches others were playing: ended (counted), still theirs (wait), or theirs no more."""
+        finished = db.kept_since(waiting_on, run_began)
+        run.elsewhere += len(finished)
+        waiting_on.difference_update(finished)
+        held = db.claimed_elsewhere(waiting_on, owner)
+        free = sorted(waiting_on - held)
+        waiting_on.difference_update(free)
+        if free:
+            return [job(key) for key in free]
+        return [] if held else None
+
+    try:
+        run.stopped = play_matches((job(key) for key in todo), ended, concurrency=concurrency,
+                                   progress=run.progress, may_start=may_start, more=more,
+                                   on_tick=lambda: db.renew(mine, owner), poll_s=poll_s) or run.stopped
+    finally:
+        # Matches not ended (Ctrl-C, an error): their partial replays go. Their claims stay: a match's
+        # thread may yet create its file before this process ends, and the claim names that file for
+        # the next claimer to remove (a claim of a process that is gone holds nothing).
+        for path in mine.values():
+            if path is not None and replays is not None:
+                _remove(path, replays)
+    return run
+
+
+def _tag(key: MatchKey) -> str:
+    """What tells a match's replay file from another of the same names and seed: its repeat, and
+    the contestants' setups (a short mark)."""
+    setups = "".join(s[:4] for s in (key.user_setup, key.minotaur_setup) if s)
+    return "-".join(part for part in (f"r{key.repeat}" if key.repeat else "", setups) if part)
+
+
+def _remove(path: Path, replays: Path) -> None:
+    """Remove a partial replay of ``replays`` (a file elsewhere is never touched)."""
+    try:
+        remove(path, replays)
+    except StorageError:
+        pass  # outside the replays directory, or not removable: left as it is

@@ -1,0 +1,1 @@
+"""Learning across games: the digest of a game, reflections and lessons, behaviour lessons."""

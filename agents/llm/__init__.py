@@ -1,0 +1,1 @@
+"""The LLM agent for every provider: its settings, its prompts and replies, and the providers' transports."""

@@ -1,0 +1,228 @@
+"""One role of a game played by an agent: what it perceives, how its answers
+are timed, checked and replaced by the fallback, and the feedback it gets.
+
+The turn loop (runner.py's Match) holds a Side for each seat an agent fills
+(it is asked), and an OutsideSide for a seat played from outside (the keyboard,
+a pipe, a WSAP caller: its input is pushed).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
+
+from labyrinth.engine import GameState, GameStateResponse, MinotaurDecision, MinotaurObservation, UserInput
+from labyrinth.engine.commands import BadInput
+from labyrinth.engine.turn import TurnResult
+from labyrinth.engine.world import World
+from labyrinth.engine.wsap import Action, ActionResult
+from labyrinth.engine.wsap.perception import UserPerception
+from labyrinth.engine.wsap.roles import ROLES
+from labyrinth.saves.results_db import SideRecord
+
+from ..base import Agent
+from ..llm.providers.base import ProviderError, QuotaError
+
+View = GameStateResponse | MinotaurObservation  # what a seat is shown of the game: its role's view
+
+
+@runtime_checkable
+class Exchanging(Protocol):
+    """An agent that keeps its last exchange with a model (an LLM agent), for the trajectory."""
+
+    last_exchange: dict[str, Any] | None
+
+ERROR_STREAK = 3  # the user's ERRORs in a row before it is given LOOK
+
+
+@dataclass
+class SideStats:
+    """How one side's answers went over a match."""
+
+    decisions: int = 0
+    fallbacks: int = 0  # turns played by the fallback instead of the agent
+    invalid: int = 0  # answers that were not a valid action
+    exceptions: int = 0  # decide() or reflect() raised
+    provider_errors: int = 0  # an LLM call that failed for good (after retries): timeout, refused, 429, 5xx
+    timeouts: int = 0  # turns whose answer missed the match's deadline (a model call that timed out is a provider error)
+    errors: int = 0  # valid commands the game answered with ERROR
+    think_s: float = 0.0  # time spent in decide()
+    calls: int = 0  # an LLM agent's model calls: every decision's, the plan's and the lesson's
+    answered: int = 0  # of those, the calls that came back with a reply (usable or not)
+    call_s: float = 0.0  # the time those calls took
+    quota_waits: int = 0  # waits for a quota's end or the pace before a call could start
+    quota_wait_s: float = 0.0
+    tokens_in: int = 0  # from the LLM API's usage fields, when there are any, for all those calls
+    tokens_out: int = 0  # reasoning included
+    reasoning_tokens: int = 0  # of tokens_out, those spent thinking before the answer
+    replaced: bool = False  # the agent's provider kept failing and the built-in agent took over
+    last_error: str | None = None  # the last call's failure, one line (never a key)
+
+    def record(self, settings: str = "{}") -> SideRecord:
+        """These counts as a results row keeps them; ``settings``: the model's, as JSON ({} for a rule agent)."""
+        return SideRecord(settings, self.decisions, self.fallbacks, self.invalid, self.provider_errors, self.errors,
+                          self.exceptions, self.timeouts, self.calls, self.answered, round(self.call_s, 4),
+                          self.quota_waits, round(self.quota_wait_s, 3), self.tokens_in, self.tokens_out,
+                          self.reasoning_tokens, self.replaced, self.last_error)
+
+
+class MatchStopped(Exception):
+    """A model's quota asks for a longer wait than a match may be held: a match whose results are
+    published stops here, unfinished, rather than play its turns by the fallback. ``wait_s``: the
+    wait asked for, when known."""
+
+    def __init__(self, message: str, wait_s: float | None = None) -> None:
+        super().__init__(message)
+        self.wait_s = wait_s
+
+
+class Side:
+    """An agent in one role ("user" or "minotaur") of a game: a seat that is asked. With
+    ``quota_stops``, a quota wait longer than the hold stops the match (MatchStopped) instead of
+    playing the turn by the fallback."""
+
+    asked = True
+
+    def __init__(self, role: str, agent: Agent, world: World, state: GameState, first_view: View,
+                 quota_stops: bool = False) -> None:
+        self.role, self.agent, self.quota_stops = role, agent, quota_stops
+        self.knowledge = ROLES[role]
+        self.perception = self.knowledge.perception(world)
+        self.stats = SideStats()
+        self.error_streak = 0
+        self.last_action: Action | None = None  # the agent's last answer, reasoning and all (for displays)
+        self.exchange: dict[str, Any] | None = None  # an LLM agent's last prompt and reply (for the trajectory)
+        self.observation = self.perception.observe(state, first_view)
+        if hasattr(agent, "seated"):  # the game's difficulty, which a rule agent (or its stand-in) plays by
+            agent.seated(state.difficulty)
+        if hasattr(agent, "count_calls_in"):  # an LLM agent counts its calls' tokens and time here
+            agent.count_calls_in(self.stats)
+        try:
+            agent.initialize(self.knowledge.description, self.knowledge.actions)
+            self.plan = list(agent.plan(self.observation.current_goals))
+        except Exception as exc:  # an agent's failure is a value, never a crash: it is counted
+            self.stats.exceptions += 1
+            self.plan = [f"(no plan: {type(exc).__name__}: {exc})"]
+
+    def ask(self) -> tuple[Action | None, str | None]:
+        """The agent's action for the current observation, or None and why there is none."""
+        self.exchange = None
+        if self.error_streak >= ERROR_STREAK:
+            return None, f"{self.error_streak} ERRORs in a row"  # not asked: the answer would be overruled
+        began = time.perf_counter()
+        if isinstance(self.agent, Exchanging) and self.agent.last_exchange is not None:
+            self.agent.last_exchange = None
+        try:
+            action = self.agent.decide(self.observation)
+        except Exception as exc:
+            self.stats.exceptions += 1
+            return None, f"the agent failed: {type(exc).__name__}: {exc}"
+        finally:
+            self.stats.decisions += 1
+            self.stats.think_s += time.perf_counter() - began
+            self._account()
+        failure = getattr(self.agent, "failure", None)  # an LLM agent that answered noop for its model says why
+        if failure is not None:
+            if isinstance(failure, QuotaError) and self.quota_stops:
+                raise MatchStopped(f"the {self.role}'s model: {failure}", failure.wait_s)
+            if isinstance(failure, ProviderError):
+                self.stats.provider_errors += 1
+            else:
+                self.stats.invalid += 1
+            return None, str(failure)
+        if not isinstance(action, Action):
+            return None, f"the agent answered {type(action).__name__}, not an Action"
+        self.last_action = action
+        return action, None
+
+    def _account(self) -> None:
+        """An LLM agent's last exchange, and whether its provider was replaced (its calls' tokens and
+        time it counts itself, into these stats: count_calls_in)."""
+        self.exchange = getattr(self.agent, "last_exchange", None)
+        self.stats.replaced = getattr(self.agent, "replacement", None) is not None
+
+    def command(self, action: Action | None, why: str | None) -> tuple[UserInput | MinotaurDecision, str | None]:
+        """The engine input for ``action``, or the fallback and why it was used."""
+        if action is not None:
+            try:
+                return self.knowledge.to_engine(action), None
+            except BadInput as exc:
+                self.stats.invalid += 1
+                why = str(exc)
+        self.stats.fallbacks += 1
+        return self.knowledge.fallback, why
+
+    def tell(self, result: TurnResult, why: str | None, done: bool, busy: bool = False) -> None:
+        """The new observation, and the feedback on the action this side sent (``why``: the
+        reason its answer was replaced by the fallback). An agent still answering an earlier
+        turn (``busy``) is not disturbed: its next question will hold the new observation."""
+        role = self.knowledge
+        refused = role.refused(result)
+        if refused:
+            self.stats.errors += 1
+            self.error_streak += 1
+        else:
+            self.error_streak = 0
+        del self.observation  # let go first: a perception builds an observation it handed out only if still held
+        self.observation = self.perception.observe(result.state, role.view(result), result.events)
+        ok, text = not refused, role.view(result).raw_text_output
+        if why:
+            ok, text = False, f"Your answer was not used ({why}); {role.fallback.model_dump_json(exclude_none=True)} " \
+                              f"was played in its place (the result below is that one's).\n{text}"
+        if busy:
+            return
+        try:
+            self.agent.reflect(ActionResult(ok, text, role.reward(result), [], done, self.observation))
+        except Exception:  # counted, and the game goes on
+            self.stats.exceptions += 1
+
+
+class Outside:
+    """A seat played from outside: its input is pushed to the turn loop (the keyboard, the gsm
+    pipe, a WSAP caller's ``act``, a replay's record), never asked for. It is told every turn
+    like an agent's side; with ``observe`` it keeps the role's observation, for a front that
+    shows it (the TUI's map, a WSAP caller). With ``stand_in`` a user command the game refuses
+    is played as that input instead (a reinforcement-learning env's 1-second HALT, so that every
+    step is a turn); without, it is answered with an ERROR and nothing happens."""
+
+    blocking = False
+
+    def __init__(self, name: str, observe: bool = True, stand_in: UserInput | None = None) -> None:
+        self.name, self.observe, self.stand_in = name, observe, stand_in
+
+    def seat(self, role: str, world: World, state: GameState, first_view: View) -> OutsideSide:
+        return OutsideSide(role, self, world, state, first_view)
+
+
+class OutsideSide:
+    """The turn loop's view of an Outside seat: its counts and, when kept, its observation."""
+
+    asked = False
+
+    def __init__(self, role: str, outside: Outside, world: World, state: GameState, first_view: View) -> None:
+        self.role, self.agent, self.knowledge = role, outside, ROLES[role]
+        self.stand_in = outside.stand_in
+        self.stats = SideStats()
+        self.plan: list[str] = []
+        self.exchange: dict[str, Any] | None = None
+        self.perception = self.knowledge.perception(world) if outside.observe else None
+        self.observation = self.perception.observe(state, first_view) if self.perception else None
+
+    def tell(self, result: TurnResult, why: str | None, done: bool, busy: bool = False) -> None:
+        """Count the input (refused or played) and, when kept, update the observation."""
+        self.stats.decisions += 1
+        if self.knowledge.refused(result):
+            self.stats.errors += 1
+        if self.perception is not None:
+            self.observation = None  # let go first, as Side.tell does
+            self.observation = self.perception.observe(result.state, self.knowledge.view(result), result.events)
+
+
+def user_map(seat: Side | OutsideSide) -> UserPerception:
+    """The user's seat's perception, the map the user has seen: a user's knowledge makes a
+    UserPerception, and each user's seat keeps one (an agent's always; an Outside seat's unless
+    it is told not to observe, which only a replay's Minotaur is)."""
+    perception = seat.perception
+    assert isinstance(perception, UserPerception), "the user's seat keeps no map"
+    return perception

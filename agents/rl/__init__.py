@@ -1,0 +1,1 @@
+"""The reinforcement-learning environments: Gymnasium, PettingZoo, their spaces, views and renders."""

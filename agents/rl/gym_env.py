@@ -1,0 +1,128 @@
+"""The Labyrinth as a Gymnasium environment: one role, the other played by an agent of
+ours. Importing this module registers ``Labyrinth/User-v0`` and ``Labyrinth/Minotaur-v0``:
+
+    import gymnasium as gym
+    import labyrinth.agents.rl.gym_env  # noqa: F401  (registers the environments)
+    env = gym.make("Labyrinth/User-v0", preset="small", opponent="builtin", max_turns=400)
+
+Each step is one turn of a Match (runner.py, the one turn loop) through rl/game.py: the
+env's role is an Outside seat whose command is pushed, the opponent an asked seat. A
+command the game refuses (a masked one: GRAB with nothing in reach) is played as one
+second of standing still, and ``info["refused"]`` says why: every step counts. The
+actions are rl/commands.py's, the observation rl/spaces.py's (numbers; ``text=True`` adds
+the WSAP text), the rewards the role's WSAP rewards (``shaping=True`` adds the user's
+training terms of rl/shaping.py). The env pickles and copies as its
+settings, its generator and the game's inputs, replayed into a new game.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from labyrinth.engine.rng import DRAWN_SEEDS
+from labyrinth.engine.wsap.roles import ROLES
+
+from ..base import Agent, fresh_copy
+from ..match.runner import DEFAULT_MAX_TURNS
+from ..registry import make_agent
+from .commands import COMMANDS, action_names
+from .game import PicklesAsReplay, RLGame, checked_max_turns
+from .render import RENDER_MODES, Renderer
+from .shaping import Shaping
+from .spaces import observation_space
+
+
+class LabyrinthEnv(PicklesAsReplay, gym.Env):
+    """One role of the Labyrinth; ``opponent`` (a registry name, or an agent) plays the other. An
+    agent is copied as it is given, and every game is played by a fresh copy of that copy
+    (base.fresh_copy): the same seed gives the same game."""
+
+    metadata = {"render_modes": list(RENDER_MODES), "render_fps": 4}
+
+    def __init__(self, role: str = "user", preset: str = "standard", difficulty: str = "normal",
+                 opponent: str | Agent = "builtin", max_turns: int = DEFAULT_MAX_TURNS, text: bool = False,
+                 render_mode: str | None = None, shaping: bool = False) -> None:
+        if role not in ROLES:
+            raise ValueError(f"role must be one of {', '.join(ROLES)}, not {role!r}")
+        if render_mode not in (None, *RENDER_MODES):
+            raise ValueError(f"render_mode must be None or one of {', '.join(RENDER_MODES)}, not {render_mode!r}")
+        if shaping and role != "user":
+            raise ValueError("shaping pays the user's exploring and approach to the stones: it has no Minotaur's")
+        self.shapes = bool(shaping)
+        self.shaping: Shaping | None = None  # the game's shaping terms, when shaped
+        self.role, self.other = role, ROLES[role].other
+        self.preset, self.difficulty, self.opponent = preset, difficulty, opponent
+        self.max_turns = checked_max_turns(max_turns)
+        self.pristine = None if isinstance(opponent, str) else fresh_copy(opponent)  # as given, never played
+        self.text, self.render_mode = bool(text), render_mode
+        self.action_names = action_names(role)
+        self.action_space = spaces.Discrete(len(COMMANDS[role]))
+        self.observation_space = observation_space(role, self.text)
+        self.game: RLGame | None = None
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
+        """A new game: its seed is drawn from the env's generator, which ``seed`` seeds."""
+        super().reset(seed=seed)
+        self.game = self._new_game(int(self.np_random.integers(DRAWN_SEEDS)))
+        self.shaping = Shaping(self.game.match) if self.shapes else None
+        self._show()
+        return self.game.observation(self.role), self.game.info(self.role)
+
+    def step(self, action):
+        game = self._started()
+        reward = game.step({self.role: action})[self.role]
+        if self.shaping is not None:
+            reward += self.shaping.reward()
+        self._show()
+        return (game.observation(self.role), reward, game.terminated, game.truncated, game.info(self.role))
+
+    def render(self) -> str | np.ndarray | None:
+        """The role's window and status: text ("ansi", printed by "human") or a tile picture ("rgb_array")."""
+        if self.render_mode is None or self.game is None:
+            return None
+        return Renderer(self.render_mode).draw(self.game, [self.role])
+
+    def action_masks(self) -> np.ndarray:
+        """The mask of the commands that can be carried out now (sb3-contrib's MaskablePPO reads it)."""
+        return self._started().mask(self.role)
+
+    @property
+    def match(self):
+        """The game's Match (its seed, its turns, its seats), once reset."""
+        return self._started().match
+
+    def _show(self) -> None:
+        if self.render_mode == "human":
+            self.render()
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {k: v for k, v in super().__getstate__().items() if k != "shaping"}  # made again from the game
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        super().__setstate__(state)
+        self.shaping = Shaping(self.game.match) if self.shapes and self.game is not None else None
+
+    def _new_game(self, game_seed: int) -> RLGame:
+        opponent: Agent
+        if isinstance(self.opponent, str):
+            opponent = make_agent(self.other, self.opponent, game_seed, preset=self.preset)
+        else:  # an agent given: every game a fresh copy of it as it was given
+            assert self.pristine is not None, "an agent given is kept as given"
+            opponent = fresh_copy(self.pristine)
+        return RLGame([self.role], {self.other: opponent}, seed=game_seed, preset=self.preset,
+                      difficulty=self.difficulty, max_turns=self.max_turns, text=self.text)
+
+
+
+def _register() -> None:
+    for role in ROLES:
+        env_id = f"Labyrinth/{role.capitalize()}-v0"
+        if env_id not in gym.registry:
+            gym.register(env_id, entry_point=f"{__name__}:LabyrinthEnv", kwargs={"role": role})
+
+
+_register()

@@ -1,0 +1,172 @@
+"""The Minotaur's numeric observation, on the user's design (rl/user_view.py): binary planes
+of its window and of a coarse map of the hunting ground, one-hots, fractions of known spans.
+
+It knows its labyrinth, so its planes hold every cell; what it remembers is the intruder:
+the last sighting and the last noise (its observation's ``last_seen`` and ``last_heard``),
+which the map marks and the numbers give as ways and ages. The README documents each key.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+
+from labyrinth.engine.cells import CRAWLWAY, FLOOR, RAMP_DOWN, RAMP_UP, ROCK
+from labyrinth.engine.constants import JUMP_COOLDOWN_TICKS, JUMP_MAX_TICKS, PARALYSIS_TICKS, TICKS_PER_SECOND
+from labyrinth.engine.geometry import Pos
+from labyrinth.engine.items import ITEM, ITEM_ORDER, KINDS
+from labyrinth.engine.turn import TurnResult
+
+from ..match.runner import Match
+from .planes import (
+    COARSE,
+    RADIUS,
+    SIDE,
+    Ground,
+    flags,
+    item_plane,
+    kind_table,
+    mark_coarse,
+    mark_window,
+    one_hot,
+    planes_space,
+    unit_box,
+    window_planes,
+)
+from .user_view import DIRECTIONS, SIGHTING_SPAN_S, STATUSES
+
+WINDOW_PLANES = ("rock", "open", "crawlway", "ramp_up", "ramp_down", *map(item_plane, ITEM_ORDER),
+                 "intruder", "noise", "sighting")
+_W = {name: i for i, name in enumerate(WINDOW_PLANES)}
+# "open": where it may stand (never a crawlway, which is the intruder's refuge).
+_KINDS = kind_table({ROCK: [_W["rock"]], FLOOR: [_W["open"]], CRAWLWAY: [_W["crawlway"]],
+                     RAMP_UP: [_W["open"], _W["ramp_up"]], RAMP_DOWN: [_W["open"], _W["ramp_down"]]},
+                    _W["ramp_down"] + 1)
+MEMORY_PLANES = ("open", "crawlway", "ramp", "you", *KINDS, "noise", "sighting")  # a plane for each kind of item
+_M = {name: i for i, name in enumerate(MEMORY_PLANES)}
+_PAD = 2 * RADIUS  # how far beyond the ground a level's kinds are kept: the window's reach, and as much again
+_SPANS_S = np.array([JUMP_COOLDOWN_TICKS, JUMP_MAX_TICKS, PARALYSIS_TICKS], np.float32) / TICKS_PER_SECOND
+
+SPACES: dict[str, spaces.Space] = {
+    "map": planes_space(len(WINDOW_PLANES), SIDE),
+    "memory": planes_space(len(MEMORY_PLANES), COARSE),
+    "position": unit_box(3),
+    "timers": unit_box(4),
+    "cue": unit_box(len(STATUSES) + 2),
+    "exits": unit_box(len(DIRECTIONS)),
+    "items_lying": unit_box(len(ITEM_ORDER) * 4, signed=True),  # four numbers an item, in ITEM_ORDER
+    "intruder": unit_box(2 * 5, signed=True),  # the last sighting's five numbers, then the last noise's
+}
+
+
+def _xyz(c: Any) -> Pos:
+    return c.x, c.y, c.z
+
+
+class MinotaurView:
+    """One game's numeric observation of the Minotaur; ``update`` after every turn (its
+    memory is its observation's, so there is nothing to keep but the labyrinth's planes)."""
+
+    def __init__(self, match: Match, max_turns: int) -> None:
+        self.match, self.max_turns = match, max_turns
+        self.ground = Ground(match.preset)
+        self._levels: dict[int, np.ndarray] = {}  # the kinds of each level's cells around the ground (_kinds)
+        self._coarse: dict[int, np.ndarray] = {}  # the coarse planes of the labyrinth itself, by level
+
+    def update(self, result: TurnResult) -> None:
+        """Nothing to keep: the observation carries the Minotaur's memory."""
+
+    def observe(self) -> dict[str, Any]:
+        match, g = self.match, self.ground
+        o = match.last.observation
+        here = _xyz(o.position)
+        return {
+            "map": self._window(o, here),
+            "memory": self._memory(o, here),
+            "position": np.array(g.position(here), np.float32),
+            "timers": np.array([min(match.turns / self.max_turns, 1.0),
+                                *np.minimum(np.array([o.cooldown_time, o.jump_time_left, o.paralysis_time_left],
+                                                     np.float32) / _SPANS_S, 1.0)], np.float32),
+            "cue": np.array(one_hot(STATUSES, o.temporal_status) + [float(o.sees_user), float(o.noises_heard > 0)],
+                            np.float32),
+            "exits": np.array(flags(DIRECTIONS, o.visible_paths), np.float32),
+            "items_lying": self._items(o, here),
+            "intruder": np.array(self._trace(o.last_seen, here, o.game_time)
+                                 + self._trace(o.last_heard, here, o.game_time), np.float32),
+        }
+
+    def _window(self, o: Any, here: Pos) -> np.ndarray:
+        grid = window_planes(self._cells(here), _KINDS, len(WINDOW_PLANES))
+        for item in o.items:
+            mark_window(grid, _W[item_plane(item.name)], here, _xyz(item.position))
+        if o.user_position:
+            mark_window(grid, _W["intruder"], here, _xyz(o.user_position))
+        if o.last_heard:
+            mark_window(grid, _W["noise"], here, _xyz(o.last_heard.position))
+        if o.last_seen:
+            mark_window(grid, _W["sighting"], here, _xyz(o.last_seen.position))
+        return grid
+
+    def _memory(self, o: Any, here: Pos) -> np.ndarray:
+        g, z = self.ground, here[2]
+        grid = np.zeros((len(MEMORY_PLANES), COARSE, COARSE), np.uint8)
+        grid[:_M["ramp"] + 1] = self._level(z)
+        mark_coarse(grid, _M["you"], g, z, [here])
+        for kind in KINDS:
+            mark_coarse(grid, _M[kind], g, z, [_xyz(i.position) for i in o.items if ITEM[i.name].kind == kind])
+        if o.last_heard:
+            mark_coarse(grid, _M["noise"], g, z, [_xyz(o.last_heard.position)])
+        if o.last_seen:
+            mark_coarse(grid, _M["sighting"], g, z, [_xyz(o.last_seen.position)])
+        return grid
+
+    def _cells(self, here: Pos) -> bytes:
+        """The window's cell kinds, row by row, north first: cut from the level's kinds around the ground
+        (read from the world once a game), or read row by row beyond it."""
+        x, y, z = here
+        kinds = self._kinds(z)
+        g = self.ground
+        row, col = g.top + _PAD - (y + RADIUS), x - RADIUS - (g.x0 - _PAD)
+        if 0 <= row and row + SIDE <= kinds.shape[0] and 0 <= col and col + SIDE <= kinds.shape[1]:
+            return kinds[row:row + SIDE, col:col + SIDE].tobytes()
+        world = self.match.game.world
+        return b"".join(world.row(x - RADIUS, SIDE, r, z) for r in range(y + RADIUS, y - RADIUS - 1, -1))
+
+    def _kinds(self, z: int) -> np.ndarray:
+        """The kinds of level ``z``'s cells over the ground and _PAD around it, north first: fixed for the game."""
+        kinds = self._levels.get(z)
+        if kinds is None:
+            g, world = self.ground, self.match.game.world
+            rows = range(g.top + _PAD, g.y0 - _PAD - 1, -1)
+            kinds = self._levels[z] = np.frombuffer(b"".join(world.row(g.x0 - _PAD, g.width + 2 * _PAD, r, z)
+                                                             for r in rows), np.uint8).reshape(len(rows), -1)
+        return kinds
+
+    def _level(self, z: int) -> np.ndarray:
+        """The labyrinth's coarse planes on level ``z`` (open, crawlway, ramp): fixed for the game, so made once."""
+        planes = self._coarse.get(z)
+        if planes is None:
+            g = self.ground
+            kinds = self._kinds(z)[_PAD:_PAD + g.height, _PAD:_PAD + g.width]
+            planes = self._coarse[z] = g.pool(np.stack([np.isin(kinds, (FLOOR, RAMP_UP, RAMP_DOWN)),
+                                                        kinds == CRAWLWAY,
+                                                        np.isin(kinds, (RAMP_UP, RAMP_DOWN))]).view(np.uint8))
+        return planes
+
+    def _items(self, o: Any, here: Pos) -> np.ndarray:
+        """Each item lying (it knows where): there (1), and the way to it as fractions of the ground."""
+        items = np.zeros((len(ITEM_ORDER), 4), np.float32)
+        where = {i.name: _xyz(i.position) for i in o.items}
+        for k, name in enumerate(ITEM_ORDER):
+            if name in where:
+                items[k] = (1.0, *self.ground.offset(here, where[name]))
+        return items.ravel()
+
+    def _trace(self, trace: Any, here: Pos, now_s: float) -> list[float]:
+        """A sighting or a noise: known (1), the way to it, its age as a fraction of a minute."""
+        if trace is None:
+            return [0.0] * 5
+        return [1.0, *self.ground.offset(here, _xyz(trace.position)),
+                min((now_s - trace.game_time) / SIGHTING_SPAN_S, 1.0)]

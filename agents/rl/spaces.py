@@ -1,0 +1,56 @@
+"""Each role's observation as a reinforcement-learning environment gives it: the numeric
+keys of its view (rl/user_view.py, rl/minotaur_view.py) and, with ``text=True``, the WSAP
+text an LLM agent reads. The Gymnasium and PettingZoo envs both read the spaces from
+here, so that the two offer the same observation per role.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from gymnasium import spaces
+
+from ..match.runner import Match, Outside
+from . import minotaur_view, user_view
+from .commands import STAND_IN
+
+CHARSET = "".join(map(chr, range(32, 127))) + "\n"  # the WSAP text is printable ASCII in lines
+# Characters: the text is bounded by construction (fixed sections, eight recent events, at most four items and
+# the opponent nearby, an 11 x 11 map); played games stay under 1,600 (tests/test_gym_env.py checks by play).
+TEXT_MAX = 8192
+
+View = user_view.UserView | minotaur_view.MinotaurView
+VIEWS: dict[str, tuple[dict[str, spaces.Space], Callable[[Match, int], View]]] = {
+    "user": (user_view.SPACES, user_view.UserView),
+    "minotaur": (minotaur_view.SPACES, minotaur_view.MinotaurView),
+}
+
+
+def observation_space(role: str, text: bool = False) -> spaces.Dict:
+    """The role's observation: its numeric keys, and the WSAP text first when ``text``."""
+    fields: dict[str, spaces.Space] = {"text": spaces.Text(TEXT_MAX, charset=CHARSET)} if text else {}
+    return spaces.Dict({**fields, **VIEWS[role][0]})
+
+
+def seat(role: str, text: bool) -> Outside:
+    """The Outside seat an environment plays ``role`` from: it keeps the role's perception when
+    the observation reads it (the user's numbers always, the text of either), and plays a
+    command the game refuses as one second of standing still (commands.STAND_IN)."""
+    return Outside("gym", observe=text or role == "user", stand_in=STAND_IN)
+
+
+def view(match: Match, role: str, max_turns: int) -> View:
+    """A fresh game's numeric observation of ``role``, to ``update`` after every turn."""
+    return VIEWS[role][1](match, max_turns)
+
+
+def observe(match: Match, role: str, numbers: View, text: bool) -> dict[str, Any]:
+    """The role's observation of the Match as it stands."""
+    obs: dict[str, Any] = {}
+    if text:
+        observation = match.seats[role].observation
+        assert observation is not None, "a learner's seat observes every turn"
+        obs["text"] = observation.to_text()
+    obs.update(numbers.observe())
+    return obs

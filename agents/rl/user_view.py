@@ -1,0 +1,237 @@
+"""The user's numeric observation: what it perceives and remembers, as numbers a network
+reads as they are (binary planes, one-hots, fractions of known spans), never a raw
+coordinate, a raw second or a category code read as a magnitude.
+
+It reads the user's perception (engine/wsap/perception.py: the cells it has seen, the items
+where it saw them, the stones' last hum) and keeps what the perception does not: the trail
+as an array, where each hum was heard, where and when the Minotaur was last seen. The
+README's "For agents" section documents each key.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from itertools import islice
+from typing import Any, get_args
+
+import numpy as np
+from gymnasium import spaces
+
+from labyrinth.engine import events as ev
+from labyrinth.engine.cells import CRAWLWAY, FLOOR, RAMP_DOWN, RAMP_UP, ROCK
+from labyrinth.engine.constants import (
+    JUMP_COOLDOWN_TICKS,
+    LANTERN_RESPAWN_TICKS,
+    PARALYSIS_TICKS,
+    TICKS_PER_SECOND,
+    WORLD_SIZE,
+)
+from labyrinth.engine.geometry import Pos
+from labyrinth.engine.items import ITEM, ITEM_ORDER, KINDS, STONES
+from labyrinth.engine.schemas import AudioDirection, Direction, Proximity, TemporalStatus
+from labyrinth.engine.turn import TurnResult
+from labyrinth.engine.wsap.perception import NOT_SEEN
+
+from ..match.runner import Match
+from ..match.side import user_map
+from .planes import (
+    COARSE,
+    COMPASS_VECTORS,
+    RADIUS,
+    SIDE,
+    Ground,
+    flags,
+    item_plane,
+    kind_table,
+    mark_coarse,
+    mark_window,
+    one_hot,
+    planes_space,
+    unit_box,
+    window_planes,
+)
+
+# The window's planes: the cells' kinds first (from the perception's memory), then the marks.
+WINDOW_PLANES = ("rock", "open", "unknown", "crawlway", "ramp_up", "ramp_down", *map(item_plane, ITEM_ORDER),
+                 "trail", "minotaur")
+_W = {name: i for i, name in enumerate(WINDOW_PLANES)}
+_KINDS = kind_table({ROCK: [_W["rock"]], FLOOR: [_W["open"]], CRAWLWAY: [_W["open"], _W["crawlway"]],
+                     RAMP_UP: [_W["open"], _W["ramp_up"]], RAMP_DOWN: [_W["open"], _W["ramp_down"]],
+                     NOT_SEEN: [_W["unknown"]]}, _W["ramp_down"] + 1)
+# The coarse map's planes, over the whole hunting ground on the user's level.
+MEMORY_PLANES = ("open", "unknown", "trail", "ramp", "you", *KINDS, "minotaur")  # a plane for each kind of item
+_M = {name: i for i, name in enumerate(MEMORY_PLANES)}
+_CELL_PLANES = MEMORY_PLANES[:4]  # those kept as the user sees and treads cells; the others are marks
+_COARSE_KINDS = {ROCK: (), FLOOR: (_M["open"],), CRAWLWAY: (_M["open"],), RAMP_UP: (_M["open"], _M["ramp"]),
+                 RAMP_DOWN: (_M["open"], _M["ramp"])}
+DIRECTIONS = get_args(Direction)  # the ways out, in the schemas' order
+PROXIMITIES, SOUNDS, STATUSES = get_args(Proximity), (*get_args(AudioDirection), None), get_args(TemporalStatus)
+CUE_SIZE = len(PROXIMITIES) + len(SOUNDS) + len(STATUSES)
+SIGHTING_SPAN_S = 60.0  # a sighting this old counts as stale: the Minotaur walks a step a second
+_SPANS_S = np.array([JUMP_COOLDOWN_TICKS, PARALYSIS_TICKS, LANTERN_RESPAWN_TICKS], np.float32) / TICKS_PER_SECOND
+_LEVEL_SIDE = WORLD_SIZE + 2 * RADIUS  # a level's trail array, with the window's margin all round
+
+SPACES: dict[str, spaces.Space] = {
+    "map": planes_space(len(WINDOW_PLANES), SIDE),
+    "memory": planes_space(len(MEMORY_PLANES), COARSE),
+    "position": unit_box(3),
+    "stamina": unit_box(1),
+    "timers": unit_box(4),
+    "cue": unit_box(CUE_SIZE),
+    "exits": unit_box(len(DIRECTIONS)),
+    "hums": unit_box(len(STONES) * 6, signed=True),  # six numbers a stone, in STONES' order
+    "items_seen": unit_box(len(ITEM_ORDER) * 4, signed=True),  # four numbers an item, in ITEM_ORDER
+    "inventory": unit_box(len(ITEM_ORDER)),
+    "sighting": unit_box(5, signed=True),
+}
+
+
+@cache
+def _cue(proximity: str, direction: str | None, status: str) -> np.ndarray:
+    """What the user hears as one-hots (made once for each of the few hundred cues there are)."""
+    return np.array(one_hot(PROXIMITIES, proximity) + one_hot(SOUNDS, direction) + one_hot(STATUSES, status),
+                    np.float32)
+
+
+class UserView:
+    """One game's numeric observation of the user; ``update`` after every turn."""
+
+    def __init__(self, match: Match, max_turns: int) -> None:
+        self.match, self.max_turns = match, max_turns
+        self.ground = Ground(match.preset)
+        self.perception = user_map(match.seats["user"])
+        self.trails: dict[int, np.ndarray] = {}  # by level: 1 where the user stood or passed
+        self.heard_at: Pos | None = None  # where the user stood at its last LOOK that heard stones hum
+        self.hum_rows = np.zeros((len(STONES), 6), np.float32)  # the hums' heard, bearing and levels columns
+        self.sighting: tuple[Pos, float] | None = None  # where and when the Minotaur was last seen
+        self.sighted: Pos | None = None  # where the user sees it now
+        self.cells: dict[int, np.ndarray] = {}  # by level: the memory map's planes of cells, kept as cells are seen
+        self.seen = 0  # how many cells of the perception's memory the planes hold
+        self.update(match.last)
+
+    def update(self, result: TurnResult) -> None:
+        state = result.state
+        stops = [p for e in result.events if isinstance(e, ev.UserMoved) for p in e.path]
+        for pos in [*stops, state.user]:
+            x, y, z = pos
+            trail = self._trail(z)
+            if not trail[y + RADIUS, x + RADIUS]:
+                trail[y + RADIUS, x + RADIUS] = 1
+                self._remember(pos, _M["trail"])
+        seen = self.perception.seen
+        for pos, kind in islice(reversed(seen.items()), len(seen) - self.seen):  # the cells seen this turn
+            self._remember(pos, *_COARSE_KINDS[kind])
+        self.seen = len(seen)
+        for e in result.events:
+            if isinstance(e, ev.StonesHummed):
+                self.heard_at = state.user
+                self._hear(state.user, e.hums)
+            elif isinstance(e, ev.StoneGrabbed):
+                self.hum_rows[STONES.index(e.stone)] = 0.0
+        self.sighted = self.perception.minotaur_in_sight(state)
+        if self.sighted is not None:
+            self.sighting = self.sighted, state.tick / TICKS_PER_SECOND
+
+    def _remember(self, pos: Pos, *planes: int) -> None:
+        """Mark the coarse map's cell of ``pos`` (a cell of the ground) as seen, and set ``planes`` there."""
+        g = self.ground
+        if not (0 <= pos[0] - g.x0 < g.width and 0 <= pos[1] - g.y0 < g.height and 0 <= pos[2] - g.z0 < g.levels):
+            return
+        cells = self.cells.get(pos[2])
+        if cells is None:
+            cells = self.cells[pos[2]] = np.zeros((len(_CELL_PLANES), COARSE, COARSE), np.uint8)
+            cells[_M["unknown"]] = 1
+        row, col = g.coarse_cell(pos)
+        cells[_M["unknown"], row, col] = 0
+        for plane in planes:
+            cells[plane, row, col] = 1
+
+    def _trail(self, z: int) -> np.ndarray:
+        trail = self.trails.get(z)
+        if trail is None:
+            trail = self.trails[z] = np.zeros((_LEVEL_SIDE, _LEVEL_SIDE), np.uint8)
+        return trail
+
+    def observe(self) -> dict[str, Any]:
+        match, g = self.match, self.ground
+        state, r = match.game.state, match.last.response
+        here, cue = state.user, r.minotaur_cue
+        held = set(state.inventory)
+        return {
+            "map": self._window(here),
+            "memory": self._memory(here),
+            "position": np.array(g.position(here), np.float32),
+            "stamina": np.array([r.user_state.stamina_pct], np.float32),
+            "timers": np.array([min(match.turns / self.max_turns, 1.0), min(cue.cooldown_time / _SPANS_S[0], 1.0),
+                                min(cue.paralysis_time_left / _SPANS_S[1], 1.0),
+                                min(r.user_state.lantern_cooldown / _SPANS_S[2], 1.0)], np.float32),
+            "cue": _cue(cue.proximity, cue.audio_direction, cue.temporal_status).copy(),
+            "exits": np.array(flags(DIRECTIONS, match.game.world.user_exits(here)), np.float32),
+            "hums": self._hums(here),
+            "items_seen": self._items(here),
+            "inventory": np.array([name in held for name in ITEM_ORDER], np.float32),
+            "sighting": self._sighting(here, state.tick / TICKS_PER_SECOND),
+        }
+
+    def _window(self, here: Pos) -> np.ndarray:
+        x, y, z = here
+        grid = window_planes(self.perception.remembered_area(x - RADIUS, y + RADIUS, SIDE, SIDE, z), _KINDS,
+                             len(WINDOW_PLANES))
+        for name, pos in self.perception.items.items():
+            mark_window(grid, _W[item_plane(name)], here, pos)
+        grid[_W["trail"]] = self._trail(z)[y:y + SIDE, x:x + SIDE][::-1]
+        if self.sighted is not None:
+            mark_window(grid, _W["minotaur"], here, self.sighted)
+        return grid
+
+    def _memory(self, here: Pos) -> np.ndarray:
+        g, z = self.ground, here[2]
+        grid = np.zeros((len(MEMORY_PLANES), COARSE, COARSE), np.uint8)
+        cells = self.cells.get(z)
+        if cells is None:
+            grid[_M["unknown"]] = 1
+        else:
+            grid[:len(_CELL_PLANES)] = cells
+        mark_coarse(grid, _M["you"], g, z, [here])
+        items = self.perception.items
+        for kind in KINDS:
+            mark_coarse(grid, _M[kind], g, z, [p for name, p in items.items() if ITEM[name].kind == kind])
+        if self.sighting is not None:
+            mark_coarse(grid, _M["minotaur"], g, z, [self.sighting[0]])
+        return grid
+
+    def _hear(self, here: Pos, hums: tuple[tuple[str, str | None, int], ...]) -> None:
+        """A LOOK's hums as the rows' first columns: heard (1), the bearing as a unit vector (east,
+        north; 0, 0 straight above or below), the levels up as a fraction of the ground's."""
+        self.hum_rows[:] = 0.0
+        for stone, direction, levels in hums:
+            east, north = COMPASS_VECTORS.get(direction or "", (0.0, 0.0))
+            up = self.ground.offset(here, (here[0], here[1], here[2] + levels))[2]
+            self.hum_rows[STONES.index(stone), :4] = (1.0, east, north, up)
+
+    def _hums(self, here: Pos) -> np.ndarray:
+        """Each stone's last hum (0 once held), and the way from where it was heard to here, so that a
+        bearing heard elsewhere can be followed."""
+        hums = self.hum_rows.copy()
+        if self.heard_at is not None:
+            moved_east, moved_north, _ = self.ground.offset(self.heard_at, here)
+            heard = hums[:, 0] == 1.0
+            hums[heard, 4], hums[heard, 5] = moved_east, moved_north
+        return hums.ravel()
+
+    def _items(self, here: Pos) -> np.ndarray:
+        """Each item seen lying (where last seen): known (1), and the way to it as fractions of the ground."""
+        items = np.zeros((len(ITEM_ORDER), 4), np.float32)
+        for i, name in enumerate(ITEM_ORDER):
+            pos = self.perception.items.get(name)
+            if pos is not None:
+                items[i] = (1.0, *self.ground.offset(here, pos))
+        return items.ravel()
+
+    def _sighting(self, here: Pos, now_s: float) -> np.ndarray:
+        """The Minotaur's last sighting: seen (1), the way to it, and its age as a fraction of a minute."""
+        if self.sighting is None:
+            return np.zeros(5, np.float32)
+        where, when = self.sighting
+        return np.array([1.0, *self.ground.offset(here, where), min((now_s - when) / SIGHTING_SPAN_S, 1.0)],
+                        np.float32)

@@ -1,0 +1,1 @@
+"""The WSAP adapters: the Labyrinth as a WSAP GameAdapter and AvatarGameAdapter."""
