@@ -1,0 +1,174 @@
+"""`labyrinth gsm` as a protocol: every line in gets exactly one line out, in every mode,
+whatever the line holds (blank, giant, after the end), in bounded memory and at once."""
+
+import json
+import selectors
+import subprocess
+import tracemalloc
+
+import pytest
+
+from labyrinth.agents.match.runner import Match, Outside
+from labyrinth.agents.registry import make_agent
+from labyrinth.engine.wsap.roles import ROLES
+from labyrinth.tui.jsonlines import MAX_LINE_BYTES, gsm_match, serve
+
+from ..agents.test_wsap_env import Counting
+from .test_cli import LABYRINTH, run
+
+HALT = '{"command": "HALT", "steps": 40}'
+CHASE = '{"action": "CHASE"}'
+PAIR = '{"user": {"command": "HALT", "steps": 40}, "minotaur": {"action": "CHASE"}}'
+# mode: (arguments, a valid line, how many of them end the game in DEATH)
+MODES = {
+    "plain": (["--seed", "2", "--minotaur", "builtin"], HALT, 8),
+    "wait": (["--seed", "2", "--minotaur", "wait"], HALT, None),
+    "external": (["--seed", "2", "--minotaur", "external"], PAIR, 1),
+    "minotaur": (["--seed", "3", "--user", "builtin"], CHASE, 9),
+}
+
+
+HARMLESS = {"plain": '{"command": "LOOK"}', "wait": '{"command": "LOOK"}', "minotaur": '{"action": "WAIT"}',
+            "external": '{"user": {"command": "LOOK"}, "minotaur": {"action": "WAIT"}}'}
+
+
+def _status(mode: str, line: str) -> str:
+    answer = json.loads(line)
+    return answer["user"]["status"] if mode == "external" else answer["status"]
+
+
+def _message(mode: str, line: str) -> str:
+    answer = json.loads(line)
+    return answer["user"]["environment"]["message"] if mode == "external" else \
+        answer["message"] if mode == "minotaur" else answer["environment"]["message"]
+
+
+def gsm(mode: str, lines: list[str]) -> list[str]:
+    arguments, _, _ = MODES[mode]
+    done = run("gsm", "--preset", "tiny", *arguments, stdin="".join(line + "\n" for line in lines))
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    return done.stdout.splitlines()
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_blank_and_whitespace_lines_each_get_an_error(mode):
+    valid = HARMLESS[mode]
+    out = gsm(mode, [valid, "", "   ", "\t\r", valid])
+    assert len(out) == 1 + 5
+    assert [_status(mode, line) for line in out[2:5]] == ["ERROR"] * 3
+    assert all("empty" in _message(mode, line) for line in out[2:5])
+    assert _status(mode, out[5]) == "SUCCESS"
+
+
+@pytest.mark.parametrize("mode", ["plain", "external", "minotaur"])
+def test_after_the_end_a_bad_line_is_an_error_and_a_valid_one_the_final_state(mode):
+    _, valid, to_death = MODES[mode]
+    bad = ["", "not json", '{"command": "DANCE"}', '{"action": "DANCE"}', "[1]", valid]
+    out = gsm(mode, [valid] * to_death + bad)
+    assert len(out) == 1 + to_death + len(bad)
+    assert _status(mode, out[to_death]) == "DEATH"  # the line that ended the game
+    assert [_status(mode, line) for line in out[to_death + 1:]] == ["ERROR"] * 5 + ["DEATH"]
+
+
+def test_an_over_long_line_is_answered_before_it_ends_and_the_next_line_is_read():
+    with subprocess.Popen(LABYRINTH + ["gsm", "--seed", "1", "--preset", "tiny", "--minotaur", "wait"],
+                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as gsm_process:
+        pipe_in, pipe_out = gsm_process.stdin, gsm_process.stdout
+        watch = selectors.DefaultSelector()
+        watch.register(pipe_out, selectors.EVENT_READ)
+
+        def answer() -> dict:  # the guard only fails a hung test; the read itself is the synchronisation
+            assert watch.select(timeout=30), "gsm did not answer"
+            return json.loads(pipe_out.readline())
+
+        assert answer()["status"] == "SUCCESS"
+        pipe_in.write(b'{"command": "LOOK", "pad": "' + b"x" * (MAX_LINE_BYTES + 1))
+        pipe_in.flush()
+        early = answer()  # the line has not ended yet
+        assert early["status"] == "ERROR" and f"{MAX_LINE_BYTES:,} bytes" in early["environment"]["message"]
+        pipe_in.write(b"y" * 5_000_000 + b'"}\n{"command": "LOOK"}\n')
+        pipe_in.flush()
+        assert answer()["status"] == "SUCCESS"  # the rest of the giant line was dropped, not answered
+        pipe_in.close()
+        assert pipe_out.read() == b"" and gsm_process.wait(timeout=30) == 0
+
+
+class Trickle:
+    """A stdin that sends ``parts`` one read at a time (chunks of at most 64 KiB, as a pipe
+    gives them), noting how many answers had been written out before each read."""
+
+    def __init__(self, parts: list[bytes], out: "Answers") -> None:
+        self.parts, self.out, self.answers_before_read = parts, out, []
+
+    def read1(self, size: int) -> bytes:
+        self.answers_before_read.append(self.out.flushed)
+        return self.parts.pop(0)[:size] if self.parts else b""
+
+
+class Answers:
+    """A stdout that keeps only what a test needs: the answers flushed, and the longest."""
+
+    def __init__(self) -> None:
+        self.pending, self.flushed, self.longest, self.statuses = b"", 0, 0, []
+
+    def write(self, data: bytes) -> None:
+        self.pending += data
+
+    def flush(self) -> None:
+        for line in self.pending.splitlines():
+            self.longest = max(self.longest, len(line))
+            self.statuses.append(json.loads(line)["status"])
+        self.flushed, self.pending = self.flushed + self.pending.count(b"\n"), b""
+
+
+def test_a_giant_line_costs_linear_time_and_bounded_memory_and_one_short_error():
+    chunk = b"z" * (1 << 16)
+    parts = [b'{"command": "LOOK"}\n{"command": "HALT", "pad": "', *[chunk] * 400, b'"}\n{"command": "LOOK"}\n']
+    out, match = Answers(), gsm_match(1, "tiny", minotaur="wait")
+    stdin = Trickle(parts, out)
+    tracemalloc.start()
+    try:
+        assert serve(match, stdin, out) == 0
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert out.statuses == ["SUCCESS", "SUCCESS", "ERROR", "SUCCESS"]  # 26 MB in, one answer for it
+    assert out.longest < 4_000 and peak < 8 * MAX_LINE_BYTES
+    assert stdin.answers_before_read[2] == 3  # answered once 64 KiB of it had come, 399 reads before its end
+
+
+@pytest.mark.parametrize("size, answered", [(MAX_LINE_BYTES, "SUCCESS"), (MAX_LINE_BYTES + 1, "ERROR")])
+def test_the_line_limit_is_exact(size, answered):
+    line = '{"command": "LOOK"}'.ljust(size).encode() + b"\n"
+    out = Answers()
+    serve(gsm_match(1, "tiny", minotaur="wait"), Trickle([line[:1000], line[1000:]], out), out)
+    assert out.statuses == ["SUCCESS", answered]
+
+
+def test_a_line_that_makes_no_turn_never_asks_the_minotaur():
+    minotaur = Counting(make_agent("minotaur", "builtin", 1))
+    match = Match(Outside("pipe", observe=False), minotaur, seed=1, preset="tiny", max_turns=None)
+    lines = ['{"command": "LOOK"}', '{"command": "GRAB", "target": "RED STONE"}', "not json", "", '{"command": "DANCE"}',
+             '{"command": "USE", "target": "LANTERN"}', '{"command": "HALT", "steps": 2}']
+    out = Answers()
+    serve(match, Trickle(["".join(line + "\n" for line in lines).encode()], out), out)
+    assert out.statuses == ["SUCCESS", "SUCCESS", *["ERROR"] * 5, "SUCCESS"]
+    assert minotaur.asked == match.turns == 2
+
+
+@pytest.mark.parametrize("mode", list(MODES))
+def test_a_byte_order_mark_is_ignored_and_a_field_given_twice_is_refused(mode):
+    line = HARMLESS[mode]
+    doubled = {"plain": '{"command": "HALT", "command": "LOOK"}', "wait": '{"command": "HALT", "command": "LOOK"}',
+               "minotaur": '{"action": "CHASE", "action": "WAIT"}',
+               "external": line.replace('"user"', '"user": {"command": "HALT"}, "user"', 1)}[mode]
+    out = gsm(mode, ["\ufeff" + line, doubled])
+    assert _status(mode, out[1]) == "SUCCESS"  # the mark a Windows tool may write says nothing
+    assert _status(mode, out[2]) == "ERROR" and "is given twice; send each field once" in _message(mode, out[2])
+
+
+def test_the_pipe_keeps_nothing_per_turn():
+    match = gsm_match(4, "tiny", minotaur="wait")
+    for _ in range(50):
+        match.play_turn(user='{"command": "LOOK"}', minotaur=ROLES["minotaur"].fallback)
+    assert match.turns == 50 and match.played == []  # nothing to save a pipe's game with: nothing kept
