@@ -19,7 +19,8 @@ First (step 0, the policy before PPO: untrained, or as cloned) and then every
 on the held-out seeds with its Wilson 95 % interval, and the paired difference with random
 masked play on the same seeds (a Student t interval over seeds); the two yardsticks are
 measured once, first. The rows also go to ``<out>/curve.jsonl``, the model of the last row to
-``<out>/model.zip``. One core: torch is held to one thread and the env runs in process.
+``<out>/model.zip``. One core: torch is held to one thread and the envs (``--envs``, side by side for
+less correlated rollouts) run in process.
 
     .venv/bin/pip install -e '.[train]'
     nohup .venv/bin/python bench/train_ppo.py --steps 1000000 --out bench/results/ppo > bench/results/ppo.log &
@@ -34,6 +35,7 @@ import json
 import statistics
 import time
 from dataclasses import asdict
+from functools import partial
 from pathlib import Path
 
 import gymnasium as gym
@@ -44,6 +46,7 @@ from ppo_warm_start import clone
 from rl_eval import EVAL_BASE, Stage, paired, play_builtin, play_policy, rate, stages
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback
+from stable_baselines3.common.vec_env import DummyVecEnv
 
 from labyrinth.agents.rl.gym_env import LabyrinthEnv
 
@@ -71,14 +74,15 @@ class TimeoutCost(gym.Wrapper):
 class Curriculum(BaseCallback):
     """Moves the training env to the next stage when training reaches its first step."""
 
-    def __init__(self, env: LabyrinthEnv, plan: list[Stage]) -> None:
+    def __init__(self, envs: list[LabyrinthEnv], plan: list[Stage]) -> None:
         super().__init__()
-        self.env, self.plan = env, plan
+        self.envs, self.plan = envs, plan
 
     def _on_step(self) -> bool:
         stage = [s for s in self.plan if s.start <= self.num_timesteps][-1]
-        if (self.env.preset, self.env.opponent) != (stage.preset, stage.opponent):
-            self.env.preset, self.env.opponent = stage.preset, stage.opponent
+        if (self.envs[0].preset, self.envs[0].opponent) != (stage.preset, stage.opponent):
+            for env in self.envs:
+                env.preset, env.opponent = stage.preset, stage.opponent
             print(f"step {self.num_timesteps}: curriculum stage {stage.preset} against {stage.opponent}", flush=True)
         return True
 
@@ -133,12 +137,12 @@ class LearningCurve(BaseCallback):
 class SeedLog(BaseCallback):
     """The game seeds training played, to check them apart from the evaluation's."""
 
-    def __init__(self, env: LabyrinthEnv) -> None:
+    def __init__(self, envs: list[LabyrinthEnv]) -> None:
         super().__init__()
-        self.env, self.seeds = env, set()
+        self.envs, self.seeds = envs, set()
 
     def _on_step(self) -> bool:
-        self.seeds.add(self.env.match.seed)
+        self.seeds.update(env.match.seed for env in self.envs)
         return True
 
 
@@ -158,7 +162,8 @@ def main() -> None:
     parser.add_argument("--lr", type=float, default=3e-4)
     parser.add_argument("--ent", type=float, default=0.01)
     parser.add_argument("--gamma", type=float, default=0.995)
-    parser.add_argument("--n-steps", type=int, default=2048, help="steps a rollout, between two updates")
+    parser.add_argument("--envs", type=int, default=1, help="games played side by side (in this process)")
+    parser.add_argument("--n-steps", type=int, default=2048, help="steps a rollout of each env, between two updates")
     parser.add_argument("--batch", type=int, default=256)
     parser.add_argument("--epochs", type=int, default=5)
     parser.add_argument("--network", choices=sorted(NETWORKS), default="cnn", help="the features extractor")
@@ -193,10 +198,11 @@ def main() -> None:
                                                           "stages": [asdict(s) for s in plan], **yardsticks},
                                                          indent=1), encoding="utf-8")
 
-    env = LabyrinthEnv("user", preset=plan[0].preset, opponent=plan[0].opponent, max_turns=args.max_turns,
-                       shaping=not args.no_shaping)
-    env.reset(seed=args.seed)
-    trained = TimeoutCost(env, args.timeout_cost) if args.timeout_cost else env
+    envs = [LabyrinthEnv("user", preset=plan[0].preset, opponent=plan[0].opponent, max_turns=args.max_turns,
+                         shaping=not args.no_shaping) for _ in range(args.envs)]
+    trained = DummyVecEnv([partial(lambda e: TimeoutCost(e, args.timeout_cost) if args.timeout_cost else e, env)
+                           for env in envs])
+    trained.seed(args.seed)  # each env's games drawn from its own generator, seeded seed, seed + 1, ...
     model = MaskablePPO("MultiInputPolicy", trained, learning_rate=args.lr, n_steps=args.n_steps, batch_size=args.batch,
                         n_epochs=args.epochs, gamma=args.gamma, gae_lambda=0.95, ent_coef=args.ent, seed=args.seed,
                         verbose=0,
@@ -218,12 +224,12 @@ def main() -> None:
             saved = json.load(f)
             f.seek(0)
             json.dump({**saved, "warm_start": cloned}, f, indent=1)
-    curve, seeds = LearningCurve(args, random_games, args.out), SeedLog(env)
+    curve, seeds = LearningCurve(args, random_games, args.out), SeedLog(envs)
     print(f"{'step':>9}  {'wall':>10}  escape on held-out seeds (95% CI), paired difference with random (95% CI)",
           flush=True)
     curve.init_callback(model)
     curve.evaluate()  # step 0: the policy before PPO (untrained, or as cloned)
-    model.learn(args.steps, callback=[Curriculum(env, plan), curve, seeds])
+    model.learn(args.steps, callback=[Curriculum(envs, plan), curve, seeds])
     if curve.evaluated != curve.num_timesteps:
         curve.evaluate()
     overlap = (seeds.seeds | demo_seeds) & {g["seed"] for g in random_games}

@@ -4,7 +4,7 @@ env's action list can play the game about as well as the built-in user does.
 
 The built-in user decides from the WSAP observation that the env's user seat keeps every turn
 (what ``text=True`` renders), so it knows only what the rules let the user know. Its decision
-is mapped onto the nearest command of rl/commands.py: a MOVE of one or two steps onto one step,
+is mapped onto the nearest command of commands.py: a MOVE of one or two steps onto one step,
 a longer one (a leg of its plan) onto far, which follows the corridor to the next place worth
 a stop; a HALT of several seconds onto the one-second halt (it is asked again the next turn).
 """

@@ -5,13 +5,13 @@ ours. Importing this module registers ``Labyrinth/User-v0`` and ``Labyrinth/Mino
     import labyrinth.agents.rl.gym_env  # noqa: F401  (registers the environments)
     env = gym.make("Labyrinth/User-v0", preset="small", opponent="builtin", max_turns=400)
 
-Each step is one turn of a Match (runner.py, the one turn loop) through rl/game.py: the
+Each step is one turn of a Match (runner.py, the one turn loop) through game.py: the
 env's role is an Outside seat whose command is pushed, the opponent an asked seat. A
 command the game refuses (a masked one: GRAB with nothing in reach) is played as one
 second of standing still, and ``info["refused"]`` says why: every step counts. The
-actions are rl/commands.py's, the observation rl/spaces.py's (numbers; ``text=True`` adds
+actions are commands.py's, the observation spaces.py's (numbers; ``text=True`` adds
 the WSAP text), the rewards the role's WSAP rewards (``shaping=True`` adds the user's
-training terms of rl/shaping.py). The env pickles and copies as its
+training terms of shaping.py). The env pickles and copies as its
 settings, its generator and the game's inputs, replayed into a new game.
 """
 

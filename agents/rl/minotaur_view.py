@@ -1,4 +1,4 @@
-"""The Minotaur's numeric observation, on the user's design (rl/user_view.py): binary planes
+"""The Minotaur's numeric observation, on the user's design (user_view.py): binary planes
 of its window and of a coarse map of the hunting ground, one-hots, fractions of known spans.
 
 It knows its labyrinth, so its planes hold every cell; what it remembers is the intruder:

@@ -5,7 +5,7 @@ them (both act in every turn, from the same state).
     game = parallel_env(preset="small", max_turns=400)   # agents "user" and "minotaur"
     aec = env(preset="small")                            # the AEC version, by PettingZoo's conversion
 
-A step is one turn of a Match (runner.py, the one turn loop) through rl/game.py, both seats
+A step is one turn of a Match (runner.py, the one turn loop) through game.py, both seats
 Outside seats: both actions are played every step. A user command the game refuses (a
 masked one) is played as one second of standing still, the Minotaur's action with it, and
 ``infos["user"]["refused"]`` says why. ``max_cycles`` (PettingZoo's word) is ``max_turns``.
@@ -87,7 +87,7 @@ class LabyrinthParallelEnv(PicklesAsReplay, ParallelEnv):
         return observations, rewards, terminations, truncations, infos
 
     def render(self) -> str | np.ndarray | None:
-        """Each role's window and status, the user's first (see rl/render.py)."""
+        """Each role's window and status, the user's first (see render.py)."""
         if self.render_mode is None or self.game is None:
             return None
         return Renderer(self.render_mode).draw(self.game, self.possible_agents)

@@ -1,5 +1,5 @@
 """Each role's observation as a reinforcement-learning environment gives it: the numeric
-keys of its view (rl/user_view.py, rl/minotaur_view.py) and, with ``text=True``, the WSAP
+keys of its view (user_view.py, minotaur_view.py) and, with ``text=True``, the WSAP
 text an LLM agent reads. The Gymnasium and PettingZoo envs both read the spaces from
 here, so that the two offer the same observation per role.
 """
