@@ -46,7 +46,7 @@ from ppo_warm_start import clone
 from rl_eval import EVAL_BASE, Stage, paired, play_builtin, play_policy, rate, stages
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback
-from stable_baselines3.common.vec_env import DummyVecEnv
+from stable_baselines3.common.vec_env import DummyVecEnv, VecNormalize
 
 from labyrinth.agents.rl.gym_env import LabyrinthEnv
 
@@ -162,6 +162,7 @@ def main() -> None:
     parser.add_argument("--lr", type=float, default=3e-4)
     parser.add_argument("--ent", type=float, default=0.01)
     parser.add_argument("--gamma", type=float, default=0.995)
+    parser.add_argument("--normalize", action="store_true", help="train on rewards scaled by their running spread")
     parser.add_argument("--envs", type=int, default=1, help="games played side by side (in this process)")
     parser.add_argument("--n-steps", type=int, default=2048, help="steps a rollout of each env, between two updates")
     parser.add_argument("--batch", type=int, default=256)
@@ -203,6 +204,8 @@ def main() -> None:
     trained = DummyVecEnv([partial(lambda e: TimeoutCost(e, args.timeout_cost) if args.timeout_cost else e, env)
                            for env in envs])
     trained.seed(args.seed)  # each env's games drawn from its own generator, seeded seed, seed + 1, ...
+    if args.normalize:  # rewards scaled by a running estimate of the returns' spread; observations as they are
+        trained = VecNormalize(trained, norm_obs=False, norm_reward=True, gamma=args.gamma)
     model = MaskablePPO("MultiInputPolicy", trained, learning_rate=args.lr, n_steps=args.n_steps, batch_size=args.batch,
                         n_epochs=args.epochs, gamma=args.gamma, gae_lambda=0.95, ent_coef=args.ent, seed=args.seed,
                         verbose=0,

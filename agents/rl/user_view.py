@@ -32,6 +32,7 @@ from labyrinth.engine.schemas import AudioDirection, Direction, Proximity, Tempo
 from labyrinth.engine.turn import TurnResult
 from labyrinth.engine.wsap.perception import NOT_SEEN
 
+from ..builtin.stone_search import StoneSearch
 from ..match.runner import Match
 from ..match.side import user_map
 from .planes import (
@@ -59,7 +60,7 @@ _KINDS = kind_table({ROCK: [_W["rock"]], FLOOR: [_W["open"]], CRAWLWAY: [_W["ope
                      RAMP_UP: [_W["open"], _W["ramp_up"]], RAMP_DOWN: [_W["open"], _W["ramp_down"]],
                      NOT_SEEN: [_W["unknown"]]}, _W["ramp_down"] + 1)
 # The coarse map's planes, over the whole hunting ground on the user's level.
-MEMORY_PLANES = ("open", "unknown", "trail", "ramp", "you", *KINDS, "minotaur")  # a plane for each kind of item
+MEMORY_PLANES = ("open", "unknown", "trail", "ramp", "you", *KINDS, "minotaur", "stone_may_lie")  # a plane a kind
 _M = {name: i for i, name in enumerate(MEMORY_PLANES)}
 _CELL_PLANES = MEMORY_PLANES[:4]  # those kept as the user sees and treads cells; the others are marks
 _COARSE_KINDS = {ROCK: (), FLOOR: (_M["open"],), CRAWLWAY: (_M["open"],), RAMP_UP: (_M["open"], _M["ramp"]),
@@ -107,6 +108,9 @@ class UserView:
         self.sighted: Pos | None = None  # where the user sees it now
         self.cells: dict[int, np.ndarray] = {}  # by level: the memory map's planes of cells, kept as cells are seen
         self.seen = 0  # how many cells of the perception's memory the planes hold
+        g = self.ground  # where each missing stone may still lie, by every hum heard and every cell seen
+        self.search = StoneSearch({"x0": g.x0, "y0": g.y0, "z0": g.z0, "width": g.width, "height": g.height,
+                                   "levels": g.levels}, self.perception.seen)
         self.update(match.last)
 
     def update(self, result: TurnResult) -> None:
@@ -119,15 +123,22 @@ class UserView:
                 trail[y + RADIUS, x + RADIUS] = 1
                 self._remember(pos, _M["trail"])
         seen = self.perception.seen
-        for pos, kind in islice(reversed(seen.items()), len(seen) - self.seen):  # the cells seen this turn
+        fresh = list(islice(reversed(seen.items()), len(seen) - self.seen))  # the cells seen this turn
+        for pos, kind in fresh:
             self._remember(pos, *_COARSE_KINDS[kind])
         self.seen = len(seen)
         for e in result.events:
             if isinstance(e, ev.StonesHummed):
                 self.heard_at = state.user
                 self._hear(state.user, e.hums)
+                for stone, direction, levels in e.hums:
+                    self.search.hear(stone, state.user, direction, levels)
             elif isinstance(e, ev.StoneGrabbed):
                 self.hum_rows[STONES.index(e.stone)] = 0.0
+        self.search.look(pos for pos, _ in fresh)
+        for name, pos in self.perception.items.items():
+            if name in STONES:
+                self.search.seen(name, pos)
         self.sighted = self.perception.minotaur_in_sight(state)
         if self.sighted is not None:
             self.sighting = self.sighted, state.tick / TICKS_PER_SECOND
@@ -198,6 +209,10 @@ class UserView:
             mark_coarse(grid, _M[kind], g, z, [p for name, p in items.items() if ITEM[name].kind == kind])
         if self.sighting is not None:
             mark_coarse(grid, _M["minotaur"], g, z, [self.sighting[0]])
+        held = self.match.game.state.inventory
+        for stone, places in self.search.candidates.items():
+            if stone not in held:
+                mark_coarse(grid, _M["stone_may_lie"], g, z, places)
         return grid
 
     def _hear(self, here: Pos, hums: tuple[tuple[str, str | None, int], ...]) -> None:

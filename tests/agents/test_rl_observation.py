@@ -55,6 +55,29 @@ def test_the_memory_map_remembers_beyond_the_window():
     assert memory[MEMORY_PLANES.index("trail")].sum() > 1 and memory[MEMORY_PLANES.index("you")].sum() == 1
 
 
+@pytest.mark.parametrize("seed", [1, 5, 9])
+def test_where_a_stone_may_lie_always_holds_the_missing_stones_of_the_level(seed):
+    """The memory map's reckoning from the hums heard and the cells seen: after each LOOK, a missing
+    stone on the user's level lies in one of the cells marked."""
+    env, obs, info = _user(seed=seed)
+    plane = MEMORY_PLANES.index("stone_may_lie")
+    assert obs["memory"][plane].sum() == 0  # nothing heard yet: no reckoning
+    rng, look = np.random.default_rng(seed), env.action_names.index("look")
+    walks = [a for a, name in enumerate(env.action_names) if name.endswith("_walk_far")]
+    ground = env.game.views["user"].ground
+    for _ in range(6):
+        obs, _, terminated, truncated, info = env.step(look)
+        state = env.match.game.state
+        for stone, pos in state.items:
+            if stone in STONES and stone not in state.inventory and pos[2] == state.user[2]:
+                assert obs["memory"][(plane, *ground.coarse_cell(pos))] == 1, stone
+        for _ in range(3):
+            if terminated or truncated:
+                return
+            choices = [a for a in walks if info["action_mask"][a]]
+            obs, _, terminated, truncated, info = env.step(int(rng.choice(choices)) if choices else look)
+
+
 def test_positions_are_fractions_of_the_hunting_ground():
     _, obs, _ = _user()
     assert obs["position"].tolist() == pytest.approx([8 / 15, 8 / 15, 1.0])  # (200, 200, 100) in tiny's ground
