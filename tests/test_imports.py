@@ -60,10 +60,11 @@ HEAVY = {"textual", "rich", "sqlite3", "multiprocessing", "labyrinth.saves.resul
 
 @pytest.mark.parametrize("command", ["gsm", "play"])
 def test_the_command_line_imports_only_what_the_command_uses(command):
-    """Building the parser and parsing loads no subcommand's heavy modules; for gsm, neither does the pipe's
-    match with the built-in Minotaur (the modules it needs are imported as it starts)."""
-    then = (f"from labyrinth.tui import cli; cli.parser().parse_args([{command!r}, '--seed', '1']); "
-            + ("from labyrinth.tui.jsonlines import gsm_match; gsm_match(1, 'tiny')" if command == "gsm" else "pass"))
+    """Building the parser and parsing loads no subcommand's heavy modules; for gsm, neither do reading the
+    providers' settings (none is used) and making the pipe's match with the built-in Minotaur."""
+    then = (f"from labyrinth.tui import cli; args = cli.parser().parse_args([{command!r}, '--seed', '1']); "
+            + ("from labyrinth.tui.commands.options import providers; from labyrinth.tui.jsonlines import gsm_match; "
+               "gsm_match(1, 'tiny', providers=providers(args))" if command == "gsm" else "pass"))
     loaded = _modules_after_import("labyrinth.tui.cli", then, walk=False)
     assert not {m for m in loaded if m in HEAVY or m.split(".")[0] in HEAVY}, sorted(
         m for m in loaded if m in HEAVY or m.split(".")[0] in HEAVY)

@@ -90,7 +90,9 @@ def provider_settings(args: argparse.Namespace, providers: list[str] | tuple[str
     """``providers``' settings: these options, then the environment, the config file, the defaults.
     A config file that cannot be used raises ConfigError, or with ``skip_broken`` leaves the
     provider out (the TUI says what is wrong if it is chosen)."""
-    from labyrinth.agents.llm.config import provider_settings as resolve  # with the providers' modules (start-up)
+    if not providers:  # no model plays: the LLM settings' module is not even loaded (start-up)
+        return {}
+    from labyrinth.agents.llm.config import provider_settings as resolve
 
     settings = {}
     for p in providers:
