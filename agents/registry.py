@@ -14,7 +14,7 @@ import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from importlib import import_module
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from labyrinth.saves.config import ConfigError, key_problem, read_config
 from labyrinth.saves.experience import Reflection
@@ -23,9 +23,10 @@ from labyrinth.saves.providers import PROVIDERS
 from .base import ProjectAgent
 from .builtin.rule_agents import MINOTAUR_AGENTS, RULE_AGENTS, USER_AGENTS, taught
 from .learning.behaviour_lessons import Book
-from .llm.config import ProviderSettings, checked_url, provider_settings
-from .llm.llm_agent import LLMAgent
-from .llm.providers.base import Transport
+
+if TYPE_CHECKING:  # the LLM modules load when a model is asked for (start-up): see make_agent
+    from .llm.config import ProviderSettings
+    from .llm.providers.base import Transport
 
 MODEL_NAME_CHARS = 200  # the longest model name accepted after "provider/"
 
@@ -61,6 +62,8 @@ class Contestant:
             return providers[self.name]
         if self.provider is None:
             raise ValueError(f"{self.name} is a rule agent: it has no provider settings")
+        from .llm.config import provider_settings  # a model's settings: loaded only for one (start-up)
+
         settings = providers.get(self.provider) or provider_settings(self.provider)
         if self.table is None:
             return replace(settings, model=self.model) if self.model else settings
@@ -81,6 +84,8 @@ class Contestant:
 
 def _with_table(settings: ProviderSettings, name: str, table: Mapping[str, Any]) -> ProviderSettings:
     """``settings`` with a config contestant's table over them."""
+    from .llm.config import checked_url  # a model's settings: loaded only for one (start-up)
+
     where = f"[contestants.{name}] in the config file"
     changes = {key: table[key] for key in ("model", "timeout_s", "rpm", "temperature", "max_tokens",
                                            "reasoning_effort") if key in table}
@@ -156,6 +161,8 @@ def make_agent(role: str, kind: str, seed: int, providers: Mapping[str, Provider
     if contestant.provider is None:
         agent = RULE_AGENTS[role][kind](seed)
     else:
+        from .llm.llm_agent import LLMAgent  # the games without a model never load it (start-up)
+
         named = contestant.name if contestant.table is not None else None  # a config contestant's own name
         agent = LLMAgent(role, make_transport(contestant.settings(providers)), seed, name=named)
     return taught(agent, lessons, preset, book)

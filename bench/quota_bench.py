@@ -23,7 +23,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for tests.stubs,
 from run import report, row  # bench/ is on sys.path, as this file runs as a script
 
 from labyrinth.agents.llm.config import ProviderSettings
-from labyrinth.agents.llm.providers.base import SCHEMAS, ProviderError
+from labyrinth.agents.llm.providers.base import SCHEMAS
+from labyrinth.agents.llm.providers.errors import ProviderError
 from labyrinth.agents.registry import make_transport
 from tests.stubs import Model, Stub, quota_match
 

@@ -62,8 +62,19 @@ _WALLS = tuple(w for _, _, w in _EDGES)
 # The DFS's choices at each maze cell, by which of its neighbours are visited: _AROUND[c] masks the
 # bits of c's neighbours, and _OPTIONS[c][visited & _AROUND[c]] is _NEIGHBOURS[c] less the visited ones.
 _AROUND = tuple(sum(1 << n for n, _ in around) for around in _NEIGHBOURS)
-_OPTIONS = tuple({mask: tuple((n, w) for n, w in around if not mask >> n & 1)
-                  for mask in range(_AROUND[c] + 1) if mask & _AROUND[c] == mask}
+
+
+def _submasks(full: int) -> list[int]:
+    """Every mask of bits of ``full`` only, in ascending order, walked directly: at most 16 for a cell's
+    four neighbours, where filtering range(full + 1) tried up to 2**16 numbers at import (start-up)."""
+    masks, mask = [full], full
+    while mask:
+        mask = (mask - 1) & full
+        masks.append(mask)
+    return masks[::-1]
+
+
+_OPTIONS = tuple({mask: tuple((n, w) for n, w in around if not mask >> n & 1) for mask in _submasks(_AROUND[c])}
                  for c, around in enumerate(_NEIGHBOURS))
 _BLANK = bytearray(CHUNK * CHUNK)
 for _j in range(_SIDE):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, fields
+from functools import cache
 from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
@@ -74,7 +75,7 @@ class GameState:
             raise ValueError(f"not a version {STATE_VERSION} game state")
         fields_only = {k: v for k, v in data.items() if k != "version"}
         try:
-            state = _ADAPTER.validate_python(fields_only)
+            state = _adapter().validate_python(fields_only)
         except ValidationError as exc:
             raise ValueError(f"broken game state: {describe_errors(exc)}") from None
         problem = state.inconsistency()
@@ -109,7 +110,13 @@ class GameState:
 
 
 _FIELDS = tuple(f.name for f in fields(GameState))
-_ADAPTER = TypeAdapter(GameState)
+
+
+@cache
+def _adapter() -> TypeAdapter[GameState]:
+    """The state's validator, built when a state is first read back (a saved game, a replay), not at every
+    import of the engine (start-up)."""
+    return TypeAdapter(GameState)
 
 
 def _plain(value: Any) -> Any:

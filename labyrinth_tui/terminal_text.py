@@ -14,8 +14,10 @@ reads no markup, and the screens get a ``rich.text.Text`` from ``plain``, never 
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
-from rich.text import Text
+if TYPE_CHECKING:  # Rich loads with the screens, not for the command line's messages (start-up): see plain
+    from rich.text import Text
 
 # C0 but the newline (kept or escaped by choice), DEL and C1, ALM, LRM/RLM, LRE/RLE/PDF/LRO/RLO,
 # LRI/RLI/FSI/PDI, the line and paragraph separators, and the surrogates.
@@ -37,4 +39,6 @@ def printable(text: str, *, newlines: bool = False) -> str:
 
 def plain(text: str, style: str = "") -> Text:
     """``text`` for a widget: printable, its line breaks kept, and never read as markup."""
+    from rich.text import Text  # loaded already by the screen that asks
+
     return Text(printable(text, newlines=True), style=style)

@@ -38,6 +38,7 @@ from .providers import PROVIDERS
 from .reading import read_regular
 
 CONFIG_BYTES = 1 << 20  # the most read of the config file
+DEFAULT_TIMEOUT_S = 30.0  # what one model call is given unless a flag, the environment or this file says
 MAX_TIMEOUT_S = 3600.0  # the longest one model call may be given
 MAX_RPM = 100_000.0  # the fastest pace of requests a minute that may be set
 MAX_URL_CHARS = 2_000  # the longest base URL taken: real ones are far shorter, a pasted file is not one

@@ -55,6 +55,7 @@ from pathlib import Path
 from typing import Any, Self
 
 from .paths import StorageError, advice, confined, data_dir
+from .results_terms import NOBODY, SideRecord
 
 RESULTS_FILE = "results.db"
 SCHEMA_VERSION = 3  # 2: who learned (in the key) and when the run began; 3: setups, repeats, the full record
@@ -62,13 +63,10 @@ BUSY_S = 30.0  # how long a write waits for another tournament's transaction bef
 KEY = ("user", "user_setup", "minotaur", "minotaur_setup", "seed", "repeat", "preset", "difficulty", "max_turns",
        "learned")
 PLAY_ORDER = ("run_began", "seed", "repeat", *(name for name in KEY if name not in ("seed", "repeat")))
-NOBODY = "none"  # the learned of a match where neither side learned from the experience log
 UNRECORDED = "unrecorded"  # the learned (or a model's setup) of a match kept before it was recorded
 OUTCOMES = ("ESCAPED", "DEATH", "TIMEOUT")
-FALLBACK_SHARE_ALLOWED = 0.10  # a model whose turns were played by the fallback more often did not play the match
 LEASE_S = 120.0  # how long a claim holds without being renewed: a worker renews its claims well before
 ROLES = ("user", "minotaur")  # the sides of a row, in the order the engine names them
-ROLE_WORDS = {"user": "user", "minotaur": "Minotaur"}  # as a sentence names them
 
 
 def results_path() -> Path:
@@ -108,51 +106,6 @@ class MatchKey:
     def id(self) -> str:
         """The key as one string (a claim's)."""
         return json.dumps([getattr(self, name) for name in KEY], separators=(",", ":"))
-
-
-@dataclass(frozen=True)
-class SideRecord:
-    """How one side played a match: what its contestant is, and what became of its answers."""
-
-    settings: str = "{}"  # a model's provider, model, endpoint (no key, no password) and sampling settings, as JSON
-    decisions: int = 0  # turns it was asked for
-    fallbacks: int = 0  # turns played by the fallback instead of its answer
-    invalid: int = 0  # answers that held no valid action
-    provider_errors: int = 0  # calls that failed for good (after retries)
-    refused: int = 0  # actions the game refused (ERROR)
-    exceptions: int = 0
-    timeouts: int = 0  # turns whose answer missed the match's deadline
-    calls: int = 0  # model calls: plan, decisions, lesson; not the built-in agent's turns after a replacement
-    answered: int = 0  # calls that came back with a reply (usable or not)
-    call_s: float = 0.0  # the time those calls took
-    quota_waits: int = 0  # waits for a quota or the pace
-    quota_wait_s: float = 0.0
-    tokens_in: int = 0
-    tokens_out: int = 0  # reasoning included
-    reasoning_tokens: int = 0  # of tokens_out: thinking the model did before answering
-    replaced: bool = False  # its model kept failing and the built-in agent took over
-    last_error: str | None = None  # the last provider error, one redacted line
-
-    @property
-    def model(self) -> bool:
-        """Whether a model played this side (a rule agent's settings are empty)."""
-        return self.settings != "{}"
-
-    @property
-    def mean_call_s(self) -> float:
-        return self.call_s / self.calls if self.calls else 0.0
-
-    def void_reason(self, role: str) -> str | None:
-        """Why this side's model did not play the match, or None if it did (or a rule agent played)."""
-        if not self.model:
-            return None
-        if self.replaced:
-            return (f"the {ROLE_WORDS[role]}'s model was replaced by the built-in agent after failing in a row "
-                    f"({self.provider_errors} provider errors, {self.invalid} answers without an action)")
-        if self.decisions and self.fallbacks > FALLBACK_SHARE_ALLOWED * self.decisions:
-            return (f"{self.fallbacks} of the {ROLE_WORDS[role]}'s {self.decisions} turns were played by the fallback "
-                    f"(more than {FALLBACK_SHARE_ALLOWED:.0%})")
-        return None
 
 
 SIDE = tuple(f.name for f in fields(SideRecord))

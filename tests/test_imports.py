@@ -45,3 +45,38 @@ def test_engine_is_pure_no_clock_files_or_network():
     added = _modules_after_import("labyrinth.engine") - pydantic_alone
     impure = {"socket", "ssl", "http", "urllib", "sqlite3", "asyncio", "time", "datetime", "threading", "subprocess"}
     assert not {m.split(".")[0] for m in added} & impure
+
+
+# What the pipe and the game screen never use unless a model plays or a results command runs: the arena,
+# the tournament, ratings, the results database (SQLite), replay files, the leaderboard's renderers, the LLM
+# agent and its providers' modules, the subcommands' work modules, Rich and Textual (issue 29: start-up).
+HEAVY = {"textual", "rich", "sqlite3", "multiprocessing", "labyrinth.saves.results_db", "labyrinth.saves.replays",
+         "labyrinth.agents.compete.arena", "labyrinth.agents.compete.tournament", "labyrinth.agents.compete.ratings",
+         "labyrinth.agents.match.schedule", "labyrinth.agents.llm.llm_agent", "labyrinth.agents.llm.config",
+         "labyrinth.agents.llm.providers.base", "labyrinth.tui.leaderboard_tables", "labyrinth.tui.leaderboard_report",
+         "labyrinth.tui.leaderboard_rows", "labyrinth.tui.commands.arena_run", "labyrinth.tui.commands.tournament_run",
+         "labyrinth.tui.commands.leaderboard_run", "labyrinth.tui.commands.doctor_run", *SDKS}
+
+
+@pytest.mark.parametrize("command", ["gsm", "play"])
+def test_the_command_line_imports_only_what_the_command_uses(command):
+    """Building the parser and parsing loads no subcommand's heavy modules; for gsm, neither do reading the
+    providers' settings (none is used) and making the pipe's match with the built-in Minotaur."""
+    then = (f"from labyrinth.tui import cli; args = cli.parser().parse_args([{command!r}, '--seed', '1']); "
+            + ("from labyrinth.tui.commands.options import providers; from labyrinth.tui.jsonlines import gsm_match; "
+               "gsm_match(1, 'tiny', providers=providers(args))" if command == "gsm" else "pass"))
+    loaded = _modules_after_import("labyrinth.tui.cli", then, walk=False)
+    assert not {m for m in loaded if m in HEAVY or m.split(".")[0] in HEAVY}, sorted(
+        m for m in loaded if m in HEAVY or m.split(".")[0] in HEAVY)
+
+
+def test_an_llm_agent_loads_its_modules_when_asked_for():
+    """The registry imports the LLM agent when a model is named (here one without its key, refused as
+    its transport is made, after the import), not for a rule agent."""
+    rule = "from labyrinth.agents import registry; registry.make_agent('minotaur', 'builtin', 1)"
+    model = (f"{rule}; from labyrinth.agents.llm.config import ProviderSettings; gemini = ProviderSettings('gemini', "
+             "'m', None); exec('try:\\n registry.make_agent(\"minotaur\", \"gemini\", 1, {\"gemini\": gemini})\\n'"
+             "'except registry.ProviderNotConfigured:\\n pass')")
+    llm_agent = "labyrinth.agents.llm.llm_agent"
+    assert llm_agent not in _modules_after_import("labyrinth.agents.registry", rule, walk=False)
+    assert llm_agent in _modules_after_import("labyrinth.agents.registry", model, walk=False)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from labyrinth.saves.results_db import SideRecord
+from labyrinth.saves.results_terms import SideRecord
 
 EXIT_INCOMPLETE = 3  # a run that left matches void or unplayed: its figures are not the whole run's
 

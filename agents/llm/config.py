@@ -27,6 +27,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from labyrinth.engine.commands import excerpt
 from labyrinth.saves.config import (
+    DEFAULT_TIMEOUT_S,
     MAX_RPM,
     MAX_TIMEOUT_S,
     ConfigError,
@@ -44,7 +45,6 @@ from .providers.base import REPLY_TOKENS
 from .providers.retry import QUOTA_WAIT_S
 from .providers.secrets import redact, remember, remember_url
 
-DEFAULT_TIMEOUT_S = 30.0
 DEFAULT_TEMPERATURE = 0.7  # what a model is asked with unless its contestant says otherwise
 URL_SHOWN_CHARS = 120  # the most of a bad URL a message quotes
 SETUP_CHARS = 12  # a setup's fingerprint: 48 bits of a SHA-256, enough to tell a run's contestants apart

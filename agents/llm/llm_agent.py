@@ -48,14 +48,13 @@ from .providers.base import (
     LESSON,
     REPLY_TOKENS,
     Lesson,
-    ProviderError,
-    QuotaError,
     Reply,
     ResponseSchema,
     Transport,
     action_response,
     estimate_tokens,
 )
+from .providers.errors import ProviderError, QuotaError
 from .providers.pacing import Waiting
 from .providers.retry import patience_s
 from .wsap_messages import (

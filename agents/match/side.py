@@ -19,10 +19,10 @@ from labyrinth.engine.world import World
 from labyrinth.engine.wsap import Action, ActionResult
 from labyrinth.engine.wsap.perception import UserPerception
 from labyrinth.engine.wsap.roles import ROLES
-from labyrinth.saves.results_db import SideRecord
+from labyrinth.saves.results_terms import SideRecord
 
 from ..base import Agent
-from ..llm.providers.base import ProviderError, QuotaError
+from ..llm.providers.errors import ProviderError, QuotaError
 
 View = GameStateResponse | MinotaurObservation  # what a seat is shown of the game: its role's view
 

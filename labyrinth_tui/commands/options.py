@@ -7,8 +7,8 @@ from __future__ import annotations
 import argparse
 import secrets
 import sys
+from typing import TYPE_CHECKING
 
-from labyrinth.agents.llm.config import ProviderSettings
 from labyrinth.agents.registry import contestant_names
 from labyrinth.engine import DEFAULT_PRESET, DIFFICULTIES, PRESETS
 from labyrinth.engine.rng import DRAWN_SEEDS
@@ -16,6 +16,9 @@ from labyrinth.saves.providers import PROVIDERS
 
 from .provider_options import chosen_providers, contestant, provider_settings
 from .seed_option import bounded_seed, last_seed_problem
+
+if TYPE_CHECKING:  # loaded when a command reads the providers' settings (start-up): provider_settings
+    from labyrinth.agents.llm.config import ProviderSettings
 
 ROLE_WORDS = {"user": "the user", "minotaur": "the Minotaur"}
 

@@ -6,12 +6,14 @@ environment or the config file."""
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
-from labyrinth.agents.llm.config import DEFAULT_TIMEOUT_S, ProviderSettings
-from labyrinth.agents.llm.config import provider_settings as resolve
 from labyrinth.agents.registry import UnknownContestant, parse_contestant, provider_of
-from labyrinth.saves.config import MAX_RPM, MAX_TIMEOUT_S, ConfigError, rpm_ok, timeout_ok
+from labyrinth.saves.config import DEFAULT_TIMEOUT_S, MAX_RPM, MAX_TIMEOUT_S, ConfigError, rpm_ok, timeout_ok
 from labyrinth.saves.providers import PROVIDERS
+
+if TYPE_CHECKING:  # the LLM settings' module loads when a command reads them (start-up): provider_settings
+    from labyrinth.agents.llm.config import ProviderSettings
 
 HOLD_S = 600.0  # how long a tournament or an arena holds a match for a quota by default: ten minutes
 
@@ -88,6 +90,10 @@ def provider_settings(args: argparse.Namespace, providers: list[str] | tuple[str
     """``providers``' settings: these options, then the environment, the config file, the defaults.
     A config file that cannot be used raises ConfigError, or with ``skip_broken`` leaves the
     provider out (the TUI says what is wrong if it is chosen)."""
+    if not providers:  # no model plays: the LLM settings' module is not even loaded (start-up)
+        return {}
+    from labyrinth.agents.llm.config import provider_settings as resolve
+
     settings = {}
     for p in providers:
         flags = {"model": getattr(args, f"{p}_model", None), "base_url": getattr(args, f"{p}_url", None),

@@ -13,14 +13,16 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from labyrinth.engine import MinotaurDecision, UserInput
-from labyrinth.saves.replays import RecordedTurn, Replay, ReplayError, first_mismatch, read_replay
 
 from ..dates import local_time
 from ..terminal_text import printable
 from .options import parsed_by
+
+if TYPE_CHECKING:  # the replay files' module loads when one is shown (start-up): see show
+    from labyrinth.saves.replays import RecordedTurn, Replay
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -39,6 +41,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 def show(path: Path, verify: bool, out: TextIO, summary: bool = False) -> int:
     """The replay at ``path`` written to ``out``: as text, verified, or as its story; the exit status."""
+    from labyrinth.saves.replays import ReplayError, first_mismatch, read_replay  # loaded for a replay (start-up)
+
     try:
         recorded = read_replay(path)
     except ReplayError as exc:

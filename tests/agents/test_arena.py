@@ -184,7 +184,7 @@ def test_a_run_in_this_process_shows_each_matchs_agents_and_the_progress_line_th
 
     from labyrinth.agents.llm.providers.pacing import Waiting
     from labyrinth.agents.match.schedule import Progress
-    from labyrinth.tui.commands.arena import _waits_column
+    from labyrinth.tui.commands.arena_run import _waits_column
     from tests.stubs import FakeClock
 
     clock = FakeClock()

@@ -24,7 +24,8 @@ import pytest
 from labyrinth.agents.llm.config import ProviderSettings
 from labyrinth.agents.llm.llm_agent import LLMAgent
 from labyrinth.agents.llm.providers import bounds
-from labyrinth.agents.llm.providers.base import REPLY_CHARS, SCHEMAS, ProviderError
+from labyrinth.agents.llm.providers.base import REPLY_CHARS, SCHEMAS
+from labyrinth.agents.llm.providers.errors import ProviderError
 from labyrinth.agents.llm.providers.quota import quota_wait_s
 from labyrinth.agents.llm.providers.retry import Caller, transport_failure
 from labyrinth.agents.llm.providers.secrets import redact

@@ -187,7 +187,7 @@ def test_a_failing_model_minotaur_is_replaced_by_one_that_plays_the_games_diffic
     from labyrinth.agents.builtin.builtin_minotaur import TACTICS
     from labyrinth.agents.builtin.naive import Waiter
     from labyrinth.agents.llm.llm_agent import FAILURES_BEFORE_REPLACEMENT, LLMAgent
-    from labyrinth.agents.llm.providers.base import ProviderError
+    from labyrinth.agents.llm.providers.errors import ProviderError
 
     class Down:
         name, timeout_s = "down/model", 1.0

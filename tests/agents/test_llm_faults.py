@@ -18,7 +18,8 @@ import pytest
 from labyrinth.agents.llm.config import ProviderSettings
 from labyrinth.agents.llm.config import provider_settings as resolve
 from labyrinth.agents.llm.llm_agent import LLMAgent
-from labyrinth.agents.llm.providers.base import SCHEMAS, ProviderError, QuotaError
+from labyrinth.agents.llm.providers.base import SCHEMAS
+from labyrinth.agents.llm.providers.errors import ProviderError, QuotaError
 from labyrinth.agents.llm.providers.pacing import Pace
 from labyrinth.agents.llm.providers.retry import call_deadline_s, patience_s
 from labyrinth.agents.match.runner import Match

@@ -16,7 +16,8 @@ import pytest
 from labyrinth.agents.llm.config import ProviderSettings
 from labyrinth.agents.llm.config import provider_settings as resolve
 from labyrinth.agents.llm.llm_agent import FAILURES_BEFORE_REPLACEMENT, LLMAgent
-from labyrinth.agents.llm.providers.base import LESSON, SCHEMAS, ProviderError
+from labyrinth.agents.llm.providers.base import LESSON, SCHEMAS
+from labyrinth.agents.llm.providers.errors import ProviderError
 from labyrinth.agents.llm.providers.openai import NO_KEY, OpenAITransport, strict_schema
 from labyrinth.agents.llm.providers.secrets import REDACTED
 from labyrinth.agents.match.runner import Match

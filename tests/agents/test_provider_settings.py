@@ -11,7 +11,8 @@ import pytest
 
 from labyrinth.agents.llm.config import provider_settings
 from labyrinth.agents.llm.llm_agent import LLMAgent
-from labyrinth.agents.llm.providers.base import ProviderError, Reply
+from labyrinth.agents.llm.providers.base import Reply
+from labyrinth.agents.llm.providers.errors import ProviderError
 from labyrinth.agents.llm.providers.quota import go_duration_s, quota_wait_s, retry_after_s
 from labyrinth.agents.llm.providers.retry import Caller, Failure, http_failure
 from labyrinth.engine.wsap.actions import USER_ACTIONS, USER_DESCRIPTION

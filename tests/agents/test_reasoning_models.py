@@ -13,7 +13,8 @@ import threading
 import pytest
 
 from labyrinth.agents.llm.config import ProviderSettings
-from labyrinth.agents.llm.providers.base import DEFAULT_EFFORT, MODEL_EFFORT, SCHEMAS, THINKING_TOKENS, ProviderError
+from labyrinth.agents.llm.providers.base import DEFAULT_EFFORT, MODEL_EFFORT, SCHEMAS, THINKING_TOKENS
+from labyrinth.agents.llm.providers.errors import ProviderError
 from labyrinth.agents.llm.providers.openai import OpenAITransport
 from labyrinth.agents.llm.providers.openai_dialect import Dialect, by_name, dialect, refused_in
 from labyrinth.agents.match.runner import Match

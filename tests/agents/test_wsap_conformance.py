@@ -20,7 +20,8 @@ import pytest
 
 from labyrinth.agents.llm.config import ProviderSettings
 from labyrinth.agents.llm.llm_agent import FAILURES_BEFORE_REPLACEMENT, LLMAgent
-from labyrinth.agents.llm.providers.base import ProviderError, Reply, action_response
+from labyrinth.agents.llm.providers.base import Reply, action_response
+from labyrinth.agents.llm.providers.errors import ProviderError
 from labyrinth.agents.llm.providers.openai import strict_schema
 from labyrinth.agents.llm.wsap_messages import parse_action
 from labyrinth.agents.registry import make_transport

@@ -12,7 +12,6 @@ from dataclasses import replace
 import pytest
 
 from labyrinth.saves.results_db import (
-    FALLBACK_SHARE_ALLOWED,
     MatchKey,
     MatchRow,
     ResultsDB,
@@ -20,6 +19,7 @@ from labyrinth.saves.results_db import (
     SideRecord,
     new_owner,
 )
+from labyrinth.saves.results_terms import FALLBACK_SHARE_ALLOWED
 
 MODEL = json.dumps({"provider": "openai", "model": "m"})
 

@@ -80,19 +80,6 @@ def _plausible(tokens: object) -> bool:
     return tokens is None or (isinstance(tokens, int) and not isinstance(tokens, bool) and 0 <= tokens <= MOST_TOKENS)
 
 
-class ProviderError(Exception):
-    """A call that failed for good (after the transport's retries); one line for logs, never a key."""
-
-
-class QuotaError(ProviderError):
-    """A quota (429) whose wait does not fit in the call's deadline: the account's limit, not the
-    model's failure, so it never counts towards replacing the agent. ``wait_s``: what was left to wait."""
-
-    def __init__(self, message: str, wait_s: float | None = None) -> None:
-        super().__init__(message)
-        self.wait_s = wait_s
-
-
 class Transport(Protocol):
     name: str  # "provider/model", shown as the agent's name
     timeout_s: float  # the longest one request may take, as a whole

@@ -35,8 +35,8 @@ from typing import Any, TypeVar
 
 from labyrinth.engine.commands import shorten
 
-from .base import ProviderError, QuotaError
 from .bounds import BodyRefused, answer_arrived, expect_answer
+from .errors import ProviderError, QuotaError
 from .pacing import SYSTEM_CLOCK, Clock, Waiting, shared_pace
 from .quota import quota_wait_s
 from .secrets import redact

@@ -1,0 +1,18 @@
+"""How a provider's call fails, apart from the transports: the turn loop tells a model's failures
+from an agent's by these classes, and it loads for every game, so they import nothing (base.py,
+the transports' protocol and replies, loads only when a model plays; it re-exports them)."""
+
+from __future__ import annotations
+
+
+class ProviderError(Exception):
+    """A call that failed for good (after the transport's retries); one line for logs, never a key."""
+
+
+class QuotaError(ProviderError):
+    """A quota (429) whose wait does not fit in the call's deadline: the account's limit, not the
+    model's failure, so it never counts towards replacing the agent. ``wait_s``: what was left to wait."""
+
+    def __init__(self, message: str, wait_s: float | None = None) -> None:
+        super().__init__(message)
+        self.wait_s = wait_s

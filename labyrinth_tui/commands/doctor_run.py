@@ -1,0 +1,104 @@
+"""The work of `labyrinth doctor` (its parser is doctor.py): imported when the command runs, so
+that what it needs does not load with every command (start-up)."""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import sys
+import time
+from dataclasses import replace
+from importlib import metadata
+from pathlib import Path
+from typing import TextIO
+
+from labyrinth.agents.llm.config import ProviderSettings
+from labyrinth.agents.llm.providers.errors import ProviderError
+from labyrinth.agents.llm.providers.secrets import redact
+from labyrinth.agents.registry import make_transport
+from labyrinth.saves.avatars import avatars_dir
+from labyrinth.saves.config import ConfigError, config_path, read_config
+from labyrinth.saves.games import saves_dir
+from labyrinth.saves.paths import data_dir, replays_dir
+from labyrinth.saves.providers import PROVIDERS
+
+from ..terminal_text import printable
+from .provider_options import provider_settings
+
+CHECK_TIMEOUT_S = 10.0
+PACKAGES = (  # (module, distribution): ours, each provider's SDK (its row's), then what they stand on
+    ("labyrinth.engine", "labyrinth-temporal-hunt"), ("labyrinth.agents", "labyrinth-temporal-hunt"),
+    ("labyrinth.saves", "labyrinth-temporal-hunt"), ("labyrinth.tui", "labyrinth-temporal-hunt"),
+    *((row.sdk, row.distribution) for row in PROVIDERS.values()),
+    ("httpx2", "httpx2"), ("httpx", "httpx"), ("pydantic", "pydantic"), ("textual", "textual"), ("rich", "rich"),
+    ("platformdirs", "platformdirs"),
+)
+
+
+def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
+    """Print the report; 0 in any case: it diagnoses, it does not judge."""
+    check = not args.offline
+    def write(line: str = "") -> None:
+        print(printable(redact(line)), file=out, flush=True)
+
+    write(f"Labyrinth: The Temporal Hunt, Python {sys.version.split()[0]} ({sys.executable})")
+    write()
+    write("LLM providers (keys are never shown):")
+    for name in PROVIDERS:
+        try:
+            lines = _provider(name, provider_settings(args, [name])[name], check)
+        except ConfigError as exc:
+            lines = [f"{name:<8} cannot be read: {exc}"]
+        for line in lines:
+            write(f"  {line}")
+    write()
+    write("Files:")
+    config = config_path()
+    try:
+        state = "present" if read_config() else "absent or empty: defaults apply"
+    except ConfigError as exc:
+        state = f"BROKEN: {exc}"
+    write(f"  config file     {config} ({state})")
+    for label, path in (("data directory", data_dir()), ("saved games", saves_dir()), ("replays", replays_dir()),
+                        ("avatars", avatars_dir())):
+        write(f"  {label:<15} {path}{'' if path.exists() else ' (not created yet)'}")
+    write()
+    write("Packages:")
+    for module, distribution in PACKAGES:
+        write(f"  {module:<17} {_where(module, distribution)}")
+    return 0
+
+
+def _provider(name: str, s: ProviderSettings, check: bool) -> list[str]:
+    if not s.configured:
+        variables = " or ".join(PROVIDERS[name].key_variables)
+        return [f"{name:<8} not configured: set {variables}, or api_key under [{name}] in the config file"]
+    key = f"key from {s.key_source}" if s.api_key else "no key"
+    lines = [f"{name:<8} model {s.model}, endpoint {s.endpoint}, {key}, timeout {s.timeout_s:g} s"]
+    if check:
+        began = time.perf_counter()
+        try:
+            verdict = "ok: " + make_transport(replace(s, timeout_s=min(s.timeout_s, CHECK_TIMEOUT_S))).check()
+        except ProviderError as exc:
+            verdict = f"FAILED: {exc}"
+        except Exception as exc:  # noqa: BLE001 - a diagnosis reports whatever the SDK raised
+            verdict = f"FAILED: {type(exc).__name__}: {' '.join(str(exc).split())[:200]}"
+        lines.append(f"{'':<8} check {verdict} ({(time.perf_counter() - began) * 1000:.0f} ms)")
+    return lines
+
+
+def _where(module: str, distribution: str) -> str:
+    try:
+        version = metadata.version(distribution)
+    except metadata.PackageNotFoundError:
+        version = "(no package metadata)"
+    try:
+        spec = importlib.util.find_spec(module)  # found, not run (its parent package is)
+    except (ImportError, ValueError) as exc:
+        return f"NOT IMPORTABLE: {exc}"
+    if spec is None:
+        return f"NOT IMPORTABLE: no module named {module!r}"
+    location = spec.origin if spec.has_location else next(iter(spec.submodule_search_locations or []), "?")
+    # resolved: a strict editable install imports links to the sources, and the sources are what one edits
+    where = Path(location or "?").resolve()
+    return f"{version:<8} {where.parent if where.name == '__init__.py' else where}"
