@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 from . import events as ev
 from .constants import REENTRY_ALERT_TICKS, STAMINA_MAX, TICKS_PER_SECOND
@@ -23,7 +24,7 @@ from .schemas import (
     Sighting,
     UserInput,
 )
-from .senses import UserView, minotaur_sees_user, user_view
+from .senses import UserView, audio_direction, minotaur_sees_user, proximity, user_view
 from .state import GameState
 from .world import World
 
@@ -73,6 +74,20 @@ def _cue(proximity: str, direction: str | None, status: str, cooldown_ticks: int
 _GROUNDS = {name: HuntingGround(**b.to_dict()) for name, b in PRESETS.items()}
 
 
+def stamina_pct(s: GameState) -> float:
+    return s.stamina / STAMINA_MAX
+
+
+def lantern_cooldown(s: GameState) -> float:
+    return s.lantern_respawn / TICKS_PER_SECOND
+
+
+def user_cue(s: GameState) -> MinotaurCue:
+    """What the user senses of the Minotaur in ``s``: its response's ``minotaur_cue``, for a reader of
+    the numbers that needs no response built (an RL observation)."""
+    return _cue(proximity(s), audio_direction(s), temporal_status(s), s.jump_cooldown, s.paralysis)
+
+
 def user_response(s: GameState, view: UserView, *, status: str, message: str, out: CommandSummary,
                   text: str) -> GameStateResponse:
     """The validated response; built as one dict so pydantic-core checks it in a single call."""
@@ -80,9 +95,9 @@ def user_response(s: GameState, view: UserView, *, status: str, message: str, ou
         "status": status,
         "user_state": {
             "position": _coords(s.user),
-            "stamina_pct": s.stamina / STAMINA_MAX,
+            "stamina_pct": stamina_pct(s),
             "inventory": list(s.inventory),
-            "lantern_cooldown": s.lantern_respawn / TICKS_PER_SECOND,
+            "lantern_cooldown": lantern_cooldown(s),
         },
         "environment": {
             "visible_paths": view.exits,
@@ -142,46 +157,61 @@ def _level_message(s: GameState) -> str:
     return f"Current Z-Level: {s.user[2]}"
 
 
+Respond = Callable[[], GameStateResponse]
 Observe = Callable[[], MinotaurObservation]
 
 
+class Report(NamedTuple):
+    """Both sides' views of a turn, each built when first read (turn.py's TurnResult), and what the
+    turn loop reads of every turn without them: most turns nobody reads the words (an RL env, a rule
+    agent), and making them costs more than the turn. ``status`` is both views' status, ``time_taken``
+    the user's response's."""
+
+    status: str
+    time_taken: float
+    respond: Respond
+    observe: Observe
+
+
 def turn_report(world: World, s: GameState, view: UserView, cmd: UserInput, out: CommandSummary,
-                events: tuple[ev.Event, ...],
-                refusal: str | None, noises_heard: int) -> tuple[GameStateResponse, Observe]:
+                events: tuple[ev.Event, ...], refusal: str | None, noises_heard: int) -> Report:
     status = s.outcome or "SUCCESS"
-    response = user_response(s, view, status=status, message=_level_message(s), out=out,
-                             text=user_text(world, s, view, cmd, out, events))
-    return response, lambda: minotaur_observation(
-        world, s, status=status, message=refusal or temporal_status(s), events=events, refusal=refusal,
-        noises_heard=noises_heard)
+    return Report(status, out.time_taken,
+                  lambda: user_response(s, view, status=status, message=_level_message(s), out=out,
+                                        text=user_text(world, s, view, cmd, out, events)),
+                  lambda: minotaur_observation(world, s, status=status, message=refusal or temporal_status(s),
+                                               events=events, refusal=refusal, noises_heard=noises_heard))
 
 
-def initial_report(world: World, s: GameState) -> tuple[GameStateResponse, Observe]:
-    view = user_view(world, s)
-    response = user_response(s, view, status="SUCCESS", message=_level_message(s), out=CommandSummary(),
+def initial_report(world: World, s: GameState) -> Report:
+    def respond() -> GameStateResponse:
+        view = user_view(world, s)
+        return user_response(s, view, status="SUCCESS", message=_level_message(s), out=CommandSummary(),
                              text=intro_text(world, s, view))
-    return response, lambda: minotaur_observation(
+    return Report("SUCCESS", 0.0, respond, lambda: minotaur_observation(
         world, s, status="SUCCESS", message="The hunt begins.",
-        text="An intruder has entered your labyrinth. Hunt it down.")
+        text="An intruder has entered your labyrinth. Hunt it down."))
 
 
 USER_REJECTED = "The intruder's command was rejected; nothing happened and no time passed."
 
 
-def error_report(world: World, s: GameState, problem: str, minotaur_problem: str = USER_REJECTED
-                 ) -> tuple[GameStateResponse, Observe]:
+def error_report(world: World, s: GameState, problem: str, minotaur_problem: str = USER_REJECTED) -> Report:
     """ERROR: nothing happened, no time passed. Each side is told its own problem
     only: the user's mistakes would tell the Minotaur where it is and what it holds."""
     text = f"{problem}\nNothing happened and no time passed."
-    response = user_response(s, user_view(world, s), status="ERROR", message=problem, out=CommandSummary(), text=text)
-    return response, lambda: minotaur_observation(world, s, status="ERROR", message=minotaur_problem,
-                                                  text=minotaur_problem)
+    return Report("ERROR", 0.0,
+                  lambda: user_response(s, user_view(world, s), status="ERROR", message=problem, out=CommandSummary(),
+                                        text=text),
+                  lambda: minotaur_observation(world, s, status="ERROR", message=minotaur_problem,
+                                               text=minotaur_problem))
 
 
-def final_report(world: World, s: GameState, outcome: str) -> tuple[GameStateResponse, Observe]:
+def final_report(world: World, s: GameState, outcome: str) -> Report:
     """After DEATH or ESCAPED every command gets the final status and changes nothing. ``outcome``:
     ``s.outcome``, which the caller has found set."""
     message = f"The game is over: {outcome}. Start a new game to play again."
-    response = user_response(s, user_view(world, s), status=outcome, message=message, out=CommandSummary(),
-                             text=message)
-    return response, lambda: minotaur_observation(world, s, status=outcome, message=message, text=message)
+    return Report(outcome, 0.0,
+                  lambda: user_response(s, user_view(world, s), status=outcome, message=message, out=CommandSummary(),
+                                        text=message),
+                  lambda: minotaur_observation(world, s, status=outcome, message=message, text=message))

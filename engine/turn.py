@@ -37,7 +37,7 @@ from .presets import PRESETS
 from .report import (
     USER_REJECTED,
     CommandSummary,
-    Observe,
+    Report,
     error_report,
     final_report,
     turn_report,
@@ -64,17 +64,24 @@ from .world import World
 class TurnResult:
     """A turn's outcome: the new state, both sides' views and what happened.
 
-    The Minotaur's observation is built when first asked for: a game against
-    a Minotaur that does not look (``wait``) never pays for it.
+    Each view is built when first asked for (report.py's Report): a game whose words nobody
+    reads (an RL env, a Minotaur that does not look) never pays for them. ``status`` and
+    ``time_taken`` are what every turn's reader needs of the user's response without it.
     """
 
-    __slots__ = ("_observation", "_observe", "events", "response", "state")
+    __slots__ = ("_observation", "_observe", "_respond", "_response", "events", "state", "status", "time_taken")
 
-    def __init__(self, state: GameState, response: GameStateResponse, observe: Observe,
-                 events: tuple[ev.Event, ...]) -> None:
-        self.state, self.response, self.events = state, response, events
-        self._observe = observe
+    def __init__(self, state: GameState, report: Report, events: tuple[ev.Event, ...]) -> None:
+        self.state, self.events = state, events
+        self.status, self.time_taken, self._respond, self._observe = report
+        self._response: GameStateResponse | None = None
         self._observation: MinotaurObservation | None = None
+
+    @property
+    def response(self) -> GameStateResponse:
+        if self._response is None:
+            self._response = self._respond()
+        return self._response
 
     @property
     def observation(self) -> MinotaurObservation:
@@ -86,18 +93,18 @@ class TurnResult:
 def advance(world: World, state: GameState, command: UserInput, decision: MinotaurDecision) -> TurnResult:
     """Play one turn. Invalid or post-game commands change nothing."""
     if state.outcome:
-        return TurnResult(state, *final_report(world, state, state.outcome), ())
+        return TurnResult(state, final_report(world, state, state.outcome), ())
     problem = unexecutable(state, command)
     if problem:
-        return TurnResult(state, *error_report(world, state, problem), ())
+        return TurnResult(state, error_report(world, state, problem), ())
     return _Turn(world, state.clone(), command, decision).run()
 
 
 def reject(world: World, state: GameState, problem: str, minotaur_problem: str = USER_REJECTED) -> TurnResult:
     """The ERROR result for input that never became a command (bad JSON, schema)."""
     if state.outcome:
-        return TurnResult(state, *final_report(world, state, state.outcome), ())
-    return TurnResult(state, *error_report(world, state, problem, minotaur_problem), ())
+        return TurnResult(state, final_report(world, state, state.outcome), ())
+    return TurnResult(state, error_report(world, state, problem, minotaur_problem), ())
 
 
 def item_in_reach(state: GameState, wanted: str | None) -> tuple[str, Pos] | None:
@@ -204,7 +211,7 @@ class _Turn:
         self.summary.time_taken = (s.tick - self.start_tick) / TICKS_PER_SECOND
         events = tuple(self.events)
         report = turn_report(self.world, s, view, cmd, self.summary, events, self.refusal, len(self.heard))
-        return TurnResult(s, *report, events)
+        return TurnResult(s, report, events)
 
     # --- the user's commands ------------------------------------------------
 

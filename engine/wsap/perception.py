@@ -22,6 +22,7 @@ from ..presets import PRESETS
 from ..schemas import GameStateResponse, MinotaurObservation
 from ..senses import in_sight, items_in_sight, level_words
 from ..state import GameState
+from ..turn import TurnResult
 from ..world import World
 from .deferred import Deferred, Handed
 from .types import Effect, Entity, Event, Goal, Location, Observation, Terrain
@@ -110,23 +111,23 @@ class UserPerception:
         return b"".join(row[x:x + width] if (row := rows((r, z))) is not None else _UNSEEN[:width]
                         for r in range(north, north - height, -1))
 
-    def observe(self, state: GameState, response: GameStateResponse, events: tuple[ev.Event, ...] = ()
-                ) -> Observation:
-        """The observation after a turn (or at the start, with no events): the memory is kept
-        now, the Observation built when read (deferred.py)."""
+    def observe(self, result: TurnResult) -> Observation:
+        """The observation after a turn (or at the start, the opening with no events): the memory is
+        kept now, the Observation built when read (deferred.py), and the turn's response with it."""
         self.handed.settle()
+        state, events = result.state, result.events
         new_cells = self._look_around(state, events)
         for e in events:
             self._remember(state, e)
-        if response.status == "ERROR":
-            self.events.append(Event(response.environment.message, "error", state.turn))
+        if result.status == "ERROR":
+            self.events.append(Event(result.response.environment.message, "error", state.turn))
         visible = items_in_sight(self.world, state)
         for name, pos in visible:
             self.items[name] = pos
         for name, pos in list(self.items.items()):  # an item seen gone (grabbed, or not there any more)
             if name in state.inventory or (in_sight(self.world, state.user, pos, USER_SIGHT) and (name, pos) not in visible):
                 del self.items[name]
-        return self.handed.hand(self._observation(state, response, visible, new_cells))
+        return self.handed.hand(self._observation(result, visible, new_cells))
 
     def minotaur_in_sight(self, state: GameState) -> Pos | None:
         """Where the user sees the Minotaur (within its sight, in line, and in time), or None: the
@@ -156,9 +157,11 @@ class UserPerception:
         elif text := user_words(e, state):
             self.events.append(Event(text, e.kind, state.turn))
 
-    def _observation(self, s: GameState, r: GameStateResponse, visible: Items, new_cells: list[tuple[Pos, int]]
-                     ) -> Deferred:
+    def _observation(self, result: TurnResult, visible: Items, new_cells: list[tuple[Pos, int]]) -> Deferred:
+        s = result.state
+
         def main() -> dict[str, Any]:
+            r = result.response
             return {
                 "status": _user_status(s, r),
                 "inventory": {name: 1 for name in r.user_state.inventory},
@@ -170,7 +173,7 @@ class UserPerception:
 
         def details() -> dict[str, Any]:
             return {"details": {
-                "role": "user", "position": _xyz(s.user), "status": r.status,
+                "role": "user", "position": _xyz(s.user), "status": result.status,
                 "hunting_ground": PRESETS[s.preset].to_dict(),  # told in the opening words
                 "seen": [[*p, CELL_CHARS[k]] for p, k in new_cells],
                 "items_in_sight": [{"name": n, **_xyz(p)} for n, p in visible],
@@ -180,7 +183,7 @@ class UserPerception:
             }}
 
         def location() -> dict[str, Any]:  # apart: its map is most of the cost, and rule agents never read it
-            return {"location": Location(s.user, f"level {s.user[2]}", self._where(s, r))}
+            return {"location": Location(s.user, f"level {s.user[2]}", self._where(s, result.response))}
         return Deferred(main, details, location=location)
 
     def _terrain(self, s: GameState, r: GameStateResponse) -> list[Terrain]:
@@ -295,17 +298,19 @@ class MinotaurPerception:
             self._ramps[pos] = [ramp for _, ramp in sorted(found)]
         return self._ramps[pos]
 
-    def observe(self, state: GameState, obs: MinotaurObservation, events: tuple[ev.Event, ...] = ()
-                ) -> Observation:
-        """The observation after a turn: the memory is kept now, the Observation built when read."""
+    def observe(self, result: TurnResult) -> Observation:
+        """The observation after a turn: the memory is kept now, the Observation built when read,
+        and the turn's MinotaurObservation with it."""
         self.handed.settle()
-        for e in events:
+        state = result.state
+        for e in result.events:
             text = minotaur_words(e, state)
             if text:
                 self.events.append(Event(text, e.kind, state.turn))
-        if obs.status == "ERROR":
-            self.events.append(Event(obs.message, "error", state.turn))
-        return self.handed.hand(Deferred(lambda: self._main(obs), lambda: {"details": self._details(obs)}))
+        if result.status == "ERROR":
+            self.events.append(Event(result.observation.message, "error", state.turn))
+        return self.handed.hand(Deferred(lambda: self._main(result.observation),
+                                         lambda: {"details": self._details(result.observation)}))
 
     def _details(self, obs: MinotaurObservation) -> dict[str, Any]:
         return {"role": "minotaur", "observation": obs.model_dump(),
