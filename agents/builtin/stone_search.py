@@ -21,6 +21,8 @@ class StoneSearch:
         """``looked``: the cells seen so far (the user's map); a stone in one would have been seen."""
         self.ground = ground
         self.looked = looked
+        # By stone: the places it may lie in. A narrowed set replaces the old one, never changes it in place, so
+        # a reader may keep what it worked out from a set for as long as it holds the same set (an RL observation).
         self.candidates: dict[str, set[Pos]] = {}
         self._boxes: dict[str, tuple[int, int, int, int, int]] = {}
 
