@@ -37,7 +37,10 @@ class StoneSearch:
             cells = {c for c in level if c not in self.looked} or level
         x, y = at[0], at[1]
         kept = {c for c in cells if _bearing(c[0] - x, c[1] - y) == direction}
-        self._set(name, kept or cells)  # an empty set would be a contradiction: keep the old
+        if kept and len(kept) < len(cells):  # an empty set would be a contradiction, a whole one no news: keep the old
+            cells = kept
+        if cells is not self.candidates.get(name):
+            self._set(name, cells)
 
     def in_ground(self, p: Pos) -> bool:
         """Whether ``p`` lies in the hunting ground, where every stone and lantern is placed:

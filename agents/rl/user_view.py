@@ -109,7 +109,7 @@ class UserView:
         self.sighted: Pos | None = None  # where the user sees it now
         self.cells: dict[int, np.ndarray] = {}  # by level: the memory map's planes of cells, kept as cells are seen
         self.seen = 0  # how many cells of the perception's memory the planes hold
-        self.may_lie: dict[str, tuple[set[Pos], int, list[int], list[int]]] = {}  # _may_lie's, by stone
+        self.may_lie: dict[str, tuple[set[Pos], int, np.ndarray, np.ndarray]] = {}  # _may_lie's, by stone
         g = self.ground  # where each missing stone may still lie, by every hum heard and every cell seen
         self.search = StoneSearch({"x0": g.x0, "y0": g.y0, "z0": g.z0, "width": g.width, "height": g.height,
                                    "levels": g.levels}, self.perception.seen)
@@ -219,14 +219,13 @@ class UserView:
                     grid[_M["stone_may_lie"], rows, cols] = 1
         return grid
 
-    def _may_lie(self, stone: str, places: set[Pos]) -> tuple[int, list[int], list[int]]:
+    def _may_lie(self, stone: str, places: set[Pos]) -> tuple[int, np.ndarray, np.ndarray]:
         """The level and the coarse cells (rows, columns) of the places ``stone`` may lie in: worked out
-        when the search changes them (it replaces the set, never changes it), not every turn: hundreds
+        when the search narrows them (it replaces the set, never changes it), not every turn: hundreds
         of places, a few changes a game."""
         known = self.may_lie.get(stone)
         if known is None or known[0] is not places:
-            cells = sorted({self.ground.coarse_cell(p) for p in places})
-            known = self.may_lie[stone] = (places, next(iter(places))[2], [r for r, _ in cells], [c for _, c in cells])
+            known = self.may_lie[stone] = (places, next(iter(places))[2], *self.ground.coarse_cells(places))
         return known[1:]
 
     def _hear(self, here: Pos, hums: tuple[tuple[str, str | None, int], ...]) -> None:
