@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from . import events as ev
 from .constants import REENTRY_ALERT_TICKS, STAMINA_MAX, TICKS_PER_SECOND
@@ -125,32 +125,83 @@ def _minotaur_paths(world: World, pos: Pos) -> list[str]:
     return [_MOVE_WORDS[move - here] for move in world.minotaur_moves(here)]
 
 
-def minotaur_observation(world: World, s: GameState, *, status: str, message: str, text: str | None = None,
-                         events: tuple[ev.Event, ...] = (), refusal: str | None = None, noises_heard: int = 0
-                         ) -> MinotaurObservation:
-    sees = minotaur_sees_user(world, s) and not s.outcome
-    return MinotaurObservation(
-        status=status,
-        turn=s.turn,
-        game_time=s.tick / TICKS_PER_SECOND,
-        position=_coords(s.minotaur),
-        temporal_status=temporal_status(s),
-        cooldown_time=s.jump_cooldown / TICKS_PER_SECOND,
-        jump_time_left=s.jump_left / TICKS_PER_SECOND,
-        paralysis_time_left=s.paralysis / TICKS_PER_SECOND,
-        sees_user=sees,
-        user_position=_coords(s.user) if sees else None,
-        last_seen=Sighting(position=_coords(s.last_seen[0]), game_time=s.last_seen[1] / TICKS_PER_SECOND)
-        if s.last_seen else None,
-        last_heard=NoiseHeard(position=_coords(s.last_heard[0]), game_time=s.last_heard[1] / TICKS_PER_SECOND,
-                              loudness=s.last_heard[2]) if s.last_heard else None,
-        noises_heard=noises_heard,
-        visible_paths=_minotaur_paths(world, s.minotaur),
-        items=_item_locations(s.items),
-        hunting_ground=_GROUNDS[s.preset],
-        message=message,
-        raw_text_output=text if text is not None else minotaur_text(s, events, refusal, sees),
-    )
+def _xyz(p: Pos) -> dict[str, int]:
+    return {"x": p[0], "y": p[1], "z": p[2]}
+
+
+@dataclass(frozen=True, slots=True)
+class MinotaurReport:
+    """What the Minotaur is told of a turn, ready to be built: its observation as the validated model,
+    or as the plain data that model's ``model_dump()`` gives, for a reader of numbers (the built-in
+    Minotaur reads its observation's ``details``) that needs no model built and dumped again.
+    ``text``: its words when the report gives them, else told from the turn's ``events``."""
+
+    world: World
+    s: GameState
+    status: str
+    message: str
+    text: str | None = None
+    events: tuple[ev.Event, ...] = ()
+    refusal: str | None = None
+    noises_heard: int = 0
+
+    def _sees(self) -> bool:
+        return minotaur_sees_user(self.world, self.s) and not self.s.outcome
+
+    def _text(self, sees: bool) -> str:
+        return self.text if self.text is not None else minotaur_text(self.s, self.events, self.refusal, sees)
+
+    def observation(self) -> MinotaurObservation:
+        s, sees = self.s, self._sees()
+        return MinotaurObservation(
+            status=self.status,
+            turn=s.turn,
+            game_time=s.tick / TICKS_PER_SECOND,
+            position=_coords(s.minotaur),
+            temporal_status=temporal_status(s),
+            cooldown_time=s.jump_cooldown / TICKS_PER_SECOND,
+            jump_time_left=s.jump_left / TICKS_PER_SECOND,
+            paralysis_time_left=s.paralysis / TICKS_PER_SECOND,
+            sees_user=sees,
+            user_position=_coords(s.user) if sees else None,
+            last_seen=Sighting(position=_coords(s.last_seen[0]), game_time=s.last_seen[1] / TICKS_PER_SECOND)
+            if s.last_seen else None,
+            last_heard=NoiseHeard(position=_coords(s.last_heard[0]), game_time=s.last_heard[1] / TICKS_PER_SECOND,
+                                  loudness=s.last_heard[2]) if s.last_heard else None,
+            noises_heard=self.noises_heard,
+            visible_paths=_minotaur_paths(self.world, s.minotaur),
+            items=_item_locations(s.items),
+            hunting_ground=_GROUNDS[s.preset],
+            message=self.message,
+            raw_text_output=self._text(sees),
+        )
+
+    def fields(self) -> dict[str, Any]:
+        """``observation().model_dump()``, field for field, without the model (tests/engine/test_views.py
+        holds the two alike)."""
+        s, sees = self.s, self._sees()
+        return {
+            "status": self.status,
+            "turn": s.turn,
+            "game_time": s.tick / TICKS_PER_SECOND,
+            "position": _xyz(s.minotaur),
+            "temporal_status": temporal_status(s),
+            "cooldown_time": s.jump_cooldown / TICKS_PER_SECOND,
+            "jump_time_left": s.jump_left / TICKS_PER_SECOND,
+            "paralysis_time_left": s.paralysis / TICKS_PER_SECOND,
+            "sees_user": sees,
+            "user_position": _xyz(s.user) if sees else None,
+            "last_seen": {"position": _xyz(s.last_seen[0]), "game_time": s.last_seen[1] / TICKS_PER_SECOND}
+            if s.last_seen else None,
+            "last_heard": {"position": _xyz(s.last_heard[0]), "game_time": s.last_heard[1] / TICKS_PER_SECOND,
+                           "loudness": s.last_heard[2]} if s.last_heard else None,
+            "noises_heard": self.noises_heard,
+            "visible_paths": _minotaur_paths(self.world, s.minotaur),
+            "items": [{"name": name, "position": _xyz(pos)} for name, pos in s.items],
+            "hunting_ground": PRESETS[s.preset].to_dict(),
+            "message": self.message,
+            "raw_text_output": self._text(sees),
+        }
 
 
 def _level_message(s: GameState) -> str:
@@ -158,7 +209,6 @@ def _level_message(s: GameState) -> str:
 
 
 Respond = Callable[[], GameStateResponse]
-Observe = Callable[[], MinotaurObservation]
 
 
 class Report(NamedTuple):
@@ -170,7 +220,7 @@ class Report(NamedTuple):
     status: str
     time_taken: float
     respond: Respond
-    observe: Observe
+    minotaur: MinotaurReport
 
 
 def turn_report(world: World, s: GameState, view: UserView, cmd: UserInput, out: CommandSummary,
@@ -179,8 +229,7 @@ def turn_report(world: World, s: GameState, view: UserView, cmd: UserInput, out:
     return Report(status, out.time_taken,
                   lambda: user_response(s, view, status=status, message=_level_message(s), out=out,
                                         text=user_text(world, s, view, cmd, out, events)),
-                  lambda: minotaur_observation(world, s, status=status, message=refusal or temporal_status(s),
-                                               events=events, refusal=refusal, noises_heard=noises_heard))
+                  MinotaurReport(world, s, status, refusal or temporal_status(s), None, events, refusal, noises_heard))
 
 
 def initial_report(world: World, s: GameState) -> Report:
@@ -188,9 +237,8 @@ def initial_report(world: World, s: GameState) -> Report:
         view = user_view(world, s)
         return user_response(s, view, status="SUCCESS", message=_level_message(s), out=CommandSummary(),
                              text=intro_text(world, s, view))
-    return Report("SUCCESS", 0.0, respond, lambda: minotaur_observation(
-        world, s, status="SUCCESS", message="The hunt begins.",
-        text="An intruder has entered your labyrinth. Hunt it down."))
+    return Report("SUCCESS", 0.0, respond, MinotaurReport(world, s, "SUCCESS", "The hunt begins.",
+                                                          "An intruder has entered your labyrinth. Hunt it down."))
 
 
 USER_REJECTED = "The intruder's command was rejected; nothing happened and no time passed."
@@ -203,8 +251,7 @@ def error_report(world: World, s: GameState, problem: str, minotaur_problem: str
     return Report("ERROR", 0.0,
                   lambda: user_response(s, user_view(world, s), status="ERROR", message=problem, out=CommandSummary(),
                                         text=text),
-                  lambda: minotaur_observation(world, s, status="ERROR", message=minotaur_problem,
-                                               text=minotaur_problem))
+                  MinotaurReport(world, s, "ERROR", minotaur_problem, minotaur_problem))
 
 
 def final_report(world: World, s: GameState, outcome: str) -> Report:
@@ -214,4 +261,4 @@ def final_report(world: World, s: GameState, outcome: str) -> Report:
     return Report(outcome, 0.0,
                   lambda: user_response(s, user_view(world, s), status=outcome, message=message, out=CommandSummary(),
                                         text=message),
-                  lambda: minotaur_observation(world, s, status=outcome, message=message, text=message))
+                  MinotaurReport(world, s, outcome, message, message))

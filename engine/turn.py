@@ -8,6 +8,8 @@ state object; otherwise it returns a new one.
 
 from __future__ import annotations
 
+from typing import Any
+
 from . import events as ev
 from .cells import CRAWLWAY, RAMP_DOWN, RAMP_UP, ROCK
 from .constants import (
@@ -69,11 +71,11 @@ class TurnResult:
     ``time_taken`` are what every turn's reader needs of the user's response without it.
     """
 
-    __slots__ = ("_observation", "_observe", "_respond", "_response", "events", "state", "status", "time_taken")
+    __slots__ = ("_minotaur", "_observation", "_respond", "_response", "events", "state", "status", "time_taken")
 
     def __init__(self, state: GameState, report: Report, events: tuple[ev.Event, ...]) -> None:
         self.state, self.events = state, events
-        self.status, self.time_taken, self._respond, self._observe = report
+        self.status, self.time_taken, self._respond, self._minotaur = report
         self._response: GameStateResponse | None = None
         self._observation: MinotaurObservation | None = None
 
@@ -86,8 +88,13 @@ class TurnResult:
     @property
     def observation(self) -> MinotaurObservation:
         if self._observation is None:
-            self._observation = self._observe()
+            self._observation = self._minotaur.observation()
         return self._observation
+
+    def minotaur_fields(self) -> dict[str, Any]:
+        """The Minotaur's observation as plain data (its ``model_dump()``), a new dict each call, the model
+        left unbuilt: what a reader of its numbers takes (the built-in Minotaur's details)."""
+        return self._minotaur.fields()
 
 
 def advance(world: World, state: GameState, command: UserInput, decision: MinotaurDecision) -> TurnResult:

@@ -310,12 +310,13 @@ class MinotaurPerception:
         if result.status == "ERROR":
             self.events.append(Event(result.observation.message, "error", state.turn))
         return self.handed.hand(Deferred(lambda: self._main(result.observation),
-                                         lambda: {"details": self._details(result.observation)}))
+                                         lambda: {"details": self._details(result.minotaur_fields())}))
 
-    def _details(self, obs: MinotaurObservation) -> dict[str, Any]:
-        return {"role": "minotaur", "observation": obs.model_dump(),
-                "ramps_by_item": {i.name: self.ramps_near((i.position.x, i.position.y, i.position.z))
-                                  for i in obs.items}}
+    def _details(self, obs: dict[str, Any]) -> dict[str, Any]:
+        """The observation's numbers as plain data (what the built-in Minotaur reads): no model built for them."""
+        return {"role": "minotaur", "observation": obs,
+                "ramps_by_item": {i["name"]: self.ramps_near((i["position"]["x"], i["position"]["y"], i["position"]["z"]))
+                                  for i in obs["items"]}}
 
     def _main(self, obs: MinotaurObservation) -> dict[str, Any]:
         here = (obs.position.x, obs.position.y, obs.position.z)
