@@ -139,16 +139,16 @@ class UserPerception:
         """Remember every cell seen from every cell walked through this turn; the new ones."""
         stops = [p for e in events if isinstance(e, ev.UserMoved) for p in e.path] + [state.user]
         self.walked.update(stops)
-        new = []
+        new, seen = [], self.seen
         for stop in stops:
-            for pos, kind in self.world.visible_cells(stop):
-                if pos not in self.seen:
-                    self.seen[pos] = kind
-                    new.append((pos, kind))
-                    row = self._rows.get((pos[1], pos[2]))
-                    if row is None:
-                        row = self._rows[pos[1], pos[2]] = bytearray(_UNSEEN)
-                    row[pos[0] + MAP_RADIUS] = kind
+            fresh = [cell for cell in self.world.visible_cells(stop) if cell[0] not in seen]  # most are known
+            for pos, kind in fresh:
+                seen[pos] = kind
+                row = self._rows.get((pos[1], pos[2]))
+                if row is None:
+                    row = self._rows[pos[1], pos[2]] = bytearray(_UNSEEN)
+                row[pos[0] + MAP_RADIUS] = kind
+            new += fresh
         return new
 
     def _remember(self, state: GameState, e: ev.Event) -> None:
