@@ -223,12 +223,15 @@ class Report(NamedTuple):
     minotaur: MinotaurReport
 
 
-def turn_report(world: World, s: GameState, view: UserView, cmd: UserInput, out: CommandSummary,
-                events: tuple[ev.Event, ...], refusal: str | None, noises_heard: int) -> Report:
+def turn_report(world: World, s: GameState, cmd: UserInput, out: CommandSummary, events: tuple[ev.Event, ...],
+                refusal: str | None, noises_heard: int) -> Report:
     status = s.outcome or "SUCCESS"
-    return Report(status, out.time_taken,
-                  lambda: user_response(s, view, status=status, message=_level_message(s), out=out,
-                                        text=user_text(world, s, view, cmd, out, events)),
+
+    def respond() -> GameStateResponse:
+        view = user_view(world, s)  # what the user perceives: only its words and its response need all of it
+        return user_response(s, view, status=status, message=_level_message(s), out=out,
+                             text=user_text(world, s, view, cmd, out, events))
+    return Report(status, out.time_taken, respond,
                   MinotaurReport(world, s, status, refusal or temporal_status(s), None, events, refusal, noises_heard))
 
 

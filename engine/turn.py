@@ -57,7 +57,6 @@ from .senses import (
     proximity,
     resonance,
     user_sees_minotaur,
-    user_view,
 )
 from .state import GameState
 from .world import World
@@ -208,8 +207,7 @@ class _Turn:
                     self._run_timers()
             else:
                 self._stand(TICKS_PER_SECOND)
-        view = user_view(self.world, s)
-        self._note_seen_items(view.items)
+        self._note_seen_items(items_in_sight(self.world, s))
         if self.minotaur_steps:
             self.events.append(ev.MinotaurMoved(s.tick, self.minotaur_start, s.minotaur, self.minotaur_steps))
         if self.heard:
@@ -217,7 +215,7 @@ class _Turn:
             self.events.append(ev.UserHeard(s.tick, self.heard[-1][0], loud, len(self.heard)))
         self.summary.time_taken = (s.tick - self.start_tick) / TICKS_PER_SECOND
         events = tuple(self.events)
-        report = turn_report(self.world, s, view, cmd, self.summary, events, self.refusal, len(self.heard))
+        report = turn_report(self.world, s, cmd, self.summary, events, self.refusal, len(self.heard))
         return TurnResult(s, report, events)
 
     # --- the user's commands ------------------------------------------------
