@@ -74,6 +74,10 @@ def _cue(proximity: str, direction: str | None, status: str, cooldown_ticks: int
 _GROUNDS = {name: HuntingGround(**b.to_dict()) for name, b in PRESETS.items()}
 
 
+def game_time(s: GameState) -> float:
+    return s.tick / TICKS_PER_SECOND
+
+
 def stamina_pct(s: GameState) -> float:
     return s.stamina / STAMINA_MAX
 
@@ -108,7 +112,7 @@ def user_response(s: GameState, view: UserView, *, status: str, message: str, ou
             "stop_reason": out.stop_reason,
             "ambient_noise": "HIGH" if out.ran else "LOW",
             "turn": s.turn,
-            "game_time": s.tick / TICKS_PER_SECOND,
+            "game_time": game_time(s),
         },
         "minotaur_cue": _cue(view.proximity, view.direction, temporal_status(s), s.jump_cooldown, s.paralysis),
         "raw_text_output": text,
@@ -215,10 +219,11 @@ class Report(NamedTuple):
     """Both sides' views of a turn, each built when first read (turn.py's TurnResult), and what the
     turn loop reads of every turn without them: most turns nobody reads the words (an RL env, a rule
     agent), and making them costs more than the turn. ``status`` is both views' status, ``time_taken``
-    the user's response's."""
+    and ``stop_reason`` the user's response's."""
 
     status: str
     time_taken: float
+    stop_reason: str
     respond: Respond
     minotaur: MinotaurReport
 
@@ -231,7 +236,7 @@ def turn_report(world: World, s: GameState, cmd: UserInput, out: CommandSummary,
         view = user_view(world, s)  # what the user perceives: only its words and its response need all of it
         return user_response(s, view, status=status, message=_level_message(s), out=out,
                              text=user_text(world, s, view, cmd, out, events))
-    return Report(status, out.time_taken, respond,
+    return Report(status, out.time_taken, out.stop_reason, respond,
                   MinotaurReport(world, s, status, refusal or temporal_status(s), None, events, refusal, noises_heard))
 
 
@@ -240,7 +245,7 @@ def initial_report(world: World, s: GameState) -> Report:
         view = user_view(world, s)
         return user_response(s, view, status="SUCCESS", message=_level_message(s), out=CommandSummary(),
                              text=intro_text(world, s, view))
-    return Report("SUCCESS", 0.0, respond, MinotaurReport(world, s, "SUCCESS", "The hunt begins.",
+    return Report("SUCCESS", 0.0, "SUCCESS", respond, MinotaurReport(world, s, "SUCCESS", "The hunt begins.",
                                                           "An intruder has entered your labyrinth. Hunt it down."))
 
 
@@ -251,7 +256,7 @@ def error_report(world: World, s: GameState, problem: str, minotaur_problem: str
     """ERROR: nothing happened, no time passed. Each side is told its own problem
     only: the user's mistakes would tell the Minotaur where it is and what it holds."""
     text = f"{problem}\nNothing happened and no time passed."
-    return Report("ERROR", 0.0,
+    return Report("ERROR", 0.0, "SUCCESS",
                   lambda: user_response(s, user_view(world, s), status="ERROR", message=problem, out=CommandSummary(),
                                         text=text),
                   MinotaurReport(world, s, "ERROR", minotaur_problem, minotaur_problem))
@@ -261,7 +266,7 @@ def final_report(world: World, s: GameState, outcome: str) -> Report:
     """After DEATH or ESCAPED every command gets the final status and changes nothing. ``outcome``:
     ``s.outcome``, which the caller has found set."""
     message = f"The game is over: {outcome}. Start a new game to play again."
-    return Report(outcome, 0.0,
+    return Report(outcome, 0.0, "SUCCESS",
                   lambda: user_response(s, user_view(world, s), status=outcome, message=message, out=CommandSummary(),
                                         text=message),
                   MinotaurReport(world, s, outcome, message, message))

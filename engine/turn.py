@@ -66,15 +66,16 @@ class TurnResult:
     """A turn's outcome: the new state, both sides' views and what happened.
 
     Each view is built when first asked for (report.py's Report): a game whose words nobody
-    reads (an RL env, a Minotaur that does not look) never pays for them. ``status`` and
-    ``time_taken`` are what every turn's reader needs of the user's response without it.
+    reads (an RL env, a Minotaur that does not look) never pays for them. ``status``,
+    ``time_taken`` and ``stop_reason`` are what readers of numbers need of the user's response without it.
     """
 
-    __slots__ = ("_minotaur", "_observation", "_respond", "_response", "events", "state", "status", "time_taken")
+    __slots__ = ("_minotaur", "_observation", "_respond", "_response", "events", "state", "status", "stop_reason",
+                 "time_taken")
 
     def __init__(self, state: GameState, report: Report, events: tuple[ev.Event, ...]) -> None:
         self.state, self.events = state, events
-        self.status, self.time_taken, self._respond, self._minotaur = report
+        self.status, self.time_taken, self.stop_reason, self._respond, self._minotaur = report
         self._response: GameStateResponse | None = None
         self._observation: MinotaurObservation | None = None
 

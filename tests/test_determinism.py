@@ -14,6 +14,7 @@ import pytest
 from labyrinth.agents.builtin.rule_agents import RULE_AGENTS
 from labyrinth.agents.match.runner import Match
 from labyrinth.engine import Game
+from labyrinth.engine.wsap.perception import UserPerception
 
 pytestmark = pytest.mark.slow
 
@@ -130,3 +131,18 @@ def test_golden_words(preset, seed):
 @pytest.mark.parametrize("preset, seed, difficulty", sorted(MATCH_WORDS_GOLDEN))
 def test_golden_words_of_built_in_matches(preset, seed, difficulty):
     assert _match_words(preset, seed, difficulty) == MATCH_WORDS_GOLDEN[(preset, seed, difficulty)]
+
+
+def test_golden_words_of_a_user_perception_told_refusals():
+    """The user's WSAP observation after refused commands (its status line quotes the refusal) and after
+    moves, as text and as data: pinned on the code before its numbers were read from the state."""
+    out = []
+    for seed in (1, 2, 3):
+        game = Game.new(seed, "small")
+        perception = UserPerception(game.world)
+        perception.observe(game.opening())
+        for command in ({"command": "GRAB"}, {"command": "USE"}, {"command": "MOVE", "direction": "NORTH", "steps": 3},
+                        "{", {"command": "LOOK"}, {"command": "MOVE", "direction": "UP RAMP"}):
+            observation = perception.observe(game.step(command, {"action": "CHASE"}))
+            out += [observation.to_text(), json.dumps(observation.to_structured(), sort_keys=True)]
+    assert hashlib.sha256("".join(out).encode()).hexdigest()[:16] == "c492de3a0c046f39"
