@@ -133,12 +133,12 @@ def _xyz(p: Pos) -> dict[str, int]:
     return {"x": p[0], "y": p[1], "z": p[2]}
 
 
-@dataclass(frozen=True, slots=True)
-class MinotaurReport:
+class MinotaurReport(NamedTuple):
     """What the Minotaur is told of a turn, ready to be built: its observation as the validated model,
     or as the plain data that model's ``model_dump()`` gives, for a reader of numbers (the built-in
     Minotaur reads its observation's ``details``) that needs no model built and dumped again.
-    ``text``: its words when the report gives them, else told from the turn's ``events``."""
+    ``text``: its words when the report gives them, else told from the turn's ``events``. A named
+    tuple: every turn makes one, and a frozen dataclass takes longer to make than the rest of a report."""
 
     world: World
     s: GameState

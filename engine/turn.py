@@ -192,6 +192,7 @@ class _Turn:
         self.sees = minotaur_sees_user(world, state)
         self.heard: list[tuple[Pos, str]] = []
         self.summary = CommandSummary()
+        self._sight: tuple[Pos | None, tuple[tuple[str, Pos], ...], list[tuple[str, Pos]]] = (None, (), [])
 
     def run(self) -> TurnResult:
         s, cmd = self.s, self.command
@@ -208,7 +209,7 @@ class _Turn:
                     self._run_timers()
             else:
                 self._stand(TICKS_PER_SECOND)
-        self._note_seen_items(items_in_sight(self.world, s))
+        self._note_seen_items(self._items_in_sight())
         if self.minotaur_steps:
             self.events.append(ev.MinotaurMoved(s.tick, self.minotaur_start, s.minotaur, self.minotaur_steps))
         if self.heard:
@@ -296,7 +297,7 @@ class _Turn:
                 self.events.append(ev.MinotaurSighted(s.tick, s.minotaur))
                 break
             saw_minotaur = sees
-            if self._note_seen_items(items_in_sight(self.world, s)):
+            if self._note_seen_items(self._items_in_sight()):
                 out.stop_reason = "ITEM_SIGHTED"
                 break
             if run:
@@ -355,6 +356,14 @@ class _Turn:
         if s.paralysis and target == s.minotaur:
             return target, "the paralyzed Minotaur blocking the way"
         return target, None
+
+    def _items_in_sight(self) -> list[tuple[str, Pos]]:
+        """senses.items_in_sight now, remembered while the user and the items stay where they are: a
+        move's last step and the end of its turn ask the same of the same state."""
+        s = self.s
+        if self._sight[0] != s.user or self._sight[1] is not s.items:
+            self._sight = (s.user, s.items, items_in_sight(self.world, s))
+        return self._sight[2]
 
     def _note_seen_items(self, in_sight: list[tuple[str, Pos]]) -> bool:
         """Remember the items in sight; True when one was new."""
