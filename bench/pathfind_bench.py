@@ -29,9 +29,9 @@ def ms_per_turn(preset: str, seeds: range, turns: int) -> tuple[float, float]:
     spent = []
     for seed in seeds:
         game = Game.new(seed, preset)
-        response, observation = game.view()
-        user = Side("user", BuiltinUser(seed), game.world, game.state, response)
-        minotaur = Side("minotaur", BuiltinMinotaur(seed), game.world, game.state, observation)
+        opening = game.opening()
+        user = Side("user", BuiltinUser(seed), game.world, opening)
+        minotaur = Side("minotaur", BuiltinMinotaur(seed), game.world, opening)
         for _ in range(turns):
             command, _ = user.command(*user.ask())
             began = time.perf_counter()

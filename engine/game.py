@@ -81,7 +81,7 @@ class Game:
 
     def opening(self) -> TurnResult:
         """The current state as a turn with no events: what each side sees at the start."""
-        return TurnResult(self.state, *initial_report(self.world, self.state), ())
+        return TurnResult(self.state, initial_report(self.world, self.state), ())
 
     def step(self, command: UserInput | dict[str, Any] | str, decision: MinotaurDecision | dict[str, Any] | str = WAIT
              ) -> TurnResult:

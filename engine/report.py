@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any, NamedTuple
 
 from . import events as ev
 from .constants import REENTRY_ALERT_TICKS, STAMINA_MAX, TICKS_PER_SECOND
@@ -23,7 +24,7 @@ from .schemas import (
     Sighting,
     UserInput,
 )
-from .senses import UserView, minotaur_sees_user, user_view
+from .senses import UserView, audio_direction, minotaur_sees_user, proximity, user_view
 from .state import GameState
 from .world import World
 
@@ -73,6 +74,24 @@ def _cue(proximity: str, direction: str | None, status: str, cooldown_ticks: int
 _GROUNDS = {name: HuntingGround(**b.to_dict()) for name, b in PRESETS.items()}
 
 
+def game_time(s: GameState) -> float:
+    return s.tick / TICKS_PER_SECOND
+
+
+def stamina_pct(s: GameState) -> float:
+    return s.stamina / STAMINA_MAX
+
+
+def lantern_cooldown(s: GameState) -> float:
+    return s.lantern_respawn / TICKS_PER_SECOND
+
+
+def user_cue(s: GameState) -> MinotaurCue:
+    """What the user senses of the Minotaur in ``s``: its response's ``minotaur_cue``, for a reader of
+    the numbers that needs no response built (an RL observation)."""
+    return _cue(proximity(s), audio_direction(s), temporal_status(s), s.jump_cooldown, s.paralysis)
+
+
 def user_response(s: GameState, view: UserView, *, status: str, message: str, out: CommandSummary,
                   text: str) -> GameStateResponse:
     """The validated response; built as one dict so pydantic-core checks it in a single call."""
@@ -80,9 +99,9 @@ def user_response(s: GameState, view: UserView, *, status: str, message: str, ou
         "status": status,
         "user_state": {
             "position": _coords(s.user),
-            "stamina_pct": s.stamina / STAMINA_MAX,
+            "stamina_pct": stamina_pct(s),
             "inventory": list(s.inventory),
-            "lantern_cooldown": s.lantern_respawn / TICKS_PER_SECOND,
+            "lantern_cooldown": lantern_cooldown(s),
         },
         "environment": {
             "visible_paths": view.exits,
@@ -93,7 +112,7 @@ def user_response(s: GameState, view: UserView, *, status: str, message: str, ou
             "stop_reason": out.stop_reason,
             "ambient_noise": "HIGH" if out.ran else "LOW",
             "turn": s.turn,
-            "game_time": s.tick / TICKS_PER_SECOND,
+            "game_time": game_time(s),
         },
         "minotaur_cue": _cue(view.proximity, view.direction, temporal_status(s), s.jump_cooldown, s.paralysis),
         "raw_text_output": text,
@@ -110,78 +129,144 @@ def _minotaur_paths(world: World, pos: Pos) -> list[str]:
     return [_MOVE_WORDS[move - here] for move in world.minotaur_moves(here)]
 
 
-def minotaur_observation(world: World, s: GameState, *, status: str, message: str, text: str | None = None,
-                         events: tuple[ev.Event, ...] = (), refusal: str | None = None, noises_heard: int = 0
-                         ) -> MinotaurObservation:
-    sees = minotaur_sees_user(world, s) and not s.outcome
-    return MinotaurObservation(
-        status=status,
-        turn=s.turn,
-        game_time=s.tick / TICKS_PER_SECOND,
-        position=_coords(s.minotaur),
-        temporal_status=temporal_status(s),
-        cooldown_time=s.jump_cooldown / TICKS_PER_SECOND,
-        jump_time_left=s.jump_left / TICKS_PER_SECOND,
-        paralysis_time_left=s.paralysis / TICKS_PER_SECOND,
-        sees_user=sees,
-        user_position=_coords(s.user) if sees else None,
-        last_seen=Sighting(position=_coords(s.last_seen[0]), game_time=s.last_seen[1] / TICKS_PER_SECOND)
-        if s.last_seen else None,
-        last_heard=NoiseHeard(position=_coords(s.last_heard[0]), game_time=s.last_heard[1] / TICKS_PER_SECOND,
-                              loudness=s.last_heard[2]) if s.last_heard else None,
-        noises_heard=noises_heard,
-        visible_paths=_minotaur_paths(world, s.minotaur),
-        items=_item_locations(s.items),
-        hunting_ground=_GROUNDS[s.preset],
-        message=message,
-        raw_text_output=text if text is not None else minotaur_text(s, events, refusal, sees),
-    )
+def _xyz(p: Pos) -> dict[str, int]:
+    return {"x": p[0], "y": p[1], "z": p[2]}
+
+
+class MinotaurReport(NamedTuple):
+    """What the Minotaur is told of a turn, ready to be built: its observation as the validated model,
+    or as the plain data that model's ``model_dump()`` gives, for a reader of numbers (the built-in
+    Minotaur reads its observation's ``details``) that needs no model built and dumped again.
+    ``text``: its words when the report gives them, else told from the turn's ``events``. A named
+    tuple: every turn makes one, and a frozen dataclass takes longer to make than the rest of a report."""
+
+    world: World
+    s: GameState
+    status: str
+    message: str
+    text: str | None = None
+    events: tuple[ev.Event, ...] = ()
+    refusal: str | None = None
+    noises_heard: int = 0
+
+    def _sees(self) -> bool:
+        return minotaur_sees_user(self.world, self.s) and not self.s.outcome
+
+    def _text(self, sees: bool) -> str:
+        return self.text if self.text is not None else minotaur_text(self.s, self.events, self.refusal, sees)
+
+    def observation(self) -> MinotaurObservation:
+        s, sees = self.s, self._sees()
+        return MinotaurObservation(
+            status=self.status,
+            turn=s.turn,
+            game_time=s.tick / TICKS_PER_SECOND,
+            position=_coords(s.minotaur),
+            temporal_status=temporal_status(s),
+            cooldown_time=s.jump_cooldown / TICKS_PER_SECOND,
+            jump_time_left=s.jump_left / TICKS_PER_SECOND,
+            paralysis_time_left=s.paralysis / TICKS_PER_SECOND,
+            sees_user=sees,
+            user_position=_coords(s.user) if sees else None,
+            last_seen=Sighting(position=_coords(s.last_seen[0]), game_time=s.last_seen[1] / TICKS_PER_SECOND)
+            if s.last_seen else None,
+            last_heard=NoiseHeard(position=_coords(s.last_heard[0]), game_time=s.last_heard[1] / TICKS_PER_SECOND,
+                                  loudness=s.last_heard[2]) if s.last_heard else None,
+            noises_heard=self.noises_heard,
+            visible_paths=_minotaur_paths(self.world, s.minotaur),
+            items=_item_locations(s.items),
+            hunting_ground=_GROUNDS[s.preset],
+            message=self.message,
+            raw_text_output=self._text(sees),
+        )
+
+    def fields(self) -> dict[str, Any]:
+        """``observation().model_dump()``, field for field, without the model (tests/engine/test_views.py
+        holds the two alike)."""
+        s, sees = self.s, self._sees()
+        return {
+            "status": self.status,
+            "turn": s.turn,
+            "game_time": s.tick / TICKS_PER_SECOND,
+            "position": _xyz(s.minotaur),
+            "temporal_status": temporal_status(s),
+            "cooldown_time": s.jump_cooldown / TICKS_PER_SECOND,
+            "jump_time_left": s.jump_left / TICKS_PER_SECOND,
+            "paralysis_time_left": s.paralysis / TICKS_PER_SECOND,
+            "sees_user": sees,
+            "user_position": _xyz(s.user) if sees else None,
+            "last_seen": {"position": _xyz(s.last_seen[0]), "game_time": s.last_seen[1] / TICKS_PER_SECOND}
+            if s.last_seen else None,
+            "last_heard": {"position": _xyz(s.last_heard[0]), "game_time": s.last_heard[1] / TICKS_PER_SECOND,
+                           "loudness": s.last_heard[2]} if s.last_heard else None,
+            "noises_heard": self.noises_heard,
+            "visible_paths": _minotaur_paths(self.world, s.minotaur),
+            "items": [{"name": name, "position": _xyz(pos)} for name, pos in s.items],
+            "hunting_ground": PRESETS[s.preset].to_dict(),
+            "message": self.message,
+            "raw_text_output": self._text(sees),
+        }
 
 
 def _level_message(s: GameState) -> str:
     return f"Current Z-Level: {s.user[2]}"
 
 
-Observe = Callable[[], MinotaurObservation]
+Respond = Callable[[], GameStateResponse]
 
 
-def turn_report(world: World, s: GameState, view: UserView, cmd: UserInput, out: CommandSummary,
-                events: tuple[ev.Event, ...],
-                refusal: str | None, noises_heard: int) -> tuple[GameStateResponse, Observe]:
+class Report(NamedTuple):
+    """Both sides' views of a turn, each built when first read (turn.py's TurnResult), and what the
+    turn loop reads of every turn without them: most turns nobody reads the words (an RL env, a rule
+    agent), and making them costs more than the turn. ``status`` is both views' status, ``time_taken``
+    and ``stop_reason`` the user's response's."""
+
+    status: str
+    time_taken: float
+    stop_reason: str
+    respond: Respond
+    minotaur: MinotaurReport
+
+
+def turn_report(world: World, s: GameState, cmd: UserInput, out: CommandSummary, events: tuple[ev.Event, ...],
+                refusal: str | None, noises_heard: int) -> Report:
     status = s.outcome or "SUCCESS"
-    response = user_response(s, view, status=status, message=_level_message(s), out=out,
+
+    def respond() -> GameStateResponse:
+        view = user_view(world, s)  # what the user perceives: only its words and its response need all of it
+        return user_response(s, view, status=status, message=_level_message(s), out=out,
                              text=user_text(world, s, view, cmd, out, events))
-    return response, lambda: minotaur_observation(
-        world, s, status=status, message=refusal or temporal_status(s), events=events, refusal=refusal,
-        noises_heard=noises_heard)
+    return Report(status, out.time_taken, out.stop_reason, respond,
+                  MinotaurReport(world, s, status, refusal or temporal_status(s), None, events, refusal, noises_heard))
 
 
-def initial_report(world: World, s: GameState) -> tuple[GameStateResponse, Observe]:
-    view = user_view(world, s)
-    response = user_response(s, view, status="SUCCESS", message=_level_message(s), out=CommandSummary(),
+def initial_report(world: World, s: GameState) -> Report:
+    def respond() -> GameStateResponse:
+        view = user_view(world, s)
+        return user_response(s, view, status="SUCCESS", message=_level_message(s), out=CommandSummary(),
                              text=intro_text(world, s, view))
-    return response, lambda: minotaur_observation(
-        world, s, status="SUCCESS", message="The hunt begins.",
-        text="An intruder has entered your labyrinth. Hunt it down.")
+    return Report("SUCCESS", 0.0, "SUCCESS", respond, MinotaurReport(world, s, "SUCCESS", "The hunt begins.",
+                                                          "An intruder has entered your labyrinth. Hunt it down."))
 
 
 USER_REJECTED = "The intruder's command was rejected; nothing happened and no time passed."
 
 
-def error_report(world: World, s: GameState, problem: str, minotaur_problem: str = USER_REJECTED
-                 ) -> tuple[GameStateResponse, Observe]:
+def error_report(world: World, s: GameState, problem: str, minotaur_problem: str = USER_REJECTED) -> Report:
     """ERROR: nothing happened, no time passed. Each side is told its own problem
     only: the user's mistakes would tell the Minotaur where it is and what it holds."""
     text = f"{problem}\nNothing happened and no time passed."
-    response = user_response(s, user_view(world, s), status="ERROR", message=problem, out=CommandSummary(), text=text)
-    return response, lambda: minotaur_observation(world, s, status="ERROR", message=minotaur_problem,
-                                                  text=minotaur_problem)
+    return Report("ERROR", 0.0, "SUCCESS",
+                  lambda: user_response(s, user_view(world, s), status="ERROR", message=problem, out=CommandSummary(),
+                                        text=text),
+                  MinotaurReport(world, s, "ERROR", minotaur_problem, minotaur_problem))
 
 
-def final_report(world: World, s: GameState, outcome: str) -> tuple[GameStateResponse, Observe]:
+def final_report(world: World, s: GameState, outcome: str) -> Report:
     """After DEATH or ESCAPED every command gets the final status and changes nothing. ``outcome``:
     ``s.outcome``, which the caller has found set."""
     message = f"The game is over: {outcome}. Start a new game to play again."
-    response = user_response(s, user_view(world, s), status=outcome, message=message, out=CommandSummary(),
-                             text=message)
-    return response, lambda: minotaur_observation(world, s, status=outcome, message=message, text=message)
+    return Report(outcome, 0.0, "SUCCESS",
+                  lambda: user_response(s, user_view(world, s), status=outcome, message=message, out=CommandSummary(),
+                                        text=message),
+                  MinotaurReport(world, s, outcome, message, message))

@@ -8,6 +8,8 @@ state object; otherwise it returns a new one.
 
 from __future__ import annotations
 
+from typing import Any
+
 from . import events as ev
 from .cells import CRAWLWAY, RAMP_DOWN, RAMP_UP, ROCK
 from .constants import (
@@ -37,7 +39,7 @@ from .presets import PRESETS
 from .report import (
     USER_REJECTED,
     CommandSummary,
-    Observe,
+    Report,
     error_report,
     final_report,
     turn_report,
@@ -55,7 +57,6 @@ from .senses import (
     proximity,
     resonance,
     user_sees_minotaur,
-    user_view,
 )
 from .state import GameState
 from .world import World
@@ -64,40 +65,53 @@ from .world import World
 class TurnResult:
     """A turn's outcome: the new state, both sides' views and what happened.
 
-    The Minotaur's observation is built when first asked for: a game against
-    a Minotaur that does not look (``wait``) never pays for it.
+    Each view is built when first asked for (report.py's Report): a game whose words nobody
+    reads (an RL env, a Minotaur that does not look) never pays for them. ``status``,
+    ``time_taken`` and ``stop_reason`` are what readers of numbers need of the user's response without it.
     """
 
-    __slots__ = ("_observation", "_observe", "events", "response", "state")
+    __slots__ = ("_minotaur", "_observation", "_respond", "_response", "events", "state", "status", "stop_reason",
+                 "time_taken")
 
-    def __init__(self, state: GameState, response: GameStateResponse, observe: Observe,
-                 events: tuple[ev.Event, ...]) -> None:
-        self.state, self.response, self.events = state, response, events
-        self._observe = observe
+    def __init__(self, state: GameState, report: Report, events: tuple[ev.Event, ...]) -> None:
+        self.state, self.events = state, events
+        self.status, self.time_taken, self.stop_reason, self._respond, self._minotaur = report
+        self._response: GameStateResponse | None = None
         self._observation: MinotaurObservation | None = None
+
+    @property
+    def response(self) -> GameStateResponse:
+        if self._response is None:
+            self._response = self._respond()
+        return self._response
 
     @property
     def observation(self) -> MinotaurObservation:
         if self._observation is None:
-            self._observation = self._observe()
+            self._observation = self._minotaur.observation()
         return self._observation
+
+    def minotaur_fields(self) -> dict[str, Any]:
+        """The Minotaur's observation as plain data (its ``model_dump()``), a new dict each call, the model
+        left unbuilt: what a reader of its numbers takes (the built-in Minotaur's details)."""
+        return self._minotaur.fields()
 
 
 def advance(world: World, state: GameState, command: UserInput, decision: MinotaurDecision) -> TurnResult:
     """Play one turn. Invalid or post-game commands change nothing."""
     if state.outcome:
-        return TurnResult(state, *final_report(world, state, state.outcome), ())
+        return TurnResult(state, final_report(world, state, state.outcome), ())
     problem = unexecutable(state, command)
     if problem:
-        return TurnResult(state, *error_report(world, state, problem), ())
+        return TurnResult(state, error_report(world, state, problem), ())
     return _Turn(world, state.clone(), command, decision).run()
 
 
 def reject(world: World, state: GameState, problem: str, minotaur_problem: str = USER_REJECTED) -> TurnResult:
     """The ERROR result for input that never became a command (bad JSON, schema)."""
     if state.outcome:
-        return TurnResult(state, *final_report(world, state, state.outcome), ())
-    return TurnResult(state, *error_report(world, state, problem, minotaur_problem), ())
+        return TurnResult(state, final_report(world, state, state.outcome), ())
+    return TurnResult(state, error_report(world, state, problem, minotaur_problem), ())
 
 
 def item_in_reach(state: GameState, wanted: str | None) -> tuple[str, Pos] | None:
@@ -178,6 +192,7 @@ class _Turn:
         self.sees = minotaur_sees_user(world, state)
         self.heard: list[tuple[Pos, str]] = []
         self.summary = CommandSummary()
+        self._sight: tuple[Pos | None, tuple[tuple[str, Pos], ...], list[tuple[str, Pos]]] = (None, (), [])
 
     def run(self) -> TurnResult:
         s, cmd = self.s, self.command
@@ -194,8 +209,7 @@ class _Turn:
                     self._run_timers()
             else:
                 self._stand(TICKS_PER_SECOND)
-        view = user_view(self.world, s)
-        self._note_seen_items(view.items)
+        self._note_seen_items(self._items_in_sight())
         if self.minotaur_steps:
             self.events.append(ev.MinotaurMoved(s.tick, self.minotaur_start, s.minotaur, self.minotaur_steps))
         if self.heard:
@@ -203,8 +217,8 @@ class _Turn:
             self.events.append(ev.UserHeard(s.tick, self.heard[-1][0], loud, len(self.heard)))
         self.summary.time_taken = (s.tick - self.start_tick) / TICKS_PER_SECOND
         events = tuple(self.events)
-        report = turn_report(self.world, s, view, cmd, self.summary, events, self.refusal, len(self.heard))
-        return TurnResult(s, *report, events)
+        report = turn_report(self.world, s, cmd, self.summary, events, self.refusal, len(self.heard))
+        return TurnResult(s, report, events)
 
     # --- the user's commands ------------------------------------------------
 
@@ -283,7 +297,7 @@ class _Turn:
                 self.events.append(ev.MinotaurSighted(s.tick, s.minotaur))
                 break
             saw_minotaur = sees
-            if self._note_seen_items(items_in_sight(self.world, s)):
+            if self._note_seen_items(self._items_in_sight()):
                 out.stop_reason = "ITEM_SIGHTED"
                 break
             if run:
@@ -342,6 +356,14 @@ class _Turn:
         if s.paralysis and target == s.minotaur:
             return target, "the paralyzed Minotaur blocking the way"
         return target, None
+
+    def _items_in_sight(self) -> list[tuple[str, Pos]]:
+        """senses.items_in_sight now, remembered while the user and the items stay where they are: a
+        move's last step and the end of its turn ask the same of the same state."""
+        s = self.s
+        if self._sight[0] != s.user or self._sight[1] is not s.items:
+            self._sight = (s.user, s.items, items_in_sight(self.world, s))
+        return self._sight[2]
 
     def _note_seen_items(self, in_sight: list[tuple[str, Pos]]) -> bool:
         """Remember the items in sight; True when one was new."""

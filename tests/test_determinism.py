@@ -4,13 +4,17 @@ The golden hashes pin the rules' behaviour: a change to them is a change to
 the game, to be made on purpose (update the table and say why).
 """
 
+import hashlib
 import json
 import subprocess
 import sys
 
 import pytest
 
+from labyrinth.agents.builtin.rule_agents import RULE_AGENTS
+from labyrinth.agents.match.runner import Match
 from labyrinth.engine import Game
+from labyrinth.engine.wsap.perception import UserPerception
 
 pytestmark = pytest.mark.slow
 
@@ -44,6 +48,23 @@ RUNS_GOLDEN = {
 }
 
 
+# Every word both sides are told, pinned apart from the state (issue 29: the words are built only when read, and
+# must read the same): the scripts' responses and observations as JSON, and matches of the built-in agents with
+# every turn's responses, observations and both seats' WSAP observations as text and as structured data.
+WORDS_GOLDEN = {
+    ("tiny", 1): "10a19a7b9071cce6",
+    ("standard", 1): "27bae78182422f37",
+    ("large", 3): "a50b0766a61db277",
+}
+MATCH_WORDS_GOLDEN = {
+    ("small", 5, "normal"): "2a354c34fa6bffbe",
+    ("small", 8, "normal"): "3982c067ab88b9dc",
+    ("standard", 6, "hard"): "ac30d0275cdc4c33",
+    ("standard", 10, "normal"): "5ebf2d8912f47085",
+    ("tiny", 9, "hard"): "0d173acb128a05a2",
+}
+
+
 def _play(preset: str, seed: int, script=SCRIPT) -> str:
     game = Game.new(seed, preset)
     for user, minotaur in script:
@@ -67,3 +88,61 @@ def test_gsm_output_is_byte_identical_across_processes():
     runs = [subprocess.run(cmd, input=lines, capture_output=True, text=True, check=True,
                            env={"PYTHONHASHSEED": str(h), "PATH": ""}).stdout for h in (1, 2)]
     assert runs[0] == runs[1] and runs[0].count("\n") == len(SCRIPT) + 1
+    assert hashlib.sha256(runs[0].encode()).hexdigest()[:16] == "4f001b9571a830ce"  # the lines themselves
+
+
+def test_gsm_lines_against_the_built_in_minotaur_are_pinned():
+    lines = "".join(json.dumps(user) + "\n" for user, _ in SCRIPT)
+    cmd = [sys.executable, "-m", "labyrinth", "gsm", "--seed", "4", "--preset", "small", "--minotaur", "builtin"]
+    out = subprocess.run(cmd, input=lines, capture_output=True, text=True, check=True,
+                         env={"PYTHONHASHSEED": "1", "PATH": ""}).stdout
+    assert hashlib.sha256(out.encode()).hexdigest()[:16] == "bccc60ff2a515122"
+
+
+def _words(preset: str, seed: int) -> str:
+    digest, game = hashlib.sha256(), Game.new(seed, preset)
+    for result in (game.opening(), *(game.step(u, m) for u, m in SCRIPT + RUNS)):
+        digest.update(result.response.model_dump_json().encode())
+        digest.update(result.observation.model_dump_json().encode())
+    for bad in ("{", {"command": "GRAB"}):
+        result = game.step(bad)
+        digest.update(result.response.model_dump_json().encode() + result.observation.model_dump_json().encode())
+    return digest.hexdigest()[:16]
+
+
+def _match_words(preset: str, seed: int, difficulty: str) -> str:
+    agents = {role: RULE_AGENTS[role]["builtin"](seed) for role in ("user", "minotaur")}
+    match = Match(agents["user"], agents["minotaur"], seed=seed, preset=preset, difficulty=difficulty, max_turns=300)
+    digest = hashlib.sha256()
+    while match.outcome is None:
+        result = match.play_turn().result
+        digest.update(result.response.model_dump_json().encode() + result.observation.model_dump_json().encode())
+        for seat in match.seats.values():
+            digest.update(seat.observation.to_text().encode())
+            digest.update(json.dumps(seat.observation.to_structured(), sort_keys=True).encode())
+    return digest.hexdigest()[:16]
+
+
+@pytest.mark.parametrize("preset, seed", sorted(WORDS_GOLDEN))
+def test_golden_words(preset, seed):
+    assert _words(preset, seed) == WORDS_GOLDEN[(preset, seed)]
+
+
+@pytest.mark.parametrize("preset, seed, difficulty", sorted(MATCH_WORDS_GOLDEN))
+def test_golden_words_of_built_in_matches(preset, seed, difficulty):
+    assert _match_words(preset, seed, difficulty) == MATCH_WORDS_GOLDEN[(preset, seed, difficulty)]
+
+
+def test_golden_words_of_a_user_perception_told_refusals():
+    """The user's WSAP observation after refused commands (its status line quotes the refusal) and after
+    moves, as text and as data: pinned on the code before its numbers were read from the state."""
+    out = []
+    for seed in (1, 2, 3):
+        game = Game.new(seed, "small")
+        perception = UserPerception(game.world)
+        perception.observe(game.opening())
+        for command in ({"command": "GRAB"}, {"command": "USE"}, {"command": "MOVE", "direction": "NORTH", "steps": 3},
+                        "{", {"command": "LOOK"}, {"command": "MOVE", "direction": "UP RAMP"}):
+            observation = perception.observe(game.step(command, {"action": "CHASE"}))
+            out += [observation.to_text(), json.dumps(observation.to_structured(), sort_keys=True)]
+    assert hashlib.sha256("".join(out).encode()).hexdigest()[:16] == "c492de3a0c046f39"

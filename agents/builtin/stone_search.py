@@ -21,13 +21,21 @@ class StoneSearch:
         """``looked``: the cells seen so far (the user's map); a stone in one would have been seen."""
         self.ground = ground
         self.looked = looked
+        # By stone: the places it may lie in. A narrowed set replaces the old one, never changes it in place, so
+        # a reader may keep what it worked out from a set for as long as it holds the same set (an RL observation).
         self.candidates: dict[str, set[Pos]] = {}
         self._boxes: dict[str, tuple[int, int, int, int, int]] = {}
+        self._heard: dict[str, tuple[Pos, str | None, int]] = {}  # each stone's last hum: where, its bearing, its levels
 
     def hear(self, name: str, at: Pos, direction: str | None, levels: int) -> None:
-        """A hum heard at ``at``: keep only the cells it agrees with."""
+        """A hum heard at ``at``: keep only the cells it agrees with. The same hum heard again from the
+        same place is no news: every place left agrees with it already (or, a contradiction kept, none
+        does), however the set narrowed since, so it is not worked out again."""
         z = at[2] + levels
         cells = self.candidates.get(name)
+        if self._heard.get(name) == (at, direction, levels) and cells and next(iter(cells))[2] == z:
+            return
+        self._heard[name] = (at, direction, levels)
         if cells is None or not cells or next(iter(cells))[2] != z:
             g = self.ground
             level = {(x, y, z) for x in range(g["x0"], g["x0"] + g["width"], 2)
@@ -35,7 +43,10 @@ class StoneSearch:
             cells = {c for c in level if c not in self.looked} or level
         x, y = at[0], at[1]
         kept = {c for c in cells if _bearing(c[0] - x, c[1] - y) == direction}
-        self._set(name, kept or cells)  # an empty set would be a contradiction: keep the old
+        if kept and len(kept) < len(cells):  # an empty set would be a contradiction, a whole one no news: keep the old
+            cells = kept
+        if cells is not self.candidates.get(name):
+            self._set(name, cells)
 
     def in_ground(self, p: Pos) -> bool:
         """Whether ``p`` lies in the hunting ground, where every stone and lantern is placed:

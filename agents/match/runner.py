@@ -303,13 +303,12 @@ class Match:
         """Each player's seat. An agent's seat asks it for a plan; agents that may block (models)
         are asked at once, each in a thread, so that the opening takes as long as the slower
         plan call, not the sum (each call is bounded by its own deadline, in the provider layer)."""
-        world, state = self.game.world, self.game.state
+        world = self.game.world
 
         def seat(role: str, player: Agent | Outside) -> Side | OutsideSide:
-            view = ROLES[role].view(self.last)
             if isinstance(player, Outside):
-                return player.seat(role, world, state, view)
-            return Side(role, player, world, state, view, self.quota_stops)
+                return player.seat(role, world, self.last)
+            return Side(role, player, world, self.last, self.quota_stops)
 
         blocking = [role for role, player in players.items()
                     if not isinstance(player, Outside) and player.blocking]
@@ -349,7 +348,7 @@ class Match:
         """The ERROR answer to pushed input that is not a turn: nothing happens, during the game or
         after its end (a client must see that its input was bad)."""
         state = self.game.state
-        turn.result = TurnResult(state, *error_report(self.game.world, state, user_problem, minotaur_problem), ())
+        turn.result = TurnResult(state, error_report(self.game.world, state, user_problem, minotaur_problem), ())
         self._tell_outside(turn.result)
         return turn
 

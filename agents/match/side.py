@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
-from labyrinth.engine import GameState, GameStateResponse, MinotaurDecision, MinotaurObservation, UserInput
+from labyrinth.engine import MinotaurDecision, UserInput
 from labyrinth.engine.commands import BadInput
 from labyrinth.engine.turn import TurnResult
 from labyrinth.engine.world import World
@@ -21,17 +21,8 @@ from labyrinth.engine.wsap.perception import UserPerception
 from labyrinth.engine.wsap.roles import ROLES
 from labyrinth.saves.results_terms import SideRecord
 
-from ..base import Agent
+from ..base import Agent, RuleAgent
 from ..llm.providers.errors import ProviderError, QuotaError
-
-View = GameStateResponse | MinotaurObservation  # what a seat is shown of the game: its role's view
-
-
-@runtime_checkable
-class Exchanging(Protocol):
-    """An agent that keeps its last exchange with a model (an LLM agent), for the trajectory."""
-
-    last_exchange: dict[str, Any] | None
 
 ERROR_STREAK = 3  # the user's ERRORs in a row before it is given LOOK
 
@@ -84,8 +75,7 @@ class Side:
 
     asked = True
 
-    def __init__(self, role: str, agent: Agent, world: World, state: GameState, first_view: View,
-                 quota_stops: bool = False) -> None:
+    def __init__(self, role: str, agent: Agent, world: World, opening: TurnResult, quota_stops: bool = False) -> None:
         self.role, self.agent, self.quota_stops = role, agent, quota_stops
         self.knowledge = ROLES[role]
         self.perception = self.knowledge.perception(world)
@@ -93,9 +83,9 @@ class Side:
         self.error_streak = 0
         self.last_action: Action | None = None  # the agent's last answer, reasoning and all (for displays)
         self.exchange: dict[str, Any] | None = None  # an LLM agent's last prompt and reply (for the trajectory)
-        self.observation = self.perception.observe(state, first_view)
+        self.observation = self.perception.observe(opening)
         if hasattr(agent, "seated"):  # the game's difficulty, which a rule agent (or its stand-in) plays by
-            agent.seated(state.difficulty)
+            agent.seated(opening.state.difficulty)
         if hasattr(agent, "count_calls_in"):  # an LLM agent counts its calls' tokens and time here
             agent.count_calls_in(self.stats)
         try:
@@ -111,8 +101,9 @@ class Side:
         if self.error_streak >= ERROR_STREAK:
             return None, f"{self.error_streak} ERRORs in a row"  # not asked: the answer would be overruled
         began = time.perf_counter()
-        if isinstance(self.agent, Exchanging) and self.agent.last_exchange is not None:
-            self.agent.last_exchange = None
+        exchanging: Any = self.agent  # an LLM agent keeps its last exchange with its model, for the trajectory
+        if getattr(exchanging, "last_exchange", None) is not None:
+            exchanging.last_exchange = None
         try:
             action = self.agent.decide(self.observation)
         except Exception as exc:
@@ -165,17 +156,23 @@ class Side:
         else:
             self.error_streak = 0
         del self.observation  # let go first: a perception builds an observation it handed out only if still held
-        self.observation = self.perception.observe(result.state, role.view(result), result.events)
+        self.observation = self.perception.observe(result)
+        if busy or _keeps_nothing(self.agent):
+            return
         ok, text = not refused, role.view(result).raw_text_output
         if why:
             ok, text = False, f"Your answer was not used ({why}); {role.fallback.model_dump_json(exclude_none=True)} " \
                               f"was played in its place (the result below is that one's).\n{text}"
-        if busy:
-            return
         try:
             self.agent.reflect(ActionResult(ok, text, role.reward(result), [], done, self.observation))
         except Exception:  # counted, and the game goes on
             self.stats.exceptions += 1
+
+
+def _keeps_nothing(agent: Agent) -> bool:
+    """Whether ``agent``'s reflect is RuleAgent's, which keeps nothing: it is not handed the turn's
+    result, whose words (the role's view's text) would be built for nobody."""
+    return getattr(getattr(agent, "reflect", None), "__func__", None) is RuleAgent.reflect
 
 
 class Outside:
@@ -191,8 +188,8 @@ class Outside:
     def __init__(self, name: str, observe: bool = True, stand_in: UserInput | None = None) -> None:
         self.name, self.observe, self.stand_in = name, observe, stand_in
 
-    def seat(self, role: str, world: World, state: GameState, first_view: View) -> OutsideSide:
-        return OutsideSide(role, self, world, state, first_view)
+    def seat(self, role: str, world: World, opening: TurnResult) -> OutsideSide:
+        return OutsideSide(role, self, world, opening)
 
 
 class OutsideSide:
@@ -200,14 +197,14 @@ class OutsideSide:
 
     asked = False
 
-    def __init__(self, role: str, outside: Outside, world: World, state: GameState, first_view: View) -> None:
+    def __init__(self, role: str, outside: Outside, world: World, opening: TurnResult) -> None:
         self.role, self.agent, self.knowledge = role, outside, ROLES[role]
         self.stand_in = outside.stand_in
         self.stats = SideStats()
         self.plan: list[str] = []
         self.exchange: dict[str, Any] | None = None
         self.perception = self.knowledge.perception(world) if outside.observe else None
-        self.observation = self.perception.observe(state, first_view) if self.perception else None
+        self.observation = self.perception.observe(opening) if self.perception else None
 
     def tell(self, result: TurnResult, why: str | None, done: bool, busy: bool = False) -> None:
         """Count the input (refused or played) and, when kept, update the observation."""
@@ -216,7 +213,7 @@ class OutsideSide:
             self.stats.errors += 1
         if self.perception is not None:
             self.observation = None  # let go first, as Side.tell does
-            self.observation = self.perception.observe(result.state, self.knowledge.view(result), result.events)
+            self.observation = self.perception.observe(result)
 
 
 def user_map(seat: Side | OutsideSide) -> UserPerception:

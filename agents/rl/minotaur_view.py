@@ -20,6 +20,7 @@ from labyrinth.engine.items import ITEM, ITEM_ORDER, KINDS
 from labyrinth.engine.turn import TurnResult
 
 from ..match.runner import Match
+from .level_kinds import LevelKinds
 from .planes import (
     COARSE,
     RADIUS,
@@ -72,7 +73,7 @@ class MinotaurView:
     def __init__(self, match: Match, max_turns: int) -> None:
         self.match, self.max_turns = match, max_turns
         self.ground = Ground(match.preset)
-        self._levels: dict[int, np.ndarray] = {}  # the kinds of each level's cells around the ground (_kinds)
+        self._levels: dict[int, LevelKinds] = {}  # the kinds of each level's cells around the ground (_kinds)
         self._coarse: dict[int, np.ndarray] = {}  # the coarse planes of the labyrinth itself, by level
 
     def update(self, result: TurnResult) -> None:
@@ -124,24 +125,22 @@ class MinotaurView:
 
     def _cells(self, here: Pos) -> bytes:
         """The window's cell kinds, row by row, north first: cut from the level's kinds around the ground
-        (read from the world once a game), or read row by row beyond it."""
+        (read from the world a chunk at a time, once a game), or read row by row beyond it."""
         x, y, z = here
         kinds = self._kinds(z)
         g = self.ground
         row, col = g.top + _PAD - (y + RADIUS), x - RADIUS - (g.x0 - _PAD)
-        if 0 <= row and row + SIDE <= kinds.shape[0] and 0 <= col and col + SIDE <= kinds.shape[1]:
-            return kinds[row:row + SIDE, col:col + SIDE].tobytes()
+        rows, cols = kinds.shape
+        if 0 <= row and row + SIDE <= rows and 0 <= col and col + SIDE <= cols:
+            return kinds.area(row, col, SIDE, SIDE).tobytes()
         world = self.match.game.world
         return b"".join(world.row(x - RADIUS, SIDE, r, z) for r in range(y + RADIUS, y - RADIUS - 1, -1))
 
-    def _kinds(self, z: int) -> np.ndarray:
-        """The kinds of level ``z``'s cells over the ground and _PAD around it, north first: fixed for the game."""
+    def _kinds(self, z: int) -> LevelKinds:
+        """The kinds of level ``z``'s cells over the ground and _PAD around it: fixed for the game."""
         kinds = self._levels.get(z)
         if kinds is None:
-            g, world = self.ground, self.match.game.world
-            rows = range(g.top + _PAD, g.y0 - _PAD - 1, -1)
-            kinds = self._levels[z] = np.frombuffer(b"".join(world.row(g.x0 - _PAD, g.width + 2 * _PAD, r, z)
-                                                             for r in rows), np.uint8).reshape(len(rows), -1)
+            kinds = self._levels[z] = LevelKinds(self.match.game.world, self.ground, z, _PAD)
         return kinds
 
     def _level(self, z: int) -> np.ndarray:
@@ -149,7 +148,7 @@ class MinotaurView:
         planes = self._coarse.get(z)
         if planes is None:
             g = self.ground
-            kinds = self._kinds(z)[_PAD:_PAD + g.height, _PAD:_PAD + g.width]
+            kinds = self._kinds(z).area(_PAD, _PAD, g.height, g.width)
             planes = self._coarse[z] = g.pool(np.stack([np.isin(kinds, (FLOOR, RAMP_UP, RAMP_DOWN)),
                                                         kinds == CRAWLWAY,
                                                         np.isin(kinds, (RAMP_UP, RAMP_DOWN))]).view(np.uint8))

@@ -28,6 +28,7 @@ from labyrinth.engine.constants import (
 )
 from labyrinth.engine.geometry import Pos
 from labyrinth.engine.items import ITEM, ITEM_ORDER, KINDS, STONES
+from labyrinth.engine.report import lantern_cooldown, stamina_pct, user_cue
 from labyrinth.engine.schemas import AudioDirection, Direction, Proximity, TemporalStatus
 from labyrinth.engine.turn import TurnResult
 from labyrinth.engine.wsap.perception import NOT_SEEN
@@ -108,6 +109,7 @@ class UserView:
         self.sighted: Pos | None = None  # where the user sees it now
         self.cells: dict[int, np.ndarray] = {}  # by level: the memory map's planes of cells, kept as cells are seen
         self.seen = 0  # how many cells of the perception's memory the planes hold
+        self.may_lie: dict[str, tuple[set[Pos], int, np.ndarray, np.ndarray]] = {}  # _may_lie's, by stone
         g = self.ground  # where each missing stone may still lie, by every hum heard and every cell seen
         self.search = StoneSearch({"x0": g.x0, "y0": g.y0, "z0": g.z0, "width": g.width, "height": g.height,
                                    "levels": g.levels}, self.perception.seen)
@@ -165,17 +167,17 @@ class UserView:
 
     def observe(self) -> dict[str, Any]:
         match, g = self.match, self.ground
-        state, r = match.game.state, match.last.response
-        here, cue = state.user, r.minotaur_cue
+        state = match.last.state  # its response's numbers read from it: the response (and its words) unbuilt
+        here, cue = state.user, user_cue(state)
         held = set(state.inventory)
         return {
             "map": self._window(here),
             "memory": self._memory(here),
             "position": np.array(g.position(here), np.float32),
-            "stamina": np.array([r.user_state.stamina_pct], np.float32),
+            "stamina": np.array([stamina_pct(state)], np.float32),
             "timers": np.array([min(match.turns / self.max_turns, 1.0), min(cue.cooldown_time / _SPANS_S[0], 1.0),
                                 min(cue.paralysis_time_left / _SPANS_S[1], 1.0),
-                                min(r.user_state.lantern_cooldown / _SPANS_S[2], 1.0)], np.float32),
+                                min(lantern_cooldown(state) / _SPANS_S[2], 1.0)], np.float32),
             "cue": _cue(cue.proximity, cue.audio_direction, cue.temporal_status).copy(),
             "exits": np.array(flags(DIRECTIONS, match.game.world.user_exits(here)), np.float32),
             "hums": self._hums(here),
@@ -212,8 +214,19 @@ class UserView:
         held = self.match.game.state.inventory
         for stone, places in self.search.candidates.items():
             if stone not in held:
-                mark_coarse(grid, _M["stone_may_lie"], g, z, places)
+                level, rows, cols = self._may_lie(stone, places)
+                if level == z:
+                    grid[_M["stone_may_lie"], rows, cols] = 1
         return grid
+
+    def _may_lie(self, stone: str, places: set[Pos]) -> tuple[int, np.ndarray, np.ndarray]:
+        """The level and the coarse cells (rows, columns) of the places ``stone`` may lie in: worked out
+        when the search narrows them (it replaces the set, never changes it), not every turn: hundreds
+        of places, a few changes a game."""
+        known = self.may_lie.get(stone)
+        if known is None or known[0] is not places:
+            known = self.may_lie[stone] = (places, next(iter(places))[2], *self.ground.coarse_cells(places))
+        return known[1:]
 
     def _hear(self, here: Pos, hums: tuple[tuple[str, str | None, int], ...]) -> None:
         """A LOOK's hums as the rows' first columns: heard (1), the bearing as a unit vector (east,

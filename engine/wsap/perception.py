@@ -19,9 +19,11 @@ from ..geometry import HORIZONTAL, Pos
 from ..items import ITEM, LETTERS, MARKS_LEGEND, STONES, stones_held
 from ..narrative import heard_from
 from ..presets import PRESETS
-from ..schemas import GameStateResponse, MinotaurObservation
+from ..report import game_time, lantern_cooldown, stamina_pct, user_cue
+from ..schemas import MinotaurObservation
 from ..senses import in_sight, items_in_sight, level_words
 from ..state import GameState
+from ..turn import TurnResult
 from ..world import World
 from .deferred import Deferred, Handed
 from .types import Effect, Entity, Event, Goal, Location, Observation, Terrain
@@ -110,23 +112,23 @@ class UserPerception:
         return b"".join(row[x:x + width] if (row := rows((r, z))) is not None else _UNSEEN[:width]
                         for r in range(north, north - height, -1))
 
-    def observe(self, state: GameState, response: GameStateResponse, events: tuple[ev.Event, ...] = ()
-                ) -> Observation:
-        """The observation after a turn (or at the start, with no events): the memory is kept
-        now, the Observation built when read (deferred.py)."""
+    def observe(self, result: TurnResult) -> Observation:
+        """The observation after a turn (or at the start, the opening with no events): the memory is
+        kept now, the Observation built when read (deferred.py), and the turn's response with it."""
         self.handed.settle()
+        state, events = result.state, result.events
         new_cells = self._look_around(state, events)
         for e in events:
             self._remember(state, e)
-        if response.status == "ERROR":
-            self.events.append(Event(response.environment.message, "error", state.turn))
+        if result.status == "ERROR":
+            self.events.append(Event(result.response.environment.message, "error", state.turn))
         visible = items_in_sight(self.world, state)
         for name, pos in visible:
             self.items[name] = pos
         for name, pos in list(self.items.items()):  # an item seen gone (grabbed, or not there any more)
             if name in state.inventory or (in_sight(self.world, state.user, pos, USER_SIGHT) and (name, pos) not in visible):
                 del self.items[name]
-        return self.handed.hand(self._observation(state, response, visible, new_cells))
+        return self.handed.hand(self._observation(result, visible, new_cells))
 
     def minotaur_in_sight(self, state: GameState) -> Pos | None:
         """Where the user sees the Minotaur (within its sight, in line, and in time), or None: the
@@ -138,16 +140,16 @@ class UserPerception:
         """Remember every cell seen from every cell walked through this turn; the new ones."""
         stops = [p for e in events if isinstance(e, ev.UserMoved) for p in e.path] + [state.user]
         self.walked.update(stops)
-        new = []
+        new, seen = [], self.seen
         for stop in stops:
-            for pos, kind in self.world.visible_cells(stop):
-                if pos not in self.seen:
-                    self.seen[pos] = kind
-                    new.append((pos, kind))
-                    row = self._rows.get((pos[1], pos[2]))
-                    if row is None:
-                        row = self._rows[pos[1], pos[2]] = bytearray(_UNSEEN)
-                    row[pos[0] + MAP_RADIUS] = kind
+            fresh = [cell for cell in self.world.visible_cells(stop) if cell[0] not in seen]  # most are known
+            for pos, kind in fresh:
+                seen[pos] = kind
+                row = self._rows.get((pos[1], pos[2]))
+                if row is None:
+                    row = self._rows[pos[1], pos[2]] = bytearray(_UNSEEN)
+                row[pos[0] + MAP_RADIUS] = kind
+            new += fresh
         return new
 
     def _remember(self, state: GameState, e: ev.Event) -> None:
@@ -156,21 +158,22 @@ class UserPerception:
         elif text := user_words(e, state):
             self.events.append(Event(text, e.kind, state.turn))
 
-    def _observation(self, s: GameState, r: GameStateResponse, visible: Items, new_cells: list[tuple[Pos, int]]
-                     ) -> Deferred:
-        def main() -> dict[str, Any]:
+    def _observation(self, result: TurnResult, visible: Items, new_cells: list[tuple[Pos, int]]) -> Deferred:
+        s = result.state
+
+        def main() -> dict[str, Any]:  # the response's numbers read from the state: its words are not needed
             return {
-                "status": _user_status(s, r),
-                "inventory": {name: 1 for name in r.user_state.inventory},
-                "nearby_entities": _user_entities(s, r, visible, self.minotaur_in_sight(s) is not None),
-                "nearby_terrain": self._terrain(s, r), "active_effects": _user_effects(r),
+                "status": _user_status(result),
+                "inventory": dict.fromkeys(s.inventory, 1),
+                "nearby_entities": _user_entities(s, visible, self.minotaur_in_sight(s) is not None),
+                "nearby_terrain": self._terrain(s), "active_effects": _user_effects(s),
                 "current_goals": self._goals(s, visible), "recent_events": list(self.events),
-                "step": r.environment.turn, "time_of_day": None,
+                "step": s.turn, "time_of_day": None,
             }
 
         def details() -> dict[str, Any]:
             return {"details": {
-                "role": "user", "position": _xyz(s.user), "status": r.status,
+                "role": "user", "position": _xyz(s.user), "status": result.status,
                 "hunting_ground": PRESETS[s.preset].to_dict(),  # told in the opening words
                 "seen": [[*p, CELL_CHARS[k]] for p, k in new_cells],
                 "items_in_sight": [{"name": n, **_xyz(p)} for n, p in visible],
@@ -180,13 +183,14 @@ class UserPerception:
             }}
 
         def location() -> dict[str, Any]:  # apart: its map is most of the cost, and rule agents never read it
-            return {"location": Location(s.user, f"level {s.user[2]}", self._where(s, r))}
+            return {"location": Location(s.user, f"level {s.user[2]}", self._where(s))}
         return Deferred(main, details, location=location)
 
-    def _terrain(self, s: GameState, r: GameStateResponse) -> list[Terrain]:
+    def _terrain(self, s: GameState) -> list[Terrain]:
         """The ways out of the user's cell: passages and crawlways, and the ramp it stands on."""
+        ways = self.world.user_exits(s.user)  # the response's visible_paths
         terrain = [Terrain(_EXIT_TERRAIN.get(self.world.cell(s.user[0] + dx, s.user[1] + dy, s.user[2]), "passage"),
-                           d, True) for d, (dx, dy) in HORIZONTAL.items() if d in r.environment.visible_paths]
+                           d, True) for d, (dx, dy) in HORIZONTAL.items() if d in ways]
         here = self.world.cell(*s.user)
         if here == RAMP_UP:
             terrain.append(Terrain("ramp up", "UP RAMP", True))
@@ -205,12 +209,12 @@ class UserPerception:
                      hints or ["LOOK to hear the stones hum"]),
                 Goal("survive", "Do not let the Minotaur reach your cell", "main", None, [])]
 
-    def _where(self, s: GameState, r: GameStateResponse) -> str:
+    def _where(self, s: GameState) -> str:
         x, y, z = s.user
         kind = {CRAWLWAY: " in a crawlway", RAMP_UP: " on a ramp up", RAMP_DOWN: " on a ramp down"}.get(
             self.world.cell(x, y, z), "")
         marks = {p: LETTERS[n] for n, p in self.items.items()}
-        return (f"({x}, {y}) on level {z}{kind}; ways out: {', '.join(r.environment.visible_paths) or 'none'}. "
+        return (f"({x}, {y}) on level {z}{kind}; ways out: {', '.join(self.world.user_exits(s.user)) or 'none'}. "
                 f"You have seen {len(self.seen)} cells. The map you remember around you (north up; @ you, "
                 f"# rock, . floor, = crawlway, ^ v ramps, {MARKS_LEGEND}, ? not seen):\n"
                 + map_window(_rows(self.remembered(s.user)), s.user, {**marks, s.user: "@"}))
@@ -221,34 +225,36 @@ def _rows(cells: bytes) -> list[str]:
     return [cells[i:i + _SIDE].translate(_DRAWN_SEEN).decode() for i in range(0, len(cells), _SIDE)]
 
 
-def _user_status(s: GameState, r: GameStateResponse) -> dict[str, Any]:
+def _user_status(result: TurnResult) -> dict[str, Any]:
     """The user's gauges: time, stamina, level, what it hears of the Minotaur, the last result."""
-    cue, env = r.minotaur_cue, r.environment
+    s = result.state
+    cue = user_cue(s)
     return {
-        "game_time_s": env.game_time, "stamina": r.user_state.stamina_pct, "level": s.user[2],
+        "game_time_s": game_time(s), "stamina": stamina_pct(s), "level": s.user[2],
         "minotaur_proximity": cue.proximity, "minotaur_direction": cue.audio_direction,
         "minotaur_state": cue.temporal_status, "minotaur_jump_cooldown_s": cue.cooldown_time,
-        "lantern_respawn_s": r.user_state.lantern_cooldown, "last_result": last_result(r),
+        "lantern_respawn_s": lantern_cooldown(s), "last_result": last_result(result),
     }
 
 
 REFUSAL_CHARS = 160  # the most of a refusal's reason the status line repeats
 
 
-def last_result(r: GameStateResponse) -> str:
+def last_result(result: TurnResult) -> str:
     """The last command's outcome in words that cannot be misread: a refused command changed nothing
     (and why); a move says what stopped it; anything else is its status alone."""
-    if r.status == "ERROR":
-        reason = " ".join(r.raw_text_output.split()).split(". ")[0].rstrip(".")  # its first sentence
+    if result.status == "ERROR":
+        text = result.response.raw_text_output
+        reason = " ".join(text.split()).split(". ")[0].rstrip(".")  # its first sentence
         reason = reason if len(reason) <= REFUSAL_CHARS else reason[:REFUSAL_CHARS - 3] + "..."
         return f"ERROR: refused, nothing happened ({reason})"
-    stop = r.environment.stop_reason
-    return r.status if stop == "SUCCESS" else f"{r.status} (stopped: {stop})"
+    stop = result.stop_reason
+    return result.status if stop == "SUCCESS" else f"{result.status} (stopped: {stop})"
 
 
-def _user_entities(s: GameState, r: GameStateResponse, visible: Items, minotaur_seen: bool) -> list[Entity]:
+def _user_entities(s: GameState, visible: Items, minotaur_seen: bool) -> list[Entity]:
     """The items in sight, then the Minotaur: seen, or else heard."""
-    cue = r.minotaur_cue
+    cue = user_cue(s)
     entities = [Entity(ITEM[name].kind, name, abs(p[0] - s.user[0]) + abs(p[1] - s.user[1]),
                        steps_words(s.user, p), "lying", abs(p[0] - s.user[0]) + abs(p[1] - s.user[1]) <= 1,
                        f"{name}: {steps_words(s.user, p)}") for name, p in visible]
@@ -263,15 +269,15 @@ def _user_entities(s: GameState, r: GameStateResponse, visible: Items, minotaur_
     return entities
 
 
-def _user_effects(r: GameStateResponse) -> list[Effect]:
+def _user_effects(s: GameState) -> list[Effect]:
     """What weighs on the game now: the Minotaur paralyzed or out of time, the user out of breath."""
-    status = r.minotaur_cue.temporal_status
+    status = user_cue(s).temporal_status
     effects = []
     if status == "PARALYZED":
         effects.append(Effect("minotaur_paralyzed", "the Minotaur is paralyzed by the lantern"))
     if status in ("VANISHING", "VANISHED", "RE_ENTRY_ALERT"):
         effects.append(Effect("minotaur_out_of_time", f"the Minotaur is out of time ({status})"))
-    if r.user_state.stamina_pct == 0:
+    if stamina_pct(s) == 0:
         effects.append(Effect("exhausted", "out of breath: you can only walk"))
     return effects
 
@@ -295,22 +301,25 @@ class MinotaurPerception:
             self._ramps[pos] = [ramp for _, ramp in sorted(found)]
         return self._ramps[pos]
 
-    def observe(self, state: GameState, obs: MinotaurObservation, events: tuple[ev.Event, ...] = ()
-                ) -> Observation:
-        """The observation after a turn: the memory is kept now, the Observation built when read."""
+    def observe(self, result: TurnResult) -> Observation:
+        """The observation after a turn: the memory is kept now, the Observation built when read,
+        and the turn's MinotaurObservation with it."""
         self.handed.settle()
-        for e in events:
+        state = result.state
+        for e in result.events:
             text = minotaur_words(e, state)
             if text:
                 self.events.append(Event(text, e.kind, state.turn))
-        if obs.status == "ERROR":
-            self.events.append(Event(obs.message, "error", state.turn))
-        return self.handed.hand(Deferred(lambda: self._main(obs), lambda: {"details": self._details(obs)}))
+        if result.status == "ERROR":
+            self.events.append(Event(result.observation.message, "error", state.turn))
+        return self.handed.hand(Deferred(lambda: self._main(result.observation),
+                                         lambda: {"details": self._details(result.minotaur_fields())}))
 
-    def _details(self, obs: MinotaurObservation) -> dict[str, Any]:
-        return {"role": "minotaur", "observation": obs.model_dump(),
-                "ramps_by_item": {i.name: self.ramps_near((i.position.x, i.position.y, i.position.z))
-                                  for i in obs.items}}
+    def _details(self, obs: dict[str, Any]) -> dict[str, Any]:
+        """The observation's numbers as plain data (what the built-in Minotaur reads): no model built for them."""
+        return {"role": "minotaur", "observation": obs,
+                "ramps_by_item": {i["name"]: self.ramps_near((i["position"]["x"], i["position"]["y"], i["position"]["z"]))
+                                  for i in obs["items"]}}
 
     def _main(self, obs: MinotaurObservation) -> dict[str, Any]:
         here = (obs.position.x, obs.position.y, obs.position.z)

@@ -16,6 +16,7 @@ from .. import events as ev
 from ..items import STONES
 from ..schemas import GameStateResponse, MinotaurDecision, MinotaurObservation, UserInput
 from ..state import GameState
+from ..turn import TurnResult
 from ..world import World
 from .achievements import MINOTAUR_ACHIEVEMENTS, USER_ACHIEVEMENTS, minotaur_unlocked, user_unlocked
 from .actions import (
@@ -32,14 +33,13 @@ from .rewards import minotaur_reward, user_reward
 from .types import Achievement, Action, ActionSpace, Observation
 
 RoleView = TypeVar("RoleView", GameStateResponse, MinotaurObservation)
-SeenView_contra = TypeVar("SeenView_contra", contravariant=True)
 
 
-class Perceiver(Protocol[SeenView_contra]):
-    """A role's perception of one game: it takes in each of the role's views, and gives the
-    observation its agent decides from."""
+class Perceiver(Protocol):
+    """A role's perception of one game: it takes in each turn's result (the role's view of it built
+    only if read), and gives the observation its agent decides from."""
 
-    def observe(self, state: GameState, view: SeenView_contra, events: tuple[ev.Event, ...] = (), /) -> Observation: ...
+    def observe(self, result: TurnResult, /) -> Observation: ...
 
 
 @dataclass(frozen=True)
@@ -54,7 +54,7 @@ class Role(Generic[RoleView]):
     model: type[UserInput | MinotaurDecision]  # the engine input it sends
     fallback: UserInput | MinotaurDecision  # played when its answer cannot be: its noop
     achievements: dict[str, Achievement]
-    perception: Callable[[World], Perceiver[RoleView]]
+    perception: Callable[[World], Perceiver]
     to_engine: Callable[[Action], UserInput | MinotaurDecision]  # raises BadInput
     _view: Callable[[Any], RoleView]
     _reward: Callable[[tuple[ev.Event, ...], float], float]
@@ -66,7 +66,8 @@ class Role(Generic[RoleView]):
         return self._view(result)
 
     def reward(self, result: Any) -> float:
-        return self._reward(result.events, result.response.environment.time_taken)
+        """The turn's reward, from its events and the time it took: read without either side's view."""
+        return self._reward(result.events, result.time_taken)
 
     def unlocked(self, result: Any) -> set[str]:
         """The achievements this turn's events earn."""
@@ -83,7 +84,7 @@ MINOTAUR_NOOP: MinotaurDecision = to_minotaur_decision(Action(NOOP))
 USER: Role[GameStateResponse] = Role("user", "minotaur", USER_DESCRIPTION, USER_ACTIONS, UserInput, USER_NOOP,
             USER_ACHIEVEMENTS, UserPerception, to_user_input, lambda r: r.response, user_reward,
             lambda events, state: user_unlocked(events, sum(s in state.inventory for s in STONES)),
-            lambda r: r.response.status == "ERROR")
+            lambda r: r.status == "ERROR")
 MINOTAUR: Role[MinotaurObservation] = Role("minotaur", "user", MINOTAUR_DESCRIPTION, MINOTAUR_ACTIONS, MinotaurDecision,
                 MINOTAUR_NOOP, MINOTAUR_ACHIEVEMENTS, MinotaurPerception, to_minotaur_decision,
                 lambda r: r.observation, minotaur_reward, lambda events, state: minotaur_unlocked(events),

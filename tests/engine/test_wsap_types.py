@@ -149,9 +149,8 @@ def test_observations_are_json_ready_with_lists_for_tuples_and_values_for_enums(
 
 def test_the_games_own_observations_are_json_ready():
     game = Game.new(1)
-    response, minotaur_view = game.view()
-    for observation in (UserPerception(game.world).observe(game.state, response),
-                        MinotaurPerception(game.world).observe(game.state, minotaur_view)):
+    for observation in (UserPerception(game.world).observe(game.opening()),
+                        MinotaurPerception(game.world).observe(game.opening())):
         assert json.loads(json.dumps(observation.to_structured())) == observation.to_structured()
 
 
