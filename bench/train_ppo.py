@@ -7,8 +7,8 @@ preset and opponent when training reaches a stage's first step; a game under way
 under the old settings. The default first meets a Minotaur that only waits (finding and
 grabbing the stones is learnt without being eaten first), then the built-in Minotaur.
 Evaluation is always on ``--preset`` against the built-in Minotaur, on seeds that training
-never draws: each evaluation game is reset with a seed from EVAL_BASE on, training draws its
-games from a generator seeded with ``--seed`` (the game seeds of both are checked apart).
+never draws: each evaluation game is reset with a seed from EVAL_BASE on, each training env draws its
+games from a generator seeded with ``--seed`` plus its index (the game seeds of both are checked apart).
 
 ``--demos N`` warm-starts the policy openly by behaviour cloning N steps of the built-in
 scripted user's play (ppo_warm_start.py) before PPO's first step; the network is
@@ -26,6 +26,8 @@ less correlated rollouts) run in process.
     nohup .venv/bin/python bench/train_ppo.py --steps 1000000 --out bench/results/ppo > bench/results/ppo.log &
     nohup .venv/bin/python bench/train_ppo.py --demos 100000 --stages tiny:builtin:0 --lr 1e-4 --ent 0.001 \
         --out bench/results/ppo_bc > bench/results/ppo_bc.log &
+    nohup .venv/bin/python bench/train_ppo.py --demos 100000 --stages tiny:builtin:0 --lr 1e-4 --ent 0.001 \
+        --timeout-cost 10 --envs 8 --n-steps 256 --normalize --steps 300000 --out bench/results/ppo_cand &
 """
 
 from __future__ import annotations
