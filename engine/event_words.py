@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from . import events as ev
 from .figures import JUMP_COOLDOWN, PARALYSIS, seconds_text
-from .items import STONES, stones_held
+from .items import STONES, STONES_NAMED, stones_held
 from .senses import level_words
 from .state import GameState
 
@@ -69,7 +69,7 @@ def user_words(e: ev.Event, s: GameState) -> str | None:
         case ev.UserCaught():
             return f"The Minotaur catches you: you {e.how}. DEATH."
         case ev.UserEscaped():
-            return "With the RED, BLUE and YELLOW stones in hand, the labyrinth lets you go. ESCAPED!"
+            return f"With {STONES_NAMED} in hand, the labyrinth lets you go. ESCAPED!"
     return None
 
 

@@ -75,6 +75,13 @@ KIND_MARKS = tuple(map(_kind_marks, KINDS))  # 'R B Y stones', 'L lantern': the 
 MARKS_LEGEND = ", ".join(KIND_MARKS)
 
 
+def _listed(words: list[str]) -> str:
+    return ", ".join(words[:-1]) + " and " + words[-1] if len(words) > 1 else words[0]
+
+
+STONES_NAMED = f"the {_listed([name.split()[0] for name in STONES])} stones"  # 'the RED, BLUE and YELLOW stones'
+
+
 def stones_held(inventory: Collection[str]) -> int:
     """How many of the stones an inventory holds."""
     return sum(name in inventory for name in STONES)

@@ -14,6 +14,7 @@ from .constants import USER_SIGHT
 from .event_words import from_words, minotaur_words, user_words
 from .figures import seconds_text
 from .geometry import HORIZONTAL, SIDEWAYS, Pos, compass
+from .items import STONES_NAMED
 from .presets import PRESETS
 from .schemas import UserInput
 from .senses import UserView, level_words, minotaur_active
@@ -169,8 +170,8 @@ def user_text(world: World, s: GameState, view: UserView, cmd: UserInput, out: C
 def intro_text(world: World, s: GameState, view: UserView) -> str:
     bounds = PRESETS[s.preset]
     parts = [
-        "You wake in the dark heart of the labyrinth. Somewhere in these halls lie the RED, BLUE and "
-        "YELLOW stones; hold all three and you escape. Something with hooves is hunting you.",
+        f"You wake in the dark heart of the labyrinth. Somewhere in these halls lie {STONES_NAMED}; hold "
+        "all three and you escape. Something with hooves is hunting you.",
         f"The hunting ground spans {bounds.width} x {bounds.height} steps on {bounds.levels} "
         f"level{'s' if bounds.levels > 1 else ''} ({bounds.z0} to {bounds.z0 + bounds.levels - 1}).",
     ]

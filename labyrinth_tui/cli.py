@@ -7,6 +7,7 @@ import argparse
 import sys
 
 from labyrinth.agents.registry import ProviderNotConfigured
+from labyrinth.engine.items import STONES_NAMED
 from labyrinth.saves.atomic import sweep_data_dir
 from labyrinth.saves.config import ConfigError
 
@@ -17,7 +18,7 @@ from .terminal_text import printable
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(
         prog="labyrinth",
-        description="Labyrinth: The Temporal Hunt - find the RED, BLUE and YELLOW stones "
+        description=f"Labyrinth: The Temporal Hunt - find {STONES_NAMED} "
                     "before the Minotaur finds you. Without a command, the game opens at its title screen.",
     )
     sub = top.add_subparsers(dest="command", metavar="COMMAND")

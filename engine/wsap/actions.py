@@ -26,7 +26,7 @@ from ..figures import (
     PARALYSIS,
     VERY_CLOSE_RANGE,
 )
-from ..items import ITEMS, USABLE
+from ..items import ITEMS, STONES_NAMED, USABLE
 from ..schemas import MinotaurDecision, UserInput
 from .action_schema import ROLES, param_defs
 from .types import Action, ActionDef, ActionSpace
@@ -84,7 +84,7 @@ GAME_NAME = "Labyrinth: The Temporal Hunt"  # what a WSAP system message calls t
 USER_DESCRIPTION = f"""\
 Labyrinth: The Temporal Hunt. You are lost in a labyrinth cut into a kilometre cube of rock: corridors one \
 step (2.5 m) wide, levels 5 m apart joined by ramps (UP RAMP / DOWN RAMP from a ramp cell, one level a step). \
-Your goal: find and GRAB the RED, BLUE and YELLOW stones; holding all three, you escape. A Minotaur hunts you. \
+Your goal: find and GRAB {STONES_NAMED}; holding all three, you escape. A Minotaur hunts you. \
 You see 2 steps around you; it sees 6 steps in the dark and hears your steps through walls (running within \
 {HEAR_RUN_STEPS} steps, walking only within {HEAR_WALK_STEPS}). You hear it as a cue (VERY CLOSE within {VERY_CLOSE_RANGE}, CLOSE {CLOSE_RANGE}, FAINT {FAINT_RANGE}) \
 with a direction. If it shares your cell you die. Running (2 steps/s) costs stamina; walking (1 step/s) and \
@@ -95,8 +95,8 @@ direction and level. Time passes only when you act: each action reports the seco
 
 MINOTAUR_DESCRIPTION = f"""\
 Labyrinth: The Temporal Hunt. You are the Minotaur, master of a labyrinth cut into a kilometre cube of rock \
-(x grows EAST, y NORTH, z UP by levels joined by ramps; you know every cell). An intruder is looking for the \
-RED, BLUE and YELLOW stones; if it holds all three it escapes and you lose. Catch it: step onto its cell. \
+(x grows EAST, y NORTH, z UP by levels joined by ramps; you know every cell). An intruder is looking for \
+{STONES_NAMED}; if it holds all three it escapes and you lose. Catch it: step onto its cell. \
 Your infrared eyes see it within 6 steps in line of sight; you hear its steps through walls (running within \
 {HEAR_RUN_STEPS} steps, walking within {HEAR_WALK_STEPS}) and learn the exact cell. You walk {_WALKS}, {_RUNS} while you see it. You cannot \
 enter crawlways, where it can hide. You know where the stones lie: guarding them pays. Every {JUMP_COOLDOWN} you may \

@@ -16,7 +16,7 @@ from ..cells import CELL_CHARS, CRAWLWAY, RAMP_DOWN, RAMP_UP
 from ..constants import USER_SIGHT, WORLD_SIZE
 from ..event_words import minotaur_words, user_words
 from ..geometry import HORIZONTAL, Pos
-from ..items import ITEM, LETTERS, MARKS_LEGEND, STONES, stones_held
+from ..items import ITEM, LETTERS, MARKS_LEGEND, STONES, STONES_NAMED, stones_held
 from ..narrative import heard_from
 from ..presets import PRESETS
 from ..report import game_time, lantern_cooldown, stamina_pct, user_cue
@@ -205,7 +205,7 @@ class UserPerception:
                  for name, (d, lv) in self.hums.items() if name not in s.inventory]
         hints += [f"{name} seen at {steps_words(s.user, p)}" + ("" if p[2] == s.user[2] else f" ({level_words(p[2] - s.user[2])})")
                   for name, p in self.items.items() if ITEM[name].needed and p not in [q for _, q in visible]]
-        return [Goal("stones", "Find and GRAB the RED, BLUE and YELLOW stones", "main", f"{held}/{len(STONES)} stones",
+        return [Goal("stones", f"Find and GRAB {STONES_NAMED}", "main", f"{held}/{len(STONES)} stones",
                      hints or ["LOOK to hear the stones hum"]),
                 Goal("survive", "Do not let the Minotaur reach your cell", "main", None, [])]
 
