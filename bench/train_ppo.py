@@ -37,7 +37,6 @@ import json
 import statistics
 import time
 from dataclasses import asdict
-from functools import partial
 from pathlib import Path
 
 import gymnasium as gym
@@ -203,8 +202,8 @@ def main() -> None:
 
     envs = [LabyrinthEnv("user", preset=plan[0].preset, opponent=plan[0].opponent, max_turns=args.max_turns,
                          shaping=not args.no_shaping) for _ in range(args.envs)]
-    trained = DummyVecEnv([partial(lambda e: TimeoutCost(e, args.timeout_cost) if args.timeout_cost else e, env)
-                           for env in envs])
+    worn = [TimeoutCost(env, args.timeout_cost) if args.timeout_cost else env for env in envs]
+    trained = DummyVecEnv([lambda env=env: env for env in worn])  # it calls factories: these give the envs made
     trained.seed(args.seed)  # each env's games drawn from its own generator, seeded seed, seed + 1, ...
     if args.normalize:  # rewards scaled by a running estimate of the returns' spread; observations as they are
         trained = VecNormalize(trained, norm_obs=False, norm_reward=True, gamma=args.gamma)
