@@ -30,9 +30,12 @@ class Stage:
 
 def stages(text: str) -> list[Stage]:
     """``"tiny:wait:0,tiny:builtin:100000"`` as stages, in order of their first step."""
-    parsed = sorted((Stage(preset, opponent, int(start)) for preset, opponent, start in
-                     (item.split(":") for item in text.split(","))), key=lambda s: s.start)
-    if not parsed or parsed[0].start != 0:
+    try:
+        parsed = sorted((Stage(preset, opponent, int(start)) for preset, opponent, start in
+                         (item.split(":") for item in text.split(","))), key=lambda s: s.start)
+    except ValueError:  # a part missing or too many, or a step that is no number
+        raise SystemExit(f"--stages: {text!r} is not preset:opponent:from_step items, comma-separated") from None
+    if parsed[0].start != 0:
         raise SystemExit("--stages: the first stage starts at step 0")
     return parsed
 

@@ -16,10 +16,10 @@ import pytest
 BENCH = Path(__file__).resolve().parent.parent / "bench"
 sys.path.insert(0, str(BENCH))
 
-import rl_eval  # noqa: E402  (bench/ is a folder of scripts, not a package)
-from rllib_masked import Masked  # noqa: E402
+import rl_eval  # bench/ is a folder of scripts, not a package: on sys.path above
+from rllib_masked import Masked
 
-from labyrinth.agents.rl.pettingzoo_env import parallel_env  # noqa: E402
+from labyrinth.agents.rl.pettingzoo_env import parallel_env
 
 
 def test_stages_are_read_in_order_of_their_first_step_and_must_start_at_zero():
@@ -27,6 +27,9 @@ def test_stages_are_read_in_order_of_their_first_step_and_must_start_at_zero():
         rl_eval.Stage("tiny", "wait", 0), rl_eval.Stage("tiny", "builtin", 60000)]
     with pytest.raises(SystemExit, match="starts at step 0"):
         rl_eval.stages("tiny:wait:10")
+    for bad in ("tiny:wait", "tiny:wait:soon", "tiny:wait:0,,"):
+        with pytest.raises(SystemExit, match="preset:opponent:from_step"):
+            rl_eval.stages(bad)
 
 
 def test_rate_gives_the_escape_share_inside_its_wilson_interval_and_the_caught_share():
@@ -84,7 +87,7 @@ def test_train_ppo_prints_a_learning_curve_from_step_zero(tmp_path):
         capture_output=True, text=True, timeout=600, check=False)
     assert run.returncode == 0, run.stderr[-2000:]
     rows = [json.loads(line) for line in (out / "curve.jsonl").read_text().splitlines()]
-    assert [r["step"] for r in rows][0] == 0 and rows[-1]["step"] >= 128
+    assert rows[0]["step"] == 0 and rows[-1]["step"] >= 128
     assert all(0 <= r["low"] <= r["escape"] <= r["high"] <= 1 for r in rows)
     assert "curriculum stage tiny against builtin" in run.stdout
     assert (out / "model.zip").is_file()
