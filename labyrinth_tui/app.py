@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import gc
 import signal
 import sys
 import time
@@ -12,6 +11,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TextIO
 
+from textual import events
 from textual.app import App
 from textual.binding import Binding
 from textual.screen import Screen
@@ -24,6 +24,7 @@ from labyrinth.saves.games import SavedGame, SaveError
 from labyrinth.saves.paths import advice
 
 from .background import run_in_background
+from .idle_gc import IDLE_S, IdleCollector
 from .screens.game import GameScreen
 from .screens.opening import OpeningScreen
 from .screens.provider_missing import ProviderMissingScreen
@@ -76,6 +77,7 @@ class LabyrinthApp(App):
         self.opening = False  # a game is being made in the background (its agents ask for plans)
         self.unsaved_told = False  # a quit could not save a game and said so: the next quits anyway
         self.saved_on_leaving: list[Path] = []  # the saves quitting wrote: the shell is told where they are
+        self.collector = IdleCollector(clock)  # full garbage passes while the player pauses (idle_gc.py)
 
     def on_mount(self) -> None:
         if hasattr(signal, "SIGHUP") and not self.is_headless:  # a closed terminal: keep the game, then go
@@ -84,9 +86,19 @@ class LabyrinthApp(App):
             self.push_screen(TitleScreen())
         else:
             self.start(self.first)  # the title waits under it, built when uncovered (Backdrop)
-        # Everything alive now lives as long as the app: keep it out of the garbage collector's full
-        # passes, which otherwise stall a key press every few seconds (40-60 ms measured).
-        self.call_after_refresh(gc.freeze)
+        self.call_after_refresh(self._collect_when_idle)
+
+    def _collect_when_idle(self) -> None:
+        self.collector.start()
+        self.set_interval(IDLE_S / 2, self.collector.tick)
+
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, events.InputEvent):
+            self.collector.touched()
+        await super().on_event(event)
+
+    def on_unmount(self) -> None:
+        self.collector.stop()
 
     def get_default_screen(self) -> Screen:
         return Backdrop()

@@ -24,7 +24,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.timer import Timer
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Input, Static
 
 from labyrinth.agents.match.runner import Turn
 from labyrinth.engine import UserInput
@@ -42,6 +42,8 @@ from ..terminal_text import plain, printable
 from ..waits import Countdowns
 from ..widgets.command_line import CommandLine
 from ..widgets.cue_panel import CuePanel
+from ..widgets.fitted import Fitted
+from ..widgets.footer import SteadyFooter
 from ..widgets.game_map import GameMap, way_shut
 from ..widgets.map_frame import MapView
 from ..widgets.narrative import NarrativeLog
@@ -149,8 +151,8 @@ class GameScreen(LookAndTravel):
         yield ThreatLine(id="threat")
         yield StatusBar(id="status")
         yield GameCommandLine(id="command")
-        yield Static(id="hint")
-        yield Footer()
+        yield Fitted(id="hint")
+        yield SteadyFooter()
 
     def on_mount(self) -> None:
         s = self.session

@@ -13,7 +13,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Footer, Static
+from textual.widgets import Button, Static
 
 from labyrinth.engine.items import stones_held
 from labyrinth.saves.experience import Reflection
@@ -23,6 +23,7 @@ from ..background import run_in_background
 from ..session import PlaySession
 from ..story import story
 from ..terminal_text import plain, printable
+from ..widgets.footer import SteadyFooter
 
 QUIET_S = 1.0  # keys come to the choices only after this long without typing: the rest of a
 # command typed as the game ended is not a choice
@@ -111,7 +112,7 @@ class GameOverScreen(ModalScreen[str]):
                 yield Choice("Title (t)", id="title", disabled=True)
                 yield Choice("Quit (q)", id="quit", variant="error", disabled=True)
                 yield Choice("Story (s)", id="story", disabled=True)
-        yield Footer()
+        yield SteadyFooter()
 
     def on_mount(self) -> None:
         self.ready, self.typed_at = False, self.clock()

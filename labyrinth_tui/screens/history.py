@@ -7,8 +7,8 @@ from rich.console import RenderableType
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import ModalScreen
-from textual.widgets import Footer
 
+from ..widgets.footer import SteadyFooter
 from ..widgets.narrative import NarrativeLog
 
 
@@ -33,4 +33,4 @@ class HistoryScreen(ModalScreen[None]):
         log = NarrativeLog(self.entries, id="history")
         log.border_title = "Messages (Esc closes)"
         yield log
-        yield Footer()
+        yield SteadyFooter()

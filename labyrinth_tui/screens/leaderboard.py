@@ -20,7 +20,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 
 from labyrinth.engine.wsap.roles import ROLES
 from labyrinth.saves.results_db import ResultsUnusable
@@ -45,6 +45,7 @@ from ..leaderboard_rows import (
 )
 from ..leaderboard_tables import PAIRED_TITLE, RATINGS_TITLE
 from ..terminal_text import plain
+from ..widgets.footer import SteadyFooter
 from ..widgets.rating_chart import RatingChart
 
 HEAD_TO_HEAD = "head to head"  # what the upper table shows instead of a role's ratings
@@ -126,7 +127,7 @@ class LeaderboardScreen(Screen):
         yield RatingChart(id="board-chart")
         yield DataTable(id="board-matches", cursor_type="row", zebra_stripes=True)
         yield Static(id="board-problem", classes="problem")
-        yield Footer()
+        yield SteadyFooter()
 
     def on_mount(self) -> None:
         self.query_one("#board-matches", DataTable).border_title = "matches: Enter watches one"

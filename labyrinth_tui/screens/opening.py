@@ -13,13 +13,14 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from labyrinth.engine import UserInput
 from labyrinth.engine.commands import shorten
 
 from ..terminal_text import plain, printable
 from ..widgets.command_line import CommandLine
+from ..widgets.footer import SteadyFooter
 from .game import THINKING_TICK_S
 
 
@@ -59,7 +60,7 @@ class OpeningScreen(Screen):
         if self.typing:
             yield CommandLine(id="command")
             yield Static(id="hint")
-        yield Footer()
+        yield SteadyFooter()
 
     def on_mount(self) -> None:
         self._tick()

@@ -10,7 +10,7 @@ from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from labyrinth.saves.replays import RecordedTurn, ReplayError, read_replay
 
@@ -18,6 +18,7 @@ from ..command_parser import typed
 from ..session import ReplaySession
 from ..terminal_text import plain
 from ..widgets.cue_panel import CuePanel
+from ..widgets.footer import SteadyFooter
 from ..widgets.minimap import Minimap
 from ..widgets.narrative import NarrativeLog
 from ..widgets.status_bar import StatusBar
@@ -47,7 +48,7 @@ class ReplayPlayerScreen(PlaybackScreen):
                 yield CuePanel(id="cue")
         yield StatusBar(id="status")
         yield Static(id="replay-position")
-        yield Footer()
+        yield SteadyFooter()
 
     def on_mount(self) -> None:
         h = self.session.header

@@ -11,7 +11,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.timer import Timer
-from textual.widgets import Footer
 
 from labyrinth.engine import Game
 from labyrinth.engine.geometry import Pos
@@ -27,6 +26,7 @@ from ..terminal_text import plain, printable
 from ..waits import Countdowns
 from ..widgets.agent_panel import AgentPanel
 from ..widgets.cue_panel import CuePanel
+from ..widgets.footer import SteadyFooter
 from ..widgets.map_frame import MapView
 from ..widgets.minimap import Minimap
 from ..widgets.narrative import NarrativeLog
@@ -79,7 +79,7 @@ class SpectateScreen(PlaybackScreen):
                 yield NarrativeLog(id="log")
                 yield CuePanel(id="cue")
         yield StatusBar(id="status")
-        yield Footer(show_command_palette=False)  # ctrl+p still opens it
+        yield SteadyFooter(show_command_palette=False)  # ctrl+p still opens it
 
     def on_mount(self) -> None:
         s = self.session

@@ -13,7 +13,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Input, Label, OptionList, Select, Static
+from textual.widgets import Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
 from labyrinth.agents.llm.config import ProviderSettings, provider_settings
@@ -26,6 +26,7 @@ from labyrinth.saves.providers import PROVIDERS
 
 from ..app_access import labyrinth_app
 from ..terminal_text import plain, printable
+from ..widgets.footer import SteadyFooter
 
 BANNER = """\
  L A B Y R I N T H
@@ -116,7 +117,7 @@ class TitleScreen(Screen):
                 yield Label("Minotaur")
                 yield Select([*((f"agent: {n}", n) for n in MINOTAUR_AGENTS), *models], value="builtin",
                              allow_blank=False, id="minotaur")
-        yield Footer()
+        yield SteadyFooter()
 
     def on_screen_resume(self) -> None:
         """Each time the title shows (at start, back from a game): Continue, first, when a game is saved."""

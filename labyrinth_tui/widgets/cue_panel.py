@@ -10,13 +10,13 @@ from collections.abc import Collection
 
 from rich.text import Text
 from textual import events
-from textual.widgets import Static
 
 from labyrinth.engine import GameStateResponse
 from labyrinth.engine.items import ITEMS
 from labyrinth.engine.narrative import heard_from
 
 from ..knowledge import Bearings
+from .fitted import Fitted
 from .status_bar import fit
 from .time_words import clock, countdown
 
@@ -34,7 +34,7 @@ STONE_STYLES: dict[str, str] = {item.name: f"bold {item.colour}" for item in ITE
 SPLIT_WIDTH = 40  # a panel this wide puts what it does in time and its jump on a line each when one is too short
 
 
-class CuePanel(Static):
+class CuePanel(Fitted):
     """What the user hears of the Minotaur, and of the stones."""
 
     def show(self, response: GameStateResponse, bearings: Bearings | None = None, hard: bool = False) -> None:

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual import events
-from textual.widgets import Static
 
 from labyrinth.engine import GameStateResponse
 from labyrinth.engine.items import ITEM, ITEMS
 from labyrinth.engine.presets import PRESETS, Bounds
 
+from .fitted import Fitted
 from .time_words import clock, countdown
 
 STONE_STYLES = tuple((item.name, item.colour) for item in ITEMS if item.needed)
@@ -27,7 +27,7 @@ PLACE, STAMINA, TIME, STONES, LANTERN = range(5)  # the parts, in the order they
 SHORTEN_FIRST = (STAMINA, PLACE, LANTERN, TIME, STONES, STAMINA, PLACE)
 
 
-class StatusBar(Static):
+class StatusBar(Fitted):
     """The player's state in one line, fitted to the bar's width."""
 
     preset: str | None = None  # the game's preset, set by the screen: the hunting ground's bounds come from it

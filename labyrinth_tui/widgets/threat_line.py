@@ -6,19 +6,19 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual import events
-from textual.widgets import Static
 
 from labyrinth.engine import GameStateResponse
 
 from ..knowledge import Bearings
 from .cue_panel import bearing_forms, sound_forms, time_forms
+from .fitted import Fitted
 from .status_bar import fit
 
 SOUND, TIME, STONES = range(3)
 SHORTEN_FIRST = (TIME, STONES, TIME, STONES, SOUND, STONES)
 
 
-class ThreatLine(Static):
+class ThreatLine(Fitted):
     def show(self, response: GameStateResponse, bearings: Bearings | None, hard: bool) -> None:
         self._shown = (response, bearings, hard)
         self.update(threat_words(response, bearings, hard, self.content_size.width))
