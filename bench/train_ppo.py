@@ -50,22 +50,26 @@ from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.vec_env import DummyVecEnv, VecNormalize
 
 from labyrinth.agents.rl.gym_env import LabyrinthEnv
+from labyrinth.engine.wsap.rewards import CATCH
 
 
-class TimeoutCost(gym.Wrapper):
-    """Training only: a game that runs out of turns costs ``cost`` at its last step, so that
-    hiding until the end is no longer the easy optimum it is under the game's own rewards (a
-    timeout costs about 0.4 there, a capture 10). It is not potential-based: it changes the
-    best policy, towards the game's aim (escape). Evaluation never wears it."""
+class EndCost(gym.Wrapper):
+    """Training only: what a game's end costs, changed. A game that runs out of turns costs
+    ``timeout`` at its last step (the game's own rewards charge about 0.4 for it, a capture 10, so
+    hiding until the end is the easy optimum); a capture costs ``caught`` instead of the game's
+    CATCH (a smaller figure makes going for the stones worth its risk). Neither is potential-based:
+    they change the best policy, towards the game's aim (escape). Evaluation never wears it."""
 
-    def __init__(self, env: LabyrinthEnv, cost: float) -> None:
+    def __init__(self, env: LabyrinthEnv, timeout: float, caught: float) -> None:
         super().__init__(env)
-        self.cost = cost
+        self.timeout, self.caught = timeout, caught
 
     def step(self, action):
         obs, reward, terminated, truncated, info = self.env.step(action)
         if truncated and info.get("outcome") == "TIMEOUT":
-            reward -= self.cost
+            reward -= self.timeout
+        elif terminated and info.get("outcome") == "DEATH":
+            reward += CATCH - self.caught
         return obs, reward, terminated, truncated, info
 
     def action_masks(self) -> np.ndarray:
@@ -160,6 +164,8 @@ def main() -> None:
     parser.add_argument("--no-shaping", action="store_true", help="train on the WSAP rewards alone")
     parser.add_argument("--timeout-cost", type=float, default=0.0,
                         help="training only: what a game that runs out of turns costs at its end (0: nothing)")
+    parser.add_argument("--caught-cost", type=float, default=CATCH,
+                        help=f"training only: what a capture costs (the game's: {CATCH:g})")
     parser.add_argument("--lr", type=float, default=3e-4)
     parser.add_argument("--ent", type=float, default=0.01)
     parser.add_argument("--gamma", type=float, default=0.995)
@@ -202,7 +208,8 @@ def main() -> None:
 
     envs = [LabyrinthEnv("user", preset=plan[0].preset, opponent=plan[0].opponent, max_turns=args.max_turns,
                          shaping=not args.no_shaping) for _ in range(args.envs)]
-    worn = [TimeoutCost(env, args.timeout_cost) if args.timeout_cost else env for env in envs]
+    changed = args.timeout_cost or args.caught_cost != CATCH
+    worn = [EndCost(env, args.timeout_cost, args.caught_cost) if changed else env for env in envs]
     trained = DummyVecEnv([lambda env=env: env for env in worn])  # it calls factories: these give the envs made
     trained.seed(args.seed)  # each env's games drawn from its own generator, seeded seed, seed + 1, ...
     if args.normalize:  # rewards scaled by a running estimate of the returns' spread; observations as they are
