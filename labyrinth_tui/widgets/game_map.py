@@ -71,7 +71,8 @@ def shared_keys() -> list[Binding]:
                 id="level-up"),
         Binding("right_square_bracket", "screen.look_level(-1)", "level below", key_display="]", group=LEVELS,
                 id="level-down"),
-        Binding("question_mark", "app.help", "help", key_display="?", id="help-key"),
+        # not in the footer, which shows the app's f1 for the same help (one entry an action); in the help
+        Binding("question_mark", "app.help", "help", key_display="?", show=False, id="help-key"),
     ]
 
 
