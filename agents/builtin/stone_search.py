@@ -6,14 +6,10 @@ each cell seen, narrows the set."""
 from __future__ import annotations
 
 from collections.abc import Container, Iterable
-from functools import cache
 
-from labyrinth.engine.geometry import Pos, compass
+from labyrinth.engine.geometry import Pos
 
-# Each hum's bearing is worked out for every candidate cell, and the offsets from where it listens
-# repeat from one LOOK to the next (and one game to the next): remembered, at most one entry per
-# offset across the widest hunting ground.
-_bearing = cache(compass)
+from .bearings import box_inside, row_spans
 
 
 class StoneSearch:
@@ -28,21 +24,35 @@ class StoneSearch:
         self._heard: dict[str, tuple[Pos, str | None, int]] = {}  # each stone's last hum: where, its bearing, its levels
 
     def hear(self, name: str, at: Pos, direction: str | None, levels: int) -> None:
-        """A hum heard at ``at``: keep only the cells it agrees with. The same hum heard again from the
-        same place is no news: every place left agrees with it already (or, a contradiction kept, none
-        does), however the set narrowed since, so it is not worked out again."""
+        """A hum heard at ``at``: keep only the cells it agrees with (its bearing from ``at``, compass's
+        word, is ``direction``). The same hum heard again from the same place is no news: every place
+        left agrees with it already (or, a contradiction kept, none does), however the set narrowed
+        since, so it is not worked out again; nor is one that the places' whole box agrees with."""
         z = at[2] + levels
         cells = self.candidates.get(name)
         if self._heard.get(name) == (at, direction, levels) and cells and next(iter(cells))[2] == z:
             return
         self._heard[name] = (at, direction, levels)
+        g = self.ground
+        xs = range(g["x0"], g["x0"] + g["width"])
         if cells is None or not cells or next(iter(cells))[2] != z:
-            g = self.ground
+            # A level heard first: the maze cells (even x and y) it agrees with, of those not seen yet.
+            spans, odd = row_spans(at, direction, range(g["y0"], g["y0"] + g["height"], 2), xs), g["x0"] & 1
+            kept = {(x, y, z) for y, span in spans.items()
+                    for x in range(span.start + ((span.start ^ odd) & 1), span.stop, 2) if (x, y, z) not in self.looked}
+            if kept:  # then it is smaller than the level's places not seen, or all of them
+                self._set(name, kept)
+                return
             level = {(x, y, z) for x in range(g["x0"], g["x0"] + g["width"], 2)
                      for y in range(g["y0"], g["y0"] + g["height"], 2)}
             cells = {c for c in level if c not in self.looked} or level
-        x, y = at[0], at[1]
-        kept = {c for c in cells if _bearing(c[0] - x, c[1] - y) == direction}
+            spans = row_spans(at, direction, range(g["y0"], g["y0"] + g["height"]), xs)
+        else:
+            x0, x1, y0, y1, _ = self._boxes[name]
+            spans = row_spans(at, direction, range(y0, y1 + 1), xs)
+            if box_inside(spans, x0, x1, y0, y1):
+                return  # every place agrees: no news
+        kept = {c for c in cells if c[0] in spans[c[1]]}
         if kept and len(kept) < len(cells):  # an empty set would be a contradiction, a whole one no news: keep the old
             cells = kept
         if cells is not self.candidates.get(name):
