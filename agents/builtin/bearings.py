@@ -3,14 +3,14 @@
 Each of geometry.compass's eight words names a sector that is a cone of the
 plane, cut by straight lines (tan 22.5 deg ~ 29/70), and None names the point
 itself (a hum straight above or below). A cone is convex, so each row holds
-one run of its cells, and a box lies inside it when its four corners do. The
+one run of its cells, and a run of cells lies inside it when its ends do. The
 stone search narrows its places by them instead of working out the bearing of
 every place: on a ``full`` ground that is tens of thousands of cells a hum.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from labyrinth.engine.geometry import Pos
 
@@ -31,7 +31,7 @@ _OFFSETS: dict[str | None, Callable[[int, int], tuple[int, int]]] = {
 }
 
 
-def row_spans(at: Pos, word: str | None, rows: range, xs: range) -> dict[int, range]:
+def row_spans(at: Pos, word: str | None, rows: Iterable[int], xs: range) -> dict[int, range]:
     """For each y of ``rows``, the x of ``xs`` (a step of 1) whose compass bearing from ``at`` is
     ``word``: exactly those for which ``compass(x - at[0], y - at[1]) == word``. A word compass never
     says has no cells."""
@@ -46,8 +46,3 @@ def row_spans(at: Pos, word: str | None, rows: range, xs: range) -> dict[int, ra
         spans[row] = range(max(x + first, xs.start), min(x + last + 1, xs.stop))
     return spans
 
-
-def box_inside(spans: dict[int, range], x0: int, x1: int, y0: int, y1: int) -> bool:
-    """Whether every cell of the box [x0, x1] x [y0, y1] (rows of ``spans``) lies in its row's span:
-    the sector is convex, so whether its corners do."""
-    return all(x in spans[y] for x in (x0, x1) for y in (y0, y1))
