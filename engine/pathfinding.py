@@ -75,12 +75,7 @@ def _search(world: World, start: Pos, goal: Pos, budget: int | None,
     if inside is None:  # the moves known already are read straight from the world's table
         known_moves, neighbours = world.known_moves.get, world.minotaur_moves
     else:
-        known_moves = _NONE_KNOWN.get
-        within, chunks = world.minotaur_moves_within, inside
-
-        def neighbours_within(cid: int) -> tuple[int, ...]:
-            return within(cid, chunks)
-        neighbours = neighbours_within
+        known_moves, neighbours = _NONE_KNOWN.get, world.moves_within(inside)
     known, pop, push = best.get, heappop, heappush
     expanded, limit = 0, budget if budget is not None else -1
     while frontier:
