@@ -11,7 +11,7 @@ from collections.abc import Callable, Container, Iterable
 from .cells import CELL_CHARS, MINOTAUR_OPEN, RAMP_DOWN, RAMP_UP, ROCK
 from .constants import CHUNK, CHUNKS_PER_SIDE, MOVES_CACHE_CELLS, WORLD_LEVELS, WORLD_SIZE
 from .geometry import HORIZONTAL, ID_STEPS, LINES, USER_SIGHT_TABLE, X_SHIFT, Y_SHIFT, Pos, cell_id, id_pos
-from .maze import chunk_ramp, generate_chunk, has_ramp_up, ramp_cell
+from .maze import chunk_ramp, generate_chunk, ramp_cell
 from .presets import Bounds
 
 ChunkKey = tuple[int, int, int]  # (cx, cy, z)
@@ -129,26 +129,62 @@ class World:
         and asks ``minotaur_moves`` for the others (read only: that method is its one writer)."""
         return self._paths
 
-    def moves_within(self, chunks: Iterable[ChunkKey]) -> Callable[[int], tuple[int, ...]]:
-        """``minotaur_moves`` among the cells of ``chunks`` only, (cx, cy, z) keys, as one function
-        for a search confined to them (a PATHFIND corridor), which generates no chunk outside them.
-        A cell whose chunk leads only into them (on every side, and by its ramp) moves as it would
-        anywhere: its moves are read from the world's table and kept there, so that a corridor search
-        reads what the searches before it worked out; the others' are worked out for each search."""
+    def moves_within(self, chunks: Iterable[ChunkKey]) -> tuple[dict[int, tuple[int, ...]], Callable[[int], tuple[int, ...]]]:
+        """``minotaur_moves`` among the cells of ``chunks`` only, (cx, cy, z) keys, for a search confined
+        to them (a PATHFIND corridor), which generates no chunk outside them: a table of the moves worked
+        out so far, to read first, and the function that answers for any other cell. A search expands
+        nearly every open cell of a chunk it enters, so it works out the moves of all of them at once
+        (``_chunk_moves``), into the table, which lives as long as the search."""
         inside = {(z * CHUNKS_PER_SIDE + cy) * CHUNKS_PER_SIDE + cx for cx, cy, z in chunks}
-        closed = {key for key in inside if all(out in inside for out in _ways_out(key))}
-        known, anywhere, confined = self._paths.get, self.minotaur_moves, self._minotaur_moves
+        known: dict[int, tuple[int, ...]] = {}
+        chunk_moves = self._chunk_moves
 
         def moves(cid: int) -> tuple[int, ...]:
-            if (cid >> _CHUNK_X) + ((cid >> _CHUNK_Y) & _CHUNK_MASK) * CHUNKS_PER_SIDE \
-                    + (cid & 255) * _LEVEL_CHUNKS in closed:
-                return known(cid) or anywhere(cid)
-            return confined(cid, inside)
-        return moves
+            chunk_moves(cid, inside, known)
+            return known[cid]
+        return known, moves
 
-    def _minotaur_moves(self, cid: int, within: Container[int] | None = None) -> tuple[int, ...]:
-        """The moves from cell ``cid``; with ``within``, only those into its chunks (keys as ``_chunks``'s).
-        Read from the chunks' bytes directly, the next chunk's too: the searches spend their time here."""
+    def _chunk_moves(self, cid: int, within: Container[int], into: dict[int, tuple[int, ...]]) -> None:
+        """The moves of every open cell of ``cid``'s chunk into ``within``'s chunks (keys as ``_chunks``'s), into
+        ``into``: ``_minotaur_moves`` with a way into any other chunk left out, in one pass over the chunk's
+        bytes (and its neighbours' where it borders them, each read once)."""
+        x, y, z = cid >> X_SHIFT, (cid >> Y_SHIFT) & 511, cid & 255
+        cx, cy = x >> 3, y >> 3
+        chunks = self._chunks
+        key = (z * CHUNKS_PER_SIDE + cy) * CHUNKS_PER_SIDE + cx
+        chunk = chunks.get(key) or self._chunk(cx, cy, z)
+        base = cid - ((x & 7) << X_SHIFT) - ((y & 7) << Y_SHIFT)
+        up, down = key + _LEVEL_CHUNKS in within, key - _LEVEL_CHUNKS in within
+        sides: dict[int, bytes | None] = {}  # the next chunks' bytes by their key's offset; None: not to be entered
+        for local, steps in enumerate(_STEPS):
+            here = chunk[local]
+            if not _OPEN[here]:
+                continue
+            cell, out = base + _LOCAL_IDS[local], []
+            for inner, step, dcx, dcy, across in steps:
+                if inner >= 0:
+                    kind = chunk[inner]
+                else:  # in the next chunk, if there is one (ROCK beyond the cube) and it is within
+                    offset = dcy * CHUNKS_PER_SIDE + dcx
+                    other = sides.get(offset, b"")
+                    if other == b"":
+                        ncx, ncy = cx + dcx, cy + dcy
+                        other = sides[offset] = (chunks.get(key + offset) or self._chunk(ncx, ncy, z)) if (
+                            0 <= ncx < CHUNKS_PER_SIDE and 0 <= ncy < CHUNKS_PER_SIDE and key + offset in within) else None
+                    if other is None:
+                        continue
+                    kind = other[across]
+                if _OPEN[kind]:
+                    out.append(cell + step)
+            if here == RAMP_UP:
+                if up:
+                    out.append(cell + 1)
+            elif here == RAMP_DOWN and down:
+                out.append(cell - 1)
+            into[cell] = tuple(out)
+
+    def _minotaur_moves(self, cid: int) -> tuple[int, ...]:
+        """The moves from cell ``cid``, read from the chunks' bytes directly, the next chunk's too."""
         x, y, z = cid >> X_SHIFT, (cid >> Y_SHIFT) & 511, cid & 255
         local = ((y & 7) << 3) | (x & 7)
         cx, cy = x >> 3, y >> 3
@@ -160,19 +196,17 @@ class World:
             if inner >= 0:
                 kind = chunk[inner]
             else:  # in the next chunk, if there is one (ROCK beyond the cube)
-                ncx, ncy, nkey = cx + dcx, cy + dcy, key + dcy * CHUNKS_PER_SIDE + dcx
-                if not (0 <= ncx < CHUNKS_PER_SIDE and 0 <= ncy < CHUNKS_PER_SIDE) or (
-                        within is not None and nkey not in within):
+                ncx, ncy = cx + dcx, cy + dcy
+                if not (0 <= ncx < CHUNKS_PER_SIDE and 0 <= ncy < CHUNKS_PER_SIDE):
                     continue
-                other = chunks.get(nkey) or self._chunk(ncx, ncy, z)
+                other = chunks.get(key + dcy * CHUNKS_PER_SIDE + dcx) or self._chunk(ncx, ncy, z)
                 kind = other[across]
             if _OPEN[kind]:
                 out.append(cid + step)
         here = chunk[local]
         if here == RAMP_UP:
-            if within is None or key + _LEVEL_CHUNKS in within:
-                out.append(cid + 1)
-        elif here == RAMP_DOWN and (within is None or key - _LEVEL_CHUNKS in within):
+            out.append(cid + 1)
+        elif here == RAMP_DOWN:
             out.append(cid - 1)
         return tuple(out)
 
@@ -230,22 +264,9 @@ def _step_table() -> tuple[tuple[tuple[int, int, int, int, int], ...], ...]:
     return tuple(table)
 
 
-def _ways_out(key: int) -> list[int]:
-    """The chunks (keys as ``World._chunks``'s) a cell of chunk ``key`` may step into: its neighbours on
-    its level inside the cube, and the level above or below where its ramp leads."""
-    z, rest = divmod(key, _LEVEL_CHUNKS)
-    cy, cx = divmod(rest, CHUNKS_PER_SIDE)
-    ways = [key + dy * CHUNKS_PER_SIDE + dx for dx, dy in HORIZONTAL.values()
-            if 0 <= cx + dx < CHUNKS_PER_SIDE and 0 <= cy + dy < CHUNKS_PER_SIDE]
-    if has_ramp_up(cx, cy, z):
-        ways.append(key + _LEVEL_CHUNKS)
-    elif z > 0 and has_ramp_up(cx, cy, z - 1):
-        ways.append(key - _LEVEL_CHUNKS)
-    return ways
-
-
 _STEPS = _step_table()
 _LEVEL_CHUNKS = CHUNKS_PER_SIDE * CHUNKS_PER_SIDE  # what a level up adds to a chunk's key
+_LOCAL_IDS = tuple(((i & 7) << X_SHIFT) + ((i >> 3) << Y_SHIFT) for i in range(CHUNK * CHUNK))  # in a chunk's cell ids
 # A cell id's chunk: x >> 3 is id >> _CHUNK_X, y >> 3 is (id >> _CHUNK_Y) & _CHUNK_MASK.
 _CHUNK_X, _CHUNK_Y, _CHUNK_MASK = X_SHIFT + 3, Y_SHIFT + 3, (1 << (X_SHIFT - Y_SHIFT - 3)) - 1
 _OPEN = bytes(int(kind in MINOTAUR_OPEN) for kind in range(256))  # by kind: 1 where the Minotaur may stand

@@ -90,8 +90,8 @@ def test_the_same_query_gives_the_same_path_in_a_fresh_world():
 
 @pytest.mark.parametrize("cache_cells", [100_000, 500])
 def test_what_one_search_remembers_leaves_the_next_ones_paths_as_in_a_fresh_world(monkeypatch, cache_cells):
-    """Corridor searches keep the moves they work out for the next (World.moves_within), and a world's
-    table starts afresh when full: neither changes a path. Overlapping queries, near and far, in turn."""
+    """The searches before a query (near ones fill the world's table of moves, far ones generate chunks)
+    and the table starting afresh when full leave its path as in a fresh world: overlapping queries in turn."""
     from labyrinth.engine import world as world_module
 
     monkeypatch.setattr(world_module, "MOVES_CACHE_CELLS", cache_cells)
