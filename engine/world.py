@@ -147,35 +147,34 @@ class World:
     def _chunk_moves(self, cid: int, within: Container[int], into: dict[int, tuple[int, ...]]) -> None:
         """The moves of every open cell of ``cid``'s chunk into ``within``'s chunks (keys as ``_chunks``'s), into
         ``into``: ``_minotaur_moves`` with a way into any other chunk left out, in one pass over the chunk's
-        bytes (and its neighbours' where it borders them, each read once)."""
+        bytes. A step east or north out of a chunk lands on a maze cell of the next one, always open
+        (maze.py: a chunk's openings lie in its own east column and north row), so only the chunks west
+        and south are read, each once: the others are not generated for the search's sake."""
         x, y, z = cid >> X_SHIFT, (cid >> Y_SHIFT) & 511, cid & 255
         cx, cy = x >> 3, y >> 3
         chunks = self._chunks
         key = (z * CHUNKS_PER_SIDE + cy) * CHUNKS_PER_SIDE + cx
         chunk = chunks.get(key) or self._chunk(cx, cy, z)
+        opened = chunk.translate(_OPEN)
         base = cid - ((x & 7) << X_SHIFT) - ((y & 7) << Y_SHIFT)
+        sides: list[bytes | None] = []  # by HORIZONTAL: the next chunk's cells as opened, where the search may enter it
+        for dcx, dcy in HORIZONTAL.values():
+            ncx, ncy, nkey = cx + dcx, cy + dcy, key + dcy * CHUNKS_PER_SIDE + dcx
+            if not (0 <= ncx < CHUNKS_PER_SIDE and 0 <= ncy < CHUNKS_PER_SIDE and nkey in within):
+                sides.append(None)
+            elif dcx > 0 or dcy > 0:
+                sides.append(_ALL_OPEN)
+            else:
+                sides.append((chunks.get(nkey) or self._chunk(ncx, ncy, z)).translate(_OPEN))
         up, down = key + _LEVEL_CHUNKS in within, key - _LEVEL_CHUNKS in within
-        sides: dict[int, bytes | None] = {}  # the next chunks' bytes by their key's offset; None: not to be entered
-        for local, steps in enumerate(_STEPS):
-            here = chunk[local]
-            if not _OPEN[here]:
+        for local, steps in enumerate(_CHUNK_STEPS):
+            if not opened[local]:
                 continue
             cell, out = base + _LOCAL_IDS[local], []
-            for inner, step, dcx, dcy, across in steps:
-                if inner >= 0:
-                    kind = chunk[inner]
-                else:  # in the next chunk, if there is one (ROCK beyond the cube) and it is within
-                    offset = dcy * CHUNKS_PER_SIDE + dcx
-                    other = sides.get(offset, b"")
-                    if other == b"":
-                        ncx, ncy = cx + dcx, cy + dcy
-                        other = sides[offset] = (chunks.get(key + offset) or self._chunk(ncx, ncy, z)) if (
-                            0 <= ncx < CHUNKS_PER_SIDE and 0 <= ncy < CHUNKS_PER_SIDE and key + offset in within) else None
-                    if other is None:
-                        continue
-                    kind = other[across]
-                if _OPEN[kind]:
+            for index, step, side in steps:
+                if opened[index] if side < 0 else ((other := sides[side]) is not None and other[index]):
                     out.append(cell + step)
+            here = chunk[local]
             if here == RAMP_UP:
                 if up:
                     out.append(cell + 1)
@@ -265,9 +264,14 @@ def _step_table() -> tuple[tuple[tuple[int, int, int, int, int], ...], ...]:
 
 
 _STEPS = _step_table()
+# _STEPS for _chunk_moves: (the neighbour's index in whichever chunk holds it, what the step adds to a cell id,
+# -1 inside the chunk, else which way the next chunk lies, by its place in HORIZONTAL).
+_CHUNK_STEPS = tuple(tuple((index, step, -1 if inner >= 0 else tuple(HORIZONTAL.values()).index((dcx, dcy)))
+                           for inner, step, dcx, dcy, index in steps) for steps in _STEPS)
 _LEVEL_CHUNKS = CHUNKS_PER_SIDE * CHUNKS_PER_SIDE  # what a level up adds to a chunk's key
 _LOCAL_IDS = tuple(((i & 7) << X_SHIFT) + ((i >> 3) << Y_SHIFT) for i in range(CHUNK * CHUNK))  # in a chunk's cell ids
 # A cell id's chunk: x >> 3 is id >> _CHUNK_X, y >> 3 is (id >> _CHUNK_Y) & _CHUNK_MASK.
 _CHUNK_X, _CHUNK_Y, _CHUNK_MASK = X_SHIFT + 3, Y_SHIFT + 3, (1 << (X_SHIFT - Y_SHIFT - 3)) - 1
 _OPEN = bytes(int(kind in MINOTAUR_OPEN) for kind in range(256))  # by kind: 1 where the Minotaur may stand
+_ALL_OPEN = bytes([1]) * (CHUNK * CHUNK)
 _CHAR_TABLE = bytes(ord(CELL_CHARS[i]) if i < len(CELL_CHARS) else ord("?") for i in range(256))
