@@ -157,22 +157,23 @@ class World:
         chunk = chunks.get(key) or self._chunk(cx, cy, z)
         opened = chunk.translate(_OPEN)
         base = cid - ((x & 7) << X_SHIFT) - ((y & 7) << Y_SHIFT)
-        sides: list[bytes | None] = []  # by HORIZONTAL: the next chunk's cells as opened, where the search may enter it
+        opens = []  # by HORIZONTAL, the next chunks' cells as opened (none where the search may not enter), then this one's
         for dcx, dcy in HORIZONTAL.values():
             ncx, ncy, nkey = cx + dcx, cy + dcy, key + dcy * CHUNKS_PER_SIDE + dcx
             if not (0 <= ncx < CHUNKS_PER_SIDE and 0 <= ncy < CHUNKS_PER_SIDE and nkey in within):
-                sides.append(None)
+                opens.append(_NONE_OPEN)
             elif dcx > 0 or dcy > 0:
-                sides.append(_ALL_OPEN)
+                opens.append(_ALL_OPEN)
             else:
-                sides.append((chunks.get(nkey) or self._chunk(ncx, ncy, z)).translate(_OPEN))
+                opens.append((chunks.get(nkey) or self._chunk(ncx, ncy, z)).translate(_OPEN))
+        opens.append(opened)
         up, down = key + _LEVEL_CHUNKS in within, key - _LEVEL_CHUNKS in within
         for local, steps in enumerate(_CHUNK_STEPS):
             if not opened[local]:
                 continue
             cell, out = base + _LOCAL_IDS[local], []
             for index, step, side in steps:
-                if opened[index] if side < 0 else ((other := sides[side]) is not None and other[index]):
+                if opens[side][index]:
                     out.append(cell + step)
             here = chunk[local]
             if here == RAMP_UP:
@@ -265,13 +266,13 @@ def _step_table() -> tuple[tuple[tuple[int, int, int, int, int], ...], ...]:
 
 _STEPS = _step_table()
 # _STEPS for _chunk_moves: (the neighbour's index in whichever chunk holds it, what the step adds to a cell id,
-# -1 inside the chunk, else which way the next chunk lies, by its place in HORIZONTAL).
-_CHUNK_STEPS = tuple(tuple((index, step, -1 if inner >= 0 else tuple(HORIZONTAL.values()).index((dcx, dcy)))
+# which chunk holds it: the next one's place in HORIZONTAL, or 4 for the same chunk).
+_CHUNK_STEPS = tuple(tuple((index, step, 4 if inner >= 0 else tuple(HORIZONTAL.values()).index((dcx, dcy)))
                            for inner, step, dcx, dcy, index in steps) for steps in _STEPS)
 _LEVEL_CHUNKS = CHUNKS_PER_SIDE * CHUNKS_PER_SIDE  # what a level up adds to a chunk's key
 _LOCAL_IDS = tuple(((i & 7) << X_SHIFT) + ((i >> 3) << Y_SHIFT) for i in range(CHUNK * CHUNK))  # in a chunk's cell ids
 # A cell id's chunk: x >> 3 is id >> _CHUNK_X, y >> 3 is (id >> _CHUNK_Y) & _CHUNK_MASK.
 _CHUNK_X, _CHUNK_Y, _CHUNK_MASK = X_SHIFT + 3, Y_SHIFT + 3, (1 << (X_SHIFT - Y_SHIFT - 3)) - 1
 _OPEN = bytes(int(kind in MINOTAUR_OPEN) for kind in range(256))  # by kind: 1 where the Minotaur may stand
-_ALL_OPEN = bytes([1]) * (CHUNK * CHUNK)
+_ALL_OPEN, _NONE_OPEN = bytes([1]) * (CHUNK * CHUNK), bytes(CHUNK * CHUNK)
 _CHAR_TABLE = bytes(ord(CELL_CHARS[i]) if i < len(CELL_CHARS) else ord("?") for i in range(256))
