@@ -1,18 +1,23 @@
 """The stone search's rows of one bearing are exactly the cells compass names so."""
 
 from labyrinth.agents.builtin.bearings import row_spans
+from labyrinth.engine.constants import WORLD_SIZE
 from labyrinth.engine.geometry import compass
 
 WORDS = ("EAST", "NORTH-EAST", "NORTH", "NORTH-WEST", "WEST", "SOUTH-WEST", "SOUTH", "SOUTH-EAST", None)
 
 
-def test_every_offset_across_the_widest_ground_lies_in_the_span_of_its_bearing_only():
-    reach = 400  # the cube's side: no two cells of a ground are further apart
-    xs = range(-reach, reach + 1)
-    for word in (*WORDS, "ABOVE"):
-        spans = row_spans((0, 0, 5), word, xs, xs)
-        for dy in xs:
-            assert [dx for dx in xs if compass(dx, dy) == word] == list(spans[dy]), (word, dy)
+def test_every_cell_of_the_cube_lies_in_the_span_of_its_bearing_only():
+    side = range(WORLD_SIZE)
+    for at in ((0, 0, 5), (WORLD_SIZE - 1, WORLD_SIZE - 1, 5)):  # every offset across the cube, from a corner or the other
+        named: dict[str | None, dict[int, list[int]]] = {word: {y: [] for y in side} for word in WORDS}
+        for y in side:
+            for x in side:
+                named[compass(x - at[0], y - at[1])][y].append(x)
+        for word in (*WORDS, "ABOVE"):
+            spans = row_spans(at, word, side, side)
+            for y in side:
+                assert named.get(word, {}).get(y, []) == list(spans[y]), (at, word, y)
 
 
 def test_spans_are_clipped_to_the_ground():
