@@ -47,9 +47,6 @@ def find_path(world: World, start: Pos, goal: Pos) -> tuple[Pos, ...]:
     return path
 
 
-_NONE_KNOWN: dict[int, tuple[int, ...]] = {}  # a confined search reads no moves found unconfined
-
-
 def _search(world: World, start: Pos, goal: Pos, budget: int | None,
             inside: frozenset[ChunkKey] | None) -> tuple[Pos, ...] | None:
     """A* from ``start`` to ``goal``: None after expanding ``budget`` cells (when
@@ -75,12 +72,8 @@ def _search(world: World, start: Pos, goal: Pos, budget: int | None,
     if inside is None:  # the moves known already are read straight from the world's table
         known_moves, neighbours = world.known_moves.get, world.minotaur_moves
     else:
-        known_moves = _NONE_KNOWN.get
-        within, chunks = world.minotaur_moves_within, inside
-
-        def neighbours_within(cid: int) -> tuple[int, ...]:
-            return within(cid, chunks)
-        neighbours = neighbours_within
+        table, neighbours = world.moves_within(inside)
+        known_moves = table.get
     known, pop, push = best.get, heappop, heappush
     expanded, limit = 0, budget if budget is not None else -1
     while frontier:

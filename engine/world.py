@@ -6,7 +6,7 @@ cube costs memory in proportion to what was explored.
 
 from __future__ import annotations
 
-from collections.abc import Container
+from collections.abc import Callable, Container, Iterable
 
 from .cells import CELL_CHARS, MINOTAUR_OPEN, RAMP_DOWN, RAMP_UP, ROCK
 from .constants import CHUNK, CHUNKS_PER_SIDE, MOVES_CACHE_CELLS, WORLD_LEVELS, WORLD_SIZE
@@ -129,17 +129,62 @@ class World:
         and asks ``minotaur_moves`` for the others (read only: that method is its one writer)."""
         return self._paths
 
-    def minotaur_moves_within(self, cid: int, chunks: Container[ChunkKey]) -> tuple[int, ...]:
-        """``minotaur_moves`` among the cells of ``chunks`` only, (cx, cy, z) keys: a search
-        confined to them (a PATHFIND corridor) generates no chunk outside them."""
-        moves = self._paths.get(cid)
-        if moves is None:
-            moves = self._minotaur_moves(cid, chunks)
-        return tuple(m for m in moves if (m >> _CHUNK_X, (m >> _CHUNK_Y) & _CHUNK_MASK, m & 255) in chunks)
+    def moves_within(self, chunks: Iterable[ChunkKey]) -> tuple[dict[int, tuple[int, ...]], Callable[[int], tuple[int, ...]]]:
+        """``minotaur_moves`` among the cells of ``chunks`` only, (cx, cy, z) keys, for a search confined
+        to them (a PATHFIND corridor), which generates no chunk outside them: a table of the moves worked
+        out so far, to read first, and the function that answers for any other cell. A search expands
+        nearly every open cell of a chunk it enters, so it works out the moves of all of them at once
+        (``_chunk_moves``), into the table, which lives as long as the search."""
+        inside = {(z * CHUNKS_PER_SIDE + cy) * CHUNKS_PER_SIDE + cx for cx, cy, z in chunks}
+        known: dict[int, tuple[int, ...]] = {}
+        chunk_moves = self._chunk_moves
 
-    def _minotaur_moves(self, cid: int, within: Container[ChunkKey] | None = None) -> tuple[int, ...]:
-        """The moves from cell ``cid``; with ``within``, those into other chunks only when they are in it.
-        Read from the chunks' bytes directly, the next chunk's too: the searches spend their time here."""
+        def moves(cid: int) -> tuple[int, ...]:
+            chunk_moves(cid, inside, known)
+            return known[cid]
+        return known, moves
+
+    def _chunk_moves(self, cid: int, within: Container[int], into: dict[int, tuple[int, ...]]) -> None:
+        """The moves of every open cell of ``cid``'s chunk into ``within``'s chunks (keys as ``_chunks``'s), into
+        ``into``: ``_minotaur_moves`` with a way into any other chunk left out, in one pass over the chunk's
+        bytes. A step east or north out of a chunk lands on a maze cell of the next one, always open
+        (maze.py: a chunk's openings lie in its own east column and north row), so only the chunks west
+        and south are read, each once: the others are not generated for the search's sake."""
+        x, y, z = cid >> X_SHIFT, (cid >> Y_SHIFT) & 511, cid & 255
+        cx, cy = x >> 3, y >> 3
+        chunks = self._chunks
+        key = (z * CHUNKS_PER_SIDE + cy) * CHUNKS_PER_SIDE + cx
+        chunk = chunks.get(key) or self._chunk(cx, cy, z)
+        opened = chunk.translate(_OPEN)
+        base = cid - ((x & 7) << X_SHIFT) - ((y & 7) << Y_SHIFT)
+        opens = []  # by HORIZONTAL, the next chunks' cells as opened (none where the search may not enter), then this one's
+        for dcx, dcy in HORIZONTAL.values():
+            ncx, ncy, nkey = cx + dcx, cy + dcy, key + dcy * CHUNKS_PER_SIDE + dcx
+            if not (0 <= ncx < CHUNKS_PER_SIDE and 0 <= ncy < CHUNKS_PER_SIDE and nkey in within):
+                opens.append(_NONE_OPEN)
+            elif dcx > 0 or dcy > 0:
+                opens.append(_ALL_OPEN)
+            else:
+                opens.append((chunks.get(nkey) or self._chunk(ncx, ncy, z)).translate(_OPEN))
+        opens.append(opened)
+        up, down = key + _LEVEL_CHUNKS in within, key - _LEVEL_CHUNKS in within
+        for local, steps in enumerate(_CHUNK_STEPS):
+            if not opened[local]:
+                continue
+            cell, out = base + _LOCAL_IDS[local], []
+            for index, step, side in steps:
+                if opens[side][index]:
+                    out.append(cell + step)
+            here = chunk[local]
+            if here == RAMP_UP:
+                if up:
+                    out.append(cell + 1)
+            elif here == RAMP_DOWN and down:
+                out.append(cell - 1)
+            into[cell] = tuple(out)
+
+    def _minotaur_moves(self, cid: int) -> tuple[int, ...]:
+        """The moves from cell ``cid``, read from the chunks' bytes directly, the next chunk's too."""
         x, y, z = cid >> X_SHIFT, (cid >> Y_SHIFT) & 511, cid & 255
         local = ((y & 7) << 3) | (x & 7)
         cx, cy = x >> 3, y >> 3
@@ -152,8 +197,7 @@ class World:
                 kind = chunk[inner]
             else:  # in the next chunk, if there is one (ROCK beyond the cube)
                 ncx, ncy = cx + dcx, cy + dcy
-                if not (0 <= ncx < CHUNKS_PER_SIDE and 0 <= ncy < CHUNKS_PER_SIDE) or (
-                        within is not None and (ncx, ncy, z) not in within):
+                if not (0 <= ncx < CHUNKS_PER_SIDE and 0 <= ncy < CHUNKS_PER_SIDE):
                     continue
                 other = chunks.get(key + dcy * CHUNKS_PER_SIDE + dcx) or self._chunk(ncx, ncy, z)
                 kind = other[across]
@@ -221,7 +265,14 @@ def _step_table() -> tuple[tuple[tuple[int, int, int, int, int], ...], ...]:
 
 
 _STEPS = _step_table()
+# _STEPS for _chunk_moves: (the neighbour's index in whichever chunk holds it, what the step adds to a cell id,
+# which chunk holds it: the next one's place in HORIZONTAL, or 4 for the same chunk).
+_CHUNK_STEPS = tuple(tuple((index, step, 4 if inner >= 0 else tuple(HORIZONTAL.values()).index((dcx, dcy)))
+                           for inner, step, dcx, dcy, index in steps) for steps in _STEPS)
+_LEVEL_CHUNKS = CHUNKS_PER_SIDE * CHUNKS_PER_SIDE  # what a level up adds to a chunk's key
+_LOCAL_IDS = tuple(((i & 7) << X_SHIFT) + ((i >> 3) << Y_SHIFT) for i in range(CHUNK * CHUNK))  # in a chunk's cell ids
 # A cell id's chunk: x >> 3 is id >> _CHUNK_X, y >> 3 is (id >> _CHUNK_Y) & _CHUNK_MASK.
 _CHUNK_X, _CHUNK_Y, _CHUNK_MASK = X_SHIFT + 3, Y_SHIFT + 3, (1 << (X_SHIFT - Y_SHIFT - 3)) - 1
 _OPEN = bytes(int(kind in MINOTAUR_OPEN) for kind in range(256))  # by kind: 1 where the Minotaur may stand
+_ALL_OPEN, _NONE_OPEN = bytes([1]) * (CHUNK * CHUNK), bytes(CHUNK * CHUNK)
 _CHAR_TABLE = bytes(ord(CELL_CHARS[i]) if i < len(CELL_CHARS) else ord("?") for i in range(256))

@@ -6,14 +6,10 @@ each cell seen, narrows the set."""
 from __future__ import annotations
 
 from collections.abc import Container, Iterable
-from functools import cache
 
-from labyrinth.engine.geometry import Pos, compass
+from labyrinth.engine.geometry import Pos
 
-# Each hum's bearing is worked out for every candidate cell, and the offsets from where it listens
-# repeat from one LOOK to the next (and one game to the next): remembered, at most one entry per
-# offset across the widest hunting ground.
-_bearing = cache(compass)
+from .bearings import row_spans
 
 
 class StoneSearch:
@@ -26,27 +22,44 @@ class StoneSearch:
         self.candidates: dict[str, set[Pos]] = {}
         self._boxes: dict[str, tuple[int, int, int, int, int]] = {}
         self._heard: dict[str, tuple[Pos, str | None, int]] = {}  # each stone's last hum: where, its bearing, its levels
+        self._ends: dict[str, dict[int, tuple[int, int]]] = {}  # bounds of the places' rows (_row_ends)
 
     def hear(self, name: str, at: Pos, direction: str | None, levels: int) -> None:
-        """A hum heard at ``at``: keep only the cells it agrees with. The same hum heard again from the
-        same place is no news: every place left agrees with it already (or, a contradiction kept, none
-        does), however the set narrowed since, so it is not worked out again."""
+        """A hum heard at ``at``: keep only the cells it agrees with (its bearing from ``at``, compass's
+        word, is ``direction``). The same hum heard again from the same place is no news: every place
+        left agrees with it already (or, a contradiction kept, none does), however the set narrowed
+        since, so it is not worked out again; nor is one that the places' whole box agrees with."""
         z = at[2] + levels
         cells = self.candidates.get(name)
         if self._heard.get(name) == (at, direction, levels) and cells and next(iter(cells))[2] == z:
             return
         self._heard[name] = (at, direction, levels)
+        g = self.ground
+        xs = range(g["x0"], g["x0"] + g["width"])
+        ends: dict[int, tuple[int, int]] | None
         if cells is None or not cells or next(iter(cells))[2] != z:
-            g = self.ground
+            # A level heard first: the maze cells (even x and y) it agrees with, of those not seen yet.
+            spans, odd = row_spans(at, direction, range(g["y0"], g["y0"] + g["height"], 2), xs), g["x0"] & 1
+            kept = {(x, y, z) for y, span in spans.items()
+                    for x in range(span.start + ((span.start ^ odd) & 1), span.stop, 2) if (x, y, z) not in self.looked}
+            if kept:  # then it is smaller than the level's places not seen, or all of them
+                self._set(name, kept, {y: (span.start, span.stop - 1) for y, span in spans.items() if span})
+                return
             level = {(x, y, z) for x in range(g["x0"], g["x0"] + g["width"], 2)
                      for y in range(g["y0"], g["y0"] + g["height"], 2)}
-            cells = {c for c in level if c not in self.looked} or level
-        x, y = at[0], at[1]
-        kept = {c for c in cells if _bearing(c[0] - x, c[1] - y) == direction}
+            cells, ends = {c for c in level if c not in self.looked} or level, None
+        else:  # a sector is convex: a row of places agrees with it when its two ends (or bounds on them) do
+            bounds = self._row_ends(name)
+            spans = row_spans(at, direction, bounds, xs)
+            ends = {y: (max(west, span.start), min(east, span.stop - 1)) for y, (west, east) in bounds.items()
+                    if (span := spans[y]) and west < span.stop and east >= span.start}
+            if ends == bounds or not ends:
+                return  # every place agrees (no news), or none does (a contradiction): the places are kept
+        kept = {c for c in cells if c[0] in spans[c[1]]}
         if kept and len(kept) < len(cells):  # an empty set would be a contradiction, a whole one no news: keep the old
             cells = kept
         if cells is not self.candidates.get(name):
-            self._set(name, cells)
+            self._set(name, cells, ends)
 
     def in_ground(self, p: Pos) -> bool:
         """Whether ``p`` lies in the hunting ground, where every stone and lantern is placed:
@@ -60,7 +73,7 @@ class StoneSearch:
         cells = set(cells)
         for name, places in self.candidates.items():
             if not places.isdisjoint(cells):
-                self._set(name, (places - cells) or places)  # the one place it was seen stays
+                self._set(name, (places - cells) or places, self._ends.get(name))  # the one place it was seen stays
 
     def places(self, names: Iterable[str]) -> int:
         """How many places the named stones may still be in (a stone not heard yet: the whole ground)."""
@@ -72,8 +85,29 @@ class StoneSearch:
         if self.candidates.get(name) != {at}:
             self._set(name, {at})
 
-    def _set(self, name: str, cells: set[Pos]) -> None:
+    def _row_ends(self, name: str) -> dict[int, tuple[int, int]]:
+        """By y, bounds on the westmost and eastmost x of the stone's places in that row (all ``hear``
+        asks of them): kept from the sector they were narrowed to and while places seen empty are
+        dropped (every turn), worked out from the places only when a stone was seen."""
+        ends = self._ends.get(name)
+        if ends is None:
+            west: dict[int, int] = {}
+            east: dict[int, int] = {}
+            for x, y, _ in self.candidates[name]:
+                if x < west.get(y, x + 1):
+                    west[y] = x
+                if x > east.get(y, x - 1):
+                    east[y] = x
+            ends = self._ends[name] = {y: (x, east[y]) for y, x in west.items()}
+        return ends
+
+    def _set(self, name: str, cells: set[Pos], ends: dict[int, tuple[int, int]] | None = None) -> None:
+        """The stone's places are now ``cells``; ``ends``: bounds on their rows (_row_ends), when known."""
         self.candidates[name] = cells
+        if ends is None:
+            self._ends.pop(name, None)
+        else:
+            self._ends[name] = ends
         xs, ys = [c[0] for c in cells], [c[1] for c in cells]
         self._boxes[name] = (min(xs), max(xs), min(ys), max(ys), next(iter(cells))[2])
 

@@ -88,6 +88,20 @@ def test_the_same_query_gives_the_same_path_in_a_fresh_world():
     assert find_path(World(5), start, goal) == find_path(World(5), start, goal)
 
 
+@pytest.mark.parametrize("cache_cells", [100_000, 500])
+def test_what_one_search_remembers_leaves_the_next_ones_paths_as_in_a_fresh_world(monkeypatch, cache_cells):
+    """The searches before a query (near ones fill the world's table of moves, far ones generate chunks)
+    and the table starting afresh when full leave its path as in a fresh world: overlapping queries in turn."""
+    from labyrinth.engine import world as world_module
+
+    monkeypatch.setattr(world_module, "MOVES_CACHE_CELLS", cache_cells)
+    queries = [((200, 200, 100), (2, 2, 0)), ((190, 180, 96), (10, 30, 4)), ((200, 200, 100), (120, 150, 70)),
+               ((40, 40, 10), (200, 200, 100)), ((60, 52, 14), (30, 30, 8))]
+    world = World(5)
+    for start, goal in queries:
+        assert find_path(world, start, goal) == find_path(World(5), start, goal), (start, goal)
+
+
 def test_chase_keeps_a_clue_that_lies_far_away():
     # A sighting 30 levels up, from before a long PATHFIND took the Minotaur away.
     game = scene(preset="full", user=FAR, minotaur=(200, 200, 100))

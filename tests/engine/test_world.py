@@ -88,7 +88,7 @@ def test_chunks_are_deterministic_and_ramps_join_levels(seed, cx, cy, z):
         if kind == RAMP_DOWN:
             assert world.cell(x, y, z - 1) == RAMP_UP
         if x % 2 == 0 and y % 2 == 0:
-            assert kind != ROCK, "maze cells are always open"
+            assert kind in MINOTAUR_OPEN, "maze cells are always open, to the Minotaur too (World._chunk_moves)"
         if x % 2 and y % 2:
             assert kind == ROCK, "wall posts are always rock"
     assert chunk.count(RAMP_UP) <= 1 and chunk.count(RAMP_DOWN) <= 1
