@@ -24,11 +24,9 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import Future
-from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any, TypedDict, TypeVar
+from typing import TYPE_CHECKING, Any, TypedDict, TypeVar
 
 from labyrinth.engine import BadInput, Game, MinotaurDecision, UserInput, parse
 from labyrinth.engine.figures import seconds
@@ -43,6 +41,9 @@ from ..learning.game_digest import GameDigest
 from ..learning.memory_manager import GameMemory
 from .match_records import MatchResult, Recorder, TurnRecord
 from .side import Outside, OutsideSide, Side, SideStats
+
+if TYPE_CHECKING:  # a future is made only when an agent is asked in a thread (start-up: the pipe never is)
+    from concurrent.futures import Future
 
 __all__ = ["DEFAULT_MAX_TURNS", "Match", "MatchResult", "Outside", "Recorder", "Turn", "TurnRecord"]
 
@@ -229,7 +230,7 @@ class Match:
             try:
                 answers[role] = _awaited(future, turn.deadline, _held_since(side.agent, held[role]))
                 self._busy.pop(role, None)
-            except FutureTimeout:
+            except TimeoutError:  # concurrent.futures' own, since Python 3.11
                 side.stats.timeouts += 1
                 self._busy[role] = future
                 answers[role] = (None, f"no answer within {self.timeout_s:g} s")
@@ -388,11 +389,11 @@ def _held_since(agent: Any, before: float) -> Callable[[], float]:
 
 def _awaited(future: Future[T], deadline: float, held_s: Callable[[], float]) -> T:
     """``future``'s result by ``deadline``, which moves on by the time ``held_s`` says the call has
-    been held (a quota's wait is not the model's slowness); FutureTimeout past it."""
+    been held (a quota's wait is not the model's slowness); TimeoutError past it."""
     while True:
         try:
             return future.result(timeout=max(0.0, deadline + held_s() - time.monotonic()))
-        except FutureTimeout:
+        except TimeoutError:
             if time.monotonic() >= deadline + held_s():
                 raise
 
@@ -400,6 +401,8 @@ def _awaited(future: Future[T], deadline: float, held_s: Callable[[], float]) ->
 def _in_daemon_thread(call: Callable[[], T]) -> Future[T]:
     """``call()`` in a thread of its own. A daemon thread, unlike a pool's: a model still
     answering when the program ends (the player quit) must not hold up the exit."""
+    from concurrent.futures import Future
+
     future: Future[T] = Future()
 
     def run() -> None:
