@@ -34,16 +34,19 @@ from labyrinth.engine.report import USER_REJECTED, error_report
 from labyrinth.engine.turn import TurnResult, unexecutable
 from labyrinth.engine.wsap import Action
 from labyrinth.engine.wsap.roles import MINOTAUR_NOOP, ROLES, USER_NOOP
-from labyrinth.saves.experience import Reflection
 
 from ..base import Agent
-from ..learning.game_digest import GameDigest
-from ..learning.memory_manager import GameMemory
 from .match_records import MatchResult, Recorder, TurnRecord
 from .side import Outside, OutsideSide, Side, SideStats
 
-if TYPE_CHECKING:  # a future is made only when an agent is asked in a thread (start-up: the pipe never is)
+if TYPE_CHECKING:  # loaded when used (start-up: the pipe uses none): a future, when an agent is asked in a
+    # thread; the lessons, the memory and the digest, when a game learns or is digested
     from concurrent.futures import Future
+
+    from labyrinth.saves.experience import Reflection
+
+    from ..learning.game_digest import GameDigest
+    from ..learning.memory_manager import GameMemory
 
 __all__ = ["DEFAULT_MAX_TURNS", "Match", "MatchResult", "Outside", "Recorder", "Turn", "TurnRecord"]
 
@@ -116,8 +119,11 @@ class Match:
         self.recording_error: str | None = None
         self.memory_error: str | None = None  # why the finished game's reflections could not be written
         self.reflections: list[Reflection] = []  # the finished game's, when there is a memory
-        keeps_digest = digest or (memory is not None and memory.log is not None)
-        self.digest = GameDigest(self.game.world, self.game.state.user) if keeps_digest else None
+        self.digest: GameDigest | None = None
+        if digest or (memory is not None and memory.log is not None):
+            from ..learning.game_digest import GameDigest
+
+            self.digest = GameDigest(self.game.world, self.game.state.user)
         self.last = self.game.opening()  # the latest turn's result (at first, the opening)
         self.seats = self._seat({"user": user, "minotaur": minotaur})
         self.sides = {role: seat for role, seat in self.seats.items() if isinstance(seat, Side)}  # the agents' (asked)
