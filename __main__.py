@@ -7,6 +7,6 @@ whose parts are the folders engine/, agents/, saves/ and labyrinth_tui/.
 
 import sys
 
-from labyrinth.tui.cli import main
+from labyrinth.tui.entry import main
 
 sys.exit(main())

@@ -17,12 +17,14 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Sequence
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from labyrinth.engine.wsap import Action, ActionResult, ActionSpace, Goal, Observation
-from labyrinth.saves.experience import Reflection
 
 from .learning.behaviour_lessons import Book
+
+if TYPE_CHECKING:  # the experience log's model is built only when lessons are (start-up)
+    from labyrinth.saves.experience import Reflection
 
 
 @runtime_checkable

@@ -7,8 +7,11 @@ seed, purpose and keys give the same draws in every process (unlike
 
 import random
 
+# A game's seed is in [-SEED_LIMIT, SEED_LIMIT): the bound the experience log, the saved games and the
+# results database's 64-bit integers share, which every command's --seed checks.
+SEED_LIMIT = 2**63
 # A game's seed, when nobody chose it, is drawn below this (the title form, `--seed` left out, an RL
-# env's reset without one); any seed up to the experience log's limit can still be given by hand.
+# env's reset without one); any seed up to SEED_LIMIT can still be given by hand.
 DRAWN_SEEDS = 2**31
 
 

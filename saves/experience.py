@@ -30,6 +30,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from labyrinth.engine import DIFFICULTIES, PRESETS
 from labyrinth.engine.constants import WORLD_LEVELS, WORLD_SIZE
+from labyrinth.engine.rng import SEED_LIMIT  # a seed is in [-SEED_LIMIT, SEED_LIMIT)
 
 from .atomic import write_atomic, write_json
 from .locks import lock, unlock
@@ -40,7 +41,6 @@ LOG_NAME = "experience_log.json"
 VERSION = 1
 CAP = 5000  # reflections kept; the oldest go first
 LOG_BYTES = 64 << 20  # the most read from disk: CAP reflections are a few MB
-SEED_LIMIT = 2**63  # a seed is in [-SEED_LIMIT, SEED_LIMIT)
 TEXT_CHARS = 2000  # a lesson, or any text in the evidence, at most
 NAME_CHARS = 200  # an id, an agent's name, at most
 NUMBER_LIMIT = 1e15  # any number in a reflection, in absolute value, at most

@@ -49,8 +49,12 @@ def test_engine_is_pure_no_clock_files_or_network():
 
 # What the pipe and the game screen never use unless a model plays or a results command runs: the arena,
 # the tournament, ratings, the results database (SQLite), replay files, the leaderboard's renderers, the LLM
-# agent and its providers' modules, the subcommands' work modules, Rich and Textual (issue 29: start-up).
+# agent and its providers' modules, the subcommands' work modules, the config file's reader and schema (no
+# config file is read), the futures of agents asked in threads, WSAP's avatars and extensions, the experience
+# log and the memory (nothing learns), Rich and Textual (issue 29: start-up).
 HEAVY = {"textual", "rich", "sqlite3", "multiprocessing", "labyrinth.saves.results_db", "labyrinth.saves.replays",
+         "labyrinth.saves.config_schema", "tomllib", "concurrent.futures", "labyrinth.engine.wsap.extensions",
+         "labyrinth.saves.experience", "labyrinth.agents.learning.memory_manager", "labyrinth.tui.commands.memory_run",
          "labyrinth.agents.compete.arena", "labyrinth.agents.compete.tournament", "labyrinth.agents.compete.ratings",
          "labyrinth.agents.match.schedule", "labyrinth.agents.llm.llm_agent", "labyrinth.agents.llm.config",
          "labyrinth.agents.llm.providers.base", "labyrinth.tui.leaderboard_tables", "labyrinth.tui.leaderboard_report",

@@ -18,15 +18,17 @@ import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from labyrinth.engine.items import ITEM
 from labyrinth.engine.wsap import Action, Observation
-from labyrinth.saves.experience import Reflection
 
 from ..base import RuleAgent
 from ..learning.behaviour_lessons import Book
 from .strategy import SCALE, choose_strategy, default_strategy
+
+if TYPE_CHECKING:  # the experience log's model is built only when lessons are (start-up)
+    from labyrinth.saves.experience import Reflection
 
 GUARD_RADIUS = 3  # how close to a stone it lies in wait
 RAMP_AMBUSH = 0.5  # how often it waits at the ramp by a stone rather than at the stone

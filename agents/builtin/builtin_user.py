@@ -12,19 +12,21 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from labyrinth.engine.geometry import HORIZONTAL as STEPS
 from labyrinth.engine.geometry import Pos
 from labyrinth.engine.items import STONES
 from labyrinth.engine.wsap import Action, Observation
-from labyrinth.saves.experience import Reflection
 
 from ..base import RuleAgent
 from ..learning.behaviour_lessons import Book
 from .stone_search import StoneSearch
 from .strategy import CHOICES, SCALE, choose_strategy
 from .usermap import Found, Reach, Searched, UserMap, first_leg, path_to
+
+if TYPE_CHECKING:  # the experience log's model is built only when lessons are (start-up)
+    from labyrinth.saves.experience import Reflection
 
 LOOK_EVERY_S = 90.0  # listen to the stones again after this long
 LISTEN_AFTER_STEPS = 10  # ... or after getting this far from the last place it listened

@@ -6,14 +6,16 @@ registry, which imports it (no import cycle)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-
-from labyrinth.saves.experience import Reflection
+from typing import TYPE_CHECKING
 
 from ..base import ProjectAgent
 from ..learning.behaviour_lessons import Book
 from .builtin_minotaur import BuiltinMinotaur
 from .builtin_user import BuiltinUser
 from .naive import RandomWalker, Waiter
+
+if TYPE_CHECKING:  # the experience log's model is built only when lessons are (start-up)
+    from labyrinth.saves.experience import Reflection
 
 USER_AGENTS: dict[str, Callable[[int], ProjectAgent]] = {"builtin": BuiltinUser, "random": RandomWalker}
 MINOTAUR_AGENTS: dict[str, Callable[[int], ProjectAgent]] = {"builtin": BuiltinMinotaur, "wait": Waiter}

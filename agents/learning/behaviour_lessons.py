@@ -18,8 +18,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from labyrinth.saves.experience import Reflection
+if TYPE_CHECKING:  # the experience log's model is built only when lessons are (start-up)
+    from labyrinth.saves.experience import Reflection
 
 MIN_EVIDENCE = 5  # cases before a lesson holds or is retired
 HOLD_SHARE = 0.6  # the share of cases one result must have for the lesson to hold

@@ -4,13 +4,15 @@ a recorder (a replay file) that keeps them as they happen."""
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from labyrinth.engine import MinotaurDecision, UserInput
 from labyrinth.engine.turn import TurnResult
-from labyrinth.saves.experience import Reflection
 
 from .side import SideStats
+
+if TYPE_CHECKING:  # the experience log's model is built only when lessons are (start-up)
+    from labyrinth.saves.experience import Reflection
 
 
 @dataclass

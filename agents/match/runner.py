@@ -24,11 +24,9 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import Future
-from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any, TypedDict, TypeVar
+from typing import TYPE_CHECKING, Any, TypedDict, TypeVar
 
 from labyrinth.engine import BadInput, Game, MinotaurDecision, UserInput, parse
 from labyrinth.engine.figures import seconds
@@ -36,13 +34,19 @@ from labyrinth.engine.report import USER_REJECTED, error_report
 from labyrinth.engine.turn import TurnResult, unexecutable
 from labyrinth.engine.wsap import Action
 from labyrinth.engine.wsap.roles import MINOTAUR_NOOP, ROLES, USER_NOOP
-from labyrinth.saves.experience import Reflection
 
 from ..base import Agent
-from ..learning.game_digest import GameDigest
-from ..learning.memory_manager import GameMemory
 from .match_records import MatchResult, Recorder, TurnRecord
 from .side import Outside, OutsideSide, Side, SideStats
+
+if TYPE_CHECKING:  # loaded when used (start-up: the pipe uses none): a future, when an agent is asked in a
+    # thread; the lessons, the memory and the digest, when a game learns or is digested
+    from concurrent.futures import Future
+
+    from labyrinth.saves.experience import Reflection
+
+    from ..learning.game_digest import GameDigest
+    from ..learning.memory_manager import GameMemory
 
 __all__ = ["DEFAULT_MAX_TURNS", "Match", "MatchResult", "Outside", "Recorder", "Turn", "TurnRecord"]
 
@@ -115,8 +119,11 @@ class Match:
         self.recording_error: str | None = None
         self.memory_error: str | None = None  # why the finished game's reflections could not be written
         self.reflections: list[Reflection] = []  # the finished game's, when there is a memory
-        keeps_digest = digest or (memory is not None and memory.log is not None)
-        self.digest = GameDigest(self.game.world, self.game.state.user) if keeps_digest else None
+        self.digest: GameDigest | None = None
+        if digest or (memory is not None and memory.log is not None):
+            from ..learning.game_digest import GameDigest
+
+            self.digest = GameDigest(self.game.world, self.game.state.user)
         self.last = self.game.opening()  # the latest turn's result (at first, the opening)
         self.seats = self._seat({"user": user, "minotaur": minotaur})
         self.sides = {role: seat for role, seat in self.seats.items() if isinstance(seat, Side)}  # the agents' (asked)
@@ -229,7 +236,7 @@ class Match:
             try:
                 answers[role] = _awaited(future, turn.deadline, _held_since(side.agent, held[role]))
                 self._busy.pop(role, None)
-            except FutureTimeout:
+            except TimeoutError:  # concurrent.futures' own, since Python 3.11
                 side.stats.timeouts += 1
                 self._busy[role] = future
                 answers[role] = (None, f"no answer within {self.timeout_s:g} s")
@@ -388,11 +395,11 @@ def _held_since(agent: Any, before: float) -> Callable[[], float]:
 
 def _awaited(future: Future[T], deadline: float, held_s: Callable[[], float]) -> T:
     """``future``'s result by ``deadline``, which moves on by the time ``held_s`` says the call has
-    been held (a quota's wait is not the model's slowness); FutureTimeout past it."""
+    been held (a quota's wait is not the model's slowness); TimeoutError past it."""
     while True:
         try:
             return future.result(timeout=max(0.0, deadline + held_s() - time.monotonic()))
-        except FutureTimeout:
+        except TimeoutError:
             if time.monotonic() >= deadline + held_s():
                 raise
 
@@ -400,6 +407,8 @@ def _awaited(future: Future[T], deadline: float, held_s: Callable[[], float]) ->
 def _in_daemon_thread(call: Callable[[], T]) -> Future[T]:
     """``call()`` in a thread of its own. A daemon thread, unlike a pool's: a model still
     answering when the program ends (the player quit) must not hold up the exit."""
+    from concurrent.futures import Future
+
     future: Future[T] = Future()
 
     def run() -> None:

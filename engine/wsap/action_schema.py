@@ -14,6 +14,7 @@ strict ``json_schema`` and Ollama's ``format``; references are inlined.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from pydantic import BaseModel
@@ -30,9 +31,16 @@ ROLES: dict[str, tuple[type[BaseModel], str, dict[str, tuple[Param, ...]]]] = {
 }
 
 
+@cache
+def _model_schema(model: type[BaseModel]) -> dict[str, Any]:
+    """``model``'s whole JSON schema, generated once (only read here): pydantic does not keep it, and the
+    action spaces ask for it once a parameter at every start (start-up)."""
+    return model.model_json_schema()
+
+
 def field_schema(model: type[BaseModel], field: str) -> tuple[dict[str, Any], bool]:
     """The JSON schema of one field of ``model`` (references inlined, no null), and whether null is accepted."""
-    whole = model.model_json_schema()
+    whole = _model_schema(model)
     definitions = whole.get("$defs", {})
 
     def inline(node: Any) -> Any:

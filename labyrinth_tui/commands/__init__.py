@@ -5,7 +5,7 @@ defined once, in options.py, provider_options.py, seed_option.py and learn_optio
 
 Every parser is built at every start, so a module here imports only what its parser needs; ``run``
 imports the rest when the command runs, and a command with much of it keeps it in NAME_run.py
-(arena, tournament, leaderboard, doctor): `labyrinth gsm` and `play` start without loading them.
+(arena, tournament, leaderboard, doctor, memory): `labyrinth gsm` and `play` start without loading them.
 
 To add a subcommand: a module here with ``add_parser``, and its name in SUBCOMMANDS."""
 

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import argparse
 
-from labyrinth.agents.learning.memory_manager import ROLES
+from labyrinth.engine.wsap.roles import ROLES
 
-LEARNERS = {"both": ROLES, "user": ("user",), "minotaur": ("minotaur",), "none": ()}
+# By the roles' names; the memory's own modules load when a game learns (start-up).
+LEARNERS: dict[str, tuple[str, ...]] = {"both": tuple(ROLES), "user": ("user",), "minotaur": ("minotaur",),
+                                        "none": ()}
 
 
 def add_learn_options(p: argparse.ArgumentParser, what: str = "this game", default: str = "both",

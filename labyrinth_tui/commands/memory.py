@@ -13,19 +13,11 @@ the terminal an escape sequence or reorder a line with a bidi override.
 from __future__ import annotations
 
 import argparse
-import json
-import shutil
 import sys
-from pathlib import Path
 from typing import TextIO
 
-from labyrinth.agents.learning.behaviour_lessons import book_of
 from labyrinth.engine import DEFAULT_PRESET, PRESETS
-from labyrinth.saves.atomic import write_json
-from labyrinth.saves.experience import Experience, Reflection, document
-from labyrinth.saves.paths import StorageError, advice
 
-from ..terminal_text import printable
 from .options import parsed_by
 
 
@@ -59,118 +51,8 @@ def _limit(value: str) -> int:
 
 
 def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
-    log = Experience()
-    try:
-        reflections = log.read()
-    except StorageError as exc:  # a read-only data directory, a file in its place
-        print(f"labyrinth memory: {printable(str(exc))}", file=sys.stderr)
-        return 2
-    if notice := log.take_notice():
-        print(f"labyrinth memory: {printable(notice)}", file=sys.stderr)
-    action = args.memory_action
-    if action == "list":
-        return _list(reflections, args, out)
-    if action == "show":
-        return _show(reflections, args.id, out)
-    if action == "lessons":
-        return _lessons(reflections, args.role, args.preset, out)
-    if action == "clear":
-        return _clear(log, len(reflections), args.yes, out)
-    return _export(reflections, args.file, out)
+    """Carried out by memory_run.py, whose modules (the experience log's) load only when this command runs
+    (start-up)."""
+    from .memory_run import run as carry_out
 
-
-def _list(reflections: list[Reflection], args: argparse.Namespace, out: TextIO) -> int:
-    chosen = [r for r in reversed(reflections)
-              if (args.role is None or r.role == args.role) and (args.outcome is None or r.outcome == args.outcome)]
-    shown = chosen[:args.limit] if args.limit > 0 else chosen
-    if not shown:
-        print("No reflections yet: they are written after every game (arena, play, spectate)." if not reflections
-              else "No reflection matches.", file=out)
-        return 0
-    width = shutil.get_terminal_size().columns if out.isatty() else 0  # a pipe gets whole lines
-    for r in shown:
-        print(list_line(r, width), file=out)
-    if len(shown) < len(chosen):
-        print(f"... and {len(chosen) - len(shown)} more (--limit 0 lists all)", file=out)
-    return 0
-
-
-def _show(reflections: list[Reflection], wanted: str, out: TextIO) -> int:
-    found = [r for r in reflections if r.id == wanted] or [r for r in reflections if r.id.startswith(wanted)]
-    if len(found) != 1:
-        why = "no reflection has" if not found else f"{len(found)} reflections have"
-        print(f"labyrinth memory: {why} the id {wanted!r}; `labyrinth memory list` shows them", file=sys.stderr)
-        return 1
-    write_reflection(found[0], out)
-    return 0
-
-
-def list_line(r: Reflection, width: int = 0) -> str:
-    """One reflection as `memory list` prints it; its lesson cut to ``width`` columns (0: whole)."""
-    line = (f"{printable(r.id):<17} {printable(r.created_at[:16].replace('T', ' '))}  {r.role:<8} {r.outcome:<7} "
-            f"{printable(r.preset + ' ' + str(r.seed)):<14} {printable(r.agent):<12.12} ")
-    text = printable(r.key_reflection)
-    if width and len(line) + len(text) > width:
-        text = text[:max(10, width - len(line) - 3)] + "..."
-    return line + text
-
-
-def write_reflection(r: Reflection, out: TextIO) -> None:
-    """One reflection in full, as `memory show` prints it (the evidence as JSON, which escapes
-    every control and non-ASCII character itself)."""
-    print(f"{printable(r.id)}: the {r.role} ({printable(r.agent)}), {r.outcome} after {r.turns} turns, "
-          f"{r.game_time:g} s ({printable(r.preset)}, seed {r.seed}), {printable(r.created_at)}", file=out)
-    source = "in the model's own words" if r.source == "model" else "from the game's events"
-    print(f"\n{printable(r.key_reflection)}\n({source})", file=out)
-    found = book_of([r], r.role, r.preset).lessons()
-    if found:
-        print("\nabout behaviour, in any labyrinth:", file=out)
-        for lesson in found:
-            print(f"  {printable(lesson.sentence())}", file=out)
-    print("\nevidence:\n" + json.dumps(r.evidence, indent=2), file=out)
-
-
-def _lessons(reflections: list[Reflection], role: str | None, preset: str, out: TextIO) -> int:
-    """The merged behaviour lessons of each role: held, tentative, then retired, as sentences."""
-    for each in [role] if role else ["user", "minotaur"]:
-        found = book_of(reflections, each, preset).lessons()
-        games = sum(r.role == each and r.preset == preset for r in reflections)
-        print(f"The {each}, from {games} game{'s' if games != 1 else ''} on {preset}:", file=out)
-        if not found:
-            print("  no lessons about behaviour yet", file=out)
-        for status in ("HELD", "TENTATIVE", "RETIRED"):
-            for lesson in (lesson for lesson in found if lesson.status == status):
-                print(f"  {status.lower():<9} {printable(lesson.sentence())}", file=out)
-    return 0
-
-
-def _clear(log: Experience, count: int, yes: bool, out: TextIO) -> int:
-    if not count:
-        print("The experience log is already empty.", file=out)
-        return 0
-    if not yes:
-        if not sys.stdin.isatty():
-            print("labyrinth memory: clearing forgets every reflection: add --yes to confirm", file=sys.stderr)
-            return 2
-        if input(f"Forget all {count} reflections? [y/N] ").strip().lower() not in ("y", "yes"):
-            print("Nothing forgotten.", file=out)
-            return 0
-    try:
-        print(f"Forgot {log.clear()} reflections.", file=out)
-    except StorageError as exc:
-        print(f"labyrinth memory: {printable(str(exc))}", file=sys.stderr)
-        return 2
-    return 0
-
-
-def _export(reflections: list[Reflection], file: str, out: TextIO) -> int:
-    if file == "-":
-        print(json.dumps(document(reflections), indent=2), file=out)
-        return 0
-    try:
-        write_json(Path(file), document(reflections), Path(file).absolute().parent)  # where the user chose
-    except OSError as exc:
-        print(f"labyrinth memory: cannot write {printable(file)}: {printable(advice(exc))}", file=sys.stderr)
-        return 2
-    print(f"Wrote {len(reflections)} reflections to {file}.", file=out)
-    return 0
+    return carry_out(args, out)

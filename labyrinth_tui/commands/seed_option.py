@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import argparse
 
-from labyrinth.saves.experience import SEED_LIMIT
+from labyrinth.engine.rng import SEED_LIMIT
 
 LOWEST, HIGHEST = -SEED_LIMIT, SEED_LIMIT - 1
 
