@@ -112,14 +112,20 @@ class LearningCurve(BaseCallback):
 
     def evaluate(self) -> dict:
         args, model = self.args, self.model
-        torch.manual_seed(args.seed)  # the policy samples its actions: the same draws at every evaluation
 
         def choose(obs, mask):
             action, _ = model.predict(obs, action_masks=mask, deterministic=args.deterministic)
             return int(action)
 
         self.evaluated = self.num_timesteps
-        games = play_policy(choose, args.preset, args.max_turns, range(EVAL_BASE, EVAL_BASE + args.eval_games))
+        # The policy samples its actions: the same draws at every evaluation, and training's own draws
+        # taken up where they were, so that how often a run is evaluated never changes how it trains.
+        training_draws = torch.get_rng_state()
+        torch.manual_seed(args.seed)
+        try:
+            games = play_policy(choose, args.preset, args.max_turns, range(EVAL_BASE, EVAL_BASE + args.eval_games))
+        finally:
+            torch.set_rng_state(training_draws)
         row = {"step": self.num_timesteps, "wall_s": round(time.perf_counter() - self.began, 1), **rate(games),
                "return": statistics.fmean(g["return"] for g in games),
                "vs_random": paired(games, self.random_games),

@@ -82,7 +82,7 @@ def test_train_ppo_prints_a_learning_curve_from_step_zero(tmp_path):
     out = tmp_path / "ppo"
     run = subprocess.run(
         [sys.executable, str(BENCH / "train_ppo.py"), "--steps", "128", "--n-steps", "64", "--batch", "32",
-         "--epochs", "1", "--eval-every", "128", "--eval-games", "2", "--max-turns", "8", "--timeout-cost", "5",
+         "--epochs", "1", "--eval-every", "128", "--eval-games", "2", "--max-turns", "8", "--timeout-cost", "5", "--caught-cost", "1",
          "--stages", "tiny:wait:0,tiny:builtin:64", "--out", str(out)],
         capture_output=True, text=True, timeout=600, check=False)
     assert run.returncode == 0, run.stderr[-2000:]
