@@ -50,7 +50,6 @@ from .planes import (
     one_hot,
     planes_space,
     unit_box,
-    window_planes,
 )
 
 # The window's planes: the cells' kinds first (from the perception's memory), then the marks.
@@ -71,7 +70,7 @@ PROXIMITIES, SOUNDS, STATUSES = get_args(Proximity), (*get_args(AudioDirection),
 CUE_SIZE = len(PROXIMITIES) + len(SOUNDS) + len(STATUSES)
 SIGHTING_SPAN_S = 60.0  # a sighting this old counts as stale: the Minotaur walks a step a second
 _SPANS_S = np.array([JUMP_COOLDOWN_TICKS, PARALYSIS_TICKS, LANTERN_RESPAWN_TICKS], np.float32) / TICKS_PER_SECOND
-_LEVEL_SIDE = WORLD_SIZE + 2 * RADIUS  # a level's trail array, with the window's margin all round
+_LEVEL_SIDE = WORLD_SIZE + 2 * RADIUS  # a level's trail and kinds arrays, with the window's margin all round
 
 SPACES: dict[str, spaces.Space] = {
     "map": planes_space(len(WINDOW_PLANES), SIDE),
@@ -103,6 +102,7 @@ class UserView:
         self.ground = Ground(match.preset)
         self.perception = user_map(match.seats["user"])
         self.trails: dict[int, np.ndarray] = {}  # by level: 1 where the user stood or passed
+        self.kinds: dict[int, np.ndarray] = {}  # by level: the window's planes of cell kinds, kept as cells are seen
         self.heard_at: Pos | None = None  # where the user stood at its last LOOK that heard stones hum
         self.hum_rows = np.zeros((len(STONES), 6), np.float32)  # the hums' heard, bearing and levels columns
         self.sighting: tuple[Pos, float] | None = None  # where and when the Minotaur was last seen
@@ -128,6 +128,7 @@ class UserView:
         fresh = list(islice(reversed(seen.items()), len(seen) - self.seen))  # the cells seen this turn
         for pos, kind in fresh:
             self._remember(pos, *_COARSE_KINDS[kind])
+        self._see(fresh)
         self.seen = len(seen)
         for e in result.events:
             if isinstance(e, ev.StonesHummed):
@@ -159,6 +160,24 @@ class UserView:
         for plane in planes:
             cells[plane, row, col] = 1
 
+    def _see(self, fresh: list[tuple[Pos, int]]) -> None:
+        """Set the kinds' planes of the cells seen this turn: a window is then a slice of its level's
+        planes (as the trail's), not the perception's remembered cells looked up through _KINDS every
+        turn. A cell seen lies within the margin (the perception's rows hold it with a narrower one)."""
+        by_level: dict[int, list[tuple[int, int, int]]] = {}
+        for (x, y, z), kind in fresh:
+            by_level.setdefault(z, []).append((y + RADIUS, x + RADIUS, kind))
+        for z, cells in by_level.items():
+            rows, cols, kind_of = np.array(cells).T
+            self._kinds(z)[:, rows, cols] = _KINDS[kind_of].T
+
+    def _kinds(self, z: int) -> np.ndarray:
+        kinds = self.kinds.get(z)
+        if kinds is None:
+            kinds = self.kinds[z] = np.empty((_KINDS.shape[1], _LEVEL_SIDE, _LEVEL_SIDE), np.uint8)
+            kinds[:] = _KINDS[NOT_SEEN, :, None, None]
+        return kinds
+
     def _trail(self, z: int) -> np.ndarray:
         trail = self.trails.get(z)
         if trail is None:
@@ -188,8 +207,8 @@ class UserView:
 
     def _window(self, here: Pos) -> np.ndarray:
         x, y, z = here
-        grid = window_planes(self.perception.remembered_area(x - RADIUS, y + RADIUS, SIDE, SIDE, z), _KINDS,
-                             len(WINDOW_PLANES))
+        grid = np.zeros((len(WINDOW_PLANES), SIDE, SIDE), np.uint8)
+        grid[:_KINDS.shape[1]] = self._kinds(z)[:, y:y + SIDE, x:x + SIDE][:, ::-1]
         for name, pos in self.perception.items.items():
             mark_window(grid, _W[item_plane(name)], here, pos)
         grid[_W["trail"]] = self._trail(z)[y:y + SIDE, x:x + SIDE][::-1]
