@@ -85,13 +85,18 @@ SPACES: dict[str, spaces.Space] = {
     "inventory": unit_box(len(ITEM_ORDER)),
     "sighting": unit_box(5, signed=True),
 }
+# The numbers' keys (all but the planes): made each step as one list and one array, each key a slice of
+# it (a new array every step, as Gymnasium's callers keep them), rather than nine small arrays.
+_NUMBERS = tuple(key for key in SPACES if key not in ("map", "memory"))
+_ENDS = np.cumsum([SPACES[key].shape[0] for key in _NUMBERS]).tolist()
+_SLICES = tuple(zip(_NUMBERS, [0, *_ENDS[:-1]], _ENDS))
+_UNHEARD = (0.0,) * 6  # a stone's row of ``hum_rows`` before a LOOK hears it, and once held
 
 
 @cache
-def _cue(proximity: str, direction: str | None, status: str) -> np.ndarray:
+def _cue(proximity: str, direction: str | None, status: str) -> tuple[float, ...]:
     """What the user hears as one-hots (made once for each of the few hundred cues there are)."""
-    return np.array(one_hot(PROXIMITIES, proximity) + one_hot(SOUNDS, direction) + one_hot(STATUSES, status),
-                    np.float32)
+    return (*one_hot(PROXIMITIES, proximity), *one_hot(SOUNDS, direction), *one_hot(STATUSES, status))
 
 
 class UserView:
@@ -104,7 +109,7 @@ class UserView:
         self.trails: dict[int, np.ndarray] = {}  # by level: 1 where the user stood or passed
         self.kinds: dict[int, np.ndarray] = {}  # by level: the window's planes of cell kinds, kept as cells are seen
         self.heard_at: Pos | None = None  # where the user stood at its last LOOK that heard stones hum
-        self.hum_rows = np.zeros((len(STONES), 6), np.float32)  # the hums' heard, bearing and levels columns
+        self.hum_rows = [_UNHEARD] * len(STONES)  # the hums' heard, bearing and levels columns (and 2 for _hums)
         self.sighting: tuple[Pos, float] | None = None  # where and when the Minotaur was last seen
         self.sighted: Pos | None = None  # where the user sees it now
         self.cells: dict[int, np.ndarray] = {}  # by level: the memory map's planes of cells, kept as cells are seen
@@ -137,7 +142,7 @@ class UserView:
                 for stone, direction, levels in e.hums:
                     self.search.hear(stone, state.user, direction, levels)
             elif isinstance(e, ev.StoneGrabbed):
-                self.hum_rows[STONES.index(e.stone)] = 0.0
+                self.hum_rows[STONES.index(e.stone)] = _UNHEARD
         self.search.look(pos for pos, _ in fresh)
         for name, pos in self.perception.items.items():
             if name in STONES:
@@ -185,21 +190,21 @@ class UserView:
         state = match.last.state  # its response's numbers read from it: the response (and its words) unbuilt
         here, cue = state.user, user_cue(state)
         held = set(state.inventory)
-        return {
-            "map": self._window(here),
-            "memory": self._memory(here),
-            "position": np.array(g.position(here), np.float32),
-            "stamina": np.array([stamina_pct(state)], np.float32),
-            "timers": np.array([min(match.turns / self.max_turns, 1.0), min(cue.cooldown_time / _SPANS_S[0], 1.0),
-                                min(cue.paralysis_time_left / _SPANS_S[1], 1.0),
-                                min(lantern_cooldown(state) / _SPANS_S[2], 1.0)], np.float32),
-            "cue": _cue(cue.proximity, cue.audio_direction, cue.temporal_status).copy(),
-            "exits": np.array(flags(DIRECTIONS, match.game.world.user_exits(here)), np.float32),
-            "hums": self._hums(here),
-            "items_seen": self._items(here),
-            "inventory": np.array([name in held for name in ITEM_ORDER], np.float32),
-            "sighting": self._sighting(here, state.tick / TICKS_PER_SECOND),
-        }
+        numbers = np.array([  # in _NUMBERS' order
+            *g.position(here),
+            stamina_pct(state),
+            min(match.turns / self.max_turns, 1.0), min(cue.cooldown_time / _SPANS_S[0], 1.0),
+            min(cue.paralysis_time_left / _SPANS_S[1], 1.0), min(lantern_cooldown(state) / _SPANS_S[2], 1.0),
+            *_cue(cue.proximity, cue.audio_direction, cue.temporal_status),
+            *flags(DIRECTIONS, match.game.world.user_exits(here)),
+            *self._hums(here),
+            *self._items(here),
+            *[float(name in held) for name in ITEM_ORDER],
+            *self._sighting(here, state.tick / TICKS_PER_SECOND),
+        ], np.float32)
+        obs = {"map": self._window(here), "memory": self._memory(here)}
+        obs.update((key, numbers[start:end]) for key, start, end in _SLICES)
+        return obs
 
     def _window(self, here: Pos) -> np.ndarray:
         x, y, z = here
@@ -246,30 +251,31 @@ class UserView:
     def _hear(self, here: Pos, hums: tuple[tuple[str, str | None, int], ...]) -> None:
         """A LOOK's hums as the rows' first columns: heard (1), the bearing as a unit vector (east,
         north; 0, 0 straight above or below), the levels up as a fraction of the ground's."""
-        self.hum_rows[:] = 0.0
+        self.hum_rows = [_UNHEARD] * len(STONES)
         for stone, direction, levels in hums:
             east, north = COMPASS_VECTORS.get(direction or "", (0.0, 0.0))
             up = self.ground.offset(here, (here[0], here[1], here[2] + levels))[2]
-            self.hum_rows[STONES.index(stone), :4] = (1.0, east, north, up)
+            self.hum_rows[STONES.index(stone)] = (1.0, east, north, up, 0.0, 0.0)
 
-    def _hums(self, here: Pos) -> np.ndarray:
+    def _hums(self, here: Pos) -> list[float]:
         """Each stone's last hum (0 once held), and the way from where it was heard to here, so that a
         bearing heard elsewhere can be followed."""
-        hums = self.hum_rows.copy()
-        if self.heard_at is not None:
-            hums[hums[:, 0] == 1.0, 4:] = self.ground.offset(self.heard_at, here)[:2]
-        return hums.ravel()
+        if self.heard_at is None:
+            return [n for row in self.hum_rows for n in row]
+        moved = self.ground.offset(self.heard_at, here)[:2]
+        return [n for row in self.hum_rows for n in (row[:4] + moved if row[0] == 1.0 else row)]
 
-    def _items(self, here: Pos) -> np.ndarray:
+    def _items(self, here: Pos) -> list[float]:
         """Each item seen lying (where last seen): known (1), and the way to it as fractions of the ground."""
-        seen, offset = self.perception.items.get, self.ground.offset
-        return np.array([(1.0, *offset(here, pos)) if (pos := seen(name)) is not None else (0.0, 0.0, 0.0, 0.0)
-                         for name in ITEM_ORDER], np.float32).ravel()
+        seen, numbers = self.perception.items.get, []
+        for name in ITEM_ORDER:
+            pos = seen(name)
+            numbers += (1.0, *self.ground.offset(here, pos)) if pos is not None else (0.0, 0.0, 0.0, 0.0)
+        return numbers
 
-    def _sighting(self, here: Pos, now_s: float) -> np.ndarray:
+    def _sighting(self, here: Pos, now_s: float) -> list[float]:
         """The Minotaur's last sighting: seen (1), the way to it, and its age as a fraction of a minute."""
         if self.sighting is None:
-            return np.zeros(5, np.float32)
+            return [0.0] * 5
         where, when = self.sighting
-        return np.array([1.0, *self.ground.offset(here, where), min((now_s - when) / SIGHTING_SPAN_S, 1.0)],
-                        np.float32)
+        return [1.0, *self.ground.offset(here, where), min((now_s - when) / SIGHTING_SPAN_S, 1.0)]
