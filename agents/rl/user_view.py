@@ -114,7 +114,7 @@ class UserView:
         self.sighted: Pos | None = None  # where the user sees it now
         self.cells: dict[int, np.ndarray] = {}  # by level: the memory map's planes of cells, kept as cells are seen
         self.seen = 0  # how many cells of the perception's memory the planes hold
-        self.may_lie: dict[str, tuple[set[Pos], int, np.ndarray, np.ndarray]] = {}  # _may_lie's, by stone
+        self.may_lie: tuple[int, list[set[Pos]], np.ndarray] | None = None  # _may_lie's: level, sets, plane
         g = self.ground  # where each missing stone may still lie, by every hum heard and every cell seen
         self.search = StoneSearch({"x0": g.x0, "y0": g.y0, "z0": g.z0, "width": g.width, "height": g.height,
                                    "levels": g.levels}, self.perception.seen)
@@ -231,22 +231,25 @@ class UserView:
                 grid[(_M[ITEM[name].kind], *g.coarse_cell(p))] = 1
         if self.sighting is not None:
             mark_coarse(grid, _M["minotaur"], g, z, [self.sighting[0]])
-        held = self.match.game.state.inventory
-        for stone, places in self.search.candidates.items():
-            if stone not in held:
-                level, rows, cols = self._may_lie(stone, places)
-                if level == z:
-                    grid[_M["stone_may_lie"], rows, cols] = 1
+        grid[_M["stone_may_lie"]] = self._may_lie(z)
         return grid
 
-    def _may_lie(self, stone: str, places: set[Pos]) -> tuple[int, np.ndarray, np.ndarray]:
-        """The level and the coarse cells (rows, columns) of the places ``stone`` may lie in: worked out
-        when the search narrows them (it replaces the set, never changes it), not every turn: hundreds
-        of places, a few changes a game."""
-        known = self.may_lie.get(stone)
-        if known is None or known[0] is not places:
-            known = self.may_lie[stone] = (places, next(iter(places))[2], *self.ground.coarse_cells(places))
-        return known[1:]
+    def _may_lie(self, z: int) -> np.ndarray:
+        """The coarse cells of level ``z`` where a stone not held may still lie: worked out when the
+        search narrows (it replaces a stone's set of places, never changes it), a stone is grabbed or
+        the user changes level, not every turn: hundreds of places, a few changes a game."""
+        held = self.match.game.state.inventory
+        sets = [places for stone, places in self.search.candidates.items() if stone not in held]
+        known = self.may_lie
+        if known is None or known[0] != z or len(known[1]) != len(sets) or any(
+                a is not b for a, b in zip(known[1], sets)):
+            plane = np.zeros((COARSE, COARSE), np.uint8)
+            for places in sets:  # a stone's places all lie on the level it hums from
+                if next(iter(places))[2] == z:
+                    rows, cols = self.ground.coarse_cells(places)
+                    plane[rows, cols] = 1
+            known = self.may_lie = (z, sets, plane)
+        return known[2]
 
     def _hear(self, here: Pos, hums: tuple[tuple[str, str | None, int], ...]) -> None:
         """A LOOK's hums as the rows' first columns: heard (1), the bearing as a unit vector (east,
