@@ -203,7 +203,8 @@ class UserView:
             *self._sighting(here, state.tick / TICKS_PER_SECOND),
         ], np.float32)
         obs = {"map": self._window(here), "memory": self._memory(here)}
-        obs.update((key, numbers[start:end]) for key, start, end in _SLICES)
+        for key, start, end in _SLICES:
+            obs[key] = numbers[start:end]
         return obs
 
     def _window(self, here: Pos) -> np.ndarray:
