@@ -88,7 +88,7 @@ SPACES: dict[str, spaces.Space] = {
 # The numbers' keys (all but the planes): made each step as one list and one array, each key a slice of
 # it (a new array every step, as Gymnasium's callers keep them), rather than nine small arrays.
 _NUMBERS = tuple(key for key in SPACES if key not in ("map", "memory"))
-_ENDS = np.cumsum([SPACES[key].shape[0] for key in _NUMBERS]).tolist()
+_ENDS = np.cumsum([spaces.flatdim(SPACES[key]) for key in _NUMBERS]).tolist()
 _SLICES = tuple(zip(_NUMBERS, [0, *_ENDS[:-1]], _ENDS))
 _UNHEARD = (0.0,) * 6  # a stone's row of ``hum_rows`` before a LOOK hears it, and once held
 
@@ -271,7 +271,8 @@ class UserView:
 
     def _items(self, here: Pos) -> list[float]:
         """Each item seen lying (where last seen): known (1), and the way to it as fractions of the ground."""
-        seen, numbers = self.perception.items.get, []
+        seen = self.perception.items.get
+        numbers: list[float] = []
         for name in ITEM_ORDER:
             pos = seen(name)
             numbers += (1.0, *self.ground.offset(here, pos)) if pos is not None else (0.0, 0.0, 0.0, 0.0)
