@@ -13,7 +13,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -23,7 +23,7 @@ from labyrinth.engine.geometry import HORIZONTAL
 from labyrinth.engine.items import STONES, USABLE
 from labyrinth.engine.minotaur import plan_for
 from labyrinth.engine.schemas import MINOTAUR_PARAMS, USER_PARAMS
-from labyrinth.engine.turn import item_in_reach, unexecutable
+from labyrinth.engine.turn import items_in_reach, unexecutable
 from labyrinth.engine.wsap.action_schema import param_defs
 
 from ..match.runner import Match
@@ -64,17 +64,31 @@ def _fixed(name: str, command: Engine, possible: Callable[[Match, Any], bool] = 
     return Command(name, lambda m: command, possible)
 
 
+class UserMoment(NamedTuple):
+    """What the user's commands read of the Match, once a mask: its ways out, and the names of the
+    items GRAB could take (each GRAB's test of ``item_in_reach``, one pass for all of them)."""
+
+    exits: list[str]
+    reach: frozenset[str]
+
+    @classmethod
+    def of(cls, m: Match) -> UserMoment:
+        state = m.game.state
+        return cls(m.game.world.user_exits(state.user), frozenset(name for name, _ in items_in_reach(state)))
+
+
 def _user_commands() -> tuple[Command, ...]:
     """MOVE each way (the horizontal ones at each speed and step count, the ramps one level), then
     LOOK, GRAB each item, USE the lantern and HALT, in the order of the schemas' actions. A MOVE is
     possible along the user's ways out (its Moment), GRAB and USE when the engine would carry them out."""
 
-    def exits(direction: str) -> Callable[[Match, Any], bool]:
-        return lambda m, ways_out: direction in ways_out
+    def exits(direction: str) -> Callable[[Match, UserMoment], bool]:
+        return lambda m, now: direction in now.exits
 
-    def executable(command: UserInput) -> Callable[[Match, Any], bool]:
-        if command.command == "GRAB":  # unexecutable's own test, without the words of its refusal
-            return lambda m, now: item_in_reach(m.game.state, command.target) is not None
+    def executable(command: UserInput) -> Callable[[Match, UserMoment], bool]:
+        if command.command == "GRAB":  # unexecutable's own test (item_in_reach), without the words of its refusal
+            target = command.target
+            return lambda m, now: target in now.reach if target is not None else bool(now.reach)
         return lambda m, now: unexecutable(m.game.state, command) is None
 
     moves = []
@@ -148,9 +162,9 @@ COMMANDS: dict[str, tuple[Command, ...]] = {"user": _user_commands(), "minotaur"
 # would pay a refused command with the stones' hum. Only the user's commands can be refused before a
 # turn; a Minotaur's decision the rules refuse is a turn already (it waits).
 STAND_IN = UserInput(command="HALT", steps=1)
-# What a role's commands read of the Match, once a mask: the user's ways out, the Minotaur's view.
+# What a role's commands read of the Match, once a mask: the user's UserMoment, the Minotaur's view.
 MOMENTS: dict[str, Callable[[Match], Any]] = {
-    "user": lambda m: m.game.world.user_exits(m.game.state.user),
+    "user": UserMoment.of,
     "minotaur": lambda m: m.last.observation,
 }
 

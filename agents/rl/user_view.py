@@ -50,7 +50,6 @@ from .planes import (
     one_hot,
     planes_space,
     unit_box,
-    window_planes,
 )
 
 # The window's planes: the cells' kinds first (from the perception's memory), then the marks.
@@ -71,7 +70,7 @@ PROXIMITIES, SOUNDS, STATUSES = get_args(Proximity), (*get_args(AudioDirection),
 CUE_SIZE = len(PROXIMITIES) + len(SOUNDS) + len(STATUSES)
 SIGHTING_SPAN_S = 60.0  # a sighting this old counts as stale: the Minotaur walks a step a second
 _SPANS_S = np.array([JUMP_COOLDOWN_TICKS, PARALYSIS_TICKS, LANTERN_RESPAWN_TICKS], np.float32) / TICKS_PER_SECOND
-_LEVEL_SIDE = WORLD_SIZE + 2 * RADIUS  # a level's trail array, with the window's margin all round
+_LEVEL_SIDE = WORLD_SIZE + 2 * RADIUS  # a level's trail and kinds arrays, with the window's margin all round
 
 SPACES: dict[str, spaces.Space] = {
     "map": planes_space(len(WINDOW_PLANES), SIDE),
@@ -86,13 +85,18 @@ SPACES: dict[str, spaces.Space] = {
     "inventory": unit_box(len(ITEM_ORDER)),
     "sighting": unit_box(5, signed=True),
 }
+# The numbers' keys (all but the planes): made each step as one list and one array, each key a slice of
+# it (a new array every step, as Gymnasium's callers keep them), rather than nine small arrays.
+_NUMBERS = tuple(key for key in SPACES if key not in ("map", "memory"))
+_ENDS = np.cumsum([spaces.flatdim(SPACES[key]) for key in _NUMBERS]).tolist()
+_SLICES = tuple(zip(_NUMBERS, [0, *_ENDS[:-1]], _ENDS))
+_UNHEARD = (0.0,) * 6  # a stone's row of ``hum_rows`` before a LOOK hears it, and once held
 
 
 @cache
-def _cue(proximity: str, direction: str | None, status: str) -> np.ndarray:
+def _cue(proximity: str, direction: str | None, status: str) -> tuple[float, ...]:
     """What the user hears as one-hots (made once for each of the few hundred cues there are)."""
-    return np.array(one_hot(PROXIMITIES, proximity) + one_hot(SOUNDS, direction) + one_hot(STATUSES, status),
-                    np.float32)
+    return (*one_hot(PROXIMITIES, proximity), *one_hot(SOUNDS, direction), *one_hot(STATUSES, status))
 
 
 class UserView:
@@ -103,13 +107,14 @@ class UserView:
         self.ground = Ground(match.preset)
         self.perception = user_map(match.seats["user"])
         self.trails: dict[int, np.ndarray] = {}  # by level: 1 where the user stood or passed
+        self.kinds: dict[int, np.ndarray] = {}  # by level: the window's planes of cell kinds, kept as cells are seen
         self.heard_at: Pos | None = None  # where the user stood at its last LOOK that heard stones hum
-        self.hum_rows = np.zeros((len(STONES), 6), np.float32)  # the hums' heard, bearing and levels columns
+        self.hum_rows = [_UNHEARD] * len(STONES)  # the hums' heard, bearing and levels columns (and 2 for _hums)
         self.sighting: tuple[Pos, float] | None = None  # where and when the Minotaur was last seen
         self.sighted: Pos | None = None  # where the user sees it now
         self.cells: dict[int, np.ndarray] = {}  # by level: the memory map's planes of cells, kept as cells are seen
         self.seen = 0  # how many cells of the perception's memory the planes hold
-        self.may_lie: dict[str, tuple[set[Pos], int, np.ndarray, np.ndarray]] = {}  # _may_lie's, by stone
+        self.may_lie: tuple[int, list[set[Pos]], np.ndarray] | None = None  # _may_lie's: level, sets, plane
         g = self.ground  # where each missing stone may still lie, by every hum heard and every cell seen
         self.search = StoneSearch({"x0": g.x0, "y0": g.y0, "z0": g.z0, "width": g.width, "height": g.height,
                                    "levels": g.levels}, self.perception.seen)
@@ -128,6 +133,7 @@ class UserView:
         fresh = list(islice(reversed(seen.items()), len(seen) - self.seen))  # the cells seen this turn
         for pos, kind in fresh:
             self._remember(pos, *_COARSE_KINDS[kind])
+        self._see(fresh)
         self.seen = len(seen)
         for e in result.events:
             if isinstance(e, ev.StonesHummed):
@@ -136,7 +142,7 @@ class UserView:
                 for stone, direction, levels in e.hums:
                     self.search.hear(stone, state.user, direction, levels)
             elif isinstance(e, ev.StoneGrabbed):
-                self.hum_rows[STONES.index(e.stone)] = 0.0
+                self.hum_rows[STONES.index(e.stone)] = _UNHEARD
         self.search.look(pos for pos, _ in fresh)
         for name, pos in self.perception.items.items():
             if name in STONES:
@@ -159,6 +165,20 @@ class UserView:
         for plane in planes:
             cells[plane, row, col] = 1
 
+    def _see(self, fresh: list[tuple[Pos, int]]) -> None:
+        """Set the kinds' planes of the cells seen this turn: a window is then a slice of its level's
+        planes (as the trail's), not the perception's remembered cells looked up through _KINDS every
+        turn. A cell seen lies within the margin (the perception's rows hold it with a narrower one)."""
+        for (x, y, z), kind in fresh:  # a few cells on a fifth of the turns: one at a time costs least
+            self._kinds(z)[:, y + RADIUS, x + RADIUS] = _KINDS[kind]
+
+    def _kinds(self, z: int) -> np.ndarray:
+        kinds = self.kinds.get(z)
+        if kinds is None:
+            kinds = self.kinds[z] = np.empty((_KINDS.shape[1], _LEVEL_SIDE, _LEVEL_SIDE), np.uint8)
+            kinds[:] = _KINDS[NOT_SEEN, :, None, None]
+        return kinds
+
     def _trail(self, z: int) -> np.ndarray:
         trail = self.trails.get(z)
         if trail is None:
@@ -170,26 +190,27 @@ class UserView:
         state = match.last.state  # its response's numbers read from it: the response (and its words) unbuilt
         here, cue = state.user, user_cue(state)
         held = set(state.inventory)
-        return {
-            "map": self._window(here),
-            "memory": self._memory(here),
-            "position": np.array(g.position(here), np.float32),
-            "stamina": np.array([stamina_pct(state)], np.float32),
-            "timers": np.array([min(match.turns / self.max_turns, 1.0), min(cue.cooldown_time / _SPANS_S[0], 1.0),
-                                min(cue.paralysis_time_left / _SPANS_S[1], 1.0),
-                                min(lantern_cooldown(state) / _SPANS_S[2], 1.0)], np.float32),
-            "cue": _cue(cue.proximity, cue.audio_direction, cue.temporal_status).copy(),
-            "exits": np.array(flags(DIRECTIONS, match.game.world.user_exits(here)), np.float32),
-            "hums": self._hums(here),
-            "items_seen": self._items(here),
-            "inventory": np.array([name in held for name in ITEM_ORDER], np.float32),
-            "sighting": self._sighting(here, state.tick / TICKS_PER_SECOND),
-        }
+        numbers = np.array([  # in _NUMBERS' order
+            *g.position(here),
+            stamina_pct(state),
+            min(match.turns / self.max_turns, 1.0), min(cue.cooldown_time / _SPANS_S[0], 1.0),
+            min(cue.paralysis_time_left / _SPANS_S[1], 1.0), min(lantern_cooldown(state) / _SPANS_S[2], 1.0),
+            *_cue(cue.proximity, cue.audio_direction, cue.temporal_status),
+            *flags(DIRECTIONS, match.game.world.user_exits(here)),
+            *self._hums(here),
+            *self._items(here),
+            *[float(name in held) for name in ITEM_ORDER],
+            *self._sighting(here, state.tick / TICKS_PER_SECOND),
+        ], np.float32)
+        obs = {"map": self._window(here), "memory": self._memory(here)}
+        for key, start, end in _SLICES:
+            obs[key] = numbers[start:end]
+        return obs
 
     def _window(self, here: Pos) -> np.ndarray:
         x, y, z = here
-        grid = window_planes(self.perception.remembered_area(x - RADIUS, y + RADIUS, SIDE, SIDE, z), _KINDS,
-                             len(WINDOW_PLANES))
+        grid = np.zeros((len(WINDOW_PLANES), SIDE, SIDE), np.uint8)
+        grid[:_KINDS.shape[1]] = self._kinds(z)[:, y:y + SIDE, x:x + SIDE][:, ::-1]
         for name, pos in self.perception.items.items():
             mark_window(grid, _W[item_plane(name)], here, pos)
         grid[_W["trail"]] = self._trail(z)[y:y + SIDE, x:x + SIDE][::-1]
@@ -206,60 +227,60 @@ class UserView:
         else:
             grid[:len(_CELL_PLANES)] = cells
         mark_coarse(grid, _M["you"], g, z, [here])
-        items = self.perception.items
-        for kind in KINDS:
-            mark_coarse(grid, _M[kind], g, z, [p for name, p in items.items() if ITEM[name].kind == kind])
+        for name, p in self.perception.items.items():  # each item seen on its kind's plane
+            if p[2] == z:
+                grid[(_M[ITEM[name].kind], *g.coarse_cell(p))] = 1
         if self.sighting is not None:
             mark_coarse(grid, _M["minotaur"], g, z, [self.sighting[0]])
-        held = self.match.game.state.inventory
-        for stone, places in self.search.candidates.items():
-            if stone not in held:
-                level, rows, cols = self._may_lie(stone, places)
-                if level == z:
-                    grid[_M["stone_may_lie"], rows, cols] = 1
+        grid[_M["stone_may_lie"]] = self._may_lie(z)
         return grid
 
-    def _may_lie(self, stone: str, places: set[Pos]) -> tuple[int, np.ndarray, np.ndarray]:
-        """The level and the coarse cells (rows, columns) of the places ``stone`` may lie in: worked out
-        when the search narrows them (it replaces the set, never changes it), not every turn: hundreds
-        of places, a few changes a game."""
-        known = self.may_lie.get(stone)
-        if known is None or known[0] is not places:
-            known = self.may_lie[stone] = (places, next(iter(places))[2], *self.ground.coarse_cells(places))
-        return known[1:]
+    def _may_lie(self, z: int) -> np.ndarray:
+        """The coarse cells of level ``z`` where a stone not held may still lie: worked out when the
+        search narrows (it replaces a stone's set of places, never changes it), a stone is grabbed or
+        the user changes level, not every turn: hundreds of places, a few changes a game."""
+        held = self.match.game.state.inventory
+        sets = [places for stone, places in self.search.candidates.items() if stone not in held]
+        known = self.may_lie
+        if known is None or known[0] != z or len(known[1]) != len(sets) or any(
+                a is not b for a, b in zip(known[1], sets)):
+            plane = np.zeros((COARSE, COARSE), np.uint8)
+            for places in sets:  # a stone's places all lie on the level it hums from
+                if next(iter(places))[2] == z:
+                    rows, cols = self.ground.coarse_cells(places)
+                    plane[rows, cols] = 1
+            known = self.may_lie = (z, sets, plane)
+        return known[2]
 
     def _hear(self, here: Pos, hums: tuple[tuple[str, str | None, int], ...]) -> None:
         """A LOOK's hums as the rows' first columns: heard (1), the bearing as a unit vector (east,
         north; 0, 0 straight above or below), the levels up as a fraction of the ground's."""
-        self.hum_rows[:] = 0.0
+        self.hum_rows = [_UNHEARD] * len(STONES)
         for stone, direction, levels in hums:
             east, north = COMPASS_VECTORS.get(direction or "", (0.0, 0.0))
             up = self.ground.offset(here, (here[0], here[1], here[2] + levels))[2]
-            self.hum_rows[STONES.index(stone), :4] = (1.0, east, north, up)
+            self.hum_rows[STONES.index(stone)] = (1.0, east, north, up, 0.0, 0.0)
 
-    def _hums(self, here: Pos) -> np.ndarray:
+    def _hums(self, here: Pos) -> list[float]:
         """Each stone's last hum (0 once held), and the way from where it was heard to here, so that a
         bearing heard elsewhere can be followed."""
-        hums = self.hum_rows.copy()
-        if self.heard_at is not None:
-            moved_east, moved_north, _ = self.ground.offset(self.heard_at, here)
-            heard = hums[:, 0] == 1.0
-            hums[heard, 4], hums[heard, 5] = moved_east, moved_north
-        return hums.ravel()
+        if self.heard_at is None:
+            return [n for row in self.hum_rows for n in row]
+        moved = self.ground.offset(self.heard_at, here)[:2]
+        return [n for row in self.hum_rows for n in (row[:4] + moved if row[0] == 1.0 else row)]
 
-    def _items(self, here: Pos) -> np.ndarray:
+    def _items(self, here: Pos) -> list[float]:
         """Each item seen lying (where last seen): known (1), and the way to it as fractions of the ground."""
-        items = np.zeros((len(ITEM_ORDER), 4), np.float32)
-        for i, name in enumerate(ITEM_ORDER):
-            pos = self.perception.items.get(name)
-            if pos is not None:
-                items[i] = (1.0, *self.ground.offset(here, pos))
-        return items.ravel()
+        seen = self.perception.items.get
+        numbers: list[float] = []
+        for name in ITEM_ORDER:
+            pos = seen(name)
+            numbers += (1.0, *self.ground.offset(here, pos)) if pos is not None else (0.0, 0.0, 0.0, 0.0)
+        return numbers
 
-    def _sighting(self, here: Pos, now_s: float) -> np.ndarray:
+    def _sighting(self, here: Pos, now_s: float) -> list[float]:
         """The Minotaur's last sighting: seen (1), the way to it, and its age as a fraction of a minute."""
         if self.sighting is None:
-            return np.zeros(5, np.float32)
+            return [0.0] * 5
         where, when = self.sighting
-        return np.array([1.0, *self.ground.offset(here, where), min((now_s - when) / SIGHTING_SPAN_S, 1.0)],
-                        np.float32)
+        return [1.0, *self.ground.offset(here, where), min((now_s - when) / SIGHTING_SPAN_S, 1.0)]

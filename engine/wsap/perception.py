@@ -139,9 +139,11 @@ class UserPerception:
     def _look_around(self, state: GameState, events: tuple[ev.Event, ...]) -> list[tuple[Pos, int]]:
         """Remember every cell seen from every cell walked through this turn; the new ones."""
         stops = [p for e in events if isinstance(e, ev.UserMoved) for p in e.path] + [state.user]
-        self.walked.update(stops)
-        new, seen = [], self.seen
+        new, seen, walked = [], self.seen, self.walked
         for stop in stops:
+            if stop in walked:  # looked from before: the labyrinth does not change, so it shows nothing new
+                continue
+            walked.add(stop)
             fresh = [cell for cell in self.world.visible_cells(stop) if cell[0] not in seen]  # most are known
             for pos, kind in fresh:
                 seen[pos] = kind
