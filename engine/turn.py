@@ -8,6 +8,7 @@ state object; otherwise it returns a new one.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from . import events as ev
@@ -114,23 +115,24 @@ def reject(world: World, state: GameState, problem: str, minotaur_problem: str =
     return TurnResult(state, error_report(world, state, problem, minotaur_problem), ())
 
 
+def _lying_in_reach(state: GameState) -> Iterator[tuple[str, Pos]]:
+    """The lying items within a step of the user on its level, in the state's order: what GRAB can reach."""
+    ux, uy, uz = state.user
+    return ((name, pos) for name, pos in state.items
+            if pos[2] == uz and abs(pos[0] - ux) + abs(pos[1] - uy) <= 1)
+
+
 def item_in_reach(state: GameState, wanted: str | None) -> tuple[str, Pos] | None:
     """The item GRAB would take: ``wanted``, or the first in reach when None."""
-    ux, uy, uz = state.user
-    for name, (x, y, z) in state.items:
-        if z == uz and abs(x - ux) + abs(y - uy) <= 1 and wanted in (None, name):
-            return name, (x, y, z)
-    return None
+    return next((item for item in _lying_in_reach(state) if wanted in (None, item[0])), None)
 
 
 def items_in_reach(state: GameState) -> set[tuple[str, Pos]]:
     """The lying items GRAB could take from where the user stands: ``item_in_reach`` of each name
     (the first of a name in reach), in one pass over the items rather than one a name."""
-    ux, uy, uz = state.user
     reach: dict[str, Pos] = {}
-    for name, (x, y, z) in state.items:
-        if z == uz and abs(x - ux) + abs(y - uy) <= 1:
-            reach.setdefault(name, (x, y, z))
+    for name, pos in _lying_in_reach(state):
+        reach.setdefault(name, pos)
     return set(reach.items())
 
 

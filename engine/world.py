@@ -271,8 +271,6 @@ _CHUNK_STEPS = tuple(tuple((index, step, 4 if inner >= 0 else tuple(HORIZONTAL.v
                            for inner, step, dcx, dcy, index in steps) for steps in _STEPS)
 _LEVEL_CHUNKS = CHUNKS_PER_SIDE * CHUNKS_PER_SIDE  # what a level up adds to a chunk's key
 _LOCAL_IDS = tuple(((i & 7) << X_SHIFT) + ((i >> 3) << Y_SHIFT) for i in range(CHUNK * CHUNK))  # in a chunk's cell ids
-# A cell id's chunk: x >> 3 is id >> _CHUNK_X, y >> 3 is (id >> _CHUNK_Y) & _CHUNK_MASK.
-_CHUNK_X, _CHUNK_Y, _CHUNK_MASK = X_SHIFT + 3, Y_SHIFT + 3, (1 << (X_SHIFT - Y_SHIFT - 3)) - 1
 _OPEN = bytes(int(kind in MINOTAUR_OPEN) for kind in range(256))  # by kind: 1 where the Minotaur may stand
 _ALL_OPEN, _NONE_OPEN = bytes([1]) * (CHUNK * CHUNK), bytes(CHUNK * CHUNK)
 _CHAR_TABLE = bytes(ord(CELL_CHARS[i]) if i < len(CELL_CHARS) else ord("?") for i in range(256))
