@@ -19,7 +19,11 @@ First (step 0, the policy before PPO: untrained, or as cloned) and then every
 on the held-out seeds with its Wilson 95 % interval, and the paired difference with random
 masked play on the same seeds (a Student t interval over seeds); the two yardsticks are
 measured once, first. The rows also go to ``<out>/curve.jsonl``, the model of the last row to
-``<out>/model.zip``. One core: torch is held to one thread and the envs (``--envs``, side by side for
+``<out>/model.zip`` (and the reward scaling's running figures to ``<out>/vecnormalize.pkl``).
+``--resume DIR`` goes on training the model saved in DIR for ``--steps`` more, with its own
+hyperparameters, appending to its curve: a run can be lengthened once its curve says it is still
+rising. The training env is built from the command line as ever: give the first run's ``--stages``,
+``--envs``, ``--normalize`` and end costs again, and another ``--seed`` for games it has not played. One core: torch is held to one thread and the envs (``--envs``, side by side for
 less correlated rollouts) run in process.
 
     .venv/bin/pip install -e '.[train]'
@@ -142,6 +146,8 @@ class LearningCurve(BaseCallback):
         with (self.out / "curve.jsonl").open("a", encoding="utf-8") as f:
             f.write(json.dumps(row) + "\n")
         model.save(self.out / "model.zip")  # the policy of the last row: a long run can be looked at, or stopped
+        if (scaling := model.get_vec_normalize_env()) is not None:
+            scaling.save(str(self.out / "vecnormalize.pkl"))
         return row
 
 
@@ -187,11 +193,21 @@ def main() -> None:
     parser.add_argument("--dagger", type=int, default=0,
                         help="DAgger rounds after the cloning: --demos steps more each, played by the policy and "
                              "labelled by the built-in user")
+    parser.add_argument("--resume", type=Path, metavar="DIR",
+                        help="go on training the model in DIR (an --out of an earlier run) for --steps more, "
+                             "with its hyperparameters, writing to DIR")
     parser.add_argument("--out", type=Path, default=Path("bench/results/ppo"))
     args = parser.parse_args()
+    if args.resume:
+        if not (args.resume / "model.zip").is_file():
+            parser.error(f"--resume {args.resume}: no model.zip there (give the --out folder of an earlier run)")
+        if args.demos:
+            parser.error("--resume goes on from a trained policy: --demos would clone over it")
+        args.out = args.resume
     torch.set_num_threads(1)
     args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "curve.jsonl").unlink(missing_ok=True)
+    if not args.resume:
+        (args.out / "curve.jsonl").unlink(missing_ok=True)
     plan = stages(args.stages)
     began = time.perf_counter()
     print(f"MaskablePPO on Labyrinth/User-v0: {args.steps:,} steps, stages {args.stages}; evaluation every "
@@ -208,9 +224,14 @@ def main() -> None:
         r = yardsticks[name]
         print(f"{label:>22}: escape {r['escape']:.3f} ({r['low']:.3f}..{r['high']:.3f}), caught {r['caught']:.2f}",
               flush=True)
-    (args.out / "yardsticks.json").write_text(json.dumps({"args": {k: str(v) for k, v in vars(args).items()},
-                                                          "stages": [asdict(s) for s in plan], **yardsticks},
-                                                         indent=1), encoding="utf-8")
+    settings = {"args": {k: str(v) for k, v in vars(args).items()}, "stages": [asdict(s) for s in plan]}
+    saved = args.out / "yardsticks.json"
+    if args.resume and saved.is_file():  # the first run's settings kept; each resume's added
+        earlier = json.loads(saved.read_text(encoding="utf-8"))
+        record = {**earlier, "resumes": [*earlier.get("resumes", []), settings]}
+    else:
+        record = {**settings, **yardsticks}
+    saved.write_text(json.dumps(record, indent=1), encoding="utf-8")
 
     envs = [LabyrinthEnv("user", preset=plan[0].preset, opponent=plan[0].opponent, max_turns=args.max_turns,
                          shaping=not args.no_shaping) for _ in range(args.envs)]
@@ -218,13 +239,20 @@ def main() -> None:
     worn = [EndCost(env, args.timeout_cost, args.caught_cost) if changed else env for env in envs]
     trained = DummyVecEnv([lambda env=env: env for env in worn])  # it calls factories: these give the envs made
     trained.seed(args.seed)  # each env's games drawn from its own generator, seeded seed, seed + 1, ...
-    if args.normalize:  # rewards scaled by a running estimate of the returns' spread; observations as they are
+    scaling = args.out / "vecnormalize.pkl"
+    if args.resume and scaling.is_file():  # the running figures the policy was trained under, taken up
+        trained = VecNormalize.load(str(scaling), trained)
+    elif args.normalize:  # rewards scaled by a running estimate of the returns' spread; observations as they are
         trained = VecNormalize(trained, norm_obs=False, norm_reward=True, gamma=args.gamma)
-    model = MaskablePPO("MultiInputPolicy", trained, learning_rate=args.lr, n_steps=args.n_steps, batch_size=args.batch,
-                        n_epochs=args.epochs, gamma=args.gamma, gae_lambda=0.95, ent_coef=args.ent, seed=args.seed,
-                        verbose=0,
-                        policy_kwargs={"features_extractor_class": NETWORKS[args.network],
-                                       "net_arch": {"pi": [128], "vf": [128]}})
+    if args.resume:
+        model = MaskablePPO.load(args.resume / "model.zip", env=trained, seed=args.seed)
+        print(f"resumed at step {model.num_timesteps:,} from {args.resume / 'model.zip'}", flush=True)
+    else:
+        model = MaskablePPO("MultiInputPolicy", trained, learning_rate=args.lr, n_steps=args.n_steps, batch_size=args.batch,
+                            n_epochs=args.epochs, gamma=args.gamma, gae_lambda=0.95, ent_coef=args.ent,
+                            seed=args.seed, verbose=0,
+                            policy_kwargs={"features_extractor_class": NETWORKS[args.network],
+                                           "net_arch": {"pi": [128], "vf": [128]}})
     demo_seeds: set[int] = set()
     if args.demos:
         demo_env = LabyrinthEnv("user", preset=plan[0].preset, opponent=plan[0].opponent, max_turns=args.max_turns,
@@ -237,7 +265,7 @@ def main() -> None:
               f"rounds, {cloned['labelled_steps']:,} steps more played by the policy ({cloned['labelled_games']} "
               f"games, {cloned['labelled_games_escaped']} escaped) and labelled by the built-in user; the "
               f"policy's likeliest action is the label on {cloned['agreement']:.0%} of them all", flush=True)
-        with (args.out / "yardsticks.json").open("r+", encoding="utf-8") as f:
+        with saved.open("r+", encoding="utf-8") as f:
             saved = json.load(f)
             f.seek(0)
             json.dump({**saved, "warm_start": cloned}, f, indent=1)
@@ -245,8 +273,10 @@ def main() -> None:
     print(f"{'step':>9}  {'wall':>10}  escape on held-out seeds (95% CI), paired difference with random (95% CI)",
           flush=True)
     curve.init_callback(model)
-    curve.evaluate()  # step 0: the policy before PPO (untrained, or as cloned)
-    model.learn(args.steps, callback=[Curriculum(envs, plan), curve, seeds])
+    curve.num_timesteps = model.num_timesteps
+    curve.next_at = (model.num_timesteps // args.eval_every + 1) * args.eval_every
+    curve.evaluate()  # the policy before this run's PPO: untrained, as cloned, or as resumed
+    model.learn(args.steps, callback=[Curriculum(envs, plan), curve, seeds], reset_num_timesteps=not args.resume)
     if curve.evaluated != curve.num_timesteps:
         curve.evaluate()
     overlap = (seeds.seeds | demo_seeds) & {g["seed"] for g in random_games}

@@ -91,3 +91,16 @@ def test_train_ppo_prints_a_learning_curve_from_step_zero(tmp_path):
     assert all(0 <= r["low"] <= r["escape"] <= r["high"] <= 1 for r in rows)
     assert "curriculum stage tiny against builtin" in run.stdout
     assert (out / "model.zip").is_file()
+
+    # --resume goes on from the saved policy and its reward scaling, appending to the same curve
+    run = subprocess.run(
+        [sys.executable, str(BENCH / "train_ppo.py"), "--resume", str(out), "--steps", "64", "--eval-every", "128",
+         "--eval-games", "2", "--max-turns", "8", "--normalize", "--seed", "1", "--stages", "tiny:builtin:0"],
+        capture_output=True, text=True, timeout=600, check=False)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert f"resumed at step {rows[-1]['step']:,}" in run.stdout
+    more = [json.loads(line) for line in (out / "curve.jsonl").read_text().splitlines()]
+    assert more[:len(rows)] == rows and more[len(rows)]["step"] == rows[-1]["step"]
+    assert more[-1]["step"] >= rows[-1]["step"] + 64
+    record = json.loads((out / "yardsticks.json").read_text())
+    assert record["args"]["caught_cost"] == "1.0" and record["resumes"][0]["args"]["seed"] == "1"
