@@ -5,7 +5,7 @@ sessions and drive their turns, nothing else changes a game."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -18,6 +18,7 @@ from labyrinth.agents.registry import make_agent
 from labyrinth.engine import Game, GameStateResponse, UserInput
 from labyrinth.engine import events as ev
 from labyrinth.engine.items import STONES, stones_held
+from labyrinth.engine.minotaur import routes_ahead
 from labyrinth.engine.presets import PRESETS
 from labyrinth.engine.turn import TurnResult
 from labyrinth.saves.experience import Experience
@@ -131,6 +132,12 @@ class PlaySession:
     @property
     def over(self) -> bool:
         return self.match.outcome is not None
+
+    def ahead(self) -> Iterator[object]:
+        """Work for the time the player spends reading, a step at a time: the Minotaur's likely first
+        routes (engine.minotaur.routes_ahead), so that the first key's turn is not the one that builds
+        the labyrinth it crosses. Changes nothing of the game; stale once a turn is played."""
+        return routes_ahead(self.game.world, self.game.state)
 
     def begin(self, command: UserInput) -> Turn:
         """A turn with the person's command; done at once when the command is refused or the game

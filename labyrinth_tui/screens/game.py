@@ -15,7 +15,7 @@ the commands queued behind a thinking Minotaur too; the log says so once."""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from rich.text import Text
@@ -171,6 +171,13 @@ class GameScreen(LookAndTravel):
         command.value = self.draft
         command.history.extend(said for said, _ in self.typed_ahead)
         self.call_after_refresh(self._play_typed_ahead)
+        self.call_after_refresh(self._work_ahead, self.session.ahead(), self.session.game.state)
+
+    def _work_ahead(self, steps: Iterator[object], state: object) -> None:
+        """A step of the session's work ahead, then the next at the next idle moment (a key waits for
+        one step at most, 100 ms on `full`); it stops for good once a turn is under way or played."""
+        if self.session.game.state is state and self.thinking is None and next(steps, None) is not None:
+            self.call_after_refresh(self._work_ahead, steps, state)
 
     # --- playing -----------------------------------------------------------
 

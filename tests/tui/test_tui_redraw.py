@@ -9,6 +9,8 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.widgets import Static
 
+from labyrinth.engine import Game
+from labyrinth.engine.minotaur import routes_ahead
 from labyrinth.tui.app import LabyrinthApp
 from labyrinth.tui.idle_gc import IDLE_S, OLD_THRESHOLD, IdleCollector
 from labyrinth.tui.screens.game import GameScreen
@@ -135,3 +137,23 @@ async def test_a_turn_lays_the_game_screen_out_no_more():
             await pilot.pause()
         assert screen.session.match.turns == turns + 3
         assert layouts == []
+
+
+
+async def test_the_minotaurs_first_routes_are_found_while_the_opening_is_read():
+    """On a wide ground the first search builds the chunks it crosses (80 ms on `full`, five times any
+    other turn): it is done between frames after the first one, so the first key's turn finds it made
+    (that this changes no game: tests/engine/test_routes_ahead.py)."""
+    fresh = Game.new(7, "small")
+    expected = list(routes_ahead(fresh.world, fresh.state))
+    app = LabyrinthApp(NewGame(7, "small", "normal", HUMAN, "builtin"), clock=lambda: 0.0)
+    async with app.run_test(size=(120, 40)) as pilot:
+        game = app.screen.session.game
+
+        def found() -> bool:
+            return all((game.state.minotaur, goal) in game.world.routes for goal in expected)
+        for _ in range(100):  # a route an idle moment: a loaded machine gives fewer of them per pause
+            if found():
+                break
+            await pilot.pause()
+        assert len(expected) == 4 and found() and game.state.turn == 0
