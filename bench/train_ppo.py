@@ -23,8 +23,9 @@ measured once, first. The rows also go to ``<out>/curve.jsonl``, the model of th
 ``--resume DIR`` goes on training the model saved in DIR for ``--steps`` more, with its own
 hyperparameters, appending to its curve: a run can be lengthened once its curve says it is still
 rising. The training env is built from the command line as ever: give the first run's ``--stages``,
-``--envs``, ``--normalize`` and end costs again, and another ``--seed`` for games it has not played. One core: torch is held to one thread and the envs (``--envs``, side by side for
-less correlated rollouts) run in process.
+``--envs``, ``--normalize`` and end costs again, and another ``--seed`` for games it has not played.
+One core: torch is held to one thread and the envs (``--envs``, side by side for less correlated
+rollouts) run in process.
 
     .venv/bin/pip install -e '.[train]'
     nohup .venv/bin/python bench/train_ppo.py --steps 1000000 --out bench/results/ppo > bench/results/ppo.log &
@@ -248,8 +249,8 @@ def main() -> None:
         model = MaskablePPO.load(args.resume / "model.zip", env=trained, seed=args.seed)
         print(f"resumed at step {model.num_timesteps:,} from {args.resume / 'model.zip'}", flush=True)
     else:
-        model = MaskablePPO("MultiInputPolicy", trained, learning_rate=args.lr, n_steps=args.n_steps, batch_size=args.batch,
-                            n_epochs=args.epochs, gamma=args.gamma, gae_lambda=0.95, ent_coef=args.ent,
+        model = MaskablePPO("MultiInputPolicy", trained, learning_rate=args.lr, n_steps=args.n_steps,
+                            batch_size=args.batch, n_epochs=args.epochs, gamma=args.gamma, gae_lambda=0.95, ent_coef=args.ent,
                             seed=args.seed, verbose=0,
                             policy_kwargs={"features_extractor_class": NETWORKS[args.network],
                                            "net_arch": {"pi": [128], "vf": [128]}})
@@ -266,9 +267,9 @@ def main() -> None:
               f"games, {cloned['labelled_games_escaped']} escaped) and labelled by the built-in user; the "
               f"policy's likeliest action is the label on {cloned['agreement']:.0%} of them all", flush=True)
         with saved.open("r+", encoding="utf-8") as f:
-            saved = json.load(f)
+            record = json.load(f)
             f.seek(0)
-            json.dump({**saved, "warm_start": cloned}, f, indent=1)
+            json.dump({**record, "warm_start": cloned}, f, indent=1)
     curve, seeds = LearningCurve(args, random_games, args.out), SeedLog(envs)
     print(f"{'step':>9}  {'wall':>10}  escape on held-out seeds (95% CI), paired difference with random (95% CI)",
           flush=True)
