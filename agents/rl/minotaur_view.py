@@ -66,8 +66,8 @@ _NUMBERS = tuple(key for key in SPACES if key not in ("map", "memory"))
 _ENDS = np.cumsum([spaces.flatdim(SPACES[key]) for key in _NUMBERS]).tolist()
 _SLICES = tuple(zip(_NUMBERS, [0, *_ENDS[:-1]], _ENDS))
 _TIMED = slice(_SLICES[_NUMBERS.index("timers")][1] + 1, _SLICES[_NUMBERS.index("timers")][2])  # _SPANS_S's
-_ITEM_W = {name: _W[item_plane(name)] for name in ITEM_ORDER}  # each item's window plane, named once
-_ITEM_M = {name: _M[ITEM[name].kind] for name in ITEM_ORDER}  # and its kind's memory plane
+_ITEM_W: dict[str, int] = {name: _W[item_plane(name)] for name in ITEM_ORDER}  # each item's window plane, named once
+_ITEM_M: dict[str, int] = {name: _M[ITEM[name].kind] for name in ITEM_ORDER}  # and its kind's memory plane
 _UNKNOWN = (0.0,) * 4  # an item's four numbers when it is not lying
 
 
@@ -92,7 +92,7 @@ class MinotaurView:
         match, g = self.match, self.ground
         o = match.last.observation
         here = _xyz(o.position)
-        items = [(i.name, _xyz(i.position)) for i in o.items]
+        items: list[tuple[str, Pos]] = [(i.name, _xyz(i.position)) for i in o.items]
         numbers = np.array([  # in _NUMBERS' order; the three timers of _SPANS_S scaled below, in float32
             *g.position(here),
             min(match.turns / self.max_turns, 1.0), o.cooldown_time, o.jump_time_left, o.paralysis_time_left,
