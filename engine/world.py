@@ -15,6 +15,7 @@ from .maze import chunk_ramp, generate_chunk, ramp_cell
 from .presets import Bounds
 
 ChunkKey = tuple[int, int, int]  # (cx, cy, z)
+_ROCK_CHUNK = bytes([ROCK]) * (CHUNK * CHUNK)  # a chunk outside the cube, as chunk_cells gives it
 
 
 class World:
@@ -56,6 +57,14 @@ class World:
         if found is None:
             found = self._ramp_cells[key] = ramp_cell(seed, cx, cy, z)
         return found
+
+    def chunk_cells(self, cx: int, cy: int, z: int) -> bytes:
+        """The kinds of chunk (cx, cy, z)'s cells, a byte each, row by row from its southern row (the
+        cell (x, y) at ``(y % CHUNK) * CHUNK + x % CHUNK``); all ROCK for a chunk outside the cube: a
+        map read a chunk at a time, in one piece rather than CHUNK rows."""
+        if not (0 <= cx < CHUNKS_PER_SIDE and 0 <= cy < CHUNKS_PER_SIDE and 0 <= z < WORLD_LEVELS):
+            return _ROCK_CHUNK
+        return self._chunk(cx, cy, z)
 
     def row(self, x0: int, width: int, y: int, z: int) -> bytes:
         """The kinds of ``width`` cells eastward from (x0, y, z), a byte each (ROCK outside the cube):

@@ -187,7 +187,11 @@ def command(role: str, action: Any) -> Command:
     return commands[number]
 
 
+# Each role's tests of its commands, in order: read every step, without a Command's attribute lookup apiece.
+_POSSIBLE = {role: tuple(c.possible for c in commands) for role, commands in COMMANDS.items()}
+
+
 def action_mask(match: Match, role: str) -> np.ndarray:
     """1 for each command that can be carried out now, 0 for the others."""
     now = MOMENTS[role](match)
-    return np.array([c.possible(match, now) for c in COMMANDS[role]], np.int8)
+    return np.array([possible(match, now) for possible in _POSSIBLE[role]], np.int8)

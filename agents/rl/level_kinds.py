@@ -38,10 +38,12 @@ class LevelKinds:
         return self.kinds[row:row + height, col:col + width]
 
     def _read_chunk(self, cx: int, cy: int) -> None:
-        """Copy the cells of chunk (cx, cy) that lie in the array, row by row."""
+        """Copy the cells of chunk (cx, cy) that lie in the array, in one piece (its rows turned north first)."""
         self._read.add((cx, cy))
         rows, cols = self.kinds.shape
         west, east = max(cx * CHUNK, self.west), min((cx + 1) * CHUNK, self.west + cols)
-        for y in range(max(cy * CHUNK, self.north - rows + 1), min((cy + 1) * CHUNK, self.north + 1)):
-            self.kinds[self.north - y, west - self.west:east - self.west] = np.frombuffer(
-                self.world.row(west, east - west, y, self.z), np.uint8)
+        top = (cy + 1) * CHUNK - 1  # the chunk's northern row
+        south, north = max(cy * CHUNK, self.north - rows + 1), min(top, self.north)
+        cells = np.frombuffer(self.world.chunk_cells(cx, cy, self.z), np.uint8).reshape(CHUNK, CHUNK)[::-1]
+        self.kinds[self.north - north:self.north - south + 1, west - self.west:east - self.west] = \
+            cells[top - north:top - south + 1, west - cx * CHUNK:east - cx * CHUNK]

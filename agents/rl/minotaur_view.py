@@ -60,6 +60,15 @@ SPACES: dict[str, spaces.Space] = {
     "items_lying": unit_box(len(ITEM_ORDER) * 4, signed=True),  # four numbers an item, in ITEM_ORDER
     "intruder": unit_box(2 * 5, signed=True),  # the last sighting's five numbers, then the last noise's
 }
+# The numbers' keys (all but the planes): made each step as one list and one array, each key a slice of it
+# (a new array every step), as the user's are (user_view.py), rather than eight small arrays.
+_NUMBERS = tuple(key for key in SPACES if key not in ("map", "memory"))
+_ENDS = np.cumsum([spaces.flatdim(SPACES[key]) for key in _NUMBERS]).tolist()
+_SLICES = tuple(zip(_NUMBERS, [0, *_ENDS[:-1]], _ENDS))
+_TIMED = slice(_SLICES[_NUMBERS.index("timers")][1] + 1, _SLICES[_NUMBERS.index("timers")][2])  # _SPANS_S's
+_ITEM_W: dict[str, int] = {name: _W[item_plane(name)] for name in ITEM_ORDER}  # each item's window plane, named once
+_ITEM_M: dict[str, int] = {name: _M[ITEM[name].kind] for name in ITEM_ORDER}  # and its kind's memory plane
+_UNKNOWN = (0.0,) * 4  # an item's four numbers when it is not lying
 
 
 def _xyz(c: Any) -> Pos:
@@ -83,25 +92,26 @@ class MinotaurView:
         match, g = self.match, self.ground
         o = match.last.observation
         here = _xyz(o.position)
-        return {
-            "map": self._window(o, here),
-            "memory": self._memory(o, here),
-            "position": np.array(g.position(here), np.float32),
-            "timers": np.array([min(match.turns / self.max_turns, 1.0),
-                                *np.minimum(np.array([o.cooldown_time, o.jump_time_left, o.paralysis_time_left],
-                                                     np.float32) / _SPANS_S, 1.0)], np.float32),
-            "cue": np.array(one_hot(STATUSES, o.temporal_status) + [float(o.sees_user), float(o.noises_heard > 0)],
-                            np.float32),
-            "exits": np.array(flags(DIRECTIONS, o.visible_paths), np.float32),
-            "items_lying": self._items(o, here),
-            "intruder": np.array(self._trace(o.last_seen, here, o.game_time)
-                                 + self._trace(o.last_heard, here, o.game_time), np.float32),
-        }
+        items: list[tuple[str, Pos]] = [(i.name, _xyz(i.position)) for i in o.items]
+        numbers = np.array([  # in _NUMBERS' order; the three timers of _SPANS_S scaled below, in float32
+            *g.position(here),
+            min(match.turns / self.max_turns, 1.0), o.cooldown_time, o.jump_time_left, o.paralysis_time_left,
+            *one_hot(STATUSES, o.temporal_status), float(o.sees_user), float(o.noises_heard > 0),
+            *flags(DIRECTIONS, o.visible_paths),
+            *self._items(items, here),
+            *self._trace(o.last_seen, here, o.game_time), *self._trace(o.last_heard, here, o.game_time),
+        ], np.float32)
+        timed = numbers[_TIMED]
+        np.minimum(timed / _SPANS_S, 1.0, out=timed)
+        obs = {"map": self._window(o, items, here), "memory": self._memory(o, items, here)}
+        for key, start, end in _SLICES:
+            obs[key] = numbers[start:end]
+        return obs
 
-    def _window(self, o: Any, here: Pos) -> np.ndarray:
+    def _window(self, o: Any, items: list[tuple[str, Pos]], here: Pos) -> np.ndarray:
         grid = window_planes(self._cells(here), _KINDS, len(WINDOW_PLANES))
-        for item in o.items:
-            mark_window(grid, _W[item_plane(item.name)], here, _xyz(item.position))
+        for name, pos in items:
+            mark_window(grid, _ITEM_W[name], here, pos)
         if o.user_position:
             mark_window(grid, _W["intruder"], here, _xyz(o.user_position))
         if o.last_heard:
@@ -110,13 +120,14 @@ class MinotaurView:
             mark_window(grid, _W["sighting"], here, _xyz(o.last_seen.position))
         return grid
 
-    def _memory(self, o: Any, here: Pos) -> np.ndarray:
+    def _memory(self, o: Any, items: list[tuple[str, Pos]], here: Pos) -> np.ndarray:
         g, z = self.ground, here[2]
         grid = np.zeros((len(MEMORY_PLANES), COARSE, COARSE), np.uint8)
         grid[:_M["ramp"] + 1] = self._level(z)
         mark_coarse(grid, _M["you"], g, z, [here])
-        for kind in KINDS:
-            mark_coarse(grid, _M[kind], g, z, [_xyz(i.position) for i in o.items if ITEM[i.name].kind == kind])
+        for name, pos in items:  # each item on its kind's plane
+            if pos[2] == z:
+                grid[(_ITEM_M[name], *g.coarse_cell(pos))] = 1
         if o.last_heard:
             mark_coarse(grid, _M["noise"], g, z, [_xyz(o.last_heard.position)])
         if o.last_seen:
@@ -154,14 +165,14 @@ class MinotaurView:
                                                         np.isin(kinds, (RAMP_UP, RAMP_DOWN))]).view(np.uint8))
         return planes
 
-    def _items(self, o: Any, here: Pos) -> np.ndarray:
+    def _items(self, items: list[tuple[str, Pos]], here: Pos) -> list[float]:
         """Each item lying (it knows where): there (1), and the way to it as fractions of the ground."""
-        items = np.zeros((len(ITEM_ORDER), 4), np.float32)
-        where = {i.name: _xyz(i.position) for i in o.items}
-        for k, name in enumerate(ITEM_ORDER):
-            if name in where:
-                items[k] = (1.0, *self.ground.offset(here, where[name]))
-        return items.ravel()
+        where = dict(items)
+        numbers: list[float] = []
+        for name in ITEM_ORDER:
+            pos = where.get(name)
+            numbers += (1.0, *self.ground.offset(here, pos)) if pos is not None else _UNKNOWN
+        return numbers
 
     def _trace(self, trace: Any, here: Pos, now_s: float) -> list[float]:
         """A sighting or a noise: known (1), the way to it, its age as a fraction of a minute."""

@@ -5,7 +5,10 @@ They are read from the turn's events, like everything that tells what happened.
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from .. import events as ev
+from ..items import stones_held
 from .types import Achievement
 
 USER_ACHIEVEMENTS = {
@@ -25,14 +28,15 @@ MINOTAUR_ACHIEVEMENTS = {
 }
 
 
-def user_unlocked(events: tuple[ev.Event, ...], stones_held: int) -> set[str]:
-    """The user's achievements earned by this turn's events (before any were already had)."""
+def user_unlocked(events: tuple[ev.Event, ...], inventory: Collection[str]) -> set[str]:
+    """The user's achievements earned by this turn's events (before any were already had), with
+    ``inventory`` the user's after the turn. The stones held and whether the user was caught are
+    read only when an event asks: every RL step calls this, and most turns earn nothing."""
     names = set()
-    caught = any(isinstance(e, ev.UserCaught) for e in events)
     for e in events:
         if isinstance(e, ev.StoneGrabbed):
             names.add("first_stone")
-            if stones_held >= 2:
+            if stones_held(inventory) >= 2:
                 names.add("two_stones")
         elif isinstance(e, ev.UserEscaped):
             names.add("escaped")
@@ -40,7 +44,7 @@ def user_unlocked(events: tuple[ev.Event, ...], stones_held: int) -> set[str]:
             names.add("lantern_found")
         elif isinstance(e, ev.LanternUsed):
             names.add("lantern_paralysis")
-        elif isinstance(e, ev.WhineHeard) and e.near and not caught:
+        elif isinstance(e, ev.WhineHeard) and e.near and not any(isinstance(c, ev.UserCaught) for c in events):
             names.add("whine_survivor")
     return names
 

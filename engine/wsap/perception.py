@@ -315,7 +315,8 @@ class MinotaurPerception:
         if result.status == "ERROR":
             self.events.append(Event(result.observation.message, "error", state.turn))
         return self.handed.hand(Deferred(lambda: self._main(result.observation),
-                                         lambda: {"details": self._details(result.minotaur_fields())}))
+                                         lambda: {"details": self._details(result.minotaur_fields())},
+                                         location=lambda: {"location": self._location(result.observation)}))
 
     def _details(self, obs: dict[str, Any]) -> dict[str, Any]:
         """The observation's numbers as plain data (what the built-in Minotaur reads): no model built for them."""
@@ -347,20 +348,11 @@ class MinotaurPerception:
         if obs.jump_time_left:
             effects.append(Effect("out_of_time", "out of time", obs.jump_time_left))
         terrain = [Terrain("ramp" if "RAMP" in d else "passage", d, True) for d in obs.visible_paths]
-        b = obs.hunting_ground
         return {
             "status": {"game_time_s": obs.game_time, "temporal_status": obs.temporal_status,
                        "jump_cooldown_s": obs.cooldown_time, "sees_intruder": obs.sees_user,
                        "footsteps_heard_last_turn": obs.noises_heard, "note": obs.message},
             "inventory": {},
-            "location": Location(here, f"level {here[2]}",
-                                 f"({here[0]}, {here[1]}) on level {here[2]}; ways out: {', '.join(obs.visible_paths)}. "
-                                 f"Hunting ground: x {b.x0}..{b.x0 + b.width - 1}, y {b.y0}..{b.y0 + b.height - 1}, "
-                                 f"levels {b.z0}..{b.z0 + b.levels - 1}. Your labyrinth around you (north up; M you, "
-                                 f"# rock, . floor, = crawlway, ^ v ramps, {MARKS_LEGEND}):\n"
-                                 + map_window(labyrinth_window(self.world, here), here,
-                                              {**{(i.position.x, i.position.y, i.position.z): LETTERS[i.name]
-                                                  for i in obs.items}, here: "M"})),
             "nearby_entities": entities, "nearby_terrain": terrain, "active_effects": effects,
             "current_goals": [Goal("catch", "Step onto the intruder's cell before it holds all three stones", "main",
                                    f"{len(STONES) - sum(ITEM[i.name].needed for i in obs.items)}/{len(STONES)} "
@@ -368,6 +360,19 @@ class MinotaurPerception:
                                    clues or ["no trace of the intruder yet: listen, guard the stones"])],
             "recent_events": list(self.events), "step": obs.turn, "time_of_day": None,
         }
+
+    def _location(self, obs: MinotaurObservation) -> Location:
+        """Where it is and its labyrinth around it: apart from the rest, as the user's location is (its map
+        is most of the cost, and the built-in Minotaur, whose plan reads its goals, never reads it)."""
+        here, b = (obs.position.x, obs.position.y, obs.position.z), obs.hunting_ground
+        return Location(here, f"level {here[2]}",
+                        f"({here[0]}, {here[1]}) on level {here[2]}; ways out: {', '.join(obs.visible_paths)}. "
+                        f"Hunting ground: x {b.x0}..{b.x0 + b.width - 1}, y {b.y0}..{b.y0 + b.height - 1}, "
+                        f"levels {b.z0}..{b.z0 + b.levels - 1}. Your labyrinth around you (north up; M you, "
+                        f"# rock, . floor, = crawlway, ^ v ramps, {MARKS_LEGEND}):\n"
+                        + map_window(labyrinth_window(self.world, here), here,
+                                     {**{(i.position.x, i.position.y, i.position.z): LETTERS[i.name]
+                                         for i in obs.items}, here: "M"}))
 
 
 def _distance(a: Pos, b: Pos) -> int:

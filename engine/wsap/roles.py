@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
 from .. import events as ev
-from ..items import STONES
 from ..schemas import GameStateResponse, MinotaurDecision, MinotaurObservation, UserInput
 from ..state import GameState
 from ..turn import TurnResult
@@ -83,7 +82,7 @@ USER_NOOP: UserInput = to_user_input(Action(NOOP))
 MINOTAUR_NOOP: MinotaurDecision = to_minotaur_decision(Action(NOOP))
 USER: Role[GameStateResponse] = Role("user", "minotaur", USER_DESCRIPTION, USER_ACTIONS, UserInput, USER_NOOP,
             USER_ACHIEVEMENTS, UserPerception, to_user_input, lambda r: r.response, user_reward,
-            lambda events, state: user_unlocked(events, sum(s in state.inventory for s in STONES)),
+            lambda events, state: user_unlocked(events, state.inventory),
             lambda r: r.status == "ERROR")
 MINOTAUR: Role[MinotaurObservation] = Role("minotaur", "user", MINOTAUR_DESCRIPTION, MINOTAUR_ACTIONS, MinotaurDecision,
                 MINOTAUR_NOOP, MINOTAUR_ACHIEVEMENTS, MinotaurPerception, to_minotaur_decision,

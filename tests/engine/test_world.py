@@ -125,6 +125,15 @@ def test_a_row_read_a_chunk_at_a_time_is_the_cells_one_by_one(x0, width, y, z):
     assert world.row(x0, width, y, z) == bytes(world.cell(x, y, z) for x in range(x0, x0 + width))
 
 
+
+@given(cx=st.integers(-2, WORLD_SIZE // CHUNK + 1), cy=st.integers(-2, WORLD_SIZE // CHUNK + 1),
+       z=st.integers(-1, WORLD_LEVELS))
+def test_a_chunk_read_in_one_piece_is_its_cells_one_by_one(cx, cy, z):
+    world = World(5)
+    assert world.chunk_cells(cx, cy, z) == bytes(world.cell(cx * CHUNK + i % CHUNK, cy * CHUNK + i // CHUNK, z)
+                                                 for i in range(CHUNK * CHUNK))
+
+
 cells_of_the_cube = st.tuples(st.integers(0, WORLD_SIZE - 1), st.integers(0, WORLD_SIZE - 1),
                               st.integers(0, WORLD_LEVELS - 1))
 
