@@ -31,6 +31,7 @@ from .planes import (
     kind_table,
     mark_coarse,
     mark_window,
+    number_slices,
     one_hot,
     planes_space,
     unit_box,
@@ -60,15 +61,10 @@ SPACES: dict[str, spaces.Space] = {
     "items_lying": unit_box(len(ITEM_ORDER) * 4, signed=True),  # four numbers an item, in ITEM_ORDER
     "intruder": unit_box(2 * 5, signed=True),  # the last sighting's five numbers, then the last noise's
 }
-# The numbers' keys (all but the planes): made each step as one list and one array, each key a slice of it
-# (a new array every step), as the user's are (user_view.py), rather than eight small arrays.
-_NUMBERS = tuple(key for key in SPACES if key not in ("map", "memory"))
-_ENDS = np.cumsum([spaces.flatdim(SPACES[key]) for key in _NUMBERS]).tolist()
-_SLICES = tuple(zip(_NUMBERS, [0, *_ENDS[:-1]], _ENDS))
-_TIMED = slice(_SLICES[_NUMBERS.index("timers")][1] + 1, _SLICES[_NUMBERS.index("timers")][2])  # _SPANS_S's
+_SLICES = number_slices(SPACES)
+_TIMED = slice(_SLICES["timers"].start + 1, _SLICES["timers"].stop)  # the timers _SPANS_S scales
 _ITEM_W: dict[str, int] = {name: _W[item_plane(name)] for name in ITEM_ORDER}  # each item's window plane, named once
 _ITEM_M: dict[str, int] = {name: _M[ITEM[name].kind] for name in ITEM_ORDER}  # and its kind's memory plane
-_UNKNOWN = (0.0,) * 4  # an item's four numbers when it is not lying
 
 
 def _xyz(c: Any) -> Pos:
@@ -93,20 +89,18 @@ class MinotaurView:
         o = match.last.observation
         here = _xyz(o.position)
         items: list[tuple[str, Pos]] = [(i.name, _xyz(i.position)) for i in o.items]
-        numbers = np.array([  # in _NUMBERS' order; the three timers of _SPANS_S scaled below, in float32
+        numbers = np.array([  # in _SLICES' order; the three timers of _SPANS_S scaled below, in float32
             *g.position(here),
             min(match.turns / self.max_turns, 1.0), o.cooldown_time, o.jump_time_left, o.paralysis_time_left,
             *one_hot(STATUSES, o.temporal_status), float(o.sees_user), float(o.noises_heard > 0),
             *flags(DIRECTIONS, o.visible_paths),
-            *self._items(items, here),
+            *g.items(here, dict(items)),
             *self._trace(o.last_seen, here, o.game_time), *self._trace(o.last_heard, here, o.game_time),
         ], np.float32)
         timed = numbers[_TIMED]
         np.minimum(timed / _SPANS_S, 1.0, out=timed)
-        obs = {"map": self._window(o, items, here), "memory": self._memory(o, items, here)}
-        for key, start, end in _SLICES:
-            obs[key] = numbers[start:end]
-        return obs
+        return {"map": self._window(o, items, here), "memory": self._memory(o, items, here),
+                **{key: numbers[where] for key, where in _SLICES.items()}}
 
     def _window(self, o: Any, items: list[tuple[str, Pos]], here: Pos) -> np.ndarray:
         grid = window_planes(self._cells(here), _KINDS, len(WINDOW_PLANES))
@@ -164,15 +158,6 @@ class MinotaurView:
                                                         kinds == CRAWLWAY,
                                                         np.isin(kinds, (RAMP_UP, RAMP_DOWN))]).view(np.uint8))
         return planes
-
-    def _items(self, items: list[tuple[str, Pos]], here: Pos) -> list[float]:
-        """Each item lying (it knows where): there (1), and the way to it as fractions of the ground."""
-        where = dict(items)
-        numbers: list[float] = []
-        for name in ITEM_ORDER:
-            pos = where.get(name)
-            numbers += (1.0, *self.ground.offset(here, pos)) if pos is not None else _UNKNOWN
-        return numbers
 
     def _trace(self, trace: Any, here: Pos, now_s: float) -> list[float]:
         """A sighting or a noise: known (1), the way to it, its age as a fraction of a minute."""

@@ -10,7 +10,7 @@ preset (a block of the ground a cell: 1 x 1 on tiny, 3 x 3 on standard).
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from itertools import chain
 from typing import Any
 
@@ -18,6 +18,7 @@ import numpy as np
 from gymnasium import spaces
 
 from labyrinth.engine.geometry import Pos
+from labyrinth.engine.items import ITEM_ORDER
 from labyrinth.engine.presets import PRESETS
 
 # The egocentric window: 15 x 15 around the role, wider than the WSAP text's 11 x 11 so that its planes are
@@ -26,6 +27,17 @@ RADIUS = 7
 SIDE = 2 * RADIUS + 1
 COARSE = 16  # the coarse map's side, in blocks of the hunting ground
 OFF = 255  # the kind a map gives a cell not seen
+PLANES = ("map", "memory")  # the observations' keys that are planes; every other key holds numbers
+_NOT_LYING = (0.0,) * 4  # an item's four numbers where it is not known to lie
+
+
+def number_slices(space: Mapping[str, spaces.Space]) -> dict[str, slice]:
+    """Where each key of an observation's ``space`` but the planes lies in one flat array of its numbers,
+    in the space's order: each step makes the numbers as one list and one array, each key a slice of it
+    (a new array every step, as Gymnasium's callers keep them), rather than a small array a key."""
+    keys = [key for key in space if key not in PLANES]
+    ends = np.cumsum([spaces.flatdim(space[key]) for key in keys]).tolist()
+    return {key: slice(start, end) for key, start, end in zip(keys, [0, *ends[:-1]], ends, strict=True)}
 
 
 def planes_space(planes: int, side: int) -> spaces.Box:
@@ -88,6 +100,14 @@ class Ground:
         """The way from ``frm`` to ``to`` as fractions of the ground's width, height and levels, in [-1, 1]."""
         return (_clip((to[0] - frm[0]) / self.spans[0]), _clip((to[1] - frm[1]) / self.spans[1]),
                 _clip((to[2] - frm[2]) / self.spans[2]))
+
+    def items(self, here: Pos, lying: Mapping[str, Pos]) -> list[float]:
+        """Four numbers an item, in ITEM_ORDER: known to lie somewhere (1), and the way there from ``here``."""
+        numbers: list[float] = []
+        for name in ITEM_ORDER:
+            pos = lying.get(name)
+            numbers += (1.0, *self.offset(here, pos)) if pos is not None else _NOT_LYING
+        return numbers
 
     def coarse_cell(self, p: Pos) -> tuple[int, int]:
         """The coarse map's (row, column) of ``p``, north first, clipped to the map's edge."""

@@ -47,6 +47,7 @@ from .planes import (
     kind_table,
     mark_coarse,
     mark_window,
+    number_slices,
     one_hot,
     planes_space,
     unit_box,
@@ -85,11 +86,7 @@ SPACES: dict[str, spaces.Space] = {
     "inventory": unit_box(len(ITEM_ORDER)),
     "sighting": unit_box(5, signed=True),
 }
-# The numbers' keys (all but the planes): made each step as one list and one array, each key a slice of
-# it (a new array every step, as Gymnasium's callers keep them), rather than nine small arrays.
-_NUMBERS = tuple(key for key in SPACES if key not in ("map", "memory"))
-_ENDS = np.cumsum([spaces.flatdim(SPACES[key]) for key in _NUMBERS]).tolist()
-_SLICES = tuple(zip(_NUMBERS, [0, *_ENDS[:-1]], _ENDS))
+_SLICES = number_slices(SPACES)
 _UNHEARD = (0.0,) * 6  # a stone's row of ``hum_rows`` before a LOOK hears it, and once held
 
 
@@ -190,7 +187,7 @@ class UserView:
         state = match.last.state  # its response's numbers read from it: the response (and its words) unbuilt
         here, cue = state.user, user_cue(state)
         held = set(state.inventory)
-        numbers = np.array([  # in _NUMBERS' order
+        numbers = np.array([  # in _SLICES' order
             *g.position(here),
             stamina_pct(state),
             min(match.turns / self.max_turns, 1.0), min(cue.cooldown_time / _SPANS_S[0], 1.0),
@@ -198,14 +195,12 @@ class UserView:
             *_cue(cue.proximity, cue.audio_direction, cue.temporal_status),
             *flags(DIRECTIONS, match.game.world.user_exits(here)),
             *self._hums(here),
-            *self._items(here),
+            *self.ground.items(here, self.perception.items),
             *[float(name in held) for name in ITEM_ORDER],
             *self._sighting(here, state.tick / TICKS_PER_SECOND),
         ], np.float32)
-        obs = {"map": self._window(here), "memory": self._memory(here)}
-        for key, start, end in _SLICES:
-            obs[key] = numbers[start:end]
-        return obs
+        return {"map": self._window(here), "memory": self._memory(here),
+                **{key: numbers[where] for key, where in _SLICES.items()}}
 
     def _window(self, here: Pos) -> np.ndarray:
         x, y, z = here
@@ -268,15 +263,6 @@ class UserView:
             return [n for row in self.hum_rows for n in row]
         moved = self.ground.offset(self.heard_at, here)[:2]
         return [n for row in self.hum_rows for n in (row[:4] + moved if row[0] == 1.0 else row)]
-
-    def _items(self, here: Pos) -> list[float]:
-        """Each item seen lying (where last seen): known (1), and the way to it as fractions of the ground."""
-        seen = self.perception.items.get
-        numbers: list[float] = []
-        for name in ITEM_ORDER:
-            pos = seen(name)
-            numbers += (1.0, *self.ground.offset(here, pos)) if pos is not None else (0.0, 0.0, 0.0, 0.0)
-        return numbers
 
     def _sighting(self, here: Pos, now_s: float) -> list[float]:
         """The Minotaur's last sighting: seen (1), the way to it, and its age as a fraction of a minute."""
