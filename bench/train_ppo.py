@@ -250,8 +250,8 @@ def main() -> None:
         print(f"resumed at step {model.num_timesteps:,} from {args.resume / 'model.zip'}", flush=True)
     else:
         model = MaskablePPO("MultiInputPolicy", trained, learning_rate=args.lr, n_steps=args.n_steps,
-                            batch_size=args.batch, n_epochs=args.epochs, gamma=args.gamma, gae_lambda=0.95, ent_coef=args.ent,
-                            seed=args.seed, verbose=0,
+                            batch_size=args.batch, n_epochs=args.epochs, gamma=args.gamma, gae_lambda=0.95,
+                            ent_coef=args.ent, seed=args.seed, verbose=0,
                             policy_kwargs={"features_extractor_class": NETWORKS[args.network],
                                            "net_arch": {"pi": [128], "vf": [128]}})
     demo_seeds: set[int] = set()

@@ -138,7 +138,8 @@ class World:
         and asks ``minotaur_moves`` for the others (read only: that method is its one writer)."""
         return self._paths
 
-    def moves_within(self, chunks: Iterable[ChunkKey]) -> tuple[dict[int, tuple[int, ...]], Callable[[int], tuple[int, ...]]]:
+    def moves_within(self, chunks: Iterable[ChunkKey]
+                     ) -> tuple[dict[int, tuple[int, ...]], Callable[[int], tuple[int, ...]]]:
         """``minotaur_moves`` among the cells of ``chunks`` only, (cx, cy, z) keys, for a search confined
         to them (a PATHFIND corridor), which generates no chunk outside them: a table of the moves worked
         out so far, to read first, and the function that answers for any other cell. A search expands
