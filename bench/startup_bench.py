@@ -33,6 +33,10 @@ IMPORTS = {
     "play: parser, parse, the app and screens": "from labyrinth.tui import cli; cli.parser().parse_args(['play']); "
                                                 "import labyrinth.tui.app",
     "labyrinth.engine alone": "import labyrinth.engine",
+    # The floor of any pipe whose traffic pydantic validates: the library, its plugin scan (at the first model)
+    # and one model built and used; the pipe builds the schemas' models on top of this.
+    "pydantic and one model (a validated pipe's floor)": "import pydantic\nclass M(pydantic.BaseModel):\n"
+                                                         "    x: int\nM.model_validate(dict(x=1))",
 }
 TIMED = ("import time; wall, cpu = time.perf_counter(), time.process_time()\n{code}\n"
          "print(time.perf_counter() - wall, time.process_time() - cpu)")
@@ -62,6 +66,18 @@ def gsm_first_answer(labyrinth: str, env: dict[str, str]) -> tuple[float, float]
     proc.stdout.close()
     if proc.returncode or not all(line.endswith(b"\n") for line in lines):
         raise RuntimeError(f"labyrinth gsm exited {proc.returncode} after {lines!r}")
+    return wall, usage.ru_utime + usage.ru_stime
+
+
+def interpreter_start(env: dict[str, str]) -> tuple[float, float]:
+    """(wall s, the child's CPU s) of a Python process that does nothing: the part of every start that no
+    import can spare."""
+    start = time.perf_counter()
+    proc = subprocess.Popen([sys.executable, "-c", "pass"], env=env)
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - start
+    if os.waitstatus_to_exitcode(status):
+        raise RuntimeError("python -c pass failed")
     return wall, usage.ru_utime + usage.ru_stime
 
 
@@ -95,12 +111,15 @@ def main() -> None:
         for code in IMPORTS.values():
             import_times(code, env)
         pipe: list[tuple[float, float]] = []
+        bare: list[tuple[float, float]] = []
         imports: dict[str, list[tuple[float, float]]] = {name: [] for name in IMPORTS}
         for _ in range(starts):  # interleaved, so that a change of load touches every figure alike
             pipe.append(gsm_first_answer(labyrinth, env))
+            bare.append(interpreter_start(env))
             for name, code in IMPORTS.items():
                 imports[name].append(import_times(code, env))
     row("gsm: start to the first line's answer", pipe, FIRST_ANSWER_S)
+    row("python -c pass, as a process", bare)
     for name, pairs in imports.items():
         row(f"import, {name}", pairs)
 
