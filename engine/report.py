@@ -180,11 +180,11 @@ class MinotaurReport(NamedTuple):
             raw_text_output=self._text(sees),
         )
 
-    def fields(self) -> dict[str, Any]:
+    def fields(self, words: bool = True) -> dict[str, Any]:
         """``observation().model_dump()``, field for field, without the model (tests/engine/test_views.py
-        holds the two alike)."""
+        holds the two alike); without ``words``, less its ``raw_text_output``, which is then not written."""
         s, sees = self.s, self._sees()
-        return {
+        fields = {
             "status": self.status,
             "turn": s.turn,
             "game_time": s.tick / TICKS_PER_SECOND,
@@ -204,8 +204,10 @@ class MinotaurReport(NamedTuple):
             "items": [{"name": name, "position": _xyz(pos)} for name, pos in s.items],
             "hunting_ground": PRESETS[s.preset].to_dict(),
             "message": self.message,
-            "raw_text_output": self._text(sees),
         }
+        if words:
+            fields["raw_text_output"] = self._text(sees)
+        return fields
 
 
 def _level_message(s: GameState) -> str:

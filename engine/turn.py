@@ -92,10 +92,11 @@ class TurnResult:
             self._observation = self._minotaur.observation()
         return self._observation
 
-    def minotaur_fields(self) -> dict[str, Any]:
+    def minotaur_fields(self, words: bool = True) -> dict[str, Any]:
         """The Minotaur's observation as plain data (its ``model_dump()``), a new dict each call, the model
-        left unbuilt: what a reader of its numbers takes (the built-in Minotaur's details)."""
-        return self._minotaur.fields()
+        left unbuilt: what a reader of its numbers takes (the built-in Minotaur's details). Without
+        ``words``, its ``raw_text_output`` is left out, unwritten: a reader of numbers only (an RL view)."""
+        return self._minotaur.fields(words)
 
 
 def advance(world: World, state: GameState, command: UserInput, decision: MinotaurDecision) -> TurnResult:

@@ -67,8 +67,8 @@ _ITEM_W: dict[str, int] = {name: _W[item_plane(name)] for name in ITEM_ORDER}  #
 _ITEM_M: dict[str, int] = {name: _M[ITEM[name].kind] for name in ITEM_ORDER}  # and its kind's memory plane
 
 
-def _xyz(c: Any) -> Pos:
-    return c.x, c.y, c.z
+def _xyz(c: dict[str, int]) -> Pos:
+    return c["x"], c["y"], c["z"]
 
 
 class MinotaurView:
@@ -86,35 +86,35 @@ class MinotaurView:
 
     def observe(self) -> dict[str, Any]:
         match, g = self.match, self.ground
-        o = match.last.observation
-        here = _xyz(o.position)
-        items: list[tuple[str, Pos]] = [(i.name, _xyz(i.position)) for i in o.items]
+        o = match.last.minotaur_fields(words=False)  # its observation's numbers: no model, no words written
+        here = _xyz(o["position"])
+        items: list[tuple[str, Pos]] = [(i["name"], _xyz(i["position"])) for i in o["items"]]
         numbers = np.array([  # in _SLICES' order; the three timers of _SPANS_S scaled below, in float32
             *g.position(here),
-            min(match.turns / self.max_turns, 1.0), o.cooldown_time, o.jump_time_left, o.paralysis_time_left,
-            *one_hot(STATUSES, o.temporal_status), float(o.sees_user), float(o.noises_heard > 0),
-            *flags(DIRECTIONS, o.visible_paths),
+            min(match.turns / self.max_turns, 1.0), o["cooldown_time"], o["jump_time_left"], o["paralysis_time_left"],
+            *one_hot(STATUSES, o["temporal_status"]), float(o["sees_user"]), float(o["noises_heard"] > 0),
+            *flags(DIRECTIONS, o["visible_paths"]),
             *g.items(here, dict(items)),
-            *self._trace(o.last_seen, here, o.game_time), *self._trace(o.last_heard, here, o.game_time),
+            *self._trace(o["last_seen"], here, o["game_time"]), *self._trace(o["last_heard"], here, o["game_time"]),
         ], np.float32)
         timed = numbers[_TIMED]
         np.minimum(timed / _SPANS_S, 1.0, out=timed)
         return {"map": self._window(o, items, here), "memory": self._memory(o, items, here),
                 **{key: numbers[where] for key, where in _SLICES.items()}}
 
-    def _window(self, o: Any, items: list[tuple[str, Pos]], here: Pos) -> np.ndarray:
+    def _window(self, o: dict[str, Any], items: list[tuple[str, Pos]], here: Pos) -> np.ndarray:
         grid = window_planes(self._cells(here), _KINDS, len(WINDOW_PLANES))
         for name, pos in items:
             mark_window(grid, _ITEM_W[name], here, pos)
-        if o.user_position:
-            mark_window(grid, _W["intruder"], here, _xyz(o.user_position))
-        if o.last_heard:
-            mark_window(grid, _W["noise"], here, _xyz(o.last_heard.position))
-        if o.last_seen:
-            mark_window(grid, _W["sighting"], here, _xyz(o.last_seen.position))
+        if o["user_position"]:
+            mark_window(grid, _W["intruder"], here, _xyz(o["user_position"]))
+        if o["last_heard"]:
+            mark_window(grid, _W["noise"], here, _xyz(o["last_heard"]["position"]))
+        if o["last_seen"]:
+            mark_window(grid, _W["sighting"], here, _xyz(o["last_seen"]["position"]))
         return grid
 
-    def _memory(self, o: Any, items: list[tuple[str, Pos]], here: Pos) -> np.ndarray:
+    def _memory(self, o: dict[str, Any], items: list[tuple[str, Pos]], here: Pos) -> np.ndarray:
         g, z = self.ground, here[2]
         grid = np.zeros((len(MEMORY_PLANES), COARSE, COARSE), np.uint8)
         grid[:_M["ramp"] + 1] = self._level(z)
@@ -122,10 +122,10 @@ class MinotaurView:
         for name, pos in items:  # each item on its kind's plane
             if pos[2] == z:
                 grid[(_ITEM_M[name], *g.coarse_cell(pos))] = 1
-        if o.last_heard:
-            mark_coarse(grid, _M["noise"], g, z, [_xyz(o.last_heard.position)])
-        if o.last_seen:
-            mark_coarse(grid, _M["sighting"], g, z, [_xyz(o.last_seen.position)])
+        if o["last_heard"]:
+            mark_coarse(grid, _M["noise"], g, z, [_xyz(o["last_heard"]["position"])])
+        if o["last_seen"]:
+            mark_coarse(grid, _M["sighting"], g, z, [_xyz(o["last_seen"]["position"])])
         return grid
 
     def _cells(self, here: Pos) -> bytes:
@@ -159,9 +159,9 @@ class MinotaurView:
                                                         np.isin(kinds, (RAMP_UP, RAMP_DOWN))]).view(np.uint8))
         return planes
 
-    def _trace(self, trace: Any, here: Pos, now_s: float) -> list[float]:
+    def _trace(self, trace: dict[str, Any] | None, here: Pos, now_s: float) -> list[float]:
         """A sighting or a noise: known (1), the way to it, its age as a fraction of a minute."""
         if trace is None:
             return [0.0] * 5
-        return [1.0, *self.ground.offset(here, _xyz(trace.position)),
-                min((now_s - trace.game_time) / SIGHTING_SPAN_S, 1.0)]
+        return [1.0, *self.ground.offset(here, _xyz(trace["position"])),
+                min((now_s - trace["game_time"]) / SIGHTING_SPAN_S, 1.0)]

@@ -38,6 +38,9 @@ def test_the_minotaurs_plain_data_is_its_models_dump(seed, moves, preset):
     for result in results:
         assert result.minotaur_fields() == result.observation.model_dump()
         assert list(result.minotaur_fields()) == list(result.observation.model_dump())  # in the same order
+        dump = result.observation.model_dump()
+        del dump["raw_text_output"]
+        assert result.minotaur_fields(words=False) == dump  # the numbers' readers: the same, less the words
 
 
 def test_a_view_read_turns_later_is_the_one_read_at_once():
