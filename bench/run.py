@@ -27,6 +27,8 @@ from nle_rate import nle_steps_per_second
 from labyrinth.engine import Game, GameStateResponse, MinotaurDecision, UserInput
 from labyrinth.engine.constants import CHUNKS_PER_SIDE
 from labyrinth.engine.maze import generate_chunk
+from labyrinth.engine.wsap.roles import ROLES
+from labyrinth.tui.jsonlines import gsm_match
 
 SEED = 7
 BENCH = Path(__file__).resolve().parent
@@ -75,8 +77,8 @@ def steps_per_second(action: str, steps: int) -> tuple[float, int, int]:
     return steps / (time.perf_counter() - start), seed - SEED + 1, max(longest, steps - began)
 
 
-def gsm_run(lines: int, minotaur: str) -> tuple[float, float, float, str]:
-    """``labyrinth gsm --minotaur MINOTAUR`` fed ``lines`` one-step MOVEs through a pipe;
+def gsm_run(lines: int) -> tuple[float, float, float, str]:
+    """``labyrinth gsm --minotaur wait`` fed ``lines`` one-step MOVEs through a pipe;
     (whole run s, start-up s until the initial state arrived, lines/s after it, a digest of every
     line it answered: a faster pipe that answers otherwise shows)."""
     labyrinth = shutil.which("labyrinth", path=Path(sys.executable).parent)
@@ -86,7 +88,7 @@ def gsm_run(lines: int, minotaur: str) -> tuple[float, float, float, str]:
         path.write_text("".join(text[i % 4] + "\n" for i in range(lines)))
         start = time.perf_counter()
         with path.open("rb") as source, subprocess.Popen(
-                [labyrinth, "gsm", "--seed", str(SEED), "--preset", "standard", "--minotaur", minotaur],
+                [labyrinth, "gsm", "--seed", str(SEED), "--preset", "standard", "--minotaur", "wait"],
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0) as proc:
             feeder = threading.Thread(target=_feed, args=(source, proc.stdin))
             feeder.start()
@@ -102,9 +104,27 @@ def gsm_run(lines: int, minotaur: str) -> tuple[float, float, float, str]:
     if proc.returncode or received != lines + 1:
         raise RuntimeError(f"labyrinth gsm exited {proc.returncode} after {received} of {lines + 1} lines")
     last = GameStateResponse.model_validate_json(tail.splitlines()[-1])
-    if last.status == "ERROR" or (minotaur == "wait" and last.status != "SUCCESS"):
+    if last.status != "SUCCESS":
         raise RuntimeError(f"labyrinth gsm answered the last MOVE with {last.status}")
     return end - start, first_at - start, lines / (end - first_at), answers.hexdigest()[:16]
+
+
+def deciding_lines_per_second(lines: int) -> tuple[float, int]:
+    """The gsm pipe's turn loop in process with the built-in Minotaur deciding every line: ``lines``
+    one-step MOVEs, each answered with the user's validated response as JSON, a new game (the next
+    seed) whenever one ends, so that no line is a finished game's cheap answer (through the pipe, the
+    built-in Minotaur catches this walk within a few hundred lines, and the rest answer nothing new);
+    (lines/s, games)."""
+    text = [m.model_dump_json(exclude_defaults=True).encode() for m in MOVES]
+    seed, match, games = SEED, gsm_match(SEED, "standard"), 1
+    start = time.perf_counter()
+    for i in range(lines):
+        if match.outcome is not None:
+            seed, games = seed + 1, games + 1
+            match = gsm_match(seed, "standard")
+        turn = match.play_turn(user=text[i % 4])
+        ROLES["user"].view(turn.result).model_dump_json()
+    return lines / (time.perf_counter() - start), games
 
 
 def _feed(source, pipe) -> None:
@@ -159,7 +179,7 @@ def main() -> None:
     waits, pipes, nles = [], [], []
     for _ in range(REPEATS[quick]):
         waits.append(steps_per_second("WAIT", size["steps"]))
-        pipes.append(gsm_run(size["gsm_lines"], "wait"))
+        pipes.append(gsm_run(size["gsm_lines"]))
         nle = nle_steps_per_second(size["nle_steps"], SEED)
         if nle is not None:
             nles.append(nle)
@@ -180,8 +200,9 @@ def main() -> None:
            note=f"{size['gsm_lines']:,} lines in {total:.2f} s, the engine's own WAITing Minotaur; answers {answered}")
     report("gsm: lines/s, after start-up", gsm_rate, "/s",
            note=f"start-up {startup * 1e3:.0f} ms; median of {len(pipes)}")
-    _, _, agent_rate, _ = gsm_run(size["gsm_lines"] // 4, "builtin")
-    report("gsm --minotaur builtin: lines/s", agent_rate, "/s", note="the built-in Minotaur deciding every line")
+    agent_rate, games = deciding_lines_per_second(size["gsm_lines"] // 4)
+    report("gsm's loop, built-in Minotaur: lines/s", agent_rate, "/s",
+           note=f"in process, {size['gsm_lines'] // 4:,} lines, {games} games each played to its end: it decides every line")
     if not nles:
         row("NLE NetHackScore-v0: steps/s", "skipped", note="nle is not installed: pip install -e '.[bench]'")
     else:
