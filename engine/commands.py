@@ -143,6 +143,17 @@ def keys_set(model: BaseModel) -> int:
                for name in model.model_fields_set)
 
 
+def keys_in(value: Any) -> int:
+    """How many keys the objects of ``value`` (parsed JSON) hold, nested ones too: as ``keys_set`` counts a
+    model's, for a text read into plain data (the pipe's external mode), where a key given twice is kept
+    once, so a text with no more colons than this gives no key twice."""
+    if isinstance(value, dict):
+        return sum(1 + keys_in(item) for item in value.values())
+    if isinstance(value, list):
+        return sum(keys_in(item) for item in value)
+    return 0
+
+
 def duplicate_key(raw: str | bytes | bytearray) -> str | None:
     """A field name an object of ``raw`` (valid JSON) gives twice, if one does: pydantic-core keeps the
     last value silently, as most JSON readers do, so the standard library's reader is asked."""

@@ -7,11 +7,14 @@ import subprocess
 import tracemalloc
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from labyrinth.agents.match.runner import Match, Outside
 from labyrinth.agents.registry import make_agent
+from labyrinth.engine.commands import duplicate_key
 from labyrinth.engine.wsap.roles import ROLES
-from labyrinth.tui.jsonlines import MAX_LINE_BYTES, gsm_match, serve
+from labyrinth.tui.jsonlines import MAX_LINE_BYTES, _split_external, gsm_match, serve
 
 from ..agents.test_wsap_env import Counting
 from .test_cli import LABYRINTH, run
@@ -172,3 +175,24 @@ def test_the_pipe_keeps_nothing_per_turn():
     for _ in range(50):
         match.play_turn(user='{"command": "LOOK"}', minotaur=ROLES["minotaur"].fallback)
     assert match.turns == 50 and match.played == []  # nothing to save a pipe's game with: nothing kept
+
+
+_INNER = st.lists(st.tuples(st.sampled_from(['"command"', '"comm\\u0061nd"', '"direction"', '"action"']),
+                            st.sampled_from(['"LOOK"', '"a:b"', '"WAIT"', "1", '{"x": 1, "x": 2}', '{"y": ":"}'])),
+                  max_size=4)
+
+
+@settings(max_examples=300, deadline=None)
+@given(halves=st.lists(st.tuples(st.sampled_from(['"user"', '"minotaur"', '"us\\u0065r"']), _INNER),
+                       min_size=1, max_size=4))
+def test_an_external_line_giving_a_field_twice_is_refused_whatever_the_shortcut(halves):
+    """The external mode skips the second read when the line has no more colons than the keys it was read
+    into (commands.keys_in): on any line (escaped names, colons in strings, twice-given keys at any depth),
+    a line of the two halves is refused for a twice-given field exactly when the standard library's reader
+    of every key finds one."""
+    line = ("{" + ", ".join(f"{key}: {{" + ", ".join(f"{k}: {v}" for k, v in inner) + "}" for key, inner in halves)
+            + "}").encode()
+    answer = _split_external(line)
+    two_halves = set(json.loads(line)) == {"user", "minotaur"}
+    refused = isinstance(answer, str) and "is given twice" in answer
+    assert refused == (two_halves and duplicate_key(line) is not None)
