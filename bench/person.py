@@ -60,7 +60,7 @@ class PersonLikeUser(RuleAgent):
 
     def _hear(self, d: dict) -> None:
         if self.search is None:
-            self.search = StoneSearch(d["hunting_ground"])
+            self.search = StoneSearch(d["hunting_ground"], self.map.cells)  # a cell seen holds no hidden stone
         if self.looked_at is not None and d["hums"]:
             for h in d["hums"]:
                 self.search.hear(h["name"], self.looked_at, h["direction"], h["levels"])

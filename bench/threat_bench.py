@@ -4,7 +4,10 @@ clearly), and against a person-like user (person.py: long walks, FAINT cues igno
 catch rate (with its 95% Wilson interval), how often it catches within EARLY_S of game time,
 and the game time until the Minotaur is first heard or seen. A hard game played
 by a Minotaur that keeps its normal habits tells the Minotaur's share of the drop from the
-stones' share (on hard they are silent). Prints figures next to targets; asserts nothing.
+stones' share (on hard they are silent). Every rate carries its 95% Wilson interval. A pairing
+in which any turn was played by a side's fallback (an agent that failed or answered nothing)
+is printed as void: its figures would be the fallback's, not the agents'. Prints figures next
+to targets; asserts nothing.
 
     .venv/bin/python bench/threat_bench.py [--games 200] [--preset standard] [--jobs N]
 """
@@ -48,8 +51,9 @@ def first_cue(observation) -> bool:
     return observation.status["minotaur_proximity"] != "NONE" or observation.details["minotaur_in_sight"] is not None
 
 
-def play(job: tuple[str, str, str, str, int]) -> tuple[str, float | None, float]:
-    """One game: (outcome, game time of the first cue or None, game time at the end)."""
+def play(job: tuple[str, str, str, str, int]) -> tuple[str, float | None, float, int]:
+    """One game: (outcome, game time of the first cue or None, game time at the end, the turns
+    either side's fallback played)."""
     user, preset, difficulty, habits, seed = job
     match = Match(USERS[user](seed), Habitual(seed, habits), seed=seed, preset=preset, difficulty=difficulty)
     cue = 0.0 if first_cue(match.seats["user"].observation) else None
@@ -58,7 +62,13 @@ def play(job: tuple[str, str, str, str, int]) -> tuple[str, float | None, float]
         if cue is None and first_cue(match.seats["user"].observation):
             cue = match.game.state.tick / 2
     match.close()
-    return match.outcome, cue, match.game.state.tick / 2
+    return match.outcome, cue, match.game.state.tick / 2, sum(s.stats.fallbacks for s in match.seats.values())
+
+
+def rate(hits: int, games: int) -> str:
+    """A proportion with its 95% Wilson interval."""
+    low, high = wilson_interval(hits, games)
+    return f"{hits / games:.3f} ({low:.3f}..{high:.3f})"
 
 
 def main() -> None:
@@ -77,24 +87,24 @@ def main() -> None:
                                          ("builtin", "hard", "hard"), ("person", "normal", "normal"),
                                          ("person", "hard", "normal"), ("person", "hard", "hard")):
             games = pool.map(play, [(user, args.preset, difficulty, habits, s) for s in seeds])
-            escaped = sum(g[0] == "ESCAPED" for g in games) / len(games)
+            name, n = f"{user}, {difficulty}, {habits}", len(games)
+            fallbacks = sum(g[3] for g in games)
+            if fallbacks:
+                row(name, "void", "void", "", f"{fallbacks:,} turns of {sum(g[3] > 0 for g in games)} games played by a "
+                                            "fallback: the figures would not be the agents' play")
+                continue
+            escapes = sum(g[0] == "ESCAPED" for g in games)
             deaths = [g[2] for g in games if g[0] == "DEATH"]
-            caught = len(deaths) / len(games)
-            low, high = wilson_interval(len(deaths), len(games))
-            early = sum(d <= EARLY_S for d in deaths) / len(games)
             cues = [g[1] for g in games if g[1] is not None]
-            soon = sum(c <= CUE_SOON_S for c in cues) / len(games)
             median = f"{statistics.median(cues):.0f} s" if cues else "never"
             target = ""
-            escape_low, escape_high = wilson_interval(sum(g[0] == "ESCAPED" for g in games), len(games))
             if (user, difficulty) == ("builtin", "normal"):
-                target = (f"escape 95% CI {escape_low:.3f}..{escape_high:.3f}, target {FAIR[0]}..{FAIR[1]}: "
-                          f"{'PASS' if FAIR[0] <= escaped <= FAIR[1] else 'MISS'}")
+                target = f"; escape target {FAIR[0]}..{FAIR[1]}: {'PASS' if FAIR[0] <= escapes / n <= FAIR[1] else 'MISS'}"
             catch = f"median catch at {statistics.median(deaths):.0f} s" if deaths else "no catch"
-            row(f"{user}, {difficulty}, {habits}", f"{escaped:.3f}", f"{caught:.3f}", f"median {median}",
-                f"caught 95% CI {low:.3f}..{high:.3f}, within {EARLY_S:g} s {early:.3f}; "
-                f"cue within {CUE_SOON_S:g} s in {soon:.0%}; {catch}"
-                + (f"; {target}" if target else ""))
+            row(name, f"{escapes / n:.3f}", f"{len(deaths) / n:.3f}", f"median {median}",
+                f"95% CIs: escaped {rate(escapes, n)}, caught {rate(len(deaths), n)}, within {EARLY_S:g} s "
+                f"{rate(sum(d <= EARLY_S for d in deaths), n)}; cue within {CUE_SOON_S:g} s "
+                f"{rate(sum(c <= CUE_SOON_S for c in cues), n)}; {catch}{target}")
     print(f"habits: {', '.join(f'{k}={v}' for k, v in TACTICS.items())}")
     print(f"total {time.perf_counter() - began:.1f} s")
 

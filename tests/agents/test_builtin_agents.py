@@ -121,6 +121,7 @@ def _hunt(minotaur, seed: int) -> tuple[float | None, bool]:
         match.play_turn()
         if cue is None and first_cue(match.seats["user"].observation):
             cue = match.game.state.tick / 2
+    assert [seat.stats.fallbacks for seat in match.seats.values()] == [0, 0], "a turn played by a fallback"
     return cue, match.outcome == "DEATH"
 
 
