@@ -22,17 +22,13 @@ import random
 import statistics
 import time
 
-from run import report, row  # bench/ is on sys.path, as this file runs as a script
+from run import WAIT, open_way, report, row  # bench/ is on sys.path, as this file runs as a script
 
-from labyrinth.engine import Game, MinotaurDecision, UserInput
-from labyrinth.engine.cells import ROCK
-from labyrinth.engine.geometry import HORIZONTAL
+from labyrinth.engine import Game
 
 BLOCK = 100  # turns timed together
 WINDOW = 1_000  # turns timed after each checkpoint
 FLAT = 1.10  # the cost a turn after 100k turns within this much of that after 10k
-WAIT = MinotaurDecision(action="WAIT")
-STEPS = {d: UserInput(command="MOVE", direction=d, steps=1) for d in HORIZONTAL}
 
 
 class Walk:
@@ -42,12 +38,9 @@ class Walk:
         self.game, self.rng = Game.new(seed, preset), random.Random(f"{seed}:long-game")
 
     def turns(self, count: int) -> None:
-        game, world, rng = self.game, self.game.world, self.rng
+        game, rng = self.game, self.rng
         for _ in range(count):
-            (x, y, z), minotaur = game.state.user, game.state.minotaur
-            ways = [d for d, (dx, dy) in HORIZONTAL.items()
-                    if world.cell(x + dx, y + dy, z) != ROCK and (x + dx, y + dy, z) != minotaur]
-            game.step(STEPS[rng.choice(ways)], WAIT)
+            game.step(open_way(game, rng), WAIT)
         assert game.state.outcome is None, "a waiting Minotaur never ends the walk"
 
 

@@ -2,6 +2,12 @@
 next to their targets (PASS/MISS) and assert nothing: a slow machine must not
 fail a build, but a regression should be plain to see.
 
+The MOVE and gsm rows play one workload: a seeded walk of one-step MOVEs, each along a way open
+from where the user stands on seed SEED's ``standard`` labyrinth against a Minotaur that waits
+(so none is a move into rock or a bump into a wall), worked out once before any timing. Each
+row is timed REPEATS times, in turn with NLE (so that all see the same load), and printed with
+its ratio to NLE and a digest of the games it played (final states, or every answer).
+
     .venv/bin/python bench/run.py [--quick]
 """
 
@@ -12,6 +18,7 @@ import hashlib
 import json
 import os
 import platform
+import random
 import shutil
 import statistics
 import subprocess
@@ -25,14 +32,17 @@ from pathlib import Path
 from nle_rate import nle_steps_per_second
 
 from labyrinth.engine import Game, GameStateResponse, MinotaurDecision, UserInput
+from labyrinth.engine.cells import ROCK
 from labyrinth.engine.constants import CHUNKS_PER_SIDE
+from labyrinth.engine.geometry import HORIZONTAL
 from labyrinth.engine.maze import generate_chunk
 from labyrinth.engine.wsap.roles import ROLES
 from labyrinth.tui.jsonlines import gsm_match
 
 SEED = 7
 BENCH = Path(__file__).resolve().parent
-MOVES = tuple(UserInput(command="MOVE", direction=d, steps=1) for d in ("NORTH", "EAST", "SOUTH", "WEST"))
+STEPS = {d: UserInput(command="MOVE", direction=d, steps=1) for d in HORIZONTAL}
+WAIT = MinotaurDecision(action="WAIT")
 MEMORY_TIMEOUT_S = 120
 # Workload sizes: full run, --quick run.
 SIZES = {
@@ -62,30 +72,66 @@ def row(name: str, figure: str, goal: str = "", verdict: str = "", note: str = "
     print(f"{name:<40} {figure:>16} {goal:>16} {verdict:<5} {note}".rstrip(), flush=True)
 
 
-def steps_per_second(action: str, steps: int) -> tuple[float, int, int]:
-    """One-step MOVEs in process, a new game whenever one ends; (steps/s, games
-    played, steps of the longest game)."""
+def open_way(game: Game, rng: random.Random) -> UserInput:
+    """A one-step MOVE along a way open from where the user stands, never into the Minotaur's cell."""
+    (x, y, z), minotaur, world = game.state.user, game.state.minotaur, game.world
+    ways = [d for d, (dx, dy) in HORIZONTAL.items()
+            if world.cell(x + dx, y + dy, z) != ROCK and (x + dx, y + dy, z) != minotaur]
+    return STEPS[rng.choice(ways)]
+
+
+def walk(count: int) -> list[UserInput]:
+    """The MOVE and gsm rows' workload: ``count`` steps of the seeded open-way walk (module docstring)."""
+    game, rng, moves = Game.new(SEED, "standard"), random.Random(f"{SEED}:walk"), []
+    for _ in range(count):
+        moves.append(open_way(game, rng))
+        game.step(moves[-1], WAIT)
+    assert game.state.outcome is None, "a waiting Minotaur never ends the walk"
+    return moves
+
+
+class Games:
+    """The games a row played: each game's final state hashed in turn, when it ends or the row does."""
+
+    def __init__(self) -> None:
+        self.count, self.longest, self._hash = 0, 0, hashlib.sha256()
+
+    def ended(self, game: Game, turns: int) -> None:
+        self.count, self.longest = self.count + 1, max(self.longest, turns)
+        self._hash.update(game.state.digest().encode())
+
+    @property
+    def digest(self) -> str:
+        return self._hash.hexdigest()[:16]
+
+
+def steps_per_second(action: str, moves: list[UserInput]) -> tuple[float, Games]:
+    """The walk's MOVEs in process against a Minotaur deciding ``action`` every turn, a new game
+    (the next seed, the walk going on) whenever one ends; (steps/s, the games played)."""
     decision = MinotaurDecision(action=action)
-    seed, began, longest = SEED, 0, 0
+    seed, began, played = SEED, 0, Games()
     game = Game.new(seed, "standard")
     start = time.perf_counter()
-    for i in range(steps):
+    for i, move in enumerate(moves):
         if game.state.outcome:
-            seed, began, longest = seed + 1, i, max(longest, i - began)
+            played.ended(game, i - began)
+            seed, began = seed + 1, i
             game = Game.new(seed, "standard")
-        game.step(MOVES[i % 4], decision)
-    return steps / (time.perf_counter() - start), seed - SEED + 1, max(longest, steps - began)
+        game.step(move, decision)
+    rate = len(moves) / (time.perf_counter() - start)
+    played.ended(game, len(moves) - began)
+    return rate, played
 
 
-def gsm_run(lines: int) -> tuple[float, float, float, str]:
-    """``labyrinth gsm --minotaur wait`` fed ``lines`` one-step MOVEs through a pipe;
-    (whole run s, start-up s until the initial state arrived, lines/s after it, a digest of every
-    line it answered: a faster pipe that answers otherwise shows)."""
+def gsm_run(moves: list[UserInput]) -> tuple[float, float, float, str]:
+    """``labyrinth gsm --minotaur wait`` fed the walk's MOVEs through a pipe; (whole run s,
+    start-up s until the initial state arrived, lines/s after it, a digest of every line it
+    answered: a faster pipe that answers otherwise shows)."""
     labyrinth = shutil.which("labyrinth", path=Path(sys.executable).parent)
+    lines = len(moves)
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp, "moves.jsonl")
-        text = [m.model_dump_json(exclude_defaults=True) for m in MOVES]
-        path.write_text("".join(text[i % 4] + "\n" for i in range(lines)))
+        path.write_text("".join(m.model_dump_json(exclude_defaults=True) + "\n" for m in moves))
         start = time.perf_counter()
         with path.open("rb") as source, subprocess.Popen(
                 [labyrinth, "gsm", "--seed", str(SEED), "--preset", "standard", "--minotaur", "wait"],
@@ -109,22 +155,23 @@ def gsm_run(lines: int) -> tuple[float, float, float, str]:
     return end - start, first_at - start, lines / (end - first_at), answers.hexdigest()[:16]
 
 
-def deciding_lines_per_second(lines: int) -> tuple[float, int]:
-    """The gsm pipe's turn loop in process with the built-in Minotaur deciding every line: ``lines``
-    one-step MOVEs, each answered with the user's validated response as JSON, a new game (the next
-    seed) whenever one ends, so that no line is a finished game's cheap answer (through the pipe, the
-    built-in Minotaur catches this walk within a few hundred lines, and the rest answer nothing new);
-    (lines/s, games)."""
-    text = [m.model_dump_json(exclude_defaults=True).encode() for m in MOVES]
-    seed, match, games = SEED, gsm_match(SEED, "standard"), 1
+def deciding_lines_per_second(moves: list[UserInput]) -> tuple[float, int, str]:
+    """The gsm pipe's turn loop in process with the built-in Minotaur deciding every line: the walk's
+    MOVEs as lines, each answered with the user's validated response as JSON, a new game (the next
+    seed, the walk going on) whenever one ends, so that no line is a finished game's cheap answer
+    (through the pipe, the built-in Minotaur ends the game within a few hundred lines, and the rest
+    answer nothing new); (lines/s, games, a digest of every answer)."""
+    lines = [m.model_dump_json(exclude_defaults=True).encode() for m in moves]
+    seed, match, games, answers = SEED, gsm_match(SEED, "standard"), 1, []
     start = time.perf_counter()
-    for i in range(lines):
+    for line in lines:
         if match.outcome is not None:
             seed, games = seed + 1, games + 1
             match = gsm_match(seed, "standard")
-        turn = match.play_turn(user=text[i % 4])
-        ROLES["user"].view(turn.result).model_dump_json()
-    return lines / (time.perf_counter() - start), games
+        turn = match.play_turn(user=line)
+        answers.append(ROLES["user"].view(turn.result).model_dump_json())
+    rate = len(lines) / (time.perf_counter() - start)
+    return rate, games, hashlib.sha256("\n".join(answers).encode()).hexdigest()[:16]
 
 
 def _feed(source, pipe) -> None:
@@ -173,25 +220,34 @@ def main() -> None:
           f"{os.cpu_count()} CPUs, Python {platform.python_version()}")
     row("measure", "figure", "target", "", "note")
 
-    # One-step MOVEs against a waiting Minotaur, the gsm pipe and NLE in turns, REPEATS times each (so that
-    # all see the same load): the medians, and the medians of the repetitions' ratios against the targets
+    # Every row of the walk and NLE in turns, REPEATS times each (so that all see the same load): the
+    # medians, and the medians of the repetitions' ratios to NLE, against the targets where there are
     # (issue 29).
-    waits, pipes, nles = [], [], []
+    moves = walk(max(size["steps"], size["gsm_lines"]))
+    waits, chases, pipes, deciding, nles = [], [], [], [], []
     for _ in range(REPEATS[quick]):
-        waits.append(steps_per_second("WAIT", size["steps"]))
-        pipes.append(gsm_run(size["gsm_lines"]))
+        waits.append(steps_per_second("WAIT", moves[:size["steps"]]))
+        chases.append(steps_per_second("CHASE", moves[:size["steps"]]))  # the engine's too: new games, paths
+        pipes.append(gsm_run(moves[:size["gsm_lines"]]))
+        deciding.append(deciding_lines_per_second(moves[:size["gsm_lines"] // 4]))
         nle = nle_steps_per_second(size["nle_steps"], SEED)
         if nle is not None:
             nles.append(nle)
-    rate, games, longest = sorted(waits)[len(waits) // 2]
-    report("in process: MOVE steps/s, WAIT", rate, "/s", target=(">=", 20_000),
-           note=f"{size['steps']:,} steps, {games} game(s), the longest {longest:,} steps; median of {len(waits)}")
-    if nles:
-        report("  / NLE NetHackScore-v0, interleaved", statistics.median(w[0] / n for w, n in zip(waits, nles, strict=True)),
-               "x", ".2f", target=(">=", 2.5), note=f"NLE {statistics.median(nles):,.0f}/s, median of {len(nles)}")
-    rate, games, longest = steps_per_second("CHASE", size["steps"])  # the engine's too: new games and paths
-    report("in process: MOVE steps/s, CHASE", rate, "/s",
-           note=f"{size['steps']:,} steps, {games} game(s), the longest {longest:,} steps")
+
+    def against_nle(rates: list[float], target: float | None = None) -> None:
+        if nles:
+            report("  / NLE NetHackScore-v0, interleaved", statistics.median(r / n for r, n in zip(rates, nles, strict=True)),
+                   "x", ".2f", target=(">=", target) if target else None, note=f"median of {len(nles)}")
+
+    for name, runs, target in (("WAIT", waits, 2.5), ("CHASE", chases, None)):
+        games = {played.digest for _, played in runs}
+        if len(games) != 1:
+            raise RuntimeError(f"the {name} row played other games from one repetition to the next")
+        rate, played = sorted(runs, key=lambda run: run[0])[len(runs) // 2]
+        report(f"in process: MOVE steps/s, {name}", rate, "/s", target=(">=", 20_000) if name == "WAIT" else None,
+               note=f"{size['steps']:,} steps, {played.count} game(s), the longest {played.longest:,} steps; "
+                    f"median of {len(runs)}, games {played.digest}")
+        against_nle([run[0] for run in runs], target)
 
     total, startup, gsm_rate, answered = sorted(pipes, key=lambda run: run[2])[len(pipes) // 2]
     if len({run[3] for run in pipes}) != 1:
@@ -200,17 +256,19 @@ def main() -> None:
            note=f"{size['gsm_lines']:,} lines in {total:.2f} s, the engine's own WAITing Minotaur; answers {answered}")
     report("gsm: lines/s, after start-up", gsm_rate, "/s",
            note=f"start-up {startup * 1e3:.0f} ms; median of {len(pipes)}")
-    agent_rate, games = deciding_lines_per_second(size["gsm_lines"] // 4)
+    against_nle([run[2] for run in pipes], 1.5)
+    if len({run[2] for run in deciding}) != 1:
+        raise RuntimeError("the built-in Minotaur's loop answered otherwise from one repetition to the next")
+    agent_rate, games, answered = sorted(deciding)[len(deciding) // 2]
     report("gsm's loop, built-in Minotaur: lines/s", agent_rate, "/s",
-           note=f"in process, {size['gsm_lines'] // 4:,} lines, {games} games each played to its end: it decides every line")
+           note=f"in process, {size['gsm_lines'] // 4:,} lines, {games} games each played to its end: it decides "
+                f"every line; median of {len(deciding)}, answers {answered}")
+    against_nle([run[0] for run in deciding])
     if not nles:
         row("NLE NetHackScore-v0: steps/s", "skipped", note="nle is not installed: pip install -e '.[bench]'")
     else:
         report("NLE NetHackScore-v0: steps/s", statistics.median(nles), "/s",
-               note=f"{size['nle_steps']:,} random actions, the median above")
-        report("gsm after start-up / NLE, interleaved",
-               statistics.median(run[2] / n for run, n in zip(pipes, nles, strict=True)), "x", ".2f",
-               target=(">=", 1.5), note=f"median of {len(nles)}")
+               note=f"{size['nle_steps']:,} random actions, the median of {len(nles)}")
 
     times = new_game_times(size["new_games"])
     for label, value in (("median", statistics.median(times)), ("p95", statistics.quantiles(times, n=20)[-1])):
