@@ -18,7 +18,7 @@ from labyrinth.agents.registry import make_agent
 from labyrinth.agents.rl.gym_env import LabyrinthEnv
 
 EVAL_BASE = 1_000_000  # evaluation games are reset with seeds from here; training never resets with a seed there
-T_975_LARGE = 1.972  # Student t, 97.5th percentile, 199 degrees of freedom (200 seeds)
+Z_975 = 1.959964  # the normal distribution's 97.5th percentile
 
 
 @dataclass(frozen=True)
@@ -59,12 +59,12 @@ def play_policy(choose: Callable[[dict, np.ndarray], int], preset: str, max_turn
     return games
 
 
-def play_builtin(preset: str, max_turns: int, game_seeds: list[int]) -> list[dict]:
-    """The built-in scripted user against the built-in Minotaur on the very same games."""
+def play_builtin(preset: str, max_turns: int, game_seeds: list[int], opponent: str = "builtin") -> list[dict]:
+    """The built-in scripted user against the ``opponent`` Minotaur on the very same games."""
     games = []
     for seed in game_seeds:
         match = Match(make_agent("user", "builtin", seed, preset=preset),
-                      make_agent("minotaur", "builtin", seed, preset=preset), seed=seed, preset=preset,
+                      make_agent("minotaur", opponent, seed, preset=preset), seed=seed, preset=preset,
                       max_turns=max_turns)
         result = match.play()
         games.append({"seed": seed, "outcome": result.outcome, "turns": result.turns})
@@ -82,9 +82,17 @@ def rate(games: list[dict]) -> dict:
             "caught": sum(g["outcome"] == "DEATH" for g in games) / len(games)}
 
 
+def t_975(dof: int) -> float:
+    """Student t's 97.5th percentile for ``dof`` degrees of freedom, by the Cornish-Fisher expansion
+    about the normal's (within 0.003 of the tables from 10 degrees of freedom on, 0.001 from 20: 2.023
+    at 39, 1.972 at 199), so that the interval is right for 40 seeds as for 200, without scipy."""
+    z = Z_975
+    return z + (z**3 + z) / (4 * dof) + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * dof**2)
+
+
 def paired(first: list[dict], second: list[dict]) -> dict:
     """The mean per-seed difference of escapes (first minus second) with a Student t 95 % interval."""
     diffs = [a - b for a, b in zip(escapes(first), escapes(second), strict=True)]
     mean = statistics.fmean(diffs)
-    half = T_975_LARGE * statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else math.inf
+    half = t_975(len(diffs) - 1) * statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else math.inf
     return {"mean": mean, "low": mean - half, "high": mean + half}

@@ -1,9 +1,11 @@
 """Is the user env learnable as it stands? Three players of Labyrinth/User-v0 on the same seeds,
 against the waiting and the built-in Minotaur: random masked play, a hand policy that reads only
 the observation dict and the mask (LOOK, follow the nearest stone's bearing, shun its own
-trail, grab), and the built-in user's decisions mapped onto the env's commands (rl/demos.py).
-If the hand policy finds stones, the observation holds what finding them needs; if the mapped
-built-in user escapes as often as the built-in user itself, the action list loses little.
+trail, grab), and the built-in user's decisions mapped onto the env's commands (rl/demos.py);
+then the built-in user itself, through the turn loop, on the very same games. If the hand policy
+finds stones, the observation holds what finding them needs; if the mapped built-in user escapes
+as often as the built-in user itself (the paired difference over the games, with its 95%
+interval), the action list loses little. Escape rates carry their 95% Wilson intervals.
 
     .venv/bin/python bench/rl_probe.py --games 40
 """
@@ -16,6 +18,7 @@ from collections import Counter
 from typing import Any
 
 import numpy as np
+from rl_eval import paired, play_builtin, rate  # bench/ is on sys.path, as this file runs as a script
 
 from labyrinth.agents.rl.demos import Demonstrator
 from labyrinth.agents.rl.gym_env import LabyrinthEnv
@@ -78,20 +81,32 @@ def main() -> None:
     parser.add_argument("--max-turns", type=int, default=400)
     args = parser.parse_args()
     for opponent in ("wait", "builtin"):
+        played: dict[str, list[dict]] = {}
         for label, player in PLAYERS.items():
             env = LabyrinthEnv("user", preset="tiny", opponent=opponent, max_turns=args.max_turns)
-            outcomes, progress = Counter(), []
+            games, progress = [], []
             for seed in range(1_000_000, 1_000_000 + args.games):
                 obs, info = env.reset(seed=seed)
                 play, done = player(env, np.random.default_rng(seed)), False
                 while not done:
                     obs, _, terminated, truncated, info = env.step(play(obs, info["action_mask"]))
                     done = terminated or truncated
-                outcomes[info["outcome"]] += 1
+                games.append({"seed": env.match.seed, "outcome": info["outcome"]})
                 progress.append(info["progression"])
-            print(f"against {opponent:>7}, {label:>24}: escaped {outcomes['ESCAPED']:>3}, caught "
-                  f"{outcomes['DEATH']:>3}, timed out {outcomes['TIMEOUT']:>3} of {args.games}; "
-                  f"progression {statistics.fmean(progress):.2f}", flush=True)
+            played[label] = games
+            show(opponent, label, games, f"progression {statistics.fmean(progress):.2f}")
+        itself = play_builtin("tiny", args.max_turns, [g["seed"] for g in played["built-in, mapped"]], opponent)
+        difference = paired(played["built-in, mapped"], itself)
+        show(opponent, "built-in, itself", itself, f"mapped minus itself {difference['mean']:+.3f} "
+                                                   f"({difference['low']:+.3f}..{difference['high']:+.3f}), paired")
+
+
+def show(opponent: str, label: str, games: list[dict], note: str) -> None:
+    """A player's row: its outcomes, its escape rate with the interval, and ``note``."""
+    outcomes, escaped = Counter(g["outcome"] for g in games), rate(games)
+    print(f"against {opponent:>7}, {label:>24}: escaped {outcomes['ESCAPED']:>3} ({escaped['low']:.3f}.."
+          f"{escaped['high']:.3f}), caught {outcomes['DEATH']:>3}, timed out {outcomes['TIMEOUT']:>3} of {len(games)}; "
+          f"{note}", flush=True)
 
 
 if __name__ == "__main__":

@@ -49,6 +49,12 @@ def test_paired_difference_is_per_seed_and_its_interval_excludes_zero_only_when_
     assert rl_eval.paired(lost, lost) == {"mean": 0.0, "low": 0.0, "high": 0.0}
 
 
+@pytest.mark.parametrize(("dof", "table"), [(10, 2.228), (20, 2.086), (39, 2.023), (199, 1.972), (10_000, 1.960)])
+def test_the_paired_interval_takes_student_t_for_its_own_number_of_seeds(dof, table):
+    """Student t's 97.5th percentiles from the tables (40 seeds in rl_probe, 200 in train_ppo)."""
+    assert rl_eval.t_975(dof) == pytest.approx(table, abs=0.003)
+
+
 def test_a_policy_and_the_builtin_user_are_judged_on_the_very_same_held_out_games():
     rng = np.random.default_rng(0)
     seeds = range(rl_eval.EVAL_BASE, rl_eval.EVAL_BASE + 3)
