@@ -21,6 +21,10 @@ time; mixed in, they pulled the median down, and the p95 a little. The target wa
 all played a turn (the first bench pressed arrows, `l` and space); redraw-only keys joined its one
 judged row later. All keys together are still shown, unjudged, to compare with that row's figures.
 
+Under each preset's rows, the digest of the games its keys played (the seeds, the keys sent, every
+turn's inputs, each game's last state): the same run to run, different if a change plays other
+games. The starts play no turn, so they have no games to digest.
+
     .venv/bin/python bench/tui_bench.py [preset ...] [--difficulty hard] [--keys N] [--starts N]
 """
 
@@ -29,7 +33,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import fcntl
+import hashlib
 import itertools
+import json
 import os
 import pty
 import select
@@ -136,6 +142,18 @@ class KeyTime:
     turn: bool
 
 
+@dataclass
+class GamePlayed:
+    """A game the keys played, as much of it as a digest needs: its seed, the keys sent (with whether
+    each was a turn), the engine inputs of its turns (the user's and the Minotaur's), its last state's
+    digest. The same code and seeds give the same games, so the digest is the same run to run."""
+
+    seed: int
+    keys: list[tuple[str, bool]]
+    played: list
+    last: str
+
+
 class Frames:
     """Tells when the frame a key waits for is drawn: the screen's next refresh after the key, and for
     a turn key the first refresh once the game screen has taken the played turn (one drawn before it,
@@ -176,9 +194,10 @@ class Frames:
             Screen._compositor_refresh, GameScreen.on_turn_played = refresh, taken
 
 
-async def play_game(seed: int, preset: str, difficulty: str, frames: Frames, keys: int) -> list[KeyTime]:
+async def play_game(seed: int, preset: str, difficulty: str, frames: Frames, keys: int) -> tuple[list[KeyTime],
+                                                                                                 GamePlayed]:
     """Up to ``keys`` keys on a new game of ``seed`` (fewer if it ends), each timed from its press to
-    the frame it waits for."""
+    the frame it waits for; and the game they played."""
     from textual import events
 
     from labyrinth.tui.app import LabyrinthApp
@@ -186,7 +205,7 @@ async def play_game(seed: int, preset: str, difficulty: str, frames: Frames, key
     from labyrinth.tui.screens.title import HUMAN, NewGame
 
     app = LabyrinthApp(NewGame(seed, preset, difficulty, HUMAN, "builtin"))
-    player, times = Player(), []
+    player, times, sent = Player(), [], []
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         await pilot.press("escape")  # the map takes the keys
@@ -199,27 +218,43 @@ async def play_game(seed: int, preset: str, difficulty: str, frames: Frames, key
             app.post_message(events.Key(key, None))
             await asyncio.wait_for(frames.drawn.wait(), 30)
             times.append(KeyTime(time.perf_counter() - began, time.thread_time() - cpu, turn))
+            sent.append((key, turn))
             await pilot.pause()
-        played = len(session.match.played)
-    if played != sum(k.turn for k in times):  # else a row would not be what its label says
-        raise RuntimeError(f"{preset} seed {seed}: {played} turns played by {sum(k.turn for k in times)} keys "
-                           "taken for turn keys")
-    return times
+        game = GamePlayed(seed, sent, list(session.match.played), session.game.state.digest())
+    if len(game.played) != sum(turn for _, turn in sent):  # else a row would not be what its label says
+        raise RuntimeError(f"{preset} seed {seed}: {len(game.played)} turns played by "
+                           f"{sum(turn for _, turn in sent)} keys taken for turn keys")
+    return times, game
 
 
-async def key_latencies(preset: str, difficulty: str, keys: int) -> list[KeyTime]:
+async def key_latencies(preset: str, difficulty: str, keys: int) -> tuple[list[KeyTime], list[GamePlayed]]:
     """Each key's time from its press to the first frame drawn once the key is handled (for a turn: once
     the screen has taken the played turn), and the UI thread's CPU seconds meanwhile. The driver is
     headless, so the time is the app's own: the key's handler, the Minotaur's decision, the engine's
     step, layout, render. A game that ends is followed by another (the next seed) until ``keys`` keys
-    are pressed."""
+    are pressed; the games are returned too, for their digest."""
     times: list[KeyTime] = []
+    games: list[GamePlayed] = []
     with Frames().spying() as frames:
         for seed in itertools.count(7):
             if len(times) >= keys:
                 break
-            times += await play_game(seed, preset, difficulty, frames, keys - len(times))
-    return times
+            timed, game = await play_game(seed, preset, difficulty, frames, keys - len(times))
+            times += timed
+            games.append(game)
+    return times, games
+
+
+def games_digest(games: list[GamePlayed]) -> str:
+    """The games a preset's keys played, as one short hash: what a speed-up must leave as it was. It
+    covers the keys sent, every turn's inputs and each game's last state, so it changes if the games
+    change (a key that plays a turn no longer, a Minotaur that decides otherwise)."""
+    digest = hashlib.sha256()
+    for game in games:
+        digest.update(json.dumps([game.seed, game.keys, [[u.model_dump(exclude_none=True),
+                                                          m.model_dump(exclude_none=True)] for u, m in game.played],
+                                  game.last]).encode())
+    return digest.hexdigest()[:16]
 
 
 def p95(values: list[float]) -> float:
@@ -252,9 +287,16 @@ def key_rows(preset: str, keys: list[KeyTime]) -> list[str]:
             row(preset, "any key to screen", [(k.wall, k.cpu) for k in keys], p95, None, 1)]
 
 
+def games_line(preset: str, games: list[GamePlayed]) -> str:
+    """What the preset's keys played: the games (seeds), their turns, and the digest of them all."""
+    seeds = f"seed {games[0].seed}" + (f"-{games[-1].seed}" if len(games) > 1 else "")
+    turns = sum(len(g.played) for g in games)
+    return f"{preset:<9} games played: {len(games)} ({seeds}), {turns} turns, digest {games_digest(games)}"
+
+
 def arguments() -> argparse.Namespace:
     """The presets, difficulty, and the run's size: ``--keys`` and ``--starts`` below the defaults make a
-    quick check that the bench works, not a figure to publish."""
+    quick check that the bench works (and that its digest holds run to run), not a figure to publish."""
     parser = argparse.ArgumentParser(description="The TUI's first frame and key to frame times, per preset.")
     parser.add_argument("presets", nargs="*", metavar="preset", help=f"any of {', '.join(PRESETS)} (default: all)")
     parser.add_argument("--difficulty", choices=DIFFICULTIES, default="normal")
@@ -282,8 +324,9 @@ def main() -> None:
         starts = [first_frame_seconds(preset, args.difficulty) for _ in range(args.starts)]
         # the first frame is judged by its median (a few starts give no p95: the worst is shown)
         print(row(preset, "start to first frame", starts, max, FIRST_FRAME_MS, 0), flush=True)
-        keys = asyncio.run(key_latencies(preset, args.difficulty, args.keys))
+        keys, games = asyncio.run(key_latencies(preset, args.difficulty, args.keys))
         print("\n".join(key_rows(preset, keys)), flush=True)
+        print(games_line(preset, games), flush=True)
     print(f"(n: starts or keys timed; for the starts, the p95 columns show the worst of {args.starts}; "
           "target none: shown, not judged)")
 
