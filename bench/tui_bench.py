@@ -172,6 +172,8 @@ class Frames:
 
     @contextmanager
     def spying(self) -> Iterator[Frames]:
+        """The spies in place while the block runs, the real methods back after it, even if a key
+        times out: the class attributes are Textual's and the game screen's for every app."""
         from textual.screen import Screen
 
         from labyrinth.tui.screens.game import GameScreen
