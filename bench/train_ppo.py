@@ -17,7 +17,7 @@ ppo_network.py's (``--network``: a small CNN over the planes by default).
 First (step 0, the policy before PPO: untrained, or as cloned) and then every
 ``--eval-every`` steps it prints a row of the learning curve: the policy's escape rate
 on the held-out seeds with its Wilson 95 % interval, and the paired difference with random
-masked play on the same seeds (a Student t interval over seeds); the two yardsticks are
+masked play on the same seeds (Newcombe's interval for paired proportions); the two yardsticks are
 measured once, first. The rows also go to ``<out>/curve.jsonl``, the model of the last row to
 ``<out>/model.zip`` (and the reward scaling's running figures to ``<out>/vecnormalize.pkl``).
 ``--resume DIR`` goes on training the model saved in DIR for ``--steps`` more, with its own
