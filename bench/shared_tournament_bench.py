@@ -31,17 +31,9 @@ from labyrinth.saves.results_db import ResultsDB
 
 ANSWER_S = 0.05  # the stub's latency per call
 SERVE = """
-import sys, zlib
+import sys
 sys.path.insert(0, {root!r})
-from tests.stubs import Model, Stub
-
-class Steady(Model):  # its answer from the prompt alone, not from how many came before: the same games at any pace
-    def _action(self, system, prompt):
-        counted, self.chats = self.chats, zlib.crc32(prompt.encode())
-        try:
-            return super()._action(system, prompt)
-        finally:
-            self.chats = counted
+from tests.stubs import Steady, Stub  # its answer from the prompt alone: the same games at any pace
 
 server = Stub(Steady("openai", delay_s={delay}))
 print(server.url, flush=True)
