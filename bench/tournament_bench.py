@@ -80,8 +80,8 @@ def run(url: str, matches: int, concurrency: int) -> None:
     report("tournament: peak memory (RSS)", peak_mb, "MB", ",.0f", target=("<", 1536))
     row("tournament: mean match wall time", f"{sum(r.wall_s for r in rows) / len(rows):.1f} s")
     tokens = sum(r.user_side.tokens_in + r.minotaur_side.tokens_in for r in rows)
-    row("tournament: fallbacks / tokens in", f"{sum(r.user_side.fallbacks + r.minotaur_side.fallbacks for r in rows)} / "
-        f"{tokens:,}")
+    fallbacks = sum(r.user_side.fallbacks + r.minotaur_side.fallbacks for r in rows)
+    row("tournament: fallbacks / tokens in", f"{fallbacks} / {tokens:,}")
     row("tournament: valid / void matches", f"{sum(r.valid for r in rows)} / {void}")
 
 
