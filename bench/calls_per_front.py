@@ -5,8 +5,10 @@ hash, the wall time. One turn loop means one row of figures, repeated.
 The user's stream: 200 lines, 100 valid commands, 50 the game refuses (a GRAB with nothing in
 reach, a USE without a lantern, a USE of a stone) and 50 malformed, shuffled by the seed; the
 Minotaur is the built-in one, asked. The Minotaur's stream: 150 valid decisions and 50 malformed;
-the user is the built-in one, asked. The fronts are tests/fronts.py's. Like run.py it prints and
-asserts nothing; tests/test_one_loop.py asserts.
+the user is the built-in one, asked. The fronts are tests/fronts.py's. Under each table's title
+the line the game ended on, if it ended before the stream did: the lines after it answer a
+finished game, and are no turns. Like run.py it prints and asserts nothing;
+tests/test_one_loop.py asserts.
 
     .venv/bin/python bench/calls_per_front.py [--seed 5] [--preset standard]
 """
@@ -24,10 +26,11 @@ from typing import get_args
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for tests.fronts, the fronts' drivers
 
+from labyrinth.agents.match.runner import Match, Outside
 from labyrinth.engine.items import STONES, ItemName
 from labyrinth.engine.schemas import USER_PARAMS, Direction
 from labyrinth.engine.wsap.roles import ROLES
-from tests.fronts import MINOTAUR_FRONTS, USER_FRONTS, Run
+from tests.fronts import MINOTAUR_FRONTS, USER_FRONTS, CountingMinotaur, CountingUser, Run
 
 MALFORMED_USER = ['{"command": "MOVE", "direction": "NORTH"', '{"command": }', "[]", "null", "", '{"command": "FLY"}',
                   '{"command": "MOVE"}', '{"command": "MOVE", "direction": "EAST", "steps": 0}',
@@ -67,6 +70,7 @@ def table(title: str, fronts: dict[str, Callable[..., Run]], lines: Sequence[str
           asked: str) -> None:
     """One row per front; ``asked``: the role whose agent is asked (the other's input is pushed)."""
     print(f"\n{title}: {len(lines)} lines, seed {seed}, {preset}")
+    print(ending(lines, seed, preset, ROLES[asked].other))
     print(f"{'front':<8} {'turns':>6} {'Minotaur calls':>15} {'user calls':>11} {'final hash':>17} {'wall ms':>8}")
     for name, run_front in fronts.items():
         began = time.perf_counter()
@@ -77,9 +81,24 @@ def table(title: str, fronts: dict[str, Callable[..., Run]], lines: Sequence[str
               f"{wall:>8.1f}", flush=True)
 
 
+def ending(lines: Sequence[str], seed: int, preset: str, pushed: str) -> str:
+    """Where the game ends, played by the loop (every front plays as it does, tests/test_one_loop.py): a game
+    that ends early answers the rest of the stream as a finished game, and the table would time no turns there."""
+    asked = CountingMinotaur(seed) if pushed == "user" else CountingUser(seed)
+    seats = {"user": Outside("you"), "minotaur": asked} if pushed == "user" else {"user": asked,
+                                                                                 "minotaur": Outside("pipe")}
+    match = Match(seats["user"], seats["minotaur"], seed=seed, preset=preset, max_turns=None)
+    for number, line in enumerate(lines, 1):
+        match.play_turn(**{pushed: line})
+        if match.outcome is not None:
+            return (f"the game ended at line {number} of {len(lines)} ({match.outcome}, turn {match.turns}): "
+                    f"the last {len(lines) - number} lines answer a finished game")
+    return f"the game lasts the whole stream: no outcome after {len(lines)} lines, {match.turns} turns"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seed", type=int, default=5)  # a game that lasts the whole stream
+    parser.add_argument("--seed", type=int, default=5)  # both tables' games last the whole stream (printed)
     parser.add_argument("--preset", default="standard")
     args = parser.parse_args()
     table("The user's input pushed, the built-in Minotaur asked", USER_FRONTS,

@@ -16,6 +16,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections import Counter
 from pathlib import Path
 
 from run import report, row  # bench/ is on sys.path, as this file runs as a script
@@ -25,6 +26,7 @@ CHECKPOINTS = (10_000, 100_000, 1_000_000)
 BATCH = 2_000  # lines written before their answers are read: a pipe's buffer holds them
 DIRECTIONS = ("NORTH", "EAST", "SOUTH", "WEST")
 TARGET_MB = 8.0
+STOP = b'"stop_reason":"'
 
 
 def walk(seed: int):
@@ -50,12 +52,11 @@ def run(seed: int, turns: int, minotaur: str) -> dict[int, tuple[float, float]]:
     proc = subprocess.Popen([LABYRINTH, "gsm", "--seed", str(seed), "--preset", "full", "--minotaur", minotaur],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
     proc.stdout.readline()  # the initial state
-    lines, figures, began, errors = walk(seed), {}, time.perf_counter(), [0]
+    lines, figures, began, answers = walk(seed), {}, time.perf_counter(), Counter()
 
     def count(n: int) -> None:
         for _ in range(n):
-            answer = proc.stdout.readline()
-            errors[0] += b'"status":"ERROR"' in answer[:200]
+            answers[kind(proc.stdout.readline())] += 1
 
     done = 0
     try:
@@ -71,8 +72,26 @@ def run(seed: int, turns: int, minotaur: str) -> dict[int, tuple[float, float]]:
     finally:
         proc.stdin.close()
         proc.wait(timeout=60)
-    row(f"gsm memory: seed {seed}", f"{errors[0]:,} refused", note="moves into walls are refused, as they are")
+    say_answers(seed, done, answers)
     return figures
+
+
+def say_answers(seed: int, lines: int, answers: Counter) -> None:
+    """What the walk's lines met: most bump into walls, and the game plays those (it does not refuse them), so the
+    wall stops and the refusals are counted apart."""
+    reasons = ", ".join(f"{kind} {n:,}" for kind, n in sorted(answers.items()) if kind != "ERROR")
+    row(f"gsm memory: seed {seed}", f"{answers['COLLISION']:,} wall stops, {answers['ERROR']:,} errors",
+        note=f"of {lines:,} lines; a MOVE that meets a wall is played up to it (SUCCESS, stop_reason COLLISION), "
+             f"not refused; the played lines' stop reasons: {reasons}")
+
+
+def kind(answer: bytes) -> str:
+    """What an answer line says happened: ERROR when the line was refused, else the turn's stop_reason (a wall
+    bump is played, SUCCESS with COLLISION). Found by search, not json.loads, so the reader keeps up with the pipe."""
+    if b'"status":"ERROR"' in answer[:40]:
+        return "ERROR"
+    at = answer.find(STOP)
+    return answer[at + len(STOP):answer.find(b'"', at + len(STOP))].decode() if at >= 0 else "none"
 
 
 def main() -> None:

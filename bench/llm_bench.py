@@ -25,6 +25,7 @@ from labyrinth.agents.registry import make_agent, make_transport
 from tests.stubs import Model, Stub
 
 SEED, TURNS, CALLS = 11, 400, 200
+BASE_PATHS = {"openai": "/v1"}  # OpenAI's base URL holds its /v1 (tests.stubs.CHAT_PATHS); the others' are the host
 
 
 def biggest_prompts(url: str) -> None:
@@ -66,10 +67,11 @@ class Recording:
 
 def sdk_overhead() -> None:
     """Milliseconds per call through each real SDK against a stub that answers at once."""
-    for provider in ("gemini", "mistral", "ollama"):
+    for provider in ("gemini", "mistral", "ollama", "openai"):
         stub = Stub(Model(provider))
         try:
-            transport = make_transport(ProviderSettings(provider, "m", stub.url, api_key="bench", timeout_s=10))
+            url = stub.url + BASE_PATHS.get(provider, "")
+            transport = make_transport(ProviderSettings(provider, "m", url, api_key="bench", timeout_s=10))
             turns = [("user", "Step 1\n\nWhat action do you take?")]
             times = []
             for _ in range(CALLS):

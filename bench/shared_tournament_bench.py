@@ -22,6 +22,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import NamedTuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for tests.stubs, the stub servers
 
@@ -31,23 +32,25 @@ from labyrinth.saves.results_db import ResultsDB
 
 ANSWER_S = 0.05  # the stub's latency per call
 SERVE = """
-import sys, zlib
+import sys
 sys.path.insert(0, {root!r})
-from tests.stubs import Model, Stub
-
-class Steady(Model):  # its answer from the prompt alone, not from how many came before: the same games at any pace
-    def _action(self, system, prompt):
-        counted, self.chats = self.chats, zlib.crc32(prompt.encode())
-        try:
-            return super()._action(system, prompt)
-        finally:
-            self.chats = counted
+from tests.stubs import Steady, Stub  # its answer from the prompt alone: the same games at any pace
 
 server = Stub(Steady("openai", delay_s={delay}))
 print(server.url, flush=True)
 sys.stdin.read()  # until the benchmark closes the pipe
 """
 LABYRINTH = str(Path(sys.executable).with_name("labyrinth"))
+
+
+class Played(NamedTuple):
+    """One run of the tournament: its wall time, what it kept and what each worker said it played."""
+
+    wall: float
+    digest: str  # of every kept match's key, outcome and turns, sorted
+    recorded: int  # rows the database holds afterwards, void ones included
+    void: int  # of those, the void ones (a fallback played, a provider failed ...): no valid result
+    played: list[int]  # the matches each worker said it played
 
 
 def main() -> None:
@@ -62,27 +65,41 @@ def main() -> None:
     command = ["tournament", "--users", "openai/u1,openai/u2,openai/u3", "--minotaurs", "wait,builtin",
                "--games", str(args.games), "--preset", "tiny", "--max-turns", "20", "--concurrency", "3"]
     try:
-        walls: dict[int, list[float]] = {1: [], 2: []}
-        digests: dict[int, set[str]] = {1: set(), 2: set()}
-        for _ in range(args.rounds):
-            for workers in (1, 2):
-                wall, digest, played = _run(command, url, workers)
-                walls[workers].append(wall)
-                digests[workers].add(digest)
-                row(f"shared tournament: {workers} worker(s)", f"{wall:.1f} s", note=f"matches {played}, digest {digest}")
+        runs = _rounds(command, url, args.rounds)
     finally:
         stub.stdin.close()
         stub.wait(timeout=10)
-    one, two = statistics.median(walls[1]), statistics.median(walls[2])
-    same = digests[1] == digests[2] and len(digests[1]) == 1
-    row("shared tournament: matches played", f"{6 * args.games}", note="3 models x 2 Minotaurs x seeds")
-    row("shared tournament: the same games", "yes" if same else "NO", note=", ".join(sorted(digests[1] | digests[2])))
+    _summary(runs, args.games)
+
+
+def _rounds(command: list[str], url: str, rounds: int) -> dict[int, list[Played]]:
+    """One worker, then two, ``rounds`` times: interleaved, so that a load that comes and goes falls on both."""
+    runs: dict[int, list[Played]] = {1: [], 2: []}
+    for _ in range(rounds):
+        for workers in (1, 2):
+            done = _run(command, url, workers)
+            runs[workers].append(done)
+            row(f"shared tournament: {workers} worker(s)", f"{done.wall:.1f} s",
+                note=f"{done.recorded} recorded, {done.void} void, each worker played {done.played}, "
+                     f"digest {done.digest}")
+    return runs
+
+
+def _summary(runs: dict[int, list[Played]], games: int) -> None:
+    """The matches as counted in the databases (not as asked for), whether every run kept the same ones, the ratio."""
+    every = runs[1] + runs[2]
+    counts = sorted({(done.recorded, done.void) for done in every})
+    row("shared tournament: matches recorded / void", "; ".join(f"{kept} / {void}" for kept, void in counts),
+        note=f"each run; {6 * games} asked (3 models x 2 Minotaurs x {games} seeds)")
+    digests = {done.digest for done in every}
+    row("shared tournament: the same games", "yes" if len(digests) == 1 else "NO", note=", ".join(sorted(digests)))
+    one, two = (statistics.median(done.wall for done in runs[workers]) for workers in (1, 2))
     report("shared tournament: two workers / one", two / one, "x", ".2f", target=("<", 0.6),
-           note=f"median of {args.rounds}: {one:.1f} s one worker, {two:.1f} s two, interleaved")
+           note=f"median of {len(runs[1])}: {one:.1f} s one worker, {two:.1f} s two, interleaved")
 
 
-def _run(command: list[str], url: str, workers: int) -> tuple[float, str, list[int]]:
-    """``workers`` workers on ``command`` against a fresh database: (wall s, digest of the matches, played each)."""
+def _run(command: list[str], url: str, workers: int) -> Played:
+    """``workers`` workers on ``command`` against a fresh database, and what the database kept."""
     with tempfile.TemporaryDirectory() as folder:
         env = {**os.environ, "XDG_DATA_HOME": folder, "XDG_CONFIG_HOME": folder, "OPENAI_BASE_URL": url + "/v1"}
         began = time.perf_counter()
@@ -94,8 +111,8 @@ def _run(command: list[str], url: str, workers: int) -> tuple[float, str, list[i
         with ResultsDB(Path(folder) / "labyrinth" / "results.db", read_only=True) as db:
             rows = db.matches()
     games = sorted((r.user, r.minotaur, r.seed, r.repeat, r.outcome, r.turns) for r in rows)
-    return wall, hashlib.sha256(repr(games).encode()).hexdigest()[:12], played
-
+    return Played(wall, hashlib.sha256(repr(games).encode()).hexdigest()[:12], len(rows),
+                  sum(not r.valid for r in rows), played)
 
 if __name__ == "__main__":
     main()

@@ -6,8 +6,8 @@ A Stub records every request and answers from a scripted queue, or else from a
 header "_delay" makes it answer late (to test timeouts), "_trickle" sends the body
 one byte every so many seconds (a per-read timeout never trips) and "_chunked" sends
 it in chunks, its length unsaid. ``Model`` plays a simple but legal game as either
-role and injects faults on a schedule;
-``PerMinuteQuota`` answers 429 as Gemini does once a minute's requests are spent,
+role and injects faults on a schedule, ``Steady`` the same whatever order its requests
+come in; ``PerMinuteQuota`` answers 429 as Gemini does once a minute's requests are spent,
 on a ``FakeClock`` that the client's waits move.
 """
 
@@ -17,6 +17,7 @@ import json
 import re
 import threading
 import time
+import zlib
 from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -286,9 +287,22 @@ class Model:
         if not ways:
             return json.dumps({"action": "LOOK", "params": {}, "reasoning": "where am I?"})
         options = [w.strip() for w in ways.group(1).split(",")]
-        direction = options[self.chats % len(options)]
+        direction = self._way(options, prompt)
         return json.dumps({"action": "MOVE", "params": {"direction": direction, "steps": 3, "speed": 1},
                            "reasoning": f"try {direction.lower()}"})
+
+    def _way(self, options: list[str], prompt: str) -> str:
+        """The way out the user takes: by the request's number, so that one match's moves vary turn by turn."""
+        return options[self.chats % len(options)]
+
+
+class Steady(Model):
+    """A Model whose way out is a function of the prompt alone, not of how many requests came before: matches
+    played at once ask in whatever order their threads reach the stub, and with a shared count their moves (and
+    so the games) would change from run to run. The benchmarks that print a digest of the games use this one."""
+
+    def _way(self, options: list[str], prompt: str) -> str:
+        return options[zlib.crc32(prompt.encode()) % len(options)]
 
 
 class FakeClock:
