@@ -1,4 +1,4 @@
-"""The RL benches' own parts (bench/rl_eval.py, bench/rllib_masked.py, bench/train_ppo.py): the
+"""The RL benches' own parts (bench/rl_eval.py, bench/rllib_masked.py, bench/ppo_memory.py, bench/train_ppo.py): the
 learning curve's numbers are only as good as the evaluation that makes them. The parts without
 torch or Ray run everywhere; the training script's end-to-end run needs the [train] extra and
 skips, saying so, without it."""
@@ -12,13 +12,16 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from gymnasium.utils.env_checker import check_env
 
 BENCH = Path(__file__).resolve().parent.parent / "bench"
 sys.path.insert(0, str(BENCH))
 
 import rl_eval  # bench/ is a folder of scripts, not a package: on sys.path above
+from ppo_memory import ACTIONS, ShortMemory, past_key
 from rllib_masked import Masked
 
+from labyrinth.agents.rl.gym_env import LabyrinthEnv
 from labyrinth.agents.rl.pettingzoo_env import parallel_env
 
 
@@ -76,6 +79,50 @@ def test_rllib_sees_each_role_as_a_mask_and_one_vector_inside_its_space():
         observations, _, _, _, infos = env.step(actions)
 
 
+@pytest.mark.filterwarnings("ignore:.*different from the unwrapped")  # gymnasium's note that it is a wrapper
+def test_a_short_memory_holds_the_last_steps_numbers_and_actions_and_forgets_them_at_reset():
+    memory, plain = (ShortMemory(LabyrinthEnv(preset="tiny", max_turns=40), 4),
+                     LabyrinthEnv(preset="tiny", max_turns=40))
+    obs, info = memory.reset(seed=5)
+    seen, _ = plain.reset(seed=5)
+    assert memory.observation_space.contains(obs)
+    assert all(not obs[key].any() for key in memory.extra)  # nothing remembered at the start
+    numbers = [k for k, space in plain.observation_space.spaces.items() if len(space.shape) == 1]
+    assert sorted(memory.keys) == sorted(numbers) and "map" not in memory.keys
+    history, actions = [seen], []
+    for _ in range(3):
+        action = int(np.flatnonzero(info["action_mask"])[-1])
+        obs, _, _, _, info = memory.step(action)
+        seen, *_ = plain.step(action)
+        history.append(seen)
+        actions.append(action)
+        assert memory.observation_space.contains(obs)
+        assert all(np.array_equal(obs[key], seen[key]) for key in seen)  # the env's own observation unchanged
+    for key in numbers:  # one step ago first, then two, three; the fourth is before the game: zeros
+        n = seen[key].size
+        expected = np.concatenate([history[2][key], history[1][key], history[0][key], np.zeros(n)])
+        assert np.array_equal(obs[past_key(key)], expected), key
+    taken = obs[ACTIONS].reshape(4, -1)
+    assert [int(row.argmax()) for row in taken[:3]] == actions[::-1] and taken.sum() == 3
+    obs, _ = memory.reset(seed=6)
+    assert all(not obs[key].any() for key in memory.extra)
+    check_env(ShortMemory(LabyrinthEnv(preset="tiny", max_turns=40), 2), skip_render_check=True)
+
+
+def test_a_short_memory_pickles_and_copies_mid_game_and_plays_on_identically():
+    import copy
+    import pickle
+
+    env = ShortMemory(LabyrinthEnv(preset="tiny", max_turns=40), 3)
+    _, info = env.reset(seed=9)
+    for _ in range(4):
+        _, _, _, _, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+    copies = [pickle.loads(pickle.dumps(env)), copy.deepcopy(env)]
+    action = int(np.flatnonzero(info["action_mask"])[-1])
+    played = [e.step(action)[0] for e in (env, *copies)]
+    assert all(np.array_equal(played[0][k], other[k]) for other in played[1:] for k in played[0])
+
+
 @pytest.mark.slow
 def test_train_ppo_prints_a_learning_curve_from_step_zero(tmp_path):
     pytest.importorskip("sb3_contrib", reason="bench/train_ppo.py needs the [train] extra (torch, sb3-contrib)")
@@ -104,3 +151,4 @@ def test_train_ppo_prints_a_learning_curve_from_step_zero(tmp_path):
     assert more[-1]["step"] >= rows[-1]["step"] + 64
     record = json.loads((out / "yardsticks.json").read_text())
     assert record["args"]["caught_cost"] == "1.0" and record["resumes"][0]["args"]["seed"] == "1"
+
