@@ -21,6 +21,7 @@ import rl_eval  # bench/ is a folder of scripts, not a package: on sys.path abov
 from ppo_memory import ACTIONS, ShortMemory, past_key
 from rllib_masked import Masked
 
+from labyrinth.agents.rl.demos import demonstrations
 from labyrinth.agents.rl.gym_env import LabyrinthEnv
 from labyrinth.agents.rl.pettingzoo_env import parallel_env
 
@@ -121,6 +122,19 @@ def test_a_short_memory_pickles_and_copies_mid_game_and_plays_on_identically():
     action = int(np.flatnonzero(info["action_mask"])[-1])
     played = [e.step(action)[0] for e in (env, *copies)]
     assert all(np.array_equal(played[0][k], other[k]) for other in played[1:] for k in played[0])
+
+
+def test_the_demonstrations_and_the_evaluation_feed_a_policy_through_its_short_memory():
+    env = ShortMemory(LabyrinthEnv(preset="tiny", opponent="wait", max_turns=30), 2)
+    demos = demonstrations(env, 40, seed=3)
+    assert set(demos["observations"]) == set(env.observation_space.spaces)
+    first = demos["ends"][0] + 1  # a game's first step remembers nothing, its second the first
+    assert not demos["observations"][ACTIONS][first].any()
+    assert demos["observations"][ACTIONS][first + 1].argmax() == demos["actions"][first]
+    fed = []
+    rl_eval.play_policy(lambda obs, mask: fed.append(obs) or int(np.flatnonzero(mask)[0]), "tiny", 5,
+                        range(rl_eval.EVAL_BASE, rl_eval.EVAL_BASE + 2), wrap=lambda e: ShortMemory(e, 2))
+    assert all(ACTIONS in obs for obs in fed) and not fed[0][ACTIONS].any() and fed[1][ACTIONS].any()
 
 
 @pytest.mark.slow
