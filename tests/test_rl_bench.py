@@ -166,3 +166,18 @@ def test_train_ppo_prints_a_learning_curve_from_step_zero(tmp_path):
     record = json.loads((out / "yardsticks.json").read_text())
     assert record["args"]["caught_cost"] == "1.0" and record["resumes"][0]["args"]["seed"] == "1"
 
+
+@pytest.mark.slow
+def test_train_ppo_feeds_its_short_memory_to_the_clone_the_training_and_the_evaluation(tmp_path):
+    sb3_contrib = pytest.importorskip("sb3_contrib", reason="bench/train_ppo.py needs the [train] extra")
+    out = tmp_path / "ppo"
+    run = subprocess.run(
+        [sys.executable, str(BENCH / "train_ppo.py"), "--memory", "2", "--demos", "40", "--demo-epochs", "1",
+         "--steps", "64", "--n-steps", "32", "--batch", "32", "--epochs", "1", "--eval-every", "64",
+         "--eval-games", "2", "--max-turns", "8", "--envs", "2", "--stages", "tiny:builtin:0", "--out", str(out)],
+        capture_output=True, text=True, timeout=600, check=False)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert json.loads((out / "yardsticks.json").read_text())["args"]["memory"] == "2"
+    model = sb3_contrib.MaskablePPO.load(out / "model.zip")
+    assert model.observation_space[ACTIONS].shape == (2 * 25,)
+    assert {"past_cue", ACTIONS} <= set(model.policy.features_extractor.numbers)  # the flat part, not the CNN
