@@ -9,6 +9,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import gymnasium as gym
 import numpy as np
 
 from labyrinth.agents.compete.arena import wilson_interval
@@ -42,9 +43,12 @@ def eval_env(preset: str, max_turns: int) -> LabyrinthEnv:
     return LabyrinthEnv("user", preset=preset, opponent="builtin", max_turns=max_turns)
 
 
-def play_policy(choose: Callable[[dict, np.ndarray], int], preset: str, max_turns: int, seeds: range) -> list[dict]:
-    """Each held-out game played to its end by ``choose(obs, mask)``: outcome, return, turns, game seed."""
-    env = eval_env(preset, max_turns)
+def play_policy(choose: Callable[[dict, np.ndarray], int], preset: str, max_turns: int, seeds: range,
+                wrap: Callable[[gym.Env], gym.Env] | None = None) -> list[dict]:
+    """Each held-out game played to its end by ``choose(obs, mask)``: outcome, return, turns, game seed.
+    ``wrap`` is worn by the env when the policy was trained on wrapped observations (train_ppo's
+    ``--memory``): it must see them as it learnt them."""
+    env = eval_env(preset, max_turns) if wrap is None else wrap(eval_env(preset, max_turns))
     games = []
     for seed in seeds:
         obs, info = env.reset(seed=seed)
@@ -53,7 +57,8 @@ def play_policy(choose: Callable[[dict, np.ndarray], int], preset: str, max_turn
             obs, reward, terminated, truncated, info = env.step(choose(obs, info["action_mask"]))
             total += reward
             done = terminated or truncated
-        games.append({"seed": env.match.seed, "outcome": info["outcome"], "return": total, "turns": info["turn"]})
+        games.append({"seed": env.unwrapped.match.seed, "outcome": info["outcome"], "return": total,
+                      "turns": info["turn"]})
     return games
 
 

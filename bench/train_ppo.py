@@ -14,6 +14,12 @@ games from a generator seeded with ``--seed`` plus its index (the game seeds of 
 scripted user's play (ppo_warm_start.py) before PPO's first step; the network is
 ppo_network.py's (``--network``: a small CNN over the planes by default).
 
+``--memory K`` feeds the policy a short memory too (ppo_memory.py): the observation's numbers
+and the actions of the last K steps, so that it can tell whether the hooves are nearing and
+where it was heading. It is worn wherever the policy is fed: the training envs, the
+demonstrations it is cloned from, the held-out evaluation. 0 (the default) feeds it the env's
+observation alone, as every run before it.
+
 First (step 0, the policy before PPO: untrained, or as cloned) and then every
 ``--eval-every`` steps it prints a row of the learning curve: the policy's escape rate
 on the held-out seeds with its Wilson 95 % interval, and the paired difference with random
@@ -23,7 +29,8 @@ measured once, first. The rows also go to ``<out>/curve.jsonl``, the model of th
 ``--resume DIR`` goes on training the model saved in DIR for ``--steps`` more, with its own
 hyperparameters, appending to its curve: a run can be lengthened once its curve says it is still
 rising. The training env is built from the command line as ever: give the first run's ``--stages``,
-``--envs``, ``--normalize`` and end costs again, and another ``--seed`` for games it has not played.
+``--envs``, ``--normalize``, ``--memory`` and end costs again, and another ``--seed`` for games it has
+not played.
 One core: torch is held to one thread and the envs (``--envs``, side by side for less correlated
 rollouts) run in process.
 
@@ -41,12 +48,14 @@ import argparse
 import json
 import statistics
 import time
+from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
 
 import gymnasium as gym
 import numpy as np
 import torch
+from ppo_memory import ShortMemory
 from ppo_network import NETWORKS  # bench/ is on sys.path, as this file runs as a script
 from ppo_warm_start import clone
 from rl_eval import EVAL_BASE, Stage, paired, play_builtin, play_policy, rate, stages
@@ -65,7 +74,7 @@ class EndCost(gym.Wrapper):
     CATCH (a smaller figure makes going for the stones worth its risk). Neither is potential-based:
     they change the best policy, towards the game's aim (escape). Evaluation never wears it."""
 
-    def __init__(self, env: LabyrinthEnv, timeout: float, caught: float) -> None:
+    def __init__(self, env: gym.Env, timeout: float, caught: float) -> None:
         super().__init__(env)
         self.timeout, self.caught = timeout, caught
 
@@ -128,7 +137,8 @@ class LearningCurve(BaseCallback):
         training_draws = torch.get_rng_state()
         torch.manual_seed(args.seed)
         try:
-            games = play_policy(choose, args.preset, args.max_turns, range(EVAL_BASE, EVAL_BASE + args.eval_games))
+            games = play_policy(choose, args.preset, args.max_turns, range(EVAL_BASE, EVAL_BASE + args.eval_games),
+                                wrap=fed(args.memory))
         finally:
             torch.set_rng_state(training_draws)
         row = {"step": self.num_timesteps, "wall_s": round(time.perf_counter() - self.began, 1), **rate(games),
@@ -164,6 +174,11 @@ class SeedLog(BaseCallback):
         return True
 
 
+def fed(memory: int) -> Callable[[gym.Env], gym.Env]:
+    """What the policy's envs wear to feed it (``--memory``): nothing, or a short memory of ``memory`` steps."""
+    return (lambda env: ShortMemory(env, memory)) if memory else (lambda env: env)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=1_000_000)
@@ -194,11 +209,16 @@ def main() -> None:
     parser.add_argument("--dagger", type=int, default=0,
                         help="DAgger rounds after the cloning: --demos steps more each, played by the policy and "
                              "labelled by the built-in user")
+    parser.add_argument("--memory", type=int, default=0, metavar="K",
+                        help="feed the policy the observation's numbers and the actions of the last K steps too "
+                             "(ppo_memory.py; 0: the observation alone)")
     parser.add_argument("--resume", type=Path, metavar="DIR",
                         help="go on training the model in DIR (an --out of an earlier run) for --steps more, "
                              "with its hyperparameters, writing to DIR")
     parser.add_argument("--out", type=Path, default=Path("bench/results/ppo"))
     args = parser.parse_args()
+    if args.memory < 0:
+        parser.error(f"--memory {args.memory}: a number of steps, 0 for none")
     if args.resume:
         if not (args.resume / "model.zip").is_file():
             parser.error(f"--resume {args.resume}: no model.zip there (give the --out folder of an earlier run)")
@@ -237,7 +257,8 @@ def main() -> None:
     envs = [LabyrinthEnv("user", preset=plan[0].preset, opponent=plan[0].opponent, max_turns=args.max_turns,
                          shaping=not args.no_shaping) for _ in range(args.envs)]
     changed = args.timeout_cost or args.caught_cost != CATCH
-    worn = [EndCost(env, args.timeout_cost, args.caught_cost) if changed else env for env in envs]
+    worn = [fed(args.memory)(env) for env in envs]
+    worn = [EndCost(env, args.timeout_cost, args.caught_cost) if changed else env for env in worn]
     trained = DummyVecEnv([lambda env=env: env for env in worn])  # it calls factories: these give the envs made
     trained.seed(args.seed)  # each env's games drawn from its own generator, seeded seed, seed + 1, ...
     scaling = args.out / "vecnormalize.pkl"
@@ -256,8 +277,8 @@ def main() -> None:
                                            "net_arch": {"pi": [128], "vf": [128]}})
     demo_seeds: set[int] = set()
     if args.demos:
-        demo_env = LabyrinthEnv("user", preset=plan[0].preset, opponent=plan[0].opponent, max_turns=args.max_turns,
-                                shaping=not args.no_shaping)
+        demo_env = fed(args.memory)(LabyrinthEnv("user", preset=plan[0].preset, opponent=plan[0].opponent,
+                                                 max_turns=args.max_turns, shaping=not args.no_shaping))
         cloned = clone(model, demo_env, args.demos, args.demo_epochs, args.seed, rounds=args.dagger)
         demo_seeds = set(cloned.pop("seeds"))
         print(f"warm start: behaviour cloning on {cloned['steps']:,} steps ({cloned['games']} games: "

@@ -1,4 +1,4 @@
-"""The RL benches' own parts (bench/rl_eval.py, bench/rllib_masked.py, bench/train_ppo.py): the
+"""The RL benches' own parts (bench/rl_eval.py, bench/rllib_masked.py, bench/ppo_memory.py, bench/train_ppo.py): the
 learning curve's numbers are only as good as the evaluation that makes them. The parts without
 torch or Ray run everywhere; the training script's end-to-end run needs the [train] extra and
 skips, saying so, without it."""
@@ -12,13 +12,17 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from gymnasium.utils.env_checker import check_env
 
 BENCH = Path(__file__).resolve().parent.parent / "bench"
 sys.path.insert(0, str(BENCH))
 
 import rl_eval  # bench/ is a folder of scripts, not a package: on sys.path above
+from ppo_memory import ACTIONS, ShortMemory, past_key
 from rllib_masked import Masked
 
+from labyrinth.agents.rl.demos import demonstrations
+from labyrinth.agents.rl.gym_env import LabyrinthEnv
 from labyrinth.agents.rl.pettingzoo_env import parallel_env
 
 
@@ -99,6 +103,63 @@ def test_rllib_sees_each_role_as_a_mask_and_one_vector_inside_its_space():
         observations, _, _, _, infos = env.step(actions)
 
 
+@pytest.mark.filterwarnings("ignore:.*different from the unwrapped")  # gymnasium's note that it is a wrapper
+def test_a_short_memory_holds_the_last_steps_numbers_and_actions_and_forgets_them_at_reset():
+    memory, plain = (ShortMemory(LabyrinthEnv(preset="tiny", max_turns=40), 4),
+                     LabyrinthEnv(preset="tiny", max_turns=40))
+    obs, info = memory.reset(seed=5)
+    seen, _ = plain.reset(seed=5)
+    assert memory.observation_space.contains(obs)
+    assert all(not obs[key].any() for key in memory.extra)  # nothing remembered at the start
+    numbers = [k for k, space in plain.observation_space.spaces.items() if len(space.shape) == 1]
+    assert sorted(memory.keys) == sorted(numbers) and "map" not in memory.keys
+    history, actions = [seen], []
+    for _ in range(3):
+        action = int(np.flatnonzero(info["action_mask"])[-1])
+        obs, _, _, _, info = memory.step(action)
+        seen, *_ = plain.step(action)
+        history.append(seen)
+        actions.append(action)
+        assert memory.observation_space.contains(obs)
+        assert all(np.array_equal(obs[key], seen[key]) for key in seen)  # the env's own observation unchanged
+    for key in numbers:  # one step ago first, then two, three; the fourth is before the game: zeros
+        n = seen[key].size
+        expected = np.concatenate([history[2][key], history[1][key], history[0][key], np.zeros(n)])
+        assert np.array_equal(obs[past_key(key)], expected), key
+    taken = obs[ACTIONS].reshape(4, -1)
+    assert [int(row.argmax()) for row in taken[:3]] == actions[::-1] and taken.sum() == 3
+    obs, _ = memory.reset(seed=6)
+    assert all(not obs[key].any() for key in memory.extra)
+    check_env(ShortMemory(LabyrinthEnv(preset="tiny", max_turns=40), 2), skip_render_check=True)
+
+
+def test_a_short_memory_pickles_and_copies_mid_game_and_plays_on_identically():
+    import copy
+    import pickle
+
+    env = ShortMemory(LabyrinthEnv(preset="tiny", max_turns=40), 3)
+    _, info = env.reset(seed=9)
+    for _ in range(4):
+        _, _, _, _, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+    copies = [pickle.loads(pickle.dumps(env)), copy.deepcopy(env)]
+    action = int(np.flatnonzero(info["action_mask"])[-1])
+    played = [e.step(action)[0] for e in (env, *copies)]
+    assert all(np.array_equal(played[0][k], other[k]) for other in played[1:] for k in played[0])
+
+
+def test_the_demonstrations_and_the_evaluation_feed_a_policy_through_its_short_memory():
+    env = ShortMemory(LabyrinthEnv(preset="tiny", opponent="wait", max_turns=30), 2)
+    demos = demonstrations(env, 40, seed=3)
+    assert set(demos["observations"]) == set(env.observation_space.spaces)
+    first = demos["ends"][0] + 1  # a game's first step remembers nothing, its second the first
+    assert not demos["observations"][ACTIONS][first].any()
+    assert demos["observations"][ACTIONS][first + 1].argmax() == demos["actions"][first]
+    fed = []
+    rl_eval.play_policy(lambda obs, mask: fed.append(obs) or int(np.flatnonzero(mask)[0]), "tiny", 5,
+                        range(rl_eval.EVAL_BASE, rl_eval.EVAL_BASE + 2), wrap=lambda e: ShortMemory(e, 2))
+    assert all(ACTIONS in obs for obs in fed) and not fed[0][ACTIONS].any() and fed[1][ACTIONS].any()
+
+
 @pytest.mark.slow
 def test_train_ppo_prints_a_learning_curve_from_step_zero(tmp_path):
     pytest.importorskip("sb3_contrib", reason="bench/train_ppo.py needs the [train] extra (torch, sb3-contrib)")
@@ -127,3 +188,19 @@ def test_train_ppo_prints_a_learning_curve_from_step_zero(tmp_path):
     assert more[-1]["step"] >= rows[-1]["step"] + 64
     record = json.loads((out / "yardsticks.json").read_text())
     assert record["args"]["caught_cost"] == "1.0" and record["resumes"][0]["args"]["seed"] == "1"
+
+
+@pytest.mark.slow
+def test_train_ppo_feeds_its_short_memory_to_the_clone_the_training_and_the_evaluation(tmp_path):
+    sb3_contrib = pytest.importorskip("sb3_contrib", reason="bench/train_ppo.py needs the [train] extra")
+    out = tmp_path / "ppo"
+    run = subprocess.run(
+        [sys.executable, str(BENCH / "train_ppo.py"), "--memory", "2", "--demos", "40", "--demo-epochs", "1",
+         "--steps", "64", "--n-steps", "32", "--batch", "32", "--epochs", "1", "--eval-every", "64",
+         "--eval-games", "2", "--max-turns", "8", "--envs", "2", "--stages", "tiny:builtin:0", "--out", str(out)],
+        capture_output=True, text=True, timeout=600, check=False)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert json.loads((out / "yardsticks.json").read_text())["args"]["memory"] == "2"
+    model = sb3_contrib.MaskablePPO.load(out / "model.zip")
+    assert model.observation_space[ACTIONS].shape == (2 * 25,)
+    assert {"past_cue", ACTIONS} <= set(model.policy.features_extractor.numbers)  # the flat part, not the CNN

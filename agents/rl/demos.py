@@ -47,11 +47,12 @@ def command_name(action: Action) -> str:
 class Demonstrator:
     """The built-in user beside a user env (a LabyrinthEnv of role "user"): after each reset,
     ``action()`` is the number of the command it would play now. A fresh built-in user a game,
-    seeded by the game's seed, as the registry seats it."""
+    seeded by the game's seed, as the registry seats it. The env may be wrapped (its observations
+    changed for a learner): the demonstrator reads the game itself, underneath."""
 
     def __init__(self, env: Any) -> None:
-        self.env = env
-        self.numbers = {name: i for i, name in enumerate(env.action_names)}
+        self.env = env.unwrapped
+        self.numbers = {name: i for i, name in enumerate(self.env.action_names)}
         self.agent: Any = None
         self.seed: int | None = None
 
@@ -88,7 +89,7 @@ def demonstrations(env: Any, steps: int, seed: int,
         if terminated or truncated:
             ends.append(len(actions) - 1)
             outcomes.append(info["outcome"])
-            seeds.append(env.match.seed)
+            seeds.append(env.unwrapped.match.seed)
             obs, info = env.reset(seed=int(rng.integers(DRAWN_SEEDS)))
     return {"observations": {k: np.stack([o[k] for o in observations]) for k in observations[0]},
             "actions": np.array(actions), "masks": np.stack(masks).astype(bool), "rewards": np.array(rewards),
