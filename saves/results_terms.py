@@ -46,8 +46,13 @@ class SideRecord:
         return self.call_s / self.calls if self.calls else 0.0
 
     def void_reason(self, role: str) -> str | None:
-        """Why this side's model did not play the match, or None if it did (or a rule agent played)."""
+        """Why this side's model did not play the match, or None if it did. A rule agent's answers the
+        game refuses are its play; a turn on which it raised is not (the fallback played it: a bench's
+        scripted player whose every decision raised once stood still through a whole table)."""
         if not self.model:
+            if self.exceptions:
+                return (f"the {ROLE_WORDS[role]}'s agent failed on {self.exceptions} of its {self.decisions} turns, "
+                        "which the fallback played")
             return None
         if self.replaced:
             return (f"the {ROLE_WORDS[role]}'s model was replaced by the built-in agent after failing in a row "

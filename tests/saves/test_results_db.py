@@ -47,6 +47,8 @@ def test_a_model_that_did_not_play_its_turns_leaves_the_match_void(fallbacks, va
     assert replaced.void == ("void: the user's model was replaced by the built-in agent after failing in a row "
                              "(5 provider errors, 0 answers without an action)")
     assert row(user_side=SideRecord("{}", decisions=20, fallbacks=20)).valid  # a rule agent's fallbacks are its play
+    crashed = row(user_side=SideRecord("{}", decisions=20, fallbacks=20, exceptions=1))  # ... but not its crashes
+    assert crashed.void == "void: the user's agent failed on 1 of its 20 turns, which the fallback played"
 
 
 def test_a_void_match_is_replaced_by_its_next_result_and_a_valid_one_stays(tmp_path):
