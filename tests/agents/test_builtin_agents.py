@@ -35,7 +35,9 @@ def test_same_seed_same_play():
     def play(seed):
         match = Match(make_agent("user", "builtin", seed), make_agent("minotaur", "builtin", seed), seed=seed,
                       preset="small", max_turns=120)
-        return [match.play_turn().record.to_dict() for _ in range(60) if match.outcome is None]
+        records = [match.play_turn().record.to_dict() for _ in range(60) if match.outcome is None]
+        assert_own_play(*match.stats.values())  # the fallback's LOOK and WAIT are the same for every seed too
+        return records
 
     assert play(5) == play(5)
     assert play(5) != play(6)
