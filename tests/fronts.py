@@ -11,6 +11,9 @@ Minotaur's fronts push MinotaurDecision lines and ask the built-in user.
 The fronts that take an agent by name (PlaySession and its save, which records the name; gsm) get
 it as the registry's kind "counting", added to the registry's tables while a driver runs
 (``counting_kind``); the others are handed a counting agent itself.
+
+``assert_own_play`` is for any test whose claim rests on an agent's play: that no turn of it was
+the fallback's.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from unittest.mock import patch
 from labyrinth.agents.builtin.builtin_minotaur import BuiltinMinotaur
 from labyrinth.agents.builtin.builtin_user import BuiltinUser
 from labyrinth.agents.match.runner import Match, Outside
+from labyrinth.agents.match.side import SideStats
 from labyrinth.agents.registry import MINOTAUR_AGENTS, USER_AGENTS, make_agent
 from labyrinth.agents.wsap.adapters import LabyrinthAdapter
 from labyrinth.engine.wsap import Action
@@ -77,6 +81,15 @@ def counting_kind() -> Iterator[list[Counting]]:
     with patch.dict(MINOTAUR_AGENTS, {COUNTING: maker(CountingMinotaur)}), \
             patch.dict(USER_AGENTS, {COUNTING: maker(CountingUser)}):
         yield made
+
+
+def assert_own_play(*sides: SideStats) -> None:
+    """Every turn of these sides was their agent's own: no decide (or reflect) raised, no turn was
+    played by the role's fallback. Without this a test of an agent's play passes with the agent
+    broken: a decide that raises still counts as a decision, and the fallback plays on."""
+    for side in sides:
+        assert (side.fallbacks, side.exceptions) == (0, 0), \
+            f"{side.fallbacks} turns played by the fallback, {side.exceptions} exceptions"
 
 
 @dataclass

@@ -99,7 +99,7 @@ class BuiltinMinotaur(RuleAgent):
             try:
                 x, y, z = stones[-1]["position"]
                 self.last_stones.append((int(x), int(y), int(z)))
-            except (KeyError, TypeError, ValueError, IndexError):
+            except (KeyError, TypeError, ValueError, IndexError, OverflowError):  # OverflowError: int() of an infinity
                 continue
 
     def decide(self, observation: Observation) -> Action:

@@ -111,7 +111,7 @@ class BuiltinUser(RuleAgent):
                 try:
                     x, y, z = death["position"]
                     self.death_spots.append(((int(x), int(y), int(z)), float(death["time_s"])))
-                except (KeyError, TypeError, ValueError):
+                except (KeyError, TypeError, ValueError, OverflowError):  # OverflowError: int() of an infinity
                     continue
 
     def decide(self, observation: Observation) -> Action:

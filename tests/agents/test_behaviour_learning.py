@@ -28,6 +28,7 @@ from labyrinth.tui.cli import parser as _parser
 from labyrinth.tui.commands import memory as memory_cmd
 from labyrinth.tui.commands.learn_option import learners
 from tests.agents.test_memory import played
+from tests.fronts import assert_own_play
 from tests.saves.test_experience import reflection
 
 
@@ -190,6 +191,8 @@ def test_learning_is_deterministic_for_a_seed_and_a_log_and_carries_to_new_labyr
     played_strategies = [r.reflections[0].evidence["strategy"] for r in again[0].results]  # the user's reflection
     assert len({tuple(s.values()) for s in played_strategies}) > 1  # the lessons of seeds 1-4 steer seeds 50-55
     assert all("strategy" not in r.reflections[1].evidence for r in again[0].results)  # the Minotaur did not learn
+    # The log and the games it steers were the agents' play: a fallback's would be as deterministic.
+    assert_own_play(*(side for summary in (first, *again) for r in summary.results for side in (r.user, r.minotaur)))
 
 
 def test_place_lessons_never_reach_another_labyrinth_but_behaviour_lessons_do():

@@ -12,6 +12,7 @@ import pytest
 from labyrinth.agents.builtin.stone_search import StoneSearch
 from labyrinth.agents.match.runner import Match
 from labyrinth.agents.registry import make_agent
+from tests.fronts import assert_own_play
 
 pytestmark = pytest.mark.slow
 
@@ -19,15 +20,24 @@ SEEDS = range(20)
 
 
 def _outcomes(user: str, minotaur: str, preset: str = "small") -> Counter:
-    return Counter(Match(make_agent("user", user, s), make_agent("minotaur", minotaur, s), seed=s, preset=preset,
-                         max_turns=300).play().outcome for s in SEEDS)
+    """The outcomes over SEEDS, every turn of both seats their agent's own: the fallback's play would
+    make a broken agent's games pass for a weak one's."""
+    outcomes: Counter = Counter()
+    for s in SEEDS:
+        result = Match(make_agent("user", user, s), make_agent("minotaur", minotaur, s), seed=s, preset=preset,
+                       max_turns=300).play()
+        assert_own_play(result.user, result.minotaur)
+        outcomes[result.outcome] += 1
+    return outcomes
 
 
 def test_same_seed_same_play():
     def play(seed):
         match = Match(make_agent("user", "builtin", seed), make_agent("minotaur", "builtin", seed), seed=seed,
                       preset="small", max_turns=120)
-        return [match.play_turn().record.to_dict() for _ in range(60) if match.outcome is None]
+        records = [match.play_turn().record.to_dict() for _ in range(60) if match.outcome is None]
+        assert_own_play(*match.stats.values())  # the fallback's LOOK and WAIT are the same for every seed too
+        return records
 
     assert play(5) == play(5)
     assert play(5) != play(6)

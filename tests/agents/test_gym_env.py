@@ -23,6 +23,7 @@ from labyrinth.agents.wsap.adapters import make_adapter
 from labyrinth.engine.schemas import MINOTAUR_PARAMS, USER_PARAMS
 from labyrinth.engine.wsap import Action
 from labyrinth.engine.wsap.roles import ROLES
+from tests.fronts import assert_own_play
 
 IDS = {"user": "Labyrinth/User-v0", "minotaur": "Labyrinth/Minotaur-v0"}
 README = Path(__file__).resolve().parents[2] / "README.md"
@@ -112,6 +113,7 @@ def test_an_opponent_given_as_an_agent_starts_every_game_afresh(role):
             trail.append((obs["position"].tolist(), reward))
             if terminated or truncated:
                 break
+        assert_own_play(env.match.sides[ROLES[role].other].stats)  # the fallback's play is the same every game too
         return trail
 
     env = LabyrinthEnv(role=role, preset="tiny", opponent=given, max_turns=40)

@@ -118,7 +118,8 @@ def test_a_provider_that_stays_down_is_replaced_by_the_builtin_agent(provider):
     result = match.play()
     assert result.user.provider_errors == 5 and result.user.replaced
     assert result.user_agent == f"{provider}/test-{provider}-model (replaced by builtin)"
-    assert result.turns == 12 or result.outcome != "TIMEOUT"
+    # The 5 failed turns were the fallback's; the 7 after were the built-in user's own, none raised.
+    assert result.turns == 12 and (result.user.fallbacks, result.user.exceptions) == (5, 0)
     assert match.plans["user"] == []  # no plan from a provider that never answered
 
 
@@ -183,9 +184,10 @@ def test_both_roles_are_asked_at_once_each_turn():
 
 
 def test_a_failing_model_minotaur_is_replaced_by_one_that_plays_the_games_difficulty():
-    """The built-in agent that takes over plays by the difficulty the seat told the model agent."""
+    """The built-in agent that takes over plays by the difficulty the seat told the model agent, and
+    plays the turns after it took over itself: only the model's failed turns are the fallback's."""
     from labyrinth.agents.builtin.builtin_minotaur import TACTICS
-    from labyrinth.agents.builtin.naive import Waiter
+    from labyrinth.agents.builtin.naive import RandomWalker
     from labyrinth.agents.llm.llm_agent import FAILURES_BEFORE_REPLACEMENT, LLMAgent
     from labyrinth.agents.llm.providers.errors import ProviderError
 
@@ -195,7 +197,12 @@ def test_a_failing_model_minotaur_is_replaced_by_one_that_plays_the_games_diffic
         def complete(self, system, turns, schema):
             raise ProviderError("down is not reachable")
 
-    minotaur = LLMAgent("minotaur", Down(), seed=3)
-    match = Match(Waiter(3), minotaur, seed=3, preset="tiny", difficulty="hard", max_turns=FAILURES_BEFORE_REPLACEMENT)
-    match.play()
+    minotaur = LLMAgent("minotaur", Down(), seed=1)
+    after = 5  # the turns the replacement plays (seed 1: the random walker is not caught before they are over)
+    match = Match(RandomWalker(1), minotaur, seed=1, preset="tiny", difficulty="hard",
+                  max_turns=FAILURES_BEFORE_REPLACEMENT + after)  # a user agent in the user's seat: it plays its own
+    result = match.play()
     assert minotaur.replacement is not None and minotaur.replacement.tactics == TACTICS["hard"]
+    assert result.turns == FAILURES_BEFORE_REPLACEMENT + after and result.user.fallbacks == 0
+    stats = result.minotaur  # the model's failed turns were the fallback's; the replacement's raised nothing
+    assert (stats.fallbacks, stats.exceptions, stats.decisions) == (FAILURES_BEFORE_REPLACEMENT, 0, result.turns)

@@ -28,6 +28,7 @@ from labyrinth.agents.registry import make_agent
 from labyrinth.engine import PRESETS
 from labyrinth.engine.wsap import Action
 from labyrinth.saves.experience import Experience, Reflection
+from tests.fronts import assert_own_play
 from tests.saves.test_experience import JSON_VALUES, reflection
 
 BUILTIN = {"user": "builtin", "minotaur": "builtin"}
@@ -252,7 +253,9 @@ def test_place_lessons_from_another_labyrinth_change_nothing_where_they_do_not_a
     first, _ = _replayed(16, "user")
     elsewhere = ArenaSettings(memory=True, lessons=tuple(r for r in first.reflections if r.role == "user"),
                               books=(("user", Book()),)).play(17)
-    assert elsewhere.outcome == ArenaSettings().play(17).outcome and elsewhere.turns == ArenaSettings().play(17).turns
+    plain = ArenaSettings().play(17)
+    assert (elsewhere.outcome, elsewhere.turns) == (plain.outcome, plain.turns)
+    assert_own_play(first.user, elsewhere.user, elsewhere.minotaur, plain.user, plain.minotaur)  # not the fallback's
 
 
 class Runner(RuleAgent):

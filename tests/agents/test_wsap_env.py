@@ -18,6 +18,7 @@ from labyrinth.agents.wsap.adapters import make_adapter
 from labyrinth.agents.wsap.avatars import LabyrinthAvatars
 from labyrinth.engine import Game
 from labyrinth.engine.wsap import Action, AvatarGameAdapter, AvatarSpec, AvatarState, GameAdapter
+from tests.fronts import assert_own_play
 
 SECTIONS = ("STATUS:", "INVENTORY:", "LOCATION:", "NEARBY:", "RECENT EVENTS:", "CURRENT GOALS:")
 
@@ -320,6 +321,7 @@ def test_an_opponent_given_as_an_agent_plays_each_reset_afresh_and_a_model_keeps
         while not adapter.done and len(trail) < 60:
             adapter.act(Action("WAIT"))
             trail.append(adapter.game.state.user)
+        assert_own_play(adapter.opponent.stats)  # the fallback's play is the same every reset too
         return trail
 
     given = BuiltinUser(5)
@@ -344,4 +346,5 @@ def test_an_opponent_given_as_an_agent_plays_each_reset_afresh_and_a_model_keeps
         while not model.done:
             model.act(Action("LOOK"))
         assert model.opponent.agent.transport is client and model.opponent.stats.replaced is False
+        assert_own_play(model.opponent.stats)
     assert client.calls >= 6  # both games asked the one client

@@ -147,16 +147,35 @@ def test_a_poisoned_reflection_is_set_aside_alone_and_the_others_are_kept(poison
 
 
 def test_the_builtin_agents_learn_from_a_log_once_poisoned():
-    """The audit's case: a 1e999 coordinate crashed every game on that labyrinth."""
+    """The audit's case: a 1e999 coordinate crashed every game on that labyrinth. The log sets
+    such a reflection aside; and should one reach the agents by another way (a log from before the
+    check, lessons handed over in code), they pass over it, keep the good ones, and play."""
+    from labyrinth.agents.builtin.builtin_minotaur import BuiltinMinotaur
     from labyrinth.agents.builtin.builtin_user import BuiltinUser
+    from labyrinth.agents.match.runner import Match
+    from tests.fronts import assert_own_play
 
     log = Experience()
     log.path.parent.mkdir(parents=True)
     poisoned = reflection(5, evidence={"death": {"position": [1, 2, 3], "time_s": 5.0}}).model_dump(mode="json")
     log.path.write_text(json.dumps({"version": 1, "reflections": [poisoned]}).replace("[1, 2, 3]", "[1e999, 2, 3]"))
-    lessons = log.read()
-    assert lessons == [] and log.take_notice()
-    BuiltinUser(5).learn(lessons, "standard")
+    assert log.read() == [] and log.take_notice()
+
+    def unchecked(role: str, outcome: str, evidence: dict) -> Reflection:
+        """A reflection the log's check never saw (model_construct validates nothing)."""
+        return Reflection.model_construct(**{**reflection(5, role, outcome).model_dump(), "evidence": evidence})
+
+    inf = float("inf")  # what json reads 1e999 as: int() of it raises OverflowError, not ValueError
+    user, minotaur = BuiltinUser(5), BuiltinMinotaur(5)
+    user.learn([unchecked("user", "DEATH", {"death": {"position": [inf, 2, 3], "time_s": 5.0}}),
+                reflection(5, evidence={"death": {"position": [10, 20, 100], "time_s": 50.0}})], "standard")
+    minotaur.learn([unchecked("minotaur", "ESCAPED", {"stones": [{"position": [1, inf, 3]}]}),
+                    reflection(5, "minotaur", "ESCAPED", evidence={"stones": [{"position": [4, 5, 101]}]})],
+                   "standard")
+    assert user.death_spots == [((10, 20, 100), 50.0)] and minotaur.last_stones == [(4, 5, 101)]
+    result = Match(user, minotaur, seed=5, preset="standard", max_turns=20).play()
+    assert result.turns > 0
+    assert_own_play(result.user, result.minotaur)
 
 
 JSON_VALUES = st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20),

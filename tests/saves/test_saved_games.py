@@ -19,6 +19,7 @@ from labyrinth.saves import games
 from labyrinth.saves.games import HEADER_BYTES, SavedGame, SaveError, list_games, load_game, save_game, saves_dir
 from labyrinth.saves.replays import first_mismatch, read_replay
 from labyrinth.tui.commands.replay import show as replay
+from tests.fronts import assert_own_play
 
 SEED, PRESET = 4, "small"
 
@@ -78,6 +79,7 @@ def test_a_resumed_save_goes_on_as_the_game_would_have():
     resume_into(resumed, listed)
     assert resumed.turns == 15 and resumed.game.state == state
     assert [resumed.play_turn().record.result.state.digest() for _ in range(10)] == later
+    assert_own_play(*playing.stats.values(), *resumed.stats.values())  # the fallback's play would go on alike too
 
 
 def test_a_listed_save_s_turns_are_a_whole_sequence():
