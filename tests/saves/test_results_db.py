@@ -92,7 +92,9 @@ def test_a_dead_worker_of_this_machine_holds_nothing(tmp_path):
 
 
 def test_a_database_on_a_read_only_mount_can_still_be_read(tmp_path):
-    if not shutil.which("unshare") or subprocess.run(["unshare", "-m", "true"], capture_output=True, check=False).returncode:
+    unshared = shutil.which("unshare") and not subprocess.run(["unshare", "-m", "true"], capture_output=True,
+                                                              check=False).returncode
+    if not unshared:
         pytest.skip("needs `unshare -m` (util-linux, as root) to mount a read-only file system")
     folder = tmp_path / "mounted"
     folder.mkdir()
