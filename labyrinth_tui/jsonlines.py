@@ -84,8 +84,9 @@ def _split_external(line: bytes) -> dict[str, Any] | str:
     if not isinstance(data, dict) or set(data) != {"user", "minotaur"}:
         return ('Each line must be an object with exactly two fields, "user" (a UserInput) '
                 'and "minotaur" (a MinotaurDecision).')
-    # No more colons than keys read: no key was given twice, and the second read is spared (keys_in).
-    if text.count(b":") != keys_in(data) and (twice := duplicate_key(text)) is not None:
+    # No more colons than keys read: no key was given twice, and the second read is spared (keys_in; a
+    # byte-order mark holds no colon).
+    if line.count(b":") != keys_in(data) and (twice := duplicate_key(text)) is not None:
         return f"The field {excerpt(twice)} is given twice; send each field once (which was meant cannot be known)."
     return data
 
