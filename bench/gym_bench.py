@@ -248,7 +248,8 @@ def show_beside(name: str, row_: Beside, target: bool = False, policy: str = "")
              ": Game.step only, no env, no opponent's decision")
     if row_.engine and row_.minigrid:
         ceiling = Beside.ratio(row_.engine, row_.minigrid)
-        verdict = "" if bound is None else f"; the target {bound:.2f}x is {'within' if ceiling >= bound else 'above'} it"
+        where = "within" if bound is not None and ceiling >= bound else "above"
+        verdict = "" if bound is None else f"; the target {bound:.2f}x is {where} it"
         report("    / MiniGrid: the env's ceiling", ceiling, "x", ".2f",
                note=f"the engine alone beside the same MiniGrid runs{verdict}")
 

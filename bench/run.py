@@ -236,8 +236,9 @@ def main() -> None:
 
     def against_nle(rates: list[float], target: float | None = None) -> None:
         if nles:
-            report("  / NLE NetHackScore-v0, interleaved", statistics.median(r / n for r, n in zip(rates, nles, strict=True)),
-                   "x", ".2f", target=(">=", target) if target else None, note=f"median of {len(nles)}")
+            ratio = statistics.median(r / n for r, n in zip(rates, nles, strict=True))
+            report("  / NLE NetHackScore-v0, interleaved", ratio, "x", ".2f",
+                   target=(">=", target) if target else None, note=f"median of {len(nles)}")
 
     for name, runs, target in (("WAIT", waits, 2.5), ("CHASE", chases, None)):
         games = {played.digest for _, played in runs}

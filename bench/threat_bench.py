@@ -90,8 +90,9 @@ def main() -> None:
             name, n = f"{user}, {difficulty}, {habits}", len(games)
             fallbacks = sum(g[3] for g in games)
             if fallbacks:
-                row(name, "void", "void", "", f"{fallbacks:,} turns of {sum(g[3] > 0 for g in games)} games played by a "
-                                            "fallback: the figures would not be the agents' play")
+                spoilt = sum(g[3] > 0 for g in games)
+                row(name, "void", "void", "", f"{fallbacks:,} turns of {spoilt} games played by a fallback: the "
+                                            "figures would not be the agents' play")
                 continue
             escapes = sum(g[0] == "ESCAPED" for g in games)
             deaths = [g[2] for g in games if g[0] == "DEATH"]
@@ -99,7 +100,8 @@ def main() -> None:
             median = f"{statistics.median(cues):.0f} s" if cues else "never"
             target = ""
             if (user, difficulty) == ("builtin", "normal"):
-                target = f"; escape target {FAIR[0]}..{FAIR[1]}: {'PASS' if FAIR[0] <= escapes / n <= FAIR[1] else 'MISS'}"
+                verdict = "PASS" if FAIR[0] <= escapes / n <= FAIR[1] else "MISS"
+                target = f"; escape target {FAIR[0]}..{FAIR[1]}: {verdict}"
             catch = f"median catch at {statistics.median(deaths):.0f} s" if deaths else "no catch"
             row(name, f"{escapes / n:.3f}", f"{len(deaths) / n:.3f}", f"median {median}",
                 f"95% CIs: escaped {rate(escapes, n)}, caught {rate(len(deaths), n)}, within {EARLY_S:g} s "

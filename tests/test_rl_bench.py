@@ -50,7 +50,7 @@ def _games(escaped: int, n: int = 200) -> list[dict]:
 def test_paired_difference_is_per_seed_and_its_interval_excludes_zero_only_when_it_should():
     lost = _games(0)
     four = rl_eval.paired(_games(4), lost)
-    assert four["mean"] == pytest.approx(0.02) and four["low"] < 0 < four["high"]  # 4 against none: a sign test's p 0.125
+    assert four["mean"] == pytest.approx(0.02) and four["low"] < 0 < four["high"]  # 4 against none: sign test p 0.125
     six = rl_eval.paired(_games(6), lost)
     assert six["low"] > 0  # 6 against none: p 0.031
     same = rl_eval.paired(lost, lost)
@@ -61,7 +61,7 @@ def test_paired_difference_is_per_seed_and_its_interval_excludes_zero_only_when_
 
 @pytest.mark.parametrize(("both", "only_first", "only_second"), [(0.0, 0.01, 0.0), (0.0, 0.02, 0.01),
                                                                   (0.05, 0.10, 0.02), (0.10, 0.05, 0.05)])
-def test_the_paired_interval_covers_the_true_difference_at_least_nineteen_times_in_twenty(both, only_first, only_second):
+def test_the_paired_interval_covers_the_truth_at_least_nineteen_times_in_twenty(both, only_first, only_second):
     """Coverage, simulated: 2,000 evaluations of 200 seeds for each truth (rare escapes first, where a
     paired t interval covers at most 87 %: it shrinks to a point whenever neither player escapes)."""
     rng = np.random.default_rng(25)
