@@ -21,11 +21,11 @@ from labyrinth.saves.providers import PROVIDERS
 
 from .base import ProjectAgent
 from .builtin.rule_agents import MINOTAUR_AGENTS, RULE_AGENTS, USER_AGENTS, taught
-from .learning.behaviour_lessons import Book
 
 if TYPE_CHECKING:  # the LLM modules load when a model is asked for (start-up): see make_agent; lessons when learnt
     from labyrinth.saves.experience import Reflection
 
+    from .learning.behaviour_lessons import Book
     from .llm.config import ProviderSettings
     from .llm.providers.base import Transport
 

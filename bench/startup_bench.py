@@ -28,10 +28,10 @@ MOVE = b'{"command":"MOVE","direction":"NORTH","steps":1}\n'
 # What each front imports before its first answer or frame: the parser, then the subcommand's own modules.
 IMPORTS = {
     "labyrinth.tui.cli (the parser's modules)": "import labyrinth.tui.cli",
-    "gsm: parser, parse, the pipe": "from labyrinth.tui import cli; cli.parser().parse_args(['gsm']); "
+    "gsm: parser, parse, the pipe": "from labyrinth.tui import cli; cli.parser_for(['gsm']).parse_args(['gsm']); "
                                     "import labyrinth.tui.jsonlines",
-    "play: parser, parse, the app and screens": "from labyrinth.tui import cli; cli.parser().parse_args(['play']); "
-                                                "import labyrinth.tui.app",
+    "play: parser, parse, the app and screens": "from labyrinth.tui import cli; "
+                                                "cli.parser_for(['play']).parse_args(['play']); import labyrinth.tui.app",
     "labyrinth.engine alone": "import labyrinth.engine",
     # The floor of any pipe whose traffic pydantic validates: the library, its plugin scan (at the first model)
     # and one model built and used; the pipe builds the schemas' models on top of this.

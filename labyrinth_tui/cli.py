@@ -11,24 +11,33 @@ from labyrinth.engine.items import STONES_NAMED
 from labyrinth.saves.atomic import sweep_data_dir
 from labyrinth.saves.config import ConfigError
 
-from .commands import SUBCOMMANDS
+from .commands import SUBCOMMANDS, subcommand
 from .terminal_text import printable
 
 
-def parser() -> argparse.ArgumentParser:
+def parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The command line's parser: with every subcommand, or with those of module ``only`` alone."""
     top = argparse.ArgumentParser(
         prog="labyrinth",
         description=f"Labyrinth: The Temporal Hunt - find {STONES_NAMED} "
                     "before the Minotaur finds you. Without a command, the game opens at its title screen.",
     )
     sub = top.add_subparsers(dest="command", metavar="COMMAND")
-    for command in SUBCOMMANDS:
-        command.add_parser(sub)
+    for name in [only] if only else SUBCOMMANDS:
+        subcommand(name).add_parser(sub)
     return top
 
 
+def parser_for(argv: list[str]) -> argparse.ArgumentParser:
+    """The parser ``argv`` is read with: when it names a subcommand module's command first, that module's
+    alone, which reads it as the whole parser would and loads no other subcommand's module (start-up);
+    else the whole (the top --help, a mistyped command, the title screen)."""
+    return parser(argv[0] if argv and argv[0] in SUBCOMMANDS else None)
+
+
 def main(argv: list[str] | None = None) -> int:
-    args = parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else argv
+    args = parser_for(argv).parse_args(argv)
     sweep_data_dir()  # what writers killed mid-write left behind
     if args.command is None:
         from .app import run

@@ -8,6 +8,7 @@ import sys
 import pytest
 
 from labyrinth.saves.providers import PROVIDERS
+from labyrinth.tui.commands import SUBCOMMANDS
 
 pytestmark = pytest.mark.slow
 
@@ -64,14 +65,19 @@ HEAVY = {"textual", "rich", "sqlite3", "multiprocessing", "labyrinth.saves.resul
 
 @pytest.mark.parametrize("command", ["gsm", "play"])
 def test_the_command_line_imports_only_what_the_command_uses(command):
-    """Building the parser and parsing loads no subcommand's heavy modules; for gsm, neither do reading the
-    providers' settings (none is used) and making the pipe's match with the built-in Minotaur."""
-    then = (f"from labyrinth.tui import cli; args = cli.parser().parse_args([{command!r}, '--seed', '1']); "
+    """Building the parser and parsing loads no subcommand's heavy modules, nor another subcommand's parser;
+    for gsm, neither do reading the providers' settings (none is used) and making the pipe's match with the
+    built-in Minotaur, whose user (the pipe) is no built-in one."""
+    then = (f"from labyrinth.tui import cli; argv = [{command!r}, '--seed', '1']; "
+            "args = cli.parser_for(argv).parse_args(argv); "
             + ("from labyrinth.tui.commands.options import providers; from labyrinth.tui.jsonlines import gsm_match; "
                "gsm_match(1, 'tiny', providers=providers(args))" if command == "gsm" else "pass"))
     loaded = _modules_after_import("labyrinth.tui.cli", then, walk=False)
-    assert not {m for m in loaded if m in HEAVY or m.split(".")[0] in HEAVY}, sorted(
-        m for m in loaded if m in HEAVY or m.split(".")[0] in HEAVY)
+    unused = HEAVY | {f"labyrinth.tui.commands.{name}" for name in SUBCOMMANDS if name != command}
+    if command == "gsm":
+        unused |= {"labyrinth.agents.builtin.builtin_user", "labyrinth.agents.compete.health"}
+    assert not {m for m in loaded if m in unused or m.split(".")[0] in unused}, sorted(
+        m for m in loaded if m in unused or m.split(".")[0] in unused)
 
 
 def test_an_llm_agent_loads_its_modules_when_asked_for():

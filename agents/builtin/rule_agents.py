@@ -1,7 +1,11 @@
 """The rule agents by role and name (``builtin``, ``random``, ``wait``), and the one way a
 fresh agent is taught what earlier games left: the registry seats them by name, and the LLM
 agent's built-in stand-in comes from here too, so that the LLM agent never imports the
-registry, which imports it (no import cycle)."""
+registry, which imports it (no import cycle).
+
+The built-in agents load when one is first seated: every front imports the registry, and a
+front that seats neither (`labyrinth gsm`, where the pipe plays the user) does not wait for
+their planners' modules at start-up (issue 29)."""
 
 from __future__ import annotations
 
@@ -9,16 +13,28 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from ..base import ProjectAgent
-from ..learning.behaviour_lessons import Book
-from .builtin_minotaur import BuiltinMinotaur
-from .builtin_user import BuiltinUser
 from .naive import RandomWalker, Waiter
 
-if TYPE_CHECKING:  # the experience log's model is built only when lessons are (start-up)
+if TYPE_CHECKING:  # the experience log's model is built only when lessons are, the book only when followed (start-up)
     from labyrinth.saves.experience import Reflection
 
-USER_AGENTS: dict[str, Callable[[int], ProjectAgent]] = {"builtin": BuiltinUser, "random": RandomWalker}
-MINOTAUR_AGENTS: dict[str, Callable[[int], ProjectAgent]] = {"builtin": BuiltinMinotaur, "wait": Waiter}
+    from ..learning.behaviour_lessons import Book
+
+
+def builtin_user(seed: int) -> ProjectAgent:
+    from .builtin_user import BuiltinUser
+
+    return BuiltinUser(seed)
+
+
+def builtin_minotaur(seed: int) -> ProjectAgent:
+    from .builtin_minotaur import BuiltinMinotaur
+
+    return BuiltinMinotaur(seed)
+
+
+USER_AGENTS: dict[str, Callable[[int], ProjectAgent]] = {"builtin": builtin_user, "random": RandomWalker}
+MINOTAUR_AGENTS: dict[str, Callable[[int], ProjectAgent]] = {"builtin": builtin_minotaur, "wait": Waiter}
 RULE_AGENTS = {"user": USER_AGENTS, "minotaur": MINOTAUR_AGENTS}
 
 

@@ -3,12 +3,21 @@ adds its parser and names its ``run(args)`` (options.parsed_by); cli.py only dis
 options several share (seed, preset, difficulty, the agents by role, the providers) are
 defined once, in options.py, provider_options.py, seed_option.py and learn_option.py.
 
-Every parser is built at every start, so a module here imports only what its parser needs; ``run``
-imports the rest when the command runs, and a command with much of it keeps it in NAME_run.py
-(arena, tournament, leaderboard, doctor, memory): `labyrinth gsm` and `play` start without loading them.
+A command line that names its subcommand builds that subcommand's parser alone (cli.parser), so
+a module here is imported only when its subcommand is asked for or the whole list is (the top
+``--help``, a mistyped name); it imports only what its parser needs, and ``run`` the rest when the
+command runs, a command with much of it keeping that in NAME_run.py (arena, tournament,
+leaderboard, doctor, memory): `labyrinth gsm` and `play` start without loading them (issue 29).
 
 To add a subcommand: a module here with ``add_parser``, and its name in SUBCOMMANDS."""
 
-from . import arena, doctor, gsm, leaderboard, memory, play, replay, tournament, world
+from importlib import import_module
+from types import ModuleType
 
-SUBCOMMANDS = (arena, tournament, leaderboard, memory, gsm, play, doctor, world, replay)  # the order of --help
+# The modules, in --help's order.
+SUBCOMMANDS = ("arena", "tournament", "leaderboard", "memory", "gsm", "play", "doctor", "world", "replay")
+
+
+def subcommand(name: str) -> ModuleType:
+    """The module of subcommand ``name`` (one of SUBCOMMANDS)."""
+    return import_module(f"{__name__}.{name}")

@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 
 from labyrinth.engine import PRESETS, GameStateResponse, MinotaurObservation
+from labyrinth.tui import cli
+from labyrinth.tui.commands import SUBCOMMANDS
 
 pytestmark = pytest.mark.slow
 
@@ -127,3 +129,30 @@ def test_arena_refuses_a_replays_directory_it_cannot_write(tmp_path):
     blocked.write_text("not a directory")
     done = run("arena", "--games", "1", "--preset", "tiny", "--replays", str(blocked / "replays"))
     assert done.returncode == 2 and "cannot keep replays" in done.stderr
+
+
+def _read(parser, argv: list[str], capsys) -> tuple[object, str, str]:
+    """What ``parser`` makes of ``argv``: its namespace (less the parser object itself; the function that
+    runs the command by its code, as a parser may make it afresh), or how it exited, with what it printed."""
+    try:
+        args = vars(parser.parse_args(argv))
+        args.pop("own_parser", None)
+        args["func"] = args["func"].__code__
+        read: object = args
+    except SystemExit as exit:
+        read = exit.code
+    out, err = capsys.readouterr()
+    return read, out, err
+
+
+@pytest.mark.parametrize("argv", [*([name, "--help"] for name in SUBCOMMANDS),
+                                  ["gsm", "--seed", "3", "--preset", "tiny", "--minotaur", "wait"],
+                                  ["gsm", "--preset", "huge"], ["gsm", "--bogus"], ["play", "--seed", "2"],
+                                  ["world", "--seed", "1", "--json"], ["memory", "list"], ["replay", "a.json"],
+                                  ["arena", "--games", "3"], ["tournament", "--games", "x"]])
+def test_a_subcommand_alone_reads_its_command_line_as_the_whole_parser(argv, capsys):
+    """`labyrinth NAME ...` builds NAME's parser alone (start-up): the same namespace, help and errors as
+    the parser of every subcommand gives."""
+    alone = cli.parser_for(argv)
+    assert _read(alone, argv, capsys) == _read(cli.parser(), argv, capsys)
+    assert len(alone._subparsers._group_actions[0].choices) < len(cli.parser()._subparsers._group_actions[0].choices)
