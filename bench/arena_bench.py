@@ -18,7 +18,8 @@ import time
 # bench/ is on sys.path, as this file runs as a script.
 from run import report, row
 
-from labyrinth.agents.compete.arena import ArenaSettings, ArenaSummary, run_arena, wilson_interval
+from labyrinth.agents.compete.arena import ArenaSettings, ArenaSummary, run_arena
+from labyrinth.agents.compete.intervals import wilson_interval
 
 PRESET = "standard"
 FAIR = (0.35, 0.65)  # the built-in user's escape rate against the built-in Minotaur

@@ -15,10 +15,10 @@ as a paired 95% interval, and a text plot of the rounds.
 from __future__ import annotations
 
 import argparse
-import math
 import os
 
-from labyrinth.agents.compete.arena import Z_95, ArenaSettings, ArenaSummary, run_arena, wilson_interval
+from labyrinth.agents.compete.arena import ArenaSettings, ArenaSummary, run_arena
+from labyrinth.agents.compete.intervals import paired_proportions, wilson_interval
 from labyrinth.saves.experience import Reflection
 
 PRESET = "standard"
@@ -62,14 +62,10 @@ def same_labyrinths(rounds: int, games: int, jobs: int) -> None:
 
 
 def paired_gain(on: ArenaSummary, off: ArenaSummary) -> tuple[float, float, float]:
-    """The escape rate's change from memory off to on over the same seeds: the mean of the
-    per-seed differences and its 95% interval (normal, over the paired differences)."""
-    diffs = [(a.outcome == "ESCAPED") - (b.outcome == "ESCAPED") for a, b in zip(on.results, off.results, strict=True)]
-    n = len(diffs)
-    mean = sum(diffs) / n
-    sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1)) if n > 1 else 0.0
-    half = Z_95 * sd / math.sqrt(n)
-    return mean, mean - half, mean + half
+    """The escape rate's change from memory off to on over the same seeds, with Newcombe's 95%
+    interval for paired proportions (intervals.paired_proportions)."""
+    return paired_proportions([(a.outcome == "ESCAPED", b.outcome == "ESCAPED")
+                               for a, b in zip(on.results, off.results, strict=True)])
 
 
 def fresh_labyrinths(rounds: int, games: int, jobs: int, first_seed: int) -> None:

@@ -5,14 +5,13 @@ Wilson intervals and the paired difference of two players over the same seeds.""
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
 import gymnasium as gym
 import numpy as np
 
-from labyrinth.agents.compete.arena import wilson_interval
+from labyrinth.agents.compete.intervals import paired_proportions, wilson_interval
 from labyrinth.agents.match.runner import Match
 from labyrinth.agents.registry import make_agent
 from labyrinth.agents.rl.gym_env import LabyrinthEnv
@@ -87,19 +86,8 @@ def rate(games: list[dict]) -> dict:
 
 def paired(first: list[dict], second: list[dict]) -> dict:
     """The difference of two players' escape rates over the same seeds (first minus second) with
-    Newcombe's 95 % interval for paired proportions (his method 10: from each rate's Wilson interval
-    and the correlation of the pairs). Escapes are rare here, and a paired t interval then says too
-    much: four escapes against none 'exclude zero' by t, where a sign test gives p = 0.125; this
-    interval needs about six, and it is never a point when both players did the same."""
-    pairs = list(zip(escapes(first), escapes(second), strict=True))
-    n = len(pairs)
-    both, only_first, only_second = (sum(1 for p in pairs if p == cell) for cell in ((1, 1), (1, 0), (0, 1)))
-    neither = n - both - only_first - only_second
-    p1, p2 = (both + only_first) / n, (both + only_second) / n
-    (l1, u1), (l2, u2) = wilson_interval(both + only_first, n), wilson_interval(both + only_second, n)
-    spread = (both + only_first) * (only_second + neither) * (both + only_second) * (only_first + neither)
-    cross = both * neither - only_first * only_second
-    phi = 0.0 if spread == 0 else (max(cross - n / 2, 0.0) if cross > 0 else cross) / math.sqrt(spread)
-    below = math.sqrt((p1 - l1) ** 2 - 2 * phi * (p1 - l1) * (u2 - p2) + (u2 - p2) ** 2)
-    above = math.sqrt((u1 - p1) ** 2 - 2 * phi * (u1 - p1) * (p2 - l2) + (p2 - l2) ** 2)
-    return {"mean": p1 - p2, "low": p1 - p2 - below, "high": p1 - p2 + above}
+    Newcombe's 95 % interval for paired proportions (intervals.paired_proportions): escapes are rare
+    here, where a paired t interval says too much."""
+    mean, low, high = paired_proportions([(a["outcome"] == "ESCAPED", b["outcome"] == "ESCAPED")
+                                          for a, b in zip(first, second, strict=True)])
+    return {"mean": mean, "low": low, "high": high}

@@ -26,7 +26,7 @@ from run import row
 
 from labyrinth.agents.builtin.builtin_minotaur import TACTICS, BuiltinMinotaur
 from labyrinth.agents.builtin.builtin_user import BuiltinUser
-from labyrinth.agents.compete.arena import wilson_interval
+from labyrinth.agents.compete.intervals import wilson_interval
 from labyrinth.agents.match.runner import Match
 
 FAIR = (0.35, 0.65)  # the built-in user's escape rate on normal

@@ -59,8 +59,8 @@ METHOD = ("How the figures are made: one Bradley-Terry fit to every match (a dra
           "expected to score 1 / (1 + 10^((M - R) / 400)). The 95% interval of a rating is a bootstrap over "
           "the matches (fixed seed). The paired difference compares two contestants where they met the same "
           "opponent on the same seed: the mean over seeds of first's score minus second's (1 a win, 0.5 a "
-          "draw), with a 95% t interval over the seeds. The rating over matches is the fit to the matches "
-          "played so far, in play order.")
+          "draw), with a 95% interval over the seeds (Bonett and Price's, adjusted for few seeds). The rating "
+          "over matches is the fit to the matches played so far, in play order.")
 
 
 def write_report(path: Path, text: str) -> None:

@@ -45,7 +45,7 @@ RATING_COLUMNS = (Column("#", True), Column("contestant"), Column("rating", True
 HEAD_TO_HEAD_COLUMNS = (Column("user"), Column("Minotaur"), Column("games", True), Column("escaped", True),
                         Column("caught", True), Column("timeouts", True))
 PAIRED_COLUMNS = (Column("first"), Column("second"), Column("pairs", True), Column("seeds", True),
-                  Column("first - second", True), Column("95% interval (t)", True))
+                  Column("first - second", True), Column("95% interval", True))
 MATCH_COLUMNS = (Column("user"), Column("Minotaur"), Column("seed", True), Column("ground"), Column("outcome"),
                  Column("turns", True))
 

@@ -15,7 +15,6 @@ seeds: ``jobs`` changes the wall time, never the figures.
 from __future__ import annotations
 
 import json
-import math
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import asdict, dataclass, replace
@@ -30,6 +29,7 @@ from ..llm.config import ProviderSettings
 from ..match.runner import DEFAULT_MAX_TURNS, Match, MatchResult, Recorder
 from ..registry import make_agent, parse_contestant
 from .health import Health, health
+from .intervals import wilson_interval
 
 if TYPE_CHECKING:
     from ..match.schedule import Progress
@@ -37,25 +37,11 @@ if TYPE_CHECKING:
 OUTCOMES = ("ESCAPED", "DEATH", "TIMEOUT")
 PER_SIDE = ("fallbacks", "errors", "invalid", "provider_errors", "exceptions", "timeouts", "calls", "call_s",
             "tokens_in", "tokens_out", "reasoning_tokens", "quota_waits", "quota_wait_s")  # summed
-Z_95 = 1.959963984540054  # the standard normal's 97.5th percentile
 # Called with a match's seed; must be picklable (a module-level function or a
 # class) when jobs > 1, since the recorder is made in the worker that plays.
 RecorderFactory = Callable[[int], Recorder | None]
 # Given each match's agents as the match begins (a model's quota wait can then be shown while it runs).
 Seated = Callable[[Mapping[str, Any]], None]
-
-
-def wilson_interval(successes: int, trials: int, z: float = Z_95) -> tuple[float, float]:
-    """The Wilson score interval of a success rate: unlike the normal
-    approximation it stays inside [0, 1] and is honest at 0 or all successes,
-    which is where the naive yardsticks land."""
-    if trials == 0:
-        return 0.0, 1.0
-    p = successes / trials
-    scale = 1 + z * z / trials
-    centre = (p + z * z / (2 * trials)) / scale
-    half = z / scale * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials))
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 @dataclass(frozen=True)

@@ -6,28 +6,27 @@ own side) leaves out how hard the seed was, which a rating or a win rate cannot.
 
 A seed's pairs (against each opponent, in each repeat) share its labyrinth, so they
 are not independent: each seed's pairs are averaged into one difference, and the
-figure is the mean of those per-seed differences, with a Student t interval over the
-seeds (95%, seeds - 1 degrees of freedom). The t interval is honest with few seeds
-(wide, where a bootstrap would be too narrow), needs no random draws, and costs
-nothing; with one seed there is no interval.
+figure is the mean of those per-seed differences, with a 95% interval over the seeds
+(intervals.paired_scores: Bonett and Price's adjusted interval). It needs no random
+draws, and it stays honest where a tournament's figures land: few seeds, rare wins,
+two contestants who scored alike on every seed (where a t interval was a point, and
+missed the truth most of the time). With one seed there is no interval: the spread
+between seeds is not seen.
 """
 
 from __future__ import annotations
 
-import math
-import statistics
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from labyrinth.saves.results_db import ROLES, MatchRow
 
+from .intervals import paired_scores
+
 Who = TypeVar("Who", bound=Hashable)  # how the caller knows a contestant
 Seed = tuple[int, str, str, int, str]  # a seed as a game is played on it: seed, preset, difficulty, turns, learners
 USER_SCORE = {"ESCAPED": 1.0, "TIMEOUT": 0.5, "DEATH": 0.0}  # the user's; the Minotaur's is 1 minus it
-T_975 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
-         2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042)
-Z_975 = 1.959964
 
 
 @dataclass(frozen=True)
@@ -41,7 +40,7 @@ class PairedDifference:
     mean: float  # the mean over seeds of first's score minus second's there: from -1 to 1
     pairs: int  # matches of first's with a match of second's against the same opponent on the same seed
     seeds: int  # the seeds those pairs were played on
-    low: float | None = None  # the 95% t interval; None with one seed
+    low: float | None = None  # the 95% interval (intervals.paired_scores); None with one seed
     high: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
@@ -80,24 +79,7 @@ def paired_differences(rows: Sequence[MatchRow], sides: Sequence[tuple[Who, Who]
     for (first, second), seeds in sorted(by_seed.items(), key=lambda item: (place[item[0][0]], place[item[0][1]])):
         per_seed = [sum(seeds[s]) / len(seeds[s]) for s in sorted(seeds)]
         mean = sum(per_seed) / len(per_seed)
-        low, high = _t_interval(per_seed, mean)
+        low, high = paired_scores(per_seed) if len(per_seed) > 1 else (None, None)
         found.append(PairedDifference(role, labels[first], labels[second], mean, sum(map(len, seeds.values())),
                                       len(per_seed), low, high))
     return tuple(found)
-
-
-def _t_interval(values: list[float], mean: float) -> tuple[float | None, float | None]:
-    """The 95% t interval of the mean of ``values``, within the differences' range [-1, 1]."""
-    if len(values) < 2:
-        return None, None
-    half = t_975(len(values) - 1) * statistics.stdev(values, mean) / math.sqrt(len(values))
-    return max(-1.0, mean - half), min(1.0, mean + half)
-
-
-def t_975(freedom: int) -> float:
-    """Student's t distribution's 97.5th percentile: the table to 30 degrees of freedom, then the
-    Cornish-Fisher expansion around the normal (off by less than 0.001 there)."""
-    if freedom <= len(T_975):
-        return T_975[freedom - 1]
-    z = Z_975
-    return z + (z ** 3 + z) / (4 * freedom) + (5 * z ** 5 + 16 * z ** 3 + 3 * z) / (96 * freedom ** 2)

@@ -38,8 +38,8 @@ from typing import Any, NamedTuple
 
 from labyrinth.saves.results_db import OUTCOMES, ROLES, MatchRow
 
-from .arena import wilson_interval
 from .bradley_terry import Cell, bootstrap, fit, games_of, points
+from .intervals import wilson_interval
 from .paired import PairedDifference, paired_differences, score
 
 RESAMPLES = 200  # bootstrap fits for the intervals: their ends move by a point or two between seeds

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from labyrinth.agents.compete.arena import OUTCOMES, ArenaSettings, run_arena, wilson_interval
+from labyrinth.agents.compete.arena import OUTCOMES, ArenaSettings, run_arena
+from labyrinth.agents.compete.intervals import wilson_interval
 from tests.fronts import assert_own_play
 
 pytestmark = pytest.mark.slow

@@ -14,7 +14,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from labyrinth.agents.compete import ratings
-from labyrinth.agents.compete.paired import t_975
 from labyrinth.agents.compete.ratings import HISTORY_POINTS, Standings, rate
 from labyrinth.saves.results_db import MatchRow
 
@@ -142,8 +141,9 @@ def test_without_detail_the_ratings_are_the_same_and_nothing_else_is_drawn():
 def test_the_paired_difference_on_an_example_worked_by_hand():
     """Per seed, a's score minus b's against the same Minotaur, averaged over the Minotaurs:
     seed 1: (1 - 0.5 + 0 - 0) / 2 = 0.25; seed 2: (0.5 - 0 + 1 - 1) / 2 = 0.25; seed 3:
-    (0 - 1 + 1 - 0) / 2 = 0. The mean 1/6; the t interval 1/6 ± 4.303 s / sqrt(3) with s the
-    standard deviation of (0.25, 0.25, 0). Seed 4 makes no pair (other repeats), nor the void match."""
+    (0 - 1 + 1 - 0) / 2 = 0. The mean 1/6; the interval Bonett and Price's, over (0.25, 0.25, 0) with one
+    difference of +1 and one of -1 more: centre 0.5 / 5, spread (2 * 0.25^2 + 2) / 5 - 0.1^2, half-width
+    1.96 * sqrt(spread / 5). Seed 4 makes no pair (other repeats), nor the void match."""
     played = {("a", "m", 1): "ESCAPED", ("b", "m", 1): "TIMEOUT", ("a", "n", 1): "DEATH", ("b", "n", 1): "DEATH",
               ("a", "m", 2): "TIMEOUT", ("b", "m", 2): "DEATH", ("a", "n", 2): "ESCAPED", ("b", "n", 2): "ESCAPED",
               ("a", "m", 3): "DEATH", ("b", "m", 3): "ESCAPED", ("a", "n", 3): "ESCAPED", ("b", "n", 3): "DEATH"}
@@ -151,17 +151,13 @@ def test_the_paired_difference_on_an_example_worked_by_hand():
     found += [match("a", "m", 4, "ESCAPED"), match("b", "m", 4, "DEATH", repeat=1),
               match("b", "n", 1, "ESCAPED", repeat=1, void="void: replaced"), match("a", "n", 1, "DEATH", repeat=1)]
     (users,) = rate(found).paired["user"]
-    spread = 4.303 * math.sqrt(((0.25 - 1 / 6) ** 2 * 2 + (1 / 6) ** 2) / 2) / math.sqrt(3)
+    half = 1.959964 * math.sqrt(((2 * 0.25 ** 2 + 2) / 5 - 0.1 ** 2) / 5)
     assert (users.first, users.second, users.pairs, users.seeds) == ("a", "b", 6, 3)
-    assert users.mean == pytest.approx(1 / 6) and users.low == pytest.approx(1 / 6 - spread)
-    assert users.high == pytest.approx(1 / 6 + spread)
+    assert users.mean == pytest.approx(1 / 6) and users.low == pytest.approx(0.1 - half)
+    assert users.high == pytest.approx(0.1 + half)
 
 
 def test_one_seed_gives_a_difference_but_no_interval():
     (users,) = rate([match("a", "m", 1, "ESCAPED"), match("b", "m", 1, "DEATH")]).paired["user"]
     assert (users.mean, users.pairs, users.seeds, users.low, users.high) == (1.0, 1, 1, None, None)
 
-
-def test_students_t():
-    assert t_975(1) == 12.706 and t_975(30) == 2.042
-    assert t_975(40) == pytest.approx(2.0211, abs=5e-4) and t_975(1000) == pytest.approx(1.9623, abs=5e-4)
