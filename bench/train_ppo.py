@@ -20,6 +20,11 @@ where it was heading. It is worn wherever the policy is fed: the training envs, 
 demonstrations it is cloned from, the held-out evaluation. 0 (the default) feeds it the env's
 observation alone, as every run before it.
 
+``--routes`` feeds it routes too (ppo_routes.py): the first step and the length of the shortest
+known way to where a stone may lie, to the edge of what the user has seen, and to an item it saw,
+planned over its map as the built-in user plans them (a feed-forward policy cannot plan them). It is
+worn where the memory is, over it (the memory does not remember the routes), with or without it.
+
 First (step 0, the policy before PPO: untrained, or as cloned) and then every
 ``--eval-every`` steps it prints a row of the learning curve: the policy's escape rate
 on the held-out seeds with its Wilson 95 % interval, and the paired difference with random
@@ -29,7 +34,7 @@ measured once, first. The rows also go to ``<out>/curve.jsonl``, the model of th
 ``--resume DIR`` goes on training the model saved in DIR for ``--steps`` more, with its own
 hyperparameters, appending to its curve: a run can be lengthened once its curve says it is still
 rising. The training env is built from the command line as ever: give the first run's ``--stages``,
-``--envs``, ``--normalize``, ``--memory`` and end costs again, and another ``--seed`` for games it has
+``--envs``, ``--normalize``, ``--memory``, ``--routes`` and end costs again, and another ``--seed`` for games it has
 not played.
 One core: torch is held to one thread and the envs (``--envs``, side by side for less correlated
 rollouts) run in process.
@@ -57,6 +62,7 @@ import numpy as np
 import torch
 from ppo_memory import ShortMemory
 from ppo_network import NETWORKS  # bench/ is on sys.path, as this file runs as a script
+from ppo_routes import Routes
 from ppo_warm_start import clone
 from rl_eval import EVAL_BASE, Stage, paired, play_builtin, play_policy, rate, stages
 from sb3_contrib import MaskablePPO
@@ -138,7 +144,7 @@ class LearningCurve(BaseCallback):
         torch.manual_seed(args.seed)
         try:
             games = play_policy(choose, args.preset, args.max_turns, range(EVAL_BASE, EVAL_BASE + args.eval_games),
-                                wrap=fed(args.memory))
+                                wrap=fed(args.memory, args.routes))
         finally:
             torch.set_rng_state(training_draws)
         row = {"step": self.num_timesteps, "wall_s": round(time.perf_counter() - self.began, 1), **rate(games),
@@ -174,9 +180,14 @@ class SeedLog(BaseCallback):
         return True
 
 
-def fed(memory: int) -> Callable[[gym.Env], gym.Env]:
-    """What the policy's envs wear to feed it (``--memory``): nothing, or a short memory of ``memory`` steps."""
-    return (lambda env: ShortMemory(env, memory)) if memory else (lambda env: env)
+def fed(memory: int, routes: bool = False) -> Callable[[gym.Env], gym.Env]:
+    """What the policy's envs wear to feed it: a short memory of ``memory`` steps (``--memory``; none
+    for 0), and over it the routes (``--routes``)."""
+    def wear(env: gym.Env) -> gym.Env:
+        if memory:
+            env = ShortMemory(env, memory)
+        return Routes(env) if routes else env
+    return wear
 
 
 def main() -> None:
@@ -212,6 +223,9 @@ def main() -> None:
     parser.add_argument("--memory", type=int, default=0, metavar="K",
                         help="feed the policy the observation's numbers and the actions of the last K steps too "
                              "(ppo_memory.py; 0: the observation alone)")
+    parser.add_argument("--routes", action="store_true",
+                        help="feed the policy the first step and length of the shortest known route to a stone's "
+                             "possible place, the frontier and an item seen (ppo_routes.py)")
     parser.add_argument("--resume", type=Path, metavar="DIR",
                         help="go on training the model in DIR (an --out of an earlier run) for --steps more, "
                              "with its hyperparameters, writing to DIR")
@@ -257,7 +271,7 @@ def main() -> None:
     envs = [LabyrinthEnv("user", preset=plan[0].preset, opponent=plan[0].opponent, max_turns=args.max_turns,
                          shaping=not args.no_shaping) for _ in range(args.envs)]
     changed = args.timeout_cost or args.caught_cost != CATCH
-    worn = [fed(args.memory)(env) for env in envs]
+    worn = [fed(args.memory, args.routes)(env) for env in envs]
     worn = [EndCost(env, args.timeout_cost, args.caught_cost) if changed else env for env in worn]
     trained = DummyVecEnv([lambda env=env: env for env in worn])  # it calls factories: these give the envs made
     trained.seed(args.seed)  # each env's games drawn from its own generator, seeded seed, seed + 1, ...
@@ -277,7 +291,7 @@ def main() -> None:
                                            "net_arch": {"pi": [128], "vf": [128]}})
     demo_seeds: set[int] = set()
     if args.demos:
-        demo_env = fed(args.memory)(LabyrinthEnv("user", preset=plan[0].preset, opponent=plan[0].opponent,
+        demo_env = fed(args.memory, args.routes)(LabyrinthEnv("user", preset=plan[0].preset, opponent=plan[0].opponent,
                                                  max_turns=args.max_turns, shaping=not args.no_shaping))
         cloned = clone(model, demo_env, args.demos, args.demo_epochs, args.seed, rounds=args.dagger)
         demo_seeds = set(cloned.pop("seeds"))

@@ -1,4 +1,5 @@
-"""The RL benches' own parts (bench/rl_eval.py, bench/rllib_masked.py, bench/ppo_memory.py, bench/train_ppo.py): the
+"""The RL benches' own parts (bench/rl_eval.py, bench/rllib_masked.py, bench/ppo_memory.py, bench/ppo_routes.py,
+bench/train_ppo.py): the
 learning curve's numbers are only as good as the evaluation that makes them. The parts without
 torch or Ray run everywhere; the training script's end-to-end run needs the [train] extra and
 skips, saying so, without it."""
@@ -19,9 +20,12 @@ sys.path.insert(0, str(BENCH))
 
 import rl_eval  # bench/ is a folder of scripts, not a package: on sys.path above
 from ppo_memory import ACTIONS, ShortMemory, past_key
+from ppo_routes import GOALS, ROUTE_SPAN, ROUTES, Routes
 from rllib_masked import Masked
 
-from labyrinth.agents.rl.demos import demonstrations
+from labyrinth.agents.builtin.usermap import path_to
+from labyrinth.agents.rl.commands import action_names
+from labyrinth.agents.rl.demos import Demonstrator, demonstrations
 from labyrinth.agents.rl.gym_env import LabyrinthEnv
 from labyrinth.agents.rl.pettingzoo_env import parallel_env
 
@@ -160,6 +164,101 @@ def test_the_demonstrations_and_the_evaluation_feed_a_policy_through_its_short_m
     assert all(ACTIONS in obs for obs in fed) and not fed[0][ACTIONS].any() and fed[1][ACTIONS].any()
 
 
+def _routed_game(seed: int, memory: int = 0):
+    """A game of the built-in user on ``tiny`` worn with Routes (over a short memory of ``memory`` steps):
+    yields the env, each observation and its info, before the move is played."""
+    inner = LabyrinthEnv(preset="tiny", max_turns=200)
+    env = Routes(ShortMemory(inner, memory) if memory else inner)
+    demonstrator = Demonstrator(env)
+    obs, info = env.reset(seed=seed)
+    while True:
+        yield env, obs, info
+        obs, _, terminated, truncated, info = env.step(demonstrator.action())
+        if terminated or truncated:
+            return
+
+
+def _rows(obs: dict) -> np.ndarray:
+    return obs[ROUTES].reshape(len(GOALS), -1)
+
+
+def test_routes_stay_in_their_space_and_each_first_step_is_a_move_the_mask_allows():
+    moves = [name.removeprefix("move_") for name in action_names("user")]
+    words = ["north", "south", "east", "west", "up_ramp", "down_ramp"]  # DIRECTIONS, as the commands name them
+    steps = 0
+    for env, obs, info in _routed_game(seed=3, memory=2):
+        assert env.observation_space.contains(obs)
+        for row in _rows(obs):
+            if row[:-2].any():
+                assert row[-2] == 1 and row[:-2].sum() == 1
+                word = words[int(row[:-2].argmax())]
+                assert any(info["action_mask"][i] for i, m in enumerate(moves) if m.split("_walk")[0] == word), word
+                steps += 1
+            else:
+                assert row[-1] == 0 or row[-2] == 1  # a length only for a goal found (0 when it is here)
+    assert steps > 50  # the routes were there to check
+
+
+def test_the_stone_route_ends_where_a_stone_may_lie_or_on_the_frontier_nearest_one():
+    on_a_place = 0
+    for env, obs, _ in _routed_game(seed=7):
+        found, goals = env.plan()
+        if goals[0] is None:
+            continue
+        view = env.unwrapped.game.views["user"]
+        held = env.unwrapped.game.match.game.state.inventory
+        places = {p for name, cells in view.search.candidates.items() if name not in held for p in cells}
+        cell, length = goals[0]
+        dist = found[cell][0]
+
+        def gap(c, places=places):  # the straight line (a level counting 8) to the nearest place
+            return min(abs(c[0] - p[0]) + abs(c[1] - p[1]) + 8 * abs(c[2] - p[2]) for p in places)
+        if cell in places:
+            on_a_place += 1
+            assert length == dist
+        else:  # a frontier cell: the known route, then the straight line
+            assert env.map.is_frontier(cell) and length == dist + gap(cell)
+        # and no place it can reach, nor any frontier cell, is nearer by that count
+        assert length == min(d + gap(c) for c, (d, _) in found.items() if c in places or env.map.is_frontier(c))
+        assert _rows(obs)[0][-1] == pytest.approx(min(length / ROUTE_SPAN, 1))
+        path = path_to(found, cell)
+        assert path[0] == env.unwrapped.game.match.game.state.user and len(path) == dist + 1
+    assert on_a_place > 0  # the user saw a stone lying: its route went to it
+
+
+@pytest.mark.filterwarnings("ignore:.*different from the unwrapped")  # gymnasium's note that it is a wrapper
+def test_routes_start_from_the_new_game_alone_at_reset_and_pass_the_env_checker():
+    env = Routes(LabyrinthEnv(preset="tiny", max_turns=40))
+    obs, info = env.reset(seed=5)
+    assert not _rows(obs)[0].any()  # no hum heard yet: nowhere a stone may lie is known
+    for _ in range(10):
+        obs, _, _, _, info = env.step(int(np.flatnonzero(info["action_mask"])[-1]))
+    obs, _ = env.reset(seed=6)
+    fresh = Routes(LabyrinthEnv(preset="tiny", max_turns=40))
+    first, _ = fresh.reset(seed=6)
+    assert np.array_equal(obs[ROUTES], first[ROUTES]) and env.map.cells == fresh.map.cells
+    assert not _rows(obs)[0].any()
+    check_env(Routes(LabyrinthEnv(preset="tiny", max_turns=40)), skip_render_check=True)
+    check_env(Routes(ShortMemory(LabyrinthEnv(preset="tiny", max_turns=40), 2)), skip_render_check=True)
+
+
+def test_routes_pickle_and_copy_mid_game_and_play_on_identically():
+    import copy
+    import pickle
+
+    env = Routes(ShortMemory(LabyrinthEnv(preset="tiny", max_turns=60), 2))
+    demonstrator = Demonstrator(env)
+    env.reset(seed=11)
+    for _ in range(12):
+        env.step(demonstrator.action())
+    copies = [pickle.loads(pickle.dumps(env)), copy.deepcopy(env)]
+    for _ in range(6):
+        action = demonstrator.action()
+        played = [e.step(action)[0] for e in (env, *copies)]
+        assert all(np.array_equal(played[0][k], other[k]) for other in played[1:] for k in played[0])
+    assert all(c.map.cells == env.map.cells and c.map.frontier == env.map.frontier for c in copies)
+
+
 @pytest.mark.slow
 def test_train_ppo_prints_a_learning_curve_from_step_zero(tmp_path):
     pytest.importorskip("sb3_contrib", reason="bench/train_ppo.py needs the [train] extra (torch, sb3-contrib)")
@@ -191,11 +290,11 @@ def test_train_ppo_prints_a_learning_curve_from_step_zero(tmp_path):
 
 
 @pytest.mark.slow
-def test_train_ppo_feeds_its_short_memory_to_the_clone_the_training_and_the_evaluation(tmp_path):
+def test_train_ppo_feeds_its_short_memory_and_routes_to_the_clone_the_training_and_the_evaluation(tmp_path):
     sb3_contrib = pytest.importorskip("sb3_contrib", reason="bench/train_ppo.py needs the [train] extra")
     out = tmp_path / "ppo"
     run = subprocess.run(
-        [sys.executable, str(BENCH / "train_ppo.py"), "--memory", "2", "--demos", "40", "--demo-epochs", "1",
+        [sys.executable, str(BENCH / "train_ppo.py"), "--memory", "2", "--routes", "--demos", "40", "--demo-epochs", "1",
          "--steps", "64", "--n-steps", "32", "--batch", "32", "--epochs", "1", "--eval-every", "64",
          "--eval-games", "2", "--max-turns", "8", "--envs", "2", "--stages", "tiny:builtin:0", "--out", str(out)],
         capture_output=True, text=True, timeout=600, check=False)
@@ -203,4 +302,5 @@ def test_train_ppo_feeds_its_short_memory_to_the_clone_the_training_and_the_eval
     assert json.loads((out / "yardsticks.json").read_text())["args"]["memory"] == "2"
     model = sb3_contrib.MaskablePPO.load(out / "model.zip")
     assert model.observation_space[ACTIONS].shape == (2 * 25,)
-    assert {"past_cue", ACTIONS} <= set(model.policy.features_extractor.numbers)  # the flat part, not the CNN
+    assert {"past_cue", ACTIONS, ROUTES} <= set(model.policy.features_extractor.numbers)  # the flat part, not the CNN
+    assert model.observation_space[ROUTES].shape == (len(GOALS) * 8,) and "past_routes" not in model.observation_space
