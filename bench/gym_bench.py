@@ -202,7 +202,8 @@ def median_rate(rates: list[Rate]) -> Rate:
 
 @dataclass
 class Beside:
-    """A Labyrinth row's repetitions and MiniGrid's, timed in turns; the games each repetition played."""
+    """A row's repetitions and MiniGrid's, timed in turns; the games each repetition played (a
+    Labyrinth row's: a reference env's are not digested)."""
 
     rates: list[Rate]
     minigrid: list[Rate]
@@ -226,7 +227,8 @@ def beside_minigrid(run: Callable[[], tuple[Rate, Games]], repeats: int, minigri
             out.minigrid.append(reference)
         rate, games = run()
         out.rates.append(rate)
-        out.digests.append(games_digest(games))
+        if games:
+            out.digests.append(games_digest(games))
         if engine:
             out.engine.append(engine_rate(games, PRESET, DIFFICULTY))
     return out
@@ -236,7 +238,8 @@ def show_beside(name: str, row_: Beside, target: bool = False, policy: str = "")
     """The row's median and its games' digest; MiniGrid's median beside it, and the ratio against the
     issue's target when it has one."""
     digest = row_.digests[0] if len(set(row_.digests)) == 1 else "DIFFERS: " + ", ".join(row_.digests)
-    show(name, median_rate(row_.rates), target, f"{policy}; median of {len(row_.rates)}, games {digest}")
+    played = f", games {digest}" if row_.digests else ""
+    show(name, median_rate(row_.rates), target, f"{policy}; median of {len(row_.rates)}{played}")
     bound = RATIO_TARGETS.get(name.removesuffix(": steps/s").removesuffix(": turns/s"))
     if row_.minigrid:
         mg = median_rate(row_.minigrid)
@@ -289,11 +292,11 @@ def main() -> None:
                                    size["minigrid"], engine=not text)
         show_beside(f"PettingZoo parallel{'' if text else ', text=False'}: turns/s", measured,
                     policy="; both roles random")
-    crafter = crafter_rate(size["crafter"])
-    if crafter is None:
+    if crafter_rate(10) is None:
         row("Crafter: steps/s", "skipped", note="crafter is not installed: pip install -e '.[bench]'")
-    else:
-        show("Crafter: steps/s", crafter)
+    else:  # a reference as MiniGrid is, timed as the rows are: repeated, beside MiniGrid, its median
+        show_beside("Crafter: steps/s", beside_minigrid(lambda: (crafter_rate(size["crafter"]), []), repeats,
+                                                        size["minigrid"]), policy="; uniform random actions")
     print(f"total {time.perf_counter() - began:.1f} s wall", flush=True)
 
 
