@@ -71,7 +71,11 @@ def _cue(proximity: str, direction: str | None, status: str, cooldown_ticks: int
                        paralysis_time_left=paralysis_ticks / TICKS_PER_SECOND)
 
 
-_GROUNDS = {name: HuntingGround(**b.to_dict()) for name, b in PRESETS.items()}
+@lru_cache(maxsize=len(PRESETS))
+def _ground(preset: str) -> HuntingGround:
+    """A preset's hunting ground as the Minotaur's observation gives it: made when first asked for, as its
+    model is built then (schemas._MINOTAUR_OUTPUT)."""
+    return HuntingGround(**PRESETS[preset].to_dict())
 
 
 def game_time(s: GameState) -> float:
@@ -175,7 +179,7 @@ class MinotaurReport(NamedTuple):
             noises_heard=self.noises_heard,
             visible_paths=_minotaur_paths(self.world, s.minotaur),
             items=_item_locations(s.items),
-            hunting_ground=_GROUNDS[s.preset],
+            hunting_ground=_ground(s.preset),
             message=self.message,
             raw_text_output=self._text(sees),
         )

@@ -63,6 +63,10 @@ MINOTAUR_PARAMS: dict[str, tuple[Param, ...]] = {
 
 _INPUT = ConfigDict(extra="forbid", frozen=True)
 _OUTPUT = ConfigDict(extra="forbid", frozen=True)
+# The Minotaur's observation: its validators are built when one is first made, not at import. The agents
+# read its plain data (TurnResult.minotaur_fields), so only a front that hands the model itself out (the
+# pipe that plays the Minotaur, the WSAP server) makes one; `labyrinth gsm` starts without building them.
+_MINOTAUR_OUTPUT = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 def _canonical_word(value: Any) -> Any:
@@ -175,7 +179,7 @@ class GameStateResponse(BaseModel):
 class Sighting(BaseModel):
     """Where and when the Minotaur last saw the user."""
 
-    model_config = _OUTPUT
+    model_config = _MINOTAUR_OUTPUT
     position: Coords
     game_time: float
 
@@ -183,20 +187,20 @@ class Sighting(BaseModel):
 class NoiseHeard(BaseModel):
     """The last noise the Minotaur heard: the exact cell, when, and how loud."""
 
-    model_config = _OUTPUT
+    model_config = _MINOTAUR_OUTPUT
     position: Coords
     game_time: float
     loudness: Noise
 
 
 class ItemLocation(BaseModel):
-    model_config = _OUTPUT
+    model_config = _MINOTAUR_OUTPUT
     name: ItemName
     position: Coords
 
 
 class HuntingGround(BaseModel):
-    model_config = _OUTPUT
+    model_config = _MINOTAUR_OUTPUT
     x0: int
     y0: int
     z0: int
@@ -208,7 +212,7 @@ class HuntingGround(BaseModel):
 class MinotaurObservation(BaseModel):
     """What the Minotaur perceives after each turn: the input of its next decision."""
 
-    model_config = _OUTPUT
+    model_config = _MINOTAUR_OUTPUT
     status: Status = Field(description="The game's status, as the user's response gives it.")
     turn: int = Field(ge=0)
     game_time: float = Field(ge=0)

@@ -20,7 +20,6 @@ from ..items import ITEM, LETTERS, MARKS_LEGEND, STONES, STONES_NAMED, stones_he
 from ..narrative import heard_from
 from ..presets import PRESETS
 from ..report import game_time, lantern_cooldown, stamina_pct, user_cue
-from ..schemas import MinotaurObservation
 from ..senses import in_sight, items_in_sight, level_words
 from ..state import GameState
 from ..turn import TurnResult
@@ -304,8 +303,8 @@ class MinotaurPerception:
         return self._ramps[pos]
 
     def observe(self, result: TurnResult) -> Observation:
-        """The observation after a turn: the memory is kept now, the Observation built when read,
-        and the turn's MinotaurObservation with it."""
+        """The observation after a turn: the memory is kept now, the Observation built when read, from
+        the turn's plain data (its MinotaurObservation model is never built for it)."""
         self.handed.settle()
         state = result.state
         for e in result.events:
@@ -313,66 +312,75 @@ class MinotaurPerception:
             if text:
                 self.events.append(Event(text, e.kind, state.turn))
         if result.status == "ERROR":
-            self.events.append(Event(result.observation.message, "error", state.turn))
-        return self.handed.hand(Deferred(lambda: self._main(result.observation),
+            self.events.append(Event(result.minotaur_fields(words=False)["message"], "error", state.turn))
+        return self.handed.hand(Deferred(lambda: self._main(result.minotaur_fields(words=False)),
                                          lambda: {"details": self._details(result.minotaur_fields())},
-                                         location=lambda: {"location": self._location(result.observation)}))
+                                         location=lambda: {"location": self._location(result.minotaur_fields(False))}))
 
     def _details(self, obs: dict[str, Any]) -> dict[str, Any]:
         """The observation's numbers as plain data (what the built-in Minotaur reads): no model built for them."""
         return {"role": "minotaur", "observation": obs,
-                "ramps_by_item": {i["name"]: self.ramps_near((i["position"]["x"], i["position"]["y"], i["position"]["z"]))
+                "ramps_by_item": {i["name"]: self.ramps_near(_at(i["position"]))
                                   for i in obs["items"]}}
 
-    def _main(self, obs: MinotaurObservation) -> dict[str, Any]:
-        here = (obs.position.x, obs.position.y, obs.position.z)
-        entities = [Entity(ITEM[i.name].kind, i.name,
-                           _distance(here, (i.position.x, i.position.y, i.position.z)),
-                           _bearing(here, (i.position.x, i.position.y, i.position.z)), "lying", False,
-                           f"{i.name} at ({i.position.x}, {i.position.y}, {i.position.z})") for i in obs.items]
-        if obs.user_position:
-            u = (obs.user_position.x, obs.user_position.y, obs.user_position.z)
+    def _main(self, obs: dict[str, Any]) -> dict[str, Any]:
+        """The observation's fields from its plain data (TurnResult.minotaur_fields): the model is built
+        only for a reader of the model (the pipe that plays the Minotaur), never for these."""
+        here = _at(obs["position"])
+        entities = [Entity(ITEM[i["name"]].kind, i["name"], _distance(here, _at(i["position"])),
+                           _bearing(here, _at(i["position"])), "lying", False,
+                           f"{i['name']} at {_shown(_at(i['position']))}") for i in obs["items"]]
+        if obs["user_position"]:
+            u = _at(obs["user_position"])
             entities.insert(0, Entity("intruder", "intruder", _distance(here, u), steps_words(here, u), "seen", True,
                                       f"THE INTRUDER in sight at {u}: {steps_words(here, u)}"))
         clues = []
-        if obs.last_seen:
-            p = obs.last_seen.position
-            clues.append(f"last seen at ({p.x}, {p.y}, {p.z}), {obs.game_time - obs.last_seen.game_time:g} s ago")
-        if obs.last_heard:
-            p = obs.last_heard.position
-            clues.append(f"last heard ({obs.last_heard.loudness}) at ({p.x}, {p.y}, {p.z}), "
-                         f"{obs.game_time - obs.last_heard.game_time:g} s ago")
+        if seen := obs["last_seen"]:
+            clues.append(f"last seen at {_shown(_at(seen['position']))}, "
+                         f"{obs['game_time'] - seen['game_time']:g} s ago")
+        if heard := obs["last_heard"]:
+            clues.append(f"last heard ({heard['loudness']}) at {_shown(_at(heard['position']))}, "
+                         f"{obs['game_time'] - heard['game_time']:g} s ago")
         effects = []
-        if obs.paralysis_time_left:
-            effects.append(Effect("paralyzed", "frozen by the lantern", obs.paralysis_time_left))
-        if obs.jump_time_left:
-            effects.append(Effect("out_of_time", "out of time", obs.jump_time_left))
-        terrain = [Terrain("ramp" if "RAMP" in d else "passage", d, True) for d in obs.visible_paths]
+        if obs["paralysis_time_left"]:
+            effects.append(Effect("paralyzed", "frozen by the lantern", obs["paralysis_time_left"]))
+        if obs["jump_time_left"]:
+            effects.append(Effect("out_of_time", "out of time", obs["jump_time_left"]))
+        terrain = [Terrain("ramp" if "RAMP" in d else "passage", d, True) for d in obs["visible_paths"]]
         return {
-            "status": {"game_time_s": obs.game_time, "temporal_status": obs.temporal_status,
-                       "jump_cooldown_s": obs.cooldown_time, "sees_intruder": obs.sees_user,
-                       "footsteps_heard_last_turn": obs.noises_heard, "note": obs.message},
+            "status": {"game_time_s": obs["game_time"], "temporal_status": obs["temporal_status"],
+                       "jump_cooldown_s": obs["cooldown_time"], "sees_intruder": obs["sees_user"],
+                       "footsteps_heard_last_turn": obs["noises_heard"], "note": obs["message"]},
             "inventory": {},
             "nearby_entities": entities, "nearby_terrain": terrain, "active_effects": effects,
             "current_goals": [Goal("catch", "Step onto the intruder's cell before it holds all three stones", "main",
-                                   f"{len(STONES) - sum(ITEM[i.name].needed for i in obs.items)}/{len(STONES)} "
+                                   f"{len(STONES) - sum(ITEM[i['name']].needed for i in obs['items'])}/{len(STONES)} "
                                    "stones taken by the intruder",
                                    clues or ["no trace of the intruder yet: listen, guard the stones"])],
-            "recent_events": list(self.events), "step": obs.turn, "time_of_day": None,
+            "recent_events": list(self.events), "step": obs["turn"], "time_of_day": None,
         }
 
-    def _location(self, obs: MinotaurObservation) -> Location:
+    def _location(self, obs: dict[str, Any]) -> Location:
         """Where it is and its labyrinth around it: apart from the rest, as the user's location is (its map
         is most of the cost, and the built-in Minotaur, whose plan reads its goals, never reads it)."""
-        here, b = (obs.position.x, obs.position.y, obs.position.z), obs.hunting_ground
+        here, b = _at(obs["position"]), obs["hunting_ground"]
         return Location(here, f"level {here[2]}",
-                        f"({here[0]}, {here[1]}) on level {here[2]}; ways out: {', '.join(obs.visible_paths)}. "
-                        f"Hunting ground: x {b.x0}..{b.x0 + b.width - 1}, y {b.y0}..{b.y0 + b.height - 1}, "
-                        f"levels {b.z0}..{b.z0 + b.levels - 1}. Your labyrinth around you (north up; M you, "
+                        f"({here[0]}, {here[1]}) on level {here[2]}; ways out: {', '.join(obs['visible_paths'])}. "
+                        f"Hunting ground: x {b['x0']}..{b['x0'] + b['width'] - 1}, "
+                        f"y {b['y0']}..{b['y0'] + b['height'] - 1}, "
+                        f"levels {b['z0']}..{b['z0'] + b['levels'] - 1}. Your labyrinth around you (north up; M you, "
                         f"# rock, . floor, = crawlway, ^ v ramps, {MARKS_LEGEND}):\n"
                         + map_window(labyrinth_window(self.world, here), here,
-                                     {**{(i.position.x, i.position.y, i.position.z): LETTERS[i.name]
-                                         for i in obs.items}, here: "M"}))
+                                     {**{_at(i["position"]): LETTERS[i["name"]] for i in obs["items"]}, here: "M"}))
+
+
+def _at(p: dict[str, int]) -> Pos:
+    """A cell of the plain data ({"x", "y", "z"}) as a position."""
+    return p["x"], p["y"], p["z"]
+
+
+def _shown(p: Pos) -> str:
+    return f"({p[0]}, {p[1]}, {p[2]})"
 
 
 def _distance(a: Pos, b: Pos) -> int:
