@@ -29,9 +29,10 @@ def parser(only: str | None = None) -> argparse.ArgumentParser:
 
 
 def parser_for(argv: list[str]) -> argparse.ArgumentParser:
-    """The parser ``argv`` is read with: when it names a subcommand module's command first, that module's
-    alone, which reads it as the whole parser would and loads no other subcommand's module (start-up);
-    else the whole (the top --help, a mistyped command, the title screen)."""
+    """The parser ``argv`` is read with: when its first word is a subcommand module's name (SUBCOMMANDS),
+    that module's parsers alone, which read it as the whole parser would and load no other subcommand's
+    module (start-up); else the whole (the top --help, a mistyped command, the title screen, and
+    `hotseat` and `spectate`, which `play`'s module adds)."""
     return parser(argv[0] if argv and argv[0] in SUBCOMMANDS else None)
 
 

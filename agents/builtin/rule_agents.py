@@ -3,9 +3,9 @@ fresh agent is taught what earlier games left: the registry seats them by name, 
 agent's built-in stand-in comes from here too, so that the LLM agent never imports the
 registry, which imports it (no import cycle).
 
-The built-in agents load when one is first seated: every front imports the registry, and a
-front that seats neither (`labyrinth gsm`, where the pipe plays the user) does not wait for
-their planners' modules at start-up (issue 29)."""
+Each built-in agent's module loads when one is first seated: every front imports the registry,
+and a front that seats only one of them (`labyrinth gsm`, where the pipe plays the user) does
+not wait at start-up for the other's planner (issue 29)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from ..base import ProjectAgent
 from .naive import RandomWalker, Waiter
 
-if TYPE_CHECKING:  # the experience log's model is built only when lessons are, the book only when followed (start-up)
+if TYPE_CHECKING:  # the experience log's model is built only when lessons are, the book when followed (start-up)
     from labyrinth.saves.experience import Reflection
 
     from ..learning.behaviour_lessons import Book

@@ -329,17 +329,17 @@ class MinotaurPerception:
         here = _at(obs["position"])
         entities = [Entity(ITEM[i["name"]].kind, i["name"], _distance(here, _at(i["position"])),
                            _bearing(here, _at(i["position"])), "lying", False,
-                           f"{i['name']} at {_shown(_at(i['position']))}") for i in obs["items"]]
+                           f"{i['name']} at {_at(i['position'])}") for i in obs["items"]]
         if obs["user_position"]:
             u = _at(obs["user_position"])
             entities.insert(0, Entity("intruder", "intruder", _distance(here, u), steps_words(here, u), "seen", True,
                                       f"THE INTRUDER in sight at {u}: {steps_words(here, u)}"))
         clues = []
         if seen := obs["last_seen"]:
-            clues.append(f"last seen at {_shown(_at(seen['position']))}, "
+            clues.append(f"last seen at {_at(seen['position'])}, "
                          f"{obs['game_time'] - seen['game_time']:g} s ago")
         if heard := obs["last_heard"]:
-            clues.append(f"last heard ({heard['loudness']}) at {_shown(_at(heard['position']))}, "
+            clues.append(f"last heard ({heard['loudness']}) at {_at(heard['position'])}, "
                          f"{obs['game_time'] - heard['game_time']:g} s ago")
         effects = []
         if obs["paralysis_time_left"]:
@@ -375,12 +375,8 @@ class MinotaurPerception:
 
 
 def _at(p: dict[str, int]) -> Pos:
-    """A cell of the plain data ({"x", "y", "z"}) as a position."""
+    """A cell of the plain data ({"x", "y", "z"}) as a position (shown as "(x, y, z)" in the words)."""
     return p["x"], p["y"], p["z"]
-
-
-def _shown(p: Pos) -> str:
-    return f"({p[0]}, {p[1]}, {p[2]})"
 
 
 def _distance(a: Pos, b: Pos) -> int:

@@ -3,11 +3,12 @@ adds its parser and names its ``run(args)`` (options.parsed_by); cli.py only dis
 options several share (seed, preset, difficulty, the agents by role, the providers) are
 defined once, in options.py, provider_options.py, seed_option.py and learn_option.py.
 
-A command line that names its subcommand builds that subcommand's parser alone (cli.parser), so
-a module here is imported only when its subcommand is asked for or the whole list is (the top
-``--help``, a mistyped name); it imports only what its parser needs, and ``run`` the rest when the
-command runs, a command with much of it keeping that in NAME_run.py (arena, tournament,
-leaderboard, doctor, memory): `labyrinth gsm` and `play` start without loading them (issue 29).
+A command line whose first word names a module here builds that module's parsers alone
+(cli.parser_for), so a module is imported only when its subcommand is asked for or the whole
+list is (the top ``--help``, a mistyped name, the title screen). It imports only what its parser
+needs, and ``run`` the rest when the command runs, a command with much of it keeping that in
+NAME_run.py (arena, tournament, leaderboard, doctor, memory): `labyrinth gsm` and `play` start
+without loading them (issue 29).
 
 To add a subcommand: a module here with ``add_parser``, and its name in SUBCOMMANDS."""
 
