@@ -1,8 +1,7 @@
-"""The RL benches' own parts (bench/rl_eval.py, bench/rllib_masked.py, bench/ppo_memory.py, bench/ppo_routes.py,
-bench/train_ppo.py): the
-learning curve's numbers are only as good as the evaluation that makes them. The parts without
-torch or Ray run everywhere; the training script's end-to-end run needs the [train] extra and
-skips, saying so, without it."""
+"""The RL benches' own parts (bench/rl_eval.py, bench/rllib_masked.py, bench/ppo_memory.py,
+bench/ppo_routes.py, bench/train_ppo.py): the learning curve's numbers are only as good as the
+evaluation that makes them. The parts without torch or Ray run everywhere; the training script's
+end-to-end run needs the [train] extra and skips, saying so, without it."""
 
 from __future__ import annotations
 
@@ -265,7 +264,8 @@ def test_train_ppo_prints_a_learning_curve_from_step_zero(tmp_path):
     out = tmp_path / "ppo"
     run = subprocess.run(
         [sys.executable, str(BENCH / "train_ppo.py"), "--steps", "128", "--n-steps", "64", "--batch", "32",
-         "--epochs", "1", "--eval-every", "128", "--eval-games", "2", "--max-turns", "8", "--timeout-cost", "5", "--caught-cost", "1",
+         "--epochs", "1", "--eval-every", "128", "--eval-games", "2", "--max-turns", "8", "--timeout-cost", "5",
+         "--caught-cost", "1",
          "--stages", "tiny:wait:0,tiny:builtin:64", "--out", str(out)],
         capture_output=True, text=True, timeout=600, check=False)
     assert run.returncode == 0, run.stderr[-2000:]
@@ -294,9 +294,10 @@ def test_train_ppo_feeds_its_short_memory_and_routes_to_the_clone_the_training_a
     sb3_contrib = pytest.importorskip("sb3_contrib", reason="bench/train_ppo.py needs the [train] extra")
     out = tmp_path / "ppo"
     run = subprocess.run(
-        [sys.executable, str(BENCH / "train_ppo.py"), "--memory", "2", "--routes", "--demos", "40", "--demo-epochs", "1",
-         "--steps", "64", "--n-steps", "32", "--batch", "32", "--epochs", "1", "--eval-every", "64",
-         "--eval-games", "2", "--max-turns", "8", "--envs", "2", "--stages", "tiny:builtin:0", "--out", str(out)],
+        [sys.executable, str(BENCH / "train_ppo.py"), "--memory", "2", "--routes", "--demos", "40",
+         "--demo-epochs", "1", "--steps", "64", "--n-steps", "32", "--batch", "32", "--epochs", "1",
+         "--eval-every", "64", "--eval-games", "2", "--max-turns", "8", "--envs", "2", "--stages", "tiny:builtin:0",
+         "--out", str(out)],
         capture_output=True, text=True, timeout=600, check=False)
     assert run.returncode == 0, run.stderr[-2000:]
     assert json.loads((out / "yardsticks.json").read_text())["args"]["memory"] == "2"
