@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any
 
-from .geometry import Pos
+from .geometry import Pos, cell_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,7 +28,7 @@ class Event:
             if f.name == "path":
                 value = [list(p) for p in value]
             elif isinstance(value, tuple) and len(value) == 3 and all(isinstance(v, int) for v in value):
-                value = {"x": value[0], "y": value[1], "z": value[2]}
+                value = cell_of(value)
             out[f.name] = value
         return out
 

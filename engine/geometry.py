@@ -6,9 +6,22 @@ EAST, y grows NORTH, z grows UP.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from .constants import LEVEL_STEPS, MINOTAUR_SIGHT, USER_SIGHT
 
 Pos = tuple[int, int, int]
+
+
+def pos_of(cell: Mapping[str, int]) -> Pos:
+    """A cell of the wire's plain data (``{"x": ..., "y": ..., "z": ...}``, as an observation's fields
+    and its JSON give it) as a position."""
+    return cell["x"], cell["y"], cell["z"]
+
+
+def cell_of(pos: Pos) -> dict[str, int]:
+    """A position as the wire's plain data gives a cell: ``pos_of``'s inverse."""
+    return {"x": pos[0], "y": pos[1], "z": pos[2]}
 
 # A cell as one int, for the searches' inner loops (an int hashes and compares at a fraction of a
 # tuple's cost): x, y and z packed so that ids order exactly as their (x, y, z) tuples do, which

@@ -10,7 +10,7 @@ from typing import Any, NamedTuple
 
 from . import events as ev
 from .constants import REENTRY_ALERT_TICKS, STAMINA_MAX, TICKS_PER_SECOND
-from .geometry import ID_STEPS, Pos, cell_id
+from .geometry import ID_STEPS, Pos, cell_id, cell_of
 from .narrative import intro_text, minotaur_text, user_text
 from .presets import PRESETS
 from .schemas import (
@@ -133,10 +133,6 @@ def _minotaur_paths(world: World, pos: Pos) -> list[str]:
     return [_MOVE_WORDS[move - here] for move in world.minotaur_moves(here)]
 
 
-def _xyz(p: Pos) -> dict[str, int]:
-    return {"x": p[0], "y": p[1], "z": p[2]}
-
-
 class MinotaurReport(NamedTuple):
     """What the Minotaur is told of a turn, ready to be built: its observation as the validated model,
     or as the plain data that model's ``model_dump()`` gives, for a reader of numbers (the built-in
@@ -192,20 +188,20 @@ class MinotaurReport(NamedTuple):
             "status": self.status,
             "turn": s.turn,
             "game_time": s.tick / TICKS_PER_SECOND,
-            "position": _xyz(s.minotaur),
+            "position": cell_of(s.minotaur),
             "temporal_status": temporal_status(s),
             "cooldown_time": s.jump_cooldown / TICKS_PER_SECOND,
             "jump_time_left": s.jump_left / TICKS_PER_SECOND,
             "paralysis_time_left": s.paralysis / TICKS_PER_SECOND,
             "sees_user": sees,
-            "user_position": _xyz(s.user) if sees else None,
-            "last_seen": {"position": _xyz(s.last_seen[0]), "game_time": s.last_seen[1] / TICKS_PER_SECOND}
+            "user_position": cell_of(s.user) if sees else None,
+            "last_seen": {"position": cell_of(s.last_seen[0]), "game_time": s.last_seen[1] / TICKS_PER_SECOND}
             if s.last_seen else None,
-            "last_heard": {"position": _xyz(s.last_heard[0]), "game_time": s.last_heard[1] / TICKS_PER_SECOND,
+            "last_heard": {"position": cell_of(s.last_heard[0]), "game_time": s.last_heard[1] / TICKS_PER_SECOND,
                            "loudness": s.last_heard[2]} if s.last_heard else None,
             "noises_heard": self.noises_heard,
             "visible_paths": _minotaur_paths(self.world, s.minotaur),
-            "items": [{"name": name, "position": _xyz(pos)} for name, pos in s.items],
+            "items": [{"name": name, "position": cell_of(pos)} for name, pos in s.items],
             "hunting_ground": PRESETS[s.preset].to_dict(),
             "message": self.message,
         }

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
+from labyrinth.engine.geometry import cell_of, pos_of
 from labyrinth.engine.items import ITEM
 from labyrinth.engine.wsap import Action, Observation
 
@@ -108,10 +109,10 @@ class BuiltinMinotaur(RuleAgent):
             self._see_items_taken(o)
         if o["temporal_status"] != "CHASING_3D":
             return Action("WAIT", reasoning="frozen or out of time: nothing to do")
-        here = _xyz(o["position"])
+        here = pos_of(o["position"])
         now = o["game_time"]
         if o["sees_user"]:
-            user = _xyz(o["user_position"])
+            user = pos_of(o["user_position"])
             if abs(user[0] - here[0]) + abs(user[1] - here[1]) <= 2:
                 self.face_to_face = now  # close enough for the intruder to have seen it too
             return Action("CHASE", reasoning=f"the intruder is in sight at {user}")
@@ -130,7 +131,7 @@ class BuiltinMinotaur(RuleAgent):
                 # CHASE goes to the freshest trace, and to the cell beside it when it is a crawlway.
                 return Action("CHASE", reasoning=f"following the trace at {where}, {now - when:g} s old")
             else:
-                return Action("PATHFIND", {"target_coords": _coords(where)},
+                return Action("PATHFIND", {"target_coords": cell_of(where)},
                               f"the intruder took what lay at {where} {now - when:g} s ago")
         if self.tactics.guard_s is None:
             # The engine's patrol: the hunting ground's centre first (every intruder's start), then places near.
@@ -139,7 +140,7 @@ class BuiltinMinotaur(RuleAgent):
 
     def _see_items_taken(self, o: dict[str, Any]) -> None:
         """An item no longer where it lay was taken just now: the intruder stood by it."""
-        lying = {_xyz(i["position"]) for i in o["items"]}
+        lying = {pos_of(i["position"]) for i in o["items"]}
         if self.lying is not None:
             for gone in sorted(self.lying - lying):
                 self.taken = (o["game_time"], gone)
@@ -147,7 +148,7 @@ class BuiltinMinotaur(RuleAgent):
 
     def _fresh_clue(self, o: dict[str, Any]) -> tuple[float, tuple[int, int, int], bool] | None:
         """The freshest trace not yet followed: (when, where, whether the engine's CHASE knows it)."""
-        clues = [(c["game_time"], _xyz(c["position"]), True) for c in (o["last_heard"], o["last_seen"]) if c]
+        clues = [(c["game_time"], pos_of(c["position"]), True) for c in (o["last_heard"], o["last_seen"]) if c]
         if self.taken is not None:
             clues.append((*self.taken, False))
         clues = [c for c in clues if c[0] > self.followed and o["game_time"] - c[0] <= self.tactics.clue_fresh_s]
@@ -156,12 +157,12 @@ class BuiltinMinotaur(RuleAgent):
     def _guard(self, o: dict[str, Any], here: tuple[int, int, int], ramps: dict[str, list[list[Any]]]) -> Action:
         """Lie in wait by a stone the intruder still needs; after a while prowl to a
         random place of the hunting ground (or, on its rounds, to another stone)."""
-        stones = [_xyz(i["position"]) for i in o["items"] if ITEM[i["name"]].needed]
-        ramps_by_stone = {_xyz(i["position"]): ramps.get(i["name"], []) for i in o["items"]}
+        stones = [pos_of(i["position"]) for i in o["items"] if ITEM[i["name"]].needed]
+        ramps_by_stone = {pos_of(i["position"]): ramps.get(i["name"], []) for i in o["items"]}
         now = o["game_time"]
         if self.prowl is not None:
             if self.prowl != here:
-                return Action("PATHFIND", {"target_coords": _coords(self.prowl)}, f"prowling towards {self.prowl}")
+                return Action("PATHFIND", {"target_coords": cell_of(self.prowl)}, f"prowling towards {self.prowl}")
             self.prowl = None
         if not stones:
             return Action("WAIT")
@@ -174,7 +175,7 @@ class BuiltinMinotaur(RuleAgent):
         assert post is not None, "a post is chosen with every stone guarded"
         gx, gy, gz = post
         if abs(gx - here[0]) + abs(gy - here[1]) > GUARD_RADIUS or gz != here[2]:
-            return Action("PATHFIND", {"target_coords": _coords(post)}, f"going to guard the stone at {self.guard}")
+            return Action("PATHFIND", {"target_coords": cell_of(post)}, f"going to guard the stone at {self.guard}")
         if self.guard_until == math.inf:
             self.guard_until = now + self.tactics.guard_s
         if now < self.guard_until:
@@ -183,17 +184,17 @@ class BuiltinMinotaur(RuleAgent):
         if self.tactics.rounds:
             self.guard = min(stones, key=lambda p: (self.guarded.get(p, -math.inf), p))
             self.guard_until, self.post = math.inf, self.guard
-            return Action("PATHFIND", {"target_coords": _coords(self.post)}, f"on my rounds, to the stone at {self.guard}")
+            return Action("PATHFIND", {"target_coords": cell_of(self.post)}, f"on my rounds, to the stone at {self.guard}")
         self.guard, g = None, o["hunting_ground"]
         self.prowl = (g["x0"] + 2 * self.rng.randrange(g["width"] // 2), g["y0"] + 2 * self.rng.randrange(g["height"] // 2),
                       g["z0"] + self.rng.randrange(g["levels"]))
-        return Action("PATHFIND", {"target_coords": _coords(self.prowl)}, f"prowling towards {self.prowl}")
+        return Action("PATHFIND", {"target_coords": cell_of(self.prowl)}, f"prowling towards {self.prowl}")
 
     def _likely_next(self, o: dict[str, Any], stones: list[tuple[int, int, int]]) -> tuple[int, int, int]:
         """The stone the intruder will most likely go for: the one nearest to where it
         was last seen or heard (or took an item), if that is recent; else the one it took
         last when it escaped before; else any."""
-        clues = [(c["game_time"], _xyz(c["position"])) for c in (o["last_seen"], o["last_heard"])
+        clues = [(c["game_time"], pos_of(c["position"])) for c in (o["last_seen"], o["last_heard"])
                  if c and o["game_time"] - c["game_time"] <= TRACE_S]
         if self.taken is not None and o["game_time"] - self.taken[0] <= TRACE_S:
             clues.append(self.taken)
@@ -204,9 +205,3 @@ class BuiltinMinotaur(RuleAgent):
         return min(stones, key=lambda p: (abs(p[0] - x) + abs(p[1] - y) + 8 * abs(p[2] - z), p))
 
 
-def _xyz(c: dict[str, Any]) -> tuple[int, int, int]:
-    return (c["x"], c["y"], c["z"])
-
-
-def _coords(p: tuple[int, int, int]) -> dict[str, int]:
-    return {"x": p[0], "y": p[1], "z": p[2]}

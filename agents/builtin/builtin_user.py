@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from labyrinth.engine.geometry import HORIZONTAL as STEPS
-from labyrinth.engine.geometry import Pos
+from labyrinth.engine.geometry import Pos, pos_of
 from labyrinth.engine.items import STONES
 from labyrinth.engine.wsap import Action, Observation
 
@@ -50,10 +50,6 @@ EARLY_LANTERN = CHOICES["user"]["lantern"][1]  # the strategy's arm that raises 
 WARY_DARE = CHOICES["user"]["daring"][1]  # the strategy's arm that calls a dare off when the hooves sound CLOSE
 UNIT = {"NORTH": (0, 1), "SOUTH": (0, -1), "EAST": (1, 0), "WEST": (-1, 0), "NORTH-EAST": (1, 1),
         "NORTH-WEST": (-1, 1), "SOUTH-EAST": (1, -1), "SOUTH-WEST": (-1, -1)}
-
-
-def _xyz(c: dict[str, Any]) -> Pos:
-    return (c["x"], c["y"], c["z"])
 
 
 class BuiltinUser(RuleAgent):
@@ -140,13 +136,13 @@ class BuiltinUser(RuleAgent):
     def _take_in(self, observation: Observation) -> tuple[Pos, float]:
         """Learn all this turn shows (cells, items, hums, the Minotaur's whereabouts); where and when it is."""
         d, st = observation.details, observation.status
-        here = self.here = _xyz(d["position"])
+        here = self.here = pos_of(d["position"])
         now = self.now = st["game_time_s"]
         if self.start is None:
             self.start = here
         self.map.learn(d["seen"])
         self.visits[here] += 1
-        self.items = {i["name"]: _xyz(i) for i in d["items_seen"]}
+        self.items = {i["name"]: pos_of(i) for i in d["items_seen"]}
         self._hear_stones(d)
         self._note_progress([n for n in STONES if n not in observation.inventory], d["seen"], now)
         self._locate_minotaur(here, st, d, now)
@@ -190,7 +186,7 @@ class BuiltinUser(RuleAgent):
         """A paralyzed Minotaur in sight, or one waiting where it was seen before, blocks its cell:
         plan around it. One heard straight above or below is up or down the ramp I stand on. One
         out of time comes back where it left: keep off that cell until it has."""
-        blocked = {_xyz(d["minotaur_in_sight"])} if d["minotaur_in_sight"] and \
+        blocked = {pos_of(d["minotaur_in_sight"])} if d["minotaur_in_sight"] and \
             (st["minotaur_state"] == "PARALYZED" or self._waiting()) else set()
         if st["minotaur_direction"] in ("ABOVE", "BELOW"):
             blocked.add(_step(self.here, "UP RAMP" if st["minotaur_direction"] == "ABOVE" else "DOWN RAMP"))
@@ -224,7 +220,7 @@ class BuiltinUser(RuleAgent):
     def _locate_minotaur(self, here: Pos, st: dict[str, Any], d: dict[str, Any], now: float) -> None:
         """Where the Minotaur probably is: seen, or guessed from the sound's band and direction."""
         if d["minotaur_in_sight"]:
-            self.threat, self.threat_time = _xyz(d["minotaur_in_sight"]), now
+            self.threat, self.threat_time = pos_of(d["minotaur_in_sight"]), now
             self.sightings = [*self.sightings[-1:], self.threat]
         elif st["minotaur_proximity"] in BAND and st["minotaur_direction"] in UNIT:
             ux, uy = UNIT[st["minotaur_direction"]]

@@ -15,7 +15,7 @@ from gymnasium import spaces
 
 from labyrinth.engine.cells import CRAWLWAY, FLOOR, RAMP_DOWN, RAMP_UP, ROCK
 from labyrinth.engine.constants import JUMP_COOLDOWN_TICKS, JUMP_MAX_TICKS, PARALYSIS_TICKS, TICKS_PER_SECOND
-from labyrinth.engine.geometry import Pos
+from labyrinth.engine.geometry import Pos, pos_of
 from labyrinth.engine.items import ITEM, ITEM_ORDER, KINDS
 from labyrinth.engine.turn import TurnResult
 
@@ -67,10 +67,6 @@ _ITEM_W: dict[str, int] = {name: _W[item_plane(name)] for name in ITEM_ORDER}  #
 _ITEM_M: dict[str, int] = {name: _M[ITEM[name].kind] for name in ITEM_ORDER}  # and its kind's memory plane
 
 
-def _xyz(c: dict[str, int]) -> Pos:
-    return c["x"], c["y"], c["z"]
-
-
 class MinotaurView:
     """One game's numeric observation of the Minotaur; ``update`` after every turn (its
     memory is its observation's, so there is nothing to keep but the labyrinth's planes)."""
@@ -87,8 +83,8 @@ class MinotaurView:
     def observe(self) -> dict[str, Any]:
         match, g = self.match, self.ground
         o = match.last.minotaur_fields(words=False)  # its observation's numbers: no model, no words written
-        here = _xyz(o["position"])
-        items: list[tuple[str, Pos]] = [(i["name"], _xyz(i["position"])) for i in o["items"]]
+        here = pos_of(o["position"])
+        items: list[tuple[str, Pos]] = [(i["name"], pos_of(i["position"])) for i in o["items"]]
         numbers = np.array([  # in _SLICES' order; the three timers of _SPANS_S scaled below, in float32
             *g.position(here),
             min(match.turns / self.max_turns, 1.0), o["cooldown_time"], o["jump_time_left"], o["paralysis_time_left"],
@@ -107,11 +103,11 @@ class MinotaurView:
         for name, pos in items:
             mark_window(grid, _ITEM_W[name], here, pos)
         if o["user_position"]:
-            mark_window(grid, _W["intruder"], here, _xyz(o["user_position"]))
+            mark_window(grid, _W["intruder"], here, pos_of(o["user_position"]))
         if o["last_heard"]:
-            mark_window(grid, _W["noise"], here, _xyz(o["last_heard"]["position"]))
+            mark_window(grid, _W["noise"], here, pos_of(o["last_heard"]["position"]))
         if o["last_seen"]:
-            mark_window(grid, _W["sighting"], here, _xyz(o["last_seen"]["position"]))
+            mark_window(grid, _W["sighting"], here, pos_of(o["last_seen"]["position"]))
         return grid
 
     def _memory(self, o: dict[str, Any], items: list[tuple[str, Pos]], here: Pos) -> np.ndarray:
@@ -123,9 +119,9 @@ class MinotaurView:
             if pos[2] == z:
                 grid[(_ITEM_M[name], *g.coarse_cell(pos))] = 1
         if o["last_heard"]:
-            mark_coarse(grid, _M["noise"], g, z, [_xyz(o["last_heard"]["position"])])
+            mark_coarse(grid, _M["noise"], g, z, [pos_of(o["last_heard"]["position"])])
         if o["last_seen"]:
-            mark_coarse(grid, _M["sighting"], g, z, [_xyz(o["last_seen"]["position"])])
+            mark_coarse(grid, _M["sighting"], g, z, [pos_of(o["last_seen"]["position"])])
         return grid
 
     def _cells(self, here: Pos) -> bytes:
@@ -163,5 +159,5 @@ class MinotaurView:
         """A sighting or a noise: known (1), the way to it, its age as a fraction of a minute."""
         if trace is None:
             return [0.0] * 5
-        return [1.0, *self.ground.offset(here, _xyz(trace["position"])),
+        return [1.0, *self.ground.offset(here, pos_of(trace["position"])),
                 min((now_s - trace["game_time"]) / SIGHTING_SPAN_S, 1.0)]

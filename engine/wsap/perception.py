@@ -15,7 +15,7 @@ from .. import events as ev
 from ..cells import CELL_CHARS, CRAWLWAY, RAMP_DOWN, RAMP_UP
 from ..constants import USER_SIGHT, WORLD_SIZE
 from ..event_words import minotaur_words, user_words
-from ..geometry import HORIZONTAL, Pos
+from ..geometry import HORIZONTAL, Pos, cell_of, pos_of
 from ..items import ITEM, LETTERS, MARKS_LEGEND, STONES, STONES_NAMED, stones_held
 from ..narrative import heard_from
 from ..presets import PRESETS
@@ -70,10 +70,6 @@ def labyrinth_window(world: World, centre: Pos, radius: int = MAP_RADIUS) -> lis
     x, y, z = centre
     return [world.row(x - radius, 2 * radius + 1, row, z).translate(_DRAWN).decode()
             for row in range(y + radius, y - radius - 1, -1)]
-
-
-def _xyz(p: Pos) -> dict[str, int]:
-    return {"x": p[0], "y": p[1], "z": p[2]}
 
 
 class UserPerception:
@@ -174,13 +170,13 @@ class UserPerception:
 
         def details() -> dict[str, Any]:
             return {"details": {
-                "role": "user", "position": _xyz(s.user), "status": result.status,
+                "role": "user", "position": cell_of(s.user), "status": result.status,
                 "hunting_ground": PRESETS[s.preset].to_dict(),  # told in the opening words
                 "seen": [[*p, CELL_CHARS[k]] for p, k in new_cells],
-                "items_in_sight": [{"name": n, **_xyz(p)} for n, p in visible],
-                "items_seen": [{"name": n, **_xyz(p)} for n, p in self.items.items()],
+                "items_in_sight": [{"name": n, **cell_of(p)} for n, p in visible],
+                "items_seen": [{"name": n, **cell_of(p)} for n, p in self.items.items()],
                 "hums": [{"name": n, "direction": d, "levels": lv} for n, (d, lv) in self.hums.items()],
-                "minotaur_in_sight": _xyz(seen) if (seen := self.minotaur_in_sight(s)) else None,
+                "minotaur_in_sight": cell_of(seen) if (seen := self.minotaur_in_sight(s)) else None,
             }}
 
         def location() -> dict[str, Any]:  # apart: its map is most of the cost, and rule agents never read it
@@ -320,26 +316,26 @@ class MinotaurPerception:
     def _details(self, obs: dict[str, Any]) -> dict[str, Any]:
         """The observation's numbers as plain data (what the built-in Minotaur reads): no model built for them."""
         return {"role": "minotaur", "observation": obs,
-                "ramps_by_item": {i["name"]: self.ramps_near(_at(i["position"]))
+                "ramps_by_item": {i["name"]: self.ramps_near(pos_of(i["position"]))
                                   for i in obs["items"]}}
 
     def _main(self, obs: dict[str, Any]) -> dict[str, Any]:
         """The observation's fields from its plain data (TurnResult.minotaur_fields): the model is built
         only for a reader of the model (the pipe that plays the Minotaur), never for these."""
-        here = _at(obs["position"])
-        entities = [Entity(ITEM[i["name"]].kind, i["name"], _distance(here, _at(i["position"])),
-                           _bearing(here, _at(i["position"])), "lying", False,
-                           f"{i['name']} at {_at(i['position'])}") for i in obs["items"]]
+        here = pos_of(obs["position"])
+        entities = [Entity(ITEM[i["name"]].kind, i["name"], _distance(here, pos_of(i["position"])),
+                           _bearing(here, pos_of(i["position"])), "lying", False,
+                           f"{i['name']} at {pos_of(i['position'])}") for i in obs["items"]]
         if obs["user_position"]:
-            u = _at(obs["user_position"])
+            u = pos_of(obs["user_position"])
             entities.insert(0, Entity("intruder", "intruder", _distance(here, u), steps_words(here, u), "seen", True,
                                       f"THE INTRUDER in sight at {u}: {steps_words(here, u)}"))
         clues = []
         if seen := obs["last_seen"]:
-            clues.append(f"last seen at {_at(seen['position'])}, "
+            clues.append(f"last seen at {pos_of(seen['position'])}, "
                          f"{obs['game_time'] - seen['game_time']:g} s ago")
         if heard := obs["last_heard"]:
-            clues.append(f"last heard ({heard['loudness']}) at {_at(heard['position'])}, "
+            clues.append(f"last heard ({heard['loudness']}) at {pos_of(heard['position'])}, "
                          f"{obs['game_time'] - heard['game_time']:g} s ago")
         effects = []
         if obs["paralysis_time_left"]:
@@ -363,7 +359,7 @@ class MinotaurPerception:
     def _location(self, obs: dict[str, Any]) -> Location:
         """Where it is and its labyrinth around it: apart from the rest, as the user's location is (its map
         is most of the cost, and the built-in Minotaur, whose plan reads its goals, never reads it)."""
-        here, b = _at(obs["position"]), obs["hunting_ground"]
+        here, b = pos_of(obs["position"]), obs["hunting_ground"]
         return Location(here, f"level {here[2]}",
                         f"({here[0]}, {here[1]}) on level {here[2]}; ways out: {', '.join(obs['visible_paths'])}. "
                         f"Hunting ground: x {b['x0']}..{b['x0'] + b['width'] - 1}, "
@@ -371,12 +367,7 @@ class MinotaurPerception:
                         f"levels {b['z0']}..{b['z0'] + b['levels'] - 1}. Your labyrinth around you (north up; M you, "
                         f"# rock, . floor, = crawlway, ^ v ramps, {MARKS_LEGEND}):\n"
                         + map_window(labyrinth_window(self.world, here), here,
-                                     {**{_at(i["position"]): LETTERS[i["name"]] for i in obs["items"]}, here: "M"}))
-
-
-def _at(p: dict[str, int]) -> Pos:
-    """A cell of the plain data ({"x", "y", "z"}) as a position (shown as "(x, y, z)" in the words)."""
-    return p["x"], p["y"], p["z"]
+                                     {**{pos_of(i["position"]): LETTERS[i["name"]] for i in obs["items"]}, here: "M"}))
 
 
 def _distance(a: Pos, b: Pos) -> int:

@@ -8,16 +8,13 @@ import sys
 from typing import TextIO
 
 from labyrinth.engine import PRESETS, Game
+from labyrinth.engine.geometry import cell_of
 from labyrinth.engine.items import KIND_MARKS, LETTERS
 
 from .options import chosen_seed, game_options, parsed_by
 
 LEGEND = ("# rock  . floor  = crawlway (user only, walking)  ^ ramp up  v ramp down  "
           f"@ user start  M Minotaur start  {'  '.join(KIND_MARKS)}")
-
-
-def _xyz(p: tuple[int, int, int]) -> dict[str, int]:
-    return {"x": p[0], "y": p[1], "z": p[2]}
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -43,8 +40,8 @@ def dump(seed: int, preset: str, level: int | None, as_json: bool, out: TextIO) 
     if as_json:
         json.dump({
             "seed": seed, "preset": preset, "bounds": bounds.to_dict(),
-            "user_start": _xyz(state.user), "minotaur_start": _xyz(state.minotaur),
-            "items": [{"name": name, **_xyz(pos)} for name, pos in state.items],
+            "user_start": cell_of(state.user), "minotaur_start": cell_of(state.minotaur),
+            "items": [{"name": name, **cell_of(pos)} for name, pos in state.items],
             "levels": [{"z": z, "rows": world.level_rows(bounds, z)} for z in levels],
         }, out, separators=(",", ":"))
         out.write("\n")
