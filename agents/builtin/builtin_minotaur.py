@@ -184,7 +184,8 @@ class BuiltinMinotaur(RuleAgent):
         if self.tactics.rounds:
             self.guard = min(stones, key=lambda p: (self.guarded.get(p, -math.inf), p))
             self.guard_until, self.post = math.inf, self.guard
-            return Action("PATHFIND", {"target_coords": cell_of(self.post)}, f"on my rounds, to the stone at {self.guard}")
+            return Action("PATHFIND", {"target_coords": cell_of(self.post)},
+                          f"on my rounds, to the stone at {self.guard}")
         self.guard, g = None, o["hunting_ground"]
         self.prowl = (g["x0"] + 2 * self.rng.randrange(g["width"] // 2), g["y0"] + 2 * self.rng.randrange(g["height"] // 2),
                       g["z0"] + self.rng.randrange(g["levels"]))
