@@ -47,7 +47,7 @@ import time
 import uuid
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import MISSING, asdict, dataclass, field, fields
 from dataclasses import replace as replaced
 from datetime import UTC, datetime
 from functools import cache, cached_property
@@ -58,7 +58,8 @@ from .paths import StorageError, advice, confined, data_dir
 from .results_terms import NOBODY, SideRecord
 
 RESULTS_FILE = "results.db"
-SCHEMA_VERSION = 3  # 2: who learned (in the key) and when the run began; 3: setups, repeats, the full record
+SCHEMA_VERSION = 4  # 2: who learned (in the key) and when the run began; 3: setups, repeats, the full record;
+# 4: the game's digest
 BUSY_S = 30.0  # how long a write waits for another tournament's transaction before giving up
 KEY = ("user", "user_setup", "minotaur", "minotaur_setup", "seed", "repeat", "preset", "difficulty", "max_turns",
        "learned")
@@ -136,6 +137,7 @@ class MatchRow:
     version: str = ""  # the project's version that played it
     played_at: str = ""  # UTC, ISO 8601; set as the row is written
     run_began: str = ""  # UTC, ISO 8601 to the microsecond: when the tournament run that played it began
+    digest: str = ""  # the game as played (match_records.game_digest; "" unknown): one digest, one game
 
     @property
     def key(self) -> MatchKey:
@@ -175,6 +177,9 @@ for _f in (*fields(MatchRow), *fields(SideRecord)):
     _KINDS[_f.name] = ({"int": int, "float": float, "bool": bool}.get(_text.split(" ")[0], str), "None" in _text)
 _COLUMN_KINDS = {**{name: _KINDS[name] for name in _TOP},
                  **{f"{role}_{name}": _KINDS[name] for role in ROLES for name in SIDE}}
+_DEFAULTS: dict[str, Any] = {  # what a column added since schema 3 holds in a row kept before it
+    **{f.name: f.default for f in fields(MatchRow) if f.name in _TOP and not isinstance(f.default, type(MISSING))},
+    **{f"{role}_{f.name}": f.default for role in ROLES for f in fields(SideRecord)}}
 _SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS matches (
     {", ".join(f"{c} {_SQL_TYPES[kind]}{'' if null else ' NOT NULL'}" for c, (kind, null) in _COLUMN_KINDS.items())},
@@ -236,9 +241,10 @@ class ResultsDB:
                 if version > SCHEMA_VERSION:
                     raise ResultsUnusable(f"{self.path} was written by a newer labyrinth (schema {version}); "
                                           "it is kept as it is")
-                if self.read_only and version < SCHEMA_VERSION:
+                behind = version < SCHEMA_VERSION or _columns(db) not in (None, set(COLUMNS))
+                if self.read_only and behind:
                     db = _in_memory(db)  # brought to this schema in a copy: the file is not written
-                if version < SCHEMA_VERSION or not self.read_only:
+                if behind or not self.read_only:
                     with _transaction(db):
                         _migrate(db, version)
         except ResultsUnusable:
@@ -405,8 +411,10 @@ def _transaction(db: sqlite3.Connection) -> Iterator[None]:
     db.execute("COMMIT")
 
 
-def _has_matches(db: sqlite3.Connection) -> bool:
-    return db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'matches'").fetchone() is not None
+def _columns(db: sqlite3.Connection, table: str = "matches") -> set[str] | None:
+    """The columns of ``table``, or None when there is no such table."""
+    found = {column for (column,) in db.execute(f"SELECT name FROM pragma_table_info('{table}')")}
+    return found or None
 
 
 def _in_memory(db: sqlite3.Connection) -> sqlite3.Connection:
@@ -422,8 +430,11 @@ def _migrate(db: sqlite3.Connection, version: int) -> None:
     neither who learned nor when the run began: its matches are kept as learned 'unrecorded' and
     as begun when each was written. Schemas 1 and 2 kept no setups (a model's is 'unrecorded', so
     no new match is taken for one of them), no repeats, and of the record only the tokens,
-    fallbacks and replacements: a match is judged valid or void from those, by today's rule."""
-    if version >= SCHEMA_VERSION or not _has_matches(db):
+    fallbacks and replacements: a match is judged valid or void from those, by today's rule. From schema 3
+    on, every column it kept is carried over as it was, and a column added since holds its default (a
+    game's digest: unknown)."""
+    have = _columns(db)
+    if have is None or (version >= SCHEMA_VERSION and have == set(COLUMNS)):
         db.execute(_SCHEMA)
         db.execute(_CLAIMS)
         db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
@@ -435,7 +446,7 @@ def _migrate(db: sqlite3.Connection, version: int) -> None:
     for cells in db.execute(f"SELECT {', '.join(old)} FROM matches_old ORDER BY rowid").fetchall():
         was = dict(zip(old, cells, strict=True))
         try:
-            values = _values(_old_row(was))
+            values = _values(_old_row(was)) if version < 3 else tuple(was.get(c, _DEFAULTS.get(c)) for c in COLUMNS)
         except (TypeError, ValueError):  # a damaged row is carried over as it is, and reported when read
             values = tuple(was.get(column) for column in COLUMNS)
         db.execute(f"INSERT OR IGNORE INTO matches ({', '.join(COLUMNS)}) VALUES ({', '.join('?' * len(COLUMNS))})",

@@ -109,7 +109,8 @@ class Tournament:
         sides = {role: getattr(r, role).record(self.entrant(role, key).record) for role in ROLES}
         return MatchRow(**asdict(key), outcome=r.outcome, turns=r.turns, game_time=r.game_time,
                         wall_s=round(played.wall_s, 3), replay=played.replay, user_side=sides["user"],
-                        minotaur_side=sides["minotaur"], version=project_version(), run_began=run_began).judged()
+                        minotaur_side=sides["minotaur"], version=project_version(), run_began=run_began,
+                        digest=r.digest).judged()
 
 
 @dataclass

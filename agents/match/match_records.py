@@ -3,6 +3,9 @@ a recorder (a replay file) that keeps them as they happen."""
 
 from __future__ import annotations
 
+import hashlib
+import json
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -53,9 +56,23 @@ class MatchResult:
     minotaur: SideStats = field(default_factory=SideStats)
     recording_error: str | None = None  # why the replay stopped early, if it did
     reflections: list[Reflection] = field(default_factory=list)  # the lessons drawn, when memory is on
+    digest: str = ""  # the game as played (game_digest): two matches with one digest are copies of one game
 
     def to_dict(self) -> dict[str, Any]:
         return {**asdict(self), "reflections": [r.model_dump(mode="json") for r in self.reflections]}
+
+
+def game_digest(seed: int, preset: str, difficulty: str, played: Sequence[tuple[UserInput, MinotaurDecision]],
+                final: str) -> str:
+    """What tells one game from another: its ground, every turn's two inputs and the final state's
+    hash. The engine is deterministic, so two matches with one digest played the very same game
+    (a rule agent's repeat on a seed is a copy, not another sample); a model's sampled answers that
+    differ anywhere give another."""
+    text = json.dumps([seed, preset, difficulty, final, [(user.model_dump(exclude_none=True),
+                                                         minotaur.model_dump(exclude_none=True))
+                                                        for user, minotaur in played]],
+                      sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 class Recorder(Protocol):

@@ -36,7 +36,7 @@ from labyrinth.engine.wsap import Action
 from labyrinth.engine.wsap.roles import MINOTAUR_NOOP, ROLES, USER_NOOP
 
 from ..base import Agent
-from .match_records import MatchResult, Recorder, TurnRecord
+from .match_records import MatchResult, Recorder, TurnRecord, game_digest
 from .side import Outside, OutsideSide, Side, SideStats
 
 if TYPE_CHECKING:  # loaded when used (start-up: the pipe uses none): a future, when an agent is asked in a
@@ -283,10 +283,12 @@ class Match:
     # --- the end ----------------------------------------------------------------------
 
     def result(self) -> MatchResult:
+        digest = game_digest(self.seed, self.preset, self.difficulty, self.played, self.game.state.digest()) \
+            if self.keeps_inputs else ""
         return MatchResult(self.seed, self.preset, self.difficulty, self.user.name, self.minotaur.name,
                            self.outcome or "TIMEOUT", self.turns, seconds(self.game.state.tick),
                            self.seats["user"].stats, self.seats["minotaur"].stats, self.recording_error,
-                           list(self.reflections))
+                           list(self.reflections), digest)
 
     def refine(self) -> list[Reflection]:
         """The finished game's reflections in the words of the models that played (blocking calls)."""

@@ -185,3 +185,16 @@ def test_two_blocking_agents_are_asked_for_their_plans_at_the_same_time():
     plans = match.plans
     assert all(plan[0].startswith("planned in") for plan in plans.values()) and plans["user"] != plans["minotaur"]
     assert match.play().turns == 2
+
+
+def test_a_games_digest_tells_copies_from_other_games():
+    """The same agents on the same seed play the same game (one digest); another seed, or another
+    move anywhere, is another game."""
+    def digest(seed, answers):
+        return Match(Scripted(answers), Waiter(1), seed=seed, preset="tiny", max_turns=8).play().digest
+
+    walk = [Action("MOVE", {"direction": "NORTH"}), Action("LOOK")]
+    first = digest(3, walk)
+    assert len(first) == 16 and first == digest(3, walk)
+    assert first != digest(4, walk)
+    assert first != digest(3, [Action("MOVE", {"direction": "NORTH"}), Action("HALT", {"steps": 2})])

@@ -117,3 +117,25 @@ def test_a_newer_schema_and_a_file_that_is_no_database_are_refused_and_kept(tmp_
     with pytest.raises(ResultsUnusable, match="kept as it is"):
         ResultsDB(path, read_only=True)
     assert path.read_bytes() == before
+
+
+FIXTURES = __import__("pathlib").Path(__file__).parent / "fixtures"
+
+
+@pytest.mark.parametrize("read_only", [False, True])
+def test_a_database_of_schema_3_loads_whole_and_its_judgements_stand(tmp_path, read_only):
+    """results-schema3.db was written by the release before the game's digest was kept (three matches:
+    rule agents, a model's valid match and a void one): every row comes back as it was, its digest
+    unknown, and read only, the file is not touched."""
+    path = tmp_path / "results.db"
+    shutil.copyfile(FIXTURES / "results-schema3.db", path)
+    before = path.read_bytes()
+    with ResultsDB(path, read_only=read_only) as db:
+        rows = db.matches()
+    assert [(r.user, r.seed, r.outcome, r.digest, r.valid) for r in rows] == [
+        ("builtin", 1, "ESCAPED", "", True), ("openai/gpt-4o-mini", 1, "DEATH", "", True),
+        ("openai/gpt-4o-mini", 2, "TIMEOUT", "", False)]
+    assert rows[1].user_side.tokens_in == 81000 and rows[1].user_setup == "3f2a9c0d1e2b"
+    assert rows[2].void == "void: 100 of the user's 400 turns were played by the fallback (more than 10%)"
+    if read_only:
+        assert path.read_bytes() == before
