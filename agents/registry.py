@@ -89,7 +89,7 @@ def _with_table(settings: ProviderSettings, name: str, table: Mapping[str, Any])
 
     where = f"[contestants.{name}] in the config file"
     changes = {key: table[key] for key in ("model", "timeout_s", "rpm", "temperature", "max_tokens",
-                                           "reasoning_effort") if key in table}
+                                           "reasoning_effort", "price_in", "price_out") if key in table}
     if "base_url" in table:
         changes["base_url"] = checked_url(settings.provider, table["base_url"], where)
         changes["api_key"], changes["key_source"] = None, None  # the provider's key stays with the provider
@@ -100,7 +100,8 @@ def _with_table(settings: ProviderSettings, name: str, table: Mapping[str, Any])
             if problem := key_problem(os.environ[env_key]):
                 raise ConfigError(f"the key in ${env_key} (named by {where}) {problem}")
             changes["api_key"], changes["key_source"] = os.environ[env_key], env_key
-    typed: dict[str, Any] = {key: float(value) if key in ("timeout_s", "rpm", "temperature") else value
+    typed: dict[str, Any] = {key: float(value) if key in ("timeout_s", "rpm", "temperature", "price_in", "price_out")
+                             else value
                              for key, value in changes.items()}
     return replace(settings, **typed)
 

@@ -18,6 +18,8 @@ role is chosen (``--users llama-local``)::
     base_url = "http://127.0.0.1:8000/v1"
     temperature = 0.2
     max_tokens = 300
+    price_in = 0.10    # optional: US dollars per million tokens in and out, for the reports' cost
+    price_out = 0.40
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ MAX_URL_CHARS = 2_000  # the longest base URL taken: real ones are far shorter, 
 MAX_KEY_CHARS = 1_000  # the longest key taken
 MAX_MODEL_CHARS = 200  # the longest model name taken: real ones are under 100
 MAX_TOKENS = 100_000  # the most tokens an answer may be given
+MAX_PRICE = 10_000.0  # the most a million tokens may be priced at (today's dearest are near 100 US dollars)
 CONTESTANT_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")  # no "/" (provider/model), no space, no comma
 Effort = Literal["none", "minimal", "low", "medium", "high"]  # a reasoning model's effort, as OpenAI names them
 EFFORTS: tuple[Effort, ...] = get_args(Effort)

@@ -17,6 +17,7 @@ from .config import (
     MAX_MODEL_CHARS,
     MAX_RPM,
     MAX_TIMEOUT_S,
+    MAX_PRICE,
     MAX_TOKENS,
     MAX_URL_CHARS,
     ConfigError,
@@ -61,6 +62,10 @@ class ContestantTable(ProviderTable):
     reasoning_effort: Effort | None = Field(None, description="a reasoning model's effort")
     api_key_env: str | None = Field(None, pattern=r"^[A-Za-z_][A-Za-z0-9_]{0,99}$",
                                     description="the environment variable holding its key")
+    price_in: float | None = Field(None, ge=0, le=MAX_PRICE, allow_inf_nan=False,
+                                   description="US dollars per million input tokens, for the reports' cost")
+    price_out: float | None = Field(None, ge=0, le=MAX_PRICE, allow_inf_nan=False,
+                                    description="US dollars per million output tokens (reasoning included)")
 
 
 _STRICT = ConfigDict(extra="forbid", strict=True, frozen=True)

@@ -10,8 +10,15 @@ settings, the project's version, and whether the match is a *valid* result.
 A match is valid only if every model in it decided it itself: a model replaced by
 the built-in agent, or one whose turns were played by the fallback more than
 FALLBACK_SHARE_ALLOWED of the time, did not play the match, so the match is *void*.
-A void match is kept with its reason, left out of every rating and table, and played
-again by the next run of the same tournament (its new result replaces it).
+A void match is kept with its reason, left out of every rating, counted as void for
+its contestants in every report, and played again only when the user asks
+(``tournament --replay-void``: its new result then replaces it). Played again by
+default, a model that samples would get another try at exactly the seeds it failed.
+
+Each tournament run keeps its *manifest* in the ``runs`` table as it begins (its
+command, contestants with the settings asked, seeds, rules, build, package versions:
+agents/compete/manifest.py), and each row the run that played it, so a published
+table says what made it and ``tournament --rerun`` can play the same run again.
 
 Several tournaments may write at once (two terminals, two machines' worth of
 models): the database runs in WAL mode, so readers never block the writer, and
@@ -20,7 +27,9 @@ instead of failing. A match is committed whole as it ends, so a tournament kille
 at any moment leaves every finished match and nothing half-written. A match is
 known by its key: both contestants (each by its name and its setup, the
 fingerprint of its endpoint and sampling settings), seed, repeat, preset,
-difficulty, max turns and who learned from the experience log. The key is unique,
+difficulty, max turns, who learned from the experience log, the build that plays
+it (saves/build.py: a run resumed after the code changed plays its matches again)
+and which reproduction of a run it is (``rerun``). The key is unique,
 so two tournaments that both play a match keep one row; and before a match is
 played it is *claimed* (a lease in the ``claims`` table, renewed while it is played):
 a second worker on the same tournament plays other matches, and the lease of a
@@ -50,19 +59,20 @@ from contextlib import contextmanager
 from dataclasses import MISSING, asdict, dataclass, field, fields
 from dataclasses import replace as replaced
 from datetime import UTC, datetime
-from functools import cache, cached_property
+from functools import cached_property
 from pathlib import Path
 from typing import Any, Self
 
+from .build import project_version
 from .paths import StorageError, advice, confined, data_dir
 from .results_terms import NOBODY, SideRecord
 
 RESULTS_FILE = "results.db"
 SCHEMA_VERSION = 4  # 2: who learned (in the key) and when the run began; 3: setups, repeats, the full record;
-# 4: the game's digest
+# 4: the game's digest, the build and rerun in the key, the run that played it, the runs' manifests
 BUSY_S = 30.0  # how long a write waits for another tournament's transaction before giving up
 KEY = ("user", "user_setup", "minotaur", "minotaur_setup", "seed", "repeat", "preset", "difficulty", "max_turns",
-       "learned")
+       "learned", "build", "rerun")
 PLAY_ORDER = ("run_began", "seed", "repeat", *(name for name in KEY if name not in ("seed", "repeat")))
 UNRECORDED = "unrecorded"  # the learned (or a model's setup) of a match kept before it was recorded
 OUTCOMES = ("ESCAPED", "DEATH", "TIMEOUT")
@@ -72,18 +82,6 @@ ROLES = ("user", "minotaur")  # the sides of a row, in the order the engine name
 
 def results_path() -> Path:
     return data_dir() / RESULTS_FILE
-
-
-@cache
-def project_version() -> str:
-    """This project's version, as installed (kept in each row: a change of rules or agents shows); read
-    once (reading a distribution's metadata parses its files)."""
-    from importlib import metadata
-
-    try:
-        return metadata.version("labyrinth-temporal-hunt")
-    except metadata.PackageNotFoundError:
-        return "unknown"
 
 
 @dataclass(frozen=True, order=True)
@@ -102,6 +100,8 @@ class MatchKey:
     repeat: int = 0  # which of a pairing's plays on this seed (--repeats)
     user_setup: str = ""  # the user contestant's setup (its endpoint and settings' fingerprint; "" a rule agent)
     minotaur_setup: str = ""
+    build: str = ""  # the code that plays it (saves.build.build_id): another build's result is another match
+    rerun: int = 0  # which reproduction of a run it belongs to (tournament --rerun): 0 the run itself
 
     @cached_property
     def id(self) -> str:
@@ -138,6 +138,9 @@ class MatchRow:
     played_at: str = ""  # UTC, ISO 8601; set as the row is written
     run_began: str = ""  # UTC, ISO 8601 to the microsecond: when the tournament run that played it began
     digest: str = ""  # the game as played (match_records.game_digest; "" unknown): one digest, one game
+    build: str = ""  # MatchKey.build
+    rerun: int = 0  # MatchKey.rerun
+    run_id: str = ""  # the tournament run that played it (its manifest is in the runs table)
 
     @property
     def key(self) -> MatchKey:
@@ -179,11 +182,17 @@ _COLUMN_KINDS = {**{name: _KINDS[name] for name in _TOP},
                  **{f"{role}_{name}": _KINDS[name] for role in ROLES for name in SIDE}}
 _DEFAULTS: dict[str, Any] = {  # what a column added since schema 3 holds in a row kept before it
     **{f.name: f.default for f in fields(MatchRow) if f.name in _TOP and not isinstance(f.default, type(MISSING))},
-    **{f"{role}_{f.name}": f.default for role in ROLES for f in fields(SideRecord)}}
+    **{f"{role}_{f.name}": f.default for role in ROLES for f in fields(SideRecord)}, "build": UNRECORDED}
 _SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS matches (
     {", ".join(f"{c} {_SQL_TYPES[kind]}{'' if null else ' NOT NULL'}" for c, (kind, null) in _COLUMN_KINDS.items())},
     UNIQUE ({", ".join(KEY)})
+)"""
+_RUNS = """
+CREATE TABLE IF NOT EXISTS runs (
+    run_id TEXT PRIMARY KEY,
+    began TEXT NOT NULL,  -- UTC, ISO 8601
+    manifest TEXT NOT NULL  -- JSON: what the run was (agents/compete/manifest.py); never a key
 )"""
 _CLAIMS = """
 CREATE TABLE IF NOT EXISTS claims (
@@ -297,14 +306,16 @@ class ResultsDB:
                 self._db.execute("DELETE FROM claims WHERE match = ? AND owner = ?", (row.key.id, owner))
 
     def claim(self, key: MatchKey, owner: str, replay: str | None = None, lease_s: float = LEASE_S,
-              fresh: bool = False) -> tuple[bool, str | None]:
+              fresh: bool = False, replay_void: bool = False) -> tuple[bool, str | None]:
         """Claim ``key`` for ``owner`` to play: whether it was taken (not when another live worker holds
-        it, nor, unless ``fresh``, when it has a valid result already), and the partial replay a lapsed
-        claim left (the caller removes it). ``replay``: the file this worker will write it to."""
+        it, nor, unless ``fresh``, when it has a result already: a valid one, or a void one unless
+        ``replay_void``), and the partial replay a lapsed claim left (the caller removes it).
+        ``replay``: the file this worker will write it to."""
         now = self.clock()
+        kept = "" if not replay_void else " AND void IS NULL"
         with self._guard(), _transaction(self._db):
-            if not fresh and self._db.execute(f"SELECT 1 FROM matches WHERE {' AND '.join(f'{c} = ?' for c in KEY)} "
-                                              "AND void IS NULL", _key_values(key)).fetchone():
+            if not fresh and self._db.execute(f"SELECT 1 FROM matches WHERE {' AND '.join(f'{c} = ?' for c in KEY)}"
+                                              f"{kept}", _key_values(key)).fetchone():
                 return False, None
             held = self._db.execute("SELECT owner, until, replay FROM claims WHERE match = ?", (key.id,)).fetchone()
             if held and held[0] != owner and held[1] > now and _alive(held[0]):
@@ -338,10 +349,36 @@ class ResultsDB:
 
     # --- reading ---------------------------------------------------------------------
 
-    def played(self, keys: Iterable[MatchKey]) -> set[MatchKey]:
-        """Those of ``keys`` that have a valid result already (a void one is played again)."""
+    def played(self, keys: Iterable[MatchKey], replay_void: bool = False) -> set[MatchKey]:
+        """Those of ``keys`` that have a result already: a valid one, or a void one unless
+        ``replay_void`` (a void match stays void, and is counted so, until the user asks for it again:
+        played again by default, a model that samples would get another try at the seeds it failed)."""
         wanted = set(keys)
-        return {row.key for row in self.matches(void=False) if row.key in wanted}
+        return {row.key for row in self.matches(void=False if replay_void else None) if row.key in wanted}
+
+    def begin_run(self, run_id: str, began: str, manifest: dict[str, Any]) -> None:
+        """Keep a run's manifest (what it plays, with what, by which build) as it begins."""
+        with self._guard(), _transaction(self._db):
+            self._db.execute("INSERT INTO runs (run_id, began, manifest) VALUES (?, ?, ?)",
+                             (run_id, began, json.dumps(manifest, sort_keys=True)))
+
+    def runs(self) -> list[tuple[str, str, dict[str, Any]]]:
+        """Every run's id, start and manifest, oldest first; a manifest that is not readable JSON is
+        said in ``damaged`` and given as {}."""
+        with self._guard():
+            found = self._db.execute("SELECT run_id, began, manifest FROM runs ORDER BY began, run_id").fetchall()
+        runs = []
+        for run_id, began, text in found:
+            try:
+                manifest = json.loads(text)
+                if not isinstance(manifest, dict):
+                    raise ValueError("not an object")
+            except (TypeError, ValueError):
+                self.damaged.append(f"the manifest of run {_shown(run_id)} in {self.path.name} is damaged; "
+                                    "it is left out")
+                manifest = {}
+            runs.append((str(run_id), str(began), manifest))
+        return runs
 
     def kept_since(self, keys: Iterable[MatchKey], since: str) -> set[MatchKey]:
         """Those of ``keys`` whose row (valid or void) was written at ``since`` (ISO 8601) or later."""
@@ -437,11 +474,13 @@ def _migrate(db: sqlite3.Connection, version: int) -> None:
     if have is None or (version >= SCHEMA_VERSION and have == set(COLUMNS)):
         db.execute(_SCHEMA)
         db.execute(_CLAIMS)
+        db.execute(_RUNS)
         db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         return
     db.execute("ALTER TABLE matches RENAME TO matches_old")
     db.execute(_SCHEMA)
     db.execute(_CLAIMS)
+    db.execute(_RUNS)
     old = [column for (column,) in db.execute("SELECT name FROM pragma_table_info('matches_old')")]
     for cells in db.execute(f"SELECT {', '.join(old)} FROM matches_old ORDER BY rowid").fetchall():
         was = dict(zip(old, cells, strict=True))
@@ -466,7 +505,7 @@ def _old_row(was: dict[str, Any]) -> MatchRow:
                     sides["user"], sides["minotaur"], was.get("learned", UNRECORDED),
                     user_setup=UNRECORDED if sides["user"].model else "",
                     minotaur_setup=UNRECORDED if sides["minotaur"].model else "",
-                    version="before schema 3", played_at=was["played_at"],
+                    version="before schema 3", played_at=was["played_at"], build=UNRECORDED,
                     run_began=was.get("run_began") or str(was["played_at"]).replace("Z", ".000000Z")).judged()
 
 

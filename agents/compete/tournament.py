@@ -5,12 +5,15 @@ played through the arena's match (ArenaSettings.play, the one turn loop) in the
 one pool of matches (schedule.play_matches) and kept in the results database as
 it ends.
 
-A match is known by its key: both contestants (a model by its name and its
-setup: endpoint and sampling settings), seed, repeat, the rules, and who learned
-from the experience log. What has a valid result in the database is not played
-again (unless ``fresh``): a tournament that was stopped carries on where it
-stopped, one with a new contestant plays only the new pairings, and a void match
-(a model that did not play it: results_db) is played again.
+A match is known by its key: both contestants (a model by its name and its setup:
+endpoint and sampling settings), seed, repeat, the rules, who learned from the
+experience log, the build that plays it and which reproduction of a run it is. What
+has a result in the database is not played again (unless ``fresh``): a tournament
+that was stopped carries on where it stopped, one with a new contestant plays only
+the new pairings, and a run after the code changed plays its matches anew. A void
+match (a model that did not play it: results_db) stays void, counted as such, unless
+``replay_void`` asks for it again. ``tournament --rerun`` plays a recorded run again
+(manifest.py): the same keys with the next ``rerun``.
 
 Several workers may run the same tournament on one database (two terminals, two
 machines): a match is claimed before it is played, so each plays other matches
@@ -28,15 +31,16 @@ written whole, in its own transaction, as soon as it ends.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from labyrinth.engine.wsap.roles import ROLES
+from labyrinth.saves.build import build_id, project_version
 from labyrinth.saves.experience import Reflection
 from labyrinth.saves.paths import StorageError, remove
 from labyrinth.saves.replays import replay_stem
-from labyrinth.saves.results_db import NOBODY, MatchKey, MatchRow, ResultsDB, new_owner, now_iso, project_version
+from labyrinth.saves.results_db import NOBODY, MatchKey, MatchRow, ResultsDB, new_owner, now_iso
 
 from ..llm.config import ProviderSettings
 from ..match.match_records import MatchResult
@@ -59,8 +63,9 @@ class Entrant:
 
     @property
     def record(self) -> str:
-        """The settings as a results row keeps them (JSON; never a key)."""
-        return json.dumps(self.settings.public(), sort_keys=True) if self.settings else "{}"
+        """The settings as a results row keeps them, with the prices when set (JSON; never a key)."""
+        return json.dumps({**self.settings.public(), **self.settings.prices()}, sort_keys=True) \
+            if self.settings else "{}"
 
 
 @dataclass(frozen=True)
@@ -78,6 +83,8 @@ class Tournament:
     memory: bool = False
     lessons: tuple[Reflection, ...] = ()
     learners: tuple[str, ...] = ("user", "minotaur")  # with memory, the roles given lessons
+    build: str = field(default_factory=build_id)  # the code that plays it (MatchKey.build)
+    rerun: int = 0  # which reproduction of a run this is (tournament --rerun): 0 the run itself
 
     @property
     def learned(self) -> str:
@@ -86,10 +93,9 @@ class Tournament:
 
     def keys(self) -> list[MatchKey]:
         """Every match, seed by seed: a tournament cut short has played every pairing about as often."""
-        return [MatchKey(user.name, minotaur.name, seed, self.preset, self.difficulty, self.max_turns, self.learned,
-                         repeat, user.setup, minotaur.setup)
-                for seed in self.seeds for repeat in range(self.repeats) for user in self.users
-                for minotaur in self.minotaurs]
+        return match_keys({"user": [(e.name, e.setup) for e in self.users],
+                           "minotaur": [(e.name, e.setup) for e in self.minotaurs]}, self.seeds, self.repeats,
+                          self.preset, self.difficulty, self.max_turns, self.learned, self.build, self.rerun)
 
     def entrant(self, role: str, key: MatchKey) -> Entrant:
         """The contestant of ``role`` in the match ``key``."""
@@ -102,15 +108,25 @@ class Tournament:
         return ArenaSettings(key.user, key.minotaur, self.preset, self.difficulty, self.max_turns, models,
                              self.memory, self.lessons, self.learners).for_seed(key.seed)
 
-    def row(self, played: Played[MatchKey], r: MatchResult, run_began: str) -> MatchRow:
+    def row(self, played: Played[MatchKey], r: MatchResult, run_began: str, run_id: str = "") -> MatchRow:
         """A finished match as the database keeps it, judged valid or void: ``r``, its result
-        (``played.result``, found set); ``run_began``: when the tournament run began."""
+        (``played.result``, found set); ``run_began``: when the tournament run began; ``run_id``: the run."""
         key = played.name
         sides = {role: getattr(r, role).record(self.entrant(role, key).record) for role in ROLES}
         return MatchRow(**asdict(key), outcome=r.outcome, turns=r.turns, game_time=r.game_time,
                         wall_s=round(played.wall_s, 3), replay=played.replay, user_side=sides["user"],
                         minotaur_side=sides["minotaur"], version=project_version(), run_began=run_began,
-                        digest=r.digest).judged()
+                        digest=r.digest, run_id=run_id).judged()
+
+
+def match_keys(contestants: Mapping[str, Sequence[tuple[str, str]]], seeds: Sequence[int], repeats: int, preset: str,
+               difficulty: str, max_turns: int, learned: str, build: str, rerun: int) -> list[MatchKey]:
+    """Every match of a tournament of ``contestants`` (each role's names and setups), seed by seed: one
+    cut short has played every pairing about as often. Its manifest gives the same keys (manifest.py)."""
+    return [MatchKey(user, minotaur, seed, preset, difficulty, max_turns, learned, repeat, user_setup,
+                     minotaur_setup, build, rerun)
+            for seed in seeds for repeat in range(repeats) for user, user_setup in contestants["user"]
+            for minotaur, minotaur_setup in contestants["minotaur"]]
 
 
 @dataclass
@@ -140,18 +156,20 @@ class Run:
 
 
 def run_tournament(tournament: Tournament, db: ResultsDB, *, concurrency: int = 1, fresh: bool = False,
-                   replays: Path | None = None, run: Run | None = None,
+                   replay_void: bool = False, replays: Path | None = None, run: Run | None = None,
                    on_result: Callable[[MatchRow, MatchResult], None] | None = None,
-                   poll_s: float = POLL_S) -> Run:
-    """Play every match of ``tournament`` without a valid result in ``db`` (all of them when
-    ``fresh``), up to ``concurrency`` at once, sharing the work with other workers on ``db``, and
-    write each to ``db`` as it ends; ``on_result`` hears of each too (in finishing order). Every
-    match is kept as begun now (the play order: the results database's docstring). On the way
-    out (Ctrl-C included), the partial replays of matches it did not finish are removed."""
-    run_began, owner = now_iso(), new_owner()
+                   poll_s: float = POLL_S, run_id: str = "", run_began: str | None = None) -> Run:
+    """Play every match of ``tournament`` without a result in ``db`` (a void one only with
+    ``replay_void``; all of them when ``fresh``), up to ``concurrency`` at once, sharing the work
+    with other workers on ``db``, and write each to ``db`` as it ends, as played by the run
+    ``run_id`` (its manifest: manifest.begin); ``on_result`` hears of each too (in finishing order).
+    Every match is kept as begun at ``run_began`` (default: now; the play order: the results
+    database's docstring). On the way out (Ctrl-C included), the partial replays of matches it did
+    not finish are removed."""
+    run_began, owner = run_began or now_iso(), new_owner()
     run = run or Run()
     keys = tournament.keys()
-    already = set() if fresh else db.played(keys)
+    already = set() if fresh else db.played(keys, replay_void)
     todo = [key for key in keys if key not in already]
     run.progress.total, run.skipped = len(keys), len(keys) - len(todo)
     waiting_on: set[MatchKey] = set()  # claimed by another worker when this one came to them
@@ -163,7 +181,7 @@ def run_tournament(tournament: Tournament, db: ResultsDB, *, concurrency: int = 
 
     def may_start(job: Job[MatchKey]) -> bool:
         path = job.replays / f"{job.stem}.jsonl" if job.replays else None
-        taken, left = db.claim(job.name, owner, str(path) if path else None, fresh=fresh)
+        taken, left = db.claim(job.name, owner, str(path) if path else None, fresh=fresh, replay_void=replay_void)
         if not taken:
             waiting_on.add(job.name)
             return False
@@ -181,7 +199,7 @@ def run_tournament(tournament: Tournament, db: ResultsDB, *, concurrency: int = 
             if run.stopped is None:
                 run.stopped, run.stopped_wait_s = played.stopped, played.wait_s
             return
-        row = tournament.row(played, result, run_began)
+        row = tournament.row(played, result, run_began, run_id)
         db.record(row, replace=fresh, owner=owner)
         run.done.append(row)
         if on_result:

@@ -91,6 +91,8 @@ class ProviderSettings:
     max_tokens: int = REPLY_TOKENS  # the answer's budget; a reasoning model is given its reasoning's on top
     reasoning_effort: str | None = None  # a reasoning model's effort (None: the least that plays well)
     hold_s: float = QUOTA_WAIT_S  # the longest a quota's wait may hold a call (--hold-limit); not who the model is
+    price_in: float | None = None  # US dollars per million tokens in, for the reports' cost; not who the model is
+    price_out: float | None = None  # ... and out (reasoning included)
 
     def __post_init__(self) -> None:
         if isinstance(self.api_key, str):
@@ -112,6 +114,10 @@ class ProviderSettings:
         return {"provider": self.provider, "model": self.model, "endpoint": self.public_endpoint,
                 "temperature": self.temperature, "max_tokens": self.max_tokens,
                 "reasoning_effort": self.reasoning_effort}
+
+    def prices(self) -> dict[str, float]:
+        """Its prices as a results row keeps them beside its settings ({} when none is set)."""
+        return {name: price for name in ("price_in", "price_out") if (price := getattr(self, name)) is not None}
 
     @cached_property
     def setup(self) -> str:

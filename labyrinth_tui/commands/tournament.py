@@ -8,7 +8,9 @@ was, which the output says, and the matches are kept apart from those played wit
 
 Only valid matches are rated: a match a model did not play itself (replaced by the
 built-in agent, or more than results_db.FALLBACK_SHARE_ALLOWED of its turns played by the
-fallback) is kept as void, with its reason, and played again by the next run. At the end,
+fallback) is kept as void, with its reason, and counted as void in every report; it is played
+again only with --replay-void. Each run keeps its manifest (manifest.py) and says its id; --rerun
+plays a recorded run again as a new run. At the end,
 and on Ctrl-C, a health line per model contestant says how its calls went; a run that
 left matches void or unplayed exits with EXIT_INCOMPLETE (3), one stopped by Ctrl-C
 with 130. A quota that asks for a longer wait than --hold-limit stops the run with one
@@ -47,13 +49,20 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                     "carries on, a new contestant plays only its new pairings, and a second worker started on "
                     "the same command shares the matches. A match a model did not play itself (replaced by the "
                     f"built-in agent, or more than {FALLBACK_SHARE_ALLOWED:.0%} of its turns played by the "
-                    "fallback) is void: kept with its reason, rated nowhere, played again by the next run. Nobody "
+                    "fallback) is void: kept with its reason, rated nowhere, counted as void in every report, played "
+                    "again only with --replay-void. Each run's manifest (contestants, settings, seeds, rules, "
+                    "build) is kept with its matches; --rerun plays a recorded run again. Nobody "
                     "learns from the experience log unless --learn says so. Exit status: 0 when every match was "
                     f"played by its contestants, {EXIT_INCOMPLETE} when some are void or unplayed, 2 for a "
                     "refusal, 130 after Ctrl-C. Contestants: for "
                     f"--users {contestant_names('user')}; for --minotaurs {contestant_names('minotaur')}.")
-    p.add_argument("--users", required=True, metavar="A,B,...", help="the user contestants, comma-separated")
-    p.add_argument("--minotaurs", required=True, metavar="X,Y,...", help="the Minotaur contestants, comma-separated")
+    p.add_argument("--users", metavar="A,B,...", help="the user contestants, comma-separated (required but with --rerun)")
+    p.add_argument("--minotaurs", metavar="X,Y,...",
+                   help="the Minotaur contestants, comma-separated (required but with --rerun)")
+    p.add_argument("--rerun", metavar="RUN",
+                   help="play the recorded run RUN again, as a new run: its contestants (asked with the same "
+                        "settings), seeds, repeats, ground, turn limit and learning, from its manifest "
+                        "(`labyrinth leaderboard --runs` lists the runs); `labyrinth leaderboard --run` shows each")
     p.add_argument("--games", type=count, default=10, help="seeds each pairing plays (default: 10)")
     p.add_argument("--repeats", type=count, default=1,
                    help="times each pairing plays each seed (default: 1): a model that samples gives another "
@@ -66,6 +75,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                         "sharing each provider's pace (--llm-rpm) and no more than it serves in a call's time, "
                         "rule-agent matches in one process per core")
     p.add_argument("--fresh", action="store_true", help="play every match again, even those in the database")
+    p.add_argument("--replay-void", action="store_true",
+                   help="play the void matches of this tournament again (by default a void match stays void, "
+                        "counted so: a model that samples would otherwise get another try at the seeds it failed)")
     add_learn_options(p, "this tournament", default="none",
                       why="With learning the results depend on the log as it was, and are kept apart from "
                           "matches played without")
@@ -81,6 +93,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Carried out by tournament_run.py, whose modules load only when this command runs (start-up)."""
+    if args.rerun is None and not (args.users and args.minotaurs):
+        args.own_parser.error("the following arguments are required: --users, --minotaurs (or --rerun RUN)")
+    if args.rerun is not None and (args.users or args.minotaurs):
+        args.own_parser.error("--rerun plays the run's own contestants: leave out --users and --minotaurs")
     from .tournament_run import run as carry_out
 
     return carry_out(args)

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from labyrinth.agents.compete.arena_log import open_memory
 from labyrinth.agents.compete.health import EXIT_INCOMPLETE
+from labyrinth.agents.compete.manifest import ManifestError, design, differences, keys, manifest, new_run_id
 from labyrinth.agents.compete.ratings import Standings, rate
 from labyrinth.agents.compete.tournament import Entrant, Run, Tournament, run_tournament
 from labyrinth.agents.llm.config import ProviderSettings
@@ -22,12 +23,12 @@ from labyrinth.agents.registry import UnknownContestant, check_configured, conte
 from labyrinth.engine.wsap.roles import ROLES
 from labyrinth.saves.config import ConfigError
 from labyrinth.saves.paths import replays_dir
-from labyrinth.saves.results_db import NOBODY, MatchRow, ResultsDB, ResultsUnusable
+from labyrinth.saves.results_db import NOBODY, MatchRow, ResultsDB, ResultsUnusable, results_path
 
 from ..ascii_text import fitted
 from ..leaderboard_tables import head_to_head_table, paired_table, ratings_table
 from ..terminal_text import printable
-from .learn_option import learners
+from .learn_option import LEARNERS, learners
 from .options import check_last_seed, providers
 
 if TYPE_CHECKING:
@@ -37,62 +38,127 @@ REPLAYS = "tournament"  # the tournament's replays: a folder of their own in the
 
 
 def run(args: argparse.Namespace) -> int:
-    """The tournament of ``args``, with the settings of the providers its contestants name."""
-    check_last_seed(args)
+    """The tournament of ``args`` (or, with --rerun, the recorded run it names, played again), with the
+    settings of the providers its contestants name. Everything that can be refused is refused before
+    the results database is made or written."""
+    rerun_of: dict | None = None
     try:
+        if args.rerun is not None and (rerun_of := _rerun(args)) is None:
+            return 2
+        check_last_seed(args)
         tournament = _tournament(args, providers(args))
-    except (UnknownContestant, ConfigError) as problem:
-        _say(str(problem))
-        return 2
-    try:
+        if rerun_of is not None:
+            tournament = replace(tournament, seeds=tuple(rerun_of["seeds"]), rerun=rerun_of["next_rerun"])
+            if changed := differences(rerun_of, tournament):
+                _say(f"cannot play run {rerun_of['run_id']} again: its contestants' settings are not the ones "
+                     f"asked then ({' | '.join(changed)}); give the same settings (the config file, the "
+                     "environment, the options)")
+                return 2
         db = ResultsDB()
-    except ResultsUnusable as problem:
+    except (UnknownContestant, ConfigError, ResultsUnusable, ManifestError) as problem:
         _say(str(problem))
         return 2
+    with db:
+        return _run(args, tournament, db, rerun_of)
+
+
+def _run(args: argparse.Namespace, tournament: Tournament, db: ResultsDB, rerun_of: dict | None) -> int:
     keeper, lessons = (None, ()) if not learners(args) else open_memory(_say)
     if keeper:
         tournament = replace(tournament, memory=True, lessons=lessons, learners=learners(args))
         _say(f"learning from the experience log ({tournament.learned}): the results depend on the log as it "
              "was, and are kept apart from matches played without learning")
+    began_at = datetime.now(UTC)
+    run_id, run_began = new_run_id(began_at), began_at.isoformat(timespec="microseconds").replace("+00:00", "Z")
+    recorded = manifest(tournament, run_id, run_began, sys.argv[1:], rerun_of["run_id"] if rerun_of else None)
+    if rerun_of is not None:
+        if rerun_of.get("experience") != recorded["experience"]:
+            _say(f"note: run {rerun_of['run_id']} learned from another state of the experience log "
+                 f"({rerun_of.get('experience')}, now {recorded['experience']}): this rerun learns from it as it is")
+        if rerun_of.get("build") != tournament.build:
+            _say(f"note: run {rerun_of['run_id']} was played by build {rerun_of.get('build')}; this is "
+                 f"{tournament.build}")
     began = time.perf_counter()
     run = Run()
     interrupted = False
     try:
-        with db:
-            try:
-                _play(args, tournament, db, keeper.keep if keeper else None, run)
-            except KeyboardInterrupt:
-                interrupted = True
-            rows = db.matches(preset=args.preset, difficulty=args.difficulty, max_turns=args.max_turns,
-                              learned=tournament.learned, void=False)
-            for line in db.damaged:
-                _say(line)
+        try:
+            db.begin_run(run_id, run_began, recorded)
+            _say(f"run {run_id}: {design(recorded)}")
+            _play(args, tournament, db, keeper.keep if keeper else None, run, run_id, run_began)
+        except KeyboardInterrupt:
+            interrupted = True
+        kept = db.matches(preset=tournament.preset, difficulty=tournament.difficulty,
+                          max_turns=tournament.max_turns, learned=tournament.learned)
+        for line in db.damaged:
+            _say(line)
     except ResultsUnusable as problem:
         _say(str(problem))
         return 2
     finally:
         if keeper and (unkept := keeper.close()):
             _say(unkept)
-    _report(run, interrupted)
-    standings = rate(rows)
     mine = set(tournament.keys())
+    rows = [row for row in kept if row.key in mine and row.valid]
+    void = sum(1 for row in kept if row.key in mine and not row.valid)
+    _report(run, interrupted, len(mine) - len(rows) - void, void)
+    standings = rate(rows)
     if args.json:
-        print(json.dumps({"played": len(run.done), "skipped": run.skipped, "elsewhere": run.elsewhere,
+        print(json.dumps({"run_id": run_id, "played": len(run.done), "skipped": run.skipped,
+                          "elsewhere": run.elsewhere,
                           "void": [{"user": r.user, "minotaur": r.minotaur, "seed": r.seed, "repeat": r.repeat,
                                     "reason": r.void} for r in run.void],
-                          "complete": run.complete and not interrupted, "stopped": run.stopped,
+                          "complete": run.complete and not void and not interrupted, "stopped": run.stopped,
                           "wall_s": round(time.perf_counter() - began, 3), "learned": tournament.learned,
                           "health": [asdict(h) for h in run.health()],
-                          "matches": [row.to_dict() for row in rows if row.key in mine],
-                          "standings": standings.to_dict()}))
+                          "matches": [row.to_dict() for row in rows], "standings": standings.to_dict()}))
     else:
         from rich.console import Console
 
         console = Console()
-        console.print(*_standings(standings, args, tournament.learned, console.options.ascii_only), sep="\n")
+        console.print(*_standings(standings, tournament, console.options.ascii_only), sep="\n")
     if interrupted:
         return 130
-    return 0 if run.complete else EXIT_INCOMPLETE
+    return 0 if run.complete and not void else EXIT_INCOMPLETE
+
+
+def _rerun(args: argparse.Namespace) -> dict | None:
+    """The manifest of the run --rerun names, with the number its reproduction will have
+    (``next_rerun``), and its design set in ``args`` as if typed again; None after saying why it
+    cannot be played again. The database is only read here."""
+    path = results_path()
+    if not path.exists():
+        _say(f"no run {args.rerun}: {path} does not exist yet")
+        return None
+    with ResultsDB(path, read_only=True) as db:
+        runs = db.runs()
+    found = {run_id: recorded for run_id, _, recorded in runs}
+    recorded = found.get(args.rerun)
+    if recorded is None:
+        known = ", ".join(sorted(found)[-3:]) or "none yet"
+        _say(f"no run {args.rerun} in {path} (the latest: {known}); `labyrinth leaderboard --runs` lists them")
+        return None
+    given = [option for option, name in _DESIGN_OPTIONS.items()
+             if getattr(args, name) != args.own_parser.get_default(name)]
+    if given:
+        _say(f"--rerun plays run {args.rerun} as it was recorded: leave out {', '.join(given)}")
+        return None
+    keys(recorded)  # ManifestError for a manifest that cannot give its matches
+    contestants, seeds = recorded["contestants"], recorded["seeds"]
+    args.users, args.minotaurs = (",".join(c["name"] for c in contestants[role]) for role in ("user", "minotaur"))
+    args.seed, args.games, args.repeats = seeds[0], len(seeds), recorded["repeats"]
+    args.preset, args.difficulty, args.max_turns = recorded["preset"], recorded["difficulty"], recorded["max_turns"]
+    args.learn = next(name for name, roles in LEARNERS.items()
+                      if ("+".join(roles) if roles else NOBODY) == recorded["learned"])
+    same = [other for other in found.values() if all(other.get(name) == recorded.get(name) for name in _SAME_RUN)]
+    return {**recorded, "next_rerun": 1 + max((int(other.get("rerun") or 0) for other in same), default=0)}
+
+
+# The options that say what a tournament plays (a rerun takes them from its manifest), by option and attribute.
+_DESIGN_OPTIONS = {"--users": "users", "--minotaurs": "minotaurs", "--games": "games", "--repeats": "repeats",
+                   "--seed": "seed", "--preset": "preset", "--difficulty": "difficulty", "--max-turns": "max_turns",
+                   "--learn": "learn"}
+_SAME_RUN = ("contestants", "seeds", "repeats", "preset", "difficulty", "max_turns", "learned")  # one design
 
 
 def _tournament(args: argparse.Namespace, providers: dict[str, ProviderSettings]) -> Tournament:
@@ -113,7 +179,7 @@ def _tournament(args: argparse.Namespace, providers: dict[str, ProviderSettings]
 
 
 def _play(args: argparse.Namespace, tournament: Tournament, db: ResultsDB,
-          keep: Callable[[MatchResult], None] | None, run: Run) -> Run:
+          keep: Callable[[MatchResult], None] | None, run: Run, run_id: str, run_began: str) -> Run:
     from rich.console import Console
 
     status = Console(stderr=True)
@@ -128,20 +194,24 @@ def _play(args: argparse.Namespace, tournament: Tournament, db: ResultsDB,
                  f"{f' repeat {row.repeat}' if row.repeat else ''}: {row.outcome} in {row.turns} turns "
                  f"({row.wall_s:.1f} s){'; ' + row.void if row.void else ''}")
 
+    def play() -> Run:
+        return run_tournament(tournament, db, concurrency=args.concurrency, fresh=args.fresh,
+                              replay_void=args.replay_void, replays=replays, run=run, on_result=ended,
+                              run_id=run_id, run_began=run_began)
+
     if not status.is_terminal:
-        return run_tournament(tournament, db, concurrency=args.concurrency, fresh=args.fresh, replays=replays,
-                              run=run, on_result=ended)
+        return play()
     from rich.live import Live
 
     began = time.perf_counter()
     with Live(console=status, transient=True, refresh_per_second=2,
               get_renderable=lambda: _live_view(run, time.perf_counter() - began)):
-        return run_tournament(tournament, db, concurrency=args.concurrency, fresh=args.fresh, replays=replays,
-                              run=run, on_result=ended)
+        return play()
 
 
-def _report(run: Run, interrupted: bool) -> None:
-    """The end of the run on stderr: why it stopped, the void matches, each model contestant's health."""
+def _report(run: Run, interrupted: bool, unplayed: int, void: int) -> None:
+    """The end of the run on stderr: why it stopped, the void matches, each model contestant's health, and
+    what the standings leave out of the tournament (``unplayed`` and ``void`` matches)."""
     if interrupted:
         _say(f"stopped by Ctrl-C after {len(run.done)} matches: run the same command again to play the rest")
     if run.stopped:
@@ -156,10 +226,11 @@ def _report(run: Run, interrupted: bool) -> None:
              f"{f' and {len(pairings) - 3} more pairings' if len(pairings) > 3 else ''}): {why.removeprefix('void: ')}")
     for line in run.health():
         _say(line.line())
-    left = run.progress.total - run.skipped - run.elsewhere - len(run.done)
-    if (run.void or left > 0) and not interrupted:
-        _say(f"incomplete: {len(run.void)} void and {max(left, 0)} unplayed matches are left out of the standings; "
-             "run the same command again to play them")
+    if (void or unplayed) and not interrupted:
+        again = [*(["run the same command again to play the unplayed ones"] if unplayed else []),
+                 *(["add --replay-void to play the void ones again"] if void else [])]
+        _say(f"incomplete: {void} void and {unplayed} unplayed matches of this tournament are left out of the "
+             f"standings; {' and '.join(again)}")
 
 
 def _resume_hint(run: Run) -> str:
@@ -190,12 +261,13 @@ def _live_view(run: Run, wall_s: float) -> RenderableType:
     return Group(header, table, *waits)
 
 
-def _standings(standings: Standings, args: argparse.Namespace, learned: str, ascii: bool) -> list:
+def _standings(standings: Standings, tournament: Tournament, ascii: bool) -> list:
     """The standings as the leaderboard shows them (leaderboard_tables), under a line saying what was
     rated; in ASCII for a terminal that takes nothing else (``ascii``)."""
     from rich.text import Text
 
-    rated = f"rated: {args.preset}, {args.difficulty}, at most {args.max_turns} turns, " + \
+    learned = tournament.learned
+    rated = f"rated: {tournament.preset}, {tournament.difficulty}, at most {tournament.max_turns} turns, " + \
         ("nobody learning" if learned == NOBODY else f"learning: {learned} (the results depend on the experience log)")
     paired = [paired_table(role, found, ascii=ascii) for role in ROLES if (found := standings.paired.get(role))]
     return [Text(fitted(rated, ascii), style="dim"),

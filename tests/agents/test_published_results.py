@@ -62,17 +62,23 @@ def test_a_model_whose_provider_never_answers_is_void_not_ranked(capsys, dead):
     assert all("replaced by the built-in agent" in v["reason"] for v in data["void"])
     assert [r["name"] for r in data["standings"]["ratings"]["user"]] == ["builtin"]  # the dead model is not ranked
     assert "openai/dead NEVER ANSWERED (openai answered HTTP 503: The server is overloaded" in err
-    assert "incomplete: 2 void and 0 unplayed matches" in err
+    assert "incomplete: 2 void and 0 unplayed matches of this tournament" in err and "--replay-void" in err
     (health,) = data["health"]
     assert health["void"] == 2 and health["answered"] == 0 and health["replaced"] == 2
     kept = ResultsDB().matches()
     assert len(kept) == 4 and sum(not r.valid for r in kept) == 2  # kept, with the reason, out of every table
     assert all(r.void.startswith("void: ") for r in kept if r.user == "openai/dead")
     asked = len(chats(dead))
+    code, out, err = cli(capsys, "tournament", "--users", "openai/dead,builtin", "--minotaurs", "wait", "--games",
+                         "2", "--concurrency", "1", "--json", *TINY)
+    again = json.loads(out)  # the same command again: the void matches stay void, counted so, not re-rolled
+    assert code == EXIT_INCOMPLETE and not again["complete"]
+    assert again["played"] == 0 and again["skipped"] == 4 and len(chats(dead)) == asked
+    assert "incomplete: 2 void and 0 unplayed matches of this tournament" in err
     code, out, _ = cli(capsys, "tournament", "--users", "openai/dead,builtin", "--minotaurs", "wait", "--games", "2",
-                       "--concurrency", "1", "--json", *TINY)
+                       "--concurrency", "1", "--json", "--replay-void", *TINY)
     again = json.loads(out)
-    assert again["played"] == 2 and again["skipped"] == 2 and len(chats(dead)) > asked  # the void ones again
+    assert again["played"] == 2 and again["skipped"] == 2 and len(chats(dead)) > asked  # asked for: played again
     assert len(ResultsDB().matches()) == 4  # each void row replaced by its new (void) result, not added
 
 
@@ -277,6 +283,7 @@ def test_ctrl_c_says_each_models_health_and_leaves_no_partial_replay(monkeypatch
     monkeypatch.setenv("OPENAI_BASE_URL", server.url + "/v1")  # the same endpoint for both runs: the same contestant
     try:
         run = _worker("--users", "openai/a", "--minotaurs", "wait", "--games", "50", "--concurrency", "2", *TINY)
+        assert run.stderr.readline().startswith("labyrinth tournament: run ")  # its id and design, first
         assert " vs wait seed " in run.stderr.readline()  # a match has ended; others are under way
         run.send_signal(signal.SIGINT)
         out, err = run.communicate(timeout=60)

@@ -228,6 +228,7 @@ def _start(*args: str) -> subprocess.Popen:
 def test_a_killed_tournament_resumes_without_losing_or_repeating_a_match(capsys):
     args = ["--users", "builtin,random", "--minotaurs", "builtin,wait", "--games", "6"]
     run = _start(*args)
+    assert run.stderr.readline().startswith("labyrinth tournament: run ")  # its id and design, first
     for _ in range(3):  # three matches ended (and were written), the fourth is being played
         assert " vs " in run.stderr.readline()
     run.send_signal(signal.SIGKILL)

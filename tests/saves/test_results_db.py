@@ -51,11 +51,14 @@ def test_a_model_that_did_not_play_its_turns_leaves_the_match_void(fallbacks, va
     assert crashed.void == "void: the user's agent failed on 1 of its 20 turns, which the fallback played"
 
 
-def test_a_void_match_is_replaced_by_its_next_result_and_a_valid_one_stays(tmp_path):
+def test_a_void_match_stays_void_until_asked_for_and_a_valid_one_stays(tmp_path):
     with ResultsDB(tmp_path / "r.db") as db:
         void = row(user_side=SideRecord(MODEL, decisions=20, replaced=True))
         db.record(void)
-        assert db.played([void.key]) == set() and db.matches(void=True)[0].void == void.void
+        assert db.played([void.key]) == {void.key} and db.matches(void=True)[0].void == void.void
+        assert db.claim(void.key, "me") == (False, None)  # not played again...
+        assert db.played([void.key], replay_void=True) == set()  # ... unless asked (--replay-void)
+        assert db.claim(void.key, "me", replay_void=True) == (True, None)
         good = replace(row(user_side=SideRecord(MODEL, decisions=20)), outcome="DEATH")
         db.record(good)
         assert db.played([good.key]) == {good.key} and [r.outcome for r in db.matches()] == ["DEATH"]

@@ -1,0 +1,134 @@
+"""A tournament run's manifest: what it plays and with what, kept in results.db as the run begins
+(ResultsDB.begin_run), so that a published table says exactly what made it and a reviewer can
+play the same run again (`labyrinth tournament --rerun ID`).
+
+It holds the run's id and start, the command line as typed (any endpoint's password or query
+hidden), each contestant with the settings it was asked with and their fingerprint (never a
+key) and its prices, the seeds, repeats, ground and turn limit, who learned from the
+experience log and a digest of the lessons they learned from, the build (version and git
+commit) and the versions of the packages the results could depend on. What each model was
+actually sent is in each match's row (the side's record), not here: only the matches know it.
+
+The matches of a run are the keys its manifest gives (``keys``), whichever invocation played
+them: a run stopped and resumed by the same command again is the same design, and a rerun is
+the same keys with the next ``rerun``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+from labyrinth.engine.wsap.roles import ROLES
+from labyrinth.saves.build import git_commit, package_versions, project_version
+from labyrinth.saves.experience import Reflection
+from labyrinth.saves.results_db import MatchKey
+
+from ..llm.config import public_url
+from ..llm.providers.secrets import redact
+from .tournament import Entrant, Tournament, match_keys
+
+MANIFEST_VERSION = 1
+DESIGN = ("seeds", "repeats", "preset", "difficulty", "max_turns", "learned", "build", "rerun")  # what makes the keys
+
+
+class ManifestError(ValueError):
+    """A manifest that cannot give its run's matches (damaged, or written by a newer labyrinth)."""
+
+
+def new_run_id(began: datetime) -> str:
+    """A run's id: when it began (UTC, to the second, so ids sort as runs began) and a random part,
+    so that two runs begun in one second on two machines never share one."""
+    return f"{began:%Y%m%d-%H%M%S}-{secrets.token_hex(2)}"
+
+
+def manifest(tournament: Tournament, run_id: str, began: str, command: Sequence[str],
+             rerun_of: str | None = None) -> dict[str, Any]:
+    """The manifest of a run of ``tournament`` (``command``: the arguments it was started with)."""
+    return {"manifest": MANIFEST_VERSION, "run_id": run_id, "began": began, "command": _shown(command),
+            "contestants": {role: [_entrant(e) for e in entrants]
+                            for role, entrants in (("user", tournament.users), ("minotaur", tournament.minotaurs))},
+            "seeds": list(tournament.seeds), "repeats": tournament.repeats, "preset": tournament.preset,
+            "difficulty": tournament.difficulty, "max_turns": tournament.max_turns, "learned": tournament.learned,
+            "experience": lessons_digest(tournament.lessons) if tournament.memory else None,
+            "build": tournament.build, "version": project_version(), "commit": git_commit(),
+            "packages": package_versions(), "rerun": tournament.rerun, "rerun_of": rerun_of}
+
+
+def lessons_digest(lessons: Sequence[Reflection]) -> str:
+    """Which state of the experience log a run learned from: a digest of the lessons it was given."""
+    text = json.dumps([r.model_dump(mode="json") for r in lessons], sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def keys(recorded: Mapping[str, Any]) -> list[MatchKey]:
+    """The matches of the run ``recorded`` (a manifest), as its tournament gave them; ManifestError
+    for one that cannot say."""
+    try:
+        if int(recorded["manifest"]) > MANIFEST_VERSION:
+            raise ManifestError(f"run {recorded.get('run_id')} was recorded by a newer labyrinth")
+        contestants = {role: [(str(c["name"]), str(c.get("setup", ""))) for c in recorded["contestants"][role]]
+                       for role in ROLES}
+        design = {name: recorded[name] for name in DESIGN}
+        return match_keys(contestants, [int(seed) for seed in design["seeds"]], int(design["repeats"]),
+                          str(design["preset"]), str(design["difficulty"]), int(design["max_turns"]),
+                          str(design["learned"]), str(design["build"]), int(design["rerun"]))
+    except (KeyError, TypeError, ValueError) as problem:
+        if isinstance(problem, ManifestError):
+            raise
+        raise ManifestError(f"the manifest of run {recorded.get('run_id')} is damaged ({problem!r})") from None
+
+
+def design(recorded: Mapping[str, Any]) -> str:
+    """The run in one line: "2 users x 3 Minotaurs, seeds 1-10, 2 repeats, tiny normal, at most 400
+    turns, build 0.1.0+g1a2b3c4d5e6f"."""
+    contestants = recorded.get("contestants") or {}
+    seeds = recorded.get("seeds") or []
+    counts = [f"{len(contestants.get(role, []))} {word}{'s' * (len(contestants.get(role, [])) != 1)}"
+              for role, word in (("user", "user"), ("minotaur", "Minotaur"))]
+    span = f"seed {seeds[0]}" if len(seeds) == 1 else f"seeds {seeds[0]}-{seeds[-1]}" if seeds else "no seeds"
+    repeats = f", {recorded.get('repeats')} repeats" if recorded.get("repeats", 1) != 1 else ""
+    rerun = f", rerun {recorded.get('rerun')} of {recorded.get('rerun_of')}" if recorded.get("rerun") else ""
+    return (f"{' x '.join(counts)}, {span}{repeats}, {recorded.get('preset')} {recorded.get('difficulty')}, at most "
+            f"{recorded.get('max_turns')} turns, build {recorded.get('build')}{rerun}")
+
+
+def differences(recorded: Mapping[str, Any], tournament: Tournament) -> list[str]:
+    """How the contestants of ``tournament`` (resolved now, to play ``recorded`` again) differ from the
+    run's: each one whose settings asked are not the run's, with the settings that differ."""
+    found = []
+    for role, entrants in (("user", tournament.users), ("minotaur", tournament.minotaurs)):
+        was = {c["name"]: c for c in recorded["contestants"][role]}
+        for entrant in entrants:
+            then, now = was[entrant.name].get("settings", {}), _entrant(entrant).get("settings", {})
+            changed = [f"{name} {then.get(name)!r} then, {now.get(name)!r} now" for name in sorted({*then, *now})
+                       if then.get(name) != now.get(name)]
+            if changed:
+                found.append(f"{entrant.name}: {'; '.join(changed)}")
+    return found
+
+
+def _entrant(entrant: Entrant) -> dict[str, Any]:
+    """A contestant as the manifest keeps it: its name, and a model's settings asked, their
+    fingerprint and its prices (never a key)."""
+    if entrant.settings is None:
+        return {"name": entrant.name, "setup": ""}
+    return {"name": entrant.name, "setup": entrant.setup, "settings": entrant.settings.public(),
+            **entrant.settings.prices()}
+
+
+def _shown(command: Sequence[str]) -> list[str]:
+    """The command line as a manifest keeps it: an endpoint's user-info, query and fragment hidden
+    (a password or key can hide in each, ``--openai-url=URL`` as well as ``--openai-url URL``), and
+    any configured key redacted."""
+    shown = []
+    for arg in command:
+        flag, equals, value = arg.partition("=") if arg.startswith("-") else ("", "", arg)
+        if not equals:
+            flag, value = "", arg
+        shown.append(flag + equals + redact(public_url(value) if "://" in value else value))
+    return shown

@@ -1,0 +1,77 @@
+"""Which build of the game played a match: its version and, when it runs from a git checkout, the
+commit (and whether the checkout had changes). A tournament's match is known by it (MatchKey.build),
+so a run resumed after the rules or the agents changed plays its matches again rather than taking
+the old ones for its own, and a published table can say what code made it.
+
+A wheel carries no commit: its build is its version. A checkout's is only trusted when this very
+file is one git tracks there (an installed wheel inside some repository's virtual environment is
+not that repository's code).
+"""
+
+from __future__ import annotations
+
+import subprocess
+from functools import cache
+from importlib import metadata
+from pathlib import Path
+
+DISTRIBUTION = "labyrinth-temporal-hunt"
+COMMIT_CHARS = 12  # as `git log --abbrev=12` shows it: unique in any repository of this size
+GIT_S = 5.0  # the longest git is given to answer: a build that cannot say in time has no commit
+
+
+@cache
+def project_version() -> str:
+    """This project's version, as installed; read once (reading a distribution's metadata parses its files)."""
+    try:
+        return metadata.version(DISTRIBUTION)
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
+@cache
+def git_commit() -> str | None:
+    """The commit this code was checked out at (COMMIT_CHARS of it), with ".dirty" when tracked files
+    have changes; None outside a checkout that tracks this file, or without git."""
+    here = Path(__file__).resolve()
+    try:
+        tracked = _git(here.parent, "ls-files", "--error-unmatch", here.name)
+        commit = _git(here.parent, "rev-parse", "HEAD")
+        changes = _git(here.parent, "status", "--porcelain", "--untracked-files=no")
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if tracked is None or not commit:
+        return None
+    return commit[:COMMIT_CHARS] + (".dirty" if changes else "")
+
+
+def build_id() -> str:
+    """The version, and the commit when there is one: "0.1.0+g1a2b3c4d5e6f" (PEP 440's local part)."""
+    commit = git_commit()
+    return project_version() + (f"+g{commit}" if commit else "")
+
+
+def _git(where: Path, *args: str) -> str | None:
+    """What git prints for ``args`` run in ``where``, or None when it fails."""
+    done = subprocess.run(["git", "-C", str(where), *args], capture_output=True, text=True, timeout=GIT_S,
+                          check=False)
+    return done.stdout.strip() if done.returncode == 0 else None
+
+
+# What the results could depend on beyond this code: the game's own libraries and each provider's SDK
+# with its HTTP stack (a new SDK may send requests differently).
+PACKAGES = ("pydantic", "textual", "rich", "platformdirs", "openai", "google-genai", "mistralai", "ollama", "httpx",
+            "httpx2")
+
+
+def package_versions() -> dict[str, str]:
+    """The installed version of each of PACKAGES, and Python's ("not installed" for one that is not)."""
+    import platform
+
+    versions = {"python": platform.python_version()}
+    for name in PACKAGES:
+        try:
+            versions[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            versions[name] = "not installed"
+    return versions
