@@ -39,6 +39,7 @@ def parser_for(argv: list[str]) -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     args = parser_for(argv).parse_args(argv)
+    args.argv = list(argv)  # as typed: a tournament's manifest keeps it
     sweep_data_dir()  # what writers killed mid-write left behind
     if args.command is None:
         from .app import run

@@ -23,23 +23,32 @@ from html import escape
 from pathlib import Path
 
 from labyrinth.saves.atomic import write_atomic
+from labyrinth.agents.compete.manifest import design
+from labyrinth.saves.results_db import COLUMNS, row_values
+from labyrinth.saves.results_terms import FALLBACK_SHARE_ALLOWED
 
 from .leaderboard_rows import (
+    CONTESTANT_COLUMNS,
+    ENTRY_COLUMNS,
     HEAD_TO_HEAD_COLUMNS,
     PAIRED_COLUMNS,
     RATING_COLUMNS,
     TITLES,
     Board,
+    TOKEN_COLUMNS,
     Column,
+    contestant_rows,
+    entry_rows,
     head_to_head_rows,
     paired_rows,
     rating_rows,
 )
 from .leaderboard_svg import interval_chart, line_chart
-from .leaderboard_tables import PAIRED_TITLE, RATINGS_TITLE
+from .leaderboard_tables import ENTRIES_TITLE, PAIRED_TITLE, RATINGS_TITLE
 
 RATING_FIELDS = ("role", "name", "setup", "label", "rating", "low", "high", "matches", "wins", "draws", "losses",
-                 "win_rate", "win_low", "win_high")
+                 "win_rate", "win_low", "win_high", "entered", "void", "fallback_rate", "invalid_rate", "error_rate",
+                 "timeout_rate", "calls", "tokens_in", "tokens_out", "reasoning_tokens", "cost", "cost_per_win")
 PAIRED_FIELDS = ("role", "first", "second", "pairs", "seeds", "mean", "low", "high")
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 STYLE = """
@@ -51,9 +60,17 @@ td.number, th.number { text-align: right; font-variant-numeric: tabular-nums; }
 .warning { background: #fff3cd; border-left: 4px solid #e0a800; padding: 0.5em 0.8em; }
 .damaged { color: #a00; }
 .method { color: #555; font-size: 0.92em; }
+code { font-size: 0.95em; }
 svg.chart { max-width: 100%; height: auto; font: 12px system-ui, sans-serif; }
 """
 CSP = "default-src 'none'; style-src 'unsafe-inline'"
+VALID_RULE = (f"Only valid matches are rated: a match in which a model did not decide its own turns (replaced by "
+              f"the built-in agent after failing in a row, or more than {FALLBACK_SHARE_ALLOWED:.0%} of its turns "
+              "played by the fallback) is void. A void match is kept, counted against its contestant in the tables "
+              "of contestants entered, and never played again unless asked (`tournament --replay-void`).")
+COST_RULE = ("Cost: each model's tokens at its contestant's prices (US dollars per million tokens in and out, "
+             "reasoning counted as output), over every match it played, void ones included; '?' where no price "
+             "was given. Per win: that cost over its valid wins.")
 METHOD = ("How the figures are made: one Bradley-Terry fit to every match (a draw is half a win to each side), "
           "users and Minotaurs on one scale whose mean is 1500; a user rated R against a Minotaur rated M is "
           "expected to score 1 / (1 + 10^((M - R) / 400)). The 95% interval of a rating is a bootstrap over "
@@ -69,14 +86,33 @@ def write_report(path: Path, text: str) -> None:
 
 
 def ratings_csv(board: Board, roles: Sequence[str]) -> str:
-    """One row per contestant and role: its rating with its interval, its record and win rate."""
+    """One row per contestant and role, rated or not (every match of it void): its rating with its
+    interval, its record and win rate (empty when not rated), the matches it entered, how many are
+    void by its doing, its failure rates, tokens and cost."""
     rows = []
     for role in roles:
-        for r in board.standings.ratings[role]:
-            win_low, win_high = r.win_interval
-            rows.append((role, _cell(r.name), _cell(r.setup), _cell(r.label), r.rating, r.low, r.high, r.matches,
-                         r.wins, r.draws, r.losses, r.win_rate, win_low, win_high))
+        rated = {(r.name, r.setup): r for r in board.standings.ratings[role]}
+        for e in board.entries[role]:
+            r = rated.get((e.name, e.setup))
+            win_low, win_high = r.win_interval if r else (None, None)
+            record = (r.rating, r.low, r.high, r.matches, r.wins, r.draws, r.losses, r.win_rate, win_low, win_high) \
+                if r else (None,) * 10
+            rows.append((role, _cell(e.name), _cell(e.setup), _cell(e.label), *record, e.matches, e.void,
+                         e.fallback_rate, e.invalid_rate, e.error_rate, e.timeout_rate, e.calls, e.tokens_in,
+                         e.tokens_out, e.reasoning_tokens, e.cost if e.model else None,
+                         e.cost_per_win if e.model else None))
     return _csv(RATING_FIELDS, rows)
+
+
+def matches_csv(board: Board, roles: Sequence[str]) -> str:
+    """One row per match chosen, valid and void, in play order, with every figure the database keeps (a
+    side's settings as JSON; the replay by its file name: where it lies is this machine's business)."""
+    rows = []
+    for row in board.rows:
+        values = dict(zip(COLUMNS, row_values(row), strict=True))
+        values["replay"] = Path(values["replay"]).name if values["replay"] else None
+        rows.append(tuple(_cell(v) if isinstance(v, str) else v for v in values.values()))
+    return _csv(COLUMNS, rows)
 
 
 def paired_csv(board: Board, roles: Sequence[str]) -> str:
@@ -86,24 +122,55 @@ def paired_csv(board: Board, roles: Sequence[str]) -> str:
 
 
 def html_page(board: Board, roles: Sequence[str]) -> str:
-    """The whole page: what was rated, each role's ratings (chart and table), its rating over matches,
-    its paired differences, and the head-to-head table."""
+    """The whole page: what was rated and by which runs, each role's ratings (chart and table), its
+    rating over matches, every contestant entered with its void matches, failures, tokens and cost,
+    its paired differences; who the model contestants are; the head-to-head table; and how the
+    figures are made. No local path is shown (the database by its file name only)."""
     rated = escape(board.pooled()) or "nothing yet"
+    void = f" ({board.void} void, not rated)" if board.void else ""
+    chosen = f" of run <code>{escape(board.run)}</code>" if board.run else ""
     body = ["<h1>Labyrinth: The Temporal Hunt &mdash; leaderboard</h1>",
-            f"<p>{len(board.matches)} matches in <code>{escape(str(board.path))}</code>. Rated together: {rated}.</p>"]
+            f"<p>{len(board.matches)} matches{chosen}{void} in <code>{escape(board.path.name)}</code>. "
+            f"Rated together: {rated}.</p>"]
     if warning := board.warning():
         body.append(f'<p class="warning">{escape(warning)}</p>')
     body += [f'<p class="damaged">{escape(line)}</p>' for line in board.damaged]
     for role in roles:
-        body += [_ratings(board, role), _history(board, role), _paired(board, role)]
-    body += [_section("head-to-head", "Head to head (user vs Minotaur)",
+        body += [_ratings(board, role), _history(board, role), _entries(board, role), _paired(board, role)]
+    who = contestant_rows({role: board.entries[role] for role in roles})
+    body += [_section("contestants", "Who played", _table(CONTESTANT_COLUMNS, who) if who else
+                      "<p>Only the game's own agents played.</p>"),
+             _section("head-to-head", "Head to head (user vs Minotaur)",
                       _table(HEAD_TO_HEAD_COLUMNS, head_to_head_rows(board.standings))),
-             f'<p class="method">{escape(METHOD)}</p>']
+             _section("method", "Method", _method(board))]
     return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
             f'<meta http-equiv="Content-Security-Policy" content="{CSP}">'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">'
             f"<title>Labyrinth leaderboard</title><style>{STYLE}</style></head>\n<body>\n"
             + "\n".join(body) + "\n</body></html>\n")
+
+
+def _entries(board: Board, role: str) -> str:
+    title = ENTRIES_TITLE.format(TITLES[role])
+    return _section(f"entries-{role}", title, _table((*ENTRY_COLUMNS, *TOKEN_COLUMNS),
+                                                     entry_rows(board.entries[role], with_tokens=True)))
+
+
+def _method(board: Board) -> str:
+    """How the figures were made, as a list: the valid-match rule, the ratings and intervals, the
+    ground and seeds and the builds that played, and what cost means."""
+    seeds = sorted({row.seed for row in board.rows})
+    builds = sorted({row.build for row in board.rows})
+    runs = "".join(f"<li><code>{escape(run_id)}</code>: {escape(design(recorded))}</li>"
+                   for run_id, _, recorded in board.runs)
+    items = [VALID_RULE, METHOD,
+             f"Played on: {board.pooled() or 'nothing yet'}; {len(seeds)} seeds"
+             f"{f' ({seeds[0]} to {seeds[-1]})' if seeds else ''}; by build{'s' * (len(builds) != 1)} "
+             f"{', '.join(builds) or 'none'}.", COST_RULE]
+    listed = "".join(f"<li>{escape(item)}</li>" for item in items)
+    return (f'<ul class="method">{listed}</ul>'
+            + (f'<p class="method">The runs (each one\'s manifest is in the database; `labyrinth tournament '
+               f'--rerun RUN` plays one again):</p><ul class="method">{runs}</ul>' if runs else ""))
 
 
 def _ratings(board: Board, role: str) -> str:

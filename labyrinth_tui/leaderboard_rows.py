@@ -16,11 +16,15 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
+from typing import Any
 
+from labyrinth.agents.compete.entries import Entry, entries
+from labyrinth.agents.compete.manifest import ManifestError, keys
 from labyrinth.agents.compete.paired import PairedDifference
 from labyrinth.agents.compete.ratings import Rating, Standings, rate
-from labyrinth.saves.results_db import NOBODY, MatchRow, ResultsDB, results_path
+from labyrinth.saves.results_db import NOBODY, MatchRow, ResultsDB, ResultsUnusable, results_path
 
 from .ascii_text import BLOCKS
 from .terminal_text import printable
@@ -28,10 +32,12 @@ from .terminal_text import printable
 BARS = BLOCKS  # a sparkline's heights, lowest first
 TITLES = {"user": "user", "minotaur": "Minotaur"}  # each role's standings, as the tables name them
 OUTCOME_WORDS = {"ESCAPED": "escaped", "DEATH": "caught", "TIMEOUT": "timeout"}  # the user was, in the match list
-RULES = ("preset", "difficulty", "max_turns", "learned")  # what a match was played under: the leaderboard's filters
+RULES = ("preset", "difficulty", "max_turns", "learned", "build")  # what a match was played under: the filters
 RULE_WORDS = {"preset": ("preset", "presets", "--preset"), "difficulty": ("difficulty", "difficulties", "--difficulty"),
               "max_turns": ("turn limit", "turn limits", "--max-turns"),
-              "learned": ("learning", "learning", "--learned")}  # each rule: one, several, the option choosing one
+              "learned": ("learning", "learning", "--learned"),
+              "build": ("build", "builds", "--build"),
+              "run": ("run", "runs", "--run")}  # each rule: one, several, the option choosing one
 
 
 @dataclass(frozen=True)
@@ -46,31 +52,52 @@ HEAD_TO_HEAD_COLUMNS = (Column("user"), Column("Minotaur"), Column("games", True
                         Column("caught", True), Column("timeouts", True))
 PAIRED_COLUMNS = (Column("first"), Column("second"), Column("pairs", True), Column("seeds", True),
                   Column("first - second", True), Column("95% interval", True))
+ENTRY_COLUMNS = (Column("contestant"), Column("games", True), Column("void", True), Column("fallback", True),
+                 Column("invalid", True), Column("errors", True), Column("timeout", True), Column("cost", True),
+                 Column("$/win", True))
+TOKEN_COLUMNS = (Column("calls", True), Column("tokens in", True), Column("tokens out", True),
+                 Column("reasoning", True))  # the page's and the CSV's, beside ENTRY_COLUMNS: too wide for 80 columns
+CONTESTANT_COLUMNS = (Column("role"), Column("contestant"), Column("provider"), Column("model"), Column("endpoint"),
+                      Column("settings asked"))
 MATCH_COLUMNS = (Column("user"), Column("Minotaur"), Column("seed", True), Column("ground"), Column("outcome"),
                  Column("turns", True))
 
 
 @dataclass(frozen=True)
 class Board:
-    """What the leaderboard shows: the matches it rated, the standings drawn from them, and the
-    rows of the database it had to leave out."""
+    """What the leaderboard shows: the matches it rated, the standings drawn from them, every
+    contestant entered (void matches and all), the runs that played them, and the rows of the
+    database it had to leave out."""
 
     path: Path  # the results database
-    matches: tuple[MatchRow, ...]  # in play order, as the database gives them
+    matches: tuple[MatchRow, ...]  # the valid ones, in play order, as the database gives them: rated
     standings: Standings
     damaged: tuple[str, ...] = ()  # one line for each damaged row left out
+    rows: tuple[MatchRow, ...] = ()  # every match chosen, valid and void
+    runs: tuple[tuple[str, str, dict[str, Any]], ...] = ()  # the runs that played them: id, start, manifest
+    run: str | None = None  # the run chosen (--run), if one was
 
-    def grounds(self) -> list[tuple[str, str, int, str, int]]:
-        """Each kind of match rated together (preset, difficulty, turn limit, who learned), with how
-        many: the ratings pool them, so the reader is told what was pooled."""
+    @cached_property
+    def entries(self) -> dict[str, tuple[Entry, ...]]:
+        """Every contestant by role, rated or not (compete.entries)."""
+        return entries(self.rows, self.standings)
+
+    @property
+    def void(self) -> int:
+        return len(self.rows) - len(self.matches)
+
+    def grounds(self) -> list[tuple[str, str, int, str, str, int]]:
+        """Each kind of match rated together (preset, difficulty, turn limit, who learned, build), with
+        how many: the ratings pool them, so the reader is told what was pooled."""
         counts = Counter(tuple(getattr(m, rule) for rule in RULES) for m in self.matches)
         return [(*ground, n) for ground, n in sorted(counts.items())]
 
     def pooled(self) -> str:
-        """The grounds in words: 'tiny, normal, ≤400 turns (48); small, ..., learning: user (12)'."""
+        """The grounds in words: 'tiny, normal, ≤400 turns, build 0.1.0 (48); small, ..., learning: user (12)'."""
         return printable("; ".join(f"{preset}, {difficulty}, ≤{turns} turns"
-                                   f"{'' if learned == NOBODY else ', learning: ' + learned} ({n})"
-                                   for preset, difficulty, turns, learned, n in self.grounds()))
+                                   f"{'' if learned == NOBODY else ', learning: ' + learned}"
+                                   f"{', build ' + build if build else ''} ({n})"
+                                   for preset, difficulty, turns, learned, build, n in self.grounds()))
 
     def warning(self) -> str | None:
         """What the ratings pool that should not be pooled (matches played under different rules),
@@ -86,19 +113,35 @@ class Board:
 
 
 def read_board(preset: str | None = None, difficulty: str | None = None, max_turns: int | None = None,
-               learned: str | None = None) -> Board | None:
+               learned: str | None = None, build: str | None = None, run: str | None = None) -> Board | None:
     """The standings of the valid matches in the results database (with the given rules only, when
-    given); None when there is no database yet. ResultsUnusable for one that cannot be read (it is
-    kept as it is). The database is only read, never made or changed: a leaderboard is no reason to
-    start one, and one on a read-only mount can be read."""
+    given; only the matches of the run ``run``, when given), and every match chosen, void ones
+    included; None when there is no database yet. ResultsUnusable for one that cannot be read (it is
+    kept as it is), and for a run it does not hold. The database is only read, never made or changed:
+    a leaderboard is no reason to start one, and one on a read-only mount can be read."""
     path = results_path()
     if not path.exists():
         return None
     with ResultsDB(path, read_only=True) as db:
-        matches = tuple(db.matches(preset=preset, difficulty=difficulty, max_turns=max_turns, learned=learned,
-                                   void=False))
+        rows = db.matches(preset=preset, difficulty=difficulty, max_turns=max_turns, learned=learned)
+        runs = db.runs()
         damaged = tuple(db.damaged)
-    return Board(path, matches, rate(matches), damaged)
+    if run is not None:
+        manifests = {run_id: recorded for run_id, _, recorded in runs}
+        if run not in manifests:
+            known = ", ".join(sorted(manifests)[-3:]) or "none yet"
+            raise ResultsUnusable(f"{path} holds no run {run} (the latest: {known}); `labyrinth leaderboard --runs` "
+                                  "lists them")
+        try:
+            wanted = set(keys(manifests[run]))
+        except ManifestError as problem:
+            raise ResultsUnusable(str(problem)) from None
+        rows = [row for row in rows if row.key in wanted]
+    rows = [row for row in rows if build is None or row.build == build]
+    matches = tuple(row for row in rows if row.valid)
+    played_by = {row.run_id for row in rows}
+    return Board(path, matches, rate(matches), damaged, tuple(rows),
+                 tuple(found for found in runs if found[0] in played_by or found[0] == run), run)
 
 
 def nothing_to_show(board: Board | None, **chosen: object) -> str | None:
@@ -107,7 +150,7 @@ def nothing_to_show(board: Board | None, **chosen: object) -> str | None:
     if board is None:
         return (f"no results yet: {results_path()} does not exist. `labyrinth tournament --users builtin,random "
                 "--minotaurs builtin,wait` plays some.")
-    if not board.matches:
+    if not board.rows:
         said = " and ".join(f"{RULE_WORDS[name][0]} {value}" for name, value in chosen.items() if value is not None)
         return f"no matches in {board.path}{' with ' + said if said else ''} yet."
     return None
@@ -122,6 +165,60 @@ def rating_rows(ratings: Sequence[Rating]) -> list[tuple[str, ...]]:
         rows.append((str(place), printable(r.label), f"{r.rating:.0f}", interval(r.low, r.high, "{:.0f}–{:.0f}"),
                      str(r.matches), f"{r.wins}/{r.draws}/{r.losses}", f"{r.win_rate:.0%} ({low:.0%}–{high:.0%})"))
     return rows
+
+
+def entry_rows(found: Sequence[Entry], with_tokens: bool = False) -> list[tuple[str, ...]]:
+    """One row per contestant of a role, rated or not: its games, how many are void by its doing, the
+    share of its turns the fallback played and of its calls that failed each way, its cost ('–'
+    where there is nothing to count: a rule agent makes no call); ``with_tokens``: its calls and
+    tokens too (TOKEN_COLUMNS)."""
+    rows = []
+    for e in found:
+        row = (printable(e.label), str(e.matches), str(e.void), share(e.fallback_rate), share(e.invalid_rate),
+               share(e.error_rate), share(e.timeout_rate), dollars(e.cost) if e.model else "–", _per_win(e))
+        spent = (str(e.calls), tokens(e.tokens_in), tokens(e.tokens_out), tokens(e.reasoning_tokens)) \
+            if e.calls else ("–",) * 4
+        rows.append((*row, *spent) if with_tokens else row)
+    return rows
+
+
+def _per_win(entry: Entry) -> str:
+    if not entry.model:
+        return "–"
+    return "no win" if entry.cost is not None and not entry.wins else dollars(entry.cost_per_win)
+
+
+def contestant_rows(found: dict[str, tuple[Entry, ...]]) -> list[tuple[str, ...]]:
+    """Who each model contestant is: its provider, model and endpoint's host, and the settings it was
+    asked with (a rule agent is its name: the game's own code)."""
+    rows = []
+    for role, entries_of_role in found.items():
+        for e in entries_of_role:
+            if not e.model:
+                continue
+            asked = ", ".join(f"{name} {e.settings[name]}" for name in ASKED if e.settings.get(name) is not None)
+            rows.append((TITLES[role], printable(e.label), printable(str(e.settings.get("provider", ""))),
+                         printable(str(e.settings.get("model", ""))), printable(e.host), printable(asked)))
+    return rows
+
+
+ASKED = ("temperature", "max_tokens", "reasoning_effort")  # the sampling settings a contestant is asked with
+
+
+def share(rate: float | None) -> str:
+    return "–" if rate is None else f"{rate:.0%}" if rate == 0 or rate >= 0.01 else "<1%"
+
+
+def tokens(count: int) -> str:
+    """A count of tokens short: 950, 12.3k, 4.56M."""
+    return f"{count}" if count < 1000 else f"{count / 1000:.3g}k" if count < 1_000_000 else f"{count / 1e6:.3g}M"
+
+
+def dollars(amount: float | None) -> str:
+    """US dollars to the cent, or to three figures under one dollar; '?' when the prices are not known."""
+    if amount is None:
+        return "?"
+    return f"${amount:,.2f}" if amount >= 1 or amount == 0 else f"${amount:.3g}"
 
 
 def head_to_head_rows(standings: Standings) -> list[tuple[str, ...]]:

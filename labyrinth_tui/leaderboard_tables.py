@@ -9,16 +9,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from labyrinth.agents.compete.entries import Entry
 from labyrinth.agents.compete.paired import PairedDifference
 from labyrinth.agents.compete.ratings import Rating, Standings
 
 from .ascii_text import fitted
 from .leaderboard_rows import (
+    ENTRY_COLUMNS,
     HEAD_TO_HEAD_COLUMNS,
     PAIRED_COLUMNS,
     RATING_COLUMNS,
     TITLES,
     Column,
+    entry_rows,
     head_to_head_rows,
     paired_rows,
     rating_rows,
@@ -29,11 +32,17 @@ if TYPE_CHECKING:
 
 RATINGS_TITLE = "{} ratings (Bradley-Terry, 95% interval)"
 PAIRED_TITLE = "{} paired: same {}, same seed"
+ENTRIES_TITLE = "{} contestants entered: void matches, failures, tokens, cost"
 
 
 def ratings_table(role: str, ratings: Sequence[Rating], *, ascii: bool = False) -> Table:
     """One role's ratings, best first."""
     return table(RATINGS_TITLE.format(TITLES[role]), RATING_COLUMNS, rating_rows(ratings), ascii=ascii)
+
+
+def entries_table(role: str, found: Sequence[Entry], *, ascii: bool = False) -> Table:
+    """Every contestant of a role, rated or not: void matches, failure rates, tokens and cost."""
+    return table(ENTRIES_TITLE.format(TITLES[role]), ENTRY_COLUMNS, entry_rows(found), ascii=ascii)
 
 
 def head_to_head_table(standings: Standings, *, ascii: bool = False) -> Table:

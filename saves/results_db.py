@@ -297,7 +297,7 @@ class ResultsDB:
             try:
                 self._db.execute(f"INSERT INTO matches ({', '.join(COLUMNS)}) "
                                  f"VALUES ({', '.join('?' * len(COLUMNS))}) "
-                                 f"ON CONFLICT ({', '.join(KEY)}) DO UPDATE SET {update}{unless}", _values(row))
+                                 f"ON CONFLICT ({', '.join(KEY)}) DO UPDATE SET {update}{unless}", row_values(row))
             except OverflowError:  # a number beyond SQLite's 64-bit integers (a seed from the API)
                 raise ResultsUnusable(f"the results database {self.path} cannot keep the match {row.user} vs "
                                       f"{row.minotaur}, seed {row.seed}: a number in it is beyond the 64-bit "
@@ -485,7 +485,7 @@ def _migrate(db: sqlite3.Connection, version: int) -> None:
     for cells in db.execute(f"SELECT {', '.join(old)} FROM matches_old ORDER BY rowid").fetchall():
         was = dict(zip(old, cells, strict=True))
         try:
-            values = _values(_old_row(was)) if version < 3 else tuple(was.get(c, _DEFAULTS.get(c)) for c in COLUMNS)
+            values = row_values(_old_row(was)) if version < 3 else tuple(was.get(c, _DEFAULTS.get(c)) for c in COLUMNS)
         except (TypeError, ValueError):  # a damaged row is carried over as it is, and reported when read
             values = tuple(was.get(column) for column in COLUMNS)
         db.execute(f"INSERT OR IGNORE INTO matches ({', '.join(COLUMNS)}) VALUES ({', '.join('?' * len(COLUMNS))})",
@@ -515,7 +515,8 @@ def now_iso(timespec: str = "microseconds") -> str:
     return datetime.now(UTC).isoformat(timespec=timespec).replace("+00:00", "Z")
 
 
-def _values(row: MatchRow) -> tuple[Any, ...]:
+def row_values(row: MatchRow) -> tuple[Any, ...]:
+    """``row``'s values in the order of COLUMNS (as a table keeps them)."""
     return (*(getattr(row, name) for name in _TOP),
             *(getattr(row.side(role), name) for role in ROLES for name in SIDE))
 

@@ -26,8 +26,8 @@ from labyrinth.saves.results_terms import NOBODY
 from .options import count, parsed_by
 
 LEARNED = (NOBODY, "user", "minotaur", "user+minotaur")  # who learned from the experience log, as rows keep it
-JSON_KEYS = ("database", "preset", "difficulty", "max_turns", "learned", "role", "matches", "grounds", "warning",
-             "damaged", "ratings", "head_to_head", "paired")
+JSON_KEYS = ("database", "preset", "difficulty", "max_turns", "learned", "build", "run", "role", "matches", "void",
+             "grounds", "warning", "damaged", "ratings", "entries", "runs", "head_to_head", "paired")
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -45,10 +45,18 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--difficulty", choices=DIFFICULTIES, help="only matches at this difficulty")
     p.add_argument("--max-turns", type=count, metavar="N", help="only matches with this turn limit")
     p.add_argument("--learned", choices=LEARNED, help="only matches where these learned from the experience log")
+    p.add_argument("--build", metavar="BUILD", help="only matches played by this build (version+commit, as shown)")
+    p.add_argument("--run", metavar="RUN", help="only the matches of this tournament run (its manifest's design)")
+    p.add_argument("--runs", action="store_true",
+                   help="list the tournament runs in the database (id, start, design, matches) and stop")
     p.add_argument("--json", action="store_true",
                    help=f"print only one JSON object: {', '.join(JSON_KEYS)} (see the README)")
     p.add_argument("--csv", metavar="FILE", type=Path,
-                   help="also write the ratings to FILE as CSV, one row per contestant and role")
+                   help="also write the ratings to FILE as CSV, one row per contestant and role, rated or not, "
+                        "with its void matches, failure rates, tokens and cost")
+    p.add_argument("--matches-csv", metavar="FILE", type=Path,
+                   help="also write every match chosen (valid and void) to FILE as CSV, one row each with every "
+                        "figure the database keeps")
     p.add_argument("--paired-csv", metavar="FILE", type=Path,
                    help="also write the paired differences to FILE as CSV")
     p.add_argument("--html", metavar="FILE", type=Path,

@@ -7,26 +7,30 @@ import argparse
 import json
 import sys
 
+from labyrinth.agents.compete.manifest import ManifestError, design, keys
 from labyrinth.agents.compete.ratings import Rating, rate
 from labyrinth.engine.wsap.roles import ROLES
 from labyrinth.saves.paths import StorageError
-from labyrinth.saves.results_db import ResultsUnusable, results_path
+from labyrinth.saves.results_db import ResultsDB, ResultsUnusable, results_path
 
 from ..ascii_text import ascii_only, fitted
-from ..leaderboard_report import html_page, paired_csv, ratings_csv, write_report
+from ..dates import local_time
+from ..leaderboard_report import html_page, matches_csv, paired_csv, ratings_csv, write_report
 from ..leaderboard_rows import TITLES, Board, history_range, nothing_to_show, read_board, sparkline
-from ..leaderboard_tables import head_to_head_table, paired_table, ratings_table
+from ..leaderboard_tables import entries_table, head_to_head_table, paired_table, ratings_table
 from ..terminal_text import printable
 
 SPARK_MAX = 60  # the widest sparkline, on a wide terminal: more says little about a rating
 SPARK_MIN = 8
 REPORTS = {"csv": (ratings_csv, "the ratings"), "paired_csv": (paired_csv, "the paired differences"),
-           "html": (html_page, "the leaderboard page")}
+           "matches_csv": (matches_csv, "the matches"), "html": (html_page, "the leaderboard page")}
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.runs:
+        return _runs(args.json)
     chosen = {"preset": args.preset, "difficulty": args.difficulty, "max_turns": args.max_turns,
-              "learned": args.learned}
+              "learned": args.learned, "build": args.build, "run": args.run}
     try:
         board = read_board(**chosen)
     except ResultsUnusable as problem:
@@ -58,13 +62,54 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _runs(as_json: bool) -> int:
+    """The runs in the database, oldest first: each one's id, start, design and matches kept."""
+    path = results_path()
+    if not path.exists():
+        _say(f"no results yet: {path} does not exist")
+        print(json.dumps([]) if as_json else "no runs yet")
+        return 0
+    try:
+        with ResultsDB(path, read_only=True) as db:
+            runs, rows = db.runs(), db.matches()
+            damaged = list(db.damaged)
+    except ResultsUnusable as problem:
+        _say(str(problem))
+        return 2
+    for line in damaged:
+        _say(line)
+    counted = []
+    for run_id, began, recorded in runs:
+        try:
+            wanted = set(keys(recorded))
+        except ManifestError:
+            wanted = set()
+        mine = [row for row in rows if row.key in wanted]
+        counted.append((run_id, began, recorded, len(wanted), sum(r.valid for r in mine), sum(not r.valid for r in mine)))
+    if as_json:
+        print(json.dumps([{"run_id": run_id, "began": began, "matches": total, "valid": valid, "void": void,
+                           "manifest": recorded} for run_id, began, recorded, total, valid, void in counted]))
+        return 0
+    ascii = ascii_only(sys.stdout)
+    if not counted:
+        print("no runs yet")
+    for run_id, began, recorded, total, valid, void in counted:
+        print(fitted(printable(f"{run_id}  {local_time(began)}  {valid}/{total} played, {void} void: "
+                               f"{design(recorded)}"), ascii))
+    return 0
+
+
 def _json(board: Board, args: argparse.Namespace, chosen: dict, roles: list[str]) -> dict:
     standings = board.standings
     return {"database": str(board.path), **chosen, "role": args.role, "matches": len(board.matches),
-            "grounds": [dict(zip(("preset", "difficulty", "max_turns", "learned", "matches"), g, strict=True))
+            "void": board.void,
+            "grounds": [dict(zip(("preset", "difficulty", "max_turns", "learned", "build", "matches"), g, strict=True))
                         for g in board.grounds()],
             "warning": board.warning(), "damaged": list(board.damaged),
             "ratings": {role: [r.to_dict() for r in standings.ratings[role]] for role in roles},
+            "entries": {role: [e.to_dict() for e in board.entries[role]] for role in roles},
+            "runs": [{"run_id": run_id, "began": began, "design": design(recorded)} for run_id, began, recorded
+                     in board.runs],
             "head_to_head": [h.to_dict() for h in standings.head_to_head],
             "paired": {role: [p.to_dict() for p in standings.paired[role]] for role in roles}}
 
@@ -72,9 +117,11 @@ def _json(board: Board, args: argparse.Namespace, chosen: dict, roles: list[str]
 def _tables(board: Board, roles: list[str], width: int, ascii: bool) -> list:
     from rich.text import Text
 
-    parts: list = [Text(fitted(printable(f"Leaderboard: {len(board.matches)} matches in {board.path}"), ascii),
-                        style="bold"),
-                   Text(fitted(f"rated together: {board.pooled()}", ascii), style="dim")]
+    chosen = f" of run {board.run}" if board.run else ""
+    void = f" ({board.void} void, not rated)" if board.void else ""
+    parts: list = [Text(fitted(printable(f"Leaderboard: {len(board.matches)} matches{chosen}{void} in {board.path}"),
+                               ascii), style="bold"),
+                   Text(fitted(f"rated together: {board.pooled() or 'nothing'}", ascii), style="dim")]
     if warning := board.warning():
         parts.append(Text(fitted(warning, ascii), style="bold yellow"))
     parts.append("")
@@ -84,7 +131,8 @@ def _tables(board: Board, roles: list[str], width: int, ascii: bool) -> list:
         parts += [ratings_table(role, ratings, ascii=ascii),
                   Text(fitted(f"{TITLES[role]} rating over matches, in play order (▁ {low:.0f} … █ {high:.0f})",
                               ascii), style="italic"),
-                  _trends(ratings, low, high, width, ascii), ""]
+                  _trends(ratings, low, high, width, ascii), "",
+                  entries_table(role, board.entries[role], ascii=ascii), ""]
         if board.standings.paired[role]:
             parts += [paired_table(role, board.standings.paired[role], ascii=ascii), ""]
     parts.append(head_to_head_table(board.standings, ascii=ascii))

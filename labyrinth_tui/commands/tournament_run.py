@@ -70,7 +70,7 @@ def _run(args: argparse.Namespace, tournament: Tournament, db: ResultsDB, rerun_
              "was, and are kept apart from matches played without learning")
     began_at = datetime.now(UTC)
     run_id, run_began = new_run_id(began_at), began_at.isoformat(timespec="microseconds").replace("+00:00", "Z")
-    recorded = manifest(tournament, run_id, run_began, sys.argv[1:], rerun_of["run_id"] if rerun_of else None)
+    recorded = manifest(tournament, run_id, run_began, args.argv, rerun_of["run_id"] if rerun_of else None)
     if rerun_of is not None:
         if rerun_of.get("experience") != recorded["experience"]:
             _say(f"note: run {rerun_of['run_id']} learned from another state of the experience log "

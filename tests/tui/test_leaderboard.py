@@ -123,15 +123,16 @@ def test_json_is_one_object_with_the_documented_keys(capsys, monkeypatch):
     some_results()
     code, out, _ = leaderboard(capsys, monkeypatch, "--json", "--role", "user")
     data = json.loads(out)
-    assert code == 0 and list(data) == ["database", "preset", "difficulty", "max_turns", "learned", "role", "matches",
-                                        "grounds", "warning", "damaged", "ratings", "head_to_head", "paired"]
+    assert code == 0 and list(data) == ["database", "preset", "difficulty", "max_turns", "learned", "build", "run",
+                                        "role", "matches", "void", "grounds", "warning", "damaged", "ratings",
+                                        "entries", "runs", "head_to_head", "paired"]
     assert data["database"] == str(results_path()) and data["matches"] == 4 and data["role"] == "user"
     assert data["warning"].startswith("warning: these ratings pool matches played under different rules (presets "
                                       "small, tiny)") and data["damaged"] == []
     assert data["grounds"] == [{"preset": "small", "difficulty": "normal", "max_turns": 20, "learned": "none",
-                                "matches": 1},
+                                "build": "", "matches": 1},
                                {"preset": "tiny", "difficulty": "normal", "max_turns": 20, "learned": "none",
-                                "matches": 3}]
+                                "build": "", "matches": 3}]
     assert list(data["ratings"]) == ["user"]
     builtin = data["ratings"]["user"][0]
     assert (builtin["name"], builtin["wins"], builtin["draws"], builtin["losses"]) == ("builtin", 2, 1, 0)
