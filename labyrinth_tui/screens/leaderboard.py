@@ -27,6 +27,7 @@ from labyrinth.saves.results_db import ResultsUnusable
 
 from ..background import run_in_background
 from ..leaderboard_rows import (
+    ENTRY_COLUMNS,
     HEAD_TO_HEAD_COLUMNS,
     MATCH_COLUMNS,
     PAIRED_COLUMNS,
@@ -34,6 +35,7 @@ from ..leaderboard_rows import (
     TITLES,
     Board,
     Column,
+    entry_rows,
     head_to_head_rows,
     history_range,
     match_row,
@@ -43,13 +45,14 @@ from ..leaderboard_rows import (
     read_board,
     sparkline,
 )
-from ..leaderboard_tables import PAIRED_TITLE, RATINGS_TITLE
+from ..leaderboard_tables import ENTRIES_TITLE, PAIRED_TITLE, RATINGS_TITLE
 from ..terminal_text import plain
 from ..widgets.footer import SteadyFooter
 from ..widgets.rating_chart import RatingChart
 
 HEAD_TO_HEAD = "head to head"  # what the upper table shows instead of a role's ratings
 PAIRED = "paired"  # the role's paired differences instead of its ratings
+ENTRIES = "entries"  # every contestant of the role entered, rated or not: void matches, failures, cost
 TREND = Column("over matches")  # each contestant's rating after each match, on its role's one scale
 TREND_MIN = 8  # the narrowest sparkline: on a narrow screen the table scrolls sideways rather than lose it
 DAMAGED_SHOWN = 3  # damaged rows said one by one; more are counted (`labyrinth leaderboard` lists them all)
@@ -112,13 +115,14 @@ class LeaderboardScreen(Screen):
         Binding("r", "switch_role", "user/Minotaur", id="board-role"),
         Binding("h", "head_to_head", "head to head", id="board-head-to-head"),
         Binding("p", "paired", "paired", id="board-paired"),
+        Binding("e", "entries", "entries", id="board-entries"),
         Binding("escape,q", "app.pop_screen", "back", id="board-close"),
     ]
 
     def __init__(self) -> None:
         super().__init__()
         self.board: Board | None = None
-        self.shown = next(iter(ROLES))  # a role, HEAD_TO_HEAD or PAIRED (the role's)
+        self.shown = next(iter(ROLES))  # a role, HEAD_TO_HEAD, or PAIRED or ENTRIES (the role's)
         self.role = self.shown  # the role last shown, for the switch to go from
 
     def compose(self) -> ComposeResult:
@@ -151,7 +155,8 @@ class LeaderboardScreen(Screen):
             return
         assert board is not None  # nothing_to_show says why there is none
         self.board = board
-        lines = [plain(f"Leaderboard: {len(board.matches)} matches in {board.path}", style="bold"),
+        void = f" ({board.void} void, not rated: e shows each contestant's)" if board.void else ""
+        lines = [plain(f"Leaderboard: {len(board.matches)} matches{void} in {board.path}", style="bold"),
                  plain(f"rated together: {board.pooled()}", style="dim")]
         if warning := board.warning():
             lines.append(plain(warning, style="bold yellow"))
@@ -175,16 +180,23 @@ class LeaderboardScreen(Screen):
         self.shown = self.role if self.shown == PAIRED else PAIRED
         self._show_standings()
 
+    def action_entries(self) -> None:
+        self.shown = self.role if self.shown == ENTRIES else ENTRIES
+        self._show_standings()
+
     def _show_standings(self) -> None:
         if self.board is None:
             return
         table = self.query_one("#board-standings", DataTable)
         standings, row = self.board.standings, table.cursor_row
         self.query_one("#board-chart", RatingChart).display = self.shown in ROLES
-        if self.shown in (HEAD_TO_HEAD, PAIRED):
+        if self.shown in (HEAD_TO_HEAD, PAIRED, ENTRIES):
             if self.shown == HEAD_TO_HEAD:
                 _fill(table, HEAD_TO_HEAD_COLUMNS, head_to_head_rows(standings))
                 table.border_title = "head to head (user vs Minotaur) · h: ratings"
+            elif self.shown == ENTRIES:
+                _fill(table, ENTRY_COLUMNS, entry_rows(self.board.entries[self.role]))
+                table.border_title = f"{ENTRIES_TITLE.format(TITLES[self.role])} · e: ratings"
             else:
                 _fill(table, PAIRED_COLUMNS, paired_rows(standings.paired[self.role]))
                 other = next(title for role, title in TITLES.items() if role != self.role)
@@ -200,7 +212,8 @@ class LeaderboardScreen(Screen):
         _fill(table, (*RATING_COLUMNS, TREND), [(*row, sparkline(r.history, room, low, high))
                                                 for row, r in zip(rows, ratings, strict=True)])
         other = TITLES[next(role for role in ROLES if role != self.shown)]
-        table.border_title = f"{RATINGS_TITLE.format(TITLES[self.shown])} · r: {other} · p: paired · h: head to head"
+        table.border_title = f"{RATINGS_TITLE.format(TITLES[self.shown])} · r: {other} · p: paired · e: entries · " \
+                             "h: head to head"
         table.border_subtitle = f"rating over matches, in play order: ▁ {low:.0f} … █ {high:.0f}"
         table.move_cursor(row=row)  # where it was, on a resize
         self._chart_row(table.cursor_row)

@@ -326,6 +326,29 @@ async def test_the_chart_follows_the_highlighted_contestant_and_p_shows_the_pair
         assert chart.display and [row[1] for row in cells(screen, "#board-standings")] == ["builtin", "random"]
 
 
+async def test_e_shows_every_contestant_entered_a_void_one_too():
+    """A model whose every match is void has no rating, and is still on the screen, with its void matches."""
+    import json as _json
+
+    from labyrinth.saves.results_db import SideRecord
+
+    model = SideRecord(_json.dumps({"provider": "openai", "model": "m"}), decisions=20, calls=20, provider_errors=20,
+                       fallbacks=20, replaced=True)
+    keep(kept("builtin", "wait", 1, "ESCAPED"), kept("openai/m", "wait", 1, "TIMEOUT", user_side=model).judged(),
+         kept("openai/m", "wait", 2, "TIMEOUT", user_side=model).judged())
+    app = LabyrinthApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_board(pilot, app)
+        assert "Leaderboard: 1 matches (2 void, not rated: e shows each contestant's)" in text(screen, "#board-title")
+        assert [row[1] for row in cells(screen, "#board-standings")] == ["builtin"]
+        await pilot.press("e")
+        shown = cells(screen, "#board-standings")
+        assert [row[:3] for row in shown] == [["builtin", "1", "0"], ["openai/m", "2", "2"]]
+        assert shown[1][3:6] == ["100%", "0%", "100%"]  # its fallbacks, invalid answers, provider errors
+        await pilot.press("e")
+        assert [row[1] for row in cells(screen, "#board-standings")] == ["builtin"]
+
+
 async def test_damaged_rows_are_said_on_the_screen():
     some_results()
     damage_first_row()
