@@ -102,6 +102,8 @@ def _run(args: argparse.Namespace, tournament: Tournament, db: ResultsDB, rerun_
     rows = [row for row in kept if row.key in mine and row.valid]
     void = sum(1 for row in kept if row.key in mine and not row.valid)
     _report(run, interrupted, len(mine) - len(rows) - void, void)
+    _say(f"run {run_id} kept: `labyrinth leaderboard --run {run_id}` shows it, `labyrinth tournament --rerun "
+         f"{run_id}` plays it again")
     standings = rate(rows)
     if args.json:
         print(json.dumps({"run_id": run_id, "played": len(run.done), "skipped": run.skipped,
