@@ -17,8 +17,6 @@ temperature, is another contestant."""
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
 from dataclasses import dataclass
 from functools import cached_property
@@ -40,6 +38,7 @@ from labyrinth.saves.config import (
     validated,
 )
 from labyrinth.saves.providers import PROVIDERS
+from labyrinth.saves.results_terms import fingerprint
 
 from .providers.base import REPLY_TOKENS
 from .providers.retry import QUOTA_WAIT_S
@@ -47,7 +46,6 @@ from .providers.secrets import redact, remember, remember_url
 
 DEFAULT_TEMPERATURE = 0.7  # what a model is asked with unless its contestant says otherwise
 URL_SHOWN_CHARS = 120  # the most of a bad URL a message quotes
-SETUP_CHARS = 12  # a setup's fingerprint: 48 bits of a SHA-256, enough to tell a run's contestants apart
 
 
 class Secret:
@@ -116,8 +114,7 @@ class ProviderSettings:
     @cached_property
     def setup(self) -> str:
         """A short fingerprint of ``public()``: two contestants with the same one play alike."""
-        text = json.dumps(self.public(), sort_keys=True, separators=(",", ":"))
-        return hashlib.sha256(text.encode()).hexdigest()[:SETUP_CHARS]
+        return fingerprint(self.public())
 
     @property
     def configured(self) -> bool:
