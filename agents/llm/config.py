@@ -161,6 +161,25 @@ def provider_settings(provider: str, flags: dict[str, Any] | None = None, enviro
                             None if rpm is None else float(rpm), hold_s=hold_s)
 
 
+def remember_keys(environ: dict[str, str] | None = None, config: dict[str, Any] | None = None) -> None:
+    """Every key and endpoint password the environment and the config file hold (each provider's, each
+    contestant's), redacted from now on in this process: the last guard of text shown by a command that
+    makes no model (a replay's transcript). A config file that cannot be read holds none."""
+    env = os.environ if environ is None else environ
+    try:
+        tables = read_config() if config is None else validated(config)
+    except ConfigError:
+        tables = {}
+    for name, row in PROVIDERS.items():
+        table = tables.get(name, {})
+        remember(*(env.get(variable) for variable in row.key_variables), table.get("api_key"))
+        for url in (env.get(row.url_variable), table.get("base_url")):
+            remember_url(url)
+    for table in tables.get("contestants", {}).values():
+        remember(table.get("api_key"), env.get(table.get("api_key_env") or ""))
+        remember_url(table.get("base_url"))
+
+
 def checked_url(provider: str, url: str, where: str) -> str:
     """``url`` as the endpoint of ``provider`` (the short forms of a provider that takes them, as
     OLLAMA_HOST does, made whole: ``host:port``, ``:port``), or ConfigError naming ``where`` it came
