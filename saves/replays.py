@@ -400,7 +400,7 @@ def transcript(replay: Replay) -> Iterator[dict[str, Any]]:
     and model version (None where the replay kept none: an older one), tokens, latency and error."""
     header = replay.header
     for role, text in header.system_prompts.items():
-        yield {"role": role, "turn": 0, "kind": "system", "prompt": text, "reply": None}
+        yield _said(role, 0, "system", {"prompt": text})
     for role, exchange in header.plan_exchanges.items():
         yield _said(role, 0, "plan", exchange)
     for turn in replay.turns:
