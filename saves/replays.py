@@ -410,7 +410,8 @@ def transcript(replay: Replay) -> Iterator[dict[str, Any]]:
 
 def _said(role: str, turn: int, kind: str, exchange: dict[str, Any]) -> dict[str, Any]:
     """One exchange as a transcript's line."""
-    sent = exchange.get("sent") if isinstance(exchange.get("sent"), dict) else {}
+    found = exchange.get("sent")
+    sent: dict[str, Any] = found if isinstance(found, dict) else {}
     return {"role": role, "turn": turn, "kind": kind, "prompt": exchange.get("prompt"), "reply": exchange.get("reply"),
             "parameters": sent.get("parameters"), "output": sent.get("output"),
             **{key: sent[key] for key in ("system", "dropped") if key in sent},

@@ -146,10 +146,10 @@ class Side:
             agent.seated(opening.state.difficulty)
         # An LLM agent counts its calls here, each with its outcome as the call ends: its check of an action is
         # the game's own conversion into a command.
+        exchanging: Any = agent
         self.counts_calls = hasattr(agent, "count_calls_in")
         if self.counts_calls:
-            agent.count_calls_in(self.stats, self.knowledge.to_engine)
-        exchanging: Any = agent
+            exchanging.count_calls_in(self.stats, self.knowledge.to_engine)
         try:
             agent.initialize(self.knowledge.description, self.knowledge.actions)
             if getattr(exchanging, "last_exchange", None) is not None:
