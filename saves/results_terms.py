@@ -100,7 +100,8 @@ class SideRecord:
             return None
         if self.replaced:
             return (f"the {ROLE_WORDS[role]}'s model was replaced by the built-in agent after failing in a row "
-                    f"({self.provider_errors} provider errors, {self.invalid} answers without an action)")
+                    f"({self.provider_errors} provider errors, {self.timeouts} timeouts, "
+                    f"{self.invalid} answers without an action)")
         if self.decisions and self.fallbacks > FALLBACK_SHARE_ALLOWED * self.decisions:
             return (f"{self.fallbacks} of the {ROLE_WORDS[role]}'s {self.decisions} turns were played by the fallback "
                     f"(more than {FALLBACK_SHARE_ALLOWED:.0%})")

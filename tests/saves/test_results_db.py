@@ -45,7 +45,7 @@ def test_a_model_that_did_not_play_its_turns_leaves_the_match_void(fallbacks, va
         assert judged.void == f"void: {fallbacks} of the user's 20 turns were played by the fallback (more than 10%)"
     replaced = row(user_side=SideRecord(MODEL, decisions=20, provider_errors=5, replaced=True))
     assert replaced.void == ("void: the user's model was replaced by the built-in agent after failing in a row "
-                             "(5 provider errors, 0 answers without an action)")
+                             "(5 provider errors, 0 timeouts, 0 answers without an action)")
     assert row(user_side=SideRecord("{}", decisions=20, fallbacks=20)).valid  # a rule agent's fallbacks are its play
     crashed = row(user_side=SideRecord("{}", decisions=20, fallbacks=20, exceptions=1))  # ... but not its crashes
     assert crashed.void == "void: the user's agent failed on 1 of its 20 turns, which the fallback played"
