@@ -1,10 +1,14 @@
 """Replays: a match kept as JSON lines, written while it is played, read back
 and re-run through a fresh engine to prove the game is the one recorded.
 
-A replay file holds a header line (who played what), one line per turn (the
-engine inputs both sides sent, why a fallback replaced an answer, the status
-and the state hash after the turn) and, once the match is over, a final line
-(outcome and per-side stats). Every line is flushed as it is written, so a
+A replay file holds a header line (who played what; a model's system text and its
+opening plan's exchange), one line per turn (the engine inputs both sides sent, why
+a fallback replaced an answer, the status and the state hash after the turn, and
+each model call's exchange: prompt, reply, what the request sent, the model that
+answered, tokens, latency, error) and, once the match is over, a final line
+(outcome and per-side stats). ``transcript`` reads every prompt and reply back in
+order; a replay of an older release, without the plan or what was sent, gives what
+it holds. Every line is flushed as it is written, so a
 crash loses at most the turn in flight and the file stays readable up to the
 last complete turn. A saved game is a replay without its final line (the game
 goes on), whose header also says when it was saved (saves/games.py).
@@ -21,7 +25,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -45,6 +49,7 @@ from .paths import replays_dir
 from .reading import read_regular
 
 FORMAT = "labyrinth-replay"
+ROLE_NAMES = ("user", "minotaur")
 VERSION = 1
 REPLAY_BYTES = 256 << 20  # the most read of one replay: a long match of a talkative model is a few MB
 MAX_GAME_TIME_S = 1e12  # a final line claiming more is edited: no match lasts 30,000 years
@@ -91,7 +96,8 @@ class ReplayWriter:
         self.path, self._file = _create(self.directory, stem)
         self._write(header_line(ReplayHeader(match.seed, match.preset, match.difficulty, user, minotaur,
                                              match.max_turns, began.isoformat(timespec="seconds").replace("+00:00", "Z"),
-                                             match.game.state.digest()), **_lessons(match), **_system_prompts(match)))
+                                             match.game.state.digest()), **_lessons(match), **_system_prompts(match),
+                                 **_plan_exchanges(match)))
 
     def turn(self, record: Any) -> None:
         self._write({"type": "turn", **record.to_dict()})
@@ -155,6 +161,12 @@ def _system_prompts(match: Any) -> dict[str, Any]:
     return {"system_prompts": prompts} if prompts else {}
 
 
+def _plan_exchanges(match: Any) -> dict[str, Any]:
+    """Each LLM agent's opening plan as asked and answered (an exchange as a turn's are), by role."""
+    found = dict(getattr(match, "plan_exchanges", None) or {})
+    return {"plan_exchanges": found} if found else {}
+
+
 def _create(directory: Path, stem: str) -> tuple[Path, TextIO]:
     """A new file for ``stem``; exclusive creation, so matches started in the same
     second, even by other processes, get "-2", "-3"... instead of overwriting."""
@@ -182,6 +194,8 @@ class ReplayHeader:
     created_at: str
     initial_hash: str | None  # None only for a save of the older format, which kept none
     lessons: dict[str, list[dict[str, str]]] = field(default_factory=dict)  # per role: [{id, text}] given at setup
+    system_prompts: dict[str, str] = field(default_factory=dict)  # per role: a model's system text
+    plan_exchanges: dict[str, dict[str, Any]] = field(default_factory=dict)  # per role: a model's opening plan's call
 
 
 @dataclass(frozen=True)
@@ -193,6 +207,7 @@ class RecordedTurn:
     minotaur_fallback: str | None
     status: str | None  # None where not recorded: an older save kept only the hash after its last turn
     hash: str | None  # the state's digest after the turn
+    exchanges: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # per role: its model's calls, in order
 
 
 @dataclass(frozen=True)
@@ -262,7 +277,7 @@ def parse_replay(path: Path, data: bytes) -> Replay:
             if line.get("type") == "final":
                 end = parse_end(line, len(turns))
             else:
-                turns.append(_turn(line, len(turns) + 1))
+                turns.append(_turn(line, len(turns) + 1, notes))
         except ReplayError as exc:
             raise ReplayError(f"{path}: line {number}: {exc}") from None
     return Replay(Path(path), header, turns, end, notes)
@@ -304,7 +319,9 @@ def parse_header(line: dict[str, Any], notes: list[str]) -> ReplayHeader:
     return ReplayHeader(_get(line, "seed", int), preset, difficulty, _get(agents, "user", str),
                         _get(agents, "minotaur", str), max_turns,
                         _get(line, "created_at", str), _get(line, "initial_hash", str),
-                        _header_lessons(line, notes))
+                        _header_lessons(line, notes),
+                        _by_role(line, "system_prompts", lambda text: isinstance(text, str), "texts", notes),
+                        _by_role(line, "plan_exchanges", lambda call: isinstance(call, dict), "objects", notes))
 
 
 def _header_lessons(line: dict[str, Any], notes: list[str]) -> dict[str, list[dict[str, str]]]:
@@ -312,7 +329,7 @@ def _header_lessons(line: dict[str, Any], notes: list[str]) -> dict[str, list[di
     agents played as they did, so damaged ones are left out with a note, not refused."""
     given = line.get("lessons", {})
     if not isinstance(given, dict) or not all(
-            role in ("user", "minotaur") and isinstance(found, list)
+            role in ROLE_NAMES and isinstance(found, list)
             and all(isinstance(r, dict) and isinstance(r.get("id"), str) and isinstance(r.get("text"), str)
                     for r in found)
             for role, found in given.items()):
@@ -322,7 +339,18 @@ def _header_lessons(line: dict[str, Any], notes: list[str]) -> dict[str, list[di
             for role, found in given.items()}
 
 
-def _turn(line: dict[str, Any], expected: int) -> RecordedTurn:
+def _by_role(line: dict[str, Any], key: str, fits: Callable[[Any], bool], kind: str, notes: list[str],
+             where: str = "the header") -> dict[str, Any]:
+    """``line[key]``, a value per role that ``fits`` (none: {}). What a model was told and said only tells
+    why it played as it did, so a damaged one is left out with a note, not refused."""
+    given = line.get(key, {})
+    if isinstance(given, dict) and all(role in ROLE_NAMES and fits(found) for role, found in given.items()):
+        return given
+    notes.append(f"{where}'s {key} are not {kind} by role and are left out")
+    return {}
+
+
+def _turn(line: dict[str, Any], expected: int, notes: list[str]) -> RecordedTurn:
     if line.get("type") != "turn":
         raise ReplayError(f"expected turn {expected}, got a line of type {line.get('type')!r}")
     if _get(line, "turn", int) != expected:
@@ -335,7 +363,10 @@ def _turn(line: dict[str, Any], expected: int) -> RecordedTurn:
     reasons = fallback.get("user"), fallback.get("minotaur")
     if not all(r is None or isinstance(r, str) for r in reasons):
         raise ReplayError(f"turn {expected}: a fallback reason is neither text nor null")
-    return RecordedTurn(expected, user, minotaur, *reasons, _get(line, "status", str), _get(line, "hash", str))
+    exchanges = _by_role(line, "exchanges", lambda calls: isinstance(calls, list) and
+                         all(isinstance(call, dict) for call in calls), "lists of objects", notes, f"turn {expected}")
+    return RecordedTurn(expected, user, minotaur, *reasons, _get(line, "status", str), _get(line, "hash", str),
+                        exchanges)
 
 
 def parse_end(line: dict[str, Any], recorded: int) -> ReplayEnd:
@@ -345,7 +376,7 @@ def parse_end(line: dict[str, Any], recorded: int) -> ReplayEnd:
         raise ReplayError(f"the final line says {turns} turns, but {recorded} are recorded")
     stats = _get(line, "stats", dict)
     return ReplayEnd(_get(line, "outcome", str), turns, _game_time(_get(line, "game_time", (int, float))),
-                     {side: _get(stats, side, dict) for side in ("user", "minotaur")})
+                     {side: _get(stats, side, dict) for side in ROLE_NAMES})
 
 
 def _game_time(value: float) -> float:
@@ -354,6 +385,37 @@ def _game_time(value: float) -> float:
     if not 0 <= seconds <= MAX_GAME_TIME_S:
         raise ReplayError(f"'game_time' is not a time in seconds: {str(value)[:24]}")
     return seconds
+
+
+# --- the transcript --------------------------------------------------------------
+
+EXCHANGE_KEYS = ("outcome", "tokens_in", "tokens_out", "reasoning_tokens", "latency_s", "error", "finish_reason",
+                 "blocked")  # what a transcript's line takes of a recorded exchange, besides its prompt and reply
+
+
+def transcript(replay: Replay) -> Iterator[dict[str, Any]]:
+    """Every prompt and reply ``replay`` holds, in order: each model's system text, its opening plan's
+    exchange, then each turn's exchanges (a refused user's re-asks included), each with its role, turn
+    (0 before the first), kind (system, plan, decision), prompt, reply, the parameters sent, output mode
+    and model version (None where the replay kept none: an older one), tokens, latency and error."""
+    header = replay.header
+    for role, text in header.system_prompts.items():
+        yield _said(role, 0, "system", {"prompt": text})
+    for role, exchange in header.plan_exchanges.items():
+        yield _said(role, 0, "plan", exchange)
+    for turn in replay.turns:
+        for role, exchanges in turn.exchanges.items():
+            yield from (_said(role, turn.turn, "decision", exchange) for exchange in exchanges)
+
+
+def _said(role: str, turn: int, kind: str, exchange: dict[str, Any]) -> dict[str, Any]:
+    """One exchange as a transcript's line."""
+    found = exchange.get("sent")
+    sent: dict[str, Any] = found if isinstance(found, dict) else {}
+    return {"role": role, "turn": turn, "kind": kind, "prompt": exchange.get("prompt"), "reply": exchange.get("reply"),
+            "parameters": sent.get("parameters"), "output": sent.get("output"),
+            **{key: sent[key] for key in ("system", "dropped") if key in sent},
+            "model_version": exchange.get("model_version"), **{key: exchange.get(key) for key in EXCHANGE_KEYS}}
 
 
 # --- verifying -----------------------------------------------------------------

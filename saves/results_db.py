@@ -2,10 +2,13 @@
 user data directory), for the tournament to skip what it has played and for the
 leaderboard to rate.
 
-A row is the match's full record: the key, the outcome, each side's counts (answers
-that held no action, provider errors, refused actions, calls and their time, quota
-waits, tokens with the reasoning ones), each model contestant's endpoint and
-settings, the project's version, and whether the match is a *valid* result.
+A row is the match's full record: the key, the outcome, each side's counts (its model's
+calls by outcome: answered, invalid, provider errors, timeouts; the plans and lessons
+among them; the answered calls' time, late turns, refused actions, quota waits, tokens
+with the reasoning ones), each model contestant's endpoint and settings as asked and
+what its model was sent (the requests' parameters and output mode, the settings left
+out and why, the models that answered, the prompt's version), the project's version,
+and whether the match is a *valid* result.
 
 A match is valid only if every model in it decided it itself: a model replaced by
 the built-in agent, or one whose turns were played by the fallback more than
@@ -162,7 +165,8 @@ class MatchRow:
         """The row as JSON takes it: each side's record an object, its settings parsed."""
         row = asdict(self)
         for role in ROLES:
-            row[f"{role}_side"]["settings"] = json.loads(row[f"{role}_side"]["settings"])
+            for name in ("settings", "sent"):
+                row[f"{role}_side"][name] = json.loads(row[f"{role}_side"][name])
         return row
 
     def judged(self) -> MatchRow:
@@ -183,6 +187,10 @@ _COLUMN_KINDS = {**{name: _KINDS[name] for name in _TOP},
 _DEFAULTS: dict[str, Any] = {  # what a column added since schema 3 holds in a row kept before it
     **{f.name: f.default for f in fields(MatchRow) if f.name in _TOP and not isinstance(f.default, type(MISSING))},
     **{f"{role}_{f.name}": f.default for role in ROLES for f in fields(SideRecord)}, "build": UNRECORDED}
+# A side's column renamed since, and the name it had: a table without the new one kept its values under the old (a
+# side's turns that missed the deadline were its "timeouts", a name now of the calls that took too long).
+_RENAMED = {f"{role}_{new}": f"{role}_{old}" for role in ROLES for new, old in (("late_turns", "timeouts"),)}
+_REUSED = {old: new for new, old in _RENAMED.items()}  # an old name that a new column took
 _SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS matches (
     {", ".join(f"{c} {_SQL_TYPES[kind]}{'' if null else ' NOT NULL'}" for c, (kind, null) in _COLUMN_KINDS.items())},
@@ -468,8 +476,8 @@ def _migrate(db: sqlite3.Connection, version: int) -> None:
     as begun when each was written. Schemas 1 and 2 kept no setups (a model's is 'unrecorded', so
     no new match is taken for one of them), no repeats, and of the record only the tokens,
     fallbacks and replacements: a match is judged valid or void from those, by today's rule. From schema 3
-    on, every column it kept is carried over as it was, and a column added since holds its default (a
-    game's digest: unknown)."""
+    on, every column it kept is carried over as it was (a renamed one under its new name: _RENAMED), and a
+    column added since holds its default (a game's digest, what a model was sent: unknown)."""
     have = _columns(db)
     if have is None or (version >= SCHEMA_VERSION and have == set(COLUMNS)):
         db.execute(_SCHEMA)
@@ -485,13 +493,23 @@ def _migrate(db: sqlite3.Connection, version: int) -> None:
     for cells in db.execute(f"SELECT {', '.join(old)} FROM matches_old ORDER BY rowid").fetchall():
         was = dict(zip(old, cells, strict=True))
         try:
-            values = row_values(_old_row(was)) if version < 3 else tuple(was.get(c, _DEFAULTS.get(c)) for c in COLUMNS)
+            values = row_values(_old_row(was)) if version < 3 else tuple(_carried(was, c) for c in COLUMNS)
         except (TypeError, ValueError):  # a damaged row is carried over as it is, and reported when read
             values = tuple(was.get(column) for column in COLUMNS)
         db.execute(f"INSERT OR IGNORE INTO matches ({', '.join(COLUMNS)}) VALUES ({', '.join('?' * len(COLUMNS))})",
                    values)
     db.execute("DROP TABLE matches_old")
     db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+
+def _carried(was: dict[str, Any], column: str) -> Any:
+    """``column``'s value in a row of schema 3 or later (``was``: its columns): as kept, under its old name
+    when it was renamed since, else its default."""
+    if column in _RENAMED and column not in was:  # kept under its old name
+        return was.get(_RENAMED[column], _DEFAULTS.get(column))
+    if column in _REUSED and _REUSED[column] not in was:  # its values are the new name's: this one is a new column
+        return _DEFAULTS.get(column)
+    return was.get(column, _DEFAULTS.get(column))
 
 
 def _old_row(was: dict[str, Any]) -> MatchRow:

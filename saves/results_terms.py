@@ -6,28 +6,43 @@ results_db.py re-exports them."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 from dataclasses import dataclass
+from typing import Any
 
 NOBODY = "none"  # the learned of a match where neither side learned from the experience log
 FALLBACK_SHARE_ALLOWED = 0.10  # a model whose turns were played by the fallback more often did not play the match
 ROLE_WORDS = {"user": "user", "minotaur": "Minotaur"}  # as a sentence names them
+SETUP_CHARS = 12  # a setup's fingerprint: 48 bits of a SHA-256, enough to tell a run's contestants apart
+
+
+def fingerprint(value: Any) -> str:
+    """A short fingerprint of ``value`` (JSON, its keys sorted): a contestant's setup, asked or sent."""
+    text = json.dumps(value, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:SETUP_CHARS]
 
 
 @dataclass(frozen=True)
 class SideRecord:
-    """How one side played a match: what its contestant is, and what became of its answers."""
+    """How one side played a match: what its contestant is, what its model was sent, and what became
+    of its answers. A model's calls add up: calls = answered + invalid + provider_errors + timeouts."""
 
-    settings: str = "{}"  # a model's provider, model, endpoint (no key, no password) and sampling settings, as JSON
+    settings: str = "{}"  # a model's provider, model, endpoint (no key, no password) and sampling settings as its
+    # contestant asks for them, as JSON: what the match's key is made from
     decisions: int = 0  # turns it was asked for
     fallbacks: int = 0  # turns played by the fallback instead of its answer
-    invalid: int = 0  # answers that held no valid action
-    provider_errors: int = 0  # calls that failed for good (after retries)
+    invalid: int = 0  # model calls whose reply held nothing usable (a rule agent's: actions that are no command)
+    provider_errors: int = 0  # model calls that failed for good other than by time (after retries)
     refused: int = 0  # actions the game refused (ERROR)
     exceptions: int = 0
-    timeouts: int = 0  # turns whose answer missed the match's deadline
+    timeouts: int = 0  # model calls that failed because they took too long
+    late_turns: int = 0  # turns whose answer missed the match's deadline
     calls: int = 0  # model calls: plan, decisions, lesson; not the built-in agent's turns after a replacement
-    answered: int = 0  # calls that came back with a reply (usable or not)
-    call_s: float = 0.0  # the time those calls took
+    plan_calls: int = 0  # of the calls, the opening plan's
+    lesson_calls: int = 0  # of the calls, the lesson's after the game
+    answered: int = 0  # calls whose reply was usable
+    answer_s: float = 0.0  # the time the answered calls took (not a quota's or the pace's hold)
     quota_waits: int = 0  # waits for a quota or the pace
     quota_wait_s: float = 0.0
     tokens_in: int = 0
@@ -35,6 +50,9 @@ class SideRecord:
     reasoning_tokens: int = 0  # of tokens_out: thinking the model did before answering
     replaced: bool = False  # its model kept failing and the built-in agent took over
     last_error: str | None = None  # the last provider error, one redacted line
+    sent: str = "{}"  # what its model was sent, as JSON: prompt_version, requests (each distinct request of the calls
+    # the API answered: parameters, output mode, where the system text went, and how many calls), model_versions
+    # (the models the API says answered), dropped (the asked settings left out: why); {} for a rule agent
 
     @property
     def model(self) -> bool:
@@ -43,7 +61,33 @@ class SideRecord:
 
     @property
     def mean_call_s(self) -> float:
-        return self.call_s / self.calls if self.calls else 0.0
+        """The mean time of an answered call."""
+        return self.answer_s / self.answered if self.answered else 0.0
+
+    @property
+    def sent_record(self) -> dict[str, Any]:
+        """``sent`` read ({} when it is none, or not an object)."""
+        return _object(self.sent)
+
+    @property
+    def dropped(self) -> dict[str, str]:
+        """The asked settings its model's requests left out, and why ({"temperature": "refused by the server"})."""
+        found = self.sent_record.get("dropped")
+        return {str(k): str(v) for k, v in found.items()} if isinstance(found, dict) else {}
+
+    @property
+    def sent_setup(self) -> str:
+        """A short fingerprint of what its model was sent, as ``setup`` is of what it was asked for: the
+        provider, the public endpoint and each distinct request (the parameters with the model's name as
+        sent, the output mode, where the system text went), never the asked settings; two sides with one
+        played on byte-identical requests. "" for a rule agent, or a model the API never answered."""
+        requests = self.sent_record.get("requests")
+        if not isinstance(requests, list) or not requests:
+            return ""
+        asked = _object(self.settings)
+        kinds = sorted(({k: v for k, v in r.items() if k != "calls"} for r in requests if isinstance(r, dict)),
+                       key=lambda kind: json.dumps(kind, sort_keys=True))  # in one order, however they came
+        return fingerprint({"provider": asked.get("provider"), "endpoint": asked.get("endpoint"), "requests": kinds})
 
     def void_reason(self, role: str) -> str | None:
         """Why this side's model did not play the match, or None if it did. A rule agent's answers the
@@ -56,8 +100,18 @@ class SideRecord:
             return None
         if self.replaced:
             return (f"the {ROLE_WORDS[role]}'s model was replaced by the built-in agent after failing in a row "
-                    f"({self.provider_errors} provider errors, {self.invalid} answers without an action)")
+                    f"({self.provider_errors} provider errors, {self.timeouts} timeouts, "
+                    f"{self.invalid} answers without an action)")
         if self.decisions and self.fallbacks > FALLBACK_SHARE_ALLOWED * self.decisions:
             return (f"{self.fallbacks} of the {ROLE_WORDS[role]}'s {self.decisions} turns were played by the fallback "
                     f"(more than {FALLBACK_SHARE_ALLOWED:.0%})")
         return None
+
+
+def _object(text: str) -> dict[str, Any]:
+    """``text`` as a JSON object ({} when it is not one: a row of an older schema, a damaged one)."""
+    try:
+        found = json.loads(text)
+    except (ValueError, RecursionError):
+        return {}
+    return found if isinstance(found, dict) else {}

@@ -35,8 +35,9 @@ if TYPE_CHECKING:
     from ..match.schedule import Progress
 
 OUTCOMES = ("ESCAPED", "DEATH", "TIMEOUT")
-PER_SIDE = ("fallbacks", "errors", "invalid", "provider_errors", "exceptions", "timeouts", "calls", "call_s",
-            "tokens_in", "tokens_out", "reasoning_tokens", "quota_waits", "quota_wait_s")  # summed
+PER_SIDE = ("fallbacks", "errors", "invalid", "provider_errors", "exceptions", "timeouts", "late_turns", "calls",
+            "plan_calls", "lesson_calls", "answered", "answer_s", "tokens_in", "tokens_out", "reasoning_tokens",
+            "quota_waits", "quota_wait_s")  # summed
 # Called with a match's seed; must be picklable (a module-level function or a
 # class) when jobs > 1, since the recorder is made in the worker that plays.
 RecorderFactory = Callable[[int], Recorder | None]
@@ -166,10 +167,17 @@ class ArenaSummary:
                 for side in ("user", "minotaur")}
 
     def mean_latency_s(self) -> dict[str, float]:
-        """Each side's mean time per decision (an LLM side's is its calls' latency)."""
-        decisions = self.per_side("decisions")
-        return {side: sum(getattr(r, side).think_s for r in self.results) / decisions[side]
-                if decisions[side] else 0.0 for side in ("user", "minotaur")}
+        """Each side's mean time per decision; an LLM side's is its answered calls' latency (neither the
+        built-in agent's turns after a replacement, nor a call that failed, nor a quota's hold)."""
+        return {side: self._latency_s(side) for side in ("user", "minotaur")}
+
+    def _latency_s(self, side: str) -> float:
+        stats = [getattr(r, side) for r in self.results]
+        if any(s.calls for s in stats):  # a model's
+            answered = sum(s.answered for s in stats)
+            return sum(s.answer_s for s in stats) / answered if answered else 0.0
+        decisions = sum(s.decisions for s in stats)
+        return sum(s.think_s for s in stats) / decisions if decisions else 0.0
 
     @property
     def replaced(self) -> dict[str, int]:

@@ -17,8 +17,6 @@ temperature, is another contestant."""
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
 from dataclasses import dataclass
 from functools import cached_property
@@ -40,6 +38,7 @@ from labyrinth.saves.config import (
     validated,
 )
 from labyrinth.saves.providers import PROVIDERS
+from labyrinth.saves.results_terms import fingerprint
 
 from .providers.base import REPLY_TOKENS
 from .providers.retry import QUOTA_WAIT_S
@@ -47,7 +46,6 @@ from .providers.secrets import redact, remember, remember_url
 
 DEFAULT_TEMPERATURE = 0.7  # what a model is asked with unless its contestant says otherwise
 URL_SHOWN_CHARS = 120  # the most of a bad URL a message quotes
-SETUP_CHARS = 12  # a setup's fingerprint: 48 bits of a SHA-256, enough to tell a run's contestants apart
 
 
 class Secret:
@@ -122,8 +120,7 @@ class ProviderSettings:
     @cached_property
     def setup(self) -> str:
         """A short fingerprint of ``public()``: two contestants with the same one play alike."""
-        text = json.dumps(self.public(), sort_keys=True, separators=(",", ":"))
-        return hashlib.sha256(text.encode()).hexdigest()[:SETUP_CHARS]
+        return fingerprint(self.public())
 
     @property
     def configured(self) -> bool:
@@ -168,6 +165,25 @@ def provider_settings(provider: str, flags: dict[str, Any] | None = None, enviro
         raise ConfigError(f"the {provider} model from {_where(source)} {problem}")
     return ProviderSettings(provider, str(model), base_url, key, float(timeout_s), key_source,
                             None if rpm is None else float(rpm), hold_s=hold_s)
+
+
+def remember_keys(environ: dict[str, str] | None = None, config: dict[str, Any] | None = None) -> None:
+    """Every key and endpoint password the environment and the config file hold (each provider's, each
+    contestant's), redacted from now on in this process: the last guard of text shown by a command that
+    makes no model (a replay's transcript). A config file that cannot be read holds none."""
+    env = os.environ if environ is None else environ
+    try:
+        tables = read_config() if config is None else validated(config)
+    except ConfigError:
+        tables = {}
+    for name, row in PROVIDERS.items():
+        table = tables.get(name, {})
+        remember(*(env.get(variable) for variable in row.key_variables), table.get("api_key"))
+        for url in (env.get(row.url_variable), table.get("base_url")):
+            remember_url(url)
+    for table in tables.get("contestants", {}).values():
+        remember(table.get("api_key"), env.get(table.get("api_key_env") or ""))
+        remember_url(table.get("base_url"))
 
 
 def checked_url(provider: str, url: str, where: str) -> str:

@@ -19,7 +19,12 @@ not a failure.
 What a model wrote is kept only in part (NOTE_CHARS, ANSWER_KEPT_CHARS): a model
 that writes a megabyte of reasoning cannot grow the next prompts or the replay,
 and every prompt fits the context whatever is kept. Every call (plan, decision,
-lesson) is counted in the side's stats it was given (count_calls_in).
+lesson) is counted in the side's stats it was given (count_calls_in), in exactly one of
+its outcomes (side.CALL_OUTCOMES): answered (a usable reply: a decision whose action the
+game can take as a command, a plan, a lesson that parsed), invalid (a reply that held
+nothing usable), a provider error or a timeout (a call that failed for good); with what
+it sent (the reply's Sent) and the model the API says answered. Each exchange kept for
+the trajectory (a plan's, a decision's) says the same.
 """
 
 from __future__ import annotations
@@ -28,10 +33,10 @@ import copy
 import json
 import time
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from labyrinth.engine.commands import shorten
+from labyrinth.engine.commands import BadInput, shorten
 from labyrinth.engine.wsap import Action, ActionResult, ActionSpace, Goal, Observation
 from labyrinth.engine.wsap.actions import GAME_NAME, NOOP
 from labyrinth.engine.wsap.roles import ROLES
@@ -54,7 +59,7 @@ from .providers.base import (
     action_response,
     estimate_tokens,
 )
-from .providers.errors import ProviderError, QuotaError
+from .providers.errors import ProviderError, QuotaError, TimedOut
 from .providers.pacing import Waiting
 from .providers.retry import patience_s
 from .wsap_messages import (
@@ -64,6 +69,10 @@ from .wsap_messages import (
     system_message,
 )
 
+# The prompt template's version, recorded with every side a model plays (its sent record): change it whenever
+# the prompts' wording or layout changes (the persona, the system message, the step, the plan's or the lesson's
+# question, the notes, what is kept of the history), so that results tell a model asked otherwise apart.
+PROMPT_VERSION = "1"
 OTHER_GAME = "a game"  # the name a game of others is given in the system message when the agent is told none
 PERSONAS = {
     "user": "You are a careful, quick-witted explorer trapped in the labyrinth. You move quietly, listen for hooves, "
@@ -107,6 +116,7 @@ class LLMAgent:
         self.replacement: ProjectAgent | None = None  # the built-in agent, once the provider has kept failing
         self.last_exchange: dict[str, Any] | None = None  # prompt, reply, tokens, latency: for the trajectory
         self.meter: SideStats | None = None  # where every call's tokens and latency are counted
+        self.usable: Callable[[Action], object] | None = None  # the game's check that an action is a command
         self._waits_counted = (0, 0.0)  # the transport's quota waits counted so far (count, seconds)
         self.description = ""
         self.action_space: ActionSpace | None = None  # from initialize
@@ -136,24 +146,30 @@ class LLMAgent:
         try:
             reply = self.transport.complete(self.system, [("user", ask)], LESSON)
         except ProviderError as exc:
-            self._count(None, time.perf_counter() - began, str(exc))
+            self._count("lesson", None, time.perf_counter() - began, _failed_as(exc), str(exc))
             return None
         except Exception as exc:  # noqa: BLE001 -- a bug, counted as the side counts one, the results still shown
             if self.meter is not None:
                 self.meter.exceptions += 1
-            self._count(None, time.perf_counter() - began, f"{type(exc).__name__}: {exc}")
+            self._count("lesson", None, time.perf_counter() - began, "provider_errors", f"{type(exc).__name__}: {exc}")
             return None
-        self._count(reply, time.perf_counter() - began)
+        seconds = time.perf_counter() - began
         try:
             text = reply.text.rsplit("</think>", 1)[-1]
-            return Lesson.model_validate_json(text[text.index("{"):text.rindex("}") + 1]).lesson.strip() or None
+            lesson = Lesson.model_validate_json(text[text.index("{"):text.rindex("}") + 1]).lesson.strip() or None
         except ValueError:  # ValidationError and a reply without an object are ValueErrors
-            return None
+            lesson = None
+        self._count("lesson", reply, seconds, "answered" if lesson else "invalid")
+        return lesson
 
-    def count_calls_in(self, stats: SideStats) -> None:
+    def count_calls_in(self, stats: SideStats, usable: Callable[[Action], object] | None = None) -> None:
         """Count every call from now on (plan, decisions, lesson) in ``stats``: the side's, so that
-        its figures hold the calls made before its first turn and after its last."""
-        self.meter = stats
+        its figures hold the calls made before its first turn and after its last. ``usable``: the
+        game's conversion of an action into its command (BadInput if it cannot be one), which tells
+        an answered decision from an invalid one as the call ends (a call that returns after its
+        turn was played without it is counted all the same)."""
+        self.meter, self.usable = stats, usable
+        stats.prompt_version = PROMPT_VERSION
 
     def learn(self, lessons: Sequence[Reflection], preset: str) -> None:
         """Lessons from earlier games, at setup only: they go into the system message (and to
@@ -201,6 +217,7 @@ class LLMAgent:
         """A copy for another game (base.fresh_copy) that shares the transport: one SDK client,
         one connection pool, one pace of calls under the provider's quota."""
         memo[id(self.transport)] = self.transport
+        memo[id(self.usable)] = self.usable  # the game's check: a function, never copied
         twin = memo[id(self)] = object.__new__(type(self))
         twin.__dict__.update(copy.deepcopy(self.__dict__, memo))
         return twin
@@ -223,14 +240,16 @@ class LLMAgent:
         try:
             reply = self.transport.complete(self.system, turns, schema)
         except ProviderError as exc:
-            self._record(turns, None, time.perf_counter() - began, error=str(exc))
+            self._record("plan", turns, None, time.perf_counter() - began, _failed_as(exc), exc)
             return []
-        self._record(turns, reply, time.perf_counter() - began)
+        seconds = time.perf_counter() - began
         try:
             text = parse_action(reply.text).reasoning or ""
         except ActionParseError:
             text = reply.text  # a plan in prose is still a plan
-        return [shorten(line.strip(" -"), NOTE_CHARS) for line in str(text).splitlines() if line.strip()][:3]
+        plan = [shorten(line.strip(" -"), NOTE_CHARS) for line in str(text).splitlines() if line.strip()][:3]
+        self._record("plan", turns, reply, seconds, "answered" if plan else "invalid")
+        return plan
 
     def decide(self, observation: Observation) -> Action:
         """The model's action; the seed's noop, saying why (and kept in ``failure``), when its
@@ -244,18 +263,20 @@ class LLMAgent:
         try:
             reply = self.transport.complete(self.system, turns, self._initialized()[1])
         except ProviderError as exc:
-            self._record(turns, None, time.perf_counter() - began, error=str(exc))
+            self._record("decision", turns, None, time.perf_counter() - began, _failed_as(exc), exc)
             if not isinstance(exc, QuotaError):  # a quota is the account's limit, not the model failing
                 self._failed(observation)
             return self._fall_back(exc)
-        self._record(turns, reply, time.perf_counter() - began)
+        seconds = time.perf_counter() - began
         self.history.append(("user", prompt))
         self.history.append(("assistant", shorten(reply.text, ANSWER_KEPT_CHARS)))
         try:
             action = self._action(reply)
         except InvalidAnswer as exc:
+            self._record("decision", turns, reply, seconds, "invalid")
             self._failed(observation)
             return self._fall_back(exc)
+        self._record("decision", turns, reply, seconds, "answered" if self._usable(action) else "invalid")
         self.failures = 0
         if action.reasoning:
             self.notes.append(shorten(action.reasoning, NOTE_CHARS))
@@ -324,25 +345,41 @@ class LLMAgent:
             turns = [(role, _tail(text, int(max(budget, 0) * CHARS_PER_TOKEN)))]
         return turns
 
-    def _record(self, turns: list[tuple[str, str]], reply: Reply | None, seconds: float,
-                error: str | None = None) -> None:
+    def _usable(self, action: Action) -> bool:
+        """Whether the game can take ``action`` as its command (always, told no check)."""
+        if self.usable is None:
+            return True
+        try:
+            self.usable(action)
+        except BadInput:
+            return False
+        return True
+
+    def _record(self, kind: str, turns: list[tuple[str, str]], reply: Reply | None, seconds: float, outcome: str,
+                error: ProviderError | None = None) -> None:
         """The exchange for the trajectory (its reply cut to ANSWER_KEPT_CHARS, with the API's
-        reason when the answer was stopped or withheld), and the call counted."""
+        reason when the answer was stopped or withheld, what the request sent and the model that
+        answered), and the call counted with its ``outcome`` (side.CALL_OUTCOMES; ``error``: what a
+        failed call raised)."""
+        sent = reply.sent if reply is not None else getattr(error, "sent", None)
         self.last_exchange = {
             "prompt_tokens_estimate": estimate_tokens(self.system) + sum(estimate_tokens(t) for _, t in turns),
             "prompt": turns[-1][1], "reply": None if reply is None else shorten(reply.text, ANSWER_KEPT_CHARS),
             "tokens_in": None if reply is None else reply.tokens_in,
             "tokens_out": None if reply is None else reply.tokens_out,
-            "latency_s": round(seconds, 4), "error": error,
+            "latency_s": round(seconds, 4), "error": None if error is None else str(error), "outcome": outcome,
+            **({"sent": sent.to_dict()} if sent is not None else {}),
+            **({"model_version": reply.model_version} if reply is not None and reply.model_version else {}),
         }
         if reply is not None and (reply.cut_short or reply.blocked):
             self.last_exchange.update(finish_reason=reply.finish_reason, blocked=reply.blocked)
         if reply is not None and reply.reasoning_tokens:
             self.last_exchange["reasoning_tokens"] = reply.reasoning_tokens
-        self._count(reply, seconds, error)
+        self._count(kind, reply, seconds, outcome, None if error is None else str(error))
 
-    def _count(self, reply: Reply | None, seconds: float, error: str | None = None) -> None:
-        """One call's tokens (from the API's usage fields), latency and quota waits, in the side's stats.
+    def _count(self, kind: str, reply: Reply | None, seconds: float, outcome: str, error: str | None = None) -> None:
+        """One call of ``kind`` (plan, decision, lesson) with its ``outcome`` (side.CALL_OUTCOMES), its
+        tokens (from the API's usage fields), latency, quota waits and what it sent, in the side's stats.
         The time a quota or the pace held the call is a wait, not the model's latency."""
         calls = getattr(self.transport, "calls", None)  # the transport's Caller, which counts its quota waits
         waits, waited_s = getattr(calls, "waits", 0), getattr(calls, "waited_s", 0.0)
@@ -352,13 +389,12 @@ class LLMAgent:
             return
         self.meter.quota_waits += new_waits
         self.meter.quota_wait_s += new_waited_s
-        self.meter.calls += 1
-        self.meter.call_s += max(0.0, seconds - new_waited_s)
+        self.meter.count_call(kind, outcome, max(0.0, seconds - new_waited_s))
         if reply is not None:
-            self.meter.answered += 1
             self.meter.tokens_in += reply.tokens_in or 0
             self.meter.tokens_out += reply.tokens_out or 0
             self.meter.reasoning_tokens += reply.reasoning_tokens or 0
+            self.meter.count_sent(reply.sent.to_dict() if reply.sent else None, reply.model_version)
         elif error:
             self.meter.last_error = shorten(error, NOTE_CHARS)
 
@@ -369,6 +405,12 @@ class LLMAgent:
         if self.action_space is not None:
             replacement.initialize(self.description, self.action_space)
         self.name = f"{self.own_name} (replaced by builtin)"
+
+
+def _failed_as(error: ProviderError) -> str:
+    """The outcome a call that failed with ``error`` counts as: a timeout, or a provider error (a quota
+    too long to wait included)."""
+    return "timeouts" if isinstance(error, TimedOut) else "provider_errors"
 
 
 def _tail(text: str, chars: int) -> str:

@@ -143,6 +143,11 @@ class Match:
         return {role: side.plan for role, side in self.sides.items()}
 
     @property
+    def plan_exchanges(self) -> dict[str, dict[str, Any]]:
+        """Each LLM agent's opening plan as asked and answered (prompt, reply, what was sent...), by role."""
+        return {role: side.plan_exchange for role, side in self.sides.items() if side.plan_exchange}
+
+    @property
     def blocking(self) -> bool:
         """An asked agent may wait on the outside world: a live front asks off its own thread."""
         return self._threaded
@@ -237,7 +242,7 @@ class Match:
                 answers[role] = _awaited(future, turn.deadline, _held_since(side.agent, held[role]))
                 self._busy.pop(role, None)
             except TimeoutError:  # concurrent.futures' own, since Python 3.11
-                side.stats.timeouts += 1
+                side.stats.late_turns += 1  # the turn's, not a call's: the call is counted when it returns
                 self._busy[role] = future
                 answers[role] = (None, f"no answer within {self.timeout_s:g} s")
         self._keep_exchanges(turn, {role: sides[role] for role in asked if role not in self._busy})

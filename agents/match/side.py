@@ -8,8 +8,9 @@ a pipe, a WSAP caller: its input is pushed).
 
 from __future__ import annotations
 
+import json
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from labyrinth.engine import MinotaurDecision, UserInput
@@ -22,26 +23,36 @@ from labyrinth.engine.wsap.roles import ROLES
 from labyrinth.saves.results_terms import SideRecord
 
 from ..base import Agent, RuleAgent
-from ..llm.providers.errors import ProviderError, QuotaError
+from ..llm.providers.errors import QuotaError
 
 ERROR_STREAK = 3  # the user's ERRORs in a row before it is given LOOK
+# What became of a model call: each lands in exactly one, so calls = answered + invalid + provider_errors + timeouts.
+CALL_OUTCOMES = ("answered", "invalid", "provider_errors", "timeouts")
+CALL_KINDS = ("plan", "decision", "lesson")
 
 
 @dataclass
 class SideStats:
-    """How one side's answers went over a match."""
+    """How one side's answers went over a match. A model's calls (the plan, every decision, a
+    refused user's re-asks included, the lesson after the game) each land in one of CALL_OUTCOMES;
+    a rule agent makes none (its answers the game cannot take are its ``invalid``)."""
 
     decisions: int = 0
     fallbacks: int = 0  # turns played by the fallback instead of the agent
-    invalid: int = 0  # answers that were not a valid action
+    invalid: int = 0  # model calls whose reply held nothing usable (no action, blocked, cut off, a lesson that did
+    # not parse, an action the game cannot take as a command); a rule agent's: its actions that are no command
     exceptions: int = 0  # decide() or reflect() raised
-    provider_errors: int = 0  # an LLM call that failed for good (after retries): timeout, refused, 429, 5xx
-    timeouts: int = 0  # turns whose answer missed the match's deadline (a model call that timed out is a provider error)
+    provider_errors: int = 0  # model calls that failed for good other than by time (HTTP errors, unreachable, a body
+    # not the API's, a quota too long to wait)
+    timeouts: int = 0  # model calls that failed because they took too long
+    late_turns: int = 0  # turns whose answer missed the match's deadline (the late call counts when it returns)
     errors: int = 0  # valid commands the game answered with ERROR
     think_s: float = 0.0  # time spent in decide()
     calls: int = 0  # an LLM agent's model calls: every decision's, the plan's and the lesson's
-    answered: int = 0  # of those, the calls that came back with a reply (usable or not)
-    call_s: float = 0.0  # the time those calls took
+    plan_calls: int = 0  # of those, the opening plan's
+    lesson_calls: int = 0  # and the lesson's after the game
+    answered: int = 0  # of those, the calls whose reply was usable
+    answer_s: float = 0.0  # the time the answered calls took (never the time a quota or the pace held them)
     quota_waits: int = 0  # waits for a quota's end or the pace before a call could start
     quota_wait_s: float = 0.0
     tokens_in: int = 0  # from the LLM API's usage fields, when there are any, for all those calls
@@ -49,13 +60,59 @@ class SideStats:
     reasoning_tokens: int = 0  # of tokens_out, those spent thinking before the answer
     replaced: bool = False  # the agent's provider kept failing and the built-in agent took over
     last_error: str | None = None  # the last call's failure, one line (never a key)
+    prompt_version: str = ""  # the model's prompt template (llm_agent.PROMPT_VERSION); "" for a rule agent
+    sent: list[dict[str, Any]] = field(default_factory=list)  # each distinct request of the calls the API answered
+    # (base.Sent.to_dict without its dropped: parameters, output mode, where the system text went), with its "calls"
+    model_versions: list[str] = field(default_factory=list)  # the models the API says answered, as first seen
+    dropped: dict[str, str] = field(default_factory=dict)  # the contestant's settings those requests left out: why
+
+    def count_call(self, kind: str, outcome: str, seconds: float) -> None:
+        """One model call of ``kind`` (CALL_KINDS) that ended with ``outcome`` (CALL_OUTCOMES); ``seconds``:
+        the model's time, counted for an answered call only."""
+        if kind not in CALL_KINDS or outcome not in CALL_OUTCOMES:
+            raise ValueError(f"no call of kind {kind!r} ending {outcome!r}")
+        self.calls += 1
+        self.plan_calls += kind == "plan"
+        self.lesson_calls += kind == "lesson"
+        setattr(self, outcome, getattr(self, outcome) + 1)
+        if outcome == "answered":
+            self.answer_s += seconds
+
+    def count_sent(self, sent: dict[str, Any] | None, model_version: str | None) -> None:
+        """What a call the API answered sent (base.Sent.to_dict) and the model it says answered: each distinct
+        request kept once with how many calls sent it, the settings left out with their reason."""
+        if sent is not None:
+            request = {key: value for key, value in sent.items() if key != "dropped"}
+            same = next((known for known in self.sent if {k: v for k, v in known.items() if k != "calls"} == request),
+                        None)
+            if same is None:
+                self.sent.append({**request, "calls": 1})
+            else:
+                same["calls"] += 1
+            for setting, why in sent.get("dropped", {}).items():
+                self.dropped.setdefault(setting, why)
+        if model_version is not None and model_version not in self.model_versions:
+            self.model_versions.append(model_version)
+
+    def sent_record(self) -> str:
+        """What this side's model was sent, as a results row keeps it (JSON; {} for a rule agent): the prompt's
+        version, each distinct request, the models that answered, the settings left out."""
+        if not self.prompt_version:
+            return "{}"
+        return json.dumps({"prompt_version": self.prompt_version, "requests": self.sent,
+                           "model_versions": self.model_versions, "dropped": self.dropped}, sort_keys=True)
 
     def record(self, settings: str = "{}") -> SideRecord:
-        """These counts as a results row keeps them; ``settings``: the model's, as JSON ({} for a rule agent)."""
-        return SideRecord(settings, self.decisions, self.fallbacks, self.invalid, self.provider_errors, self.errors,
-                          self.exceptions, self.timeouts, self.calls, self.answered, round(self.call_s, 4),
-                          self.quota_waits, round(self.quota_wait_s, 3), self.tokens_in, self.tokens_out,
-                          self.reasoning_tokens, self.replaced, self.last_error)
+        """These counts as a results row keeps them; ``settings``: the model's as asked, as JSON ({} for a
+        rule agent)."""
+        return SideRecord(settings, decisions=self.decisions, fallbacks=self.fallbacks, invalid=self.invalid,
+                          provider_errors=self.provider_errors, refused=self.errors, exceptions=self.exceptions,
+                          timeouts=self.timeouts, late_turns=self.late_turns, calls=self.calls,
+                          plan_calls=self.plan_calls, lesson_calls=self.lesson_calls, answered=self.answered,
+                          answer_s=round(self.answer_s, 4), quota_waits=self.quota_waits,
+                          quota_wait_s=round(self.quota_wait_s, 3), tokens_in=self.tokens_in,
+                          tokens_out=self.tokens_out, reasoning_tokens=self.reasoning_tokens, replaced=self.replaced,
+                          last_error=self.last_error, sent=self.sent_record())
 
 
 class MatchStopped(Exception):
@@ -83,17 +140,25 @@ class Side:
         self.error_streak = 0
         self.last_action: Action | None = None  # the agent's last answer, reasoning and all (for displays)
         self.exchange: dict[str, Any] | None = None  # an LLM agent's last prompt and reply (for the trajectory)
+        self.plan_exchange: dict[str, Any] | None = None  # an LLM agent's opening plan's prompt and reply
         self.observation = self.perception.observe(opening)
         if hasattr(agent, "seated"):  # the game's difficulty, which a rule agent (or its stand-in) plays by
             agent.seated(opening.state.difficulty)
-        if hasattr(agent, "count_calls_in"):  # an LLM agent counts its calls' tokens and time here
-            agent.count_calls_in(self.stats)
+        # An LLM agent counts its calls here, each with its outcome as the call ends: its check of an action is
+        # the game's own conversion into a command.
+        exchanging: Any = agent
+        self.counts_calls = hasattr(agent, "count_calls_in")
+        if self.counts_calls:
+            exchanging.count_calls_in(self.stats, self.knowledge.to_engine)
         try:
             agent.initialize(self.knowledge.description, self.knowledge.actions)
+            if getattr(exchanging, "last_exchange", None) is not None:
+                exchanging.last_exchange = None
             self.plan = list(agent.plan(self.observation.current_goals))
         except Exception as exc:  # an agent's failure is a value, never a crash: it is counted
             self.stats.exceptions += 1
             self.plan = [f"(no plan: {type(exc).__name__}: {exc})"]
+        self.plan_exchange = getattr(exchanging, "last_exchange", None)
 
     def ask(self) -> tuple[Action | None, str | None]:
         """The agent's action for the current observation, or None and why there is none."""
@@ -114,13 +179,9 @@ class Side:
             self.stats.think_s += time.perf_counter() - began
             self._account()
         failure = getattr(self.agent, "failure", None)  # an LLM agent that answered noop for its model says why
-        if failure is not None:
+        if failure is not None:  # the agent counted the call's outcome (count_calls_in)
             if isinstance(failure, QuotaError) and self.quota_stops:
                 raise MatchStopped(f"the {self.role}'s model: {failure}", failure.wait_s)
-            if isinstance(failure, ProviderError):
-                self.stats.provider_errors += 1
-            else:
-                self.stats.invalid += 1
             return None, str(failure)
         if not isinstance(action, Action):
             return None, f"the agent answered {type(action).__name__}, not an Action"
@@ -139,7 +200,8 @@ class Side:
             try:
                 return self.knowledge.to_engine(action), None
             except BadInput as exc:
-                self.stats.invalid += 1
+                if not self.counts_calls:  # a model's call was counted invalid as it ended (count_calls_in)
+                    self.stats.invalid += 1
                 why = str(exc)
         self.stats.fallbacks += 1
         return self.knowledge.fallback, why

@@ -1,19 +1,23 @@
-"""`labyrinth replay FILE [--verify | --summary]`: a recorded match as readable text, proof that
-re-running its inputs gives the same game, or the game's story (story.py).
+"""`labyrinth replay FILE [--verify | --summary | --transcript]`: a recorded match as readable
+text, proof that re-running its inputs gives the same game, the game's story (story.py), or
+every prompt and reply of its models as JSON lines (replays.transcript).
 
 Exit status: 0 shown or verified, 1 the re-run differs, 2 not a readable replay.
 
 Every string from the file (its name, agents, times, lessons, fallback reasons, what a
 message quotes of it) is printed through ``printable``: a replay cannot send the terminal
-an escape sequence or reorder a line with a bidi override.
+an escape sequence or reorder a line with a bidi override. A transcript is JSON, whose
+escapes (ASCII only) do the same; and every key this process knows of (the environment's,
+the config file's) is redacted from it, though a replay should hold none.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from labyrinth.engine import MinotaurDecision, UserInput
 
@@ -36,11 +40,18 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     how.add_argument("--summary", action="store_true",
                      help="the game's story: outcome, figures, the explored map of each level, the last messages "
                           "(what the game-over screen saves next to the replay)")
-    parsed_by(replay, lambda args: show(args.file, args.verify, sys.stdout, summary=args.summary))
+    how.add_argument("--transcript", action="store_true",
+                     help="every prompt and reply of its models as JSON lines, in order: each model's system "
+                          "text, its opening plan, every turn's calls (re-asks included), each with role, turn, "
+                          "kind, prompt, reply, parameters sent, output mode, model version, tokens, latency "
+                          "and error; keys redacted")
+    parsed_by(replay, lambda args: show(args.file, args.verify, sys.stdout, summary=args.summary,
+                                        transcript=args.transcript))
 
 
-def show(path: Path, verify: bool, out: TextIO, summary: bool = False) -> int:
-    """The replay at ``path`` written to ``out``: as text, verified, or as its story; the exit status."""
+def show(path: Path, verify: bool, out: TextIO, summary: bool = False, transcript: bool = False) -> int:
+    """The replay at ``path`` written to ``out``: as text, verified, as its story or its transcript;
+    the exit status."""
     from labyrinth.saves.replays import ReplayError, first_mismatch, read_replay  # loaded for a replay (start-up)
 
     try:
@@ -54,6 +65,9 @@ def show(path: Path, verify: bool, out: TextIO, summary: bool = False) -> int:
         from ..story import story  # it plays the game back: the agents' modules are loaded only for it
 
         out.write(story(recorded))
+        return 0
+    if transcript:
+        write_transcript(recorded, out)
         return 0
     if not verify:
         write_summary(recorded, out)
@@ -85,6 +99,28 @@ def write_summary(recorded: Replay, out: TextIO) -> None:
     minotaur_fallbacks = sum(t.minotaur_fallback is not None for t in turns)
     out.write(f"  fallbacks: user {user_fallbacks}, Minotaur {minotaur_fallbacks}\n")
     out.writelines(_turn_line(turn) + "\n" for turn in turns)
+
+
+def write_transcript(recorded: Replay, out: TextIO) -> None:
+    """The replay's prompts and replies as JSON lines (replays.transcript), every known key redacted."""
+    from labyrinth.agents.llm.config import remember_keys
+    from labyrinth.saves.replays import transcript
+
+    remember_keys()
+    out.writelines(json.dumps(_redacted(said)) + "\n" for said in transcript(recorded))
+
+
+def _redacted(value: Any) -> Any:
+    """``value`` (JSON) with every key and URL password in its texts redacted."""
+    from labyrinth.agents.llm.providers.secrets import redact
+
+    if isinstance(value, str):
+        return redact(value)
+    if isinstance(value, dict):
+        return {_redacted(key): _redacted(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_redacted(item) for item in value]
+    return value
 
 
 def _limit(max_turns: int | None) -> str:

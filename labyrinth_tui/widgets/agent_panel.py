@@ -64,8 +64,9 @@ class AgentPanel(Static):
             stats = side.stats
             text.append(f"fallbacks {stats.fallbacks}, errors {stats.errors}", style="dim")
             if side.agent.blocking and stats.decisions:
+                mean_s = stats.answer_s / stats.answered if stats.answered else 0.0  # its answered calls' time
                 text.append(f"\ninvalid {stats.invalid}, provider errors {stats.provider_errors}, "
-                            f"tokens {stats.tokens_in:,}/{stats.tokens_out:,}, "
-                            f"{stats.think_s / stats.decisions:.1f} s a call", style="dim")
+                            f"timeouts {stats.timeouts}, tokens {stats.tokens_in:,}/{stats.tokens_out:,}, "
+                            f"{mean_s:.1f} s an answer", style="dim")
             text.append("\n\n")
         self.update(text)

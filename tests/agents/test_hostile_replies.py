@@ -119,12 +119,13 @@ def test_every_kind_of_call_counts_an_unreadable_reply_as_a_provider_error(provi
         agent = LLMAgent("minotaur", transport(provider, stub.url), 1)
         match = Match(make_agent("user", "builtin", 1), agent, seed=1, preset="tiny", max_turns=3)
         result = match.play()
-        assert match.stats["minotaur"].provider_errors == 3 and result.minotaur.exceptions == 0  # the turns
+        assert match.stats["minotaur"].provider_errors == 1 + 3 and result.minotaur.exceptions == 0  # plan, turns
         assert agent.lesson("You lost.") is None  # the lesson: no crash, no lesson
     finally:
         stub.close()
     stats = match.stats["minotaur"]
     assert stats.calls == 5 and stats.answered == 0 and stats.exceptions == 0  # the plan, 3 turns, the lesson
+    assert (stats.provider_errors, stats.plan_calls, stats.lesson_calls) == (5, 1, 1)
     assert re.search("could not read: RecursionError|recursion limit exceeded", stats.last_error)
 
 

@@ -56,7 +56,10 @@ def test_a_full_match_under_scheduled_faults_counts_the_right_fallbacks(provider
         result = match.play()
     stats = getattr(result, role)
     assert result.outcome in ("ESCAPED", "DEATH", "TIMEOUT") and result.turns >= 14
-    assert (stats.invalid, stats.provider_errors, stats.exceptions, stats.replaced) == (3, 2, 0, False)
+    assert (stats.invalid, stats.provider_errors, stats.timeouts, stats.exceptions, stats.replaced) == \
+        (3, 1, 1, 0, False)  # the slow reply is a timeout, the three 503s one provider error
+    assert stats.calls == stats.answered + stats.invalid + stats.provider_errors + stats.timeouts
+    assert (stats.plan_calls, stats.lesson_calls, stats.late_turns) == (1, 0, 0)
     turns = [line for line in map(json.loads, writer.path.read_text().splitlines()) if line["type"] == "turn"]
     replaced = [t["fallback"][role] for t in turns if t["fallback"][role]]
     reasons = [why for why in replaced if "ERRORs in a row" not in why]  # not the agent's fault: the game's
@@ -116,7 +119,7 @@ def test_a_provider_that_stays_down_is_replaced_by_the_builtin_agent(provider):
         url = f"http://127.0.0.1:{probe.getsockname()[1]}"
     match = llm_match(provider, "user", url, max_turns=12)
     result = match.play()
-    assert result.user.provider_errors == 5 and result.user.replaced
+    assert result.user.provider_errors == 1 + 5 and result.user.replaced  # the plan's call, then five decisions
     assert result.user_agent == f"{provider}/test-{provider}-model (replaced by builtin)"
     # The 5 failed turns were the fallback's; the 7 after were the built-in user's own, none raised.
     assert result.turns == 12 and (result.user.fallbacks, result.user.exceptions) == (5, 0)
@@ -130,9 +133,10 @@ def test_a_reply_that_is_not_the_apis_is_a_provider_error_and_leads_to_replaceme
     result = llm_match(provider, "minotaur", stub.url, max_turns=7).play()
     stats = result.minotaur
     if provider == "gemini" and isinstance(body, dict):  # read as a reply without candidates: an empty answer
-        assert (stats.invalid, stats.provider_errors, stats.replaced) == (5, 0, True)  # unusable: as bad as failing
+        assert (stats.invalid, stats.provider_errors, stats.replaced) == (1 + 5, 0, True)  # the plan's too; unusable:
+        # as bad as failing
     else:  # the SDK cannot read it (not JSON, fields missing): the provider failed
-        assert (stats.provider_errors, stats.exceptions, stats.replaced) == (5, 0, True)
+        assert (stats.provider_errors, stats.exceptions, stats.replaced) == (1 + 5, 0, True)  # the plan, 5 decisions
     assert result.minotaur_agent.endswith("(replaced by builtin)") and stats.fallbacks == 5
 
 

@@ -193,7 +193,8 @@ def test_every_call_plan_decisions_and_lesson_counts_in_the_sides_tokens():
     assert any(r.source == "model" for r in reflections)
     assert len(chats) == 1 + 5 + 1  # plan, five decisions, the lesson
     assert result.user.tokens_in == sum(estimate(json.dumps(r["body"])) for r in chats)  # the stub's usage fields
-    assert result.user.tokens_in > before and result.user.calls == 7 and result.user.call_s > 0
+    assert result.user.tokens_in > before and result.user.calls == 7 and result.user.answer_s > 0
+    assert (result.user.plan_calls, result.user.lesson_calls, result.user.answered) == (1, 1, 7)
 
 
 @pytest.mark.parametrize(("model", "listed", "present"), [("qwen3", "qwen3:latest", True),

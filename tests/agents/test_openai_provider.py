@@ -152,7 +152,7 @@ def test_an_answer_with_no_text_says_why_it_stopped_and_holds_no_action(fault, f
         match.play_turn()
         exchanges += [agent.last_exchange] if agent.last_exchange else []  # none once the builtin plays
     stats = match.stats["minotaur"]
-    assert (stats.invalid, stats.exceptions, stats.replaced) == (FAILURES_BEFORE_REPLACEMENT, 0, True)
+    assert (stats.invalid, stats.exceptions, stats.replaced) == (1 + FAILURES_BEFORE_REPLACEMENT, 0, True)  # the plan
     assert len(exchanges) == FAILURES_BEFORE_REPLACEMENT and all(e["reply"] == "" for e in exchanges)
     assert all(e.get("finish_reason") == (None if finish == "stop" else finish) for e in exchanges)
 

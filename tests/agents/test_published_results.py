@@ -288,7 +288,7 @@ def test_ctrl_c_says_each_models_health_and_leaves_no_partial_replay(monkeypatch
         run.send_signal(signal.SIGINT)
         out, err = run.communicate(timeout=60)
         assert run.returncode == 130
-        assert "stopped by Ctrl-C after" in err and "openai/a: " in err and " requests, " in err
+        assert "stopped by Ctrl-C after" in err and "openai/a: " in err and " requests (" in err
         with ResultsDB() as db:
             claimed = db._db.execute("SELECT match, replay FROM claims").fetchall()
         left = set((results_path().parent / "replays" / "tournament").glob("*.jsonl")) - \

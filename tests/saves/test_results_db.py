@@ -45,7 +45,7 @@ def test_a_model_that_did_not_play_its_turns_leaves_the_match_void(fallbacks, va
         assert judged.void == f"void: {fallbacks} of the user's 20 turns were played by the fallback (more than 10%)"
     replaced = row(user_side=SideRecord(MODEL, decisions=20, provider_errors=5, replaced=True))
     assert replaced.void == ("void: the user's model was replaced by the built-in agent after failing in a row "
-                             "(5 provider errors, 0 answers without an action)")
+                             "(5 provider errors, 0 timeouts, 0 answers without an action)")
     assert row(user_side=SideRecord("{}", decisions=20, fallbacks=20)).valid  # a rule agent's fallbacks are its play
     crashed = row(user_side=SideRecord("{}", decisions=20, fallbacks=20, exceptions=1))  # ... but not its crashes
     assert crashed.void == "void: the user's agent failed on 1 of its 20 turns, which the fallback played"
@@ -142,3 +142,23 @@ def test_a_database_of_schema_3_loads_whole_and_its_judgements_stand(tmp_path, r
     assert rows[2].void == "void: 100 of the user's 400 turns were played by the fallback (more than 10%)"
     if read_only:
         assert path.read_bytes() == before
+
+
+def test_a_sides_late_turns_kept_as_its_timeouts_before_the_rename_are_carried_over_as_late_turns(tmp_path):
+    """Before the counts of a model's calls were kept, a side's "timeouts" were its turns that missed the
+    deadline: a table without late_turns has them under that name, and its calls' timeouts are unknown (0)."""
+    import sqlite3
+
+    path = tmp_path / "results.db"
+    shutil.copyfile(FIXTURES / "results-schema3.db", path)
+    with sqlite3.connect(path) as old:
+        old.execute("UPDATE matches SET user_timeouts = 7 WHERE seed = 2")
+    old.close()
+    with ResultsDB(path) as db:
+        rows = db.matches()
+        side = rows[2].user_side
+        assert (side.late_turns, side.timeouts, side.sent, side.sent_setup) == (7, 0, "{}", "")
+        db.record(replace(rows[2], user_side=replace(side, timeouts=2, late_turns=3)), replace=True)
+    with ResultsDB(path) as db:  # once at this schema, each is kept under its own name
+        side = db.matches()[2].user_side
+        assert (side.late_turns, side.timeouts) == (3, 2)

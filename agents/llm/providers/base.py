@@ -1,15 +1,19 @@
 """What every provider transport gives the LLM agent, and the schemas it asks for.
 
 A transport sends one conversation (system text, then user/assistant turns) and
-returns the model's raw reply and the token counts from the API's usage fields. It waits out
-quotas, retries 5xx with backoff and keeps every call within one deadline (retry.py); when it
-gives up it raises ProviderError, which the agent counts, or QuotaError, which it does not.
+returns the model's raw reply and the token counts from the API's usage fields, with what went
+on the wire for it (``Sent``: the request's parameters, the output mode, the settings left out
+and why) and the model the API says answered. It waits out quotas, retries 5xx with backoff and
+keeps every call within one deadline (retry.py); when it gives up it raises ProviderError
+(TimedOut when the call took too long), which the agent counts, or QuotaError, which does not
+count towards replacing the agent.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -28,6 +32,7 @@ REPLY_TOKENS = 300  # the most a reply may take: an action and a sentence of rea
 # is some 1,200 characters, and a model's thinking is never in its text. What is cut says so.
 REPLY_CHARS = 64 * 1024
 WORD_CHARS = 64
+MODEL_CHARS = 120  # the most kept of the model id an API says answered (a gateway's path and a date fit)
 MOST_TOKENS = 2**31 - 1  # a count of tokens past any context; a larger one from an API is no count (SQLite's
 # integers hold 2**63, and a JSON number may have 4,300 digits)
 DEFAULT_EFFORT = "low"  # a thinking model's effort unless its contestant says: enough to choose one move
@@ -44,6 +49,29 @@ MODEL_EFFORT = "medium"  # the room for a model that thinks at its own default e
 
 
 @dataclass(frozen=True)
+class Sent:
+    """What one request put on the wire, as far as it makes the model answer as it does: the
+    ``parameters`` (the model's name as sent, the token budget under the name it was sent as,
+    the temperature and the thinking's settings only if sent, as the transport gave them to its
+    SDK), the ``output`` mode (the structured output asked for, after any step-down), where the
+    system text went when it was not sent as one (``system``), and which of the contestant's
+    settings the request left out, and why (``dropped``: {"temperature": "refused by the server"}).
+    Made by each transport from the request it builds, never from a second copy of its rules;
+    it holds our own settings only, never a key."""
+
+    parameters: Mapping[str, Any]
+    output: str
+    dropped: Mapping[str, str] = field(default_factory=dict)
+    system: str | None = None  # e.g. "folded into the first user message"; None: sent as the system text
+
+    def to_dict(self) -> dict[str, Any]:
+        """As a replay and a results row keep it (JSON): ``system`` and ``dropped`` only when there are."""
+        return {"parameters": dict(self.parameters), "output": self.output,
+                **({"system": self.system} if self.system else {}),
+                **({"dropped": dict(self.dropped)} if self.dropped else {})}
+
+
+@dataclass(frozen=True)
 class Reply:
     """A model's answer as it leaves the provider layer: its text never holds a secret (a model
     or gateway that echoes the prompt or the key cannot send one on) and is cut to REPLY_CHARS
@@ -57,15 +85,17 @@ class Reply:
     finish_reason: str | None = None  # the API's own word (STOP, MAX_TOKENS, SAFETY, length, ...) when it gave one
     blocked: str | None = None  # why the prompt itself was refused (Gemini's promptFeedback.blockReason)
     reasoning_tokens: int | None = None  # of tokens_out, those the model spent thinking before its answer
+    sent: Sent | None = None  # what the request that was answered put on the wire (after any refusal)
+    model_version: str | None = None  # the model the API says answered (its `model`, Gemini's modelVersion)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "text", redact(shorten(self.text, REPLY_CHARS)))
         for count in ("tokens_in", "tokens_out", "reasoning_tokens"):
             if not _plausible(getattr(self, count)):
                 object.__setattr__(self, count, None)
-        for word in ("finish_reason", "blocked"):
+        for word, chars in (("finish_reason", WORD_CHARS), ("blocked", WORD_CHARS), ("model_version", MODEL_CHARS)):
             if getattr(self, word) is not None:
-                object.__setattr__(self, word, redact(shorten(str(getattr(self, word)), WORD_CHARS)))
+                object.__setattr__(self, word, redact(shorten(str(getattr(self, word)), chars)))
 
     @property
     def cut_short(self) -> str | None:

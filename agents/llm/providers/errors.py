@@ -4,9 +4,19 @@ the transports' protocol and replies, loads only when a model plays; it re-expor
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class ProviderError(Exception):
-    """A call that failed for good (after the transport's retries); one line for logs, never a key."""
+    """A call that failed for good (after the transport's retries); one line for logs, never a key.
+    ``sent``: what the last attempt put on the wire (a base.Sent), when its transport says."""
+
+    sent: Any = None
+
+
+class TimedOut(ProviderError):
+    """A call that failed because it took too long (no complete answer within its time), not because
+    the endpoint said no: counted apart from the other provider errors."""
 
 
 class QuotaError(ProviderError):

@@ -13,7 +13,9 @@ instead (the two may not be sent together; "low"). Thinking tokens count against
 `max_output_tokens`, so the budget is the answer's plus the thinking's room; the
 API reports them apart (`thoughts_token_count`, outside `candidates_token_count`),
 so they are added to the reply's tokens out and counted as its reasoning tokens.
-A contestant's `reasoning_effort` is OpenAI's word and is not read here.
+A contestant's `reasoning_effort` is OpenAI's word and is not read here (a reply's Sent says
+so). A reply says what its request sent: the model and the config's sampling and thinking, as
+the SDK was given them, and the `modelVersion` the API says answered.
 """
 
 from __future__ import annotations
@@ -24,8 +26,9 @@ from typing import TYPE_CHECKING
 from labyrinth.engine.commands import shorten
 
 from ..config import ProviderSettings
-from .base import DEFAULT_EFFORT, THINKING_TOKENS, Reply, ResponseSchema
+from .base import DEFAULT_EFFORT, THINKING_TOKENS, Reply, ResponseSchema, Sent
 from .bounds import event_hooks
+from .errors import ProviderError
 from .pacing import SYSTEM_CLOCK, Clock, Waiting
 from .retry import Caller, Failure, http_failure, transport_failure
 
@@ -37,6 +40,9 @@ PRO_THINKING_TOKENS = 128  # the 2.5 Pro models cannot turn thinking off; 128 is
 LEVELS_FROM = 3  # the first generation that takes a thinking_level rather than a budget
 GENERATION = re.compile(r"gemini-(\d+)")
 NAME_CHARS = 80  # the most shown of the name the API gives a model
+SENT = {"temperature", "max_output_tokens", "thinking_config"}  # the config's fields a reply's Sent keeps
+OUTPUT_MODE = "response_json_schema"
+EFFORT_UNREAD = "not sent: Gemini is asked for its least thinking"  # why a contestant's effort is left out
 
 
 class GeminiTransport:
@@ -68,6 +74,8 @@ class GeminiTransport:
             system_instruction=system, response_mime_type="application/json",
             response_json_schema=schema.json, temperature=self.settings.temperature,
             max_output_tokens=self.settings.max_tokens + self.budget, thinking_config=self.thinking)
+        sent = Sent({"model": self.settings.model, **config.model_dump(mode="json", exclude_none=True, include=SENT)},
+                    OUTPUT_MODE, {"reasoning_effort": EFFORT_UNREAD} if self.settings.reasoning_effort else {})
 
         def call() -> Reply:
             r = self.client.models.generate_content(model=self.settings.model, contents=contents, config=config)
@@ -77,9 +85,14 @@ class GeminiTransport:
             answer = usage.candidates_token_count if usage else None
             return Reply(r.text or "", usage.prompt_token_count if usage else None,
                          None if answer is None and thoughts is None else (answer or 0) + (thoughts or 0),
-                         _word(first.finish_reason) if first else None, _word(blocked), reasoning_tokens=thoughts)
+                         _word(first.finish_reason) if first else None, _word(blocked), reasoning_tokens=thoughts,
+                         sent=sent, model_version=r.model_version)
 
-        return self.calls(call, self._classify)
+        try:
+            return self.calls(call, self._classify)
+        except ProviderError as failed:
+            failed.sent = sent
+            raise
 
     def _classify(self, exc: Exception) -> Failure | None:
         from google.genai import errors

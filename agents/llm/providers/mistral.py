@@ -13,7 +13,8 @@ Magistral models think before they answer, in `thinking` chunks of the content
 that are not the answer (only its text chunks are read), within the same
 max_tokens: a Magistral model, or one given an effort, gets its thinking's room
 on top. The API does not count thinking apart, so no reasoning tokens are
-reported (they are inside the tokens out).
+reported (they are inside the tokens out). A reply says what its request sent (the
+parameters beside the conversation and the format) and the `model` the API says answered.
 """
 
 from __future__ import annotations
@@ -22,10 +23,13 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from ..config import ProviderSettings
-from .base import MODEL_EFFORT, THINKING_TOKENS, Reply, ResponseSchema
+from .base import MODEL_EFFORT, THINKING_TOKENS, Reply, ResponseSchema, Sent
 from .bounds import event_hooks
+from .errors import ProviderError
 from .pacing import SYSTEM_CLOCK, Clock, Waiting
 from .retry import ERROR_CHARS, Caller, Failure, http_failure, transport_failure
+
+OUTPUT_MODE = "json_schema (strict)"
 
 if TYPE_CHECKING:  # the SDK is imported when a transport is made: `import agents` works without it
     from mistralai.client.models import (
@@ -62,21 +66,27 @@ class MistralTransport:
         effort = self.settings.reasoning_effort
         thinks = effort is not None or "magistral" in self.settings.model.lower()
         budget = self.settings.max_tokens + (THINKING_TOKENS[effort or MODEL_EFFORT] if thinks else 0)
-        extra: dict[str, Any] = {"reasoning_effort": effort} if effort else {}  # one of the config's EFFORTS
+        parameters: dict[str, Any] = {"model": self.settings.model, "temperature": self.settings.temperature,
+                                      "max_tokens": budget,
+                                      **({"reasoning_effort": effort} if effort else {})}  # one of the config's EFFORTS
+        sent = Sent(parameters, OUTPUT_MODE)
 
         def call() -> Reply:
-            r = self.client.chat.complete(model=self.settings.model, messages=messages,
-                                          response_format=response_format, temperature=self.settings.temperature,
-                                          max_tokens=budget, **extra)
+            r = self.client.chat.complete(messages=messages, response_format=response_format, **parameters)
             message = r.choices[0].message if r.choices else None
             content = message.content if message is not None else None
             if isinstance(content, list):  # chunks: keep the text ones
                 content = "".join(getattr(chunk, "text", "") for chunk in content)
             finish = r.choices[0].finish_reason if r.choices else None
             return Reply(content or "", r.usage.prompt_tokens, r.usage.completion_tokens,
-                         None if finish is None else str(getattr(finish, "value", finish)))
+                         None if finish is None else str(getattr(finish, "value", finish)), sent=sent,
+                         model_version=r.model)
 
-        return self.calls(call, self._classify)
+        try:
+            return self.calls(call, self._classify)
+        except ProviderError as failed:
+            failed.sent = sent
+            raise
 
     def _classify(self, exc: Exception) -> Failure | None:
         from mistralai.client import errors

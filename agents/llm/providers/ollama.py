@@ -11,7 +11,8 @@ contestant gives a reasoning effort: then it is Ollama's level of that name
 (minimal, which Ollama lacks, is low; none keeps it off) and `num_predict` gets
 the thinking's room on top. Ollama returns the thinking apart from the answer,
 which alone is read; its `eval_count` holds both and is not split, so no
-reasoning tokens are reported.
+reasoning tokens are reported. A reply says what its request sent (the model, its
+options and think) and the `model` the server says answered.
 """
 
 from __future__ import annotations
@@ -26,8 +27,9 @@ from ..config import ProviderSettings
 
 if TYPE_CHECKING:
     import httpx  # the SDK's HTTP library
-from .base import CONTEXT_TOKENS, THINKING_TOKENS, Reply, ResponseSchema
+from .base import CONTEXT_TOKENS, THINKING_TOKENS, Reply, ResponseSchema, Sent
 from .bounds import event_hooks
+from .errors import ProviderError
 from .pacing import SYSTEM_CLOCK, Clock, Waiting
 from .retry import Caller, Failure, ForeignReply, http_failure, transport_failure
 
@@ -36,6 +38,7 @@ OPTIONS = {"top_p": 0.9, "repeat_penalty": 1.1, "num_ctx": CONTEXT_TOKENS}  # se
 # An effort as Ollama's think.
 THINK_LEVELS: dict[str, Literal["low", "medium", "high"]] = {"minimal": "low", "low": "low", "medium": "medium",
                                                             "high": "high"}
+OUTPUT_MODE = "format: JSON schema"
 
 
 class OllamaTransport:
@@ -52,6 +55,7 @@ class OllamaTransport:
         self.think: Literal["low", "medium", "high", False] = level if level is not None else False
         room = THINKING_TOKENS[self.think] if self.think else 0
         self.options = {**OPTIONS, "temperature": settings.temperature, "num_predict": settings.max_tokens + room}
+        self.sent = Sent({"model": settings.model, "options": self.options, "think": self.think}, OUTPUT_MODE)
         self.calls = Caller("ollama", self.where, settings.timeout_s, settings.rpm, clock, settings.hold_s)
 
     @property
@@ -64,9 +68,14 @@ class OllamaTransport:
         def call() -> Reply:
             r = self.client.chat(model=self.settings.model, messages=messages, format=schema.json,
                                  options=self.options, think=self.think)
-            return Reply(r.message.content or "", r.prompt_eval_count, r.eval_count, r.done_reason)
+            return Reply(r.message.content or "", r.prompt_eval_count, r.eval_count, r.done_reason, sent=self.sent,
+                         model_version=r.model)
 
-        return self.calls(call, self._classify)
+        try:
+            return self.calls(call, self._classify)
+        except ProviderError as failed:
+            failed.sent = self.sent
+            raise
 
     def _classify(self, exc: Exception) -> Failure | None:
         from ollama import ResponseError

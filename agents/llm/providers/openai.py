@@ -22,6 +22,9 @@ text, or withheld by a content filter, carries its finish reason and no text: th
 counts it as an answer without an action. A reasoning model's `reasoning_content` is
 not the answer: only `content` is; its hidden reasoning is counted from the usage's
 `completion_tokens_details.reasoning_tokens` (already inside `completion_tokens`).
+Every reply says what its request sent (the body but its messages and format, the
+format's mode, the settings left out: openai_dialect.left_out) and the `model` the
+endpoint says answered.
 """
 
 from __future__ import annotations
@@ -34,14 +37,17 @@ from functools import partial
 from typing import Any
 
 from ..config import ProviderSettings
-from .base import Reply, ResponseSchema
+from .base import Reply, ResponseSchema, Sent
 from .bounds import event_hooks
-from .openai_dialect import dialect, learn, refused_in
+from .errors import ProviderError
+from .openai_dialect import dialect, learn, left_out, refused_in
 from .pacing import SYSTEM_CLOCK, Clock, Waiting
 from .retry import Caller, Failure, ForeignReply, http_failure, transport_failure
 
 NO_KEY = "no-key-needed"  # sent to a server of one's own when no key is set: the SDK refuses to start without
 FORMATS = ("json_schema", "json_object", "text")  # the response formats tried, the most useful first
+OUTPUT_MODES = {"json_schema": "json_schema (strict)", "json_object": "json_object", "text": "text"}  # as recorded
+FOLDED = "folded into the first user message"  # where the system text goes for a model that takes none
 WITHHELD = "content_filter"  # the finish reason of an answer a filter withheld: any text it has is not the answer
 STRICT_DROPPED = ("minLength", "maxLength")  # bounds strict mode refuses; the game checks what it reads anyway
 
@@ -130,13 +136,25 @@ class OpenAITransport:
             response_format = self._response_format(schema)
             body = {"model": self.settings.model, "messages": how.messages(system, turns),
                     **how.sampling(self.settings), **({"response_format": response_format} if response_format else {})}
+            sent = self._sent(body)
             try:
-                return self.calls(partial(self._ask, body), self._classify)
+                return self.calls(partial(self._ask, body, sent), self._classify)
             except Refused as refused:
                 if refused.what == "response_format":
                     self.format = max(self.format, asked + 1)  # another call may have stepped down already
                 else:
                     learn(self.where, self.settings.model, refused.what)
+            except ProviderError as failed:
+                failed.sent = sent
+                raise
+
+    def _sent(self, body: dict[str, Any]) -> Sent:
+        """What ``body`` sends: its parameters (all but the conversation and the format), the format's
+        mode, where the system text went, and the contestant's settings it leaves out."""
+        parameters = {key: value for key, value in body.items() if key not in ("messages", "response_format")}
+        mode = OUTPUT_MODES[(body.get("response_format") or {}).get("type", "text")]
+        folded = not body["messages"] or body["messages"][0]["role"] != "system"
+        return Sent(parameters, mode, left_out(self.settings, parameters), FOLDED if folded else None)
 
     def _response_format(self, schema: ResponseSchema) -> dict[str, Any] | None:
         kind = FORMATS[self.format]
@@ -146,7 +164,7 @@ class OpenAITransport:
             return {"type": kind, "json_schema": {"name": schema.name, "schema": self.strict[1], "strict": True}}
         return {"type": kind} if kind == "json_object" else None
 
-    def _ask(self, body: dict[str, Any]) -> Reply:
+    def _ask(self, body: dict[str, Any], sent: Sent) -> Reply:
         try:
             # The SDK's post, as chat.completions.create sends it, without create's walk over every key of
             # the body and schema against its typed parameters (some 3 ms of CPU a request), and read as the
@@ -159,7 +177,7 @@ class OpenAITransport:
             if self.format + 1 < len(FORMATS) and "response_format" in _error_text(exc):
                 raise Refused("response_format", str(exc)) from None
             raise
-        return _reply(r)
+        return _reply(r, sent)
 
     def _classify(self, exc: Exception) -> Failure | None:
         openai = self.openai
@@ -179,9 +197,10 @@ class OpenAITransport:
         return f"{len(names)} models; {self.settings.model} {have}"
 
 
-def _reply(r: Any) -> Reply:
+def _reply(r: Any, sent: Sent) -> Reply:
     """The answer in a chat completion's JSON (as the SDK parsed it: a body it could not read as JSON
-    is the text, read here as the SDK reads one into a ChatCompletion), ForeignReply if it is not one."""
+    is the text, read here as the SDK reads one into a ChatCompletion), ForeignReply if it is not one;
+    ``sent``: what its request sent."""
     if isinstance(r, str):
         try:
             r = json.loads(r)
@@ -198,7 +217,8 @@ def _reply(r: Any) -> Reply:
     usage = found if isinstance(found := r.get("usage"), dict) else {}
     details = found if isinstance(found := usage.get("completion_tokens_details"), dict) else {}
     return Reply(content or "", usage.get("prompt_tokens"), usage.get("completion_tokens"), finish,
-                 reasoning_tokens=details.get("reasoning_tokens"))  # a count that is none, Reply drops
+                 reasoning_tokens=details.get("reasoning_tokens"),  # a count that is none, Reply drops
+                 sent=sent, model_version=r.get("model"))
 
 
 def strict_schema(schema: dict[str, Any]) -> dict[str, Any]:

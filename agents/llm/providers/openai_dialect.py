@@ -13,12 +13,15 @@ and an effort) and the request made again at once. What an endpoint refused is i
 the model, whoever asked: every transport of the process asks that model there the same way from
 then on, so hundreds of matches learn it once. A model of any other name whose contestant gives an
 effort (gpt-oss behind vLLM takes one) is sent it, with its temperature and room to think.
+A contestant's setting that a request leaves out is said, with why (``left_out``): known by the
+model's name, or refused by its endpoint.
 """
 
 from __future__ import annotations
 
 import re
 import threading
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,6 +38,9 @@ REASONING_NAME = re.compile(r"(o[1-9]\d*|gpt-5(\.\d+)?)(-(?!chat).*)?")
 NO_SYSTEM_NAME = re.compile(r"o1-(mini|preview)(-.*)?")  # the first o1 models: no system message, no effort
 REFUSED_NAME = re.compile(r"unsupported (?:parameter|value): '([\w.\[\]]+)'", re.IGNORECASE)  # in a message
 MESSAGE_ROLE = re.compile(r"messages\[\d+\]\.role")
+REFUSED_BY_SERVER = "refused by the server"  # why a setting learned from a 400 is left out
+NOT_TAKEN = {"temperature": "not sent: a reasoning model takes none",  # why one known by the name is
+             "reasoning_effort": "not sent: the model takes none"}
 
 
 @dataclass(frozen=True)
@@ -68,6 +74,16 @@ class Dialect:
         return {"max_completion_tokens" if self.reasoning else "max_tokens": budget,
                 **({"reasoning_effort": effort} if effort else {}),
                 **({} if "temperature" in self.refused else {"temperature": settings.temperature})}
+
+
+def left_out(settings: ProviderSettings, parameters: Mapping[str, Any]) -> dict[str, str]:
+    """The contestant's sampling settings (a temperature, an effort it gave) that a request's
+    ``parameters`` (as Dialect.sampling made them) do not carry, and why: known by the model's
+    name, or refused by its endpoint."""
+    asked = {"temperature": settings.temperature, "reasoning_effort": settings.reasoning_effort}
+    named = by_name(settings.model).refused
+    return {name: NOT_TAKEN[name] if name in named else REFUSED_BY_SERVER
+            for name, value in asked.items() if value is not None and name not in parameters}
 
 
 def by_name(model: str) -> Dialect:

@@ -36,7 +36,7 @@ from typing import Any, TypeVar
 from labyrinth.engine.commands import shorten
 
 from .bounds import BodyRefused, answer_arrived, expect_answer
-from .errors import ProviderError, QuotaError
+from .errors import ProviderError, QuotaError, TimedOut
 from .pacing import SYSTEM_CLOCK, Clock, Waiting, shared_pace
 from .quota import quota_wait_s
 from .secrets import redact
@@ -55,13 +55,14 @@ MESSAGE_CHARS = 600  # the most of a failure's message kept (an endpoint's URL i
 
 @dataclass(frozen=True)
 class Failure:
-    """What one failed request means: the message, whether to try again and when, and whether
-    it is a quota answer (waited out, never the model's failure)."""
+    """What one failed request means: the message, whether to try again and when, whether
+    it is a quota answer (waited out, never the model's failure) and whether it took too long."""
 
     message: str
     retryable: bool = False
     retry_after_s: float | None = None
     quota: bool = False
+    timed_out: bool = False  # no complete answer in time: a call that fails so raises TimedOut
 
 
 class Overran(Exception):
@@ -174,7 +175,7 @@ class Caller:
             delay = min(max(delay, 0.0), MAX_DELAY_S)
             if not failure.retryable or attempt == RETRIES or \
                     self.clock.monotonic() + delay + self.timeout_s > deadline:
-                raise ProviderError(_said(failure.message + tries))
+                raise _failed(failure, failure.message + tries)
             self.clock.sleep(delay)
             attempt += 1
 
@@ -189,7 +190,7 @@ class Caller:
                 raise
         if failure.quota:
             raise QuotaError(_said(failure.message), wait_s=failure.retry_after_s)
-        raise ProviderError(_said(failure.message))
+        raise _failed(failure, failure.message)
 
     def _take_turn(self) -> float:
         """Wait for this endpoint's next start time (the pace, a quota's wait), showing why, and say
@@ -212,6 +213,11 @@ class Caller:
             self.waits, self.waited_s = self.waits + 1, self.waited_s + waited
             self.waiting, self._wait_began = None, None
         return waited
+
+
+def _failed(failure: Failure, message: str) -> ProviderError:
+    """The error a call that failed so raises: TimedOut when it took too long, else ProviderError."""
+    return (TimedOut if failure.timed_out else ProviderError)(_said(message))
 
 
 def _said(message: str) -> str:
@@ -239,9 +245,9 @@ def transport_failure(provider: str, exc: Exception, timeout_s: float, where: st
     from pydantic import ValidationError
 
     if isinstance(exc, Overran):
-        return Failure(f"{provider} did not answer within {exc.seconds:g} s at {where}")
+        return Failure(f"{provider} did not answer within {exc.seconds:g} s at {where}", timed_out=True)
     if isinstance(exc, (httpx.TimeoutException, httpx2.TimeoutException)):
-        return Failure(f"{provider} did not answer within {timeout_s:g} s at {where}")
+        return Failure(f"{provider} did not answer within {timeout_s:g} s at {where}", timed_out=True)
     if isinstance(exc, (httpx.DecodingError, httpx2.DecodingError, json.JSONDecodeError, ValidationError,
                         ForeignReply)):
         return Failure(f"{provider} at {where} sent a reply that is not its API's: {type(exc).__name__}"
