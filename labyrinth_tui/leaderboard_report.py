@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from collections.abc import Sequence
 from html import escape
 from pathlib import Path
@@ -52,10 +53,12 @@ RATING_FIELDS = ("role", "name", "setup", "label", "rating", "low", "high", "mat
 PAIRED_FIELDS = ("role", "first", "second", "pairs", "seeds", "mean", "low", "high")
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 STYLE = """
-body { font: 15px/1.45 system-ui, sans-serif; margin: 2em auto; max-width: 800px; padding: 0 1em; color: #222; }
+body { font: 15px/1.45 system-ui, sans-serif; margin: 2em auto; max-width: 1100px; padding: 0 1em; color: #222; }
+.table { overflow-x: auto; }
 h1 { font-size: 1.5em; } h2 { font-size: 1.2em; margin-top: 2em; }
 table { border-collapse: collapse; margin: 0.8em 0; }
-th, td { padding: 0.2em 0.7em; border-bottom: 1px solid #ddd; text-align: left; }
+th, td { padding: 0.2em 0.7em; border-bottom: 1px solid #ddd; text-align: left; vertical-align: top; }
+th { white-space: nowrap; }
 td.number, th.number { text-align: right; font-variant-numeric: tabular-nums; }
 .warning { background: #fff3cd; border-left: 4px solid #e0a800; padding: 0.5em 0.8em; }
 .damaged { color: #a00; }
@@ -167,10 +170,15 @@ def _method(board: Board) -> str:
              f"Played on: {board.pooled() or 'nothing yet'}; {len(seeds)} seeds"
              f"{f' ({seeds[0]} to {seeds[-1]})' if seeds else ''}; by build{'s' * (len(builds) != 1)} "
              f"{', '.join(builds) or 'none'}.", COST_RULE]
-    listed = "".join(f"<li>{escape(item)}</li>" for item in items)
+    listed = "".join(f"<li>{_prose(item)}</li>" for item in items)
     return (f'<ul class="method">{listed}</ul>'
-            + (f'<p class="method">The runs (each one\'s manifest is in the database; `labyrinth tournament '
-               f'--rerun RUN` plays one again):</p><ul class="method">{runs}</ul>' if runs else ""))
+            + (f'<p class="method">The runs (each one\'s manifest is in the database; <code>labyrinth tournament '
+               f'--rerun RUN</code> plays one again):</p><ul class="method">{runs}</ul>' if runs else ""))
+
+
+def _prose(text: str) -> str:
+    """``text`` escaped, its `quoted commands` set as code."""
+    return re.sub(r"`([^`]+)`", r"<code>\1</code>", escape(text))
 
 
 def _ratings(board: Board, role: str) -> str:
@@ -212,7 +220,7 @@ def _table(columns: Sequence[Column], rows: list[tuple[str, ...]]) -> str:
     head = "".join(cell("th", c, c.header) for c in columns)
     body = "".join("<tr>" + "".join(cell("td", c, text) for c, text in zip(columns, row, strict=True)) + "</tr>"
                    for row in rows)
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    return f'<div class="table"><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
 
 
 def _cell(text: str) -> str:

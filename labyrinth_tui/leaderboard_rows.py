@@ -57,8 +57,8 @@ ENTRY_COLUMNS = (Column("contestant"), Column("games", True), Column("void", Tru
                  Column("$/win", True))
 TOKEN_COLUMNS = (Column("calls", True), Column("tokens in", True), Column("tokens out", True),
                  Column("reasoning", True))  # the page's and the CSV's, beside ENTRY_COLUMNS: too wide for 80 columns
-CONTESTANT_COLUMNS = (Column("role"), Column("contestant"), Column("provider"), Column("model"), Column("endpoint"),
-                      Column("settings asked"))
+CONTESTANT_COLUMNS = (Column("role"), Column("contestant"), Column("provider/model"), Column("endpoint"),
+                      Column("settings asked"), Column("settings sent"), Column("output"), Column("model answering"))
 MATCH_COLUMNS = (Column("user"), Column("Minotaur"), Column("seed", True), Column("ground"), Column("outcome"),
                  Column("turns", True))
 
@@ -189,16 +189,25 @@ def _per_win(entry: Entry) -> str:
 
 
 def contestant_rows(found: dict[str, tuple[Entry, ...]]) -> list[tuple[str, ...]]:
-    """Who each model contestant is: its provider, model and endpoint's host, and the settings it was
-    asked with (a rule agent is its name: the game's own code)."""
+    """Who each model contestant is: its provider, model and endpoint's host, the settings it was asked
+    with, what its requests sent (each distinct set of parameters, the most used first, and the asked
+    settings they left out, with why), the output mode, and the models the API says answered (a rule
+    agent is its name: the game's own code)."""
     rows = []
     for role, entries_of_role in found.items():
         for e in entries_of_role:
             if not e.model:
                 continue
             asked = ", ".join(f"{name} {e.settings[name]}" for name in ASKED if e.settings.get(name) is not None)
-            rows.append((TITLES[role], printable(e.label), printable(str(e.settings.get("provider", ""))),
-                         printable(str(e.settings.get("model", ""))), printable(e.host), printable(asked)))
+            sent = "; ".join(", ".join(f"{name} {value}" for name, value in (r.get("parameters") or {}).items()
+                                       if name != "model") + (f" (system text {r['system']})" if r.get("system")
+                                                              else "") for r in e.sent) or "nothing answered"
+            sent += "".join(f"; {setting} dropped: {why}" for setting, why in e.dropped.items())
+            output = ", ".join(dict.fromkeys(str(r.get("output")) for r in e.sent if r.get("output"))) or "–"
+            rows.append((TITLES[role], printable(e.label),
+                         printable(f"{e.settings.get('provider', '')}/{e.settings.get('model', '')}"),
+                         printable(e.host), printable(asked),
+                         printable(sent), printable(output), printable(", ".join(e.model_versions) or "–")))
     return rows
 
 

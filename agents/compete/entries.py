@@ -1,6 +1,7 @@
 """Every contestant a tournament entered, rated or not: its matches and how many of them are void by
 its own doing, how its calls went (the failure rates), what it cost, and who it is (provider,
-model, endpoint, the settings it was asked with). The reports list every entry, so a model whose
+model, endpoint, the settings it was asked with and the requests its model was actually sent,
+the models the API says answered, the settings its requests left out and why). The reports list every entry, so a model whose
 matches were all void is seen, with why, rather than vanishing from a table of the others.
 
 A contestant is known as the ratings know it (ratings.contestant); its figures are summed over all
@@ -49,6 +50,9 @@ class Entry:
     reasoning_tokens: int = 0
     cost: float | None = 0.0  # US dollars; None once a match of it has no prices
     reasons: dict[str, int] = field(default_factory=dict)  # why its matches are void, with how many each
+    requests: dict[str, int] = field(default_factory=dict)  # each distinct request its model was sent (JSON): calls
+    model_versions: list[str] = field(default_factory=list)  # the models the API says answered, as first seen
+    dropped: dict[str, str] = field(default_factory=dict)  # the settings asked that its requests left out: why
 
     @property
     def model(self) -> bool:
@@ -105,6 +109,21 @@ class Entry:
         self.tokens_out += side.tokens_out
         self.reasoning_tokens += side.reasoning_tokens
         self.cost = _plus(self.cost, _cost(side))
+        sent = side.sent_record
+        for request in sent.get("requests") or ():
+            if isinstance(request, dict):
+                kind = json.dumps({k: v for k, v in request.items() if k != "calls"}, sort_keys=True)
+                self.requests[kind] = self.requests.get(kind, 0) + int(request.get("calls") or 0)
+        self.model_versions += [str(v) for v in sent.get("model_versions") or () if str(v) not in self.model_versions]
+        for setting, why in side.dropped.items():
+            self.dropped.setdefault(setting, why)
+
+    @property
+    def sent(self) -> list[dict[str, Any]]:
+        """Each distinct request its model was sent (parameters, output mode, where the system text went),
+        the most used first, with how many calls sent it."""
+        ranked = sorted(self.requests.items(), key=lambda item: (-item[1], item[0]))
+        return [{**json.loads(kind), "calls": calls} for kind, calls in ranked]
 
     def to_dict(self) -> dict[str, Any]:
         return {"role": self.role, "name": self.name, "setup": self.setup, "label": self.label,
@@ -113,7 +132,8 @@ class Entry:
                 "invalid": self.invalid, "provider_errors": self.provider_errors, "timeouts": self.timeouts,
                 "tokens_in": self.tokens_in, "tokens_out": self.tokens_out,
                 "reasoning_tokens": self.reasoning_tokens, "cost": self.cost, "cost_per_win": self.cost_per_win,
-                "void_reasons": dict(self.reasons)}
+                "void_reasons": dict(self.reasons), "sent": self.sent, "model_versions": list(self.model_versions),
+                "dropped": dict(self.dropped)}
 
 
 def entries(rows: Iterable[MatchRow], standings: Standings) -> dict[str, tuple[Entry, ...]]:
