@@ -81,24 +81,29 @@ def test_intervals_narrow_with_more_matches():
             assert large.high - large.low < 0.6 * (small.high - small.low)
 
 
-def test_users_and_minotaurs_are_on_one_scale_around_1500():
-    """75% escapes (no draws) in 400 matches: the user's rating beats the Minotaur's by about
-    400 log10(3) = 191 points, the gap that predicts 75%; and the mean of the two is 1500."""
+def test_users_and_minotaurs_are_one_model_each_role_on_its_scale_with_the_offset_between():
+    """75% escapes (no draws) in 400 matches, neither role's reference playing: each role's one
+    contestant is its mean, 1500, and the offset D says the user is 400 log10(3) = 191 points the
+    stronger, the gap that predicts 75%."""
     found = [match("u", "m", seed, "ESCAPED" if seed % 4 else "DEATH") for seed in range(400)]
     standings = rate(found, detail=False)
     (user,), (minotaur,) = standings.ratings["user"], standings.ratings["minotaur"]
-    assert user.rating + minotaur.rating == pytest.approx(3000)
-    assert user.rating - minotaur.rating == pytest.approx(400 * math.log10(3), abs=3)
-    expected = 1 / (1 + 10 ** ((minotaur.rating - user.rating) / 400))
-    assert expected == pytest.approx(0.75, abs=0.005)
+    assert user.rating == minotaur.rating == 1500
+    assert standings.offset == pytest.approx(-400 * math.log10(3), abs=3)
+    assert standings.expected(user.rating, minotaur.rating) == pytest.approx(0.75, abs=0.005)
+    assert [a.describe() for a in standings.anchors.values()] == ["the mean of its contestants = 1500"] * 2
 
 
 def test_the_history_follows_play_order_and_ends_at_the_rating():
-    early = [replace(match("u", "m", seed, "DEATH"), run_began="2026-01-01T00:00:00.000000Z") for seed in range(5)]
-    late = [replace(match("u", "m", seed, "ESCAPED"), run_began="2026-02-01T00:00:00.000000Z") for seed in range(5)]
-    (user,) = rate([*late, *early]).ratings["user"]
+    """u against the built-in user (the anchor, which draws every match): caught five times first, then escaped."""
+    early = [replace(match(user, "m", seed, "DEATH" if user == "u" else "TIMEOUT"),
+                     run_began="2026-01-01T00:00:00.000000Z") for seed in range(5) for user in ("builtin", "u")]
+    late = [replace(match(user, "m", seed, "ESCAPED" if user == "u" else "TIMEOUT"),
+                    run_began="2026-02-01T00:00:00.000000Z") for seed in range(5) for user in ("builtin", "u")]
+    builtin, user = sorted(rate([*late, *early]).ratings["user"], key=lambda r: r.name)
     assert len(user.history) == 10 and user.history_at == tuple(range(1, 11))
-    assert user.history[4] < 1450 < user.history[-1] == user.rating  # caught five times first, then escaped
+    assert user.history[4] < 1450 < user.history[-1] == user.rating
+    assert set(builtin.history) == {1500}
     many = [match(f"u{seed % 3}", "m", seed, random.Random(seed).choice(["ESCAPED", "DEATH"])) for seed in range(600)]
     for rating in rate(many).ratings["user"]:
         assert len(rating.history) <= HISTORY_POINTS and rating.history[-1] == rating.rating
@@ -140,21 +145,28 @@ def test_without_detail_the_ratings_are_the_same_and_nothing_else_is_drawn():
 
 def test_the_paired_difference_on_an_example_worked_by_hand():
     """Per seed, a's score minus b's against the same Minotaur, averaged over the Minotaurs:
-    seed 1: (1 - 0.5 + 0 - 0) / 2 = 0.25; seed 2: (0.5 - 0 + 1 - 1) / 2 = 0.25; seed 3:
-    (0 - 1 + 1 - 0) / 2 = 0. The mean 1/6; the interval Bonett and Price's, over (0.25, 0.25, 0) with one
-    difference of +1 and one of -1 more: centre 0.5 / 5, spread (2 * 0.25^2 + 2) / 5 - 0.1^2, half-width
-    1.96 * sqrt(spread / 5). Seed 4 makes no pair (other repeats), nor the void match."""
+    seed 1: (1 - 0.5 + 0 - 0) / 2 = 0.25 (a's two games against n there, repeats 0 and 1, both
+    caught: its score there their mean, 0); seed 2: (0.5 - 0 + 1 - 1) / 2 = 0.25; seed 3:
+    (0 - 1 + 1 - 0) / 2 = 0; seed 4: 1 - 0 against m alone (each side's repeat there is a sample of
+    the same meeting). The void match is no pair. The mean 0.5 / 4 + 0.25 = 0.375, with draws and
+    two opponents a seed: Student's t over the four seeds, t(0.975, 3) = 3.182446 times the
+    standard error sqrt(0.1875 / 4) (the per-seed differences' variance 0.5625 / 3), and the
+    two-sided p-value of t = 0.375 / 0.2165 = 1.732 on 3 degrees of freedom, 0.1817."""
     played = {("a", "m", 1): "ESCAPED", ("b", "m", 1): "TIMEOUT", ("a", "n", 1): "DEATH", ("b", "n", 1): "DEATH",
               ("a", "m", 2): "TIMEOUT", ("b", "m", 2): "DEATH", ("a", "n", 2): "ESCAPED", ("b", "n", 2): "ESCAPED",
               ("a", "m", 3): "DEATH", ("b", "m", 3): "ESCAPED", ("a", "n", 3): "ESCAPED", ("b", "n", 3): "DEATH"}
     found = [match(user, minotaur, seed, outcome) for (user, minotaur, seed), outcome in played.items()]
     found += [match("a", "m", 4, "ESCAPED"), match("b", "m", 4, "DEATH", repeat=1),
               match("b", "n", 1, "ESCAPED", repeat=1, void="void: replaced"), match("a", "n", 1, "DEATH", repeat=1)]
-    (users,) = rate(found).paired["user"]
-    half = 1.959964 * math.sqrt(((2 * 0.25 ** 2 + 2) / 5 - 0.1 ** 2) / 5)
-    assert (users.first, users.second, users.pairs, users.seeds) == ("a", "b", 6, 3)
-    assert users.mean == pytest.approx(1 / 6) and users.low == pytest.approx(0.1 - half)
-    assert users.high == pytest.approx(0.1 + half)
+    standings = rate(found)
+    (users,), (minotaurs,) = standings.paired["user"], standings.paired["minotaur"]
+    half = 3.182446 * math.sqrt(0.1875 / 4)
+    assert (users.first, users.second, users.pairs, users.seeds, users.method) == ("a", "b", 7, 4, "t")
+    assert users.mean == pytest.approx(0.375) and users.low == pytest.approx(0.375 - half, abs=1e-6)
+    assert users.high == 1.0  # 0.375 + 0.689: a difference is at most 1
+    assert users.p == pytest.approx(0.1817, abs=1e-4)
+    assert minotaurs.p > users.p and users.p_holm == 2 * users.p  # Holm over both roles' pairs: the smaller doubled
+    assert minotaurs.p_holm == max(minotaurs.p, users.p_holm)
 
 
 def test_one_seed_gives_a_difference_but_no_interval():
