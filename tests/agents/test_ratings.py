@@ -173,3 +173,71 @@ def test_one_seed_gives_a_difference_but_no_interval():
     (users,) = rate([match("a", "m", 1, "ESCAPED"), match("b", "m", 1, "DEATH")]).paired["user"]
     assert (users.mean, users.pairs, users.seeds, users.low, users.high) == (1.0, 1, 1, None, None)
 
+
+
+def test_a_game_played_again_counts_once_and_narrows_nothing():
+    """Rule agents repeated three times on each seed play the same game each time (one digest): the
+    standings are those of one play, the copies counted and warned of. A model's repeats (other
+    digests), a row without a digest and the same digest for other contestants all count."""
+    once = [match(u, m, seed, ["ESCAPED", "DEATH", "TIMEOUT"][(seed + len(u) * len(m)) % 3], digest=f"g{seed}{u}{m}")
+            for u in ("builtin", "random") for m in ("builtin", "wait") for seed in range(1, 7)]
+    thrice = [replace(row, repeat=k) for row in once for k in range(3)]
+    one, three = rate(once), rate(reversed(thrice))
+    assert (one.copies, three.copies, one.copies_warning) == (0, 48, None)
+    assert replace(three, copies=0) == one  # every figure: ratings, intervals, records, head to head, paired
+    assert three.copies_warning == ("48 matches were copies of another game (same contestants, seed and moves) and "
+                                    "count once: --repeats of contestants that do not sample adds no information")
+    sampled = [replace(row, repeat=1, digest=row.digest + "'") for row in once]  # another game on the same seed
+    unknown = [replace(row, repeat=1, digest="") for row in once]
+    assert rate(once + sampled).copies == 0 and rate(once + unknown).copies == 0
+    assert rate(once + sampled).ratings != one.ratings
+    other = [replace(row, user_setup="3f2a9c0b1d2e") for row in once]
+    assert rate(once + other).copies == 0
+    first = replace(once[0], repeat=1, outcome="DEATH")  # a copy's outcome never differs; if it did, the first counts
+    assert rate([first, *once]).copies == 1 and rate([first, *once]).ratings == one.ratings
+
+
+def test_each_role_is_anchored_on_its_builtin_agent_with_the_offset_the_fit_implies():
+    """builtin = 1500 in each role, its interval that point; the offset D such that a user rated R against
+    a Minotaur rated M is expected to score 1 / (1 + 10^((M - R + D) / 400)), checked against the fitted
+    model's own probabilities, 1 / (1 + e^(s_M - s_R)) for every user and Minotaur."""
+    from labyrinth.agents.compete.bradley_terry import fit, games_of
+    from labyrinth.agents.compete.ratings import Contestant, contestant
+    outcomes = ["ESCAPED", "DEATH", "TIMEOUT", "DEATH", "DEATH", "ESCAPED", "TIMEOUT"]
+    found = [match(u, m, seed, outcomes[(seed * 3 + len(u) + 2 * len(m)) % 7]) for u in ("builtin", "random", "ace")
+             for m in ("builtin", "wait") for seed in range(1, 13)]
+    found += [match("ace", m, seed, "ESCAPED") for m in ("builtin", "wait") for seed in range(13, 19)]
+    standings = rate(found)
+    for role in ("user", "minotaur"):
+        (anchor,) = [r for r in standings.ratings[role] if r.anchor]
+        assert (anchor.name, anchor.rating, anchor.low, anchor.high) == ("builtin", 1500, 1500, 1500)
+        assert all(not r.anchor and r.low < r.high for r in standings.ratings[role] if r.name != "builtin")
+        assert standings.anchors[role].describe() == "builtin = 1500"
+    everyone = sorted({contestant(row, role) for row in found for role in ("user", "minotaur")})
+    index = {c: i for i, c in enumerate(everyone)}
+    from collections import Counter
+    strengths = fit(len(everyone), games_of(Counter((index[contestant(r, "user")], index[contestant(r, "minotaur")],
+                                                     ratings.score(r, "user")) for r in found)))
+    for user in standings.ratings["user"]:
+        for minotaur in standings.ratings["minotaur"]:
+            gap = strengths[index[Contestant("minotaur", minotaur.name)]] - strengths[index[Contestant("user", user.name)]]
+            assert standings.expected(user.rating, minotaur.rating) == pytest.approx(1 / (1 + math.exp(gap)))
+    assert standings.offset_low < standings.offset < standings.offset_high
+    assert "user ratings on builtin = 1500; Minotaur ratings on builtin = 1500" in ratings.method_text(standings)
+    assert f"D = {standings.offset:+.0f}" in ratings.method_text(standings)
+
+
+def test_rank_bounds_come_from_the_intervals_and_ties_share_places():
+    """Two users that cannot be told apart share places 1-2; one clearly worse is third. Without
+    intervals the bounds are the places."""
+    outcomes = {"ace": "ESCAPED", "good": "ESCAPED", "poor": "DEATH"}
+    found = [match(u, m, seed, outcomes[u] if (seed + len(m)) % 4 else "TIMEOUT") for u in outcomes
+             for m in ("builtin", "wait") for seed in range(1, 11)]
+    found[0] = replace(found[0], outcome="DEATH")  # ace and good differ by one game
+    standings = rate(found)
+    assert [(r.name, r.rank_best, r.rank_worst) for r in standings.ratings["user"]] == \
+        [("good", 1, 2), ("ace", 1, 2), ("poor", 3, 3)]
+    quick = rate(found, detail=False)
+    assert [(r.rank_best, r.rank_worst) for r in quick.ratings["user"]] == [(1, 1), (2, 2), (3, 3)]
+    (alone,) = rate([match("a", "m", 1, "ESCAPED")]).ratings["user"]  # one seed: no interval, its place
+    assert (alone.low, alone.rank_best, alone.rank_worst) == (None, 1, 1)

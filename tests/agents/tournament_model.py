@@ -93,3 +93,39 @@ def with_gap(opponents: Sequence[float], target: float, **more: float) -> Field:
         else:
             high = gap
     return Field(high / 2, -high / 2, tuple(opponents), **more)
+
+
+@dataclass(frozen=True)
+class League:
+    """Users and Minotaurs that all meet on every seed, for the ratings: index 0 of each role is its
+    anchor (the built-in agent). A seed's difficulty is shared by all its matches, and its fit to each
+    contestant's style by that contestant's matches there."""
+
+    users: tuple[float, ...]
+    minotaurs: tuple[float, ...]
+    seed_sd: float = 1.0
+    style_sd: float = 1.0
+    cut: float = 0.6
+
+    @property
+    def size(self) -> int:
+        return len(self.users) + len(self.minotaurs)
+
+    def groups(self) -> list[tuple[list[int], int]]:
+        """Each role's contestants (users first, as indices) and its anchor (bradley_terry.Group)."""
+        users = list(range(len(self.users)))
+        return [(users, 0), ([len(users) + j for j in range(len(self.minotaurs))], len(users))]
+
+    def expected(self) -> dict[tuple[int, int], float]:
+        """Each user's expected score against each Minotaur, over the seeds' effects."""
+        spread = math.sqrt(self.seed_sd ** 2 + 2 * self.style_sd ** 2)
+        return {(i, len(self.users) + j): averaged(a - b, self.cut, spread)
+                for i, a in enumerate(self.users) for j, b in enumerate(self.minotaurs)}
+
+    def seed(self, rng: random.Random) -> list[tuple[int, int, float]]:
+        """One seed's matches: every user against every Minotaur, as (user, Minotaur, user's score)."""
+        difficulty = rng.gauss(0, self.seed_sd)
+        users = [a - difficulty + rng.gauss(0, self.style_sd) for a in self.users]
+        minotaurs = [b + rng.gauss(0, self.style_sd) for b in self.minotaurs]
+        return [(i, len(users) + j, outcome(rng, a - b, self.cut))
+                for i, a in enumerate(users) for j, b in enumerate(minotaurs)]
