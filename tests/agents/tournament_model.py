@@ -106,6 +106,7 @@ class League:
     seed_sd: float = 1.0
     style_sd: float = 1.0
     cut: float = 0.6
+    games: int = 1  # each pairing's games on a seed (the repeats of contestants that sample)
 
     @property
     def size(self) -> int:
@@ -123,9 +124,10 @@ class League:
                 for i, a in enumerate(self.users) for j, b in enumerate(self.minotaurs)}
 
     def seed(self, rng: random.Random) -> list[tuple[int, int, float]]:
-        """One seed's matches: every user against every Minotaur, as (user, Minotaur, user's score)."""
+        """One seed's matches: every user against every Minotaur ``games`` times, as (user, Minotaur, user's
+        score)."""
         difficulty = rng.gauss(0, self.seed_sd)
         users = [a - difficulty + rng.gauss(0, self.style_sd) for a in self.users]
         minotaurs = [b + rng.gauss(0, self.style_sd) for b in self.minotaurs]
         return [(i, len(users) + j, outcome(rng, a - b, self.cut))
-                for i, a in enumerate(users) for j, b in enumerate(minotaurs)]
+                for i, a in enumerate(users) for j, b in enumerate(minotaurs) for _ in range(self.games)]
