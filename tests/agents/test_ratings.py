@@ -277,3 +277,17 @@ def test_the_bootstrap_over_seeds_covers_where_seeds_matter():
     assert share["seeds"][0] == share["seeds"][2] == 1  # the anchors: points, at their truth
     assert min(share["seeds"]) >= 0.85 and share["seeds"][4] >= 0.88, share
     assert share["matches"][4] < 0.8, share
+
+
+def test_a_resample_without_the_anchor_is_drawn_again():
+    """The anchor played on one seed of ten (and won all three games there): a resample without that
+    seed would measure its role from nothing (the anchor at the prior's centre, 0), so it is drawn
+    again; every resample holds the anchor's games."""
+    from collections import Counter
+
+    from labyrinth.agents.compete.bradley_terry import bootstrap
+
+    clusters = [Counter({(1, 2, 1.0): 2, (1, 2, 0.0): 1}) for _ in range(9)] + [Counter({(0, 2, 1.0): 3})]
+    fitted = bootstrap(3, clusters, [1.0, 0.2, -1.0], 100, "test", needed=[0])
+    assert all(strengths[0] > 0.5 for strengths in fitted)
+    assert any(abs(strengths[0]) < 1e-6 for strengths in bootstrap(3, clusters, [1.0, 0.2, -1.0], 100, "test"))
