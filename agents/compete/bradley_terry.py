@@ -134,6 +134,14 @@ def bootstrap(size: int, clusters: Sequence[Mapping[Cell, int]], centre: Sequenc
     return fitted
 
 
+def deviations(strengths: Sequence[float], games: Games, contrasts: Sequence[Sequence[float]]) -> list[float]:
+    """The posterior standard deviation of each contrast (a weighted sum of the strengths) by the model
+    alone, every match independent: sqrt(c' I^-1 c), I the information (the log-posterior's negative
+    Hessian) at ``strengths``, the fit to ``games``."""
+    _, _, information = _expansion(strengths, sorted(games.items()))
+    return [math.sqrt(max(0.0, sum(map(mul, c, _solve(information, list(c)))))) for c in contrasts]
+
+
 def middle_95(values: Sequence[float]) -> tuple[float, float]:
     """The 2.5th and 97.5th percentiles of ``values`` (a bootstrap's 95% interval)."""
     cuts = statistics.quantiles(values, n=40, method="inclusive")

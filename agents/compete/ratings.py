@@ -59,7 +59,20 @@ from typing import Any, NamedTuple
 
 from labyrinth.saves.results_db import OUTCOMES, ROLES, MatchRow
 
-from .bradley_terry import CENTRE, PRIOR_SD, SCALE, Cell, Group, bootstrap, fit, games_of, middle_95, points, references
+from .bradley_terry import (
+    CENTRE,
+    PRIOR_SD,
+    SCALE,
+    Cell,
+    Group,
+    bootstrap,
+    deviations,
+    fit,
+    games_of,
+    middle_95,
+    points,
+    references,
+)
 from .intervals import Z_95, t_quantile, wilson_interval
 from .paired import PairedDifference, Seed, paired_differences, score, seed_of, with_holm
 
@@ -318,7 +331,12 @@ def bootstrap_intervals(played: Sequence[Cell], seeds: Sequence[Seed], strengths
     half of the interval is stretched about the estimate by t(0.975, G - 1) / z(0.975) times
     sqrt(G / (G - 1)) (1.23 with twelve seeds, 1.08 with fifty). Simulated (tests/agents/
     test_ratings.py, bench/interval_coverage.py) the plain percentile interval covered 0.90-0.92 at
-    twelve to twenty seeds, with or without seed effects; stretched, 0.94-0.95."""
+    twelve to twenty seeds, with or without seed effects; stretched, 0.94-0.95.
+
+    Where every seed gave a contestant the same results against the same opponents (rule agents on
+    two or three seeds), every resample rates it alike and the bootstrap's interval is a point, as if
+    a few games proved its rating; there its interval is the model's own, every match taken as
+    independent evidence (deviations): the spread between seeds is unseen, the games' is not."""
     clusters: dict[Seed, Counter[Cell]] = {}
     for cell, seed in zip(played, seeds, strict=True):
         clusters.setdefault(seed, Counter())[cell] += 1
@@ -326,10 +344,25 @@ def bootstrap_intervals(played: Sequence[Cell], seeds: Sequence[Seed], strengths
     fitted = bootstrap(len(strengths), [clusters[s] for s in sorted(clusters)], strengths, RESAMPLES,
                        BOOTSTRAP_SEED, anchors)
     stretch = t_quantile(0.975, len(clusters) - 1) / Z_95 * math.sqrt(len(clusters) / (len(clusters) - 1))
-    rated, centre = [points(drawn, groups) for drawn in fitted], points(strengths, groups)
-    spans = [_stretched(middle_95([r[i] for r in rated]), centre[i], stretch) for i in range(len(strengths))]
-    return spans, _stretched(middle_95([_offset(drawn, groups) for drawn in fitted]), _offset(strengths, groups),
-                             stretch)
+    rated = [[*points(drawn, groups), _offset(drawn, groups)] for drawn in fitted]
+    centre = [*points(strengths, groups), _offset(strengths, groups)]
+    spans = [_stretched(middle_95([r[i] for r in rated]), centre[i], stretch) for i in range(len(centre))]
+    unseen = [i for i, (low, high) in enumerate(spans) if high - low < 1e-6 and i not in anchors]
+    contrasts = _contrasts(len(strengths), groups)
+    deviation = deviations(strengths, games_of(Counter(played)), [contrasts[i] for i in unseen])
+    for i, spread in zip(unseen, deviation, strict=True):
+        spans[i] = centre[i] - Z_95 * SCALE * spread, centre[i] + Z_95 * SCALE * spread
+    return spans[:-1], spans[-1]
+
+
+def _contrasts(size: int, groups: Sequence[Group]) -> list[list[float]]:
+    """Each contestant's rating and then the offset as weighted sums of the strengths (over SCALE, less
+    CENTRE): a contestant's strength less its group's reference, the Minotaurs' reference less the users'."""
+    bases = [[float(i == anchor) for i in range(size)] if anchor is not None else
+             [1 / len(members) if i in members else 0.0 for i in range(size)] for members, anchor in groups]
+    group_of = {i: g for g, (members, _) in enumerate(groups) for i in members}
+    return [[float(i == k) - base for i, base in enumerate(bases[group_of[k]])] for k in range(size)] + \
+        [[minotaur - user for user, minotaur in zip(*bases, strict=True)]]
 
 
 def _stretched(span: tuple[float, float], estimate: float, stretch: float) -> tuple[float, float]:

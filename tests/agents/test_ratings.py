@@ -291,3 +291,17 @@ def test_a_resample_without_the_anchor_is_drawn_again():
     fitted = bootstrap(3, clusters, [1.0, 0.2, -1.0], 100, "test", needed=[0])
     assert all(strengths[0] > 0.5 for strengths in fitted)
     assert any(abs(strengths[0]) < 1e-6 for strengths in bootstrap(3, clusters, [1.0, 0.2, -1.0], 100, "test"))
+
+
+def test_seeds_that_all_agree_give_the_models_interval_not_a_point():
+    """Rule agents on two seeds that played out alike: every resample of the seeds is the same, yet two
+    seeds prove little. The intervals are the model's, every match independent (hundreds of points
+    wide with eight matches), the anchors' still their point, and the offset's too."""
+    outcomes = {("builtin", "builtin"): "TIMEOUT", ("builtin", "wait"): "TIMEOUT", ("random", "builtin"): "DEATH",
+                ("random", "wait"): "TIMEOUT"}
+    standings = rate(match(u, m, seed, outcome) for (u, m), outcome in outcomes.items() for seed in (1, 2))
+    for role in ("user", "minotaur"):
+        anchor, other = standings.ratings[role]
+        assert anchor.low == anchor.high == 1500 and other.high - other.low > 500
+        assert other.low < other.rating < other.high and (other.rank_best, other.rank_worst) == (1, 2)
+    assert standings.offset_high - standings.offset_low > 500
