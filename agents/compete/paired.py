@@ -80,21 +80,24 @@ def paired_differences(rows: Sequence[MatchRow], sides: Sequence[tuple[Who, Who]
     for row, side in zip(rows, sides, strict=True):
         met.setdefault((side[theirs], seed_of(row)), {}).setdefault(side[mine], []).append(score(row, role))
     place = {contestant: i for i, contestant in enumerate(ranked)}
-    by_seed: dict[tuple[Who, Who], dict[Seed, list[tuple[float, bool]]]] = {}  # -> seed -> (difference, win/loss)
+    by_seed: dict[tuple[Who, Who], dict[Seed, list[float]]] = {}  # (first, second) -> seed -> its pairs' differences
+    mixed: set[tuple[Who, Who]] = set()  # those with a pair not of one win/loss game each
     for (_, seed), scores in met.items():
         present = sorted(scores, key=place.__getitem__)
-        means = {c: sum(scores[c]) / len(scores[c]) for c in present}
-        single = {c for c in present if len(scores[c]) == 1 and scores[c][0] in (0.0, 1.0)}  # one game, no draw
+        means = [sum(scores[c]) / len(scores[c]) for c in present]
+        single = [len(scores[c]) == 1 and scores[c][0] in (0.0, 1.0) for c in present]  # one game, no draw
         for i, first in enumerate(present):
-            for second in present[i + 1:]:
-                by_seed.setdefault((first, second), {}).setdefault(seed, []).append(
-                    (means[first] - means[second], first in single and second in single))
+            for j in range(i + 1, len(present)):
+                two = (first, present[j])
+                by_seed.setdefault(two, {}).setdefault(seed, []).append(means[i] - means[j])
+                if not (single[i] and single[j]):
+                    mixed.add(two)
     found = []
-    for (first, second), seeds in sorted(by_seed.items(), key=lambda item: (place[item[0][0]], place[item[0][1]])):
+    for two, seeds in sorted(by_seed.items(), key=lambda item: (place[item[0][0]], place[item[0][1]])):
         pairs = [seeds[s] for s in sorted(seeds)]
-        binary = all(len(here) == 1 and here[0][1] for here in pairs)  # Bonett and Price's case
-        tested = paired_over_seeds([sum(d for d, _ in here) / len(here) for here in pairs], binary)
-        found.append(PairedDifference(role, labels[first], labels[second], tested.mean, sum(map(len, pairs)),
+        binary = two not in mixed and all(len(here) == 1 for here in pairs)  # Bonett and Price's case
+        tested = paired_over_seeds([sum(here) / len(here) for here in pairs], binary)
+        found.append(PairedDifference(role, labels[two[0]], labels[two[1]], tested.mean, sum(map(len, pairs)),
                                       len(pairs), tested.low, tested.high, tested.p, None, tested.method))
     return tuple(found)
 

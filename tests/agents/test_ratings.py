@@ -305,3 +305,18 @@ def test_seeds_that_all_agree_give_the_models_interval_not_a_point():
         assert anchor.low == anchor.high == 1500 and other.high - other.low > 500
         assert other.low < other.rating < other.high and (other.rank_best, other.rank_worst) == (1, 2)
     assert standings.offset_high - standings.offset_low > 500
+
+
+def test_one_win_loss_game_each_a_seed_takes_bonett_and_price_and_anything_else_t():
+    """Two users against one Minotaur, escaped or caught on each of six seeds: Bonett and Price's interval
+    with the exact McNemar test (a escaped where b was caught on three seeds, never the reverse: p = 0.25).
+    A draw anywhere, a second opponent, or a seed where one played twice (its score there a mean) is no
+    longer that case: t over the seeds."""
+    outcomes = {"a": "EEEDDE", "b": "DDDDDE"}
+    found = [match(u, "m", seed, "ESCAPED" if said[seed] == "E" else "DEATH") for u, said in outcomes.items()
+             for seed in range(6)]
+    (pair,) = rate(found).paired["user"]
+    assert (pair.first, pair.method, pair.p) == ("a", "bonett-price", 0.25)
+    for more in ([match("a", "m", 0, "DEATH", repeat=1)], [match("a", "n", 0, "DEATH"), match("b", "n", 0, "DEATH")]):
+        assert rate(found + more).paired["user"][0].method == "t"
+    assert rate([replace(found[0], outcome="TIMEOUT"), *found[1:]]).paired["user"][0].method == "t"
