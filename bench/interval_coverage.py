@@ -7,7 +7,8 @@ The paired difference (intervals.paired_over_seeds, as rate() uses it) at 10 see
 and 6 opponents, with draws and without: its coverage of the true difference when the two are
 equal (truth 0) and when the first is better by +0.25, and its power (the share of tournaments
 whose interval leaves out 0), beside the plain t interval over seeds and the interval it replaced
-(Bonett and Price's pseudo-differences added to per-seed means); then the rare-win corner.
+(Bonett and Price's pseudo-differences added to per-seed means); then the rare-win corner; then
+single win/loss pairs, where Bonett and Price's interval is kept: t fails there at some truths.
 
 The ratings' intervals (ratings.bootstrap_intervals, as rate() uses it: the bootstrap over seeds,
 stretched for few seeds): coverage of each non-anchor rating and of the offset D between the roles,
@@ -78,6 +79,24 @@ def paired_tables(runs: int) -> None:
             print(f"{f'{opponents} opponent(s), cut {cut}':<34}{field.truth():>7.3f}  {cells}")
 
 
+def binary_table(runs: int) -> None:
+    """Single win/loss pairs (each seed +1, 0 or -1) drawn directly: Bonett and Price's interval, kept
+    for this case, against t over the seeds (with the exact bound when every seed agrees)."""
+    print(f"\nSingle win/loss pairs, {SEEDS} seeds, {runs} tournaments a row: coverage, Bonett-Price / t")
+    for first_only, second_only in ((0.35, 0.0), (0.3, 0.0), (0.25, 0.0), (0.1, 0.0), (0.45, 0.05), (0.2, 0.2)):
+        rng, truth = random.Random(f"interval-coverage:binary:{first_only}:{second_only}"), first_only - second_only
+        covered = {True: 0, False: 0}
+        for _ in range(runs):
+            draws = [rng.random() for _ in range(SEEDS)]
+            differences = [1.0 if u < first_only else -1.0 if u < first_only + second_only else 0.0 for u in draws]
+            for binary in covered:
+                tested = paired_over_seeds(differences, binary)
+                assert tested.low is not None and tested.high is not None
+                covered[binary] += tested.low <= truth <= tested.high
+        print(f"  first alone wins {first_only:.2f}, second alone {second_only:.2f}: "
+              f"{covered[True] / runs:.3f} / {covered[False] / runs:.3f}")
+
+
 def offset(strengths: list[float], groups: list[tuple[list[int], int]]) -> float:
     user, minotaur = references(strengths, groups)
     return SCALE * (minotaur - user)
@@ -138,6 +157,7 @@ def main() -> None:
     args = parser.parse_args()
     runs, rating_runs = (2_000, 100) if args.quick else (args.runs, args.rating_runs)
     paired_tables(runs)
+    binary_table(runs)
     rating_tables(rating_runs)
 
 

@@ -27,14 +27,18 @@ Each rating has a 95% interval from a bootstrap over the seeds (RESAMPLES resamp
 drawn from the fixed seed BOOTSTRAP_SEED, so the same matches give the same interval):
 every match of a seed as it was played (its number, ground, difficulty, turn limit and
 who learned) goes in or out of a resample together, because the seed's labyrinth makes
-all its matches easier or harder at once; resampling single matches took that shared
-difficulty for independent evidence and gave intervals that covered the truth 0.88-0.91
-of the time where seeds matter. The anchor's interval is a point by definition (its
-Rating says anchor). With one seed there is no interval: the spread between seeds is
-not seen. From the intervals, each rating's rank bounds: the best place is one more
-than the contestants whose interval lies wholly above its own, the worst the role's
-size less those wholly below, so contestants that cannot be told apart share places.
-Beside the rating, the raw win rate with its Wilson interval.
+all its matches easier or harder at once. Resampling single matches, as before, took that
+shared difficulty for independent evidence: where seeds matter it covered the offset
+between the roles far less often than 95% (0.77 in bench/interval_coverage.py), and a
+contestant's rating too little or too much depending on how the seed's effect fell. With
+few seeds a bootstrap's interval is too narrow, so it is stretched as cluster-robust
+inference does (bootstrap_intervals); where every seed gave a contestant the same results
+it would be a point, and the model's interval is given instead. The anchor's interval is a
+point by definition (its Rating says anchor). With one seed there is no interval: the
+spread between seeds is not seen. From the intervals, each rating's rank bounds: the best
+place is one more than the contestants whose interval lies wholly above its own, the worst
+the role's size less those wholly below, so contestants that cannot be told apart share
+places. Beside the rating, the raw win rate with its Wilson interval.
 
 A contestant is its name and its setup (the fingerprint of a model's endpoint and
 sampling settings): the same name with two setups is two contestants, shown apart by
@@ -294,8 +298,11 @@ def method_text(standings: Standings) -> str:
             f"strength. Each role is anchored: {anchors}. On that scale a user rated R against a Minotaur rated M "
             f"is expected to score 1 / (1 + 10^((M - R + D) / 400)), with D = {standings.offset:+.0f}. "
             f"The 95% interval of a rating is a bootstrap over the {standings.seeds} seeds (all the matches of a "
-            f"seed in or out together), {RESAMPLES} resamples drawn from the fixed seed \"{BOOTSTRAP_SEED}\"; the "
-            "anchor's is a point, and there is none with one seed. A contestant's places run from one more than "
+            f"seed in or out together), {RESAMPLES} resamples drawn from the fixed seed \"{BOOTSTRAP_SEED}\", its "
+            "percentile interval stretched about the rating for few seeds (by t(0.975, G - 1) / 1.96 times "
+            "sqrt(G / (G - 1)) with G seeds, as cluster-robust inference does); where every seed gave a "
+            "contestant the same results, the model's interval with every match independent. The anchor's is a "
+            "point, and there is none with one seed. A contestant's places run from one more than "
             "those whose interval lies wholly above its own to the role's size less those wholly below: "
             "contestants that cannot be told apart share places. The paired difference compares two contestants "
             "of a role where they met the same opponent on the same seed: the mean over seeds of first's score "
