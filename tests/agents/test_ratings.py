@@ -42,7 +42,8 @@ rows = st.lists(st.builds(
     match, st.sampled_from(["builtin", "random", "llama"]), st.sampled_from(["builtin", "wait", "llama"]),
     st.integers(1, 4), st.sampled_from(["ESCAPED", "DEATH", "TIMEOUT"]),
     repeat=st.integers(0, 1), user_setup=st.sampled_from(["", "3f2a9c0b1d2e", "3f2a9c77aa00"]),
-    run_began=st.sampled_from(["", "2026-01-01T00:00:00.000000Z"]), void=st.sampled_from([None, None, "void: x"])),
+    run_began=st.sampled_from(["", "2026-01-01T00:00:00.000000Z"]), void=st.sampled_from([None, None, "void: x"]),
+    digest=st.sampled_from(["", "d1", "d2"])),
     max_size=30)
 
 
