@@ -22,7 +22,9 @@ prior's PRIOR_SD is 400 points.
 The bootstrap resamples clusters (ratings.py: the seeds, all of a seed's matches in or
 out together), not single matches: matches on one seed share its labyrinth, so they are
 not independent, and resampling them one by one would treat a seed's shared difficulty
-as many independent observations and make the intervals too narrow.
+as many independent observations: an interval too narrow wherever that difficulty moves
+the figure (the offset between two groups), and one blind to what pairing on the same
+seeds does.
 """
 
 from __future__ import annotations
