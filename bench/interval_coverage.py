@@ -37,6 +37,9 @@ from tests.agents.tournament_model import Field, League, with_gap
 
 SEEDS = 10
 OPPONENTS = {1: (0.0,), 3: (-0.5, 0.0, 0.5), 6: (-1.0, -0.6, -0.2, 0.2, 0.6, 1.0)}
+RATING_CASES = ((0.0, 0.0, 12, 3, 3, 1), (2.0, 0.0, 12, 3, 3, 1), (0.0, 1.5, 12, 3, 3, 1), (1.0, 1.0, 20, 3, 3, 1),
+                (1.5, 1.5, 12, 2, 4, 1), (1.5, 1.0, 30, 4, 2, 1),
+                (2.5, 0.5, 12, 2, 2, 3))  # seed sd, style sd, seeds, users, Minotaurs, games a pairing and seed
 
 
 def plain_t(differences: list[float]) -> tuple[float, float]:
@@ -137,14 +140,13 @@ def rating_case(league: League, seeds: int, runs: int, purpose: str) -> dict[str
 def rating_tables(runs: int) -> None:
     print(f"\nRatings, {runs} tournaments a row ({ratings.RESAMPLES} resamples): coverage of each non-anchor "
           "rating (users, then Minotaurs) and of the offset D")
-    for seed_sd, style_sd, seeds, users, minotaurs in ((0.0, 0.0, 12, 3, 3), (2.0, 0.0, 12, 3, 3),
-                                                      (0.0, 1.5, 12, 3, 3), (1.0, 1.0, 20, 3, 3),
-                                                      (1.5, 1.5, 12, 2, 4), (1.5, 1.0, 30, 4, 2)):
-        league = League((0.0, 0.5, -0.5, 0.2)[:users], (0.0, 0.8, -0.4, 0.3)[:minotaurs], seed_sd, style_sd)
+    for seed_sd, style_sd, seeds, users, minotaurs, games in RATING_CASES:
+        league = League((0.0, 0.5, -0.5, 0.2)[:users], (0.0, 0.8, -0.4, 0.3)[:minotaurs], seed_sd, style_sd,
+                        games=games)
         started = time.perf_counter()
-        found = rating_case(league, seeds, runs, f"{seed_sd}:{style_sd}:{seeds}:{users}:{minotaurs}")
-        print(f"seed sd {seed_sd}, style sd {style_sd}, {seeds} seeds, {users} users x {minotaurs} Minotaurs "
-              f"({time.perf_counter() - started:.0f} s)")
+        found = rating_case(league, seeds, runs, f"{seed_sd}:{style_sd}:{seeds}:{users}:{minotaurs}:{games}")
+        print(f"seed sd {seed_sd}, style sd {style_sd}, {seeds} seeds, {users} users x {minotaurs} Minotaurs, "
+              f"{games} game(s) a pairing and seed ({time.perf_counter() - started:.0f} s)")
         for name, values in found.items():
             print(f"  by {name:<8} " + " ".join(f"{v:.3f}" for v in values) + f"   mean {sum(values) / len(values):.3f}")
 
