@@ -29,8 +29,9 @@ every match of a seed as it was played (its number, ground, difficulty, turn lim
 who learned) goes in or out of a resample together, because the seed's labyrinth makes
 all its matches easier or harder at once. Resampling single matches, as before, took that
 shared difficulty for independent evidence: where seeds matter it covered the offset
-between the roles far less often than 95% (0.77 in bench/interval_coverage.py), and a
-contestant's rating too little or too much depending on how the seed's effect fell. With
+between the roles far less often than 95% (0.70-0.91 in bench/interval_coverage.py, where
+the bootstrap over seeds covers 0.93-0.95), and a contestant's rating too little or too
+much depending on how the seed's effect fell (0.90-0.99). With
 few seeds a bootstrap's interval is too narrow, so it is stretched as cluster-robust
 inference does (bootstrap_intervals); where every seed gave a contestant the same results
 it would be a point, and the model's interval is given instead. The anchor's interval is a
@@ -232,8 +233,8 @@ class Standings:
 def rate(matches: Iterable[MatchRow], *, detail: bool = True) -> Standings:
     """The standings drawn from the valid ones of ``matches``, in any order, each game once. ``detail``:
     the ratings' intervals, rank bounds and histories and the paired differences, nearly all the cost
-    (measured: 0.5 s for ten thousand matches of twenty contestants on a hundred seeds, 0.12 s
-    without). A live view redrawn as matches end goes without: each Rating's low and high are then
+    (measured: 1.3 s of CPU for ten thousand matches of twenty contestants on a hundred seeds, 0.1 s
+    without; the bootstrap over single matches it replaced took 1.2-1.5 s on the same machine). A live view redrawn as matches end goes without: each Rating's low and high are then
     None, its rank bounds its place and its history empty, and each role's paired differences empty."""
     valid = sorted((m for m in matches if m.void is None), key=lambda m: (m.play_order, m.outcome))
     rows = first_plays(valid)
@@ -338,7 +339,8 @@ def bootstrap_intervals(played: Sequence[Cell], seeds: Sequence[Seed], strengths
     half of the interval is stretched about the estimate by t(0.975, G - 1) / z(0.975) times
     sqrt(G / (G - 1)) (1.23 with twelve seeds, 1.08 with fifty). Simulated (tests/agents/
     test_ratings.py, bench/interval_coverage.py) the plain percentile interval covered 0.90-0.92 at
-    twelve to twenty seeds, with or without seed effects; stretched, 0.94-0.95.
+    twelve to twenty seeds, with or without seed effects; stretched, 0.93-0.95 on average over a
+    tournament's figures (0.92-0.98 each).
 
     Where every seed gave a contestant the same results against the same opponents (rule agents on
     two or three seeds), every resample rates it alike and the bootstrap's interval is a point, as if

@@ -248,10 +248,11 @@ def test_the_bootstrap_over_seeds_covers_where_seeds_matter():
     """A seed's difficulty shared by all its matches (spread 2.5 on the logit scale) and each pairing
     played three times a seed: 60 simulated tournaments of 12 seeds (two users and two Minotaurs,
     the built-in agents the anchors). The bootstrap over seeds covers each rating at least 85 % of the
-    time and the offset D 88 % (here 0.88, 0.90 and 0.90; 0.945, 0.945 and 0.96 at 400 tournaments of
-    200 resamples: here 40 resamples narrow it a little, and 60 tournaments leave a standard error of
-    0.03); resampling single matches, as it replaced, takes a seed's difficulty for twelve independent
-    games and covers D less than 80 % of the time (0.73 here, 0.77 at 400)."""
+    time and the offset D 88 % (here 0.88, 0.90 and 0.90; 0.94, 0.92 and 0.94 at 400 tournaments of
+    200 resamples in bench/interval_coverage.py: here 40 resamples narrow it a little, and 60
+    tournaments leave a standard error of 0.03); resampling single matches, as it replaced, takes a
+    seed's difficulty for twelve independent games and covers D less than 80 % of the time (0.73
+    here, 0.70 in the bench)."""
     from collections import Counter
 
     from labyrinth.agents.compete.bradley_terry import SCALE, fit, games_of, points, references
