@@ -148,7 +148,8 @@ def rating_tables(runs: int) -> None:
         print(f"seed sd {seed_sd}, style sd {style_sd}, {seeds} seeds, {users} users x {minotaurs} Minotaurs, "
               f"{games} game(s) a pairing and seed ({time.perf_counter() - started:.0f} s)")
         for name, values in found.items():
-            print(f"  by {name:<8} " + " ".join(f"{v:.3f}" for v in values) + f"   mean {sum(values) / len(values):.3f}")
+            shown = " ".join(f"{v:.3f}" for v in values)
+            print(f"  by {name:<8} {shown}   mean {sum(values) / len(values):.3f}")
 
 
 def main() -> None:

@@ -30,7 +30,7 @@ who learned) goes in or out of a resample together, because the seed's labyrinth
 all its matches easier or harder at once. Resampling single matches, as before, took that
 shared difficulty for independent evidence: where seeds matter it covered the offset
 between the roles far less often than 95% (0.70-0.91 in bench/interval_coverage.py, where
-the bootstrap over seeds covers 0.93-0.95), and a contestant's rating too little or too
+the bootstrap over seeds covers 0.93-0.96), and a contestant's rating too little or too
 much depending on how the seed's effect fell (0.90-0.99). With
 few seeds a bootstrap's interval is too narrow, so it is stretched as cluster-robust
 inference does (bootstrap_intervals); where every seed gave a contestant the same results
@@ -234,8 +234,9 @@ def rate(matches: Iterable[MatchRow], *, detail: bool = True) -> Standings:
     """The standings drawn from the valid ones of ``matches``, in any order, each game once. ``detail``:
     the ratings' intervals, rank bounds and histories and the paired differences, nearly all the cost
     (measured: 1.3 s of CPU for ten thousand matches of twenty contestants on a hundred seeds, 0.1 s
-    without; the bootstrap over single matches it replaced took 1.2-1.5 s on the same machine). A live view redrawn as matches end goes without: each Rating's low and high are then
-    None, its rank bounds its place and its history empty, and each role's paired differences empty."""
+    without; the bootstrap over single matches it replaced took 1.2-1.5 s on the same machine). A live
+    view redrawn as matches end goes without: each Rating's low and high are then None, its rank bounds
+    its place and its history empty, and each role's paired differences empty."""
     valid = sorted((m for m in matches if m.void is None), key=lambda m: (m.play_order, m.outcome))
     rows = first_plays(valid)
     sides = [(contestant(row, "user"), contestant(row, "minotaur")) for row in rows]

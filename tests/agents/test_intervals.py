@@ -105,9 +105,9 @@ def test_paired_proportions_is_never_a_point_and_mirrors():
 
 
 # Student's t: quantiles from tables (to 1e-6), the CDF against closed forms (one and two degrees of freedom).
-@pytest.mark.parametrize(("probability", "df", "t"), [(0.975, 9, 2.262157), (0.975, 1, 12.706205), (0.975, 29, 2.045230),
-                                                      (0.995, 4, 4.604095), (0.95, 2, 2.919986), (0.975, 3, 3.182446),
-                                                      (0.9, 120, 1.288646), (0.025, 9, -2.262157)])
+@pytest.mark.parametrize(("probability", "df", "t"), [
+    (0.975, 9, 2.262157), (0.975, 1, 12.706205), (0.975, 29, 2.045230), (0.995, 4, 4.604095), (0.95, 2, 2.919986),
+    (0.975, 3, 3.182446), (0.9, 120, 1.288646), (0.025, 9, -2.262157)])
 def test_t_quantiles_match_the_tables(probability, df, t):
     assert t_quantile(probability, df) == pytest.approx(t, abs=1e-6)
     assert t_cdf(t, df) == pytest.approx(probability, abs=1e-6)

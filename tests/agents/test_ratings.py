@@ -1,12 +1,15 @@
 """The ratings' numbers: one Bradley-Terry fit that does not depend on the matches' order, a
 contestant that always wins rated high but finite, intervals that narrow with more matches,
-users and Minotaurs on one scale, histories in play order, contestants told apart by setup,
-void matches never rated, and the paired differences on an example worked by hand."""
+each role anchored on its built-in agent with the offset between the roles, histories in play
+order, contestants told apart by setup, void matches never rated, a game played again counted
+once, rank bounds from the intervals, the bootstrap over seeds covering where seeds matter, and
+the paired differences on examples worked by hand."""
 
 from __future__ import annotations
 
 import math
 import random
+from collections import Counter
 from dataclasses import replace
 
 import pytest
@@ -14,8 +17,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from labyrinth.agents.compete import ratings
-from labyrinth.agents.compete.ratings import HISTORY_POINTS, Standings, rate
+from labyrinth.agents.compete.bradley_terry import SCALE, bootstrap, fit, games_of, points, references
+from labyrinth.agents.compete.ratings import HISTORY_POINTS, Contestant, Standings, contestant, rate
 from labyrinth.saves.results_db import MatchRow
+
+from .tournament_model import League
 
 
 def match(user: str, minotaur: str, seed: int, outcome: str, **more) -> MatchRow:
@@ -202,8 +208,6 @@ def test_each_role_is_anchored_on_its_builtin_agent_with_the_offset_the_fit_impl
     """builtin = 1500 in each role, its interval that point; the offset D such that a user rated R against
     a Minotaur rated M is expected to score 1 / (1 + 10^((M - R + D) / 400)), checked against the fitted
     model's own probabilities, 1 / (1 + e^(s_M - s_R)) for every user and Minotaur."""
-    from labyrinth.agents.compete.bradley_terry import fit, games_of
-    from labyrinth.agents.compete.ratings import Contestant, contestant
     outcomes = ["ESCAPED", "DEATH", "TIMEOUT", "DEATH", "DEATH", "ESCAPED", "TIMEOUT"]
     found = [match(u, m, seed, outcomes[(seed * 3 + len(u) + 2 * len(m)) % 7]) for u in ("builtin", "random", "ace")
              for m in ("builtin", "wait") for seed in range(1, 13)]
@@ -216,12 +220,12 @@ def test_each_role_is_anchored_on_its_builtin_agent_with_the_offset_the_fit_impl
         assert standings.anchors[role].describe() == "builtin = 1500"
     everyone = sorted({contestant(row, role) for row in found for role in ("user", "minotaur")})
     index = {c: i for i, c in enumerate(everyone)}
-    from collections import Counter
     strengths = fit(len(everyone), games_of(Counter((index[contestant(r, "user")], index[contestant(r, "minotaur")],
                                                      ratings.score(r, "user")) for r in found)))
     for user in standings.ratings["user"]:
         for minotaur in standings.ratings["minotaur"]:
-            gap = strengths[index[Contestant("minotaur", minotaur.name)]] - strengths[index[Contestant("user", user.name)]]
+            gap = strengths[index[Contestant("minotaur", minotaur.name)]] - \
+                strengths[index[Contestant("user", user.name)]]
             assert standings.expected(user.rating, minotaur.rating) == pytest.approx(1 / (1 + math.exp(gap)))
     assert standings.offset_low < standings.offset < standings.offset_high
     assert "user ratings on builtin = 1500; Minotaur ratings on builtin = 1500" in ratings.method_text(standings)
@@ -253,11 +257,6 @@ def test_the_bootstrap_over_seeds_covers_where_seeds_matter():
     tournaments leave a standard error of 0.03); resampling single matches, as it replaced, takes a
     seed's difficulty for twelve independent games and covers D less than 80 % of the time (0.73
     here, 0.70 in the bench)."""
-    from collections import Counter
-
-    from labyrinth.agents.compete.bradley_terry import SCALE, fit, games_of, points, references
-    from tests.agents.tournament_model import League
-
     league = League((0.0, 0.5), (0.0, 0.8), seed_sd=2.5, style_sd=0.5, games=3)
     groups = league.groups()
     exact = fit(league.size, {pair: (1e6 * p, 10 ** 6) for pair, p in league.expected().items()})
@@ -285,10 +284,6 @@ def test_a_resample_without_the_anchor_is_drawn_again():
     """The anchor played on one seed of ten (and won all three games there): a resample without that
     seed would measure its role from nothing (the anchor at the prior's centre, 0), so it is drawn
     again; every resample holds the anchor's games."""
-    from collections import Counter
-
-    from labyrinth.agents.compete.bradley_terry import bootstrap
-
     clusters = [Counter({(1, 2, 1.0): 2, (1, 2, 0.0): 1}) for _ in range(9)] + [Counter({(0, 2, 1.0): 3})]
     fitted = bootstrap(3, clusters, [1.0, 0.2, -1.0], 100, "test", needed=[0])
     assert all(strengths[0] > 0.5 for strengths in fitted)
