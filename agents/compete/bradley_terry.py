@@ -1,6 +1,6 @@
 """The Bradley-Terry fit behind the tournament's ratings: strengths from pair counts, put
-on an Elo-like scale, with a bootstrap interval. Pure arithmetic on counts; ratings.py
-turns matches into counts and counts back into contestants.
+on an Elo-like scale anchored on a reference contestant, with a bootstrap over seeds. Pure
+arithmetic on counts; ratings.py turns matches into counts and counts back into contestants.
 
 Contestant i beats j with probability 1 / (1 + exp(s_j - s_i)). Each pair's games are
 summed into (i's score, games), a draw counting half a win for each side (as LMSYS's
@@ -12,9 +12,19 @@ even game, so a few dozen matches outweigh it. The log-posterior is strictly con
 so Newton's method (with step halving, which it rarely needs) finds the one maximum in
 a handful of steps; with tens of contestants the linear solve is cheap in pure Python.
 
-The scale: POINTS = CENTRE + SCALE * (s - mean of the strengths), so the contestants'
-mean is CENTRE (1500) and a difference of 400 points means odds of 10 to 1, as in Elo
-ratings. The prior's PRIOR_SD is 400 points.
+The scale: the contestants are in groups (a role's, in ratings.py), each with its
+reference, rated CENTRE (1500): its anchor contestant, or without one the group's mean.
+POINTS = CENTRE + SCALE * (s - the reference's strength), so a difference of 400 points
+within a group means odds of 10 to 1, as in Elo ratings; between two groups, their
+references' difference in strength is the offset to add (ratings.py states it). The
+prior's PRIOR_SD is 400 points.
+
+The bootstrap resamples clusters (ratings.py: the seeds, all of a seed's matches in or
+out together), not single matches: matches on one seed share its labyrinth, so they are
+not independent, and resampling them one by one would treat a seed's shared difficulty
+as many independent observations: an interval too narrow wherever that difficulty moves
+the figure (the offset between two groups), and one blind to what pairing on the same
+seeds does.
 """
 
 from __future__ import annotations
@@ -22,18 +32,19 @@ from __future__ import annotations
 import math
 import random
 import statistics
-from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from operator import mul
 
-CENTRE = 1500.0  # the mean rating of the contestants fitted together
+CENTRE = 1500.0  # the rating of each group's reference (its anchor, or without one its mean)
 SCALE = 400 / math.log(10)  # points per unit of strength: 400 points are odds of 10 to 1
 PRIOR_SD = math.log(10)  # the prior's spread, in strength: 400 points
 TOLERANCE = 1e-7  # Newton stops once no strength moves more than this: it is then within about 1e-14
 MAX_STEPS = 100
+REDRAWS = 1000  # how often a resample missing an anchor is drawn again before it is kept as it is
 
 Games = Mapping[tuple[int, int], tuple[float, int]]  # (i, j) -> (i's score against j, games they played)
 Cell = tuple[int, int, float]  # one kind of match: i, j and i's score in it (1, 0.5 or 0)
+Group = tuple[Sequence[int], int | None]  # contestants rated together and their anchor (None: their mean)
 
 
 def fit(size: int, games: Games, start: Sequence[float] | None = None) -> list[float]:
@@ -58,12 +69,28 @@ def fit(size: int, games: Games, start: Sequence[float] | None = None) -> list[f
     return strengths
 
 
-def points(strengths: Sequence[float], present: Sequence[int] | None = None) -> list[float]:
-    """``strengths`` on the rating scale, anchored so that the mean of ``present`` (default:
-    all) is CENTRE."""
-    chosen = range(len(strengths)) if present is None else present
-    mean = sum(strengths[i] for i in chosen) / len(chosen) if chosen else 0.0
-    return [CENTRE + SCALE * (s - mean) for s in strengths]
+def references(strengths: Sequence[float], groups: Sequence[Group],
+               present: Collection[int] | None = None) -> list[float]:
+    """Each group's reference strength, the one rated CENTRE: its anchor's when the anchor is in
+    ``present`` (default: everyone), else the mean of its members in ``present`` (0 with none)."""
+    found = []
+    for members, anchor in groups:
+        here = [i for i in members if present is None or i in present]
+        if anchor is not None and anchor in here:
+            found.append(strengths[anchor])
+        else:
+            found.append(sum(strengths[i] for i in here) / len(here) if here else 0.0)
+    return found
+
+
+def points(strengths: Sequence[float], groups: Sequence[Group], present: Collection[int] | None = None
+           ) -> list[float]:
+    """``strengths`` on the rating scale, each group's measured from its reference (references)."""
+    rated = [CENTRE] * len(strengths)
+    for (members, _), reference in zip(groups, references(strengths, groups, present), strict=True):
+        for i in members:
+            rated[i] = CENTRE + SCALE * (strengths[i] - reference)
+    return rated
 
 
 def games_of(cells: Mapping[Cell, int]) -> dict[tuple[int, int], tuple[float, int]]:
@@ -76,24 +103,49 @@ def games_of(cells: Mapping[Cell, int]) -> dict[tuple[int, int], tuple[float, in
     return {pair: (score, int(n)) for pair, (score, n) in games.items()}
 
 
-def bootstrap(size: int, cells: Mapping[Cell, int], centre: Sequence[float], resamples: int,
-              seed: str) -> list[tuple[float, float]]:
-    """Each contestant's 95% interval in points: the 2.5th and 97.5th percentiles of its rating
-    over ``resamples`` fits, each to as many matches drawn with replacement from ``cells`` (a
-    contestant drawn no match in one is at the prior's centre there: unknown). ``centre``: the
-    fit to every match, where each resample's Newton starts. ``seed`` fixes the draws, so the
-    same matches always give the same intervals."""
-    matches = [kind for kind in sorted(cells) for _ in range(cells[kind])]  # one entry a match
+def bootstrap(size: int, clusters: Sequence[Mapping[Cell, int]], centre: Sequence[float], resamples: int,
+              seed: str, needed: Collection[int] = ()) -> list[list[float]]:
+    """The strengths fitted to each of ``resamples`` resamples of ``clusters`` (each a count of kinds
+    of match, all played on one seed), drawn with replacement as wholes, as many as there are (a
+    contestant drawn no match in one is at the prior's centre there: unknown). A resample without a
+    match of a contestant in ``needed`` (an anchor, the scale's zero) is drawn again: its ratings
+    would be measured from nothing. ``centre``: the fit to every match, where each resample's Newton
+    starts. ``seed`` fixes the draws, so the same matches always give the same strengths."""
+    pairs = sorted({(i, j) for cluster in clusters for i, j, _ in cluster})
+    column = {pair: k for k, pair in enumerate(pairs)}
+    scores = [[0.0] * len(clusters) for _ in pairs]  # pair -> cluster -> i's score against j there
+    games = [[0] * len(clusters) for _ in pairs]
+    for c, cluster in enumerate(clusters):
+        for (i, j, score), count in sorted(cluster.items()):
+            scores[column[(i, j)]][c] += score * count
+            games[column[(i, j)]][c] += count
+    holding = [[c for c, cluster in enumerate(clusters) if any(k in (i, j) for i, j, _ in cluster)]
+               for k in sorted(needed)]  # each anchor's clusters: one at least must be drawn
     rng = random.Random(seed)
-    drawn: list[list[float]] = [[] for _ in range(size)]
+    fitted = []
     for _ in range(resamples):
-        sample = Counter(rng.choices(matches, k=len(matches)))
-        for i, rating in enumerate(points(fit(size, games_of(sample), centre))):
-            drawn[i].append(rating)
-    return [_middle_95(values) for values in drawn]
+        for _ in range(REDRAWS):
+            weights = [0] * len(clusters)
+            for c in rng.choices(range(len(clusters)), k=len(clusters)):
+                weights[c] += 1
+            if all(any(weights[c] for c in held) for held in holding if held):
+                break
+        sample = {pair: (sum(map(mul, weights, scores[k])), sum(map(mul, weights, games[k])))
+                  for k, pair in enumerate(pairs)}
+        fitted.append(fit(size, {pair: tally for pair, tally in sample.items() if tally[1]}, centre))
+    return fitted
 
 
-def _middle_95(values: list[float]) -> tuple[float, float]:
+def deviations(strengths: Sequence[float], games: Games, contrasts: Sequence[Sequence[float]]) -> list[float]:
+    """The posterior standard deviation of each contrast (a weighted sum of the strengths) by the model
+    alone, every match independent: sqrt(c' I^-1 c), I the information (the log-posterior's negative
+    Hessian) at ``strengths``, the fit to ``games``."""
+    _, _, information = _expansion(strengths, sorted(games.items()))
+    return [math.sqrt(max(0.0, sum(map(mul, c, _solve(information, list(c)))))) for c in contrasts]
+
+
+def middle_95(values: Sequence[float]) -> tuple[float, float]:
+    """The 2.5th and 97.5th percentiles of ``values`` (a bootstrap's 95% interval)."""
     cuts = statistics.quantiles(values, n=40, method="inclusive")
     return cuts[0], cuts[-1]
 

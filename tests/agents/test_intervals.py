@@ -1,5 +1,7 @@
-"""The intervals the published figures carry (agents/compete/intervals.py): their values worked by
-hand, and their coverage simulated where the figures land (few seeds, rare wins, draws)."""
+"""The intervals and tests the published figures carry (agents/compete/intervals.py): their values
+worked by hand or read from tables, and their coverage simulated where the figures land (few seeds,
+rare wins, draws); the paired difference's coverage and power over tournaments are in
+test_paired_power.py."""
 
 from __future__ import annotations
 
@@ -9,7 +11,25 @@ import statistics
 
 import pytest
 
-from labyrinth.agents.compete.intervals import Z_95, paired_proportions, paired_scores
+from hypothesis import given
+from hypothesis import strategies as st
+
+from labyrinth.agents.compete.intervals import (
+    ALL_EQUAL,
+    BONETT_PRICE,
+    ONE_SEED,
+    T_TEST,
+    Z_95,
+    all_equal_interval,
+    holm,
+    mcnemar_exact,
+    paired_over_seeds,
+    paired_proportions,
+    paired_scores,
+    t_cdf,
+    t_quantile,
+    t_two_sided,
+)
 
 # Each side's chances of a win and of a draw in one game: rare wins first, then even, and draws.
 TRUTHS = [((0.05, 0.0), (0.0, 0.0)), ((0.10, 0.0), (0.02, 0.0)), ((0.30, 0.10), (0.10, 0.10)),
@@ -32,8 +52,9 @@ def _t_interval(values: list[float]) -> tuple[float, float]:
 @pytest.mark.parametrize("seeds", [5, 10, 20])
 @pytest.mark.parametrize(("first", "second"), TRUTHS)
 def test_the_paired_score_interval_covers_the_truth_nineteen_times_in_twenty(first, second, seeds):
-    """2,000 simulated tournaments of ``seeds`` seeds, one pair a seed. The t interval it replaces
-    covers 0.05 against 0 on 5 seeds about 2 times in 10: it is a point whenever neither side won."""
+    """2,000 simulated tournaments of ``seeds`` seeds, one pair a seed. A bare t interval covers 0.05
+    against 0 on 5 seeds about 2 times in 10: it is a point whenever neither side won (which is why
+    paired_over_seeds never gives one)."""
     rng = random.Random(f"{first}{second}{seeds}")
     truth = first[0] + first[1] / 2 - second[0] - second[1] / 2
     runs = [[_score(rng, first) - _score(rng, second) for _ in range(seeds)] for _ in range(2_000)]
@@ -81,3 +102,75 @@ def test_paired_proportions_is_never_a_point_and_mirrors():
     mean, low, high = paired_proportions(six)
     assert mean == pytest.approx(0.03) and low > 0
     assert paired_proportions([(b, a) for a, b in six]) == pytest.approx((-mean, -high, -low))
+
+
+# Student's t: quantiles from tables (to 1e-6), the CDF against closed forms (one and two degrees of freedom).
+@pytest.mark.parametrize(("probability", "df", "t"), [
+    (0.975, 9, 2.262157), (0.975, 1, 12.706205), (0.975, 29, 2.045230), (0.995, 4, 4.604095), (0.95, 2, 2.919986),
+    (0.975, 3, 3.182446), (0.9, 120, 1.288646), (0.025, 9, -2.262157)])
+def test_t_quantiles_match_the_tables(probability, df, t):
+    assert t_quantile(probability, df) == pytest.approx(t, abs=1e-6)
+    assert t_cdf(t, df) == pytest.approx(probability, abs=1e-6)
+
+
+@pytest.mark.parametrize("t", [-30.0, -3.0, -1.0, -0.2, 0.0, 0.5, 1.0, 2.5, 12.706205, 100.0])
+def test_the_t_cdf_matches_its_closed_forms(t):
+    assert t_cdf(t, 1) == pytest.approx(0.5 + math.atan(t) / math.pi, abs=1e-12)  # Cauchy
+    assert t_cdf(t, 2) == pytest.approx(0.5 + t / (2 * math.sqrt(2 + t * t)), abs=1e-12)
+    assert t_two_sided(t, 1) == pytest.approx(1 - 2 * abs(math.atan(t)) / math.pi, rel=1e-9, abs=1e-15)
+
+
+def test_the_t_cdf_approaches_the_normal_and_its_two_sided_tail():
+    assert t_cdf(Z_95, 10 ** 7) == pytest.approx(0.975, abs=1e-6)
+    assert t_two_sided(2.262157, 9) == pytest.approx(0.05, abs=1e-6)
+    assert t_two_sided(0.0, 5) == 1.0
+
+
+def test_holm_worked_by_hand():
+    """Sorted 0.005, 0.01, 0.03, 0.04 of four: times 4, 3, 2, 1 -> 0.02, 0.03, 0.06, 0.04, kept from
+    falling (0.04 -> 0.06), at most 1."""
+    assert holm([0.01, 0.04, 0.03, 0.005]) == pytest.approx([0.03, 0.06, 0.06, 0.02])
+    assert holm([0.5, 0.4]) == [0.8, 0.8] and holm([]) == []
+
+
+@given(st.lists(st.floats(0, 1), max_size=12), st.randoms(use_true_random=False))
+def test_holm_does_not_depend_on_the_order_and_never_lowers_a_p_value(p_values, shuffler):
+    order = list(range(len(p_values)))
+    shuffler.shuffle(order)
+    adjusted = holm(p_values)
+    assert holm([p_values[i] for i in order]) == [adjusted[i] for i in order]
+    assert all(p <= a <= 1 for p, a in zip(p_values, adjusted, strict=True))
+
+
+def test_the_exact_mcnemar_test():
+    """Seven discordant pairs to two: 2 * P(Bin(9, 1/2) <= 2) = 2 * 46 / 512; five to none: 2 / 32."""
+    assert mcnemar_exact(7, 2) == pytest.approx(2 * 46 / 512) == mcnemar_exact(2, 7)
+    assert mcnemar_exact(5, 0) == 0.0625 and mcnemar_exact(0, 0) == 1.0 and mcnemar_exact(3, 3) == 1.0
+
+
+def test_every_seed_alike_is_an_exact_bound_not_a_point():
+    """Ten seeds all 0: the share of seeds that give another value is at most 1 - 0.025^(1/10) = 0.3085,
+    so the mean is within +-0.3085; all +1: within [1 - 2 * 0.3085, 1], p = 2 / 2^10 (the sign test)."""
+    bound = 1 - 0.025 ** 0.1
+    assert all_equal_interval(0.0, 10) == pytest.approx((-bound, bound, 1.0))
+    assert all_equal_interval(1.0, 10) == pytest.approx((1 - 2 * bound, 1.0, 2 / 1024))
+    low, high, p = all_equal_interval(-0.25, 10)
+    assert (low, high) == pytest.approx((-0.25 - 0.75 * bound, -0.25 + 1.25 * bound)) and p == 2 * 1.25 ** -10
+    assert all_equal_interval(0.0, 40)[1] < all_equal_interval(0.0, 10)[1]  # narrows as more seeds agree
+
+
+def test_the_paired_test_is_the_one_derived_for_its_case():
+    binary = [1.0, 0.0, 1.0, -1.0, 0.0, 1.0, 1.0, 0.0]
+    tested = paired_over_seeds(binary, binary=True)
+    assert tested.method == BONETT_PRICE and (tested.low, tested.high) == paired_scores(binary)
+    assert tested.p == mcnemar_exact(4, 1)
+    means = [0.5, 1 / 3, 0.0, 0.25, -1 / 6, 0.5]
+    tested = paired_over_seeds(means)
+    n, mean = len(means), statistics.fmean(means)
+    error = statistics.stdev(means) / math.sqrt(n)
+    assert tested.method == T_TEST and tested.mean == pytest.approx(mean)
+    assert (tested.low, tested.high) == pytest.approx((mean - 2.570582 * error, mean + 2.570582 * error))
+    assert tested.p == pytest.approx(t_two_sided(mean / error, n - 1))
+    assert paired_over_seeds([1 / 3] * 6).method == ALL_EQUAL == paired_over_seeds([0.1 + 0.2, 0.3] * 3).method
+    alone = paired_over_seeds([0.5])
+    assert (alone.mean, alone.low, alone.high, alone.p, alone.method) == (0.5, None, None, None, ONE_SEED)

@@ -162,7 +162,8 @@ def test_repeats_play_each_pairing_again_on_each_seed(capsys):
     data = json.loads(out)
     assert code == 0 and data["played"] == 6
     assert sorted((m["seed"], m["repeat"]) for m in data["matches"]) == [(s, r) for s in (1, 2) for r in range(3)]
-    assert data["standings"]["ratings"]["minotaur"][0]["matches"] == 6
+    # rule agents play each seed's game again move for move (one digest): the copies count once
+    assert data["standings"]["ratings"]["minotaur"][0]["matches"] == 2 and data["standings"]["copies"] == 4
 
 
 def _worker(*args: str) -> subprocess.Popen:

@@ -97,18 +97,21 @@ def test_the_table_shows_each_role_and_the_head_to_head_in_80_columns(capsys, mo
 
 
 def test_the_rating_over_matches_is_in_play_order_and_learning_is_said(capsys, monkeypatch):
-    later = replace(kept("builtin", "wait", 1, "TIMEOUT"), run_began="2026-02-01T00:00:00.000000Z")
-    earlier = replace(kept("builtin", "wait", 2, "ESCAPED"), run_began="2026-01-01T00:00:00.000000Z")
-    learning = replace(kept("builtin", "wait", 1, "ESCAPED"), learned="user+minotaur")
-    keep(later, earlier, learning)
+    """random is rated against the built-in user (the user ratings' anchor, a draw in each run)."""
+    later = replace(kept("random", "wait", 1, "TIMEOUT"), run_began="2026-02-01T00:00:00.000000Z")
+    earlier = replace(kept("random", "wait", 2, "ESCAPED"), run_began="2026-01-01T00:00:00.000000Z")
+    learning = replace(kept("random", "wait", 1, "ESCAPED"), learned="user+minotaur")
+    anchor = [replace(kept("builtin", "wait", seed, "TIMEOUT"), run_began=began)
+              for seed, began in ((2, earlier.run_began), (1, later.run_began))]
+    keep(later, earlier, learning, *anchor)
     code, out, _ = leaderboard(capsys, monkeypatch, "--json", "--role", "user")
-    (builtin,) = json.loads(out)["ratings"]["user"]
+    random_user = next(r for r in json.loads(out)["ratings"]["user"] if r["name"] == "random")
     assert code == 0
-    assert builtin["history"][-1] == builtin["rating"]
-    assert builtin["history"][1] > builtin["history"][2]  # the escape (seed 2) was played before the draw (seed 1)
+    assert random_user["history"][-1] == random_user["rating"]
+    assert random_user["history"][1] > random_user["history"][2]  # the escape (seed 2) was before the draw (seed 1)
     code, out, _ = leaderboard(capsys, monkeypatch)
     said = " ".join(out.split())
-    assert code == 0 and "tiny, normal, ≤20 turns (2); tiny, normal, ≤20 turns, learning: user+minotaur (1)" in said
+    assert code == 0 and "tiny, normal, ≤20 turns (4); tiny, normal, ≤20 turns, learning: user+minotaur (1)" in said
     assert "rating over matches, in play order" in out
 
 
@@ -137,7 +140,8 @@ def test_json_is_one_object_with_the_documented_keys(capsys, monkeypatch):
     builtin = data["ratings"]["user"][0]
     assert (builtin["name"], builtin["wins"], builtin["draws"], builtin["losses"]) == ("builtin", 2, 1, 0)
     assert len(builtin["history"]) == 3 and builtin["history"][-1] == builtin["rating"]
-    assert builtin["low"] < builtin["rating"] < builtin["high"] and builtin["history_at"] == [1, 2, 3]
+    assert builtin["low"] == builtin["rating"] == builtin["high"] == 1500 and builtin["anchor"]  # the user anchor
+    assert builtin["history_at"] == [1, 2, 3]
     assert {"user": "builtin", "minotaur": "wait", "matches": 3, "escaped": 2, "caught": 0,
             "timeouts": 1} in data["head_to_head"]
     assert list(data["paired"]) == ["user"] and data["paired"]["user"] == []  # no seed met by two users
@@ -315,8 +319,8 @@ async def test_the_chart_follows_the_highlighted_contestant_and_p_shows_the_pair
         assert chart.rating == second
         assert chart.border_title == f"{second.label}: {second.rating:.0f} over its 4 matches"
         drawn = [chart.render_line(y).text for y in range(chart.size.height)]
-        assert drawn[0].startswith(f"{max(*second.history, second.high):.0f} ")
-        assert drawn[-1].startswith(f"{min(*second.history, second.low):.0f} ")
+        assert drawn[0].lstrip().startswith(f"{max(*second.history, second.high):.0f} ")
+        assert drawn[-1].lstrip().startswith(f"{min(*second.history, second.low):.0f} ")  # right-justified
         assert "⣿" in "".join(line[-1] for line in drawn)  # the interval's bar, at the right edge
         assert sum(chr(0x2800) < c <= chr(0x28FF) for line in drawn for c in line[5:-2]) >= 8  # the line
         await pilot.press("p")
