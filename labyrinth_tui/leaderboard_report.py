@@ -25,6 +25,7 @@ from pathlib import Path
 
 from labyrinth.saves.atomic import write_atomic
 from labyrinth.agents.compete.manifest import design
+from labyrinth.agents.compete.ratings import method_text
 from labyrinth.saves.results_db import COLUMNS, row_values
 from labyrinth.saves.results_terms import FALLBACK_SHARE_ALLOWED
 
@@ -47,10 +48,11 @@ from .leaderboard_rows import (
 from .leaderboard_svg import interval_chart, line_chart
 from .leaderboard_tables import ENTRIES_TITLE, PAIRED_TITLE, RATINGS_TITLE
 
-RATING_FIELDS = ("role", "name", "setup", "label", "rating", "low", "high", "matches", "wins", "draws", "losses",
+RATING_FIELDS = ("role", "name", "setup", "label", "rank_best", "rank_worst", "anchor", "rating", "low", "high",
+                 "matches", "wins", "draws", "losses",
                  "win_rate", "win_low", "win_high", "entered", "void", "fallback_rate", "invalid_rate", "error_rate",
                  "timeout_rate", "calls", "tokens_in", "tokens_out", "reasoning_tokens", "cost", "cost_per_win")
-PAIRED_FIELDS = ("role", "first", "second", "pairs", "seeds", "mean", "low", "high")
+PAIRED_FIELDS = ("role", "first", "second", "pairs", "seeds", "mean", "low", "high", "p", "p_holm", "method")
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 STYLE = """
 body { font: 15px/1.45 system-ui, sans-serif; margin: 2em auto; max-width: 1100px; padding: 0 1em; color: #222; }
@@ -74,14 +76,6 @@ VALID_RULE = (f"Only valid matches are rated: a match in which a model did not d
 COST_RULE = ("Cost: each model's tokens at its contestant's prices (US dollars per million tokens in and out, "
              "reasoning counted as output), over every match it played, void ones included; '?' where no price "
              "was given. Per win: that cost over its valid wins.")
-METHOD = ("How the figures are made: one Bradley-Terry fit to every match (a draw is half a win to each side), "
-          "users and Minotaurs on one scale whose mean is 1500; a user rated R against a Minotaur rated M is "
-          "expected to score 1 / (1 + 10^((M - R) / 400)). The 95% interval of a rating is a bootstrap over "
-          "the matches (fixed seed). The paired difference compares two contestants where they met the same "
-          "opponent on the same seed: the mean over seeds of first's score minus second's (1 a win, 0.5 a "
-          "draw), with a 95% interval over the seeds (Bonett and Price's, adjusted for few seeds). The rating "
-          "over matches is the fit to the matches played so far, in play order.")
-
 
 def write_report(path: Path, text: str) -> None:
     """Replace ``path`` with ``text`` (UTF-8), atomically; StorageError (one line) when it cannot be."""
@@ -98,8 +92,8 @@ def ratings_csv(board: Board, roles: Sequence[str]) -> str:
         for e in board.entries[role]:
             r = rated.get((e.name, e.setup))
             win_low, win_high = r.win_interval if r else (None, None)
-            record = (r.rating, r.low, r.high, r.matches, r.wins, r.draws, r.losses, r.win_rate, win_low, win_high) \
-                if r else (None,) * 10
+            record = (r.rank_best, r.rank_worst, r.anchor, r.rating, r.low, r.high, r.matches, r.wins, r.draws,
+                      r.losses, r.win_rate, win_low, win_high) if r else (None,) * 13
             rows.append((role, _cell(e.name), _cell(e.setup), _cell(e.label), *record, e.matches, e.void,
                          e.fallback_rate, e.invalid_rate, e.error_rate, e.timeout_rate, e.calls, e.tokens_in,
                          e.tokens_out, e.reasoning_tokens, e.cost if e.model else None,
@@ -120,7 +114,8 @@ def matches_csv(board: Board, roles: Sequence[str]) -> str:
 
 def paired_csv(board: Board, roles: Sequence[str]) -> str:
     """One row per two contestants of a role with paired matches."""
-    return _csv(PAIRED_FIELDS, [(role, _cell(p.first), _cell(p.second), p.pairs, p.seeds, p.mean, p.low, p.high)
+    return _csv(PAIRED_FIELDS, [(role, _cell(p.first), _cell(p.second), p.pairs, p.seeds, p.mean, p.low, p.high,
+                                 p.p, p.p_holm, p.method)
                                 for role in roles for p in board.standings.paired[role]])
 
 
@@ -135,8 +130,9 @@ def html_page(board: Board, roles: Sequence[str]) -> str:
     body = ["<h1>Labyrinth: The Temporal Hunt &mdash; leaderboard</h1>",
             f"<p>{len(board.matches)} matches{chosen}{void} in <code>{escape(board.path.name)}</code>. "
             f"Rated together: {rated}.</p>"]
-    if warning := board.warning():
-        body.append(f'<p class="warning">{escape(warning)}</p>')
+    for warning in (board.warning(), board.standings.copies_warning):
+        if warning:
+            body.append(f'<p class="warning">{_prose(warning)}</p>')
     body += [f'<p class="damaged">{escape(line)}</p>' for line in board.damaged]
     for role in roles:
         body += [_ratings(board, role), _history(board, role), _entries(board, role), _paired(board, role)]
@@ -166,7 +162,7 @@ def _method(board: Board) -> str:
     builds = sorted({row.build for row in board.rows})
     runs = "".join(f"<li><code>{escape(run_id)}</code>: {escape(design(recorded))}</li>"
                    for run_id, _, recorded in board.runs)
-    items = [VALID_RULE, METHOD,
+    items = [VALID_RULE, method_text(board.standings),
              f"Played on: {board.pooled() or 'nothing yet'}; {len(seeds)} seeds"
              f"{f' ({seeds[0]} to {seeds[-1]})' if seeds else ''}; by build{'s' * (len(builds) != 1)} "
              f"{', '.join(builds) or 'none'}.", COST_RULE]

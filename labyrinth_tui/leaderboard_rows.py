@@ -51,8 +51,8 @@ RATING_COLUMNS = (Column("#", True), Column("contestant"), Column("rating", True
 HEAD_TO_HEAD_COLUMNS = (Column("user"), Column("Minotaur"), Column("games", True), Column("escaped", True),
                         Column("caught", True), Column("timeouts", True))
 PAIRED_COLUMNS = (Column("first"), Column("second"), Column("pairs", True), Column("seeds", True),
-                  Column("first - second", True), Column("95% interval", True))
-ENTRY_COLUMNS = (Column("contestant"), Column("games", True), Column("void", True), Column("fallback", True),
+                  Column("first - second", True), Column("95% interval", True), Column("p (Holm)", True))
+ENTRY_COLUMNS = (Column("contestant"), Column("played", True), Column("void", True), Column("fallback", True),
                  Column("invalid", True), Column("errors", True), Column("timeout", True), Column("cost", True),
                  Column("$/win", True))
 TOKEN_COLUMNS = (Column("calls", True), Column("tokens in", True), Column("tokens out", True),
@@ -157,18 +157,22 @@ def nothing_to_show(board: Board | None, **chosen: object) -> str | None:
 
 
 def rating_rows(ratings: Sequence[Rating]) -> list[tuple[str, ...]]:
-    """One row per contestant of a role, best first: its place, label, rating with its 95% interval,
-    matches, wins/draws/losses, and win rate with its 95% Wilson interval."""
+    """One row per contestant of a role, best first: its places (from its interval: contestants that
+    cannot be told apart share them, '1–3'), label, rating with its 95% interval ('anchor' for the one
+    the role is measured from), matches, wins/draws/losses, and win rate with its 95% Wilson interval."""
     rows: list[tuple[str, ...]] = []
-    for place, r in enumerate(ratings, 1):
+    for r in ratings:
         low, high = r.win_interval
-        rows.append((str(place), printable(r.label), f"{r.rating:.0f}", interval(r.low, r.high, "{:.0f}–{:.0f}"),
-                     str(r.matches), f"{r.wins}/{r.draws}/{r.losses}", f"{r.win_rate:.0%} ({low:.0%}–{high:.0%})"))
+        places = str(r.rank_best) if r.rank_best == r.rank_worst else f"{r.rank_best}–{r.rank_worst}"
+        span = "anchor" if r.anchor else interval(r.low, r.high, "{:.0f}–{:.0f}")
+        rows.append((places, printable(r.label), f"{r.rating:.0f}", span, str(r.matches), f"{r.wins}/{r.draws}/{r.losses}",
+                     f"{r.win_rate:.0%} ({low:.0%}–{high:.0%})"))
     return rows
 
 
 def entry_rows(found: Sequence[Entry], with_tokens: bool = False) -> list[tuple[str, ...]]:
-    """One row per contestant of a role, rated or not: its games, how many are void by its doing, the
+    """One row per contestant of a role, rated or not: the matches it played (copies of a game and void
+    ones too: it played them, and a model's were paid for), how many are void by its doing, the
     share of its turns the fallback played and of its calls that failed each way, its cost ('–'
     where there is nothing to count: a rule agent makes no call); ``with_tokens``: its calls and
     tokens too (TOKEN_COLUMNS)."""
@@ -236,9 +240,15 @@ def head_to_head_rows(standings: Standings) -> list[tuple[str, ...]]:
 
 
 def paired_rows(paired: Sequence[PairedDifference]) -> list[tuple[str, ...]]:
-    """One row per two contestants of a role that met the same opponents on the same seeds."""
+    """One row per two contestants of a role that met the same opponents on the same seeds: the mean
+    difference with its 95% interval, and its p-value adjusted by Holm's method over every pair shown."""
     return [(printable(p.first), printable(p.second), str(p.pairs), str(p.seeds), f"{p.mean:+.2f}",
-             interval(p.low, p.high, "{:+.2f} to {:+.2f}")) for p in paired]
+             interval(p.low, p.high, "{:+.2f} to {:+.2f}"), p_value(p.p_holm)) for p in paired]
+
+
+def p_value(p: float | None) -> str:
+    """A p-value as a table shows it: three places, '<0.001' below; '–' when there is none (one seed)."""
+    return "–" if p is None else "<0.001" if p < 0.001 else f"{p:.3f}"
 
 
 def interval(low: float | None, high: float | None, form: str) -> str:

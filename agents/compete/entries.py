@@ -4,8 +4,10 @@ model, endpoint, the settings it was asked with and the requests its model was a
 the models the API says answered, the settings its requests left out and why). The reports list every entry, so a model whose
 matches were all void is seen, with why, rather than vanishing from a table of the others.
 
-A contestant is known as the ratings know it (ratings.contestant); its figures are summed over all
-the matches it played, void ones included: a void match's calls were made and paid for. Its cost
+A contestant is known as the ratings know it (ratings.contestant: by what its model was sent; a
+void match in which it answered nothing is counted with its matches that sent one thing); its
+figures are summed over all the matches it played, void ones included: a void match's calls were
+made and paid for. Its cost
 is its tokens at the prices its matches were recorded with (a contestant's ``price_in`` and
 ``price_out``, US dollars per million tokens, reasoning counted as output); unknown without them.
 """
@@ -139,10 +141,15 @@ class Entry:
 def entries(rows: Iterable[MatchRow], standings: Standings) -> dict[str, tuple[Entry, ...]]:
     """Every contestant of ``rows`` (valid and void) by role: the rated ones in the standings' order,
     then those with no valid match, by name."""
+    rows = list(rows)
+    sent = _sent_setups(rows)
     found: dict[Contestant, Entry] = {}
     for row in rows:
         for role in ROLES:
             who = contestant(row, role)
+            asked = (role, who.name, getattr(row, f"{role}_setup"))
+            if row.side(role).model and not row.side(role).sent_setup and len(sent.get(asked, ())) == 1:
+                who = who._replace(setup=next(iter(sent[asked])))  # nothing answered: as its other matches sent
             side = row.side(role)
             entry = found.get(who)
             if entry is None:
@@ -152,6 +159,18 @@ def entries(rows: Iterable[MatchRow], standings: Standings) -> dict[str, tuple[E
     return {role: tuple(sorted((e for who, e in found.items() if who.role == role),
                                key=lambda e: (placed.get((e.role, e.name, e.setup), len(placed)), e.label)))
             for role in ROLES}
+
+
+def _sent_setups(rows: list[MatchRow]) -> dict[tuple[str, str, str], set[str]]:
+    """For each contestant as it was asked (role, name, setup asked), the fingerprints of what its
+    matches sent: a match in which its model answered nothing sent nothing, and is its contestant's
+    when its other matches all sent one thing."""
+    found: dict[tuple[str, str, str], set[str]] = {}
+    for row in rows:
+        for role in ROLES:
+            if sent := row.side(role).sent_setup:
+                found.setdefault((role, getattr(row, role), getattr(row, f"{role}_setup")), set()).add(sent)
+    return found
 
 
 def _settings(side: SideRecord) -> dict[str, Any]:

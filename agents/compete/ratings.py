@@ -41,8 +41,10 @@ place is one more than the contestants whose interval lies wholly above its own,
 the role's size less those wholly below, so contestants that cannot be told apart share
 places. Beside the rating, the raw win rate with its Wilson interval.
 
-A contestant is its name and its setup (the fingerprint of a model's endpoint and
-sampling settings): the same name with two setups is two contestants, shown apart by
+A contestant is its name and its setup: for a model, the fingerprint of the requests it
+was actually sent (its endpoint and the parameters on the wire, SideRecord.sent_setup),
+not of what it was asked for, so two contestants asked differently whose requests were
+byte-identical are one; the same name with two setups is two contestants, shown apart by
 their setups (``llama-local (3f2a9c)``). A void match (a model that did not play it) is
 never rated, whoever hands it in.
 
@@ -99,7 +101,11 @@ class Contestant(NamedTuple):
 
 
 def contestant(row: MatchRow, role: str) -> Contestant:
-    return Contestant(role, getattr(row, role), getattr(row, f"{role}_setup"))
+    """Who played ``role`` in ``row``: its name and, for a model, the fingerprint of what it was sent
+    (SideRecord.sent_setup), so that two contestants asked differently whose requests were the same
+    bytes (a temperature a server refused, one a reasoning model takes none of) are one; a row that
+    recorded no request (older, or nothing answered) by the fingerprint of what it was asked."""
+    return Contestant(role, getattr(row, role), row.side(role).sent_setup or getattr(row, f"{role}_setup"))
 
 
 @dataclass(frozen=True)
@@ -209,8 +215,8 @@ class Standings:
             return None
         were = "match was a copy" if self.copies == 1 else "matches were copies"
         return (f"{self.copies} {were} of another game (same contestants, seed and moves) and "
-                f"count{'s' if self.copies == 1 else ''} once: --repeats of contestants that do not sample adds "
-                "no information")
+                f"count{'s' if self.copies == 1 else ''} once: a repeat or a rerun of contestants that do not "
+                "sample adds no information")
 
     def label(self, row: MatchRow, role: str) -> str:
         """How the tables name ``row``'s contestant in ``role`` (its name, if it was not rated)."""

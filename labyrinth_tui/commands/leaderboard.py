@@ -27,7 +27,8 @@ from .options import count, parsed_by
 
 LEARNED = (NOBODY, "user", "minotaur", "user+minotaur")  # who learned from the experience log, as rows keep it
 JSON_KEYS = ("database", "preset", "difficulty", "max_turns", "learned", "build", "run", "role", "matches", "void",
-             "grounds", "warning", "damaged", "ratings", "entries", "runs", "head_to_head", "paired")
+             "grounds", "warning", "copies", "damaged", "anchors", "offset", "ratings", "entries", "runs",
+             "head_to_head", "paired")
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:

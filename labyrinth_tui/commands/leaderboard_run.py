@@ -8,7 +8,7 @@ import json
 import sys
 
 from labyrinth.agents.compete.manifest import ManifestError, design, keys
-from labyrinth.agents.compete.ratings import Rating, rate
+from labyrinth.agents.compete.ratings import Rating, Standings, rate
 from labyrinth.engine.wsap.roles import ROLES
 from labyrinth.saves.paths import StorageError
 from labyrinth.saves.results_db import ResultsDB, ResultsUnusable, results_path
@@ -105,7 +105,9 @@ def _json(board: Board, args: argparse.Namespace, chosen: dict, roles: list[str]
             "void": board.void,
             "grounds": [dict(zip(("preset", "difficulty", "max_turns", "learned", "build", "matches"), g, strict=True))
                         for g in board.grounds()],
-            "warning": board.warning(), "damaged": list(board.damaged),
+            "warning": board.warning(), "copies": standings.copies, "damaged": list(board.damaged),
+            "anchors": {role: standings.anchors[role].to_dict() for role in roles if role in standings.anchors},
+            "offset": standings.offset,
             "ratings": {role: [r.to_dict() for r in standings.ratings[role]] for role in roles},
             "entries": {role: [e.to_dict() for e in board.entries[role]] for role in roles},
             "runs": [{"run_id": run_id, "began": began, "design": design(recorded)} for run_id, began, recorded
@@ -122,8 +124,10 @@ def _tables(board: Board, roles: list[str], width: int, ascii: bool) -> list:
     parts: list = [Text(fitted(printable(f"Leaderboard: {len(board.matches)} matches{chosen}{void} in {board.path}"),
                                ascii), style="bold"),
                    Text(fitted(f"rated together: {board.pooled() or 'nothing'}", ascii), style="dim")]
-    if warning := board.warning():
-        parts.append(Text(fitted(warning, ascii), style="bold yellow"))
+    for warning in (board.warning(), board.standings.copies_warning):
+        if warning:
+            parts.append(Text(fitted(warning, ascii), style="bold yellow"))
+    parts.append(Text(fitted(_anchored(board.standings), ascii), style="dim"))
     parts.append("")
     for role in roles:
         ratings = board.standings.ratings[role]
@@ -137,6 +141,13 @@ def _tables(board: Board, roles: list[str], width: int, ascii: bool) -> list:
             parts += [paired_table(role, board.standings.paired[role], ascii=ascii), ""]
     parts.append(head_to_head_table(board.standings, ascii=ascii))
     return parts
+
+
+def _anchored(standings: Standings) -> str:
+    """What the ratings are measured from, and the offset that relates the two roles' scales."""
+    anchors = "; ".join(f"{TITLES[role]}s on {anchor.describe()}" for role, anchor in standings.anchors.items())
+    return (f"anchored: {anchors or 'nothing rated'}; a user rated R meets a Minotaur rated M as 1/(1+10^((M-R+D)/400)),"
+            f" D = {standings.offset:+.0f}")
 
 
 def _trends(ratings: tuple[Rating, ...], low: float, high: float, width: int, ascii: bool):

@@ -272,7 +272,8 @@ def _standings(standings: Standings, tournament: Tournament, ascii: bool) -> lis
     rated = f"rated: {tournament.preset}, {tournament.difficulty}, at most {tournament.max_turns} turns, " + \
         ("nobody learning" if learned == NOBODY else f"learning: {learned} (the results depend on the experience log)")
     paired = [paired_table(role, found, ascii=ascii) for role in ROLES if (found := standings.paired.get(role))]
-    return [Text(fitted(rated, ascii), style="dim"),
+    warnings = [Text(fitted(standings.copies_warning, ascii), style="bold yellow")] if standings.copies_warning else []
+    return [Text(fitted(rated, ascii), style="dim"), *warnings,
             *(ratings_table(role, standings.ratings[role], ascii=ascii) for role in ROLES),
             head_to_head_table(standings, ascii=ascii), *paired]
 

@@ -193,7 +193,8 @@ def test_a_game_played_again_counts_once_and_narrows_nothing():
     assert (one.copies, three.copies, one.copies_warning) == (0, 48, None)
     assert replace(three, copies=0) == one  # every figure: ratings, intervals, records, head to head, paired
     assert three.copies_warning == ("48 matches were copies of another game (same contestants, seed and moves) and "
-                                    "count once: --repeats of contestants that do not sample adds no information")
+                                    "count once: a repeat or a rerun of contestants that do not sample adds no "
+                                    "information")
     sampled = [replace(row, repeat=1, digest=row.digest + "'") for row in once]  # another game on the same seed
     unknown = [replace(row, repeat=1, digest="") for row in once]
     assert rate(once + sampled).copies == 0 and rate(once + unknown).copies == 0

@@ -137,3 +137,25 @@ def test_a_rerun_plays_the_same_games_under_a_new_run(capsys, servers):
                  .replace("temperature = 0.2", "temperature = 0.9"))
     code, _, err = cli(capsys, "tournament", "--rerun", first["run_id"])
     assert code == 2 and "steady: temperature 0.2 then, 0.9 now" in err
+
+
+def test_a_contestant_asked_otherwise_but_sent_the_same_bytes_is_rated_as_one(capsys, monkeypatch):
+    """o4-mini takes no temperature: asked at 0.0, then (the config edited) at 0.7, it was sent the very
+    same requests, so the leaderboard rates one contestant, not two."""
+    from tests.stubs import ReasoningModel
+
+    server = Stub(ReasoningModel(Steady("openai")))
+    try:
+        for temperature in (0.0, 0.7):
+            write_config(f'[contestants.o4]\nprovider = "openai"\nmodel = "o4-mini"\nbase_url = "{server.url}/v1"\n'
+                         f"temperature = {temperature}\n")
+            assert cli(capsys, "tournament", "--users", "o4", "--minotaurs", "wait", "--games", "2", *TINY)[0] == 0
+    finally:
+        server.close()
+    rows = ResultsDB().matches()
+    assert len(rows) == 4 and len({r.user_setup for r in rows}) == 2  # asked two ways: four matches kept
+    data = json.loads(cli(capsys, "leaderboard", "--json")[1])
+    (rated,) = data["ratings"]["user"]  # one contestant, whose second run played the first's games again
+    assert (rated["label"], rated["matches"], data["copies"]) == ("o4", 2, 2)
+    (entry,) = data["entries"]["user"]
+    assert entry["dropped"] == {"temperature": "not sent: a reasoning model takes none"}

@@ -88,8 +88,8 @@ def test_the_table_shows_each_role_and_the_head_to_head_in_80_columns(capsys, mo
         for row in rating_rows(standings.ratings[role]):
             assert row in lines
     best = standings.ratings["user"][0]
-    assert ("1", "builtin", f"{best.rating:.0f}", f"{best.low:.0f}–{best.high:.0f}", "3", "2/1/0",
-            "67% (21%–94%)") in lines  # its rating and interval, its record, its win rate in Wilson's interval
+    assert ("1", "builtin", "1500", "anchor", "3", "2/1/0",
+            "67% (21%–94%)") in lines  # the users' anchor, its record, its win rate in Wilson's interval
     builtin = next(line for line in out.splitlines() if line.startswith("builtin ") and BARS[-1] in line)
     assert builtin.endswith(f"{best.rating:.0f}")  # its rating over its three matches
     for row in head_to_head_rows(standings):
@@ -127,8 +127,8 @@ def test_json_is_one_object_with_the_documented_keys(capsys, monkeypatch):
     code, out, _ = leaderboard(capsys, monkeypatch, "--json", "--role", "user")
     data = json.loads(out)
     assert code == 0 and list(data) == ["database", "preset", "difficulty", "max_turns", "learned", "build", "run",
-                                        "role", "matches", "void", "grounds", "warning", "damaged", "ratings",
-                                        "entries", "runs", "head_to_head", "paired"]
+                                        "role", "matches", "void", "grounds", "warning", "copies", "damaged",
+                                        "anchors", "offset", "ratings", "entries", "runs", "head_to_head", "paired"]
     assert data["database"] == str(results_path()) and data["matches"] == 4 and data["role"] == "user"
     assert data["warning"].startswith("warning: these ratings pool matches played under different rules (presets "
                                       "small, tiny)") and data["damaged"] == []

@@ -116,3 +116,49 @@ def png_pixels(data: bytes) -> np.ndarray:
             line = np.array(line, np.uint8)
         image[y] = above = line
     return image.reshape(height, width, size)[:, :, :3]
+
+
+def test_the_page_shows_who_played_and_how_the_figures_are_made(tmp_path, capsys):
+    """A model contestant (what it was asked and sent, the model that answered) beside rule agents: the
+    browser's DOM holds the 'who played' table, the entries with a void one, and the method section."""
+    import json
+
+    from labyrinth.saves.results_terms import SideRecord
+
+    asked = json.dumps({"provider": "openai", "model": "o4-mini", "endpoint": "http://127.0.0.1:8000/v1",
+                        "temperature": 0.0, "max_tokens": 300, "reasoning_effort": None, "price_in": 1.1,
+                        "price_out": 4.4})
+    sent = json.dumps({"prompt_version": "1", "model_versions": ["o4-mini-2025-04-16"],
+                       "dropped": {"temperature": "not sent: a reasoning model takes none"},
+                       "requests": [{"parameters": {"model": "o4-mini", "max_completion_tokens": 4396,
+                                                    "reasoning_effort": "low"}, "output": "json_schema (strict)",
+                                     "calls": 21}]})
+    model = SideRecord(asked, decisions=20, calls=21, answered=21, tokens_in=40_000, tokens_out=9_000, sent=sent)
+    with ResultsDB() as db:
+        for seed in range(1, 4):
+            for minotaur in ("builtin", "wait"):
+                db.record(MatchRow("o4", minotaur, seed, "tiny", "normal", 20, "TIMEOUT", 20, 40.0, user_side=model,
+                                   digest=f"{seed}{minotaur}").judged())
+                db.record(MatchRow("builtin", minotaur, seed, "tiny", "normal", 20,
+                                   "ESCAPED" if seed == 1 else "DEATH", 9, 12.5, digest=f"b{seed}{minotaur}"))
+        db.record(MatchRow("o4", "wait", 4, "tiny", "normal", 20, "TIMEOUT", 20, 40.0,
+                           user_side=SideRecord(asked, decisions=20, fallbacks=20, calls=5, provider_errors=5,
+                                                replaced=True)).judged())
+    page = tmp_path / "board.html"
+    assert main(["leaderboard", "--html", str(page)]) == 0
+    capsys.readouterr()
+    dom = unescape(re.sub(r"<[^>]+>", "|", chromium(tmp_path / "profile", "--dump-dom", page.as_uri()).stdout.decode()))
+    cells = [cell for cell in dom.split("|") if cell.strip()]
+    who = cells[cells.index("Who played"):]
+    assert who[who.index("o4") + 1:who.index("o4") + 7] == [
+        "openai/o4-mini", "127.0.0.1:8000", "temperature 0.0, max_tokens 300",
+        "max_completion_tokens 4396, reasoning_effort low; temperature dropped: not sent: a reasoning model takes none",
+        "json_schema (strict)", "o4-mini-2025-04-16"]
+    entries = cells[cells.index("User contestants entered: void matches, failures, tokens, cost"):]
+    assert entries[entries.index("o4") + 1:entries.index("o4") + 3] == ["7", "1"]  # 7 played, 1 void
+    method = " ".join(cells[cells.index("Method"):])
+    assert "Only valid matches are rated" in method and "user ratings on builtin = 1500" in method
+    assert "Holm" in method and "bootstrap over the 3 seeds" in method and "/tmp" not in " ".join(cells)
+    shot = tmp_path / "board.png"
+    chromium(tmp_path / "profile", f"--screenshot={shot}", "--window-size=1200,900", page.as_uri())
+    assert png_pixels(shot.read_bytes()).shape[:2] == (900, 1200)

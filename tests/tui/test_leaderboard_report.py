@@ -108,4 +108,4 @@ def test_a_report_without_results_says_so(tmp_path, capsys):
     assert main(["leaderboard", "--html", str(page), "--csv", str(tmp_path / "r.csv")]) == 0
     assert "no results yet" in capsys.readouterr().out
     assert "0 matches in" in page.read_text() and "Rated together: nothing yet." in page.read_text()
-    assert (tmp_path / "r.csv").read_text().startswith("role,name,setup,label,rating,low,high,")
+    assert (tmp_path / "r.csv").read_text().startswith("role,name,setup,label,rank_best,rank_worst,anchor,rating,")
