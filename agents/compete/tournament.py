@@ -41,6 +41,7 @@ from labyrinth.saves.results_db import NOBODY, MatchKey, MatchRow, ResultsDB, ne
 from ..llm.config import ProviderSettings
 from ..match.match_records import MatchResult
 from ..match.schedule import POLL_S, Job, Played, Progress, play_matches
+from ..registry import load_providers
 from .arena import ArenaSettings
 from .health import Health, health
 
@@ -147,7 +148,9 @@ def run_tournament(tournament: Tournament, db: ResultsDB, *, concurrency: int = 
     ``fresh``), up to ``concurrency`` at once, sharing the work with other workers on ``db``, and
     write each to ``db`` as it ends; ``on_result`` hears of each too (in finishing order). Every
     match is kept as begun now (the play order: the results database's docstring). On the way
-    out (Ctrl-C included), the partial replays of matches it did not finish are removed."""
+    out (Ctrl-C included), the partial replays of matches it did not finish are removed. The models'
+    SDKs are imported here, before any match starts (registry.load_providers)."""
+    load_providers(e.settings.provider for e in (*tournament.users, *tournament.minotaurs) if e.settings)
     run_began, owner = now_iso(), new_owner()
     run = run or Run()
     keys = tournament.keys()

@@ -18,6 +18,7 @@ A contestant's `reasoning_effort` is OpenAI's word and is not read here.
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import TYPE_CHECKING
 
@@ -27,7 +28,8 @@ from ..config import ProviderSettings
 from .base import DEFAULT_EFFORT, THINKING_TOKENS, Reply, ResponseSchema
 from .bounds import event_hooks
 from .pacing import SYSTEM_CLOCK, Clock, Waiting
-from .retry import Caller, Failure, http_failure, transport_failure
+from .retry import Caller, Failure, http_errors, http_failure, transport_failure
+from .sdk_imports import IMPORT_LOCK, imported
 
 if TYPE_CHECKING:  # the SDK is imported when a transport is made: `import agents` works without it
     from google.genai.types import ThinkingConfig
@@ -37,12 +39,24 @@ PRO_THINKING_TOKENS = 128  # the 2.5 Pro models cannot turn thinking off; 128 is
 LEVELS_FROM = 3  # the first generation that takes a thinking_level rather than a budget
 GENERATION = re.compile(r"gemini-(\d+)")
 NAME_CHARS = 80  # the most shown of the name the API gives a model
+DRY_KEY = "no-key: a client made to load the SDK, never used"
+
+
+@functools.cache
+def load_sdk() -> None:
+    """The SDK, its types and errors and what its failures are told by, imported once under the one import
+    lock (sdk_imports): when a transport is first made or, before a run's matches start, by
+    registry.load_providers. Not at this module's import: `import agents` works without the SDK."""
+    http_errors()
+    with IMPORT_LOCK:
+        genai = imported("google.genai", "google.genai.types", "google.genai.errors")
+        genai.Client(api_key=DRY_KEY).close()  # what making a client loads (google.auth's async credentials)
 
 
 class GeminiTransport:
     def __init__(self, settings: ProviderSettings, clock: Clock = SYSTEM_CLOCK) -> None:
-        # imported here: `import agents` works without the SDK
-        from google import genai
+        load_sdk()
+        from google import genai  # loaded: only looked up
         from google.genai import types
 
         self.settings, self.types, self.timeout_s = settings, types, settings.timeout_s

@@ -39,6 +39,7 @@ from .bounds import BodyRefused, answer_arrived, expect_answer
 from .errors import ProviderError, QuotaError
 from .pacing import SYSTEM_CLOCK, Clock, Waiting, shared_pace
 from .quota import quota_wait_s
+from .sdk_imports import IMPORT_LOCK, imported
 from .secrets import redact
 
 T = TypeVar("T")
@@ -228,28 +229,55 @@ def http_failure(provider: str, status: int, detail: str, headers: Mapping[str, 
                    quota_wait_s(headers, body, detail), quota=status == 429)
 
 
+@dataclass(frozen=True)
+class HttpErrors:
+    """The exceptions of httpx, httpx2 and pydantic that transport_failure tells apart."""
+
+    timeouts: tuple[type[BaseException], ...]
+    not_the_apis: tuple[type[BaseException], ...]  # a body that is not JSON, or not the API's shape
+    unreachable: tuple[type[BaseException], ...]
+
+
+_HTTP_ERRORS: list[HttpErrors] = []
+
+
+def http_errors() -> HttpErrors:
+    """HttpErrors, their libraries loaded once under the one import lock (sdk_imports), whole: a client of
+    each is made and closed, which loads what a client's first making loads (its transport's modules:
+    httpcore, httpcore2, truststore). By every transport's load_sdk when it is made, so never in a
+    request's thread while an SDK reads them."""
+    if not _HTTP_ERRORS:
+        with IMPORT_LOCK:
+            if not _HTTP_ERRORS:
+                httpx, httpx2, pydantic = imported("httpx"), imported("httpx2"), imported("pydantic")
+                for library in (httpx, httpx2):
+                    library.Client().close()
+                _HTTP_ERRORS.append(HttpErrors(
+                    (httpx.TimeoutException, httpx2.TimeoutException),
+                    (httpx.DecodingError, httpx2.DecodingError, json.JSONDecodeError, pydantic.ValidationError,
+                     ForeignReply),
+                    (httpx.TransportError, httpx2.TransportError, ConnectionError)))
+    return _HTTP_ERRORS[0]
+
+
 def transport_failure(provider: str, exc: Exception, timeout_s: float, where: str) -> Failure | None:
     """What every SDK raises beyond its own HTTP errors: a timeout (the SDK's per read, or the
     request's as a whole) or an unreachable endpoint (httpx, httpx2, or the ollama SDK's own
     ConnectionError), a body not read (too large), or a 200 whose body is not the API's (not
     JSON, or missing fields: the SDKs raise bare JSON or pydantic errors) or that its SDK could
     not read at all (Unreadable); None else."""
-    import httpx
-    import httpx2
-    from pydantic import ValidationError
-
+    kinds = http_errors()
     if isinstance(exc, Overran):
         return Failure(f"{provider} did not answer within {exc.seconds:g} s at {where}")
-    if isinstance(exc, (httpx.TimeoutException, httpx2.TimeoutException)):
+    if isinstance(exc, kinds.timeouts):
         return Failure(f"{provider} did not answer within {timeout_s:g} s at {where}")
-    if isinstance(exc, (httpx.DecodingError, httpx2.DecodingError, json.JSONDecodeError, ValidationError,
-                        ForeignReply)):
+    if isinstance(exc, kinds.not_the_apis):
         return Failure(f"{provider} at {where} sent a reply that is not its API's: {type(exc).__name__}"
                        + (f" ({exc})" if isinstance(exc, ForeignReply) else ""))
     if isinstance(exc, BodyRefused):
         return Failure(f"{provider} at {where} sent {exc}")
     if isinstance(exc, Unreadable):
         return Failure(f"{provider} at {where} sent a reply its SDK could not read: {exc}")
-    if isinstance(exc, (httpx.TransportError, httpx2.TransportError, ConnectionError)):
+    if isinstance(exc, kinds.unreachable):
         return Failure(f"{provider} is not reachable at {where}: {type(exc).__name__}")
     return None
