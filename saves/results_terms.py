@@ -28,13 +28,15 @@ class SideRecord:
     calls: int = 0  # model calls: plan, decisions, lesson; not the built-in agent's turns after a replacement
     answered: int = 0  # calls that came back with a reply (usable or not)
     call_s: float = 0.0  # the time those calls took
-    quota_waits: int = 0  # waits for a quota or the pace
+    quota_waits: int = 0  # quota answers (429) waited out, one each (before pace_waits was kept: and the pace's)
     quota_wait_s: float = 0.0
     tokens_in: int = 0
     tokens_out: int = 0  # reasoning included
     reasoning_tokens: int = 0  # of tokens_out: thinking the model did before answering
     replaced: bool = False  # its model kept failing and the built-in agent took over
     last_error: str | None = None  # the last provider error, one redacted line
+    pace_waits: int = 0  # starts the endpoint's pace held (--llm-rpm, the spread after a quota answer)
+    pace_wait_s: float = 0.0
 
     @property
     def model(self) -> bool:

@@ -36,7 +36,8 @@ if TYPE_CHECKING:
 
 OUTCOMES = ("ESCAPED", "DEATH", "TIMEOUT")
 PER_SIDE = ("fallbacks", "errors", "invalid", "provider_errors", "exceptions", "timeouts", "calls", "call_s",
-            "tokens_in", "tokens_out", "reasoning_tokens", "quota_waits", "quota_wait_s")  # summed
+            "tokens_in", "tokens_out", "reasoning_tokens", "quota_waits", "quota_wait_s", "pace_waits",
+            "pace_wait_s")  # summed
 # Called with a match's seed; must be picklable (a module-level function or a
 # class) when jobs > 1, since the recorder is made in the worker that plays.
 RecorderFactory = Callable[[int], Recorder | None]

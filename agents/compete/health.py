@@ -25,9 +25,11 @@ class Health:
     invalid: int = 0
     provider_errors: int = 0
     replaced: int = 0
-    quota_waits: int = 0
+    quota_waits: int = 0  # quota answers waited out, one each
     quota_wait_s: float = 0.0
     last_error: str | None = None
+    pace_waits: int = 0  # starts the endpoint's pace held
+    pace_wait_s: float = 0.0
 
     def add(self, side: SideRecord, void: bool) -> None:
         self.matches += 1
@@ -40,6 +42,8 @@ class Health:
         self.quota_waits += side.quota_waits
         self.quota_wait_s += side.quota_wait_s
         self.last_error = side.last_error or self.last_error
+        self.pace_waits += side.pace_waits
+        self.pace_wait_s += side.pace_wait_s
 
     @property
     def never_answered(self) -> bool:
@@ -55,7 +59,7 @@ class Health:
         counts = (f"{self.requests} requests, {self.answered} answered, {self.invalid} invalid, "
                   f"{self.provider_errors} provider errors, replaced in {self.replaced}, "
                   f"{self.void} of {self.matches} matches void, {self.quota_waits} quota waits "
-                  f"({self.quota_wait_s:,.0f} s)")
+                  f"({self.quota_wait_s:,.0f} s), {self.pace_waits} paced starts ({self.pace_wait_s:,.0f} s)")
         if self.never_answered:
             return f"{self.name} NEVER ANSWERED ({self.last_error or 'no reason given'}): {counts}"
         return f"{self.name}: {counts}"

@@ -42,20 +42,23 @@ class SideStats:
     calls: int = 0  # an LLM agent's model calls: every decision's, the plan's and the lesson's
     answered: int = 0  # of those, the calls that came back with a reply (usable or not)
     call_s: float = 0.0  # the time those calls took
-    quota_waits: int = 0  # waits for a quota's end or the pace before a call could start
-    quota_wait_s: float = 0.0
+    quota_waits: int = 0  # quota answers (429) waited out, one each
+    quota_wait_s: float = 0.0  # the time those waits held the calls
     tokens_in: int = 0  # from the LLM API's usage fields, when there are any, for all those calls
     tokens_out: int = 0  # reasoning included
     reasoning_tokens: int = 0  # of tokens_out, those spent thinking before the answer
     replaced: bool = False  # the agent's provider kept failing and the built-in agent took over
     last_error: str | None = None  # the last call's failure, one line (never a key)
+    pace_waits: int = 0  # starts the endpoint's pace held: --llm-rpm, the spread after a 429, another call's 429
+    pace_wait_s: float = 0.0
 
     def record(self, settings: str = "{}") -> SideRecord:
         """These counts as a results row keeps them; ``settings``: the model's, as JSON ({} for a rule agent)."""
         return SideRecord(settings, self.decisions, self.fallbacks, self.invalid, self.provider_errors, self.errors,
                           self.exceptions, self.timeouts, self.calls, self.answered, round(self.call_s, 4),
                           self.quota_waits, round(self.quota_wait_s, 3), self.tokens_in, self.tokens_out,
-                          self.reasoning_tokens, self.replaced, self.last_error)
+                          self.reasoning_tokens, self.replaced, self.last_error, pace_waits=self.pace_waits,
+                          pace_wait_s=round(self.pace_wait_s, 3))
 
 
 class MatchStopped(Exception):
@@ -115,8 +118,8 @@ class Side:
             self._account()
         failure = getattr(self.agent, "failure", None)  # an LLM agent that answered noop for its model says why
         if failure is not None:
-            if isinstance(failure, QuotaError) and self.quota_stops:
-                raise MatchStopped(f"the {self.role}'s model: {failure}", failure.wait_s)
+            if isinstance(failure, QuotaError) and self.quota_stops:  # named as the contestant it is, and its role
+                raise MatchStopped(f"{self.agent.name} ({self.role}): {failure}", failure.wait_s)
             if isinstance(failure, ProviderError):
                 self.stats.provider_errors += 1
             else:

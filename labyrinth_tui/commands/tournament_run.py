@@ -17,6 +17,7 @@ from labyrinth.agents.compete.health import EXIT_INCOMPLETE
 from labyrinth.agents.compete.ratings import Standings, rate
 from labyrinth.agents.compete.tournament import Entrant, Run, Tournament, run_tournament
 from labyrinth.agents.llm.config import ProviderSettings
+from labyrinth.agents.llm.providers.pacing import LongWait, long_waits_to
 from labyrinth.agents.match.runner import MatchResult
 from labyrinth.agents.registry import UnknownContestant, check_configured, contestant_names, parse_contestant
 from labyrinth.engine.wsap.roles import ROLES
@@ -60,7 +61,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         with db:
             try:
-                _play(args, tournament, db, keeper.keep if keeper else None, run)
+                with long_waits_to(_said_wait):  # a line for every long wait, a terminal or not
+                    _play(args, tournament, db, keeper.keep if keeper else None, run)
             except KeyboardInterrupt:
                 interrupted = True
             rows = db.matches(preset=args.preset, difficulty=args.difficulty, max_turns=args.max_turns,
@@ -206,3 +208,8 @@ def _standings(standings: Standings, args: argparse.Namespace, learned: str, asc
 def _say(line: str) -> None:
     """One line on stderr; names and paths from outside are shown as escapes, never obeyed."""
     print(f"labyrinth tournament: {printable(line)}", file=sys.stderr, flush=True)
+
+
+def _said_wait(wait: LongWait) -> None:
+    """A model's long wait (a quota's, the pace's) as it starts, in a line on stderr."""
+    _say(wait.line())

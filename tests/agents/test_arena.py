@@ -19,9 +19,10 @@ pytestmark = pytest.mark.slow
 LABYRINTH = str(Path(sys.executable).with_name("labyrinth"))
 JSON_KEYS = {"games", "escaped", "death", "timeout", "escape_rate", "mean_turns", "mean_game_time",
              "fallbacks", "errors", "invalid", "provider_errors", "exceptions", "timeouts", "calls", "call_s",
-             "tokens_in", "tokens_out", "reasoning_tokens", "quota_waits", "quota_wait_s", "mean_latency_s", "replaced", "reflections", "wall_s", "results",
+             "tokens_in", "tokens_out", "reasoning_tokens", "quota_waits", "quota_wait_s", "pace_waits",
+             "pace_wait_s", "mean_latency_s", "replaced", "reflections", "wall_s", "results",
              "planned", "played", "complete", "stopped", "void", "health"}
-TIMED = {"wall_s", "mean_latency_s", "call_s", "quota_wait_s"}  # the clock's, not the game's: they differ from run to run
+TIMED = {"wall_s", "mean_latency_s", "call_s", "quota_wait_s", "pace_wait_s"}  # the clock's, not the game's: they differ from run to run
 SMALL = {"preset": "small", "max_turns": 150}
 
 
