@@ -192,6 +192,20 @@ def test_a_quota_within_the_hold_holds_the_match_instead_of_playing_fallbacks(ca
         server.close()
 
 
+def test_the_arena_says_a_long_wait_as_it_starts_and_counts_one_quota_wait_for_one_429(capsys, monkeypatch,
+                                                                                         fake_time):
+    server = Stub(Model("openai")).reply(429, openai_error(429, "Rate limit reached"), {"Retry-After": "30"})
+    monkeypatch.setenv("OPENAI_BASE_URL", server.url + "/v1")
+    try:
+        (code,) = ended(main, ["arena", "--user", "openai/held", "--games", "1", "--json", *TINY])
+        out, err = capsys.readouterr()
+        assert code == 0 and json.loads(out)["quota_waits"] == {"user": 1, "minotaur": 0}, err
+        assert err.count("labyrinth arena: openai/held (user): openai is rate-limited: waiting 30 s\n") == 1
+        assert ", 1 quota waits (30 s), 0 paced starts (0 s)" in err  # the health line: the 429's wait, once
+    finally:
+        server.close()
+
+
 def test_two_servers_of_one_model_with_their_own_settings_are_two_contestants(capsys, monkeypatch):
     first, second = Stub(Model("openai")), Stub(Model("openai"))
     monkeypatch.setenv("OPENAI_API_KEY", "sk-the-openai-key-never-sent-elsewhere")
