@@ -22,7 +22,8 @@ JSON_KEYS = {"games", "escaped", "death", "timeout", "escape_rate", "mean_turns"
              "tokens_in", "tokens_out", "reasoning_tokens", "quota_waits", "quota_wait_s", "pace_waits",
              "pace_wait_s", "mean_latency_s", "replaced", "reflections", "wall_s", "results",
              "planned", "played", "complete", "stopped", "void", "health"}
-TIMED = {"wall_s", "mean_latency_s", "call_s", "quota_wait_s", "pace_wait_s"}  # the clock's, not the game's: they differ from run to run
+# the clock's, not the game's: they differ from run to run
+TIMED = {"wall_s", "mean_latency_s", "call_s", "quota_wait_s", "pace_wait_s"}
 SMALL = {"preset": "small", "max_turns": 150}
 
 
