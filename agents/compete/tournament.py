@@ -21,6 +21,13 @@ whole standings. A match that did not end (a dead worker's, or one stopped by a
 quota) leaves no replay behind: its claim names the file, which the next claimer
 removes.
 
+A quota stops the run, never plays a turn by the fallback: a wait longer than the hold
+(--hold-limit), or quota answers alone for longer than the hold budget (retry's
+HOLD_BUDGET_FACTOR holds: a server answering 429 for ever, each time within the hold,
+held the run for ever); the stop names the contestant and its role, and the run says
+when to resume. The contestants' SDKs are imported before any match starts
+(registry.load_providers), so that matches starting together never import at once.
+
 Only the coordinating thread (the caller's) touches the database: a match is
 written whole, in its own transaction, as soon as it ends.
 """
