@@ -62,9 +62,10 @@ class SideStats:
 
 
 class MatchStopped(Exception):
-    """A model's quota asks for a longer wait than a match may be held: a match whose results are
-    published stops here, unfinished, rather than play its turns by the fallback. ``wait_s``: the
-    wait asked for, when known."""
+    """A model's quota asks for a longer wait than a match may be held, or its endpoint has answered
+    nothing but quota answers for the hold budget (retry.HOLD_BUDGET_FACTOR): a match whose results are
+    published stops here, unfinished, rather than play its turns by the fallback. Its message names the
+    contestant and its role; ``wait_s``: the wait asked for, when known."""
 
     def __init__(self, message: str, wait_s: float | None = None) -> None:
         super().__init__(message)

@@ -115,15 +115,15 @@ class Refusing:
 @dataclass(frozen=True)
 class LongWait:
     """A wait longer than LONG_WAIT_S as it starts: whose calls (a contestant and its role, or the
-    provider), why ("openai is rate-limited") and how long."""
+    provider), what it waits for (its cause: "openai is rate-limited") and how long."""
 
     who: str
-    cause: str
+    waiting: Waiting
     seconds: float
 
     def line(self) -> str:
         """"openai/gpt-4o-mini (user): openai is rate-limited: waiting 30 s"."""
-        return f"{self.who}: {self.cause}: waiting {math.ceil(self.seconds)} s"
+        return f"{self.who}: {self.waiting.saying(self.seconds)}"
 
 
 _LISTENERS: list[Callable[[LongWait], None]] = []

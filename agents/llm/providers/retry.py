@@ -242,10 +242,11 @@ class Caller:
         if slot.start <= now:
             self._count(refused, 0.0)
             return 0.0
-        if slot.start - now > LONG_WAIT_S:
-            announce(LongWait(self.who, slot.reason, slot.start - now))
-        self.waiting, self._wait_began = slot.waiting(self.clock), now
+        waiting = self.waiting = slot.waiting(self.clock)
+        self._wait_began = now
         try:
+            if slot.start - now > LONG_WAIT_S:
+                announce(LongWait(self.who, waiting, slot.start - now))
             while (left := slot.start - self.clock.monotonic()) > 0:
                 self.clock.sleep(left)
         finally:
