@@ -28,7 +28,7 @@ class SideRecord:
     calls: int = 0  # model calls: plan, decisions, lesson; not the built-in agent's turns after a replacement
     answered: int = 0  # calls that came back with a reply (usable or not)
     call_s: float = 0.0  # the time those calls took
-    quota_waits: int = 0  # quota answers (429) waited out, one each (before pace_waits was kept: and the pace's)
+    quota_waits: int = 0  # quota answers (429) waited out, one each (in a row kept before pace_waits: every wait)
     quota_wait_s: float = 0.0
     tokens_in: int = 0
     tokens_out: int = 0  # reasoning included

@@ -17,11 +17,13 @@ from pathlib import Path
 
 import pytest
 
+from labyrinth.agents.compete import arena as arenas
 from labyrinth.agents.compete import tournament as tournaments
 from labyrinth.agents.compete.health import EXIT_INCOMPLETE
 from labyrinth.agents.compete.tournament import Entrant, Tournament, run_tournament
 from labyrinth.agents.llm.config import ProviderSettings
 from labyrinth.agents.llm.providers.pacing import Pace, SystemClock
+from labyrinth.agents.match import schedule
 from labyrinth.saves.results_db import ResultsDB, results_path
 from labyrinth.tui.cli import main
 from tests.stubs import WIRE, FakeClock, Model, Stub, openai_answer, openai_error
@@ -67,6 +69,15 @@ def ended(run, *args) -> list:
     worker.join(HANG_S)
     assert not worker.is_alive(), f"still running after {HANG_S} s: a hang"
     return returned
+
+
+def recorded(monkeypatch, *functions: tuple[object, str]) -> list[str]:
+    """The names of ``functions`` (a module, a name in it) in the order they are called, as they go on."""
+    events: list[str] = []
+    for module, name in functions:
+        done = getattr(module, name)
+        monkeypatch.setattr(module, name, lambda *a, done=done, name=name, **k: (events.append(name), done(*a, **k))[1])
+    return events
 
 
 @pytest.fixture
@@ -138,11 +149,7 @@ def test_a_server_answering_only_429_within_the_hold_stops_the_tournament_instea
                                 api_key="k", timeout_s=5, hold_s=5)
     tournament = Tournament((Entrant(f"{provider}/limited", settings),), (Entrant("wait"),), (1, 2), "tiny", "normal",
                             12)
-    events: list[str] = []
-    for name in ("load_providers", "play_matches"):
-        done = getattr(tournaments, name)
-        monkeypatch.setattr(tournaments, name, lambda *a, done=done, name=name, **k: (events.append(name),
-                                                                                       done(*a, **k))[1])
+    events = recorded(monkeypatch, (tournaments, "load_providers"), (tournaments, "play_matches"))
 
     def stopped_run():
         with ResultsDB() as db:
@@ -195,11 +202,15 @@ def test_a_quota_within_the_hold_holds_the_match_instead_of_playing_fallbacks(ca
 
 def test_the_arena_says_a_long_wait_as_it_starts_and_counts_one_quota_wait_for_one_429(capsys, monkeypatch,
                                                                                          fake_time):
+    """And it loads its models' providers before any match starts (their SDKs are never imported by two
+    matches' threads at once)."""
     server = Stub(Model("openai")).reply(429, openai_error(429, "Rate limit reached"), {"Retry-After": "30"})
     monkeypatch.setenv("OPENAI_BASE_URL", server.url + "/v1")
+    events = recorded(monkeypatch, (arenas, "load_providers"), (schedule, "play_matches"))
     try:
         (code,) = ended(main, ["arena", "--user", "openai/held", "--games", "1", "--json", *TINY])
         out, err = capsys.readouterr()
+        assert events == ["load_providers", "play_matches"]
         assert code == 0 and json.loads(out)["quota_waits"] == {"user": 1, "minotaur": 0}, err
         assert err.count("labyrinth arena: openai/held (user): openai is rate-limited: waiting 30 s\n") == 1
         assert ", 1 quota waits (30 s), 0 paced starts (0 s)" in err  # the health line: the 429's wait, once
