@@ -11,7 +11,7 @@ default model), ``provider/model`` (``gemini/gemini-2.5-flash``,
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
@@ -188,8 +188,22 @@ def make_transport(settings: ProviderSettings) -> Transport:
 
 
 def transport_class(provider: str) -> Callable[..., Transport]:
-    """The class of ``provider``'s transport, its module imported now (its row names it as
-    ``module:Class``): the SDK loads when its provider is first used, not before."""
+    """The class of ``provider``'s transport, its module (its row names it as ``module:Class``) and its
+    SDK loaded now, under the one import lock (llm/providers/sdk_imports.py): the SDK loads when its
+    provider is first used, not before, and never in two threads at once."""
+    from .llm.providers.sdk_imports import IMPORT_LOCK  # a model's: loaded only for one (start-up)
+
     module, _, name = PROVIDERS[provider].transport.partition(":")
-    made: Callable[..., Transport] = getattr(import_module(module), name)
+    with IMPORT_LOCK:
+        loaded = import_module(module)
+        loaded.load_sdk()
+    made: Callable[..., Transport] = getattr(loaded, name)
     return made
+
+
+def load_providers(providers: Iterable[str]) -> None:
+    """The transports and SDKs of ``providers`` loaded now, in this thread: the arena and the
+    tournament call it with their contestants' before any match starts, so that the matches' threads
+    import nothing (a module one thread has half loaded is another's AttributeError: sdk_imports)."""
+    for provider in sorted(set(providers)):
+        transport_class(provider)

@@ -176,7 +176,7 @@ def entry_rows(found: Sequence[Entry], with_tokens: bool = False) -> list[tuple[
     share of its turns the fallback played and of its calls that failed each way, its cost ('–'
     where there is nothing to count: a rule agent makes no call); ``with_tokens``: its calls and
     tokens too (TOKEN_COLUMNS)."""
-    rows = []
+    rows: list[tuple[str, ...]] = []
     for e in found:
         row = (printable(e.label), str(e.matches), str(e.void), share(e.fallback_rate), share(e.invalid_rate),
                share(e.error_rate), share(e.timeout_rate), dollars(e.cost) if e.model else "–", _per_win(e))
@@ -197,7 +197,7 @@ def contestant_rows(found: dict[str, tuple[Entry, ...]]) -> list[tuple[str, ...]
     with, what its requests sent (each distinct set of parameters, the most used first, and the asked
     settings they left out, with why), the output mode, and the models the API says answered (a rule
     agent is its name: the game's own code)."""
-    rows = []
+    rows: list[tuple[str, ...]] = []
     for role, entries_of_role in found.items():
         for e in entries_of_role:
             if not e.model:

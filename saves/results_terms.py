@@ -43,7 +43,7 @@ class SideRecord:
     lesson_calls: int = 0  # of the calls, the lesson's after the game
     answered: int = 0  # calls whose reply was usable
     answer_s: float = 0.0  # the time the answered calls took (not a quota's or the pace's hold)
-    quota_waits: int = 0  # waits for a quota or the pace
+    quota_waits: int = 0  # quota answers (429) waited out, one each (in a row kept before pace_waits: every wait)
     quota_wait_s: float = 0.0
     tokens_in: int = 0
     tokens_out: int = 0  # reasoning included
@@ -53,6 +53,8 @@ class SideRecord:
     sent: str = "{}"  # what its model was sent, as JSON: prompt_version, requests (each distinct request of the calls
     # the API answered: parameters, output mode, where the system text went, and how many calls), model_versions
     # (the models the API says answered), dropped (the asked settings left out: why); {} for a rule agent
+    pace_waits: int = 0  # starts the endpoint's pace held (--llm-rpm, the spread after a quota answer)
+    pace_wait_s: float = 0.0
 
     @property
     def model(self) -> bool:

@@ -27,7 +27,7 @@ from ..learning.behaviour_lessons import Book, book_of
 from ..learning.memory_manager import ROLES, match_reflections, relevant
 from ..llm.config import ProviderSettings
 from ..match.runner import DEFAULT_MAX_TURNS, Match, MatchResult, Recorder
-from ..registry import make_agent, parse_contestant
+from ..registry import load_providers, make_agent, parse_contestant
 from .health import Health, health
 from .intervals import wilson_interval
 
@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 OUTCOMES = ("ESCAPED", "DEATH", "TIMEOUT")
 PER_SIDE = ("fallbacks", "errors", "invalid", "provider_errors", "exceptions", "timeouts", "late_turns", "calls",
             "plan_calls", "lesson_calls", "answered", "answer_s", "tokens_in", "tokens_out", "reasoning_tokens",
-            "quota_waits", "quota_wait_s")  # summed
+            "quota_waits", "quota_wait_s", "pace_waits", "pace_wait_s")  # summed
 # Called with a match's seed; must be picklable (a module-level function or a
 # class) when jobs > 1, since the recorder is made in the worker that plays.
 RecorderFactory = Callable[[int], Recorder | None]
@@ -218,10 +218,12 @@ def run_arena(settings: ArenaSettings, seeds: Iterable[int], *, jobs: int = 1,
     threads of this process, rule-agent matches in worker processes); ``on_result`` hears of each
     match as it ends (in finishing order, for a progress bar); ``progress`` shows the matches in
     flight and their agents (a model's quota wait). A match stopped by a quota it cannot wait out
-    stops the run: the summary says why, and holds what ended."""
+    stops the run: the summary says why, and holds what ended. The models' SDKs are imported here,
+    before any match starts (registry.load_providers)."""
     from ..match.schedule import Job, Played, play_matches
 
     seeds, settings = list(seeds), settings.prepared()
+    load_providers(model.provider for _, model in settings.providers)
     began = time.perf_counter()
     results: dict[int, MatchResult] = {}
 

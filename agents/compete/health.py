@@ -33,10 +33,12 @@ class Health:
     late_turns: int = 0  # turns played without its answer, which came after the turn's deadline
     answer_s: float = 0.0  # the answered calls' time
     replaced: int = 0
-    quota_waits: int = 0
+    quota_waits: int = 0  # quota answers waited out, one each
     quota_wait_s: float = 0.0
     last_error: str | None = None
     dropped: dict[str, str] = field(default_factory=dict)  # asked settings its requests left out, and why
+    pace_waits: int = 0  # starts the endpoint's pace held
+    pace_wait_s: float = 0.0
 
     def add(self, side: SideRecord, void: bool) -> None:
         self.matches += 1
@@ -56,6 +58,8 @@ class Health:
         self.last_error = side.last_error or self.last_error
         for setting, why in side.dropped.items():
             self.dropped.setdefault(setting, why)
+        self.pace_waits += side.pace_waits
+        self.pace_wait_s += side.pace_wait_s
 
     @property
     def never_answered(self) -> bool:
@@ -79,7 +83,7 @@ class Health:
                   f"{self.timeouts} timeouts; {self.mean_answer_s:.2f} s an answer"
                   f"{f', {self.late_turns} late turns' if self.late_turns else ''}; replaced in {self.replaced}, "
                   f"{self.void} of {self.matches} matches void, {self.quota_waits} quota waits "
-                  f"({self.quota_wait_s:,.0f} s)")
+                  f"({self.quota_wait_s:,.0f} s), {self.pace_waits} paced starts ({self.pace_wait_s:,.0f} s)")
         counts += "".join(f"; {setting} dropped: {why}" for setting, why in sorted(self.dropped.items()))
         if self.never_answered:
             return f"{self.name} NEVER ANSWERED ({self.last_error or 'no reason given'}): {counts}"

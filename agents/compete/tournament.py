@@ -24,6 +24,13 @@ whole standings. A match that did not end (a dead worker's, or one stopped by a
 quota) leaves no replay behind: its claim names the file, which the next claimer
 removes.
 
+A quota stops the run, never plays a turn by the fallback: a wait longer than the hold
+(--hold-limit), or quota answers alone for longer than the hold budget (retry's
+HOLD_BUDGET_FACTOR holds: a server answering 429 for ever, each time within the hold,
+held the run for ever); the stop names the contestant and its role, and the run says
+when to resume. The contestants' SDKs are imported before any match starts
+(registry.load_providers), so that matches starting together never import at once.
+
 Only the coordinating thread (the caller's) touches the database: a match is
 written whole, in its own transaction, as soon as it ends.
 """
@@ -45,6 +52,7 @@ from labyrinth.saves.results_db import NOBODY, MatchKey, MatchRow, ResultsDB, ne
 from ..llm.config import ProviderSettings
 from ..match.match_records import MatchResult
 from ..match.schedule import POLL_S, Job, Played, Progress, play_matches
+from ..registry import load_providers
 from .arena import ArenaSettings
 from .health import Health, health
 
@@ -165,7 +173,9 @@ def run_tournament(tournament: Tournament, db: ResultsDB, *, concurrency: int = 
     ``run_id`` (its manifest: manifest.begin); ``on_result`` hears of each too (in finishing order).
     Every match is kept as begun at ``run_began`` (default: now; the play order: the results
     database's docstring). On the way out (Ctrl-C included), the partial replays of matches it did
-    not finish are removed."""
+    not finish are removed. The models' SDKs are imported here, before any match starts
+    (registry.load_providers)."""
+    load_providers(e.settings.provider for e in (*tournament.users, *tournament.minotaurs) if e.settings)
     run_began, owner = run_began or now_iso(), new_owner()
     run = run or Run()
     keys = tournament.keys()

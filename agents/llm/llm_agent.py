@@ -61,7 +61,7 @@ from .providers.base import (
 )
 from .providers.errors import ProviderError, QuotaError, TimedOut
 from .providers.pacing import Waiting
-from .providers.retry import patience_s
+from .providers.retry import Caller, patience_s
 from .wsap_messages import (
     ActionParseError,
     parse_action,
@@ -85,6 +85,7 @@ FAILURES_BEFORE_REPLACEMENT = 5  # provider errors or answers without an action 
 NOTES_KEPT = 3
 NOTE_CHARS = 200  # the most kept of one reasoning, one plan line or one NOTE: a sentence or two
 ANSWER_KEPT_CHARS = 1_200  # the most kept of a reply (history, replay): a whole REPLY_TOKENS answer fits
+WAITS = ("quota_waits", "quota_wait_s", "pace_waits", "pace_wait_s")  # a Caller's counts, and the side's stats'
 
 
 class LLMAgent:
@@ -117,7 +118,9 @@ class LLMAgent:
         self.last_exchange: dict[str, Any] | None = None  # prompt, reply, tokens, latency: for the trajectory
         self.meter: SideStats | None = None  # where every call's tokens and latency are counted
         self.usable: Callable[[Action], object] | None = None  # the game's check that an action is a command
-        self._waits_counted = (0, 0.0)  # the transport's quota waits counted so far (count, seconds)
+        self._waits_counted: dict[str, float] = dict.fromkeys(WAITS, 0)  # the transport's waits counted so far
+        if isinstance(calls := getattr(transport, "calls", None), Caller):  # a long wait names the contestant
+            calls.who = f"{self.own_name} ({role})"
         self.description = ""
         self.action_space: ActionSpace | None = None  # from initialize
 
@@ -379,17 +382,17 @@ class LLMAgent:
 
     def _count(self, kind: str, reply: Reply | None, seconds: float, outcome: str, error: str | None = None) -> None:
         """One call of ``kind`` (plan, decision, lesson) with its ``outcome`` (side.CALL_OUTCOMES), its
-        tokens (from the API's usage fields), latency, quota waits and what it sent, in the side's stats.
+        tokens (from the API's usage fields), latency, waits (WAITS) and what it sent, in the side's stats.
         The time a quota or the pace held the call is a wait, not the model's latency."""
-        calls = getattr(self.transport, "calls", None)  # the transport's Caller, which counts its quota waits
-        waits, waited_s = getattr(calls, "waits", 0), getattr(calls, "waited_s", 0.0)
-        new_waits, new_waited_s = waits - self._waits_counted[0], waited_s - self._waits_counted[1]
-        self._waits_counted = (waits, waited_s)
+        calls = getattr(self.transport, "calls", None)  # the transport's Caller, which counts its waits
+        counted = {name: getattr(calls, name, 0) for name in WAITS}
+        new = {name: counted[name] - self._waits_counted[name] for name in WAITS}
+        self._waits_counted = counted
         if self.meter is None:
             return
-        self.meter.quota_waits += new_waits
-        self.meter.quota_wait_s += new_waited_s
-        self.meter.count_call(kind, outcome, max(0.0, seconds - new_waited_s))
+        for name in WAITS:
+            setattr(self.meter, name, getattr(self.meter, name) + new[name])
+        self.meter.count_call(kind, outcome, max(0.0, seconds - new["quota_wait_s"] - new["pace_wait_s"]))
         if reply is not None:
             self.meter.tokens_in += reply.tokens_in or 0
             self.meter.tokens_out += reply.tokens_out or 0

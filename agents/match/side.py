@@ -53,8 +53,8 @@ class SideStats:
     lesson_calls: int = 0  # and the lesson's after the game
     answered: int = 0  # of those, the calls whose reply was usable
     answer_s: float = 0.0  # the time the answered calls took (never the time a quota or the pace held them)
-    quota_waits: int = 0  # waits for a quota's end or the pace before a call could start
-    quota_wait_s: float = 0.0
+    quota_waits: int = 0  # quota answers (429) waited out, one each
+    quota_wait_s: float = 0.0  # the time those waits held the calls
     tokens_in: int = 0  # from the LLM API's usage fields, when there are any, for all those calls
     tokens_out: int = 0  # reasoning included
     reasoning_tokens: int = 0  # of tokens_out, those spent thinking before the answer
@@ -65,6 +65,8 @@ class SideStats:
     # (base.Sent.to_dict without its dropped: parameters, output mode, where the system text went), with its "calls"
     model_versions: list[str] = field(default_factory=list)  # the models the API says answered, as first seen
     dropped: dict[str, str] = field(default_factory=dict)  # the contestant's settings those requests left out: why
+    pace_waits: int = 0  # starts the endpoint's pace held: --llm-rpm, the spread after a 429, another call's 429
+    pace_wait_s: float = 0.0
 
     def count_call(self, kind: str, outcome: str, seconds: float) -> None:
         """One model call of ``kind`` (CALL_KINDS) that ended with ``outcome`` (CALL_OUTCOMES); ``seconds``:
@@ -112,13 +114,15 @@ class SideStats:
                           answer_s=round(self.answer_s, 4), quota_waits=self.quota_waits,
                           quota_wait_s=round(self.quota_wait_s, 3), tokens_in=self.tokens_in,
                           tokens_out=self.tokens_out, reasoning_tokens=self.reasoning_tokens, replaced=self.replaced,
-                          last_error=self.last_error, sent=self.sent_record())
+                          last_error=self.last_error, sent=self.sent_record(), pace_waits=self.pace_waits,
+                          pace_wait_s=round(self.pace_wait_s, 3))
 
 
 class MatchStopped(Exception):
-    """A model's quota asks for a longer wait than a match may be held: a match whose results are
-    published stops here, unfinished, rather than play its turns by the fallback. ``wait_s``: the
-    wait asked for, when known."""
+    """A model's quota asks for a longer wait than a match may be held, or its endpoint has answered
+    nothing but quota answers for the hold budget (retry.HOLD_BUDGET_FACTOR): a match whose results are
+    published stops here, unfinished, rather than play its turns by the fallback. Its message names the
+    contestant and its role; ``wait_s``: the wait asked for, when known."""
 
     def __init__(self, message: str, wait_s: float | None = None) -> None:
         super().__init__(message)
@@ -180,8 +184,8 @@ class Side:
             self._account()
         failure = getattr(self.agent, "failure", None)  # an LLM agent that answered noop for its model says why
         if failure is not None:  # the agent counted the call's outcome (count_calls_in)
-            if isinstance(failure, QuotaError) and self.quota_stops:
-                raise MatchStopped(f"the {self.role}'s model: {failure}", failure.wait_s)
+            if isinstance(failure, QuotaError) and self.quota_stops:  # named as the contestant it is, and its role
+                raise MatchStopped(f"{self.agent.name} ({self.role}): {failure}", failure.wait_s)
             return None, str(failure)
         if not isinstance(action, Action):
             return None, f"the agent answered {type(action).__name__}, not an Action"

@@ -21,6 +21,7 @@ from labyrinth.agents.compete.arena import (
 from labyrinth.agents.compete.arena_log import open_memory
 from labyrinth.agents.compete.health import EXIT_INCOMPLETE
 from labyrinth.agents.llm.config import ProviderSettings
+from labyrinth.agents.llm.providers.pacing import LongWait, long_waits_to
 from labyrinth.agents.match.runner import MatchResult
 from labyrinth.agents.match.schedule import Progress
 from labyrinth.agents.registry import check_configured, parse_contestant, provider_of
@@ -70,11 +71,12 @@ def run(args: argparse.Namespace) -> int:
             keeper.keep(result)
 
     try:
-        if sys.stdout.isatty() and status.is_terminal:
-            summary = _with_progress(status, settings, seeds, args.jobs, recorder_factory, finished, progress)
-        else:
-            summary = run_arena(settings, seeds, jobs=args.jobs, recorder_factory=recorder_factory,
-                                on_result=finished, progress=progress)
+        with long_waits_to(_said_wait):  # a line for every long wait, a terminal or not
+            if sys.stdout.isatty() and status.is_terminal:
+                summary = _with_progress(status, settings, seeds, args.jobs, recorder_factory, finished, progress)
+            else:
+                summary = run_arena(settings, seeds, jobs=args.jobs, recorder_factory=recorder_factory,
+                                    on_result=finished, progress=progress)
     except KeyboardInterrupt:  # the matches that ended are kept, and the health of the calls said
         summary = ArenaSummary(settings.prepared(), tuple(sorted(ended, key=lambda r: r.seed)), 0.0, len(seeds),
                                "stopped by Ctrl-C")
@@ -124,6 +126,11 @@ def _report(summary: ArenaSummary) -> None:
 def _say(line: str) -> None:
     """One line on stderr; paths and messages from outside are shown as escapes, never obeyed."""
     print(f"labyrinth arena: {printable(line)}", file=sys.stderr)
+
+
+def _said_wait(wait: LongWait) -> None:
+    """A model's long wait (a quota's, the pace's) as it starts, in a line on stderr."""
+    _say(wait.line())
 
 
 def _replay_writer(directory: Path, seed: int) -> ReplayWriter:

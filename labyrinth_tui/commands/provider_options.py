@@ -38,7 +38,8 @@ def add_provider_options(parser: argparse.ArgumentParser, hold: bool = False) ->
     if hold:
         group.add_argument("--hold-limit", type=_timeout, default=HOLD_S, metavar="SECONDS",
                            help=f"the longest a quota's wait may hold a match (default: {HOLD_S:g}); a longer one "
-                                "stops the run, saying when to run it again, rather than play turns by the fallback")
+                                "stops the run, saying when to run it again, rather than play turns by the fallback, "
+                                "and so do quota answers alone for three times as long")  # retry.HOLD_BUDGET_FACTOR
 
 
 def _timeout(value: str) -> float:

@@ -14,7 +14,11 @@ plays a recorded run again as a new run. At the end,
 and on Ctrl-C, a health line per model contestant says how its calls went; a run that
 left matches void or unplayed exits with EXIT_INCOMPLETE (3), one stopped by Ctrl-C
 with 130. A quota that asks for a longer wait than --hold-limit stops the run with one
-line saying when to run the same command again.
+line naming the contestant and saying when to run the same command again; so does an
+endpoint that has answered nothing but quota answers, each within the hold, for three
+times --hold-limit (retry.HOLD_BUDGET_FACTOR: it would hold the run for ever). Each
+wait over 10 s (a quota's, the pace's) is said in a line on stderr as it starts, a
+terminal or not.
 
 Everything that can be refused is refused before the first match: an unknown
 name, a provider without its key, a bad setting, a results database that cannot be

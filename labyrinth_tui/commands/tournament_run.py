@@ -18,6 +18,7 @@ from labyrinth.agents.compete.manifest import ManifestError, design, differences
 from labyrinth.agents.compete.ratings import Standings, rate
 from labyrinth.agents.compete.tournament import Entrant, Run, Tournament, run_tournament
 from labyrinth.agents.llm.config import ProviderSettings
+from labyrinth.agents.llm.providers.pacing import LongWait, long_waits_to
 from labyrinth.agents.match.runner import MatchResult
 from labyrinth.agents.registry import UnknownContestant, check_configured, contestant_names, parse_contestant
 from labyrinth.engine.wsap.roles import ROLES
@@ -85,7 +86,8 @@ def _run(args: argparse.Namespace, tournament: Tournament, db: ResultsDB, rerun_
         try:
             db.begin_run(run_id, run_began, recorded)
             _say(f"run {run_id}: {design(recorded)}")
-            _play(args, tournament, db, keeper.keep if keeper else None, run, run_id, run_began)
+            with long_waits_to(_said_wait):  # a line for every long wait, a terminal or not
+                _play(args, tournament, db, keeper.keep if keeper else None, run, run_id, run_began)
         except KeyboardInterrupt:
             interrupted = True
         kept = db.matches(preset=tournament.preset, difficulty=tournament.difficulty,
@@ -281,3 +283,8 @@ def _standings(standings: Standings, tournament: Tournament, ascii: bool) -> lis
 def _say(line: str) -> None:
     """One line on stderr; names and paths from outside are shown as escapes, never obeyed."""
     print(f"labyrinth tournament: {printable(line)}", file=sys.stderr, flush=True)
+
+
+def _said_wait(wait: LongWait) -> None:
+    """A model's long wait (a quota's, the pace's) as it starts, in a line on stderr."""
+    _say(wait.line())

@@ -20,9 +20,10 @@ LABYRINTH = str(Path(sys.executable).with_name("labyrinth"))
 JSON_KEYS = {"games", "escaped", "death", "timeout", "escape_rate", "mean_turns", "mean_game_time",
              "fallbacks", "errors", "invalid", "provider_errors", "exceptions", "timeouts", "late_turns", "calls",
              "plan_calls", "lesson_calls", "answered", "answer_s", "tokens_in", "tokens_out", "reasoning_tokens",
-             "quota_waits", "quota_wait_s", "mean_latency_s", "replaced", "reflections", "wall_s", "results",
-             "planned", "played", "complete", "stopped", "void", "health"}
-TIMED = {"wall_s", "mean_latency_s", "answer_s", "quota_wait_s"}  # the clock's, not the game's: they differ run to run
+             "quota_waits", "quota_wait_s", "pace_waits", "pace_wait_s", "mean_latency_s", "replaced", "reflections",
+             "wall_s", "results", "planned", "played", "complete", "stopped", "void", "health"}
+# the clock's, not the game's: they differ from run to run
+TIMED = {"wall_s", "mean_latency_s", "answer_s", "quota_wait_s", "pace_wait_s"}
 SMALL = {"preset": "small", "max_turns": 150}
 
 

@@ -20,22 +20,24 @@ from labyrinth.agents.llm.config import provider_settings as resolve
 from labyrinth.agents.llm.llm_agent import LLMAgent
 from labyrinth.agents.llm.providers.base import SCHEMAS
 from labyrinth.agents.llm.providers.errors import ProviderError, QuotaError
-from labyrinth.agents.llm.providers.pacing import Pace
-from labyrinth.agents.llm.providers.retry import call_deadline_s, patience_s
+from labyrinth.agents.llm.providers.pacing import LongWait, Pace, long_waits_to
+from labyrinth.agents.llm.providers.retry import HOLD_BUDGET_FACTOR, QUOTA_WAIT_S, call_deadline_s, patience_s
 from labyrinth.agents.match.runner import Match
+from labyrinth.agents.match.side import SideStats
 from labyrinth.agents.registry import make_agent, transport_class
 from labyrinth.saves.config import ConfigError
 from labyrinth.saves.providers import PROVIDERS
 from labyrinth.tui.commands.provider_options import add_provider_options, provider_settings
-from tests.stubs import CHAT_PATHS, WIRE, FakeClock, Model, Stub, gemini_quota, quota_match
+from tests.stubs import CHAT_PATHS, WIRE, FakeClock, Model, PerMinuteQuota, Stub, gemini_quota, quota_match
 
 TRANSPORTS = {provider: transport_class(provider) for provider in PROVIDERS}  # every row's
 ASK = ("You are the Minotaur.", [("user", "Step 1. Where do you go?")])
 
 
 def transport(provider: str, url: str, clock: FakeClock | None = None, timeout_s: float = 30.0,
-              rpm: float | None = None):
-    settings = ProviderSettings(provider, f"test-{provider}-model", url, api_key="k", timeout_s=timeout_s, rpm=rpm)
+              rpm: float | None = None, hold_s: float = QUOTA_WAIT_S):
+    settings = ProviderSettings(provider, f"test-{provider}-model", url, api_key="k", timeout_s=timeout_s, rpm=rpm,
+                                hold_s=hold_s)
     return TRANSPORTS[provider](settings, clock) if clock else TRANSPORTS[provider](settings)
 
 
@@ -136,6 +138,94 @@ def test_calls_held_by_a_quota_resume_spread_over_its_window_not_all_at_once():
     starts = [pace.slot(latest=math.inf)[0].start for _ in range(25)]
     assert starts[:20] == pytest.approx([1030.0 + 30.0 / 20 * n for n in range(20)])  # 20 in a window of 30 s
     assert starts[20:] == pytest.approx([1060.0] * 5)  # the window over, as fast as answered again
+
+
+def test_a_429_to_the_first_request_of_a_window_costs_its_wait_once(stub):
+    """The quota was spent before our first request (another process, an earlier run): its 429 asks
+    for 30 s. After those, the quota's window is new: the calls go as fast as they are answered, not
+    one a window (which made that one 429 cost the next call a second 30 s, and count twice)."""
+    clock = FakeClock()
+    stub.respond = quota = PerMinuteQuota(Model("gemini"), 10, clock)
+    quota.served = [970.0] * 10  # spent 30 s ago
+    gemini = transport("gemini", stub.url, clock)
+    for _ in range(10):
+        complete(gemini)
+    assert quota.refused == [1000.0] and quota.served[10:] == [1030.0] * 10
+    calls = gemini.calls
+    assert (calls.quota_waits, calls.quota_wait_s, calls.pace_waits) == (1, pytest.approx(30.0), 0)
+
+
+def test_one_quota_wait_per_429_and_the_paces_spacing_counted_apart(stub):
+    """A 429 asking for 30 s on the user's first call, at a pace of 20 a minute shared with the Minotaur:
+    the user's wait is its 429's (one quota wait), every other held start the pace's."""
+    clock = FakeClock()
+    stub.respond = Model("mistral")
+    stub.reply(429, WIRE["mistral"][1](429, "slow down"), {"Retry-After": "30"})
+    user, minotaur = (transport("mistral", stub.url, clock, rpm=20) for _ in range(2))
+    agent = LLMAgent("user", user, 1)
+    agent.count_calls_in(stats := SideStats())
+    for t in (user, minotaur, user):
+        complete(t)
+        if t is user:
+            agent._count("decision", None, t.calls.held_s() - stats.quota_wait_s - stats.pace_wait_s + 0.25,
+                         "answered")  # as an answered call counts
+    assert clock.monotonic() - 1000.0 == pytest.approx(30.0 + 3.0 + 3.0)
+    counts = [(t.calls.quota_waits, t.calls.quota_wait_s, t.calls.pace_waits, t.calls.pace_wait_s)
+              for t in (user, minotaur)]
+    assert counts == [(1, pytest.approx(30.0), 1, pytest.approx(3.0)), (0, 0.0, 1, pytest.approx(3.0))]
+    assert (stats.quota_waits, stats.quota_wait_s, stats.pace_waits, stats.pace_wait_s, stats.answer_s) == \
+        (1, pytest.approx(30.0), 1, pytest.approx(3.0), pytest.approx(0.5))  # the waits are not the model's time
+
+
+def test_a_wait_over_ten_seconds_is_announced_once_as_it_starts(stub):
+    clock = FakeClock()
+    stub.respond = Model("gemini")
+    stub.reply(429, gemini_quota(30.0, 10)).reply(429, gemini_quota(10.0, 10))
+    agent = LLMAgent("minotaur", transport("gemini", stub.url, clock), 1)
+    heard: list[LongWait] = []
+    with long_waits_to(heard.append):
+        complete(agent.transport)  # waits 30 s, then 10 s: only the first is long
+        assert clock.slept == [pytest.approx(30.0), pytest.approx(10.0)]
+    assert [w.line() for w in heard] == ["gemini/test-gemini-model (minotaur): gemini is rate-limited: waiting 30 s"]
+    stub.reply(429, gemini_quota(30.0, 10))
+    complete(agent.transport)
+    assert len(heard) == 1  # nobody listens outside the block
+
+
+@pytest.mark.parametrize("provider", list(TRANSPORTS))
+def test_a_server_answering_only_429_within_the_hold_fails_the_call_after_the_hold_budget(provider, stub):
+    """Retry-After: 5 for ever, with a hold of 5 s: without a budget every call waited for ever. The
+    calls are held at most HOLD_BUDGET_FACTOR holds (15 s) by quota answers alone; then they fail at
+    once, saying so and how long the server last asked to wait, until an answer comes."""
+    clock = FakeClock()
+    stub.reply(429, WIRE[provider][1](429, "quota exceeded"), {"Retry-After": "5"})
+    limited = transport(provider, stub.url + ("/v1" if provider == "openai" else ""), clock, hold_s=5)
+    with pytest.raises(QuotaError, match=rf"^{provider} has answered nothing but quota answers for 15 s \(calls "
+                                         r"are held so at most 15 s\); it last asked for a wait of 5 s$") as caught:
+        complete(limited)
+    assert HOLD_BUDGET_FACTOR * 5 == 15 and clock.monotonic() - 1000.0 == pytest.approx(15.0)
+    assert caught.value.wait_s == pytest.approx(5.0) and len(chats(stub, provider)) == 4  # at 0, 5, 10 and 15 s
+    with pytest.raises(QuotaError, match="nothing but quota answers for 15 s"):
+        complete(limited)  # held still: fails at once, asking nothing
+    assert len(chats(stub, provider)) == 4 and limited.calls.quota_waits == 3
+    clock.sleep(5.0)  # the last wait is over: the next call asks again
+    stub.replies[:] = [answer(provider)]
+    assert json.loads(complete(limited).text)["action"] == "WAIT"
+    stub.replies[:] = [(429, WIRE[provider][1](429, "quota exceeded"), {"Retry-After": "5"}), answer(provider)]
+    assert json.loads(complete(limited).text)["action"] == "WAIT"  # an answer started the count again
+
+
+def test_a_game_with_a_person_plays_the_fallback_once_the_hold_budget_is_spent(stub):
+    """No tournament: the quota answers' QuotaError is the fallback's turn, as a too-long wait is, never a
+    failure towards replacement, and the game goes on."""
+    clock = FakeClock()
+    stub.reply(429, gemini_quota(20.0, 10))  # within QUOTA_WAIT_S, for ever
+    agent = LLMAgent("minotaur", transport("gemini", stub.url, clock), 1)
+    result = Match(make_agent("user", "builtin", 1), agent, seed=1, preset="tiny", max_turns=6).play()
+    assert result.turns == 6 and (result.minotaur.fallbacks, result.minotaur.replaced) == (6, False)
+    # 429s at 0, 20, ... 180 s: the wait asked then would end past HOLD_BUDGET_FACTOR * QUOTA_WAIT_S (195 s)
+    assert "nothing but quota answers for 180 s (calls are held so at most 195 s)" in agent.last_exchange["error"]
+    assert clock.monotonic() - 1000.0 == pytest.approx(180.0) and len(stub.requests) == 10  # then none at all
 
 
 def test_one_pace_per_endpoint_is_shared_by_both_roles(stub):

@@ -11,21 +11,28 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
 import pytest
 
+from labyrinth.agents.compete import arena as arenas
+from labyrinth.agents.compete import tournament as tournaments
 from labyrinth.agents.compete.health import EXIT_INCOMPLETE
-from labyrinth.agents.llm.providers.pacing import Pace
+from labyrinth.agents.compete.tournament import Entrant, Tournament, run_tournament
+from labyrinth.agents.llm.config import ProviderSettings
+from labyrinth.agents.llm.providers.pacing import Pace, SystemClock
+from labyrinth.agents.match import schedule
 from labyrinth.saves.results_db import ResultsDB, results_path
 from labyrinth.tui.cli import main
-from tests.stubs import Model, Stub, openai_answer, openai_error
+from tests.stubs import WIRE, FakeClock, Model, Stub, openai_answer, openai_error
 
 pytestmark = pytest.mark.slow
 
 LABYRINTH = str(Path(sys.executable).with_name("labyrinth"))
 TINY = ["--preset", "tiny", "--max-turns", "12"]
+HANG_S = 60  # a run that has not ended by then would never have: each below ends in about a second
 
 
 def cli(capsys, *args: str) -> tuple[int, str, str]:
@@ -42,6 +49,35 @@ def write_config(text: str) -> None:
     path = Path(os.environ["XDG_CONFIG_HOME"]) / "labyrinth" / "config.toml"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text)
+
+
+@pytest.fixture
+def fake_time(monkeypatch) -> FakeClock:
+    """The providers' clock (pacing.SYSTEM_CLOCK, which the registry's transports wait on) made a FakeClock:
+    their quota waits pass at once. The turn loop keeps real time, and waits as long as a call was held."""
+    clock = FakeClock()
+    monkeypatch.setattr(SystemClock, "monotonic", staticmethod(clock.monotonic))
+    monkeypatch.setattr(SystemClock, "sleep", staticmethod(clock.sleep))
+    return clock
+
+
+def ended(run, *args) -> list:
+    """What ``run(*args)`` returned, run in a thread that is given HANG_S to end (the hang detector)."""
+    returned: list = []
+    worker = threading.Thread(target=lambda: returned.append(run(*args)), daemon=True)
+    worker.start()
+    worker.join(HANG_S)
+    assert not worker.is_alive(), f"still running after {HANG_S} s: a hang"
+    return returned
+
+
+def recorded(monkeypatch, *functions: tuple[object, str]) -> list[str]:
+    """The names of ``functions`` (a module, a name in it) in the order they are called, as they go on."""
+    events: list[str] = []
+    for module, name in functions:
+        done = getattr(module, name)
+        monkeypatch.setattr(module, name, lambda *a, done=done, name=name, **k: (events.append(name), done(*a, **k))[1])
+    return events
 
 
 @pytest.fixture
@@ -98,11 +134,59 @@ def test_a_quota_longer_than_the_hold_stops_the_run_and_plays_nothing_by_fallbac
                              "5", "--concurrency", "4", "--hold-limit", "5", "--llm-timeout", "5", "--json", *TINY)
         data = json.loads(out)
         assert code == EXIT_INCOMPLETE and data["played"] == 0 and data["matches"] == []
-        assert "stopped: the user's model: openai is rate-limited: a wait of 120 s is too long" in err
+        assert "stopped: openai/slow (user): openai is rate-limited: a wait of 120 s is too long" in err
         assert "run the same command again after" in err and "UTC (in 120 s)" in err
         assert len(chats(server)) <= 4  # one answer per match in flight: the others knew better than to ask
         assert not ResultsDB().matches()  # no match stored as played by fallback moves
         assert not list((results_path().parent / "replays" / "tournament").glob("*.jsonl"))  # no partial replay
+    finally:
+        server.close()
+
+
+@pytest.mark.parametrize("provider", ["openai", "gemini"])
+def test_a_server_answering_only_429_within_the_hold_stops_the_tournament_instead_of_holding_it(
+        provider, fake_time, monkeypatch):
+    """Retry-After: 5 for ever, under a hold of 5 s (a gateway's spent daily quota): every call waited for
+    ever, and so did the tournament. Its calls are held 15 s (the hold budget) by quota answers alone, and the
+    run stops as for a quota too long, saying whose and when to resume. The providers are loaded before any
+    match starts (their SDKs are never imported by two matches' threads at once)."""
+    server = Stub().reply(429, WIRE[provider][1](429, "Rate limit reached for requests"), {"Retry-After": "5"})
+    settings = ProviderSettings(provider, "limited", server.url + ("/v1" if provider == "openai" else ""),
+                                api_key="k", timeout_s=5, hold_s=5)
+    tournament = Tournament((Entrant(f"{provider}/limited", settings),), (Entrant("wait"),), (1, 2), "tiny", "normal",
+                            12)
+    events = recorded(monkeypatch, (tournaments, "load_providers"), (tournaments, "play_matches"))
+
+    def stopped_run():
+        with ResultsDB() as db:
+            return run_tournament(tournament, db, concurrency=1)
+
+    try:
+        (run,) = ended(stopped_run)
+        assert run.stopped == (f"{provider}/limited (user): {provider} has answered nothing but quota answers for 15 s "
+                               "(calls are held so at most 15 s); it last asked for a wait of 5 s")
+        assert run.stopped_wait_s == pytest.approx(5.0) and run.done == [] and not run.complete
+        assert events == ["load_providers", "play_matches"]
+        assert len(server.requests) == 4  # at 0, 5, 10 and 15 s of the fake clock; then none
+    finally:
+        server.close()
+
+
+def test_a_tournament_held_by_quota_answers_says_each_long_wait_and_stops_naming_the_contestant(
+        capsys, monkeypatch, fake_time):
+    """On a non-terminal (no live view), each wait over 10 s is a line on stderr as it starts, and the stop
+    line names the contestant, its role, and when to run again."""
+    server = Stub().reply(429, openai_error(429, "Rate limit reached for requests"), {"Retry-After": "30"})
+    monkeypatch.setenv("OPENAI_BASE_URL", server.url + "/v1")
+    try:
+        (code,) = ended(main, ["tournament", "--users", "openai/limited", "--minotaurs", "wait", "--games", "2",
+                               "--concurrency", "2", "--hold-limit", "30", "--llm-timeout", "5", "--json", *TINY])
+        out, err = capsys.readouterr()
+        assert code == EXIT_INCOMPLETE and json.loads(out)["played"] == 0
+        assert "labyrinth tournament: openai/limited (user): openai is rate-limited: waiting 30 s\n" in err
+        assert re.search(r"labyrinth tournament: stopped: openai/limited \(user\): openai has answered nothing but "
+                         r"quota answers for \d+ s \(calls are held so at most 90 s\); it last asked for a wait of "
+                         r"30 s; run the same command again after \d\d:\d\d:\d\d UTC \(in \d+ s\)", err), err
     finally:
         server.close()
 
@@ -116,7 +200,26 @@ def test_a_quota_within_the_hold_holds_the_match_instead_of_playing_fallbacks(ca
         data = json.loads(out)
         assert code == 0 and data["complete"] and data["fallbacks"]["user"] == 0, err
         (health,) = data["health"]
-        assert health["quota_waits"] >= 2 and health["quota_wait_s"] >= 1.5 and health["provider_errors"] == 0
+        assert health["quota_waits"] == 2  # one for each 429
+        assert health["quota_wait_s"] >= 1.5 and health["provider_errors"] == 0
+    finally:
+        server.close()
+
+
+def test_the_arena_says_a_long_wait_as_it_starts_and_counts_one_quota_wait_for_one_429(capsys, monkeypatch,
+                                                                                         fake_time):
+    """And it loads its models' providers before any match starts (their SDKs are never imported by two
+    matches' threads at once)."""
+    server = Stub(Model("openai")).reply(429, openai_error(429, "Rate limit reached"), {"Retry-After": "30"})
+    monkeypatch.setenv("OPENAI_BASE_URL", server.url + "/v1")
+    events = recorded(monkeypatch, (arenas, "load_providers"), (schedule, "play_matches"))
+    try:
+        (code,) = ended(main, ["arena", "--user", "openai/held", "--games", "1", "--json", *TINY])
+        out, err = capsys.readouterr()
+        assert events == ["load_providers", "play_matches"]
+        assert code == 0 and json.loads(out)["quota_waits"] == {"user": 1, "minotaur": 0}, err
+        assert err.count("labyrinth arena: openai/held (user): openai is rate-limited: waiting 30 s\n") == 1
+        assert ", 1 quota waits (30 s), 0 paced starts (0 s)" in err  # the health line: the 429's wait, once
     finally:
         server.close()
 

@@ -20,6 +20,7 @@ the SDK was given them, and the `modelVersion` the API says answered.
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import TYPE_CHECKING
 
@@ -30,7 +31,8 @@ from .base import DEFAULT_EFFORT, THINKING_TOKENS, Reply, ResponseSchema, Sent
 from .bounds import event_hooks
 from .errors import ProviderError
 from .pacing import SYSTEM_CLOCK, Clock, Waiting
-from .retry import Caller, Failure, http_failure, transport_failure
+from .retry import Caller, Failure, http_errors, http_failure, transport_failure
+from .sdk_imports import IMPORT_LOCK, imported
 
 if TYPE_CHECKING:  # the SDK is imported when a transport is made: `import agents` works without it
     from google.genai.types import ThinkingConfig
@@ -43,12 +45,24 @@ NAME_CHARS = 80  # the most shown of the name the API gives a model
 SENT = {"temperature", "max_output_tokens", "thinking_config"}  # the config's fields a reply's Sent keeps
 OUTPUT_MODE = "response_json_schema"
 EFFORT_UNREAD = "not sent: Gemini is asked for its least thinking"  # why a contestant's effort is left out
+DRY_KEY = "no-key: a client made to load the SDK, never used"
+
+
+@functools.cache
+def load_sdk() -> None:
+    """The SDK, its types and errors and what its failures are told by, imported once under the one import
+    lock (sdk_imports): when a transport is first made or, before a run's matches start, by
+    registry.load_providers. Not at this module's import: `import agents` works without the SDK."""
+    http_errors()
+    with IMPORT_LOCK:
+        genai = imported("google.genai", "google.genai.types", "google.genai.errors")
+        genai.Client(api_key=DRY_KEY).close()  # what making a client loads (google.auth's async credentials)
 
 
 class GeminiTransport:
     def __init__(self, settings: ProviderSettings, clock: Clock = SYSTEM_CLOCK) -> None:
-        # imported here: `import agents` works without the SDK
-        from google import genai
+        load_sdk()
+        from google import genai  # loaded: only looked up
         from google.genai import types
 
         self.settings, self.types, self.timeout_s = settings, types, settings.timeout_s

@@ -19,6 +19,7 @@ parameters beside the conversation and the format) and the `model` the API says 
 
 from __future__ import annotations
 
+import functools
 import json
 from typing import TYPE_CHECKING, Any
 
@@ -27,7 +28,8 @@ from .base import MODEL_EFFORT, THINKING_TOKENS, Reply, ResponseSchema, Sent
 from .bounds import event_hooks
 from .errors import ProviderError
 from .pacing import SYSTEM_CLOCK, Clock, Waiting
-from .retry import ERROR_CHARS, Caller, Failure, http_failure, transport_failure
+from .retry import ERROR_CHARS, Caller, Failure, http_errors, http_failure, transport_failure
+from .sdk_imports import IMPORT_LOCK, imported
 
 OUTPUT_MODE = "json_schema (strict)"
 
@@ -39,11 +41,34 @@ if TYPE_CHECKING:  # the SDK is imported when a transport is made: `import agent
         UnknownModelListData,
     )
 
+# The SDK loads most of its parts on first use (its packages' module __getattr__, a client's `chat`): those a
+# chat request, its answer and its errors reach are loaded with it, not by the first requests' threads at once.
+# The chat's module (with what it imports, the models its request and answer take) and every name of its errors
+# and utils (a few small modules); and anyio's asyncio backend, with which a client that is dropped closes the
+# async client it made of its own (asyncio.run, in its finalizer, in whichever thread drops it).
+# tests/agents/first_calls.py's `late` shows what is missing, if anything.
+EAGER_MODULES = ("mistralai.client", "mistralai.client.chat", "httpx2", "anyio._backends._asyncio")
+EAGER_PACKAGES = ("mistralai.client.errors", "mistralai.client.utils")
+
+
+@functools.cache
+def load_sdk() -> None:
+    """The SDK with what it would load on first use (above), its HTTP library and what its failures are
+    told by, imported once under the one import lock (sdk_imports): when a transport is first made or,
+    before a run's matches start, by registry.load_providers. Not at this module's import: `import
+    agents` works without the SDK."""
+    http_errors()
+    with IMPORT_LOCK:
+        imported(*EAGER_MODULES)
+        for package in map(imported, EAGER_PACKAGES):
+            for name in package.__all__:
+                getattr(package, name)
+
 
 class MistralTransport:
     def __init__(self, settings: ProviderSettings, clock: Clock = SYSTEM_CLOCK) -> None:
-        # imported here: `import agents` works without the SDK
-        import httpx2  # the SDK's HTTP library
+        load_sdk()
+        import httpx2  # the SDK's HTTP library (loaded: only looked up)
         from mistralai.client import Mistral, models
 
         self.settings, self.models, self.timeout_s = settings, models, settings.timeout_s

@@ -17,6 +17,7 @@ options and think) and the `model` the server says answered.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import sys
@@ -31,7 +32,8 @@ from .base import CONTEXT_TOKENS, THINKING_TOKENS, Reply, ResponseSchema, Sent
 from .bounds import event_hooks
 from .errors import ProviderError
 from .pacing import SYSTEM_CLOCK, Clock, Waiting
-from .retry import Caller, Failure, ForeignReply, http_failure, transport_failure
+from .retry import Caller, Failure, ForeignReply, http_errors, http_failure, transport_failure
+from .sdk_imports import IMPORT_LOCK
 
 OPTIONS = {"top_p": 0.9, "repeat_penalty": 1.1, "num_ctx": CONTEXT_TOKENS}  # set, so that a server
 # configured otherwise cannot cut prompts; the temperature and num_predict are the model's settings
@@ -47,7 +49,7 @@ class OllamaTransport:
         self.name = f"ollama/{settings.model}"
         self.headers: dict[str, str] = {}  # the last answer's (a quota's wait), which ResponseError drops
         key = settings.api_key.reveal() if settings.api_key else None
-        # the SDK is imported only now: `import agents` works without it
+        load_sdk()
         self.client = sdk().Client(host=self.where, timeout=settings.timeout_s,
                                    headers={"authorization": f"Bearer {key}"} if key else None,
                                    event_hooks=event_hooks(self._check_answer))
@@ -105,19 +107,30 @@ class OllamaTransport:
         return f"{len(names)} models; {self.settings.model} {have}"
 
 
+@functools.cache
+def load_sdk() -> None:
+    """The SDK and what its failures are told by, imported once under the one import lock (sdk_imports):
+    when a transport is first made or, before a run's matches start, by registry.load_providers. Not at
+    this module's import: `import agents` works without the SDK."""
+    http_errors()
+    sdk()
+
+
 def sdk() -> ModuleType:
-    """The `ollama` module, imported without $OLLAMA_HOST. Its import builds a default client from
-    that variable, and one the client cannot read (``:::``, a port out of range) raises out of the
-    import itself, a traceback in place of the line that names the setting. The variable is checked
-    where settings are read (agents/llm/config.py), or a flag overrides it; this client is never used."""
-    if "ollama" not in sys.modules:
-        host = os.environ.pop("OLLAMA_HOST", None)
-        try:
-            import ollama  # noqa: F401 - kept in sys.modules
-        finally:
-            if host is not None:
-                os.environ["OLLAMA_HOST"] = host
-    return sys.modules["ollama"]
+    """The `ollama` module, imported without $OLLAMA_HOST, under the one import lock (another thread
+    would find it in sys.modules half loaded). Its import builds a default client from that variable,
+    and one the client cannot read (``:::``, a port out of range) raises out of the import itself, a
+    traceback in place of the line that names the setting. The variable is checked where settings
+    are read (agents/llm/config.py), or a flag overrides it; this client is never used."""
+    with IMPORT_LOCK:
+        if "ollama" not in sys.modules:
+            host = os.environ.pop("OLLAMA_HOST", None)
+            try:
+                import ollama  # noqa: F401 - kept in sys.modules
+            finally:
+                if host is not None:
+                    os.environ["OLLAMA_HOST"] = host
+        return sys.modules["ollama"]
 
 
 def _tagged(model: str) -> str:

@@ -30,6 +30,7 @@ endpoint says answered.
 from __future__ import annotations
 
 import atexit
+import functools
 import hashlib
 import json
 import threading
@@ -42,7 +43,8 @@ from .bounds import event_hooks
 from .errors import ProviderError
 from .openai_dialect import dialect, learn, left_out, refused_in
 from .pacing import SYSTEM_CLOCK, Clock, Waiting
-from .retry import Caller, Failure, ForeignReply, http_failure, transport_failure
+from .retry import Caller, Failure, ForeignReply, http_errors, http_failure, transport_failure
+from .sdk_imports import imported
 
 NO_KEY = "no-key-needed"  # sent to a server of one's own when no key is set: the SDK refuses to start without
 FORMATS = ("json_schema", "json_object", "text")  # the response formats tried, the most useful first
@@ -112,10 +114,19 @@ def _close_clients() -> None:
         _CLIENTS.clear()
 
 
+@functools.cache
+def load_sdk() -> None:
+    """The SDK, its HTTP library and what its failures are told by, imported once under the one import
+    lock (sdk_imports): when a transport is first made or, before a run's matches start, by
+    registry.load_providers. Not at this module's import: `import agents` works without the SDK."""
+    http_errors()
+    imported("openai", "httpx2")
+
+
 class OpenAITransport:
     def __init__(self, settings: ProviderSettings, clock: Clock = SYSTEM_CLOCK) -> None:
-        # imported here: `import agents` works without the SDK
-        import openai
+        load_sdk()
+        import openai  # loaded: only looked up
 
         self.openai, self.settings, self.timeout_s = openai, settings, settings.timeout_s
         self.name = f"openai/{settings.model}"
