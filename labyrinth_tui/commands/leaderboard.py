@@ -35,12 +35,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "leaderboard", help="the tournament's standings, from the results database",
         description="The standings of the valid matches in results.db (which `labyrinth tournament` fills): each "
-                    "role's Bradley-Terry ratings (mean 1500, users and Minotaurs on one scale) with their 95% "
-                    "bootstrap interval, matches, wins/draws/losses and win rate with its 95% Wilson interval, "
-                    "each contestant's rating over its matches, the paired differences between two contestants "
-                    "of a role on the same seeds, and the head-to-head table. Matches played under different "
-                    "rules (preset, difficulty, turn limit, learning) are rated together, with a warning, "
-                    "unless the options below choose one kind.")
+                    "role's Bradley-Terry ratings (each role anchored on its built-in agent at 1500) with their 95% "
+                    "interval over the seeds and rank bounds, matches, wins/draws/losses and win rate with its 95% "
+                    "Wilson interval, each contestant's rating over its matches, every contestant entered (rated "
+                    "or not) with its void matches, failure rates and cost, the paired differences between two "
+                    "contestants of a role on the same seeds with Holm-adjusted p-values, and the head-to-head "
+                    "table. Matches played under different rules (preset, difficulty, turn limit, learning, "
+                    "build) are rated together, with a warning, unless the options below choose one kind.")
     p.add_argument("--role", choices=tuple(ROLES), help="only this role's ratings (default: both)")
     p.add_argument("--preset", choices=list(PRESETS), help="only matches on this hunting ground")
     p.add_argument("--difficulty", choices=DIFFICULTIES, help="only matches at this difficulty")
