@@ -125,10 +125,8 @@ def html_page(board: Board, roles: Sequence[str]) -> str:
     its paired differences; who the model contestants are; the head-to-head table; and how the
     figures are made. No local path is shown (the database by its file name only)."""
     rated = escape(board.pooled()) or "nothing yet"
-    void = f" ({board.void} void, not rated)" if board.void else ""
-    chosen = f" of run <code>{escape(board.run)}</code>" if board.run else ""
     body = ["<h1>Labyrinth: The Temporal Hunt &mdash; leaderboard</h1>",
-            f"<p>{len(board.matches)} matches{chosen}{void} in <code>{escape(board.path.name)}</code>. "
+            f"<p>{escape(board.counted())} in <code>{escape(board.path.name)}</code>. "
             f"Rated together: {rated}.</p>"]
     for warning in (board.warning(), board.standings.copies_warning):
         if warning:
@@ -162,7 +160,7 @@ def _method(board: Board) -> str:
     builds = sorted({row.build for row in board.rows})
     runs = "".join(f"<li><code>{escape(run_id)}</code>: {escape(design(recorded))}</li>"
                    for run_id, _, recorded in board.runs)
-    items = [VALID_RULE, method_text(board.standings),
+    items = [VALID_RULE, *method_text(board.standings),
              f"Played on: {board.pooled() or 'nothing yet'}; {len(seeds)} seeds"
              f"{f' ({seeds[0]} to {seeds[-1]})' if seeds else ''}; by build{'s' * (len(builds) != 1)} "
              f"{', '.join(builds) or 'none'}.", COST_RULE]

@@ -86,6 +86,12 @@ class Board:
     def void(self) -> int:
         return len(self.rows) - len(self.matches)
 
+    def counted(self) -> str:
+        """How many matches it holds, in words: '64 matches of run ... (and 16 void ones, not rated)'."""
+        chosen = f" of run {self.run}" if self.run else ""
+        void = f" (and {self.void} void one{'s' * (self.void != 1)}, not rated)" if self.void else ""
+        return f"{len(self.matches)} matches{chosen}{void}"
+
     def grounds(self) -> list[tuple[str, str, int, str, str, int]]:
         """Each kind of match rated together (preset, difficulty, turn limit, who learned, build), with
         how many: the ratings pool them, so the reader is told what was pooled."""

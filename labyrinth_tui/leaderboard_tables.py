@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 
 RATINGS_TITLE = "{} ratings (Bradley-Terry, 95% interval)"
 PAIRED_TITLE = "{} paired: same {}, same seed"
-ENTRIES_TITLE = "{} contestants entered: void matches, failures, tokens, cost"
+ENTRIES_TITLE = "{} contestants entered: void matches, failures, cost"
 
 
 def ratings_table(role: str, ratings: Sequence[Rating], *, ascii: bool = False) -> Table:

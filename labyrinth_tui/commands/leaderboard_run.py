@@ -119,10 +119,7 @@ def _json(board: Board, args: argparse.Namespace, chosen: dict, roles: list[str]
 def _tables(board: Board, roles: list[str], width: int, ascii: bool) -> list:
     from rich.text import Text
 
-    chosen = f" of run {board.run}" if board.run else ""
-    void = f" ({board.void} void, not rated)" if board.void else ""
-    parts: list = [Text(fitted(printable(f"Leaderboard: {len(board.matches)} matches{chosen}{void} in {board.path}"),
-                               ascii), style="bold"),
+    parts: list = [Text(fitted(printable(f"Leaderboard: {board.counted()} in {board.path}"), ascii), style="bold"),
                    Text(fitted(f"rated together: {board.pooled() or 'nothing'}", ascii), style="dim")]
     for warning in (board.warning(), board.standings.copies_warning):
         if warning:

@@ -155,8 +155,8 @@ class LeaderboardScreen(Screen):
             return
         assert board is not None  # nothing_to_show says why there is none
         self.board = board
-        void = f" ({board.void} void, not rated: e shows each contestant's)" if board.void else ""
-        lines = [plain(f"Leaderboard: {len(board.matches)} matches{void} in {board.path}", style="bold"),
+        hint = "; e shows each contestant's" if board.void else ""
+        lines = [plain(f"Leaderboard: {board.counted()}{hint} in {board.path}", style="bold"),
                  plain(f"rated together: {board.pooled()}", style="dim")]
         if warning := board.warning():
             lines.append(plain(warning, style="bold yellow"))

@@ -154,7 +154,7 @@ def test_the_page_shows_who_played_and_how_the_figures_are_made(tmp_path, capsys
         "openai/o4-mini", "127.0.0.1:8000", "temperature 0.0, max_tokens 300",
         "max_completion_tokens 4396, reasoning_effort low; temperature dropped: not sent: a reasoning model takes none",
         "json_schema (strict)", "o4-mini-2025-04-16"]
-    entries = cells[cells.index("User contestants entered: void matches, failures, tokens, cost"):]
+    entries = cells[cells.index("User contestants entered: void matches, failures, cost"):]
     assert entries[entries.index("o4") + 1:entries.index("o4") + 3] == ["7", "1"]  # 7 played, 1 void
     method = " ".join(cells[cells.index("Method"):])
     assert "Only valid matches are rated" in method and "user ratings on builtin = 1500" in method
