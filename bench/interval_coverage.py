@@ -21,7 +21,6 @@ seed effects. Target: 0.93-0.97 for every interval (0.95 nominal).
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import sys
 import time
@@ -32,8 +31,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for tests.agents
 
 from labyrinth.agents.compete import ratings
 from labyrinth.agents.compete.bradley_terry import SCALE, bootstrap, fit, games_of, middle_95, points, references
-from labyrinth.agents.compete.intervals import paired_over_seeds, paired_scores, t_quantile
-from tests.agents.tournament_model import Field, League, with_gap
+from labyrinth.agents.compete.intervals import paired_over_seeds
+from tests.agents.tournament_model import Field, League, simulate, with_gap
 
 SEEDS = 10
 OPPONENTS = {1: (0.0,), 3: (-0.5, 0.0, 0.5), 6: (-1.0, -0.6, -0.2, 0.2, 0.6, 1.0)}
@@ -42,25 +41,8 @@ RATING_CASES = ((0.0, 0.0, 12, 3, 3, 1), (2.0, 0.0, 12, 3, 3, 1), (0.0, 1.5, 12,
                 (2.5, 0.5, 12, 2, 2, 3))  # seed sd, style sd, seeds, users, Minotaurs, games a pairing and seed
 
 
-def plain_t(differences: list[float]) -> tuple[float, float]:
-    n = len(differences)
-    mean = sum(differences) / n
-    half = t_quantile(0.975, n - 1) * math.sqrt(sum((d - mean) ** 2 for d in differences) / (n - 1) / n)
-    return mean - half, mean + half
-
-
 def paired_case(field: Field, runs: int, purpose: str) -> dict[str, tuple[float, float]]:
-    truth, rng = field.truth(), random.Random(f"interval-coverage:{purpose}")
-    found = {"ours": [0, 0], "t": [0, 0], "old": [0, 0]}
-    for _ in range(runs):
-        differences, binary = field.tournament(rng, SEEDS)
-        tested = paired_over_seeds(differences, binary)
-        assert tested.low is not None and tested.high is not None
-        for name, (low, high) in (("ours", (tested.low, tested.high)), ("t", plain_t(differences)),
-                                  ("old", paired_scores(differences))):
-            found[name][0] += low <= truth <= high
-            found[name][1] += low > 0 or high < 0
-    return {name: (covered / runs, excluded / runs) for name, (covered, excluded) in found.items()}
+    return simulate(field, SEEDS, runs, f"interval-coverage:{purpose}")
 
 
 def paired_tables(runs: int) -> None:

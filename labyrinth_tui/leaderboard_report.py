@@ -23,9 +23,9 @@ from collections.abc import Sequence
 from html import escape
 from pathlib import Path
 
-from labyrinth.saves.atomic import write_atomic
 from labyrinth.agents.compete.manifest import design
 from labyrinth.agents.compete.ratings import method_text
+from labyrinth.saves.atomic import write_atomic
 from labyrinth.saves.results_db import COLUMNS, row_values
 from labyrinth.saves.results_terms import FALLBACK_SHARE_ALLOWED
 
@@ -36,8 +36,8 @@ from .leaderboard_rows import (
     PAIRED_COLUMNS,
     RATING_COLUMNS,
     TITLES,
-    Board,
     TOKEN_COLUMNS,
+    Board,
     Column,
     contestant_rows,
     entry_rows,
@@ -126,8 +126,8 @@ def html_page(board: Board, roles: Sequence[str]) -> str:
     figures are made. No local path is shown (the database by its file name only)."""
     rated = escape(board.pooled()) or "nothing yet"
     body = ["<h1>Labyrinth: The Temporal Hunt &mdash; leaderboard</h1>",
-            f"<p>{escape(board.counted())} in <code>{escape(board.path.name)}</code>. "
-            f"Rated together: {rated}.</p>"]
+            (f"<p>{escape(board.counted())} in <code>{escape(board.path.name)}</code>. "
+             f"Rated together: {rated}.</p>")]
     for warning in (board.warning(), board.standings.copies_warning):
         if warning:
             body.append(f'<p class="warning">{_prose(warning)}</p>')
@@ -161,9 +161,9 @@ def _method(board: Board) -> str:
     runs = "".join(f"<li><code>{escape(run_id)}</code>: {escape(design(recorded))}</li>"
                    for run_id, _, recorded in board.runs)
     items = [VALID_RULE, *method_text(board.standings),
-             f"Played on: {board.pooled() or 'nothing yet'}; {len(seeds)} seeds"
-             f"{f' ({seeds[0]} to {seeds[-1]})' if seeds else ''}; by build{'s' * (len(builds) != 1)} "
-             f"{', '.join(builds) or 'none'}.", COST_RULE]
+             (f"Played on: {board.pooled() or 'nothing yet'}; {len(seeds)} seeds"
+              f"{f' ({seeds[0]} to {seeds[-1]})' if seeds else ''}; by build{'s' * (len(builds) != 1)} "
+              f"{', '.join(builds) or 'none'}."), COST_RULE]
     listed = "".join(f"<li>{_prose(item)}</li>" for item in items)
     return (f'<ul class="method">{listed}</ul>'
             + (f'<p class="method">The runs (each one\'s manifest is in the database; <code>labyrinth tournament '

@@ -66,7 +66,6 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, Self
 
-from .build import project_version
 from .paths import StorageError, advice, confined, data_dir
 from .results_terms import NOBODY, SideRecord
 
@@ -380,7 +379,7 @@ class ResultsDB:
             try:
                 manifest = json.loads(text)
                 if not isinstance(manifest, dict):
-                    raise ValueError("not an object")
+                    raise TypeError("not an object")
             except (TypeError, ValueError):
                 self.damaged.append(f"the manifest of run {_shown(run_id)} in {self.path.name} is damaged; "
                                     "it is left out")

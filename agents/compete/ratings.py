@@ -302,25 +302,25 @@ def method_text(standings: Standings) -> list[str]:
         "A game played again (the same contestants, seed and moves: a repeat of contestants that do not sample) " \
         "would count once."
     return [copies,
-            "The ratings are one Bradley-Terry fit to every match (an escape is a win for the user, a catch for the "
-            f"Minotaur, a timeout half a win to each), with a weak Gaussian prior of {SCALE * PRIOR_SD:.0f} points "
-            f"on each strength. Each role is anchored: {anchors}. On that scale a user rated R against a Minotaur "
-            f"rated M is expected to score 1 / (1 + 10^((M - R + D) / 400)), with D = {standings.offset:+.0f}.",
-            f"The 95% interval of a rating is a bootstrap over the {standings.seeds} seeds (all the matches of a "
-            f"seed in or out together), {RESAMPLES} resamples drawn from the fixed seed \"{BOOTSTRAP_SEED}\", its "
-            "percentile interval stretched about the rating for few seeds (by t(0.975, G - 1) / 1.96 times "
-            "sqrt(G / (G - 1)) with G seeds, as cluster-robust inference does); where every seed gave a "
-            "contestant the same results, the model's interval with every match independent. The anchor's is a "
-            "point, and there is none with one seed.",
-            "A contestant's places run from one more than those whose interval lies wholly above its own to the "
-            "role's size less those wholly below: contestants that cannot be told apart share places.",
-            "The paired difference compares two contestants of a role where they met the same opponent on the same "
-            "seed: the mean over seeds of first's score minus second's (1 a win, 0.5 a draw), with its 95% "
-            "interval and two-sided p-value from Student's t over the seeds (Bonett and Price's interval and the "
-            "exact McNemar test where every seed is one win/loss game each; an exact bound where every seed gave "
-            f"the same difference). The p-values are adjusted by Holm's method over all {pairs} pairs of both "
-            "roles.",
-            "The rating over matches is the fit to the matches played so far, in play order, anchored alike."]
+            ("The ratings are one Bradley-Terry fit to every match (an escape is a win for the user, a catch for the "
+             f"Minotaur, a timeout half a win to each), with a weak Gaussian prior of {SCALE * PRIOR_SD:.0f} points "
+             f"on each strength. Each role is anchored: {anchors}. On that scale a user rated R against a Minotaur "
+             f"rated M is expected to score 1 / (1 + 10^((M - R + D) / 400)), with D = {standings.offset:+.0f}."),
+            (f"The 95% interval of a rating is a bootstrap over the {standings.seeds} seeds (all the matches of a "
+             f"seed in or out together), {RESAMPLES} resamples drawn from the fixed seed \"{BOOTSTRAP_SEED}\", its "
+             "percentile interval stretched about the rating for few seeds (by t(0.975, G - 1) / 1.96 times "
+             "sqrt(G / (G - 1)) with G seeds, as cluster-robust inference does); where every seed gave a "
+             "contestant the same results, the model's interval with every match independent. The anchor's is a "
+             "point, and there is none with one seed."),
+            ("A contestant's places run from one more than those whose interval lies wholly above its own to the "
+             "role's size less those wholly below: contestants that cannot be told apart share places."),
+            ("The paired difference compares two contestants of a role where they met the same opponent on the same "
+             "seed: the mean over seeds of first's score minus second's (1 a win, 0.5 a draw), with its 95% "
+             "interval and two-sided p-value from Student's t over the seeds (Bonett and Price's interval and the "
+             "exact McNemar test where every seed is one win/loss game each; an exact bound where every seed gave "
+             f"the same difference). The p-values are adjusted by Holm's method over all {pairs} pairs of both "
+             "roles."),
+            ("The rating over matches is the fit to the matches played so far, in play order, anchored alike.")]
 
 
 def _group(everyone: list[Contestant], role: str) -> Group:

@@ -8,16 +8,16 @@ bench/interval_coverage.py prints the same at larger counts."""
 
 from __future__ import annotations
 
-import math
 import random
 
 import pytest
 
-from labyrinth.agents.compete.intervals import paired_over_seeds, paired_scores, t_quantile
+from labyrinth.agents.compete.intervals import paired_over_seeds
 from labyrinth.agents.compete.ratings import rate
 from labyrinth.saves.results_db import MatchRow
 
 from .tournament_model import Field, with_gap
+from .tournament_model import simulate as simulated
 
 SEEDS = 10
 RUNS = 1_000  # simulated tournaments a case: the coverage's standard error is then 0.007
@@ -25,27 +25,9 @@ OPPONENTS = {1: (0.0,), 3: (-0.5, 0.0, 0.5), 6: (-1.0, -0.6, -0.2, 0.2, 0.6, 1.0
 OUTCOME = {1.0: "ESCAPED", 0.5: "TIMEOUT", 0.0: "DEATH"}
 
 
-def plain_t(differences: list[float]) -> tuple[float, float]:
-    """The textbook paired t interval over the seeds: a point when every seed gave the same difference."""
-    n = len(differences)
-    mean = sum(differences) / n
-    half = t_quantile(0.975, n - 1) * math.sqrt(sum((d - mean) ** 2 for d in differences) / (n - 1) / n)
-    return mean - half, mean + half
-
-
 def simulate(field: Field, purpose: str, runs: int = RUNS) -> dict[str, tuple[float, float]]:
-    """Each interval's coverage of the truth and its power (the share of runs it leaves out 0)."""
-    truth, rng = field.truth(), random.Random(f"paired-power:{purpose}")
-    found = {"ours": [0, 0], "t": [0, 0], "old": [0, 0]}
-    for _ in range(runs):
-        differences, binary = field.tournament(rng, SEEDS)
-        tested = paired_over_seeds(differences, binary)
-        assert tested.low is not None and tested.high is not None
-        for name, (low, high) in (("ours", (tested.low, tested.high)), ("t", plain_t(differences)),
-                                  ("old", paired_scores(differences))):
-            found[name][0] += low <= truth <= high
-            found[name][1] += low > 0 or high < 0
-    return {name: (covered / runs, excluded / runs) for name, (covered, excluded) in found.items()}
+    """Each interval's coverage of the truth and its power (tournament_model.simulate)."""
+    return simulated(field, SEEDS, runs, f"paired-power:{purpose}")
 
 
 @pytest.mark.parametrize("opponents", sorted(OPPONENTS))

@@ -21,6 +21,8 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from labyrinth.agents.compete.intervals import paired_over_seeds, paired_scores, t_quantile
+
 GRID = 161  # points of the integral over a seed's effects, from -8 to +8 standard deviations (the trapezoid
 # rule on a smooth integrand times a normal density is exact to about 1e-12 there)
 
@@ -80,6 +82,32 @@ class Field:
         played = [self.seed(rng) for _ in range(seeds)]
         binary = len(self.opponents) == 1 and all(a in (0.0, 1.0) and b in (0.0, 1.0) for ((a, b),) in played)
         return [sum(a - b for a, b in pairs) / len(pairs) for pairs in played], binary
+
+
+def plain_t(differences: list[float]) -> tuple[float, float]:
+    """The textbook paired t interval over the seeds: a point when every seed gave the same difference."""
+    n = len(differences)
+    mean = sum(differences) / n
+    half = t_quantile(0.975, n - 1) * math.sqrt(sum((d - mean) ** 2 for d in differences) / (n - 1) / n)
+    return mean - half, mean + half
+
+
+def simulate(field: Field, seeds: int, runs: int, purpose: str) -> dict[str, tuple[float, float]]:
+    """Over ``runs`` tournaments of ``seeds`` seeds (drawn from the seed string ``purpose``), each
+    interval's coverage of the truth and its power (the share of runs it leaves out 0): the one the
+    tournament uses (paired_over_seeds, "ours"), the plain t interval and the one it replaced ("old":
+    Bonett and Price's pseudo-differences added to per-seed means)."""
+    truth, rng = field.truth(), random.Random(purpose)
+    found = {"ours": [0, 0], "t": [0, 0], "old": [0, 0]}
+    for _ in range(runs):
+        differences, binary = field.tournament(rng, seeds)
+        tested = paired_over_seeds(differences, binary)
+        assert tested.low is not None and tested.high is not None
+        for name, (low, high) in (("ours", (tested.low, tested.high)), ("t", plain_t(differences)),
+                                  ("old", paired_scores(differences))):
+            found[name][0] += low <= truth <= high
+            found[name][1] += low > 0 or high < 0
+    return {name: (covered / runs, excluded / runs) for name, (covered, excluded) in found.items()}
 
 
 def with_gap(opponents: Sequence[float], target: float, **more: float) -> Field:
