@@ -21,16 +21,17 @@ from pathlib import Path
 from typing import Any
 
 from labyrinth.agents.compete.entries import Entry, entries
-from labyrinth.agents.compete.manifest import ManifestError, keys
+from labyrinth.agents.compete.manifest import ManifestError, keys, named
 from labyrinth.agents.compete.paired import PairedDifference
 from labyrinth.agents.compete.ratings import Rating, Standings, rate
 from labyrinth.saves.results_db import NOBODY, MatchRow, ResultsDB, ResultsUnusable, results_path
+from labyrinth.saves.results_terms import ROLE_WORDS
 
 from .ascii_text import BLOCKS
 from .terminal_text import printable
 
 BARS = BLOCKS  # a sparkline's heights, lowest first
-TITLES = {"user": "user", "minotaur": "Minotaur"}  # each role's standings, as the tables name them
+TITLES = ROLE_WORDS  # each role's standings, as the tables name them
 OUTCOME_WORDS = {"ESCAPED": "escaped", "DEATH": "caught", "TIMEOUT": "timeout"}  # the user was, in the match list
 RULES = ("preset", "difficulty", "max_turns", "learned", "build")  # what a match was played under: the filters
 RULE_WORDS = {"preset": ("preset", "presets", "--preset"), "difficulty": ("difficulty", "difficulties", "--difficulty"),
@@ -79,8 +80,10 @@ class Board:
 
     @cached_property
     def entries(self) -> dict[str, tuple[Entry, ...]]:
-        """Every contestant by role, rated or not (compete.entries)."""
-        return entries(self.rows, self.standings)
+        """Every contestant by role, rated or not (compete.entries); of a run chosen, every one its
+        manifest names, even one with no match kept."""
+        entered = next((recorded.get("contestants") for run_id, _, recorded in self.runs if run_id == self.run), None)
+        return entries(self.rows, self.standings, entered)
 
     @property
     def void(self) -> int:
@@ -133,13 +136,8 @@ def read_board(preset: str | None = None, difficulty: str | None = None, max_tur
         runs = db.runs()
         damaged = tuple(db.damaged)
     if run is not None:
-        manifests = {run_id: recorded for run_id, _, recorded in runs}
-        if run not in manifests:
-            known = ", ".join(sorted(manifests)[-3:]) or "none yet"
-            raise ResultsUnusable(f"{path} holds no run {run} (the latest: {known}); `labyrinth leaderboard --runs` "
-                                  "lists them")
         try:
-            wanted = set(keys(manifests[run]))
+            wanted = set(keys(named(runs, run, path)))
         except ManifestError as problem:
             raise ResultsUnusable(str(problem)) from None
         rows = [row for row in rows if row.key in wanted]
@@ -171,8 +169,8 @@ def rating_rows(ratings: Sequence[Rating]) -> list[tuple[str, ...]]:
         low, high = r.win_interval
         places = str(r.rank_best) if r.rank_best == r.rank_worst else f"{r.rank_best}–{r.rank_worst}"
         span = "anchor" if r.anchor else interval(r.low, r.high, "{:.0f}–{:.0f}")
-        rows.append((places, printable(r.label), f"{r.rating:.0f}", span, str(r.matches), f"{r.wins}/{r.draws}/{r.losses}",
-                     f"{r.win_rate:.0%} ({low:.0%}–{high:.0%})"))
+        rows.append((places, printable(r.label), f"{r.rating:.0f}", span, str(r.matches),
+                     f"{r.wins}/{r.draws}/{r.losses}", f"{r.win_rate:.0%} ({low:.0%}–{high:.0%})"))
     return rows
 
 

@@ -10,6 +10,7 @@ not that repository's code).
 
 from __future__ import annotations
 
+import hashlib
 import subprocess
 from functools import cache
 from importlib import metadata
@@ -17,6 +18,7 @@ from pathlib import Path
 
 DISTRIBUTION = "labyrinth-temporal-hunt"
 COMMIT_CHARS = 12  # as `git log --abbrev=12` shows it: unique in any repository of this size
+DIRTY_CHARS = 8  # the digest of a checkout's uncommitted changes in its build
 GIT_S = 5.0  # the longest git is given to answer: a build that cannot say in time has no commit
 
 
@@ -31,18 +33,20 @@ def project_version() -> str:
 
 @cache
 def git_commit() -> str | None:
-    """The commit this code was checked out at (COMMIT_CHARS of it), with ".dirty" when tracked files
-    have changes; None outside a checkout that tracks this file, or without git."""
+    """The commit this code was checked out at (COMMIT_CHARS of it); when tracked files have changes,
+    ".dirty." and a digest of those changes (DIRTY_CHARS), so that two different edits of one commit are
+    two builds; None outside a checkout that tracks this file, or without git."""
     here = Path(__file__).resolve()
     try:
         tracked = _git(here.parent, "ls-files", "--error-unmatch", here.name)
         commit = _git(here.parent, "rev-parse", "HEAD")
-        changes = _git(here.parent, "status", "--porcelain", "--untracked-files=no")
+        changes = _git(here.parent, "diff", "HEAD")
     except (OSError, subprocess.SubprocessError):
         return None
     if tracked is None or not commit:
         return None
-    return commit[:COMMIT_CHARS] + (".dirty" if changes else "")
+    dirty = f".dirty.{hashlib.sha256(changes.encode()).hexdigest()[:DIRTY_CHARS]}" if changes else ""
+    return commit[:COMMIT_CHARS] + dirty
 
 
 def build_id() -> str:

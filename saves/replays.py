@@ -47,9 +47,10 @@ from .atomic import write_atomic
 from .experience import plain_text
 from .paths import replays_dir
 from .reading import read_regular
+from .results_terms import ROLE_WORDS
 
 FORMAT = "labyrinth-replay"
-ROLE_NAMES = ("user", "minotaur")
+ROLE_NAMES = tuple(ROLE_WORDS)  # the sides of a match, as its lines name them
 VERSION = 1
 REPLAY_BYTES = 256 << 20  # the most read of one replay: a long match of a talkative model is a few MB
 MAX_GAME_TIME_S = 1e12  # a final line claiming more is edited: no match lasts 30,000 years

@@ -67,7 +67,7 @@ from pathlib import Path
 from typing import Any, Self
 
 from .paths import StorageError, advice, confined, data_dir
-from .results_terms import NOBODY, SideRecord
+from .results_terms import NOBODY, SideRecord, json_object
 
 RESULTS_FILE = "results.db"
 SCHEMA_VERSION = 4  # 2: who learned (in the key) and when the run began; 3: setups, repeats, the full record;
@@ -165,7 +165,7 @@ class MatchRow:
         row = asdict(self)
         for role in ROLES:
             for name in ("settings", "sent"):
-                row[f"{role}_side"][name] = json.loads(row[f"{role}_side"][name])
+                row[f"{role}_side"][name] = json_object(row[f"{role}_side"][name])  # {} for a damaged one
         return row
 
     def judged(self) -> MatchRow:
@@ -371,7 +371,8 @@ class ResultsDB:
 
     def runs(self) -> list[tuple[str, str, dict[str, Any]]]:
         """Every run's id, start and manifest, oldest first; a manifest that is not readable JSON is
-        said in ``damaged`` and given as {}."""
+        added to ``damaged`` (after the last read's rows) and given as its id alone (whose matches it
+        cannot give). A manifest is known by its row's id, whatever it says."""
         with self._guard():
             found = self._db.execute("SELECT run_id, began, manifest FROM runs ORDER BY began, run_id").fetchall()
         runs = []
@@ -381,10 +382,10 @@ class ResultsDB:
                 if not isinstance(manifest, dict):
                     raise TypeError("not an object")
             except (TypeError, ValueError):
-                self.damaged.append(f"the manifest of run {_shown(run_id)} in {self.path.name} is damaged; "
-                                    "it is left out")
+                self.damaged.append(f"the manifest of run {_shown(run_id)} in {self.path.name} is damaged: it is "
+                                    "not a JSON object")
                 manifest = {}
-            runs.append((str(run_id), str(began), manifest))
+            runs.append((str(run_id), str(began), {**manifest, "run_id": str(run_id)}))  # known by its row
         return runs
 
     def kept_since(self, keys: Iterable[MatchKey], since: str) -> set[MatchKey]:
@@ -455,9 +456,9 @@ def _transaction(db: sqlite3.Connection) -> Iterator[None]:
     db.execute("COMMIT")
 
 
-def _columns(db: sqlite3.Connection, table: str = "matches") -> set[str] | None:
-    """The columns of ``table``, or None when there is no such table."""
-    found = {column for (column,) in db.execute(f"SELECT name FROM pragma_table_info('{table}')")}
+def _columns(db: sqlite3.Connection) -> set[str] | None:
+    """The columns of the matches table, or None when there is none."""
+    found = {column for (column,) in db.execute("SELECT name FROM pragma_table_info('matches')")}
     return found or None
 
 

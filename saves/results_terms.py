@@ -9,18 +9,21 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 NOBODY = "none"  # the learned of a match where neither side learned from the experience log
+LEARNED = (NOBODY, "user", "minotaur", "user+minotaur")  # who learned, as rows and manifests keep it
 FALLBACK_SHARE_ALLOWED = 0.10  # a model whose turns were played by the fallback more often did not play the match
 ROLE_WORDS = {"user": "user", "minotaur": "Minotaur"}  # as a sentence names them
 SETUP_CHARS = 12  # a setup's fingerprint: 48 bits of a SHA-256, enough to tell a run's contestants apart
 
 
-def fingerprint(value: Any) -> str:
-    """A short fingerprint of ``value`` (JSON, its keys sorted): a contestant's setup, asked or sent."""
+def fingerprint(value: Any, chars: int = SETUP_CHARS) -> str:
+    """A short fingerprint of ``value`` (JSON, its keys sorted; ``chars`` hex digits of its SHA-256): a
+    contestant's setup, asked or sent, a game as played, the lessons a run learned from."""
     text = json.dumps(value, sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(text.encode()).hexdigest()[:SETUP_CHARS]
+    return hashlib.sha256(text.encode()).hexdigest()[:chars]
 
 
 @dataclass(frozen=True)
@@ -29,7 +32,7 @@ class SideRecord:
     of its answers. A model's calls add up: calls = answered + invalid + provider_errors + timeouts."""
 
     settings: str = "{}"  # a model's provider, model, endpoint (no key, no password) and sampling settings as its
-    # contestant asks for them, as JSON: what the match's key is made from
+    # contestant asks for them, as JSON (what the match's key is made from), with its prices when set (which are not)
     decisions: int = 0  # turns it was asked for
     fallbacks: int = 0  # turns played by the fallback instead of its answer
     invalid: int = 0  # model calls whose reply held nothing usable (a rule agent's: actions that are no command)
@@ -66,10 +69,17 @@ class SideRecord:
         """The mean time of an answered call."""
         return self.answer_s / self.answered if self.answered else 0.0
 
-    @property
+    # Read once each (a frozen record: they cannot change): the reports and ratings ask for them several
+    # times a side, over thousands of matches.
+    @cached_property
+    def settings_record(self) -> dict[str, Any]:
+        """``settings`` read ({} when it is none, or not an object)."""
+        return json_object(self.settings)
+
+    @cached_property
     def sent_record(self) -> dict[str, Any]:
         """``sent`` read ({} when it is none, or not an object)."""
-        return _object(self.sent)
+        return json_object(self.sent)
 
     @property
     def dropped(self) -> dict[str, str]:
@@ -77,7 +87,7 @@ class SideRecord:
         found = self.sent_record.get("dropped")
         return {str(k): str(v) for k, v in found.items()} if isinstance(found, dict) else {}
 
-    @property
+    @cached_property
     def sent_setup(self) -> str:
         """A short fingerprint of what its model was sent, as ``setup`` is of what it was asked for: the
         provider, the public endpoint and each distinct request (the parameters with the model's name as
@@ -86,7 +96,7 @@ class SideRecord:
         requests = self.sent_record.get("requests")
         if not isinstance(requests, list) or not requests:
             return ""
-        asked = _object(self.settings)
+        asked = self.settings_record
         kinds = sorted(({k: v for k, v in r.items() if k != "calls"} for r in requests if isinstance(r, dict)),
                        key=lambda kind: json.dumps(kind, sort_keys=True))  # in one order, however they came
         return fingerprint({"provider": asked.get("provider"), "endpoint": asked.get("endpoint"), "requests": kinds})
@@ -110,7 +120,7 @@ class SideRecord:
         return None
 
 
-def _object(text: str) -> dict[str, Any]:
+def json_object(text: str) -> dict[str, Any]:
     """``text`` as a JSON object ({} when it is not one: a row of an older schema, a damaged one)."""
     try:
         found = json.loads(text)

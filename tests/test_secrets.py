@@ -91,6 +91,13 @@ def test_redact_hides_known_keys_and_any_urls_user_info():
     assert redact("a key-less line, user@example.org") == "a key-less line, user@example.org"
 
 
+def test_a_key_in_an_endpoints_query_or_fragment_is_redacted_wherever_the_endpoint_is_named():
+    ProviderSettings("ollama", "m", "http://127.0.0.1:9/x?token=q-s3cret%2Bkey&v=1#frag-s3cret", api_key=None)
+    said = "ollama is not reachable at http://127.0.0.1:9/x?token=q-s3cret%2Bkey&v=1#frag-s3cret (q-s3cret+key)"
+    assert redact(said) == (f"ollama is not reachable at http://127.0.0.1:9/x?token={REDACTED}&v=1#{REDACTED} "
+                            f"({REDACTED})")
+
+
 def test_the_canaries_appear_in_no_file_written_and_no_byte_printed(gateways, tmp_path):
     env = environment(gateways, tmp_path)
     down = environment(gateways, tmp_path, {p: with_password("http://127.0.0.1:9") for p in KEYS})

@@ -186,8 +186,8 @@ class ArenaSummary:
 
     def health(self) -> list[Health]:
         """Each model contestant's calls and void matches over the run."""
-        return health((getattr(self.settings, role), getattr(r, role).record(self.settings.record(role)),
-                       r.seed in self.void) for r in self.results for role in ROLES)
+        return health((getattr(self.settings, role), role, getattr(r, role).record(self.settings.record(role)))
+                      for r in self.results for role in ROLES)
 
     @property
     def matches_per_s(self) -> float:

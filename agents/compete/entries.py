@@ -1,8 +1,9 @@
 """Every contestant a tournament entered, rated or not: its matches and how many of them are void by
 its own doing, how its calls went (the failure rates), what it cost, and who it is (provider,
 model, endpoint, the settings it was asked with and the requests its model was actually sent,
-the models the API says answered, the settings its requests left out and why). The reports list every entry, so a model whose
-matches were all void is seen, with why, rather than vanishing from a table of the others.
+the models the API says answered, the settings its requests left out and why). The reports list
+every entry, so a model whose matches were all void is seen, with why, rather than vanishing from
+a table of the others.
 
 A contestant is known as the ratings know it (ratings.contestant: by what its model was sent; a
 void match in which it answered nothing is counted with its matches that sent one thing); its
@@ -15,7 +16,7 @@ is its tokens at the prices its matches were recorded with (a contestant's ``pri
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
@@ -27,6 +28,7 @@ from .paired import score
 from .ratings import Contestant, Standings, contestant
 
 PER_MILLION = 1_000_000
+PRICES = ("price_in", "price_out")  # a model's prices, beside its settings in a results row
 
 
 @dataclass
@@ -138,9 +140,11 @@ class Entry:
                 "dropped": dict(self.dropped)}
 
 
-def entries(rows: Iterable[MatchRow], standings: Standings) -> dict[str, tuple[Entry, ...]]:
+def entries(rows: Iterable[MatchRow], standings: Standings,
+            entered: Mapping[str, Sequence[Mapping[str, Any]]] | None = None) -> dict[str, tuple[Entry, ...]]:
     """Every contestant of ``rows`` (valid and void) by role: the rated ones in the standings' order,
-    then those with no valid match, by name."""
+    then those with no valid match, by name; and those ``entered`` (a run's manifest's contestants, by
+    role) that no row holds (every match of theirs stopped by a quota, say), with nothing played."""
     rows = list(rows)
     sent = _sent_setups(rows)
     found: dict[Contestant, Entry] = {}
@@ -153,8 +157,14 @@ def entries(rows: Iterable[MatchRow], standings: Standings) -> dict[str, tuple[E
             side = row.side(role)
             entry = found.get(who)
             if entry is None:
-                entry = found[who] = Entry(role, who.name, who.setup, standings.label(row, role), _settings(side))
+                entry = found[who] = Entry(role, who.name, who.setup, standings.label_of(who), _settings(side))
             entry.add(row, side)
+    for role, contestants in (entered or {}).items():
+        named = {who.name for who in found if who.role == role}
+        for c in contestants:
+            if c["name"] not in named:
+                found[Contestant(role, c["name"], c.get("setup", ""))] = Entry(role, c["name"], c.get("setup", ""),
+                                                                                c["name"], dict(c.get("settings", {})))
     placed = {(r.role, r.name, r.setup): i for ratings in standings.ratings.values() for i, r in enumerate(ratings)}
     return {role: tuple(sorted((e for who, e in found.items() if who.role == role),
                                key=lambda e: (placed.get((e.role, e.name, e.setup), len(placed)), e.label)))
@@ -175,12 +185,7 @@ def _sent_setups(rows: list[MatchRow]) -> dict[tuple[str, str, str], set[str]]:
 
 def _settings(side: SideRecord) -> dict[str, Any]:
     """A side's settings as asked, without the prices ({} for a rule agent or a record that is not JSON)."""
-    try:
-        settings = json.loads(side.settings)
-    except ValueError:
-        return {}
-    return {k: v for k, v in settings.items() if k not in ("price_in", "price_out")} if isinstance(settings, dict) \
-        else {}
+    return {k: v for k, v in side.settings_record.items() if k not in PRICES}
 
 
 def _cost(side: SideRecord) -> float | None:
@@ -189,8 +194,7 @@ def _cost(side: SideRecord) -> float | None:
     if not side.model:
         return 0.0
     try:
-        prices = json.loads(side.settings)
-        price_in, price_out = float(prices["price_in"]), float(prices["price_out"])
+        price_in, price_out = (float(side.settings_record[name]) for name in PRICES)
     except (ValueError, KeyError, TypeError):
         return None
     return (side.tokens_in * price_in + side.tokens_out * price_out) / PER_MILLION

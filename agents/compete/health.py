@@ -90,11 +90,12 @@ class Health:
         return f"{self.name}: {counts}"
 
 
-def health(sides: Iterable[tuple[str, SideRecord, bool]]) -> list[Health]:
-    """Each model contestant's health, by name, from its sides (name, record, whether the match is
-    void); rule agents are left out: they make no calls."""
+def health(sides: Iterable[tuple[str, str, SideRecord]]) -> list[Health]:
+    """Each model contestant's health, by name, from its sides (name, role, record): a match is void
+    for it when its own side made it so (SideRecord.void_reason), as the reports count it; rule agents
+    are left out: they make no calls."""
     found: dict[str, Health] = {}
-    for name, side, void in sides:
+    for name, role, side in sides:
         if side.model:
-            found.setdefault(name, Health(name)).add(side, void)
+            found.setdefault(name, Health(name)).add(side, side.void_reason(role) is not None)
     return [found[name] for name in sorted(found)]

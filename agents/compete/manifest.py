@@ -16,20 +16,19 @@ the same keys with the next ``rerun``.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, Sequence, Set
 from datetime import datetime
 from typing import Any
 
-from labyrinth.engine.wsap.roles import ROLES
 from labyrinth.saves.build import git_commit, package_versions, project_version
 from labyrinth.saves.experience import Reflection
 from labyrinth.saves.results_db import MatchKey
+from labyrinth.saves.results_terms import LEARNED, ROLE_WORDS, fingerprint
 
 from ..llm.config import public_url
 from ..llm.providers.secrets import redact
+from ..match.match_records import DIGEST_CHARS
 from .tournament import Entrant, Tournament, match_keys
 
 MANIFEST_VERSION = 1
@@ -61,26 +60,72 @@ def manifest(tournament: Tournament, run_id: str, began: str, command: Sequence[
 
 def lessons_digest(lessons: Sequence[Reflection]) -> str:
     """Which state of the experience log a run learned from: a digest of the lessons it was given."""
-    text = json.dumps([r.model_dump(mode="json") for r in lessons], sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
+    return fingerprint([r.model_dump(mode="json") for r in lessons], DIGEST_CHARS)
 
 
 def keys(recorded: Mapping[str, Any]) -> list[MatchKey]:
-    """The matches of the run ``recorded`` (a manifest), as its tournament gave them; ManifestError
-    for one that cannot say."""
+    """The matches of the run ``recorded`` (a manifest, with its ``run_id``), as its tournament gave
+    them; ManifestError for one that cannot say: damaged (a field missing or not of its kind, no seed,
+    who learned not one of LEARNED) or written by a newer labyrinth."""
+    run_id = recorded.get("run_id")
     try:
         if int(recorded["manifest"]) > MANIFEST_VERSION:
-            raise ManifestError(f"run {recorded.get('run_id')} was recorded by a newer labyrinth")
+            raise ManifestError(f"run {run_id} was recorded by a newer labyrinth")
         contestants = {role: [(str(c["name"]), str(c.get("setup", ""))) for c in recorded["contestants"][role]]
-                       for role in ROLES}
+                       for role in ROLE_WORDS}
         design = {name: recorded[name] for name in DESIGN}
-        return match_keys(contestants, [int(seed) for seed in design["seeds"]], int(design["repeats"]),
-                          str(design["preset"]), str(design["difficulty"]), int(design["max_turns"]),
-                          str(design["learned"]), str(design["build"]), int(design["rerun"]))
+        seeds = [int(seed) for seed in design["seeds"]]
+        if not seeds or design["learned"] not in LEARNED:
+            raise ValueError("no seed" if not seeds else f"learned is {design['learned']!r}")
+        return match_keys(contestants, seeds, int(design["repeats"]), str(design["preset"]),
+                          str(design["difficulty"]), int(design["max_turns"]), str(design["learned"]),
+                          str(design["build"]), int(design["rerun"]))
+    except ManifestError:
+        raise
     except (KeyError, TypeError, ValueError) as problem:
-        if isinstance(problem, ManifestError):
-            raise
-        raise ManifestError(f"the manifest of run {recorded.get('run_id')} is damaged ({problem!r})") from None
+        raise ManifestError(f"the manifest of run {run_id} is damaged ({problem!r})") from None
+
+
+def named(runs: Sequence[tuple[str, str, dict[str, Any]]], run_id: str, where: object) -> dict[str, Any]:
+    """The manifest of run ``run_id`` among ``runs`` (ResultsDB.runs), whose matches it can give;
+    ManifestError naming ``where`` they were looked for, the latest runs, and how to list them."""
+    found = {known: recorded for known, _, recorded in runs}
+    if run_id not in found:
+        latest = ", ".join(sorted(found)[-3:]) or "none yet"
+        raise ManifestError(f"{where} holds no run {run_id} (the latest: {latest}); `labyrinth leaderboard --runs` "
+                            "lists them")
+    keys(found[run_id])
+    return found[run_id]
+
+
+def reproduction(recorded: Mapping[str, Any], runs: Sequence[tuple[str, str, dict[str, Any]]],
+                 kept: Set[MatchKey], build: str) -> int:
+    """The number a reproduction of the run ``recorded`` plays under (MatchKey.rerun): the lowest one
+    that ``build`` left unfinished (a run of the same design and build, numbered from 1, whose matches
+    ``kept`` lacks some of), so that a stopped --rerun carries on when asked again; else one more
+    than any run in ``runs`` has had, so that a new reproduction never takes another's matches."""
+    started = sorted({_number(other.get("rerun")) for _, _, other in runs
+                      if _design(other) == _design(recorded) and other.get("build") == build})
+    for number in (n for n in started if n >= 1):
+        if not set(keys({**recorded, "build": build, "rerun": number})) <= kept:
+            return number
+    return 1 + max((_number(other.get("rerun")) for _, _, other in runs), default=0)
+
+
+def _design(recorded: Mapping[str, Any]) -> tuple[Any, ...]:
+    """What makes a run's matches but its build and reproduction: its contestants (name and setup) and
+    the rest of DESIGN (a contestant's prices are not who it is)."""
+    contestants = recorded.get("contestants") or {}
+    return (tuple((role, c.get("name"), c.get("setup")) for role in ROLE_WORDS for c in contestants.get(role, [])),
+            *(repr(recorded.get(name)) for name in DESIGN if name not in ("build", "rerun")))
+
+
+def _number(value: Any) -> int:
+    """A count a manifest holds, or 0 when it holds none that can be one."""
+    try:
+        return int(value or 0)
+    except (TypeError, ValueError):
+        return 0
 
 
 def design(recorded: Mapping[str, Any]) -> str:
@@ -89,12 +134,23 @@ def design(recorded: Mapping[str, Any]) -> str:
     contestants = recorded.get("contestants") or {}
     seeds = recorded.get("seeds") or []
     counts = [f"{len(contestants.get(role, []))} {word}{'s' * (len(contestants.get(role, [])) != 1)}"
-              for role, word in (("user", "user"), ("minotaur", "Minotaur"))]
-    span = f"seed {seeds[0]}" if len(seeds) == 1 else f"seeds {seeds[0]}-{seeds[-1]}" if seeds else "no seeds"
+              for role, word in ROLE_WORDS.items()]
+    span = _span(seeds)
     repeats = f", {recorded.get('repeats')} repeats" if recorded.get("repeats", 1) != 1 else ""
     rerun = f", rerun {recorded.get('rerun')} of {recorded.get('rerun_of')}" if recorded.get("rerun") else ""
     return (f"{' x '.join(counts)}, {span}{repeats}, {recorded.get('preset')} {recorded.get('difficulty')}, at most "
             f"{recorded.get('max_turns')} turns, build {recorded.get('build')}{rerun}")
+
+
+def _span(seeds: Sequence[Any]) -> str:
+    """Seeds in words: "seed 4", "seeds 1-10" when they run on, else each ("seeds 5, 9, 11")."""
+    if len(seeds) == 1:
+        return f"seed {seeds[0]}"
+    if not seeds:
+        return "no seeds"
+    if all(isinstance(s, int) for s in seeds) and list(seeds) == list(range(seeds[0], seeds[0] + len(seeds))):
+        return f"seeds {seeds[0]}-{seeds[-1]}"
+    return f"seeds {', '.join(map(str, seeds))}"
 
 
 def differences(recorded: Mapping[str, Any], tournament: Tournament) -> list[str]:

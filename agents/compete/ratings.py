@@ -65,6 +65,7 @@ from functools import cached_property
 from typing import Any, NamedTuple
 
 from labyrinth.saves.results_db import OUTCOMES, ROLES, MatchRow
+from labyrinth.saves.results_terms import ROLE_WORDS
 
 from .bradley_terry import (
     CENTRE,
@@ -88,7 +89,6 @@ BOOTSTRAP_SEED = "ratings:bootstrap"
 HISTORY_POINTS = 60  # the most refits a history is drawn from: a chart shows no more
 SHOWN_SETUP = 6  # a setup's first characters in a label, more when two of one name would look alike
 REFERENCE = "builtin"  # each role's anchor: its rule agent of this name (no setup), rated CENTRE
-TITLES = {"user": "user", "minotaur": "Minotaur"}  # each role in a sentence
 
 
 class Contestant(NamedTuple):
@@ -220,8 +220,11 @@ class Standings:
 
     def label(self, row: MatchRow, role: str) -> str:
         """How the tables name ``row``'s contestant in ``role`` (its name, if it was not rated)."""
-        name: str = getattr(row, role)  # the row's user or minotaur field
-        return self._labels.get(contestant(row, role), name)
+        return self.label_of(contestant(row, role))
+
+    def label_of(self, who: Contestant) -> str:
+        """How the tables name ``who`` (its name, if it was not rated)."""
+        return self._labels.get(who, who.name)
 
     @cached_property
     def _labels(self) -> dict[Contestant, str]:
@@ -294,7 +297,7 @@ def first_plays(rows: Sequence[MatchRow]) -> list[MatchRow]:
 def method_text(standings: Standings) -> list[str]:
     """How the figures of ``standings`` were made, a paragraph each (copies, ratings, intervals, places,
     paired differences, history), for the page's method section."""
-    anchors = "; ".join(f"{TITLES[role]} ratings on {standings.anchors[role].describe()}" for role in ROLES
+    anchors = "; ".join(f"{ROLE_WORDS[role]} ratings on {standings.anchors[role].describe()}" for role in ROLES
                         if role in standings.anchors)
     pairs = sum(p.p is not None for found in standings.paired.values() for p in found)
     copies = (f"{standings.copies} matches were copies of another game (same contestants, seed and moves) and "

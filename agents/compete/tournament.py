@@ -142,7 +142,7 @@ class Run:
     """What a tournament run did: for a live view while it runs, and for the end."""
 
     progress: Progress = field(default_factory=Progress)
-    skipped: int = 0  # had a valid result already
+    skipped: int = 0  # had a result already (a void one too, unless replay_void)
     done: list[MatchRow] = field(default_factory=list)  # played here, in finishing order
     elsewhere: int = 0  # played by another worker while this one ran
     stopped: str | None = None  # why the run stopped early (a quota's too long wait)
@@ -154,7 +154,7 @@ class Run:
 
     def health(self) -> list[Health]:
         """Each model contestant's calls over the matches played here."""
-        return health((getattr(row, role), row.side(role), not row.valid) for row in self.done for role in ROLES)
+        return health((getattr(row, role), role, row.side(role)) for row in self.done for role in ROLES)
 
     @property
     def complete(self) -> bool:
@@ -170,7 +170,7 @@ def run_tournament(tournament: Tournament, db: ResultsDB, *, concurrency: int = 
     """Play every match of ``tournament`` without a result in ``db`` (a void one only with
     ``replay_void``; all of them when ``fresh``), up to ``concurrency`` at once, sharing the work
     with other workers on ``db``, and write each to ``db`` as it ends, as played by the run
-    ``run_id`` (its manifest: manifest.begin); ``on_result`` hears of each too (in finishing order).
+    ``run_id`` (its manifest: ResultsDB.begin_run); ``on_result`` hears of each too (in finishing order).
     Every match is kept as begun at ``run_began`` (default: now; the play order: the results
     database's docstring). On the way out (Ctrl-C included), the partial replays of matches it did
     not finish are removed. The models' SDKs are imported here, before any match starts

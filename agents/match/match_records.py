@@ -3,19 +3,21 @@ a recorder (a replay file) that keeps them as they happen."""
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from labyrinth.engine import MinotaurDecision, UserInput
 from labyrinth.engine.turn import TurnResult
+from labyrinth.saves.results_terms import fingerprint
 
 from .side import SideStats
 
 if TYPE_CHECKING:  # the experience log's model is built only when lessons are (start-up)
     from labyrinth.saves.experience import Reflection
+
+
+DIGEST_CHARS = 16  # a game's digest: 64 bits, as a state's hash
 
 
 @dataclass
@@ -68,11 +70,9 @@ def game_digest(seed: int, preset: str, difficulty: str, played: Sequence[tuple[
     hash. The engine is deterministic, so two matches with one digest played the very same game
     (a rule agent's repeat on a seed is a copy, not another sample); a model's sampled answers that
     differ anywhere give another."""
-    text = json.dumps([seed, preset, difficulty, final, [(user.model_dump(exclude_none=True),
-                                                         minotaur.model_dump(exclude_none=True))
-                                                        for user, minotaur in played]],
-                      sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
+    return fingerprint([seed, preset, difficulty, final, [(user.model_dump(exclude_none=True),
+                                                           minotaur.model_dump(exclude_none=True))
+                                                          for user, minotaur in played]], DIGEST_CHARS)
 
 
 class Recorder(Protocol):

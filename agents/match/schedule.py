@@ -11,8 +11,8 @@ agents only is CPU-bound, so with more than one to play it goes to worker proces
 a run stopped with Ctrl-C.
 
 A match that stops unfinished (a quota asks for a longer wait than a match may be held, or
-its endpoint answered only quota answers for the hold budget: MatchStopped) stops the run: no match is started after it, those under way end as they
-end, and the caller is told why. The caller decides what to start (``may_start``: a
+its endpoint answered only quota answers for the hold budget: MatchStopped) stops the run: no
+match is started after it, those under way end as they end, and the caller is told why. The caller decides what to start (``may_start``: a
 tournament claims each match first) and hears of each end in this thread (``on_end``),
 which is the only one that touches the caller's state.
 """

@@ -21,11 +21,10 @@ from pathlib import Path
 
 from labyrinth.engine import DIFFICULTIES, PRESETS
 from labyrinth.engine.wsap.roles import ROLES
-from labyrinth.saves.results_terms import NOBODY
+from labyrinth.saves.results_terms import LEARNED
 
 from .options import count, parsed_by
 
-LEARNED = (NOBODY, "user", "minotaur", "user+minotaur")  # who learned from the experience log, as rows keep it
 JSON_KEYS = ("database", "preset", "difficulty", "max_turns", "learned", "build", "run", "role", "matches", "void",
              "grounds", "warning", "copies", "damaged", "anchors", "offset", "ratings", "entries", "runs",
              "head_to_head", "paired")

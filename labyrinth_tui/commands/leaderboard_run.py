@@ -71,7 +71,8 @@ def _runs(as_json: bool) -> int:
         return 0
     try:
         with ResultsDB(path, read_only=True) as db:
-            runs, rows = db.runs(), db.matches()
+            kept = {row.key: row.valid for row in db.matches()}
+            runs = db.runs()  # after the matches: it adds to their damaged rows
             damaged = list(db.damaged)
     except ResultsUnusable as problem:
         _say(str(problem))
@@ -81,21 +82,23 @@ def _runs(as_json: bool) -> int:
     counted = []
     for run_id, began, recorded in runs:
         try:
-            wanted = set(keys(recorded))
-        except ManifestError:
-            wanted = set()
-        mine = [row for row in rows if row.key in wanted]
-        counted.append((run_id, began, recorded, len(wanted), sum(r.valid for r in mine), sum(not r.valid for r in mine)))
+            wanted = keys(recorded)
+        except ManifestError as problem:
+            _say(str(problem))
+            counted.append((run_id, began, recorded, 0, 0, 0, "its manifest is damaged: see above"))
+            continue
+        judged = [kept[key] for key in wanted if key in kept]  # each kept match of it: valid or not
+        counted.append((run_id, began, recorded, len(wanted), sum(judged), len(judged) - sum(judged),
+                        design(recorded)))
     if as_json:
         print(json.dumps([{"run_id": run_id, "began": began, "matches": total, "valid": valid, "void": void,
-                           "manifest": recorded} for run_id, began, recorded, total, valid, void in counted]))
+                           "manifest": recorded} for run_id, began, recorded, total, valid, void, _ in counted]))
         return 0
     ascii = ascii_only(sys.stdout)
     if not counted:
         print("no runs yet")
-    for run_id, began, recorded, total, valid, void in counted:
-        print(fitted(printable(f"{run_id}  {local_time(began)}  {valid}/{total} played, {void} void: "
-                               f"{design(recorded)}"), ascii))
+    for run_id, began, _, total, valid, void, said in counted:
+        print(fitted(printable(f"{run_id}  {local_time(began)}  {valid}/{total} played, {void} void: {said}"), ascii))
     return 0
 
 
@@ -143,8 +146,8 @@ def _tables(board: Board, roles: list[str], width: int, ascii: bool) -> list:
 def _anchored(standings: Standings) -> str:
     """What the ratings are measured from, and the offset that relates the two roles' scales."""
     anchors = "; ".join(f"{TITLES[role]}s on {anchor.describe()}" for role, anchor in standings.anchors.items())
-    return (f"anchored: {anchors or 'nothing rated'}; a user rated R meets a Minotaur rated M as 1/(1+10^((M-R+D)/400)),"
-            f" D = {standings.offset:+.0f}")
+    return (f"anchored: {anchors or 'nothing rated'}; a user rated R meets a Minotaur rated M as "
+            f"1/(1+10^((M-R+D)/400)), D = {standings.offset:+.0f}")
 
 
 def _trends(ratings: tuple[Rating, ...], low: float, high: float, width: int, ascii: bool):

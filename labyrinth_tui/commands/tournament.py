@@ -49,7 +49,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         description="Play every user contestant against every Minotaur contestant on the same seeds (S, S+1, "
                     "...), keep each match in results.db in the data directory as it ends, and print the "
                     "ratings per role, win rates with their 95% Wilson interval and the head-to-head table. "
-                    "Matches with a valid result in the database are not played again: a stopped tournament "
+                    "Matches with a result in the database are not played again: a stopped tournament "
                     "carries on, a new contestant plays only its new pairings, and a second worker started on "
                     "the same command shares the matches. A match a model did not play itself (replaced by the "
                     f"built-in agent, or more than {FALLBACK_SHARE_ALLOWED:.0%} of its turns played by the "
@@ -60,7 +60,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                     f"played by its contestants, {EXIT_INCOMPLETE} when some are void or unplayed, 2 for a "
                     "refusal, 130 after Ctrl-C. Contestants: for "
                     f"--users {contestant_names('user')}; for --minotaurs {contestant_names('minotaur')}.")
-    p.add_argument("--users", metavar="A,B,...", help="the user contestants, comma-separated (required but with --rerun)")
+    p.add_argument("--users", metavar="A,B,...",
+                   help="the user contestants, comma-separated (required but with --rerun)")
     p.add_argument("--minotaurs", metavar="X,Y,...",
                    help="the Minotaur contestants, comma-separated (required but with --rerun)")
     p.add_argument("--rerun", metavar="RUN",
@@ -70,7 +71,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--games", type=count, default=10, help="seeds each pairing plays (default: 10)")
     p.add_argument("--repeats", type=count, default=1,
                    help="times each pairing plays each seed (default: 1): a model that samples gives another "
-                        "sample each time, and the ratings use every one")
+                        "sample each time; copies of one game (the same moves: a contestant that does not sample) "
+                        "count once")
     game_options(p, seed=1, seed_help="the first seed (default: 1)")
     p.add_argument("--max-turns", type=count, default=DEFAULT_MAX_TURNS,
                    help=f"turns before a match is a TIMEOUT, a draw (default: {DEFAULT_MAX_TURNS})")
@@ -86,8 +88,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                       why="With learning the results depend on the log as it was, and are kept apart from "
                           "matches played without")
     p.add_argument("--json", action="store_true",
-                   help="print only one JSON object: played, skipped, elsewhere (played by another worker "
-                        "meanwhile), void, complete, stopped, wall_s, learned (who learned from the experience "
+                   help="print only one JSON object: run_id, played, skipped, elsewhere (played by another worker "
+                        "meanwhile), void, complete (every match played by its contestants: none void or "
+                        "unplayed), stopped, wall_s, learned (who learned from the experience "
                         "log: none, user, minotaur or user+minotaur), health (per model contestant), matches "
                         "(this tournament's valid ones, in play order, as the database keeps them) and standings "
                         "(ratings per role, head_to_head)")

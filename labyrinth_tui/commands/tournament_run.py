@@ -14,7 +14,15 @@ from typing import TYPE_CHECKING
 
 from labyrinth.agents.compete.arena_log import open_memory
 from labyrinth.agents.compete.health import EXIT_INCOMPLETE
-from labyrinth.agents.compete.manifest import ManifestError, design, differences, keys, manifest, new_run_id
+from labyrinth.agents.compete.manifest import (
+    ManifestError,
+    design,
+    differences,
+    manifest,
+    named,
+    new_run_id,
+    reproduction,
+)
 from labyrinth.agents.compete.ratings import Standings, rate
 from labyrinth.agents.compete.tournament import Entrant, Run, Tournament, run_tournament
 from labyrinth.agents.llm.config import ProviderSettings
@@ -22,6 +30,7 @@ from labyrinth.agents.llm.providers.pacing import LongWait, long_waits_to
 from labyrinth.agents.match.runner import MatchResult
 from labyrinth.agents.registry import UnknownContestant, check_configured, contestant_names, parse_contestant
 from labyrinth.engine.wsap.roles import ROLES
+from labyrinth.saves.build import build_id
 from labyrinth.saves.config import ConfigError
 from labyrinth.saves.paths import replays_dir
 from labyrinth.saves.results_db import NOBODY, MatchRow, ResultsDB, ResultsUnusable, results_path
@@ -135,34 +144,30 @@ def _rerun(args: argparse.Namespace) -> dict | None:
         _say(f"no run {args.rerun}: {path} does not exist yet")
         return None
     with ResultsDB(path, read_only=True) as db:
-        runs = db.runs()
-    found = {run_id: recorded for run_id, _, recorded in runs}
-    recorded = found.get(args.rerun)
-    if recorded is None:
-        known = ", ".join(sorted(found)[-3:]) or "none yet"
-        _say(f"no run {args.rerun} in {path} (the latest: {known}); `labyrinth leaderboard --runs` lists them")
-        return None
+        kept = {row.key for row in db.matches()}
+        runs = db.runs()  # after the matches: it adds to their damaged rows
+        damaged = list(db.damaged)
+    for line in damaged:
+        _say(line)
+    recorded = named(runs, args.rerun, path)  # ManifestError for a run it holds not, or cannot give the matches of
     given = [option for option, name in _DESIGN_OPTIONS.items()
              if getattr(args, name) != args.own_parser.get_default(name)]
     if given:
         _say(f"--rerun plays run {args.rerun} as it was recorded: leave out {', '.join(given)}")
         return None
-    keys(recorded)  # ManifestError for a manifest that cannot give its matches
     contestants, seeds = recorded["contestants"], recorded["seeds"]
     args.users, args.minotaurs = (",".join(c["name"] for c in contestants[role]) for role in ("user", "minotaur"))
     args.seed, args.games, args.repeats = seeds[0], len(seeds), recorded["repeats"]
     args.preset, args.difficulty, args.max_turns = recorded["preset"], recorded["difficulty"], recorded["max_turns"]
     args.learn = next(name for name, roles in LEARNERS.items()
                       if ("+".join(roles) if roles else NOBODY) == recorded["learned"])
-    same = [other for other in found.values() if all(other.get(name) == recorded.get(name) for name in _SAME_RUN)]
-    return {**recorded, "next_rerun": 1 + max((int(other.get("rerun") or 0) for other in same), default=0)}
+    return {**recorded, "next_rerun": reproduction(recorded, runs, kept, build_id())}
 
 
 # The options that say what a tournament plays (a rerun takes them from its manifest), by option and attribute.
 _DESIGN_OPTIONS = {"--users": "users", "--minotaurs": "minotaurs", "--games": "games", "--repeats": "repeats",
                    "--seed": "seed", "--preset": "preset", "--difficulty": "difficulty", "--max-turns": "max_turns",
                    "--learn": "learn"}
-_SAME_RUN = ("contestants", "seeds", "repeats", "preset", "difficulty", "max_turns", "learned")  # one design
 
 
 def _tournament(args: argparse.Namespace, providers: dict[str, ProviderSettings]) -> Tournament:

@@ -212,8 +212,8 @@ class LeaderboardScreen(Screen):
         _fill(table, (*RATING_COLUMNS, TREND), [(*row, sparkline(r.history, room, low, high))
                                                 for row, r in zip(rows, ratings, strict=True)])
         other = TITLES[next(role for role in ROLES if role != self.shown)]
-        table.border_title = f"{RATINGS_TITLE.format(TITLES[self.shown])} · r: {other} · p: paired · e: entries · " \
-                             "h: head to head"
+        table.border_title = (f"{RATINGS_TITLE.format(TITLES[self.shown])} · r: {other} · p: paired · "
+                              "e: entries · h: head to head")
         table.border_subtitle = f"rating over matches, in play order: ▁ {low:.0f} … █ {high:.0f}"
         table.move_cursor(row=row)  # where it was, on a resize
         self._chart_row(table.cursor_row)

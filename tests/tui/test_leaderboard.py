@@ -343,7 +343,8 @@ async def test_e_shows_every_contestant_entered_a_void_one_too():
     app = LabyrinthApp()
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await open_board(pilot, app)
-        assert "Leaderboard: 1 matches (and 2 void ones, not rated); e shows each contestant's" in text(screen, "#board-title")
+        said = text(screen, "#board-title")
+        assert "Leaderboard: 1 matches (and 2 void ones, not rated); e shows each contestant's" in said
         assert [row[1] for row in cells(screen, "#board-standings")] == ["builtin"]
         await pilot.press("e")
         shown = cells(screen, "#board-standings")

@@ -39,17 +39,22 @@ def remember(*secrets: str | None) -> None:
 
 def remember_url(url: str | None) -> None:
     """Redact ``url``'s user-info: the user:password pair and the password, as written and decoded, and
-    the pair in base64 (the SDKs' httpx sends it as Basic authorization, in place of a Bearer key)."""
-    if not url or "@" not in url:
+    the pair in base64 (the SDKs' httpx sends it as Basic authorization, in place of a Bearer key); and
+    its query's values and its fragment, as written and decoded (a gateway's key can ride there:
+    ``?key=...``), so that a message naming the endpoint, wherever it goes, holds none of them."""
+    if not url or not any(mark in url for mark in "@?#"):
         return
     try:
         parts = urlsplit(url)
     except ValueError:
         return
-    info = parts.netloc.rpartition("@")[0]
-    password = parts.password or ""
-    basic = base64.b64encode(unquote(info).encode()).decode()  # as sent in Authorization: Basic, should it be echoed
-    remember(info, unquote(info), password, unquote(password), basic)
+    if "@" in parts.netloc:
+        info = parts.netloc.rpartition("@")[0]
+        password = parts.password or ""
+        basic = base64.b64encode(unquote(info).encode()).decode()  # as sent in Authorization: Basic, if echoed
+        remember(info, unquote(info), password, unquote(password), basic)
+    values = [value for _, _, value in (pair.partition("=") for pair in parts.query.split("&"))]
+    remember(*values, *map(unquote, values), parts.fragment, unquote(parts.fragment))
 
 
 def redact(text: str) -> str:
