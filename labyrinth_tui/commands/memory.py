@@ -50,9 +50,9 @@ def _limit(value: str) -> int:
     return int(value)
 
 
-def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
+def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """Carried out by memory_run.py, whose modules (the experience log's) load only when this command runs
-    (start-up)."""
+    (start-up); ``out``: standard output as it is when the command runs, unless a caller gives another."""
     from .memory_run import run as carry_out
 
-    return carry_out(args, out)
+    return carry_out(args, out or sys.stdout)

@@ -106,7 +106,7 @@ def test_a_directory_is_refused(tmp_path):
     folder = tmp_path / "reports"
     folder.mkdir()
     before = fingerprint(folder)
-    refused(folder, "a directory")
+    refused(folder, "a directory, not a file")
     assert fingerprint(folder) == before and list(folder.iterdir()) == []
 
 
@@ -199,16 +199,6 @@ def test_a_link_is_not_followed_to_or_through_another_users(tmp_path, whose):
     assert (fingerprint(target), fingerprint(hop), fingerprint(link)) == before
 
 
-@pytest.mark.skipif(AS_ROOT, reason="root may write any file")
-def test_a_read_only_file_is_refused_not_renamed_over(tmp_path):
-    path = tmp_path / "kept.csv"
-    path.write_text("keep")
-    path.chmod(0o444)
-    before = fingerprint(path)
-    refused(path, "read-only")
-    assert fingerprint(path) == before
-
-
 def test_a_folder_that_does_not_exist_is_not_made(tmp_path):
     refused(tmp_path / "no" / "such" / "board.html", "does not exist")
     refused(f"{tmp_path}/new-folder/", "names a folder")
@@ -218,15 +208,34 @@ def test_a_folder_that_does_not_exist_is_not_made(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a-file"] and blocker.read_text() == ""
 
 
-def test_a_folder_it_may_not_write_is_said_with_the_systems_reason(tmp_path):
-    folder = tmp_path / "locked"
-    folder.mkdir()
-    folder.chmod(0o500)
+AS_ANOTHER_USER = f"""
+import os, sys
+from labyrinth.saves.outputs import write_output
+from labyrinth.saves.paths import StorageError
+os.chdir(sys.argv[1])  # before giving up root: the test's folders above this one are root's alone
+if os.geteuid() == 0:
+    os.setgid({OTHER_USER})
+    os.setuid({OTHER_USER})
+for name in sys.argv[2:]:
     try:
+        write_output(name, lambda out: out.write(b"report"))
+        print("written")
+    except StorageError as said:
+        print(said)
+"""
+
+
+def test_what_the_user_may_not_write_is_refused_with_the_reason(tmp_path):
+    kept, locked = tmp_path / "kept.csv", tmp_path / "locked"
+    kept.write_text("keep")
+    locked.mkdir()
+    for path, mode in ((kept, 0o444), (locked, 0o500), (tmp_path, 0o777)):
         if AS_ROOT:
-            pytest.skip("root may write any folder")
-        with pytest.raises(StorageError, match=f"^{folder}: cannot write there \\(Permission denied\\)$"):
-            write_output(folder / "board.html", fill("page"))
-        assert list(folder.iterdir()) == []
-    finally:
-        folder.chmod(0o700)
+            os.chown(path, OTHER_USER, OTHER_USER)  # root may write anything: the check runs as their owner
+        path.chmod(mode)
+    before = fingerprint(kept)
+    said = subprocess.run([sys.executable, "-c", AS_ANOTHER_USER, str(tmp_path), "kept.csv", "locked/board.html"],
+                          capture_output=True, text=True, check=True).stdout.splitlines()
+    assert said == ["kept.csv: read-only for you; make it writable (chmod u+w) or name another file",
+                    "locked: cannot write there (Permission denied)"]
+    assert fingerprint(kept) == before and list(locked.iterdir()) == []
