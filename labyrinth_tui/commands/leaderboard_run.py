@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from labyrinth.agents.compete.manifest import ManifestError, design, keys
 from labyrinth.agents.compete.ratings import Rating, Standings, rate
@@ -26,6 +26,7 @@ SPARK_MAX = 60  # the widest sparkline, on a wide terminal: more says little abo
 SPARK_MIN = 8
 REPORTS = {"csv": (ratings_csv, "the ratings"), "paired_csv": (paired_csv, "the paired differences"),
            "matches_csv": (matches_csv, "the matches"), "html": (html_page, "the leaderboard page")}
+Report = tuple[Output, Callable[[Board, Sequence[str]], str], str]  # where it goes, what makes it, what it is
 
 
 def run(args: argparse.Namespace) -> int:
@@ -69,10 +70,10 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _reports(args: argparse.Namespace) -> list[tuple[Output, Callable[[Board, list[str]], str], str]] | None:
+def _reports(args: argparse.Namespace) -> list[Report] | None:
     """The reports asked for, each with where it goes, every path checked before any is written; None
     (said in one line) when one is refused, or when two outputs would share standard output."""
-    reports = []
+    reports: list[Report] = []
     for option, (write, what) in REPORTS.items():
         if (path := getattr(args, option)) is not None:
             try:

@@ -40,7 +40,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     clear = actions.add_parser("clear", help="forget every reflection")
     clear.add_argument("--yes", action="store_true", help="do not ask")
     export = actions.add_parser("export", help="write every reflection to FILE as JSON")
-    export.add_argument("file", metavar="FILE", help="where to write (- for standard output)")
+    export.add_argument("file", metavar="FILE",
+                        help="where to write: a new or regular file, replaced whole, or a link of yours to one; "
+                             "- for standard output")
     parsed_by(memory, run)
 
 

@@ -90,7 +90,8 @@ def test_standard_output_by_name_gets_the_bytes_and_no_file_is_made(name, capsys
     assert capsys.readouterr().out == "beforereport\n" and list(tmp_path.iterdir()) == []
 
 
-WRITE_TO = "from labyrinth.saves.outputs import write_output; import sys; write_output(sys.argv[1], lambda o: o.write(b'x'))"
+WRITE_TO = ("import sys; from labyrinth.saves.outputs import write_output; "
+            "write_output(sys.argv[1], lambda out: out.write(b'x'))")
 
 
 def test_a_path_that_is_the_commands_own_standard_output_is_written_through_it(tmp_path):
