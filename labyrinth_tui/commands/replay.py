@@ -3,7 +3,7 @@ readable text, proof that re-running its inputs gives the same game, the game's 
 morgue file the game-over screen saves), or every prompt and reply of its models as JSON lines
 (replays.transcript); on standard output, or in the file --output names (saves.outputs).
 
-Exit status: 0 shown or verified, 1 the re-run differs, 2 not a readable replay.
+Exit status: 0 shown or verified, 1 the re-run differs, 2 not a readable replay or an --output refused.
 
 Every string from the file (its name, agents, times, lessons, fallback reasons, what a
 message quotes of it) is printed through ``printable``: a replay cannot send the terminal
