@@ -2,16 +2,18 @@
 `--html`. The same figures as the tables (leaderboard_rows), for a spreadsheet or a web page.
 
 CSV: the ratings, one row per contestant and role; the paired differences in a file of
-their own (another shape of row). Figures to six decimals, an unknown one empty; a
-name that a spreadsheet would run as a formula (starting with = + - @ or a tab) is
-written with a ' before it, as OWASP advises.
+their own (another shape of row). Figures to six decimals, an unknown one empty; every
+text without its control characters (C0, DEL, C1: a hand-edited database's escapes), and one
+that a spreadsheet would run as a formula (starting with = + - @ once they are gone, so a tab
+before one as well) written with a ' before it, as OWASP advises.
 
 HTML: one page that needs nothing else: its styles inline, its charts inline SVG
 (leaderboard_svg), no script, and a Content-Security-Policy that lets it load nothing,
 so a name written to look like markup can neither run nor fetch anything; and every
 name is escaped besides.
 
-Files are written atomically (saves.atomic): a reader sees the old file or the new one.
+Each goes where the user names (saves.outputs): a file written atomically (a reader sees the old
+file or the new one), or standard output (-); a directory, device, FIFO or socket is refused.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from pathlib import Path
 
 from labyrinth.agents.compete.manifest import design
 from labyrinth.agents.compete.ratings import method_text
-from labyrinth.saves.atomic import write_atomic
+from labyrinth.saves.outputs import write_output
 from labyrinth.saves.results_db import COLUMNS, row_values
 from labyrinth.saves.results_terms import FALLBACK_SHARE_ALLOWED
 
@@ -53,7 +55,8 @@ RATING_FIELDS = ("role", "name", "setup", "label", "rank_best", "rank_worst", "a
                  "win_rate", "win_low", "win_high", "entered", "void", "fallback_rate", "invalid_rate", "error_rate",
                  "timeout_rate", "calls", "tokens_in", "tokens_out", "reasoning_tokens", "cost", "cost_per_win")
 PAIRED_FIELDS = ("role", "first", "second", "pairs", "seeds", "mean", "low", "high", "p", "p_holm", "method")
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+FORMULA_STARTS = ("=", "+", "-", "@")  # and a tab or carriage return, which CONTROLS removes first
+CONTROLS = re.compile(r"[\x00-\x1f\x7f-\x9f]")  # C0, DEL and C1
 STYLE = """
 body { font: 15px/1.45 system-ui, sans-serif; margin: 2em auto; max-width: 1100px; padding: 0 1em; color: #222; }
 .table { overflow-x: auto; }
@@ -77,9 +80,10 @@ COST_RULE = ("Cost: each model's tokens at its contestant's prices (US dollars p
              "reasoning counted as output), over every match it played, void ones included; '?' where no price "
              "was given. Per win: that cost over its valid wins.")
 
-def write_report(path: Path, text: str) -> None:
-    """Replace ``path`` with ``text`` (UTF-8), atomically; StorageError (one line) when it cannot be."""
-    write_atomic(path, lambda out: out.write(text.encode()), Path(path).absolute().parent)
+def write_report(path: str | Path, text: str) -> None:
+    """``text`` (UTF-8) written where the user named (saves.outputs: a file replaced atomically, or
+    standard output); StorageError (one line) when the path is refused or cannot be written."""
+    write_output(path, lambda out: out.write(text.encode()))
 
 
 def ratings_csv(board: Board, roles: Sequence[str]) -> str:
@@ -94,10 +98,9 @@ def ratings_csv(board: Board, roles: Sequence[str]) -> str:
             win_low, win_high = r.win_interval if r else (None, None)
             record = (r.rank_best, r.rank_worst, r.anchor, r.rating, r.low, r.high, r.matches, r.wins, r.draws,
                       r.losses, r.win_rate, win_low, win_high) if r else (None,) * 13
-            rows.append((role, _cell(e.name), _cell(e.setup), _cell(e.label), *record, e.matches, e.void,
-                         e.fallback_rate, e.invalid_rate, e.error_rate, e.timeout_rate, e.calls, e.tokens_in,
-                         e.tokens_out, e.reasoning_tokens, e.cost if e.model else None,
-                         e.cost_per_win if e.model else None))
+            rows.append((role, e.name, e.setup, e.label, *record, e.matches, e.void, e.fallback_rate,
+                         e.invalid_rate, e.error_rate, e.timeout_rate, e.calls, e.tokens_in, e.tokens_out,
+                         e.reasoning_tokens, e.cost if e.model else None, e.cost_per_win if e.model else None))
     return _csv(RATING_FIELDS, rows)
 
 
@@ -108,14 +111,14 @@ def matches_csv(board: Board, roles: Sequence[str]) -> str:
     for row in board.rows:
         values = dict(zip(COLUMNS, row_values(row), strict=True))
         values["replay"] = Path(values["replay"]).name if values["replay"] else None
-        rows.append(tuple(_cell(v) if isinstance(v, str) else v for v in values.values()))
+        rows.append(tuple(values.values()))
     return _csv(COLUMNS, rows)
 
 
 def paired_csv(board: Board, roles: Sequence[str]) -> str:
     """One row per two contestants of a role with paired matches."""
-    return _csv(PAIRED_FIELDS, [(role, _cell(p.first), _cell(p.second), p.pairs, p.seeds, p.mean, p.low, p.high,
-                                 p.p, p.p_holm, p.method)
+    return _csv(PAIRED_FIELDS, [(role, p.first, p.second, p.pairs, p.seeds, p.mean, p.low, p.high, p.p, p.p_holm,
+                                 p.method)
                                 for role in roles for p in board.standings.paired[role]])
 
 
@@ -218,15 +221,20 @@ def _table(columns: Sequence[Column], rows: list[tuple[str, ...]]) -> str:
 
 
 def _cell(text: str) -> str:
-    """A name as a CSV cell: one a spreadsheet would run as a formula is kept as text."""
+    """A text as a CSV cell: without control characters (a hand-edited database's escape sequence,
+    carriage return or NUL would reach whatever shows the file), and kept as text when a spreadsheet
+    would run it as a formula."""
+    text = CONTROLS.sub("", text)
     return f"'{text}" if text.startswith(FORMULA_STARTS) else text
 
 
 def _figure(value: object) -> object:
     """A cell as written: nothing for a figure not known, a float to six decimals (no more is
-    known; no 2.7e-17 for a zero)."""
+    known; no 2.7e-17 for a zero), a text as ``_cell`` makes it."""
     if value is None:
         return ""
+    if isinstance(value, str):
+        return _cell(value)
     return round(value, 6) if isinstance(value, float) else value
 
 

@@ -5,11 +5,12 @@ rename over. The writer holds a lock on its temporary file while it lives, so
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import re
+import secrets
 import stat
-import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -19,7 +20,10 @@ from .locks import lock
 from .paths import StorageError, advice, confined, data_dir, remove, usable_dir
 
 STALE_AFTER_S = 60.0  # a temporary file this old and unlocked is a killed writer's: removed
-TEMP_NAME = re.compile(r"^\..+\.[A-Za-z0-9_]{8}\.tmp$")  # ".<name>.<mkstemp's 8 characters>.tmp"
+TEMP_NAME = re.compile(r"^\..+\.[A-Za-z0-9_]{8}\.tmp$")  # ".<name>.<8 random characters>.tmp"
+TEMP_ATTEMPTS = 100  # names drawn before giving up (each is 32 random bits: a clash is another writer's)
+PRIVATE = 0o600  # the data directory's files: the player's alone
+SHARED = 0o666  # an output the user names: readable by others as the umask allows, as other tools' files
 
 
 def write_json(path: Path, data: Any, root: Path) -> None:
@@ -32,10 +36,20 @@ def write_atomic(path: Path, fill: Callable[[BinaryIO], Any], root: Path) -> Non
     if needed. StorageError (path and reason) when the disk refuses or ``path`` leads outside ``root``."""
     confined(path, root)
     usable_dir(path.parent)
+    replace_file(path, fill)
+
+
+def replace_file(path: Path, fill: Callable[[BinaryIO], Any], mode: int = PRIVATE,
+                 explain: Callable[[OSError], str] = advice) -> None:
+    """Replace ``path`` (in a folder that exists) with what ``fill`` writes, atomically, as a new file of
+    ``mode`` less the umask; StorageError (path and reason, ``explain`` saying what to do) when the disk
+    refuses. The kernel applies the umask (and a folder's default ACL) as it creates the file, as it does
+    for any tool's output file: nothing reads the umask, which cannot be read and put back without a race
+    with another thread creating a file."""
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        fd, tmp = _temporary(path, mode)
     except OSError as exc:
-        raise StorageError(f"{path.parent}: cannot write there ({advice(exc)})") from None
+        raise StorageError(f"{path.parent}: cannot write there ({explain(exc)})") from None
     try:
         with os.fdopen(fd, "wb") as out:
             lock(out.fileno())  # released when the file closes or the process dies: then it is stale
@@ -46,8 +60,21 @@ def write_atomic(path: Path, fill: Callable[[BinaryIO], Any], root: Path) -> Non
     except BaseException as exc:
         Path(tmp).unlink(missing_ok=True)
         if isinstance(exc, OSError) and not isinstance(exc, StorageError):
-            raise StorageError(f"{path}: cannot be written ({advice(exc)})") from None
+            raise StorageError(f"{path}: cannot be written ({explain(exc)})") from None
         raise
+
+
+def _temporary(path: Path, mode: int) -> tuple[int, str]:
+    """A new file beside ``path``, named as ``sweep_stale`` knows them, created with ``mode`` (less the
+    umask), never through a link; its descriptor and name."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    for _ in range(TEMP_ATTEMPTS):
+        tmp = str(path.parent / f".{path.name}.{secrets.token_hex(4)}.tmp")
+        try:
+            return os.open(tmp, flags | getattr(os, "O_BINARY", 0), mode), tmp
+        except FileExistsError:
+            continue  # another writer's name: draw again
+    raise FileExistsError(errno.EEXIST, "no free temporary name", str(path.parent))
 
 
 def sweep_stale(directory: Path, now: float | None = None) -> list[Path]:

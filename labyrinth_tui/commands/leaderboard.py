@@ -17,7 +17,6 @@ ASCII (ascii_text).
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 from labyrinth.engine import DIFFICULTIES, PRESETS
 from labyrinth.engine.wsap.roles import ROLES
@@ -40,7 +39,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                     "or not) with its void matches, failure rates and cost, the paired differences between two "
                     "contestants of a role on the same seeds with Holm-adjusted p-values, and the head-to-head "
                     "table. Matches played under different rules (preset, difficulty, turn limit, learning, "
-                    "build) are rated together, with a warning, unless the options below choose one kind.")
+                    "build) are rated together, with a warning, unless the options below choose one kind. A report "
+                    "FILE is a new or regular file, replaced whole (0644 under the usual umask), or a link of yours "
+                    "to one; - (or /dev/stdout) prints it instead of the tables; a directory, device, FIFO or "
+                    "socket is refused.")
     p.add_argument("--role", choices=tuple(ROLES), help="only this role's ratings (default: both)")
     p.add_argument("--preset", choices=list(PRESETS), help="only matches on this hunting ground")
     p.add_argument("--difficulty", choices=DIFFICULTIES, help="only matches at this difficulty")
@@ -52,15 +54,15 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help="list the tournament runs in the database (id, start, design, matches) and stop")
     p.add_argument("--json", action="store_true",
                    help=f"print only one JSON object: {', '.join(JSON_KEYS)} (see the README)")
-    p.add_argument("--csv", metavar="FILE", type=Path,
+    p.add_argument("--csv", metavar="FILE",
                    help="also write the ratings to FILE as CSV, one row per contestant and role, rated or not, "
                         "with its void matches, failure rates, tokens and cost")
-    p.add_argument("--matches-csv", metavar="FILE", type=Path,
+    p.add_argument("--matches-csv", metavar="FILE",
                    help="also write every match chosen (valid and void) to FILE as CSV, one row each with every "
                         "figure the database keeps")
-    p.add_argument("--paired-csv", metavar="FILE", type=Path,
+    p.add_argument("--paired-csv", metavar="FILE",
                    help="also write the paired differences to FILE as CSV")
-    p.add_argument("--html", metavar="FILE", type=Path,
+    p.add_argument("--html", metavar="FILE",
                    help="also write the standings to FILE as one web page with charts, which needs no network")
     parsed_by(p, run)
 

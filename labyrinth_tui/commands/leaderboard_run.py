@@ -6,10 +6,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable, Sequence
 
 from labyrinth.agents.compete.manifest import ManifestError, design, keys
 from labyrinth.agents.compete.ratings import Rating, Standings, rate
 from labyrinth.engine.wsap.roles import ROLES
+from labyrinth.saves.outputs import Output, output_for
 from labyrinth.saves.paths import StorageError
 from labyrinth.saves.results_db import ResultsDB, ResultsUnusable, results_path
 
@@ -24,11 +26,15 @@ SPARK_MAX = 60  # the widest sparkline, on a wide terminal: more says little abo
 SPARK_MIN = 8
 REPORTS = {"csv": (ratings_csv, "the ratings"), "paired_csv": (paired_csv, "the paired differences"),
            "matches_csv": (matches_csv, "the matches"), "html": (html_page, "the leaderboard page")}
+Report = tuple[Output, Callable[[Board, Sequence[str]], str], str]  # where it goes, what makes it, what it is
 
 
 def run(args: argparse.Namespace) -> int:
     if args.runs:
         return _runs(args.json)
+    reports = _reports(args)
+    if reports is None:
+        return 2
     chosen = {"preset": args.preset, "difficulty": args.difficulty, "max_turns": args.max_turns,
               "learned": args.learned, "build": args.build, "run": args.run}
     try:
@@ -41,14 +47,16 @@ def run(args: argparse.Namespace) -> int:
     roles = [args.role] if args.role else list(ROLES)
     empty = nothing_to_show(board, **chosen)
     board = board or Board(results_path(), (), rate(()))
-    for option, (write, what) in REPORTS.items():
-        if (path := getattr(args, option)) is not None:
-            try:
-                write_report(path, write(board, roles))
-            except StorageError as problem:
-                _say(f"cannot write {what}: {problem}")
-                return 2
-    if args.json:
+    for output, write, what in reports:
+        try:
+            write_report(output.named, write(board, roles))
+        except StorageError as problem:
+            _say(f"cannot write {what}: {problem}")
+            return 2
+    if any(output.to_stdout for output, _, _ in reports):  # the report is the output: nothing mixed in
+        if empty:
+            _say(empty)
+    elif args.json:
         if empty:
             _say(empty)
         print(json.dumps(_json(board, args, chosen, roles)))
@@ -60,6 +68,24 @@ def run(args: argparse.Namespace) -> int:
         console = Console()
         console.print(*_tables(board, roles, console.width, console.options.ascii_only), sep="\n")
     return 0
+
+
+def _reports(args: argparse.Namespace) -> list[Report] | None:
+    """The reports asked for, each with where it goes, every path checked before any is written; None
+    (said in one line) when one is refused, or when two outputs would share standard output."""
+    reports: list[Report] = []
+    for option, (write, what) in REPORTS.items():
+        if (path := getattr(args, option)) is not None:
+            try:
+                reports.append((output_for(path), write, what))
+            except StorageError as problem:
+                _say(f"cannot write {what}: {problem}")
+                return None
+    on_stdout = [what for output, _, what in reports if output.to_stdout] + ["the JSON"] * args.json
+    if len(on_stdout) > 1:
+        _say(f"{' and '.join(on_stdout)} cannot share standard output: send all but one to files")
+        return None
+    return reports
 
 
 def _runs(as_json: bool) -> int:

@@ -40,7 +40,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     clear = actions.add_parser("clear", help="forget every reflection")
     clear.add_argument("--yes", action="store_true", help="do not ask")
     export = actions.add_parser("export", help="write every reflection to FILE as JSON")
-    export.add_argument("file", metavar="FILE", help="where to write (- for standard output)")
+    export.add_argument("file", metavar="FILE",
+                        help="where to write: a new or regular file, replaced whole, or a link of yours to one; "
+                             "- for standard output")
     parsed_by(memory, run)
 
 
@@ -50,9 +52,9 @@ def _limit(value: str) -> int:
     return int(value)
 
 
-def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
+def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """Carried out by memory_run.py, whose modules (the experience log's) load only when this command runs
-    (start-up)."""
+    (start-up); ``out``: standard output as it is when the command runs, unless a caller gives another."""
     from .memory_run import run as carry_out
 
-    return carry_out(args, out)
+    return carry_out(args, out or sys.stdout)

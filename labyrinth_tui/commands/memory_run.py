@@ -7,13 +7,12 @@ import argparse
 import json
 import shutil
 import sys
-from pathlib import Path
 from typing import TextIO
 
 from labyrinth.agents.learning.behaviour_lessons import book_of
-from labyrinth.saves.atomic import write_json
 from labyrinth.saves.experience import Experience, Reflection, document
-from labyrinth.saves.paths import StorageError, advice
+from labyrinth.saves.outputs import write_output
+from labyrinth.saves.paths import StorageError
 
 from ..terminal_text import printable
 
@@ -124,13 +123,14 @@ def _clear(log: Experience, count: int, yes: bool, out: TextIO) -> int:
 
 
 def _export(reflections: list[Reflection], file: str, out: TextIO) -> int:
-    if file == "-":
-        print(json.dumps(document(reflections), indent=2), file=out)
-        return 0
+    """Every reflection as one JSON document where the user named (saves.outputs): a file, or standard
+    output (-), which then carries nothing else."""
+    text = json.dumps(document(reflections), indent=2) + "\n"
     try:
-        write_json(Path(file), document(reflections), Path(file).absolute().parent)  # where the user chose
-    except OSError as exc:
-        print(f"labyrinth memory: cannot write {printable(file)}: {printable(advice(exc))}", file=sys.stderr)
+        written = write_output(file, lambda into: into.write(text.encode()))
+    except StorageError as exc:
+        print(f"labyrinth memory: cannot write the reflections: {printable(str(exc))}", file=sys.stderr)
         return 2
-    print(f"Wrote {len(reflections)} reflections to {file}.", file=out)
+    if not written.to_stdout:
+        print(f"Wrote {len(reflections)} reflections to {printable(file)}.", file=out)
     return 0

@@ -1,8 +1,9 @@
-"""`labyrinth replay FILE [--verify | --summary | --transcript]`: a recorded match as readable
-text, proof that re-running its inputs gives the same game, the game's story (story.py), or
-every prompt and reply of its models as JSON lines (replays.transcript).
+"""`labyrinth replay FILE [--verify | --summary | --transcript] [--output FILE]`: a recorded match as
+readable text, proof that re-running its inputs gives the same game, the game's story (story.py, the
+morgue file the game-over screen saves), or every prompt and reply of its models as JSON lines
+(replays.transcript); on standard output, or in the file --output names (saves.outputs).
 
-Exit status: 0 shown or verified, 1 the re-run differs, 2 not a readable replay.
+Exit status: 0 shown or verified, 1 the re-run differs, 2 not a readable replay or an --output refused.
 
 Every string from the file (its name, agents, times, lessons, fallback reasons, what a
 message quotes of it) is printed through ``printable``: a replay cannot send the terminal
@@ -14,6 +15,7 @@ the config file's) is redacted from it, though a replay should hold none.
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import sys
 from pathlib import Path
@@ -45,8 +47,30 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                           "text, its opening plan, every turn's calls (re-asks included), each with role, turn, "
                           "kind, prompt, reply, parameters sent, output mode, model version, tokens, latency "
                           "and error; keys redacted")
-    parsed_by(replay, lambda args: show(args.file, args.verify, sys.stdout, summary=args.summary,
-                                        transcript=args.transcript))
+    replay.add_argument("-o", "--output", metavar="FILE",
+                        help="write what is shown to FILE instead (a new or regular file, replaced whole; a link "
+                             "to one of yours; - for standard output)")
+    parsed_by(replay, shown)
+
+
+def shown(args: argparse.Namespace) -> int:
+    """``show`` on standard output, or into the file ``--output`` names (saves.outputs), checked before the
+    replay is read and written whole once it is shown; the exit status."""
+    if args.output is None:
+        return show(args.file, args.verify, sys.stdout, summary=args.summary, transcript=args.transcript)
+    from labyrinth.saves.outputs import output_for, write_output
+    from labyrinth.saves.paths import StorageError
+
+    held = io.StringIO()
+    try:
+        output_for(args.output)
+        status = show(args.file, args.verify, held, summary=args.summary, transcript=args.transcript)
+        if status != 2:  # shown, or verified with a difference found: what it said is kept
+            write_output(args.output, lambda out: out.write(held.getvalue().encode()))
+    except StorageError as exc:
+        print(f"labyrinth replay: cannot write it: {printable(str(exc))}", file=sys.stderr)
+        return 2
+    return status
 
 
 def show(path: Path, verify: bool, out: TextIO, summary: bool = False, transcript: bool = False) -> int:

@@ -94,8 +94,8 @@ def test_a_report_that_cannot_be_written_is_said_in_one_line(tmp_path, capsys):
     keep_tournament()
     blocker = tmp_path / "a-file"
     blocker.write_text("")
-    for option, path, why in (("--html", blocker / "board.html", "not a directory"),
-                              ("--csv", tmp_path, "cannot be written")):
+    for option, path, why in (("--html", blocker / "board.html", "a file stands where a folder should be"),
+                              ("--csv", tmp_path, "a directory, not a file")):
         assert main(["leaderboard", option, str(path)]) == 2
         out, err = capsys.readouterr()
         assert out == "" and err.count("\n") == 1 and err.startswith("labyrinth leaderboard: cannot write ")
