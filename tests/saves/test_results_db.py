@@ -226,3 +226,30 @@ def test_a_sides_late_turns_kept_as_its_timeouts_before_the_rename_are_carried_o
     with ResultsDB(path) as db:  # once at this schema, each is kept under its own name
         side = db.matches()[2].user_side
         assert (side.late_turns, side.timeouts) == (3, 2)
+
+
+OLD_CLAIMS = "CREATE TABLE claims (match TEXT PRIMARY KEY, owner TEXT NOT NULL, until REAL NOT NULL, replay TEXT)"
+
+
+@pytest.mark.parametrize("schema", [3, 4])
+def test_a_claims_table_of_the_older_shape_is_made_anew_and_the_matches_kept(tmp_path, schema):
+    """Claims were an owner's host and process and a time they lapsed: such a table (the schema-3 fixture's,
+    or one of this schema written before the change) is made anew on opening; claims only hold matches
+    being played, and a worker of the older build plays other keys (the build is part of them)."""
+    import sqlite3
+
+    path = tmp_path / "results.db"
+    if schema == 3:
+        shutil.copyfile(FIXTURES / "results-schema3.db", path)
+    else:
+        with ResultsDB(path) as db:
+            db.record(row())
+            db._db.execute("DROP TABLE claims")
+            db._db.execute(OLD_CLAIMS)
+    with sqlite3.connect(path) as old:
+        old.execute("INSERT INTO claims VALUES (?, 'host:7:abcd', 1e12, '/replays/x.jsonl')", (KEY.id,))
+    old.close()
+    with ResultsDB(path) as db:
+        columns = {c for (c,) in db._db.execute("SELECT name FROM pragma_table_info('claims')")}
+        assert columns == {"match", "token", "beat", "replay", "abandoned"} and len(db.matches()) == {3: 3, 4: 1}[schema]
+        assert db.claim(replace(KEY, seed=9), new_token()) == Claim(TAKEN)
