@@ -11,6 +11,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import time
 import zlib
 from dataclasses import replace
 from pathlib import Path
@@ -225,22 +226,39 @@ def _start(*args: str) -> subprocess.Popen:
                             stderr=subprocess.PIPE, text=True, env=os.environ.copy())
 
 
-def test_a_killed_tournament_resumes_without_losing_or_repeating_a_match(capsys):
+def test_a_killed_tournament_resumes_without_losing_or_repeating_a_match(capsys, monkeypatch):
+    """Killed as it plays, the worker leaves its claim and its partial replay: the next run plays the rest,
+    takes the claim over once it has seen its heartbeat still for the lease (made short here) and plays
+    that match too, leaving the dead attempt's file as it is (no run deletes another attempt's file)."""
     args = ["--users", "builtin,random", "--minotaurs", "builtin,wait", "--games", "6"]
     run = _start(*args)
     assert run.stderr.readline().startswith("labyrinth tournament: run ")  # its id and design, first
     for _ in range(3):  # three matches ended (and were written), the fourth is being played
         assert " vs " in run.stderr.readline()
+    while not _claimed():  # the next match claimed: killed as it plays
+        time.sleep(0.001)
     run.send_signal(signal.SIGKILL)
     run.wait()
     kept = ResultsDB().matches()
     assert 3 <= len(kept) < 24
+    left = {Path(replay) for replay in _claimed() if replay and Path(replay).is_file()}
+    monkeypatch.setattr(results_db, "LEASE_S", 0.5)
     code, out, _ = tournament(capsys, *args, "--json")
     data = json.loads(out)
     assert code == 0 and data["skipped"] == len(kept) and data["played"] == 24 - len(kept)
     rows = ResultsDB().matches()
     assert len(rows) == len({r.key for r in rows}) == 24
     assert [r for r in rows if r.key in {k.key for k in kept}] == kept  # what was kept stays as it was
+    replays = {Path(r.replay) for r in rows if r.replay}
+    assert set((results_path().parent / "replays" / "tournament").glob("*.jsonl")) == replays | left
+
+
+def _claimed() -> list[str | None]:
+    """The replay files named by the claims in the results database (none before it is made)."""
+    if not results_path().exists():
+        return []
+    with sqlite3.connect(results_path()) as db:
+        return [replay for (replay,) in db.execute("SELECT replay FROM claims")]
 
 
 def test_two_tournaments_at_once_lose_nothing(capsys):
