@@ -347,8 +347,8 @@ class ResultsDB:
         update = ", ".join(f"{c}=excluded.{c}" for c in COLUMNS if c not in KEY)
         unless = "" if replace else " WHERE matches.void IS NOT NULL"
         with self._guard(), _transaction(self._db):
-            if token is not None and not self._db.execute(
-                    "SELECT 1 FROM claims WHERE match = ? AND token = ? AND NOT abandoned", (row.key.id, token)).fetchone():
+            held = "SELECT 1 FROM claims WHERE match = ? AND token = ? AND NOT abandoned"
+            if token is not None and not self._db.execute(held, (row.key.id, token)).fetchone():
                 return False
             try:
                 self._db.execute(f"INSERT INTO matches ({', '.join(COLUMNS)}) "

@@ -22,7 +22,7 @@ LABYRINTH = str(Path(sys.executable).with_name("labyrinth"))
 TOURNAMENT = ["tournament", "--users", "builtin,random", "--minotaurs", "builtin,wait", "--games", "4", "--preset",
               "small", "--max-turns", "100", "--no-memory", "--concurrency", "1", "--json"]
 MATCHES = 16
-ENDS_S = 120  # each worker ends in a few seconds; one that has not by then never would
+ENDS_S = 120  # each worker ends in seconds (more on a loaded machine); one that has not by then never would
 
 
 def unshared() -> bool:
@@ -63,7 +63,7 @@ def test_two_workers_in_separate_pid_namespaces_take_none_of_each_others_matches
     shared(in_namespace(0), in_namespace(2))
 
 
-@pytest.mark.skipif(not shutil.which("faketime"), reason="needs faketime (Debian's faketime package) to set a clock "
-                                                         "ahead")
+@pytest.mark.skipif(not shutil.which("faketime"), reason="needs faketime (Debian's faketime package; .ci/run installs "
+                                                         "it as root) to set a worker's clock ahead")
 def test_a_worker_whose_clock_is_300_s_ahead_takes_none_of_the_others_matches():
     shared([], ["faketime", "-f", "+300s"])

@@ -251,5 +251,6 @@ def test_a_claims_table_of_the_older_shape_is_made_anew_and_the_matches_kept(tmp
     old.close()
     with ResultsDB(path) as db:
         columns = {c for (c,) in db._db.execute("SELECT name FROM pragma_table_info('claims')")}
-        assert columns == {"match", "token", "beat", "replay", "abandoned"} and len(db.matches()) == {3: 3, 4: 1}[schema]
+        assert columns == {"match", "token", "beat", "replay", "abandoned"}
+        assert len(db.matches()) == {3: 3, 4: 1}[schema]
         assert db.claim(replace(KEY, seed=9), new_token()) == Claim(TAKEN)
