@@ -20,15 +20,15 @@ from types import SimpleNamespace
 import pytest
 
 from labyrinth.agents.compete.ratings import rate
-from labyrinth.agents.compete.tournament import Progress
+from labyrinth.agents.compete.tournament import Entrant, Progress, Tournament, run_tournament
 from labyrinth.agents.llm.providers.pacing import Waiting
 from labyrinth.agents.registry import UnknownContestant, make_agent, parse_contestant
 from labyrinth.saves import results_db
 from labyrinth.saves.experience import log_path
-from labyrinth.saves.results_db import MatchKey, ResultsDB, ResultsUnusable, results_path
+from labyrinth.saves.results_db import HELD, LEASE_S, TAKEN, MatchKey, ResultsDB, ResultsUnusable, results_path
 from labyrinth.tui.cli import main
 from labyrinth.tui.leaderboard_rows import rating_rows
-from tests.stubs import Model, Stub
+from tests.stubs import FakeClock, Model, Stub
 
 pytestmark = pytest.mark.slow
 
@@ -259,6 +259,30 @@ def _claimed() -> list[str | None]:
         return []
     with sqlite3.connect(results_path()) as db:
         return [replay for (replay,) in db.execute("SELECT replay FROM claims")]
+
+
+def test_a_match_taken_over_while_it_played_keeps_the_new_owners_result_and_removes_only_its_own_replay(tmp_path,
+                                                                                                        monkeypatch):
+    """This worker stalled past the lease: another took its match over and finished first. Its own result
+    is not kept and its own replay goes; the other's row and file stay, and the match counts as played
+    elsewhere."""
+    match = Tournament((Entrant("builtin"),), (Entrant("wait"),), (1,), "tiny", "normal", 5, build="b")
+    db, clock = ResultsDB(tmp_path / "results.db"), FakeClock()
+    theirs = tmp_path / "replays" / "theirs.jsonl"
+
+    def taken_over_first(row, **given):
+        with ResultsDB(db.path, clock=clock.monotonic) as taker:
+            assert taker.claim(row.key, "taker", str(theirs)).found == HELD  # seen now...
+            clock.sleep(LEASE_S)
+            assert taker.claim(row.key, "taker", str(theirs)).found == TAKEN  # ... and still, for the lease
+            theirs.write_text("their replay")
+            assert taker.record(replace(row, replay=str(theirs)), token="taker")
+        return ResultsDB.record(db, row, **given)
+
+    monkeypatch.setattr(db, "record", taken_over_first)
+    run = run_tournament(match, db, replays=tmp_path / "replays")
+    assert (run.done, run.progress.ended, run.elsewhere, run.complete) == ([], 0, 1, True)  # counted once, there
+    assert [r.replay for r in db.matches()] == [str(theirs)] and list(theirs.parent.iterdir()) == [theirs]
 
 
 def test_two_tournaments_at_once_lose_nothing(capsys):
