@@ -23,8 +23,8 @@ command, contestants with the settings asked, seeds, rules, build, package versi
 agents/compete/manifest.py), and each row the run that played it, so a published
 table says what made it and ``tournament --rerun`` can play the same run again.
 
-Several tournaments may write at once (two terminals, two machines' worth of
-models): the database runs in WAL mode, so readers never block the writer, and
+Several tournaments may write at once (two terminals, several containers on one
+host): the database runs in WAL mode, so readers never block the writer, and
 each write is one short transaction that waits out another's lock (BUSY_S)
 instead of failing. A match is committed whole as it ends, so a tournament killed
 at any moment leaves every finished match and nothing half-written. A match is
@@ -33,11 +33,41 @@ fingerprint of its endpoint and sampling settings), seed, repeat, preset,
 difficulty, max turns, who learned from the experience log, the build that plays
 it (saves/build.py: a run resumed after the code changed plays its matches again)
 and which reproduction of a run it is (``rerun``). The key is unique,
-so two tournaments that both play a match keep one row; and before a match is
-played it is *claimed* (a lease in the ``claims`` table, renewed while it is played):
-a second worker on the same tournament plays other matches, and the lease of a
-worker that died expires (at once when it died on this machine), so its matches are
-played by the next.
+so two tournaments that both play a match keep one row.
+
+Before a match is played it is *claimed*, so that a second worker plays other
+matches. The claims trust nothing but the database: no process is probed, no
+host named, no time written.
+
+- A claim (a row of ``claims``) is one attempt at a match: a random ``token``
+  (new_token: nothing of a host or a process), a heartbeat ``beat`` that its owner
+  raises at every renewal (a tournament renews its claims every 20 s while it
+  plays them), and the ``replay`` file of this attempt, named with its token, so two
+  attempts never share a file.
+- Another worker takes a claim over only once it has itself seen the claim's token
+  and heartbeat unchanged for LEASE_S (120 s), measured on its own monotonic clock
+  (``clock``): each worker remembers, per claim it waits on, what it saw and when it
+  first saw it. Only the rate of one clock matters, never what two clocks read: a
+  host whose clock is 300 s ahead (or a container under faketime) neither takes a
+  live worker's match nor has its own taken. SQLite's time functions would not
+  help: they read the clock of the host that writes, so a heartbeat kept as a time
+  would compare two hosts' clocks again. A worker that died leaves its heartbeat
+  still, and its matches are played by the next worker after the lease.
+- A result is kept only by the attempt whose claim it is, and the claim goes in
+  the same transaction (``record``): a worker whose claim was taken over (it was
+  merely slow: stopped, suspended) finds as it finishes that its token is no
+  longer the claim's, keeps nothing and removes its own file. So a row names the
+  replay of the attempt that kept it, whichever attempt ends first.
+- A takeover never removes or overwrites another attempt's file: a dead worker's
+  partial replay is left where it is (named by its token, no row points to it).
+  A worker that stops without finishing a match (Ctrl-C, a quota) *abandons* its
+  claim (``release``): the match is free at once, and its next claimer removes the
+  file the abandoned attempt named, which its owner will never keep (a match's
+  thread may have created it as the worker stopped).
+
+Workers share the database through SQLite's file locks: processes and containers
+on one host sharing the file, not a network file system (NFS, SMB), whose locking
+SQLite cannot rely on.
 
 Matches are returned in play order: tournament runs in the order they began, and within a
 run seed by seed (then by key), as the tournament schedules them.
@@ -52,8 +82,6 @@ read in place, or from a copy in memory when it must first be brought to this sc
 from __future__ import annotations
 
 import json
-import os
-import socket
 import sqlite3
 import time
 import uuid
@@ -78,7 +106,7 @@ KEY = ("user", "user_setup", "minotaur", "minotaur_setup", "seed", "repeat", "pr
 PLAY_ORDER = ("run_began", "seed", "repeat", *(name for name in KEY if name not in ("seed", "repeat")))
 UNRECORDED = "unrecorded"  # the learned (or a model's setup) of a match kept before it was recorded
 OUTCOMES = ("ESCAPED", "DEATH", "TIMEOUT")
-LEASE_S = 120.0  # how long a claim holds without being renewed: a worker renews its claims well before
+LEASE_S = 120.0  # how long a claim's heartbeat must be seen still before another worker takes it over
 ROLES = ("user", "minotaur")  # the sides of a row, in the order the engine names them
 
 
@@ -204,10 +232,12 @@ CREATE TABLE IF NOT EXISTS runs (
 _CLAIMS = """
 CREATE TABLE IF NOT EXISTS claims (
     match TEXT PRIMARY KEY,  -- MatchKey.id
-    owner TEXT NOT NULL,  -- host:pid:random of the worker playing it
-    until REAL NOT NULL,  -- seconds since the epoch: the claim lapses then unless renewed
-    replay TEXT  -- the replay being written: a lapsed claim's is a partial one, removed by the next claimer
+    token TEXT NOT NULL,  -- the attempt's random token (new_token)
+    beat INTEGER NOT NULL,  -- its heartbeat: raised by its owner at every renewal
+    replay TEXT,  -- this attempt's replay file (named with its token)
+    abandoned INTEGER NOT NULL  -- 1: its owner stopped without a result; the next claimer removes its replay
 )"""
+CLAIM_COLUMNS = {"match", "token", "beat", "replay", "abandoned"}
 
 
 class ResultsUnusable(Exception):
@@ -215,23 +245,37 @@ class ResultsUnusable(Exception):
     that it was kept as it is."""
 
 
-def new_owner() -> str:
-    """A worker's name in claims: its host and process, so that a dead one on this host is known
-    at once, and a random part, so that two workers never share one."""
-    return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+def new_token() -> str:
+    """A new attempt's token for its claim (and its replay file's name): random, and nothing else."""
+    return uuid.uuid4().hex[:16]
+
+
+TAKEN, HELD, KEPT = "taken", "held", "kept"  # what a claim found: the match is ours, another's, or has its result
+
+
+@dataclass(frozen=True)
+class Claim:
+    """What claiming a match found (TAKEN, HELD or KEPT), and, when taken from an abandoned
+    attempt, the replay that attempt named (``left``: the new owner removes it)."""
+
+    found: str
+    left: str | None = None
 
 
 class ResultsDB:
     """The results database at ``path`` (default: results.db in the data directory), opened and
     checked at once. ``read_only``: for reading (the leaderboard): nothing is written, and a
     database on a read-only mount can be read. Use from one thread; close when done.
-    ``clock``: seconds since the epoch, for leases (time.time)."""
+    ``clock``: this worker's monotonic seconds, for how long it has seen another's claim stand still
+    (time.monotonic); ``lease_s``: how long that must be before it takes the claim over (LEASE_S)."""
 
     def __init__(self, path: Path | None = None, *, read_only: bool = False,
-                 clock: Callable[[], float] = time.time) -> None:
+                 clock: Callable[[], float] = time.monotonic, lease_s: float | None = None) -> None:
         self.path = path if path is not None else results_path()
         self.read_only, self.clock = read_only, clock
+        self.lease_s = LEASE_S if lease_s is None else lease_s
         self.damaged: list[str] = []  # the last read's damaged rows, one line each
+        self._seen: dict[str, tuple[str, int, float]] = {}  # per claimed match: the token and beat seen, since when
         if not read_only and path is None:
             try:
                 confined(self.path, data_dir())  # a link leading elsewhere is not ours to write through
@@ -293,14 +337,19 @@ class ResultsDB:
 
     # --- writing ---------------------------------------------------------------------
 
-    def record(self, row: MatchRow, replace: bool = False, owner: str | None = None) -> None:
-        """Keep one finished match, in a transaction of its own, and let go of ``owner``'s claim on it.
-        A valid match already kept is left as it was, unless ``replace`` (a tournament run with
-        --fresh: the new result stands); a void one is replaced by the new result."""
+    def record(self, row: MatchRow, replace: bool = False, token: str | None = None) -> bool:
+        """Keep one finished match, in a transaction of its own, and let go of the claim ``token`` on it;
+        whether it was kept: not when ``token`` is no longer the match's claim (another worker took it
+        over, whose result stands: nothing is written). A valid match already kept is left as it was,
+        unless ``replace`` (a tournament run with --fresh: the new result stands); a void one is
+        replaced by the new result."""
         row = replaced(row, played_at=now_iso("seconds"))
         update = ", ".join(f"{c}=excluded.{c}" for c in COLUMNS if c not in KEY)
         unless = "" if replace else " WHERE matches.void IS NOT NULL"
         with self._guard(), _transaction(self._db):
+            held = "SELECT 1 FROM claims WHERE match = ? AND token = ? AND NOT abandoned"
+            if token is not None and not self._db.execute(held, (row.key.id, token)).fetchone():
+                return False
             try:
                 self._db.execute(f"INSERT INTO matches ({', '.join(COLUMNS)}) "
                                  f"VALUES ({', '.join('?' * len(COLUMNS))}) "
@@ -309,50 +358,64 @@ class ResultsDB:
                 raise ResultsUnusable(f"the results database {self.path} cannot keep the match {row.user} vs "
                                       f"{row.minotaur}, seed {row.seed}: a number in it is beyond the 64-bit "
                                       "integers SQLite keeps; nothing of it was written") from None
-            if owner is not None:
-                self._db.execute("DELETE FROM claims WHERE match = ? AND owner = ?", (row.key.id, owner))
+            if token is not None:
+                self._db.execute("DELETE FROM claims WHERE match = ? AND token = ?", (row.key.id, token))
+        return True
 
-    def claim(self, key: MatchKey, owner: str, replay: str | None = None, lease_s: float = LEASE_S,
-              fresh: bool = False, replay_void: bool = False) -> tuple[bool, str | None]:
-        """Claim ``key`` for ``owner`` to play: whether it was taken (not when another live worker holds
-        it, nor, unless ``fresh``, when it has a result already: a valid one, or a void one unless
-        ``replay_void``), and the partial replay a lapsed claim left (the caller removes it).
-        ``replay``: the file this worker will write it to."""
-        now = self.clock()
+    def claim(self, key: MatchKey, token: str, replay: str | None = None, fresh: bool = False,
+              replay_void: bool = False) -> Claim:
+        """Claim ``key`` for the attempt ``token`` (new_token), which writes its replay to ``replay``: KEPT
+        when it has a result already (a valid one, or a void one unless ``replay_void``; never when
+        ``fresh``), HELD while another attempt's claim is live (its heartbeat not yet seen still for the
+        lease), else TAKEN, with the replay an abandoned attempt left (``left``: the caller removes it)."""
         kept = "" if not replay_void else " AND void IS NULL"
         with self._guard(), _transaction(self._db):
             if not fresh and self._db.execute(f"SELECT 1 FROM matches WHERE {' AND '.join(f'{c} = ?' for c in KEY)}"
                                               f"{kept}", _key_values(key)).fetchone():
-                return False, None
-            held = self._db.execute("SELECT owner, until, replay FROM claims WHERE match = ?", (key.id,)).fetchone()
-            if held and held[0] != owner and held[1] > now and _alive(held[0]):
-                return False, None
-            self._db.execute("INSERT INTO claims (match, owner, until, replay) VALUES (?, ?, ?, ?) "
-                             "ON CONFLICT (match) DO UPDATE SET owner=excluded.owner, until=excluded.until, "
-                             "replay=excluded.replay", (key.id, owner, now + lease_s, replay))
-        left = held[2] if held and held[0] != owner else None
-        return True, left
+                return Claim(KEPT)
+            held = self._db.execute("SELECT token, beat, replay, abandoned FROM claims WHERE match = ?",
+                                    (key.id,)).fetchone()
+            if held and not held[3] and held[0] != token and not self._overdue(key.id, held[0], held[1]):
+                return Claim(HELD)
+            self._db.execute("INSERT INTO claims (match, token, beat, replay, abandoned) VALUES (?, ?, 0, ?, 0) "
+                             "ON CONFLICT (match) DO UPDATE SET token=excluded.token, beat=0, replay=excluded.replay, "
+                             "abandoned=0", (key.id, token, replay))
+        self._seen.pop(key.id, None)
+        return Claim(TAKEN, held[2] if held and held[3] and held[0] != token else None)
 
-    def renew(self, keys: Iterable[MatchKey], owner: str, lease_s: float = LEASE_S) -> None:
-        """Keep ``owner``'s claims on ``keys`` for another lease."""
-        ids = [(self.clock() + lease_s, key.id, owner) for key in keys]
-        if ids:
+    def renew(self, tokens: Iterable[str]) -> None:
+        """Raise the heartbeat of each claim of ``tokens`` still theirs: their owner is playing them."""
+        beats = [(token,) for token in tokens]
+        if beats:
             with self._guard(), _transaction(self._db):
-                self._db.executemany("UPDATE claims SET until = ? WHERE match = ? AND owner = ?", ids)
+                self._db.executemany("UPDATE claims SET beat = beat + 1 WHERE token = ? AND NOT abandoned", beats)
 
-    def release(self, key: MatchKey, owner: str) -> None:
-        """Let go of ``owner``'s claim on ``key`` without a result (a match abandoned)."""
-        with self._guard(), _transaction(self._db):
-            self._db.execute("DELETE FROM claims WHERE match = ? AND owner = ?", (key.id, owner))
+    def release(self, tokens: Iterable[str]) -> None:
+        """Abandon the claims of ``tokens`` without a result (matches stopped): free for the next claimer at
+        once, who removes the replay each named."""
+        abandoned = [(token,) for token in tokens]
+        if abandoned:
+            with self._guard(), _transaction(self._db):
+                self._db.executemany("UPDATE claims SET abandoned = 1 WHERE token = ?", abandoned)
 
-    def claimed_elsewhere(self, keys: Iterable[MatchKey], owner: str) -> set[MatchKey]:
-        """Those of ``keys`` a live worker other than ``owner`` holds now."""
+    def held(self, keys: Iterable[MatchKey]) -> set[MatchKey]:
+        """Those of ``keys`` another attempt holds: claimed, not abandoned, and its heartbeat not seen
+        still here for the lease."""
         wanted = {key.id: key for key in keys}
-        now = self.clock()
         with self._guard():
-            held = self._db.execute("SELECT match, owner, until FROM claims").fetchall()
-        return {wanted[match] for match, who, until in held if match in wanted and who != owner and until > now
-                and _alive(who)}
+            found = self._db.execute("SELECT match, token, beat FROM claims WHERE NOT abandoned").fetchall()
+        return {wanted[match] for match, token, beat in found if match in wanted
+                and not self._overdue(match, token, beat)}
+
+    def _overdue(self, match: str, token: str, beat: int) -> bool:
+        """Whether this worker has seen ``match``'s claim at ``token`` and ``beat`` for the lease, by its own
+        clock (the first sighting of a token and beat starts the count)."""
+        now = self.clock()
+        seen = self._seen.get(match)
+        if seen is None or seen[:2] != (token, beat):
+            self._seen[match] = (token, beat, now)
+            return False
+        return now - seen[2] >= self.lease_s
 
     # --- reading ---------------------------------------------------------------------
 
@@ -388,13 +451,14 @@ class ResultsDB:
             runs.append((str(run_id), str(began), {**manifest, "run_id": str(run_id)}))  # known by its row
         return runs
 
-    def kept_since(self, keys: Iterable[MatchKey], since: str) -> set[MatchKey]:
-        """Those of ``keys`` whose row (valid or void) was written at ``since`` (ISO 8601) or later."""
-        wanted = set(keys)
+    def marks(self, keys: Iterable[MatchKey]) -> dict[MatchKey, tuple[Any, ...]]:
+        """Each of ``keys`` that has a row: the row as stored, which any new result written to it changes
+        (its replay file is the attempt's own; when it was written): a match kept since a mark was taken
+        is one whose mark differs, told without comparing any clock."""
+        query = f"SELECT {', '.join(COLUMNS)} FROM matches WHERE {' AND '.join(f'{c} = ?' for c in KEY)}"
         with self._guard():
-            found = self._db.execute(f"SELECT {', '.join(KEY)} FROM matches WHERE played_at >= ?",
-                                     (since[:19] + "Z",)).fetchall()
-        return {key for values in found if (key := MatchKey(**dict(zip(KEY, values, strict=True)))) in wanted}
+            found = {key: self._db.execute(query, _key_values(key)).fetchone() for key in set(keys)}
+        return {key: tuple(values) for key, values in found.items() if values is not None}
 
     def matches(self, *, preset: str | None = None, difficulty: str | None = None, max_turns: int | None = None,
                 learned: str | None = None, void: bool | None = None) -> list[MatchRow]:
@@ -478,16 +542,15 @@ def _migrate(db: sqlite3.Connection, version: int) -> None:
     fallbacks and replacements: a match is judged valid or void from those, by today's rule. From schema 3
     on, every column it kept is carried over as it was (a renamed one under its new name: _RENAMED), and a
     column added since holds its default (a game's digest, what a model was sent: unknown)."""
+    _claims(db)
     have = _columns(db)
     if have is None or (version >= SCHEMA_VERSION and have == set(COLUMNS)):
         db.execute(_SCHEMA)
-        db.execute(_CLAIMS)
         db.execute(_RUNS)
         db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         return
     db.execute("ALTER TABLE matches RENAME TO matches_old")
     db.execute(_SCHEMA)
-    db.execute(_CLAIMS)
     db.execute(_RUNS)
     old = [column for (column,) in db.execute("SELECT name FROM pragma_table_info('matches_old')")]
     for cells in db.execute(f"SELECT {', '.join(old)} FROM matches_old ORDER BY rowid").fetchall():
@@ -500,6 +563,16 @@ def _migrate(db: sqlite3.Connection, version: int) -> None:
                    values)
     db.execute("DROP TABLE matches_old")
     db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+
+def _claims(db: sqlite3.Connection) -> None:
+    """The claims table of this shape: one of an older shape (an owner's host and process, a time it
+    lapses) is made anew, as claims only hold matches being played (a worker of an older build plays
+    other keys, the build being part of them)."""
+    found = {column for (column,) in db.execute("SELECT name FROM pragma_table_info('claims')")}
+    if found and found != CLAIM_COLUMNS:
+        db.execute("DROP TABLE claims")
+    db.execute(_CLAIMS)
 
 
 def _carried(was: dict[str, Any], column: str) -> Any:
@@ -576,18 +649,3 @@ def _shown(value: Any) -> str:
     text = repr(value)
     return text if len(text) <= 40 else text[:37] + "..."
 
-
-def _alive(owner: str) -> bool:
-    """Whether the worker ``owner`` may still be playing: one of another host is taken at its lease;
-    one of this host is alive only while its process is."""
-    host, _, rest = owner.partition(":")
-    pid = rest.partition(":")[0]
-    if host != socket.gethostname() or not pid.isdigit():
-        return True
-    try:
-        os.kill(int(pid), 0)
-    except ProcessLookupError:
-        return False
-    except OSError:  # alive, but another user's
-        return True
-    return True

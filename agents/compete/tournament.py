@@ -15,14 +15,16 @@ match (a model that did not play it: results_db) stays void, counted as such, un
 ``replay_void`` asks for it again. ``tournament --rerun`` plays a recorded run again
 (manifest.py): the same keys with the next ``rerun``.
 
-Several workers may run the same tournament on one database (two terminals, two
-machines): a match is claimed before it is played, so each plays other matches
-and the whole finishes sooner, and nothing is played twice. When a worker has
-nothing left to claim it waits for the matches the others are playing (their
-claims lapse if they die, and it plays those), so every worker ends with the
-whole standings. A match that did not end (a dead worker's, or one stopped by a
-quota) leaves no replay behind: its claim names the file, which the next claimer
-removes.
+Several workers may run the same tournament on one database (two terminals, containers
+on one host): a match is claimed before it is played, so each plays other matches and
+the whole finishes sooner, and nothing is played twice while its worker lives. When a
+worker has nothing left to claim it waits for the matches the others are playing
+(a dead worker's claims are taken over once their heartbeat has stood still for the
+lease, and played here), so every worker ends with the whole standings. Each attempt
+at a match writes its own replay file, named with its claim's token (results_db: the
+claims): a match this worker stops without finishing leaves no replay (its claim is
+abandoned, and the next claimer removes a file created as it stopped); one taken over
+while it played keeps nothing, and its file is removed here.
 
 A quota stops the run, never plays a turn by the fallback: a wait longer than the hold
 (--hold-limit), or quota answers alone for longer than the hold budget (retry's
@@ -47,7 +49,17 @@ from labyrinth.saves.build import build_id, project_version
 from labyrinth.saves.experience import Reflection
 from labyrinth.saves.paths import StorageError, remove
 from labyrinth.saves.replays import replay_stem
-from labyrinth.saves.results_db import NOBODY, MatchKey, MatchRow, ResultsDB, new_owner, now_iso
+from labyrinth.saves.results_db import (
+    HELD,
+    KEPT,
+    NOBODY,
+    MatchKey,
+    MatchRow,
+    ResultsDB,
+    ResultsUnusable,
+    new_token,
+    now_iso,
+)
 
 from ..llm.config import ProviderSettings
 from ..match.match_records import MatchResult
@@ -173,54 +185,66 @@ def run_tournament(tournament: Tournament, db: ResultsDB, *, concurrency: int = 
     ``run_id`` (its manifest: ResultsDB.begin_run); ``on_result`` hears of each too (in finishing order).
     Every match is kept as begun at ``run_began`` (default: now; the play order: the results
     database's docstring). On the way out (Ctrl-C included), the partial replays of matches it did
-    not finish are removed. The models' SDKs are imported here, before any match starts
+    not finish are removed and their claims abandoned. The models' SDKs are imported here, before any match starts
     (registry.load_providers)."""
     load_providers(e.settings.provider for e in (*tournament.users, *tournament.minotaurs) if e.settings)
-    run_began, owner = run_began or now_iso(), new_owner()
+    run_began = run_began or now_iso()
     run = run or Run()
     keys = tournament.keys()
     already = set() if fresh else db.played(keys, replay_void)
     todo = [key for key in keys if key not in already]
+    before = db.marks(todo)  # each match's row as the run began: one that changes was kept by another worker
     run.progress.total, run.skipped = len(keys), len(keys) - len(todo)
-    waiting_on: set[MatchKey] = set()  # claimed by another worker when this one came to them
-    mine: dict[MatchKey, Path | None] = {}  # claimed here and not ended: each one's replay file
+    waiting_on: set[MatchKey] = set()  # held by another worker's claim when this one came to them
+    tokens: dict[MatchKey, str] = {}  # each match's attempt here: its claim's token, in its replay file's name
+    mine: dict[MatchKey, tuple[str, Path | None]] = {}  # claimed here and not ended: the token and replay file
 
     def job(key: MatchKey) -> Job[MatchKey]:
-        stem = replay_stem(key.preset, key.seed, key.user, key.minotaur, _tag(key))
+        token = tokens[key] = new_token()
+        stem = replay_stem(key.preset, key.seed, key.user, key.minotaur, _tag(key, token))
         return Job(key, tournament.match(key), key.seed, replays, stem if replays else None)
 
     def may_start(job: Job[MatchKey]) -> bool:
-        path = job.replays / f"{job.stem}.jsonl" if job.replays else None
-        taken, left = db.claim(job.name, owner, str(path) if path else None, fresh=fresh, replay_void=replay_void)
-        if not taken:
+        token = tokens[job.name]
+        path = job.replays / f"{job.stem}.jsonl" if job.replays else None  # the token's own: no other has it
+        claim = db.claim(job.name, token, str(path) if path else None, fresh=fresh, replay_void=replay_void)
+        if claim.found == KEPT:  # played by another worker since this run began
+            run.elsewhere += 1
+            return False
+        if claim.found == HELD:
             waiting_on.add(job.name)
             return False
-        if left and replays is not None:
-            _remove(Path(left), replays)  # a lapsed claim's partial replay
-        mine[job.name] = path
+        if claim.left and replays is not None:
+            _remove(Path(claim.left), replays)  # an abandoned attempt's replay, which its owner will never keep
+        mine[job.name] = (token, path)
         return True
 
     def ended(played: Played[MatchKey]) -> None:
         key = played.name
-        mine.pop(key, None)
+        token, _ = mine.pop(key)
         result = played.result
         if result is None:  # stopped unfinished: played again by the next run
-            db.release(key, owner)
+            db.release([token])
             if run.stopped is None:
                 run.stopped, run.stopped_wait_s = played.stopped, played.wait_s
             return
         row = tournament.row(played, result, run_began, run_id)
-        db.record(row, replace=fresh, owner=owner)
+        if not db.record(row, replace=fresh, token=token):  # taken over while it played: the other attempt's stands
+            if played.replay and replays is not None:
+                _remove(Path(played.replay), replays)
+            run.progress.ended -= 1  # it ends where it is held now, and is counted then
+            waiting_on.add(key)
+            return
         run.done.append(row)
         if on_result:
             on_result(row, result)
 
     def more() -> list[Job[MatchKey]] | None:
         """The matches others were playing: ended (counted), still theirs (wait), or theirs no more."""
-        finished = db.kept_since(waiting_on, run_began)
+        finished = {key for key, mark in db.marks(waiting_on).items() if mark != before.get(key)}
         run.elsewhere += len(finished)
         waiting_on.difference_update(finished)
-        held = db.claimed_elsewhere(waiting_on, owner)
+        held = db.held(waiting_on)
         free = sorted(waiting_on - held)
         waiting_on.difference_update(free)
         if free:
@@ -230,22 +254,26 @@ def run_tournament(tournament: Tournament, db: ResultsDB, *, concurrency: int = 
     try:
         run.stopped = play_matches((job(key) for key in todo), ended, concurrency=concurrency,
                                    progress=run.progress, may_start=may_start, more=more,
-                                   on_tick=lambda: db.renew(mine, owner), poll_s=poll_s) or run.stopped
+                                   on_tick=lambda: db.renew(token for token, _ in mine.values()),
+                                   poll_s=poll_s) or run.stopped
     finally:
-        # Matches not ended (Ctrl-C, an error): their partial replays go. Their claims stay: a match's
-        # thread may yet create its file before this process ends, and the claim names that file for
-        # the next claimer to remove (a claim of a process that is gone holds nothing).
-        for path in mine.values():
+        # Matches not ended (Ctrl-C, an error): their partial replays go, and their claims are abandoned: free
+        # for the next claimer at once, which removes the file a match's thread may yet create as this one ends.
+        for _, path in mine.values():
             if path is not None and replays is not None:
                 _remove(path, replays)
+        try:
+            db.release(token for token, _ in mine.values())
+        except ResultsUnusable:
+            pass  # the database is what failed: the claims are taken over after the lease
     return run
 
 
-def _tag(key: MatchKey) -> str:
-    """What tells a match's replay file from another of the same names and seed: its repeat, and
-    the contestants' setups (a short mark)."""
+def _tag(key: MatchKey, token: str) -> str:
+    """What tells a match's replay file from another of the same names and seed: its repeat, the
+    contestants' setups (a short mark), and the attempt's claim token (each attempt its own file)."""
     setups = "".join(s[:4] for s in (key.user_setup, key.minotaur_setup) if s)
-    return "-".join(part for part in (f"r{key.repeat}" if key.repeat else "", setups) if part)
+    return "-".join(part for part in (f"r{key.repeat}" if key.repeat else "", setups, token) if part)
 
 
 def _remove(path: Path, replays: Path) -> None:

@@ -42,7 +42,7 @@ if TYPE_CHECKING:
 THREADS, PROCESSES = "threads", "processes"  # where a match is played: model matches, rule-agent matches
 QUEUED_PER_WORKER = 2  # matches handed to each worker process at a time: one playing, one ready
 Name = TypeVar("Name", bound=Hashable)  # how the caller knows a match: a seed, a match's key
-TICK_S = 20.0  # how often a run waiting on its matches gives ``on_tick`` a turn (a tournament renews its claims)
+TICK_S = 20.0  # how often a run with matches under way gives ``on_tick`` a turn (a tournament renews its claims)
 POLL_S = 0.5  # how often a run with nothing to play asks ``more`` again (another worker's matches may have ended)
 
 
@@ -189,12 +189,13 @@ def play_matches(jobs: Iterable[Job[Name]], on_end: Callable[[Played[Name]], Non
                     continue
                 time.sleep(poll_s)
                 continue
-            try:
-                way, job, outcome = ended.get(timeout=max(0.0, last_tick + tick_s - time.monotonic()))
-            except queue.Empty:
+            if time.monotonic() >= last_tick + tick_s:  # due however often matches end (a long one's claim lapses)
                 last_tick = time.monotonic()
                 if on_tick is not None:
                     on_tick()
+            try:
+                way, job, outcome = ended.get(timeout=max(0.0, last_tick + tick_s - time.monotonic()))
+            except queue.Empty:
                 continue
             running[way] -= 1
             load.subtract(job.load())

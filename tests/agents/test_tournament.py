@@ -11,6 +11,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import time
 import zlib
 from dataclasses import replace
 from pathlib import Path
@@ -19,15 +20,15 @@ from types import SimpleNamespace
 import pytest
 
 from labyrinth.agents.compete.ratings import rate
-from labyrinth.agents.compete.tournament import Progress
+from labyrinth.agents.compete.tournament import Entrant, Progress, Tournament, run_tournament
 from labyrinth.agents.llm.providers.pacing import Waiting
 from labyrinth.agents.registry import UnknownContestant, make_agent, parse_contestant
 from labyrinth.saves import results_db
 from labyrinth.saves.experience import log_path
-from labyrinth.saves.results_db import MatchKey, ResultsDB, ResultsUnusable, results_path
+from labyrinth.saves.results_db import HELD, LEASE_S, TAKEN, MatchKey, ResultsDB, ResultsUnusable, results_path
 from labyrinth.tui.cli import main
 from labyrinth.tui.leaderboard_rows import rating_rows
-from tests.stubs import Model, Stub
+from tests.stubs import FakeClock, Model, Stub
 
 pytestmark = pytest.mark.slow
 
@@ -225,22 +226,63 @@ def _start(*args: str) -> subprocess.Popen:
                             stderr=subprocess.PIPE, text=True, env=os.environ.copy())
 
 
-def test_a_killed_tournament_resumes_without_losing_or_repeating_a_match(capsys):
+def test_a_killed_tournament_resumes_without_losing_or_repeating_a_match(capsys, monkeypatch):
+    """Killed as it plays, the worker leaves its claim and its partial replay: the next run plays the rest,
+    takes the claim over once it has seen its heartbeat still for the lease (made short here) and plays
+    that match too, leaving the dead attempt's file as it is (no run deletes another attempt's file)."""
     args = ["--users", "builtin,random", "--minotaurs", "builtin,wait", "--games", "6"]
     run = _start(*args)
     assert run.stderr.readline().startswith("labyrinth tournament: run ")  # its id and design, first
     for _ in range(3):  # three matches ended (and were written), the fourth is being played
         assert " vs " in run.stderr.readline()
+    while not _claimed():  # the next match claimed: killed as it plays
+        time.sleep(0.001)
     run.send_signal(signal.SIGKILL)
     run.wait()
     kept = ResultsDB().matches()
     assert 3 <= len(kept) < 24
+    left = {Path(replay) for replay in _claimed() if replay and Path(replay).is_file()}
+    monkeypatch.setattr(results_db, "LEASE_S", 0.5)
     code, out, _ = tournament(capsys, *args, "--json")
     data = json.loads(out)
     assert code == 0 and data["skipped"] == len(kept) and data["played"] == 24 - len(kept)
     rows = ResultsDB().matches()
     assert len(rows) == len({r.key for r in rows}) == 24
     assert [r for r in rows if r.key in {k.key for k in kept}] == kept  # what was kept stays as it was
+    replays = {Path(r.replay) for r in rows if r.replay}
+    assert set((results_path().parent / "replays" / "tournament").glob("*.jsonl")) == replays | left
+
+
+def _claimed() -> list[str | None]:
+    """The replay files named by the claims in the results database (none before it is made)."""
+    if not results_path().exists():
+        return []
+    with sqlite3.connect(results_path()) as db:
+        return [replay for (replay,) in db.execute("SELECT replay FROM claims")]
+
+
+def test_a_match_taken_over_while_it_played_keeps_the_new_owners_result_and_removes_only_its_own_replay(tmp_path,
+                                                                                                        monkeypatch):
+    """This worker stalled past the lease: another took its match over and finished first. Its own result
+    is not kept and its own replay goes; the other's row and file stay, and the match counts as played
+    elsewhere."""
+    match = Tournament((Entrant("builtin"),), (Entrant("wait"),), (1,), "tiny", "normal", 5, build="b")
+    db, clock = ResultsDB(tmp_path / "results.db"), FakeClock()
+    theirs = tmp_path / "replays" / "theirs.jsonl"
+
+    def taken_over_first(row, **given):
+        with ResultsDB(db.path, clock=clock.monotonic) as taker:
+            assert taker.claim(row.key, "taker", str(theirs)).found == HELD  # seen now...
+            clock.sleep(LEASE_S)
+            assert taker.claim(row.key, "taker", str(theirs)).found == TAKEN  # ... and still, for the lease
+            theirs.write_text("their replay")
+            assert taker.record(replace(row, replay=str(theirs)), token="taker")
+        return ResultsDB.record(db, row, **given)
+
+    monkeypatch.setattr(db, "record", taken_over_first)
+    run = run_tournament(match, db, replays=tmp_path / "replays")
+    assert (run.done, run.progress.ended, run.elsewhere, run.complete) == ([], 0, 1, True)  # counted once, there
+    assert [r.replay for r in db.matches()] == [str(theirs)] and list(theirs.parent.iterdir()) == [theirs]
 
 
 def test_two_tournaments_at_once_lose_nothing(capsys):

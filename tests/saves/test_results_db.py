@@ -12,14 +12,20 @@ from dataclasses import replace
 import pytest
 
 from labyrinth.saves.results_db import (
+    HELD,
+    KEPT,
+    LEASE_S,
+    TAKEN,
+    Claim,
     MatchKey,
     MatchRow,
     ResultsDB,
     ResultsUnusable,
     SideRecord,
-    new_owner,
+    new_token,
 )
 from labyrinth.saves.results_terms import FALLBACK_SHARE_ALLOWED
+from tests.stubs import FakeClock
 
 MODEL = json.dumps({"provider": "openai", "model": "m"})
 
@@ -27,14 +33,6 @@ MODEL = json.dumps({"provider": "openai", "model": "m"})
 def row(seed: int = 1, **sides: SideRecord) -> MatchRow:
     return MatchRow("openai/m", "wait", seed, "tiny", "normal", 20, "TIMEOUT", 20, 10.0, user_setup="abc",
                     **sides).judged()
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @pytest.mark.parametrize(("fallbacks", "valid"), [(0, True), (2, True), (3, False), (20, False)])
@@ -56,9 +54,9 @@ def test_a_void_match_stays_void_until_asked_for_and_a_valid_one_stays(tmp_path)
         void = row(user_side=SideRecord(MODEL, decisions=20, replaced=True))
         db.record(void)
         assert db.played([void.key]) == {void.key} and db.matches(void=True)[0].void == void.void
-        assert db.claim(void.key, "me") == (False, None)  # not played again...
+        assert db.claim(void.key, new_token()) == Claim(KEPT)  # not played again...
         assert db.played([void.key], replay_void=True) == set()  # ... unless asked (--replay-void)
-        assert db.claim(void.key, "me", replay_void=True) == (True, None)
+        assert db.claim(void.key, new_token(), replay_void=True) == Claim(TAKEN)
         good = replace(row(user_side=SideRecord(MODEL, decisions=20)), outcome="DEATH")
         db.record(good)
         assert db.played([good.key]) == {good.key} and [r.outcome for r in db.matches()] == ["DEATH"]
@@ -66,32 +64,98 @@ def test_a_void_match_stays_void_until_asked_for_and_a_valid_one_stays(tmp_path)
         assert [r.outcome for r in db.matches()] == ["DEATH"]
 
 
-def test_a_claim_keeps_a_match_for_one_worker_until_it_ends_lapses_or_its_worker_dies(tmp_path):
-    clock = Clock()
-    key = MatchKey("openai/m", "wait", 1, "tiny", "normal", 20, user_setup="abc")
-    first, second = new_owner(), "elsewhere-host:1:abcd"  # a worker on another machine: taken at its lease
-    with ResultsDB(tmp_path / "r.db", clock=clock) as one, ResultsDB(tmp_path / "r.db", clock=clock) as two:
-        assert one.claim(key, second, replay="/replays/partial.jsonl") == (True, None)
-        assert two.claim(key, first) == (False, None) and two.claimed_elsewhere([key], first) == {key}
-        clock.now += 100
-        one.renew([key], second)
-        clock.now += 100  # renewed: still held
-        assert two.claim(key, first) == (False, None)
-        clock.now += 200  # the lease lapsed: the next claimer takes it, and is told of the partial replay
-        assert two.claim(key, first) == (True, "/replays/partial.jsonl")
-        two.record(replace(row(), user_setup="abc"), owner=first)
-        assert two.claimed_elsewhere([key], second) == set()
-        assert one.claim(key, second) == (False, None)  # it has a valid result now
-        assert one.claim(key, second, fresh=True)[0]  # unless played afresh
+KEY = MatchKey("openai/m", "wait", 1, "tiny", "normal", 20, user_setup="abc")
 
 
-def test_a_dead_worker_of_this_machine_holds_nothing(tmp_path):
-    gone = subprocess.run([sys.executable, "-c", "from labyrinth.saves.results_db import new_owner; print(new_owner())"],
-                          capture_output=True, text=True, check=True).stdout.strip()
-    key = MatchKey("random", "wait", 1, "tiny", "normal", 20)
+def workers(path, *clocks: FakeClock) -> list[ResultsDB]:
+    """One ResultsDB per worker on ``path``, each seeing time by its own clock."""
+    return [ResultsDB(path, clock=clock.monotonic) for clock in clocks]
+
+
+def test_a_claim_is_taken_over_only_once_its_heartbeat_was_seen_still_for_the_lease(tmp_path):
+    """The observer counts on its own clock from when it first saw the claim's heartbeat: the owner's
+    clock (300 s ahead here) is never read, and a renewal starts the count again."""
+    mine, theirs = FakeClock(1300.0), FakeClock()
+    owner, other = workers(tmp_path / "r.db", mine, theirs)
+    first, second = new_token(), new_token()
+    assert owner.claim(KEY, first, replay="/replays/first.jsonl") == Claim(TAKEN)
+    assert other.claim(KEY, second) == Claim(HELD) and other.held([KEY]) == {KEY}  # first seen now
+    theirs.sleep(LEASE_S - 1)
+    owner.renew([first])  # a heartbeat: seen next, the count starts again
+    assert other.claim(KEY, second) == Claim(HELD)
+    theirs.sleep(LEASE_S - 1)
+    assert other.claim(KEY, second) == Claim(HELD)
+    theirs.sleep(1)
+    assert other.held([KEY]) == set()  # seen still for the lease
+    assert other.claim(KEY, second) == Claim(TAKEN)  # taken over, and its replay is not given to remove
+    assert owner.claim(KEY, first) == Claim(HELD)  # the first worker sees a new claim: it waits in turn
+
+
+def test_no_claim_is_taken_while_its_heartbeat_moves(tmp_path):
+    """However long a match lasts, a worker renewing within the lease keeps it: each observer's sightings
+    are at most the lease apart, so none sees the same heartbeat for the lease."""
+    theirs = FakeClock()
+    owner, other = workers(tmp_path / "r.db", FakeClock(), theirs)
+    token = new_token()
+    owner.claim(KEY, token)
+    for _ in range(50):  # 50 renewals, each just within the lease: 100 minutes of play
+        theirs.sleep(LEASE_S - 0.001)
+        assert other.claim(KEY, new_token()) == Claim(HELD) and other.held([KEY]) == {KEY}
+        owner.renew([token])
+    assert owner.record(row(), token=token)
+
+
+@pytest.mark.parametrize("slow_first", [True, False])
+def test_a_slow_owner_finishing_after_a_takeover_keeps_nothing_and_the_holders_result_stands(tmp_path, slow_first):
+    """A worker stalled past the lease (suspended, stopped) finishes after its match was taken over: its
+    token is no longer the claim's, so it keeps nothing whether it ends before or after the new owner, and
+    the row names the new owner's replay."""
+    theirs = FakeClock()
+    slow, taker = workers(tmp_path / "r.db", FakeClock(), theirs)
+    stalled, fresh = new_token(), new_token()
+    slow.claim(KEY, stalled, replay=f"/replays/{stalled}.jsonl")
+    taker.claim(KEY, fresh)
+    theirs.sleep(LEASE_S)
+    assert taker.claim(KEY, fresh, replay=f"/replays/{fresh}.jsonl") == Claim(TAKEN)
+    late, kept = replace(row(), replay=f"/replays/{stalled}.jsonl"), replace(row(), replay=f"/replays/{fresh}.jsonl")
+    finishes = [(slow, late, stalled), (taker, kept, fresh)]
+    assert [db.record(r, token=token) for db, r, token in (finishes if slow_first else finishes[::-1])] == \
+        ([False, True] if slow_first else [True, False])
+    assert [r.replay for r in taker.matches()] == [f"/replays/{fresh}.jsonl"]
+    slow.renew([stalled])  # a lost claim's heartbeat moves nothing
+    assert slow.claim(KEY, new_token()) == Claim(KEPT)
+
+
+def test_an_abandoned_claim_is_free_at_once_and_its_replay_is_the_next_claimers_to_remove(tmp_path):
+    stopped, other = workers(tmp_path / "r.db", FakeClock(), FakeClock())
+    token = new_token()
+    stopped.claim(KEY, token, replay="/replays/partial.jsonl")
+    stopped.release([token])  # Ctrl-C: a match's thread may yet create the file it named
+    assert other.held([KEY]) == set()
+    assert other.claim(KEY, new_token()) == Claim(TAKEN, "/replays/partial.jsonl")
+    assert not stopped.record(row(), token=token)  # the abandoned attempt keeps nothing
+    assert other.claim(KEY, new_token()) == Claim(HELD)
+
+
+def test_a_result_ends_the_claim_and_fresh_plays_it_again(tmp_path):
     with ResultsDB(tmp_path / "r.db") as db:
-        assert db.claim(key, gone)[0]
-        assert db.claim(key, new_owner())[0]  # its process is gone: no need to wait out the lease
+        token = new_token()
+        assert db.claim(KEY, token) == Claim(TAKEN)
+        assert db.record(row(), token=token)
+        assert db._db.execute("SELECT count(*) FROM claims").fetchone() == (0,)
+        assert db.claim(KEY, new_token()) == Claim(KEPT)  # it has a valid result now
+        assert db.claim(KEY, new_token(), fresh=True) == Claim(TAKEN)  # unless played afresh
+
+
+def test_a_rows_mark_changes_with_every_result_written_to_it(tmp_path):
+    with ResultsDB(tmp_path / "r.db") as db:
+        assert db.marks([KEY]) == {}
+        db.record(replace(row(), replay="/replays/a.jsonl"))
+        before = db.marks([KEY])
+        db.record(replace(row(), replay="/replays/b.jsonl"))  # a valid result stays...
+        assert db.marks([KEY]) == before
+        db.record(replace(row(), replay="/replays/b.jsonl"), replace=True)  # ... unless replaced (--fresh)
+        assert db.marks([KEY]) != before
 
 
 def test_a_database_on_a_read_only_mount_can_still_be_read(tmp_path):
@@ -162,3 +226,31 @@ def test_a_sides_late_turns_kept_as_its_timeouts_before_the_rename_are_carried_o
     with ResultsDB(path) as db:  # once at this schema, each is kept under its own name
         side = db.matches()[2].user_side
         assert (side.late_turns, side.timeouts) == (3, 2)
+
+
+OLD_CLAIMS = "CREATE TABLE claims (match TEXT PRIMARY KEY, owner TEXT NOT NULL, until REAL NOT NULL, replay TEXT)"
+
+
+@pytest.mark.parametrize("schema", [3, 4])
+def test_a_claims_table_of_the_older_shape_is_made_anew_and_the_matches_kept(tmp_path, schema):
+    """Claims were an owner's host and process and a time they lapsed: such a table (the schema-3 fixture's,
+    or one of this schema written before the change) is made anew on opening; claims only hold matches
+    being played, and a worker of the older build plays other keys (the build is part of them)."""
+    import sqlite3
+
+    path = tmp_path / "results.db"
+    if schema == 3:
+        shutil.copyfile(FIXTURES / "results-schema3.db", path)
+    else:
+        with ResultsDB(path) as db:
+            db.record(row())
+            db._db.execute("DROP TABLE claims")
+            db._db.execute(OLD_CLAIMS)
+    with sqlite3.connect(path) as old:
+        old.execute("INSERT INTO claims VALUES (?, 'host:7:abcd', 1e12, '/replays/x.jsonl')", (KEY.id,))
+    old.close()
+    with ResultsDB(path) as db:
+        columns = {c for (c,) in db._db.execute("SELECT name FROM pragma_table_info('claims')")}
+        assert columns == {"match", "token", "beat", "replay", "abandoned"}
+        assert len(db.matches()) == {3: 3, 4: 1}[schema]
+        assert db.claim(replace(KEY, seed=9), new_token()) == Claim(TAKEN)
