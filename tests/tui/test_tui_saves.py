@@ -2,6 +2,8 @@
 closed terminal) saves it into its one save, which the title offers to continue; a finished game
 is not offered; a save can be deleted, once confirmed."""
 
+import signal
+
 import pytest
 from textual.widgets import OptionList
 
@@ -85,7 +87,7 @@ async def test_a_closed_terminal_saves_the_game():
     app = LabyrinthApp(GAME)
     async with app.run_test(size=SIZE) as pilot:
         await play_a_little(pilot)
-        app.hang_up()  # what SIGHUP calls
+        app.stop_by_signal(signal.SIGHUP)  # what SIGHUP calls
         await pilot.pause()
     assert len(saves()) == 1 and list_games()[0][0].summary.startswith("small, seed 7")
 
