@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import signal
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -29,7 +30,7 @@ from .screens.opening import OpeningScreen
 from .screens.provider_missing import ProviderMissingScreen
 from .screens.title import HUMAN, NewGame, TitleScreen
 from .session import PlaySession, SpectateSession
-from .stop_signals import STOP_SIGNALS
+from .stop_signals import STOP_SIGNALS, on_sigterm
 from .terminal_text import printable
 
 
@@ -290,7 +291,10 @@ def run(first: NewGame | None = None, out: TextIO = sys.stdout) -> int:
     """The game on this terminal until it is quit (status 0) or a signal stops it (128 + the signal: 129
     SIGHUP, 130 SIGINT, 143 SIGTERM; stop_by_signal); then, the screen gone, where each game was saved."""
     app = LabyrinthApp(first, catch_signals=True)
-    app.run()
+    # Until the app's loop hears it (on_load), SIGTERM ends the process as it would: nothing is on the
+    # terminal or in play yet, and a Stopped raised into the loop would leave it half shut (stop_signals.py).
+    with on_sigterm(signal.SIG_DFL):
+        app.run()
     try:
         told_where(app.saved_on_leaving, out)
         for why in app.unsaved_on_leaving:

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import signal
 import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
 from types import FrameType
+from typing import Any
 
 # The signals that end the game's screen, each game saved first: the terminal closed (SIGHUP), another
 # process asks it to end (SIGTERM; SIGINT: under the screen's raw terminal, Ctrl-C is a key, not a signal).
@@ -39,14 +40,19 @@ def named(stop: KeyboardInterrupt) -> str:
     return signal.Signals(stop.signum).name if isinstance(stop, Stopped) else "Ctrl-C"
 
 
+def sigterm_as_ctrl_c() -> AbstractContextManager[None]:
+    """While the block runs, SIGTERM raises Stopped in the main thread as Ctrl-C raises KeyboardInterrupt."""
+    return on_sigterm(_raise)
+
+
 @contextmanager
-def sigterm_as_ctrl_c() -> Iterator[None]:
-    """While the block runs, SIGTERM raises Stopped in the main thread as Ctrl-C raises KeyboardInterrupt
-    (the handler before is put back after). Only the main thread can hear a signal: elsewhere, nothing."""
+def on_sigterm(handler: Callable[[int, FrameType | None], Any] | int) -> Iterator[None]:
+    """While the block runs, SIGTERM goes to ``handler`` (or SIG_DFL), and the handler before is put back
+    after. Only the main thread can hear a signal: elsewhere, nothing changes."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    before = signal.signal(signal.SIGTERM, _raise)
+    before = signal.signal(signal.SIGTERM, handler)
     try:
         yield
     finally:
