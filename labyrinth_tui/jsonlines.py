@@ -99,7 +99,7 @@ def _shown(value: Any) -> str:
     """A JSON value that is not an object, named in JSON's words with an excerpt: 'a string ("LOOK")'."""
     if value is None or isinstance(value, bool):
         return excerpt(value)  # null, true, false: the value is its own name
-    kind = {str: "a string", list: "an array"}.get(type(value), "a number")
+    kind = "a string" if isinstance(value, str) else "an array" if isinstance(value, list) else "a number"
     return f"{kind} ({excerpt(value)})"
 
 

@@ -35,7 +35,7 @@ def exit_status(stop: KeyboardInterrupt) -> int:
     return 128 + (stop.signum if isinstance(stop, Stopped) else signal.SIGINT)
 
 
-def named(stop: KeyboardInterrupt) -> str:
+def cause(stop: KeyboardInterrupt) -> str:
     """What stopped a run, as a message says it: "Ctrl-C", or the signal's name ("SIGTERM")."""
     return signal.Signals(stop.signum).name if isinstance(stop, Stopped) else "Ctrl-C"
 

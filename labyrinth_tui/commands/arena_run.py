@@ -26,7 +26,7 @@ from labyrinth.agents.registry import check_configured, parse_contestant, provid
 from labyrinth.saves.config import ConfigError
 from labyrinth.saves.paths import advice
 
-from ..stop_signals import exit_status, named
+from ..stop_signals import cause, exit_status
 from ..terminal_text import printable
 from .learn_option import learners
 from .options import check_last_seed, providers
@@ -80,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
         if recorder_factory is not None:
             recorder_factory.drop_unfinished()  # and the replays of those under way removed
         summary = ArenaSummary(settings.prepared(), tuple(sorted(ended, key=lambda r: r.seed)), 0.0, len(seeds),
-                               f"stopped by {named(stop)}")
+                               f"stopped by {cause(stop)}")
         _report(summary)
         return exit_status(stop)
     finally:  # on Ctrl-C too: the matches that ended are kept

@@ -37,7 +37,7 @@ from labyrinth.saves.results_db import NOBODY, MatchRow, ResultsDB, ResultsUnusa
 
 from ..ascii_text import fitted
 from ..leaderboard_tables import head_to_head_table, paired_table, ratings_table
-from ..stop_signals import exit_status, named
+from ..stop_signals import cause, exit_status
 from ..terminal_text import printable
 from .learn_option import LEARNERS, learners
 from .options import check_last_seed, providers
@@ -223,7 +223,7 @@ def _report(run: Run, interrupted: KeyboardInterrupt | None, unplayed: int, void
     """The end of the run on stderr: why it stopped, the void matches, each model contestant's health, and
     what the standings leave out of the tournament (``unplayed`` and ``void`` matches)."""
     if interrupted:
-        _say(f"stopped by {named(interrupted)} after {len(run.done)} matches: run the same command again to play "
+        _say(f"stopped by {cause(interrupted)} after {len(run.done)} matches: run the same command again to play "
              "the rest")
     if run.stopped:
         _say(f"stopped: {run.stopped}; {_resume_hint(run)}")

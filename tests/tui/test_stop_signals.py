@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from labyrinth.tui.stop_signals import Stopped, exit_status, named, sigterm_as_ctrl_c
+from labyrinth.tui.stop_signals import Stopped, cause, exit_status, sigterm_as_ctrl_c
 from tests.stubs import Model, Stub
 
 from .test_cli import LABYRINTH
@@ -27,8 +27,8 @@ def test_sigterm_is_heard_as_ctrl_c_while_a_command_runs_and_left_as_it_was_afte
         os.kill(os.getpid(), signal.SIGTERM)
         time.sleep(5)  # cut short: the handler raises as soon as the signal arrives (the bound fails a broken one)
     assert isinstance(stop.value, KeyboardInterrupt) and signal.getsignal(signal.SIGTERM) == before
-    assert (exit_status(stop.value), named(stop.value)) == (143, "SIGTERM")
-    assert (exit_status(KeyboardInterrupt()), named(KeyboardInterrupt())) == (130, "Ctrl-C")
+    assert (exit_status(stop.value), cause(stop.value)) == (143, "SIGTERM")
+    assert (exit_status(KeyboardInterrupt()), cause(KeyboardInterrupt())) == (130, "Ctrl-C")
 
 
 def _whole(replay: Path) -> bool:
