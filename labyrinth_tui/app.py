@@ -30,6 +30,7 @@ from .screens.opening import OpeningScreen
 from .screens.provider_missing import ProviderMissingScreen
 from .screens.title import HUMAN, NewGame, TitleScreen
 from .session import PlaySession, SpectateSession
+from .stop_signals import STOP_SIGNALS, on_sigterm
 from .terminal_text import printable
 
 
@@ -65,23 +66,34 @@ class LabyrinthApp(App):
     ]
 
     def __init__(self, first: NewGame | None = None, *, clock: Callable[[], float] = time.monotonic,
-                 autoplay: bool = True) -> None:
+                 autoplay: bool = True, catch_signals: bool = False) -> None:
         """``clock`` times the screens' waits and ``autoplay`` starts a spectated match playing: tests pass a
-        clock they move by hand and autoplay off, so that nothing they see hangs on the wall clock."""
+        clock they move by hand and autoplay off, so that nothing they see hangs on the wall clock.
+        ``catch_signals``: the app runs on the process's terminal (``run``), and a stop signal ends it
+        through ``stop_by_signal``; a test's app, in the test runner's process, leaves them alone."""
         super().__init__()
         self.first = first
         self.clock = clock
         self.autoplay = autoplay
+        self.catch_signals = catch_signals
+        self.stopped_by: int | None = None  # the signal that ended the app (stop_by_signal)
         self.providers = first.providers if first else {}  # the command line's LLM options, for every game
         self.learning = first.learning if first else True  # the command line's --learn, for every game
         self.opening = False  # a game is being made in the background (its agents ask for plans)
         self.unsaved_told = False  # a quit could not save a game and said so: the next quits anyway
         self.saved_on_leaving: list[Path] = []  # the saves quitting wrote: the shell is told where they are
+        self.unsaved_on_leaving: list[str] = []  # why a stop signal could not save a game: the shell is told
         self.collector = IdleCollector(clock)  # full garbage passes while the player pauses (idle_gc.py)
 
+    def on_load(self) -> None:
+        """Before the terminal is taken: from here until the event loop closes (which puts the handlers
+        back as they were), a stop signal is heard between two steps of the loop, never inside a turn."""
+        if self.catch_signals:
+            loop = asyncio.get_running_loop()
+            for signum in STOP_SIGNALS:
+                loop.add_signal_handler(signum, self.stop_by_signal, signum)
+
     def on_mount(self) -> None:
-        if hasattr(signal, "SIGHUP") and not self.is_headless:  # a closed terminal: keep the game, then go
-            asyncio.get_running_loop().add_signal_handler(signal.SIGHUP, self.hang_up)
         if self.first is None:
             self.push_screen(TitleScreen())
         else:
@@ -221,10 +233,19 @@ class LabyrinthApp(App):
             self.exit()
         self.unsaved_told = True
 
-    def hang_up(self) -> None:
-        """The terminal closed (SIGHUP): save what can be saved, with no one left to tell, and exit."""
+    def stop_by_signal(self, signum: int) -> None:
+        """A stop signal (STOP_SIGNALS: the terminal closed, or another process asks the game to end):
+        every game in play saved as quitting saves it, with no one to ask (``run`` tells the shell where,
+        once the screen is gone), and the app exits through Textual's own shutdown, which gives the
+        terminal back as it was. Its status is 128 + the signal's number, as a shell reports a process a
+        signal ended. A game whose Minotaur is thinking is saved as of its last whole turn (the turn's
+        inputs and the state change only on this thread), and the answer that comes back after plays
+        nothing (PlaySession.left). A second signal while the app closes changes nothing."""
+        if self.stopped_by is not None:
+            return
+        self.stopped_by = signum
         self._leave_games(quiet=True)
-        self.exit()
+        self.exit(return_code=128 + signum)
 
     def action_to_title(self) -> None:
         """Back to the title from a game, which is autosaved: the title offers to continue it."""
@@ -243,14 +264,17 @@ class LabyrinthApp(App):
         return all(saved)
 
     def _leave(self, session: PlaySession, quiet: bool = False, keep: list[Path] | None = None) -> bool:
-        """Leave a game; whether it could be saved (its save's path goes into ``keep``, when one was written)."""
+        """Leave a game; whether it could be saved (its save's path goes into ``keep``, when one was written).
+        ``quiet``: nobody is asked (a stop signal): why it could not be saved is kept for the shell."""
         try:
             path = session.leave()
             if path is not None and keep is not None:
                 keep.append(path)
         except (OSError, SaveError) as exc:
-            if not quiet:
-                why = advice(exc) if isinstance(exc, OSError) else exc
+            why = advice(exc) if isinstance(exc, OSError) else exc
+            if quiet:
+                self.unsaved_on_leaving.append(printable(str(why)))
+            else:
                 self.notify(printable(f"{why}. Quit again to leave without saving."), title="Could not save the game",
                             severity="error", timeout=8, markup=False)
             return False
@@ -264,10 +288,20 @@ class LabyrinthApp(App):
 
 
 def run(first: NewGame | None = None, out: TextIO = sys.stdout) -> int:
-    app = LabyrinthApp(first)
-    app.run()
-    told_where(app.saved_on_leaving, out)
-    return 0
+    """The game on this terminal until it is quit (status 0) or a signal stops it (128 + the signal: 129
+    SIGHUP, 130 SIGINT, 143 SIGTERM; stop_by_signal); then, the screen gone, where each game was saved."""
+    app = LabyrinthApp(first, catch_signals=True)
+    # Until the app's loop hears it (on_load), SIGTERM ends the process as it would: nothing is on the
+    # terminal or in play yet, and a Stopped raised into the loop would leave it half shut (stop_signals.py).
+    with on_sigterm(signal.SIG_DFL):
+        app.run()
+    try:
+        told_where(app.saved_on_leaving, out)
+        for why in app.unsaved_on_leaving:
+            print(f"labyrinth: the game could not be saved: {why}", file=sys.stderr)
+    except OSError:
+        pass  # the terminal is gone (SIGHUP): nobody is left to tell
+    return app.return_code or 0
 
 
 def told_where(saves: Sequence[Path], out: TextIO) -> None:

@@ -54,6 +54,7 @@ class Session(Protocol):
     """What a turn is carried on with: a session's match, and its step that takes the answers."""
 
     match: Match
+    left: bool  # the game was left (saved, its replay closed): it plays no more turns
 
     def answer(self, turn: Turn, answers: Mapping[str, Answer]) -> Turn: ...
 
@@ -73,8 +74,9 @@ def carry_turn(screen: Screen, session: Session, turn: Turn, *, played: Callable
                waiting: Callable[[], None], failed: Callable[[BaseException], None]) -> None:
     """Take ``turn`` on until it is done, then post ``played(turn, its result)`` to ``screen`` (made at once:
     it tells the turn as it was). A blocking agent's ask is the only part that goes to a thread
-    (``waiting()`` is called first); the answers and the engine's step stay on the UI thread. An
-    ask that raised (a bug: an agent's own failure is a fallback) goes to ``failed`` instead."""
+    (``waiting()`` is called first); the answers and the engine's step stay on the UI thread, and an
+    answer that comes back once the game was left is dropped. An ask that raised (a bug: an agent's
+    own failure is a fallback) goes to ``failed`` instead."""
     match = session.match
     while turn.result is None and not match.blocking:
         turn = session.answer(turn, match.ask(turn))
@@ -84,6 +86,8 @@ def carry_turn(screen: Screen, session: Session, turn: Turn, *, played: Callable
     waiting()
 
     def answered(answers: Mapping[str, Answer]) -> None:
+        if session.left:  # quit or stopped while the agent thought: the game was saved as of the turn before
+            return
         carry_turn(screen, session, session.answer(turn, answers), played=played, waiting=waiting, failed=failed)
 
     run_in_background(screen.app, lambda: match.ask(turn), answered, failed)

@@ -12,6 +12,7 @@ from labyrinth.saves.atomic import sweep_data_dir
 from labyrinth.saves.config import ConfigError
 
 from .commands import SUBCOMMANDS, subcommand
+from .stop_signals import exit_status, sigterm_as_ctrl_c
 from .terminal_text import printable
 
 
@@ -41,19 +42,20 @@ def main(argv: list[str] | None = None) -> int:
     args = parser_for(argv).parse_args(argv)
     args.argv = list(argv)  # as typed: a tournament's manifest keeps it
     sweep_data_dir()  # what writers killed mid-write left behind
-    if args.command is None:
-        from .app import run
-
-        return run()
     try:
-        return args.func(args)
+        with sigterm_as_ctrl_c():  # a run stopped by SIGTERM keeps what it keeps on Ctrl-C (stop_signals.py)
+            if args.command is None:
+                from .app import run
+
+                return run()
+            return args.func(args)
     except (ConfigError, ProviderNotConfigured) as exc:
         print(f"labyrinth: {printable(str(exc))}", file=sys.stderr)  # a config key can hold escapes
         return 2
     except BrokenPipeError:
         return 0
-    except KeyboardInterrupt:
-        return 130
+    except KeyboardInterrupt as stop:  # Ctrl-C, or SIGTERM (Stopped)
+        return exit_status(stop)
 
 
 if __name__ == "__main__":

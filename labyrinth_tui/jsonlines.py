@@ -36,6 +36,7 @@ EMPTY = "The line is empty: send one JSON object per line."
 TOO_LONG = (f"The line is longer than {MAX_LINE_BYTES:,} bytes: the rest of it is read and ignored. "
             "Send one JSON object per line.")
 EXTERNAL = "external"  # the --minotaur choice with which the pipe plays both roles
+EXTERNAL_LINE = 'Send {"user": {...UserInput}, "minotaur": {...MinotaurDecision}}.'  # said to a bad external line
 WAITS = "wait"  # the --minotaur choice that always WAITs: the Minotaur's fallback, fed every turn
 
 
@@ -80,7 +81,7 @@ def _split_external(line: bytes) -> dict[str, Any] | str:
     try:
         data = from_json(text)  # the engine's own JSON reader: the same short reasons as in the other modes
     except ValueError as exc:
-        return f"Not valid JSON ({exc}). Send {{\"user\": {{...UserInput}}, \"minotaur\": {{...MinotaurDecision}}}}."
+        return f"Not valid JSON ({exc}). {EXTERNAL_LINE}"
     if not isinstance(data, dict) or set(data) != {"user", "minotaur"}:
         return ('Each line must be an object with exactly two fields, "user" (a UserInput) '
                 'and "minotaur" (a MinotaurDecision).')
@@ -88,7 +89,18 @@ def _split_external(line: bytes) -> dict[str, Any] | str:
     # byte-order mark holds no colon).
     if line.count(b":") != keys_in(data) and (twice := duplicate_key(text)) is not None:
         return f"The field {excerpt(twice)} is given twice; send each field once (which was meant cannot be known)."
+    for role, model in (("user", "UserInput"), ("minotaur", "MinotaurDecision")):
+        if not isinstance(data[role], dict):  # a string too: the half is the object itself, not JSON text of it
+            return f'"{role}" must be a JSON object (a {model}), not {_shown(data[role])}. {EXTERNAL_LINE}'
     return data
+
+
+def _shown(value: Any) -> str:
+    """A JSON value that is not an object, named in JSON's words with an excerpt: 'a string ("LOOK")'."""
+    if value is None or isinstance(value, bool):
+        return excerpt(value)  # null, true, false: the value is its own name
+    kind = "a string" if isinstance(value, str) else "an array" if isinstance(value, list) else "a number"
+    return f"{kind} ({excerpt(value)})"
 
 
 class Chunks(Protocol):

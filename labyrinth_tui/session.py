@@ -111,6 +111,7 @@ class PlaySession:
         self.save_path: Path | None = None  # this game's save, once it has one
         self.resumed_turns = 0  # the turns a resumed game had played before (its replay's start)
         self.earlier_replay: str | None = None  # a resumed game's replay up to its save, until this one supersedes it
+        self.left = False  # saved and closed (leave): an answer that comes back after plays nothing (carry_turn)
         self.mapped = user_map(self.match.seats["user"])
         self.response: GameStateResponse = self.match.last.response  # the latest answer, a refusal too
         self.known = Knowledge(PRESETS[self.preset], self.response, self.observation)  # bearings, sightings, danger
@@ -185,6 +186,7 @@ class PlaySession:
         closed where the game stopped (removed when no turn was played here). OSError, SaveError: the
         game could not be saved, nothing was closed, it can go on."""
         path = self.autosave()
+        self.left = True
         replay = self.replay_path
         self.match.close()
         if replay is not None and len(self.match.played) == self.resumed_turns:  # nothing new: no replay to keep
@@ -273,6 +275,8 @@ def ended(match: Match, turn: Turn) -> bool:
 class SpectateSession:
     """A match between two agents, played a turn at a time for a person to watch (the screen
     drives each turn with ``begin`` and ``answer``), and recorded as a replay."""
+
+    left = False  # a watched match is never left with a save to keep (background.Session)
 
     def __init__(self, seed: int, preset: str = "standard", difficulty: str = "normal", user: str = "builtin",
                  minotaur: str = "builtin", max_turns: int = 400,

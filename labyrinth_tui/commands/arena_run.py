@@ -7,8 +7,6 @@ import argparse
 import json
 import sys
 from collections.abc import Callable
-from functools import partial
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from labyrinth.agents.compete.arena import (
@@ -28,15 +26,14 @@ from labyrinth.agents.registry import check_configured, parse_contestant, provid
 from labyrinth.saves.config import ConfigError
 from labyrinth.saves.paths import advice
 
+from ..stop_signals import cause, exit_status
 from ..terminal_text import printable
 from .learn_option import learners
 from .options import check_last_seed, providers
 
-if TYPE_CHECKING:  # Rich and the replay writer load only when an arena runs, not for every command
+if TYPE_CHECKING:  # Rich loads only when an arena runs, not for every command
     from rich.console import Console
     from rich.table import Table
-
-    from labyrinth.saves.replays import ReplayWriter
 
 
 def run(args: argparse.Namespace) -> int:
@@ -51,12 +48,14 @@ def run(args: argparse.Namespace) -> int:
     seeds = range(args.seed, args.seed + args.games)
     recorder_factory = None
     if args.replays:
+        from .arena_replays import ArenaReplays
+
         try:
             args.replays.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             _say(f"cannot keep replays in {args.replays}: {advice(exc)}")
             return 2
-        recorder_factory = partial(_replay_writer, args.replays)
+        recorder_factory = ArenaReplays(args.replays)
     keeper, lessons = (None, ()) if not learners(args) else open_memory(_say, seeds)  # its thread starts here
     settings = ArenaSettings(args.user, args.minotaur, args.preset, args.difficulty, args.max_turns, models,
                              memory=keeper is not None, lessons=lessons, learners=learners(args))
@@ -77,11 +76,13 @@ def run(args: argparse.Namespace) -> int:
             else:
                 summary = run_arena(settings, seeds, jobs=args.jobs, recorder_factory=recorder_factory,
                                     on_result=finished, progress=progress)
-    except KeyboardInterrupt:  # the matches that ended are kept, and the health of the calls said
+    except KeyboardInterrupt as stop:  # Ctrl-C or SIGTERM: the matches that ended are kept, the calls' health said
+        if recorder_factory is not None:
+            recorder_factory.drop_unfinished()  # and the replays of those under way removed
         summary = ArenaSummary(settings.prepared(), tuple(sorted(ended, key=lambda r: r.seed)), 0.0, len(seeds),
-                               "stopped by Ctrl-C")
+                               f"stopped by {cause(stop)}")
         _report(summary)
-        return 130
+        return exit_status(stop)
     finally:  # on Ctrl-C too: the matches that ended are kept
         if keeper and (unkept := keeper.close()):
             _say(unkept)
@@ -131,15 +132,6 @@ def _say(line: str) -> None:
 def _said_wait(wait: LongWait) -> None:
     """A model's long wait (a quota's, the pace's) as it starts, in a line on stderr."""
     _say(wait.line())
-
-
-def _replay_writer(directory: Path, seed: int) -> ReplayWriter:
-    """A replay file in ``directory`` for one match; a module-level function, so
-    worker processes can unpickle it and write their own matches."""
-    from labyrinth.saves.replays import ReplayWriter
-
-    del seed  # the writer names the file from the match it is given
-    return ReplayWriter(directory)
 
 
 def _with_progress(console: Console, settings: ArenaSettings, seeds: range, jobs: int,

@@ -37,6 +37,7 @@ from labyrinth.saves.results_db import NOBODY, MatchRow, ResultsDB, ResultsUnusa
 
 from ..ascii_text import fitted
 from ..leaderboard_tables import head_to_head_table, paired_table, ratings_table
+from ..stop_signals import cause, exit_status
 from ..terminal_text import printable
 from .learn_option import LEARNERS, learners
 from .options import check_last_seed, providers
@@ -90,15 +91,15 @@ def _run(args: argparse.Namespace, tournament: Tournament, db: ResultsDB, rerun_
                  f"{tournament.build}")
     began = time.perf_counter()
     run = Run()
-    interrupted = False
+    interrupted: KeyboardInterrupt | None = None  # Ctrl-C, or SIGTERM (stop_signals.Stopped)
     try:
         try:
             db.begin_run(run_id, run_began, recorded)
             _say(f"run {run_id}: {design(recorded)}")
             with long_waits_to(_said_wait):  # a line for every long wait, a terminal or not
                 _play(args, tournament, db, keeper.keep if keeper else None, run, run_id, run_began)
-        except KeyboardInterrupt:
-            interrupted = True
+        except KeyboardInterrupt as stop:
+            interrupted = stop
         kept = db.matches(preset=tournament.preset, difficulty=tournament.difficulty,
                           max_turns=tournament.max_turns, learned=tournament.learned)
         for line in db.damaged:
@@ -131,7 +132,7 @@ def _run(args: argparse.Namespace, tournament: Tournament, db: ResultsDB, rerun_
         console = Console()
         console.print(*_standings(standings, tournament, console.options.ascii_only), sep="\n")
     if interrupted:
-        return 130
+        return exit_status(interrupted)
     return 0 if run.complete and not void else EXIT_INCOMPLETE
 
 
@@ -218,11 +219,12 @@ def _play(args: argparse.Namespace, tournament: Tournament, db: ResultsDB,
         return play()
 
 
-def _report(run: Run, interrupted: bool, unplayed: int, void: int) -> None:
+def _report(run: Run, interrupted: KeyboardInterrupt | None, unplayed: int, void: int) -> None:
     """The end of the run on stderr: why it stopped, the void matches, each model contestant's health, and
     what the standings leave out of the tournament (``unplayed`` and ``void`` matches)."""
     if interrupted:
-        _say(f"stopped by Ctrl-C after {len(run.done)} matches: run the same command again to play the rest")
+        _say(f"stopped by {cause(interrupted)} after {len(run.done)} matches: run the same command again to play "
+             "the rest")
     if run.stopped:
         _say(f"stopped: {run.stopped}; {_resume_hint(run)}")
     voids: dict[str, list[MatchRow]] = {}

@@ -1,6 +1,7 @@
 """`labyrinth gsm` as a protocol: every line in gets exactly one line out, in every mode,
 whatever the line holds (blank, giant, after the end), in bounded memory and at once."""
 
+import io
 import json
 import selectors
 import subprocess
@@ -176,6 +177,29 @@ def test_the_pipe_keeps_nothing_per_turn():
         match.play_turn(user='{"command": "LOOK"}', minotaur=ROLES["minotaur"].fallback)
     assert match.turns == 50 and match.played == []  # nothing to save a pipe's game with: nothing kept
 
+
+
+@pytest.mark.parametrize("line, said", [
+    ('{"user": "LOOK", "minotaur": "WAIT"}', '"user" must be a JSON object (a UserInput), not a string ("LOOK")'),
+    ('{"user": {"command": "LOOK"}, "minotaur": "WAIT"}',
+     '"minotaur" must be a JSON object (a MinotaurDecision), not a string ("WAIT")'),
+    ('{"user": "{\\"command\\": \\"LOOK\\"}", "minotaur": {"action": "WAIT"}}',
+     '"user" must be a JSON object (a UserInput), not a string ("{\\"command\\": \\"LOOK\\"}")'),
+    ('{"user": {"command": "LOOK"}, "minotaur": [1]}', '"minotaur" must be a JSON object (a MinotaurDecision), '
+                                                       'not an array ([1])'),
+    ('{"user": 5, "minotaur": {"action": "WAIT"}}', '"user" must be a JSON object (a UserInput), not a number (5)'),
+    ('{"user": null, "minotaur": {"action": "WAIT"}}', '"user" must be a JSON object (a UserInput), not null.'),
+])
+def test_an_external_half_that_is_no_object_is_refused_saying_what_it_is(line, said):
+    """Valid JSON whose halves are strings (JSON text of a command too) or other values is not "Not valid
+    JSON": both sides hear which half is not an object, what it is, and the shape of a line."""
+    out = io.BytesIO()
+    serve(gsm_match(2, "tiny", minotaur="external"), io.BytesIO(f"{line}\n{HARMLESS['external']}\n".encode()), out)
+    opening, refused, played = map(json.loads, out.getvalue().splitlines())
+    messages = [refused["user"]["environment"]["message"], refused["minotaur"]["message"]]
+    assert refused["user"]["status"] == "ERROR" and all(message.startswith(said) for message in messages)
+    assert all(message.endswith('Send {"user": {...UserInput}, "minotaur": {...MinotaurDecision}}.') for message in messages)
+    assert played["user"]["status"] == "SUCCESS" and played["user"]["environment"]["turn"] == 1
 
 _INNER = st.lists(st.tuples(st.sampled_from(['"command"', '"comm\\u0061nd"', '"direction"', '"action"']),
                             st.sampled_from(['"LOOK"', '"a:b"', '"WAIT"', "1", '{"x": 1, "x": 2}', '{"y": ":"}'])),

@@ -5,12 +5,14 @@ key offers the built-in Minotaur, and two models can be spectated."""
 from __future__ import annotations
 
 import os
+import signal
 import threading
 from pathlib import Path
 
 import pytest
 from textual.widgets import Input, Select, Static
 
+from labyrinth.saves.games import list_games
 from labyrinth.tui.app import LabyrinthApp
 from labyrinth.tui.screens.game import GameScreen
 from labyrinth.tui.screens.provider_missing import ProviderMissingScreen
@@ -155,6 +157,47 @@ async def test_quitting_while_the_minotaur_thinks_does_not_wait_for_its_answer(g
         await pilot.press("ctrl+q")
     assert app.return_code == 0 and held.answered == 0  # the app is gone; the call is left behind in its thread
 
+
+
+async def test_a_stop_signal_while_the_minotaur_thinks_saves_the_game_as_of_its_last_whole_turn(gemini):
+    gemini.respond.delay_s = 0.0
+    app = LabyrinthApp(NewGame(5, "small", "normal", HUMAN, "gemini"))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: opened(app, GameScreen))
+        session = app.screen.session
+        await type_line(pilot, "look")
+        await wait_for(pilot, lambda: app.screen.thinking is None)
+        whole = session.game.state
+        gemini.respond = held = Held(gemini.respond)
+        await type_line(pilot, "halt 3")
+        assert app.screen.thinking is not None and session.game.state is whole  # the turn is half played
+        app.stop_by_signal(signal.SIGTERM)
+    held.gate.set()
+    (saved,), _ = list_games()
+    assert app.return_code == 143 and app.saved_on_leaving == [saved.path]
+    assert len(saved.turns) == 1 and saved.digest == whole.digest()
+
+
+async def test_an_answer_that_comes_back_after_the_game_was_left_plays_nothing(gemini):
+    """Left (saved, its replay closed: a quit or a stop signal) while the Minotaur thought, the game takes no
+    turn from the answer that comes back: its save stays the game as it was left, and so does the game."""
+    gemini.respond.delay_s = 0.0
+    app = LabyrinthApp(NewGame(5, "small", "normal", HUMAN, "gemini"))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: opened(app, GameScreen))
+        session = app.screen.session
+        await type_line(pilot, "look")
+        await wait_for(pilot, lambda: app.screen.thinking is None)
+        gemini.respond = held = Held(gemini.respond)
+        background = _background_threads()
+        await type_line(pilot, "halt 3")
+        asking = _background_threads() - background
+        session.leave()  # as quitting does, with the app still running to take the answer
+        held.gate.set()
+        await wait_for(pilot, lambda: not any(thread.is_alive() for thread in asking))  # handed to the UI thread
+        assert held.answered == 1 and session.match.turns == 1 and session.game.state.turn == 1
+    (saved,), _ = list_games()
+    assert len(saved.turns) == 1
 
 async def test_a_model_minotaurs_own_lesson_replaces_the_events_words_once_it_answers(gemini):
     from labyrinth.saves.experience import Experience

@@ -2,6 +2,10 @@
 closed terminal) saves it into its one save, which the title offers to continue; a finished game
 is not offered; a save can be deleted, once confirmed."""
 
+import asyncio
+import os
+import signal
+
 import pytest
 from textual.widgets import OptionList
 
@@ -10,6 +14,7 @@ from labyrinth.tui.app import LabyrinthApp
 from labyrinth.tui.screens.game import GameScreen
 from labyrinth.tui.screens.saved_games import ConfirmDelete, SavedGamesScreen
 from labyrinth.tui.screens.title import TitleScreen
+from labyrinth.tui.stop_signals import STOP_SIGNALS
 
 from .test_tui import GAME, SIZE, choose, halt_until_over, type_line
 
@@ -81,13 +86,41 @@ async def test_back_to_the_title_keeps_the_game_and_it_resumes_into_the_same_sav
         assert saves() == [played.save_path] and saved.digest == resumed.game.state.digest()
 
 
-async def test_a_closed_terminal_saves_the_game():
+@pytest.mark.parametrize("signum", [signal.SIGHUP, signal.SIGTERM, signal.SIGINT])
+async def test_a_stop_signal_saves_the_game_and_exits_with_its_status(signum):
+    """A closed terminal (SIGHUP), or another process asking the game to end (SIGTERM, SIGINT: Ctrl-C is a
+    key on the game's screen): the game is saved as quitting saves it, and the app exits through its own
+    shutdown with 128 + the signal, the save kept for the shell to be told of."""
     app = LabyrinthApp(GAME)
     async with app.run_test(size=SIZE) as pilot:
         await play_a_little(pilot)
-        app.hang_up()  # what SIGHUP calls
+        state = app.screen.session.game.state
+        app.stop_by_signal(signum)  # what the event loop calls on the signal
+        app.stop_by_signal(signal.SIGTERM)  # a second one while closing changes nothing
         await pilot.pause()
-    assert len(saves()) == 1 and list_games()[0][0].summary.startswith("small, seed 7")
+    (saved,), _ = list_games()
+    assert app.return_code == 128 + signum and saves() == app.saved_on_leaving == [saved.path]
+    assert saved.digest == state.digest() and len(saved.turns) == 3 and saved.summary.startswith("small, seed 7")
+
+
+async def test_a_real_sigterm_reaches_the_handler_on_the_apps_event_loop():
+    """The app that runs on a terminal (``catch_signals``, as ``run`` makes it) hears SIGTERM on its event
+    loop: this test's own process is sent one, and the game is saved and the app closed."""
+    before = {signum: signal.getsignal(signum) for signum in STOP_SIGNALS}
+    app = LabyrinthApp(GAME, catch_signals=True)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            assert signal.getsignal(signal.SIGTERM) not in (signal.SIG_DFL, signal.SIG_IGN, None), \
+                "no handler: the signal would end the test run"
+            await play_a_little(pilot)
+            os.kill(os.getpid(), signal.SIGTERM)
+            await pilot.pause()
+    finally:
+        loop = asyncio.get_running_loop()
+        for signum, handler in before.items():
+            loop.remove_signal_handler(signum)
+            signal.signal(signum, handler)
+    assert app.stopped_by == signal.SIGTERM and app.return_code == 143 and len(saves()) == 1
 
 
 async def test_a_finished_game_is_not_offered(clock):
