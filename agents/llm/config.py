@@ -21,7 +21,6 @@ import os
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 from labyrinth.engine.commands import excerpt
 from labyrinth.saves.config import (
@@ -42,7 +41,7 @@ from labyrinth.saves.results_terms import fingerprint
 
 from .providers.base import REPLY_TOKENS
 from .providers.retry import QUOTA_WAIT_S
-from .providers.secrets import redact, remember, remember_url
+from .providers.secrets import public_url, redact, remember, remember_url
 
 DEFAULT_TEMPERATURE = 0.7  # what a model is asked with unless its contestant says otherwise
 URL_SHOWN_CHARS = 120  # the most of a bad URL a message quotes
@@ -198,16 +197,6 @@ def checked_url(provider: str, url: str, where: str) -> str:
         shown = excerpt(redact(url[:URL_SHOWN_CHARS]))  # what was given, recognisable, never a password
         raise ConfigError(f"the {provider} endpoint from {where} ({shown}) {problem}")
     return whole
-
-
-def public_url(url: str) -> str:
-    """``url`` without user-info, query or fragment (what a results table or log may show)."""
-    try:
-        parts = urlsplit(url)
-        host = parts.netloc.rpartition("@")[2]
-        return urlunsplit((parts.scheme, host, parts.path, "", ""))
-    except ValueError:
-        return "(an endpoint that cannot be read)"
 
 
 def _where(source: str | None) -> str:
