@@ -42,10 +42,13 @@ class BodyRefused(Exception):
     """An answer whose body was not read (or not to its end): its message says what it was."""
 
 
-def event_hooks(*on_answer: Callable[[Any], None]) -> dict[str, list[Callable[[Any], None]]]:
+def event_hooks(*on_answer: Callable[[Any], None],
+                on_request: Callable[[Any], None] | None = None) -> dict[str, list[Callable[[Any], None]]]:
     """The event hooks an httpx or httpx2 client is made with; ``on_answer`` (a transport's own
-    checks of an answer) run after the bound is in place and a redirect elsewhere is refused."""
-    return {"request": [_ask_plain], "response": [_bound, refuse_other_origins, *on_answer]}
+    checks of an answer) run after the bound is in place and a redirect elsewhere is refused;
+    ``on_request`` (a transport's own touch to each request) after the body is asked for as it is."""
+    return {"request": [_ask_plain, *([on_request] if on_request else [])],
+            "response": [_bound, refuse_other_origins, *on_answer]}
 
 
 def expect_answer() -> None:

@@ -3,7 +3,9 @@
 The SDK waits forever unless given a timeout and never retries: both are done
 here, and an httpx hook keeps the headers (a quota's wait), which the SDK's
 ResponseError drops, and refuses a 200 whose body is `[]` or `null`.
-A key (OLLAMA_API_KEY, for a hosted Ollama) is sent only when there is one.
+A key (OLLAMA_API_KEY, for a hosted Ollama) is sent only when its settings hold one: the SDK
+reads OLLAMA_API_KEY from the environment on its own, which would give the provider's key to a
+contestant with an endpoint of its own, so each request carries exactly the key it was given.
 Structured output goes in `format`. The model's temperature and answer budget
 (`num_predict`) are its settings'. `think` is off (Qwen3 would write a <think>
 block first, which the agent's reply parser drops if it comes anyway) unless the
@@ -49,10 +51,10 @@ class OllamaTransport:
         self.name = f"ollama/{settings.model}"
         self.headers: dict[str, str] = {}  # the last answer's (a quota's wait), which ResponseError drops
         key = settings.api_key.reveal() if settings.api_key else None
+        self._authorization = f"Bearer {key}" if key else None
         load_sdk()
         self.client = sdk().Client(host=self.where, timeout=settings.timeout_s,
-                                   headers={"authorization": f"Bearer {key}"} if key else None,
-                                   event_hooks=event_hooks(self._check_answer))
+                                   event_hooks=event_hooks(self._check_answer, on_request=self._authorize))
         level = THINK_LEVELS.get(settings.reasoning_effort or "none")
         self.think: Literal["low", "medium", "high", False] = level if level is not None else False
         room = THINKING_TOKENS[self.think] if self.think else 0
@@ -85,6 +87,13 @@ class OllamaTransport:
         if isinstance(exc, ResponseError):
             return http_failure("ollama", exc.status_code, str(exc.error), self.headers)
         return transport_failure("ollama", exc, self.timeout_s, self.where)
+
+    def _authorize(self, request: httpx.Request) -> None:
+        """The request with the key this transport was given, or none: never one the SDK found in the
+        environment."""
+        request.headers.pop("authorization", None)
+        if self._authorization:
+            request.headers["authorization"] = self._authorization
 
     def _check_answer(self, response: httpx.Response) -> None:
         """Keep the headers; a 200 whose body is JSON but no object (`[]`, `null`) is ForeignReply
