@@ -30,6 +30,7 @@ from ..config import ProviderSettings
 
 if TYPE_CHECKING:
     import httpx  # the SDK's HTTP library
+    from ollama import ListResponse
 from .base import CONTEXT_TOKENS, THINKING_TOKENS, Reply, ResponseSchema, Sent
 from .bounds import event_hooks
 from .errors import ProviderError
@@ -88,6 +89,15 @@ class OllamaTransport:
             return http_failure("ollama", exc.status_code, str(exc.error), self.headers)
         return transport_failure("ollama", exc, self.timeout_s, self.where)
 
+    def _listing(self) -> ListResponse:
+        """The models listed; ForeignReply for an answer without the listing (the SDK's bare ValidationError)."""
+        from pydantic import ValidationError
+
+        try:
+            return self.client.list()
+        except ValidationError:
+            raise ForeignReply("an answer without a models list where Ollama's model listing belongs") from None
+
     def _authorize(self, request: httpx.Request) -> None:
         """The request with the key this transport was given, or none: never one the SDK found in the
         environment."""
@@ -110,7 +120,7 @@ class OllamaTransport:
 
     def check(self) -> str:
         """A cheap call for `labyrinth doctor`: the models the server has (no tokens spent)."""
-        names = [m.model for m in self.calls.once(self.client.list, self._classify).models if m.model is not None]
+        names = [m.model for m in self.calls.once(self._listing, self._classify).models if m.model is not None]
         have = "present" if _tagged(self.settings.model) in map(_tagged, names) else \
             "NOT pulled (ollama pull " + self.settings.model + ")"
         return f"{len(names)} models; {self.settings.model} {have}"
