@@ -121,7 +121,7 @@ def _problem(error: Any) -> str:
     ``[contestants.NAME]``)."""
     parts = [_named(str(part)) for part in error["loc"]] or ["?"]
     known = ProviderTable.model_fields
-    if parts[0] == "contestants" and len(parts) > 1 and error["type"] != "value_error":
+    if parts[0] == "contestants" and len(parts) > 1:  # a contestant's own (its names' check is the whole table's)
         parts = [f"contestants.{parts[1]}", *parts[2:]]
         known = ContestantTable.model_fields
     table, *key = parts

@@ -65,7 +65,7 @@ def contestant(role: str, *also: str):
             return value
         try:
             parse_contestant(role, value)
-        except UnknownContestant as problem:
+        except (UnknownContestant, ConfigError) as problem:  # a config contestant's name, and a broken file
             raise argparse.ArgumentTypeError(str(problem)) from None
         return value
 
