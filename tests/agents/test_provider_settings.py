@@ -71,6 +71,12 @@ def test_waits_are_read_from_go_durations_rate_limit_headers_and_geminis_body():
     assert quota_wait_s({"Retry-After": "nan"}, {"error": {"details": "?"}}, "retry soon") is None
 
 
+def test_a_wait_of_more_digits_than_a_float_holds_is_no_wait():
+    """"Please retry in 999...9s" read as inf made every message saying the wait (math.ceil) raise."""
+    assert quota_wait_s(None, None, "Please retry in " + "9" * 400 + "s.") is None
+    assert quota_wait_s({"Retry-After": "1e300"}, None, "Please retry in " + "9" * 400 + "s.") == 1e300
+
+
 def test_5xx_are_retried_with_backoff_then_given_up_429s_are_waited_out_and_4xx_are_not_retried():
     clock, calls = FakeClock(), []
     caller = Caller("x", "http://x", 1.0, clock=clock)

@@ -68,12 +68,15 @@ def test_the_largest_turn_limit_is_taken_by_the_leaderboard_and_the_database(cap
     assert '"matches": 1' in capsys.readouterr().out
 
 
-def test_a_tournament_of_more_matches_than_it_may_play_is_refused_before_anything_is_made(capsys):
+def test_a_tournament_of_more_matches_than_it_may_play_is_refused_before_anything_is_made(capsys, monkeypatch):
+    from labyrinth.tui.commands import tournament_run
+
+    monkeypatch.setattr(tournament_run, "MOST_MATCHES", 7)  # each count within its range, their product not
     line = one_line_error(capsys, ["tournament", "--users", "builtin,random", "--minotaurs", "builtin,wait",
-                                   "--games", "100000", "--repeats", "2"])
-    assert f"2 users x 2 Minotaurs x 100,000 seeds x 2 repeats is 800,000 matches: a tournament plays at most " \
-           f"{MOST_MATCHES:,}" in line
+                                   "--games", "2", "--repeats", "1", "--preset", "tiny", "--max-turns", "3"])
+    assert "2 users x 2 Minotaurs x 2 seeds x 1 repeats is 8 matches: a tournament plays at most 7" in line
     assert not results_path().exists()
+    assert MOST_MATCHES == 100_000
 
 
 def write_config(text: str) -> None:
