@@ -197,6 +197,7 @@ def checked_url(provider: str, url: str, where: str) -> str:
         whole = "http://" + ("127.0.0.1" + url if url.startswith(":") else url)
     problem = url_problem(whole)
     if problem:
+        remember_url(url)  # its password and its query's values, as settings made of it would
         shown = excerpt(redact(url[:URL_SHOWN_CHARS]))  # what was given, recognisable, never a password
         raise ConfigError(f"the {provider} endpoint from {where} ({shown}) {problem}")
     return whole
