@@ -72,7 +72,8 @@ class Bound:
     @property
     def words(self) -> str:
         """The range as a refusal says it: "from 0.1 to 3,600 seconds", "a whole number from 1 to 400 turns"."""
-        return f"{'a whole number ' if self.whole else ''}from {_figure(self.least)} to {_figure(self.most)} {self.unit}"
+        whole = "a whole number " if self.whole else ""
+        return f"{whole}from {_figure(self.least)} to {_figure(self.most)} {self.unit}"
 
     def refusal(self, value: object) -> str:
         """Why ``value`` is refused, in words that name the range (what follows the setting's name)."""

@@ -44,11 +44,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                        help=f"turns before a match is a TIMEOUT ({TURNS.words}; default: {DEFAULT_MAX_TURNS})")
     arena.add_argument("--jobs", type=count(CONCURRENCY), default=1,
                        help=f"matches played at once ({CONCURRENCY.words}); the results are the same for any "
-                            "number (default: 1). Rule "
-                            "agents play in up to this many processes (one per core); a model's matches play in "
-                            "threads of this process, sharing its pace (--llm-rpm holds across them), and the "
-                            "progress line shows its quota wait as it runs (e.g. 'gemini is rate-limited: waiting "
-                            "47 s')")
+                            "number (default: 1). Rule agents play in up to this many processes (one per core); a "
+                            "model's matches play in threads of this process, sharing its pace (--llm-rpm holds across "
+                            "them), and the progress line shows its quota wait as it runs (e.g. 'gemini is "
+                            "rate-limited: waiting 47 s')")
     arena.add_argument("--json", action="store_true",
                        help='print only one JSON object: games, escaped, death, timeout, escape_rate, '
                             'mean_turns, mean_game_time; fallbacks, errors, invalid (answers without a usable '

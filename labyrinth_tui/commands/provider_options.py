@@ -30,8 +30,8 @@ def add_provider_options(parser: argparse.ArgumentParser, hold: bool = False) ->
                            help=f"the {provider} endpoint (default: ${row.url_variable} or {row.url})")
     group.add_argument("--llm-timeout", type=within(TIMEOUT), metavar="SECONDS",
                        help=f"the longest one request to a model may take, as a whole ({TIMEOUT.words}; "
-                            f"default: {DEFAULT_TIMEOUT_S:g}); a call tries a 5xx twice more and waits out a quota within "
-                            "one deadline")
+                            f"default: {DEFAULT_TIMEOUT_S:g}); a call tries a 5xx twice more and waits out a quota "
+                            "within one deadline")
     group.add_argument("--llm-rpm", type=within(RPM), metavar="N",
                        help="at most N requests a minute to each provider, spaced 60/N s apart, so that a "
                             f"per-minute quota is never hit ({RPM.words}; default: as fast as the model answers)")
@@ -39,7 +39,8 @@ def add_provider_options(parser: argparse.ArgumentParser, hold: bool = False) ->
         group.add_argument("--hold-limit", type=within(HOLD), default=HOLD_S, metavar="SECONDS",
                            help=f"the longest a quota's wait may hold a match ({HOLD.words}; default: {HOLD_S:g}); "
                                 "a longer one stops the run, saying when to run it again, rather than play turns by "
-                                "the fallback, and so do quota answers alone for three times as long")  # retry.HOLD_BUDGET_FACTOR
+                                "the fallback, and so do quota answers alone for three times as long")
+    # (three times: retry.HOLD_BUDGET_FACTOR)
 
 
 def within(bound: Bound):

@@ -247,8 +247,8 @@ def _listed(r: Any) -> list[str]:
             raise ForeignReply(f"text ({excerpt(r, LISTING_SHOWN_CHARS)}) where a model listing belongs") from None
     data = r.get("data") if isinstance(r, dict) else None
     if not isinstance(data, list):
-        shape = f"a JSON object with the keys {excerpt(sorted(map(str, r)), LISTING_SHOWN_CHARS)}" if isinstance(r, dict) else \
-            f"a JSON {type(r).__name__.replace('NoneType', 'null')}"
+        shape = f"a JSON {type(r).__name__.replace('NoneType', 'null')}" if not isinstance(r, dict) else \
+            f"a JSON object with the keys {excerpt(sorted(map(str, r)), LISTING_SHOWN_CHARS)}"
         raise ForeignReply(f"{shape} where a model listing belongs")
     return [m["id"] for m in data if isinstance(m, dict) and isinstance(m.get("id"), str)]
 
