@@ -16,7 +16,8 @@ from dataclasses import dataclass, replace
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-from labyrinth.saves.config import ConfigError, key_problem, read_config
+from labyrinth.engine.commands import excerpt
+from labyrinth.saves.config import ConfigError, key_problem, model_problem, read_config
 from labyrinth.saves.providers import PROVIDERS
 
 from .base import ProjectAgent
@@ -28,9 +29,6 @@ if TYPE_CHECKING:  # the LLM modules load when a model is asked for (start-up): 
     from .learning.behaviour_lessons import Book
     from .llm.config import ProviderSettings
     from .llm.providers.base import Transport
-
-MODEL_NAME_CHARS = 200  # the longest model name accepted after "provider/"
-
 
 class ProviderNotConfigured(ValueError):
     """An LLM agent asked for on a provider without a key; ``str()`` says how to set one."""
@@ -93,6 +91,7 @@ def _with_table(settings: ProviderSettings, name: str, table: Mapping[str, Any])
     if "base_url" in table:
         changes["base_url"] = checked_url(settings.provider, table["base_url"], where)
         changes["api_key"], changes["key_source"] = None, None  # the provider's key stays with the provider
+        changes["key_advice"] = _own_key_advice(settings.provider, name, table)
     if "api_key" in table:
         changes["api_key"], changes["key_source"] = table["api_key"], where
     elif env_key := table.get("api_key_env"):
@@ -104,6 +103,18 @@ def _with_table(settings: ProviderSettings, name: str, table: Mapping[str, Any])
                              else value
                              for key, value in changes.items()}
     return replace(settings, **typed)
+
+
+def _own_key_advice(provider: str, name: str, table: Mapping[str, Any]) -> str:
+    """What a contestant with an endpoint of its own, and no key, is told to set: its table's key, for
+    the provider's is never sent to another server."""
+    from labyrinth.saves.config import config_path
+
+    variables = " or ".join(PROVIDERS[provider].key_variables)
+    named = f"${table['api_key_env']} (its api_key_env), or api_key" if table.get("api_key_env") else \
+        "api_key or api_key_env"
+    return (f"{name} ({provider} at an endpoint of its own) has no key: set {named} under [contestants.{name}] in "
+            f"{config_path()} ({variables} goes only to {provider}'s own endpoint)")
 
 
 def configured_contestants() -> dict[str, Mapping[str, Any]]:
@@ -129,8 +140,9 @@ def parse_contestant(role: str, name: str) -> Contestant:
     provider, slash, model = name.partition("/")
     if name in RULE_AGENTS[role] or (provider in PROVIDERS and not slash):
         return Contestant(role, name, None if name in RULE_AGENTS[role] else name)
-    if provider in PROVIDERS and model and model.isprintable() and not any(c.isspace() for c in model) \
-            and len(model) <= MODEL_NAME_CHARS:
+    if provider in PROVIDERS:  # the model's name by the one rule of every place it is read (model_problem)
+        if problem := model_problem(model):
+            raise UnknownContestant(f"the {provider} model in {excerpt(name)} {problem}")
         return Contestant(role, name, provider, model)
     if not slash and (table := configured_contestants().get(name)) is not None:
         return Contestant(role, name, table["provider"], table.get("model"), table)
@@ -176,8 +188,8 @@ def check_configured(settings: ProviderSettings) -> None:
         from labyrinth.saves.config import config_path
 
         variables = " or ".join(PROVIDERS[settings.provider].key_variables)
-        raise ProviderNotConfigured(f"{settings.provider} is not configured: set {variables}, or api_key under "
-                                    f"[{settings.provider}] in {config_path()}")
+        raise ProviderNotConfigured(settings.key_advice or f"{settings.provider} is not configured: set {variables}, "
+                                    f"or api_key under [{settings.provider}] in {config_path()}")
 
 
 def make_transport(settings: ProviderSettings) -> Transport:

@@ -25,18 +25,23 @@ role is chosen (``--users llama-local``)::
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, get_args
 from urllib.parse import urlsplit
 
 from platformdirs import user_config_path
 
+from labyrinth.engine.commands import excerpt
+
 from .paths import APP_NAME, StorageError
 from .reading import read_regular
 
 CONFIG_BYTES = 1 << 20  # the most read of the config file
 DEFAULT_TIMEOUT_S = 30.0  # what one model call is given unless a flag, the environment or this file says
+MIN_TIMEOUT_S = 0.1  # the shortest one model call may be given (Gemini's SDK counts whole milliseconds)
 MAX_TIMEOUT_S = 3600.0  # the longest one model call may be given
+MIN_RPM = 0.1  # the slowest pace: a request every 600 s, as long as a tournament holds a call by default
 MAX_RPM = 100_000.0  # the fastest pace of requests a minute that may be set
 MAX_URL_CHARS = 2_000  # the longest base URL taken: real ones are far shorter, a pasted file is not one
 MAX_KEY_CHARS = 1_000  # the longest key taken
@@ -48,15 +53,41 @@ Effort = Literal["none", "minimal", "low", "medium", "high"]  # a reasoning mode
 EFFORTS: tuple[Effort, ...] = get_args(Effort)
 
 
-def timeout_ok(seconds: float) -> bool:
-    """Whether ``seconds`` may bound a model call (from the file, a flag or code): above 0, at most
-    MAX_TIMEOUT_S, so neither inf nor nan (which fail every comparison)."""
-    return 0 < seconds <= MAX_TIMEOUT_S
+@dataclass(frozen=True)
+class Bound:
+    """A numeric setting's range, the same from wherever it is read (a flag, the environment, the
+    config file), and the words a refusal says it in."""
+
+    least: float
+    most: float
+    unit: str  # "seconds", "requests a minute", "turns"
+    whole: bool = False  # a count: a whole number
+
+    def holds(self, value: object) -> bool:
+        """Whether ``value`` is a number in range (inf and nan, which fail every comparison, are not), and
+        whole if it must be."""
+        kinds = (int,) if self.whole else (int, float)
+        return isinstance(value, kinds) and not isinstance(value, bool) and self.least <= value <= self.most
+
+    @property
+    def words(self) -> str:
+        """The range as a refusal says it: "from 0.1 to 3,600 seconds", "a whole number from 1 to 400 turns"."""
+        whole = "a whole number " if self.whole else ""
+        return f"{whole}from {_figure(self.least)} to {_figure(self.most)} {self.unit}"
+
+    def refusal(self, value: object) -> str:
+        """Why ``value`` is refused, in words that name the range (what follows the setting's name)."""
+        return f"must be {self.words}, not {_figure(value) if isinstance(value, float) else excerpt(value)}"
 
 
-def rpm_ok(rpm: float) -> bool:
-    """Whether ``rpm`` may pace a provider's requests: above 0, at most MAX_RPM (neither inf nor nan)."""
-    return 0 < rpm <= MAX_RPM
+def _figure(number: float) -> str:
+    """A bound or a value as a message writes it: 100,000, 0.1, 1e-300."""
+    return f"{int(number):,}" if abs(number) < 1e15 and number == int(number) else f"{number:g}"
+
+
+TIMEOUT = Bound(MIN_TIMEOUT_S, MAX_TIMEOUT_S, "seconds")  # one model call (--llm-timeout, timeout_s)
+RPM = Bound(MIN_RPM, MAX_RPM, "requests a minute")  # a provider's pace (--llm-rpm, rpm)
+HOLD = Bound(MIN_TIMEOUT_S, MAX_TIMEOUT_S, "seconds")  # the longest a quota may hold a match (--hold-limit)
 
 
 def key_problem(key: str) -> str | None:
@@ -70,11 +101,17 @@ def key_problem(key: str) -> str | None:
 
 
 def model_problem(model: str) -> str | None:
-    """What is wrong with ``model`` as a model's name (None: nothing): a bounded length, for it is
-    sent, shown and kept in every result row. Any character may be in it (a server names its models
-    as it likes): what shows it makes it inert (terminal_text.printable)."""
+    """What is wrong with ``model`` as a model's name (None: nothing), the one rule wherever a name is
+    read (a flag, the environment, the config file, ``provider/model``): not empty, of a bounded length,
+    for it is sent, shown and kept in every result row; and no space, comma or character that cannot be
+    shown, for a contestant is named ``provider/model`` in a comma-separated list (--users) and a run's
+    manifest, which must read back as the contestant it was."""
+    if not model:
+        return "is empty"
     if len(model) > MAX_MODEL_CHARS:
         return f"is {len(model):,} characters long (at most {MAX_MODEL_CHARS:,})"
+    if any(c.isspace() or c == "," or not c.isprintable() for c in model):
+        return "holds a space, a comma or a character that cannot be shown (a model's name has none)"
     return None
 
 

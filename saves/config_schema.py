@@ -7,23 +7,23 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, create_model, field_validator
 
 from labyrinth.engine.commands import EXCERPT_CHARS, excerpt
 
 from .config import (
     CONTESTANT_NAME,
     MAX_KEY_CHARS,
-    MAX_MODEL_CHARS,
     MAX_PRICE,
-    MAX_RPM,
-    MAX_TIMEOUT_S,
     MAX_TOKENS,
     MAX_URL_CHARS,
+    RPM,
+    TIMEOUT,
     ConfigError,
     Effort,
     config_path,
     key_problem,
+    model_problem,
 )
 from .providers import PROVIDERS
 
@@ -37,13 +37,11 @@ class ProviderTable(BaseModel):
     """One provider's table: each key optional, the environment and the defaults fill the rest."""
 
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
-    model: str | None = Field(None, min_length=1, max_length=MAX_MODEL_CHARS, description="the model's name")
+    model: str | None = Field(None, description="the model's name (saves.config.model_problem)")
     base_url: str | None = Field(None, min_length=1, max_length=MAX_URL_CHARS, description="the endpoint")
     api_key: str | None = Field(None, max_length=MAX_KEY_CHARS, description="the key (the environment's wins)")
-    timeout_s: float | None = Field(None, gt=0, le=MAX_TIMEOUT_S, allow_inf_nan=False,
-                                    description="the longest one model call may take, in seconds")
-    rpm: float | None = Field(None, gt=0, le=MAX_RPM, allow_inf_nan=False,
-                              description="at most this many requests a minute (--llm-rpm)")
+    timeout_s: float | None = Field(None, description="the longest one model call may take, in seconds (TIMEOUT)")
+    rpm: float | None = Field(None, description="at most this many requests a minute (--llm-rpm; RPM)")
 
     @field_validator("api_key")
     @classmethod
@@ -51,6 +49,21 @@ class ProviderTable(BaseModel):
         if key and (problem := key_problem(key)):
             raise ValueError(f"the key {problem}")
         return key
+
+    @field_validator("model")
+    @classmethod
+    def _model(cls, model: str | None) -> str | None:
+        if model is not None and (problem := model_problem(model)):
+            raise ValueError(f"the model's name {problem}")
+        return model
+
+    @field_validator("timeout_s", "rpm")
+    @classmethod
+    def _in_range(cls, value: float | None, field: ValidationInfo) -> float | None:
+        bound = TIMEOUT if field.field_name == "timeout_s" else RPM
+        if value is not None and not bound.holds(value):
+            raise ValueError(bound.refusal(value))
+        return value
 
 
 class ContestantTable(ProviderTable):
@@ -108,7 +121,7 @@ def _problem(error: Any) -> str:
     ``[contestants.NAME]``)."""
     parts = [_named(str(part)) for part in error["loc"]] or ["?"]
     known = ProviderTable.model_fields
-    if parts[0] == "contestants" and len(parts) > 1 and error["type"] != "value_error":
+    if parts[0] == "contestants" and len(parts) > 1:  # a contestant's own (its names' check is the whole table's)
         parts = [f"contestants.{parts[1]}", *parts[2:]]
         known = ContestantTable.model_fields
     table, *key = parts

@@ -143,3 +143,63 @@ def test_the_canaries_appear_in_no_file_written_and_no_byte_printed(gateways, tm
           f"{len(leaks)} hits")
     assert not leaks
     assert REDACTED in "".join(printed)  # doctor's endpoints, shown redacted
+
+
+QUERY_KEYS = {p: f"CANARY-QUERY-{p.upper()}-83c1" for p in KEYS}
+
+
+class FaultyGemini:
+    """A Gemini stand-in whose answers time out or run past the size bound now and then: the project's own
+    messages for those name the endpoint, query and all."""
+
+    def __init__(self) -> None:
+        self.model = Model("gemini")
+
+    def __call__(self, request: dict):
+        request = {**request, "path": request["path"].partition("?")[0]}  # the SDK keeps the base URL's query
+        status, payload, headers = self.model(request)
+        if request["path"].endswith(CHAT_PATHS["gemini"]) and self.model.chats in (2, 3, 5):
+            if self.model.chats == 5:
+                return 200, b"x" * (5 << 20), None  # past bounds.MAX_BODY_BYTES
+            return status, payload, {"_delay": 2}  # past --llm-timeout
+        return status, payload, headers
+
+
+def test_a_key_in_an_endpoints_query_appears_in_no_file_written_no_byte_printed_and_no_prompt(tmp_path):
+    """A gateway's key may ride in the base URL's query (?key=...): the messages that name the endpoint
+    (not reachable, did not answer within, a reply too large) kept it in replays, results.db's last
+    error, stderr, the next prompt and `doctor`. Every one of those is searched for it."""
+    gemini = Stub(FaultyGemini())
+    try:
+        down = "http://127.0.0.1:9/?key="
+        env = {**environment({}, tmp_path, {p: "http://unused" for p in KEYS}),
+               "GOOGLE_GEMINI_BASE_URL": f"{gemini.url}/?key={QUERY_KEYS['gemini']}",
+               "MISTRAL_BASE_URL": down + QUERY_KEYS["mistral"], "OLLAMA_HOST": down + QUERY_KEYS["ollama"],
+               "OPENAI_BASE_URL": down + QUERY_KEYS["openai"]}
+        runs = [["doctor"],
+                ["tournament", "--users", "gemini,mistral", "--minotaurs", "ollama,openai", "--games", "1",
+                 "--preset", "tiny", "--max-turns", "6", "--llm-timeout", "1"]]  # its replays, results.db
+        printed = []
+        for args in runs:
+            done = subprocess.run([LABYRINTH, *args], capture_output=True, text=True, timeout=180, env=env,
+                                  check=False)
+            assert done.returncode in (0, EXIT_INCOMPLETE), (args, done.stderr)
+            printed.append(done.stdout + done.stderr)
+        replay = next(p for p in (tmp_path / "data").rglob("*.jsonl") if "gemini" in p.name)
+        runs.append(["replay", str(replay)])  # a transcript, as printed
+        shown = subprocess.run([LABYRINTH, *runs[-1]], capture_output=True, text=True, timeout=60, env=env,
+                               check=False)
+        printed.append(shown.stdout + shown.stderr)
+    finally:
+        gemini.close()
+    assert any(QUERY_KEYS["gemini"] in r["path"] for r in gemini.requests)  # sent where it belongs
+    files = {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
+    assert any(p.name == "results.db" for p in files) and len(files) > 3
+    everything = b"".join(files.values()).decode(errors="replace") + "".join(printed)
+    for said in ("did not answer within 1 s at", "sent a reply of", "is not reachable at"):  # the messages were
+        assert said in everything, said  # made: each names the endpoint
+    leaks = [str(p) for p, data in files.items() if b"CANARY-QUERY" in data]
+    leaks += [" ".join(args) for args, out in zip(runs, printed, strict=True) if "CANARY-QUERY" in out]
+    leaks += [r["path"] for r in gemini.requests if "CANARY-QUERY" in json.dumps(r["body"])]  # the next prompt
+    assert not leaks
+    assert f"?key={REDACTED}" in everything

@@ -29,7 +29,7 @@ from labyrinth.saves.results_terms import LEARNED, ROLE_WORDS, fingerprint
 from ..llm.config import public_url
 from ..llm.providers.secrets import redact
 from ..match.match_records import DIGEST_CHARS
-from .tournament import Entrant, Tournament, match_keys
+from .tournament import MOST_MATCHES, Entrant, Tournament, match_keys
 
 MANIFEST_VERSION = 1
 DESIGN = ("seeds", "repeats", "preset", "difficulty", "max_turns", "learned", "build", "rerun")  # what makes the keys
@@ -77,7 +77,10 @@ def keys(recorded: Mapping[str, Any]) -> list[MatchKey]:
         seeds = [int(seed) for seed in design["seeds"]]
         if not seeds or design["learned"] not in LEARNED:
             raise ValueError("no seed" if not seeds else f"learned is {design['learned']!r}")
-        return match_keys(contestants, seeds, int(design["repeats"]), str(design["preset"]),
+        repeats = int(design["repeats"])
+        if (size := len(contestants["user"]) * len(contestants["minotaur"]) * len(seeds) * repeats) > MOST_MATCHES:
+            raise ValueError(f"{size:,} matches, more than a tournament plays ({MOST_MATCHES:,})")
+        return match_keys(contestants, seeds, repeats, str(design["preset"]),
                           str(design["difficulty"]), int(design["max_turns"]), str(design["learned"]),
                           str(design["build"]), int(design["rerun"]))
     except ManifestError:

@@ -68,6 +68,8 @@ from ..registry import load_providers
 from .arena import ArenaSettings
 from .health import Health, health
 
+MOST_MATCHES = 100_000  # the most matches one tournament plays: its keys, claims and manifest are held whole
+
 
 @dataclass(frozen=True)
 class Entrant:
@@ -95,7 +97,7 @@ class Tournament:
 
     users: tuple[Entrant, ...]
     minotaurs: tuple[Entrant, ...]
-    seeds: tuple[int, ...]
+    seeds: Sequence[int]  # a range when they run on (S, S+1, ...): a tuple only of what a manifest lists
     preset: str
     difficulty: str
     max_turns: int
@@ -110,6 +112,11 @@ class Tournament:
     def learned(self) -> str:
         """Who learns from the experience log, as the results database keeps it (MatchKey.learned)."""
         return "+".join(role for role in ROLES if role in self.learners) if self.memory else NOBODY
+
+    @property
+    def size(self) -> int:
+        """How many matches it plays (its keys, without making them): at most MOST_MATCHES is played."""
+        return len(self.users) * len(self.minotaurs) * len(self.seeds) * self.repeats
 
     def keys(self) -> list[MatchKey]:
         """Every match, seed by seed: a tournament cut short has played every pairing about as often."""

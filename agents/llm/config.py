@@ -18,22 +18,20 @@ temperature, is another contestant."""
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 from labyrinth.engine.commands import excerpt
 from labyrinth.saves.config import (
     DEFAULT_TIMEOUT_S,
-    MAX_RPM,
-    MAX_TIMEOUT_S,
+    HOLD,
+    RPM,
+    TIMEOUT,
     ConfigError,
     key_problem,
     model_problem,
     read_config,
-    rpm_ok,
-    timeout_ok,
     url_problem,
     validated,
 )
@@ -42,7 +40,7 @@ from labyrinth.saves.results_terms import fingerprint
 
 from .providers.base import REPLY_TOKENS
 from .providers.retry import QUOTA_WAIT_S
-from .providers.secrets import redact, remember, remember_url
+from .providers.secrets import public_url, redact, remember, remember_url
 
 DEFAULT_TEMPERATURE = 0.7  # what a model is asked with unless its contestant says otherwise
 URL_SHOWN_CHARS = 120  # the most of a bad URL a message quotes
@@ -91,6 +89,9 @@ class ProviderSettings:
     hold_s: float = QUOTA_WAIT_S  # the longest a quota's wait may hold a call (--hold-limit); not who the model is
     price_in: float | None = None  # US dollars per million tokens in, for the reports' cost; not who the model is
     price_out: float | None = None  # ... and out (reasoning included)
+    # What to set when it has no key, if not the provider's variables: a contestant with an endpoint of its
+    # own is given only its table's key (registry._with_table). Not who the model is.
+    key_advice: str | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         if isinstance(self.api_key, str):
@@ -153,18 +154,19 @@ def provider_settings(provider: str, flags: dict[str, Any] | None = None, enviro
     if base_url:
         base_url = checked_url(provider, str(base_url), _where(url_source))
     timeout_s, source = pick("timeout_s", (), DEFAULT_TIMEOUT_S)
-    if source == "command line" and not timeout_ok(timeout_s):  # the file's is checked as it is read
-        raise ConfigError(f"--llm-timeout must be more than 0 and at most {MAX_TIMEOUT_S:g} seconds, "
-                          f"not {timeout_s}")
+    if source == "command line" and not TIMEOUT.holds(timeout_s):  # the file's is checked as it is read
+        raise ConfigError(f"--llm-timeout {TIMEOUT.refusal(timeout_s)}")
     rpm, source = pick("rpm", ())
-    if source == "command line" and not rpm_ok(rpm):
-        raise ConfigError(f"--llm-rpm must be more than 0 and at most {MAX_RPM:g} requests a minute, not {rpm}")
-    hold_s = float(flags.get("hold_s", QUOTA_WAIT_S))
+    if source == "command line" and not RPM.holds(rpm):
+        raise ConfigError(f"--llm-rpm {RPM.refusal(rpm)}")
+    hold_s = flags.get("hold_s", QUOTA_WAIT_S)
+    if not HOLD.holds(hold_s):
+        raise ConfigError(f"--hold-limit {HOLD.refusal(hold_s)}")
     model, source = pick("model", (row.model_variable,), row.model)
     if problem := model_problem(str(model)):
         raise ConfigError(f"the {provider} model from {_where(source)} {problem}")
     return ProviderSettings(provider, str(model), base_url, key, float(timeout_s), key_source,
-                            None if rpm is None else float(rpm), hold_s=hold_s)
+                            None if rpm is None else float(rpm), hold_s=float(hold_s))
 
 
 def remember_keys(environ: dict[str, str] | None = None, config: dict[str, Any] | None = None) -> None:
@@ -195,19 +197,10 @@ def checked_url(provider: str, url: str, where: str) -> str:
         whole = "http://" + ("127.0.0.1" + url if url.startswith(":") else url)
     problem = url_problem(whole)
     if problem:
+        remember_url(url)  # its password and its query's values, as settings made of it would
         shown = excerpt(redact(url[:URL_SHOWN_CHARS]))  # what was given, recognisable, never a password
         raise ConfigError(f"the {provider} endpoint from {where} ({shown}) {problem}")
     return whole
-
-
-def public_url(url: str) -> str:
-    """``url`` without user-info, query or fragment (what a results table or log may show)."""
-    try:
-        parts = urlsplit(url)
-        host = parts.netloc.rpartition("@")[2]
-        return urlunsplit((parts.scheme, host, parts.path, "", ""))
-    except ValueError:
-        return "(an endpoint that cannot be read)"
 
 
 def _where(source: str | None) -> str:

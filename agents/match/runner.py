@@ -48,9 +48,11 @@ if TYPE_CHECKING:  # loaded when used (start-up: the pipe uses none): a future, 
     from ..learning.game_digest import GameDigest
     from ..learning.memory_manager import GameMemory
 
-__all__ = ["DEFAULT_MAX_TURNS", "Match", "MatchResult", "Outside", "Recorder", "Turn", "TurnRecord"]
+__all__ = ["DEFAULT_MAX_TURNS", "MAX_TURNS", "Match", "MatchResult", "Outside", "Recorder", "Turn", "TurnRecord"]
 
 DEFAULT_MAX_TURNS = 400
+MAX_TURNS = 100_000  # the most a match may be given (--max-turns): 250 times the default, and a model's match of
+# it some days of calls; a results row and the leaderboard's filter keep it in SQLite's 64-bit integer
 DEFAULT_TIMEOUT_S = 60.0
 MINOTAUR_REJECTED = "The turn was rejected: the Minotaur's decision is invalid."
 Answer = tuple[Action | None, str | None]  # an asked seat's action, or None and why there is none

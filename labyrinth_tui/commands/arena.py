@@ -20,7 +20,7 @@ from labyrinth.agents.match.runner import DEFAULT_MAX_TURNS
 from labyrinth.saves.results_terms import FALLBACK_SHARE_ALLOWED
 
 from .learn_option import add_learn_options
-from .options import count, game_options, parsed_by, role_option
+from .options import CONCURRENCY, GAMES, TURNS, count, game_options, parsed_by, role_option
 from .provider_options import add_provider_options
 
 
@@ -36,18 +36,18 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                     f"played by the fallback more than {FALLBACK_SHARE_ALLOWED:.0%} of the time, leaves its match void). "
                     "Exit status: 0 "
                     f"when every match counts, {EXIT_INCOMPLETE} when some are void or unplayed, 130 after Ctrl-C.")
-    arena.add_argument("--games", type=count, default=20, help="how many matches (default: 20)")
+    arena.add_argument("--games", type=count(GAMES), default=20, help=f"how many matches ({GAMES.words}; default: 20)")
     game_options(arena, seed=1, seed_help="the first match's seed (default: 1)")
     for role in ("user", "minotaur"):
         role_option(arena, role, "builtin")
-    arena.add_argument("--max-turns", type=count, default=DEFAULT_MAX_TURNS,
-                       help=f"turns before a match is a TIMEOUT (default: {DEFAULT_MAX_TURNS})")
-    arena.add_argument("--jobs", type=count, default=1,
-                       help="matches played at once; the results are the same for any number (default: 1). Rule "
-                            "agents play in up to this many processes (one per core); a model's matches play in "
-                            "threads of this process, sharing its pace (--llm-rpm holds across them), and the "
-                            "progress line shows its quota wait as it runs (e.g. 'gemini is rate-limited: waiting "
-                            "47 s')")
+    arena.add_argument("--max-turns", type=count(TURNS), default=DEFAULT_MAX_TURNS,
+                       help=f"turns before a match is a TIMEOUT ({TURNS.words}; default: {DEFAULT_MAX_TURNS})")
+    arena.add_argument("--jobs", type=count(CONCURRENCY), default=1,
+                       help=f"matches played at once ({CONCURRENCY.words}); the results are the same for any "
+                            "number (default: 1). Rule agents play in up to this many processes (one per core); a "
+                            "model's matches play in threads of this process, sharing its pace (--llm-rpm holds across "
+                            "them), and the progress line shows its quota wait as it runs (e.g. 'gemini is "
+                            "rate-limited: waiting 47 s')")
     arena.add_argument("--json", action="store_true",
                        help='print only one JSON object: games, escaped, death, timeout, escape_rate, '
                             'mean_turns, mean_game_time; fallbacks, errors, invalid (answers without a usable '

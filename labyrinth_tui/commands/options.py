@@ -9,9 +9,11 @@ import secrets
 import sys
 from typing import TYPE_CHECKING
 
+from labyrinth.agents.match.runner import MAX_TURNS
 from labyrinth.agents.registry import contestant_names
 from labyrinth.engine import DEFAULT_PRESET, DIFFICULTIES, PRESETS
 from labyrinth.engine.rng import DRAWN_SEEDS
+from labyrinth.saves.config import Bound
 from labyrinth.saves.providers import PROVIDERS
 
 from .provider_options import chosen_providers, contestant, provider_settings
@@ -21,17 +23,28 @@ if TYPE_CHECKING:  # loaded when a command reads the providers' settings (start-
     from labyrinth.agents.llm.config import ProviderSettings
 
 ROLE_WORDS = {"user": "the user", "minotaur": "the Minotaur"}
+# The counts' ranges: what a run builds before it plays (its matches' keys, claims and manifest) stays
+# in proportion to what it plays, and a tournament's matches in all are bounded too (MOST_MATCHES).
+TURNS = Bound(1, MAX_TURNS, "turns", whole=True)
+GAMES = Bound(1, 100_000, "games", whole=True)  # an arena's matches; a tournament's seeds
+REPEATS = Bound(1, 1_000, "repeats", whole=True)
+CONCURRENCY = Bound(1, 1_000, "matches at once", whole=True)  # each a thread, or a process per core
 
 
-def count(value: str) -> int:
-    """The argparse type of a count (games, turns, jobs): a whole number of at least 1."""
-    try:
-        number = int(value)
-    except ValueError:
-        number = 0
-    if number < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, not {value!r}")
-    return number
+def count(bound: Bound):
+    """The argparse type of a count in ``bound`` (TURNS, GAMES, REPEATS, CONCURRENCY): argparse's one-line
+    error naming the option and the range otherwise."""
+    def whole(value: str) -> int:
+        try:
+            number = int(value)
+        except ValueError:  # not a whole number, or one of more than 4,300 digits
+            raise argparse.ArgumentTypeError(bound.refusal(value)) from None
+        if not bound.holds(number):
+            raise argparse.ArgumentTypeError(bound.refusal(number))
+        return number
+
+    whole.__name__ = "count"
+    return whole
 
 
 def game_options(p: argparse.ArgumentParser, *, seed: int | None = None, seed_help: str = "",

@@ -9,7 +9,7 @@ import argparse
 from typing import TYPE_CHECKING
 
 from labyrinth.agents.registry import UnknownContestant, parse_contestant, provider_of
-from labyrinth.saves.config import DEFAULT_TIMEOUT_S, MAX_RPM, MAX_TIMEOUT_S, ConfigError, rpm_ok, timeout_ok
+from labyrinth.saves.config import DEFAULT_TIMEOUT_S, HOLD, RPM, TIMEOUT, Bound, ConfigError
 from labyrinth.saves.providers import PROVIDERS
 
 if TYPE_CHECKING:  # the LLM settings' module loads when a command reads them (start-up): provider_settings
@@ -28,38 +28,34 @@ def add_provider_options(parser: argparse.ArgumentParser, hold: bool = False) ->
                            help=f"the {provider} model (default: {row.model})")
         group.add_argument(f"--{provider}-url", metavar="URL",
                            help=f"the {provider} endpoint (default: ${row.url_variable} or {row.url})")
-    group.add_argument("--llm-timeout", type=_timeout, metavar="SECONDS",
-                       help=f"the longest one request to a model may take, as a whole (default: "
-                            f"{DEFAULT_TIMEOUT_S:g}); a call tries a 5xx twice more and waits out a quota within "
-                            "one deadline")
-    group.add_argument("--llm-rpm", type=_rpm, metavar="N",
+    group.add_argument("--llm-timeout", type=within(TIMEOUT), metavar="SECONDS",
+                       help=f"the longest one request to a model may take, as a whole ({TIMEOUT.words}; "
+                            f"default: {DEFAULT_TIMEOUT_S:g}); a call tries a 5xx twice more and waits out a quota "
+                            "within one deadline")
+    group.add_argument("--llm-rpm", type=within(RPM), metavar="N",
                        help="at most N requests a minute to each provider, spaced 60/N s apart, so that a "
-                            "per-minute quota is never hit (default: as fast as the model answers)")
+                            f"per-minute quota is never hit ({RPM.words}; default: as fast as the model answers)")
     if hold:
-        group.add_argument("--hold-limit", type=_timeout, default=HOLD_S, metavar="SECONDS",
-                           help=f"the longest a quota's wait may hold a match (default: {HOLD_S:g}); a longer one "
-                                "stops the run, saying when to run it again, rather than play turns by the fallback, "
-                                "and so do quota answers alone for three times as long")  # retry.HOLD_BUDGET_FACTOR
+        group.add_argument("--hold-limit", type=within(HOLD), default=HOLD_S, metavar="SECONDS",
+                           help=f"the longest a quota's wait may hold a match ({HOLD.words}; default: {HOLD_S:g}); "
+                                "a longer one stops the run, saying when to run it again, rather than play turns by "
+                                "the fallback, and so do quota answers alone for three times as long")
+    # (three times: retry.HOLD_BUDGET_FACTOR)
 
 
-def _timeout(value: str) -> float:
-    """Seconds above 0 and at most the config file's limit: not inf, nan or a negative number."""
-    return _number(value, timeout_ok, f"seconds above 0 and at most {MAX_TIMEOUT_S:g}")
+def within(bound: Bound):
+    """The argparse type of a number in ``bound`` (the config file's range for the same setting):
+    argparse's one-line error naming the option and the range otherwise (inf and nan are not in it)."""
+    def number(value: str) -> float:
+        try:
+            figure = float(value)
+        except ValueError:
+            raise argparse.ArgumentTypeError(bound.refusal(value)) from None
+        if not bound.holds(figure):
+            raise argparse.ArgumentTypeError(bound.refusal(value))
+        return figure
 
-
-def _rpm(value: str) -> float:
-    """Requests a minute: above 0 and at most MAX_RPM."""
-    return _number(value, rpm_ok, f"requests a minute above 0 and at most {MAX_RPM:g}")
-
-
-def _number(value: str, ok, expected: str) -> float:
-    """``value`` as a number that ``ok`` accepts; an argparse error saying what is ``expected`` otherwise."""
-    try:
-        number = float(value)
-    except ValueError:
-        number = float("nan")
-    if not ok(number):
-        raise argparse.ArgumentTypeError(f"expected {expected}, not {value!r}")
+    number.__name__ = "number"
     return number
 
 
@@ -70,7 +66,7 @@ def contestant(role: str, *also: str):
             return value
         try:
             parse_contestant(role, value)
-        except UnknownContestant as problem:
+        except (UnknownContestant, ConfigError) as problem:  # a config contestant's name, and a broken file
             raise argparse.ArgumentTypeError(str(problem)) from None
         return value
 

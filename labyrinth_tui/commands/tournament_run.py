@@ -24,7 +24,7 @@ from labyrinth.agents.compete.manifest import (
     reproduction,
 )
 from labyrinth.agents.compete.ratings import Standings, rate
-from labyrinth.agents.compete.tournament import Entrant, Run, Tournament, run_tournament
+from labyrinth.agents.compete.tournament import MOST_MATCHES, Entrant, Run, Tournament, run_tournament
 from labyrinth.agents.llm.config import ProviderSettings
 from labyrinth.agents.llm.providers.pacing import LongWait, long_waits_to
 from labyrinth.agents.match.runner import MatchResult
@@ -40,7 +40,7 @@ from ..leaderboard_tables import head_to_head_table, paired_table, ratings_table
 from ..stop_signals import cause, exit_status
 from ..terminal_text import printable
 from .learn_option import LEARNERS, learners
-from .options import check_last_seed, providers
+from .options import REPEATS, TURNS, check_last_seed, providers
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -160,6 +160,10 @@ def _rerun(args: argparse.Namespace) -> dict | None:
     args.users, args.minotaurs = (",".join(c["name"] for c in contestants[role]) for role in ("user", "minotaur"))
     args.seed, args.games, args.repeats = seeds[0], len(seeds), recorded["repeats"]
     args.preset, args.difficulty, args.max_turns = recorded["preset"], recorded["difficulty"], recorded["max_turns"]
+    for option, bound, value in (("--max-turns", TURNS, args.max_turns), ("--repeats", REPEATS, args.repeats)):
+        if not bound.holds(value):  # a hand-edited database: its run's settings are bounded as the options are
+            _say(f"run {args.rerun} cannot be played again: its {option} {bound.refusal(value)}")
+            return None
     args.learn = next(name for name, roles in LEARNERS.items()
                       if ("+".join(roles) if roles else NOBODY) == recorded["learned"])
     return {**recorded, "next_rerun": reproduction(recorded, runs, kept, build_id())}
@@ -184,8 +188,13 @@ def _tournament(args: argparse.Namespace, providers: dict[str, ProviderSettings]
         check_configured(contestant.settings(providers))
     entrants = {role: tuple(dict.fromkeys(Entrant(c.resolved(providers), c.settings(providers) if c.provider else None)
                                           for c in found)) for role, found in contestants.items()}
-    return Tournament(entrants["user"], entrants["minotaur"], tuple(range(args.seed, args.seed + args.games)),
-                      args.preset, args.difficulty, args.max_turns, args.repeats)
+    tournament = Tournament(entrants["user"], entrants["minotaur"], range(args.seed, args.seed + args.games),
+                            args.preset, args.difficulty, args.max_turns, args.repeats)
+    if tournament.size > MOST_MATCHES:
+        args.own_parser.error(f"{len(tournament.users)} users x {len(tournament.minotaurs)} Minotaurs x {args.games:,} "
+                              f"seeds x {args.repeats:,} repeats is {tournament.size:,} matches: a tournament plays at "
+                              f"most {MOST_MATCHES:,} (fewer --games or --repeats, or two tournaments)")
+    return tournament
 
 
 def _play(args: argparse.Namespace, tournament: Tournament, db: ResultsDB,
@@ -245,11 +254,18 @@ def _report(run: Run, interrupted: KeyboardInterrupt | None, unplayed: int, void
 
 
 def _resume_hint(run: Run) -> str:
-    """When to run the same command again: after the quota's wait, as a time of day (UTC)."""
-    if not run.stopped_wait_s:
+    """When to run the same command again: after the quota's wait, as a time of day (UTC), with its date
+    when that is not today; a wait past any date a clock shows (a server may ask for one) in seconds."""
+    wait = run.stopped_wait_s
+    if not wait:
         return "run the same command again once the quota allows"
-    at = datetime.now(UTC) + timedelta(seconds=run.stopped_wait_s)
-    return f"run the same command again after {at:%H:%M:%S} UTC (in {run.stopped_wait_s:,.0f} s)"
+    now = datetime.now(UTC)
+    try:
+        at = now + timedelta(seconds=wait)
+    except OverflowError:
+        return f"the quota asks for a wait of {wait:.3g} s, past any date: run the same command again once it allows"
+    return f"run the same command again after {at:{'%H:%M:%S' if at.date() == now.date() else '%Y-%m-%d %H:%M:%S'}} " \
+           f"UTC (in {wait:,.0f} s)"
 
 
 def _live_view(run: Run, wall_s: float) -> RenderableType:

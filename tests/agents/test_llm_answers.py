@@ -211,3 +211,23 @@ def test_doctor_takes_an_untagged_model_for_its_latest_tag(model, listed, presen
     finally:
         stub.close()
     assert (f"{model} present" in verdict) == present and ("NOT pulled" in verdict) != present
+
+
+@pytest.mark.parametrize("provider", ["gemini", "mistral", "ollama", "openai"])
+@pytest.mark.parametrize("answer", [{"hello": "world"}, {"object": "list"}, [], "<html><body>Welcome</body></html>"])
+def test_doctor_finds_no_api_in_a_server_that_answers_something_else(provider, answer):
+    """Any JSON a server sends may read, in an SDK, as a record or a listing of nothing: doctor's check
+    is a failure that says what came, never "ok" (Gemini's was, against any JSON object)."""
+    from labyrinth.agents.llm.providers.errors import ProviderError
+    from labyrinth.agents.registry import make_transport
+
+    html = isinstance(answer, str)
+    stub = Stub().reply(200, answer, {"Content-Type": "text/html"} if html else None)
+    try:
+        with pytest.raises(ProviderError) as failed:
+            make_transport(ProviderSettings(provider, "m", stub.url, api_key="k-doctor", timeout_s=2)).check()
+    finally:
+        stub.close()
+    said = str(failed.value)
+    if isinstance(answer, dict):  # read by the SDK as a record or listing of nothing: what it lacks is said
+        assert "sent a reply that is not its API's: ForeignReply (" in said and " belongs)" in said, said

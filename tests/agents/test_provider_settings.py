@@ -15,6 +15,7 @@ from labyrinth.agents.llm.providers.base import Reply
 from labyrinth.agents.llm.providers.errors import ProviderError
 from labyrinth.agents.llm.providers.quota import go_duration_s, quota_wait_s, retry_after_s
 from labyrinth.agents.llm.providers.retry import Caller, Failure, http_failure
+from labyrinth.agents.registry import UnknownContestant, parse_contestant
 from labyrinth.engine.wsap.actions import USER_ACTIONS, USER_DESCRIPTION
 from labyrinth.saves.config import ConfigError, config_path, read_config
 from labyrinth.saves.providers import PROVIDERS
@@ -68,6 +69,12 @@ def test_waits_are_read_from_go_durations_rate_limit_headers_and_geminis_body():
     assert quota_wait_s(None, gemini_quota(47.3, 10)) == pytest.approx(47.3)  # the message's, finer than "47s"
     assert quota_wait_s(None, gemini_quota(47.3, 10)["error"]) == pytest.approx(47.3)
     assert quota_wait_s({"Retry-After": "nan"}, {"error": {"details": "?"}}, "retry soon") is None
+
+
+def test_a_wait_of_more_digits_than_a_float_holds_is_no_wait():
+    """"Please retry in 999...9s" read as inf made every message saying the wait (math.ceil) raise."""
+    assert quota_wait_s(None, None, "Please retry in " + "9" * 400 + "s.") is None
+    assert quota_wait_s({"Retry-After": "1e300"}, None, "Please retry in " + "9" * 400 + "s.") == 1e300
 
 
 def test_5xx_are_retried_with_backoff_then_given_up_429s_are_waited_out_and_4xx_are_not_retried():
@@ -138,16 +145,29 @@ def test_the_agent_keeps_only_recent_turns_and_says_what_was_wrong_with_the_last
     assert all(a.name in agent.system for a in USER_ACTIONS.actions)
 
 
-@pytest.mark.parametrize(("where", "said"), [
-    ({"flags": {"model": "m" * 100_000}}, "the mistral model from the command line is 100,000 characters long"),
-    ({"environ": {"LABYRINTH_MISTRAL_MODEL": "m" * 100_000}}, "from $LABYRINTH_MISTRAL_MODEL is 100,000 characters"),
-    ({"config": {"mistral": {"model": "m" * 201}}}, "[mistral] model: String should have at most 200 characters"),
+@pytest.mark.parametrize(("model", "problem"), [
+    ("m" * 100_000, "is 100,000 characters long (at most 200)"),
+    ("gpt 4o", "holds a space, a comma or a character that cannot be shown"),
+    ("a,b", "holds a space, a comma"),
+    ("tab\there", "holds a space"),
+    ("", "is empty"),
 ])
-def test_a_models_name_from_anywhere_is_bounded(where, said):
-    with pytest.raises(ConfigError) as refused:
-        provider_settings("mistral", where.get("flags"), where.get("environ", {}), where.get("config", {}))
-    message = str(refused.value)
-    assert said in message and "\n" not in message and len(message) < 300
+def test_a_models_name_is_refused_by_one_rule_wherever_it_is_read(model, problem):
+    """The flag, the environment, the config file's table and ``provider/model`` say the same problem."""
+    places = {"the mistral model from the command line": ({"model": model}, {}, {}),
+              "the mistral model from $LABYRINTH_MISTRAL_MODEL": (None, {"LABYRINTH_MISTRAL_MODEL": model}, {}),
+              "[mistral] model: the model's name": (None, {}, {"mistral": {"model": model}})}
+    for where, (flags, environ, config) in places.items():
+        if not model and environ:
+            continue  # an empty variable is no setting: the next place's (or the default) is read
+        with pytest.raises(ConfigError) as refused:
+            provider_settings("mistral", flags, environ, config)
+        message = str(refused.value)
+        assert f"{where} {problem}" in message and "\n" not in message and len(message) < 300
+    with pytest.raises(UnknownContestant) as refused:
+        parse_contestant("user", f"mistral/{model}")
+    assert problem in str(refused.value) and len(str(refused.value)) < 300
+    assert parse_contestant("user", "mistral/mistral-small-latest:2506").model == "mistral-small-latest:2506"
 
 
 @pytest.mark.parametrize(("url", "said"), [

@@ -13,7 +13,8 @@ each with BodyRefused, which retry.transport_failure makes a ProviderError sayin
 headers are bounded by the HTTP library itself (h11 refuses a head over 100 KB).
 
 The hooks also note, in the thread that made the request, that an answer arrived: what the
-SDK raises after that, while it reads the answer, is the answer's fault (retry.read_answer).
+SDK raises after that, while it reads the answer, is the answer's fault (retry.read_answer); and
+they refuse a redirect to another server, which would take the key there (redirects.py).
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ import sys
 import threading
 from collections.abc import Callable, Iterator
 from typing import Any
+
+from .redirects import refuse_other_origins
 
 # An answer's text is at most REPLY_TOKENS plus the thinking room of THINKING_TOKENS["high"], under
 # 17,000 tokens: some 100 KB even as JSON escapes (\uXXXX, six bytes a character). The largest bodies
@@ -39,10 +42,13 @@ class BodyRefused(Exception):
     """An answer whose body was not read (or not to its end): its message says what it was."""
 
 
-def event_hooks(*on_answer: Callable[[Any], None]) -> dict[str, list[Callable[[Any], None]]]:
+def event_hooks(*on_answer: Callable[[Any], None],
+                on_request: Callable[[Any], None] | None = None) -> dict[str, list[Callable[[Any], None]]]:
     """The event hooks an httpx or httpx2 client is made with; ``on_answer`` (a transport's own
-    checks of an answer) run after the bound is in place."""
-    return {"request": [_ask_plain], "response": [_bound, *on_answer]}
+    checks of an answer) run after the bound is in place and a redirect elsewhere is refused;
+    ``on_request`` (a transport's own touch to each request) after the body is asked for as it is."""
+    return {"request": [_ask_plain, *([on_request] if on_request else [])],
+            "response": [_bound, refuse_other_origins, *on_answer]}
 
 
 def expect_answer() -> None:

@@ -31,11 +31,11 @@ from .base import DEFAULT_EFFORT, THINKING_TOKENS, Reply, ResponseSchema, Sent
 from .bounds import event_hooks
 from .errors import ProviderError
 from .pacing import SYSTEM_CLOCK, Clock, Waiting
-from .retry import Caller, Failure, http_errors, http_failure, transport_failure
+from .retry import Caller, Failure, ForeignReply, http_errors, http_failure, transport_failure
 from .sdk_imports import IMPORT_LOCK, imported
 
 if TYPE_CHECKING:  # the SDK is imported when a transport is made: `import agents` works without it
-    from google.genai.types import ThinkingConfig
+    from google.genai.types import Model, ThinkingConfig
 
 API_VERSION = "v1beta"
 PRO_THINKING_TOKENS = 128  # the 2.5 Pro models cannot turn thinking off; 128 is their least
@@ -117,16 +117,23 @@ class GeminiTransport:
         return transport_failure("gemini", exc, self.timeout_s, self.where)
 
     def check(self) -> str:
-        """A cheap call for `labyrinth doctor`: the model's record (no tokens spent)."""
-        model = self.calls.once(lambda: self.client.models.get(model=self.settings.model), self._classify)
+        """A cheap call for `labyrinth doctor`: the model's record (no tokens spent), which must be one: a
+        server that is not Gemini's API may answer any JSON, which the SDK reads as a record of nothing."""
+        model = self.calls.once(self._record, self._classify)
         return f"{shorten(str(model.name), NAME_CHARS)} answers (input limit {model.input_token_limit} tokens)"
+
+    def _record(self) -> Model:
+        model = self.client.models.get(model=self.settings.model)
+        if not isinstance(model.name, str) or not model.name:
+            raise ForeignReply("an answer without a model's name where Gemini's model record belongs")
+        return model
 
 
 def thinking(model: str) -> tuple[ThinkingConfig, int]:
     """The least thinking ``model`` plays with, as the SDK's ThinkingConfig, and the tokens it may take
     on top of the answer's: a level for Gemini 3 and later, a budget before (a name without a
     generation, such as an alias, is asked as 2.5 is). Called once the transport has the SDK."""
-    from google.genai.types import ThinkingConfig
+    from google.genai.types import Model, ThinkingConfig
 
     generation = GENERATION.search(model)
     if generation and int(generation.group(1)) >= LEVELS_FROM:

@@ -28,7 +28,7 @@ from .base import MODEL_EFFORT, THINKING_TOKENS, Reply, ResponseSchema, Sent
 from .bounds import event_hooks
 from .errors import ProviderError
 from .pacing import SYSTEM_CLOCK, Clock, Waiting
-from .retry import ERROR_CHARS, Caller, Failure, http_errors, http_failure, transport_failure
+from .retry import ERROR_CHARS, Caller, Failure, ForeignReply, http_errors, http_failure, transport_failure
 from .sdk_imports import IMPORT_LOCK, imported
 
 OUTPUT_MODE = "json_schema (strict)"
@@ -125,10 +125,19 @@ class MistralTransport:
 
     def check(self) -> str:
         """A cheap call for `labyrinth doctor`: the models the key can use (no tokens spent)."""
-        listed = self.calls.once(self.client.models.list, self._classify).data or []
+        listed = self.calls.once(self._listing, self._classify)
         names = [name for card in listed if (name := model_id(card)) is not None]
         have = "available" if self.settings.model in names else "not in the list"
         return f"{len(names)} models; {self.settings.model} {have}"
+
+
+    def _listing(self) -> list[BaseModelCard | FTModelCard | UnknownModelListData]:
+        """The models listed; ForeignReply for an answer without the listing (a server that is not Mistral's API
+        may answer any JSON object, which the SDK reads as a listing of nothing)."""
+        listed = self.client.models.list().data
+        if listed is None:
+            raise ForeignReply("an answer without a data list where Mistral's model listing belongs")
+        return listed
 
 
 def _message(role: str, text: str) -> ChatCompletionRequestMessageTypedDict:

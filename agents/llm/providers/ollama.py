@@ -3,7 +3,9 @@
 The SDK waits forever unless given a timeout and never retries: both are done
 here, and an httpx hook keeps the headers (a quota's wait), which the SDK's
 ResponseError drops, and refuses a 200 whose body is `[]` or `null`.
-A key (OLLAMA_API_KEY, for a hosted Ollama) is sent only when there is one.
+A key (OLLAMA_API_KEY, for a hosted Ollama) is sent only when its settings hold one: the SDK
+reads OLLAMA_API_KEY from the environment on its own, which would give the provider's key to a
+contestant with an endpoint of its own, so each request carries exactly the key it was given.
 Structured output goes in `format`. The model's temperature and answer budget
 (`num_predict`) are its settings'. `think` is off (Qwen3 would write a <think>
 block first, which the agent's reply parser drops if it comes anyway) unless the
@@ -28,6 +30,7 @@ from ..config import ProviderSettings
 
 if TYPE_CHECKING:
     import httpx  # the SDK's HTTP library
+    from ollama import ListResponse
 from .base import CONTEXT_TOKENS, THINKING_TOKENS, Reply, ResponseSchema, Sent
 from .bounds import event_hooks
 from .errors import ProviderError
@@ -49,10 +52,10 @@ class OllamaTransport:
         self.name = f"ollama/{settings.model}"
         self.headers: dict[str, str] = {}  # the last answer's (a quota's wait), which ResponseError drops
         key = settings.api_key.reveal() if settings.api_key else None
+        self._authorization = f"Bearer {key}" if key else None
         load_sdk()
         self.client = sdk().Client(host=self.where, timeout=settings.timeout_s,
-                                   headers={"authorization": f"Bearer {key}"} if key else None,
-                                   event_hooks=event_hooks(self._check_answer))
+                                   event_hooks=event_hooks(self._check_answer, on_request=self._authorize))
         level = THINK_LEVELS.get(settings.reasoning_effort or "none")
         self.think: Literal["low", "medium", "high", False] = level if level is not None else False
         room = THINKING_TOKENS[self.think] if self.think else 0
@@ -86,6 +89,22 @@ class OllamaTransport:
             return http_failure("ollama", exc.status_code, str(exc.error), self.headers)
         return transport_failure("ollama", exc, self.timeout_s, self.where)
 
+    def _listing(self) -> ListResponse:
+        """The models listed; ForeignReply for an answer without the listing (the SDK's bare ValidationError)."""
+        from pydantic import ValidationError
+
+        try:
+            return self.client.list()
+        except ValidationError:
+            raise ForeignReply("an answer without a models list where Ollama's model listing belongs") from None
+
+    def _authorize(self, request: httpx.Request) -> None:
+        """The request with the key this transport was given, or none: never one the SDK found in the
+        environment."""
+        request.headers.pop("authorization", None)
+        if self._authorization:
+            request.headers["authorization"] = self._authorization
+
     def _check_answer(self, response: httpx.Response) -> None:
         """Keep the headers; a 200 whose body is JSON but no object (`[]`, `null`) is ForeignReply
         (the SDK would raise a bare TypeError on it)."""
@@ -101,7 +120,7 @@ class OllamaTransport:
 
     def check(self) -> str:
         """A cheap call for `labyrinth doctor`: the models the server has (no tokens spent)."""
-        names = [m.model for m in self.calls.once(self.client.list, self._classify).models if m.model is not None]
+        names = [m.model for m in self.calls.once(self._listing, self._classify).models if m.model is not None]
         have = "present" if _tagged(self.settings.model) in map(_tagged, names) else \
             "NOT pulled (ollama pull " + self.settings.model + ")"
         return f"{len(names)} models; {self.settings.model} {have}"

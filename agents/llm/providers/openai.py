@@ -37,6 +37,8 @@ import threading
 from functools import partial
 from typing import Any
 
+from labyrinth.engine.commands import excerpt
+
 from ..config import ProviderSettings
 from .base import Reply, ResponseSchema, Sent
 from .bounds import event_hooks
@@ -51,6 +53,7 @@ FORMATS = ("json_schema", "json_object", "text")  # the response formats tried, 
 OUTPUT_MODES = {"json_schema": "json_schema (strict)", "json_object": "json_object", "text": "text"}  # as recorded
 FOLDED = "folded into the first user message"  # where the system text goes for a model that takes none
 WITHHELD = "content_filter"  # the finish reason of an answer a filter withheld: any text it has is not the answer
+LISTING_SHOWN_CHARS = 80  # the most shown of what came where a model listing belongs
 STRICT_DROPPED = ("minLength", "maxLength")  # bounds strict mode refuses; the game checks what it reads anyway
 
 
@@ -202,8 +205,10 @@ class OpenAITransport:
         return transport_failure("openai", exc, self.timeout_s, self.where)
 
     def check(self) -> str:
-        """A cheap call for `labyrinth doctor`: the models the endpoint serves (GET /models, no tokens spent)."""
-        names = [m.id for m in self.calls.once(lambda: list(self.client.models.list()), self._classify)]
+        """A cheap call for `labyrinth doctor`: the models the endpoint serves (GET /models, no tokens spent),
+        read as the JSON it is, as a chat's answer is: a server that is not an OpenAI-compatible API may
+        answer anything, which the SDK's listing would read as none."""
+        names = self.calls.once(lambda: _listed(self.client.get("/models", cast_to=object)), self._classify)
         have = "available" if self.settings.model in names else "not in the list"
         return f"{len(names)} models; {self.settings.model} {have}"
 
@@ -230,6 +235,22 @@ def _reply(r: Any, sent: Sent) -> Reply:
     return Reply(content or "", usage.get("prompt_tokens"), usage.get("completion_tokens"), finish,
                  reasoning_tokens=details.get("reasoning_tokens"),  # a count that is none, Reply drops
                  sent=sent, model_version=r.get("model"))
+
+
+def _listed(r: Any) -> list[str]:
+    """The model ids of a model listing's JSON (as the SDK parsed it, or its text), ForeignReply saying
+    what came instead if it is none."""
+    if isinstance(r, str):
+        try:
+            r = json.loads(r)
+        except ValueError:
+            raise ForeignReply(f"text ({excerpt(r, LISTING_SHOWN_CHARS)}) where a model listing belongs") from None
+    data = r.get("data") if isinstance(r, dict) else None
+    if not isinstance(data, list):
+        shape = f"a JSON {type(r).__name__.replace('NoneType', 'null')}" if not isinstance(r, dict) else \
+            f"a JSON object with the keys {excerpt(sorted(map(str, r)), LISTING_SHOWN_CHARS)}"
+        raise ForeignReply(f"{shape} where a model listing belongs")
+    return [m["id"] for m in data if isinstance(m, dict) and isinstance(m.get("id"), str)]
 
 
 def strict_schema(schema: dict[str, Any]) -> dict[str, Any]:

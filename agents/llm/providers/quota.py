@@ -17,6 +17,7 @@ costs the square of its length, and a hostile header of 90 KB would hold the GIL
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -36,8 +37,8 @@ def quota_wait_s(headers: Mapping[str, str] | None = None, body: Any = None, mes
     error = body.get("error", body) if isinstance(body, dict) else None
     in_body = error.get("message") if isinstance(error, dict) else None
     waits = [w for w in (retry_after_s(headers or {}), rate_limit_reset_s(headers or {}), retry_info_s(body),
-                         please_retry_s(message), please_retry_s(str(in_body or ""))) if w is not None]
-    return max(waits) if waits else None
+                         please_retry_s(message), please_retry_s(str(in_body or ""))) if w is not None and w < math.inf]
+    return max(waits) if waits else None  # a wait of more digits than a float holds ("retry in 9999...s") is none
 
 
 def retry_after_s(headers: Mapping[str, str]) -> float | None:

@@ -48,6 +48,7 @@ from .bounds import BodyRefused, answer_arrived, expect_answer
 from .errors import ProviderError, QuotaError, TimedOut
 from .pacing import LONG_WAIT_S, SYSTEM_CLOCK, Clock, LongWait, Waiting, announce, shared_pace
 from .quota import quota_wait_s
+from .redirects import RedirectRefused
 from .sdk_imports import IMPORT_LOCK, imported
 from .secrets import redact
 
@@ -318,9 +319,9 @@ def http_errors() -> HttpErrors:
 def transport_failure(provider: str, exc: Exception, timeout_s: float, where: str) -> Failure | None:
     """What every SDK raises beyond its own HTTP errors: a timeout (the SDK's per read, or the
     request's as a whole) or an unreachable endpoint (httpx, httpx2, or the ollama SDK's own
-    ConnectionError), a body not read (too large), or a 200 whose body is not the API's (not
-    JSON, or missing fields: the SDKs raise bare JSON or pydantic errors) or that its SDK could
-    not read at all (Unreadable); None else."""
+    ConnectionError), a body not read (too large), a redirect to another server (not followed),
+    or a 200 whose body is not the API's (not JSON, or missing fields: the SDKs raise bare JSON or
+    pydantic errors) or that its SDK could not read at all (Unreadable); None else."""
     kinds = http_errors()
     if isinstance(exc, Overran):
         return Failure(f"{provider} did not answer within {exc.seconds:g} s at {where}", timed_out=True)
@@ -331,6 +332,8 @@ def transport_failure(provider: str, exc: Exception, timeout_s: float, where: st
                        + (f" ({exc})" if isinstance(exc, ForeignReply) else ""))
     if isinstance(exc, BodyRefused):
         return Failure(f"{provider} at {where} sent {exc}")
+    if isinstance(exc, RedirectRefused):
+        return Failure(f"{provider} at {where} {exc}")
     if isinstance(exc, Unreadable):
         return Failure(f"{provider} at {where} sent a reply its SDK could not read: {exc}")
     if isinstance(exc, kinds.unreachable):

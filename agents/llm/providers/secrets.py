@@ -18,7 +18,7 @@ from __future__ import annotations
 import base64
 import re
 import threading
-from urllib.parse import unquote, urlsplit
+from urllib.parse import unquote, urlsplit, urlunsplit
 
 REDACTED = "[REDACTED]"
 MIN_SECRET_CHARS = 6  # a shorter "secret" would blot out ordinary words; it is no secret anyway
@@ -68,3 +68,13 @@ def redact(text: str) -> str:
         if secret in text:
             text = text.replace(secret, REDACTED)
     return text
+
+
+def public_url(url: str) -> str:
+    """``url`` without user-info, query or fragment (what a results table or a message may show)."""
+    try:
+        parts = urlsplit(url)
+        host = parts.netloc.rpartition("@")[2]
+        return urlunsplit((parts.scheme, host, parts.path, "", ""))
+    except ValueError:
+        return "(an endpoint that cannot be read)"
