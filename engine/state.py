@@ -10,7 +10,6 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, fields
-from functools import cache
 from typing import Any, ClassVar
 
 from pydantic import TypeAdapter, ValidationError
@@ -134,16 +133,26 @@ def _hash(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-@cache
 def _field_names(kind: type[GameState]) -> tuple[str, ...]:
-    return tuple(f.name for f in fields(kind))
+    """The fields of ``kind`` (GameState, or a test's state with one more), in order: read once per class."""
+    names = _FIELD_NAMES.get(kind)
+    if names is None:
+        names = _FIELD_NAMES[kind] = tuple(f.name for f in fields(kind))
+    return names
 
 
-@cache
 def _adapter(kind: type[GameState]) -> TypeAdapter[GameState]:
     """The state's validator, built when a state is first read back (a saved game, a replay), not at every
     import of the engine (start-up)."""
-    return TypeAdapter(kind)
+    adapter = _ADAPTERS.get(kind)
+    if adapter is None:
+        adapter = _ADAPTERS[kind] = TypeAdapter(kind)
+    return adapter
+
+
+# Dicts by class, not functools.cache: mypy takes a class whose instances have no __hash__ (eq=True) as unhashable.
+_FIELD_NAMES: dict[type[GameState], tuple[str, ...]] = {}
+_ADAPTERS: dict[type[GameState], TypeAdapter[GameState]] = {}
 
 
 def _plain(value: Any) -> Any:
