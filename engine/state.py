@@ -10,8 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, fields
-from functools import cache
-from typing import Any
+from typing import Any, ClassVar
 
 from pydantic import TypeAdapter, ValidationError
 
@@ -19,12 +18,16 @@ from .commands import describe_errors
 from .geometry import Pos
 from .items import ITEM_ORDER
 from .presets import DIFFICULTIES, PRESETS
+from .state_migrations import VERSIONS, StateVersion, downgrade, upgrade
 
-STATE_VERSION = 1
+STATE_VERSION = VERSIONS[-1].number  # the state this engine plays; engine/state_migrations.py has its history
 
 
 @dataclass(eq=True)
 class GameState:
+    # Its versions, the last one this class's (state_migrations): a state with a new field has a new row.
+    VERSIONS: ClassVar[tuple[StateVersion, ...]] = VERSIONS
+
     seed: int
     preset: str
     difficulty: str
@@ -56,26 +59,35 @@ class GameState:
     goal: Pos | None  # where its current path leads
     path: tuple[Pos, ...]  # the cells still to walk to reach ``goal``
 
+    @property
+    def version(self) -> int:
+        """The state version this state is of (its hashes are that version's)."""
+        return self.VERSIONS[-1].number
+
     def clone(self) -> GameState:
         """A copy to work on; every field holds an immutable value, so shallow is enough."""
-        new = object.__new__(GameState)
+        new = object.__new__(type(self))
         new.__dict__.update(self.__dict__)
         return new
 
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"version": STATE_VERSION}
-        for name in _FIELDS:
+        out: dict[str, Any] = {"version": self.VERSIONS[-1].written}
+        for name in _field_names(type(self)):
             out[name] = _plain(getattr(self, name))
         return out
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> GameState:
-        """Rebuild a state from ``to_dict()``; ValueError naming the problem on anything else."""
-        if not isinstance(data, dict) or data.get("version") != STATE_VERSION:
-            raise ValueError(f"not a version {STATE_VERSION} game state")
-        fields_only = {k: v for k, v in data.items() if k != "version"}
+        """Rebuild a state from ``to_dict()`` of this version or an older one (brought forward by the
+        migrations table: each field added since takes its default); ValueError naming the problem otherwise."""
+        if not isinstance(data, dict):
+            raise ValueError("not a game state: not a JSON object")
         try:
-            state = _adapter().validate_python(fields_only)
+            fields_only = upgrade(data, cls.VERSIONS)
+        except ValueError as exc:
+            raise ValueError(f"not a game state this Labyrinth reads: {exc}") from None
+        try:
+            state = _adapter(cls).validate_python(fields_only)
         except ValidationError as exc:
             raise ValueError(f"broken game state: {describe_errors(exc)}") from None
         problem = state.inconsistency()
@@ -102,21 +114,45 @@ class GameState:
         return None
 
     def to_json(self) -> str:
-        return json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))
+        return _canonical(self.to_dict())
 
-    def digest(self) -> str:
-        """A short, stable hash of the whole state, for replays and golden tests."""
-        return hashlib.sha256(self.to_json().encode()).hexdigest()[:16]
+    def digest(self, version: int | None = None) -> str:
+        """A short, stable hash of the whole state, for replays and golden tests. ``version``: the hash an
+        older state version computed for it, from the fields that version held (state_migrations.downgrade),
+        to check a recording of that version."""
+        if version is None or version == self.version:
+            return _hash(self.to_json())
+        return _hash(_canonical(downgrade(self.to_dict(), version, self.VERSIONS)))
 
 
-_FIELDS = tuple(f.name for f in fields(GameState))
+def _canonical(data: dict[str, Any]) -> str:
+    return json.dumps(data, sort_keys=True, separators=(",", ":"))
 
 
-@cache
-def _adapter() -> TypeAdapter[GameState]:
+def _hash(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _field_names(kind: type[GameState]) -> tuple[str, ...]:
+    """The fields of ``kind`` (GameState, or a test's state with one more), in order: read once per class."""
+    names = _FIELD_NAMES.get(kind)
+    if names is None:
+        names = _FIELD_NAMES[kind] = tuple(f.name for f in fields(kind))
+    return names
+
+
+def _adapter(kind: type[GameState]) -> TypeAdapter[GameState]:
     """The state's validator, built when a state is first read back (a saved game, a replay), not at every
     import of the engine (start-up)."""
-    return TypeAdapter(GameState)
+    adapter = _ADAPTERS.get(kind)
+    if adapter is None:
+        adapter = _ADAPTERS[kind] = TypeAdapter(kind)
+    return adapter
+
+
+# Dicts by class, not functools.cache: mypy takes a class whose instances have no __hash__ (eq=True) as unhashable.
+_FIELD_NAMES: dict[type[GameState], tuple[str, ...]] = {}
+_ADAPTERS: dict[type[GameState], TypeAdapter[GameState]] = {}
 
 
 def _plain(value: Any) -> Any:

@@ -18,8 +18,6 @@ from .constants import (
     HEAR_HIGH_SQ,
     HEAR_LOW_SQ,
     JUMP_COOLDOWN_TICKS,
-    JUMP_MAX_TICKS,
-    JUMP_MIN_TICKS,
     MAX_STEPS,
     PARALYSIS_TICKS,
     REENTRY_ALERT_TICKS,
@@ -45,7 +43,7 @@ from .report import (
     final_report,
     turn_report,
 )
-from .rng import derived
+from .rng import jump_length
 from .schemas import (
     GameStateResponse,
     MinotaurDecision,
@@ -427,7 +425,7 @@ class _Turn:
 
     def _jump(self) -> None:
         s = self.s
-        duration = derived(s.seed, "jump", s.jumps).randint(JUMP_MIN_TICKS, JUMP_MAX_TICKS)
+        duration = jump_length(s.seed, s.jumps)
         s.jumps += 1
         s.jump_left = duration
         s.jump_started_turn = s.turn

@@ -12,7 +12,9 @@ again (replays.first_mismatch), so an edited save is refused naming its turn.
 The writer plays the inputs again through a fresh engine for each turn's
 status and hash (some 40 µs a turn), so a front hands over only what it
 played. Older saves ("labyrinth-save" version 1, one object, and version 2,
-JSON lines of input pairs) are still read; they kept only the final hash.
+JSON lines of input pairs) are still read; they kept only the final hash, of
+state version 1 (OLD_FORMAT_STATE). A save of the replay format says its state
+version as a replay does (replays.hashed_at).
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ from .replays import (
 )
 
 OLD_FORMAT = "labyrinth-save"  # versions 1 and 2, before a save was a replay
+OLD_FORMAT_STATE = 1  # the state version of their hashes: their releases (ada196d to 20d0ec0) were all of it
 SAVE_BYTES = 64 << 20  # the most read of one save: some 300,000 turns
 HEADER_BYTES = 4 << 10  # read of each save to list it: a header is some 300 bytes (a longer one is read in full)
 PLAYER = "you"  # who played the user in a save that does not say: the person at the keyboard
@@ -215,7 +218,7 @@ def load_game(path: Path) -> SavedGame:
         turns = [_pair(path, number - 1, _json(path, line, f"line {number}")) for number, line in enumerate(lines[:-1], 2)]
     _count(path, len(turns), header.turns)
     game = _old_game(path, header, turns)
-    return replace(game, turns=SavedTurns(Path(path), header.turns, header.hash, _unrecorded(game)))
+    return replace(game, turns=SavedTurns(Path(path), header.turns, header.hash, _unrecorded(game, OLD_FORMAT_STATE)))
 
 
 def list_games(directory: Path | None = None) -> tuple[list[SavedGame], list[str]]:
@@ -244,7 +247,7 @@ def _lines(game: SavedGame) -> list[str]:
     and hash, and must end in the state the game was saved in."""
     engine = Game.new(game.seed, game.preset, game.difficulty)
     header = ReplayHeader(game.seed, game.preset, game.difficulty, game.user, game.minotaur, game.max_turns,
-                          game.saved_at, engine.state.digest())
+                          game.saved_at, engine.state.digest(), state_version=engine.state.version)
     turns, status = [], None
     for number, (user, minotaur) in enumerate(game.turns, 1):
         result = engine.step(user, minotaur)
@@ -342,12 +345,13 @@ def _pair(path: Path, turn: int, pair: Any) -> Turn:
         raise SaveError(f"{path}: broken saved game: turn {turn}: {detail}") from None
 
 
-def _unrecorded(game: SavedGame) -> Replay:
-    """A game whose file kept no hash but the last (an older save, or one not yet written) as a
-    replay: the final hash goes with the last turn, or is the initial state's when none was played."""
+def _unrecorded(game: SavedGame, state_version: int | None = None) -> Replay:
+    """A game whose file kept no hash but the last (an older save, of ``state_version``, or one not yet
+    written, of this engine's) as a replay: the final hash goes with the last turn, or is the initial
+    state's when none was played."""
     turns = list(game.turns)
     header = ReplayHeader(game.seed, game.preset, game.difficulty, game.user, game.minotaur, game.max_turns,
-                          game.saved_at, None if turns else game.digest)
+                          game.saved_at, None if turns else game.digest, state_version=state_version)
     recorded = [RecordedTurn(number, user, minotaur, None, None, None, game.digest if number == len(turns) else None)
                 for number, (user, minotaur) in enumerate(turns, 1)]
     return Replay(game.path, header, recorded, None, [])

@@ -15,6 +15,9 @@ goes on), whose header also says when it was saved (saves/games.py).
 
 ``first_mismatch`` is the one check that a recording is the game it says: a
 replay verified, a saved game resumed, each turn played again and compared.
+Its hashes are of the state version that recorded it (the header says which;
+a replay of format 1 did not, and its initial hash tells), so an older recording
+is checked on the fields its version held (engine/state_migrations.py).
 
 The writer is the match runner's Recorder by shape only: ``saves`` never
 imports ``agents``, it reads the attributes of what it is given.
@@ -37,6 +40,7 @@ from labyrinth.engine import (
     PRESETS,
     BadInput,
     Game,
+    GameState,
     MinotaurDecision,
     UserInput,
     parse,
@@ -44,6 +48,7 @@ from labyrinth.engine import (
 from labyrinth.engine.turn import TurnResult
 
 from .atomic import write_atomic
+from .build import build_id
 from .experience import plain_text
 from .paths import replays_dir
 from .reading import read_regular
@@ -51,7 +56,12 @@ from .results_terms import ROLE_WORDS
 
 FORMAT = "labyrinth-replay"
 ROLE_NAMES = tuple(ROLE_WORDS)  # the sides of a match, as its lines name them
-VERSION = 1
+# The format's versions: 1 (5d2acc1 to 05106cc) did not say which state version its hashes are of; 2 says it
+# (state_version) and which build wrote the file (build). Both are read.
+VERSION = 2
+VERSIONS_READ = (1, 2)
+FORMAT_1_STATES = (1, 0)  # the state versions a format-1 recording may be of: 1 from 4c09b2b, 0 before it
+BUILD_CHARS = 100  # the most of a header's build kept: "0.1.0+g" and a commit with its changes' digest take 36
 REPLAY_BYTES = 256 << 20  # the most read of one replay: a long match of a talkative model is a few MB
 MAX_GAME_TIME_S = 1e12  # a final line claiming more is edited: no match lasts 30,000 years
 
@@ -95,10 +105,11 @@ class ReplayWriter:
         user, minotaur = match.user.name, match.minotaur.name
         stem = self.stem or replay_stem(match.preset, match.seed, user, minotaur, began=began)
         self.path, self._file = _create(self.directory, stem)
+        state = match.game.state
         self._write(header_line(ReplayHeader(match.seed, match.preset, match.difficulty, user, minotaur,
                                              match.max_turns, began.isoformat(timespec="seconds").replace("+00:00", "Z"),
-                                             match.game.state.digest()), **_lessons(match), **_system_prompts(match),
-                                 **_plan_exchanges(match)))
+                                             state.digest(), state_version=state.version),
+                                **_lessons(match), **_system_prompts(match), **_plan_exchanges(match)))
 
     def turn(self, record: Any) -> None:
         self._write({"type": "turn", **record.to_dict()})
@@ -131,11 +142,13 @@ def as_line(line: dict[str, Any]) -> str:
 
 
 def header_line(header: ReplayHeader, **more: Any) -> dict[str, Any]:
-    """The first line of a replay (or a save: ``more`` says when it was saved)."""
+    """The first line of a replay (or a save: ``more`` says when it was saved), written by this build."""
+    assert header.state_version is not None, "a new file says which state version its hashes are of"
     return {"type": "header", "format": FORMAT, "version": VERSION, "created_at": header.created_at,
             "seed": header.seed, "preset": header.preset, "difficulty": header.difficulty,
             "agents": {"user": header.user_agent, "minotaur": header.minotaur_agent},
-            "max_turns": header.max_turns, "initial_hash": header.initial_hash, **more}
+            "max_turns": header.max_turns, "initial_hash": header.initial_hash,
+            "state_version": header.state_version, "build": build_id(), **more}
 
 
 def turn_line(turn: RecordedTurn) -> dict[str, Any]:
@@ -197,6 +210,8 @@ class ReplayHeader:
     lessons: dict[str, list[dict[str, str]]] = field(default_factory=dict)  # per role: [{id, text}] given at setup
     system_prompts: dict[str, str] = field(default_factory=dict)  # per role: a model's system text
     plan_exchanges: dict[str, dict[str, Any]] = field(default_factory=dict)  # per role: a model's opening plan's call
+    state_version: int | None = None  # the state version of its hashes; None: not said (format 1, hashed_at tells)
+    build: str | None = None  # the build that wrote it (saves.build.build_id); None: format 1, which did not say
 
 
 @dataclass(frozen=True)
@@ -310,8 +325,13 @@ def parse_header(line: dict[str, Any], notes: list[str]) -> ReplayHeader:
     gets what was left out."""
     if line.get("type") != "header" or line.get("format") != FORMAT:
         raise ReplayError("line 1 is not a replay header")
-    if line.get("version") != VERSION:
-        raise ReplayError(f"format version {line.get('version')!r}; this Labyrinth reads version {VERSION}")
+    version = line.get("version")
+    if version not in VERSIONS_READ or isinstance(version, bool):
+        raise ReplayError(f"format version {version!r:.20}; this Labyrinth reads versions "
+                          f"{', '.join(map(str, VERSIONS_READ))}")
+    state_version, build = (_get(line, "state_version", int), _get(line, "build", str)) if version >= 2 else (None, None)
+    if state_version is not None and state_version < 0:
+        raise ReplayError(f"'state_version' is {state_version}, not a version")
     preset, difficulty = _get(line, "preset", str), _get(line, "difficulty", str)
     if preset not in PRESETS or difficulty not in DIFFICULTIES:
         raise ReplayError(f"unknown preset {preset!r} or difficulty {difficulty!r}")
@@ -322,7 +342,8 @@ def parse_header(line: dict[str, Any], notes: list[str]) -> ReplayHeader:
                         _get(line, "created_at", str), _get(line, "initial_hash", str),
                         _header_lessons(line, notes),
                         _by_role(line, "system_prompts", lambda text: isinstance(text, str), "texts", notes),
-                        _by_role(line, "plan_exchanges", lambda call: isinstance(call, dict), "objects", notes))
+                        _by_role(line, "plan_exchanges", lambda call: isinstance(call, dict), "objects", notes),
+                        state_version, None if build is None else plain_text(build[:BUILD_CHARS]))
 
 
 def _header_lessons(line: dict[str, Any], notes: list[str]) -> dict[str, list[dict[str, str]]]:
@@ -426,31 +447,62 @@ def _said(role: str, turn: int, kind: str, exchange: dict[str, Any]) -> dict[str
 class Mismatch:
     turn: int  # 0 for the initial state
     detail: str
+    cannot_check: bool = False  # this engine cannot check the recording at all (``detail`` says why)
 
 
 Step = Callable[[UserInput, MinotaurDecision], TurnResult]
 
 
-def first_mismatch(replay: Replay, step: Step | None = None, start: str | None = None) -> Mismatch | None:
+def first_mismatch(replay: Replay, step: Step | None = None, start: GameState | None = None) -> Mismatch | None:
     """Play the recorded inputs again; the first turn whose state hash or status differs from
     the recording (where it recorded them), or None if all agree. ``step`` plays one turn on a
-    game that ``start`` is the digest of: by default a fresh engine's ``Game.step`` (verifying a
-    replay); a Match's ``replay_turn`` when a saved game is resumed into it."""
+    game whose state is ``start``: by default a fresh engine's ``Game.step`` (verifying a
+    replay); a Match's ``replay_turn`` when a saved game is resumed into it. The hashes are
+    compared as the recording's state version computed them (hashed_at): an older recording is
+    checked on the fields its version held; one of a newer version cannot be checked here."""
     header = replay.header
-    if step is None:
+    if step is None or start is None:
         game = Game.new(header.seed, header.preset, header.difficulty)
-        step, start = game.step, game.state.digest()
-    if header.initial_hash is not None and start != header.initial_hash:
-        return Mismatch(0, f"the initial state hashes to {start}, "
+        step, start = game.step, game.state
+    version = hashed_at(header, start)
+    if version > start.version:
+        return Mismatch(0, f"its hashes are of state version {version}, newer than this Labyrinth's "
+                           f"{start.version}: only a release that knows that version can check them", True)
+    if header.initial_hash is not None and start.digest(version) != header.initial_hash:
+        return Mismatch(0, f"the initial state hashes to {start.digest(version)}, "
                            f"recorded {header.initial_hash} (another world or engine)")
     outcome = None
     for recorded in replay.turns:
         result = step(recorded.user, recorded.minotaur)
-        if recorded.hash is not None and result.state.digest() != recorded.hash:
-            return Mismatch(recorded.turn, f"state hash {result.state.digest()}, recorded {recorded.hash}")
+        found = result.state.digest(version)
+        if recorded.hash is not None and found != recorded.hash:
+            return Mismatch(recorded.turn, f"state hash {found}, recorded {recorded.hash}{_written_by(header)}")
         if recorded.status is not None and result.response.status != recorded.status:
-            return Mismatch(recorded.turn, f"status {result.response.status}, recorded {recorded.status}")
+            return Mismatch(recorded.turn, f"status {result.response.status}, recorded {recorded.status}"
+                                           f"{_written_by(header)}")
         outcome = result.state.outcome
     if replay.end is not None and (outcome or "TIMEOUT") != replay.end.outcome:
-        return Mismatch(len(replay.turns), f"outcome {outcome or 'TIMEOUT'}, recorded {replay.end.outcome}")
+        return Mismatch(len(replay.turns), f"outcome {outcome or 'TIMEOUT'}, recorded {replay.end.outcome}"
+                                           f"{_written_by(header)}")
     return None
+
+
+def hashed_at(header: ReplayHeader, start: GameState) -> int:
+    """The state version whose hashes a recording holds: its header's; for one of format 1, which did not
+    say, the version whose hash of ``start`` (the initial state) it recorded, this engine's when it recorded
+    none (a game not yet written) or when none matches (its turn 0 then differs)."""
+    if header.state_version is not None:
+        return header.state_version
+    tried = [version for version in FORMAT_1_STATES if version < start.version]
+    return next((version for version in tried if start.digest(version) == header.initial_hash), start.version)
+
+
+def _written_by(header: ReplayHeader) -> str:
+    """Which build wrote a recording, when it is not this one: a difference may be of the rules, not an edit."""
+    if header.build is None:
+        return (" (recorded by a release that did not name its build: if its rules differ from this one's, "
+                "the same inputs play another game)")
+    if header.build != build_id():
+        return f" (recorded by build {header.build}, this is {build_id()}: if their rules differ, the same inputs " \
+               "play another game)"
+    return ""

@@ -29,7 +29,9 @@ def resume_into(match: Match, saved: SavedGame, played: Callable[[TurnResult], A
             played(result)
         return result
 
-    mismatch = first_mismatch(saved.replay(), step, match.game.state.digest())
+    mismatch = first_mismatch(saved.replay(), step, match.game.state)
+    if mismatch is not None and mismatch.cannot_check:
+        raise SaveError(f"{saved.path}: the saved game cannot be resumed here: {mismatch.detail}")
     if mismatch is not None:
         raise SaveError(f"{saved.path}: the saved game does not play again as saved: "
                         f"turn {mismatch.turn}: {mismatch.detail}")

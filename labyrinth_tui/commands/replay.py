@@ -3,7 +3,9 @@ readable text, proof that re-running its inputs gives the same game, the game's 
 morgue file the game-over screen saves), or every prompt and reply of its models as JSON lines
 (replays.transcript); on standard output, or in the file --output names (saves.outputs).
 
-Exit status: 0 shown or verified, 1 the re-run differs, 2 not a readable replay or an --output refused.
+Exit status: 0 shown or verified, 1 the re-run differs or cannot be checked by this release, 2 not a
+readable replay or an --output refused. A replay of an older state version is verified on the fields
+that version held, and says so; one holding no turn has only its initial state to check, and says so.
 
 Every string from the file (its name, agents, times, lessons, fallback reasons, what a
 message quotes of it) is printed through ``printable``: a replay cannot send the terminal
@@ -35,7 +37,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     replay = sub.add_parser("replay", help="show a recorded match, or verify it against the engine",
                             description="Show a replay file: header, outcome, fallbacks and one line per turn. "
                                         "With --verify, re-run its inputs through a fresh game and check every "
-                                        "turn's state hash (exit 1 at the first difference, 2 for a bad file).")
+                                        "turn's state hash, as the state version that recorded it computed them "
+                                        "(exit 1 at the first difference or when this release cannot check it, "
+                                        "2 for a bad file).")
     replay.add_argument("file", type=Path, metavar="FILE", help="a replay (.jsonl)")
     how = replay.add_mutually_exclusive_group()
     how.add_argument("--verify", action="store_true", help="re-run the recorded inputs and compare hashes")
@@ -76,7 +80,7 @@ def shown(args: argparse.Namespace) -> int:
 def show(path: Path, verify: bool, out: TextIO, summary: bool = False, transcript: bool = False) -> int:
     """The replay at ``path`` written to ``out``: as text, verified, as its story or its transcript;
     the exit status."""
-    from labyrinth.saves.replays import ReplayError, first_mismatch, read_replay  # loaded for a replay (start-up)
+    from labyrinth.saves.replays import ReplayError, read_replay  # loaded for a replay (start-up)
 
     try:
         recorded = read_replay(path)
@@ -96,11 +100,27 @@ def show(path: Path, verify: bool, out: TextIO, summary: bool = False, transcrip
     if not verify:
         write_summary(recorded, out)
         return 0
-    mismatch = first_mismatch(recorded)
+    return write_verified(recorded, out)
+
+
+def write_verified(recorded: Replay, out: TextIO) -> int:
+    """Re-run the replay's inputs and say what was checked and what was found; the exit status."""
+    from labyrinth.engine import Game
+    from labyrinth.saves.replays import first_mismatch, hashed_at
+
+    h = recorded.header
+    game = Game.new(h.seed, h.preset, h.difficulty)
+    version, ours = hashed_at(h, game.state), game.state.version
+    mismatch = first_mismatch(recorded, game.step, game.state)
     if mismatch is not None:
-        print(f"mismatch at turn {mismatch.turn}: {printable(mismatch.detail)}", file=out)
+        said = "cannot verify" if mismatch.cannot_check else f"mismatch at turn {mismatch.turn}"
+        print(f"{said}: {printable(mismatch.detail)}", file=out)
         return 1
-    print(f"verified: {len(recorded.turns)} turns, hashes match", file=out)
+    found = f"{len(recorded.turns)} turns, hashes match" if recorded.turns else \
+        "no turn recorded, so only the initial state's hash was checked, and it matches"
+    older = f" (recorded at state version {version}, this is {ours}: each hash checked on the fields " \
+            f"version {version} held)" if version != ours else ""
+    print(f"verified: {found}{older}", file=out)
     return 0
 
 

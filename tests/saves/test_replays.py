@@ -12,7 +12,9 @@ import pytest
 from labyrinth.agents.builtin.naive import RandomWalker, Waiter
 from labyrinth.agents.match.runner import Match
 from labyrinth.agents.registry import make_agent
+from labyrinth.engine.state import STATE_VERSION
 from labyrinth.saves import replays as saved_replays
+from labyrinth.saves.build import build_id
 from labyrinth.saves.paths import replays_dir
 from labyrinth.saves.replays import ReplayError, ReplayWriter, first_mismatch, read_replay
 
@@ -57,7 +59,8 @@ def test_each_line_is_on_disk_as_soon_as_its_turn_is_played(tmp_path):
     with ReplayWriter(tmp_path) as writer:
         match = builtin_match(7, writer, max_turns=30)
         header, = lines_of(writer.path)
-        assert header["type"] == "header" and header["format"] == "labyrinth-replay" and header["version"] == 1
+        assert header["type"] == "header" and header["format"] == "labyrinth-replay" and header["version"] == 2
+        assert (header["state_version"], header["build"]) == (STATE_VERSION, build_id())
         assert [header[key] for key in ("seed", "preset", "difficulty", "max_turns")] == [7, "small", "normal", 30]
         assert header["agents"] == {"user": "builtin", "minotaur": "builtin"}
         assert header["initial_hash"] == match.game.state.digest()
@@ -163,6 +166,8 @@ def damaged(lines: list[dict], how: str) -> bytes:
         "array": ["[1, 2, 3]"],
         "other header": [json.dumps({"type": "header", "format": "something-else"})],
         "newer version": [json.dumps({**header, "version": 99})],
+        "no state version": [json.dumps({key: value for key, value in header.items() if key != "state_version"})],
+        "negative state version": [json.dumps({**header, "state_version": -1})],
         "unknown preset": [json.dumps({**header, "preset": "huge"})],
         "corrupt middle line": plain[:5] + ["{this is not json"] + plain[6:],
         "turn skipped": plain[:5] + plain[6:],
@@ -178,7 +183,8 @@ def damaged(lines: list[dict], how: str) -> bytes:
 @pytest.mark.parametrize("how, message", [
     ("empty", "empty file"), ("garbage", "not a Labyrinth replay: line 1: not valid JSON"),
     ("array", "line 1: expected a JSON object"), ("other header", "not a replay header"),
-    ("newer version", "version 99"), ("unknown preset", "unknown preset 'huge'"),
+    ("newer version", "version 99"), ("no state version", "'state_version' is missing"),
+    ("negative state version", "'state_version' is -1"), ("unknown preset", "unknown preset 'huge'"),
     ("corrupt middle line", "line 6: not valid JSON"), ("turn skipped", "line 6: expected turn 5, got turn 6"),
     ("bad input", "line 4: turn 3: Invalid UserInput"), ("final miscounts", "says 3 turns"),
     ("line after final", "after the final line"), ("huge game time", "'game_time' is not a time"),

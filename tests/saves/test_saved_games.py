@@ -53,7 +53,7 @@ def test_a_save_is_a_readable_unfinished_replay_that_verifies():
     playing, pairs = played(12)
     path = save_game(saved(playing, pairs))
     header, *turns = lines_of(path)
-    assert (header["format"], header["version"], header["type"]) == ("labyrinth-replay", 1, "header")
+    assert (header["format"], header["version"], header["type"]) == ("labyrinth-replay", 2, "header")
     assert (header["turns"], header["hash"], header["summary"]) == (12, playing.game.state.digest(), "turn 12")
     assert header["agents"] == {"user": "you", "minotaur": "builtin"} and header["max_turns"] is None
     recorded = read_replay(path)

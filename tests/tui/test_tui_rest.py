@@ -16,7 +16,7 @@ from textual.widgets._footer import FooterKey
 from labyrinth.engine import UserInput
 from labyrinth.engine.presets import PRESETS
 from labyrinth.saves.paths import replays_dir
-from labyrinth.saves.replays import read_replay
+from labyrinth.saves.replays import VERSION, read_replay
 from labyrinth.tui.app import LabyrinthApp
 from labyrinth.tui.screens.game import GameScreen
 from labyrinth.tui.screens.replay_player import ReplayPlayerScreen
@@ -142,7 +142,7 @@ async def test_the_replays_list_says_when_how_and_who_newest_first_and_names_bro
     header, rest = finished.read_text().split("\n", 1)
     older.write_text(header.replace('"created_at":"', '"created_at":"2020-01-02T03:04:05Z","was":"') + "\n" + rest)
     broken = {"empty.jsonl": "", "garbage.jsonl": "not json\n", "cut.jsonl": header,  # no complete line
-              "future.jsonl": header.replace('"version":1', '"version":9') + "\n",
+              "future.jsonl": header.replace(f'"version":{VERSION}', '"version":9') + "\n",
               "miscounted.jsonl": header + "\n" + '{"type":"final","turns":3,"outcome":"DEATH","game_time":1,'
                                   '"stats":{"user":{},"minotaur":{}}}\n'}
     for name, text in broken.items():

@@ -1,0 +1,86 @@
+"""The game state's versions (engine/state_migrations.py): the state's fields are what the migrations table
+accounts for; a state goes back to an older version, hash for hash, and an older one comes forward; a new
+field with its row (a torch's timer, as a subclass here) keeps yesterday's state loading."""
+
+from __future__ import annotations
+
+from dataclasses import fields
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from labyrinth.engine import Game, GameState
+from labyrinth.engine.events import MinotaurJumped
+from labyrinth.engine.state import STATE_VERSION
+from labyrinth.engine.state_migrations import VERSIONS, downgrade, fields_at, version_of
+
+from ..new_field import RowlessTorchState, TorchState
+from ..strategies import turns
+
+
+
+def table_problems(kind: type[GameState]) -> list[str]:
+    """What is wrong with ``kind``'s table: rows out of order, changes of fields that were not there, or
+    fields of the state's class that its last version does not account for."""
+    rows, problems = kind.VERSIONS, []
+    if [row.number for row in rows] != list(range(len(rows))):
+        problems.append(f"rows numbered {[row.number for row in rows]}")
+    for row in rows[1:]:
+        before = fields_at(row.number - 1, rows)
+        problems += [f"version {row.number} adds {name}, which is there" for name in set(row.added) & before]
+        problems += [f"version {row.number} changes {name}, which is not there"
+                     for name in (set(row.removed) | set(row.renamed)) - before]
+    held = {f.name for f in fields(kind)}
+    if fields_at(len(rows) - 1, rows) != held:
+        problems.append(f"the table accounts for {sorted(fields_at(len(rows) - 1, rows) ^ held)} differently "
+                        f"from {kind.__name__}'s fields")
+    return problems
+
+
+def test_the_state_s_fields_are_what_the_migrations_table_accounts_for():
+    assert table_problems(GameState) == []
+    assert STATE_VERSION == VERSIONS[-1].number == Game.new(1, "tiny").state.version
+    assert table_problems(TorchState) == []
+    assert table_problems(RowlessTorchState) == [
+        "the table accounts for ['torch_light'] differently from RowlessTorchState's fields"]
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**31 - 1), plays=turns)
+def test_a_state_goes_back_to_version_0_with_its_last_jump_s_length_and_comes_forward_unchanged(seed, plays):
+    game, jumped = Game.new(seed, "tiny"), 0
+    for user, minotaur in [*plays, ({"command": "HALT", "steps": 30}, {"action": "JUMP"})]:
+        jumped = next((e.duration_ticks for e in game.step(user, minotaur).events if isinstance(e, MinotaurJumped)), jumped)
+        old = downgrade(game.state.to_dict(), 0)
+        assert old["version"] == 1 and old["jump_total"] == jumped  # as version 0 wrote it, and called it 1
+        assert set(old) - {"version"} == fields_at(0) and version_of(old) == 0
+        assert GameState.from_dict(old) == game.state
+        assert game.state.digest(0) != game.state.digest() == game.state.digest(STATE_VERSION)
+
+
+def test_a_state_of_an_unknown_version_or_none_is_refused_in_one_line():
+    good = Game.new(2, "tiny").state.to_dict()
+    for data, reason in [({**good, "version": 99}, "version 99; this Labyrinth reads versions 1 to 1"),
+                         ({k: v for k, v in good.items() if k != "version"}, "version None"),
+                         ({**good, "version": True}, "version True")]:
+        with pytest.raises(ValueError, match=reason):
+            GameState.from_dict(data)
+    with pytest.raises(ValueError, match="no game state version 5"):
+        Game.new(2, "tiny").state.digest(5)
+
+
+def test_a_new_field_with_its_row_keeps_yesterday_s_state_loading_and_its_hashes_checkable():
+    game = Game.new(3, "small")
+    for _ in range(4):
+        game.step({"command": "MOVE", "direction": "NORTH", "steps": 3}, {"action": "CHASE"})
+    yesterday = game.state.to_dict()
+    with pytest.raises(ValueError, match="torch_light"):  # the field without its row: the issue's failure
+        RowlessTorchState.from_dict(yesterday)
+    today = TorchState.from_dict(yesterday)
+    assert today.torch_light == 0 and today.version == STATE_VERSION + 1
+    assert today.digest(STATE_VERSION) == game.state.digest() != today.digest()
+    assert today.to_dict() == {**yesterday, "version": STATE_VERSION + 1, "torch_light": 0}
+    on = Game(today).step({"command": "HALT", "steps": 2}, {"action": "WAIT"}).state
+    assert isinstance(on, TorchState) and on.torch_light == 0  # a turn keeps the state's kind and its field
+    assert TorchState.from_dict(on.to_dict()) == on
