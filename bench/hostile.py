@@ -469,8 +469,9 @@ def _short(value: Any, limit: int = 30) -> str:
 
 
 def table(tallies: list[Tally], seed: int, size_name: str, seconds: float) -> str:
-    head = ("way in", "tried", "crashes", "hangs", "wrong answers", "touched outside", f"slow (>{SLOW_S:g} s)", "s")
-    counted = ("crashes", "hangs", "wrong", "outside", "slow")
+    head = ("way in", "tried", "crashes", "hangs", "wrong answers", "touched outside", f"slow (>{SLOW_S:g} s)",
+            "not regular, replaced", "replays deleted", "keys leaked", "s")
+    counted = ("crashes", "hangs", "wrong", "outside", "slow", "replaced", "deleted", "leaked")
     rows = [(t.way + (" (stopped: time)" if t.stopped else ""), f"{t.tried:,}",
              *(str(getattr(t, k)) for k in counted), f"{t.seconds:.1f}") for t in tallies]
     total = sum(t.tried for t in tallies)

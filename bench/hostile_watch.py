@@ -17,7 +17,9 @@ from typing import Any
 
 HANG_S = 6.0  # a command or a call with no end by then is hung (the CLI starts in about half a second)
 EXAMPLES = 3  # failures listed per way in
-FAILURE_NAMES = {"crashes": "crash", "hangs": "hang", "wrong": "wrong answer", "slow": "slow"}
+FAILURE_NAMES = {"crashes": "crash", "hangs": "hang", "wrong": "wrong answer", "slow": "slow",
+                 "replaced": "not a regular file, replaced", "deleted": "replay deleted",
+                 "leaked": "key received where it was not given"}
 SLOW_S = 1.0  # an input to an in-process call that takes longer is counted as slow
 
 
@@ -32,6 +34,9 @@ class Tally:
     wrong: int = 0
     outside: int = 0
     slow: int = 0  # inputs that took more than SLOW_S, though they ended
+    replaced: int = 0  # paths that were not regular files (devices, FIFOs, links, ...) and were replaced
+    deleted: int = 0  # replays a results row names that are gone, or another worker's replay removed
+    leaked: int = 0  # keys a server received that it was not given (a redirect's target, another endpoint)
     stopped: bool = False  # the time budget ran out before every input was tried
     seconds: float = 0.0
     failures: list[str] = field(default_factory=list)
