@@ -68,8 +68,11 @@ def test_names_are_read_the_litellm_way():
     assert parse_contestant("user", "ollama/qwen3:8b").model == "qwen3:8b"
     assert parse_contestant("minotaur", "gemini").model is None  # its configured or default model
     assert parse_contestant("minotaur", "wait").provider is None
-    for bad in ("wait", "openai/", "nobody/model", "gemini/two words"):
+    for bad in ("wait", "nobody/model"):
         with pytest.raises(UnknownContestant, match="choose one of builtin, random, gemini, gemini/<model>"):
+            parse_contestant("user", bad)
+    for bad, problem in (("openai/", "is empty"), ("gemini/two words", "holds a space")):
+        with pytest.raises(UnknownContestant, match=f"the {bad.split('/')[0]} model in .*{problem}"):
             parse_contestant("user", bad)
 
 
