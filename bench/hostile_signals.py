@@ -147,7 +147,11 @@ class Pane:
 
     def type(self, line: str) -> None:
         self._tmux("send-keys", "-l", line)
-        self._tmux("send-keys", "Enter")
+        self.press("Enter")
+
+    def press(self, key: str) -> None:
+        """One key, by tmux's name for it."""
+        self._tmux("send-keys", key)
 
     def wait_for(self, condition: Callable[[], bool], what: str) -> None:
         deadline = time.monotonic() + WAIT_S
@@ -165,7 +169,7 @@ class Pane:
                 text, since = now, time.monotonic()
 
     def close(self) -> None:
-        subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True, timeout=WAIT_S)
+        subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True, timeout=WAIT_S, check=False)
 
 
 @contextmanager

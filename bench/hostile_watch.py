@@ -8,6 +8,7 @@ import hashlib
 import os
 import shutil
 import signal
+import subprocess
 import threading
 import time
 from collections.abc import Callable
@@ -101,6 +102,25 @@ def call(tally: Tally, label: str, fn: Callable[[], Any], fine: tuple[type[BaseE
         if SLOW_S < (took := time.monotonic() - began) < HANG_S:
             tally.fail("slow", label, f"{took:.1f} s")
     return None
+
+
+def command(tally: Tally, label: str, args: list[str], env: dict[str, str], hang_s: float = HANG_S,
+            stdin: bytes | None = None) -> subprocess.CompletedProcess | None:
+    """``args`` run to its end (bytes in, bytes out): a traceback, a MemoryError or a death by a signal is a
+    crash and no end within ``hang_s`` a hang, each counted and None; else what it did, for the caller to
+    judge."""
+    tally.count()
+    try:
+        done = subprocess.run(args, input=stdin, capture_output=True, timeout=hang_s, env=env, check=False)
+    except subprocess.TimeoutExpired:
+        tally.fail("hangs", label, f"no end after {hang_s} s")
+        return None
+    err = done.stderr.decode(errors="replace")
+    if done.returncode < 0 or "Traceback (most recent call last)" in err or "MemoryError" in err:
+        last = err.strip().splitlines()[-1] if err.strip() else f"killed by signal {-done.returncode}"
+        tally.fail("crashes", label, last)
+        return None
+    return done
 
 
 class Decoy:
