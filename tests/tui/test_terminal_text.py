@@ -125,15 +125,21 @@ def test_doctor_prints_hostile_config_values_and_paths_as_escapes(tmp_path):
     config = tmp_path / "config" / "labyrinth" / "config.toml"
     config.parent.mkdir(parents=True)
     # JSON's string escapes are TOML's: the file holds the controls as \\u001b, tomllib reads them back
-    config.write_text(f"[mistral]\napi_key = \"k\"\nmodel = {json.dumps(HYPERLINK + MARKUP)}\n"
-                      f"[ollama]\nbase_url = {json.dumps('http://localhost:9/' + BIDI)}\n")
+    config.write_text(f"[ollama]\nbase_url = {json.dumps('http://localhost:9/' + BIDI)}\n")
     data = tmp_path / f"data{C1_CLEAR}{BIDI}"
-    done = labyrinth("doctor", "--offline", env={"XDG_DATA_HOME": str(data), "GEMINI_API_KEY": "k",
-                                    "LABYRINTH_GEMINI_MODEL": f"g{ESC_TITLE}"})
+    env = {"XDG_DATA_HOME": str(data), "GEMINI_API_KEY": "k", "LABYRINTH_GEMINI_MODEL": f"g{ESC_TITLE}"}
+    done = labyrinth("doctor", "--offline", env=env)
     assert done.returncode == 0 and done.stderr == ""
-    assert f"model \\x1b]8;;https://evil.example\\x07here\\x1b]8;;\\x07{MARKUP}, endpoint" in done.stdout
+    # a model's name that cannot be shown is refused by its one rule, naming where it came from, not quoted
+    assert "gemini   cannot be read: the gemini model from $LABYRINTH_GEMINI_MODEL holds a space" in done.stdout
+    assert "pwned" not in done.stdout
     # an endpoint that cannot be a URL (a bidi control in it): its line says so, quoting it inert
     assert "ollama   cannot be read: the ollama endpoint from the config file" in done.stdout
-    assert "localhost:9/\\u202eevil\\u202c" in done.stdout and "model g\\x1b]0;pwned\\x07" in done.stdout
+    assert "localhost:9/\\u202eevil\\u202c" in done.stdout
     assert "data\\x9b2J\\u202eevil\\u202c" in done.stdout
+    assert_inert(done.stdout)
+    # a hostile name in the config file: the file is refused in one line naming the table and key
+    config.write_text(f"[mistral]\napi_key = \"k\"\nmodel = {json.dumps(HYPERLINK + MARKUP)}\n")
+    done = labyrinth("doctor", "--offline", env=env)
+    assert "[mistral] model: the model's name holds a space" in done.stdout and "evil.example" not in done.stdout
     assert_inert(done.stdout)
