@@ -7,12 +7,15 @@ Each case is one tournament of rule agents (builtin, random, wait: no network) o
 fresh XDG_DATA_HOME, its contestants, games, first seed, ground, turn limit and concurrency drawn from
 the seed, run by real `labyrinth tournament --json` processes started together: two workers each in a
 PID namespace of its own (`unshare -pf --mount-proc`, after a drawn number of spacer commands so their
-PIDs differ, as in tests/agents/test_shared_workers.py), one worker whose clock `faketime` sets 300 s
-ahead and one 300 s behind, one of each kind together, three at once. In the last case a worker is
-killed (SIGKILL to its whole process group) while a match is half written, and another then finishes
-the tournament with a short lease (results_db.LEASE_S set in its process, as
-tests/agents/test_tournament.py sets it: the product has no other hook, and a live worker with a short
-lease would take a live worker's claims, so it runs alone, after the kill).
+PIDs differ, as in tests/agents/test_shared_workers.py, whose prefix this uses), one worker whose clock
+`faketime` sets 300 s ahead and one 300 s behind, a namespaced worker with a clock-shifted one, three at
+once (a namespace, a shifted clock and one more of any kind: two namespaces may then give equal PIDs).
+In the last case a worker in a namespace or under faketime, playing two or three matches at once (its
+process pool's queued matches claimed too), is killed (SIGKILL to its whole process group) once a
+drawn number of replays were begun and one is half written; another then finishes the tournament alone
+with a short lease (SHORT_LEASE_S, set as results_db.LEASE_S in its process as
+tests/agents/test_tournament.py sets it: the product has no other hook, and a short lease beside a live
+worker would take its claims, as the live worker renews them only every 20 s).
 
 The replays folder is polled every WATCH_S while the workers run, keeping every file ever seen (with
 its inode). What the product may remove (saves/results_db.py, agents/compete/tournament.py, README's
@@ -27,8 +30,10 @@ breaks the contract. A case is judged:
 - deleted: each row's replay that is not there, and each file seen that is gone or replaced;
 - wrong: a match played twice while its owner lived (the workers' `played` adding up to more than the
   rows, a key twice, more replay files than rows apart from the killed worker's partial ones), rows
-  that are not every key once, a row naming a replay that is not its finished game, a worker that did
-  not end with exit 0 and every match played, a killed worker's claim taken over before the lease.
+  that are not every key once, `played` adding up to fewer than the rows, a row naming a replay that is
+  not its finished game, a worker that did not end with exit 0 and every match played, a finisher that
+  played other than what the killed worker had not kept, a killed worker's claim taken over before the
+  lease.
 
 ``section`` counts the cases into a hostile_watch.Tally, for bench/hostile.py; run alone, this prints
 each case and the totals. Without unshare (as root) or faketime, the cases that need it are said and
@@ -50,7 +55,8 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import cache
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -162,7 +168,7 @@ def cases(seed: int) -> list[Case]:
             Case("three at once", (namespaced(), shifted(), draw.choice((Worker(), namespaced(), shifted()))), rules()),
             Case("one killed -9, another finishes", (draw.choice((namespaced(), shifted())),
                                                      draw.choice((Worker(), namespaced(), shifted()))),
-                 killed_rules := rules(), draw.randint(2, max(2, killed_rules.size // 3)))]
+                 killed := replace(rules(), concurrency=draw.randint(2, 3)), draw.randint(2, killed.size // 3))]
 
 
 class Watch(threading.Thread):
@@ -207,9 +213,16 @@ class Started:
     began: float = field(default_factory=time.monotonic)
 
     def said(self) -> tuple[str, str]:
+        """What it wrote to its standard output and error, once it has ended."""
+        told = []
         for stream in (self.out, self.err):
             stream.seek(0)
-        return self.out.read(), self.err.read()
+            told.append(stream.read())
+            stream.close()
+        return told[0], told[1]
+
+
+KINDS = ("crashes", "hangs", "wrong", "deleted")  # the faults a case counts (hostile_watch.FAILURE_NAMES)
 
 
 @dataclass
@@ -224,9 +237,6 @@ class Outcome:
     taken_over: int = 0  # the killed worker's claims the finisher took over
     seconds: float = 0.0
     problems: dict[str, list[str]] = field(default_factory=lambda: {kind: [] for kind in KINDS})
-
-
-KINDS = ("crashes", "hangs", "wrong", "deleted")
 
 
 def start(worker: Worker, command: list[str], env: dict[str, str], home: Path, name: str) -> Started:
@@ -251,6 +261,7 @@ def ended(started: Started, deadline: float, outcome: Outcome, name: str) -> dic
     except subprocess.TimeoutExpired:
         outcome.problems["hangs"].append(f"{name} had not ended after {LIMIT_S:g} s")
         kill(started)
+        started.said()
         return None
     out, err = started.said()
     code = started.process.returncode
@@ -297,22 +308,23 @@ def run_case(case: Case) -> Outcome:
     """Run the case's workers on one fresh data directory and judge what they left."""
     home = Path(tempfile.mkdtemp(prefix="labyrinth-workers-"))
     env = {**os.environ, "XDG_DATA_HOME": str(home / "data"), "XDG_CONFIG_HOME": str(home / "config")}
-    database, folder = home / "data" / "labyrinth" / RESULTS_FILE, home / "data" / "labyrinth" / "replays" / "tournament"
+    data = home / "data" / "labyrinth"
+    database, folder = data / RESULTS_FILE, data / "replays" / "tournament"
     outcome, watch = Outcome(case), Watch(folder)
     began = time.monotonic()
     watch.start()
     try:
         command = [LABYRINTH, *case.rules.args()]
+        killing = None
         if case.kill_after:
-            before, lives, taken_from = killed_then_finished(case, command, env, home, folder, database, outcome)
+            killing = killed_then_finished(case, command, env, home, folder, database, outcome)
+            said = [None, killing.finisher]
         else:
-            before, taken_from = set(), {}
             workers = [start(worker, command, env, home, f"w{n}") for n, worker in enumerate(case.workers)]
             deadline = time.monotonic() + LIMIT_S
-            lives = [(ended(w, deadline, outcome, f"worker {n + 1} ({w.worker.label})"), w)
-                     for n, w in enumerate(workers)]
+            said = [ended(w, deadline, outcome, f"worker {n + 1} ({w.worker.label})") for n, w in enumerate(workers)]
         watch.stop()
-        judge(outcome, rows_of(database), [said for said, _ in lives], folder, watch, before, taken_from)
+        judge(outcome, rows_of(database), said, folder, watch, killing)
     except (OSError, sqlite3.Error, ResultsUnusable) as error:
         outcome.problems["wrong"].append(f"{type(error).__name__}: {error}")
     finally:
@@ -322,12 +334,20 @@ def run_case(case: Case) -> Outcome:
     return outcome
 
 
+@dataclass(frozen=True)
+class Kill:
+    """What a killed worker left, and the worker that finished after it."""
+
+    left: set[str]  # the files of the replays folder just after the kill
+    claims: set[str]  # the matches it held (MatchKey.id) without a row
+    finisher: dict[str, Any] | None  # the finisher's JSON (None: it failed)
+    finisher_began: float  # when the finisher was started (time.monotonic)
+
+
 def killed_then_finished(case: Case, command: list[str], env: dict[str, str], home: Path, folder: Path,
-                         database: Path, outcome: Outcome) -> tuple[set[str], list[tuple[dict[str, Any] | None, Started]],
-                                                               dict[str, float]]:
+                         database: Path, outcome: Outcome) -> Kill:
     """The first worker, killed once ``case.kill_after`` replays were begun and one is half written; then the
-    second, alone, with a short lease. What the kill left (its files), the finisher's JSON, and when it
-    was started (for the killed claims' takeover)."""
+    second, alone, with a short lease."""
     victim = start(case.workers[0], command, env, home, "killed")
     deadline = time.monotonic() + LIMIT_S
     while victim.process.poll() is None and time.monotonic() < deadline:
@@ -336,36 +356,36 @@ def killed_then_finished(case: Case, command: list[str], env: dict[str, str], ho
         time.sleep(KILL_POLL_S)
     if victim.process.poll() is None:
         kill(victim)
+        victim.said()
     else:
         ended(victim, deadline, outcome, "the worker to be killed (it ended first)")
-    before = set(files(folder))
+    left = set(files(folder))
     kept = {row.key.id for row in rows_of(database)}
-    taken_from = {match: replay for match, replay in (claims(database) if database.exists() else {}).items()
-                  if match not in kept}
+    held = set(claims(database)) - kept if database.exists() else set()
     finisher = start(case.workers[1], [sys.executable, "-c", FINISHER, str(SHORT_LEASE_S), *command[1:]], env, home,
                      "finisher")
     said = ended(finisher, time.monotonic() + LIMIT_S, outcome, f"the finisher ({case.workers[1].label})")
     if said is not None and said.get("played") != case.rules.size - len(kept):
         outcome.problems["wrong"].append(f"the finisher played {said.get('played')}, not the "
                                          f"{case.rules.size - len(kept)} the killed worker had not kept")
-    return before, [(None, victim), (said, finisher)], {match: finisher.began for match in taken_from}
+    return Kill(left, held, said, finisher.began)
 
 
 def judge(outcome: Outcome, rows: list[MatchRow], said: list[dict[str, Any] | None], folder: Path, watch: Watch,
-          left: set[str], taken_from: dict[str, float]) -> None:
+          killing: Kill | None) -> None:
     """Count what is wrong with what the workers left: ``rows``, their JSON (``said``), the files of ``folder``
-    (``watch``: every one seen), the killed worker's files (``left``) and claims (``taken_from``: when the
-    finisher began)."""
+    (``watch``: every one seen), and what a killed worker left (``killing``)."""
     rules, problems = outcome.case.rules, outcome.problems
     now = files(folder)
     outcome.rows, outcome.replays = len(rows), len(now)
     outcome.played = [s.get("played") if s else None for s in said]
+    played = [p for p in outcome.played if isinstance(p, int)]
     expected = {(user, minotaur, seed) for user in rules.users for minotaur in rules.minotaurs
                 for seed in range(rules.first_seed, rules.first_seed + rules.games)}
     keys = [(row.user, row.minotaur, row.seed) for row in rows]
     if len(keys) != len(set(keys)) or set(keys) != expected:
         problems["wrong"].append(f"{len(keys)} rows of {len(set(keys))} keys, not the {len(expected)} keys once")
-    if all(s is not None for s in said) and not outcome.case.kill_after and sum(outcome.played) != len(rows):
+    if len(played) == len(said) and sum(played) != len(rows):
         problems["wrong"].append(f"the workers played {'+'.join(map(str, outcome.played))}, for {len(rows)} rows")
     named = {Path(row.replay).name for row in rows if row.replay}
     gone = {name for name, (inode, _) in watch.seen.items() if now.get(name) != inode}
@@ -377,21 +397,28 @@ def judge(outcome: Outcome, rows: list[MatchRow], said: list[dict[str, Any] | No
             problems["wrong"].append(f"{row.user} vs {row.minotaur} seed {row.seed}: the row names no replay")
         elif Path(row.replay).name in now and (why := not_its_game(row)):
             problems["wrong"].append(f"{Path(row.replay).name}: {why}")
-    partial = left - named
+    partial = (killing.left if killing else set()) - named
     outcome.partial = len(partial & set(now))
     extra = set(now) - named - partial
     if extra:
         problems["wrong"].append(f"{len(extra)} replay files beyond the rows' (a match played twice): "
                                  f"{', '.join(sorted(extra)[:3])}")
+    if killing:
+        taken_over(outcome, rows, watch, killing)
+
+
+def taken_over(outcome: Outcome, rows: list[MatchRow], watch: Watch, killing: Kill) -> None:
+    """Count the killed worker's claims the finisher took over, and those it took within the lease: the
+    finisher's replay of such a match (the one its row names) first seen less than the lease after it started."""
     by_match = {row.key.id: row for row in rows}
-    for match, since in taken_from.items():
-        row = by_match.get(match)
-        name = Path(row.replay).name if row and row.replay else None
+    for match in killing.claims:
+        finished = by_match.get(match)
+        name = Path(finished.replay).name if finished and finished.replay else ""
         if name in watch.seen:
             outcome.taken_over += 1
-            if (after := watch.seen[name][1] - since) < SHORT_LEASE_S:
-                problems["wrong"].append(f"a killed worker's claim taken over {after:.2f} s after the finisher "
-                                         f"started, within its {SHORT_LEASE_S:g} s lease")
+            if (after := watch.seen[name][1] - killing.finisher_began) < SHORT_LEASE_S:
+                outcome.problems["wrong"].append(f"a killed worker's claim taken over {after:.2f} s after the "
+                                                 f"finisher started, within its {SHORT_LEASE_S:g} s lease")
 
 
 def not_its_game(row: MatchRow) -> str | None:
@@ -409,10 +436,15 @@ def not_its_game(row: MatchRow) -> str | None:
     return None
 
 
+@cache
+def have() -> dict[str, bool]:
+    """What this machine has of what the cases need."""
+    return {"unshare": unshared(), "faketime": bool(shutil.which("faketime"))}
+
+
 def missing(case: Case) -> set[str]:
     """What the case needs that this machine has not."""
-    have = {"unshare": unshared(), "faketime": bool(shutil.which("faketime"))}
-    return {need for need in case.needs() if not have[need]}
+    return {need for need in case.needs() if not have()[need]}
 
 
 def section(tally: Tally, seed: int, say: Callable[[str], None] = lambda _: None) -> None:
@@ -427,7 +459,8 @@ def section(tally: Tally, seed: int, say: Callable[[str], None] = lambda _: None
         for kind, found in outcome.problems.items():
             for detail in found:
                 tally.fail(kind, case.label, detail)
-        faults = "; ".join(f"{kind}: {detail}" for kind, found in outcome.problems.items() for detail in found)
+        faults = "; ".join(f"{len(found)} {kind} ({found[0]}{', ...' if len(found) > 1 else ''})"
+                           for kind, found in outcome.problems.items() if found)
         killed = (f", {outcome.partial} partial replays left, {outcome.taken_over} claims taken over"
                   if case.kill_after else "")
         say(f"seed {seed}: {case.label} ({case.rules.label}): played "
