@@ -81,3 +81,39 @@ def test_the_long_pipe_counts_each_turn_answered_and_reads_the_memory_at_its_end
     hostile_pipe.way(labyrinth, 1, 3_000, dict(os.environ), memory, lambda tally: False)(tally)
     assert (tally.tried, tally.crashes, tally.hangs, tally.wrong, tally.failures) == (3_000, 0, 0, 0, [])
     assert list(memory) == [3_000] and 10 < memory[3_000] < 500
+
+
+def test_the_workers_judge_counts_each_replay_gone_and_each_attempt_no_row_names(tmp_path):
+    """hostile_workers.py: a file seen while workers ran and gone, or a row's replay missing, is a replay
+    deleted; a file no row names, or `played` adding up to more than the rows, a match played twice."""
+    import hostile_workers as workers
+
+    from labyrinth.agents.compete.arena import ArenaSettings
+    from labyrinth.saves.replays import ReplayWriter
+    from labyrinth.saves.results_db import MatchRow
+
+    assert workers.cases(1) == workers.cases(1) != workers.cases(2)
+    rules = workers.Rules(users=("builtin",), minotaurs=("wait",), games=2, first_seed=5, preset="tiny", max_turns=6,
+                          concurrency=1)
+    case = workers.Case("two", (workers.Worker(), workers.Worker()), rules)
+    folder, rows = tmp_path / "tournament", []
+    for seed in (5, 6):
+        writer = ReplayWriter(folder)
+        result = ArenaSettings("builtin", "wait", "tiny", "normal", 6).play(seed, lambda _, writer=writer: writer)
+        rows.append(MatchRow("builtin", "wait", seed, "tiny", "normal", 6, result.outcome, result.turns,
+                             result.game_time, replay=str(writer.path)))
+    (folder / "unfinished.jsonl").write_text("")
+    watch = workers.Watch(folder)
+    watch.look()
+
+    def judged(played: list) -> dict[str, int]:
+        outcome = workers.Outcome(case)
+        workers.judge(outcome, rows, [{"played": n} for n in played], folder, watch, None)
+        return {kind: len(found) for kind, found in outcome.problems.items() if found}
+
+    (folder / "unfinished.jsonl").unlink()  # an attempt seen as it was written, gone
+    assert judged([1, 1]) == {"deleted": 1}
+    assert judged([2, 1]) == {"deleted": 1, "wrong": 1}  # a match played twice
+    Path(rows[0].replay).unlink()  # a row's replay
+    (folder / "second.jsonl").write_text("")  # an attempt no row names
+    assert judged([1, 1]) == {"deleted": 2, "wrong": 1}
