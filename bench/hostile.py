@@ -71,6 +71,7 @@ import hostile_pipe as pipe
 import hostile_replies as replies
 import hostile_settings as settings
 import hostile_signals as signals
+import hostile_workers as workers
 from hostile_gsm import ANSWER_S, GsmSession, is_error, limited
 from hostile_watch import HANG_S, SLOW_S, Decoy, Hang, Tally, Watchdog, call, command
 
@@ -545,6 +546,7 @@ def main() -> int:
         ]
         kept: list[tuple[str, Callable[[Tally], object]]] = [
             ("kept: report paths", lambda tally: paths.section(tally, args.seed)),
+            ("kept: two workers, PID namespaces and clocks apart", lambda tally: workers.section(tally, args.seed)),
             ("kept: SIGTERM in tmux", lambda tally: signals.section(tally, args.seed)),
             ("kept: old formats", lambda tally: formats.section(tally, args.seed)),
         ]
