@@ -240,7 +240,8 @@ class Outcome:
 
 
 def start(worker: Worker, command: list[str], env: dict[str, str], home: Path, name: str) -> Started:
-    out, err = (open(home / f"{name}.{kind}", "w+", encoding="utf-8") for kind in ("out", "err"))
+    # open for the worker's life: Started.said closes them
+    out, err = (open(home / f"{name}.{kind}", "w+", encoding="utf-8") for kind in ("out", "err"))  # noqa: SIM115
     process = subprocess.Popen([*worker.prefix(), *command], stdout=out, stderr=err, env=env, start_new_session=True)
     return Started(worker, process, out, err)
 
