@@ -557,7 +557,8 @@ def main() -> int:
         if args.ways != "inputs":
             for name, section in kept:
                 harness.way(name, 1.0, section)
-        print(table(harness.tallies, args.seed, "quick" if args.quick else "full", time.monotonic() - began))
+        run = ("quick" if args.quick else "full") + ("" if args.ways == "all" else f", {args.ways} ways only")
+        print(table(harness.tallies, args.seed, run, time.monotonic() - began))
         print("\n" + kept_line(harness.tallies))
         if args.ways != "kept":
             print("Replies' peak RSS growth: " + ", ".join(f"{kind} +{mb:.0f} MB" for kind, mb in memory.items()))

@@ -3,7 +3,7 @@
 
     .venv/bin/python bench/hostile_formats.py [--seed N ...]
 
-The files are tests/saves/fixtures' (its README says which release wrote each, by that release's own
+The files are tests/fixtures' (its README says which release wrote each, by that release's own
 code). A replay case runs `replay FILE --verify` and one view drawn from the seed (the text, the story
 `--summary`, the `--transcript`): the check must end 0 saying "verified" or 1 saying in one line why the
 recording cannot be checked here (a mismatch of an older release's rules, a newer state version), and the
@@ -39,7 +39,7 @@ from labyrinth.saves.games import load_game
 from labyrinth.saves.replays import FORMAT, VERSION
 
 LABYRINTH = str(Path(sys.executable).with_name("labyrinth"))
-FIXTURES = Path(__file__).resolve().parents[1] / "tests" / "saves" / "fixtures"
+FIXTURES = Path(__file__).resolve().parents[1] / "tests" / "fixtures"
 VIEWS = ((), ("--summary",), ("--transcript",))
 CANNOT = ("mismatch at turn", "cannot be checked")  # what an honest "not verified" says
 CLOCK = re.compile(r"time (\d+):(\d\d)")

@@ -47,7 +47,7 @@ FULL = (1, 7)  # /dev/full's device numbers: a write to it fails, as an overwrit
 LOOP = (7, 200)  # a loop device's numbers, never attached: a block device nobody uses
 TOURNAMENT = ["tournament", "--users", "builtin,random", "--minotaurs", "wait,builtin", "--games", "2", "--preset",
               "tiny", "--max-turns", "30", "--no-memory"]
-REPLAY = Path(__file__).resolve().parents[1] / "tests" / "saves" / "fixtures" / "replay-05106cc.jsonl"  # a model's
+REPLAY = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "replay-05106cc.jsonl"  # a model's
 # match with a lesson, system text, plan and exchanges: every view of it (the transcript too) has something to write
 STRANGE_NAMES = ("report", "two words", "rapport-été", ".hidden", "名前", "a'quote")
 UMASKS = (0o022, 0o027, 0o077, 0o002)

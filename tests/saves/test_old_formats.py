@@ -25,7 +25,7 @@ from labyrinth.tui.commands.replay import show
 
 from ..new_field import TorchState, torch_engine  # noqa: F401 (a fixture)
 
-FIXTURES = Path(__file__).parent / "fixtures"
+FIXTURES = Path(__file__).parent.parent / "fixtures"
 OLDER_RULES = ("(recorded by a release that did not name its build: if its rules differ from this one's, the same "
                "inputs play another game)")
 # What `labyrinth replay FILE --verify` says of each, and its exit status.

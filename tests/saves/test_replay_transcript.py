@@ -21,7 +21,7 @@ from tests.stubs import Model, Stub, openai_error
 pytestmark = pytest.mark.usefixtures("quick_backoff")
 
 KEY = "sk-transcript-canary-4b7e1a"
-OLD = Path(__file__).parent / "fixtures" / "replay-before-sent.jsonl"  # written before this release's fields
+OLD = Path(__file__).parent.parent / "fixtures" / "replay-before-sent.jsonl"  # written before this release's fields
 
 
 def transcribed(capsys, path: Path) -> list[dict]:

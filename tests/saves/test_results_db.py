@@ -186,7 +186,7 @@ def test_a_newer_schema_and_a_file_that_is_no_database_are_refused_and_kept(tmp_
     assert path.read_bytes() == before
 
 
-FIXTURES = __import__("pathlib").Path(__file__).parent / "fixtures"
+FIXTURES = __import__("pathlib").Path(__file__).parent.parent / "fixtures"
 
 
 @pytest.mark.parametrize("read_only", [False, True])

@@ -18,7 +18,7 @@ from labyrinth.saves.results_db import MatchRow, ResultsDB
 from labyrinth.tui.cli import main
 from tests.saves.test_outputs import AS_ROOT, fingerprint, umask
 
-REPLAY = Path(__file__).parent.parent / "saves" / "fixtures" / "replay-before-sent.jsonl"
+REPLAY = Path(__file__).parent.parent / "fixtures" / "replay-before-sent.jsonl"
 COMMANDS: dict[str, tuple[str, Callable[[str], list[str]]]] = {  # what it is said as, and its command line
     "--csv": ("leaderboard", lambda path: ["leaderboard", "--csv", path]),
     "--paired-csv": ("leaderboard", lambda path: ["leaderboard", "--paired-csv", path]),
