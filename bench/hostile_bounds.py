@@ -9,11 +9,14 @@ provider's table or a contestant's, a contestant's temperature, max_tokens, pric
 a model's name from --user, --users, --minotaur (as openai/NAME), --openai-model, the environment
 ($LABYRINTH_OPENAI_MODEL) and the config file ([openai] model, a contestant's model); and a
 tournament's matches in all (users x Minotaurs x seeds x repeats). Per seed, drawn from
-random.Random(f"hostile-bounds:{seed}"): for each option, an odd value in each of two commands that take
-it (huge ints, 400 digits, 1e-300, 1e308, inf, nan, -1, 0, the range's edges and one past them,
-empty, spaces, words, underscores, unicode digits); for each setting, a value in its range (an
-edge, the middle, oddly written) in one command that runs it; for each config number and name
-source, an odd value. Whether a value is in range is read here, as Python reads a number (int() for
+random.Random(f"hostile-bounds:{seed}"): for each option an odd value (huge ints, 400 digits, 1e-300,
+1e308, inf, nan, -1, 0, one past each edge of the range, empty, spaces, words, underscores, unicode
+digits) in one command that takes it (two for an option WIDE commands take), and a value in its
+range (an edge, the middle, or written with spaces, underscores or Arabic-Indic digits) in one that
+runs it; an odd value of each config number and of each source of a model's name (a space, a comma,
+a tab, an escape, a bidi override, a no-break space, too long, empty), and a value in range for
+FAIR_SAMPLE of each; and a tournament too big by its product. `play` is given values to refuse only
+(it opens the game's screen on one it takes). Whether a value is in range is read here, as Python reads a number (int() for
 a count, float() else) or TOML does, never by asking the game. Each command runs in homes of its own
 with an OpenAI stand-in (tests/stubs.py) for the model whose settings are tried, a short game on
 tiny, a results database of one match for the leaderboard.
@@ -53,9 +56,11 @@ from labyrinth.engine.rng import SEED_LIMIT
 from labyrinth.saves.results_db import MatchRow, ResultsDB
 from tests.stubs import Model, Stub
 
-CUT_S = 5.0  # a command given a value in range that still plays then is sent SIGTERM: it took the value
+CUT_S = 3.0  # a command given a value in range that still plays then is sent SIGTERM: it took the value
 REFUSAL_CHARS = 400  # the longest a refusal's line may be (the config file's path and the range included)
 JOBS = 2  # cases at a time (this machine has two cores)
+WIDE = 4  # an option that this many commands take gets an odd value in two of them, others in one
+FAIR_SAMPLE = 2  # config numbers, and sources of a model's name, given a value in range per seed (drawn)
 MOST_MATCHES = 100_000  # a tournament's matches in all (users x Minotaurs x seeds x repeats), as the README says
 MODEL_CHARS = 200  # the longest model's name, as the README says
 STAND_IN_KEY = "sk-bounds-stand-in"
@@ -207,6 +212,7 @@ class Case:
     extra: tuple[str, ...] = ()  # more options (a tournament's size)
     ran: Ran | None = None
     problems: list[str] = field(default_factory=list)
+    seconds: float = 0.0
 
     @property
     def label(self) -> str:
@@ -255,20 +261,30 @@ def cases(seed: int) -> list[Case]:
     found = []
     for setting in OPTIONS:
         assert setting.bound is not None
-        for command in draw.sample(setting.readers, min(2, len(setting.readers))):
-            found.append(number_case(setting, command, draw.choice(odd_values(setting.bound))))
+        for command in draw.sample(setting.readers, 1 if len(setting.readers) < WIDE else 2):
+            found.append(odd_case(draw, setting, command, setting.bound))
         found.append(number_case(setting, draw.choice(acceptors(setting)), setting.bound.fair(draw)))
+    config = []
     for key, bound in CONFIG_NUMBERS.items():
         table = draw.choice(("openai", "contestants.bench")) if key in PROVIDER_TABLE_KEYS else "contestants.bench"
-        setting = Setting(f"[{table}] {key}", "config", key, CONFIG_READERS, bound, model=True)
-        found.append(number_case(setting, draw.choice(setting.readers), draw.choice(odd_values(bound))))
-        found.append(number_case(setting, draw.choice(setting.readers), bound.fair(draw)))
+        config.append(Setting(f"[{table}] {key}", "config", key, CONFIG_READERS, bound, model=True))
+        found.append(odd_case(draw, config[-1], draw.choice(CONFIG_READERS), bound))
+    for setting in draw.sample(config, FAIR_SAMPLE):
+        assert setting.bound is not None
+        found.append(number_case(setting, draw.choice(setting.readers), setting.bound.fair(draw)))
     for setting in NAMES:
         odd = [name for name in ODD_NAMES if not (setting.key == "--users" and "," in name)]
         found.append(name_case(setting, draw.choice(setting.readers), draw.choice(odd)))
+    for setting in draw.sample(NAMES, FAIR_SAMPLE):
         found.append(name_case(setting, draw.choice(acceptors(setting)), draw.choice(FAIR_NAMES)))
     found.append(size_case(draw))
     return found
+
+
+def odd_case(draw: random.Random, setting: Setting, command: str, bound: Range) -> Case:
+    """An odd value of a number in ``command``; one it must refuse if the command opens the game's screen."""
+    made = [number_case(setting, command, value) for value in odd_values(bound)]
+    return draw.choice([case for case in made if case.refuse or command not in SCREEN])
 
 
 def acceptors(setting: Setting) -> tuple[str, ...]:
@@ -339,7 +355,9 @@ def run_case(tally: Tally, case: Case, stand_in: str, results: Path) -> None:
             (made.data_home / "labyrinth").mkdir()
             shutil.copy2(results, made.data_home / "labyrinth" / "results.db")
         args, env = command_line(case, stand_in, made)
+        began = time.monotonic()
         case.ran = run(tally, case.label, args, made.env(env), cut_s=None if case.refuse else CUT_S)
+        case.seconds = time.monotonic() - began
     case.problems = judge(case) if case.ran is not None else []
     if case.problems:
         tally.fail("wrong", case.label, "; ".join(case.problems))
@@ -371,7 +389,7 @@ def outcome(case: Case) -> str:
     if case.ran is None:
         return "crashed or hung"
     said = [line for line in refusal_lines(case.ran.out, 0 if case.ran.cut else case.ran.returncode)][:1]
-    how = "cut short" if case.ran.cut else f"exit {case.ran.returncode}"
+    how = ("cut short" if case.ran.cut else f"exit {case.ran.returncode}") + f" in {case.seconds:.1f} s"
     return f"{how}{': ' + ascii(said[0])[:150] if said else ''}"
 
 
