@@ -16,10 +16,10 @@ range (an edge, the middle, or written with spaces, underscores or Arabic-Indic 
 runs it; an odd value of each config number and of each source of a model's name (a space, a comma,
 a tab, an escape, a bidi override, a no-break space, too long, empty), and a value in range for
 FAIR_SAMPLE of each; and a tournament too big by its product. `play` is given values to refuse only
-(it opens the game's screen on one it takes). Whether a value is in range is read here, as Python reads a number (int() for
-a count, float() else) or TOML does, never by asking the game. Each command runs in homes of its own
-with an OpenAI stand-in (tests/stubs.py) for the model whose settings are tried, a short game on
-tiny, a results database of one match for the leaderboard.
+(it opens the game's screen on one it takes). Whether a value is in range is read here, as Python
+reads a number (int() for a count, float() else) or TOML does, never by asking the game. Each
+command runs in homes of its own with an OpenAI stand-in (tests/stubs.py) for the model whose
+settings are tried, a short game on tiny, a results database of one match for the leaderboard.
 
 Judged: a traceback or a death by a signal is a crash; no end within hostile_commands.END_S a hang
 (a value in range may play on: it is sent SIGTERM after CUT_S, and must end then); a value out of

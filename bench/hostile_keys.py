@@ -52,6 +52,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for tests.stubs, the stand-in servers
 
 from hostile_commands import Home, Ran, home, run
+from hostile_settings import toml_string
 from hostile_watch import Tally
 
 from labyrinth.saves.providers import PROVIDERS
@@ -65,7 +66,7 @@ URL_PLACES = ("environment", "option", "config")
 COMMANDS = ("doctor", "arena user", "arena minotaur", "tournament user", "tournament minotaur")
 TIMEOUT_S = "5"  # --llm-timeout of every command: a refused redirect fails at once
 LATE_S = 1.0  # --llm-timeout when the endpoint answers its first call in twice that
-URL_CASES = 2  # providers given a key in their URL, per seed (drawn): each seed's cases take some 30 s
+URL_CASES = 2  # providers given a key in their URL, per seed (drawn): each seed's cases take some 25 s
 JOBS = 2  # cases at a time (this machine has two cores)
 
 
@@ -126,22 +127,18 @@ def secret(draw: random.Random, kind: str) -> str:
     return f"{kind}-" + "".join(draw.choice(string.ascii_letters + string.digits) for _ in range(24))
 
 
-def toml(value: str) -> str:
-    return json.dumps(value)  # a JSON string of printable ASCII is a TOML basic string
-
-
-def game(args: list[str], command: str, names: dict[str, str], home: Home) -> list[str]:
+def game(args: list[str], command: str, names: dict[str, str], made: Home, timeout: str = TIMEOUT_S) -> list[str]:
     """``command`` ("arena user", "tournament minotaur", ...) playing ``names``' roles ({"user": ...,
     "minotaur": ...}, the model's side and the other), one short match on tiny, keeping replays and
-    learning (its lessons asked of the models, kept in the experience log)."""
+    learning (its lessons asked of the models, kept in the experience log); ``args`` added."""
     if command == "doctor":
-        return ["doctor", "--llm-timeout", TIMEOUT_S, *args]
+        return ["doctor", "--llm-timeout", timeout, *args]
     front, _ = command.split()
-    match = ["--games", "1", "--seed", "1", "--preset", "tiny", "--max-turns", "2", "--llm-timeout", TIMEOUT_S,
+    match = ["--games", "1", "--seed", "1", "--preset", "tiny", "--max-turns", "2", "--llm-timeout", timeout,
              "--learn", "both", "--json", *args]
     if front == "arena":
         return ["arena", "--user", names["user"], "--minotaur", names["minotaur"], *match,
-                "--replays", str(home.data_home / "labyrinth" / "replays")]
+                "--replays", str(made.data_home / "labyrinth" / "replays")]
     return ["tournament", "--users", names["user"], "--minotaurs", names["minotaur"], "--concurrency", "1", *match]
 
 
@@ -159,14 +156,14 @@ def endpoint(provider: str, url: str, where: str, config: dict[str, list[str]]) 
         return {PROVIDERS[provider].url_variable: url}, []
     if where == "option":
         return {}, [f"--{provider}-url", url]
-    config.setdefault(provider, []).append(f"base_url = {toml(url)}")
+    config.setdefault(provider, []).append(f"base_url = {toml_string(url)}")
     return {}, []
 
 
 def key_setting(draw: random.Random, provider: str, key: str, config: dict[str, list[str]]) -> dict[str, str]:
     """``key`` set as ``provider``'s where the seed says: one of its variables, or its table."""
     if draw.random() < 0.3:
-        config.setdefault(provider, []).append(f"api_key = {toml(key)}")
+        config.setdefault(provider, []).append(f"api_key = {toml_string(key)}")
         return {}
     return {draw.choice(PROVIDERS[provider].key_variables): key}
 
@@ -229,7 +226,8 @@ class Cases:
         key = secret(draw, "ollama")
         near = self.server("ollama's own endpoint", Model("ollama"), given=frozenset({key}), needed=True)
         far = self.server("far (its own endpoint)", Model("ollama"), needed=True)
-        config = (f'[contestants.far]\nprovider = "ollama"\nmodel = "qwen3:8b"\nbase_url = {toml(far.stub.url)}\n')
+        config = config_text({"contestants.far": ['provider = "ollama"', 'model = "qwen3:8b"',
+                                                  f"base_url = {toml_string(far.stub.url)}"]})
         made = self.stack.enter_context(home(config, "labyrinth-keys-"))
         return Case(f"ollama contestant at its own endpoint, OLLAMA_API_KEY set -> {command}", made,
                     game([], command, roles(command, "far", "ollama"), made),
@@ -244,9 +242,10 @@ class Cases:
         mine = self.server("own (its own endpoint)", Model(provider), given=frozenset({own}), needed=True, owns=own)
         settings = {PROVIDERS[provider].key_variables[0]: theirs, PROVIDERS[provider].url_variable: base(provider,
                                                                                                         near.stub)}
-        table = [f'provider = "{provider}"', f'model = "{MODELS[provider]}"', f"base_url = {toml(base(provider, mine.stub))}"]
+        table = [f'provider = "{provider}"', f'model = "{MODELS[provider]}"',
+                 f"base_url = {toml_string(base(provider, mine.stub))}"]
         if draw.random() < 0.5:
-            table.append(f"api_key = {toml(own)}")
+            table.append(f"api_key = {toml_string(own)}")
         else:
             table.append('api_key_env = "OWN_CONTESTANT_KEY"')
             settings["OWN_CONTESTANT_KEY"] = own
@@ -278,18 +277,18 @@ class Cases:
         if where == "contestant":
             name = "inurl"
             tables["contestants.inurl"] = [f'provider = "{provider}"', f'model = "{MODELS[provider]}"',
-                                           f"base_url = {toml(url)}", f"api_key = {toml(key)}"]
+                                           f"base_url = {toml_string(url)}", f"api_key = {toml_string(key)}"]
         else:
             settings = key_setting(draw, provider, key, tables)
             at, option = endpoint(provider, url, where, tables)
             settings |= at
         if command == "doctor" and where == "contestant":
             command = "arena user"  # doctor checks the providers, not the contestants
-        timeout = ["--llm-timeout", f"{LATE_S:g}"] if behaviour == "late" else []
+        timeout = f"{LATE_S:g}" if behaviour == "late" else TIMEOUT_S
         bystanders, pointed = self.bystanders(command, (provider,))
         made = self.stack.enter_context(home(config_text(tables) if tables else None, "labyrinth-keys-"))
         return Case(f"{provider} key in the URL's {hidden} ({where}), endpoint {behaviour} -> {command}", made,
-                    game([*option, *timeout], command, roles(command, name), made), {**settings, **pointed},
+                    game(option, command, roles(command, name), made, timeout), {**settings, **pointed},
                     [server, *bystanders], secrets)
 
 
@@ -322,7 +321,8 @@ def judge(tally: Tally, case: Case) -> None:
                 fail("leaked", f"{server.name} received {place}")
         if server.needed and not server.stub.requests:
             fail("wrong", f"{server.name} got no request: the case tried nothing")
-        if server.owns and not any(server.owns in value for r in server.stub.requests for value in r["headers"].values()):
+        headers = [value for request in server.stub.requests for value in request["headers"].values()]
+        if server.owns and not any(server.owns in value for value in headers):
             fail("wrong", f"{server.name} never received its own key")
     if case.ran is not None:
         for name in appearances(case.ran.out, case.secrets):

@@ -77,7 +77,7 @@ class Bound:
 
     def refusal(self, value: object) -> str:
         """Why ``value`` is refused, in words that name the range (what follows the setting's name)."""
-        shown = _figure(value) if isinstance(value, float) and not self.whole else excerpt(value)  # a count's 9.0 as 9.0
+        shown = _figure(value) if isinstance(value, float) and not self.whole else excerpt(value)  # a count's 9.0 so
         return f"must be {self.words}, not {shown}"
 
 
