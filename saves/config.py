@@ -77,7 +77,8 @@ class Bound:
 
     def refusal(self, value: object) -> str:
         """Why ``value`` is refused, in words that name the range (what follows the setting's name)."""
-        shown = _figure(value) if isinstance(value, float) and not self.whole else excerpt(value)  # a count's 9.0 so
+        # a count's 9.0 is shown as written (excerpt), not as the 9 _figure would make it
+        shown = _figure(value) if isinstance(value, float) and not self.whole else excerpt(value)
         return f"must be {self.words}, not {shown}"
 
 
