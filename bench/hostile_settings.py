@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import random
+import re
 import string
 import sys
 from collections.abc import Iterator
@@ -163,12 +164,38 @@ def problems(case: Case, command: str, returncode: int, out: str) -> list[str]:
         found.append(f"a line of {longest:,} characters")
     if shown := sorted({f"U+{ord(c):04X}" for c in out if c in UNSHOWABLE}):
         found.append(f"a terminal control character is printed ({', '.join(shown[:3])})")
-    refusals = [line for line in out.splitlines() if line.startswith(("labyrinth:", f"  {case.provider:<8} cannot be read"))]
+    return found + refusal_problems(out, returncode, (case.variable,), command, case.refused, case.provider)
+
+
+DOCTOR_REFUSAL = re.compile(r"  [a-z]+ +cannot be read: ")  # doctor's line for a provider it cannot read
+
+
+def refusal_lines(out: str, returncode: int, provider: str | None = None) -> list[str]:
+    """The lines of ``out`` that refuse a setting: at exit status 2 (a refusal) every line but argparse's
+    usage (which starts "usage:" and goes on indented), its error line and the command's own alike; else
+    the lines of a command that goes on without the setting ("labyrinth: ...", doctor's "cannot be read"
+    line of ``provider``, or of any provider when None)."""
+    lines = out.splitlines()
+    if returncode == 2:
+        return [line for line in lines if line.strip() and not line.startswith(("usage:", " "))]
+    doctor = re.compile(re.escape(f"  {provider:<8} cannot be read")) if provider else DOCTOR_REFUSAL
+    return [line for line in lines if line.startswith("labyrinth:") or doctor.match(line)]
+
+
+def refusal_problems(out: str, returncode: int, names: tuple[str, ...], command: str, must_refuse: bool | None,
+                     provider: str | None = None) -> list[str]:
+    """What is wrong with how a command refused a setting, or took it: a refusal (exit status 2, or a
+    refusal line) none of whose lines holds all of ``names`` (the setting, and what it must be), an
+    exit 2 of other than one line, a value that ``must_refuse`` taken, or (``must_refuse`` False) refused."""
+    found = []
+    refusals = refusal_lines(out, returncode, provider)
     refused = returncode == 2 or bool(refusals)
-    if refused and not any(case.variable in line for line in refusals):
-        found.append("the refusal does not name " + case.variable + f": {(refusals or out.splitlines() or [''])[0]}")
+    if refused and not any(all(name in line for name in names) for line in refusals):
+        found.append(f"the refusal does not name {' and '.join(names)}: {(refusals or out.splitlines() or [''])[0]}")
     if returncode == 2 and len(refusals) != 1:
         found.append(f"a refusal of {len(refusals)} lines")
-    if case.refused and not refused:
+    if must_refuse and not refused:
         found.append(f"not refused by {command}")
+    if must_refuse is False and refused:
+        found.append(f"refused by {command}, though it must be taken")
     return found

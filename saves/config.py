@@ -60,7 +60,7 @@ class Bound:
 
     least: float
     most: float
-    unit: str  # "seconds", "requests a minute", "turns"
+    unit: str  # "seconds", "requests a minute", "turns"; "" for a number of no unit (a temperature)
     whole: bool = False  # a count: a whole number
 
     def holds(self, value: object) -> bool:
@@ -73,11 +73,13 @@ class Bound:
     def words(self) -> str:
         """The range as a refusal says it: "from 0.1 to 3,600 seconds", "a whole number from 1 to 400 turns"."""
         whole = "a whole number " if self.whole else ""
-        return f"{whole}from {_figure(self.least)} to {_figure(self.most)} {self.unit}"
+        return f"{whole}from {_figure(self.least)} to {_figure(self.most)}" + (f" {self.unit}" if self.unit else "")
 
     def refusal(self, value: object) -> str:
         """Why ``value`` is refused, in words that name the range (what follows the setting's name)."""
-        return f"must be {self.words}, not {_figure(value) if isinstance(value, float) else excerpt(value)}"
+        # a count's 9.0 is shown as written (excerpt), not as the 9 _figure would make it
+        shown = _figure(value) if isinstance(value, float) and not self.whole else excerpt(value)
+        return f"must be {self.words}, not {shown}"
 
 
 def _figure(number: float) -> str:
@@ -88,6 +90,9 @@ def _figure(number: float) -> str:
 TIMEOUT = Bound(MIN_TIMEOUT_S, MAX_TIMEOUT_S, "seconds")  # one model call (--llm-timeout, timeout_s)
 RPM = Bound(MIN_RPM, MAX_RPM, "requests a minute")  # a provider's pace (--llm-rpm, rpm)
 HOLD = Bound(MIN_TIMEOUT_S, MAX_TIMEOUT_S, "seconds")  # the longest a quota may hold a match (--hold-limit)
+TEMPERATURE = Bound(0.0, 2.0, "")  # a contestant's sampling temperature (the APIs take 0 to 2)
+TOKENS = Bound(16, MAX_TOKENS, "tokens", whole=True)  # a contestant's answer budget (fewer cannot hold an action)
+PRICE = Bound(0.0, MAX_PRICE, "US dollars per million tokens")  # a contestant's price_in and price_out
 
 
 def key_problem(key: str) -> str | None:

@@ -14,11 +14,13 @@ from labyrinth.engine.commands import EXCERPT_CHARS, excerpt
 from .config import (
     CONTESTANT_NAME,
     MAX_KEY_CHARS,
-    MAX_PRICE,
-    MAX_TOKENS,
     MAX_URL_CHARS,
+    PRICE,
     RPM,
+    TEMPERATURE,
     TIMEOUT,
+    TOKENS,
+    Bound,
     ConfigError,
     Effort,
     config_path,
@@ -31,6 +33,8 @@ if TYPE_CHECKING:
     ProviderName = str  # a Literal built from data is beyond a static checker: to it, a name is a str
 else:
     ProviderName = Literal[tuple(PROVIDERS)]  # one of the rows' names, pydantic's message listing them
+NUMBERS: dict[str, Bound] = {"timeout_s": TIMEOUT, "rpm": RPM, "temperature": TEMPERATURE, "max_tokens": TOKENS,
+                             "price_in": PRICE, "price_out": PRICE}  # each number a table may hold, and its range
 
 
 class ProviderTable(BaseModel):
@@ -40,8 +44,8 @@ class ProviderTable(BaseModel):
     model: str | None = Field(None, description="the model's name (saves.config.model_problem)")
     base_url: str | None = Field(None, min_length=1, max_length=MAX_URL_CHARS, description="the endpoint")
     api_key: str | None = Field(None, max_length=MAX_KEY_CHARS, description="the key (the environment's wins)")
-    timeout_s: float | None = Field(None, description="the longest one model call may take, in seconds (TIMEOUT)")
-    rpm: float | None = Field(None, description="at most this many requests a minute (--llm-rpm; RPM)")
+    timeout_s: float | None = Field(None, description="the longest one model call may take, in seconds (NUMBERS)")
+    rpm: float | None = Field(None, description="at most this many requests a minute (--llm-rpm; NUMBERS)")
 
     @field_validator("api_key")
     @classmethod
@@ -57,11 +61,13 @@ class ProviderTable(BaseModel):
             raise ValueError(f"the model's name {problem}")
         return model
 
-    @field_validator("timeout_s", "rpm")
+    @field_validator("*", mode="before")
     @classmethod
-    def _in_range(cls, value: float | None, field: ValidationInfo) -> float | None:
-        bound = TIMEOUT if field.field_name == "timeout_s" else RPM
-        if value is not None and not bound.holds(value):
+    def _in_range(cls, value: Any, field: ValidationInfo) -> Any:
+        """A number of NUMBERS in its range, checked before its type: whatever was written (a string, nan,
+        a float for a count), the one line says the range."""
+        bound = NUMBERS.get(field.field_name or "")
+        if bound is not None and value is not None and not bound.holds(value):
             raise ValueError(bound.refusal(value))
         return value
 
@@ -70,15 +76,13 @@ class ContestantTable(ProviderTable):
     """A contestant: a model at an endpoint with its sampling settings, under a name of its own."""
 
     provider: ProviderName = Field(description="whose API it speaks")
-    temperature: float | None = Field(None, ge=0, le=2, allow_inf_nan=False, description="sampling temperature")
-    max_tokens: int | None = Field(None, ge=16, le=MAX_TOKENS, description="the answer's token budget")
+    temperature: float | None = Field(None, description="sampling temperature (NUMBERS)")
+    max_tokens: int | None = Field(None, description="the answer's token budget (NUMBERS)")
     reasoning_effort: Effort | None = Field(None, description="a reasoning model's effort")
     api_key_env: str | None = Field(None, pattern=r"^[A-Za-z_][A-Za-z0-9_]{0,99}$",
                                     description="the environment variable holding its key")
-    price_in: float | None = Field(None, ge=0, le=MAX_PRICE, allow_inf_nan=False,
-                                   description="US dollars per million input tokens, for the reports' cost")
-    price_out: float | None = Field(None, ge=0, le=MAX_PRICE, allow_inf_nan=False,
-                                    description="US dollars per million output tokens (reasoning included)")
+    price_in: float | None = Field(None, description="US dollars per million input tokens, for the reports' cost")
+    price_out: float | None = Field(None, description="US dollars per million output tokens (reasoning included)")
 
 
 _STRICT = ConfigDict(extra="forbid", strict=True, frozen=True)

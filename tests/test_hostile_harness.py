@@ -117,3 +117,40 @@ def test_the_workers_judge_counts_each_replay_gone_and_each_attempt_no_row_names
     Path(rows[0].replay).unlink()  # a row's replay
     (folder / "second.jsonl").write_text("")  # an attempt no row names
     assert judged([1, 1]) == {"deleted": 2, "wrong": 1}
+
+
+def test_the_keys_judge_sees_a_key_where_it_was_not_given():
+    import hostile_keys as keys
+
+    secrets = {"the key": "key-AAAAAAAA", "the secret": "inurl-BBBBBBBB"}
+    home = {"headers": {"X-Goog-Api-Key": "key-AAAAAAAA", "Accept": "*/*"}, "path": "/v1?key=inurl-BBBBBBBB",
+            "body": None}
+    assert keys.leaks(home, secrets, {"key-AAAAAAAA", "inurl-BBBBBBBB"}) == []  # given both
+    assert keys.leaks(home, secrets, set()) == ["header X-Goog-Api-Key holds the key", "path holds the secret"]
+    placeholder = {"headers": {"Authorization": "Bearer no-key"}, "path": "/", "body": {"messages": ["inurl-BBBBBBBB"]}}
+    assert keys.leaks(placeholder, secrets, set()) == ["body holds the secret"]  # no key, but a prompt holds none
+    assert keys.leaks(placeholder, secrets, set(), strict=True)[0] == "header Authorization"  # a redirect's target
+    assert keys.appearances(b"... inurl-BBBBBBBB ...", secrets) == ["the secret"]
+
+
+def test_the_bounds_judge_reads_a_value_as_the_command_line_or_toml_does_and_wants_the_range_said():
+    import hostile_bounds as bounds
+    import hostile_settings as settings
+
+    games = bounds.OPTIONS[1]
+    values = ("100000", "100001", "1_000", "\u0663", "\u00b2", " 7 ", "1e3", "")
+    assert [bounds.number_case(games, "arena", v).refuse for v in values] == [False, True, False, False, True, False,
+                                                                               True, True]
+    temperature = bounds.Setting("[contestants.bench] temperature", "config", "temperature", bounds.CONFIG_READERS,
+                                 bounds.TEMPERATURE)
+    in_toml = ("2", "nan", "\u0661", "1.5")  # float() reads the Arabic-Indic 1, TOML does not
+    assert [bounds.number_case(temperature, "doctor", v).refuse for v in in_toml] == [False, True, True, False]
+    assert bounds.number_case(temperature, "doctor", "3").said == "from 0 to 2"
+    assert not bounds.name_case(bounds.NAMES[4], "arena", "").refuse  # an empty variable is one not set
+    argparse_said = ("usage: labyrinth arena [-h]\n                       [--games GAMES]\nlabyrinth arena: error: "
+                     "argument --games: must be a whole number from 1 to 100,000 games, not 0\n")
+    assert settings.refusal_problems(argparse_said, 2, ("--games", "from 1 to 100,000"), "arena", True) == []
+    assert settings.refusal_problems(argparse_said, 2, ("--games", "from 1 to 1,000"), "arena", True) == [
+        ("the refusal does not name --games and from 1 to 1,000: labyrinth arena: error: argument --games: must be a "
+         "whole number from 1 to 100,000 games, not 0")]
+    assert settings.refusal_problems("", 0, ("--games",), "arena", True) == ["not refused by arena"]

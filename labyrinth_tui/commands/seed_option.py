@@ -11,19 +11,22 @@ from __future__ import annotations
 
 import argparse
 
+from labyrinth.engine.commands import excerpt
 from labyrinth.engine.rng import SEED_LIMIT
 
 LOWEST, HIGHEST = -SEED_LIMIT, SEED_LIMIT - 1
+RANGE = f"the seed must be a whole number from {LOWEST} to {HIGHEST}"  # every refusal of one says it
 
 
 def bounded_seed(value: str) -> int:
-    """The argparse type of --seed: an integer from LOWEST to HIGHEST."""
+    """The argparse type of --seed: an integer from LOWEST to HIGHEST; else one line naming the range and an
+    excerpt of the value (a seed of 400 digits is not echoed whole)."""
     try:
         number = int(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"the seed must be an integer, not {value!r}") from None
+    except ValueError:  # not a whole number, or one of more than 4,300 digits
+        raise argparse.ArgumentTypeError(f"{RANGE}, not {excerpt(value)}") from None
     if not LOWEST <= number <= HIGHEST:
-        raise argparse.ArgumentTypeError(f"the seed must be from {LOWEST} to {HIGHEST}, not {value}")
+        raise argparse.ArgumentTypeError(f"{RANGE}, not {excerpt(number)}")
     return number
 
 

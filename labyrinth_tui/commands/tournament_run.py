@@ -28,7 +28,13 @@ from labyrinth.agents.compete.tournament import MOST_MATCHES, Entrant, Run, Tour
 from labyrinth.agents.llm.config import ProviderSettings
 from labyrinth.agents.llm.providers.pacing import LongWait, long_waits_to
 from labyrinth.agents.match.runner import MatchResult
-from labyrinth.agents.registry import UnknownContestant, check_configured, contestant_names, parse_contestant
+from labyrinth.agents.registry import (
+    Contestant,
+    UnknownContestant,
+    check_configured,
+    contestant_names,
+    parse_contestant,
+)
 from labyrinth.engine.wsap.roles import ROLES
 from labyrinth.saves.build import build_id
 from labyrinth.saves.config import ConfigError
@@ -175,15 +181,26 @@ _DESIGN_OPTIONS = {"--users": "users", "--minotaurs": "minotaurs", "--games": "g
                    "--learn": "learn"}
 
 
+ROLE_OPTIONS = {"user": "--users", "minotaur": "--minotaurs"}
+
+
+def _contestants(role: str, names: str) -> list[Contestant]:
+    """The contestants of ``role`` a comma-separated list names; UnknownContestant naming the option (as
+    argparse names arena's --user) for a bad name or none."""
+    try:
+        found = [parse_contestant(role, name.strip()) for name in names.split(",") if name.strip()]
+    except UnknownContestant as problem:
+        raise UnknownContestant(f"{ROLE_OPTIONS[role]}: {problem}") from None
+    if not found:
+        raise UnknownContestant(f"{ROLE_OPTIONS[role]}: no {role} contestant given: name at least one of "
+                                f"{contestant_names(role)}")
+    return found
+
+
 def _tournament(args: argparse.Namespace, providers: dict[str, ProviderSettings]) -> Tournament:
     """The tournament ``args`` ask for; UnknownContestant for a bad name, ProviderNotConfigured for
     a contestant whose provider has no key, ConfigError for a bad setting (all before anything is played)."""
-    named = {"user": args.users, "minotaur": args.minotaurs}
-    contestants = {role: [parse_contestant(role, name.strip()) for name in text.split(",") if name.strip()]
-                   for role, text in named.items()}
-    for role, found in contestants.items():
-        if not found:
-            raise UnknownContestant(f"no {role} contestant given: name at least one of {contestant_names(role)}")
+    contestants = {"user": _contestants("user", args.users), "minotaur": _contestants("minotaur", args.minotaurs)}
     for contestant in (c for found in contestants.values() for c in found if c.provider):
         check_configured(contestant.settings(providers))
     entrants = {role: tuple(dict.fromkeys(Entrant(c.resolved(providers), c.settings(providers) if c.provider else None)

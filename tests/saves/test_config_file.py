@@ -62,6 +62,39 @@ def test_a_good_config_file_is_read_with_only_the_keys_it_sets():
     assert provider_settings("gemini", None, {}).timeout_s == 12.0
 
 
+RANGES = {  # a value of each number a table holds, out of range or of another kind: the range its one line says
+    ("openai", "timeout_s", '"30"'): "from 0.1 to 3,600 seconds",
+    ("openai", "rpm", "[1]"): "from 0.1 to 100,000 requests a minute",
+    ("contestants.c", "temperature", "2.5"): "from 0 to 2",
+    ("contestants.c", "temperature", '"0.5"'): "from 0 to 2",
+    ("contestants.c", "max_tokens", "99.0"): "a whole number from 16 to 100,000 tokens",
+    ("contestants.c", "max_tokens", "100001"): "a whole number from 16 to 100,000 tokens",
+    ("contestants.c", "price_in", "-1"): "from 0 to 10,000 US dollars per million tokens",
+    ("contestants.c", "price_out", "nan"): "from 0 to 10,000 US dollars per million tokens",
+}
+
+
+def contestant_or_provider(table: str, lines: str) -> str:
+    """A config file of one table: a provider's, or a contestant's (which names its provider)."""
+    return f"[{table}]\n" + ('provider = "openai"\n' if table.startswith("contestants.") else "") + lines
+
+
+@pytest.mark.parametrize(("table", "key", "value"), list(RANGES))
+def test_every_number_of_a_table_is_refused_in_one_line_naming_its_range(table, key, value):
+    write(contestant_or_provider(table, f"{key} = {value}\n"))
+    with pytest.raises(ConfigError) as error:
+        read_config()
+    assert f"[{table}] {key}: must be {RANGES[table, key, value]}, not {value}" in str(error.value)
+
+
+def test_the_numbers_at_their_edges_are_taken():
+    write(contestant_or_provider("contestants.c", "temperature = 2\nmax_tokens = 16\nprice_in = 0\nprice_out = 1e4\n"
+                                                  "timeout_s = 3600\nrpm = 0.1\n"))
+    assert read_config()["contestants"]["c"] == {"provider": "openai", "temperature": 2.0, "max_tokens": 16,
+                                                 "price_in": 0.0, "price_out": 10000.0, "timeout_s": 3600.0,
+                                                 "rpm": 0.1}
+
+
 @pytest.mark.parametrize("timeout", [float("inf"), float("nan"), -5.0, 0.0, 1e308])
 def test_a_bad_timeout_on_the_command_line_is_refused(timeout):
     with pytest.raises(ConfigError, match="--llm-timeout"):

@@ -99,7 +99,7 @@ def test_a_models_name_with_a_space_is_refused_alike_by_arena_tournament_and_the
                                                                                             command):
     role = ["--user"] if command == "arena" else ["--minotaurs", "builtin", "--users"]
     line = one_line_error(capsys, [command, *role, "openai/gpt 4o"])
-    assert f'the openai model in "openai/gpt 4o" {SPACE}' in line
+    assert f'{role[-1]}: the openai model in "openai/gpt 4o" {SPACE}' in line  # naming the option, as argparse does
     monkeypatch.setenv("LABYRINTH_OPENAI_MODEL", "gpt 4o")  # `tournament --users openai` raised a traceback
     line = one_line_error(capsys, [command, *role, "openai", "--preset", "tiny"])
     assert f"the openai model from $LABYRINTH_OPENAI_MODEL {SPACE}" in line
