@@ -64,8 +64,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import hostile_bounds as bounds
 import hostile_formats as formats
 import hostile_inputs as inputs
+import hostile_keys as keys
 import hostile_paths as paths
 import hostile_pipe as pipe
 import hostile_replies as replies
@@ -548,6 +550,8 @@ def main() -> int:
             ("kept: report paths", lambda tally: paths.section(tally, args.seed)),
             ("kept: two workers, PID namespaces and clocks apart", lambda tally: workers.section(tally, args.seed)),
             ("kept: SIGTERM in tmux", lambda tally: signals.section(tally, args.seed)),
+            ("kept: keys, redirects and endpoints", lambda tally: keys.section(tally, args.seed)),
+            ("kept: bounded settings", lambda tally: bounds.section(tally, args.seed)),
             ("kept: old formats", lambda tally: formats.section(tally, args.seed)),
         ]
         if args.ways != "kept":
