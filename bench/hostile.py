@@ -481,7 +481,7 @@ def table(tallies: list[Tally], seed: int, size_name: str, seconds: float) -> st
     rows.append(("total", f"{total:,}", *(str(sum(getattr(t, k) for t in tallies)) for k in counted),
                  f"{seconds:.1f}"))
     widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]
-    lines = [f"Labyrinth hostile inputs: seed {seed}, {size_name} run",
+    lines = [f"Labyrinth hostile inputs: seed {seed}, {size_name}",
              "  ".join(h.ljust(w) if i == 0 else h.rjust(w) for i, (h, w) in enumerate(zip(head, widths, strict=True)))]
     for number, row in enumerate(rows):
         if number == len(rows) - 1:
@@ -561,7 +561,8 @@ def main() -> int:
         if args.ways != "inputs":
             for name, section in kept:
                 harness.way(name, 1.0, section)
-        run = ("quick" if args.quick else "full") + ("" if args.ways == "all" else f", {args.ways} ways only")
+        run = f"{'quick' if args.quick else 'full'} run"
+        run += "" if args.ways == "all" else f" of the {args.ways} ways only"
         print(table(harness.tallies, args.seed, run, time.monotonic() - began))
         print("\n" + kept_line(harness.tallies))
         if args.ways != "kept":

@@ -33,7 +33,6 @@ alone, this prints each case and the totals.
 
 from __future__ import annotations
 
-import argparse
 import random
 import shutil
 import sys
@@ -49,7 +48,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for tests.stubs,
 from hostile_commands import Home, Ran, home, run
 from hostile_inputs import UNICODE_DIGITS
 from hostile_settings import UNSHOWABLE, refusal_lines, refusal_problems, toml_string
-from hostile_watch import Tally
+from hostile_watch import Tally, run_alone
 
 from labyrinth.engine.rng import SEED_LIMIT
 from labyrinth.saves.results_db import MatchRow, ResultsDB
@@ -393,23 +392,9 @@ def outcome(case: Case) -> str:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seed", type=int, nargs="+", default=[0, 1, 2])
-    args = parser.parse_args()
-    tally = Tally("bounds: huge and odd values")
-    began = time.monotonic()
-    for seed in args.seed:
-        started = time.monotonic()
-        for case in section(tally, seed):
-            verdict = "; ".join(case.problems) if case.problems else "right"
-            print(f"seed {seed}: {case.label!a} ({'refuse' if case.refuse else 'take'}): {outcome(case)} -> "
-                  f"{verdict}")
-        print(f"seed {seed}: {time.monotonic() - started:.1f} s")
-    counts = ", ".join(f"{getattr(tally, kind)} {kind}" for kind in ("crashes", "hangs", "wrong"))
-    print(f"{tally.tried} cases: {counts}, in {time.monotonic() - began:.0f} s")
-    for failure in tally.failures:
-        print(f"  {failure!a}")
-    return 1 if tally.crashes or tally.hangs or tally.wrong else 0
+    return run_alone(__doc__, "bounds: huge and odd values", lambda tally, seed: (
+        f"{case.label!a} ({'refuse' if case.refuse else 'take'}): {outcome(case)} -> "
+        f"{'; '.join(case.problems) if case.problems else 'right'}" for case in section(tally, seed)))
 
 
 if __name__ == "__main__":

@@ -18,7 +18,6 @@ this prints each case.
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import random
@@ -28,12 +27,11 @@ import signal
 import subprocess
 import sys
 import tempfile
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from hostile_signals import Pane, game_seconds
-from hostile_watch import Tally, command
+from hostile_watch import Tally, command, run_alone
 
 from labyrinth.saves.games import load_game
 from labyrinth.saves.replays import FORMAT, VERSION
@@ -155,19 +153,7 @@ def section(tally: Tally, seed: int) -> list[str]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seed", type=int, nargs="+", default=[0, 1, 2])
-    args = parser.parse_args()
-    tally = Tally("old formats")
-    began = time.monotonic()
-    for seed in args.seed:
-        for line in section(tally, seed):
-            print(f"seed {seed}: {' '.join(line.split())[:200]}")
-    print(f"{tally.tried} cases, {tally.wrong} wrong, {tally.crashes} crashes, {tally.hangs} hangs, "
-          f"in {time.monotonic() - began:.0f} s")
-    for failure in tally.failures:
-        print(f"  {failure}")
-    return 1 if tally.wrong or tally.crashes or tally.hangs else 0
+    return run_alone(__doc__, "old formats", section)
 
 
 if __name__ == "__main__":

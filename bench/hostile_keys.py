@@ -36,7 +36,6 @@ bench/hostile.py; run alone, this prints each case and the totals.
 
 from __future__ import annotations
 
-import argparse
 import base64
 import json
 import random
@@ -53,7 +52,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for tests.stubs,
 
 from hostile_commands import Home, Ran, home, run
 from hostile_settings import toml_string
-from hostile_watch import Tally
+from hostile_watch import Tally, run_alone
 
 from labyrinth.saves.providers import PROVIDERS
 from tests.stubs import WIRE, Model, Stub, StubReply
@@ -343,24 +342,15 @@ def section(tally: Tally, seed: int) -> list[Case]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seed", type=int, nargs="+", default=[0, 1, 2])
-    args = parser.parse_args()
-    tally = Tally("keys: a redirecting stand-in")
-    began = time.monotonic()
-    for seed in args.seed:
-        started = time.monotonic()
-        for case in section(tally, seed):
-            ended = "crashed or hung" if case.ran is None else f"exit {case.ran.returncode}"
-            calls = ", ".join(f"{s.name} {len(s.stub.requests)}" for s in case.servers)
-            print(f"seed {seed}: {case.label}: {ended} in {case.seconds:.1f} s; requests: {calls}; "
-                  + ("; ".join(case.found) if case.found else "nothing where it should not be"))
-        print(f"seed {seed}: {time.monotonic() - started:.1f} s")
-    counts = ", ".join(f"{getattr(tally, kind)} {kind}" for kind in ("crashes", "hangs", "wrong", "leaked"))
-    print(f"{tally.tried} cases: {counts}, in {time.monotonic() - began:.0f} s")
-    for failure in tally.failures:
-        print(f"  {failure}")
-    return 1 if tally.crashes or tally.hangs or tally.wrong or tally.leaked else 0
+    return run_alone(__doc__, "keys: a redirecting stand-in", lambda tally, seed: map(said, section(tally, seed)))
+
+
+def said(case: Case) -> str:
+    """One case as run alone prints it."""
+    ended = "crashed or hung" if case.ran is None else f"exit {case.ran.returncode}"
+    calls = ", ".join(f"{s.name} {len(s.stub.requests)}" for s in case.servers)
+    return (f"{case.label}: {ended} in {case.seconds:.1f} s; requests: {calls}; "
+            + ("; ".join(case.found) if case.found else "nothing where it should not be"))
 
 
 if __name__ == "__main__":

@@ -26,7 +26,6 @@ a crash, and no end within hostile_watch.HANG_S a hang (a FIFO opened for writin
 
 from __future__ import annotations
 
-import argparse
 import os
 import random
 import shutil
@@ -34,12 +33,11 @@ import socket
 import stat
 import sys
 import tempfile
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from hostile_watch import HANG_S, Tally, command
+from hostile_watch import HANG_S, Tally, command, run_alone
 
 LABYRINTH = str(Path(sys.executable).with_name("labyrinth"))
 NOBODY = 65534  # another user's id, for a file that is not ours
@@ -270,19 +268,8 @@ def section(tally: Tally, seed: int) -> list[tuple[Case, str]]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seed", type=int, nargs="+", default=[0, 1, 2])
-    args = parser.parse_args()
-    tally = Tally("report paths")
-    began = time.monotonic()
-    for seed in args.seed:
-        for case, what in section(tally, seed):
-            print(f"seed {seed}: {case.label}: {' '.join(what.split())[:160]}")
-    print(f"{tally.tried} cases: {tally.replaced} not regular and replaced, {tally.wrong} wrong, {tally.crashes} "
-          f"crashes, {tally.hangs} hangs, in {time.monotonic() - began:.0f} s")
-    for failure in tally.failures:
-        print(f"  {failure}")
-    return 1 if tally.replaced or tally.wrong or tally.crashes or tally.hangs else 0
+    return run_alone(__doc__, "report paths", lambda tally, seed: (f"{case.label}: {what}"
+                                                                  for case, what in section(tally, seed)))
 
 
 if __name__ == "__main__":

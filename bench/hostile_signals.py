@@ -17,7 +17,6 @@ prints each case and its figures.
 
 from __future__ import annotations
 
-import argparse
 import os
 import random
 import shutil
@@ -34,7 +33,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for tests.stubs, the stand-in server
 
-from hostile_watch import Tally  # bench/ is on sys.path, as this file runs as a script
+from hostile_watch import Tally, run_alone  # bench/ is on sys.path, as this file runs as a script
 
 from labyrinth.saves.games import load_game
 from tests.stubs import Model, Stub
@@ -237,24 +236,13 @@ def section(tally: Tally, seed: int) -> list[Outcome]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seed", type=int, nargs="+", default=[0, 1, 2])
-    args = parser.parse_args()
     if shutil.which("tmux") is None:
         print("tmux is not installed: nothing to run")
         return 2
-    tally = Tally("SIGTERM in tmux")
-    began = time.monotonic()
-    for seed in args.seed:
-        for outcome in section(tally, seed):
-            flags = " ".join(f"{k}={v}" for k, v in outcome.terminal.items())
-            print(f"seed {seed}: {outcome.case.label} ({' '.join(outcome.case.commands)}): status {outcome.status}, "
-                  f"{flags}, save holds {outcome.saved_turns} turns, told: {outcome.told}, "
-                  f"ended {outcome.seconds:.2f} s after the signal")
-    print(f"{tally.tried} cases, {tally.wrong} wrong, in {time.monotonic() - began:.0f} s")
-    for failure in tally.failures:
-        print(f"  {failure}")
-    return 1 if tally.wrong else 0
+    return run_alone(__doc__, "SIGTERM in tmux", lambda tally, seed: (
+        f"{o.case.label} ({' '.join(o.case.commands)}): status {o.status}, "
+        f"{' '.join(f'{k}={v}' for k, v in o.terminal.items())}, save holds {o.saved_turns} turns, told: {o.told}, "
+        f"ended {o.seconds:.2f} s after the signal" for o in section(tally, seed)))
 
 
 if __name__ == "__main__":

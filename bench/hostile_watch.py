@@ -4,6 +4,7 @@ change is a file the game should not have touched."""
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import os
 import shutil
@@ -11,7 +12,7 @@ import signal
 import subprocess
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -121,6 +122,31 @@ def command(tally: Tally, label: str, args: list[str], env: dict[str, str], hang
         tally.fail("crashes", label, last)
         return None
     return done
+
+
+FAULTS = {"crashes": "crashes", "hangs": "hangs", "wrong": "wrong", "replaced": "not regular and replaced",
+          "deleted": "replays deleted", "leaked": "keys leaked"}  # what a way of what the game keeps counts
+
+
+def run_alone(doc: str, way: str, lines: Callable[[Tally, int], Iterable[str]]) -> int:
+    """A way of what the game keeps run as a script (`--seed N ...`, default 0 1 2): ``lines(tally, seed)``
+    counts one seed's cases into the tally and gives a line for each, printed as they come; then the
+    totals and the first failures. Exit status 1 when any case failed."""
+    parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    parser.add_argument("--seed", type=int, nargs="+", default=[0, 1, 2])
+    args = parser.parse_args()
+    tally = Tally(way)
+    began = time.monotonic()
+    for seed in args.seed:
+        started = time.monotonic()
+        for line in lines(tally, seed):
+            print(f"seed {seed}: {' '.join(line.split())[:240]}", flush=True)
+        print(f"seed {seed}: {time.monotonic() - started:.1f} s", flush=True)
+    counts = ", ".join(f"{getattr(tally, kind)} {words}" for kind, words in FAULTS.items())
+    print(f"{way}: {tally.tried} cases, {counts}, in {time.monotonic() - began:.0f} s")
+    for failure in tally.failures:
+        print(f"  {failure!a}")
+    return 1 if any(getattr(tally, kind) for kind in FAULTS) else 0
 
 
 class Decoy:

@@ -42,7 +42,6 @@ not counted.
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import random
@@ -62,7 +61,7 @@ from typing import Any, TextIO
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for tests.agents.test_shared_workers
 
-from hostile_watch import Tally  # bench/ is on sys.path, as this file runs as a script
+from hostile_watch import Tally, run_alone  # bench/ is on sys.path, as this file runs as a script
 
 from labyrinth.saves.replays import ReplayError, read_replay
 from labyrinth.saves.results_db import RESULTS_FILE, MatchRow, ResultsDB, ResultsUnusable
@@ -453,7 +452,9 @@ def section(tally: Tally, seed: int, say: Callable[[str], None] = lambda _: None
     hears a line per case."""
     for case in cases(seed):
         if lacking := missing(case):
-            say(f"seed {seed}: {case.label}: not run, needs {' and '.join(sorted(lacking))}")
+            said = f"{case.label}: not run, needs {' and '.join(sorted(lacking))}"
+            say(said)
+            tally.failures.append(said)  # shown under the table, though not counted
             continue
         tally.count()
         outcome = run_case(case)
@@ -464,24 +465,18 @@ def section(tally: Tally, seed: int, say: Callable[[str], None] = lambda _: None
                            for kind, found in outcome.problems.items() if found)
         killed = (f", {outcome.partial} partial replays left, {outcome.taken_over} claims taken over"
                   if case.kill_after else "")
-        say(f"seed {seed}: {case.label} ({case.rules.label}): played "
+        say(f"{case.label} ({case.rules.label}): played "
             f"{'+'.join('-' if p is None else str(p) for p in outcome.played)}, {outcome.rows} rows, "
             f"{outcome.replays} replay files{killed}, {outcome.seconds:.1f} s: {faults or 'ok'}")
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seed", type=int, nargs="+", default=[0, 1, 2])
-    args = parser.parse_args()
-    tally = Tally("two workers in PID namespaces and under faketime")
-    began = time.monotonic()
-    for seed in args.seed:
-        section(tally, seed, print)
-    print(f"{tally.tried} cases: {tally.crashes} crashes, {tally.hangs} hangs, {tally.wrong} wrong, "
-          f"{tally.deleted} replays deleted, in {time.monotonic() - began:.0f} s")
-    for failure in tally.failures:
-        print(f"  {failure}")
-    return 1 if tally.crashes or tally.hangs or tally.wrong or tally.deleted else 0
+    def lines(tally: Tally, seed: int) -> list[str]:
+        said: list[str] = []
+        section(tally, seed, said.append)
+        return said
+
+    return run_alone(__doc__, "two workers in PID namespaces and under faketime", lines)
 
 
 if __name__ == "__main__":
