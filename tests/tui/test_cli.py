@@ -86,7 +86,7 @@ def test_world_text_shows_a_legend_and_the_chosen_level():
 @pytest.mark.parametrize("args, complaint", [
     (["world", "--level", "3", "--preset", "tiny"], "outside"),
     (["gsm", "--preset", "huge"], "invalid choice"),
-    (["gsm", "--seed", "abc"], "integer"),
+    (["gsm", "--seed", "abc"], "whole number"),
 ])
 def test_bad_arguments_get_a_clear_message(args, complaint):
     done = run(*args)
