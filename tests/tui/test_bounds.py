@@ -136,3 +136,19 @@ def test_a_quota_wait_past_any_date_stops_a_tournament_in_words(capsys):
     err = capsys.readouterr().err
     assert code == 3 and "Traceback" not in err, err
     assert "the quota asks for a wait of 1e+300 s, past any date: run the same command again once it allows" in err
+
+
+@pytest.mark.parametrize("seeds", [[1, 2**70], [2**70], [1, "2"], [1.5]], ids=["huge-second", "huge", "text", "float"])
+def test_a_reruns_seeds_are_bounded_as_the_seed_option_is(capsys, seeds):
+    """A hand-edited database's run: its seeds, as its turns and repeats, are refused in one line (a seed beyond
+    SQLite's integers was an OverflowError; one of text a crash building the seeds)."""
+    import json
+    import sqlite3
+
+    assert main([*TOURNAMENT, "--games", "2", "--max-turns", "3", "--json"]) == 0, capsys.readouterr().err
+    capsys.readouterr()
+    with sqlite3.connect(results_path()) as db:
+        run_id, text = db.execute("SELECT run_id, manifest FROM runs").fetchone()
+        db.execute("UPDATE runs SET manifest = ?", (json.dumps({**json.loads(text), "seeds": seeds}),))
+    line = one_line_error(capsys, ["tournament", "--rerun", run_id])
+    assert run_id in line and "seed" in line, line
