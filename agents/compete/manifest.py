@@ -77,7 +77,8 @@ def keys(recorded: Mapping[str, Any]) -> list[MatchKey]:
         contestants = {role: [(str(c["name"]), str(c.get("setup", ""))) for c in recorded["contestants"][role]]
                        for role in ROLE_WORDS}
         design = {name: recorded[name] for name in DESIGN}
-        seeds = list(design["seeds"])
+        if not isinstance(seeds := design["seeds"], list):
+            raise TypeError(f"the seeds are {excerpt(seeds)}, not a list")
         if not seeds or design["learned"] not in LEARNED:
             raise ValueError("no seed" if not seeds else f"learned is {design['learned']!r}")
         # each a seed as --seed takes one: a rerun plays the list as it is (one beyond SQLite's integers, a crash)
