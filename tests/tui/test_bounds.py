@@ -138,8 +138,9 @@ def test_a_quota_wait_past_any_date_stops_a_tournament_in_words(capsys):
     assert "the quota asks for a wait of 1e+300 s, past any date: run the same command again once it allows" in err
 
 
-HAND_EDITED = {"huge-second-seed": {"seeds": [1, 2**70]}, "huge-seed": {"seeds": [2**70]}, "text-seed": {"seeds": [1, "2"]},
-               "float-seed": {"seeds": [1.5]}, "unknown-preset": {"preset": "nope"}, "unknown-difficulty": {"difficulty": 3}}
+HAND_EDITED = {"huge-second-seed": {"seeds": [1, 2**70]}, "huge-seed": {"seeds": [2**70]},
+               "text-seed": {"seeds": [1, "2"]}, "float-seed": {"seeds": [1.5]}, "unknown-preset": {"preset": "nope"},
+               "unknown-difficulty": {"difficulty": 3}}
 
 
 def test_a_reruns_design_is_bounded_as_its_options_are(capsys):
