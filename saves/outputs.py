@@ -61,6 +61,8 @@ def output_for(named: str | os.PathLike[str]) -> Output:
     """Where writing to the path ``named`` goes; StorageError (one line: the path and what it is) when it
     is refused. Nothing is opened or created: a command checks every path it was given before writing."""
     name = os.fspath(named)
+    if not name:  # pathlib would take it as the current folder, and only the rename would fail, after other reports
+        raise StorageError(f'an empty path ("") names no file; {NAME_A_FILE}')
     if name in STDOUT_NAMES or _is_stdout(name):
         return Output(name, None)
     try:

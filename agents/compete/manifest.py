@@ -21,6 +21,9 @@ from collections.abc import Mapping, Sequence, Set
 from datetime import datetime
 from typing import Any
 
+from labyrinth.engine import DIFFICULTIES, PRESETS
+from labyrinth.engine.commands import excerpt
+from labyrinth.engine.rng import SEED_LIMIT
 from labyrinth.saves.build import git_commit, package_versions, project_version
 from labyrinth.saves.experience import Reflection
 from labyrinth.saves.results_db import MatchKey
@@ -74,9 +77,16 @@ def keys(recorded: Mapping[str, Any]) -> list[MatchKey]:
         contestants = {role: [(str(c["name"]), str(c.get("setup", ""))) for c in recorded["contestants"][role]]
                        for role in ROLE_WORDS}
         design = {name: recorded[name] for name in DESIGN}
-        seeds = [int(seed) for seed in design["seeds"]]
+        if not isinstance(seeds := design["seeds"], list):
+            raise TypeError(f"the seeds are {excerpt(seeds)}, not a list")
         if not seeds or design["learned"] not in LEARNED:
             raise ValueError("no seed" if not seeds else f"learned is {design['learned']!r}")
+        # each a seed as --seed takes one: a rerun plays the list as it is (one beyond SQLite's integers, a crash)
+        if bad := [seed for seed in seeds if type(seed) is not int or not -SEED_LIMIT <= seed < SEED_LIMIT]:
+            raise ValueError(f"a seed is {excerpt(bad[0])}, not a whole number from {-SEED_LIMIT} to {SEED_LIMIT - 1}")
+        for name, known in (("preset", PRESETS), ("difficulty", DIFFICULTIES)):  # as their options' choices
+            if not isinstance(design[name], str) or design[name] not in known:
+                raise ValueError(f"the {name} is {excerpt(design[name])}, not one of {', '.join(known)}")
         repeats = int(design["repeats"])
         if (size := len(contestants["user"]) * len(contestants["minotaur"]) * len(seeds) * repeats) > MOST_MATCHES:
             raise ValueError(f"{size:,} matches, more than a tournament plays ({MOST_MATCHES:,})")

@@ -92,7 +92,8 @@ def test_a_stopped_reproduction_is_carried_on_and_a_new_one_never_takes_anothers
 
 
 @pytest.mark.parametrize(("damage", "said"), [({"seeds": []}, "no seed"), ({"learned": "everyone"}, "learned"),
-                                               ({"seeds": "abc"}, "invalid literal"), ({"contestants": {}}, "user"),
+                                               ({"seeds": "abc"}, "not a list"), ({"seeds": [1, "2"]}, "a seed is"),
+                                               ({"contestants": {}}, "user"),
                                                ({"manifest": 99}, "newer labyrinth")])
 def test_a_damaged_manifest_is_a_message_naming_its_run(damage, said):
     with pytest.raises(ManifestError, match=f"run r0 .*{said}|{said}"):

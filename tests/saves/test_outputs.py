@@ -240,3 +240,14 @@ def test_what_the_user_may_not_write_is_refused_with_the_reason(tmp_path):
     assert said == ["kept.csv: read-only for you; make it writable (chmod u+w) or name another file",
                     "locked: cannot write there (Permission denied)"]
     assert fingerprint(kept) == before and list(locked.iterdir()) == []
+
+
+def test_an_empty_path_is_refused_before_anything_is_written(tmp_path, monkeypatch):
+    """An empty path names no file: it was taken as the current folder, passed every check, and failed only as
+    the rename went over the folder (after the reports before it were written)."""
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(StorageError, match=r'^an empty path \(""\) names no file; name a regular file, or - for '):
+        output_for("")
+    with pytest.raises(StorageError, match="names no file"):
+        write_output("", fill("report\n"))
+    assert list(tmp_path.iterdir()) == []

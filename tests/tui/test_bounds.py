@@ -136,3 +136,26 @@ def test_a_quota_wait_past_any_date_stops_a_tournament_in_words(capsys):
     err = capsys.readouterr().err
     assert code == 3 and "Traceback" not in err, err
     assert "the quota asks for a wait of 1e+300 s, past any date: run the same command again once it allows" in err
+
+
+HAND_EDITED = {"huge-second-seed": {"seeds": [1, 2**70]}, "huge-seed": {"seeds": [2**70]},
+               "text-seed": {"seeds": [1, "2"]}, "float-seed": {"seeds": [1.5]}, "unknown-preset": {"preset": "nope"},
+               "unknown-difficulty": {"difficulty": 3}}
+
+
+def test_a_reruns_design_is_bounded_as_its_options_are(capsys):
+    """A hand-edited database's run: its seeds, ground and difficulty, as its turns and repeats, are refused in one
+    line naming the run (a seed beyond SQLite's integers was an OverflowError; one of text a crash building the
+    seeds; an unknown preset a traceback from the first match)."""
+    import json
+    import sqlite3
+
+    assert main([*TOURNAMENT, "--games", "2", "--max-turns", "3", "--json"]) == 0, capsys.readouterr().err
+    capsys.readouterr()
+    with sqlite3.connect(results_path()) as db:
+        run_id, text = db.execute("SELECT run_id, manifest FROM runs").fetchone()
+    for edited in HAND_EDITED.values():
+        with sqlite3.connect(results_path()) as db:
+            db.execute("UPDATE runs SET manifest = ?", (json.dumps({**json.loads(text), **edited}),))
+        line = one_line_error(capsys, ["tournament", "--rerun", run_id])
+        assert f"the manifest of run {run_id} is damaged" in line and next(iter(edited)).rstrip("s") in line, line
