@@ -18,8 +18,8 @@ A case is counted `replaced` when a target that is not a regular file of the use
 one) is not exactly what it was afterwards (its kind, inode, device numbers, link text, or the
 contents of the file another user owns); `wrong` when a refused target's command did not exit 2 with
 one line naming the path, or a writable target (new, own, own through links, standard output) did
-not get the report as a regular file of mode 0666 less the umask (a file replaced is a new file)
-with the links still links; a traceback or a death by a signal is
+not get the report as a regular file, of mode 0666 less the umask when new and of its old mode when
+replaced, with the links still links; a traceback or a death by a signal is
 a crash, and no end within hostile_watch.HANG_S a hang (a FIFO opened for writing would block).
 ``section`` counts into a hostile_watch.Tally for bench/hostile.py; run alone, this prints each case.
 """
@@ -130,6 +130,7 @@ def _link_to(make: Callable[[Path, str], str | Path]) -> Callable[[Path, str], s
 
 def _own_file(scratch: Path, name: str) -> str:
     (scratch / name).write_text("an old report\n")
+    (scratch / name).chmod(0o600)  # made private: it stays so
     return str(scratch / name)
 
 
@@ -206,6 +207,7 @@ def judge(tally: Tally, case: Case, home: dict[str, str], scratch: Path) -> str:
     """Run one case in a fresh ``scratch``; what it did, in a few words (its failures counted)."""
     named = case.target.make(scratch, case.name)
     before, kinds = fingerprint(Path(named)), file_kinds(scratch)
+    old_mode = stat.S_IMODE(os.stat(named).st_mode) if os.path.isfile(named) else None
     done = command(tally, case.label, ["sh", "-c", f'umask {case.umask:03o}; exec "$@"', "sh",
                                        *case.writer.args(named)], home, hang_s=HANG_S * 2)
     if done is None:
@@ -231,7 +233,7 @@ def judge(tally: Tally, case: Case, home: dict[str, str], scratch: Path) -> str:
         return f"{len(done.stdout):,} bytes on standard output"
     written = Path(named).resolve()
     mode = stat.S_IMODE(written.stat().st_mode)
-    want = 0o666 & ~case.umask
+    want = 0o666 & ~case.umask if old_mode is None else old_mode
     links_kept = all(file_kinds(scratch).get(name) == kind for name, kind in kinds.items()
                      if kind == stat.S_IFLNK)
     if not written.is_file() or written.read_bytes() in (b"", b"an old report\n") or mode != want or not links_kept:

@@ -40,9 +40,10 @@ def write_atomic(path: Path, fill: Callable[[BinaryIO], Any], root: Path) -> Non
 
 
 def replace_file(path: Path, fill: Callable[[BinaryIO], Any], mode: int = PRIVATE,
-                 explain: Callable[[OSError], str] = advice) -> None:
+                 explain: Callable[[OSError], str] = advice, keep: int | None = None) -> None:
     """Replace ``path`` (in a folder that exists) with what ``fill`` writes, atomically, as a new file of
-    ``mode`` less the umask; StorageError (path and reason, ``explain`` saying what to do) when the disk
+    ``mode`` less the umask, or of exactly ``keep`` (the permissions of the file it replaces, given back as
+    `sed -i` and rsync do); StorageError (path and reason, ``explain`` saying what to do) when the disk
     refuses. The kernel applies the umask (and a folder's default ACL) as it creates the file, as it does
     for any tool's output file: nothing reads the umask, which cannot be read and put back without a race
     with another thread creating a file."""
@@ -53,6 +54,8 @@ def replace_file(path: Path, fill: Callable[[BinaryIO], Any], mode: int = PRIVAT
     try:
         with os.fdopen(fd, "wb") as out:
             lock(out.fileno())  # released when the file closes or the process dies: then it is stale
+            if keep is not None:
+                os.fchmod(out.fileno(), keep)
             fill(out)
             out.flush()
             os.fsync(out.fileno())

@@ -5,9 +5,10 @@ anything is opened or created when it would harm what is there.
 - ``-`` and ``/dev/stdout``, and any path that is this process's own standard output (``/dev/fd/1``,
   the file or terminal it is redirected to), are written through standard output.
 - A new file, in a folder that exists, or a regular file the user may write is replaced atomically
-  (``atomic.replace_file``: a temporary file beside it, fsync, rename over), as a new file of mode
-  0666 less the umask (0644 under the usual 022), as other tools' output files are: a report is for
-  others to read. A folder that does not exist is refused, not made: a mistyped path makes no tree.
+  (``atomic.replace_file``: a temporary file beside it, fsync, rename over). A new file has mode 0666
+  less the umask (0644 under the usual 022), as other tools' output files have: a report is for others
+  to read. A file replaced keeps its permissions, as `sed -i` and rsync keep them: a report its user
+  made private stays private. A folder that does not exist is refused, not made: a mistyped path makes no tree.
 - A directory, a character or block device, a FIFO or a socket is refused (exit 2 for the command);
   it is never opened, so a FIFO with no reader cannot hang the game, and never replaced, so a device
   node such as /dev/null stays what it is.
@@ -89,8 +90,17 @@ def write_output(named: str | os.PathLike[str], fill: Callable[[BinaryIO], Any])
     if output.target is None:
         _to_stdout(fill)
     else:
-        replace_file(output.target, fill, SHARED, explain=_reason)
+        replace_file(output.target, fill, SHARED, explain=_reason, keep=_permissions(output.target))
     return output
+
+
+def _permissions(target: Path) -> int | None:
+    """The permission bits of the regular file ``target`` replaces (None: a new file): a report the user
+    made private stays private when written again."""
+    try:
+        return stat.S_IMODE(target.stat().st_mode) & 0o777  # never a set-id bit on a report
+    except FileNotFoundError:
+        return None
 
 
 def _is_stdout(name: str) -> bool:

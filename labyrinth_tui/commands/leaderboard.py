@@ -40,9 +40,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                     "contestants of a role on the same seeds with Holm-adjusted p-values, and the head-to-head "
                     "table. Matches played under different rules (preset, difficulty, turn limit, learning, "
                     "build) are rated together, with a warning, unless the options below choose one kind. A report "
-                    "FILE is a new or regular file, replaced whole (0644 under the usual umask), or a link of yours "
-                    "to one; - (or /dev/stdout) prints it instead of the tables; a directory, device, FIFO or "
-                    "socket is refused.")
+                    "FILE is a new file (0644 under the usual umask) or a regular one, replaced whole keeping its "
+                    "mode, or a link of yours to one; - (or /dev/stdout) prints it instead of the tables; a "
+                    "directory, device, FIFO or socket is refused.")
     p.add_argument("--role", choices=tuple(ROLES), help="only this role's ratings (default: both)")
     p.add_argument("--preset", choices=list(PRESETS), help="only matches on this hunting ground")
     p.add_argument("--difficulty", choices=DIFFICULTIES, help="only matches at this difficulty")

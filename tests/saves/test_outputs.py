@@ -65,15 +65,16 @@ def test_a_new_file_is_written_whole_with_the_umasks_mode(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["new-22.csv", "new-27.csv", "new-77.csv"]
 
 
-def test_a_regular_file_is_replaced_by_a_new_one_with_the_umasks_mode(tmp_path):
+def test_a_regular_file_is_replaced_by_a_new_one_keeping_its_permissions(tmp_path):
     path = tmp_path / "board.html"
     path.write_text("old page")
-    path.chmod(0o600)
-    before = path.stat().st_ino
-    with umask(0o022):
-        write_output(str(path), fill("new page"))
-    assert path.read_text() == "new page" and stat.S_IMODE(path.stat().st_mode) == 0o644
-    assert path.stat().st_ino != before  # renamed over, never written in place: a reader sees old or new
+    for mode in (0o600, 0o664, 0o4600):  # private, wider than the umask; never a set-id bit
+        path.chmod(mode)
+        before = path.stat().st_ino
+        with umask(0o022):
+            write_output(str(path), fill("new page"))
+        assert path.read_text() == "new page" and stat.S_IMODE(path.stat().st_mode) == mode & 0o777
+        assert path.stat().st_ino != before  # renamed over, never written in place: a reader sees old or new
 
 
 def test_the_data_directorys_own_files_stay_private(tmp_path):

@@ -101,8 +101,8 @@ def test_a_new_file_a_regular_file_and_a_link_to_one_are_written_whole_as_stdout
         with umask(0o022):
             assert main(argv(str(path))) == 0
         capsys.readouterr()
-    for path in (new, kept):
-        assert path.read_bytes().decode() == shown and stat.S_IMODE(path.stat().st_mode) == 0o644
+    for path, mode in ((new, 0o644), (kept, 0o600)):  # a new file as the umask says; one replaced keeps its mode
+        assert path.read_bytes().decode() == shown and stat.S_IMODE(path.stat().st_mode) == mode
     assert link.is_symlink() and os.readlink(link) == "kept"
     assert not list(tmp_path.glob(".*"))  # no temporary file left beside them
 
