@@ -16,8 +16,8 @@ must be shared rather than copied (a model's transport) says so in ``__deepcopy_
 from __future__ import annotations
 
 import copy
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from labyrinth.engine.wsap import Action, ActionResult, ActionSpace, Goal, Observation
 
@@ -25,6 +25,10 @@ from .learning.behaviour_lessons import Book
 
 if TYPE_CHECKING:  # the experience log's model is built only when lessons are (start-up)
     from labyrinth.saves.experience import Reflection
+
+    from .llm.providers.base import Transport
+    from .llm.providers.pacing import Waiting
+    from .match.side import SideStats
 
 
 @runtime_checkable
@@ -55,6 +59,46 @@ class ProjectAgent(Agent, Protocol):
     def follow(self, book: Book) -> None: ...
 
     def seated(self, difficulty: str) -> None: ...
+
+
+@runtime_checkable
+class ModelPlayer(ProjectAgent, Protocol):
+    """A project agent whose moves are a model's answers (llm_agent.LLMAgent, which the type checker holds to
+    every member): what the turn loop, the fronts and the memory read of its calls besides WSAP's methods,
+    asked through ``isinstance`` so that a renamed member is a type error, not a silent default. A foreign
+    WSAP agent or a rule agent is not one, and is asked nothing more."""
+
+    last_exchange: dict[str, Any] | None  # the last call's prompt and reply, for the trajectory; the seat clears it
+
+    @property
+    def transport(self) -> Transport:
+        """Its model at its endpoint: the name a line about the model says."""
+
+    @property
+    def patience_s(self) -> float:
+        """How long the turn loop waits for one decision, the transport's retries included."""
+
+    @property
+    def failure(self) -> Exception | None:
+        """Why its last decision is the noop it answered (None: it was its model's answer)."""
+
+    @property
+    def replacement(self) -> ProjectAgent | None:
+        """The built-in agent playing in its place, once its provider kept failing."""
+
+    @property
+    def waiting(self) -> Waiting | None:
+        """What its model's call waits for right now (a quota, the pace), for a front's countdown."""
+
+    def held_s(self) -> float:
+        """Seconds its calls have been held by a quota or the pace: the turn loop waits that much longer."""
+
+    def count_calls_in(self, stats: SideStats, usable: Callable[[Action], object] | None = None) -> None:
+        """Where each model call is counted with its outcome as it ends (``usable``: the game's check of an
+        action)."""
+
+    def lesson(self, what_happened: str) -> str | None:
+        """Its model's own words on the finished game; None when it has none."""
 
 
 class RuleAgent:

@@ -24,6 +24,7 @@ from typing import Any, BinaryIO, Protocol
 from pydantic import BaseModel
 from pydantic_core import from_json
 
+from labyrinth.agents.base import ModelPlayer
 from labyrinth.agents.match.runner import Match, Outside
 from labyrinth.agents.registry import make_agent
 from labyrinth.engine.commands import duplicate_key, excerpt, keys_in, without_bom
@@ -175,5 +176,5 @@ def serve(match: Match, stdin: Chunks, stdout: BinaryIO, say: Callable[[str], No
 
 def replaced(role: str, agent: Any) -> str:
     """The one line that says a model was replaced, naming it as configured."""
-    model = getattr(getattr(agent, "transport", None), "name", agent.name)
+    model = agent.transport.name if isinstance(agent, ModelPlayer) else agent.name
     return f"the {role}'s model {model} kept failing: the built-in agent plays the {role} from now on"

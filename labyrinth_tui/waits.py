@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from labyrinth.agents.base import ModelPlayer
 from labyrinth.agents.llm.providers.pacing import Waiting
 
 
@@ -23,7 +24,7 @@ class Countdowns:
 
     def saying(self, agent) -> str | None:
         """What ``agent`` is waiting for and how many seconds are left, or None when it is not waiting."""
-        waiting: Waiting | None = getattr(agent, "waiting", None)
+        waiting = agent.waiting if isinstance(agent, ModelPlayer) else None
         if waiting is None:
             self._ends.pop(id(agent), None)
             return None

@@ -20,8 +20,10 @@ import time
 import zlib
 from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from types import SimpleNamespace
 from typing import Any
 
+from labyrinth.agents.builtin.naive import Waiter
 from labyrinth.agents.llm.providers.base import REPLY_TOKENS
 
 StubReply = tuple[int, Any, dict | None]
@@ -427,3 +429,24 @@ def with_thoughts(answer: dict, thoughts: int) -> dict:
     usage["thoughtsTokenCount"] = thoughts
     usage["totalTokenCount"] = usage.get("totalTokenCount", 0) + thoughts
     return answer
+
+
+class ModelStandIn(Waiter):
+    """A rule agent dressed as a model's agent (agents.base.ModelPlayer), for the code that asks a model's
+    agent what its calls did: its lesson and its wait are given, its calls are none."""
+
+    def __init__(self, lesson: Callable[[str], str | None] = lambda asked: None, waiting: Any = None) -> None:
+        super().__init__(0)
+        self.name, self.blocking, self.given_lesson, self.waiting = "stand-in/model", True, lesson, waiting
+        self.transport: Any = SimpleNamespace(name="stand-in/model", timeout_s=5.0, waiting=waiting)
+        self.patience_s, self.failure, self.replacement = 5.0, None, None
+        self.last_exchange: dict[str, Any] | None = None
+
+    def held_s(self) -> float:
+        return 0.0
+
+    def count_calls_in(self, stats: Any, usable: Callable[..., object] | None = None) -> None:
+        """Its calls are none: nothing to count."""
+
+    def lesson(self, what_happened: str) -> str | None:
+        return self.given_lesson(what_happened)

@@ -27,6 +27,7 @@ from labyrinth.engine import PRESETS, GameState
 from labyrinth.engine.constants import TICKS_PER_SECOND
 from labyrinth.saves.experience import ROLE_NAMES, Experience, Reflection, outcome_of, plain_text
 
+from ..base import ModelPlayer
 from ..builtin.strategy import strategy_observations
 from .behaviour_lessons import Book, book_of, prompt_lessons
 from .game_digest import GameDigest
@@ -140,7 +141,7 @@ class GameMemory:
 def in_own_words(reflection: Reflection, agent: Any) -> Reflection:
     """The reflection in the words of the model that played its role (a blocking call), the
     events' words kept in the evidence; the reflection itself when there is no model or no answer."""
-    ask = getattr(agent, "lesson", None)
+    ask = agent.lesson if isinstance(agent, ModelPlayer) else None
     seen = book_of([reflection], reflection.role, reflection.preset, reflection.difficulty).lessons()[:OWN_GAME_LESSONS]
     behaviour = f" What you did: {' '.join(lesson.sentence() for lesson in seen)}" if seen else ""
     words = ask(f"{OUTCOME_WORDS[reflection.role][reflection.outcome]} after {reflection.turns} turns. What the "

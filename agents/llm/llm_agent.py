@@ -42,7 +42,7 @@ from labyrinth.engine.wsap.actions import GAME_NAME, NOOP
 from labyrinth.engine.wsap.roles import ROLES
 from labyrinth.saves.experience import Reflection
 
-from ..base import InvalidAnswer, ProjectAgent
+from ..base import InvalidAnswer, ModelPlayer, ProjectAgent
 from ..builtin.rule_agents import RULE_AGENTS, taught
 from ..learning.behaviour_lessons import Book
 from ..learning.memory_manager import learning_injection
@@ -422,3 +422,6 @@ def _tail(text: str, chars: int) -> str:
         return text
     mark = "[... the start of this message is cut] "
     return mark + text[len(text) - chars + len(mark):] if chars > len(mark) else text[len(text) - chars:]
+
+
+_HOLDS_TO_EVERY_MEMBER: type[ModelPlayer] = LLMAgent  # a member renamed on either side is a type error

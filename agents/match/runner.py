@@ -35,7 +35,7 @@ from labyrinth.engine.turn import TurnResult, unexecutable
 from labyrinth.engine.wsap import Action
 from labyrinth.engine.wsap.roles import MINOTAUR_NOOP, ROLES, USER_NOOP
 
-from ..base import Agent
+from ..base import Agent, ModelPlayer
 from .match_records import MatchResult, Recorder, TurnRecord, game_digest
 from .side import Outside, OutsideSide, Side, SideStats
 
@@ -132,7 +132,7 @@ class Match:
         self._threaded = any(side.agent.blocking for side in self.sides.values())
         # A turn waits as long as the slower agent may need (an LLM's retries included), so that the
         # agent's own failure is what gets counted, not the runner's deadline.
-        self.timeout_s = max([timeout_s, *(getattr(side.agent, "patience_s", 0.0) for side in self.sides.values())])
+        self.timeout_s = max([timeout_s, *(side.model.patience_s for side in self.sides.values() if side.model)])
         self._busy: dict[str, Future[Answer]] = {}  # a side's call that outlived its turn
         self._record("start", self)
 
@@ -393,8 +393,7 @@ class Match:
 
 def _held_s(agent: Any) -> float:
     """Seconds the agent's calls have been held by a quota or a pace (0 for an agent without)."""
-    held = getattr(agent, "held_s", None)
-    return held() if held is not None else 0.0
+    return agent.held_s() if isinstance(agent, ModelPlayer) else 0.0
 
 
 def _held_since(agent: Any, before: float) -> Callable[[], float]:

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
+from ..base import ModelPlayer
 from ..llm.providers.pacing import SECONDS_PER_MINUTE, Waiting
 from .match_records import MatchResult
 from .side import MatchStopped
@@ -126,7 +127,7 @@ class Progress:
             agents = [agent for seated in self.in_flight.values() for agent in seated.values()]
         longest: dict[str, tuple[Waiting, float, int]] = {}  # by cause: a wait, the longest left, how many
         for agent in agents:
-            if (wait := getattr(agent, "waiting", None)) is not None:
+            if isinstance(agent, ModelPlayer) and (wait := agent.waiting) is not None:
                 _, left, count = longest.get(wait.cause, (wait, 0.0, 0))
                 longest[wait.cause] = (wait, max(left, wait.left_s()), count + 1)
         return [f"{wait.saying(left)} ({count} waiting)" for wait, left, count in

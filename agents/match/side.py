@@ -22,7 +22,7 @@ from labyrinth.engine.wsap.perception import UserPerception
 from labyrinth.engine.wsap.roles import ROLES
 from labyrinth.saves.results_terms import SideRecord
 
-from ..base import Agent, RuleAgent
+from ..base import Agent, ModelPlayer, ProjectAgent, RuleAgent
 from ..llm.providers.errors import QuotaError
 
 ERROR_STREAK = 3  # the user's ERRORs in a row before it is given LOOK
@@ -146,23 +146,23 @@ class Side:
         self.exchange: dict[str, Any] | None = None  # an LLM agent's last prompt and reply (for the trajectory)
         self.plan_exchange: dict[str, Any] | None = None  # an LLM agent's opening plan's prompt and reply
         self.observation = self.perception.observe(opening)
-        if hasattr(agent, "seated"):  # the game's difficulty, which a rule agent (or its stand-in) plays by
+        if isinstance(agent, ProjectAgent):  # the game's difficulty, which a rule agent (or its stand-in) plays by
             agent.seated(opening.state.difficulty)
-        # An LLM agent counts its calls here, each with its outcome as the call ends: its check of an action is
-        # the game's own conversion into a command.
-        exchanging: Any = agent
-        self.counts_calls = hasattr(agent, "count_calls_in")
-        if self.counts_calls:
-            exchanging.count_calls_in(self.stats, self.knowledge.to_engine)
+        # A model's agent counts its calls here, each with its outcome as the call ends: its check of an action
+        # is the game's own conversion into a command.
+        self.model = agent if isinstance(agent, ModelPlayer) else None
+        self.counts_calls = self.model is not None
+        if self.model is not None:
+            self.model.count_calls_in(self.stats, self.knowledge.to_engine)
         try:
             agent.initialize(self.knowledge.description, self.knowledge.actions)
-            if getattr(exchanging, "last_exchange", None) is not None:
-                exchanging.last_exchange = None
+            if self.model is not None:
+                self.model.last_exchange = None
             self.plan = list(agent.plan(self.observation.current_goals))
         except Exception as exc:  # an agent's failure is a value, never a crash: it is counted
             self.stats.exceptions += 1
             self.plan = [f"(no plan: {type(exc).__name__}: {exc})"]
-        self.plan_exchange = getattr(exchanging, "last_exchange", None)
+        self.plan_exchange = None if self.model is None else self.model.last_exchange
 
     def ask(self) -> tuple[Action | None, str | None]:
         """The agent's action for the current observation, or None and why there is none."""
@@ -170,9 +170,8 @@ class Side:
         if self.error_streak >= ERROR_STREAK:
             return None, f"{self.error_streak} ERRORs in a row"  # not asked: the answer would be overruled
         began = time.perf_counter()
-        exchanging: Any = self.agent  # an LLM agent keeps its last exchange with its model, for the trajectory
-        if getattr(exchanging, "last_exchange", None) is not None:
-            exchanging.last_exchange = None
+        if self.model is not None:  # it keeps its last exchange with its model, for the trajectory
+            self.model.last_exchange = None
         try:
             action = self.agent.decide(self.observation)
         except Exception as exc:
@@ -182,7 +181,7 @@ class Side:
             self.stats.decisions += 1
             self.stats.think_s += time.perf_counter() - began
             self._account()
-        failure = getattr(self.agent, "failure", None)  # an LLM agent that answered noop for its model says why
+        failure = None if self.model is None else self.model.failure  # why a model's agent answered noop
         if failure is not None:  # the agent counted the call's outcome (count_calls_in)
             if isinstance(failure, QuotaError) and self.quota_stops:  # named as the contestant it is, and its role
                 raise MatchStopped(f"{self.agent.name} ({self.role}): {failure}", failure.wait_s)
@@ -195,8 +194,8 @@ class Side:
     def _account(self) -> None:
         """An LLM agent's last exchange, and whether its provider was replaced (its calls' tokens and
         time it counts itself, into these stats: count_calls_in)."""
-        self.exchange = getattr(self.agent, "last_exchange", None)
-        self.stats.replaced = getattr(self.agent, "replacement", None) is not None
+        if self.model is not None:
+            self.exchange, self.stats.replaced = self.model.last_exchange, self.model.replacement is not None
 
     def command(self, action: Action | None, why: str | None) -> tuple[UserInput | MinotaurDecision, str | None]:
         """The engine input for ``action``, or the fallback and why it was used."""
@@ -238,7 +237,7 @@ class Side:
 def _keeps_nothing(agent: Agent) -> bool:
     """Whether ``agent``'s reflect is RuleAgent's, which keeps nothing: it is not handed the turn's
     result, whose words (the role's view's text) would be built for nobody."""
-    return getattr(getattr(agent, "reflect", None), "__func__", None) is RuleAgent.reflect
+    return type(agent).reflect is RuleAgent.reflect
 
 
 class Outside:

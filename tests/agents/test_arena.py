@@ -188,18 +188,15 @@ def test_cli_replays_one_file_per_match_from_every_process(tmp_path):
 
 
 def test_a_run_in_this_process_shows_each_matchs_agents_and_the_progress_line_their_quota_waits():
-    from types import SimpleNamespace
-
     from labyrinth.agents.llm.providers.pacing import Waiting
     from labyrinth.agents.match.schedule import Progress
     from labyrinth.tui.commands.arena_run import _waits_column
-    from tests.stubs import FakeClock
+    from tests.stubs import FakeClock, ModelStandIn
 
     clock = FakeClock()
     playing = Progress()
-    playing.in_flight[1] = {"user": SimpleNamespace(waiting=None),
-                            "minotaur": SimpleNamespace(waiting=Waiting("gemini is rate-limited", clock.now + 47.3,
-                                                                        clock))}
+    playing.in_flight[1] = {"user": ModelStandIn(),
+                            "minotaur": ModelStandIn(waiting=Waiting("gemini is rate-limited", clock.now + 47.3, clock))}
     column = _waits_column(playing)
     assert column.render(None).plain == "gemini is rate-limited: waiting 47 s (1 waiting)"
     clock.sleep(10)

@@ -300,13 +300,14 @@ def test_lessons_about_a_place_apply_only_in_the_same_labyrinth_and_the_newest_c
 
 
 def test_a_model_lesson_of_nothing_but_control_characters_keeps_the_events_words():
-    from types import SimpleNamespace
-
+    from labyrinth.agents.base import ModelPlayer
     from labyrinth.agents.learning.memory_manager import in_own_words
+    from tests.stubs import ModelStandIn
 
     mine = reflection(1)
-    assert in_own_words(mine, SimpleNamespace(lesson=lambda asked: "\x00\x07\x1b")) is mine
-    spoken = in_own_words(mine, SimpleNamespace(lesson=lambda asked: "I ran.\nNext time \x1b[1mI walk."))
+    assert isinstance(ModelStandIn(), ModelPlayer)
+    assert in_own_words(mine, ModelStandIn(lambda asked: "\x00\x07\x1b")) is mine
+    spoken = in_own_words(mine, ModelStandIn(lambda asked: "I ran.\nNext time \x1b[1mI walk."))
     assert spoken.key_reflection == "I ran. Next time [1mI walk." and spoken.source == "model"
 
 

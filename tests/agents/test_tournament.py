@@ -15,10 +15,10 @@ import time
 import zlib
 from dataclasses import replace
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 
+from labyrinth.agents.builtin.naive import Waiter
 from labyrinth.agents.compete.ratings import rate
 from labyrinth.agents.compete.tournament import Entrant, Progress, Tournament, run_tournament
 from labyrinth.agents.llm.providers.pacing import Waiting
@@ -28,7 +28,7 @@ from labyrinth.saves.experience import log_path
 from labyrinth.saves.results_db import HELD, LEASE_S, TAKEN, MatchKey, ResultsDB, ResultsUnusable, results_path
 from labyrinth.tui.cli import main
 from labyrinth.tui.leaderboard_rows import rating_rows
-from tests.stubs import FakeClock, Model, Stub
+from tests.stubs import FakeClock, Model, ModelStandIn, Stub
 
 pytestmark = pytest.mark.slow
 
@@ -304,12 +304,12 @@ def test_the_live_view_sums_up_the_providers_waits():
         def monotonic(self) -> float:
             return 100.0
 
-    def waiting(cause: str, until: float) -> SimpleNamespace:
-        return SimpleNamespace(waiting=Waiting(cause, until, Still()))
+    def waiting(cause: str, until: float) -> ModelStandIn:
+        return ModelStandIn(waiting=Waiting(cause, until, Still()))
 
     progress = Progress()
     key = MatchKey("openai/a", "wait", 1, "tiny", "normal", 20)
-    progress.in_flight = {key: {"user": waiting("openai is rate-limited", 130.0), "minotaur": SimpleNamespace()},
+    progress.in_flight = {key: {"user": waiting("openai is rate-limited", 130.0), "minotaur": Waiter(1)},
                           replace(key, seed=2): {"user": waiting("openai is rate-limited", 112.0)},
                           replace(key, seed=3): {"user": waiting("gemini is kept to 10 requests a minute", 103.0)}}
     assert progress.waits() == ["gemini is kept to 10 requests a minute: waiting 3 s (1 waiting)",
