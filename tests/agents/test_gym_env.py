@@ -1,7 +1,8 @@
 """The Labyrinth as a Gymnasium environment: the Farama checker passes for both roles
 (warnings are errors), the commands come from the one action definition, the text stays
 within its space, seeding is deterministic, and rewards are the WSAP adapter's. docs/rl.md's examples are
-run by tests/test_docs.py, the step's mechanics by test_rl_mechanics.py, the PettingZoo env by test_rl_pettingzoo.py, the numbers of the observation by test_rl_observation.py."""
+run by tests/test_docs.py, the step's mechanics by test_rl_mechanics.py, the PettingZoo env by
+test_rl_pettingzoo.py, the numbers of the observation by test_rl_observation.py."""
 
 import warnings
 
