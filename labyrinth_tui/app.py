@@ -25,6 +25,7 @@ from labyrinth.saves.paths import advice
 
 from .background import run_in_background
 from .idle_gc import IDLE_S, IdleCollector
+from .relaunch import again_command
 from .screens.game import GameScreen
 from .screens.opening import OpeningScreen
 from .screens.provider_missing import ProviderMissingScreen
@@ -308,5 +309,5 @@ def told_where(saves: Sequence[Path], out: TextIO) -> None:
     """On the shell, once the screen is gone: where quitting saved each game, and how to go on with it."""
     for path in saves:
         print(f"labyrinth: your game is saved in {path}\n"
-              "labyrinth: to go on with it, run `labyrinth` and choose Continue (or Saved games).", file=out)
+              f"labyrinth: to go on with it, run `{again_command()}` and choose Continue (or Saved games).", file=out)
 

@@ -3,7 +3,7 @@ of its window and of a coarse map of the hunting ground, one-hots, fractions of 
 
 It knows its labyrinth, so its planes hold every cell; what it remembers is the intruder:
 the last sighting and the last noise (its observation's ``last_seen`` and ``last_heard``),
-which the map marks and the numbers give as ways and ages. The README documents each key.
+which the map marks and the numbers give as ways and ages. docs/rl.md documents each key.
 """
 
 from __future__ import annotations

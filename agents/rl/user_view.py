@@ -5,7 +5,7 @@ coordinate, a raw second or a category code read as a magnitude.
 It reads the user's perception (engine/wsap/perception.py: the cells it has seen, the items
 where it saw them, the stones' last hum) and keeps what the perception does not: the trail
 as an array, where each hum was heard, where and when the Minotaur was last seen. The
-README's "For agents" section documents each key.
+docs/rl.md documents each key.
 """
 
 from __future__ import annotations

@@ -1,12 +1,10 @@
 """The Labyrinth as a Gymnasium environment: the Farama checker passes for both roles
 (warnings are errors), the commands come from the one action definition, the text stays
-within its space, seeding is deterministic, rewards are the WSAP adapter's, and the
-README's examples run as written. The step's mechanics are test_rl_mechanics.py's, the
-PettingZoo env test_rl_pettingzoo.py's, the numbers of the observation test_rl_observation.py's."""
+within its space, seeding is deterministic, and rewards are the WSAP adapter's. docs/rl.md's examples are
+run by tests/test_docs.py, the step's mechanics by test_rl_mechanics.py, the PettingZoo env by
+test_rl_pettingzoo.py, the numbers of the observation by test_rl_observation.py."""
 
-import re
 import warnings
-from pathlib import Path
 
 import gymnasium as gym
 import numpy as np
@@ -26,7 +24,6 @@ from labyrinth.engine.wsap.roles import ROLES
 from tests.fronts import assert_own_play
 
 IDS = {"user": "Labyrinth/User-v0", "minotaur": "Labyrinth/Minotaur-v0"}
-README = Path(__file__).resolve().parents[2] / "README.md"
 
 
 def _masked_choice(rng: np.random.Generator, mask: np.ndarray) -> int:
@@ -163,17 +160,3 @@ def test_an_action_that_is_no_command_is_told_so():
         with pytest.raises(ValueError, match=r"integer in \[0, 8\)"):
             env.unwrapped.step(bad)
     assert env.unwrapped.step(np.int64(7))[4]["turn"] == 1
-
-
-def _readme_examples() -> list[str]:
-    """The python code blocks of the README's "For agents" section."""
-    text = README.read_text(encoding="utf-8")
-    section = text.split("## For agents", 1)[1].split("\n## ", 1)[0]
-    return re.findall(r"```python\n(.*?)```", section, re.DOTALL)
-
-
-def test_the_readme_examples_run_as_written():
-    examples = _readme_examples()
-    assert len(examples) == 2
-    for code in examples:
-        exec(compile(code, str(README), "exec"), {"__name__": "readme"})  # noqa: S102 - our own README

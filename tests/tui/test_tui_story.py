@@ -12,6 +12,7 @@ from textual.widgets import OptionList
 from labyrinth.saves.games import list_games
 from labyrinth.saves.paths import replays_dir
 from labyrinth.tui.app import LabyrinthApp, told_where
+from labyrinth.tui.relaunch import again_command
 from labyrinth.tui.cli import main
 from labyrinth.tui.dates import local_time
 from labyrinth.tui.screens.game_over import QUIET_S, GameOverScreen
@@ -58,7 +59,7 @@ async def test_quitting_tells_the_shell_where_the_game_is_saved():
     assert app.saved_on_leaving == [saved.path]
     out = io.StringIO()
     told_where(app.saved_on_leaving, out)
-    assert f"saved in {saved.path}" in out.getvalue() and "run `labyrinth` and choose Continue" in out.getvalue()
+    assert f"saved in {saved.path}" in out.getvalue() and f"run `{again_command()}` and choose" in out.getvalue()
 
 
 async def test_saved_games_and_replays_say_when_in_one_format_and_the_footer_names_quit_once():
