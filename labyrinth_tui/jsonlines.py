@@ -91,8 +91,17 @@ def _split_external(line: bytes) -> dict[str, Any] | str:
     if line.count(b":") != keys_in(data) and (twice := duplicate_key(text)) is not None:
         return f"The field {excerpt(twice)} is given twice; send each field once (which was meant cannot be known)."
     for role, model in (("user", "UserInput"), ("minotaur", "MinotaurDecision")):
-        if not isinstance(data[role], dict):  # a string too: the half is the object itself, not JSON text of it
-            return f'"{role}" must be a JSON object (a {model}), not {_shown(data[role])}. {EXTERNAL_LINE}'
+        half = data[role]
+        if isinstance(half, str):  # JSON text of the object, as rules.md §14.1 allows: parse() reads it
+            try:
+                if isinstance(from_json(half), dict):
+                    continue
+            except ValueError:
+                pass
+            return (f'"{role}" must be a JSON object (a {model}) or JSON text of one, not {_shown(half)}. '
+                    f"{EXTERNAL_LINE}")
+        if not isinstance(half, dict):
+            return f'"{role}" must be a JSON object (a {model}), not {_shown(half)}. {EXTERNAL_LINE}'
     return data
 
 

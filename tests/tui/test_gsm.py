@@ -180,18 +180,19 @@ def test_the_pipe_keeps_nothing_per_turn():
 
 
 @pytest.mark.parametrize("line, said", [
-    ('{"user": "LOOK", "minotaur": "WAIT"}', '"user" must be a JSON object (a UserInput), not a string ("LOOK")'),
+    ('{"user": "LOOK", "minotaur": "WAIT"}',
+     '"user" must be a JSON object (a UserInput) or JSON text of one, not a string ("LOOK")'),
     ('{"user": {"command": "LOOK"}, "minotaur": "WAIT"}',
-     '"minotaur" must be a JSON object (a MinotaurDecision), not a string ("WAIT")'),
-    ('{"user": "{\\"command\\": \\"LOOK\\"}", "minotaur": {"action": "WAIT"}}',
-     '"user" must be a JSON object (a UserInput), not a string ("{\\"command\\": \\"LOOK\\"}")'),
+     '"minotaur" must be a JSON object (a MinotaurDecision) or JSON text of one, not a string ("WAIT")'),
+    ('{"user": "[\\"LOOK\\"]", "minotaur": {"action": "WAIT"}}',
+     '"user" must be a JSON object (a UserInput) or JSON text of one, not a string ("[\\"LOOK\\"]")'),
     ('{"user": {"command": "LOOK"}, "minotaur": [1]}', '"minotaur" must be a JSON object (a MinotaurDecision), '
                                                        'not an array ([1])'),
     ('{"user": 5, "minotaur": {"action": "WAIT"}}', '"user" must be a JSON object (a UserInput), not a number (5)'),
     ('{"user": null, "minotaur": {"action": "WAIT"}}', '"user" must be a JSON object (a UserInput), not null.'),
 ])
 def test_an_external_half_that_is_no_object_is_refused_saying_what_it_is(line, said):
-    """Valid JSON whose halves are strings (JSON text of a command too) or other values is not "Not valid
+    """Valid JSON whose halves are strings that hold no JSON object, or other values, is not "Not valid
     JSON": both sides hear which half is not an object, what it is, and the shape of a line."""
     out = io.BytesIO()
     serve(gsm_match(2, "tiny", minotaur="external"), io.BytesIO(f"{line}\n{HARMLESS['external']}\n".encode()), out)
@@ -200,6 +201,18 @@ def test_an_external_half_that_is_no_object_is_refused_saying_what_it_is(line, s
     assert refused["user"]["status"] == "ERROR" and all(message.startswith(said) for message in messages)
     assert all(message.endswith('Send {"user": {...UserInput}, "minotaur": {...MinotaurDecision}}.') for message in messages)
     assert played["user"]["status"] == "SUCCESS" and played["user"]["environment"]["turn"] == 1
+
+def test_an_external_half_may_be_json_text_of_its_object_as_the_rules_say():
+    """rules.md §14.1: each half is a JSON object, or a string holding one; both play the same turn."""
+    lines = ['{"user": "{\\"command\\": \\"LOOK\\"}", "minotaur": "{\\"action\\": \\"WAIT\\"}"}',
+             '{"user": {"command": "LOOK"}, "minotaur": {"action": "WAIT"}}']
+    played = []
+    for line in lines:
+        out = io.BytesIO()
+        serve(gsm_match(2, "tiny", minotaur="external"), io.BytesIO(f"{line}\n".encode()), out)
+        played.append(json.loads(out.getvalue().splitlines()[1]))
+    assert played[0]["user"]["status"] == "SUCCESS" and played[0] == played[1]
+
 
 _INNER = st.lists(st.tuples(st.sampled_from(['"command"', '"comm\\u0061nd"', '"direction"', '"action"']),
                             st.sampled_from(['"LOOK"', '"a:b"', '"WAIT"', "1", '{"x": 1, "x": 2}', '{"y": ":"}'])),
