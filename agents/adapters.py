@@ -1,4 +1,4 @@
-"""The documented path of the WSAP adapters (README); the code is in wsap/adapters.py."""
+"""The documented path of the WSAP adapters (docs/wsap.md); the code is in wsap/adapters.py."""
 
 from .wsap.adapters import LabyrinthAdapter, make_adapter
 

@@ -1,4 +1,4 @@
-"""The documented path of the AvatarGameAdapter (README); the code is in wsap/avatars.py."""
+"""The documented path of the AvatarGameAdapter (docs/wsap.md); the code is in wsap/avatars.py."""
 
 from .wsap.avatars import GAME_ID, MAX_AVATARS, LabyrinthAvatars
 

@@ -1,4 +1,4 @@
-"""The documented path of the Gymnasium environment (README); the code is in rl/gym_env.py.
+"""The documented path of the Gymnasium environment (docs/rl.md); the code is in rl/gym_env.py.
 Importing either registers ``Labyrinth/User-v0`` and ``Labyrinth/Minotaur-v0``."""
 
 from .rl.gym_env import LabyrinthEnv

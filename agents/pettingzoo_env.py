@@ -1,4 +1,4 @@
-"""The documented path of the PettingZoo environment (README); the code is in rl/pettingzoo_env.py."""
+"""The documented path of the PettingZoo environment (docs/rl.md); the code is in rl/pettingzoo_env.py."""
 
 from .rl.pettingzoo_env import LabyrinthParallelEnv, env, parallel_env
 

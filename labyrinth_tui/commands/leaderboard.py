@@ -54,7 +54,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--runs", action="store_true",
                    help="list the tournament runs in the database (id, start, design, matches) and stop")
     p.add_argument("--json", action="store_true",
-                   help=f"print only one JSON object: {', '.join(JSON_KEYS)} (see the README)")
+                   help=f"print only one JSON object: {', '.join(JSON_KEYS)} (see docs/tournaments.md)")
     p.add_argument("--csv", metavar="FILE",
                    help="also write the ratings to FILE as CSV, one row per contestant and role, rated or not, "
                         "with its void matches, failure rates, tokens and cost")
