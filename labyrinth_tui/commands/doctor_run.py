@@ -7,6 +7,7 @@ import argparse
 import importlib.util
 import sys
 import time
+from collections.abc import Iterable
 from dataclasses import replace
 from importlib import metadata
 from pathlib import Path
@@ -20,19 +21,21 @@ from labyrinth.saves.avatars import avatars_dir
 from labyrinth.saves.config import ConfigError, config_path, read_config
 from labyrinth.saves.games import saves_dir
 from labyrinth.saves.paths import data_dir, replays_dir
-from labyrinth.saves.providers import PROVIDERS
+from labyrinth.saves.providers import PROVIDERS, Provider
 
 from ..terminal_text import printable
 from .provider_options import provider_settings
 
 CHECK_TIMEOUT_S = 10.0
-PACKAGES = (  # (module, distribution): ours, each provider's SDK (its row's), then what they stand on
-    ("labyrinth.engine", "labyrinth-temporal-hunt"), ("labyrinth.agents", "labyrinth-temporal-hunt"),
-    ("labyrinth.saves", "labyrinth-temporal-hunt"), ("labyrinth.tui", "labyrinth-temporal-hunt"),
-    *((row.sdk, row.distribution) for row in PROVIDERS.values()),
-    ("httpx2", "httpx2"), ("httpx", "httpx"), ("pydantic", "pydantic"), ("textual", "textual"), ("rich", "rich"),
-    ("platformdirs", "platformdirs"),
-)
+def packages(rows: Iterable[Provider]) -> tuple[tuple[str, str], ...]:
+    """The (module, distribution) pairs doctor finds: ours, each provider's SDK (its row's, once however many
+    rows speak through it: an OpenAI-compatible preset shares the openai SDK), then what they stand on."""
+    return tuple(dict.fromkeys((
+        ("labyrinth.engine", "labyrinth-temporal-hunt"), ("labyrinth.agents", "labyrinth-temporal-hunt"),
+        ("labyrinth.saves", "labyrinth-temporal-hunt"), ("labyrinth.tui", "labyrinth-temporal-hunt"),
+        *((row.sdk, row.distribution) for row in rows),
+        ("httpx2", "httpx2"), ("httpx", "httpx"), ("pydantic", "pydantic"), ("textual", "textual"),
+        ("rich", "rich"), ("platformdirs", "platformdirs"))))
 
 
 def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
@@ -64,7 +67,7 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
         write(f"  {label:<15} {path}{'' if path.exists() else ' (not created yet)'}")
     write()
     write("Packages:")
-    for module, distribution in PACKAGES:
+    for module, distribution in packages(PROVIDERS.values()):
         write(f"  {module:<17} {_where(module, distribution)}")
     return 0
 

@@ -154,3 +154,16 @@ def test_gsm_says_once_on_stderr_when_its_model_is_replaced():
     said = [line for line in done.stderr.splitlines() if "kept failing" in line]
     assert said == [("labyrinth gsm: the user's model ollama/qwen3:8b kept failing: the built-in agent plays the "
                      "user from now on")]
+
+
+def test_doctor_lists_an_sdk_once_however_many_providers_speak_through_it():
+    """An OpenAI-compatible preset is a row of its own with the openai SDK: doctor finds the SDK once."""
+    from dataclasses import replace
+
+    from labyrinth.saves.providers import PROVIDERS
+    from labyrinth.tui.commands.doctor_run import packages
+
+    rows = [*PROVIDERS.values(), replace(PROVIDERS["openai"], name="openrouter")]
+    found = packages(rows)
+    assert len(found) == len(set(found)) and found.count(("openai", PROVIDERS["openai"].distribution)) == 1
+    assert set(found) == set(packages(PROVIDERS.values()))
