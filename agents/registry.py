@@ -74,7 +74,7 @@ class Contestant:
         contestant's own name."""
         if self.provider is None or self.table is not None:
             return self.name
-        return f"{self.provider}/{self.settings(providers).model}"
+        return self.settings(providers).player
 
     def setup(self, providers: Mapping[str, ProviderSettings] | None = None) -> str:
         """Who this contestant is beyond its name, in results: its settings' fingerprint ("" for a rule agent)."""

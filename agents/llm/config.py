@@ -103,6 +103,11 @@ class ProviderSettings:
         return self.base_url or PROVIDERS[self.provider].url
 
     @property
+    def player(self) -> str:
+        """The model as a player is named, ``provider/model`` by its row's name (whichever SDK speaks to it)."""
+        return f"{self.provider}/{self.model}"
+
+    @property
     def public_endpoint(self) -> str:
         """The endpoint as results may show it: without user-info, query or fragment (a password or
         a key can hide in each)."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import io
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -227,3 +228,13 @@ def test_doctor_lists_the_models_and_says_whether_the_configured_one_is_there(mo
     doctor(parser.parse_args([]), out=out)
     assert f"check ok: 2 models; {model} {verdict}" in out.getvalue() and KEY not in out.getvalue()
     assert [(r["method"], r["path"]) for r in stub.requests] == [("GET", "/v1/models")]  # no tokens spent
+
+
+def test_a_provider_row_of_the_openai_sdk_names_its_players_by_its_own_name():
+    """An OpenAI-compatible preset (a row of its own that the openai SDK speaks to) names its players by the
+    row, not 'openai/...'."""
+    from labyrinth.agents.llm.providers.openai import OpenAITransport
+
+    settings = ProviderSettings("openai", "m1", "http://127.0.0.1:9/v1", api_key="k")
+    assert OpenAITransport(settings).name == "openai/m1"
+    assert OpenAITransport(replace(settings, provider="openrouter")).name == "openrouter/m1"

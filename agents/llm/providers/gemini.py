@@ -66,7 +66,7 @@ class GeminiTransport:
         from google.genai import types
 
         self.settings, self.types, self.timeout_s = settings, types, settings.timeout_s
-        self.name = f"gemini/{settings.model}"
+        self.name = settings.player
         self.where = settings.endpoint
         options = types.HttpOptions(base_url=self.where, api_version=API_VERSION,
                                     timeout=int(settings.timeout_s * 1000),  # milliseconds

@@ -72,7 +72,7 @@ class MistralTransport:
         from mistralai.client import Mistral, models
 
         self.settings, self.models, self.timeout_s = settings, models, settings.timeout_s
-        self.name = f"mistral/{settings.model}"
+        self.name = settings.player
         self.where = settings.endpoint.rstrip("/").removesuffix("/v1")  # the SDK adds /v1
         http = httpx2.Client(follow_redirects=True, event_hooks=event_hooks())  # as the SDK's own, bounded
         self.client = Mistral(api_key=settings.api_key.reveal() if settings.api_key else "", server_url=self.where,

@@ -49,7 +49,7 @@ OUTPUT_MODE = "format: JSON schema"
 class OllamaTransport:
     def __init__(self, settings: ProviderSettings, clock: Clock = SYSTEM_CLOCK) -> None:
         self.settings, self.where, self.timeout_s = settings, settings.endpoint, settings.timeout_s
-        self.name = f"ollama/{settings.model}"
+        self.name = settings.player
         self.headers: dict[str, str] = {}  # the last answer's (a quota's wait), which ResponseError drops
         key = settings.api_key.reveal() if settings.api_key else None
         self._authorization = f"Bearer {key}" if key else None

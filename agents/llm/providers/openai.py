@@ -132,7 +132,7 @@ class OpenAITransport:
         import openai  # loaded: only looked up
 
         self.openai, self.settings, self.timeout_s = openai, settings, settings.timeout_s
-        self.name = f"openai/{settings.model}"
+        self.name = settings.player
         self.where = settings.endpoint
         self.client = shared_client(openai, settings.api_key.reveal() if settings.api_key else NO_KEY, self.where,
                                     settings.timeout_s)
