@@ -111,12 +111,12 @@ def test_the_builtin_users_play_is_pinned():
     assert {key: _play_digest(*key) for key in PLAY_DIGEST} == PLAY_DIGEST
 
 
-# The difficulty ordering against a person-like user (bench/person.py: long walks, FAINT cues
+# The difficulty ordering against a person-like user (bench/play/person.py: long walks, FAINT cues
 # ignored) in hard games, on fixed seeds for the first EARLY_S of game time: the hard Minotaur
 # is heard or seen early, and catches clearly more often than the same Minotaur keeping its
 # normal habits (the game is the same, so the difference is the Minotaur's alone).
-# bench/threat_bench.py measures this, and normal games, on 200 seeds.
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+# bench/play/threat_bench.py measures this, and normal games, on 200 seeds.
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench" / "play"))
 from person import PersonLikeUser
 from threat_bench import EARLY_S, Habitual, first_cue
 

@@ -4,7 +4,7 @@ losses from an ordered logit): at 10 seeds against 1, 3 and 6 opponents it cover
 93 to 97 times in 100 and finds a true difference of +0.25 as often as a t interval does,
 where the Bonett-Price interval over per-seed means it replaces found it a fifth as often at 6
 opponents; and in the corner of rare wins it stays honest where a bare t interval is a point.
-bench/interval_coverage.py prints the same at larger counts."""
+bench/tournament/interval_coverage.py prints the same at larger counts."""
 
 from __future__ import annotations
 

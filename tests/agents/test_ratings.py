@@ -255,7 +255,7 @@ def test_the_bootstrap_over_seeds_covers_where_seeds_matter():
     played three times a seed: 60 simulated tournaments of 12 seeds (two users and two Minotaurs,
     the built-in agents the anchors). The bootstrap over seeds covers each rating at least 85 % of the
     time and the offset D 88 % (here 0.88, 0.90 and 0.90; 0.94, 0.92 and 0.94 at 400 tournaments of
-    200 resamples in bench/interval_coverage.py: here 40 resamples narrow it a little, and 60
+    200 resamples in bench/tournament/interval_coverage.py: here 40 resamples narrow it a little, and 60
     tournaments leave a standard error of 0.03); resampling single matches, as it replaced, takes a
     seed's difficulty for twelve independent games and covers D less than 80 % of the time (0.73
     here, 0.70 in the bench)."""
