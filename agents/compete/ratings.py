@@ -350,7 +350,7 @@ def bootstrap_intervals(played: Sequence[Cell], seeds: Sequence[Seed], strengths
     corrected as cluster-robust inference does with few clusters (Cameron and Miller 2015): each
     half of the interval is stretched about the estimate by t(0.975, G - 1) / z(0.975) times
     sqrt(G / (G - 1)) (1.23 with twelve seeds, 1.08 with fifty). Simulated (tests/agents/
-    test_ratings.py, bench/tournament/interval_coverage.py) the plain percentile interval covered 0.90-0.92 at
+    compete/test_ratings.py, bench/tournament/interval_coverage.py) the plain percentile interval covered 0.90-0.92 at
     twelve to twenty seeds, with or without seed effects; stretched, 0.93-0.95 on average over a
     tournament's figures (0.92-0.98 each).
 

@@ -7,14 +7,14 @@ Each case is one tournament of rule agents (builtin, random, wait: no network) o
 fresh XDG_DATA_HOME, its contestants, games, first seed, ground, turn limit and concurrency drawn from
 the seed, run by real `labyrinth tournament --json` processes started together: two workers each in a
 PID namespace of its own (`unshare -pf --mount-proc`, after a drawn number of spacer commands so their
-PIDs differ, as in tests/agents/test_shared_workers.py, whose prefix this uses), one worker whose clock
+PIDs differ, as in tests/agents/compete/test_shared_workers.py, whose prefix this uses), one worker whose clock
 `faketime` sets 300 s ahead and one 300 s behind, a namespaced worker with a clock-shifted one, three at
 once (a namespace, a shifted clock and one more of any kind: two namespaces may then give equal PIDs).
 In the last case a worker in a namespace or under faketime, playing two or three matches at once (its
 process pool's queued matches claimed too), is killed (SIGKILL to its whole process group) once a
 drawn number of replays were begun and one is half written; another then finishes the tournament alone
 with a short lease (SHORT_LEASE_S, set as results_db.LEASE_S in its process as
-tests/agents/test_tournament.py sets it: the product has no other hook, and a short lease beside a live
+tests/agents/compete/test_tournament.py sets it: the product has no other hook, and a short lease beside a live
 worker would take its claims, as the live worker renews them only every 20 s).
 
 The replays folder is polled every WATCH_S while the workers run, keeping every file ever seen (with
@@ -59,13 +59,13 @@ from functools import cache
 from pathlib import Path
 from typing import Any, TextIO
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the root, for tests.agents.test_shared_workers
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the root, for tests.agents.compete.test_shared_workers
 
 from hostile_watch import Tally, run_alone  # bench/hostile/ is on sys.path, as this file runs as a script
 
 from labyrinth.saves.replays import ReplayError, read_replay
 from labyrinth.saves.results_db import RESULTS_FILE, MatchRow, ResultsDB, ResultsUnusable
-from tests.agents.test_shared_workers import in_namespace, unshared
+from tests.agents.compete.test_shared_workers import in_namespace, unshared
 
 LABYRINTH = str(Path(sys.executable).with_name("labyrinth"))
 USERS, MINOTAURS, PRESETS = ("builtin", "random"), ("builtin", "wait"), ("tiny", "small")

@@ -1,6 +1,6 @@
 """The coverage and power of the tournament's intervals on simulated tournaments, at larger
-counts than the suite's tests (tests/agents/test_paired_power.py, test_ratings.py), from the
-same model (tests/agents/tournament_model.py: seeds with a shared difficulty and a fit to each
+counts than the suite's tests (tests/agents/compete/test_paired_power.py, test_ratings.py), from the
+same model (tests/agents/compete/tournament_model.py: seeds with a shared difficulty and a fit to each
 contestant's style, strengths, wins, draws and losses from an ordered logit).
 
 The paired difference (intervals.paired_over_seeds, as rate() uses it) at 10 seeds against 1, 3
@@ -27,12 +27,12 @@ import time
 from collections import Counter
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the root, for tests.agents.tournament_model
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the root, for tests.agents.compete.tournament_model
 
 from labyrinth.agents.compete import ratings
 from labyrinth.agents.compete.bradley_terry import SCALE, bootstrap, fit, games_of, middle_95, points, references
 from labyrinth.agents.compete.intervals import paired_over_seeds
-from tests.agents.tournament_model import Field, League, simulate, with_gap
+from tests.agents.compete.tournament_model import Field, League, simulate, with_gap
 
 SEEDS = 10
 OPPONENTS = {1: (0.0,), 3: (-0.5, 0.0, 0.5), 6: (-1.0, -0.6, -0.2, 0.2, 0.6, 1.0)}

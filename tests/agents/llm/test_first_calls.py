@@ -1,6 +1,6 @@
 """Matches that start together: their first calls never meet an SDK half loaded by another
 thread (issue 38: "SDK could not read: AttributeError", blamed on the endpoint). Each test runs
-tests/agents/first_calls.py in a fresh interpreter, where nothing is imported yet."""
+tests/agents/llm/first_calls.py in a fresh interpreter, where nothing is imported yet."""
 
 from __future__ import annotations
 
@@ -13,11 +13,11 @@ import pytest
 
 pytestmark = pytest.mark.slow
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def first_calls(mode: str) -> list[str]:
-    ran = subprocess.run([sys.executable, "-m", "tests.agents.first_calls", mode], cwd=ROOT, capture_output=True,
+    ran = subprocess.run([sys.executable, "-m", "tests.agents.llm.first_calls", mode], cwd=ROOT, capture_output=True,
                          text=True, timeout=120, check=True)
     found: list[str] = json.loads(ran.stdout)
     return found

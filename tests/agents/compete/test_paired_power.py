@@ -1,4 +1,4 @@
-"""The paired difference's interval on simulated tournaments (tests/agents/tournament_model.py:
+"""The paired difference's interval on simulated tournaments (tests/agents/compete/tournament_model.py:
 seeds with a shared difficulty, contestants and opponents with strengths, wins, draws and
 losses from an ordered logit): at 10 seeds against 1, 3 and 6 opponents it covers the truth
 93 to 97 times in 100 and finds a true difference of +0.25 as often as a t interval does,

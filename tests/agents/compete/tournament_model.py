@@ -1,5 +1,5 @@
 """A model of a tournament's outcomes, for simulating the statistics' coverage and power
-(tests/agents/test_paired_power.py, test_ratings.py, bench/tournament/interval_coverage.py).
+(tests/agents/compete/test_paired_power.py, test_ratings.py, bench/tournament/interval_coverage.py).
 
 Each seed has a difficulty shared by every match on it (a random effect, normal with
 ``seed_sd``), and it suits each contestant's style more or less (another, ``style_sd``,

@@ -9,7 +9,7 @@ import json
 from labyrinth.agents.llm.config import ProviderSettings
 from labyrinth.agents.llm.llm_agent import LLMAgent
 from labyrinth.agents.registry import make_transport
-from tests.agents.test_wsap_conformance import run_episode
+from tests.agents.wsap.test_wsap_conformance import run_episode
 from tests.stubs import Stub, openai_answer
 from tests.wsap_reference_game import FERRY_ACTIONS, FerryAdapter
 

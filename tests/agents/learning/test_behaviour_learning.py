@@ -27,7 +27,7 @@ from labyrinth.saves.experience import Experience
 from labyrinth.tui.cli import parser as _parser
 from labyrinth.tui.commands import memory as memory_cmd
 from labyrinth.tui.commands.learn_option import learners
-from tests.agents.test_memory import played
+from tests.agents.learning.test_memory import played
 from tests.fronts import assert_own_play
 from tests.saves.test_experience import reflection
 

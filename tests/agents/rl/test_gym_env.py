@@ -26,7 +26,7 @@ from labyrinth.engine.wsap.roles import ROLES
 from tests.fronts import assert_own_play
 
 IDS = {"user": "Labyrinth/User-v0", "minotaur": "Labyrinth/Minotaur-v0"}
-README = Path(__file__).resolve().parents[2] / "README.md"
+README = Path(__file__).resolve().parents[3] / "README.md"
 
 
 def _masked_choice(rng: np.random.Generator, mask: np.ndarray) -> int:

@@ -116,7 +116,7 @@ def test_the_builtin_users_play_is_pinned():
 # is heard or seen early, and catches clearly more often than the same Minotaur keeping its
 # normal habits (the game is the same, so the difference is the Minotaur's alone).
 # bench/play/threat_bench.py measures this, and normal games, on 200 seeds.
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench" / "play"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "bench" / "play"))
 from person import PersonLikeUser
 from threat_bench import EARLY_S, Habitual, first_cue
 

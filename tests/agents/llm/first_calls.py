@@ -12,7 +12,7 @@ prints what it found as JSON.
   by a 5xx and answered with what is not its API's, then dropped: the modules that imported (none
   should: the matches' threads would import them, at once).
 
-    python -m tests.agents.first_calls together|late
+    python -m tests.agents.llm.first_calls together|late
 """
 
 from __future__ import annotations
