@@ -1,5 +1,5 @@
 """Every front of the game, driven by the same lines of pushed input, with agents that count
-the times they are asked: for tests/test_one_loop.py and bench/calls_per_front.py.
+the times they are asked: for tests/test_one_loop.py and bench/perf/calls_per_front.py.
 
 Each driver plays ``lines`` on (seed, preset) and gives a Run: the state digest before the first
 line and after each line the front was sent, and the asked agent's calls. The user's fronts push

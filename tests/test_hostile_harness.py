@@ -1,4 +1,4 @@
-"""bench/hostile.py (hostile_watch.py) judges what it throws: its inputs repeat by seed, its watchdog ends a
+"""bench/hostile/hostile.py (hostile_watch.py) judges what it throws: its inputs repeat by seed, its watchdog ends a
 call that would hang, and its decoy sees a file outside the data directory touched."""
 
 import os
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench" / "hostile"))
 
 import hostile_inputs
 import hostile_watch

@@ -1,5 +1,5 @@
-"""The RL benches' own parts (bench/rl_eval.py, bench/rllib_masked.py, bench/ppo_memory.py,
-bench/ppo_routes.py, bench/train_ppo.py): the learning curve's numbers are only as good as the
+"""The RL benches' own parts (bench/rl/rl_eval.py, bench/rl/rllib_masked.py, bench/rl/ppo_memory.py,
+bench/rl/ppo_routes.py, bench/rl/train_ppo.py): the learning curve's numbers are only as good as the
 evaluation that makes them. The parts without torch or Ray run everywhere; the training script's
 end-to-end run needs the [train] extra and skips, saying so, without it."""
 
@@ -14,10 +14,10 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
-BENCH = Path(__file__).resolve().parent.parent / "bench"
+BENCH = Path(__file__).resolve().parent.parent / "bench" / "rl"
 sys.path.insert(0, str(BENCH))
 
-import rl_eval  # bench/ is a folder of scripts, not a package: on sys.path above
+import rl_eval  # bench/rl/ is a folder of scripts, not a package: on sys.path above
 from ppo_memory import ACTIONS, ShortMemory, past_key
 from ppo_routes import GOALS, ROUTE_SPAN, ROUTES, Routes
 from rllib_masked import Masked
@@ -260,7 +260,7 @@ def test_routes_pickle_and_copy_mid_game_and_play_on_identically():
 
 @pytest.mark.slow
 def test_train_ppo_prints_a_learning_curve_from_step_zero(tmp_path):
-    pytest.importorskip("sb3_contrib", reason="bench/train_ppo.py needs the [train] extra (torch, sb3-contrib)")
+    pytest.importorskip("sb3_contrib", reason="bench/rl/train_ppo.py needs the [train] extra (torch, sb3-contrib)")
     out = tmp_path / "ppo"
     run = subprocess.run(
         [sys.executable, str(BENCH / "train_ppo.py"), "--steps", "128", "--n-steps", "64", "--batch", "32",
@@ -291,7 +291,7 @@ def test_train_ppo_prints_a_learning_curve_from_step_zero(tmp_path):
 
 @pytest.mark.slow
 def test_train_ppo_feeds_its_short_memory_and_routes_to_the_clone_the_training_and_the_evaluation(tmp_path):
-    sb3_contrib = pytest.importorskip("sb3_contrib", reason="bench/train_ppo.py needs the [train] extra")
+    sb3_contrib = pytest.importorskip("sb3_contrib", reason="bench/rl/train_ppo.py needs the [train] extra")
     out = tmp_path / "ppo"
     run = subprocess.run(
         [sys.executable, str(BENCH / "train_ppo.py"), "--memory", "2", "--routes", "--demos", "40",

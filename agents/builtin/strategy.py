@@ -32,7 +32,7 @@ CHOICES = {
         # it looks for the first lantern. Forced on 200 new labyrinths, no arm of theirs (half, twice, or
         # a quarter less and more) beat the number as built, alone or with the wary dare, so every game
         # that tried one was lost to exploring: without them the learner gained 10.5 to 14.5 points from its
-        # second round of 200 games (bench/learning_bench.py), with them 5 to 16.
+        # second round of 200 games (bench/play/learning_bench.py), with them 5 to 16.
     },
     "minotaur": {
         "guarding": ("as built", "shorter", "longer"),  # how long it lies in wait by one stone

@@ -14,8 +14,8 @@ as 0.49.
 For one pair of win/loss scores a seed, Bonett and Price's adjusted interval with the exact McNemar
 test, which were derived for it: t fails there at some truths (0.89 where one side alone wins a
 third of the seeds), theirs stays at 0.94 or more in every case simulated, at the price of caution
-(0.97-0.98 and about half t's power in the model of test_paired_power.py). tests/agents/test_intervals.py and
-test_paired_power.py simulate coverage and power; bench/interval_coverage.py prints them at larger
+(0.97-0.98 and about half t's power in the model of test_paired_power.py). tests/agents/compete/test_intervals.py and
+test_paired_power.py simulate coverage and power; bench/tournament/interval_coverage.py prints them at larger
 counts.
 
 Student's t distribution is computed here (no SciPy): its CDF from the regularized incomplete

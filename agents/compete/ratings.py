@@ -29,7 +29,7 @@ every match of a seed as it was played (its number, ground, difficulty, turn lim
 who learned) goes in or out of a resample together, because the seed's labyrinth makes
 all its matches easier or harder at once. Resampling single matches, as before, took that
 shared difficulty for independent evidence: where seeds matter it covered the offset
-between the roles far less often than 95% (0.70-0.91 in bench/interval_coverage.py, where
+between the roles far less often than 95% (0.70-0.91 in bench/tournament/interval_coverage.py, where
 the bootstrap over seeds covers 0.93-0.96), and a contestant's rating too little or too
 much depending on how the seed's effect fell (0.90-0.99). With
 few seeds a bootstrap's interval is too narrow, so it is stretched as cluster-robust
@@ -350,7 +350,7 @@ def bootstrap_intervals(played: Sequence[Cell], seeds: Sequence[Seed], strengths
     corrected as cluster-robust inference does with few clusters (Cameron and Miller 2015): each
     half of the interval is stretched about the estimate by t(0.975, G - 1) / z(0.975) times
     sqrt(G / (G - 1)) (1.23 with twelve seeds, 1.08 with fifty). Simulated (tests/agents/
-    test_ratings.py, bench/interval_coverage.py) the plain percentile interval covered 0.90-0.92 at
+    compete/test_ratings.py, bench/tournament/interval_coverage.py) the plain percentile interval covered 0.90-0.92 at
     twelve to twenty seeds, with or without seed effects; stretched, 0.93-0.95 on average over a
     tournament's figures (0.92-0.98 each).
 

@@ -1,5 +1,5 @@
 """The built-in user's decisions as the user env's actions: demonstrations a learner can be
-warm-started from (``bench/train_ppo.py --demos``, behaviour cloning), and the check that the
+warm-started from (``bench/rl/train_ppo.py --demos``, behaviour cloning), and the check that the
 env's action list can play the game about as well as the built-in user does.
 
 The built-in user decides from the WSAP observation that the env's user seat keeps every turn

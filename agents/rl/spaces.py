@@ -17,7 +17,7 @@ from .commands import STAND_IN
 
 CHARSET = "".join(map(chr, range(32, 127))) + "\n"  # the WSAP text is printable ASCII in lines
 # Characters: the text is bounded by construction (fixed sections, eight recent events, at most four items and
-# the opponent nearby, an 11 x 11 map); played games stay under 1,600 (tests/agents/test_gym_env.py checks by play).
+# the opponent nearby, an 11 x 11 map); played games stay under 1,600 (tests/agents/rl/test_gym_env.py checks by play).
 TEXT_MAX = 8192
 
 View = user_view.UserView | minotaur_view.MinotaurView

@@ -17,7 +17,7 @@ from labyrinth.engine.commands import duplicate_key
 from labyrinth.engine.wsap.roles import ROLES
 from labyrinth.tui.jsonlines import MAX_LINE_BYTES, _split_external, gsm_match, serve
 
-from ..agents.test_wsap_env import Counting
+from ..agents.wsap.test_wsap_env import Counting
 from .test_cli import LABYRINTH, run
 
 HALT = '{"command": "HALT", "steps": 40}'

@@ -157,7 +157,7 @@ class Lesson(BaseModel):
 LESSON = ResponseSchema.of(Lesson)
 
 
-# Mistral's tekken tokenizer counts 2.5 to 2.8 of our prompts' characters a token (bench/llm_bench.py);
+# Mistral's tekken tokenizer counts 2.5 to 2.8 of our prompts' characters a token (bench/llm/llm_bench.py);
 # the maps and tables tokenise far worse than prose. 2.25 leaves a margin for other tokenizers.
 CHARS_PER_TOKEN = 2.25
 

@@ -46,7 +46,7 @@ if TYPE_CHECKING:  # the SDK is imported when a transport is made: `import agent
 # The chat's module (with what it imports, the models its request and answer take) and every name of its errors
 # and utils (a few small modules); and anyio's asyncio backend, with which a client that is dropped closes the
 # async client it made of its own (asyncio.run, in its finalizer, in whichever thread drops it).
-# tests/agents/first_calls.py's `late` shows what is missing, if anything.
+# tests/agents/llm/first_calls.py's `late` shows what is missing, if anything.
 EAGER_MODULES = ("mistralai.client", "mistralai.client.chat", "httpx2", "anyio._backends._asyncio")
 EAGER_PACKAGES = ("mistralai.client.errors", "mistralai.client.utils")
 

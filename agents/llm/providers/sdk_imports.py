@@ -5,7 +5,7 @@ that import one another (an SDK, httpx, anyio, pydantic, ...) can each be handed
 other has only half loaded (Python's way out of a deadlock), and the first name read from it
 fails ("AttributeError: partially initialized module 'ollama' has no attribute 'Client'"). The
 mistralai SDK also loads most of its parts on first use, in whichever thread uses them. Matches
-that start together met this on their first calls (5 runs in 10 of tests/agents/first_calls.py),
+that start together met this on their first calls (5 runs in 10 of tests/agents/llm/first_calls.py),
 an error that, raised while an answer was read, passed for the endpoint's. So:
 
 - every import of an SDK, its HTTP library and what a transport's classify needs goes through

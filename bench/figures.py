@@ -1,0 +1,21 @@
+"""The table every bench prints: one row a figure, next to its target and PASS/MISS, asserting nothing
+(a slow machine must not fail a build, but a regression should be plain to see). A script in a folder of
+bench/ puts bench/ on sys.path to import it: bench/ is a folder of scripts, not a package."""
+
+from __future__ import annotations
+
+
+def report(name: str, value: float, unit: str, fmt: str = ",.0f", target: tuple[str, float] | None = None,
+           note: str = "") -> None:
+    """Print one row of the table; ``target`` is (">=" or "<", bound)."""
+    if target is None:
+        goal, verdict = "", ""
+    else:
+        op, bound = target
+        goal = f"{op} {bound:{fmt}} {unit}"
+        verdict = "PASS" if (value >= bound if op == ">=" else value < bound) else "MISS"
+    row(name, f"{value:{fmt}} {unit}", goal, verdict, note)
+
+
+def row(name: str, figure: str, goal: str = "", verdict: str = "", note: str = "") -> None:
+    print(f"{name:<40} {figure:>16} {goal:>16} {verdict:<5} {note}".rstrip(), flush=True)

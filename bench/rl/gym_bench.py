@@ -1,0 +1,306 @@
+"""Environment steps per second through the Farama interfaces, each Labyrinth row measured beside
+MiniGrid in the same run.
+
+What is measured: ``gym.make("Labyrinth/User-v0")`` and ``Labyrinth/Minotaur-v0`` on the
+``standard`` preset, difficulty ``normal``, the built-in opponent playing the other role, a
+random valid policy (uniform over the commands ``info["action_mask"]`` allows), with and
+without the WSAP text in the observation; the PettingZoo parallel env with both roles so
+played; MiniGrid DoorKey-8x8 and Crafter under uniform random actions (they have no mask).
+Every env resets when an episode ends, and resets are timed with the steps.
+
+Each figure is steps per CPU second of this process (one core, steadier than the wall clock
+on a shared machine) and, in the note, per wall second. A Labyrinth row and MiniGrid are timed
+in turns, ``REPEATS`` times each (interleaved, so that both see the same load), and each is the
+median of its repetitions; the ratio is the median of the repetitions' ratios. The targets
+(issue 29): User-v0 (text=False) at least 0.6x MiniGrid DoorKey-8x8, Minotaur-v0 0.4x, the
+PettingZoo parallel env 0.4x. Each row prints the digest of the games it played (their seeds,
+every turn's inputs and final states): the same in every repetition, and the same as before a
+change that is only meant to be faster. Prints PASS/MISS and asserts nothing. Under each text=False
+row, the engine alone replays each repetition's turns (``Game.new`` and ``Game.step`` with the
+inputs both roles sent), timed in the same turn as that repetition and its MiniGrid run: the ceiling
+of any wrapper on this workload, as a ratio to MiniGrid beside the row's target (a target above its
+ceiling cannot be met by the env, only by a faster engine). Against a Minotaur that only waits, the
+env and the engine alone give the env's own cost a step.
+
+    .venv/bin/pip install -q -e '.[bench]' && .venv/bin/python bench/rl/gym_bench.py [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import random
+import statistics
+import sys
+import time
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+from typing import Self
+
+import gymnasium as gym
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/, for figures.py's rows
+from figures import report, row
+
+import labyrinth.agents.rl.gym_env  # noqa: F401  (registers the environments)
+from labyrinth.agents.rl.pettingzoo_env import parallel_env
+from labyrinth.engine import Game
+
+SEED = 7
+PRESET = "standard"
+DIFFICULTY = "normal"
+TARGET = 10_000  # env steps per CPU second, the built-in opponent playing (issue 15)
+# Against MiniGrid DoorKey-8x8 in the same run (issue 29), by row.
+RATIO_TARGETS = {"User-v0, text=False": 0.6, "Minotaur-v0, text=False": 0.4, "PettingZoo parallel, text=False": 0.4}
+# Steps a repetition (full, --quick), and the repetitions of each row and of MiniGrid beside it.
+SIZES = {"labyrinth": (10_000, 2_000), "minigrid": (25_000, 5_000), "crafter": (3_000, 600)}
+REPEATS = (5, 3)
+
+
+@dataclass(frozen=True)
+class Rate:
+    """Steps timed, on the CPU clock of this process and on the wall clock."""
+
+    steps: int
+    cpu_s: float
+    wall_s: float
+    episodes: int = 0
+
+    @property
+    def per_cpu_s(self) -> float:
+        return self.steps / self.cpu_s
+
+    @property
+    def per_wall_s(self) -> float:
+        return self.steps / self.wall_s
+
+
+class Timer:
+    """Both clocks at once, around the timed loop only (making the env is not timed)."""
+
+    def __enter__(self) -> Self:
+        self.cpu, self.wall = time.process_time(), time.perf_counter()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.cpu_s, self.wall_s = time.process_time() - self.cpu, time.perf_counter() - self.wall
+
+
+def masked(rng: random.Random) -> Callable[[np.ndarray], int]:
+    """A random policy over the commands the mask allows."""
+    def choose(mask: np.ndarray) -> int:
+        valid = np.flatnonzero(mask)
+        return int(valid[rng.randrange(len(valid))])
+    return choose
+
+
+Games = list[tuple[int, list, str]]  # each episode's game seed, the engine inputs of its turns, its last state's digest
+
+
+def games_digest(games: Games) -> str:
+    """The games played, as one short hash: what a speed-up must leave as it was."""
+    digest = hashlib.sha256()
+    for seed, played, last in games:
+        digest.update(json.dumps([seed, [[u.model_dump(exclude_none=True), m.model_dump(exclude_none=True)]
+                                         for u, m in played], last]).encode())
+    return digest.hexdigest()[:16]
+
+
+def gym_rate(env_id: str, steps: int, **kwargs) -> tuple[Rate, Games]:
+    """A registered env under the masked random policy, resetting when an episode ends; and
+    the games it played, for ``engine_rate``."""
+    env = gym.make(env_id, **kwargs)
+    policy = masked(random.Random(SEED))
+    _, info = env.reset(seed=SEED)
+    episodes, games = 1, []
+    with Timer() as timer:
+        for _ in range(steps):
+            _, _, terminated, truncated, info = env.step(policy(info["action_mask"]))
+            if terminated or truncated:
+                games.append(env.unwrapped.match)
+                _, info = env.reset()
+                episodes += 1
+    games.append(env.unwrapped.match)
+    return Rate(steps, timer.cpu_s, timer.wall_s, episodes), [(m.seed, m.played, m.game.state.digest()) for m in games]
+
+
+def engine_rate(games: Games, preset: str, difficulty: str) -> Rate:
+    """The engine alone playing the same turns (a new Game per episode, ``Game.step`` with the inputs
+    both roles sent): the most any wrapper around it could reach on this workload."""
+    turns = sum(len(played) for _, played, _ in games)
+    with Timer() as timer:
+        for seed, played, _ in games:
+            game = Game.new(seed, preset, difficulty)
+            for user, minotaur in played:
+                game.step(user, minotaur)
+    return Rate(turns, timer.cpu_s, timer.wall_s, len(games))
+
+
+def parallel_rate(turns: int, **kwargs) -> tuple[Rate, Games]:
+    """The PettingZoo parallel env, both roles random and masked (a turn: both act); and the games it played."""
+    game = parallel_env(**kwargs)
+    policy = masked(random.Random(SEED))
+    _, infos = game.reset(seed=SEED)
+    episodes, games = 1, []
+    with Timer() as timer:
+        for _ in range(turns):
+            if not game.agents:
+                games.append(game.game.match)
+                _, infos = game.reset()
+                episodes += 1
+            _, _, _, _, infos = game.step({agent: policy(infos[agent]["action_mask"]) for agent in game.agents})
+    games.append(game.game.match)
+    return Rate(turns, timer.cpu_s, timer.wall_s, episodes), [(m.seed, m.played, m.game.state.digest()) for m in games]
+
+
+def unmasked_rate(make: Callable[[], object], steps: int, legacy: bool = False) -> Rate:
+    """A reference env under uniform random actions (it has no mask), resetting when an episode
+    ends. ``legacy``: Crafter's own four-value step and seedless reset."""
+    env = make()
+    rng = np.random.default_rng(SEED)
+    env.reset() if legacy else env.reset(seed=SEED)
+    actions = rng.integers(env.action_space.n, size=steps).tolist()
+    episodes = 1
+    with Timer() as timer:
+        for action in actions:
+            out = env.step(action)
+            if (out[2] if legacy else out[2] or out[3]):
+                env.reset()
+                episodes += 1
+    return Rate(steps, timer.cpu_s, timer.wall_s, episodes)
+
+
+def minigrid_rate(steps: int) -> Rate | None:
+    try:
+        import minigrid  # noqa: F401  (importing it registers the MiniGrid environments)
+    except ImportError:
+        return None
+    return unmasked_rate(lambda: gym.make("MiniGrid-DoorKey-8x8-v0"), steps)
+
+
+def crafter_rate(steps: int) -> Rate | None:
+    try:
+        import crafter
+    except ImportError:
+        return None
+    return unmasked_rate(lambda: crafter.Env(seed=SEED), steps, legacy=True)
+
+
+def show(name: str, rate: Rate, target: bool = False, policy: str = "") -> None:
+    """One row: steps per CPU second (against the target when ``target``), per wall second in the note."""
+    note = f"{rate.per_wall_s:,.0f}/s wall; {rate.steps:,} steps, {rate.episodes} episodes{policy}"
+    report(name, rate.per_cpu_s, "/s", target=(">=", TARGET) if target else None, note=note)
+
+
+def median_rate(rates: list[Rate]) -> Rate:
+    """The repetition of median speed (CPU clock)."""
+    return sorted(rates, key=lambda r: r.per_cpu_s)[len(rates) // 2]
+
+
+@dataclass
+class Beside:
+    """A row's repetitions and MiniGrid's, timed in turns; the games each repetition played (a
+    Labyrinth row's: a reference env's are not digested)."""
+
+    rates: list[Rate]
+    minigrid: list[Rate]
+    digests: list[str]
+    engine: list[Rate]  # the engine alone on each repetition's turns, when asked for
+
+    @staticmethod
+    def ratio(rates: list[Rate], minigrid: list[Rate]) -> float:
+        """The median of the repetitions' ratios (each against the MiniGrid run timed just before it)."""
+        return statistics.median(r.per_cpu_s / m.per_cpu_s for r, m in zip(rates, minigrid, strict=True))
+
+
+def beside_minigrid(run: Callable[[], tuple[Rate, Games]], repeats: int, minigrid_steps: int,
+                    engine: bool = False) -> Beside:
+    """``run`` and MiniGrid in turns, ``repeats`` times each (MiniGrid skipped when not installed);
+    with ``engine``, the engine alone replays each repetition's turns right after it."""
+    out = Beside([], [], [], [])
+    for _ in range(repeats):
+        reference = minigrid_rate(minigrid_steps)
+        if reference is not None:
+            out.minigrid.append(reference)
+        rate, games = run()
+        out.rates.append(rate)
+        if games:
+            out.digests.append(games_digest(games))
+        if engine:
+            out.engine.append(engine_rate(games, PRESET, DIFFICULTY))
+    return out
+
+
+def show_beside(name: str, row_: Beside, target: bool = False, policy: str = "") -> None:
+    """The row's median and its games' digest; MiniGrid's median beside it, and the ratio against the
+    issue's target when it has one."""
+    digest = row_.digests[0] if len(set(row_.digests)) == 1 else "DIFFERS: " + ", ".join(row_.digests)
+    played = f", games {digest}" if row_.digests else ""
+    show(name, median_rate(row_.rates), target, f"{policy}; median of {len(row_.rates)}{played}")
+    bound = RATIO_TARGETS.get(name.removesuffix(": steps/s").removesuffix(": turns/s"))
+    if row_.minigrid:
+        mg = median_rate(row_.minigrid)
+        report("  / MiniGrid DoorKey-8x8 beside it", Beside.ratio(row_.rates, row_.minigrid), "x", ".2f",
+               target=(">=", bound) if bound is not None else None,
+               note=f"MiniGrid {mg.per_cpu_s:,.0f}/s (median of {len(row_.minigrid)}, interleaved)")
+    if row_.engine:
+        show("  the engine alone, the same turns: turns/s", median_rate(row_.engine), target,
+             ": Game.step only, no env, no opponent's decision")
+    if row_.engine and row_.minigrid:
+        ceiling = Beside.ratio(row_.engine, row_.minigrid)
+        where = "within" if bound is not None and ceiling >= bound else "above"
+        verdict = "" if bound is None else f"; the target {bound:.2f}x is {where} it"
+        report("    / MiniGrid: the env's ceiling", ceiling, "x", ".2f",
+               note=f"the engine alone beside the same MiniGrid runs{verdict}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="smaller workloads: a few minutes")
+    quick = parser.parse_args().quick
+    size = {name: pair[quick] for name, pair in SIZES.items()}
+    repeats = REPEATS[quick]
+    warnings.filterwarnings("ignore", category=DeprecationWarning)  # the reference envs' own
+    warnings.filterwarnings("ignore", message=".*share an object.*")  # NLE's and MiniGrid's checker notes
+    print(f"Gymnasium / PettingZoo benchmarks: {'quick' if quick else 'full'} run, seed {SEED}, preset {PRESET}, "
+          f"difficulty {DIFFICULTY}; Labyrinth: a random valid (masked) command each step, the built-in opponent "
+          "playing; MiniGrid and Crafter: uniform random actions. Figures: steps per CPU second of this process "
+          f"(one core), per wall second in the notes; each the median of {repeats} repetitions, MiniGrid timed "
+          "beside every Labyrinth row.", flush=True)
+    began = time.perf_counter()
+    if minigrid_rate(10) is None:
+        row("MiniGrid DoorKey-8x8: steps/s", "skipped", note="minigrid is not installed: pip install -e '.[bench]'")
+    options = {"preset": PRESET, "difficulty": DIFFICULTY}
+    for env_id, text in (("Labyrinth/User-v0", False), ("Labyrinth/User-v0", True),
+                         ("Labyrinth/Minotaur-v0", False), ("Labyrinth/Minotaur-v0", True)):
+        measured = beside_minigrid(partial(gym_rate, env_id, size["labyrinth"], opponent="builtin", text=text, **options),
+                                   repeats, size["minigrid"], engine=not text)
+        show_beside(f"{env_id.split('/')[1]}{'' if text else ', text=False'}: steps/s", measured, target=True)
+    # The env's own cost: a Minotaur that only waits decides nothing and makes the engine cheap, so what
+    # is left between the two figures is the wrapper (the seats, the observation, the mask).
+    waiting = beside_minigrid(partial(gym_rate, "Labyrinth/User-v0", size["labyrinth"], opponent="wait", text=False,
+                                      **options), repeats, size["minigrid"], engine=True)
+    added = statistics.median(1e6 / r.per_cpu_s - 1e6 / e.per_cpu_s for r, e in zip(waiting.rates, waiting.engine,
+                                                                                   strict=True))
+    show_beside("User-v0 against a waiting Minotaur, text=False: steps/s", waiting,
+                policy=f"; the env adds {added:,.0f} µs a step to the engine's turn (median of the repetitions)")
+    for text in (False, True):
+        measured = beside_minigrid(partial(parallel_rate, size["labyrinth"], text=text, **options), repeats,
+                                   size["minigrid"], engine=not text)
+        show_beside(f"PettingZoo parallel{'' if text else ', text=False'}: turns/s", measured,
+                    policy="; both roles random")
+    if crafter_rate(10) is None:
+        row("Crafter: steps/s", "skipped", note="crafter is not installed: pip install -e '.[bench]'")
+    else:  # a reference as MiniGrid is, timed as the rows are: repeated, beside MiniGrid, its median
+        show_beside("Crafter: steps/s", beside_minigrid(lambda: (crafter_rate(size["crafter"]), []), repeats,
+                                                        size["minigrid"]), policy="; uniform random actions")
+    print(f"total {time.perf_counter() - began:.1f} s wall", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,93 @@
+"""The held-out evaluation bench/rl/train_ppo.py prints its learning curve with, without torch (so that
+the suite tests it where the [train] extra is absent): the curriculum's stages, a policy's games
+on the held-out seeds, the built-in user's on the very same games, escape rates with their
+Wilson intervals and the paired difference of two players over the same seeds."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import gymnasium as gym
+import numpy as np
+
+from labyrinth.agents.compete.intervals import paired_proportions, wilson_interval
+from labyrinth.agents.match.runner import Match
+from labyrinth.agents.registry import make_agent
+from labyrinth.agents.rl.gym_env import LabyrinthEnv
+
+EVAL_BASE = 1_000_000  # evaluation games are reset with seeds from here; training never resets with a seed there
+
+
+@dataclass(frozen=True)
+class Stage:
+    preset: str
+    opponent: str
+    start: int  # the training step it begins at
+
+
+def stages(text: str) -> list[Stage]:
+    """``"tiny:wait:0,tiny:builtin:100000"`` as stages, in order of their first step."""
+    try:
+        parsed = sorted((Stage(preset, opponent, int(start)) for preset, opponent, start in
+                         (item.split(":") for item in text.split(","))), key=lambda s: s.start)
+    except ValueError:  # a part missing or too many, or a step that is no number
+        raise SystemExit(f"--stages: {text!r} is not preset:opponent:from_step items, comma-separated") from None
+    if parsed[0].start != 0:
+        raise SystemExit("--stages: the first stage starts at step 0")
+    return parsed
+
+
+def eval_env(preset: str, max_turns: int) -> LabyrinthEnv:
+    return LabyrinthEnv("user", preset=preset, opponent="builtin", max_turns=max_turns)
+
+
+def play_policy(choose: Callable[[dict, np.ndarray], int], preset: str, max_turns: int, seeds: range,
+                wrap: Callable[[gym.Env], gym.Env] | None = None) -> list[dict]:
+    """Each held-out game played to its end by ``choose(obs, mask)``: outcome, return, turns, game seed.
+    ``wrap`` is worn by the env when the policy was trained on wrapped observations (train_ppo's
+    ``--memory``): it must see them as it learnt them."""
+    env = eval_env(preset, max_turns) if wrap is None else wrap(eval_env(preset, max_turns))
+    games = []
+    for seed in seeds:
+        obs, info = env.reset(seed=seed)
+        total, done = 0.0, False
+        while not done:
+            obs, reward, terminated, truncated, info = env.step(choose(obs, info["action_mask"]))
+            total += reward
+            done = terminated or truncated
+        games.append({"seed": env.unwrapped.match.seed, "outcome": info["outcome"], "return": total,
+                      "turns": info["turn"]})
+    return games
+
+
+def play_builtin(preset: str, max_turns: int, game_seeds: list[int], opponent: str = "builtin") -> list[dict]:
+    """The built-in scripted user against the ``opponent`` Minotaur on the very same games."""
+    games = []
+    for seed in game_seeds:
+        match = Match(make_agent("user", "builtin", seed, preset=preset),
+                      make_agent("minotaur", opponent, seed, preset=preset), seed=seed, preset=preset,
+                      max_turns=max_turns)
+        result = match.play()
+        games.append({"seed": seed, "outcome": result.outcome, "turns": result.turns})
+    return games
+
+
+def escapes(games: list[dict]) -> list[float]:
+    return [float(g["outcome"] == "ESCAPED") for g in games]
+
+
+def rate(games: list[dict]) -> dict:
+    won = escapes(games)
+    low, high = wilson_interval(int(sum(won)), len(won))
+    return {"escape": sum(won) / len(won), "low": low, "high": high,
+            "caught": sum(g["outcome"] == "DEATH" for g in games) / len(games)}
+
+
+def paired(first: list[dict], second: list[dict]) -> dict:
+    """The difference of two players' escape rates over the same seeds (first minus second) with
+    Newcombe's 95 % interval for paired proportions (intervals.paired_proportions): escapes are rare
+    here, where a paired t interval says too much."""
+    mean, low, high = paired_proportions([(a["outcome"] == "ESCAPED", b["outcome"] == "ESCAPED")
+                                          for a, b in zip(first, second, strict=True)])
+    return {"mean": mean, "low": low, "high": high}

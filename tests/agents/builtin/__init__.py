@@ -1,0 +1,2 @@
+"""Tests of the rule agents (labyrinth.agents.builtin): the built-in user and Minotaur judged by their play,
+their bearings."""

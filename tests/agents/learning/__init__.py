@@ -1,0 +1,1 @@
+"""Tests of learning across games (labyrinth.agents.learning): reflections, lessons, behaviour lessons."""

@@ -1,0 +1,2 @@
+"""Tests of the reinforcement-learning environments (labyrinth.agents.rl): Gymnasium, PettingZoo, observations,
+demonstrations."""
