@@ -9,8 +9,8 @@ event's kind, so that the type checker reads each event's own fields.
 from __future__ import annotations
 
 from . import events as ev
-from .figures import JUMP_COOLDOWN, PARALYSIS, seconds_text
-from .items import STONES, STONES_NAMED, stones_held
+from .figures import JUMP_COOLDOWN, seconds_text
+from .items import LANTERN, STONES, STONES_NAMED, stones_held
 from .senses import level_words
 from .state import GameState
 
@@ -47,12 +47,14 @@ def user_words(e: ev.Event, s: GameState) -> str | None:
             return f"spotted the {e.item} at {e.position}"
         case ev.MinotaurSighted():
             return f"saw the Minotaur at {e.position}"
+        case ev.ItemGrabbed():
+            return f"You take the {e.item}."
         case ev.StoneGrabbed():
             return f"You take the {e.stone} ({stones_held(s.inventory)}/{len(STONES)} stones)."
         case ev.LanternGrabbed():
-            return f"You take the LANTERN. USE it to freeze the Minotaur for {PARALYSIS}."
+            return f"You take the LANTERN. USE it to freeze the Minotaur for {LANTERN.effect_time}."
         case ev.LanternUsed():
-            return f"You raise the LANTERN: its blaze freezes the Minotaur for {PARALYSIS}, and it burns out."
+            return f"You raise the LANTERN: its blaze freezes the Minotaur for {LANTERN.effect_time}, and it burns out."
         case ev.LanternSpawned():
             return "Somewhere in the labyrinth, a new lantern flickers into being."
         case ev.StonesHummed():
@@ -81,7 +83,7 @@ def minotaur_words(e: ev.Event, s: GameState) -> str | None:
         case ev.MinotaurReentered():
             return f"You re-enter time at {e.position}."
         case ev.LanternUsed():
-            return f"A blinding lantern freezes you for {PARALYSIS}!"
+            return f"A blinding lantern freezes you for {LANTERN.effect_time}!"
         case ev.ParalysisEnded():
             return "The lantern's hold breaks: you can move again."
         case ev.MinotaurMoved():

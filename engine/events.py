@@ -80,6 +80,14 @@ class Acted(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class ItemGrabbed(Acted):
+    """GRAB of an item whose row names no event of its own (item_rules.take_item)."""
+
+    item: str
+    position: Pos
+
+
+@dataclass(frozen=True, slots=True)
 class StoneGrabbed(Acted):
     stone: str
     position: Pos

@@ -17,7 +17,7 @@ from pydantic import TypeAdapter, ValidationError
 from .commands import describe_errors
 from .geometry import Pos
 from .items import ITEM_ORDER
-from .presets import DIFFICULTIES, PRESETS
+from .presets import DIFFICULTIES, PRESETS, Bounds
 from .state_migrations import VERSIONS, StateVersion, downgrade, upgrade
 
 STATE_VERSION = VERSIONS[-1].number  # the state this engine plays; engine/state_migrations.py has its history
@@ -63,6 +63,15 @@ class GameState:
     def version(self) -> int:
         """The state version this state is of (its hashes are that version's)."""
         return self.VERSIONS[-1].number
+
+    @property
+    def bounds(self) -> Bounds:
+        """The hunting ground of its preset."""
+        return PRESETS[self.preset]
+
+    def items_with(self, item: tuple[str, Pos]) -> tuple[tuple[str, Pos], ...]:
+        """The lying items with ``item`` added, in ITEM_ORDER."""
+        return tuple(sorted((*self.items, item), key=lambda lying: ITEM_ORDER.index(lying[0])))
 
     def clone(self) -> GameState:
         """A copy to work on; every field holds an immutable value, so shallow is enough."""
