@@ -4,7 +4,7 @@ field with its row (a torch's timer, as a subclass here) keeps yesterday's state
 
 from __future__ import annotations
 
-from dataclasses import fields
+from dataclasses import MISSING, fields
 
 import pytest
 from hypothesis import given, settings
@@ -44,6 +44,15 @@ def test_the_state_s_fields_are_what_the_migrations_table_accounts_for():
     assert table_problems(TorchState) == []
     assert table_problems(RowlessTorchState) == [
         "the table accounts for ['torch_light'] differently from RowlessTorchState's fields"]
+
+
+def test_a_new_game_s_state_is_its_fields_defaults_but_who_where_and_what():
+    """A field is declared once: its default is its value in a new game, which names only its seed, its ground,
+    and where the user, the Minotaur and the items start (and what the user sees from there)."""
+    state, named = Game.new(1, "tiny").state, {"seed", "preset", "difficulty", "user", "minotaur", "items", "seen_items"}
+    for field in fields(GameState):
+        if field.name not in named:
+            assert field.default is not MISSING and getattr(state, field.name) == field.default, field.name
 
 
 @settings(max_examples=25, deadline=None)
