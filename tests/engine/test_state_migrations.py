@@ -49,7 +49,8 @@ def test_the_state_s_fields_are_what_the_migrations_table_accounts_for():
 def test_a_new_game_s_state_is_its_fields_defaults_but_who_where_and_what():
     """A field is declared once: its default is its value in a new game, which names only its seed, its ground,
     and where the user, the Minotaur and the items start (and what the user sees from there)."""
-    state, named = Game.new(1, "tiny").state, {"seed", "preset", "difficulty", "user", "minotaur", "items", "seen_items"}
+    state = Game.new(1, "tiny").state
+    named = {"seed", "preset", "difficulty", "user", "minotaur", "items", "seen_items"}
     for field in fields(GameState):
         if field.name not in named:
             assert field.default is not MISSING and getattr(state, field.name) == field.default, field.name
