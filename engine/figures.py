@@ -13,8 +13,6 @@ from .constants import (
     JUMP_COOLDOWN_TICKS,
     JUMP_MAX_TICKS,
     JUMP_MIN_TICKS,
-    LANTERN_RESPAWN_TICKS,
-    PARALYSIS_TICKS,
     STEP_METRES,
     TICKS_PER_SECOND,
     VERY_CLOSE_SQ,
@@ -39,8 +37,6 @@ def _metres_text(distance_sq: int) -> str:
     return f"{_steps(distance_sq) * STEP_METRES:g} m"
 
 
-PARALYSIS = seconds_text(PARALYSIS_TICKS)
-LANTERN_RESPAWN = seconds_text(LANTERN_RESPAWN_TICKS)
 JUMP_COOLDOWN = seconds_text(JUMP_COOLDOWN_TICKS)
 JUMP_SPAN = f"{seconds(JUMP_MIN_TICKS):g}-{seconds(JUMP_MAX_TICKS):g} s"
 HEAR_RUN_STEPS = f"{_steps(HEAR_HIGH_SQ):g}"

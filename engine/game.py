@@ -6,7 +6,6 @@ import json
 from typing import Any
 
 from .commands import BadInput, parse
-from .constants import STAMINA_MAX
 from .placement import minotaur_start, place_items, user_start
 from .presets import DEFAULT_PRESET, DIFFICULTIES, PRESETS
 from .report import initial_report
@@ -33,14 +32,7 @@ def initial_state(seed: int, preset: str = DEFAULT_PRESET, difficulty: str = "no
     user = user_start()
     minotaur = minotaur_start(seed, bounds, user)
     items = place_items(seed, bounds, user, minotaur)
-    state = GameState(
-        seed=seed, preset=preset, difficulty=difficulty, tick=0, turn=0, outcome=None,
-        user=user, stamina=STAMINA_MAX, inventory=(), seen_items=(), items=items,
-        lantern_respawn=0, lanterns_spawned=1,
-        minotaur=minotaur, jump_left=0, jump_started_turn=-1,
-        jump_cooldown=0, jumps=0, paralysis=0, stride=0, last_seen=None, last_heard=None,
-        searched_until=-1, patrols=0, waypoint=None, goal=None, path=(),
-    )
+    state = GameState(seed=seed, preset=preset, difficulty=difficulty, user=user, minotaur=minotaur, items=items)
     state.seen_items = tuple(sorted(items_in_sight(world or World(seed), state)))
     return state
 

@@ -42,8 +42,9 @@ def _action_text(world: World, s: GameState, cmd: UserInput, out: CommandSummary
         return f"You hold still for {out.time_taken:g} s."
     if cmd.command == "LOOK":
         return "You stop and look around."
-    if cmd.command in ("GRAB", "USE"):  # its event's words (event_words.py)
-        return next(t for e in events if isinstance(e, ev.Acted) and (t := user_words(e, s)))
+    if cmd.command in ("GRAB", "USE"):  # its event's words (event_words.py), or plain words for one without any
+        told = (t for e in events if isinstance(e, ev.Acted) and (t := user_words(e, s)))
+        return next(told, f"You {'take' if cmd.command == 'GRAB' else 'use'} the {cmd.target or 'item'}.")
     # MOVE
     time = f"{out.time_taken:g} s"
     n = out.steps_moved

@@ -15,54 +15,67 @@ from typing import Any, ClassVar
 from pydantic import TypeAdapter, ValidationError
 
 from .commands import describe_errors
+from .constants import STAMINA_MAX
 from .geometry import Pos
 from .items import ITEM_ORDER
-from .presets import DIFFICULTIES, PRESETS
+from .presets import DIFFICULTIES, PRESETS, Bounds
 from .state_migrations import VERSIONS, StateVersion, downgrade, upgrade
 
 STATE_VERSION = VERSIONS[-1].number  # the state this engine plays; engine/state_migrations.py has its history
 
 
-@dataclass(eq=True)
+@dataclass(eq=True, kw_only=True)
 class GameState:
+    """The state of one game; each field's default is its value at the start of a game (engine/game.py's
+    initial_state gives the rest), so a field is declared here once."""
+
     # Its versions, the last one this class's (state_migrations): a state with a new field has a new row.
     VERSIONS: ClassVar[tuple[StateVersion, ...]] = VERSIONS
 
     seed: int
     preset: str
     difficulty: str
-    tick: int  # 0.5 s each since the start
-    turn: int
-    outcome: str | None  # None while playing, then "DEATH" or "ESCAPED"
+    tick: int = 0  # 0.5 s each since the start
+    turn: int = 0
+    outcome: str | None = None  # None while playing, then "DEATH" or "ESCAPED"
     # The user.
     user: Pos
-    stamina: int  # hundredths
-    inventory: tuple[str, ...]  # in ITEM_ORDER
-    seen_items: tuple[tuple[str, Pos], ...]  # items the user has had in sight, sorted
+    stamina: int = STAMINA_MAX  # hundredths
+    inventory: tuple[str, ...] = ()  # in ITEM_ORDER
+    seen_items: tuple[tuple[str, Pos], ...] = ()  # items the user has had in sight, sorted
     # Items lying in the labyrinth, in ITEM_ORDER; the lantern's respawn timer.
-    items: tuple[tuple[str, Pos], ...]
-    lantern_respawn: int  # ticks until a new lantern spawns; 0 when one exists
-    lanterns_spawned: int
+    items: tuple[tuple[str, Pos], ...] = ()
+    lantern_respawn: int = 0  # ticks until a new lantern spawns; 0 when one exists
+    lanterns_spawned: int = 1  # the first lies there from the start
     # The Minotaur.
     minotaur: Pos
-    jump_left: int  # ticks until re-entry; 0 when not jumping
-    jump_started_turn: int  # the turn of the last jump, for VANISHING
-    jump_cooldown: int  # ticks until JUMP is allowed
-    jumps: int
-    paralysis: int  # ticks of lantern paralysis left (the seed's lantern_active_timer)
-    stride: int  # quarter steps taken towards the Minotaur's next step
-    last_seen: tuple[Pos, int] | None  # (where, tick) it last saw the user
-    last_heard: tuple[Pos, int, str] | None  # (where, tick, loudness) of the last noise heard
-    searched_until: int  # knowledge up to this tick has been followed up and found empty
-    patrols: int  # patrol waypoints drawn so far
-    waypoint: Pos | None  # the patrol waypoint it is walking to
-    goal: Pos | None  # where its current path leads
-    path: tuple[Pos, ...]  # the cells still to walk to reach ``goal``
+    jump_left: int = 0  # ticks until re-entry; 0 when not jumping
+    jump_started_turn: int = -1  # the turn of the last jump, for VANISHING
+    jump_cooldown: int = 0  # ticks until JUMP is allowed
+    jumps: int = 0
+    paralysis: int = 0  # ticks of lantern paralysis left (the seed's lantern_active_timer)
+    stride: int = 0  # quarter steps taken towards the Minotaur's next step
+    last_seen: tuple[Pos, int] | None = None  # (where, tick) it last saw the user
+    last_heard: tuple[Pos, int, str] | None = None  # (where, tick, loudness) of the last noise heard
+    searched_until: int = -1  # knowledge up to this tick has been followed up and found empty
+    patrols: int = 0  # patrol waypoints drawn so far
+    waypoint: Pos | None = None  # the patrol waypoint it is walking to
+    goal: Pos | None = None  # where its current path leads
+    path: tuple[Pos, ...] = ()  # the cells still to walk to reach ``goal``
 
     @property
     def version(self) -> int:
         """The state version this state is of (its hashes are that version's)."""
         return self.VERSIONS[-1].number
+
+    @property
+    def bounds(self) -> Bounds:
+        """The hunting ground of its preset."""
+        return PRESETS[self.preset]
+
+    def items_with(self, item: tuple[str, Pos]) -> tuple[tuple[str, Pos], ...]:
+        """The lying items with ``item`` added, in ITEM_ORDER."""
+        return tuple(sorted((*self.items, item), key=lambda lying: ITEM_ORDER.index(lying[0])))
 
     def clone(self) -> GameState:
         """A copy to work on; every field holds an immutable value, so shallow is enough."""
@@ -86,6 +99,9 @@ class GameState:
             fields_only = upgrade(data, cls.VERSIONS)
         except ValueError as exc:
             raise ValueError(f"not a game state this Labyrinth reads: {exc}") from None
+        missing = [name for name in _field_names(cls) if name not in fields_only]  # a default is a new game's
+        if missing:
+            raise ValueError(f"broken game state: {'; '.join(f'{name} is required' for name in missing)}")
         try:
             state = _adapter(cls).validate_python(fields_only)
         except ValidationError as exc:

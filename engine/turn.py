@@ -19,7 +19,6 @@ from .constants import (
     HEAR_LOW_SQ,
     JUMP_COOLDOWN_TICKS,
     MAX_STEPS,
-    PARALYSIS_TICKS,
     REENTRY_ALERT_TICKS,
     REST_GAIN_PER_TICK,
     RUN_COST,
@@ -31,10 +30,8 @@ from .constants import (
     WORLD_SIZE,
 )
 from .geometry import HORIZONTAL, SIDEWAYS, Pos, direction_3d, distance_sq
-from .items import ITEM, ITEM_ORDER, STONES, USABLE
+from .items import COUNTDOWNS, ITEM, ITEM_ORDER, STONES, USABLE
 from .minotaur import next_cell, plan_for
-from .placement import respawn_lantern
-from .presets import PRESETS
 from .report import (
     USER_REJECTED,
     CommandSummary,
@@ -238,18 +235,17 @@ class _Turn:
             name, pos = grabbed_item
             s.items = tuple(item for item in s.items if item != (name, pos))
             s.inventory = tuple(n for n in ITEM_ORDER if n in s.inventory or n == name)
-            grabbed = ev.StoneGrabbed(s.tick, name, pos) if ITEM[name].needed else ev.LanternGrabbed(s.tick, pos)
-            self.events.append(grabbed)
+            self.events.append(ITEM[name].grab(s, ITEM[name], pos))
             if all(stone in s.inventory for stone in STONES):
                 s.outcome = "ESCAPED"
                 self.events.append(ev.UserEscaped(s.tick, s.user))
         elif cmd.command == "LOOK" and s.difficulty != "hard":
             self.events.append(ev.StonesHummed(s.tick, resonance(s)))
         elif cmd.command == "USE":
-            s.inventory = tuple(n for n in s.inventory if n != "LANTERN")
-            s.paralysis = PARALYSIS_TICKS  # a jump under way runs on: the two timers are independent
-            s.lantern_respawn = ITEM["LANTERN"].respawn_ticks
-            self.events.append(ev.LanternUsed(s.tick, s.user))
+            used = ITEM[cmd.target or next(n for n in USABLE if n in s.inventory)]
+            assert used.use is not None, "advance() lets no USE through of an item without a rule"
+            s.inventory = tuple(n for n in s.inventory if n != used.name)
+            self.events.extend(used.use(s, used))
         if self.plan[0] == "JUMP" and s.paralysis:
             self.plan, self.refusal = ("WAIT",), "JUMP refused: the lantern paralyzed the Minotaur first"
             self.events.append(ev.DecisionRefused(s.tick, "JUMP", self.refusal))
@@ -403,8 +399,7 @@ class _Turn:
             elif user_to == minotaur_from and minotaur_to == user_from:
                 self._caught("ran into the Minotaur as it came the other way")
         s.tick += 1
-        if s.jump_cooldown or s.paralysis or s.jump_left or s.lantern_respawn:
-            self._run_timers()
+        self._run_timers()
         if s.outcome:
             return
         if noise and self._hears(noise):
@@ -456,14 +451,8 @@ class _Turn:
                 self.events.append(ev.MinotaurReentered(s.tick, s.minotaur))
                 if s.user == s.minotaur and not s.paralysis:
                     self._caught("stood where the Minotaur re-entered time", at_reentry=True)
-        if s.lantern_respawn:
-            s.lantern_respawn -= 1
-            if not s.lantern_respawn:
-                taken = {pos for _, pos in s.items}
-                pos = respawn_lantern(s.seed, s.lanterns_spawned, PRESETS[s.preset], s.user, taken)
-                s.lanterns_spawned += 1
-                s.items = tuple(sorted((*s.items, ("LANTERN", pos)), key=lambda item: ITEM_ORDER.index(item[0])))
-                self.events.append(ev.LanternSpawned(s.tick, pos))
+        for item, countdown in COUNTDOWNS:
+            self.events.extend(countdown(s, item))
 
     def _caught(self, how: str, at_reentry: bool = False) -> None:
         s = self.s

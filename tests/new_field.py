@@ -23,7 +23,7 @@ class TorchState(GameState):
     """The state as a release with a torch would have it: one field more, and its row."""
 
     VERSIONS = (*VERSIONS, TORCH)
-    torch_light: int  # no default, as no field of the state has one: from_dict must give it its row's
+    torch_light: int  # no default: from_dict must give it its row's
 
 
 @dataclass(eq=True)

@@ -2,8 +2,10 @@
 
 from hypothesis import strategies as st
 
+from labyrinth.engine.items import ITEM_ORDER
+
 DIRECTIONS = ["NORTH", "SOUTH", "EAST", "WEST", "UP RAMP", "DOWN RAMP"]
-TARGETS = ["RED STONE", "BLUE STONE", "YELLOW STONE", "LANTERN", None]
+TARGETS = [*ITEM_ORDER, None]
 
 moves = st.builds(lambda d, n, v: {"command": "MOVE", "direction": d, "steps": n, "speed": v},
                   st.sampled_from(DIRECTIONS), st.integers(1, 30), st.sampled_from([1, 2]))

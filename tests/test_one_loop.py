@@ -20,7 +20,7 @@ from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 
 from labyrinth.engine.constants import CENTRE
-from labyrinth.engine.items import STONES, ItemName
+from labyrinth.engine.items import ITEM_ORDER, ItemName
 from labyrinth.engine.schemas import USER_PARAMS, Direction
 
 from .fronts import MINOTAUR_FRONTS, Run, gsm_run, match_run, minotaur_match_run, resume_run, tui_run, wsap_run
@@ -48,7 +48,7 @@ def valid_commands(draw) -> dict:
 # which can never be used). Now and then a GRAB succeeds: it is then a turn like any other.
 refused_commands = st.one_of(
     st.builds(lambda item: {"command": "GRAB", "target": item}, st.sampled_from([*get_args(ItemName), None])),
-    st.builds(lambda item: {"command": "USE", "target": item}, st.sampled_from(["LANTERN", *STONES, None])),
+    st.builds(lambda item: {"command": "USE", "target": item}, st.sampled_from([*ITEM_ORDER, None])),
 )
 
 # Malformed: what no front takes as a command (nor the TUI's parser as a typed one). A param its

@@ -14,9 +14,9 @@ import numpy as np
 from gymnasium import spaces
 
 from labyrinth.engine.cells import CRAWLWAY, FLOOR, RAMP_DOWN, RAMP_UP, ROCK
-from labyrinth.engine.constants import JUMP_COOLDOWN_TICKS, JUMP_MAX_TICKS, PARALYSIS_TICKS, TICKS_PER_SECOND
+from labyrinth.engine.constants import JUMP_COOLDOWN_TICKS, JUMP_MAX_TICKS, TICKS_PER_SECOND
 from labyrinth.engine.geometry import Pos, pos_of
-from labyrinth.engine.items import ITEM, ITEM_ORDER, KINDS
+from labyrinth.engine.items import ITEM, ITEM_ORDER, KINDS, LANTERN
 from labyrinth.engine.turn import TurnResult
 
 from ..match.runner import Match
@@ -49,7 +49,7 @@ _KINDS = kind_table({ROCK: [_W["rock"]], FLOOR: [_W["open"]], CRAWLWAY: [_W["cra
 MEMORY_PLANES = ("open", "crawlway", "ramp", "you", *KINDS, "noise", "sighting")  # a plane for each kind of item
 _M = {name: i for i, name in enumerate(MEMORY_PLANES)}
 _PAD = 2 * RADIUS  # how far beyond the ground a level's kinds are kept: the window's reach, and as much again
-_SPANS_S = np.array([JUMP_COOLDOWN_TICKS, JUMP_MAX_TICKS, PARALYSIS_TICKS], np.float32) / TICKS_PER_SECOND
+_SPANS_S = np.array([JUMP_COOLDOWN_TICKS, JUMP_MAX_TICKS, LANTERN.effect_ticks], np.float32) / TICKS_PER_SECOND
 
 SPACES: dict[str, spaces.Space] = {
     "map": planes_space(len(WINDOW_PLANES), SIDE),

@@ -21,13 +21,11 @@ from labyrinth.engine import events as ev
 from labyrinth.engine.cells import CRAWLWAY, FLOOR, RAMP_DOWN, RAMP_UP, ROCK
 from labyrinth.engine.constants import (
     JUMP_COOLDOWN_TICKS,
-    LANTERN_RESPAWN_TICKS,
-    PARALYSIS_TICKS,
     TICKS_PER_SECOND,
     WORLD_SIZE,
 )
 from labyrinth.engine.geometry import Pos
-from labyrinth.engine.items import ITEM, ITEM_ORDER, KINDS, STONES
+from labyrinth.engine.items import ITEM, ITEM_ORDER, KINDS, LANTERN, STONES
 from labyrinth.engine.report import lantern_cooldown, stamina_pct, user_cue
 from labyrinth.engine.schemas import AudioDirection, Direction, Proximity, TemporalStatus
 from labyrinth.engine.turn import TurnResult
@@ -70,7 +68,7 @@ DIRECTIONS = get_args(Direction)  # the ways out, in the schemas' order
 PROXIMITIES, SOUNDS, STATUSES = get_args(Proximity), (*get_args(AudioDirection), None), get_args(TemporalStatus)
 CUE_SIZE = len(PROXIMITIES) + len(SOUNDS) + len(STATUSES)
 SIGHTING_SPAN_S = 60.0  # a sighting this old counts as stale: the Minotaur walks a step a second
-_SPANS_S = np.array([JUMP_COOLDOWN_TICKS, PARALYSIS_TICKS, LANTERN_RESPAWN_TICKS], np.float32) / TICKS_PER_SECOND
+_SPANS_S = np.array([JUMP_COOLDOWN_TICKS, LANTERN.effect_ticks, LANTERN.respawn_ticks], np.float32) / TICKS_PER_SECOND
 _LEVEL_SIDE = WORLD_SIZE + 2 * RADIUS  # a level's trail and kinds arrays, with the window's margin all round
 
 SPACES: dict[str, spaces.Space] = {

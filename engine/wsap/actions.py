@@ -23,10 +23,9 @@ from ..figures import (
     HEAR_WALK_STEPS,
     JUMP_COOLDOWN,
     JUMP_SPAN,
-    PARALYSIS,
     VERY_CLOSE_RANGE,
 )
-from ..items import ITEMS, STONES_NAMED, USABLE
+from ..items import ITEMS, LANTERN, STONES_NAMED, USABLE
 from ..schemas import MinotaurDecision, UserInput
 from .action_schema import ROLES, param_defs
 from .types import Action, ActionDef, ActionSpace
@@ -34,7 +33,8 @@ from .types import Action, ActionDef, ActionSpace
 # The Minotaur's paces as the descriptions quote them (the other figures are engine/figures.py's).
 _WALKS = f"{MINOTAUR_PACE * TICKS_PER_SECOND / QUARTERS:g} step/s"
 _RUNS = f"{MINOTAUR_SEEING_PACE * TICKS_PER_SECOND / QUARTERS:g} steps/s"
-_USABLE_EFFECTS = " ".join(f"A {item.name} {item.effect}." for item in ITEMS if item.effect)  # 'A LANTERN freezes it for 120 s.'
+# 'A LANTERN freezes it for 120 s.'
+_USABLE_EFFECTS = " ".join(f"A {item.name} {item.effect_text}." for item in ITEMS if item.use)
 
 # What each action does, what it needs, and its WSAP category: the words around the schemas' definition
 # (its names and parameters), keyed by the actions' names.
@@ -46,7 +46,8 @@ _USER_WORDS = {
              "(its compass direction and level)."), [], "perception"),
     "GRAB": ("Take an item on your cell or next to it (1 s).",
              ["the item is on your cell or one of the four next to it, on this level"], "interaction"),
-    "USE": (" ".join(item.use for item in ITEMS if item.use), [f"you carry the {' or the '.join(USABLE)}"], "item"),
+    "USE": (" ".join(item.use_text for item in ITEMS if item.use), [f"you carry the {' or the '.join(USABLE)}"],
+            "item"),
     "HALT": ("Stand still and silent, recovering stamina.", [], "wait"),
 }
 _MINOTAUR_WORDS = {
@@ -101,7 +102,7 @@ Your infrared eyes see it within 6 steps in line of sight; you hear its steps th
 {HEAR_RUN_STEPS} steps, walking within {HEAR_WALK_STEPS}) and learn the exact cell. You walk {_WALKS}, {_RUNS} while you see it. You cannot \
 enter crawlways, where it can hide. You know where the stones lie: guarding them pays. Every {JUMP_COOLDOWN} you may \
 JUMP out of time for {JUMP_SPAN} and return to the same cell; the intruder hears a whine. If it raises a LANTERN \
-you are frozen for {PARALYSIS}. One decision holds for the whole of the intruder's next action."""
+you are frozen for {LANTERN.effect_time}. One decision holds for the whole of the intruder's next action."""
 
 
 def _params(parameters: Any) -> dict[str, Any] | None:

@@ -28,9 +28,9 @@ LEGEND_TABLE = "| glyph | on the map |\n|---|---|\n" + "\n".join(
 
 # What each item that can be used does ('* A **lantern** (`L`) freezes it for 120 s; a new one appears 720 s after.').
 USABLE_LINES = "\n".join(
-    f"* A **{item.noun}** (`{item.letter}`) {item.effect}"
+    f"* A **{item.noun}** (`{item.letter}`) {item.effect_text}"
     + (f"; a new one appears {seconds_text(item.respawn_ticks)} after." if item.respawn_ticks else ".")
-    for item in ITEMS if item.effect)
+    for item in ITEMS if item.use)
 
 HELP = f"""\
 # Labyrinth: The Temporal Hunt

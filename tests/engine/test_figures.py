@@ -1,7 +1,9 @@
-"""Every figure the texts quote comes from the constants: tune a number and the words follow.
+"""Every figure the texts quote comes from the constants and the item table's rows: tune a number and the words
+follow.
 
 Each check runs in a fresh interpreter whose constants are changed before anything of the
-engine is imported, so that a figure written by hand anywhere shows up as the old number.
+engine is imported, and whose item rows are changed before anything reads them, so that a figure
+written by hand anywhere shows up as the old number.
 """
 
 import json
@@ -18,9 +20,10 @@ from labyrinth.engine.figures import (
 )
 
 # Doubled or odd values that no text would quote by chance.
-TUNED = {"PARALYSIS_TICKS": 154, "LANTERN_RESPAWN_TICKS": 1378, "JUMP_COOLDOWN_TICKS": 1126, "JUMP_MIN_TICKS": 6,
+TUNED = {"JUMP_COOLDOWN_TICKS": 1126, "JUMP_MIN_TICKS": 6,
          "JUMP_MAX_TICKS": 26, "USER_SIGHT": 3, "MINOTAUR_SIGHT": 7, "HEAR_HIGH_SQ": 29 * 29, "HEAR_LOW_SQ": 30,
          "VERY_CLOSE_SQ": 4 * 4, "CLOSE_SQ": 9 * 9, "FAINT_SQ": 17 * 17, "TICKS_PER_SECOND": 4}
+TUNED_ROWS = {"LANTERN": {"effect_ticks": 154, "respawn_ticks": 1378}}  # the item table's numbers, by row
 
 PROBE = """
 import importlib.util, json, sys
@@ -33,12 +36,16 @@ spec.loader.exec_module(constants)
 for name, value in json.loads(sys.argv[1]).items():
     setattr(constants, name, value)
 sys.modules["labyrinth.engine.constants"] = constants
+from labyrinth.engine.items import ITEM
+for item, tuned in json.loads(sys.argv[2]).items():
+    for name, value in tuned.items():
+        object.__setattr__(ITEM[item], name, value)  # the very row every reader holds (frozen for everyone else)
 """
 
 
 def _run(code: str) -> str:
     script = textwrap.dedent(PROBE) + textwrap.dedent(code)
-    return subprocess.run([sys.executable, "-c", script, json.dumps(TUNED)], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-c", script, json.dumps(TUNED), json.dumps(TUNED_ROWS)], capture_output=True, text=True,
                           check=True).stdout
 
 

@@ -6,6 +6,7 @@ from hypothesis import strategies as st
 
 from labyrinth.engine import BadInput, Game, MinotaurDecision, UserInput, parse
 from labyrinth.engine.commands import duplicate_key
+from labyrinth.engine.items import ITEM_ORDER
 
 from ..scenes import WAIT
 
@@ -19,7 +20,7 @@ from ..scenes import WAIT
     ('{"command": "MOVE", "direction": "NORTH", "steps": 0}', ["steps must be 1 to 100 (got 0)"]),
     ('{"command": "MOVE", "direction": "NORTH", "steps": 101}', ["steps must be 1 to 100 (got 101)"]),
     ('{"command": "MOVE", "direction": "NORTH", "speed": 3}', ["speed must be 1 or 2 (got 3)"]),
-    ('{"command": "GRAB", "target": "SWORD"}', ["target must be RED STONE, BLUE STONE, YELLOW STONE or LANTERN"]),
+    ('{"command": "GRAB", "target": "SWORD"}', [f"target must be {', '.join(ITEM_ORDER[:-1])} or {ITEM_ORDER[-1]}"]),
     ('{"command": "LOOK", "please": true}', ["please is not a known field"]),
 ])
 def test_bad_commands_are_errors_that_name_the_problem(raw, words):

@@ -4,6 +4,7 @@ import dataclasses
 import json
 
 from labyrinth.engine import Game, initial_state
+from labyrinth.engine.items import ITEM, ITEM_ORDER, STONES
 
 from ..scenes import LOOK, WAIT
 
@@ -13,11 +14,11 @@ def test_look_tells_each_missing_stone_s_direction_and_level():
     result = game.step(LOOK, WAIT)
     r = result.response
     hummed = next(e for e in result.events if e.kind == "StonesHummed")
-    assert [name for name, _, _ in hummed.hums] == ["RED STONE", "BLUE STONE", "YELLOW STONE"]
+    assert [name for name, _, _ in hummed.hums] == list(STONES)
     hums = [line for line in r.raw_text_output.splitlines() if "hums" in line]
-    assert len(hums) == 3
+    assert len(hums) == len(STONES)
     for name, (x, y, z) in game.state.items:
-        if name == "LANTERN":
+        if not ITEM[name].needed:
             continue
         line = next(h for h in hums if name in h)
         dz = z - 100
@@ -44,7 +45,7 @@ def test_the_opening_state_is_a_full_valid_response():
     assert r.minotaur_cue.temporal_status == "CHASING_3D" and r.minotaur_cue.cooldown_time == 0
     assert "RED, BLUE and YELLOW" in r.raw_text_output
     assert r.environment.message == "Current Z-Level: 100"
-    assert obs.hunting_ground.width == 32 and len(obs.items) == 4
+    assert obs.hunting_ground.width == 32 and len(obs.items) == len(ITEM_ORDER)
 
 
 def test_events_are_past_tense_values_that_serialise():

@@ -4,7 +4,7 @@ field with its row (a torch's timer, as a subclass here) keeps yesterday's state
 
 from __future__ import annotations
 
-from dataclasses import fields
+from dataclasses import MISSING, fields
 
 import pytest
 from hypothesis import given, settings
@@ -46,6 +46,16 @@ def test_the_state_s_fields_are_what_the_migrations_table_accounts_for():
         "the table accounts for ['torch_light'] differently from RowlessTorchState's fields"]
 
 
+def test_a_new_game_s_state_is_its_fields_defaults_but_who_where_and_what():
+    """A field is declared once: its default is its value in a new game, which names only its seed, its ground,
+    and where the user, the Minotaur and the items start (and what the user sees from there)."""
+    state = Game.new(1, "tiny").state
+    named = {"seed", "preset", "difficulty", "user", "minotaur", "items", "seen_items"}
+    for field in fields(GameState):
+        if field.name not in named:
+            assert field.default is not MISSING and getattr(state, field.name) == field.default, field.name
+
+
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 2**31 - 1), plays=turns)
 def test_a_state_goes_back_to_version_0_with_its_last_jump_s_length_and_comes_forward_unchanged(seed, plays):
@@ -61,13 +71,14 @@ def test_a_state_goes_back_to_version_0_with_its_last_jump_s_length_and_comes_fo
 
 def test_a_state_of_an_unknown_version_or_none_is_refused_in_one_line():
     good = Game.new(2, "tiny").state.to_dict()
-    for data, reason in [({**good, "version": 99}, "version 99; this Labyrinth reads versions 1 to 1"),
+    known = f"versions {VERSIONS[0].written} to {VERSIONS[-1].written}"  # as the table says: a new row adds one
+    for data, reason in [({**good, "version": 99}, f"version 99; this Labyrinth reads {known}"),
                          ({k: v for k, v in good.items() if k != "version"}, "version None"),
                          ({**good, "version": True}, "version True")]:
         with pytest.raises(ValueError, match=reason):
             GameState.from_dict(data)
-    with pytest.raises(ValueError, match="no game state version 5"):
-        Game.new(2, "tiny").state.digest(5)
+    with pytest.raises(ValueError, match=f"no game state version {len(VERSIONS)}"):
+        Game.new(2, "tiny").state.digest(len(VERSIONS))
 
 
 def test_a_new_field_with_its_row_keeps_yesterday_s_state_loading_and_its_hashes_checkable():

@@ -11,7 +11,8 @@ from textual.widgets import Static
 
 from labyrinth.engine import Game
 from labyrinth.engine.cells import RAMP_UP
-from labyrinth.engine.constants import JUMP_COOLDOWN_TICKS, PARALYSIS_TICKS, TICKS_PER_SECOND
+from labyrinth.engine.constants import JUMP_COOLDOWN_TICKS, TICKS_PER_SECOND
+from labyrinth.engine.items import LANTERN
 from labyrinth.engine.presets import PRESETS
 from labyrinth.tui.app import LabyrinthApp
 from labyrinth.tui.command_parser import NotACommand, parse_command
@@ -78,7 +79,7 @@ def _log_cue_direction(text: str) -> str | None:
 
 
 @given(dx=st.integers(-16, 16), dy=st.integers(-16, 16), dz=st.integers(-2, 2),
-       frozen=st.sampled_from([0, 1, PARALYSIS_TICKS]), out_of_time=st.sampled_from([0, 3, 12]))
+       frozen=st.sampled_from([0, 1, LANTERN.effect_ticks]), out_of_time=st.sampled_from([0, 3, 12]))
 def test_the_panel_says_the_direction_the_log_says(dx, dy, dz, frozen, out_of_time):
     game = scene(preset="standard")
     x, y, z = game.state.user

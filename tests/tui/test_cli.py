@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from labyrinth.engine import PRESETS, GameStateResponse, MinotaurObservation
+from labyrinth.engine.items import ITEM_ORDER
 from labyrinth.tui import cli
 from labyrinth.tui.commands import SUBCOMMANDS
 
@@ -73,7 +74,7 @@ def test_world_json_has_the_documented_shape():
     u = data["user_start"]
     row = data["levels"][u["z"] - b.z0]["rows"][b.y0 + b.height - 1 - u["y"]]
     assert row[u["x"] - b.x0] != "#"
-    assert sorted(i["name"] for i in data["items"]) == ["BLUE STONE", "LANTERN", "RED STONE", "YELLOW STONE"]
+    assert sorted(i["name"] for i in data["items"]) == sorted(ITEM_ORDER)
 
 
 def test_world_text_shows_a_legend_and_the_chosen_level():

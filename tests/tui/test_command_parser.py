@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 
 from labyrinth.engine import UserInput
 from labyrinth.engine.constants import MAX_STEPS
+from labyrinth.engine.items import ITEM_ORDER, USABLE
 from labyrinth.tui.command_parser import (
     EXAMPLES,
     HINT_WORD_CHARS,
@@ -85,8 +86,8 @@ _COMMANDS = st.one_of(
     st.builds(lambda n: UserInput(command="HALT", steps=n), st.none() | _STEPS),
     st.just(UserInput(command="LOOK")),
     st.builds(lambda t: UserInput(command="GRAB", target=t),
-              st.sampled_from([None, "RED STONE", "BLUE STONE", "YELLOW STONE", "LANTERN"])),
-    st.builds(lambda t: UserInput(command="USE", target=t), st.sampled_from([None, "LANTERN"])),
+              st.sampled_from([None, *ITEM_ORDER])),
+    st.builds(lambda t: UserInput(command="USE", target=t), st.sampled_from([None, *USABLE])),
 )
 
 

@@ -18,6 +18,7 @@ from labyrinth.agents.rl.commands import COMMANDS, action_names
 from labyrinth.agents.rl.gym_env import LabyrinthEnv
 from labyrinth.agents.rl.spaces import CHARSET, TEXT_MAX
 from labyrinth.agents.wsap.adapters import make_adapter
+from labyrinth.engine.items import ITEM_ORDER, STONES, USABLE
 from labyrinth.engine.schemas import MINOTAUR_PARAMS, USER_PARAMS
 from labyrinth.engine.wsap import Action
 from labyrinth.engine.wsap.roles import ROLES
@@ -48,9 +49,11 @@ def test_the_commands_come_from_the_one_action_definition():
     # a way walked or run, one step or far: no two moves alike
     assert [n for n in user if n.startswith("move_north")] == ["move_north_walk_1", "move_north_walk_far",
                                                               "move_north_run_1", "move_north_run_far"]
-    assert len(user) == 25
-    assert minotaur == ["chase", "pathfind_last_noise", "pathfind_last_sighting", "pathfind_red_stone",
-                        "pathfind_blue_stone", "pathfind_yellow_stone", "wait", "jump"]
+    moves = [n for n in user if n.startswith("move_")]  # four ways walked or run, one step or far, and two ramps
+    assert len(moves) == 4 * 2 * 2 + 2
+    assert len(user) == len(moves) + 1 + len(ITEM_ORDER) + len(USABLE) + 1  # look, a grab an item, a use, halt
+    stones = [f"pathfind_{name.lower().replace(' ', '_')}" for name in STONES]
+    assert minotaur == ["chase", "pathfind_last_noise", "pathfind_last_sighting", *stones, "wait", "jump"]
     # every action of the schemas is offered, under its own name, in the schemas' order
     for role, params in (("user", USER_PARAMS), ("minotaur", MINOTAUR_PARAMS)):
         firsts = list(dict.fromkeys(name.split("_")[0] for name in action_names(role)))

@@ -12,7 +12,7 @@ from labyrinth.agents.rl.gym_env import LabyrinthEnv
 from labyrinth.agents.rl.planes import COMPASS_VECTORS, RADIUS
 from labyrinth.agents.rl.user_view import MEMORY_PLANES, WINDOW_PLANES
 from labyrinth.engine.cells import CELL_CHARS
-from labyrinth.engine.items import STONES
+from labyrinth.engine.items import ITEM_ORDER, STONES
 
 W = {name: i for i, name in enumerate(WINDOW_PLANES)}
 
@@ -119,8 +119,7 @@ def test_an_item_seen_is_a_way_to_it():
     assert items, "the built-in user saw no item in its game"
     obs = env.game.observation("user")
     here = env.match.game.state.user
-    table = obs["items_seen"].reshape(4, 4)
-    from labyrinth.engine.items import ITEM_ORDER
+    table = obs["items_seen"].reshape(len(ITEM_ORDER), 4)  # an item a row: seen, then its offset
     for i, name in enumerate(ITEM_ORDER):
         if name in items:
             pos = items[name]
@@ -145,7 +144,7 @@ def test_the_minotaur_sees_its_labyrinth_and_where_the_stones_lie():
     view = env.game.views["minotaur"]  # beyond the ground's margin the window is read from the world row by row
     far = view._cells((x + 60, y, z))
     assert far == b"".join(world.row(x + 60 - RADIUS, 2 * RADIUS + 1, y + RADIUS - r, z) for r in range(2 * RADIUS + 1))
-    lying = obs["items_lying"].reshape(4, 4)
+    lying = obs["items_lying"].reshape(len(ITEM_ORDER), 4)
     assert lying[:, 0].sum() == len(o.items)
     assert not obs["intruder"].any()  # nothing heard or seen yet
 

@@ -1,0 +1,61 @@
+"""What an item does when it is grabbed, used, and while its countdown runs: the rules the rows of the item
+table name (engine/items.py), so that engine/turn.py carries out GRAB and USE through the table and names no item.
+
+A rule works on the turn's working copy of the state, never on a state a caller holds, and returns the events it
+caused. An item's numbers (how long its effect lasts, when it comes back) are its row's, passed to its rules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from . import events as ev
+from .geometry import Pos
+
+if TYPE_CHECKING:  # the rows name these rules, and the state lists the rows' names: a cycle at run time
+    from .items import Item
+    from .state import GameState
+
+Grab = Callable[["GameState", "Item", Pos], ev.Event]  # the event of the item taken from ``pos``
+Use = Callable[["GameState", "Item"], tuple[ev.Event, ...]]  # what USE does, once the item has left the inventory
+Countdown = Callable[["GameState", "Item"], tuple[ev.Event, ...]]  # a tick of the item's own timer
+
+NOTHING: tuple[ev.Event, ...] = ()  # a countdown's tick that changed nothing: the common case, every tick
+
+
+def take_item(s: GameState, item: Item, pos: Pos) -> ev.Event:
+    """GRAB of an item with no words of its own."""
+    return ev.ItemGrabbed(s.tick, item.name, pos)
+
+
+def take_stone(s: GameState, item: Item, pos: Pos) -> ev.Event:
+    return ev.StoneGrabbed(s.tick, item.name, pos)
+
+
+def take_lantern(s: GameState, item: Item, pos: Pos) -> ev.Event:
+    return ev.LanternGrabbed(s.tick, pos)
+
+
+def freeze_minotaur(s: GameState, item: Item) -> tuple[ev.Event, ...]:
+    """USE LANTERN: the Minotaur is paralyzed wherever it is (a jump under way runs on: the two timers are
+    independent), and a new lantern is on its way."""
+    s.paralysis = item.effect_ticks
+    s.lantern_respawn = item.respawn_ticks
+    return (ev.LanternUsed(s.tick, s.user),)
+
+
+def lantern_returns(s: GameState, item: Item) -> tuple[ev.Event, ...]:
+    """The lantern's countdown: a new one appears somewhere once it runs out."""
+    if not s.lantern_respawn:
+        return NOTHING
+    s.lantern_respawn -= 1
+    if s.lantern_respawn:
+        return NOTHING
+    from .placement import respawn_lantern  # placement reads the item table, which names this rule
+
+    taken = {pos for _, pos in s.items}
+    pos = respawn_lantern(s.seed, s.lanterns_spawned, s.bounds, s.user, taken)
+    s.lanterns_spawned += 1
+    s.items = s.items_with((item.name, pos))
+    return (ev.LanternSpawned(s.tick, pos),)
