@@ -25,6 +25,7 @@ from typing import Any
 
 from labyrinth.agents.builtin.naive import Waiter
 from labyrinth.agents.llm.providers.base import REPLY_TOKENS
+from labyrinth.saves.providers import PROVIDERS
 
 StubReply = tuple[int, Any, dict | None]
 CHUNK_BYTES = 64 << 10  # a chunked answer's chunk
@@ -200,9 +201,18 @@ QUOTA_HEADERS = {"openai": {"x-ratelimit-limit-requests": "500", "x-ratelimit-re
                             "x-ratelimit-reset-tokens": "300ms"}}
 
 
+WIRES = {"google.genai": "gemini", "mistralai.client": "mistral", "ollama": "ollama", "openai": "openai"}  # SDK: API
+
+
+def wire(provider: str) -> str:
+    """The API whose requests and answers a provider's calls follow: its SDK's, by its row (saves.providers),
+    so that a provider row of an SDK already here (an OpenAI-compatible preset) needs no stand-in of its own."""
+    return WIRES[PROVIDERS[provider].sdk]
+
+
 def conversation_text(provider: str, body: dict) -> tuple[str, str]:
     """The system text and the last user message of a chat request, in any of the four formats."""
-    if provider == "gemini":
+    if wire(provider) == "gemini":
         system = body["systemInstruction"]["parts"][0]["text"]
         last = body["contents"][-1]["parts"][0]["text"]
     else:
@@ -222,13 +232,14 @@ class Model:
     def __init__(self, provider: str, faults: dict[int, str] | None = None, timeout_s: float = 0.5,
                  minotaur_action: str = "CHASE", delay_s: float = 0.0, refuses: tuple[str, ...] = ()) -> None:
         self.provider, self.faults, self.timeout_s = provider, faults or {}, timeout_s
+        self.wire = wire(provider)  # the API it answers as
         self.minotaur_action, self.delay_s = minotaur_action, delay_s  # delay_s: how long each answer takes
         self.refuses = refuses  # the OpenAI response_format types this endpoint answers with a 400
         self.chats = 0
 
     def __call__(self, request: dict) -> StubReply:
-        answer, error = WIRE[self.provider]
-        if not request["path"].endswith(CHAT_PATHS[self.provider]):
+        answer, error = WIRE[self.wire]
+        if not request["path"].endswith(CHAT_PATHS[self.wire]):
             return self._catalogue(request["path"])
         self.chats += 1
         system, last = conversation_text(self.provider, request["body"])
@@ -239,7 +250,7 @@ class Model:
             return 400, openai_error(400, f"Invalid parameter: 'response_format' of type '{refused}' is not "
                                           "supported with this model.", "response_format"), None
         if fault == "429":
-            return 429, error(429, "quota exceeded, slow down"), QUOTA_HEADERS.get(self.provider, {"Retry-After": "1"})
+            return 429, error(429, "quota exceeded, slow down"), QUOTA_HEADERS.get(self.wire, {"Retry-After": "1"})
         if fault in ("length", "content_filter"):  # OpenAI's: out of tokens before any text, or withheld
             return 200, openai_answer(None if fault == "length" else '{"action": "CH', tokens_in, REPLY_TOKENS,
                                       fault), None
@@ -263,19 +274,19 @@ class Model:
 
     def _catalogue(self, path: str) -> StubReply:
         """The model listings `labyrinth doctor` asks for (each SDK insists on some fields)."""
-        if self.provider == "gemini" and path.startswith("/v1beta/models/"):
+        if self.wire == "gemini" and path.startswith("/v1beta/models/"):
             return 200, {"name": "models/" + path.rsplit("/", 1)[1], "inputTokenLimit": 1048576}, None
-        if self.provider == "mistral" and path == "/v1/models":
+        if self.wire == "mistral" and path == "/v1/models":
             return 200, {"object": "list", "data": [{"id": m, "object": "model", "created": 0, "owned_by": "mistralai",
                                                      "type": "base", "capabilities": {"completion_chat": True}}
                                                     for m in ("mistral-small-latest", "test-mistral-model")]}, None
-        if self.provider == "openai" and path.endswith("/models"):
+        if self.wire == "openai" and path.endswith("/models"):
             return 200, {"object": "list", "data": [{"id": m, "object": "model", "created": 0, "owned_by": "system"}
                                                     for m in ("gpt-4o-mini", "test-openai-model")]}, None
-        if self.provider == "ollama" and path == "/api/tags":
+        if self.wire == "ollama" and path == "/api/tags":
             return 200, {"models": [{"model": "qwen3:8b", "name": "qwen3:8b", "size": 5, "digest": "d",
                                      "modified_at": "2026-11-01T00:00:00Z"}]}, None
-        return 404, WIRE[self.provider][1](404, f"no route {path}"), None
+        return 404, WIRE[self.wire][1](404, f"no route {path}"), None
 
     def _action(self, system: str, prompt: str) -> str:
         if prompt.startswith("The game is over."):
@@ -336,7 +347,7 @@ class PerMinuteQuota:
         self.refused: list[float] = []
 
     def __call__(self, request: dict) -> StubReply:
-        if not request["path"].endswith(CHAT_PATHS[self.model.provider]):
+        if not request["path"].endswith(CHAT_PATHS[self.model.wire]):
             return self.model(request)
         now = self.clock.monotonic()
         window = [t for t in self.served if now - t < 60.0]

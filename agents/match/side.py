@@ -237,7 +237,7 @@ class Side:
 def _keeps_nothing(agent: Agent) -> bool:
     """Whether ``agent``'s reflect is RuleAgent's, which keeps nothing: it is not handed the turn's
     result, whose words (the role's view's text) would be built for nobody."""
-    return type(agent).reflect is RuleAgent.reflect
+    return getattr(agent.reflect, "__func__", None) is RuleAgent.reflect  # a wrapper's delegated reflect too
 
 
 class Outside:

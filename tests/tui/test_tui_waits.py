@@ -7,6 +7,7 @@ waited for real."""
 from __future__ import annotations
 
 import threading
+from types import SimpleNamespace
 
 import pytest
 from textual.widgets import Input, Static
@@ -39,6 +40,22 @@ class Held:
 
     def __getattr__(self, name: str):
         return getattr(self.agent, name)
+
+    # The rest of what a model's agent answers (agents.base.ModelPlayer): it makes no real call.
+    patience_s, failure, replacement, last_exchange = 30.0, None, None, None
+
+    @property
+    def transport(self):
+        return SimpleNamespace(name=self.name, timeout_s=self.patience_s, waiting=self.waiting)
+
+    def held_s(self) -> float:
+        return 0.0
+
+    def count_calls_in(self, stats, usable=None) -> None:
+        """Its calls are none: nothing to count."""
+
+    def lesson(self, what_happened: str) -> str | None:
+        return None
 
     def plan(self, goals):
         self.plan_gate.wait(timeout=30)
