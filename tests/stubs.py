@@ -210,6 +210,14 @@ def wire(provider: str) -> str:
     return WIRES[PROVIDERS[provider].sdk]
 
 
+API_ROOTS = {"openai": "/v1"}  # where each API's routes start under its server (an OpenAI base URL holds /v1)
+
+
+def stub_url(stub: Stub, provider: str) -> str:
+    """The base URL that reaches ``provider``'s API at the stand-in ``stub``."""
+    return stub.url + API_ROOTS.get(wire(provider), "")
+
+
 def conversation_text(provider: str, body: dict) -> tuple[str, str]:
     """The system text and the last user message of a chat request, in any of the four formats."""
     if wire(provider) == "gemini":

@@ -26,7 +26,7 @@ from labyrinth.agents.llm.providers.pacing import Pace, SystemClock
 from labyrinth.agents.match import schedule
 from labyrinth.saves.results_db import ResultsDB, results_path
 from labyrinth.tui.cli import main
-from tests.stubs import WIRE, FakeClock, Model, Stub, openai_answer, openai_error
+from tests.stubs import WIRE, FakeClock, Model, Stub, openai_answer, openai_error, stub_url
 
 pytestmark = pytest.mark.slow
 
@@ -151,7 +151,7 @@ def test_a_server_answering_only_429_within_the_hold_stops_the_tournament_instea
     run stops as for a quota too long, saying whose and when to resume. The providers are loaded before any
     match starts (their SDKs are never imported by two matches' threads at once)."""
     server = Stub().reply(429, WIRE[provider][1](429, "Rate limit reached for requests"), {"Retry-After": "5"})
-    settings = ProviderSettings(provider, "limited", server.url + ("/v1" if provider == "openai" else ""),
+    settings = ProviderSettings(provider, "limited", stub_url(server, provider),
                                 api_key="k", timeout_s=5, hold_s=5)
     tournament = Tournament((Entrant(f"{provider}/limited", settings),), (Entrant("wait"),), (1, 2), "tiny", "normal",
                             12)

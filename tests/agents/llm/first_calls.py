@@ -26,7 +26,7 @@ from labyrinth.agents.llm.config import ProviderSettings
 from labyrinth.agents.llm.providers.base import SCHEMAS
 from labyrinth.agents.llm.providers.errors import ProviderError
 from labyrinth.agents.registry import load_providers, make_transport, transport_class
-from tests.stubs import WIRE, FakeClock, Model, Stub
+from tests.stubs import WIRE, FakeClock, Model, Stub, stub_url, wire
 
 CALLS = 16
 PROVIDERS = ("mistral", "openai", "gemini", "ollama")  # the refused first call is Mistral's, whose errors load late
@@ -36,7 +36,7 @@ WAIT_S = 60.0  # a bound on the whole: each call is a local request
 def together() -> list[str]:
     # OpenAI's servers refuse the strict json_schema format: the call is asked again in the next at once, as the
     # endpoint's refusal (Refused) is told from a failure by the transport's classify
-    servers = {provider: Stub(Model(provider, refuses=("json_schema",) if provider == "openai" else ()))
+    servers = {provider: Stub(Model(provider, refuses=("json_schema",) if wire(provider) == "openai" else ()))
                for provider in PROVIDERS}
     refusing = Stub().reply(400, WIRE[PROVIDERS[0]][1](400, "Invalid request: a parameter is not supported"), None)
     outcomes = ["not ended"] * CALLS
@@ -44,7 +44,7 @@ def together() -> list[str]:
 
     def call(n: int) -> None:
         provider = PROVIDERS[n % len(PROVIDERS)]
-        url = (refusing if n == 0 else servers[provider]).url + ("/v1" if provider == "openai" else "")
+        url = stub_url(refusing if n == 0 else servers[provider], provider)
         settings = ProviderSettings(provider, f"test-{provider}-model", url, api_key="k", timeout_s=WAIT_S / 2)
         together.wait()
         try:
@@ -64,12 +64,12 @@ def together() -> list[str]:
 
 
 def late() -> list[str]:
-    servers = {provider: Stub(Model(provider, refuses=("json_schema",) if provider == "openai" else ()))
+    servers = {provider: Stub(Model(provider, refuses=("json_schema",) if wire(provider) == "openai" else ()))
                for provider in PROVIDERS}
     load_providers(PROVIDERS)
     before = set(sys.modules)
     for provider, server in servers.items():
-        url = server.url + ("/v1" if provider == "openai" else "")
+        url = stub_url(server, provider)
         settings = ProviderSettings(provider, f"test-{provider}-model", url, api_key="k", timeout_s=WAIT_S / 2)
         transport = transport_class(provider)(settings, FakeClock())
         answer, error = WIRE[provider]

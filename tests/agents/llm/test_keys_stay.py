@@ -14,7 +14,7 @@ from labyrinth.agents.llm.providers.errors import ProviderError
 from labyrinth.agents.registry import make_transport, parse_contestant
 from labyrinth.saves.config import config_path
 from labyrinth.saves.providers import PROVIDERS
-from tests.stubs import CHAT_PATHS, Model, Stub
+from tests.stubs import CHAT_PATHS, Model, Stub, stub_url
 
 ASK = ("You are the Minotaur.", [("user", "Step 1. Where do you go?")])
 KEY = "KEY-stays-home-4f2a9c"
@@ -24,7 +24,7 @@ MODEL = {"gemini": "gemini-2.5-flash", "mistral": "mistral-small-latest", "ollam
 
 
 def base_url(provider: str, stub: Stub) -> str:
-    return stub.url + ("/v1" if provider == "openai" else "")
+    return stub_url(stub, provider)
 
 
 def key_headers(stub: Stub) -> list[dict[str, str]]:

@@ -18,7 +18,7 @@ from labyrinth.agents.match.runner import Match
 from labyrinth.agents.registry import ProviderNotConfigured, make_agent
 from labyrinth.saves.providers import PROVIDERS
 from labyrinth.saves.replays import ReplayWriter, first_mismatch, read_replay
-from tests.stubs import CHAT_PATHS, Model, Stub, conversation_text
+from tests.stubs import CHAT_PATHS, Model, Stub, conversation_text, wire
 
 KEY = "sk-test-7c1f0e9a-never-write-me"
 ROLES = ("user", "minotaur")
@@ -90,18 +90,18 @@ def test_every_request_carries_the_system_prompt_the_schema_and_the_key(provider
         body, headers = request["body"], {k.lower(): v for k, v in request["headers"].items()}
         system = conversation_text(provider, body)[0]
         assert "You are the Minotaur" in system and "\npathfind [movement]: " in system
-        if provider == "gemini":
+        if wire(provider) == "gemini":
             assert request["path"] == "/v1beta/models/test-gemini-model:generateContent"
             assert body["generationConfig"]["responseJsonSchema"] == schema
             assert body["generationConfig"]["responseMimeType"] == "application/json"
             assert headers["x-goog-api-key"] == KEY
-        elif provider == "mistral":
+        elif wire(provider) == "mistral":
             assert request["path"] == "/v1/chat/completions"
             assert body["response_format"]["type"] == "json_schema"
             assert body["response_format"]["json_schema"]["schema"] == schema
             assert body["response_format"]["json_schema"]["name"] == "MinotaurAction"
             assert headers["authorization"] == f"Bearer {KEY}"
-        elif provider == "openai":
+        elif wire(provider) == "openai":
             assert request["path"] == "/chat/completions"  # under the base URL, which is the stub's root here
             assert body["model"] == "test-openai-model" and body["max_tokens"] == REPLY_TOKENS
             assert body["response_format"] == {"type": "json_schema", "json_schema": {
@@ -132,7 +132,7 @@ def test_a_reply_that_is_not_the_apis_is_a_provider_error_and_leads_to_replaceme
     stub.reply(200, body)  # every request, the plan's too
     result = llm_match(provider, "minotaur", stub.url, max_turns=7).play()
     stats = result.minotaur
-    if provider == "gemini" and isinstance(body, dict):  # read as a reply without candidates: an empty answer
+    if wire(provider) == "gemini" and isinstance(body, dict):  # read as a reply without candidates: an empty answer
         assert (stats.invalid, stats.provider_errors, stats.replaced) == (1 + 5, 0, True)  # the plan's too; unusable:
         # as bad as failing
     else:  # the SDK cannot read it (not JSON, fields missing): the provider failed

@@ -18,7 +18,7 @@ from labyrinth.agents.llm.providers.base import CONTEXT_TOKENS, REPLY_TOKENS, es
 from labyrinth.agents.match.runner import Match
 from labyrinth.agents.registry import make_agent
 from labyrinth.saves.replays import ReplayWriter
-from tests.stubs import CHAT_PATHS, Model, Stub, estimate, openai_answer
+from tests.stubs import CHAT_PATHS, Model, Stub, estimate, openai_answer, wire
 
 THOUGHT = "<think>" + "Let me weigh every passage once more. " * 40  # cut by the token limit: never closed
 
@@ -132,7 +132,7 @@ def with_reasoning(provider: str, chars: int, decisions: range):
         status, payload, headers = reply
         if n not in decisions:
             return reply
-        message = payload["message"] if provider == "ollama" else payload["choices"][0]["message"]
+        message = payload["message"] if wire(provider) == "ollama" else payload["choices"][0]["message"]
         action = json.loads(message["content"])
         action["reasoning"] = f"thought {n}: " + "because " * (chars // 8)
         message["content"] = json.dumps(action)

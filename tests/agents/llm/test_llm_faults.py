@@ -28,7 +28,7 @@ from labyrinth.agents.registry import make_agent, transport_class
 from labyrinth.saves.config import ConfigError
 from labyrinth.saves.providers import PROVIDERS
 from labyrinth.tui.commands.provider_options import add_provider_options, provider_settings
-from tests.stubs import CHAT_PATHS, WIRE, FakeClock, Model, PerMinuteQuota, Stub, gemini_quota, quota_match
+from tests.stubs import CHAT_PATHS, WIRE, FakeClock, Model, PerMinuteQuota, Stub, gemini_quota, quota_match, stub_url
 
 TRANSPORTS = {provider: transport_class(provider) for provider in PROVIDERS}  # every row's
 ASK = ("You are the Minotaur.", [("user", "Step 1. Where do you go?")])
@@ -199,7 +199,7 @@ def test_a_server_answering_only_429_within_the_hold_fails_the_call_after_the_ho
     once, saying so and how long the server last asked to wait, until an answer comes."""
     clock = FakeClock()
     stub.reply(429, WIRE[provider][1](429, "quota exceeded"), {"Retry-After": "5"})
-    limited = transport(provider, stub.url + ("/v1" if provider == "openai" else ""), clock, hold_s=5)
+    limited = transport(provider, stub_url(stub, provider), clock, hold_s=5)
     with pytest.raises(QuotaError, match=rf"^{provider} has answered nothing but quota answers for 15 s \(calls "
                                          r"are held so at most 15 s\); it last asked for a wait of 5 s$") as caught:
         complete(limited)

@@ -13,7 +13,7 @@ from labyrinth.agents.llm.config import ProviderSettings
 from labyrinth.agents.llm.providers.base import DEFAULT_EFFORT, MODEL_EFFORT, SCHEMAS, THINKING_TOKENS
 from labyrinth.agents.match.runner import Match
 from labyrinth.agents.registry import make_agent, make_transport
-from tests.stubs import CHAT_PATHS, Model, gemini_answer, with_thoughts
+from tests.stubs import CHAT_PATHS, Model, gemini_answer, wire, with_thoughts
 
 ASK = ("You are the Minotaur.", [("user", "Step 1. Where do you go? Respond with JSON.")])
 WAIT = '{"action": "WAIT", "params": {}, "reasoning": "listen"}'
@@ -28,11 +28,11 @@ def settings(provider: str, url: str, model: str = "", **sampling) -> ProviderSe
 def asked(stub, provider: str) -> dict:
     """The last chat request's temperature and budget, wherever its API keeps them."""
     body = [r for r in stub.requests if r["path"].endswith(CHAT_PATHS[provider])][-1]["body"]
-    if provider == "gemini":
+    if wire(provider) == "gemini":
         config = body["generationConfig"]
         return {"temperature": config["temperature"], "budget": config["maxOutputTokens"],
                 "thinking": config["thinkingConfig"]}
-    if provider == "ollama":
+    if wire(provider) == "ollama":
         return {"temperature": body["options"]["temperature"], "budget": body["options"]["num_predict"],
                 "think": body["think"]}
     return {"temperature": body["temperature"], "budget": body["max_tokens"],

@@ -20,7 +20,7 @@ from labyrinth.agents.match.runner import Match
 from labyrinth.agents.registry import make_agent
 from labyrinth.saves.results_db import ResultsDB
 from labyrinth.tui.cli import main
-from tests.stubs import CHAT_PATHS, Model, ReasoningModel, Stub, openai_refusal
+from tests.stubs import CHAT_PATHS, Model, ReasoningModel, Stub, openai_refusal, wire
 
 pytestmark = pytest.mark.usefixtures("quick_backoff")
 
@@ -136,7 +136,7 @@ def test_each_transport_records_the_request_it_sent_and_the_model_that_answered(
     assert stats.sent == [{"parameters": logged[0], "output": output, "calls": stats.calls}]
     assert stats.model_versions == [version]  # the stand-in's answer names a model other than the one asked
     assert stats.dropped == ({"reasoning_effort": "not sent: Gemini is asked for its least thinking"}
-                             if provider == "gemini" and effort else {})
+                             if wire(provider) == "gemini" and effort else {})
 
 
 def test_a_failed_calls_exchange_carries_what_its_last_attempt_sent(stub):

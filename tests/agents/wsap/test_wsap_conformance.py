@@ -41,7 +41,7 @@ from labyrinth.engine.wsap import (
     ParamDef,
 )
 from labyrinth.saves.providers import PROVIDERS
-from tests.stubs import CHAT_PATHS, WIRE, conversation_text
+from tests.stubs import CHAT_PATHS, WIRE, conversation_text, wire
 from tests.wsap_foreign import ORCHARD_ACTIONS, OrchardAdapter
 
 # --- the seed's own examples, as written ------------------------------------------------------
@@ -231,9 +231,9 @@ class Picker:
 
 def sent_schema(provider: str, body: dict) -> dict:
     """The JSON schema a request asks the reply to follow, in the provider's own field."""
-    if provider == "gemini":
+    if wire(provider) == "gemini":
         return body["generationConfig"]["responseJsonSchema"]
-    if provider == "ollama":
+    if wire(provider) == "ollama":
         return body["format"]
     return body["response_format"]["json_schema"]["schema"]
 
@@ -275,8 +275,8 @@ def test_our_llm_agent_plays_a_game_of_others_through_each_real_client(provider,
         assert system.startswith(f"You are an agent playing Orchard.\n\n{orchard.game_description}\n\n")
         assert "move [movement]: Move one cell in direction\n  - direction (string). left|right" in system
         assert "Labyrinth" not in system and "Minotaur" not in system
-        assert sent_schema(provider, body) == (strict_schema(expected.json) if provider == "openai" else expected.json)
-    if provider == "mistral":
+        assert sent_schema(provider, body) == (strict_schema(expected.json) if wire(provider) == "openai" else expected.json)
+    if wire(provider) == "mistral":
         assert chats[0]["response_format"]["json_schema"]["name"] == "PlayerAction"
 
     agent.reset()  # a new game: nothing of the last one is sent again
