@@ -166,9 +166,9 @@ def provider_of(name: str) -> str | None:
 
 def make_agent(role: str, kind: str, seed: int, providers: Mapping[str, ProviderSettings] | None = None,
                lessons: Sequence[Reflection] = (), preset: str = "", book: Book | None = None) -> ProjectAgent:
-    """A fresh agent for ``role`` ("user" or "minotaur") named ``kind`` (parse_contestant), seeded from the match seed, given the
-    lessons of earlier games (for a game on ``preset``) and, when it learns, the behaviour lessons of
-    its role (``book``: None plays as without memory). An LLM agent's settings come from
+    """A fresh agent for ``role`` ("user" or "minotaur") named ``kind`` (parse_contestant), seeded from the
+    match seed, given the lessons of earlier games (for a game on ``preset``) and, when it learns, the
+    behaviour lessons of its role (``book``: None plays as without memory). An LLM agent's settings come from
     ``providers`` when given, else from the environment and config."""
     contestant = parse_contestant(role, kind)
     agent: ProjectAgent

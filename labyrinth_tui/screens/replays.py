@@ -81,7 +81,8 @@ def described(summary: ReplaySummary) -> Text:
         return Text.assemble(plain(summary.path.name, style="bold"), "\n",
                              plain(f"cannot be read: {shorten(str(summary.problem), 2 * WORDS_SHOWN)}", style="red"))
     end, turns = summary.end, f"{summary.turns} turn{'s' * (summary.turns != 1)}"
-    went = (f"{OUTCOMES.get(end.outcome, end.outcome.lower())} · {turns} · time {clock(end.game_time)}"  # as the status bar says it
+    # as the status bar says it
+    went = (f"{OUTCOMES.get(end.outcome, end.outcome.lower())} · {turns} · time {clock(end.game_time)}"
             if end else f"unfinished · {turns} played")
     who = f"user: {shorten(h.user_agent, WORDS_SHOWN)} · Minotaur: {shorten(h.minotaur_agent, WORDS_SHOWN)}"
     return Text.assemble(plain(f"{local_time(h.created_at)}  ", style="bold"), plain(went), "\n",

@@ -126,7 +126,8 @@ def test_a_level_is_drawn_as_large_as_it_fits(preset, size, scale, tall):
 
 
 def test_the_agent_panel_says_actions_in_words():
-    assert action_words("PATHFIND", {"target_coords": {"x": 200, "y": 206, "z": 99}}) == "pathfind to (200, 206) level 99"
+    assert (action_words("PATHFIND", {"target_coords": {"x": 200, "y": 206, "z": 99}})
+            == "pathfind to (200, 206) level 99")
     assert action_words("MOVE", {"direction": "SOUTH", "steps": 8, "speed": 1}) == "move south 8"
     assert action_words("MOVE", {"direction": "EAST", "speed": 2}) == "move east run"
     assert action_words("GRAB", {"target": "RED STONE"}) == "grab red stone" and action_words("WAIT", {}) == "wait"

@@ -373,7 +373,8 @@ def test_a_refused_answer_and_the_fallback_for_it_are_told_as_they_happened_and_
     finally:
         server.close()
     # the plan, then three answers the game refuses (asked again each time), then LOOK in their place
-    assert "last_result: ERROR: refused, nothing happened (GRAB failed: the RED STONE is not within reach)" in prompts[2]
+    assert ("last_result: ERROR: refused, nothing happened (GRAB failed: the RED STONE is not within reach)"
+            in prompts[2])
     assert "ERROR (SUCCESS)" not in "".join(prompts)
     assert "was played in its place (the result below is that one's)" in prompts[4]
     (replay,) = tmp_path.glob("*.jsonl")
