@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Markdown
@@ -138,7 +140,7 @@ class HelpScreen(ModalScreen[None]):
         padding: 0 1;
     }
     """
-    BINDINGS = [Binding("escape,q,question_mark", "dismiss", "close", id="help-close")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,question_mark", "dismiss", "close", id="help-close")]
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help"):

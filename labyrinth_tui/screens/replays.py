@@ -7,9 +7,11 @@ like "[@click=app.quit]" is not markup, an escape sequence in a header reaches n
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
@@ -44,7 +46,7 @@ class ReplaysScreen(ModalScreen[None]):
     }
     """
     AUTO_FOCUS = "#replay-list"
-    BINDINGS = [Binding("escape,q", "dismiss", "back", id="replays-close")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q", "dismiss", "back", id="replays-close")]
 
     def compose(self) -> ComposeResult:
         folder = replays_dir()

@@ -186,8 +186,8 @@ def test_the_pipe_keeps_nothing_per_turn():
      '"minotaur" must be a JSON object (a MinotaurDecision) or JSON text of one, not a string ("WAIT")'),
     ('{"user": "[\\"LOOK\\"]", "minotaur": {"action": "WAIT"}}',
      '"user" must be a JSON object (a UserInput) or JSON text of one, not a string ("[\\"LOOK\\"]")'),
-    ('{"user": {"command": "LOOK"}, "minotaur": [1]}', '"minotaur" must be a JSON object (a MinotaurDecision), '
-                                                       'not an array ([1])'),
+    ('{"user": {"command": "LOOK"}, "minotaur": [1]}', ('"minotaur" must be a JSON object (a MinotaurDecision), '
+                                                        'not an array ([1])')),
     ('{"user": 5, "minotaur": {"action": "WAIT"}}', '"user" must be a JSON object (a UserInput), not a number (5)'),
     ('{"user": null, "minotaur": {"action": "WAIT"}}', '"user" must be a JSON object (a UserInput), not null.'),
 ])
@@ -196,7 +196,7 @@ def test_an_external_half_that_is_no_object_is_refused_saying_what_it_is(line, s
     JSON": both sides hear which half is not an object, what it is, and the shape of a line."""
     out = io.BytesIO()
     serve(gsm_match(2, "tiny", minotaur="external"), io.BytesIO(f"{line}\n{HARMLESS['external']}\n".encode()), out)
-    opening, refused, played = map(json.loads, out.getvalue().splitlines())
+    _opening, refused, played = map(json.loads, out.getvalue().splitlines())
     messages = [refused["user"]["environment"]["message"], refused["minotaur"]["message"]]
     assert refused["user"]["status"] == "ERROR" and all(message.startswith(said) for message in messages)
     assert all(message.endswith('Send {"user": {...UserInput}, "minotaur": {...MinotaurDecision}}.')

@@ -90,9 +90,9 @@ def test_the_minotaurs_guess_stays_inside_the_ground_on_the_level_it_was_heard_f
 
 
 def test_look_mode_says_what_is_known_of_a_cell():
-    known = dict(cells=CELLS, walked={(0, 0, 100)}, items={"RED STONE": (1, 0, 100)}, user=(0, 0, 100),
-                 sighting=Sighting((2, 0, 100), False, 45.0, 3), bearings=Bearings((), 12.0, 1, (0, 0, 100)),
-                 ground=None, turn=5)
+    known = {"cells": CELLS, "walked": {(0, 0, 100)}, "items": {"RED STONE": (1, 0, 100)}, "user": (0, 0, 100),
+             "sighting": Sighting((2, 0, 100), False, 45.0, 3), "bearings": Bearings((), 12.0, 1, (0, 0, 100)),
+             "ground": None, "turn": 5}
     assert describe((0, 0, 100), **known) == ("x 0 y 0 level 100: you are here; passage, your trail; the stones "
                                               "were heard from here at 0:12 (4 turns ago)")
     assert describe((1, 0, 100), **known) == "x 1 y 0 level 100: passage; the RED STONE was seen lying here"
