@@ -94,11 +94,10 @@ def _with_table(settings: ProviderSettings, name: str, table: Mapping[str, Any])
         changes["key_advice"] = _own_key_advice(settings.provider, name, table)
     if "api_key" in table:
         changes["api_key"], changes["key_source"] = table["api_key"], where
-    elif env_key := table.get("api_key_env"):
-        if os.environ.get(env_key):
-            if problem := key_problem(os.environ[env_key]):
-                raise ConfigError(f"the key in ${env_key} (named by {where}) {problem}")
-            changes["api_key"], changes["key_source"] = os.environ[env_key], env_key
+    elif (env_key := table.get("api_key_env")) and os.environ.get(env_key):
+        if problem := key_problem(os.environ[env_key]):
+            raise ConfigError(f"the key in ${env_key} (named by {where}) {problem}")
+        changes["api_key"], changes["key_source"] = os.environ[env_key], env_key
     typed: dict[str, Any] = {key: float(value) if key in ("timeout_s", "rpm", "temperature", "price_in", "price_out")
                              else value
                              for key, value in changes.items()}
@@ -166,9 +165,9 @@ def provider_of(name: str) -> str | None:
 
 def make_agent(role: str, kind: str, seed: int, providers: Mapping[str, ProviderSettings] | None = None,
                lessons: Sequence[Reflection] = (), preset: str = "", book: Book | None = None) -> ProjectAgent:
-    """A fresh agent for ``role`` ("user" or "minotaur") named ``kind`` (parse_contestant), seeded from the match seed, given the
-    lessons of earlier games (for a game on ``preset``) and, when it learns, the behaviour lessons of
-    its role (``book``: None plays as without memory). An LLM agent's settings come from
+    """A fresh agent for ``role`` ("user" or "minotaur") named ``kind`` (parse_contestant), seeded from the
+    match seed, given the lessons of earlier games (for a game on ``preset``) and, when it learns, the
+    behaviour lessons of its role (``book``: None plays as without memory). An LLM agent's settings come from
     ``providers`` when given, else from the environment and config."""
     contestant = parse_contestant(role, kind)
     agent: ProjectAgent

@@ -9,11 +9,11 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import TextIO
+from typing import ClassVar, TextIO
 
 from textual import events
 from textual.app import App
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
 from labyrinth.agents.registry import ProviderNotConfigured, check_configured, parse_contestant, provider_of
@@ -61,7 +61,7 @@ class Backdrop(Screen):
 class LabyrinthApp(App):
     CSS_PATH = "labyrinth.tcss"
     TITLE = "Labyrinth: The Temporal Hunt"
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+q", "app.quit", "quit", priority=True, id="quit"),  # as the screens' q: one footer entry
         Binding("f1", "help", "help", id="help"),
     ]

@@ -116,7 +116,8 @@ def validated(tables: dict[str, Any], path: Path | None = None) -> dict[str, Any
     tables = {name: table.model_dump(exclude_none=True) for name in PROVIDERS
               if (table := getattr(config, name)) is not None}
     if config.contestants:
-        tables["contestants"] = {name: table.model_dump(exclude_none=True) for name, table in config.contestants.items()}
+        tables["contestants"] = {name: table.model_dump(exclude_none=True)
+                                 for name, table in config.contestants.items()}
     return tables
 
 

@@ -215,7 +215,8 @@ def load_game(path: Path) -> SavedGame:
         header, lines = _validated(path, OldHeader, head), rest.split(b"\n")
         if lines[-1].strip():
             raise SaveError(f"{path}: broken saved game: its last line was cut off")
-        turns = [_pair(path, number - 1, _json(path, line, f"line {number}")) for number, line in enumerate(lines[:-1], 2)]
+        turns = [_pair(path, number - 1, _json(path, line, f"line {number}"))
+                 for number, line in enumerate(lines[:-1], 2)]
     _count(path, len(turns), header.turns)
     game = _old_game(path, header, turns)
     return replace(game, turns=SavedTurns(Path(path), header.turns, header.hash, _unrecorded(game, OLD_FORMAT_STATE)))

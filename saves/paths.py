@@ -85,7 +85,8 @@ def usable_dir(directory: Path) -> Path:
     try:
         Path(directory).mkdir(parents=True, exist_ok=True)
     except FileExistsError:
-        raise StorageError(f"{directory}: not a directory (a file is in the way: move it away, then try again)") from None
+        raise StorageError(
+            f"{directory}: not a directory (a file is in the way: move it away, then try again)") from None
     except OSError as exc:
         raise StorageError(f"{directory}: cannot be created ({advice(exc)})") from None
     if not Path(directory).is_dir():

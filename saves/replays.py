@@ -83,7 +83,8 @@ def replay_stem(preset: str, seed: int, user: str, minotaur: str, tag: str = "",
     """A replay file's name without .jsonl: when it began, the ground, the seed and both agents (and
     ``tag``, which tells apart matches of the same names: a repeat, a setup)."""
     began = began or _now()
-    return f"{began:%Y%m%d-%H%M%S}-{preset}-seed{seed}-{_slug(user)}-vs-{_slug(minotaur)}{'-' + _slug(tag) if tag else ''}"
+    return (f"{began:%Y%m%d-%H%M%S}-{preset}-seed{seed}-{_slug(user)}-vs-{_slug(minotaur)}"
+            f"{'-' + _slug(tag) if tag else ''}")
 
 
 class ReplayWriter:
@@ -107,7 +108,8 @@ class ReplayWriter:
         self.path, self._file = _create(self.directory, stem)
         state = match.game.state
         self._write(header_line(ReplayHeader(match.seed, match.preset, match.difficulty, user, minotaur,
-                                             match.max_turns, began.isoformat(timespec="seconds").replace("+00:00", "Z"),
+                                             match.max_turns,
+                                             began.isoformat(timespec="seconds").replace("+00:00", "Z"),
                                              state.digest(), state_version=state.version),
                                 **_lessons(match), **_system_prompts(match), **_plan_exchanges(match)))
 
@@ -329,7 +331,8 @@ def parse_header(line: dict[str, Any], notes: list[str]) -> ReplayHeader:
     if version not in VERSIONS_READ or isinstance(version, bool):
         raise ReplayError(f"format version {version!r:.20}; this Labyrinth reads versions "
                           f"{', '.join(map(str, VERSIONS_READ))}")
-    state_version, build = (_get(line, "state_version", int), _get(line, "build", str)) if version >= 2 else (None, None)
+    state_version, build = ((_get(line, "state_version", int), _get(line, "build", str)) if version >= 2
+                            else (None, None))
     if state_version is not None and state_version < 0:
         raise ReplayError(f"'state_version' is {state_version}, not a version")
     preset, difficulty = _get(line, "preset", str), _get(line, "difficulty", str)

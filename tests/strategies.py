@@ -19,7 +19,8 @@ garbage = st.one_of(
     st.text(max_size=20),
     st.just('{"command": "MOVE"}'),
     st.just('{"command": "FLY", "direction": "UP"}'),
-    st.builds(lambda n: {"command": "MOVE", "direction": "NORTH", "steps": n}, st.integers(-5, 0) | st.integers(101, 500)),
+    st.builds(lambda n: {"command": "MOVE", "direction": "NORTH", "steps": n},
+              st.integers(-5, 0) | st.integers(101, 500)),
     st.just({"command": "LOOK", "colour": "red"}),
 )
 user_commands = st.one_of(moves, moves, moves, others, others, garbage)

@@ -23,7 +23,8 @@ SCRIPT = [
     ({"command": "MOVE", "direction": "NORTH", "steps": 12, "speed": 2}, {"action": "CHASE"}),
     ({"command": "MOVE", "direction": "EAST", "steps": 30}, {"action": "JUMP"}),
     ({"command": "HALT", "steps": 9}, {"action": "CHASE"}),
-    ({"command": "MOVE", "direction": "WEST", "steps": 100, "speed": 2}, {"action": "PATHFIND", "target_coords": {"x": 200, "y": 200, "z": 100}}),
+    ({"command": "MOVE", "direction": "WEST", "steps": 100, "speed": 2},
+     {"action": "PATHFIND", "target_coords": {"x": 200, "y": 200, "z": 100}}),
     ({"command": "MOVE", "direction": "SOUTH", "steps": 100}, {"action": "CHASE"}),
     ({"command": "LOOK"}, {"action": "WAIT"}),
 ] * 3

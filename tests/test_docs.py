@@ -207,7 +207,7 @@ def shell(command: str, cwd: Path) -> subprocess.CompletedProcess:
     """``command`` in bash as a reader runs it, the environment activated: this venv's programs first."""
     environ = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
     return subprocess.run(["bash", "-euo", "pipefail", "-c", command], cwd=cwd, env=environ, capture_output=True,
-                          text=True, timeout=120)
+                          text=True, timeout=120, check=False)
 
 
 @pytest.mark.slow

@@ -17,7 +17,8 @@ def test_inputs_repeat_by_seed_and_change_with_it():
     one = list(hostile_inputs.typed_commands(7, 200))
     assert one == list(hostile_inputs.typed_commands(7, 200))
     assert one != list(hostile_inputs.typed_commands(8, 200))
-    assert list(hostile_inputs.gsm_lines(7, 40, "external", 100)) == list(hostile_inputs.gsm_lines(7, 40, "external", 100))
+    assert (list(hostile_inputs.gsm_lines(7, 40, "external", 100))
+            == list(hostile_inputs.gsm_lines(7, 40, "external", 100)))
     assert all(c.isdigit() and not c.isascii() for c in hostile_inputs.UNICODE_DIGITS)
 
 

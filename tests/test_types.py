@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
-CHECKED = ("labyrinth.engine", "labyrinth.saves", "labyrinth.agents", "labyrinth.tui")  # every package, as each reaches zero errors
+# every package, as each reaches zero errors
+CHECKED = ("labyrinth.engine", "labyrinth.saves", "labyrinth.agents", "labyrinth.tui")
 
 
 @pytest.mark.slow

@@ -72,7 +72,8 @@ def test_every_package_and_the_styles_are_in_the_wheel(installed):
     (labyrinth.__main__ runs the command when imported: python -m labyrinth's test runs it.)"""
     code = textwrap.dedent(f"""
         import importlib, labyrinth, pathlib, pkgutil
-        mods = [m.name for m in pkgutil.walk_packages(labyrinth.__path__, 'labyrinth.') if m.name != 'labyrinth.__main__']
+        mods = [m.name for m in pkgutil.walk_packages(labyrinth.__path__, 'labyrinth.')
+                if m.name != 'labyrinth.__main__']
         for name in mods:
             try:
                 importlib.import_module(name)

@@ -76,7 +76,8 @@ class Observation:
     def to_text(self) -> str:
         status = ", ".join(f"{k}: {v}" for k, v in self.status.items())
         goals = "\n".join(f"  - [{g.type.upper()}] {g.description}" for g in self.current_goals)
-        return f"Step {self.step}\n\nSTATUS:\n{status}\n\nLOCATION:\n{self.location.description}\n\nCURRENT GOALS:\n{goals}"
+        return (f"Step {self.step}\n\nSTATUS:\n{status}\n\nLOCATION:\n{self.location.description}\n\n"
+                f"CURRENT GOALS:\n{goals}")
 
 
 @dataclass
@@ -132,7 +133,8 @@ class FerryAdapter:
         if action.name == "row":
             strokes = action.parameters.get("strokes")
             if not isinstance(strokes, int) or not 1 <= strokes <= 3:
-                return ActionResult(False, f"strokes must be 1, 2 or 3, not {strokes!r}", 0.0, [], False, self.observe())
+                return ActionResult(False, f"strokes must be 1, 2 or 3, not {strokes!r}", 0.0, [], False,
+                                    self.observe())
             self.crossed = min(RIVER_WIDTH, self.crossed + strokes)
         elif action.name not in ("shout", "rest", "noop"):
             return ActionResult(False, f"unknown action {action.name!r}", 0.0, [], False, self.observe())

@@ -187,7 +187,8 @@ class BuiltinMinotaur(RuleAgent):
             return Action("PATHFIND", {"target_coords": cell_of(self.post)},
                           f"on my rounds, to the stone at {self.guard}")
         self.guard, g = None, o["hunting_ground"]
-        self.prowl = (g["x0"] + 2 * self.rng.randrange(g["width"] // 2), g["y0"] + 2 * self.rng.randrange(g["height"] // 2),
+        self.prowl = (g["x0"] + 2 * self.rng.randrange(g["width"] // 2),
+                      g["y0"] + 2 * self.rng.randrange(g["height"] // 2),
                       g["z0"] + self.rng.randrange(g["levels"]))
         return Action("PATHFIND", {"target_coords": cell_of(self.prowl)}, f"prowling towards {self.prowl}")
 

@@ -227,7 +227,8 @@ class BuiltinUser(RuleAgent):
             reach = BAND[st["minotaur_proximity"]]
             self.threat, self.threat_time = (here[0] + ux * reach, here[1] + uy * reach, here[2]), now
         elif st["minotaur_direction"] in ("ABOVE", "BELOW") and st["minotaur_proximity"] in BAND:
-            self.threat, self.threat_time = (here[0], here[1], here[2] + (1 if st["minotaur_direction"] == "ABOVE" else -1)), now
+            self.threat, self.threat_time = (here[0], here[1],
+                                             here[2] + (1 if st["minotaur_direction"] == "ABOVE" else -1)), now
 
     def _near_threat(self, p: Pos, now: float, reach: int) -> bool:
         """Whether ``p`` is within ``reach`` of a place to keep away from (``_threats``)."""

@@ -21,7 +21,8 @@ class StoneSearch:
         # a reader may keep what it worked out from a set for as long as it holds the same set (an RL observation).
         self.candidates: dict[str, set[Pos]] = {}
         self._boxes: dict[str, tuple[int, int, int, int, int]] = {}
-        self._heard: dict[str, tuple[Pos, str | None, int]] = {}  # each stone's last hum: where, its bearing, its levels
+        # each stone's last hum: where, its bearing, its levels
+        self._heard: dict[str, tuple[Pos, str | None, int]] = {}
         self._ends: dict[str, dict[int, tuple[int, int]]] = {}  # bounds of the places' rows (_row_ends)
 
     def hear(self, name: str, at: Pos, direction: str | None, levels: int) -> None:

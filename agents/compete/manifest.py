@@ -17,7 +17,8 @@ the same keys with the next ``rerun``.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Mapping, Sequence, Set
+from collections.abc import Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from datetime import datetime
 from typing import Any
 
@@ -112,7 +113,7 @@ def named(runs: Sequence[tuple[str, str, dict[str, Any]]], run_id: str, where: o
 
 
 def reproduction(recorded: Mapping[str, Any], runs: Sequence[tuple[str, str, dict[str, Any]]],
-                 kept: Set[MatchKey], build: str) -> int:
+                 kept: AbstractSet[MatchKey], build: str) -> int:
     """The number a reproduction of the run ``recorded`` plays under (MatchKey.rerun): the lowest one
     that ``build`` left unfinished (a run of the same design and build, numbered from 1, whose matches
     ``kept`` lacks some of), so that a stopped --rerun carries on when asked again; else one more

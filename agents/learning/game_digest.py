@@ -179,7 +179,8 @@ class GameDigest:
 
     def evidence(self, role: str | None = None) -> dict[str, Any]:
         """The numbers, as stored in a reflection (``role``'s: with its behaviour observations)."""
-        return {**({"behaviour": list(self.behaviour[role])} if role else {}),"stones": self.stones, "death": self.death, "escape": self.escape,
+        return {**({"behaviour": list(self.behaviour[role])} if role else {}),
+                "stones": self.stones, "death": self.death, "escape": self.escape,
                 "flights": [f.to_dict() for f in self.flights if f.end is not None],
                 "jumps": [{"time_s": j.time_s, "position": list(j.position), "reentered_s": j.reentered_s,
                            "paid_off": j.paid_off} for j in self.jumps],

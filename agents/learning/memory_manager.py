@@ -70,7 +70,8 @@ def reflect(digest: GameDigest, *, seed: int, preset: str, difficulty: str, outc
             evidence[role]["strategy"] = dict(strategy)
             evidence[role]["behaviour"] += strategy_observations(role, strategy, outcome)
     created = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-    texts = {"user": _user_lesson(outcome, evidence["user"]), "minotaur": _minotaur_lesson(outcome, evidence["minotaur"])}
+    texts = {"user": _user_lesson(outcome, evidence["user"]),
+             "minotaur": _minotaur_lesson(outcome, evidence["minotaur"])}
     return [Reflection(id=f"{game_id}-{role}", game_id=game_id, created_at=created, role=role, agent=agents[role],
                        outcome=outcome_of(outcome), key_reflection=texts[role], seed=seed, preset=preset,
                        difficulty=difficulty,
@@ -110,8 +111,8 @@ class GameMemory:
         known = log.read() if log else []
         learners = set(learners) if log else set()
         self.lessons = {role: relevant(known, role, seed, preset) if role in learners else [] for role in ROLES}
-        self.books: dict[str, Book | None] = {role: book_of(known, role, preset, difficulty) if role in learners else None
-                                              for role in ROLES}
+        self.books: dict[str, Book | None] = {
+            role: book_of(known, role, preset, difficulty) if role in learners else None for role in ROLES}
         self.reflections: list[Reflection] = []
 
     def remember(self, digest: GameDigest, state: GameState, outcome: str, turns: int,

@@ -291,7 +291,8 @@ class LLMAgent:
         if not result.success:
             self.note = shorten(next(iter(result.message.splitlines()), ""), NOTE_CHARS)
         elif self.failure is not None:  # the game played the noop: the model is still told its answer was not used
-            self.note = shorten(f"Your answer was not used ({self.failure}); {NOOP} was played in its place.", NOTE_CHARS)
+            self.note = shorten(f"Your answer was not used ({self.failure}); {NOOP} was played in its place.",
+                                NOTE_CHARS)
         else:
             self.note = ""
         if self.replacement is not None:

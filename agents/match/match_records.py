@@ -32,7 +32,8 @@ class TurnRecord:
     result: TurnResult
     # Each LLM side's calls: prompt, reply, tokens...
     exchanges: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
-    refused: list[dict[str, str]] = field(default_factory=list)  # the user's commands refused before it (asked again, or played by a stand-in)
+    # the user's commands refused before it (asked again, or played by a stand-in)
+    refused: list[dict[str, str]] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return {"turn": self.turn, **({"exchanges": self.exchanges} if self.exchanges else {}),

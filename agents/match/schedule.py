@@ -12,9 +12,9 @@ a run stopped with Ctrl-C.
 
 A match that stops unfinished (a quota asks for a longer wait than a match may be held, or
 its endpoint answered only quota answers for the hold budget: MatchStopped) stops the run: no
-match is started after it, those under way end as they end, and the caller is told why. The caller decides what to start (``may_start``: a
-tournament claims each match first) and hears of each end in this thread (``on_end``),
-which is the only one that touches the caller's state.
+match is started after it, those under way end as they end, and the caller is told why. The caller
+decides what to start (``may_start``: a tournament claims each match first) and hears of each end in
+this thread (``on_end``), which is the only one that touches the caller's state.
 """
 
 from __future__ import annotations
@@ -138,7 +138,8 @@ def play_matches(jobs: Iterable[Job[Name]], on_end: Callable[[Played[Name]], Non
                  recorder_factory: RecorderFactory | None = None, progress: Progress | None = None,
                  may_start: Callable[[Job[Name]], bool] | None = None,
                  more: Callable[[], list[Job[Name]] | None] | None = None,
-                 on_tick: Callable[[], None] | None = None, tick_s: float = TICK_S, poll_s: float = POLL_S) -> str | None:
+                 on_tick: Callable[[], None] | None = None, tick_s: float = TICK_S,
+                 poll_s: float = POLL_S) -> str | None:
     """Play ``jobs``, up to ``concurrency`` at once, telling ``on_end`` of each as it ends (in this
     thread, in finishing order). ``may_start``: asked before each match starts (False: skip it);
     ``more``: asked when nothing is left to play, for matches to play after all (a list, empty to be

@@ -159,7 +159,7 @@ class Side:
             if self.model is not None:
                 self.model.last_exchange = None
             self.plan = list(agent.plan(self.observation.current_goals))
-        except Exception as exc:  # an agent's failure is a value, never a crash: it is counted
+        except Exception as exc:  # noqa: BLE001 - an agent's failure is a value, never a crash: it is counted
             self.stats.exceptions += 1
             self.plan = [f"(no plan: {type(exc).__name__}: {exc})"]
         self.plan_exchange = None if self.model is None else self.model.last_exchange
@@ -174,7 +174,7 @@ class Side:
             self.model.last_exchange = None
         try:
             action = self.agent.decide(self.observation)
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - as the plan's: the agent's failure is counted, the fallback played
             self.stats.exceptions += 1
             return None, f"the agent failed: {type(exc).__name__}: {exc}"
         finally:
@@ -226,11 +226,11 @@ class Side:
             return
         ok, text = not refused, role.view(result).raw_text_output
         if why:
-            ok, text = False, f"Your answer was not used ({why}); {role.fallback.model_dump_json(exclude_none=True)} " \
-                              f"was played in its place (the result below is that one's).\n{text}"
+            ok, text = False, (f"Your answer was not used ({why}); {role.fallback.model_dump_json(exclude_none=True)} "
+                               f"was played in its place (the result below is that one's).\n{text}")
         try:
             self.agent.reflect(ActionResult(ok, text, role.reward(result), [], done, self.observation))
-        except Exception:  # counted, and the game goes on
+        except Exception:  # noqa: BLE001 - counted, and the game goes on
             self.stats.exceptions += 1
 
 

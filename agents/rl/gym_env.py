@@ -41,7 +41,8 @@ class LabyrinthEnv(PicklesAsReplay, gym.Env):
     agent is copied as it is given, and every game is played by a fresh copy of that copy
     (base.fresh_copy): the same seed gives the same game."""
 
-    metadata = {"render_modes": list(RENDER_MODES), "render_fps": 4}
+    # gymnasium's Env declares metadata an instance attribute: a ClassVar here would clash with its annotation
+    metadata = {"render_modes": list(RENDER_MODES), "render_fps": 4}  # noqa: RUF012
 
     def __init__(self, role: str = "user", preset: str = "standard", difficulty: str = "normal",
                  opponent: str | Agent = "builtin", max_turns: int = DEFAULT_MAX_TURNS, text: bool = False,

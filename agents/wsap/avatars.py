@@ -165,7 +165,8 @@ class LabyrinthAvatars:
                     remove(Path(record.save), saves_dir())  # its sleeping game goes with it
                 except StorageError as exc:  # an edited roster naming another file: never touched
                     kept = f" Its save was left alone: {exc}."
-            records = [r for r in load_roster(agent_id, self.directory) if r.avatar.avatar_id != record.avatar.avatar_id]
+            records = [r for r in load_roster(agent_id, self.directory)
+                       if r.avatar.avatar_id != record.avatar.avatar_id]
             store_roster(agent_id, records, self.directory)
             return JackOutResult(True, AvatarState.DESTROYED, f"{record.avatar.name} is gone.{kept}", stats)
         if record.avatar.state is AvatarState.DESTROYED:

@@ -542,8 +542,9 @@ def main() -> int:
             *((f"reply: {kind}", 5, replies.way(kind, args.seed, memory, harness.out_of_time))
               for kind in replies.KINDS),
             # last: they take what the quicker ways left, and the settings (some 100 CPU-s) all that is left
-            ("gsm pipe, a long game", 15, pipe.way(LABYRINTH, args.seed, args.turns or (20_000 if args.quick else 100_000),
-                                                   harness.env, pipe_mb, harness.out_of_time)),
+            ("gsm pipe, a long game", 15,
+             pipe.way(LABYRINTH, args.seed, args.turns or (20_000 if args.quick else 100_000),
+                      harness.env, pipe_mb, harness.out_of_time)),
             ("settings: environment", 30, harness.settings),
         ]
         kept: list[tuple[str, Callable[[Tally], object]]] = [

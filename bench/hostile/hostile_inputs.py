@@ -50,7 +50,8 @@ def typed_commands(seed: int, count: int) -> Iterator[tuple[str, str]]:
     fixed += [("unicode digit", f"move north {d}") for d in UNICODE_DIGITS[8:16]]
     fixed += [("huge count", f"halt {'9' * HUGE_DIGITS}"), ("huge count", f"move north {'1' * 4301}"),
               ("huge count", f"m n {'7' * 20000} run"), ("deep JSON", "{" + '"command":{' * 2000),
-              ("deep JSON", "{" + "[" * DEEP), ("huge JSON number", '{"command":"HALT","steps":' + "9" * HUGE_DIGITS + "}"),
+              ("deep JSON", "{" + "[" * DEEP),
+              ("huge JSON number", '{"command":"HALT","steps":' + "9" * HUGE_DIGITS + "}"),
               ("JSON 1e999", '{"command":"HALT","steps":1e999}'), ("JSON NaN", '{"command":"MOVE","steps":NaN}'),
               ("blank", ""), ("blank", " \t "), ("control", "\x1b[2J\x1b]0;pwned\x07halt"), ("bidi", "halt \u202e5")]
     yield from fixed

@@ -248,7 +248,8 @@ def figure(what: str, provider: str, size: int) -> dict[str, Any]:
             began = time.process_time()
             agent.decide(observation)
             spent = time.process_time() - began
-    return {"cpu_s": spent, "peak_mb": max(0.0, peak_mb() - before), "failure": str(agent.failure or "").replace(url, "...")}
+    return {"cpu_s": spent, "peak_mb": max(0.0, peak_mb() - before),
+            "failure": str(agent.failure or "").replace(url, "...")}
 
 
 def per_call(call: Callable[[], Any]) -> float:

@@ -47,7 +47,8 @@ READ_S = 30.0  # a command that reads settings and has not ended by then is hung
 RANDOM_CASES = 6  # seeded random values, each in a variable drawn from the seed, on top of the issue's
 PRINTABLE = "".join(c for c in string.printable if not c.isspace())
 SECRET_CHARS = 8  # a shorter random key may be in any output by chance: not looked for
-UNSHOWABLE = {*map(chr, range(0x20)), "\x7f", *map(chr, range(0x202A, 0x202F)), *map(chr, range(0x2066, 0x206A))} - {"\n", "\t"}
+UNSHOWABLE = ({*map(chr, range(0x20)), "\x7f", *map(chr, range(0x202A, 0x202F)), *map(chr, range(0x2066, 0x206A))}
+              - {"\n", "\t"})
 
 
 @dataclass(frozen=True)

@@ -76,7 +76,8 @@ class Outcome:
         if self.status != 128 + self.case.signum:
             wrong.append(f"status {self.status}, not {128 + self.case.signum}")
         if self.terminal != NORMAL:
-            wrong.append("terminal left as " + ", ".join(f"{k}={v}" for k, v in self.terminal.items() if NORMAL[k] != v))
+            wrong.append("terminal left as "
+                         + ", ".join(f"{k}={v}" for k, v in self.terminal.items() if NORMAL[k] != v))
         if self.saved_turns != len(self.case.commands):
             wrong.append(f"save holds {self.saved_turns} turns, not {len(self.case.commands)}")
         if not self.told:

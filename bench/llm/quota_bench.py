@@ -104,7 +104,8 @@ def slow_servers() -> None:
                 took = time.perf_counter() - began
             finally:
                 stub.close()
-            report(f"{provider}, {fault}, --llm-timeout {DEADLINE_S:g}", took, "s", fmt=".2f", target=("<", 3 * DEADLINE_S), note=outcome)
+            report(f"{provider}, {fault}, --llm-timeout {DEADLINE_S:g}", took, "s", fmt=".2f",
+                   target=("<", 3 * DEADLINE_S), note=outcome)
 
 
 def main() -> None:

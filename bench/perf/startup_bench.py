@@ -31,7 +31,8 @@ IMPORTS = {
     "gsm: parser, parse, the pipe": "from labyrinth.tui import cli; cli.parser_for(['gsm']).parse_args(['gsm']); "
                                     "import labyrinth.tui.jsonlines",
     "play: parser, parse, the app and screens": "from labyrinth.tui import cli; "
-                                                "cli.parser_for(['play']).parse_args(['play']); import labyrinth.tui.app",
+                                                "cli.parser_for(['play']).parse_args(['play']); "
+                                                "import labyrinth.tui.app",
     "labyrinth.engine alone": "import labyrinth.engine",
     # The floor of any pipe whose traffic pydantic validates: the library, its plugin scan (at the first model)
     # and one model built and used; the pipe builds the schemas' models on top of this.

@@ -1,7 +1,8 @@
 """A scripted user that plays like the person who reported the toothless Minotaur (issue 14):
 it explores the hunting ground (the screen draws its edge, and the stones lie in it) in long
-walks (a MOVE of 100 steps that goes on until a wall), listens for the stones now and then, grabs what it sees, shrugs off a FAINT sound of hooves and only runs
-away once they sound CLOSE or the Minotaur is in sight, raising a lantern when it is that close.
+walks (a MOVE of 100 steps that goes on until a wall), listens for the stones now and then, grabs
+what it sees, shrugs off a FAINT sound of hooves and only runs away once they sound CLOSE or the
+Minotaur is in sight, raising a lantern when it is that close.
 
 It is a yardstick for how threatening the built-in Minotaur feels, not a good player: it
 decides from its observation alone, by fixed rules (no randomness), so a seed replays.
@@ -86,7 +87,8 @@ class PersonLikeUser(RuleAgent):
         avoid = set()
         if self.threat is not None and now - self.threat[1] <= WARY_S:
             (tx, ty, tz), _ = self.threat
-            avoid = {c for c in self.map.ways if c != here and c[2] == tz and abs(c[0] - tx) + abs(c[1] - ty) <= WARY_REACH}
+            avoid = {c for c in self.map.ways
+                     if c != here and c[2] == tz and abs(c[0] - tx) + abs(c[1] - ty) <= WARY_REACH}
         found = self.map.search(here, SEARCH_LIMIT, avoid)
         seen = {(i["x"], i["y"], i["z"]) for i in observation.details["items_seen"] if i["name"] not in held}
         goals = [c for c in seen if c in found]

@@ -278,8 +278,9 @@ def main() -> None:
     options = {"preset": PRESET, "difficulty": DIFFICULTY}
     for env_id, text in (("Labyrinth/User-v0", False), ("Labyrinth/User-v0", True),
                          ("Labyrinth/Minotaur-v0", False), ("Labyrinth/Minotaur-v0", True)):
-        measured = beside_minigrid(partial(gym_rate, env_id, size["labyrinth"], opponent="builtin", text=text, **options),
-                                   repeats, size["minigrid"], engine=not text)
+        measured = beside_minigrid(
+            partial(gym_rate, env_id, size["labyrinth"], opponent="builtin", text=text, **options),
+            repeats, size["minigrid"], engine=not text)
         show_beside(f"{env_id.split('/')[1]}{'' if text else ', text=False'}: steps/s", measured, target=True)
     # The env's own cost: a Minotaur that only waits decides nothing and makes the engine cheap, so what
     # is left between the two figures is the wrapper (the seats, the observation, the mask).

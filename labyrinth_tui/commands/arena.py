@@ -33,8 +33,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                     "fallbacks and errors per side, and the speed. The same arguments print the same results: "
                     "nobody learns from the experience log unless --learn says so. Only matches the models "
                     "played themselves count (a model replaced by the built-in agent, or whose turns were "
-                    f"played by the fallback more than {FALLBACK_SHARE_ALLOWED:.0%} of the time, leaves its match void). "
-                    "Exit status: 0 "
+                    f"played by the fallback more than {FALLBACK_SHARE_ALLOWED:.0%} of the time, leaves its match "
+                    "void). Exit status: 0 "
                     f"when every match counts, {EXIT_INCOMPLETE} when some are void or unplayed, 130 after Ctrl-C.")
     arena.add_argument("--games", type=count(GAMES), default=20, help=f"how many matches ({GAMES.words}; default: 20)")
     game_options(arena, seed=1, seed_help="the first match's seed (default: 1)")
@@ -60,9 +60,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                             'pace_waits and pace_wait_s (starts the pace held) (each {"user": n, "minotaur": n}, '
                             'totals over all '
                             'matches); mean_latency_s and replaced (matches where the built-in agent took over '
-                            'from a failing LLM) per side; reflections (drawn from the matches, each match\'s added to the '
-                            'experience log as it ends); planned, played, complete, stopped (why the run stopped '
-                            'early), void [{seed, reason}], health (per model contestant); wall_s; and '
+                            'from a failing LLM) per side; reflections (drawn from the matches, each match\'s added '
+                            'to the experience log as it ends); planned, played, complete, stopped (why the run '
+                            'stopped early), void [{seed, reason}], health (per model contestant); wall_s; and '
                             'results [{seed, outcome, turns, game_time, void}] '
                             'in seed order. The outcome figures count valid matches only')
     arena.add_argument("--replays", type=Path, metavar="DIR",

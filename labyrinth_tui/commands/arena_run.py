@@ -97,7 +97,8 @@ def run(args: argparse.Namespace) -> int:
     return 0 if summary.complete else EXIT_INCOMPLETE
 
 
-def _models(args: argparse.Namespace, providers: dict[str, ProviderSettings]) -> tuple[tuple[str, ProviderSettings], ...]:
+def _models(args: argparse.Namespace,
+            providers: dict[str, ProviderSettings]) -> tuple[tuple[str, ProviderSettings], ...]:
     """Each model side's settings under its name (a config contestant's table over its provider's);
     ProviderNotConfigured for a provider without its key."""
     models = {}

@@ -77,7 +77,8 @@ def contestant(role: str, *also: str):
 def chosen_providers(args: argparse.Namespace) -> list[str]:
     """The providers this command's --user and --minotaur (a tournament's --users and --minotaurs) name."""
     names = [getattr(args, option, None) or "" for option in ("user", "minotaur")]
-    names += [name.strip() for option in ("users", "minotaurs") for name in (getattr(args, option, None) or "").split(",")]
+    names += [name.strip() for option in ("users", "minotaurs")
+              for name in (getattr(args, option, None) or "").split(",")]
     named = {provider_of(name) for name in names}
     return [p for p in PROVIDERS if p in named]
 

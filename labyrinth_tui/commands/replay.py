@@ -172,7 +172,8 @@ def _limit(max_turns: int | None) -> str:
 
 
 def _turn_line(turn: RecordedTurn) -> str:
-    line = f"{turn.turn:>5}  {_user_text(turn.user):<24} {_minotaur_text(turn.minotaur):<24} {printable(turn.status or '-')}"
+    line = (f"{turn.turn:>5}  {_user_text(turn.user):<24} {_minotaur_text(turn.minotaur):<24} "
+            f"{printable(turn.status or '-')}")
     for side, why in (("user", turn.user_fallback), ("Minotaur", turn.minotaur_fallback)):
         if why is not None:
             line += f"  [{side} fallback: {printable(why)}]"

@@ -17,11 +17,12 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import ClassVar
 
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.timer import Timer
 from textual.widgets import Input, Static
@@ -70,7 +71,7 @@ class Flush:
 class GameCommandLine(CommandLine):
     """The game's command line: while typing, the page keys and shift+up/down scroll the log."""
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("pageup", "screen.scroll_log('page_up')", "log", key_display="PgUp", show=False,
                 id="log-page-up"),  # in the help: the footer keeps room for quit and help at 80 columns
         Binding("pagedown", "screen.scroll_log('page_down')", "log page down", show=False, id="log-page-down"),
@@ -118,7 +119,7 @@ class GameScreen(LookAndTravel):
     }
     """
     AUTO_FOCUS = "#command"
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "toggle_focus", "keys / typing", id="toggle-focus"),
         Binding("ctrl+o", "messages", "history", id="messages"),
         Binding("ctrl+s", "save", "save", id="save"),

@@ -6,11 +6,12 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import ClassVar
 
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
@@ -33,7 +34,7 @@ HEADLINES = {"ESCAPED": "You escaped the labyrinth!", "DEATH": "The Minotaur cau
 class Choice(Button):
     """A button that Space presses too, as Enter does (Textual's buttons take Enter only)."""
 
-    BINDINGS = [Binding("space", "press", "press", show=False)]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("space", "press", "press", show=False)]
 
 
 class GameOverScreen(ModalScreen[str]):
@@ -83,10 +84,12 @@ class GameOverScreen(ModalScreen[str]):
     }
     """
 
-    BINDINGS = [Binding("n", "choose('new')", "new game", id="over-new"),
-                Binding("t", "choose('title')", "title", id="over-title"),
-                Binding("s", "story", "save the story", id="over-story"),
-                Binding("q", "app.quit", "quit", id="over-quit")]  # as ctrl+q: one footer entry
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("n", "choose('new')", "new game", id="over-new"),
+        Binding("t", "choose('title')", "title", id="over-title"),
+        Binding("s", "story", "save the story", id="over-story"),
+        Binding("q", "app.quit", "quit", id="over-quit"),  # as ctrl+q: one footer entry
+    ]
 
     def __init__(self, session: PlaySession, clock: Callable[[], float] = time.monotonic) -> None:
         """``clock`` measures the quiet moment; tests pass one they move by hand."""

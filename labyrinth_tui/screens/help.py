@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Markdown
@@ -40,7 +42,8 @@ A Minotaur hunts you: if it shares your cell, you die.
 
 * You see **{USER_SIGHT} steps** around you; it sees **{MINOTAUR_SIGHT}** in the dark and hears your steps
   through walls: running within {HEAR_RUN_STEPS} steps, walking only within {HEAR_WALK_STEPS}.
-* You hear it: **VERY CLOSE** ({VERY_CLOSE_RANGE}), **CLOSE** ({CLOSE_RANGE}), **FAINT** ({FAINT_RANGE}), with a direction.
+* You hear it: **VERY CLOSE** ({VERY_CLOSE_RANGE}), **CLOSE** ({CLOSE_RANGE}), **FAINT** ({FAINT_RANGE}), \
+with a direction.
 * Walking costs nothing and is quiet; running is twice as fast, loud, and tiring.
 * **Crawlways** (`=`) can only be walked, and the Minotaur cannot enter them.
 * Every {JUMP_COOLDOWN} it may **jump out of time** for {JUMP_SPAN} and return to the same cell:
@@ -52,7 +55,8 @@ A Minotaur hunts you: if it shares your cell, you die.
 
 | command | what it does |
 |---|---|
-| `move north 10`, `m n 10`, `north` | walk 10 steps north (without a count: along the corridor, round its bends, to the next junction, ramp or item) |
+| `move north 10`, `m n 10`, `north` | walk 10 steps north (without a count: along the corridor, round its bends, \
+to the next junction, ramp or item) |
 | `run east`, `move east run` | run east, along the corridor |
 | `walk w 3` | walk 3 steps west |
 | `up`, `down` | take the ramp you stand on |
@@ -65,7 +69,8 @@ A Minotaur hunts you: if it shares your cell, you die.
 | `{{"command": "LOOK"}}` | raw JSON works too |
 
 A move into a wall you know costs nothing, typed or keyed. Travel walks a leg a turn and
-stops at once on danger, or at any key. Up and down recall earlier commands; completions appear as you type. While typing,
+stops at once on danger, or at any key. Up and down recall earlier commands; completions appear as you type. \
+While typing,
 **PageUp** **PageDown** scroll the log a page and **shift+up** **shift+down** a line;
 **ctrl+o** shows the whole game's messages on a screen of their own.
 
@@ -81,7 +86,8 @@ that is no map key starts typing a command; a word begun with a map key, such as
 | shift + arrows | run along the corridor until something stops you |
 | `<` `>`, PageUp PageDown | ramp up, ramp down |
 | `l` `g` `u` space | look (hear the stones), grab, use the lantern, halt |
-| `x` or `;`, a click | examine the map: a cursor (arrows, WASD, hjkl; shift + arrows leap 5), a line says what you know of its cell |
+| `x` or `;`, a click | examine the map: a cursor (arrows, WASD, hjkl; shift + arrows leap 5), \
+a line says what you know of its cell |
 | Enter, a second click (examining) | travel there by the way you know; Esc, `x` or `q` stop examining |
 | `[` `]` | look at the level above / below (`X` marks where you are) |
 | F2 | the map on the whole screen, and back; a line under it keeps the Minotaur's sound and the stones' bearings |
@@ -134,7 +140,7 @@ class HelpScreen(ModalScreen[None]):
         padding: 0 1;
     }
     """
-    BINDINGS = [Binding("escape,q,question_mark", "dismiss", "close", id="help-close")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,question_mark", "dismiss", "close", id="help-close")]
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help"):

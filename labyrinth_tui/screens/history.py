@@ -3,9 +3,11 @@ width, to read back at leisure (arrows, PageUp PageDown, Home End). Esc, q or ct
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from rich.console import RenderableType
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.screen import ModalScreen
 
 from ..widgets.footer import SteadyFooter
@@ -22,7 +24,7 @@ class HistoryScreen(ModalScreen[None]):
     }
     """
     AUTO_FOCUS = "#history"
-    BINDINGS = [Binding("escape,q,ctrl+o", "dismiss", "close", id="history-close")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,ctrl+o", "dismiss", "close", id="history-close")]
 
     def __init__(self, entries: list[RenderableType]) -> None:
         """``entries``: the game's log, shown as it is now (a copy: the game goes on without it)."""

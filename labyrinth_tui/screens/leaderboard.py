@@ -15,10 +15,11 @@ are said on the screen in words; nothing is changed on disk.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
@@ -111,7 +112,7 @@ class LeaderboardScreen(Screen):
     }
     """
     AUTO_FOCUS = "#board-standings"
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("r", "switch_role", "user/Minotaur", id="board-role"),
         Binding("h", "head_to_head", "head to head", id="board-head-to-head"),
         Binding("p", "paired", "paired", id="board-paired"),

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from typing import ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Select, Static
@@ -52,7 +53,7 @@ class MemoryScreen(ModalScreen[None]):
         border-top: solid $accent;
     }
     """
-    BINDINGS = [Binding("escape,q", "dismiss", "close", id="memory-close")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q", "dismiss", "close", id="memory-close")]
 
     def compose(self) -> ComposeResult:
         log = Experience()

@@ -3,8 +3,10 @@ and the built-in agent instead."""
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
@@ -26,8 +28,8 @@ class ProviderMissingScreen(ModalScreen[bool]):
     }
     """
 
-    BINDINGS = [Binding("b", "choose(True)", "built-in", id="missing-builtin"),
-                Binding("escape,q", "choose(False)", "back", id="missing-back")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("b", "choose(True)", "built-in", id="missing-builtin"),
+                                             Binding("escape,q", "choose(False)", "back", id="missing-back")]
 
     def __init__(self, problem: str, role: str) -> None:
         super().__init__()

@@ -5,10 +5,11 @@ levels, q or Esc goes back to the list. Playback is spectate's (playback.py)."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import ClassVar
 
 from rich.text import Text
 from textual.app import App, ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Static
 
@@ -28,7 +29,7 @@ from .spectate import map_view
 
 class ReplayPlayerScreen(PlaybackScreen):
     AUTO_FOCUS = "#map"
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         *playback_bindings("replay", "all-seeing", [
             Binding("right,n", "step", "step", key_display="→/n", id="replay-step"),
             Binding("left", "back", "back", key_display="←", id="replay-back"),

@@ -7,9 +7,11 @@ like "[@click=app.quit]" is not markup, an escape sequence in a header reaches n
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
@@ -44,7 +46,7 @@ class ReplaysScreen(ModalScreen[None]):
     }
     """
     AUTO_FOCUS = "#replay-list"
-    BINDINGS = [Binding("escape,q", "dismiss", "back", id="replays-close")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q", "dismiss", "back", id="replays-close")]
 
     def compose(self) -> ComposeResult:
         folder = replays_dir()
@@ -81,7 +83,8 @@ def described(summary: ReplaySummary) -> Text:
         return Text.assemble(plain(summary.path.name, style="bold"), "\n",
                              plain(f"cannot be read: {shorten(str(summary.problem), 2 * WORDS_SHOWN)}", style="red"))
     end, turns = summary.end, f"{summary.turns} turn{'s' * (summary.turns != 1)}"
-    went = (f"{OUTCOMES.get(end.outcome, end.outcome.lower())} · {turns} · time {clock(end.game_time)}"  # as the status bar says it
+    # as the status bar says it
+    went = (f"{OUTCOMES.get(end.outcome, end.outcome.lower())} · {turns} · time {clock(end.game_time)}"
             if end else f"unfinished · {turns} played")
     who = f"user: {shorten(h.user_agent, WORDS_SHOWN)} · Minotaur: {shorten(h.minotaur_agent, WORDS_SHOWN)}"
     return Text.assemble(plain(f"{local_time(h.created_at)}  ", style="bold"), plain(went), "\n",

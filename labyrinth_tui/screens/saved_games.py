@@ -4,8 +4,10 @@ words (``plain``): never markup or escapes."""
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
@@ -20,8 +22,8 @@ EMPTY = "No saved games yet: ctrl+s saves the game you are playing, and leaving 
 
 
 class SavedGamesScreen(ModalScreen[SavedGame | None]):
-    BINDINGS = [Binding("escape,q", "dismiss(None)", "back", id="saves-close"),
-                Binding("d,delete", "delete", "delete", id="saves-delete")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q", "dismiss(None)", "back", id="saves-close"),
+                                             Binding("d,delete", "delete", "delete", id="saves-delete")]
 
     def compose(self) -> ComposeResult:
         self.games, problems = list_games()
@@ -77,8 +79,8 @@ class SavedGamesScreen(ModalScreen[SavedGame | None]):
 class ConfirmDelete(ModalScreen[bool]):
     """Deleting a save cannot be undone: y deletes, n or Esc keeps it."""
 
-    BINDINGS = [Binding("y", "dismiss(True)", "delete", id="confirm-yes"),
-                Binding("n,escape", "dismiss(False)", "keep", id="confirm-no")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("y", "dismiss(True)", "delete", id="confirm-yes"),
+                                             Binding("n,escape", "dismiss(False)", "keep", id="confirm-no")]
 
     def __init__(self, summary: str) -> None:
         super().__init__()

@@ -5,10 +5,11 @@ the user has seen, a folds the agent panel away, f2 gives the map the whole scre
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.timer import Timer
 
@@ -52,7 +53,7 @@ class SpectateScreen(PlaybackScreen):
     keys paired; the full-screen map, the other levels and the command palette are in the help only."""
 
     AUTO_FOCUS = "#map"
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         *playback_bindings("spectate", "whole", [Binding("n", "step", "step", id="spectate-step")]),
         Binding("a", "app.toggle_class('#agents', '-hidden')", "agents", id="spectate-agents"),
         Binding("f2", "app.toggle_class('#side', '-hidden')", "big map", show=False, id="spectate-full-map"),

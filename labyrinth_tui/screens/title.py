@@ -7,10 +7,11 @@ from __future__ import annotations
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from typing import ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Input, Label, OptionList, Select, Static
@@ -93,9 +94,9 @@ class TitleScreen(Screen):
     }
     """
     AUTO_FOCUS = "#menu-list"
-    BINDINGS = [Binding("p", "play", "play", id="title-play"),
-                Binding("s", "spectate", "spectate", id="title-spectate"),
-                Binding("q", "app.quit", "quit", id="title-quit")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("p", "play", "play", id="title-play"),
+                                             Binding("s", "spectate", "spectate", id="title-spectate"),
+                                             Binding("q", "app.quit", "quit", id="title-quit")]
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="title"):

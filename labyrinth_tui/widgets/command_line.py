@@ -8,9 +8,10 @@ a screen that drops the keys typed ahead of a danger drops such a line too."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from textual import events
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.suggester import SuggestFromList
 from textual.widgets import Input
@@ -22,7 +23,7 @@ from ..command_parser import NotACommand, Travel, parse_command, parse_travel, s
 
 
 class CommandLine(Input):
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("up", "history(-1)", "previous", show=False, id="history-back"),
         Binding("down", "history(1)", "next", show=False, id="history-forward"),
     ]

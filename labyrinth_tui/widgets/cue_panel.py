@@ -110,10 +110,12 @@ def bearing_forms(bearings: Bearings | None, inventory: Collection[str], hard: b
     """The stones still lying, as the last LOOK heard them: 'stones 0:45: R↘99 B↖100', longer where it
     fits (where they were heard from, 'level'); before any LOOK, how to hear them."""
     if hard:
-        return [Text("the stones are silent on hard difficulty", style="dim"), Text("stones silent (hard)", style="dim")]
+        return [Text("the stones are silent on hard difficulty", style="dim"),
+                Text("stones silent (hard)", style="dim")]
     hums = bearings.lying(inventory) if bearings else ()
     if bearings is None or not hums:
-        return [Text("stones unheard: a LOOK (l) makes them hum", style="dim"), Text("stones unheard (LOOK: l)", style="dim")]
+        return [Text("stones unheard: a LOOK (l) makes them hum", style="dim"),
+                Text("stones unheard (LOOK: l)", style="dim")]
     x, y, _ = bearings.spot
     heads = [f"stones heard at {clock(bearings.heard_at)} from {x},{y}: ", f"stones {clock(bearings.heard_at)}: ",
              f"stones {clock(bearings.heard_at)}: "]
@@ -123,6 +125,7 @@ def bearing_forms(bearings: Bearings | None, inventory: Collection[str], hard: b
         for i, (name, direction, z) in enumerate(hums):
             arrow = ARROWS[direction] if direction else "•"
             gap = " " if level else ""
-            text.append(separator if i else "").append(f"{name[0]}{gap}{arrow}{gap}{level}{z}", style=STONE_STYLES[name])
+            text.append(separator if i else "").append(f"{name[0]}{gap}{arrow}{gap}{level}{z}",
+                                                       style=STONE_STYLES[name])
         forms.append(text)
     return forms

@@ -7,10 +7,10 @@ binding has an id, so keys can be remapped; which set answers is the screen's ``
 from __future__ import annotations
 
 from collections.abc import Collection
-from typing import Protocol, cast
+from typing import ClassVar, Protocol, cast
 
 from textual import events
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 
 from labyrinth.engine import UserInput
 
@@ -109,7 +109,7 @@ class KeysScreen(Protocol):
 
 
 class GameMap(Minimap):
-    BINDINGS = [*play_keys(), *look_keys(), *shared_keys()]
+    BINDINGS: ClassVar[list[BindingType]] = [*play_keys(), *look_keys(), *shared_keys()]
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)

@@ -42,7 +42,8 @@ CELL_GLYPHS = {
     RAMP_UP: Glyph("^ ", Style(color="cyan", bold=True), "ramp up"),
     RAMP_DOWN: Glyph("v ", Style(color="cyan", bold=True), "ramp down"),
 }
-ITEM_GLYPHS: dict[str, Glyph] = {item.name: Glyph(f"{item.letter} ", Style(color=item.colour, bold=True), item.noun) for item in ITEMS}
+ITEM_GLYPHS: dict[str, Glyph] = {item.name: Glyph(f"{item.letter} ", Style(color=item.colour, bold=True), item.noun)
+                                 for item in ITEMS}
 TRAIL = Glyph("• ", Style(color="green", dim=True), "passage you have walked (your trail)")
 USER = Glyph("@ ", Style(color="bright_white", bold=True, bgcolor="dark_green"), "you")
 HERE = Glyph("X ", Style(color="bright_green", bold=True), "you are here, on another level (looking with [ ])")

@@ -30,10 +30,10 @@ OLDER_RULES = ("(recorded by a release that did not name its build: if its rules
                "inputs play another game)")
 # What `labyrinth replay FILE --verify` says of each, and its exit status.
 REPLAYS = {
-    "replay-5d2acc1.jsonl": (f"mismatch at turn 55: state hash 21ddf4673a7e9d6d, recorded 2f7b9ec948c649a0 "
-                             f"{OLDER_RULES}", 1),  # turns 1 to 54 agree at state version 0; then its rules
-    "replay-f65a52f.jsonl": ("verified: 62 turns, hashes match (recorded at state version 0, this is 1: each hash "
-                             "checked on the fields version 0 held)", 0),
+    "replay-5d2acc1.jsonl": ((f"mismatch at turn 55: state hash 21ddf4673a7e9d6d, recorded 2f7b9ec948c649a0 "
+                              f"{OLDER_RULES}"), 1),  # turns 1 to 54 agree at state version 0; then its rules
+    "replay-f65a52f.jsonl": (("verified: 62 turns, hashes match (recorded at state version 0, this is 1: each hash "
+                              "checked on the fields version 0 held)"), 0),
     "replay-4c09b2b.jsonl": ("verified: 40 turns, hashes match", 0),
     "replay-before-sent.jsonl": ("verified: 3 turns, hashes match", 0),
     "replay-05106cc.jsonl": ("verified: 6 turns, hashes match", 0),
@@ -86,8 +86,9 @@ def test_every_released_save_loads_resumes_and_plays_on(name):
     assert resumed.turns == 21
 
 
+@pytest.mark.usefixtures("torch_engine")
 @pytest.mark.parametrize("name", SAVES)
-def test_a_new_state_field_keeps_yesterday_s_save_resuming_and_playing_on(torch_engine, name):
+def test_a_new_state_field_keeps_yesterday_s_save_resuming_and_playing_on(name):
     game = listed(name)
     resumed = match()
     resume_into(resumed, game)  # each of its 20 hashes checked as state version 1 computed it
@@ -103,20 +104,21 @@ def test_a_new_state_field_keeps_yesterday_s_save_resuming_and_playing_on(torch_
     assert later.game.state == resumed.game.state
 
 
-def test_a_new_state_field_keeps_yesterday_s_replays_verifying(torch_engine):
+@pytest.mark.usefixtures("torch_engine")
+def test_a_new_state_field_keeps_yesterday_s_replays_verifying():
     now = STATE_VERSION + 1
     for name, version, turns in [("replay-05106cc.jsonl", 1, 6), ("replay-f65a52f.jsonl", 0, 62)]:
         assert verified(FIXTURES / name) == (
-            f"verified: {turns} turns, hashes match (recorded at state version {version}, this is {now}: each hash "
-            f"checked on the fields version {version} held)", 0)
+            (f"verified: {turns} turns, hashes match (recorded at state version {version}, this is {now}: each hash "
+             f"checked on the fields version {version} held)"), 0)
 
 
 def test_a_replay_holding_only_its_header_says_only_its_initial_state_was_checked(tmp_path):
     header = json.loads((FIXTURES / "replay-05106cc.jsonl").read_text().partition("\n")[0])
     alone = tmp_path / "alone.jsonl"
     alone.write_text(json.dumps(header) + "\n")
-    assert verified(alone) == ("verified: no turn recorded, so only the initial state's hash was checked, and it "
-                               "matches", 0)
+    assert verified(alone) == (("verified: no turn recorded, so only the initial state's hash was checked, and it "
+                                "matches"), 0)
     alone.write_text(json.dumps({**header, "initial_hash": "0" * 16}) + "\n")
     said, status = verified(alone)
     assert status == 1 and said.startswith("mismatch at turn 0: the initial state hashes to ")
@@ -128,8 +130,9 @@ def test_a_recording_of_a_newer_state_version_says_it_cannot_be_checked_here(tmp
     lines = path.read_text().splitlines()
     path.write_text("\n".join([json.dumps({**json.loads(lines[0]), "state_version": STATE_VERSION + 1}), *lines[1:]])
                     + "\n")
-    assert verified(path) == (f"cannot verify: its hashes are of state version {STATE_VERSION + 1}, newer than this "
-                              f"Labyrinth's {STATE_VERSION}: only a release that knows that version can check them", 1)
+    assert verified(path) == ((f"cannot verify: its hashes are of state version {STATE_VERSION + 1}, newer than "
+                               f"this Labyrinth's {STATE_VERSION}: only a release that knows that version can check "
+                               "them"), 1)
     with pytest.raises(SaveError, match="cannot be resumed here: its hashes are of state version"):
         resume_into(match(), load_game(path))
 

@@ -40,7 +40,8 @@ def write_bytes(path: Path, data: bytes) -> Path:
     return path
 
 
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("recorded-match")]  # one worker builds the module's fixture, once
+# one worker builds the module's fixture, once
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("recorded-match")]
 
 @pytest.fixture(scope="module")
 def recorded(tmp_path_factory) -> tuple[Path, object]:

@@ -1,1 +1,2 @@
-"""Tests of the fronts a person uses (labyrinth.tui): the command line, and the Textual app through Pilot and snapshots."""
+"""Tests of the fronts a person uses (labyrinth.tui): the command line, and the Textual app through Pilot
+and snapshots."""

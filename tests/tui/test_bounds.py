@@ -118,8 +118,8 @@ def test_a_contestant_at_its_own_endpoint_without_a_key_is_told_to_set_its_own(c
                  'api_key_env = "FAR_MISTRAL_KEY"\n')
     role = ["--user"] if command == "arena" else ["--minotaurs", "builtin", "--users"]
     for name, told in (("far-gemini", "set api_key or api_key_env under [contestants.far-gemini]"),
-                       ("far-mistral", "set $FAR_MISTRAL_KEY (its api_key_env), or api_key under "
-                                       "[contestants.far-mistral]")):
+                       ("far-mistral", ("set $FAR_MISTRAL_KEY (its api_key_env), or api_key under "
+                                        "[contestants.far-mistral]"))):
         line = one_line_error(capsys, [command, *role, name, "--preset", "tiny"])
         assert told in line and str(config_path()) in line
         assert "set GEMINI_API_KEY" not in line and "set MISTRAL_API_KEY" not in line

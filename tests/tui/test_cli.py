@@ -18,7 +18,8 @@ LABYRINTH = [str(Path(sys.executable).with_name("labyrinth"))]
 
 
 def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
-    return subprocess.run(LABYRINTH + list(args), input=stdin, capture_output=True, text=True, timeout=60)
+    return subprocess.run(LABYRINTH + list(args), input=stdin, capture_output=True, text=True, timeout=60,
+                          check=False)
 
 
 def test_gsm_plain_answers_each_line_and_survives_bad_ones():
@@ -30,7 +31,8 @@ def test_gsm_plain_answers_each_line_and_survives_bad_ones():
     assert len(out) == 1 + 7  # the opening state, then one line per input line, the blank one too
     assert [r.status for r in out] == ["SUCCESS", "SUCCESS", "ERROR", "ERROR", "ERROR", "SUCCESS", "ERROR", "SUCCESS"]
     assert "empty" in out[2].environment.message and "Not valid JSON" in out[3].environment.message
-    assert 'direction must be NORTH, SOUTH, EAST, WEST, UP RAMP or DOWN RAMP (got "SIDEWAYS")' in out[4].environment.message
+    assert ('direction must be NORTH, SOUTH, EAST, WEST, UP RAMP or DOWN RAMP (got "SIDEWAYS")'
+            in out[4].environment.message)
     assert out[4].environment.game_time == out[1].environment.game_time  # ERROR: no time passed
     assert out[-1].environment.turn == 3
 

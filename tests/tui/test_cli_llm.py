@@ -25,7 +25,7 @@ KEY = "sk-cli-do-not-print"
 
 def run(*args: str, env: dict[str, str] | None = None, stdin: str = "") -> subprocess.CompletedProcess:
     return subprocess.run([LABYRINTH, *args], input=stdin, capture_output=True, text=True, timeout=120,
-                          env={**os.environ, **(env or {})})
+                          env={**os.environ, **(env or {})}, check=False)
 
 
 @pytest.fixture

@@ -152,8 +152,8 @@ def test_the_line_limit_is_exact(size, answered):
 def test_a_line_that_makes_no_turn_never_asks_the_minotaur():
     minotaur = Counting(make_agent("minotaur", "builtin", 1))
     match = Match(Outside("pipe", observe=False), minotaur, seed=1, preset="tiny", max_turns=None)
-    lines = ['{"command": "LOOK"}', '{"command": "GRAB", "target": "RED STONE"}', "not json", "", '{"command": "DANCE"}',
-             '{"command": "USE", "target": "LANTERN"}', '{"command": "HALT", "steps": 2}']
+    lines = ['{"command": "LOOK"}', '{"command": "GRAB", "target": "RED STONE"}', "not json", "",
+             '{"command": "DANCE"}', '{"command": "USE", "target": "LANTERN"}', '{"command": "HALT", "steps": 2}']
     out = Answers()
     serve(match, Trickle(["".join(line + "\n" for line in lines).encode()], out), out)
     assert out.statuses == ["SUCCESS", "SUCCESS", *["ERROR"] * 5, "SUCCESS"]
@@ -186,8 +186,8 @@ def test_the_pipe_keeps_nothing_per_turn():
      '"minotaur" must be a JSON object (a MinotaurDecision) or JSON text of one, not a string ("WAIT")'),
     ('{"user": "[\\"LOOK\\"]", "minotaur": {"action": "WAIT"}}',
      '"user" must be a JSON object (a UserInput) or JSON text of one, not a string ("[\\"LOOK\\"]")'),
-    ('{"user": {"command": "LOOK"}, "minotaur": [1]}', '"minotaur" must be a JSON object (a MinotaurDecision), '
-                                                       'not an array ([1])'),
+    ('{"user": {"command": "LOOK"}, "minotaur": [1]}', ('"minotaur" must be a JSON object (a MinotaurDecision), '
+                                                        'not an array ([1])')),
     ('{"user": 5, "minotaur": {"action": "WAIT"}}', '"user" must be a JSON object (a UserInput), not a number (5)'),
     ('{"user": null, "minotaur": {"action": "WAIT"}}', '"user" must be a JSON object (a UserInput), not null.'),
 ])
@@ -196,10 +196,11 @@ def test_an_external_half_that_is_no_object_is_refused_saying_what_it_is(line, s
     JSON": both sides hear which half is not an object, what it is, and the shape of a line."""
     out = io.BytesIO()
     serve(gsm_match(2, "tiny", minotaur="external"), io.BytesIO(f"{line}\n{HARMLESS['external']}\n".encode()), out)
-    opening, refused, played = map(json.loads, out.getvalue().splitlines())
+    _opening, refused, played = map(json.loads, out.getvalue().splitlines())
     messages = [refused["user"]["environment"]["message"], refused["minotaur"]["message"]]
     assert refused["user"]["status"] == "ERROR" and all(message.startswith(said) for message in messages)
-    assert all(message.endswith('Send {"user": {...UserInput}, "minotaur": {...MinotaurDecision}}.') for message in messages)
+    assert all(message.endswith('Send {"user": {...UserInput}, "minotaur": {...MinotaurDecision}}.')
+               for message in messages)
     assert played["user"]["status"] == "SUCCESS" and played["user"]["environment"]["turn"] == 1
 
 def test_an_external_half_may_be_json_text_of_its_object_as_the_rules_say():

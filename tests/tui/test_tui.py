@@ -194,7 +194,8 @@ async def test_a_shift_run_stops_at_the_first_junction():
         assert (env.stop_reason, env.steps_moved) == ("ARRIVED", 2)
         assert session.game.state.user == (start[0], start[1] + 2, start[2])
         assert "WEST" not in session.game.world.user_exits((start[0], start[1] + 1, start[2]))  # passed none
-        assert "WEST" in env.visible_paths and "and stop where passages open to the EAST and WEST" in session.response.raw_text_output
+        assert "WEST" in env.visible_paths
+        assert "and stop where passages open to the EAST and WEST" in session.response.raw_text_output
 
 
 async def test_bumping_a_known_wall_with_a_map_key_costs_no_time():
@@ -353,7 +354,8 @@ async def test_the_memory_screen_lists_filters_and_shows_a_reflection_in_full():
     from tests.saves.test_experience import reflection
 
     long = "STRATEGIC REVISION: " + "walk on, " * 30 + "the end."
-    Experience().add([reflection(1), reflection(2, role="minotaur", outcome="ESCAPED"), reflection(3, key_reflection=long)])
+    Experience().add([reflection(1), reflection(2, role="minotaur", outcome="ESCAPED"),
+                      reflection(3, key_reflection=long)])
     app = LabyrinthApp()
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()

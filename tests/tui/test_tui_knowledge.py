@@ -90,9 +90,9 @@ def test_the_minotaurs_guess_stays_inside_the_ground_on_the_level_it_was_heard_f
 
 
 def test_look_mode_says_what_is_known_of_a_cell():
-    known = dict(cells=CELLS, walked={(0, 0, 100)}, items={"RED STONE": (1, 0, 100)}, user=(0, 0, 100),
-                 sighting=Sighting((2, 0, 100), False, 45.0, 3), bearings=Bearings((), 12.0, 1, (0, 0, 100)),
-                 ground=None, turn=5)
+    known = {"cells": CELLS, "walked": {(0, 0, 100)}, "items": {"RED STONE": (1, 0, 100)}, "user": (0, 0, 100),
+             "sighting": Sighting((2, 0, 100), False, 45.0, 3), "bearings": Bearings((), 12.0, 1, (0, 0, 100)),
+             "ground": None, "turn": 5}
     assert describe((0, 0, 100), **known) == ("x 0 y 0 level 100: you are here; passage, your trail; the stones "
                                               "were heard from here at 0:12 (4 turns ago)")
     assert describe((1, 0, 100), **known) == "x 1 y 0 level 100: passage; the RED STONE was seen lying here"
@@ -126,7 +126,8 @@ def test_a_level_is_drawn_as_large_as_it_fits(preset, size, scale, tall):
 
 
 def test_the_agent_panel_says_actions_in_words():
-    assert action_words("PATHFIND", {"target_coords": {"x": 200, "y": 206, "z": 99}}) == "pathfind to (200, 206) level 99"
+    assert (action_words("PATHFIND", {"target_coords": {"x": 200, "y": 206, "z": 99}})
+            == "pathfind to (200, 206) level 99")
     assert action_words("MOVE", {"direction": "SOUTH", "steps": 8, "speed": 1}) == "move south 8"
     assert action_words("MOVE", {"direction": "EAST", "speed": 2}) == "move east run"
     assert action_words("GRAB", {"target": "RED STONE"}) == "grab red stone" and action_words("WAIT", {}) == "wait"

@@ -4,9 +4,10 @@ rebuilt only when its keys change, and the garbage collector's full passes moved
 from __future__ import annotations
 
 import gc
+from typing import ClassVar
 
 from textual.app import App, ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.widgets import Static
 
 from labyrinth.engine import Game
@@ -57,7 +58,7 @@ async def test_a_fitted_widget_lays_out_only_when_its_number_of_lines_changes():
 
 
 class TwoFields(App):
-    BINDINGS = [Binding("f5", "toggle", "toggle")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("f5", "toggle", "toggle")]
 
     def __init__(self) -> None:
         super().__init__()

@@ -12,9 +12,9 @@ from textual.widgets import OptionList
 from labyrinth.saves.games import list_games
 from labyrinth.saves.paths import replays_dir
 from labyrinth.tui.app import LabyrinthApp, told_where
-from labyrinth.tui.relaunch import again_command
 from labyrinth.tui.cli import main
 from labyrinth.tui.dates import local_time
+from labyrinth.tui.relaunch import again_command
 from labyrinth.tui.screens.game_over import QUIET_S, GameOverScreen
 from labyrinth.tui.screens.saved_games import SavedGamesScreen
 from labyrinth.tui.screens.title import HUMAN, NewGame

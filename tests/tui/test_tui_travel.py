@@ -54,7 +54,8 @@ async def test_look_mode_moves_a_cursor_says_what_is_known_and_esc_leaves():
         await pilot.pause()
         screen, game_map = app.screen, app.screen.query_one(GameMap)
         await pilot.press("escape", "x")
-        assert screen.looking and game_map.cursor == START and hint(app).startswith("x 200 y 200 level 100: you are here")
+        assert screen.looking and game_map.cursor == START
+        assert hint(app).startswith("x 200 y 200 level 100: you are here")
         await pilot.press("right", "d")  # arrows and WASD move the cursor, not the player
         assert game_map.cursor == (202, 200, 100) and "passage" in hint(app) and screen.session.game.state.turn == 0
         await pilot.press("shift+up", "k")  # a leap of five, then vi's up

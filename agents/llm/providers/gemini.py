@@ -133,7 +133,7 @@ def thinking(model: str) -> tuple[ThinkingConfig, int]:
     """The least thinking ``model`` plays with, as the SDK's ThinkingConfig, and the tokens it may take
     on top of the answer's: a level for Gemini 3 and later, a budget before (a name without a
     generation, such as an alias, is asked as 2.5 is). Called once the transport has the SDK."""
-    from google.genai.types import Model, ThinkingConfig
+    from google.genai.types import ThinkingConfig
 
     generation = GENERATION.search(model)
     if generation and int(generation.group(1)) >= LEVELS_FROM:

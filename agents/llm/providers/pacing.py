@@ -142,7 +142,7 @@ def long_waits_to(listener: Callable[[LongWait], None]) -> Iterator[None]:
 
 def announce(wait: LongWait) -> None:
     """Tell the listeners of ``wait``; a listener that fails is not the call's failure."""
-    for listener in list(_LISTENERS):
+    for listener in list(_LISTENERS):  # noqa: PERF101 - a copy: another thread may add or remove one meanwhile
         try:
             listener(wait)
         except Exception:  # noqa: BLE001, S110 - a display's failure (a closed stderr) must not fail the call

@@ -58,7 +58,8 @@ RETRIES = 2  # a 5xx is tried at most three times
 BASE_DELAY_S = 0.5
 MAX_DELAY_S = 8.0
 QUOTA_FLOOR_S = 0.05  # the least a quota answer is waited out ("Retry-After: 0" must not spin)
-QUOTA_WAIT_S = 65.0  # the longest quota wait a game with a person holds a call: a per-minute quota's window and a margin
+# the longest quota wait a game with a person holds a call: a per-minute quota's window and a margin
+QUOTA_WAIT_S = 65.0
 HOLD_BUDGET_FACTOR = 3.0  # an endpoint's calls are held by quota answers alone at most this many holds in all
 MARGIN_S = 1.0  # the runner waits this much beyond a call's deadline: the agent gives up first
 ERROR_CHARS = 4096  # the most of an error's detail read (for a quota's wait) and shown (its first 160)

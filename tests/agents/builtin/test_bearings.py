@@ -9,7 +9,8 @@ WORDS = ("EAST", "NORTH-EAST", "NORTH", "NORTH-WEST", "WEST", "SOUTH-WEST", "SOU
 
 def test_every_cell_of_the_cube_lies_in_the_span_of_its_bearing_only():
     side = range(WORLD_SIZE)
-    for at in ((0, 0, 5), (WORLD_SIZE - 1, WORLD_SIZE - 1, 5)):  # every offset across the cube, from a corner or the other
+    # every offset across the cube, from a corner or the other
+    for at in ((0, 0, 5), (WORLD_SIZE - 1, WORLD_SIZE - 1, 5)):
         named: dict[str | None, dict[int, list[int]]] = {word: {y: [] for y in side} for word in WORDS}
         for y in side:
             for x in side:

@@ -195,8 +195,8 @@ def test_a_run_in_this_process_shows_each_matchs_agents_and_the_progress_line_th
 
     clock = FakeClock()
     playing = Progress()
-    playing.in_flight[1] = {"user": ModelStandIn(),
-                            "minotaur": ModelStandIn(waiting=Waiting("gemini is rate-limited", clock.now + 47.3, clock))}
+    waiting = Waiting("gemini is rate-limited", clock.now + 47.3, clock)
+    playing.in_flight[1] = {"user": ModelStandIn(), "minotaur": ModelStandIn(waiting=waiting)}
     column = _waits_column(playing)
     assert column.render(None).plain == "gemini is rate-limited: waiting 47 s (1 waiting)"
     clock.sleep(10)

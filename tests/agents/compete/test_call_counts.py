@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+from typing import ClassVar
 
 import pytest
 
@@ -29,8 +30,8 @@ class Faulty:
     tried again, garbage, an empty answer, one past the timeout, one cut off by its length, a 400 and a
     body that is not a completion; and the first lesson asked for answers no lesson."""
 
-    FAULTS = {2: "429", 3: "503", 4: "503", 5: "503", 7: "garbage", 8: "empty", 9: "slow", 10: "length", 11: "400",
-              12: "[]", 14: "503", 19: "garbage", 23: "slow"}
+    FAULTS: ClassVar[dict[int, str]] = {2: "429", 3: "503", 4: "503", 5: "503", 7: "garbage", 8: "empty", 9: "slow",
+                                        10: "length", 11: "400", 12: "[]", 14: "503", 19: "garbage", 23: "slow"}
 
     def __init__(self, model: Model) -> None:
         self.model, self.chats, self.lessons = model, 0, 0

@@ -10,7 +10,6 @@ import random
 import statistics
 
 import pytest
-
 from hypothesis import given
 from hypothesis import strategies as st
 

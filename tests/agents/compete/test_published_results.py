@@ -13,6 +13,7 @@ import subprocess
 import sys
 import threading
 import time
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -311,13 +312,13 @@ def test_llm_rpm_holds_across_the_matches_of_several_jobs(capsys, monkeypatch):
 
     monkeypatch.setattr(Pace, "slot", recorded)
     try:
-        code, out, err = cli(capsys, "arena", "--user", "openai/paced", "--games", "4", "--jobs", "2", "--llm-rpm",
-                             "600", *TINY, "--max-turns", "5", "--json")
+        code, _, err = cli(capsys, "arena", "--user", "openai/paced", "--games", "4", "--jobs", "2", "--llm-rpm",
+                           "600", *TINY, "--max-turns", "5", "--json")
         assert code == 0, err
         assert len(chats(server)) == len(given) >= 4 * 3  # a plan and some turns a match, four matches
         assert len({id(pace) for pace, _ in given}) == 1  # one pace for the endpoint, whichever match asked
         starts = sorted(start for _, start in given)
-        assert min(b - a for a, b in zip(starts, starts[1:], strict=False)) >= 0.1 - 1e-9
+        assert min(b - a for a, b in pairwise(starts)) >= 0.1 - 1e-9
     finally:
         server.close()
 
@@ -367,13 +368,14 @@ def test_a_refused_answer_and_the_fallback_for_it_are_told_as_they_happened_and_
     server = Stub(grabbing)
     monkeypatch.setenv("OPENAI_BASE_URL", server.url + "/v1")
     try:
-        code, _, err = cli(capsys, "arena", "--user", "openai/grabby", "--minotaur", "wait", "--games", "1",
-                           "--replays", str(tmp_path), "--preset", "tiny", "--max-turns", "2", "--json")
+        cli(capsys, "arena", "--user", "openai/grabby", "--minotaur", "wait", "--games", "1",
+            "--replays", str(tmp_path), "--preset", "tiny", "--max-turns", "2", "--json")
         prompts = [r["body"]["messages"][-1]["content"] for r in chats(server)]
     finally:
         server.close()
     # the plan, then three answers the game refuses (asked again each time), then LOOK in their place
-    assert "last_result: ERROR: refused, nothing happened (GRAB failed: the RED STONE is not within reach)" in prompts[2]
+    assert ("last_result: ERROR: refused, nothing happened (GRAB failed: the RED STONE is not within reach)"
+            in prompts[2])
     assert "ERROR (SUCCESS)" not in "".join(prompts)
     assert "was played in its place (the result below is that one's)" in prompts[4]
     (replay,) = tmp_path.glob("*.jsonl")
@@ -390,7 +392,7 @@ def test_ctrl_c_says_each_models_health_and_leaves_no_partial_replay(monkeypatch
         assert run.stderr.readline().startswith("labyrinth tournament: run ")  # its id and design, first
         assert " vs wait seed " in run.stderr.readline()  # a match has ended; others are under way
         run.send_signal(signal.SIGINT)
-        out, err = run.communicate(timeout=60)
+        _, err = run.communicate(timeout=60)
         assert run.returncode == 130
         assert "stopped by Ctrl-C after" in err and "openai/a: " in err and " requests (" in err
         with ResultsDB() as db:

@@ -98,7 +98,8 @@ def test_rule_agents_and_two_models_play_every_pairing_once(capsys, openai):
         assert (row.minotaur_side.tokens_in > 0) == row.minotaur.startswith("openai/")
     assert {r["body"]["model"] for r in openai.requests if r["body"]} == {"alpha", "beta"}
     names = {role: [r["name"] for r in ratings] for role, ratings in data["standings"]["ratings"].items()}
-    assert sorted(names["user"]) == sorted(users.split(",")) and sorted(names["minotaur"]) == sorted(minotaurs.split(","))
+    assert sorted(names["user"]) == sorted(users.split(","))
+    assert sorted(names["minotaur"]) == sorted(minotaurs.split(","))
     assert len(data["standings"]["head_to_head"]) == 9
     asked = len(openai.requests)
     code, out, err = tournament(capsys, "--users", users, "--minotaurs", minotaurs, "--games", "2", "--json")

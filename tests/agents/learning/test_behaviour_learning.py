@@ -75,7 +75,8 @@ def test_a_model_is_told_the_situational_lessons_never_the_built_in_agents_strat
     for _ in range(MIN_EVIDENCE):
         book.add(observation("lost_sight", "waited", "caught"))
     assert len([lesson for lesson in book.lessons() if lesson.status == "HELD"]) > PROMPT_LESSONS
-    assert prompt_lessons(book) == ["After losing sight of the intruder, waiting led to a catch soon after in 5 of 5 cases."]
+    assert prompt_lessons(book) == [
+        "After losing sight of the intruder, waiting led to a catch soon after in 5 of 5 cases."]
     told = learning_injection([], book)
     assert "waiting led to a catch" in told and "over a whole game" not in told.lower() and "choosing" not in told
 
@@ -100,7 +101,8 @@ def test_the_strategy_recorded_is_the_one_played():
     from labyrinth.agents.builtin.builtin_minotaur import BuiltinMinotaur
     from labyrinth.agents.builtin.builtin_user import BuiltinUser
 
-    died = reflection(7, preset="tiny", evidence={"death": {"lantern_held": True, "position": [1, 1, 0], "time_s": 5.0}})
+    died = reflection(7, preset="tiny",
+                      evidence={"death": {"lantern_held": True, "position": [1, 1, 0], "time_s": 5.0}})
     user = BuiltinUser(7)
     user.learn([died], "tiny")
     user.follow(Book())
@@ -183,7 +185,8 @@ def test_learning_is_deterministic_for_a_seed_and_a_log_and_carries_to_new_labyr
     first = run_arena(ArenaSettings(preset="tiny", max_turns=60, memory=True), range(1, 5))
     log = tuple(r for result in first.results for r in result.reflections)
     off = ArenaSettings(preset="tiny", max_turns=60)  # an empty log: the first games play as without memory
-    assert [(r.outcome, r.turns) for r in first.results] == [(r.outcome, r.turns) for r in run_arena(off, range(1, 5)).results]
+    without_memory = run_arena(off, range(1, 5)).results
+    assert [(r.outcome, r.turns) for r in first.results] == [(r.outcome, r.turns) for r in without_memory]
     learning = ArenaSettings(preset="tiny", max_turns=60, memory=True, lessons=log, learners=("user",))
     again = [run_arena(learning, range(50, 56)) for _ in range(2)]
     assert [(r.outcome, r.turns, r.reflections[0].evidence) for r in again[0].results] == \
@@ -212,8 +215,8 @@ def test_only_the_roles_that_learn_get_lessons_and_the_command_line_names_them()
     Experience().add([reflection(3, evidence={"behaviour": [observation("whine", "stayed", "caught")]})])
     memory = GameMemory(Experience(), 3, "standard", "normal", learners=("minotaur",))
     assert memory.lessons["user"] == [] and memory.books["user"] is None and memory.books["minotaur"] is not None
-    assert GameMemory(Experience(), 3, "standard", "normal").lessons["user"] and GameMemory(None, 3, "standard", "normal").books == \
-        {"user": None, "minotaur": None}
+    assert GameMemory(Experience(), 3, "standard", "normal").lessons["user"]
+    assert GameMemory(None, 3, "standard", "normal").books == {"user": None, "minotaur": None}
     parse = _parser().parse_args
     assert learners(parse(["arena"])) == ()  # the same arguments print the same results
     assert learners(parse(["play"])) == learners(parse(["spectate"])) == ("user", "minotaur")  # games learn

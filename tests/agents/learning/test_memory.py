@@ -79,7 +79,8 @@ def test_each_role_learns_the_places_of_this_labyrinth_only_from_the_games_it_lo
     assert not relevant(log, "user", 4, "standard") and not relevant(log, "user", 9, "tiny")  # another labyrinth
     assert [r.seed for r in relevant(log, "minotaur", 6, "standard")] == [6]
     assert relevant(log, "user", 3, "standard", limit=1) == [log[9]]
-    # docs/rules.md section 18: the user learns from deaths, the Minotaur from escapes; a TIMEOUT is recorded, not taught
+    # docs/rules.md section 18: the user learns from deaths, the Minotaur from escapes;
+    # a TIMEOUT is recorded, not taught
     assert not relevant(log, "user", 5, "standard") and not relevant(log[7:8], "minotaur", 8, "standard")
 
 
@@ -177,7 +178,8 @@ def test_lessons_reach_a_models_system_prompt_at_setup_only_and_its_own_words_ar
                    reflection(6, role=role, outcome=lost, key_reflection="Not of this labyrinth.", preset="tiny"))
         kinds = {role: provider, other: "builtin"}
         settings = ArenaSettings(kinds["user"], kinds["minotaur"], "tiny", max_turns=4, memory=True, lessons=lessons,
-                                 providers=((provider, ProviderSettings(provider, "m", stub.url, api_key="k", timeout_s=5)),))
+                                 providers=((provider,
+                                             ProviderSettings(provider, "m", stub.url, api_key="k", timeout_s=5)),))
         result = run_arena(settings, [3]).results[0]
         chats = [conversation_text(provider, r["body"]) for r in stub.requests if r["method"] == "POST"]
         systems = {system for system, _ in chats}
@@ -208,7 +210,8 @@ def test_hostile_lessons_reach_each_providers_system_prompt_only_as_quoted_notes
                    *[reflection(n, role="minotaur", outcome="ESCAPED", key_reflection=text, **here)
                      for n, text in enumerate(HOSTILE[4:])])
         settings = ArenaSettings(provider, provider, "tiny", max_turns=2, memory=True, lessons=lessons,
-                                 providers=((provider, ProviderSettings(provider, "m", stub.url, api_key="k", timeout_s=5)),))
+                                 providers=((provider,
+                                             ProviderSettings(provider, "m", stub.url, api_key="k", timeout_s=5)),))
         run_arena(settings, [3])
         systems = {conversation_text(provider, r["body"])[0] for r in stub.requests if r["method"] == "POST"}
         by_role = {"minotaur" if "You are the Minotaur" in system else "user": system for system in systems}

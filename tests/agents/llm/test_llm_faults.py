@@ -259,7 +259,8 @@ def test_the_runner_waits_for_a_decision_longer_than_the_call_may_take():
 @pytest.mark.parametrize("body", ["[]", "null"])
 def test_an_ollama_200_of_an_empty_list_or_null_is_a_provider_error(body, stub):
     stub.reply(200, body)
-    with pytest.raises(ProviderError, match=f"not its API's: ForeignReply .a JSON {'list' if body == '[]' else 'null'}"):
+    kind = "list" if body == "[]" else "null"
+    with pytest.raises(ProviderError, match=f"not its API's: ForeignReply .a JSON {kind}"):
         complete(transport("ollama", stub.url))
     agent = LLMAgent("minotaur", transport("ollama", stub.url, timeout_s=0.5), 1)
     result = Match(make_agent("user", "builtin", 1), agent, seed=1, preset="tiny", max_turns=6).play()

@@ -103,7 +103,8 @@ def test_an_endpoint_that_refuses_schemas_is_asked_for_json_objects_for_the_rest
 
 def test_an_endpoint_that_refuses_both_formats_is_asked_in_plain_text_and_a_match_goes_on(stub):
     stub.respond = Model("openai", refuses=("json_schema", "json_object"))
-    agent = make_agent("minotaur", "openai", 1, {"openai": ProviderSettings("openai", "m", stub.url + "/v1", api_key=KEY)})
+    agent = make_agent("minotaur", "openai", 1,
+                       {"openai": ProviderSettings("openai", "m", stub.url + "/v1", api_key=KEY)})
     result = Match(make_agent("user", "builtin", 1), agent, seed=1, preset="tiny", max_turns=5).play()
     assert result.minotaur.fallbacks == 0 and result.minotaur.provider_errors == 0
     assert formats(stub)[:3] == ["json_schema", "json_object", "text"] and set(formats(stub)[3:]) == {"text"}

@@ -145,7 +145,8 @@ def test_matches_at_once_learn_together_and_each_is_answered(stub):
 
 def test_a_contestants_effort_and_budget_are_what_a_reasoning_model_is_asked_with(stub):
     stub.respond = ReasoningModel(Model("openai"))
-    OpenAITransport(settings(stub, "gpt-5", max_tokens=200, reasoning_effort="high")).complete(*ASK, SCHEMAS["minotaur"])
+    transport = OpenAITransport(settings(stub, "gpt-5", max_tokens=200, reasoning_effort="high"))
+    transport.complete(*ASK, SCHEMAS["minotaur"])
     assert sampling(stub) == [{"max_completion_tokens": 200 + THINKING_TOKENS["high"], "reasoning_effort": "high"}]
 
 

@@ -97,8 +97,9 @@ class Grabber(RuleAgent):
 def test_a_refused_user_act_never_asks_the_minotaur():
     adapter = make_adapter("user", seed=3, preset="small", opponent=Counting(make_agent("minotaur", "builtin", 3)))
     minotaur = adapter.opponent.agent  # the game's copy of the agent given (base.fresh_copy)
-    acts = [Action("LOOK"), Action("GRAB", {"target": "RED STONE"}), Action("FLY"), Action("USE", {"target": "LANTERN"}),
-            Action("MOVE", {"direction": "SIDEWAYS"}), Action("HALT", {"steps": 2})]
+    acts = [Action("LOOK"), Action("GRAB", {"target": "RED STONE"}), Action("FLY"),
+            Action("USE", {"target": "LANTERN"}), Action("MOVE", {"direction": "SIDEWAYS"}),
+            Action("HALT", {"steps": 2})]
     played = [adapter.act(action).success for action in acts]
     assert played == [True, False, False, False, False, True]
     assert minotaur.asked == adapter.turns == 2 and len(adapter.history) == 2
@@ -226,7 +227,8 @@ def test_a_wsap_agent_learns_through_its_game_description_and_leaves_its_reflect
     assert kept["user"].evidence["death"] is None and kept["user"].seed == 7 and kept["user"].preset == "tiny"
     played = list(timed_out.history)
     timed_out.reset()
-    assert timed_out.game_description == USER_DESCRIPTION  # a TIMEOUT is remembered, not taught (docs/rules.md section 18)
+    # a TIMEOUT is remembered, not taught (docs/rules.md section 18)
+    assert timed_out.game_description == USER_DESCRIPTION
 
     game = make_adapter("user", seed=2, preset="tiny", max_turns=10, memory=log, agent_name="my-agent")
     assert game.game_description == USER_DESCRIPTION  # nothing learnt on this labyrinth yet
@@ -251,7 +253,8 @@ def test_a_wsap_agent_is_told_its_roles_behaviour_lessons_as_our_models_are(tmp_
 
     seen = {"when": "whine", "did": "walked_away", "led_to": "safe"}
     log = Experience(tmp_path / "log.json")
-    log.add([reflection(n, preset="tiny", outcome="ESCAPED", evidence={"behaviour": [seen]}) for n in range(MIN_EVIDENCE)])
+    log.add([reflection(n, preset="tiny", outcome="ESCAPED", evidence={"behaviour": [seen]})
+             for n in range(MIN_EVIDENCE)])
     told = make_adapter("user", seed=40, preset="tiny", memory=log).game_description  # a labyrinth never played
     assert '- in any labyrinth: "After a Temporal Whine, walking away led to no catch soon after in 5 of 5 ' \
         'cases."' in told  # as our model opponents are told it (llm_agent.follow)
