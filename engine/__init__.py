@@ -9,7 +9,21 @@ from .turn import TurnResult, advance
 from .world import World
 
 __all__ = [
-    "BadInput", "Bounds", "DEFAULT_PRESET", "DIFFICULTIES", "Game", "GameState", "GameStateResponse",
-    "MinotaurDecision", "MinotaurObservation", "PRESETS", "TurnResult", "UserInput", "WAIT", "World",
-    "advance", "initial_state", "parse",
+    "DEFAULT_PRESET",
+    "DIFFICULTIES",
+    "PRESETS",
+    "WAIT",
+    "BadInput",
+    "Bounds",
+    "Game",
+    "GameState",
+    "GameStateResponse",
+    "MinotaurDecision",
+    "MinotaurObservation",
+    "TurnResult",
+    "UserInput",
+    "World",
+    "advance",
+    "initial_state",
+    "parse",
 ]

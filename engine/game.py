@@ -27,7 +27,7 @@ def initial_state(seed: int, preset: str = DEFAULT_PRESET, difficulty: str = "no
     if difficulty not in DIFFICULTIES:
         raise ValueError(f"unknown difficulty {difficulty!r}: choose one of {', '.join(DIFFICULTIES)}")
     if not isinstance(seed, int) or isinstance(seed, bool):
-        raise ValueError(f"the seed must be an integer, not {seed!r}")
+        raise ValueError(f"the seed must be an integer, not {seed!r}")  # noqa: TRY004 - callers take ValueError
     bounds = PRESETS[preset]
     user = user_start()
     minotaur = minotaur_start(seed, bounds, user)

@@ -171,10 +171,10 @@ def user_text(world: World, s: GameState, view: UserView, cmd: UserInput, out: C
 def intro_text(world: World, s: GameState, view: UserView) -> str:
     bounds = PRESETS[s.preset]
     parts = [
-        f"You wake in the dark heart of the labyrinth. Somewhere in these halls lie {STONES_NAMED}; hold "
-        "all three and you escape. Something with hooves is hunting you.",
-        f"The hunting ground spans {bounds.width} x {bounds.height} steps on {bounds.levels} "
-        f"level{'s' if bounds.levels > 1 else ''} ({bounds.z0} to {bounds.z0 + bounds.levels - 1}).",
+        (f"You wake in the dark heart of the labyrinth. Somewhere in these halls lie {STONES_NAMED}; hold "
+         "all three and you escape. Something with hooves is hunting you."),
+        (f"The hunting ground spans {bounds.width} x {bounds.height} steps on {bounds.levels} "
+         f"level{'s' if bounds.levels > 1 else ''} ({bounds.z0} to {bounds.z0 + bounds.levels - 1})."),
     ]
     parts += surroundings(world, s, view, detailed=True)
     cue = cue_text(s, view)
@@ -189,7 +189,8 @@ def minotaur_text(s: GameState, events: Events, refusal: str | None, sees: bool)
     if refusal:
         parts.append(refusal + "; you waited instead.")
     # the refusal is told above, and the sight of the intruder below
-    parts += [t for e in events if not isinstance(e, (ev.DecisionRefused, ev.UserSpotted)) and (t := minotaur_words(e, s))]
+    parts += [t for e in events
+              if not isinstance(e, (ev.DecisionRefused, ev.UserSpotted)) and (t := minotaur_words(e, s))]
     if not s.outcome:
         if sees:
             parts.append(f"Your infrared eyes see the intruder at {s.user}, {_offset_words(s.minotaur, s.user)}"

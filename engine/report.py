@@ -123,7 +123,8 @@ def user_response(s: GameState, view: UserView, *, status: str, message: str, ou
     })
 
 
-# A move's direction by what it adds to a cell id (World.minotaur_moves lists them in HORIZONTAL's order, then the ramp).
+# A move's direction by what it adds to a cell id (World.minotaur_moves lists them in HORIZONTAL's order, then
+# the ramp).
 _MOVE_WORDS = {**{step: d for d, step in ID_STEPS.items()}, 1: "UP RAMP", -1: "DOWN RAMP"}
 
 

@@ -91,8 +91,9 @@ class UserInput(BaseModel):
     model_config = _INPUT
     command: Command = Field(description="MOVE, HALT, LOOK, GRAB or USE.")
     direction: Direction | None = Field(None, description="Where a MOVE goes; required for MOVE.")
-    steps: int | None = Field(None, ge=1, le=MAX_STEPS, description="MOVE: steps exactly (none: run to the next junction, "
-                              "ramp or item); HALT: seconds (default 1).")
+    steps: int | None = Field(None, ge=1, le=MAX_STEPS,
+                              description="MOVE: steps exactly (none: run to the next junction, ramp or item); "
+                                          "HALT: seconds (default 1).")
     speed: Literal[1, 2] = Field(1, description="1 walks or crawls (1 step/s), 2 runs (2 steps/s).")
     target: ItemName | None = Field(None, description="What GRAB takes or USE uses.")
 
@@ -105,7 +106,7 @@ class UserInput(BaseModel):
     @classmethod
     def _no_booleans(cls, value: Any) -> Any:
         if isinstance(value, bool):
-            raise ValueError("must be a number, not true or false")
+            raise ValueError("must be a number, not true or false")  # noqa: TRY004 - pydantic reports ValueError
         return value
 
     @model_validator(mode="after")

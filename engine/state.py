@@ -94,7 +94,7 @@ class GameState:
         """Rebuild a state from ``to_dict()`` of this version or an older one (brought forward by the
         migrations table: each field added since takes its default); ValueError naming the problem otherwise."""
         if not isinstance(data, dict):
-            raise ValueError("not a game state: not a JSON object")
+            raise ValueError("not a game state: not a JSON object")  # noqa: TRY004 - the documented error
         try:
             fields_only = upgrade(data, cls.VERSIONS)
         except ValueError as exc:

@@ -167,7 +167,8 @@ class World:
         chunk = chunks.get(key) or self._chunk(cx, cy, z)
         opened = chunk.translate(_OPEN)
         base = cid - ((x & 7) << X_SHIFT) - ((y & 7) << Y_SHIFT)
-        opens = []  # by HORIZONTAL, the next chunks' cells as opened (none where the search may not enter), then this one's
+        # by HORIZONTAL, the next chunks' cells as opened (none where the search may not enter), then this one's
+        opens = []
         for dcx, dcy in HORIZONTAL.values():
             ncx, ncy, nkey = cx + dcx, cy + dcy, key + dcy * CHUNKS_PER_SIDE + dcx
             if not (0 <= ncx < CHUNKS_PER_SIDE and 0 <= ncy < CHUNKS_PER_SIDE and nkey in within):

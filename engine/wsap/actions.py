@@ -87,10 +87,12 @@ Labyrinth: The Temporal Hunt. You are lost in a labyrinth cut into a kilometre c
 step (2.5 m) wide, levels 5 m apart joined by ramps (UP RAMP / DOWN RAMP from a ramp cell, one level a step). \
 Your goal: find and GRAB {STONES_NAMED}; holding all three, you escape. A Minotaur hunts you. \
 You see 2 steps around you; it sees 6 steps in the dark and hears your steps through walls (running within \
-{HEAR_RUN_STEPS} steps, walking only within {HEAR_WALK_STEPS}). You hear it as a cue (VERY CLOSE within {VERY_CLOSE_RANGE}, CLOSE {CLOSE_RANGE}, FAINT {FAINT_RANGE}) \
+{HEAR_RUN_STEPS} steps, walking only within {HEAR_WALK_STEPS}). You hear it as a cue (VERY CLOSE within \
+{VERY_CLOSE_RANGE}, CLOSE {CLOSE_RANGE}, FAINT {FAINT_RANGE}) \
 with a direction. If it shares your cell you die. Running (2 steps/s) costs stamina; walking (1 step/s) and \
 standing restore it. Crawlways can only be walked, and the Minotaur cannot enter them at all: they are \
-refuges. Every {JUMP_COOLDOWN} it may jump out of time for {JUMP_SPAN} (a Temporal Whine warns you when it leaves and just \
+refuges. Every {JUMP_COOLDOWN} it may jump out of time for {JUMP_SPAN} (a Temporal Whine warns you when it \
+leaves and just \
 before it returns to the same cell). {_USABLE_EFFECTS} LOOK makes the missing stones hum: their \
 direction and level. Time passes only when you act: each action reports the seconds it took."""
 
@@ -99,7 +101,8 @@ Labyrinth: The Temporal Hunt. You are the Minotaur, master of a labyrinth cut in
 (x grows EAST, y NORTH, z UP by levels joined by ramps; you know every cell). An intruder is looking for \
 {STONES_NAMED}; if it holds all three it escapes and you lose. Catch it: step onto its cell. \
 Your infrared eyes see it within 6 steps in line of sight; you hear its steps through walls (running within \
-{HEAR_RUN_STEPS} steps, walking within {HEAR_WALK_STEPS}) and learn the exact cell. You walk {_WALKS}, {_RUNS} while you see it. You cannot \
+{HEAR_RUN_STEPS} steps, walking within {HEAR_WALK_STEPS}) and learn the exact cell. You walk {_WALKS}, \
+{_RUNS} while you see it. You cannot \
 enter crawlways, where it can hide. You know where the stones lie: guarding them pays. Every {JUMP_COOLDOWN} you may \
 JUMP out of time for {JUMP_SPAN} and return to the same cell; the intruder hears a whine. If it raises a LANTERN \
 you are frozen for {LANTERN.effect_time}. One decision holds for the whole of the intruder's next action."""

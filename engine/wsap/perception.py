@@ -103,7 +103,8 @@ class UserPerception:
         if x < 0 or x + width > len(_UNSEEN):  # partly beyond the rows' margin: cut each row within it
             lo, hi = max(x, 0), min(x + width, len(_UNSEEN))
             edge_w, edge_e = bytes([NOT_SEEN]) * (lo - x), bytes([NOT_SEEN]) * (x + width - hi)
-            return b"".join(edge_w + (rows((r, z)) or _UNSEEN)[lo:hi] + edge_e for r in range(north, north - height, -1))
+            return b"".join(edge_w + (rows((r, z)) or _UNSEEN)[lo:hi] + edge_e
+                            for r in range(north, north - height, -1))
         return b"".join(row[x:x + width] if (row := rows((r, z))) is not None else _UNSEEN[:width]
                         for r in range(north, north - height, -1))
 
@@ -121,7 +122,8 @@ class UserPerception:
         for name, pos in visible:
             self.items[name] = pos
         for name, pos in list(self.items.items()):  # an item seen gone (grabbed, or not there any more)
-            if name in state.inventory or (in_sight(self.world, state.user, pos, USER_SIGHT) and (name, pos) not in visible):
+            if name in state.inventory or (in_sight(self.world, state.user, pos, USER_SIGHT)
+                                           and (name, pos) not in visible):
                 del self.items[name]
         return self.handed.hand(self._observation(result, visible, new_cells))
 
@@ -200,7 +202,8 @@ class UserPerception:
         held = stones_held(s.inventory)
         hints = [f"{name} hums {'to the ' + d if d else 'straight ' + ('up' if lv > 0 else 'down')}, {level_words(lv)}"
                  for name, (d, lv) in self.hums.items() if name not in s.inventory]
-        hints += [f"{name} seen at {steps_words(s.user, p)}" + ("" if p[2] == s.user[2] else f" ({level_words(p[2] - s.user[2])})")
+        hints += [f"{name} seen at {steps_words(s.user, p)}"
+                  + ("" if p[2] == s.user[2] else f" ({level_words(p[2] - s.user[2])})")
                   for name, p in self.items.items() if ITEM[name].needed and p not in [q for _, q in visible]]
         return [Goal("stones", f"Find and GRAB {STONES_NAMED}", "main", f"{held}/{len(STONES)} stones",
                      hints or ["LOOK to hear the stones hum"]),

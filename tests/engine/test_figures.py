@@ -45,8 +45,8 @@ for item, tuned in json.loads(sys.argv[2]).items():
 
 def _run(code: str) -> str:
     script = textwrap.dedent(PROBE) + textwrap.dedent(code)
-    return subprocess.run([sys.executable, "-c", script, json.dumps(TUNED), json.dumps(TUNED_ROWS)], capture_output=True, text=True,
-                          check=True).stdout
+    return subprocess.run([sys.executable, "-c", script, json.dumps(TUNED), json.dumps(TUNED_ROWS)],
+                          capture_output=True, text=True, check=True).stdout
 
 
 def test_the_help_screen_quotes_the_constants():
@@ -68,7 +68,8 @@ def test_the_event_words_quote_the_constants():
         print(minotaur_words(ev.MinotaurJumped(0, (0, 0, 0), 26), s))
     """).splitlines()
     assert words == ["You raise the LANTERN: its blaze freezes the Minotaur for 38.5 s, and it burns out.",
-                     "A blinding lantern freezes you for 38.5 s!", "You leap out of time for 6.5 s; the cooldown is 281.5 s."]
+                     "A blinding lantern freezes you for 38.5 s!",
+                     "You leap out of time for 6.5 s; the cooldown is 281.5 s."]
 
 
 def test_a_match_counts_game_time_in_the_constants_seconds():

@@ -138,7 +138,8 @@ def test_the_minotaur_never_enters_a_crawlway():
 
     dx, dy = HORIZONTAL[direction]
     inside = (entry[0] + dx, entry[1] + dy, 100)
-    refused = scene(user=FAR, minotaur=entry).step(halt(2), {"action": "PATHFIND", "target_coords": dict(zip("xyz", inside))})
+    refused = scene(user=FAR, minotaur=entry).step(halt(2), {"action": "PATHFIND",
+                                                             "target_coords": dict(zip("xyz", inside, strict=True))})
     assert "crawlway" in refused.observation.message
     # A user hiding in the crawlway is safe from a chase, however long.
     game = scene(user=inside, minotaur=entry)

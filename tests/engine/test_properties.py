@@ -78,7 +78,8 @@ def test_two_rollouts_with_the_same_seed_agree_step_by_step(seed, preset, plays)
 
 
 def _reachable(state, pos) -> set:
-    """The lying items GRAB could take standing on ``pos`` (docs/rules.md section 5, GRAB: this level, 1 step or less)."""
+    """The lying items GRAB could take standing on ``pos`` (docs/rules.md section 5, GRAB: this level, 1 step or
+    less)."""
     return {(n, p) for n, p in state.items if p[2] == pos[2] and abs(p[0] - pos[0]) + abs(p[1] - pos[1]) <= 1}
 
 

@@ -19,7 +19,6 @@ from ..new_field import RowlessTorchState, TorchState
 from ..strategies import turns
 
 
-
 def table_problems(kind: type[GameState]) -> list[str]:
     """What is wrong with ``kind``'s table: rows out of order, changes of fields that were not there, or
     fields of the state's class that its last version does not account for."""
@@ -61,7 +60,8 @@ def test_a_new_game_s_state_is_its_fields_defaults_but_who_where_and_what():
 def test_a_state_goes_back_to_version_0_with_its_last_jump_s_length_and_comes_forward_unchanged(seed, plays):
     game, jumped = Game.new(seed, "tiny"), 0
     for user, minotaur in [*plays, ({"command": "HALT", "steps": 30}, {"action": "JUMP"})]:
-        jumped = next((e.duration_ticks for e in game.step(user, minotaur).events if isinstance(e, MinotaurJumped)), jumped)
+        events = game.step(user, minotaur).events
+        jumped = next((e.duration_ticks for e in events if isinstance(e, MinotaurJumped)), jumped)
         old = downgrade(game.state.to_dict(), 0)
         assert old["version"] == 1 and old["jump_total"] == jumped  # as version 0 wrote it, and called it 1
         assert set(old) - {"version"} == fields_at(0) and version_of(old) == 0

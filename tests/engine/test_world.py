@@ -67,7 +67,8 @@ def test_levels_have_loops_dead_ends_and_a_few_crawlways():
     edges = sum(1 for x, y in open_cells for n in ((x + 1, y), (x, y + 1)) if n in open_cells)
     assert edges > len(open_cells) - 1, "a tree: no loops"
     dead_ends = [c for c in open_cells
-                 if sum(n in open_cells for n in ((c[0] + 1, c[1]), (c[0] - 1, c[1]), (c[0], c[1] + 1), (c[0], c[1] - 1))) == 1]
+                 if sum(n in open_cells
+                        for n in ((c[0] + 1, c[1]), (c[0] - 1, c[1]), (c[0], c[1] + 1), (c[0], c[1] - 1))) == 1]
     assert len(dead_ends) >= 10
     crawlways = "".join(rows).count("=")
     assert 2 <= crawlways <= len(open_cells) // 20

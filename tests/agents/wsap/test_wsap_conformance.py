@@ -275,7 +275,8 @@ def test_our_llm_agent_plays_a_game_of_others_through_each_real_client(provider,
         assert system.startswith(f"You are an agent playing Orchard.\n\n{orchard.game_description}\n\n")
         assert "move [movement]: Move one cell in direction\n  - direction (string). left|right" in system
         assert "Labyrinth" not in system and "Minotaur" not in system
-        assert sent_schema(provider, body) == (strict_schema(expected.json) if wire(provider) == "openai" else expected.json)
+        expected_schema = strict_schema(expected.json) if wire(provider) == "openai" else expected.json
+        assert sent_schema(provider, body) == expected_schema
     if wire(provider) == "mistral":
         assert chats[0]["response_format"]["json_schema"]["name"] == "PlayerAction"
 
