@@ -19,8 +19,9 @@ from labyrinth.agents.compete.health import EXIT_INCOMPLETE
 from labyrinth.agents.match.runner import DEFAULT_MAX_TURNS
 from labyrinth.saves.results_terms import FALLBACK_SHARE_ALLOWED
 
+from .bounded_option import bounded
 from .learn_option import add_learn_options
-from .options import CONCURRENCY, GAMES, TURNS, count, game_options, parsed_by, role_option
+from .options import CONCURRENCY, GAMES, TURNS, game_options, parsed_by, role_option
 from .provider_options import add_provider_options
 
 
@@ -36,13 +37,14 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                     f"played by the fallback more than {FALLBACK_SHARE_ALLOWED:.0%} of the time, leaves its match "
                     "void). Exit status: 0 "
                     f"when every match counts, {EXIT_INCOMPLETE} when some are void or unplayed, 130 after Ctrl-C.")
-    arena.add_argument("--games", type=count(GAMES), default=20, help=f"how many matches ({GAMES.words}; default: 20)")
+    arena.add_argument("--games", type=bounded(GAMES), default=20,
+                       help=f"how many matches ({GAMES.words}; default: 20)")
     game_options(arena, seed=1, seed_help="the first match's seed (default: 1)")
     for role in ("user", "minotaur"):
         role_option(arena, role, "builtin")
-    arena.add_argument("--max-turns", type=count(TURNS), default=DEFAULT_MAX_TURNS,
+    arena.add_argument("--max-turns", type=bounded(TURNS), default=DEFAULT_MAX_TURNS,
                        help=f"turns before a match is a TIMEOUT ({TURNS.words}; default: {DEFAULT_MAX_TURNS})")
-    arena.add_argument("--jobs", type=count(CONCURRENCY), default=1,
+    arena.add_argument("--jobs", type=bounded(CONCURRENCY), default=1,
                        help=f"matches played at once ({CONCURRENCY.words}); the results are the same for any "
                             "number (default: 1). Rule agents play in up to this many processes (one per core); a "
                             "model's matches play in threads of this process, sharing its pace (--llm-rpm holds across "

@@ -22,7 +22,8 @@ from labyrinth.engine import DIFFICULTIES, PRESETS
 from labyrinth.engine.wsap.roles import ROLES
 from labyrinth.saves.results_terms import LEARNED
 
-from .options import TURNS, count, parsed_by
+from .bounded_option import bounded
+from .options import TURNS, parsed_by
 
 JSON_KEYS = ("database", "preset", "difficulty", "max_turns", "learned", "build", "run", "role", "matches", "void",
              "grounds", "warning", "copies", "damaged", "anchors", "offset", "ratings", "entries", "runs",
@@ -46,7 +47,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--role", choices=tuple(ROLES), help="only this role's ratings (default: both)")
     p.add_argument("--preset", choices=list(PRESETS), help="only matches on this hunting ground")
     p.add_argument("--difficulty", choices=DIFFICULTIES, help="only matches at this difficulty")
-    p.add_argument("--max-turns", type=count(TURNS), metavar="N",
+    p.add_argument("--max-turns", type=bounded(TURNS), metavar="N",
                    help=f"only matches with this turn limit ({TURNS.words})")
     p.add_argument("--learned", choices=LEARNED, help="only matches where these learned from the experience log")
     p.add_argument("--build", metavar="BUILD", help="only matches played by this build (version+commit, as shown)")

@@ -31,22 +31,6 @@ REPEATS = Bound(1, 1_000, "repeats", whole=True)
 CONCURRENCY = Bound(1, 1_000, "matches at once", whole=True)  # each a thread, or a process per core
 
 
-def count(bound: Bound):
-    """The argparse type of a count in ``bound`` (TURNS, GAMES, REPEATS, CONCURRENCY): argparse's one-line
-    error naming the option and the range otherwise."""
-    def whole(value: str) -> int:
-        try:
-            number = int(value)
-        except ValueError:  # not a whole number, or one of more than 4,300 digits
-            raise argparse.ArgumentTypeError(bound.refusal(value)) from None
-        if not bound.holds(number):
-            raise argparse.ArgumentTypeError(bound.refusal(number))
-        return number
-
-    whole.__name__ = "count"
-    return whole
-
-
 def game_options(p: argparse.ArgumentParser, *, seed: int | None = None, seed_help: str = "",
                  difficulty: bool = True) -> None:
     """--seed (``seed``: its default; None draws one, said on stderr), --preset and --difficulty."""

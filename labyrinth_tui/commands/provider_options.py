@@ -9,8 +9,10 @@ import argparse
 from typing import TYPE_CHECKING
 
 from labyrinth.agents.registry import UnknownContestant, parse_contestant, provider_of
-from labyrinth.saves.config import DEFAULT_TIMEOUT_S, HOLD, RPM, TIMEOUT, Bound, ConfigError
+from labyrinth.saves.config import DEFAULT_TIMEOUT_S, HOLD, RPM, TIMEOUT, ConfigError
 from labyrinth.saves.providers import PROVIDERS
+
+from .bounded_option import bounded
 
 if TYPE_CHECKING:  # the LLM settings' module loads when a command reads them (start-up): provider_settings
     from labyrinth.agents.llm.config import ProviderSettings
@@ -28,35 +30,19 @@ def add_provider_options(parser: argparse.ArgumentParser, hold: bool = False) ->
                            help=f"the {provider} model (default: {row.model})")
         group.add_argument(f"--{provider}-url", metavar="URL",
                            help=f"the {provider} endpoint (default: ${row.url_variable} or {row.url})")
-    group.add_argument("--llm-timeout", type=within(TIMEOUT), metavar="SECONDS",
+    group.add_argument("--llm-timeout", type=bounded(TIMEOUT), metavar="SECONDS",
                        help=f"the longest one request to a model may take, as a whole ({TIMEOUT.words}; "
                             f"default: {DEFAULT_TIMEOUT_S:g}); a call tries a 5xx twice more and waits out a quota "
                             "within one deadline")
-    group.add_argument("--llm-rpm", type=within(RPM), metavar="N",
+    group.add_argument("--llm-rpm", type=bounded(RPM), metavar="N",
                        help="at most N requests a minute to each provider, spaced 60/N s apart, so that a "
                             f"per-minute quota is never hit ({RPM.words}; default: as fast as the model answers)")
     if hold:
-        group.add_argument("--hold-limit", type=within(HOLD), default=HOLD_S, metavar="SECONDS",
+        group.add_argument("--hold-limit", type=bounded(HOLD), default=HOLD_S, metavar="SECONDS",
                            help=f"the longest a quota's wait may hold a match ({HOLD.words}; default: {HOLD_S:g}); "
                                 "a longer one stops the run, saying when to run it again, rather than play turns by "
                                 "the fallback, and so do quota answers alone for three times as long")
     # (three times: retry.HOLD_BUDGET_FACTOR)
-
-
-def within(bound: Bound):
-    """The argparse type of a number in ``bound`` (the config file's range for the same setting):
-    argparse's one-line error naming the option and the range otherwise (inf and nan are not in it)."""
-    def number(value: str) -> float:
-        try:
-            figure = float(value)
-        except ValueError:
-            raise argparse.ArgumentTypeError(bound.refusal(value)) from None
-        if not bound.holds(figure):
-            raise argparse.ArgumentTypeError(bound.refusal(value))
-        return figure
-
-    number.__name__ = "number"
-    return number
 
 
 def contestant(role: str, *also: str):

@@ -36,8 +36,9 @@ from labyrinth.agents.match.runner import DEFAULT_MAX_TURNS
 from labyrinth.agents.registry import contestant_names
 from labyrinth.saves.results_terms import FALLBACK_SHARE_ALLOWED
 
+from .bounded_option import bounded
 from .learn_option import add_learn_options
-from .options import CONCURRENCY, GAMES, REPEATS, TURNS, count, game_options, parsed_by
+from .options import CONCURRENCY, GAMES, REPEATS, TURNS, game_options, parsed_by
 from .provider_options import add_provider_options
 
 DEFAULT_CONCURRENCY = 4
@@ -68,16 +69,16 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help="play the recorded run RUN again, as a new run: its contestants (asked with the same "
                         "settings), seeds, repeats, ground, turn limit and learning, from its manifest "
                         "(`labyrinth leaderboard --runs` lists the runs); `labyrinth leaderboard --run` shows each")
-    p.add_argument("--games", type=count(GAMES), default=10,
+    p.add_argument("--games", type=bounded(GAMES), default=10,
                    help=f"seeds each pairing plays ({GAMES.words}; default: 10)")
-    p.add_argument("--repeats", type=count(REPEATS), default=1,
+    p.add_argument("--repeats", type=bounded(REPEATS), default=1,
                    help=f"times each pairing plays each seed ({REPEATS.words}; default: 1): a model that samples "
                         "gives another sample each time; copies of one game (the same moves: a contestant that does "
                         "not sample) count once")
     game_options(p, seed=1, seed_help="the first seed (default: 1)")
-    p.add_argument("--max-turns", type=count(TURNS), default=DEFAULT_MAX_TURNS,
+    p.add_argument("--max-turns", type=bounded(TURNS), default=DEFAULT_MAX_TURNS,
                    help=f"turns before a match is a TIMEOUT, a draw ({TURNS.words}; default: {DEFAULT_MAX_TURNS})")
-    p.add_argument("--concurrency", type=count(CONCURRENCY), default=DEFAULT_CONCURRENCY,
+    p.add_argument("--concurrency", type=bounded(CONCURRENCY), default=DEFAULT_CONCURRENCY,
                    help=f"matches played at once ({CONCURRENCY.words}; default: {DEFAULT_CONCURRENCY}): model "
                         "matches in threads, sharing each provider's pace (--llm-rpm) and no more than it serves in a "
                         "call's time, rule-agent matches in one process per core")
