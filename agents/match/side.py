@@ -151,7 +151,6 @@ class Side:
         # A model's agent counts its calls here, each with its outcome as the call ends: its check of an action
         # is the game's own conversion into a command.
         self.model = agent if isinstance(agent, ModelPlayer) else None
-        self.counts_calls = self.model is not None
         if self.model is not None:
             self.model.count_calls_in(self.stats, self.knowledge.to_engine)
         try:
@@ -203,7 +202,7 @@ class Side:
             try:
                 return self.knowledge.to_engine(action), None
             except BadInput as exc:
-                if not self.counts_calls:  # a model's call was counted invalid as it ended (count_calls_in)
+                if self.model is None:  # a model's call was counted invalid as it ended (count_calls_in)
                     self.stats.invalid += 1
                 why = str(exc)
         self.stats.fallbacks += 1
