@@ -22,7 +22,6 @@ import csv
 import io
 import re
 from collections.abc import Sequence
-from html import escape
 from pathlib import Path
 
 from labyrinth.agents.compete.manifest import design
@@ -49,14 +48,14 @@ from .leaderboard_rows import (
 )
 from .leaderboard_svg import interval_chart, line_chart
 from .leaderboard_tables import ENTRIES_TITLE, PAIRED_TITLE, RATINGS_TITLE
+from .report_text import html, plain
 
 RATING_FIELDS = ("role", "name", "setup", "label", "rank_best", "rank_worst", "anchor", "rating", "low", "high",
                  "matches", "wins", "draws", "losses",
                  "win_rate", "win_low", "win_high", "entered", "void", "fallback_rate", "invalid_rate", "error_rate",
                  "timeout_rate", "calls", "tokens_in", "tokens_out", "reasoning_tokens", "cost", "cost_per_win")
 PAIRED_FIELDS = ("role", "first", "second", "pairs", "seeds", "mean", "low", "high", "p", "p_holm", "method")
-FORMULA_STARTS = ("=", "+", "-", "@")  # and a tab or carriage return, which CONTROLS removes first
-CONTROLS = re.compile(r"[\x00-\x1f\x7f-\x9f]")  # C0, DEL and C1
+FORMULA_STARTS = ("=", "+", "-", "@")  # and a tab or carriage return, which report_text.plain removes first
 STYLE = """
 body { font: 15px/1.45 system-ui, sans-serif; margin: 2em auto; max-width: 1100px; padding: 0 1em; color: #222; }
 .table { overflow-x: auto; }
@@ -127,14 +126,14 @@ def html_page(board: Board, roles: Sequence[str]) -> str:
     rating over matches, every contestant entered with its void matches, failures, tokens and cost,
     its paired differences; who the model contestants are; the head-to-head table; and how the
     figures are made. No local path is shown (the database by its file name only)."""
-    rated = escape(board.pooled()) or "nothing yet"
+    rated = html(board.pooled()) or "nothing yet"
     body = ["<h1>Labyrinth: The Temporal Hunt &mdash; leaderboard</h1>",
-            (f"<p>{escape(board.counted())} in <code>{escape(board.path.name)}</code>. "
+            (f"<p>{html(board.counted())} in <code>{html(board.path.name)}</code>. "
              f"Rated together: {rated}.</p>")]
     for warning in (board.warning(), board.standings.copies_warning):
         if warning:
             body.append(f'<p class="warning">{_prose(warning)}</p>')
-    body += [f'<p class="damaged">{escape(line)}</p>' for line in board.damaged]
+    body += [f'<p class="damaged">{html(line)}</p>' for line in board.damaged]
     for role in roles:
         body += [_ratings(board, role), _history(board, role), _entries(board, role), _paired(board, role)]
     who = contestant_rows({role: board.entries[role] for role in roles})
@@ -161,7 +160,7 @@ def _method(board: Board) -> str:
     ground and seeds and the builds that played, and what cost means."""
     seeds = sorted({row.seed for row in board.rows})
     builds = sorted({row.build for row in board.rows})
-    runs = "".join(f"<li><code>{escape(run_id)}</code>: {escape(design(recorded))}</li>"
+    runs = "".join(f"<li><code>{html(run_id)}</code>: {html(design(recorded))}</li>"
                    for run_id, _, recorded in board.runs)
     items = [VALID_RULE, *method_text(board.standings),
              (f"Played on: {board.pooled() or 'nothing yet'}; {len(seeds)} seeds"
@@ -175,7 +174,7 @@ def _method(board: Board) -> str:
 
 def _prose(text: str) -> str:
     """``text`` escaped, its `quoted commands` set as code."""
-    return re.sub(r"`([^`]+)`", r"<code>\1</code>", escape(text))
+    return re.sub(r"`([^`]+)`", r"<code>\1</code>", html(text))
 
 
 def _ratings(board: Board, role: str) -> str:
@@ -206,13 +205,13 @@ def _paired(board: Board, role: str) -> str:
 
 def _section(name: str, title: str, *parts: str) -> str:
     """A section of the page, its heading the title with a capital."""
-    return (f'<section id="{name}"><h2>{escape(title[0].upper() + title[1:])}</h2>'
+    return (f'<section id="{name}"><h2>{html(title[0].upper() + title[1:])}</h2>'
             + "".join(parts) + "</section>")
 
 
 def _table(columns: Sequence[Column], rows: list[tuple[str, ...]]) -> str:
     def cell(tag: str, column: Column, text: str) -> str:
-        return f'<{tag}{" class=number" if column.right else ""}>{escape(text)}</{tag}>'
+        return f'<{tag}{" class=number" if column.right else ""}>{html(text)}</{tag}>'
 
     head = "".join(cell("th", c, c.header) for c in columns)
     body = "".join("<tr>" + "".join(cell("td", c, text) for c, text in zip(columns, row, strict=True)) + "</tr>"
@@ -224,7 +223,7 @@ def _cell(text: str) -> str:
     """A text as a CSV cell: without control characters (a hand-edited database's escape sequence,
     carriage return or NUL would reach whatever shows the file), and kept as text when a spreadsheet
     would run it as a formula."""
-    text = CONTROLS.sub("", text)
+    text = plain(text)
     return f"'{text}" if text.startswith(FORMULA_STARTS) else text
 
 

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from html import escape
+
+from .report_text import html
 
 WIDTH = 760  # the charts' drawing width in pixels; the page scales them down on a narrow screen
 LABELS = 200  # room for the contestants' names left of an interval chart
@@ -67,13 +68,13 @@ def interval_chart(rows: Sequence[tuple[str, float, float | None, float | None]]
                      f'y2="{bottom}" stroke="#444" stroke-width="1"/>')
     for i, (name, figure, lo, hi) in enumerate(rows):
         y = MARGIN["top"] + ROW * i + ROW / 2
-        parts.append(f'<text x="{left - 8}" y="{y + 4:.1f}" text-anchor="end">{escape(name)}</text>')
+        parts.append(f'<text x="{left - 8}" y="{y + 4:.1f}" text-anchor="end">{html(name)}</text>')
         if lo is not None and hi is not None:
             parts.append(f'<line class="interval" x1="{x(lo):.1f}" x2="{x(hi):.1f}" y1="{y:.1f}" y2="{y:.1f}" '
-                         f'stroke="{colour(i)}" stroke-width="3"><title>{escape(name)}: {form.format(lo)} to '
+                         f'stroke="{colour(i)}" stroke-width="3"><title>{html(name)}: {form.format(lo)} to '
                          f'{form.format(hi)}</title></line>')
         parts.append(f'<circle class="estimate" cx="{x(figure):.1f}" cy="{y:.1f}" r="5" fill="{colour(i)}">'
-                     f'<title>{escape(name)}: {form.format(figure)}</title></circle>')
+                     f'<title>{html(name)}: {form.format(figure)}</title></circle>')
     return _svg("intervals", title, height, parts)
 
 
@@ -98,20 +99,20 @@ def line_chart(series: Sequence[tuple[str, Sequence[int], Sequence[float]]], *, 
              _axis_x([t for t in ticks(x_low, x_high) if t == int(t)], x, bottom, top, "{:.0f}", (x_low, x_high)),
              _axis_y(ticks(y_low, y_high), y, left, right)]
     parts.append(f'<text class="axis-label" x="{(left + right) / 2:.0f}" y="{bottom + 34}" '
-                 f'text-anchor="middle">{escape(x_label)}</text>')
+                 f'text-anchor="middle">{html(x_label)}</text>')
     parts.append(f'<text class="axis-label" x="14" y="{(top + bottom) / 2:.0f}" text-anchor="middle" '
-                 f'transform="rotate(-90 14 {(top + bottom) / 2:.0f})">{escape(y_label)}</text>')
+                 f'transform="rotate(-90 14 {(top + bottom) / 2:.0f})">{html(y_label)}</text>')
     for i, (name, at, values) in enumerate(series):
         points = " ".join(f"{x(a):.1f},{y(v):.1f}" for a, v in zip(at, values, strict=True))
         parts.append(f'<polyline class="history" data-points="{len(values)}" points="{points}" fill="none" '
-                     f'{style(i)} stroke-width="2"><title>{escape(name)}</title></polyline>')
+                     f'{style(i)} stroke-width="2"><title>{html(name)}</title></polyline>')
         if values:  # the rating now, marked: a history of one point draws no line
             parts.append(f'<circle cx="{x(at[-1]):.1f}" cy="{y(values[-1]):.1f}" r="3.5" fill="{colour(i)}"/>')
     legend_top = bottom + MARGIN["bottom"] + 6
     for i, (name, _, _) in enumerate(series):
         row_y = legend_top + 20 * i
         parts.append(f'<line x1="{left}" x2="{left + 28}" y1="{row_y - 4}" y2="{row_y - 4}" {style(i)} '
-                     f'stroke-width="3"/><text x="{left + 36}" y="{row_y}">{escape(name)}</text>')
+                     f'stroke-width="3"/><text x="{left + 36}" y="{row_y}">{html(name)}</text>')
     return _svg("lines", title, legend_top + 20 * len(series), parts)
 
 
@@ -139,5 +140,5 @@ def _axis_y(marks: list[float], y, left: float, right: float) -> str:
 
 def _svg(kind: str, title: str, height: float, parts: list[str]) -> str:
     return (f'<svg class="chart {kind}" role="img" viewBox="0 0 {WIDTH} {height:.0f}" width="{WIDTH}" '
-            f'height="{height:.0f}" xmlns="http://www.w3.org/2000/svg"><title>{escape(title)}</title>'
+            f'height="{height:.0f}" xmlns="http://www.w3.org/2000/svg"><title>{html(title)}</title>'
             f'{"".join(parts)}</svg>')

@@ -117,6 +117,18 @@ def test_the_csv_cells_hold_no_control_characters_and_no_formula(capsys, option)
     assert "'=HYPERLINK(1)" in written and ",=HYPERLINK" not in written and "\n=HYPERLINK" not in written
 
 
+def test_the_page_holds_no_control_character_and_escapes_its_names(capsys):
+    """A hand-edited name's escape sequence, carriage return, NEL and NUL reach no web page (nor its SVG
+    charts): the name shows without them, and markup in a name shows as text."""
+    keep_matches()
+    with ResultsDB() as db:
+        db.record(MatchRow("<b>bold</b>", "wait", 1, "tiny", "normal", 20, "DEATH", 7, 12.5))
+    assert main(["leaderboard", "--html", "-"]) == 0
+    page = capsys.readouterr().out
+    assert "[31mredname" in page and "&lt;b&gt;bold&lt;/b&gt;" in page and "<b>bold" not in page
+    assert not any(0 <= ord(c) < 32 and c not in "\t\n" or 0x7f <= ord(c) <= 0x9f for c in page)
+
+
 @pytest.mark.parametrize("extra", [["--html", "-"], ["--json"]])
 def test_two_outputs_on_stdout_are_refused_before_either_is_written(tmp_path, capsys, extra):
     keep_matches()
