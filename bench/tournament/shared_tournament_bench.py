@@ -24,23 +24,14 @@ import time
 from pathlib import Path
 from typing import NamedTuple
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the root, for tests.stubs, the stub servers
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/, for figures.py's rows
 
 from figures import report, row
+from steady_server import steady_server
 
 from labyrinth.saves.results_db import ResultsDB
 
 ANSWER_S = 0.05  # the stub's latency per call
-SERVE = """
-import sys
-sys.path.insert(0, {root!r})
-from tests.stubs import Steady, Stub  # its answer from the prompt alone: the same games at any pace
-
-server = Stub(Steady("openai", delay_s={delay}))
-print(server.url, flush=True)
-sys.stdin.read()  # until the benchmark closes the pipe
-"""
 LABYRINTH = str(Path(sys.executable).with_name("labyrinth"))
 
 
@@ -59,17 +50,10 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--games", type=int, default=12)
     args = parser.parse_args()
-    root = str(Path(__file__).resolve().parents[2])
-    stub = subprocess.Popen([sys.executable, "-c", SERVE.format(root=root, delay=ANSWER_S)], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, text=True)
-    url = stub.stdout.readline().strip()
     command = ["tournament", "--users", "openai/u1,openai/u2,openai/u3", "--minotaurs", "wait,builtin",
                "--games", str(args.games), "--preset", "tiny", "--max-turns", "20", "--concurrency", "3"]
-    try:
+    with steady_server(ANSWER_S) as url:
         runs = _rounds(command, url, args.rounds)
-    finally:
-        stub.stdin.close()
-        stub.wait(timeout=10)
     _summary(runs, args.games)
 
 

@@ -25,16 +25,15 @@ import argparse
 import hashlib
 import os
 import resource
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the root, for tests.stubs, the stub servers
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/, for figures.py's rows
 
 from figures import report, row
+from steady_server import steady_server
 
 from labyrinth.agents.compete.tournament import Entrant, Run, Tournament, run_tournament
 from labyrinth.agents.llm.config import ProviderSettings
@@ -44,14 +43,6 @@ ANSWER_S = 1.0  # the stub's latency per call
 TURNS = 20
 SEED = 2  # Steady's user outlasts the chasing stub on it: every match plays all 20 turns, the calls the bound counts
 BOUND_S = (TURNS + 1) * ANSWER_S  # a plan call, then one call per turn, both sides at once
-SERVE = """
-import sys
-sys.path.insert(0, {root!r})
-from tests.stubs import Steady, Stub  # its answer from the prompt alone: the same games in any order
-server = Stub(Steady("openai", delay_s={delay}))
-print(server.url, flush=True)
-sys.stdin.read()  # until the benchmark closes the pipe
-"""
 
 
 def main() -> None:
@@ -59,15 +50,8 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=200)
     parser.add_argument("--concurrency", type=int, default=200)
     args = parser.parse_args()
-    root = str(Path(__file__).resolve().parents[2])
-    stub = subprocess.Popen([sys.executable, "-c", SERVE.format(root=root, delay=ANSWER_S)], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, text=True)
-    url = stub.stdout.readline().strip()
-    try:
+    with steady_server(ANSWER_S) as url:
         run(url, args.matches, args.concurrency)
-    finally:
-        stub.stdin.close()
-        stub.wait(timeout=10)
 
 
 def run(url: str, matches: int, concurrency: int) -> None:
