@@ -13,7 +13,7 @@ from typing import Never, cast
 
 from . import events as ev
 from .figures import JUMP_COOLDOWN, seconds_text
-from .items import LANTERN, STONES, STONES_NAMED, stones_held
+from .items import ITEM, LANTERN, STONES, STONES_NAMED, stones_held
 from .senses import level_words
 from .state import GameState
 
@@ -63,6 +63,12 @@ def user_words(event: ev.Event, s: GameState) -> str | None:
             return f"You take the {e.stone} ({stones_held(s.inventory)}/{len(STONES)} stones)."
         case ev.LanternGrabbed():
             return f"You take the LANTERN. USE it to freeze the Minotaur for {LANTERN.effect_time}."
+        case ev.ItemUsed() if e.item in ITEM:
+            return f"You use the {e.item}: it {ITEM[e.item].effect_text}."
+        case ev.ItemUsed():
+            return f"You use the {e.item}."
+        case ev.EffectEnded():
+            return f"The {e.item} is spent."
         case ev.LanternUsed():
             return f"You raise the LANTERN: its blaze freezes the Minotaur for {LANTERN.effect_time}, and it burns out."
         case ev.LanternSpawned():
@@ -116,7 +122,8 @@ def minotaur_words(event: ev.Event, s: GameState) -> str | None:
         case ev.UserEscaped():
             return "The intruder escaped with the three stones."
         case ev.UserMoved() | ev.UserCollided() | ev.StaminaExhausted() | ev.ItemSighted() | ev.StonesHummed() \
-                | ev.MinotaurSighted() | ev.ItemGrabbed() | ev.LanternGrabbed() | ev.LanternSpawned() | ev.WhineHeard():
+                | ev.MinotaurSighted() | ev.ItemGrabbed() | ev.LanternGrabbed() | ev.LanternSpawned() \
+                | ev.WhineHeard() | ev.ItemUsed() | ev.EffectEnded():
             return None  # what the intruder does and perceives unseen: the Minotaur learns of it by its senses
         case _:
             return _unworded(e)

@@ -104,6 +104,22 @@ class LanternUsed(Acted):
 
 
 @dataclass(frozen=True, slots=True)
+class ItemUsed(Acted):
+    """USE of an item whose rules tell no event of their own: told in its row's words for what it does."""
+
+    item: str
+    position: Pos  # the user's cell
+
+
+@dataclass(frozen=True, slots=True)
+class EffectEnded(Event):
+    """An item's effect has run out (its countdown's last tick), for an item whose rules tell no event of their
+    own."""
+
+    item: str
+
+
+@dataclass(frozen=True, slots=True)
 class LanternSpawned(Event):
     position: Pos
 
@@ -182,6 +198,7 @@ class UserEscaped(Event):
 # role's word table (event_words.py) matches on it and the type checker sees a missing case;
 # tests/engine/test_event_words.py keeps it equal to the event classes.
 AnyEvent = (UserMoved | UserCollided | StaminaExhausted | ItemSighted | StonesHummed | MinotaurSighted
-            | ItemGrabbed | StoneGrabbed | LanternGrabbed | LanternUsed | LanternSpawned | ParalysisEnded
+            | ItemGrabbed | StoneGrabbed | LanternGrabbed | ItemUsed | EffectEnded | LanternUsed | LanternSpawned
+            | ParalysisEnded
             | MinotaurJumped | WhineHeard | MinotaurReentered | MinotaurMoved | UserSpotted | UserHeard
             | DecisionRefused | UserCaught | UserEscaped)

@@ -7,8 +7,9 @@ EAST, y grows NORTH, z grows UP.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cache
 
-from .constants import LEVEL_STEPS, MINOTAUR_SIGHT, USER_SIGHT
+from .constants import LEVEL_STEPS, MINOTAUR_SIGHT
 
 Pos = tuple[int, int, int]
 
@@ -101,7 +102,8 @@ def _bresenham(x0: int, y0: int, x1: int, y1: int) -> list[tuple[int, int]]:
             y0 += sy
 
 
-def _sight_table(radius: int) -> tuple[tuple[int, int, tuple[tuple[int, int], ...]], ...]:
+@cache
+def sight_table(radius: int) -> tuple[tuple[int, int, tuple[tuple[int, int], ...]], ...]:
     """For each offset within ``radius``: the cells strictly between, as offsets.
 
     The line is always drawn from the lexicographically smaller end, so sight
@@ -122,6 +124,4 @@ def _sight_table(radius: int) -> tuple[tuple[int, int, tuple[tuple[int, int], ..
     return tuple(table)
 
 
-USER_SIGHT_TABLE = _sight_table(USER_SIGHT)
-MINOTAUR_SIGHT_TABLE = _sight_table(MINOTAUR_SIGHT)
-LINES = {(dx, dy): between for dx, dy, between in MINOTAUR_SIGHT_TABLE}
+LINES = {(dx, dy): between for dx, dy, between in sight_table(MINOTAUR_SIGHT)}  # how far any eye sees: line_clear's

@@ -4,8 +4,10 @@ schemas, the words, the perceptions, the RL views and commands, the parser, the 
 the help), so that an item is added here, not in twenty places.
 
 An item is its row plus its rules: the row holds its numbers (how long its effect lasts, when a new one
-comes) and names what GRAB, USE and its countdown do (engine/item_rules.py); engine/turn.py carries them out
-through this table and names no item.
+comes) and names what GRAB, USE, its countdown and its light do (engine/item_rules.py); engine/turn.py carries
+them out through this table and names no item, the state keeps every item's timer in one map (GameState.timers),
+an item that is not a stone starts near the user (placement.place_items), and the user's sight is what the
+rows' ``sight`` rules add to its own (senses.user_sight).
 """
 
 from __future__ import annotations
@@ -16,7 +18,17 @@ from typing import Literal, get_args
 
 from .constants import TICKS_PER_SECOND
 from .figures import seconds_text
-from .item_rules import Countdown, Grab, Use, freeze_minotaur, lantern_returns, take_item, take_lantern, take_stone
+from .item_rules import (
+    Countdown,
+    Grab,
+    Sight,
+    Use,
+    freeze_minotaur,
+    lantern_returns,
+    take_item,
+    take_lantern,
+    take_stone,
+)
 
 # The names on the wire, written out because a type checker reads a Literal only as written;
 # the check after the table keeps the two in step.
@@ -37,6 +49,7 @@ class Item:
     grab: Grab = take_item  # the event of its GRAB (after it has moved from the ground to the inventory)
     use: Use | None = None  # what USE does (after it has left the inventory); None: it cannot be used
     countdown: Countdown | None = None  # its timer's tick, run every tick of the game
+    sight: Sight | None = None  # what its effect adds to the user's sight (the steps, now); None: nothing
     # What USE does, as the USE action tells an agent, and in a few words as the help's rules say it:
     # "{effect}" and "{respawn}" stand for its two durations (use_text, effect_text).
     use_words: str | None = None
@@ -90,6 +103,7 @@ STONES: tuple[ItemName, ...] = tuple(item.name for item in ITEMS if item.needed)
 USABLE: tuple[ItemName, ...] = tuple(item.name for item in ITEMS if item.use)
 # The items with a timer of their own, each with its countdown: what every tick of the game runs.
 COUNTDOWNS: tuple[tuple[Item, Countdown], ...] = tuple((item, item.countdown) for item in ITEMS if item.countdown)
+SIGHTS: tuple[tuple[Item, Sight], ...] = tuple((item, item.sight) for item in ITEMS if item.sight)  # senses.user_sight
 LANTERN = ITEM["LANTERN"]  # the item whose USE freezes the Minotaur: what the Minotaur's texts and views quote
 KINDS: tuple[Kind, ...] = tuple(dict.fromkeys(item.kind for item in ITEMS))  # 'stone', 'lantern': once each
 LETTERS: dict[str, str] = {item.name: item.letter for item in ITEMS}

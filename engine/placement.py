@@ -1,4 +1,4 @@
-"""Where things start: the user, the Minotaur, the stones and the lanterns.
+"""Where things start and come back: the user, the Minotaur, the stones and the other items.
 
 Maze cells (even x and y) are always open and every level is connected, so a
 random maze cell of the hunting ground is always reachable: no search needed.
@@ -9,9 +9,9 @@ from __future__ import annotations
 import random
 from functools import lru_cache
 
-from .constants import CENTRE, USER_SIGHT
+from .constants import CENTRE
 from .geometry import Pos
-from .items import ITEM_ORDER, STONES
+from .items import ITEM_ORDER, ITEMS, STONES
 from .presets import Bounds
 from .rng import derived
 
@@ -80,9 +80,10 @@ def place_stones(seed: int, bounds: Bounds, user: Pos, taken: set[Pos]) -> list[
     return placed
 
 
-def place_first_lantern(seed: int, bounds: Bounds, user: Pos, taken: set[Pos]) -> Pos:
-    """The first lantern: on the user's level, a walk away but findable."""
-    rng = derived(seed, "lantern", 0)
+def place_near_start(seed: int, word: str, bounds: Bounds, user: Pos, taken: set[Pos]) -> Pos:
+    """The first of an item that is not a stone (the lantern), drawn by the item's ``word``: on the user's
+    level, a walk away but findable."""
+    rng = derived(seed, word, 0)
     near, far = max(3, bounds.width // 8), max(6, bounds.width // 2)
     for _ in range(256):
         cand = _random_maze_cell(rng, bounds, user[2])
@@ -92,18 +93,23 @@ def place_first_lantern(seed: int, bounds: Bounds, user: Pos, taken: set[Pos]) -
 
 
 def place_items(seed: int, bounds: Bounds, user: Pos, minotaur: Pos) -> tuple[tuple[str, Pos], ...]:
-    """Every item lying at the start, in ITEM_ORDER: the stones, then the first lantern clear of them."""
-    stones = place_stones(seed, bounds, user, {user, minotaur})
-    lantern = place_first_lantern(seed, bounds, user, {pos for _, pos in stones} | {user, minotaur})
-    return tuple(sorted((*stones, ("LANTERN", lantern)), key=lambda item: ITEM_ORDER.index(item[0])))
+    """Every item lying at the start, in ITEM_ORDER: the stones, then each other item clear of what lies
+    before it."""
+    placed = place_stones(seed, bounds, user, {user, minotaur})
+    for item in ITEMS:
+        if not item.needed:
+            taken = {pos for _, pos in placed} | {user, minotaur}
+            placed.append((item.name, place_near_start(seed, item.word, bounds, user, taken)))
+    return tuple(sorted(placed, key=lambda item: ITEM_ORDER.index(item[0])))
 
 
-def respawn_lantern(seed: int, count: int, bounds: Bounds, user: Pos, taken: set[Pos]) -> Pos:
-    """A new lantern on a random maze cell of the ground, out of the user's sight."""
-    rng = derived(seed, "lantern", count)
+def respawn_item(seed: int, word: str, count: int, bounds: Bounds, user: Pos, sight: int, taken: set[Pos]) -> Pos:
+    """The ``count``-th new one of an item (drawn by its ``word``) on a random maze cell of the ground, out of
+    the user's ``sight``."""
+    rng = derived(seed, word, count)
     levels = list(bounds.z_range)
     while True:
         cand = _random_maze_cell(rng, bounds, rng.choice(levels))
-        out_of_sight = cand[2] != user[2] or (cand[0] - user[0]) ** 2 + (cand[1] - user[1]) ** 2 > USER_SIGHT ** 2
+        out_of_sight = cand[2] != user[2] or (cand[0] - user[0]) ** 2 + (cand[1] - user[1]) ** 2 > sight ** 2
         if out_of_sight and cand not in taken:
             return cand

@@ -11,6 +11,7 @@ from typing import Any, NamedTuple
 from . import events as ev
 from .constants import REENTRY_ALERT_TICKS, STAMINA_MAX, TICKS_PER_SECOND
 from .geometry import ID_STEPS, Pos, cell_id, cell_of
+from .items import LANTERN
 from .narrative import intro_text, minotaur_text, user_text
 from .presets import PRESETS
 from .schemas import (
@@ -87,7 +88,8 @@ def stamina_pct(s: GameState) -> float:
 
 
 def lantern_cooldown(s: GameState) -> float:
-    return s.lantern_respawn / TICKS_PER_SECOND
+    """Seconds until a new lantern appears: the lantern's timer (0 while one lies there or is held)."""
+    return s.timers.get(LANTERN.name, 0) / TICKS_PER_SECOND
 
 
 def user_cue(s: GameState) -> MinotaurCue:

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from .constants import CLOSE_SQ, FAINT_SQ, MINOTAUR_SIGHT, USER_SIGHT, VERY_CLOSE_SQ
 from .geometry import Pos, compass, direction_3d, distance_sq
-from .items import ITEM
+from .items import ITEM, SIGHTS
 from .state import GameState
 from .world import World
 
@@ -32,8 +32,16 @@ def minotaur_active(state: GameState) -> bool:
     return state.paralysis == 0 and state.jump_left == 0
 
 
+def user_sight(state: GameState) -> int:
+    """How many steps the user sees now: its own sight and what an item's effect adds (the rows' ``sight``
+    rules), at most as far as any line of sight is tabled (the Minotaur's)."""
+    if not SIGHTS:  # no item of the game lends sight: the figure of every turn
+        return USER_SIGHT
+    return min(USER_SIGHT + sum(sight(state, item) for item, sight in SIGHTS), MINOTAUR_SIGHT)
+
+
 def user_sees_minotaur(world: World, state: GameState) -> bool:
-    return (_near(state.user, state.minotaur, USER_SIGHT) and minotaur_active(state)
+    return (_near(state.user, state.minotaur, user_sight(state)) and minotaur_active(state)
             and world.line_clear(state.user, state.minotaur))
 
 
@@ -44,7 +52,8 @@ def minotaur_sees_user(world: World, state: GameState) -> bool:
 
 def items_in_sight(world: World, state: GameState) -> list[tuple[str, Pos]]:
     user = state.user
-    return [(name, pos) for name, pos in state.items if _near(user, pos, USER_SIGHT) and world.line_clear(user, pos)]
+    sight = user_sight(state)
+    return [(name, pos) for name, pos in state.items if _near(user, pos, sight) and world.line_clear(user, pos)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,7 +62,7 @@ class UserView:
 
     exits: list[str]
     items: list[tuple[str, Pos]]
-    minotaur_in_sight: bool  # in line of sight within 2 steps, whatever its state
+    minotaur_in_sight: bool  # in line of sight within the user's sight, whatever its state
     proximity: str
     direction: str | None
 
@@ -62,7 +71,7 @@ def user_view(world: World, state: GameState) -> UserView:
     return UserView(
         exits=world.user_exits(state.user),
         items=items_in_sight(world, state),
-        minotaur_in_sight=in_sight(world, state.user, state.minotaur, USER_SIGHT),
+        minotaur_in_sight=in_sight(world, state.user, state.minotaur, user_sight(state)),
         proximity=proximity(state),
         direction=audio_direction(state),
     )

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar
 
 from pydantic import TypeAdapter, ValidationError
@@ -43,10 +43,12 @@ class GameState:
     stamina: int = STAMINA_MAX  # hundredths
     inventory: tuple[str, ...] = ()  # in ITEM_ORDER
     seen_items: tuple[tuple[str, Pos], ...] = ()  # items the user has had in sight, sorted
-    # Items lying in the labyrinth, in ITEM_ORDER; the lantern's respawn timer.
+    # Items lying in the labyrinth, in ITEM_ORDER, and the items' own timers, one map for every item: a new
+    # timed item adds no field. Each map holds only what is not 0, and is replaced, never changed in place
+    # (a clone shares it).
     items: tuple[tuple[str, Pos], ...] = ()
-    lantern_respawn: int = 0  # ticks until a new lantern spawns; 0 when one exists
-    lanterns_spawned: int = 1  # the first lies there from the start
+    timers: dict[str, int] = field(default_factory=dict)  # ticks left on an item's countdown (its rules say of what)
+    respawns: dict[str, int] = field(default_factory=dict)  # how many times a new one of an item has appeared
     # The Minotaur.
     minotaur: Pos
     jump_left: int = 0  # ticks until re-entry; 0 when not jumping
@@ -117,11 +119,14 @@ class GameState:
             return f"unknown preset {self.preset!r} or difficulty {self.difficulty!r}"
         if not 0 <= self.stamina <= 100:
             return f"stamina {self.stamina} is outside 0..100"
-        counters = ("tick", "turn", "lantern_respawn", "jump_left", "jump_cooldown", "jumps",
-                    "paralysis", "stride", "patrols", "lanterns_spawned")
+        counters = ("tick", "turn", "jump_left", "jump_cooldown", "jumps", "paralysis", "stride", "patrols")
         negative = [n for n in counters if getattr(self, n) < 0]
         if negative:
             return f"negative {', '.join(negative)}"
+        for name, counts in (("timers", self.timers), ("respawns", self.respawns)):
+            odd = [f"{item}: {n}" for item, n in counts.items() if item not in ITEM_ORDER or n <= 0]
+            if odd:
+                return f"{name} holds {', '.join(odd)} (an item's count above 0, or nothing)"
         names = [n for n, _ in self.items] + list(self.inventory)
         if any(n not in ITEM_ORDER for n in names) or len(set(names)) != len(names):
             return f"impossible items {names}"
@@ -174,4 +179,6 @@ _ADAPTERS: dict[type[GameState], TypeAdapter[GameState]] = {}
 def _plain(value: Any) -> Any:
     if isinstance(value, tuple):
         return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return dict(value)  # a copy: what a caller does with the JSON never reaches the state
     return value

@@ -1,8 +1,9 @@
 """The game state's versions, one row each, and how a state moves between them: the one migrations table.
 
 A row says what its version changed in the state's fields: the fields it added, each with the value it
-takes in a state of an older version (its default, as JSON holds it); the fields it removed, each with
-how the older version's value follows from the newer state's fields; the fields it renamed.
+takes in a state of an older version (its default, as JSON holds it, or how it follows from the older
+state's fields); the fields it removed, each with how the older version's value follows from the newer
+state's fields; the fields it renamed.
 
 Two things read the table. ``upgrade`` brings a state an older version wrote forward, row by row, for
 GameState.from_dict to validate. ``downgrade`` takes a state back to an older version's fields, so that
@@ -37,6 +38,8 @@ class StateVersion:
     since: str  # the first release (a commit of the project's history) whose states were of this version
     change: str  # what changed, and why
     added: Mapping[str, Any] = field(default_factory=dict)  # name -> its value in a state of an older version
+    derived: Mapping[str, Callable[[Fields], Any]] = field(default_factory=dict)  # added, and its value there
+    #                                                       follows from the older state's fields
     removed: Mapping[str, Callable[[Fields], Any]] = field(default_factory=dict)  # name -> its older value
     renamed: Mapping[str, str] = field(default_factory=dict)  # older name -> this version's
     fields: tuple[str, ...] = ()  # the first version's fields; a later version says only what it changed
@@ -54,6 +57,18 @@ def _last_jump_length(state: Fields) -> int:
     return jump_length(state["seed"], jumps - 1) if jumps else 0
 
 
+def _timers(state: Fields) -> dict[str, int]:
+    """The lantern's respawn countdown, as the one timer of the items' map (none while a lantern lies there)."""
+    left = state["lantern_respawn"]
+    return {"LANTERN": left} if left else {}
+
+
+def _respawns(state: Fields) -> dict[str, int]:
+    """The lanterns spawned after the first, as the items' map of respawns counts them."""
+    again = state["lanterns_spawned"] - 1
+    return {"LANTERN": again} if again else {}
+
+
 VERSIONS: tuple[StateVersion, ...] = (
     StateVersion(0, "5d2acc1", "the state as the first replays recorded it (from 7c35d4a, which added waypoint; "
                                "no file kept a state of the releases before it)",
@@ -64,6 +79,11 @@ VERSIONS: tuple[StateVersion, ...] = (
                  written_as=1),
     StateVersion(1, "4c09b2b", "jump_total removed: nothing read it, and the jump's number gives it back",
                  removed={"jump_total": _last_jump_length}),
+    StateVersion(2, "TBD", "the items' timers in one map (timers, respawns) in place of the lantern's two fields: "
+                           "a new timed item adds no field",
+                 derived={"timers": _timers, "respawns": _respawns},
+                 removed={"lantern_respawn": lambda state: state["timers"].get("LANTERN", 0),
+                          "lanterns_spawned": lambda state: 1 + state["respawns"].get("LANTERN", 0)}),
 )
 
 
@@ -72,7 +92,7 @@ def fields_at(number: int, versions: tuple[StateVersion, ...] = VERSIONS) -> fro
     names = set(versions[0].fields)
     for row in versions[1:number + 1]:
         names -= set(row.removed) | set(row.renamed)
-        names |= set(row.renamed.values()) | set(row.added)
+        names |= set(row.renamed.values()) | set(row.added) | set(row.derived)
     return frozenset(names)
 
 
@@ -91,17 +111,30 @@ def version_of(data: Fields, versions: tuple[StateVersion, ...] = VERSIONS) -> i
 
 def upgrade(data: Fields, versions: tuple[StateVersion, ...] = VERSIONS) -> dict[str, Any]:
     """The fields of ``data``, a state's JSON object as any version wrote it, as the last version holds them:
-    each later row's new fields take their default, its removed ones are dropped, its renamed ones renamed."""
+    each later row's new fields take their default (or follow from the older fields), its removed ones are
+    dropped, its renamed ones renamed."""
     fields = {name: value for name, value in data.items() if name != "version"}
     for row in versions[version_of(data, versions) + 1:]:
         for older, newer in row.renamed.items():
             if older in fields:
                 fields[newer] = fields.pop(older)
+        derived = _derive(row, fields)  # before the fields they follow from are dropped
         for name in row.removed:
             fields.pop(name, None)
         for name, default in row.added.items():
             fields.setdefault(name, default)
+        fields.update(derived)
     return fields
+
+
+def _derive(row: StateVersion, fields: Fields) -> dict[str, Any]:
+    """The fields ``row`` adds whose value follows from the older state's; ValueError naming what is amiss."""
+    try:
+        return {name: derive(fields) for name, derive in row.derived.items() if name not in fields}
+    except KeyError as exc:
+        raise ValueError(f"{exc.args[0]} is required") from None
+    except (TypeError, AttributeError):
+        raise ValueError(f"{', '.join(row.derived)} cannot follow from this state's fields") from None
 
 
 def downgrade(data: Fields, number: int, versions: tuple[StateVersion, ...] = VERSIONS) -> dict[str, Any]:
@@ -112,7 +145,7 @@ def downgrade(data: Fields, number: int, versions: tuple[StateVersion, ...] = VE
     fields = {name: value for name, value in data.items() if name != "version"}
     for row in reversed(versions[number + 1:]):
         older = {name: recompute(fields) for name, recompute in row.removed.items()}  # from the newer fields
-        for name in row.added:
+        for name in (*row.added, *row.derived):
             del fields[name]
         fields.update(older)
         for name, newer in row.renamed.items():

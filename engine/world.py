@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable, Container, Iterable
 
 from .cells import CELL_CHARS, MINOTAUR_OPEN, RAMP_DOWN, RAMP_UP, ROCK
-from .constants import CHUNK, CHUNKS_PER_SIDE, MOVES_CACHE_CELLS, WORLD_LEVELS, WORLD_SIZE
-from .geometry import HORIZONTAL, ID_STEPS, LINES, USER_SIGHT_TABLE, X_SHIFT, Y_SHIFT, Pos, cell_id, id_pos
+from .constants import CHUNK, CHUNKS_PER_SIDE, MOVES_CACHE_CELLS, USER_SIGHT, WORLD_LEVELS, WORLD_SIZE
+from .geometry import HORIZONTAL, ID_STEPS, LINES, X_SHIFT, Y_SHIFT, Pos, cell_id, id_pos, sight_table
 from .maze import chunk_ramp, generate_chunk, ramp_cell
 from .presets import Bounds
 
@@ -230,17 +230,19 @@ class World:
         cell = self.cell
         return all(cell(x + dx, y + dy, z) != ROCK for dx, dy in between)
 
-    def visible_cells(self, pos: Pos) -> tuple[tuple[Pos, int], ...]:
-        """The cells the user sees from ``pos`` with their kinds: the map it learns."""
-        seen = self._sights.get(pos)
+    def visible_cells(self, pos: Pos, radius: int = USER_SIGHT) -> tuple[tuple[Pos, int], ...]:
+        """The cells the user sees from ``pos`` within ``radius`` steps (senses.user_sight) with their kinds:
+        the map it learns. The user's usual sight is remembered by cell; a wider one (an item's effect) is not."""
+        seen = self._sights.get(pos) if radius == USER_SIGHT else None
         if seen is None:
-            if len(self._sights) >= MOVES_CACHE_CELLS:
-                self._sights.clear()
             x, y, z = pos
             cell = self.cell
-            seen = self._sights[pos] = tuple(((x + dx, y + dy, z), cell(x + dx, y + dy, z))
-                                             for dx, dy, between in USER_SIGHT_TABLE
-                                             if all(cell(x + bx, y + by, z) != ROCK for bx, by in between))
+            seen = tuple(((x + dx, y + dy, z), cell(x + dx, y + dy, z)) for dx, dy, between in sight_table(radius)
+                         if all(cell(x + bx, y + by, z) != ROCK for bx, by in between))
+            if radius == USER_SIGHT:
+                if len(self._sights) >= MOVES_CACHE_CELLS:
+                    self._sights.clear()
+                self._sights[pos] = seen
         return seen
 
 

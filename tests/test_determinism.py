@@ -70,7 +70,7 @@ def _play(preset: str, seed: int, script=SCRIPT) -> str:
     game = Game.new(seed, preset)
     for user, minotaur in script:
         game.step(user, minotaur)
-    return game.state.digest()
+    return game.state.digest(1)  # the pinned hashes are of state version 1 (the lantern's timer a field of its own)
 
 
 @pytest.mark.parametrize("preset, seed", sorted(GOLDEN))

@@ -20,7 +20,7 @@ from ..items import ITEM, LETTERS, MARKS_LEGEND, STONES, STONES_NAMED, stones_he
 from ..narrative import heard_from
 from ..presets import PRESETS
 from ..report import game_time, lantern_cooldown, stamina_pct, user_cue
-from ..senses import in_sight, items_in_sight, level_words
+from ..senses import in_sight, items_in_sight, level_words, user_sight
 from ..state import GameState
 from ..turn import TurnResult
 from ..world import World
@@ -122,7 +122,7 @@ class UserPerception:
         for name, pos in visible:
             self.items[name] = pos
         for name, pos in list(self.items.items()):  # an item seen gone (grabbed, or not there any more)
-            if name in state.inventory or (in_sight(self.world, state.user, pos, USER_SIGHT)
+            if name in state.inventory or (in_sight(self.world, state.user, pos, user_sight(state))
                                            and (name, pos) not in visible):
                 del self.items[name]
         return self.handed.hand(self._observation(result, visible, new_cells))
@@ -130,18 +130,18 @@ class UserPerception:
     def minotaur_in_sight(self, state: GameState) -> Pos | None:
         """Where the user sees the Minotaur (within its sight, in line, and in time), or None: the
         ``details`` field, for a reader that wants no more of them (an RL observation's map)."""
-        seen = in_sight(self.world, state.user, state.minotaur, USER_SIGHT) and not state.jump_left
+        seen = in_sight(self.world, state.user, state.minotaur, user_sight(state)) and not state.jump_left
         return state.minotaur if seen else None
 
     def _look_around(self, state: GameState, events: tuple[ev.Event, ...]) -> list[tuple[Pos, int]]:
         """Remember every cell seen from every cell walked through this turn; the new ones."""
         stops = [p for e in events if isinstance(e, ev.UserMoved) for p in e.path] + [state.user]
-        new, seen, walked = [], self.seen, self.walked
+        new, seen, walked, sight = [], self.seen, self.walked, user_sight(state)
         for stop in stops:
-            if stop in walked:  # looked from before: the labyrinth does not change, so it shows nothing new
-                continue
+            if stop in walked and sight == USER_SIGHT:  # looked from before: the labyrinth does not change, so
+                continue                                # it shows nothing new (unless an item lends more sight)
             walked.add(stop)
-            fresh = [cell for cell in self.world.visible_cells(stop) if cell[0] not in seen]  # most are known
+            fresh = [cell for cell in self.world.visible_cells(stop, sight) if cell[0] not in seen]  # most known
             for pos, kind in fresh:
                 seen[pos] = kind
                 row = self._rows.get((pos[1], pos[2]))

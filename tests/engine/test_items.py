@@ -80,7 +80,7 @@ def test_use_lantern_paralyzes_for_120_s_then_it_respawns_after_720_s():
     while game.state.tick < 2 * 720:
         assert _lanterns(game) == 0
         game.step(halt(100), WAIT)
-    assert _lanterns(game) == 1 and game.state.lantern_respawn == 0
+    assert _lanterns(game) == 1 and game.state.timers == {} and game.state.respawns == {"LANTERN": 1}
 
 
 def test_a_respawned_lantern_appears_out_of_the_users_sight():
@@ -88,7 +88,7 @@ def test_a_respawned_lantern_appears_out_of_the_users_sight():
         start = (200, 200, 100)
         game = scene(seed=seed, user=start, minotaur=FAR, inventory=("LANTERN",))
         game.step({"command": "USE"}, WAIT)
-        while game.state.lantern_respawn:
+        while game.state.timers:
             game.step(halt(100), WAIT)
         assert _lanterns(game) == 1
         assert not items_in_sight(game.world, game.state)

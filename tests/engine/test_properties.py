@@ -14,7 +14,7 @@ from ..strategies import DIRECTIONS, decisions, turns
 
 seeds = st.integers(0, 2**31 - 1)
 presets = st.sampled_from(["tiny", "small", "standard"])
-TIMERS = ("jump_left", "jump_cooldown", "paralysis", "lantern_respawn", "stamina")
+TIMERS = ("jump_left", "jump_cooldown", "paralysis", "stamina")
 
 
 def _lanterns(state) -> int:
@@ -37,10 +37,11 @@ def test_invariants_hold_whatever_is_played(seed, preset, plays):
         assert game.world.cell(*s.minotaur) not in (ROCK,), "the Minotaur is inside rock"
         assert s.tick > before.tick and s.turn == before.turn + 1
         assert r.environment.time_taken == (s.tick - before.tick) / 2
-        assert all(getattr(s, t) >= 0 for t in TIMERS)
-        assert s.jump_cooldown <= 1200 and s.paralysis <= 240 and s.lantern_respawn <= 1440
+        assert all(getattr(s, t) >= 0 for t in TIMERS) and all(left > 0 for left in s.timers.values())
+        respawn = s.timers.get("LANTERN", 0)
+        assert s.jump_cooldown <= 1200 and s.paralysis <= 240 and respawn <= 1440
         assert _lanterns(s) <= 1
-        assert _lanterns(s) == 1 or s.lantern_respawn > 0
+        assert _lanterns(s) == 1 or respawn > 0
         assert 0 <= r.user_state.stamina_pct <= 1
         assert r.environment.steps_moved <= (user.get("steps") or 100 if isinstance(user, dict) else 100)
         if isinstance(user, dict) and user.get("steps"):

@@ -1,9 +1,10 @@
 """The game state's versions (engine/state_migrations.py): the state's fields are what the migrations table
 accounts for; a state goes back to an older version, hash for hash, and an older one comes forward; a new
-field with its row (a torch's timer, as a subclass here) keeps yesterday's state loading."""
+field with its row (the user's wounds, as a subclass here) keeps yesterday's state loading."""
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import MISSING, fields
 
 import pytest
@@ -15,7 +16,7 @@ from labyrinth.engine.events import MinotaurJumped
 from labyrinth.engine.state import STATE_VERSION
 from labyrinth.engine.state_migrations import VERSIONS, downgrade, fields_at, version_of
 
-from ..new_field import RowlessTorchState, TorchState
+from ..new_field import RowlessWoundsState, WoundsState
 from ..strategies import turns
 
 
@@ -40,9 +41,9 @@ def table_problems(kind: type[GameState]) -> list[str]:
 def test_the_state_s_fields_are_what_the_migrations_table_accounts_for():
     assert table_problems(GameState) == []
     assert STATE_VERSION == VERSIONS[-1].number == Game.new(1, "tiny").state.version
-    assert table_problems(TorchState) == []
-    assert table_problems(RowlessTorchState) == [
-        "the table accounts for ['torch_light'] differently from RowlessTorchState's fields"]
+    assert table_problems(WoundsState) == []
+    assert table_problems(RowlessWoundsState) == [
+        "the table accounts for ['wounds'] differently from RowlessWoundsState's fields"]
 
 
 def test_a_new_game_s_state_is_its_fields_defaults_but_who_where_and_what():
@@ -52,7 +53,8 @@ def test_a_new_game_s_state_is_its_fields_defaults_but_who_where_and_what():
     named = {"seed", "preset", "difficulty", "user", "minotaur", "items", "seen_items"}
     for field in fields(GameState):
         if field.name not in named:
-            assert field.default is not MISSING and getattr(state, field.name) == field.default, field.name
+            default = field.default_factory() if field.default_factory is not MISSING else field.default
+            assert default is not MISSING and getattr(state, field.name) == default, field.name
 
 
 @settings(max_examples=25, deadline=None)
@@ -86,12 +88,38 @@ def test_a_new_field_with_its_row_keeps_yesterday_s_state_loading_and_its_hashes
     for _ in range(4):
         game.step({"command": "MOVE", "direction": "NORTH", "steps": 3}, {"action": "CHASE"})
     yesterday = game.state.to_dict()
-    with pytest.raises(ValueError, match="torch_light"):  # the field without its row: the issue's failure
-        RowlessTorchState.from_dict(yesterday)
-    today = TorchState.from_dict(yesterday)
-    assert today.torch_light == 0 and today.version == STATE_VERSION + 1
+    with pytest.raises(ValueError, match="wounds"):  # the field without its row: the issue's failure
+        RowlessWoundsState.from_dict(yesterday)
+    today = WoundsState.from_dict(yesterday)
+    assert today.wounds == 0 and today.version == STATE_VERSION + 1
     assert today.digest(STATE_VERSION) == game.state.digest() != today.digest()
-    assert today.to_dict() == {**yesterday, "version": STATE_VERSION + 1, "torch_light": 0}
+    assert today.to_dict() == {**yesterday, "version": STATE_VERSION + 1, "wounds": 0}
     on = Game(today).step({"command": "HALT", "steps": 2}, {"action": "WAIT"}).state
-    assert isinstance(on, TorchState) and on.torch_light == 0  # a turn keeps the state's kind and its field
-    assert TorchState.from_dict(on.to_dict()) == on
+    assert isinstance(on, WoundsState) and on.wounds == 0  # a turn keeps the state's kind and its field
+    assert WoundsState.from_dict(on.to_dict()) == on
+
+
+@settings(max_examples=30, deadline=None)
+@given(left=st.integers(0, 1440), again=st.integers(0, 5))
+def test_the_lantern_s_two_fields_of_version_1_are_the_items_timer_maps_of_version_2(left, again):
+    """Version 2 keeps every item's timer in one map: the lantern's respawn countdown and the lanterns drawn
+    after the first come forward from version 1's two fields and go back to them, hash for hash."""
+    state = dataclasses.replace(Game.new(5, "tiny").state, timers={"LANTERN": left} if left else {},
+                                respawns={"LANTERN": again} if again else {})
+    old = downgrade(state.to_dict(), 1)
+    assert (old["lantern_respawn"], old["lanterns_spawned"]) == (left, 1 + again)
+    assert "timers" not in old and "respawns" not in old and version_of(old) == 1
+    assert GameState.from_dict(old) == state  # an empty map comes back empty, not holding a 0
+    assert state.digest(1) == GameState.from_dict(old).digest(1)
+
+
+def test_a_broken_version_1_state_or_a_timer_map_holding_nonsense_is_refused_in_one_line():
+    old = downgrade(Game.new(5, "tiny").state.to_dict(), 1)
+    for broken, reason in [({k: v for k, v in old.items() if k != "lantern_respawn"}, "lantern_respawn is required"),
+                           ({**old, "lanterns_spawned": "many"}, "cannot follow from this state's fields")]:
+        with pytest.raises(ValueError, match=f"not a game state this Labyrinth reads: .*{reason}"):
+            GameState.from_dict(broken)
+    now = Game.new(5, "tiny").state.to_dict()
+    for timers, reason in [({"LANTERN": 0}, "timers holds LANTERN: 0"), ({"TORCH": 4}, "timers holds TORCH: 4")]:
+        with pytest.raises(ValueError, match=f"broken game state: {reason}"):
+            GameState.from_dict({**now, "timers": timers})

@@ -150,7 +150,7 @@ async def test_the_status_bar_shows_the_place_and_keeps_the_level_at_80_columns(
 @pytest.mark.parametrize("width", [78, 60, 40, 20])
 def test_the_status_bar_fits_any_width_and_the_level_is_the_last_thing_cut(width):
     game = Game.new(3, "large")
-    game.state = dataclasses.replace(game.state, lantern_respawn=700 * TICKS_PER_SECOND, items=())
+    game.state = dataclasses.replace(game.state, timers={"LANTERN": 700 * TICKS_PER_SECOND}, items=())
     line = fit(status_parts(game.view()[0], PRESETS["large"]), width)
     assert line.cell_len <= width or line.plain.startswith("level")
     assert "level 100" in line.plain or width < len("level 100")

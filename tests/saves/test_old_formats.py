@@ -1,6 +1,6 @@
 """Files of every released format, each written by its release (fixtures/README.md says which commit wrote
 each): every replay verifies, or says exactly why it cannot; every save loads, is listed, resumes into a
-Match and plays on. A torch-like change (a new state field with its row in the migrations table) keeps
+Match and plays on. A new state field (the user's wounds, with its row in the migrations table) keeps
 yesterday's save resuming and its replays verifying; a replay holding only its header says that its
 initial state was all there was to check; a recording of a newer state version says it cannot be checked."""
 
@@ -23,23 +23,30 @@ from labyrinth.saves.games import SavedGame, SaveError, list_games, load_game, s
 from labyrinth.saves.replays import ReplayWriter, first_mismatch, hashed_at, read_replay
 from labyrinth.tui.commands.replay import show
 
-from ..new_field import TorchState, torch_engine  # noqa: F401 (a fixture)
+from ..new_field import WoundsState, wounds_engine  # noqa: F401 (a fixture)
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
 OLDER_RULES = ("(recorded by a release that did not name its build: if its rules differ from this one's, the same "
                "inputs play another game)")
+
+
+def checked_at(version: int, turns: int, now: int) -> str:
+    """What --verify says of a recording of ``turns`` turns whose hashes are of an older state ``version``."""
+    return (f"verified: {turns} turns, hashes match (recorded at state version {version}, this is {now}: each hash "
+            f"checked on the fields version {version} held)")
+
+
 # What `labyrinth replay FILE --verify` says of each, and its exit status.
 REPLAYS = {
     "replay-5d2acc1.jsonl": ((f"mismatch at turn 55: state hash 21ddf4673a7e9d6d, recorded 2f7b9ec948c649a0 "
                               f"{OLDER_RULES}"), 1),  # turns 1 to 54 agree at state version 0; then its rules
-    "replay-f65a52f.jsonl": (("verified: 62 turns, hashes match (recorded at state version 0, this is 1: each hash "
-                              "checked on the fields version 0 held)"), 0),
-    "replay-4c09b2b.jsonl": ("verified: 40 turns, hashes match", 0),
-    "replay-before-sent.jsonl": ("verified: 3 turns, hashes match", 0),
-    "replay-05106cc.jsonl": ("verified: 6 turns, hashes match", 0),
+    "replay-f65a52f.jsonl": (checked_at(0, 62, STATE_VERSION), 0),
+    "replay-4c09b2b.jsonl": (checked_at(1, 40, STATE_VERSION), 0),
+    "replay-before-sent.jsonl": (checked_at(1, 3, STATE_VERSION), 0),
+    "replay-05106cc.jsonl": (checked_at(1, 6, STATE_VERSION), 0),
 }
 SAVES = ("save-ada196d.json", "save-1991e17.jsonl", "save-1f2b261.jsonl", "save-05106cc.jsonl")
-SAVED = "fccbe41dac3af680"  # each save's hash after its 20 turns: seed 4, small
+SAVED = "fccbe41dac3af680"  # each save's hash after its 20 turns (seed 4, small), as state version 1 computed it
 
 
 def verified(path: Path) -> tuple[str, int]:
@@ -81,36 +88,34 @@ def test_every_released_save_loads_resumes_and_plays_on(name):
     assert (game.seed, game.preset, len(game.turns), game.digest, game.finished) == (4, "small", 20, SAVED, False)
     resumed = match()
     resume_into(resumed, game)
-    assert resumed.turns == 20 and resumed.game.state.digest() == SAVED
+    assert resumed.turns == 20 and resumed.game.state.digest(1) == SAVED
     resumed.play_turn()
     assert resumed.turns == 21
 
 
-@pytest.mark.usefixtures("torch_engine")
+@pytest.mark.usefixtures("wounds_engine")
 @pytest.mark.parametrize("name", SAVES)
 def test_a_new_state_field_keeps_yesterday_s_save_resuming_and_playing_on(name):
     game = listed(name)
     resumed = match()
     resume_into(resumed, game)  # each of its 20 hashes checked as state version 1 computed it
     state = resumed.game.state
-    assert isinstance(state, TorchState) and state.torch_light == 0
-    assert state.digest(STATE_VERSION) == SAVED != state.digest()
+    assert isinstance(state, WoundsState) and state.wounds == 0
+    assert state.digest(1) == SAVED != state.digest()
     resumed.play_turn()
     again = save_game(SavedGame(game.path, "2026-11-30T10:00:00Z", 4, "small", "normal", "builtin",
-                                list(resumed.played), resumed.game.state.digest(), "saved by the torch's release"))
+                                list(resumed.played), resumed.game.state.digest(), "saved by the wounds' release"))
     assert json.loads(again.read_text().partition("\n")[0])["state_version"] == STATE_VERSION + 1
     later = match()
     resume_into(later, load_game(again))
     assert later.game.state == resumed.game.state
 
 
-@pytest.mark.usefixtures("torch_engine")
+@pytest.mark.usefixtures("wounds_engine")
 def test_a_new_state_field_keeps_yesterday_s_replays_verifying():
     now = STATE_VERSION + 1
     for name, version, turns in [("replay-05106cc.jsonl", 1, 6), ("replay-f65a52f.jsonl", 0, 62)]:
-        assert verified(FIXTURES / name) == (
-            (f"verified: {turns} turns, hashes match (recorded at state version {version}, this is {now}: each hash "
-             f"checked on the fields version {version} held)"), 0)
+        assert verified(FIXTURES / name) == (checked_at(version, turns, now), 0)
 
 
 def test_a_replay_holding_only_its_header_says_only_its_initial_state_was_checked(tmp_path):
@@ -118,7 +123,8 @@ def test_a_replay_holding_only_its_header_says_only_its_initial_state_was_checke
     alone = tmp_path / "alone.jsonl"
     alone.write_text(json.dumps(header) + "\n")
     assert verified(alone) == (("verified: no turn recorded, so only the initial state's hash was checked, and it "
-                                "matches"), 0)
+                                f"matches (recorded at state version 1, this is {STATE_VERSION}: each hash checked on "
+                                "the fields version 1 held)"), 0)
     alone.write_text(json.dumps({**header, "initial_hash": "0" * 16}) + "\n")
     said, status = verified(alone)
     assert status == 1 and said.startswith("mismatch at turn 0: the initial state hashes to ")

@@ -16,7 +16,16 @@ from labyrinth.agents.match.resume import resume_into
 from labyrinth.agents.match.runner import Match, Outside
 from labyrinth.agents.registry import make_agent
 from labyrinth.saves import games
-from labyrinth.saves.games import HEADER_BYTES, SavedGame, SaveError, list_games, load_game, save_game, saves_dir
+from labyrinth.saves.games import (
+    HEADER_BYTES,
+    OLD_FORMAT_STATE,
+    SavedGame,
+    SaveError,
+    list_games,
+    load_game,
+    save_game,
+    saves_dir,
+)
 from labyrinth.saves.replays import first_mismatch, read_replay
 from labyrinth.tui.commands.replay import show as replay
 from tests.fronts import assert_own_play
@@ -124,8 +133,8 @@ def test_a_save_of_another_world_is_refused():
 def _old_save(version: int, playing: Match, pairs: list) -> Path:
     """A save as the game wrote it before saves were replays: the inputs and the final hash."""
     head = {"format": "labyrinth-save", "version": version, "saved_at": "2026-01-01T00:00:00Z", "seed": SEED,
-            "preset": PRESET, "difficulty": "normal", "minotaur": "builtin", "hash": playing.game.state.digest(),
-            "summary": "old"}
+            "preset": PRESET, "difficulty": "normal", "minotaur": "builtin",
+            "hash": playing.game.state.digest(OLD_FORMAT_STATE), "summary": "old"}  # as those releases hashed it
     inputs = [[user.model_dump(exclude_none=True), minotaur.model_dump(exclude_none=True)] for user, minotaur in pairs]
     path = saves_dir() / f"old-v{version}.json{'l' if version == 2 else ''}"
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -143,7 +152,7 @@ def test_an_older_save_still_loads_and_resumes(version):
     [listed], problems = list_games()
     assert problems == [] and (listed.path, listed.summary, len(listed.turns)) == (path, "old", 10)
     recorded = listed.replay()
-    assert [t.hash for t in recorded.turns] == [None] * 9 + [playing.game.state.digest()]
+    assert [t.hash for t in recorded.turns] == [None] * 9 + [playing.game.state.digest(OLD_FORMAT_STATE)]
     resumed = match()
     resume_into(resumed, listed)
     assert resumed.game.state == playing.game.state
