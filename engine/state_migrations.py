@@ -79,7 +79,7 @@ VERSIONS: tuple[StateVersion, ...] = (
                  written_as=1),
     StateVersion(1, "4c09b2b", "jump_total removed: nothing read it, and the jump's number gives it back",
                  removed={"jump_total": _last_jump_length}),
-    StateVersion(2, "TBD", "the items' timers in one map (timers, respawns) in place of the lantern's two fields: "
+    StateVersion(2, "507d638", "the items' timers in one map (timers, respawns) in place of the lantern's two fields: "
                            "a new timed item adds no field",
                  derived={"timers": _timers, "respawns": _respawns},
                  removed={"lantern_respawn": lambda state: state["timers"].get("LANTERN", 0),
