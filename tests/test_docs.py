@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from labyrinth.engine.items import ITEM_ORDER
 from labyrinth.saves.config import read_config
 
 REPO = Path(__file__).resolve().parent.parent
@@ -149,6 +150,15 @@ def test_every_relative_link_resolves():
     problems = [f"{page.path.name}:{number}: {target}: {why}"
                 for page, number, target in links if (why := broken(page, target))]
     assert problems == []
+
+
+def untold_items(rules: str, names: list[str]) -> list[str]:
+    """The items of the table that the rules page never names: a new item's row asks for its rules' words."""
+    return [name for name in names if name not in rules]
+
+
+def test_the_rules_page_tells_every_item():
+    assert untold_items((REPO / "docs" / "rules.md").read_text(), list(ITEM_ORDER)) == []
 
 
 def test_the_readme_links_every_page_of_docs():
