@@ -170,6 +170,7 @@ class GameScreen(LookAndTravel):
             log.show_start()  # the premise, read before the first key
         command = self.query_one(CommandLine)
         command.value = self.draft
+        command.history = s.history  # the session's: what is typed is kept with the save, and Continue gives it back
         command.history.extend(said for said, _ in self.typed_ahead)
         self.call_after_refresh(self._play_typed_ahead)
         self.call_after_refresh(self._work_ahead, self.session.ahead(), self.session.game.state)
