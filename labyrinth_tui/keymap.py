@@ -125,9 +125,9 @@ def shown(key: str) -> str:
 
 
 def walk_keys(keys: Mapping[str, Sequence[str]]) -> str:
-    """The footer's walking keys: the first letter of each way's, in vi's order ("hjkl", "adws" remapped),
+    """The footer's walking keys: the last letter of each way's, in vi's order ("hjkl"; "jkil" remapped),
     or the first key of the step north when a way has no letter."""
-    letters = [next((key for key in keys[name] if len(key) == 1), None) for name in WALKS]
+    letters = [next((key for key in reversed(keys[name]) if len(key) == 1), None) for name in WALKS]
     return "".join(letter for letter in letters if letter) if all(letters) else shown(keys["north"][0])
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import NamedTuple
 
+from ..themes import theme_names
 from .learn_option import add_learn_options, learners
 from .options import chosen_seed, game_options, parsed_by, providers, role_option
 from .provider_options import add_provider_options
@@ -40,6 +41,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         if front.user is not None:
             role_option(p, "user", front.user)
         role_option(p, "minotaur", front.minotaur)
+        p.add_argument("--theme", choices=theme_names(), metavar="THEME",
+                       help=f"colour theme, over the config file's [options] theme: {', '.join(theme_names())}")
         parsed_by(p, run)
 
 
@@ -50,4 +53,4 @@ def run(args: argparse.Namespace) -> int:
     settings = providers(args, screen=True)
     user = getattr(args, "user", None) or HUMAN
     return open_app(NewGame(chosen_seed(args), args.preset, args.difficulty, user, args.minotaur, settings,
-                            learners(args)))
+                            learners(args)), theme=args.theme)

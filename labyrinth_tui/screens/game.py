@@ -38,6 +38,7 @@ from labyrinth.saves.paths import advice
 
 from ..app_access import labyrinth_app
 from ..background import TurnPlayed, carry_turn
+from ..keymap import shown as shown_key
 from ..session import PlaySession, ended
 from ..terminal_text import plain, printable
 from ..waits import Countdowns
@@ -158,6 +159,8 @@ class GameScreen(LookAndTravel):
     def on_mount(self) -> None:
         s = self.session
         self.query_one("#cue", CuePanel).border_title = "Minotaur"
+        look_keys = labyrinth_app(self).settings.keys["look"]
+        self.query_one(CuePanel).look_key = self.query_one(ThreatLine).look_key = shown_key(look_keys[0])
         self.query_one(StatusBar).preset = s.preset  # the bar shows the hunting ground's bounds
         against = s.minotaur.agent
         self.query_one(NarrativeLog).border_title = plain(  # a model's Minotaur is named: who plays
