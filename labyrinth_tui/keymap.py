@@ -16,13 +16,12 @@ none loses its action unseen."""
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from textual.binding import Binding, InvalidBinding
-from textual.keys import Keys, format_key
+from textual.keys import Keys, format_key, key_to_character
 
 CURSOR_LEAP = 5  # cells a run key moves look mode's cursor
 RAMPS = Binding.Group("ramps", compact=True)
@@ -149,18 +148,9 @@ def key_name(written: str) -> str | None:
         return None
     if modifiers == ["shift"] and len(base) == 1 and base.isalpha():
         return None  # Textual reads it as the capital letter
-    if len(base) > 1 and base not in KEY_NAMES and not _character_name(base):
+    if len(base) > 1 and base not in KEY_NAMES and key_to_character(base) is None:  # "full_stop" names "."
         return None
     return written.lower()
-
-
-def _character_name(name: str) -> bool:
-    """Whether ``name`` names a character as Textual does ("full_stop", "question_mark")."""
-    try:
-        unicodedata.lookup(name.replace("_", " "))
-    except KeyError:
-        return False
-    return True
 
 
 def remapped(table: Mapping[str, Any], taken: Mapping[str, str]) -> tuple[dict[str, tuple[str, ...]], list[str]]:

@@ -8,7 +8,7 @@ too, and every default::
     [keys]
     look = "l"                  # LOOK back on l...
     east = ["right", "d"]       # ...which east gives up
-    use = ["v", "L"]
+    grab = ["g", ",", "p"]
 
     [options]
     theme = "high-contrast"     # or "colour-blind", or any of Textual's (the help lists them)
