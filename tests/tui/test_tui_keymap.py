@@ -78,8 +78,8 @@ async def test_a_clash_is_one_line_naming_it_and_both_actions_keep_their_keys():
     app.notify = lambda message, **kwargs: said.append(message)  # type: ignore[method-assign]
     async with app.run_test(size=SIZE) as pilot:
         await on_map(pilot)
-        assert said == [f"{config_path()}: [keys] look: 'k' is north's key too (give north other keys, or look "
-                        "another); look keeps f"]
+        assert said == [(f"{config_path()}: [keys] look: 'k' is north's key too (give north other keys, or look "
+                        "another); look keeps f")]
         session = app.screen.session
         await pilot.press("k", "f")  # k walks north, f looks: nothing lost
         await pilot.pause()
