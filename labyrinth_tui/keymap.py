@@ -83,7 +83,7 @@ ACTIONS: tuple[MapAction, ...] = (
     MapAction("ramp-down", ("greater_than_sign", "pagedown"), "screen.ramp('DOWN RAMP')", None,
               "take the ramp down", "ramp down", RAMPS),
     MapAction("look", ("f",), "screen.simple('LOOK')", None, "look around: hear the stones", "look"),
-    MapAction("examine", ("x", "semicolon"), "screen.toggle_look", "screen.toggle_look",
+    MapAction("examine", ("x", "semicolon"), "screen.look_mode", "screen.leave_look",
               "examine the map with a cursor, and stop", "examine"),
     MapAction("grab", ("g", "comma"), "screen.simple('GRAB')", None, "grab what is within reach", "grab"),
     MapAction("use", ("v",), "screen.simple('USE')", None, "use the lantern: freeze the Minotaur", "lantern"),

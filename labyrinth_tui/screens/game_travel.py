@@ -29,7 +29,7 @@ from ..widgets.game_map import STEP, GameMap
 from ..widgets.minimap import Minimap
 from ..widgets.narrative import NarrativeLog
 
-PLAYING = {"walk", "run", "ramp", "simple", "no_diagonal"}  # the map's actions outside look mode
+PLAYING = {"walk", "run", "ramp", "simple", "no_diagonal", "look_mode"}  # the map's actions outside look mode
 LOOKING = {"move_cursor", "travel_to_cursor", "leave_look"}  # and in it
 STOPPED = {"COLLISION": "the way was blocked", "ITEM_SIGHTED": "something caught your eye",
            "ENCOUNTER": "the Minotaur cut the walk short"}
@@ -84,13 +84,6 @@ class LookAndTravel(Screen):
         return True
 
     # --- look mode ------------------------------------------------------------------------
-
-    def action_toggle_look(self) -> None:
-        """The examine key (`x`, `;`): look mode on, or off again."""
-        if self.looking:
-            self.action_leave_look()
-        else:
-            self.action_look_mode()
 
     def action_look_mode(self, at: Pos | None = None) -> None:
         if self.session.over:

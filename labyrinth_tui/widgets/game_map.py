@@ -70,7 +70,7 @@ class GameMap(Minimap):
         pace of typing."""
         if now - self.word_at > WORD_PACE_S:
             return ""
-        return self.played + "".join(" " if key.key == "space" else key.character or "" for key in self.held)
+        return self.played + "".join(key.character or "" for key in self.held)
 
     async def on_key(self, event: events.Key) -> None:
         """A key typed ahead of danger is dropped, one pressed while travelling stops it (the screen says
@@ -111,9 +111,9 @@ class GameMap(Minimap):
             await self.app.run_action(bound.binding.action, bound.node)
 
     def _word_goes_on(self, event: events.Key, word: str, now: float, bound: bool) -> None:
-        """The key may be the next of the word begun here: a map key waits (the first to), the command line
-        takes the word whole once a second one comes, or a key that is not the map's (Enter sends it); a
-        letter no key follows the letters played, for the command line to put them back (word_start.py)."""
+        """The key may be the word's next (word_start.py). A map key waits, when none does yet. Once a key
+        waits, the next one that goes on gives the command line the whole word (Enter sends it). A letter
+        that is no map key, with none waiting, starts typing, knowing the letter played before it."""
         self.word_at = now
         if bound and not self.held and event.key != "enter":
             self.held.append(event)
