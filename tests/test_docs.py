@@ -2,8 +2,9 @@
 ``#anchor`` a heading of it as GitHub names headings), and every code block of the pages the README links
 runs as written: ``python`` blocks are executed, ``console`` blocks' commands run in a shell with their
 output compared, ``bash`` blocks' commands run and must succeed, ``toml`` blocks are read as the config
-file is (its [keys] and [options] as the game screen reads them). A block may be left out only by a marker just above it, ``<!-- docs-test: not run: REASON -->``;
-a command outside such a block (an untagged fence, an indented block) is refused, so none goes unrun."""
+file is (its [keys] and [options] as the game screen reads them). A block may be left out only by a marker
+just above it, ``<!-- docs-test: not run: REASON -->``; a command outside such a block (an untagged fence, an
+indented block) is refused, so none goes unrun."""
 
 from __future__ import annotations
 
