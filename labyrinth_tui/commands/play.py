@@ -6,7 +6,6 @@ from __future__ import annotations
 import argparse
 from typing import NamedTuple
 
-from ..themes import theme_names
 from .learn_option import add_learn_options, learners
 from .options import chosen_seed, game_options, parsed_by, providers, role_option
 from .provider_options import add_provider_options
@@ -41,14 +40,20 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         if front.user is not None:
             role_option(p, "user", front.user)
         role_option(p, "minotaur", front.minotaur)
-        p.add_argument("--theme", choices=theme_names(), metavar="THEME",
-                       help=f"colour theme, over the config file's [options] theme: {', '.join(theme_names())}")
+        p.add_argument("--theme", metavar="THEME",  # checked once parsed: Textual's themes load with the game
+                       help="colour theme, over the config file's [options] theme: high-contrast, colour-blind, "
+                            "or one of Textual's (textual-dark, textual-light, nord, gruvbox, dracula, ...; "
+                            "the game's help lists them all)")
         parsed_by(p, run)
 
 
 def run(args: argparse.Namespace) -> int:
     from ..app import run as open_app
     from ..screens.title import HUMAN, NewGame
+    from ..themes import theme_names
+
+    if args.theme is not None and args.theme not in theme_names():
+        args.own_parser.error(f"argument --theme: no theme {args.theme!r} (themes: {', '.join(theme_names())})")
 
     settings = providers(args, screen=True)
     user = getattr(args, "user", None) or HUMAN
