@@ -25,6 +25,8 @@ from labyrinth.saves.paths import advice
 
 from .background import run_in_background
 from .idle_gc import IDLE_S, IdleCollector
+from .keymap import textual_keymap, walk_keys
+from .player_settings import PlayerSettings, read_settings
 from .relaunch import again_command
 from .screens.game import GameScreen
 from .screens.opening import OpeningScreen
@@ -33,6 +35,7 @@ from .screens.title import HUMAN, NewGame, TitleScreen
 from .session import PlaySession, SpectateSession
 from .stop_signals import STOP_SIGNALS, on_sigterm
 from .terminal_text import printable
+from .themes import THEMES
 
 
 def llm_providers(new: NewGame) -> list[str]:
@@ -67,12 +70,17 @@ class LabyrinthApp(App):
     ]
 
     def __init__(self, first: NewGame | None = None, *, clock: Callable[[], float] = time.monotonic,
-                 autoplay: bool = True, catch_signals: bool = False) -> None:
+                 autoplay: bool = True, catch_signals: bool = False, theme: str | None = None,
+                 settings: PlayerSettings | None = None) -> None:
         """``clock`` times the screens' waits and ``autoplay`` starts a spectated match playing: tests pass a
         clock they move by hand and autoplay off, so that nothing they see hangs on the wall clock.
         ``catch_signals``: the app runs on the process's terminal (``run``), and a stop signal ends it
-        through ``stop_by_signal``; a test's app, in the test runner's process, leaves them alone."""
+        through ``stop_by_signal``; a test's app, in the test runner's process, leaves them alone.
+        ``settings``: the player's keys and options (by default the config file's, read now); ``theme``
+        (--theme) wins over theirs."""
         super().__init__()
+        self.settings = settings or read_settings(screen_keys())
+        self.chosen_theme = theme or self.settings.options.theme
         self.first = first
         self.clock = clock
         self.autoplay = autoplay
@@ -95,6 +103,13 @@ class LabyrinthApp(App):
                 loop.add_signal_handler(signum, self.stop_by_signal, signum)
 
     def on_mount(self) -> None:
+        for theme in THEMES:
+            self.register_theme(theme)
+        if self.chosen_theme:
+            self.theme = self.chosen_theme
+        self.set_keymap(textual_keymap(self.settings.keys))
+        for problem in self.settings.problems:
+            self.notify(problem, title="Config file", severity="warning", timeout=20, markup=False)
         if self.first is None:
             self.push_screen(TitleScreen())
         else:
@@ -115,6 +130,13 @@ class LabyrinthApp(App):
 
     def get_default_screen(self) -> Screen:
         return Backdrop()
+
+    def get_key_display(self, binding: Binding) -> str:
+        """The map's footer entry for walking (and look mode's cursor) shows the four ways' letters ("hjkl",
+        or as [keys] remapped them), not the one key of its binding that Textual would."""
+        if binding.id in ("map-north", "map-north-looking"):
+            return walk_keys(self.settings.keys)
+        return super().get_key_display(binding)
 
     def start(self, new: NewGame) -> None:
         """Open a game (or a spectated match) from the title's form or the command line. With an
@@ -288,10 +310,17 @@ class LabyrinthApp(App):
             self.push_screen(HelpScreen())
 
 
-def run(first: NewGame | None = None, out: TextIO = sys.stdout) -> int:
+def screen_keys() -> dict[str, str]:
+    """The game screen's and the app's own keys (a key -> what it does), which no map key may take."""
+    return {binding.key: binding.description for binding in
+            Binding.make_bindings([*GameScreen.BINDINGS, *LabyrinthApp.BINDINGS])}
+
+
+def run(first: NewGame | None = None, out: TextIO = sys.stdout, theme: str | None = None) -> int:
     """The game on this terminal until it is quit (status 0) or a signal stops it (128 + the signal: 129
-    SIGHUP, 130 SIGINT, 143 SIGTERM; stop_by_signal); then, the screen gone, where each game was saved."""
-    app = LabyrinthApp(first, catch_signals=True)
+    SIGHUP, 130 SIGINT, 143 SIGTERM; stop_by_signal); then, the screen gone, where each game was saved.
+    ``theme``: --theme's, over the config file's."""
+    app = LabyrinthApp(first, catch_signals=True, theme=theme)
     # Until the app's loop hears it (on_load), SIGTERM ends the process as it would: nothing is on the
     # terminal or in play yet, and a Stopped raised into the loop would leave it half shut (stop_signals.py).
     with on_sigterm(signal.SIG_DFL):

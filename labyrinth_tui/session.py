@@ -116,6 +116,7 @@ class PlaySession:
         self.response: GameStateResponse = self.match.last.response  # the latest answer, a refusal too
         self.known = Knowledge(PRESETS[self.preset], self.response, self.observation)  # bearings, sightings, danger
         self.told: list[tuple[str | None, GameStateResponse]] = [(None, self.response)]  # what the log opens with
+        self.history: list[str] = []  # the commands typed, oldest first: the command line's, kept with the save
 
     @property
     def game(self) -> Game:
@@ -235,7 +236,8 @@ class PlaySession:
         recording = self.replay_path
         return SavedGame(self.save_path, now_iso(), self.seed, self.preset, self.difficulty, self.minotaur_kind,
                          list(self.match.played), state.digest(), summary,
-                         replay_file=self.earlier_replay or (recording.name if recording else None))
+                         replay_file=self.earlier_replay or (recording.name if recording else None),
+                         history=list(self.history))
 
     @classmethod
     def resume(cls, saved: SavedGame, providers: Mapping[str, ProviderSettings] | None = None,
@@ -248,6 +250,7 @@ class PlaySession:
         resume_into(session.match, saved, session._replayed)
         session.save_path, session.resumed_turns = _own_save(saved.path), len(saved.turns)
         session.earlier_replay = saved.replay_file
+        session.history.extend(saved.history)
         return session
 
     def _replayed(self, result: TurnResult) -> None:

@@ -3,7 +3,9 @@
 models, is config_schema.py's, built when a file is checked: a command that reads none starts without it.
 
 The file is checked in full when it is read: only a table per provider ([gemini],
-[mistral], [ollama], [openai]: saves/providers.py's rows) and the [contestants.NAME] tables, only their known
+[mistral], [ollama], [openai]: saves/providers.py's rows), the [contestants.NAME] tables, and the game
+screen's [keys] and [options] (which the game checks where it reads them, knowing its keys and themes:
+labyrinth_tui/player_settings.py), only their known
 keys, each of its kind (a timeout a finite number of seconds in range, a key
 printable ASCII, a model's name of a bounded length, a base URL an http(s) URL with a
 valid port and a host the HTTP clients take), so that a typo or a
@@ -173,6 +175,15 @@ def read_config(path: Path | None = None) -> dict[str, Any]:
     """The config file's tables, each only with the keys it sets ({} when there is no file);
     ConfigError naming the file, the field and the problem otherwise."""
     path = path or config_path()
+    tables = read_tables(path)
+    return validated(tables, path) if tables else {}
+
+
+def read_tables(path: Path | None = None) -> dict[str, Any]:
+    """The config file's tables as TOML reads them, unchecked ({} when there is no file): for a reader
+    that checks only the tables it uses (the game screen's [keys] and [options]); ConfigError naming the
+    file when it cannot be read as TOML."""
+    path = path or config_path()
     try:
         text = read_regular(path, CONFIG_BYTES).decode("utf-8")
     except FileNotFoundError:
@@ -191,7 +202,7 @@ def read_config(path: Path | None = None) -> dict[str, Any]:
         raise ConfigError(f"{path}: not valid TOML (nested too deep)") from None
     except ValueError:  # Python reads an integer of at most 4,300 digits
         raise ConfigError(f"{path}: not valid TOML (a number too long)") from None
-    return validated(tables, path)
+    return tables
 
 
 def validated(tables: dict[str, Any], path: Path | None = None) -> dict[str, Any]:

@@ -96,6 +96,8 @@ class ConfigFile(_ProviderTables):
 
     model_config = _STRICT
     contestants: dict[str, ContestantTable] | None = None
+    keys: dict[str, Any] | None = Field(None, description="the game map's keys, remapped (checked by the game)")
+    options: dict[str, Any] | None = Field(None, description="what a player sets: theme, map margin (the game's)")
 
     @field_validator("contestants")
     @classmethod
@@ -118,6 +120,7 @@ def validated(tables: dict[str, Any], path: Path | None = None) -> dict[str, Any
     if config.contestants:
         tables["contestants"] = {name: table.model_dump(exclude_none=True)
                                  for name, table in config.contestants.items()}
+    tables.update({name: table for name in ("keys", "options") if (table := getattr(config, name)) is not None})
     return tables
 
 

@@ -15,6 +15,10 @@ played. Older saves ("labyrinth-save" version 1, one object, and version 2,
 JSON lines of input pairs) are still read; they kept only the final hash, of
 state version 1 (OLD_FORMAT_STATE). A save of the replay format says its state
 version as a replay does (replays.hashed_at).
+
+The header's own keys grew as optional ones, each absent from the saves written before it (read as
+none): ``status`` and ``replay_file`` (05106cc), then ``history``, the commands the player typed (the
+command line's up-arrow history, its newest HISTORY_LINES), so that Continue gives them back.
 """
 
 from __future__ import annotations
@@ -53,6 +57,8 @@ SAVE_BYTES = 64 << 20  # the most read of one save: some 300,000 turns
 HEADER_BYTES = 4 << 10  # read of each save to list it: a header is some 300 bytes (a longer one is read in full)
 PLAYER = "you"  # who played the user in a save that does not say: the person at the keyboard
 FINISHED = ("DEATH", "ESCAPED")  # a last turn's status that ends the game: nothing left to resume
+HISTORY_LINES = 100  # the typed commands a save keeps, the newest: a header stays some 2 KB, read to list it
+HISTORY_LINE_CHARS = 200  # the longest typed line kept: a pasted page is no command to recall
 
 Turn = tuple[UserInput, MinotaurDecision]
 Model = TypeVar("Model", bound=BaseModel)
@@ -78,6 +84,14 @@ class Saved(BaseModel):
     summary: str = Field(max_length=500)
     status: str | None = Field(None, max_length=40, description="the last turn's status (none in older saves)")
     replay_file: str | None = Field(None, max_length=255, description="the name of the game's replay, when it has one")
+    history: list[str] = Field([], description="the commands typed, oldest first (none in older saves)")
+
+    @field_validator("history")
+    @classmethod
+    def _recallable(cls, lines: list[str]) -> list[str]:
+        """Only the lines a save keeps (kept_history): an edited save's control character never reaches the
+        screen, nor its over-long line or its thousand lines the game (the rest of the save stands)."""
+        return kept_history(lines)
 
 
 class OldHeader(Saved):
@@ -119,6 +133,7 @@ class SavedGame:
     max_turns: int | None = None  # None: no limit
     finished: bool = False  # its last turn ended the game (DEATH, ESCAPED): a list of saves leaves it out
     replay_file: str | None = None  # the name, in the replays directory, of the replay recording the game so far
+    history: Sequence[str] = ()  # the commands the player typed, oldest first: the command line's up-arrow history
 
     def replay(self) -> Replay:
         """The save as the one hash check (replays.first_mismatch) reads it: each turn with the
@@ -164,6 +179,13 @@ class SavedTurns(Sequence[Turn]):
 
     def __iter__(self) -> Iterator[Turn]:
         return iter(self._loaded())
+
+
+def kept_history(lines: Sequence[str]) -> list[str]:
+    """The typed commands a save keeps: the newest HISTORY_LINES of those a command line can hold (printable,
+    at most HISTORY_LINE_CHARS)."""
+    fit = [line for line in lines if len(line) <= HISTORY_LINE_CHARS and line.isprintable()]
+    return fit[-HISTORY_LINES:]
 
 
 def save_game(game: SavedGame, directory: Path | None = None) -> Path:
@@ -257,7 +279,10 @@ def _lines(game: SavedGame) -> list[str]:
                                                     result.state.digest()))))
     if engine.state.digest() != game.digest:
         raise SaveError(f"the game does not play again to its state ({game.digest}), so it was not saved")
-    recorded = {"replay_file": game.replay_file} if game.replay_file else {}
+    recorded: dict[str, Any] = {"replay_file": game.replay_file} if game.replay_file else {}
+    history = kept_history(game.history)
+    if history:
+        recorded["history"] = history
     return [as_line(header_line(header, saved_at=game.saved_at, summary=game.summary, turns=len(turns),
                                 hash=game.digest, status=status, **recorded)), *turns]
 
@@ -361,7 +386,7 @@ def _unrecorded(game: SavedGame, state_version: int | None = None) -> Replay:
 def _game(path: Path, saved: Saved, header: ReplayHeader, turns: SavedTurns) -> SavedGame:
     return SavedGame(Path(path), saved.saved_at, header.seed, header.preset, header.difficulty, header.minotaur_agent,
                      turns, saved.hash, saved.summary, header.user_agent, header.max_turns, saved.status in FINISHED,
-                     saved.replay_file)
+                     saved.replay_file, saved.history)
 
 
 def _old_game(path: Path, header: OldHeader, turns: Sequence[Turn]) -> SavedGame:

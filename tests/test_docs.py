@@ -2,8 +2,9 @@
 ``#anchor`` a heading of it as GitHub names headings), and every code block of the pages the README links
 runs as written: ``python`` blocks are executed, ``console`` blocks' commands run in a shell with their
 output compared, ``bash`` blocks' commands run and must succeed, ``toml`` blocks are read as the config
-file is. A block may be left out only by a marker just above it, ``<!-- docs-test: not run: REASON -->``;
-a command outside such a block (an untagged fence, an indented block) is refused, so none goes unrun."""
+file is (its [keys] and [options] as the game screen reads them). A block may be left out only by a marker
+just above it, ``<!-- docs-test: not run: REASON -->``; a command outside such a block (an untagged fence, an
+indented block) is refused, so none goes unrun."""
 
 from __future__ import annotations
 
@@ -18,6 +19,8 @@ import pytest
 
 from labyrinth.engine.items import ITEM_ORDER
 from labyrinth.saves.config import read_config
+from labyrinth.tui.app import screen_keys
+from labyrinth.tui.player_settings import read_settings
 
 REPO = Path(__file__).resolve().parent.parent
 README = REPO / "README.md"
@@ -194,6 +197,7 @@ def test_a_toml_block_is_a_config_file_the_game_accepts(block, tmp_path):
     path = tmp_path / "config.toml"
     path.write_text(block.text, encoding="utf-8")
     assert read_config(path)
+    assert read_settings(screen_keys(), path).problems == ()  # its [keys] and [options] too, as the game reads them
 
 
 def console_steps(text: str) -> list[tuple[str, str]]:

@@ -4,7 +4,7 @@ key press to the updated screen (the app driven headless, the built-in Minotaur
 deciding every turn). Prints figures against their targets.
 
 The keys are a player's: arrows that walk an open way, shift+arrows that run
-(along the corridor), `l` looks, space waits, PageUp/PageDown take a ramp where
+(along the corridor), `f` looks, space waits, PageUp/PageDown take a ramp where
 one is in sight (else `[` `]` look at the next level), and `x` examines the map:
 a cursor moved a cell, then Esc. Saves, replays and the experience log go to a
 fresh folder, never the user's.
@@ -113,7 +113,7 @@ class Player:
         if kind in EXAMINING:
             return EXAMINING[kind], False
         if kind == "look":
-            return "l", True
+            return "f", True  # LOOK (l walks east: vi-keys)
         if kind == "wait":
             return "space", True
         if kind == "level":

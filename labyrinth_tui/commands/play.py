@@ -40,14 +40,22 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         if front.user is not None:
             role_option(p, "user", front.user)
         role_option(p, "minotaur", front.minotaur)
+        p.add_argument("--theme", metavar="THEME",  # checked once parsed: Textual's themes load with the game
+                       help="colour theme, over the config file's [options] theme: high-contrast, colour-blind, "
+                            "or one of Textual's (textual-dark, textual-light, nord, gruvbox, dracula, ...; "
+                            "the game's help lists them all)")
         parsed_by(p, run)
 
 
 def run(args: argparse.Namespace) -> int:
     from ..app import run as open_app
     from ..screens.title import HUMAN, NewGame
+    from ..themes import theme_names
+
+    if args.theme is not None and args.theme not in theme_names():
+        args.own_parser.error(f"argument --theme: no theme {args.theme!r} (themes: {', '.join(theme_names())})")
 
     settings = providers(args, screen=True)
     user = getattr(args, "user", None) or HUMAN
     return open_app(NewGame(chosen_seed(args), args.preset, args.difficulty, user, args.minotaur, settings,
-                            learners(args)))
+                            learners(args)), theme=args.theme)

@@ -38,6 +38,7 @@ from labyrinth.saves.paths import advice
 
 from ..app_access import labyrinth_app
 from ..background import TurnPlayed, carry_turn
+from ..keymap import shown as shown_key
 from ..session import PlaySession, ended
 from ..terminal_text import plain, printable
 from ..waits import Countdowns
@@ -158,6 +159,8 @@ class GameScreen(LookAndTravel):
     def on_mount(self) -> None:
         s = self.session
         self.query_one("#cue", CuePanel).border_title = "Minotaur"
+        look_keys = labyrinth_app(self).settings.keys["look"]
+        self.query_one(CuePanel).look_key = self.query_one(ThreatLine).look_key = shown_key(look_keys[0])
         self.query_one(StatusBar).preset = s.preset  # the bar shows the hunting ground's bounds
         against = s.minotaur.agent
         self.query_one(NarrativeLog).border_title = plain(  # a model's Minotaur is named: who plays
@@ -170,6 +173,7 @@ class GameScreen(LookAndTravel):
             log.show_start()  # the premise, read before the first key
         command = self.query_one(CommandLine)
         command.value = self.draft
+        command.history = s.history  # the session's: what is typed is kept with the save, and Continue gives it back
         command.history.extend(said for said, _ in self.typed_ahead)
         self.call_after_refresh(self._play_typed_ahead)
         self.call_after_refresh(self._work_ahead, self.session.ahead(), self.session.game.state)
@@ -346,8 +350,12 @@ class GameScreen(LookAndTravel):
         self.play(f"walk {direction.lower()} 1", UserInput(command="MOVE", direction=direction, steps=1))
 
     def action_run(self, direction: str) -> None:
-        """A run: a MOVE without a count, which follows the corridor to the next junction, ramp or item."""
-        self.play(f"run {direction.lower()}", UserInput(command="MOVE", direction=direction, speed=2))
+        """A run: a MOVE without a count, which follows the corridor to the next junction, ramp or item;
+        running (fast, loud), or walking when the player's options say so (``shift_move``)."""
+        if labyrinth_app(self).settings.options.shift_move == "walk":
+            self.play(f"walk {direction.lower()}", UserInput(command="MOVE", direction=direction, speed=1))
+        else:
+            self.play(f"run {direction.lower()}", UserInput(command="MOVE", direction=direction, speed=2))
 
     def action_ramp(self, direction: str) -> None:
         self.play(direction.lower(), UserInput(command="MOVE", direction=direction, steps=1))
@@ -379,14 +387,40 @@ class GameScreen(LookAndTravel):
 
         self.app.push_screen(HistoryScreen(self.query_one(NarrativeLog).entries))
 
-    def start_typing(self, character: str, played: str) -> None:
+    def start_typing(self, text: str, played: str) -> None:
         """A letter typed on the map that is no key there: the command line takes it, at once (not after
         the keys already on their way: focus() waits), knowing the letters played just before it."""
         command = self.query_one(CommandLine)
         self.set_focus(command)
-        command.insert_text_at_cursor(character)
-        if played:  # the keys of a burst already on their way to the map come here too, after the first
+        command.insert_text_at_cursor(text)
+        if played:
             self.played_before = played
+
+    def take_word(self, word: str, played: str) -> None:
+        """A word typed on the map, its keys after the first held there (word_start.py): the command line
+        takes it whole, and the hint says which letters were played first."""
+        self.start_typing(word, "")
+        self._tell_taken(played)
+
+    def type_on(self, event: events.Key) -> None:
+        """A key on its way to the map when typing began there: the command line's, as if typed there (a
+        letter at once, in order; any other key as the line's own, Enter sending it)."""
+        command = self.query_one(CommandLine)
+        if event.is_printable and event.character:
+            command.insert_text_at_cursor(event.character)
+            return
+        forwarded = events.Key(event.key, event.character)
+        forwarded.time = event.time  # when it was pressed: a danger since drops it still
+        command.post_message(forwarded)
+
+    def _tell_taken(self, played: str) -> None:
+        self.query_one("#hint", Static).update(plain(
+            f"'{played}' played as map key{'s' * (len(played) > 1)} first; the command line has the whole word."))
+
+    def action_no_diagonal(self) -> None:
+        """vi's diagonal keys: no way of the labyrinth goes so (and the key plays nothing)."""
+        self.query_one("#hint", Static).update("No diagonal ways here: the passages run north, south, east "
+                                               "and west.")
 
     def on_input_changed(self, event: Input.Changed) -> None:
         self.mend_first_word()
@@ -407,9 +441,7 @@ class GameScreen(LookAndTravel):
         if whole is not None:
             command.value = whole + space + rest
             command.cursor_position = len(command.value)
-            taken = whole[:len(whole) - len(first)]
-            self.query_one("#hint", Static).update(plain(
-                f"'{taken}' played as map key{'s' * (len(taken) > 1)} first; the command line has the whole word."))
+            self._tell_taken(whole[:len(whole) - len(first)])
 
     def action_toggle_focus(self) -> None:
         self.played_before = ""

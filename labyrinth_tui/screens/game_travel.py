@@ -1,7 +1,7 @@
 """The game screen's look mode and travel, a part of GameScreen of their own.
 
 Look mode (`x` as in DCSS, `;` as in NetHack, or a click on the map) puts a cursor on the map; the
-keys (arrows, WASD, hjkl; shift leaps) or the mouse move it, and the hint line says what the player
+walking keys (arrows, WASD, hjkl; shifted they leap) or the mouse move it, and the hint line says what the player
 knows of the cell under it (look.py). Enter (or a second click on the cursor) travels there; Esc
 leaves. Travel (that, or `travel <`, `travel >`, `travel X Y LEVEL` typed) walks the known way
 (travel.py) a leg a turn, the screen drawn between legs; it stops at once on danger (the keys typed
@@ -29,7 +29,7 @@ from ..widgets.game_map import STEP, GameMap
 from ..widgets.minimap import Minimap
 from ..widgets.narrative import NarrativeLog
 
-PLAYING = {"walk", "run", "ramp", "simple", "look_mode"}  # the map's actions outside look mode
+PLAYING = {"walk", "run", "ramp", "simple", "no_diagonal", "look_mode"}  # the map's actions outside look mode
 LOOKING = {"move_cursor", "travel_to_cursor", "leave_look"}  # and in it
 STOPPED = {"COLLISION": "the way was blocked", "ITEM_SIGHTED": "something caught your eye",
            "ENCOUNTER": "the Minotaur cut the walk short"}

@@ -1,7 +1,9 @@
-"""Help: the rules in short, the commands and the keys."""
+"""Help: the rules in short, the commands, the keys (the map's as the player's config file set them)
+and the themes."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
 from textual.app import ComposeResult
@@ -23,7 +25,11 @@ from labyrinth.engine.figures import (
 )
 from labyrinth.engine.items import ITEMS
 
+from ..app_access import labyrinth_app
+from ..keymap import ACTIONS, CURSOR_LEAP, DEFAULT_KEYS, shown
+from ..themes import theme_names
 from ..widgets.map_glyphs import legend_rows
+from ..word_start import WORD_PACE_S
 
 LEGEND_TABLE = "| glyph | on the map |\n|---|---|\n" + "\n".join(
     f"| {f'`{glyph}`' if glyph else '(blank)'} | {meaning} |" for glyph, meaning in legend_rows())
@@ -34,7 +40,22 @@ USABLE_LINES = "\n".join(
     + (f"; a new one appears {seconds_text(item.respawn_ticks)} after." if item.respawn_ticks else ".")
     for item in ITEMS if item.use)
 
-HELP = f"""\
+THEME_NAMES = ", ".join(f"`{name}`" for name in theme_names())
+
+
+def keys_table(keys: Mapping[str, Sequence[str]]) -> str:
+    """The map's keys as a table: each action's keys (as ``keys`` has them), what it does, its name in [keys]."""
+    rows = [f"| {' '.join(f'`{shown(key)}`' for key in keys[action.name]) or '(none)'} | {action.words} | "
+            f"`{action.name}` |" for action in ACTIONS]
+    return "| keys | on the map | [keys] name |\n|---|---|---|\n" + "\n".join(rows)
+
+
+def help_text(keys: Mapping[str, Sequence[str]]) -> str:
+    """The help, its map keys as ``keys`` has them."""
+    return HELP_TEXT.replace("{KEYS_TABLE}", keys_table(keys))
+
+
+HELP_TEXT = f"""\
 # Labyrinth: The Temporal Hunt
 
 Find the **RED**, **BLUE** and **YELLOW** stones and hold all three to escape.
@@ -76,20 +97,24 @@ While typing,
 
 ## Keys
 
-Press **Esc** to move between the command line and the map. On the map (a letter
-that is no map key starts typing a command; a word begun with a map key, such as
-`grab` or `west`, plays that key and arrives whole on the command line):
+Press **Esc** to move between the command line and the map. On the map every key acts at once, as in
+a roguelike: by default vi-keys (`h` `j` `k` `l`), the arrows and WASD walk a step, shifted (`H` `J` `K` `L`,
+`W` `A` `S` `D`, shift + arrows) they run along the corridor until something stops you; `y` `u` `b` `n`
+play nothing (there are no diagonal ways). **Moved for vi-keys**: LOOK is `f` (it was `l`), the lantern
+`v` (it was `u`). A letter that is no map key starts typing a command, and **a word typed on the map
+plays at most its first key**: a map key that may be the word's next letter (`a` after `w`: walk)
+waits for the key after it (at most {WORD_PACE_S:g} s), and the command line gets the word whole (the
+hint says which key played).
 
-| key | action |
+{{KEYS_TABLE}}
+
+Examining (`x`, `;` or a click), the walking keys move a cursor (running ones leap {CURSOR_LEAP}) and a
+line says what you know of its cell; Enter (or a second click) travels there by the way you know. `X`
+marks where you are on another level. Any map key can be changed in the config file's `[keys]` table
+(docs/playing.md says how).
+
+| key | anywhere in the game |
 |---|---|
-| arrows, WASD | walk one step |
-| shift + arrows | run along the corridor until something stops you |
-| `<` `>`, PageUp PageDown | ramp up, ramp down |
-| `l` `g` `u` space | look (hear the stones), grab, use the lantern, halt |
-| `x` or `;`, a click | examine the map: a cursor (arrows, WASD, hjkl; shift + arrows leap 5), \
-a line says what you know of its cell |
-| Enter, a second click (examining) | travel there by the way you know; Esc, `x` or `q` stop examining |
-| `[` `]` | look at the level above / below (`X` marks where you are) |
 | F2 | the map on the whole screen, and back; a line under it keeps the Minotaur's sound and the stones' bearings |
 | `?`, F1 | this help |
 | ctrl+o | the game's messages |
@@ -111,6 +136,13 @@ the ratings of `labyrinth tournament`'s contestants, and plays any of their matc
 ## The map
 
 {LEGEND_TABLE}
+
+## Themes
+
+`labyrinth play --theme NAME`, or `theme = "NAME"` in the config file's `[options]`:
+{THEME_NAMES}. `high-contrast` draws white on black with bright
+marks; `colour-blind` keeps to colours every common colour blindness tells apart (you blue, the
+Minotaur vermillion).
 
 ## Spectating
 
@@ -144,4 +176,7 @@ class HelpScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help"):
-            yield Markdown(HELP)
+            yield Markdown(help_text(labyrinth_app(self).settings.keys))
+
+
+HELP = help_text(DEFAULT_KEYS)  # with the keys every player starts with

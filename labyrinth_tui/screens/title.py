@@ -94,6 +94,7 @@ class TitleScreen(Screen):
     }
     """
     AUTO_FOCUS = "#menu-list"
+    shown = False  # the title was shown before: its menu has a place to keep
     BINDINGS: ClassVar[list[BindingType]] = [Binding("p", "play", "play", id="title-play"),
                                              Binding("s", "spectate", "spectate", id="title-spectate"),
                                              Binding("q", "app.quit", "quit", id="title-quit")]
@@ -121,13 +122,17 @@ class TitleScreen(Screen):
         yield SteadyFooter()
 
     def on_screen_resume(self) -> None:
-        """Each time the title shows (at start, back from a game): Continue, first, when a game is saved."""
+        """Each time the title shows (at start, back from a game or another screen): Continue, first, when a
+        game is saved; the highlight where the player left it (back from Replays, on Replays), on the first
+        entry at start."""
         menu = self.query_one("#menu-list", OptionList)
+        highlighted, self.shown = self.shown and menu.highlighted_option, True
         latest = list_games()[0][:1]
         menu.clear_options()
         menu.add_options([*(Option(Text.assemble("Continue\n", plain(g.summary, style="dim")), id="continue")
                             for g in latest), *(Option(label, id=ident) for ident, label in MENU)])
-        menu.highlighted = 0
+        ids = [option.id for option in menu.options]
+        menu.highlighted = ids.index(highlighted.id) if highlighted and highlighted.id in ids else 0
 
     def new_game(self, spectate: bool = False) -> NewGame:
         seed_text = self.query_one("#seed", Input).value

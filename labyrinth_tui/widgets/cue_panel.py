@@ -15,6 +15,7 @@ from labyrinth.engine import GameStateResponse
 from labyrinth.engine.items import ITEMS
 from labyrinth.engine.narrative import heard_from
 
+from ..keymap import DEFAULT_KEYS, shown
 from ..knowledge import Bearings
 from .fitted import Fitted
 from .status_bar import fit
@@ -32,15 +33,17 @@ WHINE = {"VANISHING": ("TEMPORAL WHINE: vanished", "WHINE: gone"),
          "RE_ENTRY_ALERT": ("TEMPORAL WHINE: returning", "WHINE: back soon")}
 STONE_STYLES: dict[str, str] = {item.name: f"bold {item.colour}" for item in ITEMS if item.needed}
 SPLIT_WIDTH = 40  # a panel this wide puts what it does in time and its jump on a line each when one is too short
+LOOK_KEY = shown(DEFAULT_KEYS["look"][0])  # the LOOK key every player starts with
 
 
 class CuePanel(Fitted):
+    look_key = LOOK_KEY  # the player's LOOK key, which the stones' line names before any LOOK (the screen sets it)
     """What the user hears of the Minotaur, and of the stones."""
 
     def show(self, response: GameStateResponse, bearings: Bearings | None = None, hard: bool = False) -> None:
         """``bearings``: the last LOOK's, or None; ``hard``: the stones never hum (hard difficulty)."""
         self._shown = (response, bearings, hard)
-        self.update(cue_words(response, bearings, hard, self.content_size.width))
+        self.update(cue_words(response, bearings, hard, self.content_size.width, self.look_key))
         cue = response.minotaur_cue
         self.set_class(cue.proximity in ("VERY CLOSE", "CLOSE") or cue.temporal_status in WHINE, "-alarm")
 
@@ -52,13 +55,13 @@ class CuePanel(Fitted):
             self.call_after_refresh(self._fit)
 
     def _fit(self) -> None:
-        self.update(cue_words(*self._shown, self.content_size.width))
+        self.update(cue_words(*self._shown, self.content_size.width, self.look_key))
 
 
 def cue_words(response: GameStateResponse, bearings: Bearings | None = None, hard: bool = False,
-              width: int = 0) -> Text:
+              width: int = 0, look_key: str = LOOK_KEY) -> Text:
     """The panel's lines at ``width`` (0: the longest forms): the sound and its direction; the temporal
-    state and the jump; the stones' bearings."""
+    state and the jump; the stones' bearings (before any LOOK, its key: ``look_key``)."""
     cue = response.minotaur_cue
     lines = [fit([sound_forms(response)], width, (0,))]
     doing, jump = time_forms(cue.temporal_status, cue.paralysis_time_left, cue.cooldown_time)
@@ -69,7 +72,7 @@ def cue_words(response: GameStateResponse, bearings: Bearings | None = None, har
         lines += [doing[0], jump[0]]
     else:
         lines.append(fit([[doing[1] + Text(" · ") + jump[1], doing[1]]], width, (0,)))
-    forms = bearing_forms(bearings, response.user_state.inventory, hard)
+    forms = bearing_forms(bearings, response.user_state.inventory, hard, look_key)
     lines.append(fit([forms], width, (0,) * len(forms)))
     text = Text("\n").join(lines)
     text.no_wrap, text.overflow = True, "ellipsis"  # a line each, whatever the width (unknown at first)
@@ -106,16 +109,17 @@ def time_forms(status: str, frozen_s: float, cooldown_s: float) -> tuple[list[Te
     return doing, [Text(words, style="dim") for words in jump]
 
 
-def bearing_forms(bearings: Bearings | None, inventory: Collection[str], hard: bool) -> list[Text]:
+def bearing_forms(bearings: Bearings | None, inventory: Collection[str], hard: bool,
+                  look_key: str = LOOK_KEY) -> list[Text]:
     """The stones still lying, as the last LOOK heard them: 'stones 0:45: R↘99 B↖100', longer where it
-    fits (where they were heard from, 'level'); before any LOOK, how to hear them."""
+    fits (where they were heard from, 'level'); before any LOOK, how to hear them (its key: ``look_key``)."""
     if hard:
         return [Text("the stones are silent on hard difficulty", style="dim"),
                 Text("stones silent (hard)", style="dim")]
     hums = bearings.lying(inventory) if bearings else ()
     if bearings is None or not hums:
-        return [Text("stones unheard: a LOOK (l) makes them hum", style="dim"),
-                Text("stones unheard (LOOK: l)", style="dim")]
+        return [Text(f"stones unheard: a LOOK ({look_key}) makes them hum", style="dim"),
+                Text(f"stones unheard (LOOK: {look_key})", style="dim")]
     x, y, _ = bearings.spot
     heads = [f"stones heard at {clock(bearings.heard_at)} from {x},{y}: ", f"stones {clock(bearings.heard_at)}: ",
              f"stones {clock(bearings.heard_at)}: "]

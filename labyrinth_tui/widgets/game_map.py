@@ -1,91 +1,25 @@
-"""The game's map and its keys: arrows and WASD walk, shift runs, < > take ramps, single letters
-act; `x` (as in DCSS; `;` as in NetHack) turns look mode on, where the same keys (and hjkl) move a
-cursor, Enter travels there and Esc leaves. A letter that is no key here starts typing, and a word
-begun with a map key plays that key and arrives whole on the command line (word_start.py). Every
-binding has an id, so keys can be remapped; which set answers is the screen's ``check_action``."""
+"""The game's map and its keys (keymap.py's table: vi-keys, arrows and WASD walk, shifted they run,
+< > take ramps, single letters act, every key remappable); `x` (as in DCSS; `;` as in NetHack) turns
+look mode on, where the walking keys move a cursor, Enter travels there and Esc leaves. A letter that
+is no key here starts typing, and a word typed here plays at most its first key (word_start.py): a
+map key that may be the word's next letter waits for the letter after it. Which set of keys answers
+is the screen's ``check_action``."""
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from typing import ClassVar, Protocol, cast
 
 from textual import events
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
+from textual.timer import Timer
 
-from labyrinth.engine import UserInput
-
-from ..word_start import LONGEST
+from ..keymap import map_bindings
+from ..word_start import WORD_PACE_S, goes_on, whole
 from .minimap import Minimap
 
-ARROWS = {"up": "NORTH", "down": "SOUTH", "right": "EAST", "left": "WEST"}
-LETTERS = {"w": "NORTH", "s": "SOUTH", "d": "EAST", "a": "WEST"}
-VI_KEYS = {"k": "NORTH", "j": "SOUTH", "l": "EAST", "h": "WEST"}  # look mode only: l looks when playing
 STEP = {"NORTH": (0, 1), "SOUTH": (0, -1), "EAST": (1, 0), "WEST": (-1, 0)}
-CURSOR_LEAP = 5  # cells a shifted arrow moves the cursor
-RAMPS = Binding.Group("ramps", compact=True)
-LEVELS = Binding.Group("levels", compact=True)
-
-
-def play_keys() -> list[Binding]:
-    """The single keys that play while the map has focus."""
-    keys = [Binding(key, f"screen.walk('{d}')", f"walk {d.lower()}", show=False, id=f"walk-{d.lower()}")
-            for key, d in ARROWS.items()]
-    keys += [Binding(key, f"screen.walk('{d}')", "walk" if key == "w" else f"walk {d.lower()}", show=key == "w",
-                     key_display="WASD", id=f"walk-{d.lower()}-letter")  # the footer's one entry for the four
-             for key, d in LETTERS.items()]
-    keys += [Binding(f"shift+{key}", f"screen.run('{d}')", f"run {d.lower()}", show=False, id=f"run-{d.lower()}")
-             for key, d in ARROWS.items()]
-    return keys + [
-        Binding("less_than_sign", "screen.ramp('UP RAMP')", "ramp up", key_display="<", group=RAMPS, id="ramp-up"),
-        Binding("greater_than_sign", "screen.ramp('DOWN RAMP')", "ramp down", key_display=">", group=RAMPS,
-                id="ramp-down"),
-        Binding("l", "screen.simple('LOOK')", "look", id="look"),
-        Binding("x", "screen.look_mode", "examine", id="look-mode"),
-        Binding("semicolon", "screen.look_mode", "examine", key_display=";", show=False, id="look-mode-nethack"),
-        Binding("g", "screen.simple('GRAB')", "grab", id="grab"),
-        Binding("u", "screen.simple('USE')", "lantern", id="use"),
-        Binding("space", "screen.simple('HALT')", "halt", id="halt"),
-        Binding("pageup", "screen.ramp('UP RAMP')", "ramp up", show=False, id="ramp-up-page"),
-        Binding("pagedown", "screen.ramp('DOWN RAMP')", "ramp down", show=False, id="ramp-down-page"),
-    ]
-
-
-def look_keys() -> list[Binding]:
-    """The keys of look mode: a cursor over the map, travel to it, leave."""
-    keys = [Binding(key, f"screen.move_cursor('{d}')", "move cursor", key_display="arrows", show=key == "up",
-                    id=f"cursor-{d.lower()}") for key, d in ARROWS.items()]
-    keys += [Binding(key, f"screen.move_cursor('{d}')", "move cursor", show=False, id=f"cursor-{d.lower()}-{key}")
-             for table in (LETTERS, VI_KEYS) for key, d in table.items()]
-    keys += [Binding(f"shift+{key}", f"screen.move_cursor('{d}', {CURSOR_LEAP})", "move cursor far", show=False,
-                     id=f"cursor-far-{d.lower()}") for key, d in ARROWS.items()]
-    return keys + [
-        Binding("enter", "screen.travel_to_cursor", "travel there", key_display="⏎", id="travel-cursor"),
-        Binding("escape,x,semicolon,q", "screen.leave_look", "leave", key_display="esc", id="look-mode-leave"),
-    ]
-
-
-def shared_keys() -> list[Binding]:
-    """The keys the map answers in both modes: the other levels, the help."""
-    return [
-        Binding("left_square_bracket", "screen.look_level(1)", "level above", key_display="[", group=LEVELS,
-                id="level-up"),
-        Binding("right_square_bracket", "screen.look_level(-1)", "level below", key_display="]", group=LEVELS,
-                id="level-down"),
-        # not in the footer, which shows the app's f1 for the same help (one entry an action); in the help
-        Binding("question_mark", "app.help", "help", key_display="?", show=False, id="help-key"),
-    ]
-
-
-def key_move(direction: str, known_ways: Collection[str], run: bool = False) -> UserInput | str:
-    """What a map key plays: one step, or with shift a run (a MOVE without a count, which follows the
-    corridor to the next junction, ramp or item). A way the player knows is shut gives the words that
-    say so instead (way_shut): bumping a wall costs no time."""
-    shut = way_shut(direction, known_ways)
-    if shut:
-        return shut
-    if run:
-        return UserInput(command="MOVE", direction=direction, speed=2)
-    return UserInput(command="MOVE", direction=direction, steps=1)
+SETTLE_TICK_S = 0.05  # how often a held key looks whether its word's pause is over
 
 
 def way_shut(direction: str, known_ways: Collection[str]) -> str | None:
@@ -100,20 +34,30 @@ class KeysScreen(Protocol):
     """What the map asks of its screen (the game screen, which imports this module) about a key."""
 
     looking: bool  # look mode: the keys move a cursor
+    clock: Callable[[], float]  # the pace of typing is told by it
 
     def key_taken(self, event: events.Key) -> bool:
         """Whether the key goes no further: typed ahead of danger, or pressed to stop a travel."""
 
-    def start_typing(self, character: str, played: str) -> None:
-        """The command line takes ``character``, knowing the letters ``played`` on the map before it."""
+    def start_typing(self, text: str, played: str) -> None:
+        """The command line takes ``text``, knowing the letters ``played`` on the map before it."""
+
+    def take_word(self, word: str, played: str) -> None:
+        """The command line takes ``word`` whole, the letters ``played`` first on the map put back."""
+
+    def type_on(self, event: events.Key) -> None:
+        """The command line takes a key that was on its way to the map when typing began."""
 
 
 class GameMap(Minimap):
-    BINDINGS: ClassVar[list[BindingType]] = [*play_keys(), *look_keys(), *shared_keys()]
+    BINDINGS: ClassVar[list[BindingType]] = [*map_bindings()]
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
-        self.letters = ""  # the letter keys played here since any other key: a word may have begun
+        self.played = ""  # the letter played here last, if a word may have begun with it
+        self.held: list[events.Key] = []  # map keys held back: a word's next letters, maybe
+        self.word_at = 0.0  # when the word's last letter came (the screen's clock)
+        self.settling: Timer | None = None  # while keys are held: whether their word's pause is over
 
     @property
     def game(self) -> KeysScreen:
@@ -121,30 +65,95 @@ class GameMap(Minimap):
         keys, and it cannot be named here (it imports this module)."""
         return cast(KeysScreen, self.screen)
 
+    def word(self, now: float) -> str:
+        """The word begun here: the letter played and the keys held since, if the last came within the
+        pace of typing."""
+        if now - self.word_at > WORD_PACE_S:
+            return ""
+        return self.played + "".join(key.character or "" for key in self.held)
+
     async def on_key(self, event: events.Key) -> None:
         """A key typed ahead of danger is dropped, one pressed while travelling stops it (the screen says
-        which). A bound key plays here and now, as it is read: left to bubble up to the bindings, it would
-        play after the keys behind it were let through (a danger it brings could not stop them), and a
-        printable one would be bound only where the focus is by then (a key typed in one burst with a
-        word after it would be lost). A printable key that is no key here starts typing (in look mode
-        it is ignored): the command line takes it (and so the rest of the word), rather than the word's
-        letters playing one by one as moves. A letter played is kept, in case a word began with it
-        (word_start.py)."""
+        which). A key that reaches the map once typing began (it was on its way: a word typed in one
+        burst) goes to the command line. A bound key plays here and now, as it is read: left to bubble
+        up to the bindings, it would play after the keys behind it were let through (a danger it brings
+        could not stop them), and a printable one would be bound only where the focus is by then. A
+        printable key that is no key here starts typing (in look mode it is ignored). A word typed on
+        the map plays at most its first key (word_start.py)."""
         if self.game.key_taken(event):  # typed ahead of danger, or pressed to stop a travel
-            event.stop()
-            event.prevent_default()
+            self._taken(event)
+            return
+        if self.screen.focused is not self:  # (has_focus says so only once its Blur, queued after this key, is read)
+            self._taken(event)
+            self.game.type_on(event)
             return
         bound, character = self.screen.active_bindings.get(event.key), event.character if event.is_printable else None
-        if bound is None:
-            if character:
-                event.stop()
-                event.prevent_default()
-                if not self.game.looking:
-                    self.game.start_typing(character, self.letters)
-            self.letters = ""
+        if bound is None and character is None:
+            await self.settle()
+            return  # not the map's: it goes up to the screen and the app
+        self._taken(event)
+        if self.game.looking:
+            if bound is not None and bound.enabled:
+                await self.app.run_action(bound.binding.action, bound.node)
             return
-        event.stop()
-        event.prevent_default()
-        self.letters = (self.letters + character)[-LONGEST:] if character and character.isalpha() else ""
+        now = self.game.clock()
+        word = self.word(now)
+        if word and (goes_on(word, event.key, character) or event.key == "enter" and self.held and whole(word)):
+            self._word_goes_on(event, word, now, bound is not None)
+            return
+        await self.settle()
+        if bound is None:
+            self.played = ""
+            self.game.start_typing(character or "", word)
+            return
+        self.played, self.word_at = (character, now) if character and character.isalpha() else ("", now)
         if bound.enabled:
             await self.app.run_action(bound.binding.action, bound.node)
+
+    def _word_goes_on(self, event: events.Key, word: str, now: float, bound: bool) -> None:
+        """The key may be the word's next (word_start.py). A map key waits, when none does yet. Once a key
+        waits, the next one that goes on gives the command line the whole word (Enter sends it). A letter
+        that is no map key, with none waiting, starts typing, knowing the letter played before it."""
+        self.word_at = now
+        if bound and not self.held and event.key != "enter":
+            self.held.append(event)
+            if self.settling is None:
+                self.settling = self.set_interval(SETTLE_TICK_S, self._settle_if_due)
+            return
+        played, self.played = self.played, ""
+        if not self.held:
+            self.game.start_typing(event.character or "", played)
+            return
+        self._stop_settling()
+        self.held = []
+        if event.key == "enter":
+            self.game.take_word(word, played)
+            self.game.type_on(event)
+        else:
+            self.game.take_word(word + (event.character or ""), played)
+
+    async def _settle_if_due(self) -> None:
+        if self.game.clock() - self.word_at > WORD_PACE_S:
+            await self.settle()
+
+    async def settle(self) -> None:
+        """The keys held are no word's letters after all (another key came, or the pause was too long):
+        they play, in order."""
+        self._stop_settling()
+        held, self.held = self.held, []
+        for event in held:
+            bound = self.screen.active_bindings.get(event.key)
+            character = event.character if event.is_printable else None
+            self.played = character if character and character.isalpha() else ""
+            if bound is not None and bound.enabled:
+                await self.app.run_action(bound.binding.action, bound.node)
+
+    def _stop_settling(self) -> None:
+        if self.settling is not None:
+            self.settling.stop()
+            self.settling = None
+
+    @staticmethod
+    def _taken(event: events.Key) -> None:
+        event.stop()
+        event.prevent_default()

@@ -7,10 +7,11 @@ looks like the glyphs' (map_glyphs.py). A click on a cell is told to the screen 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from rich.segment import Segment
+from rich.style import Style
 from textual import events
 from textual.message import Message
 from textual.reactive import reactive
@@ -20,6 +21,7 @@ from textual.widget import Widget
 from labyrinth.engine.cells import FLOOR
 from labyrinth.engine.geometry import Pos
 
+from ..themes import recolour
 from .map_frame import Frame, MapView, frame
 from .map_glyphs import (
     CELL_GLYPHS,
@@ -55,6 +57,14 @@ class Minimap(Widget, can_focus=True):
         self.view: MapView | None = None
         self._framed: tuple[tuple, Frame, dict[Pos, Glyph]] | None = None  # for (level, size, cursor) of the
         # view shown: its frame and marks
+        self.recoloured: Callable[[Style], Style] | None = None  # the theme's map colours (themes.py), if its own
+
+    def on_mount(self) -> None:
+        self.watch(self.app, "theme", self._theme_changed)
+
+    def _theme_changed(self, theme: str) -> None:
+        self.recoloured = recolour(theme)
+        self.refresh()
 
     def show(self, view: MapView) -> None:
         self.view, self._framed = view, None
@@ -158,7 +168,7 @@ class Minimap(Widget, can_focus=True):
             self._framed = (key, frame(view, z, width, self.size.height, cursor), self._marks(view, z))
         _, f, marks = self._framed
         world_y, line, scale, glyph = f.top - y // f.tall * f.stack, y % f.tall, f.scale, self.glyph  # north is up
-        segments, run, text = [], None, ""
+        segments, run, text, paint = [], None, "", self.recoloured
         for x in range(f.left, f.left + f.columns):
             g = glyph(view, (x, world_y, z), marks)
             if f.stack > 1:
@@ -168,8 +178,8 @@ class Minimap(Widget, can_focus=True):
                 style, drawn = CURSOR, drawn if g.text[0] != g.text[1] else " " * len(drawn)  # a wall: a block
             if style is not run:
                 if text:
-                    segments.append(Segment(text, run))
+                    segments.append(Segment(text, paint(run) if paint and run else run))
                 run, text = style, ""
             text += drawn
-        segments.append(Segment(text, run))
+        segments.append(Segment(text, paint(run) if paint and run else run))
         return Strip(segments).adjust_cell_length(width)

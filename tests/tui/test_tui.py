@@ -167,7 +167,7 @@ async def test_keys_walk_run_and_take_ramps_once_the_map_has_focus():
         assert isinstance(app.focused, Minimap)
         await pilot.press("up")
         assert session.game.state.turn == 1 and session.game.state.tick == 2  # one step north, or a bump: 1 s
-        await pilot.press("l")
+        await pilot.press("f")  # LOOK: l walks east (vi-keys)
         assert session.match.played[-1][0].command == "LOOK"
         await pilot.press("shift+up")
         assert session.match.played[-1][0].speed == 2

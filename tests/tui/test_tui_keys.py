@@ -66,13 +66,13 @@ async def test_a_letter_typed_on_the_map_goes_to_the_command_line():
         session, command = app.screen.session, app.screen.query_one("#command", Input)
         await pilot.press("escape")
         assert isinstance(app.focused, Minimap)
-        for char in "halt 3":  # h is no map key: the whole line arrives, no letter moves, even keys
-            app.post_message(events.Key("space" if char == " " else char, char))  # already on their way
+        for char in "m n 3":  # m is no map key: the whole line arrives, no letter moves (n, space: keys),
+            app.post_message(events.Key("space" if char == " " else char, char))  # even those already on their way
         await pilot.pause()
-        assert app.focused is command and command.value == "halt 3" and session.game.state.turn == 0
+        assert app.focused is command and command.value == "m n 3" and session.game.state.turn == 0
         await pilot.press("enter")
         await pilot.pause()
-        assert session.game.state.turn == 1 and session.match.played[-1][0].command == "HALT"
+        assert session.game.state.turn == 1 and session.match.played[-1][0].command == "MOVE"
 
 
 async def test_page_keys_scroll_the_log_while_typing_and_take_ramps_on_the_map():

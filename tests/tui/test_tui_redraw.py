@@ -133,7 +133,7 @@ async def test_a_turn_lays_the_game_screen_out_no_more():
         refresh_layout = screen._refresh_layout
         screen._refresh_layout = lambda *a, **k: (layouts.append(1), refresh_layout(*a, **k))[1]  # type: ignore[method-assign]
         turns = screen.session.match.turns
-        for key in ("l", "space", "space"):
+        for key in ("f", "space", "space"):
             await pilot.press(key)
             await pilot.pause()
         assert screen.session.match.turns == turns + 3

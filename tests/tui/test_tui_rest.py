@@ -1,6 +1,6 @@
 """The rest of the game screen a roguelike player expects, through Pilot: spectate's `o` fits the
 whole level at 80x24, spectate's footer keeps quit and help, a resumed game leaves one replay, the
-Replays screen lists games a player can read, and a word typed on the map arrives whole."""
+Replays screen lists games a player can read (a word typed on the map: test_tui_typing_on_map.py)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from textual import events
-from textual.widgets import Input, OptionList, Static
+from textual.widgets import OptionList
 from textual.widgets._footer import FooterKey
 
 from labyrinth.engine import UserInput
@@ -26,9 +25,8 @@ from labyrinth.tui.session import PlaySession
 from labyrinth.tui.widgets.map_glyphs import HALVES, ITEM_GLYPHS
 from labyrinth.tui.widgets.minimap import Minimap
 from labyrinth.tui.widgets.time_words import clock
-from labyrinth.tui.word_start import whole_word
 from tests.tui.test_map import drawn
-from tests.tui.test_tui import GAME, SIZE, choose, halt_until_over, type_line
+from tests.tui.test_tui import SIZE, choose, halt_until_over, type_line
 
 pytestmark = pytest.mark.slow
 
@@ -182,104 +180,3 @@ async def test_the_replays_list_says_when_how_and_who_newest_first_and_names_bro
         await pilot.press("enter")
         await pilot.pause()
         assert isinstance(app.screen, ReplayPlayerScreen) and app.screen.session.replay.path == finished
-
-
-async def on_the_map(pilot, keys: str) -> tuple[list[str], str]:
-    """Press ``keys`` with the map focused: the commands they played (said as the log says them, the
-    refused ones too: nothing to grab here; not a move into a known wall, which plays nothing), and the
-    command line's text."""
-    app = pilot.app
-    screen, command, said = app.screen, app.screen.query_one("#command", Input), []
-    play = screen.play
-
-    def spied(words, user) -> bool:
-        began = play(words, user)
-        if began:
-            said.append(words)
-        return began
-
-    screen.play = spied
-    if not isinstance(app.focused, Minimap):
-        await pilot.press("escape")
-    assert isinstance(app.focused, Minimap)
-    await pilot.press(*("space" if key == " " else key for key in keys))
-    await pilot.pause()
-    screen.play = play
-    return said, command.value
-
-
-WORDS = [  # typed on the map: what played, what the command line holds
-    ("grab red stone", ["grab"], "grab red stone"),  # g grabbed; 'ra' begins no command, 'gra' does
-    ("look", ["look"], "look"),
-    ("go north", ["grab"], "go north"),
-    ("use lantern", ["use"], "use lantern"),  # u and s (a wall here: no turn) are keys; "e" brings back "us"
-    ("e", [], "e"),  # no letter played before: typed as typed
-]
-
-
-async def test_a_word_typed_on_the_map_reaches_the_command_line_whole():
-    app = LabyrinthApp(GAME)
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        command, hint = app.screen.query_one("#command", Input), app.screen.query_one("#hint", Static)
-        for keys, played, line in WORDS:
-            command.value = ""
-            hint.update("")
-            assert await on_the_map(pilot, keys) == (played, line), keys
-            assert ("played as map key" in str(hint.render())) == bool(played), keys
-
-
-async def test_keys_played_then_a_word_typed_stay_apart_and_single_keys_still_play():
-    app = LabyrinthApp(GAME)
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        assert await on_the_map(pilot, "gl") == (["grab", "look"], "")  # keys play at once, nothing typed
-        assert await on_the_map(pilot, "g") == (["grab"], "")
-        said = []
-        play = app.screen.play
-        app.screen.play = lambda words, user: (said.append((words, user.direction)), play(words, user))
-        await pilot.press("e", "enter")  # 'e' begins 'east': typed as typed, not 'ge'
-        await pilot.pause()
-        app.screen.play = play
-        assert said == [("e", "EAST")]
-        await pilot.press("escape", "w", "r", "u", "n")  # 'r' and 'ru' begin 'run': 'wru' is no command
-        await pilot.pause()
-        assert app.screen.query_one("#command", Input).value == "run"
-        assert "played as map key" not in str(app.screen.query_one("#hint", Static).render())
-
-
-async def test_enter_ends_a_word_begun_on_the_map():
-    app = LabyrinthApp(GAME)
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        assert await on_the_map(pilot, "use") == (["use"], "e")  # 'e' may be east, until the word ends
-        said = []
-        play = app.screen.play
-        app.screen.play = lambda words, user: (said.append((words, user.command)), play(words, user))
-        await pilot.press("enter")
-        await pilot.pause()
-        assert said == [("use", "USE")]
-
-
-@pytest.mark.parametrize("played, typed, ended, whole", [
-    ("g", "r", False, None), ("g", "ra", False, "gra"), ("w", "e", False, None), ("w", "es", False, "wes"),
-    ("gg", "o", False, "go"), ("wasd", "o", False, "do"), ("", "xq", False, None), ("g", "{", False, None),
-    ("us", "e", True, "use"), ("w", "e", True, None), ("g", "e", True, None), ("wal", "k", False, "walk"),
-])
-def test_which_letters_played_on_the_map_a_typed_word_takes_back(played, typed, ended, whole):
-    assert whole_word(played, typed, ended) == whole
-
-
-async def test_a_word_typed_in_one_burst_plays_its_first_key_and_arrives_whole():
-    """Keys already on their way when typing begins: the bound letter plays (it was lost, bound only where
-    the focus was by then), the rest is typed, the word whole."""
-    app = LabyrinthApp(GAME)
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        said, play = [], app.screen.play
-        app.screen.play = lambda words, user: (said.append(words), play(words, user))
-        await pilot.press("escape")
-        for char in "west 2":
-            app.post_message(events.Key("space" if char == " " else char, char))
-        await pilot.pause()
-        assert said == ["walk north 1"] and app.screen.query_one("#command", Input).value == "west 2"
