@@ -228,7 +228,7 @@ class GameScreen(LookAndTravel):
         message = TurnPlayed(turn, result, said)
         danger = self.session.known.alarm
         if self.travel is not None:
-            danger = self.travel.check(result.response, danger)
+            danger = self.travel.check(result, danger)
         if danger:
             self.flush = Flush(message.time, danger)
         return message

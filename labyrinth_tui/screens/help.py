@@ -66,10 +66,13 @@ to the next junction, ramp or item) |
 | `halt 5` | wait 5 s, silent, resting |
 | `travel <`, `travel >` | walk the known way to the nearest ramp up (down) you have seen |
 | `travel 203 198 100` | walk the known way to that cell (x y level; the level may be left out) |
+| `explore` | walk to the nearest place of this level you have not seen, again and again (as `o` on the map) |
 | `{{"command": "LOOK"}}` | raw JSON works too |
 
 A move into a wall you know costs nothing, typed or keyed. Travel walks a leg a turn and
-stops at once on danger, or at any key. Up and down recall earlier commands; completions appear as you type. \
+stops at once on danger, or at any key. Exploring stops there too, and when the Minotaur is in sight,
+a stone, the lantern or a ramp comes into view, or nothing you can reach on this level is left unseen
+(it seeks only the hunting ground, and picks up nothing). Up and down recall earlier commands; completions appear as you type. \
 While typing,
 **PageUp** **PageDown** scroll the log a page and **shift+up** **shift+down** a line;
 **ctrl+o** shows the whole game's messages on a screen of their own.
@@ -86,6 +89,7 @@ that is no map key starts typing a command; a word begun with a map key, such as
 | shift + arrows | run along the corridor until something stops you |
 | `<` `>`, PageUp PageDown | ramp up, ramp down |
 | `l` `g` `u` space | look (hear the stones), grab, use the lantern, halt |
+| `o` | explore: walk to the nearest place you have not seen, until something is found |
 | `x` or `;`, a click | examine the map: a cursor (arrows, WASD, hjkl; shift + arrows leap 5), \
 a line says what you know of its cell |
 | Enter, a second click (examining) | travel there by the way you know; Esc, `x` or `q` stop examining |

@@ -1,6 +1,6 @@
 """The game's map and its keys: arrows and WASD walk, shift runs, < > take ramps, single letters
-act; `x` (as in DCSS; `;` as in NetHack) turns look mode on, where the same keys (and hjkl) move a
-cursor, Enter travels there and Esc leaves. A letter that is no key here starts typing, and a word
+act, `o` explores (as in DCSS); `x` (as in DCSS; `;` as in NetHack) turns look mode on, where the
+same keys (and hjkl) move a cursor, Enter travels there and Esc leaves. A letter that is no key here starts typing, and a word
 begun with a map key plays that key and arrives whole on the command line (word_start.py). Every
 binding has an id, so keys can be remapped; which set answers is the screen's ``check_action``."""
 
@@ -44,6 +44,7 @@ def play_keys() -> list[Binding]:
         Binding("semicolon", "screen.look_mode", "examine", key_display=";", show=False, id="look-mode-nethack"),
         Binding("g", "screen.simple('GRAB')", "grab", id="grab"),
         Binding("u", "screen.simple('USE')", "lantern", id="use"),
+        Binding("o", "screen.explore", "explore", id="explore"),
         Binding("space", "screen.simple('HALT')", "halt", id="halt"),
         Binding("pageup", "screen.ramp('UP RAMP')", "ramp up", show=False, id="ramp-up-page"),
         Binding("pagedown", "screen.ramp('DOWN RAMP')", "ramp down", show=False, id="ramp-down-page"),
