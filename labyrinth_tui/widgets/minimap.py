@@ -20,7 +20,7 @@ from textual.widget import Widget
 from labyrinth.engine.cells import FLOOR
 from labyrinth.engine.geometry import Pos
 
-from .map_frame import Frame, MapView, frame
+from .map_frame import MARGIN, Frame, MapView, frame
 from .map_glyphs import (
     CELL_GLYPHS,
     CURSOR,
@@ -50,8 +50,10 @@ class Minimap(Widget, can_focus=True):
         cell: Pos
         moved: bool = False
 
-    def __init__(self, **kwargs) -> None:
+    def __init__(self, margin: int = MARGIN, **kwargs) -> None:
+        """``margin``: the cells kept in view around the user and the cursor (map_frame.frame)."""
         super().__init__(**kwargs)
+        self.margin = margin
         self.view: MapView | None = None
         self._framed: tuple[tuple, Frame, dict[Pos, Glyph]] | None = None  # for (level, size, cursor) of the
         # view shown: its frame and marks
@@ -78,7 +80,7 @@ class Minimap(Widget, can_focus=True):
         return None if self.view is None else self._frame(self.view)
 
     def _frame(self, view: MapView) -> Frame:
-        return frame(view, self._level(view), self.size.width, self.size.height, self.cursor)
+        return frame(view, self._level(view), self.size.width, self.size.height, self.cursor, self.margin)
 
     def watch_level_offset(self) -> None:
         self.refresh()
@@ -155,7 +157,7 @@ class Minimap(Widget, can_focus=True):
         z, cursor = self._level(view), self.cursor
         key = (z, width, self.size.height, cursor)
         if self._framed is None or self._framed[0] != key:
-            self._framed = (key, frame(view, z, width, self.size.height, cursor), self._marks(view, z))
+            self._framed = (key, frame(view, z, width, self.size.height, cursor, self.margin), self._marks(view, z))
         _, f, marks = self._framed
         world_y, line, scale, glyph = f.top - y // f.tall * f.stack, y % f.tall, f.scale, self.glyph  # north is up
         segments, run, text = [], None, ""
