@@ -49,6 +49,10 @@ def user_words(event: ev.Event, s: GameState) -> str | None:
     match e:
         case ev.UserMoved():
             return f"moved {_steps(e.steps)} ({e.ran} running) to {e.end}"
+        case ev.UserLeftGround():
+            return "You leave the hunting ground: the maze goes on without end out here, with nothing you seek."
+        case ev.UserReenteredGround():
+            return "You are back in the hunting ground."
         case ev.UserCollided():
             return f"stopped by {e.reason}"
         case ev.StaminaExhausted():
@@ -115,8 +119,9 @@ def minotaur_words(event: ev.Event, s: GameState) -> str | None:
             return "You caught the intruder. DEATH."
         case ev.UserEscaped():
             return "The intruder escaped with the three stones."
-        case ev.UserMoved() | ev.UserCollided() | ev.StaminaExhausted() | ev.ItemSighted() | ev.StonesHummed() \
-                | ev.MinotaurSighted() | ev.ItemGrabbed() | ev.LanternGrabbed() | ev.LanternSpawned() | ev.WhineHeard():
+        case ev.UserMoved() | ev.UserLeftGround() | ev.UserReenteredGround() | ev.UserCollided() \
+                | ev.StaminaExhausted() | ev.ItemSighted() | ev.StonesHummed() | ev.MinotaurSighted() \
+                | ev.ItemGrabbed() | ev.LanternGrabbed() | ev.LanternSpawned() | ev.WhineHeard():
             return None  # what the intruder does and perceives unseen: the Minotaur learns of it by its senses
         case _:
             return _unworded(e)

@@ -34,7 +34,9 @@ GOLDEN = {
 }
 PARALLEL_GOLDEN = {
     ("tiny", False, 20): "3b1ba2906790fbea463a3348e8d1cbd2afcc9e4f42b3a2b07dbbc7a8da75d7ca",
-    ("tiny", True, 5): "fafbf5a61b23297f66cd3ad109af29ddf779426712f690185ba484186c9f80dc",
+    # Issue 41's line on leaving and re-entering the hunting ground changed the text's words, and only them
+    # (silenced, they hash as before: fafbf5a61b23297f66cd3ad109af29ddf779426712f690185ba484186c9f80dc).
+    ("tiny", True, 5): "5530b0f0f7c506486a40932ec05287319d6938dec725b38e227cfe5bbd6f0530",
 }
 
 
