@@ -27,7 +27,8 @@ IN_SIGHT = "the Minotaur is in sight"
 def borders_unseen(cells: dict[Pos, int], at: Pos, ground: Bounds) -> bool:
     """Whether ``at`` is next to a cell of the hunting ground the player has not seen."""
     x, y, z = at
-    return any((x + dx, y + dy, z) not in cells and ground.contains(x + dx, y + dy, z) for dx, dy in HORIZONTAL.values())
+    return any((x + dx, y + dy, z) not in cells and ground.contains(x + dx, y + dy, z)
+               for dx, dy in HORIZONTAL.values())
 
 
 def exploring_leg(cells: dict[Pos, int], start: Pos, ground: Bounds) -> Leg | None:

@@ -11,9 +11,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from labyrinth.engine import UserInput
-from labyrinth.engine.turn import TurnResult
 from labyrinth.engine.cells import CRAWLWAY, FLOOR, RAMP_DOWN, RAMP_UP
 from labyrinth.engine.geometry import HORIZONTAL, Pos
+from labyrinth.engine.turn import TurnResult
 
 OPEN = (FLOOR, CRAWLWAY, RAMP_UP, RAMP_DOWN)
 RAMP_WAYS = {RAMP_UP: ("UP RAMP", 1), RAMP_DOWN: ("DOWN RAMP", -1)}

@@ -91,7 +91,13 @@ class LookAndTravel(Screen):
         self._describe_cursor()
 
     def action_travel_to_cursor(self) -> None:
+        """Travel to the cursor's cell; when no known way leads there, look mode stays (another cell may
+        be chosen) and says so until the cursor moves or Esc leaves, which clears it."""
         goal = self.query_one(GameMap).cursor
+        if goal is not None and route(self.session.mapped.seen, self.session.game.state.user, goal) is None:
+            self.query_one("#hint", Static).update(f"No way you know leads to {where_words(goal)}: "
+                                                   "choose another cell, or Esc.")
+            return
         self.action_leave_look()
         self.travel_to(goal)
 

@@ -72,8 +72,8 @@ to the next junction, ramp or item) |
 A move into a wall you know costs nothing, typed or keyed. Travel walks a leg a turn and
 stops at once on danger, or at any key. Exploring stops there too, and when the Minotaur is in sight,
 a stone, the lantern or a ramp comes into view, or nothing you can reach on this level is left unseen
-(it seeks only the hunting ground, and picks up nothing). Up and down recall earlier commands; completions appear as you type. \
-While typing,
+(it seeks only the hunting ground, and picks up nothing). Up and down recall earlier commands;
+completions appear as you type. While typing,
 **PageUp** **PageDown** scroll the log a page and **shift+up** **shift+down** a line;
 **ctrl+o** shows the whole game's messages on a screen of their own.
 

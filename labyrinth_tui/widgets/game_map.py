@@ -1,8 +1,9 @@
 """The game's map and its keys: arrows and WASD walk, shift runs, < > take ramps, single letters
 act, `o` explores (as in DCSS); `x` (as in DCSS; `;` as in NetHack) turns look mode on, where the
-same keys (and hjkl) move a cursor, Enter travels there and Esc leaves. A letter that is no key here starts typing, and a word
-begun with a map key plays that key and arrives whole on the command line (word_start.py). Every
-binding has an id, so keys can be remapped; which set answers is the screen's ``check_action``."""
+same keys (and hjkl) move a cursor, Enter travels there and Esc leaves. A letter that is no key here
+starts typing, and a word begun with a map key plays that key and arrives whole on the command line
+(word_start.py). Every binding has an id, so keys can be remapped; which set answers is the
+screen's ``check_action``."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from textual.binding import Binding, BindingType
 
 from labyrinth.engine import UserInput
 
-from ..word_start import LONGEST
+from ..word_start import LONGEST, begins_a_command
 from .minimap import Minimap
 
 ARROWS = {"up": "NORTH", "down": "SOUTH", "right": "EAST", "left": "WEST"}
@@ -22,6 +23,7 @@ LETTERS = {"w": "NORTH", "s": "SOUTH", "d": "EAST", "a": "WEST"}
 VI_KEYS = {"k": "NORTH", "j": "SOUTH", "l": "EAST", "h": "WEST"}  # look mode only: l looks when playing
 STEP = {"NORTH": (0, 1), "SOUTH": (0, -1), "EAST": (1, 0), "WEST": (-1, 0)}
 CURSOR_LEAP = 5  # cells a shifted arrow moves the cursor
+WORD_GAP_S = 0.3  # the longest pause between two letters of a word typed in one go
 RAMPS = Binding.Group("ramps", compact=True)
 LEVELS = Binding.Group("levels", compact=True)
 
@@ -115,6 +117,7 @@ class GameMap(Minimap):
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.letters = ""  # the letter keys played here since any other key: a word may have begun
+        self.letter_at = 0.0  # when the last of them was pressed
 
     @property
     def game(self) -> KeysScreen:
@@ -136,6 +139,8 @@ class GameMap(Minimap):
             event.prevent_default()
             return
         bound, character = self.screen.active_bindings.get(event.key), event.character if event.is_printable else None
+        if bound is not None and bound.binding.id == "explore" and self._in_a_word(character, event.time):
+            bound = None  # the o of 'look', 'go' or 'down' typed in one go: a letter, not a walk of many turns
         if bound is None:
             if character:
                 event.stop()
@@ -147,5 +152,11 @@ class GameMap(Minimap):
         event.stop()
         event.prevent_default()
         self.letters = (self.letters + character)[-LONGEST:] if character and character.isalpha() else ""
+        self.letter_at = event.time
         if bound.enabled:
             await self.app.run_action(bound.binding.action, bound.node)
+
+    def _in_a_word(self, character: str | None, pressed_at: float) -> bool:
+        """Whether ``character`` goes on a word begun by the letters just played here, typed in one go."""
+        return bool(self.letters and character and pressed_at - self.letter_at < WORD_GAP_S
+                    and begins_a_command(self.letters + character))
