@@ -108,8 +108,8 @@ on their way are not played (the log says so). The cue panel keeps the stones' l
 the next LOOK; the log tells what changed, not the whole place again.
 
 Every game is recorded: **Replays** on the title plays one back on the map. When a game ends,
-`s` saves its story (the outcome, the figures, the map you explored, the last messages) next to
-its replay; `labyrinth replay FILE --summary` prints the same. **Leaderboard** shows
+its story (the outcome, the figures, the map you explored, the last messages) is written next to
+its replay, and `s` says where; `labyrinth replay FILE --summary` prints the same. **Leaderboard** shows
 the ratings of `labyrinth tournament`'s contestants, and plays any of their matches back.
 
 ## The map
