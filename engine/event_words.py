@@ -83,9 +83,9 @@ def user_words(event: ev.Event, s: GameState) -> str | None:
             frozen = ", frozen by the lantern" if s.paralysis else ""
             return f"The Minotaur materializes at its fixed re-entry position{frozen}!"
         case ev.UserCaught():
-            return f"The Minotaur catches you: you {e.how}. DEATH."
+            return f"The Minotaur catches you: you {e.how}. You die."
         case ev.UserEscaped():
-            return f"With {STONES_NAMED} in hand, the labyrinth lets you go. ESCAPED!"
+            return f"With {STONES_NAMED} in hand, the labyrinth lets you go. You have escaped!"
         case ev.MinotaurReentered() | ev.MinotaurMoved() | ev.UserSpotted() | ev.UserHeard() | ev.DecisionRefused() \
                 | ev.MinotaurJumped():
             return None  # the Minotaur's own doings: the user perceives them through the senses (the cue), if at all

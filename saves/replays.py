@@ -47,9 +47,9 @@ from labyrinth.engine import (
 )
 from labyrinth.engine.turn import TurnResult
 
-from .outputs import write_output
 from .build import build_id
 from .experience import plain_text
+from .outputs import write_output
 from .paths import replays_dir
 from .reading import read_regular
 from .results_terms import ROLE_WORDS

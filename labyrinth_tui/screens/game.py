@@ -160,8 +160,8 @@ class GameScreen(LookAndTravel):
         self.query_one("#cue", CuePanel).border_title = "Minotaur"
         self.query_one(StatusBar).preset = s.preset  # the bar shows the hunting ground's bounds
         against = s.minotaur.agent
-        self.query_one(NarrativeLog).border_title = plain(  # a model's Minotaur is named: who plays
-            f"{s.preset}, seed {s.seed}, {s.difficulty}" + (f", vs {against.name}" if against.blocking else ""))
+        self.query_one(NarrativeLog).titled(  # a model's Minotaur is named: who plays
+            s.preset, s.difficulty, f"seed {s.seed}", *([f"vs {against.name}"] if against.blocking else []))
         self._show()
         log = self.query_one(NarrativeLog)
         for said, response in s.told:  # the opening, and a resumed game's turns: wrapped once the width is known

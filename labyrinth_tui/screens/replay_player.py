@@ -54,8 +54,8 @@ class ReplayPlayerScreen(PlaybackScreen):
 
     def on_mount(self) -> None:
         h = self.session.header
-        self.query_one(NarrativeLog).border_title = plain(f"{h.preset}, seed {h.seed}, {h.difficulty}: replay of "
-                                                          f"{matchup(h.user_agent, h.minotaur_agent)}")
+        self.query_one(NarrativeLog).titled(f"replay: {h.preset}", h.difficulty, f"seed {h.seed}",
+                                            matchup(h.user_agent, h.minotaur_agent))
         self.query_one("#cue", CuePanel).border_title = "Minotaur"
         self.query_one(StatusBar).preset = h.preset
         self.show()

@@ -77,7 +77,7 @@ class ReplaysScreen(ModalScreen[None]):
 
 
 def described(summary: ReplaySummary) -> Text:
-    """Two lines: when it was played and how it went; the ground, the seed, the difficulty and who played.
+    """Three lines: when it was played and how it went; the ground, the seed and the difficulty; who played.
     A file that cannot be read: its name, and why."""
     h = summary.header
     if h is None:  # it could not be read: ``problem`` says why
@@ -89,4 +89,4 @@ def described(summary: ReplaySummary) -> Text:
             if end else f"unfinished · {turns} played")
     who = matchup(shorten(h.user_agent, WORDS_SHOWN), shorten(h.minotaur_agent, WORDS_SHOWN))
     return Text.assemble(plain(f"{local_time(h.created_at)}  ", style="bold"), plain(went), "\n",
-                         plain(f"{h.preset}, seed {h.seed}, {h.difficulty} · {who}", style="dim"))
+                         plain(f"{h.preset}, seed {h.seed}, {h.difficulty}\n{who}", style="dim"))

@@ -85,8 +85,8 @@ class SpectateScreen(PlaybackScreen):
 
     def on_mount(self) -> None:
         s = self.session
-        self.query_one(NarrativeLog).border_title = plain(f"{s.preset}, seed {s.seed}: "
-                                                          f"{matchup(s.user_kind, s.minotaur_kind)}")
+        self.query_one(NarrativeLog).titled(s.preset, s.difficulty, f"seed {s.seed}",
+                                            matchup(s.user_kind, s.minotaur_kind))
         self.query_one("#cue", CuePanel).border_title = "Minotaur"
         self.query_one(StatusBar).preset = s.preset  # the bar shows the hunting ground's bounds
         self.query_one("#agents", AgentPanel).border_title = "Agents"

@@ -35,6 +35,7 @@ from .map_glyphs import (
     Glyph,
     stacked,
 )
+from .titles import fitted_title
 
 
 class Minimap(Widget, can_focus=True):
@@ -89,9 +90,10 @@ class Minimap(Widget, can_focus=True):
         view, level = self.view, self._level(self.view)
         looking = "" if self.level_offset == 0 else f" (looking; you are on {view.user[2]})"
         minotaur_on = view.minotaur[2] if view.whole and view.minotaur is not None else level  # said when elsewhere
-        self.border_title = (f"Level {level}{looking}" + (", all-seeing" if view.whole else "")
-                             + (f", Minotaur on {minotaur_on}" if minotaur_on != level else "")
-                             + (", 2 rows a line" if self._frame(view).stack > 1 else ""))  # the least, last
+        parts = [f"Level {level}{looking}", "all-seeing" * view.whole,
+                 f"Minotaur on {minotaur_on}" * (minotaur_on != level),
+                 "2 rows a line" * (self._frame(view).stack > 1)]  # the least needed last
+        self.border_title = fitted_title([part for part in parts if part], self.outer_size.width)
 
     def watch_cursor(self) -> None:
         self.refresh()

@@ -54,7 +54,7 @@ async def test_the_game_over_screen_writes_the_story_that_replay_summary_prints_
     printed = capsys.readouterr().out
     assert written.read_text() == printed
     assert "Outcome: caught by the Minotaur after" in printed and "\nLevel 100:\n" in printed and "@" in printed
-    assert "> look" in printed and "The RED STONE hums" in printed and printed.rstrip().endswith("DEATH.")
+    assert "> look" in printed and "The RED STONE hums" in printed and printed.rstrip().endswith("You die.")
 
 
 async def test_quitting_tells_the_shell_where_the_game_is_saved():
