@@ -51,7 +51,7 @@ class Exploring:
     legs: list[Leg] = field(default_factory=list)
     stopped: str | None = None
     counted: int = 0  # the cells the map held when the leg began: those after them are new
-    name = "Exploring"  # as the log says it stopped
+    name, note = "Exploring", "explore"  # as the log says it stopped, and marks each leg it played
 
     @classmethod
     def begin(cls, cells: dict[Pos, int], known: Knowledge, ground: Bounds, start: Pos) -> Exploring | str:

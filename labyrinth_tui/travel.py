@@ -102,7 +102,7 @@ class Travelling:
     goal: Pos
     legs: list[Leg]
     stopped: str | None = None
-    name = "Travel"  # as the log says it stopped
+    name, note = "Travel", "travel"  # as the log says it stopped, and marks each leg it played
 
     def check(self, result: TurnResult, danger: str | None) -> str | None:
         """Why the keys typed ahead go after a leg was played: a danger, or the travel cut short (it

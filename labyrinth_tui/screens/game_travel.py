@@ -177,7 +177,7 @@ class LookAndTravel(Screen):
         if self.travel is None or self.session.over or self.thinking is not None or not self.is_attached:
             return
         leg = self.travel.legs[0]
-        if not self.play(f"{typed(leg.command)} (travel)", leg.command):
+        if not self.play(f"{typed(leg.command)} ({self.travel.note})", leg.command):
             self.travel = None
 
     def travel_after(self, log: NarrativeLog) -> None:

@@ -123,6 +123,7 @@ async def test_explore_typed_walks_as_o_does_and_a_key_stops_it():
                 break
             await pilot.pause()
         assert last_said(app) == "Exploring stopped: you see a ramp up." and session.game.state.turn > 2
+        assert "> move north 2 (explore)" in log_words(app)  # each leg says what played it
 
 
 def test_the_way_it_picks_reads_only_the_players_map():
