@@ -49,6 +49,10 @@ def user_words(event: ev.Event, s: GameState) -> str | None:
     match e:
         case ev.UserMoved():
             return f"moved {_steps(e.steps)} ({e.ran} running) to {e.end}"
+        case ev.UserLeftGround():
+            return "You leave the hunting ground: the maze goes on without end out here, with nothing you seek."
+        case ev.UserReenteredGround():
+            return "You are back in the hunting ground."
         case ev.UserCollided():
             return f"stopped by {e.reason}"
         case ev.StaminaExhausted():
@@ -85,9 +89,9 @@ def user_words(event: ev.Event, s: GameState) -> str | None:
             frozen = ", frozen by the lantern" if s.paralysis else ""
             return f"The Minotaur materializes at its fixed re-entry position{frozen}!"
         case ev.UserCaught():
-            return f"The Minotaur catches you: you {e.how}. DEATH."
+            return f"The Minotaur catches you: you {e.how}. You die."
         case ev.UserEscaped():
-            return f"With {STONES_NAMED} in hand, the labyrinth lets you go. ESCAPED!"
+            return f"With {STONES_NAMED} in hand, the labyrinth lets you go. You have escaped!"
         case ev.MinotaurReentered() | ev.MinotaurMoved() | ev.UserSpotted() | ev.UserHeard() | ev.DecisionRefused() \
                 | ev.MinotaurJumped():
             return None  # the Minotaur's own doings: the user perceives them through the senses (the cue), if at all
@@ -121,9 +125,10 @@ def minotaur_words(event: ev.Event, s: GameState) -> str | None:
             return "You caught the intruder. DEATH."
         case ev.UserEscaped():
             return "The intruder escaped with the three stones."
-        case ev.UserMoved() | ev.UserCollided() | ev.StaminaExhausted() | ev.ItemSighted() | ev.StonesHummed() \
-                | ev.MinotaurSighted() | ev.ItemGrabbed() | ev.LanternGrabbed() | ev.LanternSpawned() \
-                | ev.WhineHeard() | ev.ItemUsed() | ev.EffectEnded():
+        case ev.UserMoved() | ev.UserLeftGround() | ev.UserReenteredGround() | ev.UserCollided() \
+                | ev.StaminaExhausted() | ev.ItemSighted() | ev.StonesHummed() | ev.MinotaurSighted() \
+                | ev.ItemGrabbed() | ev.LanternGrabbed() | ev.LanternSpawned() | ev.WhineHeard() | ev.ItemUsed() \
+                | ev.EffectEnded():
             return None  # what the intruder does and perceives unseen: the Minotaur learns of it by its senses
         case _:
             return _unworded(e)

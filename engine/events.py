@@ -43,6 +43,20 @@ class UserMoved(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class UserLeftGround(Event):
+    """The user's move took it out of the hunting ground, into the maze that goes on beyond it."""
+
+    position: Pos  # the first cell outside
+
+
+@dataclass(frozen=True, slots=True)
+class UserReenteredGround(Event):
+    """The user's move took it back into the hunting ground."""
+
+    position: Pos  # the first cell inside again
+
+
+@dataclass(frozen=True, slots=True)
 class UserCollided(Event):
     position: Pos
     reason: str
@@ -197,8 +211,7 @@ class UserEscaped(Event):
 # Every kind of event a turn can tell, written out because a type checker reads a union only as written: each
 # role's word table (event_words.py) matches on it and the type checker sees a missing case;
 # tests/engine/test_event_words.py keeps it equal to the event classes.
-AnyEvent = (UserMoved | UserCollided | StaminaExhausted | ItemSighted | StonesHummed | MinotaurSighted
-            | ItemGrabbed | StoneGrabbed | LanternGrabbed | ItemUsed | EffectEnded | LanternUsed | LanternSpawned
-            | ParalysisEnded
-            | MinotaurJumped | WhineHeard | MinotaurReentered | MinotaurMoved | UserSpotted | UserHeard
-            | DecisionRefused | UserCaught | UserEscaped)
+AnyEvent = (UserMoved | UserLeftGround | UserReenteredGround | UserCollided | StaminaExhausted | ItemSighted
+            | StonesHummed | MinotaurSighted | ItemGrabbed | StoneGrabbed | LanternGrabbed | ItemUsed | EffectEnded
+            | LanternUsed | LanternSpawned | ParalysisEnded | MinotaurJumped | WhineHeard | MinotaurReentered
+            | MinotaurMoved | UserSpotted | UserHeard | DecisionRefused | UserCaught | UserEscaped)

@@ -32,6 +32,7 @@ from .constants import (
 from .geometry import HORIZONTAL, SIDEWAYS, Pos, direction_3d, distance_sq
 from .items import COUNTDOWNS, ITEM, ITEM_ORDER, STONES, USABLE
 from .minotaur import next_cell, plan_for
+from .presets import PRESETS
 from .report import (
     USER_REJECTED,
     CommandSummary,
@@ -316,10 +317,21 @@ class _Turn:
         out.steps_moved, out.ran = len(path), ran
         if path:
             self.events.append(ev.UserMoved(s.tick, start, s.user, len(path), ran, tuple(path)))
+            self._cross_ground_edge(start, path)
         if out.collision:
             self.events.append(ev.UserCollided(s.tick, s.user, out.collision))
         if not path and not s.outcome:
             self._stand(TICKS_PER_SECOND)  # a move that goes nowhere still takes 1 s
+
+    def _cross_ground_edge(self, start: Pos, path: list[Pos]) -> None:
+        """Tell each time the move's path crossed the hunting ground's edge, out or back in."""
+        s = self.s
+        ground = PRESETS[s.preset]
+        inside = ground.contains(*start)
+        for cell in path:
+            if ground.contains(*cell) != inside:
+                inside = not inside
+                self.events.append((ev.UserReenteredGround if inside else ev.UserLeftGround)(s.tick, cell))
 
     def _run_stop(self, frm: Pos, reach: set[tuple[str, Pos]], near: int, heading: str, came: str
                   ) -> tuple[str | None, str]:

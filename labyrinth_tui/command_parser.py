@@ -132,10 +132,12 @@ def parse_command(line: str) -> UserInput:
 @dataclass(frozen=True)
 class Travel:
     """A travel typed on the command line (not a command of the game: the screen walks it, a leg a turn):
-    to the nearest known ramp up ('<') or down ('>'), or to a cell (its level None: the player's)."""
+    to the nearest known ramp up ('<') or down ('>'), to a cell (its level None: the player's), or, to
+    ``explore``, to the nearest cell not seen yet, again and again (explore.py)."""
 
     ramp: str | None = None
     cell: tuple[int, int, int | None] | None = None
+    explore: bool = False
 
 
 TRAVEL_RAMPS = {"<": "<", ">": ">", "up": "<", "down": ">"}
@@ -144,9 +146,13 @@ TRAVEL_HINT = ("Travel where? 'travel <' (the nearest ramp up you know), 'travel
 
 
 def parse_travel(line: str) -> Travel | None:
-    """The travel a typed line asks for; None when the line is no travel; NotACommand when it is one
-    that says nowhere to go."""
+    """The travel a typed line asks for ('explore' too); None when the line is no travel; NotACommand
+    when it is one that says nowhere to go."""
     words = line.strip().lower().replace(",", " ").split()
+    if words[:1] == ["explore"]:
+        if words[1:]:
+            raise NotACommand("'explore' takes nothing more: it walks to the nearest place you have not seen.")
+        return Travel(explore=True)
     if not words or words[0] != "travel":
         return None
     rest = words[1:]
@@ -209,4 +215,4 @@ def suggestions() -> list[str]:
     ramps = [word for word, name in DIRECTIONS.items() if " " in name]
     moves = [f"{verb} {direction}" for verb in ("move", "run", "walk") for direction in compass]
     grabs = [f"grab {name.lower()}" for name in get_args(ItemName)]
-    return [*moves, *ramps, "look", *grabs, "use lantern", "halt 5", "travel <", "travel >", "help"]
+    return [*moves, *ramps, "look", *grabs, "use lantern", "halt 5", "travel <", "travel >", "explore", "help"]

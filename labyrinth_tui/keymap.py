@@ -88,6 +88,8 @@ ACTIONS: tuple[MapAction, ...] = (
     MapAction("grab", ("g", "comma"), "screen.simple('GRAB')", None, "grab what is within reach", "grab"),
     MapAction("use", ("v",), "screen.simple('USE')", None, "use the lantern: freeze the Minotaur", "lantern"),
     MapAction("halt", ("space", "full_stop"), "screen.simple('HALT')", None, "wait, silent, resting", "halt"),
+    MapAction("explore", ("o",), "screen.explore", None,
+              "explore: walk to the nearest place you have not seen, until something is found", "explore"),
     MapAction("diagonal", ("y", "u", "b", "n", "Y", "U", "B", "N"), "screen.no_diagonal", None,
               "nothing: the labyrinth has no diagonal ways (vi's y u b n say so)"),
     MapAction("travel", ("enter",), None, "screen.travel_to_cursor", "travel to the cursor by the way you know"),

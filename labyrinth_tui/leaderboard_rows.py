@@ -28,11 +28,11 @@ from labyrinth.saves.results_db import NOBODY, MatchRow, ResultsDB, ResultsUnusa
 from labyrinth.saves.results_terms import ROLE_WORDS
 
 from .ascii_text import BLOCKS
+from .game_words import ended
 from .terminal_text import printable
 
 BARS = BLOCKS  # a sparkline's heights, lowest first
 TITLES = ROLE_WORDS  # each role's standings, as the tables name them
-OUTCOME_WORDS = {"ESCAPED": "escaped", "DEATH": "caught", "TIMEOUT": "timeout"}  # the user was, in the match list
 RULES = ("preset", "difficulty", "max_turns", "learned", "build")  # what a match was played under: the filters
 RULE_WORDS = {"preset": ("preset", "presets", "--preset"), "difficulty": ("difficulty", "difficulties", "--difficulty"),
               "max_turns": ("turn limit", "turn limits", "--max-turns"),
@@ -263,7 +263,7 @@ def interval(low: float | None, high: float | None, form: str) -> str:
 def match_row(match: MatchRow, standings: Standings) -> tuple[str, ...]:
     """A match as the list shows it, its contestants named as the standings name them."""
     return (printable(standings.label(match, "user")), printable(standings.label(match, "minotaur")), str(match.seed),
-            printable(f"{match.preset} {match.difficulty}"), OUTCOME_WORDS[match.outcome], str(match.turns))
+            printable(f"{match.preset} {match.difficulty}"), ended(match.outcome), str(match.turns))
 
 
 def sparkline(values: Sequence[float], width: int, low: float | None = None, high: float | None = None) -> str:

@@ -14,6 +14,7 @@ from labyrinth.saves.replays import Replay
 
 from .command_parser import typed
 from .dates import local_time
+from .game_words import matchup
 from .session import Figures, ReplaySession
 from .terminal_text import printable
 from .widgets.time_words import clock
@@ -34,8 +35,8 @@ def story(replay: Replay) -> str:
     h, end, state = replay.header, replay.end, session.game.state
     assert replay.path is not None  # read_replay's: read from its file
     lines = [f"Labyrinth: The Temporal Hunt - the story of a game ({printable(replay.path.name)})",
-             (f"{h.preset}, seed {h.seed}, {h.difficulty}: {printable(h.user_agent)} vs the "
-              f"{printable(h.minotaur_agent)} Minotaur, begun {printable(local_time(h.created_at))}"), ""]
+             (f"{h.preset}, seed {h.seed}, {h.difficulty}: {printable(matchup(h.user_agent, h.minotaur_agent))}, "
+              f"begun {printable(local_time(h.created_at))}"), ""]
     if end is not None:
         lines.append(f"Outcome: {OUTCOMES.get(end.outcome, printable(end.outcome))} after {end.turns} turns "
                      f"and {clock(end.game_time)} of game time.")

@@ -47,9 +47,9 @@ from labyrinth.engine import (
 )
 from labyrinth.engine.turn import TurnResult
 
-from .atomic import write_atomic
 from .build import build_id
 from .experience import plain_text
+from .outputs import write_output
 from .paths import replays_dir
 from .reading import read_regular
 from .results_terms import ROLE_WORDS
@@ -247,9 +247,11 @@ class Replay:
 
 def write_story(replay: Path, text: str) -> Path:
     """Write a game's story (a plain-text summary) next to its replay, as ``replay``'s name with .txt,
-    atomically, replacing one written before; its path. StorageError when the disk refuses."""
+    atomically, replacing one written before (a file the player may read and share: as the umask
+    allows; never a directory, a FIFO or a device that stands there: outputs.write_output); its path.
+    StorageError when the disk refuses or refused."""
     path = Path(replay).with_suffix(".txt")
-    write_atomic(path, lambda out: out.write(text.encode()), path.parent)
+    write_output(path, lambda out: out.write(text.encode()))
     return path
 
 

@@ -163,8 +163,8 @@ class GameScreen(LookAndTravel):
         self.query_one(CuePanel).look_key = self.query_one(ThreatLine).look_key = shown_key(look_keys[0])
         self.query_one(StatusBar).preset = s.preset  # the bar shows the hunting ground's bounds
         against = s.minotaur.agent
-        self.query_one(NarrativeLog).border_title = plain(  # a model's Minotaur is named: who plays
-            f"{s.preset}, seed {s.seed}, {s.difficulty}" + (f", vs {against.name}" if against.blocking else ""))
+        self.query_one(NarrativeLog).titled(  # a model's Minotaur is named: who plays
+            s.preset, s.difficulty, f"seed {s.seed}", *([f"vs {against.name}"] if against.blocking else []))
         self._show()
         log = self.query_one(NarrativeLog)
         for said, response in s.told:  # the opening, and a resumed game's turns: wrapped once the width is known
@@ -232,7 +232,7 @@ class GameScreen(LookAndTravel):
         message = TurnPlayed(turn, result, said)
         danger = self.session.known.alarm
         if self.travel is not None:
-            danger = self.travel.check(result.response, danger)
+            danger = self.travel.check(result, danger)
         if danger:
             self.flush = Flush(message.time, danger)
         return message

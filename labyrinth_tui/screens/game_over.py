@@ -1,5 +1,6 @@
 """Game over: the outcome, the run in figures, where to go next, and the game's story (a plain-text
-summary, as a roguelike's morgue file) saved next to its replay."""
+summary, as a roguelike's morgue file) written next to its replay as the screen opens, as DCSS writes
+a morgue every game; `s` says where it is."""
 
 from __future__ import annotations
 
@@ -87,7 +88,7 @@ class GameOverScreen(ModalScreen[str]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("n", "choose('new')", "new game", id="over-new"),
         Binding("t", "choose('title')", "title", id="over-title"),
-        Binding("s", "story", "save the story", id="over-story"),
+        Binding("s", "story", "story", id="over-story"),
         Binding("q", "app.quit", "quit", id="over-quit"),  # as ctrl+q: one footer entry
     ]
 
@@ -120,6 +121,8 @@ class GameOverScreen(ModalScreen[str]):
     def on_mount(self) -> None:
         self.ready, self.typed_at = False, self.clock()
         self.waiting = self.set_interval(QUIET_S / 5, self._get_ready)  # the buttons come alive without a key
+        self.story: Path | str | None = None  # where the story was written, or why it was not; None while writing
+        self._write_story()
         if self.session.memory.log is None:
             return
         match = self.session.match
@@ -165,20 +168,33 @@ class GameOverScreen(ModalScreen[str]):
         elif choice is not None:  # each button here has one
             self.action_choose(choice)
 
-    def action_story(self) -> None:
-        """Write the game's story next to its replay, off the UI thread (the replay is played back), and
-        say where."""
-        path = self.session.recording.path
-        if not self.ready or path is None:
+    def _write_story(self) -> None:
+        """Write the game's story next to its replay, off the UI thread (the replay is played back)."""
+        self.story, path = None, self.session.recording.path
+        if path is None:  # nothing was recorded
+            self.story = "the game left no replay to tell it from"
             return
         run_in_background(self.app, lambda: write_story(path, story(read_replay(path))), self._story_written,
                           self._story_failed)
 
     def _story_written(self, path: Path) -> None:
-        self.notify(printable(f"Saved in {path}"), title="The game's story", timeout=8, markup=False)
+        self.story = path
 
     def _story_failed(self, error: BaseException) -> None:
-        self.notify(printable(f"The story could not be written: {error}"), severity="error", markup=False)
+        self.story = str(error)
+
+    def action_story(self) -> None:
+        """Say where the story is (or why it is not): written as the screen opened; a failed write is tried
+        again."""
+        if not self.ready:
+            return
+        if isinstance(self.story, Path):
+            self.notify(printable(f"Saved in {self.story}"), title="The game's story", timeout=8, markup=False)
+        elif self.story is None:
+            self.notify("Still being written: press s again in a moment.", title="The game's story", timeout=4)
+        else:
+            self.notify(printable(f"The story could not be written: {self.story}"), severity="error", markup=False)
+            self._write_story()
 
     def action_choose(self, choice: str) -> None:
         if self.ready:

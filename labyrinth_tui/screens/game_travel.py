@@ -1,57 +1,37 @@
-"""The game screen's look mode and travel, a part of GameScreen of their own.
+"""The game screen's look mode, travel and autoexplore, a part of GameScreen of their own.
 
 Look mode (`x` as in DCSS, `;` as in NetHack, or a click on the map) puts a cursor on the map; the
 walking keys (arrows, WASD, hjkl; shifted they leap) or the mouse move it, and the hint line says what the player
 knows of the cell under it (look.py). Enter (or a second click on the cursor) travels there; Esc
 leaves. Travel (that, or `travel <`, `travel >`, `travel X Y LEVEL` typed) walks the known way
 (travel.py) a leg a turn, the screen drawn between legs; it stops at once on danger (the keys typed
-ahead are dropped then, as for any danger), when a leg is cut short, or when a key is pressed."""
+ahead are dropped then, as for any danger), when a leg is cut short, or when a key is pressed.
+Autoexplore (`o`, or `explore` typed) is walked the same way, to the nearest place not seen yet
+(explore.py), and stops on what it finds too."""
 
 from __future__ import annotations
-
-from dataclasses import dataclass
 
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Static
 
-from labyrinth.engine import GameStateResponse, UserInput
+from labyrinth.engine import UserInput
 from labyrinth.engine.geometry import Pos
 from labyrinth.engine.presets import PRESETS
 
 from ..command_parser import Travel, typed
+from ..explore import NOTHING_LEFT, Exploring
 from ..look import describe
 from ..session import PlaySession
 from ..terminal_text import plain
-from ..travel import RAMP_KINDS, Leg, nearest, route
+from ..travel import RAMP_KINDS, Travelling, nearest, route
 from ..widgets.command_line import CommandLine
 from ..widgets.game_map import STEP, GameMap
 from ..widgets.minimap import Minimap
 from ..widgets.narrative import NarrativeLog
 
-PLAYING = {"walk", "run", "ramp", "simple", "no_diagonal", "look_mode"}  # the map's actions outside look mode
+PLAYING = {"walk", "run", "ramp", "simple", "no_diagonal", "look_mode", "explore"}  # the map's actions, not looking
 LOOKING = {"move_cursor", "travel_to_cursor", "leave_look"}  # and in it
-STOPPED = {"COLLISION": "the way was blocked", "ITEM_SIGHTED": "something caught your eye",
-           "ENCOUNTER": "the Minotaur cut the walk short"}
-
-
-@dataclass
-class Travelling:
-    """A travel under way: where to, the legs left (the first one being walked), and why it stopped."""
-
-    goal: Pos
-    legs: list[Leg]
-    stopped: str | None = None
-
-    def check(self, response: GameStateResponse, danger: str | None) -> str | None:
-        """Why the keys typed ahead go after a leg was played: a danger, or the travel cut short (it
-        stops then, and says why; a danger met on arriving ends it as it was going to end)."""
-        leg, env = self.legs[0], response.environment
-        if response.status != "SUCCESS" or env.steps_moved != leg.steps:
-            self.stopped = danger or STOPPED.get(env.stop_reason, "the leg was cut short")
-        elif danger and len(self.legs) > 1:
-            self.stopped = danger
-        return self.stopped or danger
 
 
 def where_words(cell: Pos) -> str:
@@ -63,7 +43,7 @@ class LookAndTravel(Screen):
     rest of it is declared here."""
 
     looking = False
-    travel: Travelling | None = None
+    travel: Travelling | Exploring | None = None  # a travel or an autoexplore under way
     session: PlaySession
     thinking: tuple[float, Timer] | None  # while the Minotaur is asked: since when, and the indicator's timer
 
@@ -111,7 +91,13 @@ class LookAndTravel(Screen):
         self._describe_cursor()
 
     def action_travel_to_cursor(self) -> None:
+        """Travel to the cursor's cell; when no known way leads there, look mode stays (another cell may
+        be chosen) and says so until the cursor moves or Esc leaves, which clears it."""
         goal = self.query_one(GameMap).cursor
+        if goal is not None and route(self.session.mapped.seen, self.session.game.state.user, goal) is None:
+            self.query_one("#hint", Static).update(f"No way you know leads to {where_words(goal)}: "
+                                                   "choose another cell, or Esc.")
+            return
         self.action_leave_look()
         self.travel_to(goal)
 
@@ -140,7 +126,11 @@ class LookAndTravel(Screen):
     # --- travel -----------------------------------------------------------------------------
 
     def on_command_line_travel_asked(self, message: CommandLine.TravelAsked) -> None:
-        if not self._dropped(message.pressed_at):
+        if self._dropped(message.pressed_at):
+            return
+        if message.travel.explore:
+            self.action_explore()
+        else:
             self.travel_to(self._destination(message.travel))
 
     def _destination(self, travel: Travel) -> Pos | None:
@@ -168,13 +158,26 @@ class LookAndTravel(Screen):
             self.travel = Travelling(goal, legs)
             self._travel_on()
 
+    def action_explore(self) -> None:
+        """Walk to the nearest place not seen yet, a leg a turn, until something stops it or nothing is
+        left; or say why not (nothing is played then)."""
+        s = self.session
+        if s.over:
+            return
+        exploring = Exploring.begin(s.mapped.seen, s.known, PRESETS[s.preset], s.game.state.user)
+        if isinstance(exploring, str):
+            self.query_one("#hint", Static).update(exploring)
+        else:
+            self.travel = exploring
+            self._travel_on()
+
     def _travel_on(self) -> None:
         """The next leg, if the travel still goes on (and the player is still in the game: not left to
         the title between two legs)."""
         if self.travel is None or self.session.over or self.thinking is not None or not self.is_attached:
             return
         leg = self.travel.legs[0]
-        if not self.play(f"{typed(leg.command)} (travel)", leg.command):
+        if not self.play(f"{typed(leg.command)} ({self.travel.note})", leg.command):
             self.travel = None
 
     def travel_after(self, log: NarrativeLog) -> None:
@@ -184,19 +187,21 @@ class LookAndTravel(Screen):
             return
         if t.stopped:
             self.travel = None
-            log.write(plain(f"Travel stopped: {t.stopped}.", style="bold yellow"))
+            log.write(plain(f"{t.name} stopped: {t.stopped}.", style="bold yellow"))
             return
-        t.legs.pop(0)
-        if t.legs:
+        if t.onward():
             self.call_after_refresh(self._travel_on)
+            return
+        self.travel = None
+        if isinstance(t, Exploring):
+            log.write(plain(NOTHING_LEFT, style="bold yellow"))
         else:
-            self.travel = None
             self.query_one("#hint", Static).update(f"You arrive at {where_words(t.goal)}.")
 
     def stop_travel_by_key(self, log: NarrativeLog) -> bool:
         """A key pressed while travelling stops it (the key does nothing else); whether one was under way."""
         if self.travel is None:
             return False
+        log.write(plain(f"{self.travel.name} stopped: a key was pressed.", style="bold yellow"))
         self.travel = None
-        log.write(plain("Travel stopped: a key was pressed.", style="bold yellow"))
         return True

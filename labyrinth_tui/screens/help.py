@@ -87,11 +87,14 @@ to the next junction, ramp or item) |
 | `halt 5` | wait 5 s, silent, resting |
 | `travel <`, `travel >` | walk the known way to the nearest ramp up (down) you have seen |
 | `travel 203 198 100` | walk the known way to that cell (x y level; the level may be left out) |
+| `explore` | walk to the nearest place of this level you have not seen, again and again (as `o` on the map) |
 | `{{"command": "LOOK"}}` | raw JSON works too |
 
 A move into a wall you know costs nothing, typed or keyed. Travel walks a leg a turn and
-stops at once on danger, or at any key. Up and down recall earlier commands; completions appear as you type. \
-While typing,
+stops at once on danger, or at any key. Exploring stops there too, and when the Minotaur is in sight,
+a stone, the lantern or a ramp comes into view, or nothing you can reach on this level is left unseen
+(it seeks only the hunting ground, and picks up nothing). Up and down recall earlier commands;
+completions appear as you type. While typing,
 **PageUp** **PageDown** scroll the log a page and **shift+up** **shift+down** a line;
 **ctrl+o** shows the whole game's messages on a screen of their own.
 
@@ -129,8 +132,8 @@ on their way are not played (the log says so). The cue panel keeps the stones' l
 the next LOOK; the log tells what changed, not the whole place again.
 
 Every game is recorded: **Replays** on the title plays one back on the map. When a game ends,
-`s` saves its story (the outcome, the figures, the map you explored, the last messages) next to
-its replay; `labyrinth replay FILE --summary` prints the same. **Leaderboard** shows
+its story (the outcome, the figures, the map you explored, the last messages) is written next to
+its replay, and `s` says where; `labyrinth replay FILE --summary` prints the same. **Leaderboard** shows
 the ratings of `labyrinth tournament`'s contestants, and plays any of their matches back.
 
 ## The map

@@ -1,6 +1,7 @@
 """The Memory screen: the reflections the agents learn from, newest first, filtered
 by role and outcome; the highlighted one in full, with its evidence. Everything read
-from the log is shown as words (``plain``, ``printable``): never markup, never an escape."""
+from the log is shown as words (``plain``, ``printable``): never markup, never an escape;
+outcomes, agents and the evidence's names in the game's words (game_words.py), not the log's."""
 
 from __future__ import annotations
 
@@ -19,12 +20,14 @@ from labyrinth.saves.experience import Experience, Reflection
 from labyrinth.saves.paths import StorageError
 
 from ..dates import local_time
+from ..game_words import ROLES, agent_name, agent_words, ended, side_ended
 from ..terminal_text import plain, printable
 
 ALL = "all"
 CELLS: dict[str, Callable[[Reflection], str]] = {  # then the lesson, in the room left
-    "when": lambda r: local_time(r.created_at), "role": lambda r: r.role, "outcome": lambda r: r.outcome,
-    "game": lambda r: f"{r.preset} {r.seed}", "agent": lambda r: r.agent}
+    "when": lambda r: local_time(r.created_at), "role": lambda r: ROLES.get(r.role, r.role),
+    "outcome": lambda r: ended(r.outcome), "game": lambda r: f"{r.preset} {r.seed}",
+    "agent": lambda r: agent_name(r.agent)}
 DROPPED_FIRST = ("when", "agent")  # on a narrow screen, so that the lesson keeps some room
 LESSON_MIN = 24
 
@@ -67,7 +70,7 @@ class MemoryScreen(ModalScreen[None]):
             with Horizontal(id="memory-filters"):
                 yield Select([("both roles", ALL), ("the user", "user"), ("the Minotaur", "minotaur")],
                              value=ALL, allow_blank=False, id="memory-role")
-                yield Select([("every outcome", ALL), *((o.lower(), o) for o in ("ESCAPED", "DEATH", "TIMEOUT"))],
+                yield Select([("every outcome", ALL), *((ended(o), o) for o in ("ESCAPED", "DEATH", "TIMEOUT"))],
                              value=ALL, allow_blank=False, id="memory-outcome")
             yield DataTable(id="memory-table", cursor_type="row", zebra_stripes=True)
             with VerticalScroll(id="memory-text"):
@@ -127,9 +130,24 @@ class MemoryScreen(ModalScreen[None]):
                         else "No reflection matches these filters.")
             return
         words = "in the model's own words" if r.source == "model" else "from the game's events"
-        who = "the Minotaur" if r.role == "minotaur" else "the user"
-        heading = (f"{printable(r.id)}: {who} ({printable(r.agent)}), {r.outcome} after {r.turns} turns, "
-                   f"{r.game_time:g} s, {printable(r.preset)} seed {r.seed}\n\n")
-        evidence = "\n".join(f"  {printable(key)}: {json.dumps(value)}" for key, value in r.evidence.items())
+        who = agent_words(printable(r.agent), r.role)
+        heading = (f"{who[0].upper()}{who[1:]} {side_ended(r.role, r.outcome)} after {r.turns} turns "
+                   f"({r.game_time:g} s of game time), {printable(r.preset)}, seed {r.seed}\n\n")
+        evidence = "\n".join(f"  {named(key)}: {worded(value)}" for key, value in r.evidence.items())
         body.update(Text.assemble((heading, "bold"), printable(r.key_reflection), (f"\n({words})\n\n", "italic"),
                                   (f"evidence:\n{evidence}", "dim")))
+
+
+def named(key: str) -> str:
+    """A name of the evidence in words: 'ramps_taken' is 'ramps taken', 'time_s' 'time (s)'."""
+    key = printable(key)
+    return f"{key.removesuffix('_s')} (s)".replace("_", " ") if key.endswith("_s") else key.replace("_", " ")
+
+
+def worded(value: object) -> str:
+    """A value of the evidence, as the JSON it is stored as but with its names in words (``named``)."""
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{named(str(key))}: {worded(item)}" for key, item in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(worded(item) for item in value) + "]"
+    return printable(json.dumps(value))

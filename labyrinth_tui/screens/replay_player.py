@@ -16,6 +16,7 @@ from textual.widgets import Static
 from labyrinth.saves.replays import RecordedTurn, ReplayError, read_replay
 
 from ..command_parser import typed
+from ..game_words import matchup, side_ended
 from ..session import ReplaySession
 from ..terminal_text import plain
 from ..widgets.cue_panel import CuePanel
@@ -53,8 +54,8 @@ class ReplayPlayerScreen(PlaybackScreen):
 
     def on_mount(self) -> None:
         h = self.session.header
-        self.query_one(NarrativeLog).border_title = plain(f"replay: {h.user_agent} user vs {h.minotaur_agent} "
-                                                          f"Minotaur: {h.preset}, seed {h.seed}, {h.difficulty}")
+        self.query_one(NarrativeLog).titled(f"replay: {h.preset}", h.difficulty, f"seed {h.seed}",
+                                            matchup(h.user_agent, h.minotaur_agent))
         self.query_one("#cue", CuePanel).border_title = "Minotaur"
         self.query_one(StatusBar).preset = h.preset
         self.show()
@@ -97,7 +98,8 @@ class ReplayPlayerScreen(PlaybackScreen):
         log.tell(f"{recorded.turn}. {typed(recorded.user)}", self.session.response)
         if self.session.over and self.session.replay.end is not None and self.session.mismatch is None:
             end = self.session.replay.end
-            log.write(Text(f"Match over: {end.outcome} after {end.turns} turns.", style="bold reverse"))
+            log.write(Text(f"Match over: the user {side_ended('user', end.outcome)} after {end.turns} turns.",
+                           style="bold reverse"))
 
     def action_back(self) -> None:
         """One turn back: the game is played again from the start to the turn before."""

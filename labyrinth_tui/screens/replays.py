@@ -1,9 +1,10 @@
 """Recorded matches, the latest played first: every game played or watched in the TUI, and what
 `labyrinth arena --replays` records into the same folder. Each is listed as a player reads it
-(when, how it ended, in how many turns and how much game time; the ground, the difficulty, who
-played each role); a file that cannot be read is listed as such, with why. Pick one to watch it
-on the map (screens/replay_player.py). What a file says is shown as words (``plain``): a name
-like "[@click=app.quit]" is not markup, an escape sequence in a header reaches no terminal."""
+(when, how it ended, in how many turns and how much game time; the ground, the seed, the
+difficulty, who played each role, in the game's words: game_words.py); a file that cannot be read
+is listed as such, with why. Pick one to watch it on the map (screens/replay_player.py). What a
+file says is shown as words (``plain``): a name like "[@click=app.quit]" is not markup, an escape
+sequence in a header reaches no terminal."""
 
 from __future__ import annotations
 
@@ -22,10 +23,10 @@ from labyrinth.saves.paths import replays_dir
 from labyrinth.saves.replay_list import ReplaySummary, list_replays
 
 from ..dates import local_time
+from ..game_words import ended, matchup
 from ..terminal_text import plain
 from ..widgets.time_words import clock
 
-OUTCOMES = {"ESCAPED": "escaped", "DEATH": "caught", "TIMEOUT": "out of turns"}  # the user was
 WORDS_SHOWN = 40  # of a name a file claims: a long one is cut, not wrapped over the list
 
 
@@ -76,7 +77,7 @@ class ReplaysScreen(ModalScreen[None]):
 
 
 def described(summary: ReplaySummary) -> Text:
-    """Two lines: when it was played and how it went; the ground, the difficulty and who played.
+    """Three lines: when it was played and how it went; the ground, the seed and the difficulty; who played.
     A file that cannot be read: its name, and why."""
     h = summary.header
     if h is None:  # it could not be read: ``problem`` says why
@@ -84,8 +85,8 @@ def described(summary: ReplaySummary) -> Text:
                              plain(f"cannot be read: {shorten(str(summary.problem), 2 * WORDS_SHOWN)}", style="red"))
     end, turns = summary.end, f"{summary.turns} turn{'s' * (summary.turns != 1)}"
     # as the status bar says it
-    went = (f"{OUTCOMES.get(end.outcome, end.outcome.lower())} · {turns} · time {clock(end.game_time)}"
+    went = (f"{ended(end.outcome)} · {turns} · time {clock(end.game_time)}"
             if end else f"unfinished · {turns} played")
-    who = f"user: {shorten(h.user_agent, WORDS_SHOWN)} · Minotaur: {shorten(h.minotaur_agent, WORDS_SHOWN)}"
+    who = matchup(shorten(h.user_agent, WORDS_SHOWN), shorten(h.minotaur_agent, WORDS_SHOWN))
     return Text.assemble(plain(f"{local_time(h.created_at)}  ", style="bold"), plain(went), "\n",
-                         plain(f"{h.preset}, {h.difficulty} · {who}", style="dim"))
+                         plain(f"{h.preset}, seed {h.seed}, {h.difficulty}\n{who}", style="dim"))

@@ -21,6 +21,7 @@ from labyrinth.engine.wsap.perception import UserPerception
 
 from ..background import TurnPlayed, carry_turn, run_in_background
 from ..command_parser import typed
+from ..game_words import ROLES, matchup, side_ended
 from ..knowledge import Knowledge
 from ..session import SpectateSession, ended
 from ..terminal_text import plain, printable
@@ -84,8 +85,8 @@ class SpectateScreen(PlaybackScreen):
 
     def on_mount(self) -> None:
         s = self.session
-        self.query_one(NarrativeLog).border_title = plain(f"{s.user_kind} user vs {s.minotaur_kind} Minotaur: "
-                                                          f"{s.preset}, seed {s.seed}")
+        self.query_one(NarrativeLog).titled(s.preset, s.difficulty, f"seed {s.seed}",
+                                            matchup(s.user_kind, s.minotaur_kind))
         self.query_one("#cue", CuePanel).border_title = "Minotaur"
         self.query_one(StatusBar).preset = s.preset  # the bar shows the hunting ground's bounds
         self.query_one("#agents", AgentPanel).border_title = "Agents"
@@ -138,14 +139,15 @@ class SpectateScreen(PlaybackScreen):
         for role, side in self.session.match.sides.items():
             if side.stats.replaced and role not in self.replaced_told:
                 self.replaced_told.add(role)
-                self.notify(f"The {role}'s model kept failing: the built-in agent plays it from now on.",
+                self.notify(f"The {ROLES[role]}'s model kept failing: the built-in agent plays it from now on.",
                             title="Agent replaced", severity="warning", timeout=8)
         match = self.session.match
         log = self.query_one(NarrativeLog)
         log.tell(message.said, message.result.response)
-        if ended(match, message.turn):
+        if match.outcome is not None and ended(match, message.turn):
             self.pause()
-            log.write(Text(f"Match over: {match.outcome} after {match.turns} turns.", style="bold reverse"))
+            log.write(Text(f"Match over: the user {side_ended('user', match.outcome)} after {match.turns} turns.",
+                           style="bold reverse"))
             if self.session.memory.log is not None:
                 self._remembered(match.reflections, match.memory_error)
                 if match.blocking and match.memory_error is None:  # the models' own words: calls, off the UI thread

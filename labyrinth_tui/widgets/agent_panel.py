@@ -11,6 +11,7 @@ from textual.widgets import Static
 
 from labyrinth.agents.match.side import Side
 
+from ..game_words import agent_words
 from ..terminal_text import printable
 
 LESSON_CHARS = 120  # of each lesson: the whole text is in `labyrinth memory`
@@ -42,7 +43,7 @@ class AgentPanel(Static):
         model is waiting out while it thinks ("Gemini is rate-limited: waiting 47 s")."""
         text = Text()
         for role, side in sides.items():
-            text.append(f"{role} ({printable(side.agent.name)})", style="bold")
+            text.append(printable(agent_words(side.agent.name, role)), style="bold")
             waiting = (waits or {}).get(role) if self.thinking else None
             if waiting:
                 text.append(f" {printable(waiting)}\n", style="italic bold")

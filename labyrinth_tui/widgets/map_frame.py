@@ -1,7 +1,9 @@
 """Which cells of a level the map shows, and how large: the view the screen builds (``MapView``)
 framed to the widget's size (``frame``). A level that fits is drawn as large as it fits, up to four
 columns and two lines a cell, so a big terminal shows a small level big rather than small in a
-corner; one that does not fit is followed around the user (or the look cursor) at two columns a cell."""
+corner; one that does not fit is followed around the user (or the look cursor) at two columns a cell.
+Either way the user (and the cursor) keeps a margin of cells to every side of the view, as an
+editor's scrolloff keeps lines around the cursor: what lies just beyond the player is never hidden."""
 
 from __future__ import annotations
 
@@ -54,6 +56,7 @@ class Frame:
 # that holds it; a whole level (spectating, o) shrinks to the smaller ones before it is cut.
 SIZES = ((4, 1, 2), (2, 1, 1), (1, 1, 1), (1, 2, 1))
 FOLLOWING = SIZES[1]  # a level too large to fit, followed around the user
+MARGIN = 4  # cells kept in view on every side of the user, as far as the view allows (the `map_margin` option)
 
 
 def _fitting(view: MapView, width: int, height: int) -> tuple[int, int, int]:
@@ -65,10 +68,11 @@ def _fitting(view: MapView, width: int, height: int) -> tuple[int, int, int]:
     return fits[0] if fits else SIZES[-1] if view.whole else FOLLOWING
 
 
-def frame(view: MapView, z: int, width: int, height: int, focus: Pos | None = None) -> Frame:
+def frame(view: MapView, z: int, width: int, height: int, focus: Pos | None = None, margin: int = MARGIN) -> Frame:
     """Centre on the ground along an axis where the ground and its edge fit, else on the user (on both
-    agents when the whole level is asked and does not fit; on ``focus``, look mode's cursor, when it
-    would be out of view) but never past the edge: no line is wasted on what lies beyond it."""
+    agents when the whole level is asked and does not fit) but not past the edge, where nothing is
+    known; then move the least that keeps ``margin`` cells of view around the user and ``focus``, look
+    mode's cursor (the maze goes on beyond the edge, and the user may walk out)."""
     b = view.bounds
     scale, stack, tall = _fitting(view, width, height)
     columns, rows = width // scale, height * stack // tall
@@ -85,12 +89,26 @@ def frame(view: MapView, z: int, width: int, height: int, focus: Pos | None = No
             top = b.y0 + b.height + (rows - b.height - 2) // 2
         else:
             top = max(min(top, b.y0 + b.height), b.y0 - 2 + rows)
-    for kept in (view.user, focus):  # the maze goes on beyond the edge and the user may walk out: it stays
-        if kept is None:  # in view, as the cursor does
+    for kept in (view.user, focus):  # the cursor last: the one the player moves
+        if kept is None:
             continue
         kx, ky, _ = kept
-        if not left <= kx < left + columns:
-            left = kx - columns // 2
-        if not top - rows < ky <= top:
-            top = ky + rows // 2
+        if b is None or not _holds(left, columns, b.x0 - 1, b.x0 + b.width, kx):
+            left = _around(left, columns, kx, margin)
+        south = top - rows + 1  # the view's southern row
+        if b is None or not _holds(south, rows, b.y0 - 1, b.y0 + b.height, ky):
+            top = _around(south, rows, ky, margin) + rows - 1
     return Frame(scale, left, top, columns, rows, stack, tall)
+
+
+def _holds(first: int, size: int, lo: int, hi: int, at: int) -> bool:
+    """Whether a view ``size`` cells long from ``first`` holds the whole ground with its edge (``lo`` to
+    ``hi``) and ``at`` within them: a margin would only push some of the ground out."""
+    return first <= lo <= at <= hi < first + size
+
+
+def _around(first: int, size: int, at: int, margin: int) -> int:
+    """The first cell of a view ``size`` cells long, moved the least from ``first`` so that it shows ``at``
+    with ``margin`` cells beyond it on both sides (as many as a small view has room for)."""
+    kept = min(margin, (size - 1) // 2)
+    return min(max(first, at - size + 1 + kept), at - kept)

@@ -22,7 +22,7 @@ from labyrinth.engine.cells import FLOOR
 from labyrinth.engine.geometry import Pos
 
 from ..themes import recolour
-from .map_frame import Frame, MapView, frame
+from .map_frame import MARGIN, Frame, MapView, frame
 from .map_glyphs import (
     CELL_GLYPHS,
     CURSOR,
@@ -37,6 +37,7 @@ from .map_glyphs import (
     Glyph,
     stacked,
 )
+from .titles import fitted_title
 
 
 class Minimap(Widget, can_focus=True):
@@ -52,8 +53,10 @@ class Minimap(Widget, can_focus=True):
         cell: Pos
         moved: bool = False
 
-    def __init__(self, **kwargs) -> None:
+    def __init__(self, margin: int = MARGIN, **kwargs) -> None:
+        """``margin``: the cells kept in view around the user and the cursor (map_frame.frame)."""
         super().__init__(**kwargs)
+        self.margin = margin
         self.view: MapView | None = None
         self._framed: tuple[tuple, Frame, dict[Pos, Glyph]] | None = None  # for (level, size, cursor) of the
         # view shown: its frame and marks
@@ -88,7 +91,7 @@ class Minimap(Widget, can_focus=True):
         return None if self.view is None else self._frame(self.view)
 
     def _frame(self, view: MapView) -> Frame:
-        return frame(view, self._level(view), self.size.width, self.size.height, self.cursor)
+        return frame(view, self._level(view), self.size.width, self.size.height, self.cursor, self.margin)
 
     def watch_level_offset(self) -> None:
         self.refresh()
@@ -97,9 +100,10 @@ class Minimap(Widget, can_focus=True):
         view, level = self.view, self._level(self.view)
         looking = "" if self.level_offset == 0 else f" (looking; you are on {view.user[2]})"
         minotaur_on = view.minotaur[2] if view.whole and view.minotaur is not None else level  # said when elsewhere
-        self.border_title = (f"Level {level}{looking}" + (", all-seeing" if view.whole else "")
-                             + (f", Minotaur on {minotaur_on}" if minotaur_on != level else "")
-                             + (", 2 rows a line" if self._frame(view).stack > 1 else ""))  # the least, last
+        parts = [f"Level {level}{looking}", "all-seeing" * view.whole,
+                 f"Minotaur on {minotaur_on}" * (minotaur_on != level),
+                 "2 rows a line" * (self._frame(view).stack > 1)]  # the least needed last
+        self.border_title = fitted_title([part for part in parts if part], self.outer_size.width)
 
     def watch_cursor(self) -> None:
         self.refresh()
@@ -165,7 +169,7 @@ class Minimap(Widget, can_focus=True):
         z, cursor = self._level(view), self.cursor
         key = (z, width, self.size.height, cursor)
         if self._framed is None or self._framed[0] != key:
-            self._framed = (key, frame(view, z, width, self.size.height, cursor), self._marks(view, z))
+            self._framed = (key, frame(view, z, width, self.size.height, cursor, self.margin), self._marks(view, z))
         _, f, marks = self._framed
         world_y, line, scale, glyph = f.top - y // f.tall * f.stack, y % f.tall, f.scale, self.glyph  # north is up
         segments, run, text, paint = [], None, "", self.recoloured

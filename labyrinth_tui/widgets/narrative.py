@@ -25,6 +25,7 @@ from labyrinth.engine import GameStateResponse
 
 from ..folding import Told, folded
 from ..terminal_text import plain, printable
+from .titles import TITLE_FRAME, fitted_title
 
 BATCH = 300  # entries wrapped again at a time (about 100 turns, a few tens of ms): the newest at once
 STATUS_STYLE = {"ERROR": "bold yellow", "DEATH": "bold white on red", "ESCAPED": "bold black on green"}
@@ -52,6 +53,12 @@ class NarrativeLog(ScrollView, can_focus=True):
         self._shown: LRUCache[tuple[int, int], Strip] = LRUCache(1024)  # lines as drawn, by (index, width)
         self.told = Told()  # what the log told last of the place and the sound: the next turn folds it
         self.from_start = False  # the view stays at the first line until the next entry
+        self.title_parts: tuple[str, ...] = ()  # the title's, the most needed first: as many as fit are shown
+
+    def titled(self, *parts: str) -> None:
+        """Title the log with ``parts``, the most needed first: as many as its width has room for."""
+        self.title_parts = shown = tuple(printable(part) for part in parts)  # measured as they will be shown
+        self.border_title = plain(fitted_title(shown, self.outer_size.width or len(", ".join(shown)) + TITLE_FRAME))
 
     def show_start(self) -> None:
         """Show the log from its first line (the opening), not its end, until an entry is written."""
@@ -92,7 +99,10 @@ class NarrativeLog(ScrollView, can_focus=True):
         self.refresh()
 
     def on_resize(self, event: events.Resize) -> None:
-        """Wrap every entry again at the new width; the view stays at the end if it was there."""
+        """Wrap every entry again at the new width; the view stays at the end if it was there. The title
+        fits again."""
+        if self.title_parts:
+            self.titled(*self.title_parts)
         width = self.scrollable_content_region.width
         if width <= 0 or width == self.wrapped_at:
             return

@@ -213,3 +213,24 @@ def test_an_uneventful_single_step_is_one_short_line():
     heard = scene(user=start, minotaur=(start[0] + 10, start[1], 100))
     text = heard.step(move("NORTH", 1), WAIT).response.raw_text_output
     assert "\n" not in text and text.startswith("You step north.")
+
+
+def test_stepping_out_of_the_hunting_ground_and_back_is_told_to_the_user_alone():
+    """The maze goes on beyond the ground (rules.md, section 1): the user's words say when a move crosses
+    its edge, each way; the Minotaur's say nothing of it."""
+    from labyrinth.engine import events as ev
+    from labyrinth.engine.presets import PRESETS
+
+    b, probe = PRESETS["standard"], scene()
+    y = next(y for y in range(b.y0, b.y0 + b.height)
+             if probe.world.cell(b.x0, y, 100) == FLOOR and probe.world.cell(b.x0 - 1, y, 100) == FLOOR)
+    game = scene(user=(b.x0, y, 100), minotaur=FAR)
+    out = game.step(move("WEST", 1), WAIT)
+    back = game.step(move("EAST", 1), WAIT)
+    assert [e.position for e in out.events if isinstance(e, ev.UserLeftGround)] == [(b.x0 - 1, y, 100)]
+    assert [e.position for e in back.events if isinstance(e, ev.UserReenteredGround)] == [(b.x0, y, 100)]
+    assert "You leave the hunting ground" in out.response.raw_text_output
+    assert "You are back in the hunting ground." in back.response.raw_text_output
+    assert "hunting ground" not in out.observation.raw_text_output + back.observation.raw_text_output
+    inside = scene(user=(b.x0, y, 100), minotaur=FAR).step(move("EAST", 1), WAIT)
+    assert not [e for e in inside.events if isinstance(e, ev.UserLeftGround | ev.UserReenteredGround)]

@@ -2,6 +2,7 @@
 re-run through a fresh engine, and refused or trimmed when damaged."""
 
 import json
+import os
 import subprocess
 import sys
 from datetime import UTC, datetime
@@ -326,3 +327,18 @@ def test_the_arena_records_the_lessons_it_gave_each_agent(tmp_path):
     [path] = tmp_path.iterdir()
     # a place lesson of another labyrinth (seed 4) is not given in this one
     assert read_replay(path).header.lessons == {"user": [{"id": "g3-user", "text": "Avoid the ramp."}]}
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are a POSIX thing")
+def test_a_story_is_written_beside_its_replay_and_never_into_a_fifo_or_a_folder_standing_there(tmp_path):
+    from labyrinth.saves.paths import StorageError
+    from labyrinth.saves.replays import write_story
+
+    replay = tmp_path / "game.jsonl"
+    assert write_story(replay, "told\n") == tmp_path / "game.txt" and (tmp_path / "game.txt").read_text() == "told\n"
+    os.mkfifo(tmp_path / "piped.txt")  # opened, it would hang the writer until a reader came
+    (tmp_path / "folder.txt").mkdir()
+    for name in ("piped", "folder"):
+        with pytest.raises(StorageError, match="not a file"):
+            write_story(tmp_path / f"{name}.jsonl", "told\n")
+    assert (tmp_path / "folder.txt").is_dir() and not (tmp_path / "piped.txt").is_file()

@@ -2,11 +2,16 @@
 hunting ground's edge, the trail walked and where the user is when looking at other levels, and
 every glyph it can draw is in the help's legend. In spectate, `o` shows the whole level."""
 
+import dataclasses
+
+import pytest
+
 from labyrinth.engine.presets import PRESETS
 from labyrinth.tui.app import LabyrinthApp
 from labyrinth.tui.screens.help import HELP
 from labyrinth.tui.screens.spectate import SpectateScreen
 from labyrinth.tui.screens.title import HUMAN, NewGame
+from labyrinth.tui.widgets.map_frame import MARGIN
 from labyrinth.tui.widgets.map_glyphs import EDGE, HERE, LEGEND, TRAIL, USER
 from labyrinth.tui.widgets.minimap import Minimap
 
@@ -175,3 +180,29 @@ def test_a_user_beyond_the_edge_stays_in_view_and_the_cells_there_are_drawn():
     view.cells[(ground.x0, ground.y0 - 1, outside[2])] = 1  # a known cell on the edge's ring shows itself
     assert game_map.glyph(view, (ground.x0, ground.y0 - 1, outside[2]), {}) is CELL_GLYPHS[1]
     assert game_map.glyph(view, (ground.x0 + 1, ground.y0 - 1, outside[2]), {}) is EDGE
+
+
+@pytest.mark.parametrize("size", [(80, 24), (200, 60)])
+async def test_the_user_keeps_a_margin_of_cells_on_every_side_or_the_whole_ground_is_in_view(size):
+    """The map never lets `@` stand in its edge column with what lies beyond hidden (issue 41): a margin
+    of MARGIN cells around it, as an editor's scrolloff, on every size; along an axis where the whole
+    ground fits, a user on it sees all of it instead."""
+    ground = PRESETS["standard"]
+    app = LabyrinthApp(NewGame(7, "standard", "normal", HUMAN, "builtin"))
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        game_map = app.screen.query_one(Minimap)
+        held = dataclasses.replace(game_map.view, walked=())
+        xs = (ground.x0 - 10, ground.x0 - 2, ground.x0 - 1, ground.x0, ground.x0 + 2, ground.x0 + ground.width // 2,
+              ground.x0 + ground.width - 1, ground.x0 + ground.width, ground.x0 + ground.width + 3)
+        ys = (ground.y0 - 6, ground.y0, ground.y0 + 1, ground.y0 + ground.height // 2, ground.y0 + ground.height + 1)
+        for user in ((x, y, 100) for x in xs for y in ys):
+            game_map.show(dataclasses.replace(held, user=user))
+            f = game_map.frame
+            for at, first, size_, lo, hi in ((user[0], f.left, f.columns, ground.x0 - 1, ground.x0 + ground.width),
+                                            (user[1], f.top - f.rows + 1, f.rows, ground.y0 - 1,
+                                             ground.y0 + ground.height)):
+                whole = first <= lo <= at <= hi < first + size_
+                assert whole or first + MARGIN <= at < first + size_ - MARGIN, (size, user, f)
+        if size == (200, 60):  # a big terminal holds the whole standard ground
+            assert game_map.frame.columns >= ground.width + 2 and game_map.frame.rows >= ground.height + 2

@@ -93,11 +93,11 @@ async def test_hostile_replay_names_and_contents_are_words_and_clicking_them_qui
         assert isinstance(screen, ReplaysScreen)
         listing = screen.query_one(OptionList)
         shown = rendered(listing)
-        assert "user: [@click=app.quit]quit[/]\\x1b]0;pwned\\x07" in shown  # a header's agent
+        assert "[@click=app.quit]quit[/]\\x1b]0;pwned\\x07 as the user" in shown  # a header's agent
         assert "[$nope]y" in shown and "\\u202e" in shown  # an unreadable file's name
         assert_inert(shown)
         for row in range(len(names)):
-            await pilot.click(OptionList, offset=(4, 2 * row + 1))  # on each replay's first line (below the border)
+            await pilot.click(OptionList, offset=(4, 3 * row + 1))  # on each replay's first line (below the border)
             await pilot.pause()
             player = app.screen
             assert app.is_running and isinstance(player, ReplayPlayerScreen)
@@ -105,7 +105,8 @@ async def test_hostile_replay_names_and_contents_are_words_and_clicking_them_qui
             await pilot.pause()
             log = player.query_one(NarrativeLog)
             title, body = str(log.border_title), " ".join(" ".join(line.text for line in log.lines).split())
-            assert "\\[@click=app.quit]quit\\[/]\\x1b]0;pwned\\x07 user vs builtin Minotaur" in title  # markup escaped
+            assert "[@click=app.quit]quit[/]\\x1b]0;pwned\\x07 as the user vs the built-in Minotaur" in log.title_parts
+            assert title.startswith("replay: small")  # its parts as far as they fit, as words
             assert " ".join(f"lesson offered to the user: {MALFORMED}".split()) in body  # (the log wraps it)
             assert "[user fallback: \\x1b[31mred\\x1b[0m[@click=app.quit]quit[/]]" in body
             assert_inert(rendered(log))
@@ -144,7 +145,7 @@ async def test_hostile_reflections_on_the_memory_screen_are_words():
         assert isinstance(screen, MemoryScreen) and screen.query_one("#memory-table").row_count == 1
         table, body = rendered(screen.query_one("#memory-table")), rendered(screen.query_one("#memory-body"))
         assert "small 1" in table and "[@click=app.quit(]x" in table
-        assert "g1\\x1b]0;pwned\\x07-user: the user ([@click=app.quit]quit[/])" in body
+        assert "[@click=app.quit]quit[/] as the user got caught after" in body  # its id is no word of the game
         assert "[$nope]y [link=https://evil.example]z" in body and 'k\\x1b[31mred\\x1b[0m: "\\u202eevil\\u202c"' in body
         assert_inert(table + body)
         await pilot.click("#memory-body", offset=(2, 3))  # on the lesson's words
@@ -201,7 +202,8 @@ async def test_a_models_plan_and_reasoning_in_the_agent_panel_are_words():
         panel.show({"user": side}, {"user": [f"go {RED}", QUIT]}, {"user": f"- {ESC_TITLE}{MALFORMED}"})
         await pilot.pause()
         shown = rendered(panel)
-        assert f"user (ollama/{QUIT})" in shown and "plan: go \\x1b[31mred\\x1b[0m; [@click=app.quit]quit[/]" in shown
+        assert f"ollama/{QUIT} as the user" in shown
+        assert "plan: go \\x1b[31mred\\x1b[0m; [@click=app.quit]quit[/]" in shown
         assert "\\x1b]8;;https://evil.example\\x07here" in shown and "- \\x1b]0;pwned\\x07[@click=app.quit(]x" in shown
         assert_inert(shown)
         await pilot.click(AgentPanel, offset=(8, 0))

@@ -161,8 +161,8 @@ async def test_the_replays_list_says_when_how_and_who_newest_first_and_names_bro
 
         replay = read_replay(finished)
         played = (f"{when(finished)}  caught · {replay.end.turns} turns · "
-                  f"time {clock(replay.end.game_time)}\ntiny, normal · user: you · Minotaur: builtin")
-        unfinished = f"{when(left)}  unfinished · 1 turn played\ntiny, hard · user: you · Minotaur: builtin"
+                  f"time {clock(replay.end.game_time)}\ntiny, seed 5, normal\nyou vs the built-in Minotaur")
+        unfinished = f"{when(left)}  unfinished · 1 turn played\ntiny, seed 6, hard\nyou vs the built-in Minotaur"
         latest = [played, unfinished] if read_replay(finished).header.created_at > read_replay(
             left).header.created_at else [unfinished, played]  # started in the same second: by name
         assert shown[:3] == [*latest, played.replace(when(finished), "2020-01-02 03:04")]

@@ -5,6 +5,7 @@ game was saved and how to go on; one date format everywhere; one footer entry a 
 from __future__ import annotations
 
 import io
+import os
 
 import pytest
 from textual.widgets import OptionList
@@ -27,7 +28,13 @@ pytestmark = pytest.mark.slow
 TINY = NewGame(5, "tiny", "normal", HUMAN, "builtin", learning=False)
 
 
-async def test_the_game_over_screen_saves_the_story_that_replay_summary_prints(clock, capsys):
+def umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+async def test_the_game_over_screen_writes_the_story_that_replay_summary_prints_and_s_says_where(clock, capsys):
     app = LabyrinthApp(TINY, clock=clock)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
@@ -35,17 +42,19 @@ async def test_the_game_over_screen_saves_the_story_that_replay_summary_prints(c
         await halt_until_over(pilot, app.screen.session)
         over = app.screen
         assert isinstance(over, GameOverScreen)
+        (replay,) = replays_dir().glob("*.jsonl")
+        written = replay.with_suffix(".txt")
+        await wait_for(pilot, written.exists)  # no key asked for it, as DCSS writes a morgue every game
+        assert written.stat().st_mode & 0o777 == 0o666 & ~umask()  # a file to share, as other tools' outputs
         clock.advance(QUIET_S)
         await wait_for(pilot, lambda: over.ready)
         await pilot.press("s")
-        (replay,) = replays_dir().glob("*.jsonl")
-        written = replay.with_suffix(".txt")
-        await wait_for(pilot, written.exists)
+        assert any(n.message == f"Saved in {written}" for n in app._notifications)
     assert main(["replay", str(replay), "--summary"]) == 0
     printed = capsys.readouterr().out
     assert written.read_text() == printed
     assert "Outcome: caught by the Minotaur after" in printed and "\nLevel 100:\n" in printed and "@" in printed
-    assert "> look" in printed and "The RED STONE hums" in printed and printed.rstrip().endswith("DEATH.")
+    assert "> look" in printed and "The RED STONE hums" in printed and printed.rstrip().endswith("You die.")
 
 
 async def test_quitting_tells_the_shell_where_the_game_is_saved():

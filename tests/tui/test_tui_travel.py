@@ -68,6 +68,18 @@ async def test_look_mode_moves_a_cursor_says_what_is_known_and_esc_leaves():
         assert not screen.looking
 
 
+async def test_enter_on_a_cell_no_known_way_reaches_keeps_examining_and_esc_clears_the_line():
+    app = LabyrinthApp(STILL)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("escape", "x", "shift+up", "enter")  # five cells north: not seen yet
+        screen = app.screen
+        assert screen.looking and "No way you know leads to x 200 y 205 level 100" in hint(app)
+        assert screen.session.game.state.turn == 0
+        await pilot.press("escape")
+        assert not screen.looking and hint(app) == ""  # no stale line left under the map
+
+
 async def test_a_click_looks_at_a_cell_and_a_second_click_travels_there():
     app = LabyrinthApp(STILL)
     async with app.run_test(size=SIZE) as pilot:

@@ -26,7 +26,7 @@ WORDS = [
     ("walk", [WALKED["north"]], "walk"),  # w walks; 'a' (west) waits as walk's next letter, 'l' makes it a word
     ("use", [], "use"),  # u (vi's diagonal) plays nothing; 's' (south) waits, 'e' makes it a word
     ("up", [], "up"),  # u plays nothing, 'p' is no key: typed, and 'u' put back
-    ("down", [WALKED["east"]], "down"),  # d walks east; 'o' is no key (yet: autoexplore's)
+    ("down", [WALKED["east"]], "down"),  # d walks east; 'o' (autoexplore) waits as down's next letter
     ("look", [WALKED["east"]], "look"),  # l walks east; LOOK is f
     ("west", [WALKED["north"]], "west"),  # w walks; 'e' is no key and may be east, until 's'
     ("w 2", [WALKED["north"]], "w 2"),  # the space (halt) waits after a whole command, the count makes it one
@@ -128,8 +128,9 @@ async def test_a_key_held_as_a_words_next_letter_plays_once_the_word_does_not_co
 
 
 async def test_a_map_key_remapped_onto_a_words_letter_waits_too(clock):
-    """With `o` a map key (autoexplore's, or here grab's), 'look' still plays only its first key."""
-    keys, problems = remapped({"grab": ["o"]}, {})
+    """With `o` a key of another action (here grab's, autoexplore moved to z), 'look' still plays only its
+    first key."""
+    keys, problems = remapped({"grab": ["o"], "explore": ["z"]}, {})
     app = LabyrinthApp(GAME, clock=clock, settings=PlayerSettings(keys=keys))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
