@@ -363,7 +363,8 @@ async def test_the_memory_screen_lists_filters_and_shows_a_reflection_in_full():
         screen = app.screen
         table = screen.query_one("#memory-table")
         assert isinstance(screen, MemoryScreen) and table.row_count == 3
-        assert "g3-user: the user (builtin)" in str(screen.query_one("#memory-body", Static).render())  # newest first
+        body = str(screen.query_one("#memory-body", Static).render())  # newest first, in the game's words
+        assert body.startswith("The built-in user got caught after 13 turns") and "seed 3" in body
         first = table.render_line(1).text.rstrip()  # a long lesson fits the table, ending in an ellipsis
         assert first.endswith("…") and "STRATEGIC REVISION: walk on" in first and table.max_scroll_x == 0
         await pilot.press("down")
@@ -372,7 +373,7 @@ async def test_the_memory_screen_lists_filters_and_shows_a_reflection_in_full():
         await pilot.pause()
         assert [str(c.label) for c in table.columns.values()] == ["role", "outcome", "game", "lesson"]
         assert table.cursor_row == 1 and table.max_scroll_x == 0 and table.render_line(2).text.rstrip().endswith("…")
-        assert "g2-minotaur" in str(screen.query_one("#memory-body", Static).render())
+        assert "The built-in Minotaur let the user escape" in str(screen.query_one("#memory-body", Static).render())
         screen.query_one("#memory-role").value = "minotaur"
         await pilot.pause()
         assert screen.query_one("#memory-table").row_count == 1

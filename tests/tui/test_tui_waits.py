@@ -122,7 +122,7 @@ async def test_the_spectator_sees_which_agent_waits_out_a_quota(monkeypatch, clo
         clock.advance(5.0)
         await wait_for(pilot, lambda: "Gemini is rate-limited: waiting 15 s" in str(panel.render()))
         text = str(panel.render())
-        assert text.count("waiting") == 1 and "thinking..." in text.split("minotaur", 1)[1]  # the other thinks
+        assert text.count("waiting") == 1 and "thinking..." in text.split("as the Minotaur", 1)[1]  # the other thinks
         user.waiting = None
         user.decide_gate.set()
         await wait_for(pilot, lambda: not screen.stepping)
