@@ -28,9 +28,9 @@ from labyrinth.saves.config import ConfigError, config_path, read_tables
 from .keymap import DEFAULT_KEYS, remapped
 from .terminal_text import printable
 from .themes import theme_names
+from .widgets.map_frame import MARGIN
 
 ShiftMove = Literal["run", "walk"]
-MAP_MARGIN = 4  # cells kept between you and the map's edge by default, as an editor's scrolloff
 MOST_MARGIN = 50  # more keeps you centred on any terminal: the map is never that many cells from you to its edge
 
 
@@ -41,7 +41,7 @@ class PlayerOptions:
     does (``shift_move``: "run", fast and loud, or "walk", quiet, each along the corridor)."""
 
     theme: str | None = None
-    map_margin: int = MAP_MARGIN
+    map_margin: int = MARGIN  # by default as the map keeps it, as an editor's scrolloff
     shift_move: ShiftMove = "run"
 
 

@@ -146,7 +146,7 @@ class GameScreen(LookAndTravel):
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="main"):
-            yield GameMap(id="map")
+            yield GameMap(id="map", margin=labyrinth_app(self).settings.options.map_margin)
             with Vertical(id="side"):
                 yield NarrativeLog(id="log")
                 yield CuePanel(id="cue")

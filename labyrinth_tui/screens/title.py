@@ -26,6 +26,7 @@ from labyrinth.saves.games import list_games
 from labyrinth.saves.providers import PROVIDERS
 
 from ..app_access import labyrinth_app
+from ..game_words import agent_words
 from ..terminal_text import plain, printable
 from ..widgets.footer import SteadyFooter
 
@@ -114,10 +115,10 @@ class TitleScreen(Screen):
                 yield Select([(d, d) for d in DIFFICULTIES], value="normal", allow_blank=False, id="difficulty")
                 yield Label("User")
                 models = _models()
-                yield Select([("you, at the keyboard", HUMAN), *((f"agent: {n}", n) for n in USER_AGENTS),
+                yield Select([("you, at the keyboard", HUMAN), *((agent_words(n, "user"), n) for n in USER_AGENTS),
                               *models], value=HUMAN, allow_blank=False, id="user")
                 yield Label("Minotaur")
-                yield Select([*((f"agent: {n}", n) for n in MINOTAUR_AGENTS), *models], value="builtin",
+                yield Select([*((agent_words(n, "minotaur"), n) for n in MINOTAUR_AGENTS), *models], value="builtin",
                              allow_blank=False, id="minotaur")
         yield SteadyFooter()
 

@@ -15,10 +15,11 @@ from labyrinth.saves.config import config_path, read_config
 from labyrinth.tui.app import LabyrinthApp, screen_keys
 from labyrinth.tui.cli import parser_for
 from labyrinth.tui.keymap import ACTIONS, DEFAULT_KEYS, key_name, remapped
-from labyrinth.tui.player_settings import MAP_MARGIN, PlayerOptions, PlayerSettings, read_settings
+from labyrinth.tui.player_settings import PlayerOptions, PlayerSettings, read_settings
 from labyrinth.tui.screens.help import HelpScreen
 from labyrinth.tui.themes import theme_names
 from labyrinth.tui.widgets.game_map import GameMap
+from labyrinth.tui.widgets.map_frame import MARGIN
 from labyrinth.tui.widgets.map_glyphs import USER
 from labyrinth.tui.widgets.minimap import Minimap
 from tests.tui.test_tui import GAME, SIZE
@@ -161,12 +162,20 @@ async def test_shift_walks_the_corridor_when_the_options_say_so():
         assert (played.command, played.speed, played.steps) == ("MOVE", 1, None)
 
 
+async def test_the_map_keeps_the_margin_the_options_set():
+    config("[options]\nmap_margin = 9\n")
+    app = LabyrinthApp(GAME)
+    async with app.run_test(size=SIZE) as pilot:
+        await on_map(pilot)
+        assert app.screen.query_one(GameMap).margin == 9 != MARGIN
+
+
 async def test_the_theme_comes_from_the_options_and_the_command_line_wins():
     config('[options]\ntheme = "high-contrast"\n')
     app = LabyrinthApp(GAME)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        assert app.theme == "high-contrast" and app.settings.options.map_margin == MAP_MARGIN
+        assert app.theme == "high-contrast" and app.settings.options.map_margin == MARGIN
     app = LabyrinthApp(GAME, theme="colour-blind")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
