@@ -387,7 +387,7 @@ class GameScreen(LookAndTravel):
         self.app.push_screen(HistoryScreen(self.query_one(NarrativeLog).entries))
 
     def start_typing(self, text: str, played: str) -> None:
-        """What was typed on the map (a letter that is no key there, and any held before it): the command
+        """What was typed on the map (a letter that is no key there, or a word taken whole): the command
         line takes it, at once (not after the keys already on their way: focus() waits), knowing the letters
         played just before it."""
         command = self.query_one(CommandLine)
