@@ -4,7 +4,7 @@ the config file's ``[keys]`` table that remaps them (player_settings.py reads it
 By default a roguelike hand finds its habits: vi-keys (h j k l), the arrows and WASD walk a step, and
 shifted (H J K L, W A S D, shift+arrows) run along the corridor; y u b n, vi's diagonals, say that the
 labyrinth has none and play nothing. So what stood on those letters moved: LOOK (hear the stones) is
-`f`, the lantern `v` (DCSS's evoke); `.` waits as space does and `,` grabs as `g` does, as in most
+`f`, the lantern `v`; `.` waits as space does and `,` grabs as `g` does, as in most
 roguelikes. Each action is one binding whose id is ``map-`` and its name, so that Textual's keymap
 (``App.set_keymap``) gives it the keys [keys] names; an action that moves look mode's cursor too has a
 second binding (``-looking``), given the same keys.

@@ -352,10 +352,9 @@ class GameScreen(LookAndTravel):
     def action_run(self, direction: str) -> None:
         """A run: a MOVE without a count, which follows the corridor to the next junction, ramp or item;
         running (fast, loud), or walking when the player's options say so (``shift_move``)."""
-        if labyrinth_app(self).settings.options.shift_move == "walk":
-            self.play(f"walk {direction.lower()}", UserInput(command="MOVE", direction=direction, speed=1))
-        else:
-            self.play(f"run {direction.lower()}", UserInput(command="MOVE", direction=direction, speed=2))
+        gait = labyrinth_app(self).settings.options.shift_move
+        self.play(f"{gait} {direction.lower()}", UserInput(command="MOVE", direction=direction,
+                                                           speed=1 if gait == "walk" else 2))
 
     def action_ramp(self, direction: str) -> None:
         self.play(direction.lower(), UserInput(command="MOVE", direction=direction, steps=1))
@@ -388,8 +387,9 @@ class GameScreen(LookAndTravel):
         self.app.push_screen(HistoryScreen(self.query_one(NarrativeLog).entries))
 
     def start_typing(self, text: str, played: str) -> None:
-        """A letter typed on the map that is no key there: the command line takes it, at once (not after
-        the keys already on their way: focus() waits), knowing the letters played just before it."""
+        """What was typed on the map (a letter that is no key there, or a word taken whole): the command
+        line takes it, at once (not after the keys already on their way: focus() waits), knowing the letters
+        played just before it."""
         command = self.query_one(CommandLine)
         self.set_focus(command)
         command.insert_text_at_cursor(text)

@@ -95,7 +95,7 @@ class TitleScreen(Screen):
     }
     """
     AUTO_FOCUS = "#menu-list"
-    shown = False  # the title was shown before: its menu has a place to keep
+    saved_shown: list | None = None  # the save Continue offered when the title last showed (None: never shown)
     BINDINGS: ClassVar[list[BindingType]] = [Binding("p", "play", "play", id="title-play"),
                                              Binding("s", "spectate", "spectate", id="title-spectate"),
                                              Binding("q", "app.quit", "quit", id="title-quit")]
@@ -124,16 +124,19 @@ class TitleScreen(Screen):
 
     def on_screen_resume(self) -> None:
         """Each time the title shows (at start, back from a game or another screen): Continue, first, when a
-        game is saved; the highlight where the player left it (back from Replays, on Replays), on the first
-        entry at start."""
+        game is saved. The highlight is on Continue at start and when a game was saved since the title last
+        showed (a game left for the title), else where the player left it (back from Replays, on Replays)."""
         menu = self.query_one("#menu-list", OptionList)
-        highlighted, self.shown = self.shown and menu.highlighted_option, True
+        highlighted = menu.highlighted_option
         latest = list_games()[0][:1]
+        saved = [(g.path, g.saved_at) for g in latest]
+        newly_saved, self.saved_shown = saved != self.saved_shown, saved
         menu.clear_options()
         menu.add_options([*(Option(Text.assemble("Continue\n", plain(g.summary, style="dim")), id="continue")
                             for g in latest), *(Option(label, id=ident) for ident, label in MENU)])
         ids = [option.id for option in menu.options]
-        menu.highlighted = ids.index(highlighted.id) if highlighted and highlighted.id in ids else 0
+        kept = highlighted is not None and highlighted.id in ids and not (newly_saved and latest)
+        menu.highlighted = ids.index(highlighted.id) if kept and highlighted else 0
 
     def new_game(self, spectate: bool = False) -> NewGame:
         seed_text = self.query_one("#seed", Input).value

@@ -1,5 +1,5 @@
-"""What the game keeps for the player, through Pilot: the title menu's place after another screen,
-and the commands typed (up-arrow history) across a save and Continue."""
+"""What the game keeps for the player, through Pilot: the title menu's place after another screen (on
+Continue when a game was just left), and the commands typed (up-arrow history) across a save and Continue."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from labyrinth.tui.screens.game import GameScreen
 from labyrinth.tui.screens.replays import ReplaysScreen
 from labyrinth.tui.screens.title import TitleScreen
 
-from .test_tui import GAME, SIZE, choose, type_line
+from .test_tui import GAME, SIZE, type_line
 
 pytestmark = pytest.mark.slow
 
@@ -34,6 +34,16 @@ async def test_the_title_menu_keeps_its_place_after_another_screen():
         await pilot.press("down", "enter")  # the next entry, as the player expects: Leaderboard
         await pilot.pause()
         assert type(app.screen).__name__ == "LeaderboardScreen"
+        await pilot.press("escape")
+        await pilot.pause()
+        assert menu.highlighted_option is not None and menu.highlighted_option.id == "leaderboard"
+        menu.highlighted = [option.id for option in menu.options].index("play")
+        await pilot.press("enter")
+        await pilot.pause()
+        await type_line(pilot, "look")
+        await pilot.press("ctrl+t")  # a game left for the title: Continue, which holds it, is highlighted
+        await pilot.pause()
+        assert menu.highlighted_option is not None and menu.highlighted_option.id == "continue"
 
 
 async def test_the_typed_commands_come_back_after_continue():
@@ -44,7 +54,10 @@ async def test_the_typed_commands_come_back_after_continue():
             await type_line(pilot, line)
         await pilot.press("ctrl+t")
         await pilot.pause()
-        await choose(pilot, app, "continue")
+        menu = app.screen.query_one("#menu-list", OptionList)
+        assert menu.highlighted_option is not None and menu.highlighted_option.id == "continue"  # the game just left
+        await pilot.press("enter")
+        await pilot.pause()
         assert isinstance(app.screen, GameScreen)
         command = app.screen.query_one("#command", Input)
         assert app.focused is command and command.value == ""
