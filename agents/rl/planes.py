@@ -41,9 +41,11 @@ def number_slices(space: Mapping[str, spaces.Space]) -> dict[str, slice]:
 
 
 def planes_space(planes: int, side: int) -> spaces.Box:
-    """Binary planes, channel first: 0 or 1 in uint8 (not an image's 0..255, so that trainers
-    feed them to a network as they are rather than as pixels to rescale)."""
-    return spaces.Box(0, 1, (planes, side, side), np.uint8)
+    """Binary planes, channel first: 0.0 or 1.0 in float32. Not uint8: a uint8 box shaped like a picture
+    is taken for an image by trainers (Stable-Baselines3 warns that its bounds are not 0..255, and
+    with wider bounds would divide it by 255 and feed it to its image network). The views build
+    them as uint8 (spaces.observe converts them)."""
+    return spaces.Box(0.0, 1.0, (planes, side, side), np.float32)
 
 
 def unit_box(n: int | tuple[int, ...], signed: bool = False) -> spaces.Box:

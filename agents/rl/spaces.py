@@ -9,11 +9,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
 from gymnasium import spaces
 
 from ..match.runner import Match, Outside
 from . import minotaur_view, user_view
 from .commands import STAND_IN
+from .planes import PLANES
 
 CHARSET = "".join(map(chr, range(32, 127))) + "\n"  # the WSAP text is printable ASCII in lines
 # Characters: the text is bounded by construction (fixed sections, eight recent events, at most four items and
@@ -53,4 +55,6 @@ def observe(match: Match, role: str, numbers: View, text: bool) -> dict[str, Any
         assert observation is not None, "a learner's seat observes every turn"
         obs["text"] = observation.to_text()
     obs.update(numbers.observe())
+    for key in PLANES:  # built as uint8 (cheaper to mark), given as the float32 their space declares
+        obs[key] = obs[key].astype(np.float32)
     return obs
