@@ -28,7 +28,7 @@ from labyrinth.engine.turn import TurnResult
 from labyrinth.engine.wsap.roles import ROLES
 
 from ..base import Agent
-from ..match.runner import Match
+from ..match.runner import Match, Outside
 from .commands import action_mask, command
 from .spaces import View, observe, seat, view
 
@@ -75,14 +75,21 @@ def progression(result: TurnResult) -> float:
     return (held + (state.outcome == "ESCAPED")) / (len(STONES) + 1)
 
 
+def new_match(seats: Mapping[str, Agent | Outside], *, seed: int, preset: str, difficulty: str, max_turns: int,
+              frozen: bool = False) -> Match:
+    """A game as the RL envs and their evaluation seat it (``frozen``: the Minotaur frozen all game)."""
+    return Match(seats["user"], seats["minotaur"], seed=seed, preset=preset, difficulty=difficulty,
+                 max_turns=max_turns, start=frozen_start(max_turns) if frozen else None)
+
+
 class RLGame:
     """A Match played from outside by the ``learners`` (roles), the others seated by ``opponents``."""
 
     def __init__(self, learners: Sequence[str], opponents: Mapping[str, Agent], *, seed: int, preset: str,
                  difficulty: str, max_turns: int, text: bool, frozen: bool = False) -> None:
         seats = {role: opponents[role] if role in opponents else seat(role, text) for role in ROLES}
-        self.match = Match(seats["user"], seats["minotaur"], seed=seed, preset=preset, difficulty=difficulty,
-                           max_turns=max_turns, start=frozen_start(max_turns) if frozen else None)
+        self.match = new_match(seats, seed=seed, preset=preset, difficulty=difficulty, max_turns=max_turns,
+                               frozen=frozen)
         self.learners, self.text = tuple(learners), text
         self.views: dict[str, View] = {role: view(self.match, role, max_turns) for role in self.learners}
         self.unlocked: dict[str, set[str]] = {role: set() for role in self.learners}

@@ -29,6 +29,11 @@ VIEWS: dict[str, tuple[dict[str, spaces.Space], Callable[[Match, int], View]]] =
 }
 
 
+# Each role's plane keys' shapes before they are flattened (planes, rows, columns): for a network that convolves.
+PLANE_SHAPES: dict[str, dict[str, tuple[int, int, int]]] = {"user": user_view.PLANE_SHAPES,
+                                                             "minotaur": minotaur_view.PLANE_SHAPES}
+
+
 def observation_space(role: str, text: bool = False) -> spaces.Dict:
     """The role's observation: its numeric keys, and the WSAP text first when ``text``."""
     fields: dict[str, spaces.Space] = {"text": spaces.Text(TEXT_MAX, charset=CHARSET)} if text else {}
@@ -55,6 +60,12 @@ def observe(match: Match, role: str, numbers: View, text: bool) -> dict[str, Any
         assert observation is not None, "a learner's seat observes every turn"
         obs["text"] = observation.to_text()
     obs.update(numbers.observe())
-    for key in PLANES:  # built as uint8 (cheaper to mark), given as the float32 their space declares
-        obs[key] = obs[key].astype(np.float32)
+    for key in PLANES:  # built as uint8 planes (cheaper to mark), given flat in the float32 their space declares
+        obs[key] = obs[key].astype(np.float32).reshape(-1)
     return obs
+
+
+def unflat_planes(values: np.ndarray, role: str, key: str) -> np.ndarray:
+    """A plane key's values (one observation's, or a batch's along the first axes) as its planes:
+    (..., planes, rows, columns), rows north first, columns west first."""
+    return values.reshape(*values.shape[:-1], *PLANE_SHAPES[role][key])
