@@ -82,8 +82,8 @@ def game_seed_of(reset_seed: int) -> int:
 
 class SplitGames(gym.Wrapper):
     """An env that plays the games of one split in order, the ``first`` seed's index, then every
-    ``stride``-th (env ``i`` of ``n`` side by side: ``first + i``, ``stride`` n). Its resets take no
-    seed: the split chooses the games."""
+    ``stride``-th (env ``i`` of ``n`` side by side: ``first + i``, ``stride`` n). The split chooses
+    the games: a seed given to ``reset`` (a trainer's, as Stable-Baselines3 seeds its envs) is not used."""
 
     def __init__(self, env: gym.Env, split: str, first: int = 0, stride: int = 1) -> None:
         super().__init__(env)
@@ -91,14 +91,9 @@ class SplitGames(gym.Wrapper):
         split_seeds(split, 1, first)  # a clear error now for a split or index that does not exist
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
-        if seed is not None:
-            raise ValueError(f"the {self.split} split chooses the games: reset without a seed")
         (chosen,) = split_seeds(self.split, 1, self.next)
         self.next += self.stride
         return self.env.reset(seed=chosen, options=options)
-
-    def action_masks(self) -> np.ndarray:
-        return self.env.unwrapped.action_masks()
 
 
 def training_env(task_id: str, run: int, index: int = 0, envs: int = 1) -> SplitGames:
