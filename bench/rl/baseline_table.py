@@ -86,8 +86,9 @@ def command(task_id: str, algo: str, seed: int) -> str:
 
 def table(out: Path) -> tuple[str, list[str]]:
     """The table in markdown, and the commands of the rows (or training runs) not yet made."""
-    lines = ["| task | algorithm | training (runs x steps) | win on test (95 % CI) | stones | turns | "
-             "vs random on test (95 % CI) |", "|---|---|---|---|---|---|---|"]
+    header = ("| task | algorithm | training (runs x steps) | win on test (95 % CI) | stones | turns | "
+              "vs random on test (95 % CI) |")
+    lines = [header, "|---|---|---|---|---|---|---|"]
     missing = []
     for task_id in TABLE_TASKS:
         found = {algo: runs(out, task_id, algo) for algo in ALGOS}
