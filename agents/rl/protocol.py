@@ -42,7 +42,7 @@ from labyrinth.engine.wsap.roles import ROLES
 
 from ..compete.intervals import mean_interval, wilson_interval
 from .game import draw_game_seed, ending, new_match
-from .gym_env import task_env
+from .gym_env import LabyrinthEnv, task_env
 from .opponents import make_opponent
 from .tasks import BOTH, task
 
@@ -187,7 +187,9 @@ class RandomPolicy:
         self.rng = np.random.default_rng(seed)
 
     def begin(self, env: gym.Env) -> None:
-        self.rng = np.random.default_rng([self.seed, env.unwrapped.match.seed])
+        game = env.unwrapped
+        assert isinstance(game, LabyrinthEnv), "a policy plays a Labyrinth env"
+        self.rng = np.random.default_rng([self.seed, game.match.seed])
 
     def __call__(self, obs: dict[str, Any], mask: np.ndarray) -> int:
         return int(self.rng.choice(np.flatnonzero(mask)))
@@ -215,13 +217,14 @@ def evaluate(policy: Policy | Seated, task_id: str, split: str, episodes: int, *
     rung = task(task_id)
     if rung.role == BOTH:
         raise ValueError(f"{task_id} has both roles learn: evaluate a policy on a task of one role")
-    label = name or getattr(policy, "name", type(policy).__name__)
+    label = str(name or getattr(policy, "name", type(policy).__name__))
     report = Report(task_id, split, label)
     seeds = split_seeds(split, episodes, start)
     if isinstance(policy, Seated):
         report.episodes += [_seated(policy.agent, task_id, seed) for seed in seeds]
         return report
-    env = task_env(task_id) if wrap is None else wrap(task_env(task_id))
+    game = task_env(task_id)
+    env = game if wrap is None else wrap(game)
     begin = getattr(policy, "begin", None)
     for seed in seeds:
         obs, info = env.reset(seed=seed)
@@ -232,7 +235,7 @@ def evaluate(policy: Policy | Seated, task_id: str, split: str, episodes: int, *
             obs, reward, terminated, truncated, info = env.step(policy(obs, info["action_mask"]))
             total += float(reward)
             done = terminated or truncated
-        report.episodes.append(Episode(seed, env.unwrapped.match.seed, info["outcome"], total, info["turn"],
+        report.episodes.append(Episode(seed, game.match.seed, info["outcome"], total, info["turn"],
                                        info["stones"], info["achievements"], info["progression"]))
     return report
 
