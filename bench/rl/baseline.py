@@ -22,8 +22,8 @@ train split's games (protocol.training_env: run ``--seed`` draws its own), ``--e
 in this process (1 by default, SB3's plain setting), torch on one thread. The trained policy samples
 its actions (``--deterministic`` takes the likeliest), with torch seeded by ``--seed`` before each
 split, so an evaluation is reproducible. The result goes to
-``<out>/<task>/<algo>-seed<seed>.json``: the settings, the training's wall time and steps a second,
-and each split's metrics and games.
+``<out>/<task>/<algo>-seed<seed>.json``: the settings, the training's wall and CPU time and steps a
+second of each (the CPU figure is steadier on a shared machine), and each split's metrics and games.
 
     .venv/bin/python bench/rl/baseline.py --task Labyrinth/User-Tiny-v1 --algo maskable --seed 0 \\
         --steps 1000000 --out bench/results/ladder
@@ -75,10 +75,12 @@ def train(args: argparse.Namespace) -> tuple[Any, dict[str, Any]]:
         model = RecurrentPPO("MultiInputLstmPolicy", envs, seed=args.seed, verbose=0,
                              policy_kwargs={"features_extractor_class": Flat,
                                             "features_extractor_kwargs": {"features": RECURRENT_FEATURES}})
-    began = time.perf_counter()
+    began, cpu = time.perf_counter(), time.process_time()
     model.learn(args.steps)
-    seconds = time.perf_counter() - began
+    seconds, cpu_seconds = time.perf_counter() - began, time.process_time() - cpu
     return model, {"train_seconds": round(seconds, 1), "steps_per_second": round(model.num_timesteps / seconds, 1),
+                   "train_cpu_seconds": round(cpu_seconds, 1),
+                   "steps_per_cpu_second": round(model.num_timesteps / cpu_seconds, 1),
                    "trained_steps": model.num_timesteps}
 
 
@@ -142,7 +144,8 @@ def main() -> None:
         model, timing = train(args)
         record.update(steps=args.steps, envs=args.envs, deterministic=args.deterministic, **timing)
         print(f"{args.task} {args.algo} seed {args.seed}: {timing['trained_steps']:,} steps in "
-              f"{timing['train_seconds']:,.0f} s ({timing['steps_per_second']:.0f} steps/s)", flush=True)
+              f"{timing['train_seconds']:,.0f} s ({timing['steps_per_second']:.0f} steps/s; "
+              f"{timing['steps_per_cpu_second']:.0f} a CPU second of this process)", flush=True)
         reports = splits(Trained(model, args.algo, args.deterministic), args, lambda: torch.manual_seed(args.seed))
         model.save(path.with_suffix(".zip"))
     else:
