@@ -96,14 +96,15 @@ def test_a_policy_and_the_builtin_user_are_judged_on_the_very_same_held_out_game
     assert all(g["outcome"] in ("ESCAPED", "DEATH", "TIMEOUT") for g in builtin)
 
 
-def test_rllib_sees_each_role_as_a_mask_and_one_vector_inside_its_space():
+def test_rllib_sees_each_role_as_one_vector_its_mask_first_inside_its_space():
     env = Masked(parallel_env(preset="tiny", max_turns=5))
     observations, infos = env.reset(seed=3)
     for _ in range(5):
         for agent, obs in observations.items():
             space = env.observation_space(agent)
             assert space.contains(obs), agent
-            assert np.array_equal(obs["action_mask"].astype(bool), infos[agent]["action_mask"])
+            mask = infos[agent]["action_mask"]
+            assert np.array_equal(obs[:len(mask)].astype(bool), mask)  # the mask first, then the keys
         if not env.agents:
             break
         actions = {a: int(np.flatnonzero(infos[a]["action_mask"])[0]) for a in env.agents}
