@@ -354,7 +354,7 @@ def test_a_trained_baseline_row_plays_its_policy_with_its_memory(tmp_path):
     """RecurrentPPO, the policy whose state must begin afresh each game, through one rollout."""
     pytest.importorskip("sb3_contrib", reason="bench/rl/baseline.py's trained rows need the [train] extra")
     run = _baseline(tmp_path, "--task", "Labyrinth/User-Tiny-v1", "--algo", "recurrent", "--steps", "1",
-                    "--episodes", "2")
+                    "--envs", "1", "--episodes", "2")
     assert run.returncode == 0, run.stderr[-2000:]
     record = json.loads(result_path(tmp_path, "Labyrinth/User-Tiny-v1", "recurrent", 0).read_text())
     assert record["trained_steps"] == 128 and len(record["test"]["games"]) == 2  # one rollout of its default size

@@ -1,9 +1,9 @@
 """The ladder's baseline table, from baseline.py's results: a row per task and algorithm, its win rate
 on the ``test`` split (the user's escapes, the Minotaur's captures) as the mean over training runs
 with Student's t 95 % interval over the runs (a single run, or an untrained yardstick: its Wilson
-interval over the games), the mean stones the user held at the end and the mean turns, and the
-paired difference with random play on the very same test games (Newcombe's 95 % interval, per run:
-how many runs are clear of zero). A row without results reads "not yet run", and the commands that
+interval over the games), the mean stones the user held at the end (either role's task) and the
+mean turns, and the paired difference with random play on the very same test games (Newcombe's
+95 % interval, per run: how many runs are clear of zero). A row without results reads "not yet run", and the commands that
 make the missing rows are printed under the table. Markdown, for docs/rl.md.
 
     .venv/bin/python bench/rl/baseline_table.py --out bench/results/ladder
@@ -44,7 +44,7 @@ def wins(games: list[dict[str, Any]], role: str) -> list[bool]:
 def row(task_id: str, algo: str, results: list[dict[str, Any]], random: dict[str, Any] | None) -> list[str]:
     """One line of the table: the cells after the task and the algorithm."""
     if not results:
-        return [NOT_RUN] * 5
+        return [NOT_RUN, "", "", "", ""]
     role = TASKS[task_id].role
     tests = [r["test"] for r in results]
     if len(results) == 1:
@@ -86,7 +86,7 @@ def command(task_id: str, algo: str, seed: int) -> str:
 
 def table(out: Path) -> tuple[str, list[str]]:
     """The table in markdown, and the commands of the rows (or training runs) not yet made."""
-    header = ("| task | algorithm | training (runs x steps) | win on test (95 % CI) | stones | turns | "
+    header = ("| task | algorithm | training (runs x steps) | win on test (95 % CI) | the user's stones | turns | "
               "vs random on test (95 % CI) |")
     lines = [header, "|---|---|---|---|---|---|---|"]
     missing = []
