@@ -65,7 +65,8 @@ def split_seeds(split: str, count: int, start: int = 0) -> list[int]:
         raise ValueError(f"no split {split!r}: the splits are {', '.join(SPLITS)}")
     first, size = SPLITS[split]
     if start < 0 or count < 0 or (size is not None and start + count > size):
-        raise ValueError(f"the {split} split holds seeds 0 to {size} (exclusive), not {start} to {start + count}")
+        span = "0 on" if size is None else f"0 to {size - 1}"
+        raise ValueError(f"the {split} split's seeds are numbered {span}, not {start} to {start + count - 1}")
     return list(range(first + start, first + start + count))
 
 

@@ -38,7 +38,7 @@ def test_the_splits_are_disjoint_fixed_and_named():
     assert split_of(42) is None  # the examples' and checkers' seeds are in no split
     games = {split: {game_seed_of(s) for s in split_seeds(split, 500)} for split in SPLITS}
     assert not games["eval"] & games["test"] and not games["train"] & (games["eval"] | games["test"])
-    with pytest.raises(ValueError, match="holds seeds"):
+    with pytest.raises(ValueError, match="seeds are numbered"):
         split_seeds("eval", 10, start=999_995)
     with pytest.raises(ValueError, match="no split"):
         split_seeds("validation", 1)
@@ -65,7 +65,7 @@ def test_training_plays_the_train_splits_games_in_turn_whatever_seed_it_is_given
     runs[0][0].reset(seed=3)  # a trainer's seed does not choose the game: the split does
     assert runs[0][0].unwrapped.match.seed == game_seed_of(split_seeds("train", 1, 6)[0])
     assert runs[0][0].get_wrapper_attr("action_masks")().dtype == np.int8  # how sb3-contrib reads the mask
-    with pytest.raises(ValueError, match="holds seeds"):
+    with pytest.raises(ValueError, match="seeds are numbered"):
         SplitGames(task_env(TINY), "eval", first=1_000_000)
 
 
