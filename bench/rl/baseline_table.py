@@ -3,8 +3,9 @@ on the ``test`` split (the user's escapes, the Minotaur's captures) as the mean 
 with Student's t 95 % interval over the runs (a single run, or an untrained yardstick: its Wilson
 interval over the games), the mean stones the user held at the end (either role's task) and the
 mean turns, and the paired difference with random play on the very same test games (Newcombe's
-95 % interval, per run: how many runs are clear of zero). A row without results reads "not yet run", and the commands that
-make the missing rows are printed under the table. Markdown, for docs/rl.md.
+95 % interval, per run: how many runs are clear of zero). A row without results reads "not yet
+run", and the commands that make the missing rows are printed under the table. Markdown, for
+docs/rl.md.
 
     .venv/bin/python bench/rl/baseline_table.py --out bench/results/ladder
 """
