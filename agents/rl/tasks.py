@@ -59,8 +59,8 @@ class Task:
 
 
 _TABLE = (
-    Task("Stones-Tiny", 1, "user", "tiny", "wait", 400, "find the three stones and leave, no hunter (the Minotaur "
-         "frozen all game)", frozen=True),
+    Task("Stones-Tiny", 1, "user", "tiny", "wait", 400, "find the three stones (holding them is the escape), no "
+         "hunter: the Minotaur frozen all game", frozen=True),
     Task("User-Tiny-Wait", 1, "user", "tiny", "wait", 400, "escape a Minotaur that waits where it stands"),
     Task("User-Tiny", 1, "user", "tiny", "builtin", 400, "escape the built-in Minotaur"),
     Task("User-Small", 1, "user", "small", "builtin", 600, "escape the built-in Minotaur on a larger ground"),
