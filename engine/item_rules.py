@@ -59,8 +59,10 @@ def tick_timer(s: GameState, item: Item) -> bool:
 
 def freeze_minotaur(s: GameState, item: Item) -> tuple[ev.Event, ...]:
     """USE LANTERN: the Minotaur is paralyzed wherever it is (a jump under way runs on: the two timers are
-    independent), and a new lantern is on its way."""
-    s.paralysis = item.effect_ticks
+    independent), and a new lantern is on its way. A paralysis under way is never shortened: none is in a
+    game begun by the rules (a new lantern comes long after the last one's effect), but the RL ladder's
+    Stones task begins with the Minotaur frozen for the whole game (agents/rl/tasks.py)."""
+    s.paralysis = max(s.paralysis, item.effect_ticks)
     set_timer(s, item, item.respawn_ticks)
     return (ev.LanternUsed(s.tick, s.user),)
 

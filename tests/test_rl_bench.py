@@ -1,5 +1,6 @@
 """The RL benches' own parts (bench/rl/rl_eval.py, bench/rl/rllib_masked.py, bench/rl/ppo_memory.py,
-bench/rl/ppo_routes.py, bench/rl/train_ppo.py): the learning curve's numbers are only as good as the
+bench/rl/ppo_routes.py, bench/rl/train_ppo.py, bench/rl/baseline.py and baseline_table.py): the
+learning curve's and the baseline table's numbers are only as good as the
 evaluation that makes them. The parts without torch or Ray run everywhere; the training script's
 end-to-end run needs the [train] extra and skips, saying so, without it."""
 
@@ -17,7 +18,10 @@ from gymnasium.utils.env_checker import check_env
 BENCH = Path(__file__).resolve().parent.parent / "bench" / "rl"
 sys.path.insert(0, str(BENCH))
 
+import baseline
+import baseline_table
 import rl_eval  # bench/rl/ is a folder of scripts, not a package: on sys.path above
+from baseline import result_path
 from ppo_memory import ACTIONS, ShortMemory, past_key
 from ppo_routes import GOALS, ROUTE_SPAN, ROUTES, Routes
 from rllib_masked import Masked
@@ -92,14 +96,15 @@ def test_a_policy_and_the_builtin_user_are_judged_on_the_very_same_held_out_game
     assert all(g["outcome"] in ("ESCAPED", "DEATH", "TIMEOUT") for g in builtin)
 
 
-def test_rllib_sees_each_role_as_a_mask_and_one_vector_inside_its_space():
+def test_rllib_sees_each_role_as_one_vector_its_mask_first_inside_its_space():
     env = Masked(parallel_env(preset="tiny", max_turns=5))
     observations, infos = env.reset(seed=3)
     for _ in range(5):
         for agent, obs in observations.items():
             space = env.observation_space(agent)
             assert space.contains(obs), agent
-            assert np.array_equal(obs["action_mask"].astype(bool), infos[agent]["action_mask"])
+            mask = infos[agent]["action_mask"]
+            assert np.array_equal(obs[:len(mask)].astype(bool), mask)  # the mask first, then the keys
         if not env.agents:
             break
         actions = {a: int(np.flatnonzero(infos[a]["action_mask"])[0]) for a in env.agents}
@@ -114,8 +119,8 @@ def test_a_short_memory_holds_the_last_steps_numbers_and_actions_and_forgets_the
     seen, _ = plain.reset(seed=5)
     assert memory.observation_space.contains(obs)
     assert all(not obs[key].any() for key in memory.extra)  # nothing remembered at the start
-    numbers = [k for k, space in plain.observation_space.spaces.items() if len(space.shape) == 1]
-    assert sorted(memory.keys) == sorted(numbers) and "map" not in memory.keys
+    numbers = [k for k in plain.observation_space.spaces if k not in ("map", "memory")]
+    assert sorted(memory.keys) == sorted(numbers)
     history, actions = [seen], []
     for _ in range(3):
         action = int(np.flatnonzero(info["action_mask"])[-1])
@@ -305,3 +310,52 @@ def test_train_ppo_feeds_its_short_memory_and_routes_to_the_clone_the_training_a
     assert model.observation_space[ACTIONS].shape == (2 * 25,)
     assert {"past_cue", ACTIONS, ROUTES} <= set(model.policy.features_extractor.numbers)  # the flat part, not the CNN
     assert model.observation_space[ROUTES].shape == (len(GOALS) * 8,) and "past_routes" not in model.observation_space
+
+
+def _baseline(out: Path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(BENCH / "baseline.py"), "--out", str(out), *args],
+                          capture_output=True, text=True, timeout=600, check=False)
+
+
+def _baseline_here(monkeypatch, out: Path, *args: str) -> None:
+    """baseline.py's command line, run in this process (its untrained rows import no torch)."""
+    monkeypatch.setattr(sys, "argv", ["baseline.py", "--out", str(out), *args])
+    baseline.main()
+
+
+def test_a_baseline_row_is_one_command_and_the_table_reads_it(tmp_path, monkeypatch, capsys):
+    """The untrained rows end to end (no torch needed), then a trained row of three runs made up from
+    them: the table gives the mean over runs, compares each with random, and names the missing runs."""
+    task = "Labyrinth/User-Tiny-v1"
+    for algo in ("random", "builtin"):
+        _baseline_here(monkeypatch, tmp_path, "--task", task, "--algo", algo, "--episodes", "2")
+    builtin = json.loads(result_path(tmp_path, task, "builtin", 0).read_text())
+    assert [g["seed"] for g in builtin["test"]["games"]] == [2_000_000, 2_000_001]
+    assert builtin["eval"]["games"][0]["seed"] == 1_000_000 and builtin["test"]["policy"] == "builtin"
+    for seed in range(3):  # three "training runs": the built-in games, labelled as MaskablePPO's
+        result_path(tmp_path, task, "maskable", seed).write_text(json.dumps({**builtin, "seed": seed,
+                                                                            "steps": 1000}))
+    text, missing = baseline_table.table(tmp_path)
+    rows = {tuple(cell.strip() for cell in line.split("|")[1:3]): line for line in text.splitlines()[2:]}
+    win = builtin["test"]["win"]["value"]
+    assert f"| 3 x 1,000 | {win:.3f} |" in rows[(f"`{task}`", "maskable")]  # no spread over the runs: no interval
+    assert "0 of 3 runs clear of 0" in rows[(f"`{task}`", "maskable")]  # two games a run prove nothing
+    assert baseline_table.NOT_RUN in rows[(f"`{task}`", "ppo")]
+    assert f".venv/bin/python bench/rl/baseline.py --task {task} --algo ppo --seed 2 --steps 1000000" in missing
+    assert not any(f"--task {task} --algo maskable" in line or f"--task {task} --algo random" in line
+                   for line in missing)
+    with pytest.raises(SystemExit):
+        _baseline_here(monkeypatch, tmp_path, "--task", "Labyrinth/Duel-Tiny-v1", "--algo", "random")
+    assert "invalid choice" in capsys.readouterr().err  # both roles learn: no one-role row
+
+
+@pytest.mark.slow
+def test_a_trained_baseline_row_plays_its_policy_with_its_memory(tmp_path):
+    """RecurrentPPO, the policy whose state must begin afresh each game, through one rollout."""
+    pytest.importorskip("sb3_contrib", reason="bench/rl/baseline.py's trained rows need the [train] extra")
+    run = _baseline(tmp_path, "--task", "Labyrinth/User-Tiny-v1", "--algo", "recurrent", "--steps", "1",
+                    "--envs", "1", "--episodes", "2")
+    assert run.returncode == 0, run.stderr[-2000:]
+    record = json.loads(result_path(tmp_path, "Labyrinth/User-Tiny-v1", "recurrent", 0).read_text())
+    assert record["trained_steps"] == 128 and len(record["test"]["games"]) == 2  # one rollout of its default size
+    assert result_path(tmp_path, "Labyrinth/User-Tiny-v1", "recurrent", 0).with_suffix(".zip").is_file()

@@ -1,5 +1,6 @@
 """Naive opponents, the yardsticks the built-in agents must beat: a user that
-walks at random and a Minotaur that only waits."""
+walks at random, a Minotaur that only waits, and a user that only waits (the RL
+ladder's first Minotaur task seats it: agents/rl/tasks.py; the fronts do not offer it)."""
 
 from __future__ import annotations
 
@@ -39,3 +40,15 @@ class Waiter(RuleAgent):
 
     def decide(self, observation: Observation) -> Action:
         return Action("WAIT")
+
+
+class Halter(RuleAgent):
+    """A user that never moves: it halts a second at a time where it started."""
+
+    name = "wait"
+
+    def __init__(self, seed: int) -> None:
+        del seed  # it has no choices to make
+
+    def decide(self, observation: Observation) -> Action:
+        return Action("HALT")

@@ -121,6 +121,17 @@ def paired_over_seeds(differences: Sequence[float], binary: bool = False) -> Pai
     return PairedTest(mean, max(-1.0, mean - half), min(1.0, mean + half), t_two_sided(mean / error, n - 1), T_TEST)
 
 
+def mean_interval(values: Sequence[float]) -> tuple[float, float | None, float | None]:
+    """The mean of independent values (games, or training runs) with Student's t 95 % interval:
+    (mean, low, high), low and high None below two values or when all are equal (no spread seen)."""
+    n = len(values)
+    mean = sum(values) / n
+    if n < 2 or max(values) - min(values) <= SAME:
+        return mean, None, None
+    half = t_quantile(1 - ALPHA / 2, n - 1) * math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1) / n)
+    return mean, mean - half, mean + half
+
+
 def all_equal_interval(difference: float, seeds: int) -> tuple[float, float, float]:
     """The 95 % interval and p-value of a mean difference when all ``seeds`` seeds gave the same
     ``difference`` d. A t interval would be a point (no spread seen), yet a few seeds that agreed

@@ -43,6 +43,7 @@ if TYPE_CHECKING:  # loaded when used (start-up: the pipe uses none): a future, 
     # thread; the lessons, the memory and the digest, when a game learns or is digested
     from concurrent.futures import Future
 
+    from labyrinth.engine.state import GameState
     from labyrinth.saves.experience import Reflection
 
     from ..learning.game_digest import GameDigest
@@ -100,17 +101,25 @@ class Match:
     """One game between two seats. ``user`` and ``minotaur`` are agents, which are asked, or
     Outside seats, whose input each turn pushes. ``lessons`` (what each was given from earlier
     games) is only told, in a replay's header: the agents have them already. With ``memory``
-    the finished game's reflections go to the experience log. ``max_turns`` None: no limit."""
+    the finished game's reflections go to the experience log. ``max_turns`` None: no limit. ``start``
+    changes the first state before either side sees it (the RL ladder's frozen Minotaur)."""
 
     def __init__(self, user: Agent | Outside, minotaur: Agent | Outside, *, seed: int, preset: str = "standard",
                  difficulty: str = "normal", max_turns: int | None = DEFAULT_MAX_TURNS,
                  timeout_s: float = DEFAULT_TIMEOUT_S, recorder: Recorder | None = None,
                  digest: bool = False, lessons: Mapping[str, Sequence[Reflection]] | None = None,
-                 memory: GameMemory | None = None, quota_stops: bool = False, keeps_inputs: bool = True) -> None:
+                 memory: GameMemory | None = None, quota_stops: bool = False, keeps_inputs: bool = True,
+                 start: Callable[[GameState], None] | None = None) -> None:
         self.user, self.minotaur = user, minotaur
         self.quota_stops = quota_stops  # a published match stops on a quota it cannot wait out (MatchStopped)
         self.lessons = {role: list((lessons or {}).get(role, ())) for role in ROLES}  # as given
         self.game = Game.new(seed, preset, difficulty)
+        if start is not None:
+            # A change to the first state before either side sees it (the RL ladder's Minotaur frozen for the
+            # whole game): such a game is no longer its seed and its inputs, which a save and a lesson are.
+            if recorder is not None or memory is not None:
+                raise ValueError("a game with a changed start is neither recorded nor remembered")
+            start(self.game.state)
         self.seed, self.preset, self.difficulty = seed, preset, difficulty
         self.max_turns, self.recorder, self.memory = max_turns, recorder, memory
         self.turns = 0

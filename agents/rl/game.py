@@ -20,12 +20,15 @@ from typing import Any
 import numpy as np
 
 from labyrinth.engine import MinotaurDecision, UserInput
+from labyrinth.engine.constants import MAX_STEPS, TICKS_PER_SECOND
 from labyrinth.engine.items import STONES
+from labyrinth.engine.rng import DRAWN_SEEDS
+from labyrinth.engine.state import GameState
 from labyrinth.engine.turn import TurnResult
 from labyrinth.engine.wsap.roles import ROLES
 
 from ..base import Agent
-from ..match.runner import Match
+from ..match.runner import Match, Outside
 from .commands import action_mask, command
 from .spaces import View, observe, seat, view
 
@@ -40,6 +43,31 @@ def checked_max_turns(max_turns: Any) -> int:
     return int(max_turns)
 
 
+def draw_game_seed(generator: np.random.Generator) -> int:
+    """The seed of an env's next game, drawn from its generator (which ``reset(seed=...)`` seeds)."""
+    return int(generator.integers(DRAWN_SEEDS))
+
+
+def frozen_start(max_turns: int) -> Callable[[GameState], None]:
+    """A game's start with the Minotaur frozen for the whole game: the lantern's paralysis set for longer
+    than ``max_turns`` turns can last (a turn lasts at most MAX_STEPS seconds: a hundred steps walked, a
+    hundred seconds halted). Frozen, it neither moves, sees nor kills, and blocks its cell (the rules'
+    PARALYZED); a lantern used meanwhile does not shorten it (engine/item_rules.freeze_minotaur)."""
+    ticks = max_turns * MAX_STEPS * TICKS_PER_SECOND + 1
+
+    def freeze(state: GameState) -> None:
+        state.paralysis = ticks
+    return freeze
+
+
+def ending(match: Match, role: str, unlocked: set[str]) -> dict[str, Any]:
+    """The last step's info of a finished game, for ``role``: the outcome, the role's achievements (every
+    id, 1 when earned, as Crafter counts them) and the user's progression."""
+    return {"outcome": match.outcome,
+            "achievements": {name: int(name in unlocked) for name in ROLES[role].achievements},
+            "progression": progression(match.last)}
+
+
 def progression(result: TurnResult) -> float:
     """How far the user got, in [0, 1]: a quarter for each stone held, the last quarter for escaping."""
     state = result.state
@@ -47,14 +75,21 @@ def progression(result: TurnResult) -> float:
     return (held + (state.outcome == "ESCAPED")) / (len(STONES) + 1)
 
 
+def new_match(seats: Mapping[str, Agent | Outside], *, seed: int, preset: str, difficulty: str, max_turns: int,
+              frozen: bool = False) -> Match:
+    """A game as the RL envs and their evaluation seat it (``frozen``: the Minotaur frozen all game)."""
+    return Match(seats["user"], seats["minotaur"], seed=seed, preset=preset, difficulty=difficulty,
+                 max_turns=max_turns, start=frozen_start(max_turns) if frozen else None)
+
+
 class RLGame:
     """A Match played from outside by the ``learners`` (roles), the others seated by ``opponents``."""
 
     def __init__(self, learners: Sequence[str], opponents: Mapping[str, Agent], *, seed: int, preset: str,
-                 difficulty: str, max_turns: int, text: bool) -> None:
+                 difficulty: str, max_turns: int, text: bool, frozen: bool = False) -> None:
         seats = {role: opponents[role] if role in opponents else seat(role, text) for role in ROLES}
-        self.match = Match(seats["user"], seats["minotaur"], seed=seed, preset=preset, difficulty=difficulty,
-                           max_turns=max_turns)
+        self.match = new_match(seats, seed=seed, preset=preset, difficulty=difficulty, max_turns=max_turns,
+                               frozen=frozen)
         self.learners, self.text = tuple(learners), text
         self.views: dict[str, View] = {role: view(self.match, role, max_turns) for role in self.learners}
         self.unlocked: dict[str, set[str]] = {role: set() for role in self.learners}
@@ -121,9 +156,7 @@ class RLGame:
         if role == "user" and self.refused is not None:
             info["refused"] = self.refused
         if self.over:
-            info["outcome"] = self.match.outcome
-            info["achievements"] = {name: int(name in self.unlocked[role]) for name in ROLES[role].achievements}
-            info["progression"] = progression(self.match.last)
+            info.update(ending(self.match, role, self.unlocked[role]))
         return info
 
 

@@ -1,8 +1,11 @@
 """The Labyrinth as a Gymnasium environment: one role, the other played by an agent of
-ours. Importing this module registers ``Labyrinth/User-v0`` and ``Labyrinth/Minotaur-v0``:
+ours. Importing this module registers the ladder's tasks (tasks.py: ``Labyrinth/User-Tiny-v1``
+and the others, each fixing its settings) and the configurable ``Labyrinth/User-v0`` and
+``Labyrinth/Minotaur-v0``, every setting a keyword:
 
     import gymnasium as gym
     import labyrinth.agents.rl.gym_env  # noqa: F401  (registers the environments)
+    env = gym.make("Labyrinth/User-Tiny-v1")
     env = gym.make("Labyrinth/User-v0", preset="small", opponent="builtin", max_turns=400)
 
 Each step is one turn of a Match (runner.py, the one turn loop) through game.py: the
@@ -23,36 +26,40 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from labyrinth.engine.rng import DRAWN_SEEDS
 from labyrinth.engine.wsap.roles import ROLES
 
 from ..base import Agent, fresh_copy
 from ..match.runner import DEFAULT_MAX_TURNS
-from ..registry import make_agent
 from .commands import COMMANDS, action_names
-from .game import PicklesAsReplay, RLGame, checked_max_turns
+from .game import PicklesAsReplay, RLGame, checked_max_turns, draw_game_seed
+from .opponents import make_opponent
 from .render import RENDER_MODES, Renderer
 from .shaping import Shaping
 from .spaces import observation_space
+from .tasks import TASKS, task
 
 
 class LabyrinthEnv(PicklesAsReplay, gym.Env):
     """One role of the Labyrinth; ``opponent`` (a registry name, or an agent) plays the other. An
     agent is copied as it is given, and every game is played by a fresh copy of that copy
-    (base.fresh_copy): the same seed gives the same game."""
+    (base.fresh_copy): the same seed gives the same game. ``frozen`` (the user's only) begins every
+    game with the Minotaur frozen for the whole game: no hunter (game.frozen_start)."""
 
     # gymnasium's Env declares metadata an instance attribute: a ClassVar here would clash with its annotation
     metadata = {"render_modes": list(RENDER_MODES), "render_fps": 4}  # noqa: RUF012
 
     def __init__(self, role: str = "user", preset: str = "standard", difficulty: str = "normal",
                  opponent: str | Agent = "builtin", max_turns: int = DEFAULT_MAX_TURNS, text: bool = False,
-                 render_mode: str | None = None, shaping: bool = False) -> None:
+                 render_mode: str | None = None, shaping: bool = False, frozen: bool = False) -> None:
         if role not in ROLES:
             raise ValueError(f"role must be one of {', '.join(ROLES)}, not {role!r}")
         if render_mode not in (None, *RENDER_MODES):
             raise ValueError(f"render_mode must be None or one of {', '.join(RENDER_MODES)}, not {render_mode!r}")
         if shaping and role != "user":
             raise ValueError("shaping pays the user's exploring and approach to the stones: it has no Minotaur's")
+        if frozen and role != "user":
+            raise ValueError("frozen takes the hunter away: it makes a user's task, not the Minotaur's")
+        self.frozen = bool(frozen)
         self.shapes = bool(shaping)
         self.shaping: Shaping | None = None  # the game's shaping terms, when shaped
         self.role, self.other = role, ROLES[role].other
@@ -68,7 +75,7 @@ class LabyrinthEnv(PicklesAsReplay, gym.Env):
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
         """A new game: its seed is drawn from the env's generator, which ``seed`` seeds."""
         super().reset(seed=seed)
-        self.game = self._new_game(int(self.np_random.integers(DRAWN_SEEDS)))
+        self.game = self._new_game(draw_game_seed(self.np_random))
         self.shaping = Shaping(self.game.match) if self.shapes else None
         self._show()
         return self.game.observation(self.role), self.game.info(self.role)
@@ -110,13 +117,21 @@ class LabyrinthEnv(PicklesAsReplay, gym.Env):
     def _new_game(self, game_seed: int) -> RLGame:
         opponent: Agent
         if isinstance(self.opponent, str):
-            opponent = make_agent(self.other, self.opponent, game_seed, preset=self.preset)
+            opponent = make_opponent(self.other, self.opponent, game_seed, preset=self.preset)
         else:  # an agent given: every game a fresh copy of it as it was given
             assert self.pristine is not None, "an agent given is kept as given"
             opponent = fresh_copy(self.pristine)
         return RLGame([self.role], {self.other: opponent}, seed=game_seed, preset=self.preset,
-                      difficulty=self.difficulty, max_turns=self.max_turns, text=self.text)
+                      difficulty=self.difficulty, max_turns=self.max_turns, text=self.text, frozen=self.frozen)
 
+
+def task_env(task_id: str, render_mode: str | None = None, **changed: Any) -> LabyrinthEnv:
+    """The one-role task ``task_id`` (tasks.py), what ``gym.make`` of its id makes: its settings are
+    the task's, and only the render mode may be chosen (Labyrinth/User-v0 and Minotaur-v0 take any)."""
+    if changed:
+        raise TypeError(f"{task_id} fixes its settings: give {', '.join(sorted(changed))} to "
+                        f"Labyrinth/User-v0 or Labyrinth/Minotaur-v0 instead")
+    return LabyrinthEnv(**task(task_id).settings(), render_mode=render_mode)
 
 
 def _register() -> None:
@@ -124,6 +139,9 @@ def _register() -> None:
         env_id = f"Labyrinth/{role.capitalize()}-v0"
         if env_id not in gym.registry:
             gym.register(env_id, entry_point=f"{__name__}:LabyrinthEnv", kwargs={"role": role})
+    for task_id, rung in TASKS.items():
+        if rung.role in ROLES and task_id not in gym.registry:
+            gym.register(task_id, entry_point=f"{__name__}:task_env", kwargs={"task_id": task_id})
 
 
 _register()

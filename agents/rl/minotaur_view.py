@@ -51,9 +51,10 @@ _M = {name: i for i, name in enumerate(MEMORY_PLANES)}
 _PAD = 2 * RADIUS  # how far beyond the ground a level's kinds are kept: the window's reach, and as much again
 _SPANS_S = np.array([JUMP_COOLDOWN_TICKS, JUMP_MAX_TICKS, LANTERN.effect_ticks], np.float32) / TICKS_PER_SECOND
 
+PLANE_SHAPES = {"map": (len(WINDOW_PLANES), SIDE, SIDE), "memory": (len(MEMORY_PLANES), COARSE, COARSE)}
 SPACES: dict[str, spaces.Space] = {
-    "map": planes_space(len(WINDOW_PLANES), SIDE),
-    "memory": planes_space(len(MEMORY_PLANES), COARSE),
+    "map": planes_space(PLANE_SHAPES["map"]),
+    "memory": planes_space(PLANE_SHAPES["memory"]),
     "position": unit_box(3),
     "timers": unit_box(4),
     "cue": unit_box(len(STATUSES) + 2),

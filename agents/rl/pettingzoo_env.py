@@ -4,6 +4,7 @@ them (both act in every turn, from the same state).
     from labyrinth.agents.rl.pettingzoo_env import parallel_env, env
     game = parallel_env(preset="small", max_turns=400)   # agents "user" and "minotaur"
     aec = env(preset="small")                            # the AEC version, by PettingZoo's conversion
+    duel = task_parallel_env("Labyrinth/Duel-Tiny-v1")   # a two-role task of the ladder (tasks.py)
 
 A step is one turn of a Match (runner.py, the one turn loop) through game.py, both seats
 Outside seats: both actions are played every step. A user command the game refuses (a
@@ -22,14 +23,14 @@ from gymnasium.utils import seeding
 from pettingzoo import ParallelEnv
 from pettingzoo.utils import parallel_to_aec
 
-from labyrinth.engine.rng import DRAWN_SEEDS
 from labyrinth.engine.wsap.roles import ROLES
 
 from ..match.runner import DEFAULT_MAX_TURNS
 from .commands import COMMANDS, action_names
-from .game import PicklesAsReplay, RLGame, checked_max_turns
+from .game import PicklesAsReplay, RLGame, checked_max_turns, draw_game_seed
 from .render import RENDER_MODES, Renderer
 from .spaces import observation_space
+from .tasks import BOTH, task
 
 
 class LabyrinthParallelEnv(PicklesAsReplay, ParallelEnv):
@@ -66,7 +67,7 @@ class LabyrinthParallelEnv(PicklesAsReplay, ParallelEnv):
         """A new game: its seed is drawn from the env's generator, which ``seed`` seeds."""
         if seed is not None:
             self._np_random, _ = seeding.np_random(seed)
-        self.game = self._new_game(int(self._np_random.integers(DRAWN_SEEDS)))
+        self.game = self._new_game(draw_game_seed(self._np_random))
         self.agents = list(self.possible_agents)
         self._show()
         return self._observations(), self._infos()
@@ -123,3 +124,11 @@ def parallel_env(**kwargs: Any) -> LabyrinthParallelEnv:
 def env(**kwargs: Any):
     """The AEC version: PettingZoo's own conversion of the parallel env."""
     return parallel_to_aec(parallel_env(**kwargs))
+
+
+def task_parallel_env(task_id: str, render_mode: str | None = None) -> LabyrinthParallelEnv:
+    """The two-role task ``task_id`` (tasks.py): its settings are the task's, only the render mode is chosen."""
+    rung = task(task_id)
+    if rung.role != BOTH:
+        raise ValueError(f"{task_id} is a task of one role: gymnasium.make it")
+    return LabyrinthParallelEnv(**rung.settings(), render_mode=render_mode)

@@ -40,10 +40,14 @@ def number_slices(space: Mapping[str, spaces.Space]) -> dict[str, slice]:
     return {key: slice(start, end) for key, start, end in zip(keys, [0, *ends[:-1]], ends, strict=True)}
 
 
-def planes_space(planes: int, side: int) -> spaces.Box:
-    """Binary planes, channel first: 0 or 1 in uint8 (not an image's 0..255, so that trainers
-    feed them to a network as they are rather than as pixels to rescale)."""
-    return spaces.Box(0, 1, (planes, side, side), np.uint8)
+def planes_space(shape: tuple[int, int, int]) -> spaces.Box:
+    """Binary planes, channel first, given flat: 0.0 or 1.0 in float32, ``shape``'s planes x rows x columns
+    numbers in C order (a plane, its rows north first, each row west first); reshape them to ``shape``
+    (spaces.unflat_planes) to convolve. Neither uint8 nor three-dimensional, because trainers take
+    such a box for an image: Stable-Baselines3 warns that a picture must be uint8 in 0..255 and 36
+    pixels wide, and with those bounds would divide it by 255 and feed it to its image network. The
+    views build them as uint8 planes (cheaper to mark); spaces.observe hands them over so."""
+    return spaces.Box(0.0, 1.0, (int(np.prod(shape)),), np.float32)
 
 
 def unit_box(n: int | tuple[int, ...], signed: bool = False) -> spaces.Box:

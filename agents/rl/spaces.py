@@ -9,11 +9,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
 from gymnasium import spaces
 
 from ..match.runner import Match, Outside
 from . import minotaur_view, user_view
 from .commands import STAND_IN
+from .planes import PLANES
 
 CHARSET = "".join(map(chr, range(32, 127))) + "\n"  # the WSAP text is printable ASCII in lines
 # Characters: the text is bounded by construction (fixed sections, eight recent events, at most four items and
@@ -25,6 +27,11 @@ VIEWS: dict[str, tuple[dict[str, spaces.Space], Callable[[Match, int], View]]] =
     "user": (user_view.SPACES, user_view.UserView),
     "minotaur": (minotaur_view.SPACES, minotaur_view.MinotaurView),
 }
+
+
+# Each role's plane keys' shapes before they are flattened (planes, rows, columns): for a network that convolves.
+PLANE_SHAPES: dict[str, dict[str, tuple[int, int, int]]] = {"user": user_view.PLANE_SHAPES,
+                                                             "minotaur": minotaur_view.PLANE_SHAPES}
 
 
 def observation_space(role: str, text: bool = False) -> spaces.Dict:
@@ -53,4 +60,12 @@ def observe(match: Match, role: str, numbers: View, text: bool) -> dict[str, Any
         assert observation is not None, "a learner's seat observes every turn"
         obs["text"] = observation.to_text()
     obs.update(numbers.observe())
+    for key in PLANES:  # built as uint8 planes (cheaper to mark), given flat in the float32 their space declares
+        obs[key] = obs[key].astype(np.float32).reshape(-1)
     return obs
+
+
+def unflat_planes(values: np.ndarray, role: str, key: str) -> np.ndarray:
+    """A plane key's values (one observation's, or a batch's along the first axes) as its planes:
+    (..., planes, rows, columns), rows north first, columns west first."""
+    return values.reshape(*values.shape[:-1], *PLANE_SHAPES[role][key])

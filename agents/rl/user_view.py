@@ -71,9 +71,10 @@ SIGHTING_SPAN_S = 60.0  # a sighting this old counts as stale: the Minotaur walk
 _SPANS_S = np.array([JUMP_COOLDOWN_TICKS, LANTERN.effect_ticks, LANTERN.respawn_ticks], np.float32) / TICKS_PER_SECOND
 _LEVEL_SIDE = WORLD_SIZE + 2 * RADIUS  # a level's trail and kinds arrays, with the window's margin all round
 
+PLANE_SHAPES = {"map": (len(WINDOW_PLANES), SIDE, SIDE), "memory": (len(MEMORY_PLANES), COARSE, COARSE)}
 SPACES: dict[str, spaces.Space] = {
-    "map": planes_space(len(WINDOW_PLANES), SIDE),
-    "memory": planes_space(len(MEMORY_PLANES), COARSE),
+    "map": planes_space(PLANE_SHAPES["map"]),
+    "memory": planes_space(PLANE_SHAPES["memory"]),
     "position": unit_box(3),
     "stamina": unit_box(1),
     "timers": unit_box(4),

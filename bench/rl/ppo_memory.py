@@ -7,8 +7,8 @@ the position, ...) and of the actions taken, so that a feed-forward policy can r
 
 It is a training-side wrapper, not a part of the env: the same K must be worn wherever the
 policy is fed (the training envs, the cloned demonstrations, the held-out evaluation), and
-train_ppo.py wears it at all three. The planes (three dimensions) are not remembered: they are
-large, and the coarse memory map already keeps what was seen.
+train_ppo.py wears it at all three. The planes (``map`` and ``memory``, given flat) are not
+remembered: they are large, and the coarse memory map already keeps what was seen.
 """
 
 from __future__ import annotations
@@ -18,6 +18,8 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
+
+from labyrinth.agents.rl.planes import PLANES
 
 ACTIONS = "past_actions"
 
@@ -43,7 +45,7 @@ class ShortMemory(gym.Wrapper):
         base = env.observation_space
         assert isinstance(base, spaces.Dict) and isinstance(env.action_space, spaces.Discrete)
         self.keys = [key for key, space in base.spaces.items() if isinstance(space, spaces.Box) and
-                     len(space.shape) == 1]
+                     key not in PLANES]
         extra: dict[str, spaces.Box] = {}
         for key in self.keys:
             space = base[key]

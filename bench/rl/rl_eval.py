@@ -15,8 +15,9 @@ from labyrinth.agents.compete.intervals import paired_proportions, wilson_interv
 from labyrinth.agents.match.runner import Match
 from labyrinth.agents.registry import make_agent
 from labyrinth.agents.rl.gym_env import LabyrinthEnv
+from labyrinth.agents.rl.protocol import SPLITS
 
-EVAL_BASE = 1_000_000  # evaluation games are reset with seeds from here; training never resets with a seed there
+EVAL_BASE = SPLITS["eval"][0]  # evaluation games are reset with the eval split's seeds; training never draws them
 
 
 @dataclass(frozen=True)

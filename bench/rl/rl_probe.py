@@ -22,6 +22,7 @@ from rl_eval import paired, play_builtin, rate  # bench/rl/ is on sys.path, as t
 
 from labyrinth.agents.rl.demos import Demonstrator
 from labyrinth.agents.rl.gym_env import LabyrinthEnv
+from labyrinth.agents.rl.spaces import unflat_planes
 from labyrinth.engine.items import STONES
 
 WAYS = {"north": (0, 1), "south": (0, -1), "east": (1, 0), "west": (-1, 0)}
@@ -58,7 +59,8 @@ def hand_player(env: LabyrinthEnv, rng: np.random.Generator) -> Any:
         for level, ramp in ((target[2] > 0.01, "move_up_ramp"), (target[2] < -0.01, "move_down_ramp")):
             if level and mask[number[ramp]]:
                 return number[ramp]
-        trail, centre = obs["map"][TRAIL], obs["map"].shape[1] // 2
+        window = unflat_planes(obs["map"], "user", "map")
+        trail, centre = window[TRAIL], window.shape[1] // 2
         scores = {number[f"move_{way}_walk_far"]: dx * target[0] + dy * target[1]
                   - 0.7 * trail[centre - dy, centre + dx] + 0.3 * rng.random()
                   for way, (dx, dy) in WAYS.items() if mask[number[f"move_{way}_walk_far"]]}

@@ -1,12 +1,12 @@
-"""Both roles trained at once: RLlib's PPO on the PettingZoo parallel env, a policy per role
-(multi-agent self-play: the user learns against the learning Minotaur and the other way
-round), two env runners on a local Ray cluster.
+"""Both roles trained at once: RLlib's PPO on a two-role task of the ladder (``--task``, by default
+``Labyrinth/Duel-Tiny-v1``: tiny, 400 turns), a policy per role (multi-agent self-play: the user
+learns against the learning Minotaur and the other way round), two env runners on a local Ray cluster.
 
-The env is labyrinth.agents.rl.pettingzoo_env's, wrapped for RLlib's ParallelPettingZooEnv by
-``Masked``: each agent's observation becomes ``{"action_mask", "observations"}``, the mask of
-its commands and its numeric keys flattened into one vector, which is what RLlib's
-action-masking RLModule (ray.rllib.examples.rl_modules.classes.action_masking_rlm) reads: it
-sets the logits of the masked commands to the lowest float, so a policy never samples a
+The env is labyrinth.agents.rl.pettingzoo_env's task env, wrapped for RLlib's
+ParallelPettingZooEnv by ``Masked``: each agent's observation becomes one vector, the mask of its
+commands first, then its numeric keys flattened. ``MaskedPPO`` is RLlib's own PPO module
+(DefaultPPOTorchRLModule, of RLlib's API, not of its examples) reading that vector whole and
+setting the logits of the masked commands to the lowest float, so a policy never samples a
 command the game would refuse. Every iteration prints a row: env steps, each role's mean
 episode return, and the user's escape and caught rates over the episodes that ended.
 
@@ -18,27 +18,45 @@ from __future__ import annotations
 
 import argparse
 import time
+from typing import Any
 
 import ray
 import torch
 from ray.rllib.algorithms.ppo import PPOConfig
+from ray.rllib.algorithms.ppo.torch.default_ppo_torch_rl_module import DefaultPPOTorchRLModule
 from ray.rllib.callbacks.callbacks import RLlibCallback
+from ray.rllib.core.columns import Columns
 from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
 from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 from ray.rllib.env.wrappers.pettingzoo_env import ParallelPettingZooEnv
-from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
 from ray.tune.registry import register_env
 from rllib_masked import Masked  # bench/rl/ is on sys.path, as this file runs as a script
 
-from labyrinth.agents.rl.pettingzoo_env import parallel_env
+from labyrinth.agents.rl.pettingzoo_env import task_parallel_env
 
 ENV_NAME = "labyrinth_masked"
 ROLES = ("user", "minotaur")
 OUTCOMES = ("ESCAPED", "DEATH", "TIMEOUT")
 
 
+class MaskedPPO(DefaultPPOTorchRLModule):
+    """RLlib's PPO module over Masked's vector, the commands its first numbers mark out never sampled."""
+
+    def _forward(self, batch: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+        return self._masked(super()._forward(batch, **kwargs), batch)
+
+    def _forward_train(self, batch: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+        return self._masked(super()._forward_train(batch, **kwargs), batch)
+
+    def _masked(self, out: dict[str, Any], batch: dict[str, Any]) -> dict[str, Any]:
+        logits = out[Columns.ACTION_DIST_INPUTS]
+        allowed = batch[Columns.OBS][..., :logits.shape[-1]] > 0.5
+        out[Columns.ACTION_DIST_INPUTS] = logits.masked_fill(~allowed, torch.finfo(logits.dtype).min)
+        return out
+
+
 def make_env(config: dict) -> ParallelPettingZooEnv:
-    return ParallelPettingZooEnv(Masked(parallel_env(preset=config["preset"], max_turns=config["max_turns"])))
+    return ParallelPettingZooEnv(Masked(task_parallel_env(config["task"])))
 
 
 class Outcomes(RLlibCallback):
@@ -51,10 +69,10 @@ class Outcomes(RLlibCallback):
 
 
 def config(args: argparse.Namespace) -> PPOConfig:
-    spec = RLModuleSpec(module_class=ActionMaskingTorchRLModule,
+    spec = RLModuleSpec(module_class=MaskedPPO,
                         model_config={"fcnet_hiddens": [128], "head_fcnet_hiddens": [128]})
     return (PPOConfig()
-            .environment(ENV_NAME, env_config={"preset": args.preset, "max_turns": args.max_turns})
+            .environment(ENV_NAME, env_config={"task": args.task})
             .multi_agent(policies=set(ROLES), policy_mapping_fn=lambda agent_id, episode, **kw: agent_id)
             .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs=dict.fromkeys(ROLES, spec)))
             # sample_timeout_s: a busy machine's runner may take minutes for its share of a batch, and the
@@ -84,8 +102,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--iterations", type=int, default=40)
     parser.add_argument("--minutes", type=float, default=None, help="stop after the iteration that passes this")
-    parser.add_argument("--preset", default="tiny")
-    parser.add_argument("--max-turns", type=int, default=400)
+    parser.add_argument("--task", default="Labyrinth/Duel-Tiny-v1", help="a two-role task of the ladder")
     parser.add_argument("--batch", type=int, default=4000, help="env steps an iteration trains on")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
@@ -94,7 +111,7 @@ def main() -> None:
     register_env(ENV_NAME, make_env)
     algo = config(args).build_algo()
     began = time.perf_counter()
-    print(f"RLlib PPO, both roles (a policy each), on {args.preset} with max_turns {args.max_turns}; "
+    print(f"RLlib PPO, both roles (a policy each), on {args.task}; "
           f"2 env runners, {args.batch:,} steps an iteration; escape and caught over the last 200 episodes",
           flush=True)
     for _ in range(args.iterations):

@@ -22,6 +22,7 @@ from labyrinth.agents.compete.intervals import (
     all_equal_interval,
     holm,
     mcnemar_exact,
+    mean_interval,
     paired_over_seeds,
     paired_proportions,
     paired_scores,
@@ -101,6 +102,12 @@ def test_paired_proportions_is_never_a_point_and_mirrors():
     mean, low, high = paired_proportions(six)
     assert mean == pytest.approx(0.03) and low > 0
     assert paired_proportions([(b, a) for a, b in six]) == pytest.approx((-mean, -high, -low))
+
+
+def test_the_mean_interval_worked_by_hand_and_none_without_a_spread():
+    mean, low, high = mean_interval([1.0, 2.0, 3.0])  # sd 1, t(0.975, 2) = 4.302653
+    assert mean == 2.0 and (low, high) == pytest.approx((2 - 4.302653 / math.sqrt(3), 2 + 4.302653 / math.sqrt(3)))
+    assert mean_interval([0.3, 0.3]) == (0.3, None, None) and mean_interval([5.0]) == (5.0, None, None)
 
 
 # Student's t: quantiles from tables (to 1e-6), the CDF against closed forms (one and two degrees of freedom).

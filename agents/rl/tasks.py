@@ -1,0 +1,93 @@
+"""The RL ladder: registered, versioned tasks, MiniGrid-style, each id fixing its role, preset,
+opponent, difficulty and turn limit, and its reward: the game's own (the WSAP rewards of the
+role, docs/rules.md §16), with no shaping. TASKS is the one table of them: gym_env.py registers
+its one-role ids from it, pettingzoo_env.py makes its two-role ids, docs/rl.md's table of tasks is
+``card_table()`` (a test checks the page holds it), and the tests pin each id's episode digest
+(tests/agents/rl/test_rl_tasks.py).
+
+A version rises whenever a game of the task can change: the rules (the engine), the generator
+(the world, where things are placed), the observation (its keys, shapes, numbers) or the
+actions. The pinned digests are what catch such a change: a test fails until the version is
+raised (and the new digest pinned). ``Labyrinth/User-v0`` and ``Labyrinth/Minotaur-v0`` are not
+tasks but the configurable envs, every setting a keyword.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from labyrinth.engine.presets import DIFFICULTIES, PRESETS
+from labyrinth.engine.wsap.roles import ROLES
+
+BOTH = "both"  # a two-role task's role: both learn, in the PettingZoo env
+
+
+@dataclass(frozen=True)
+class Task:
+    """One rung of the ladder. ``opponent`` names the other role's player (opponents.py), None
+    when both roles learn; ``frozen`` begins every game with the Minotaur frozen for the whole
+    game (no hunter: the lantern's paralysis, set at the start, outlasting the turn limit)."""
+
+    name: str
+    version: int
+    role: str
+    preset: str
+    opponent: str | None
+    max_turns: int
+    aim: str  # what the task asks, in a line of the env card
+    difficulty: str = "normal"  # the stones hum to LOOK ("hard" silences them)
+    frozen: bool = False
+
+    def __post_init__(self) -> None:
+        if self.role not in (*ROLES, BOTH) or self.preset not in PRESETS or self.difficulty not in DIFFICULTIES:
+            raise ValueError(f"{self.name}: no role {self.role!r}, preset {self.preset!r} or difficulty "
+                             f"{self.difficulty!r}")
+        if (self.role == BOTH) != (self.opponent is None) or (self.frozen and self.role != "user"):
+            raise ValueError(f"{self.name}: an opponent is the other role's, and only a user's task freezes it")
+
+    @property
+    def id(self) -> str:
+        return f"Labyrinth/{self.name}-v{self.version}"
+
+    def settings(self) -> dict[str, Any]:
+        """The env's keywords this task fixes (LabyrinthEnv's, or the PettingZoo env's for both roles)."""
+        fixed: dict[str, Any] = {"preset": self.preset, "difficulty": self.difficulty, "max_turns": self.max_turns}
+        if self.role == BOTH:
+            return fixed
+        return {"role": self.role, **fixed, "opponent": self.opponent, "frozen": self.frozen}
+
+
+_TABLE = (
+    Task("Stones-Tiny", 1, "user", "tiny", "wait", 400, "find the three stones (holding them is the escape), no "
+         "hunter: the Minotaur frozen all game", frozen=True),
+    Task("User-Tiny-Wait", 1, "user", "tiny", "wait", 400, "escape a Minotaur that waits where it stands"),
+    Task("User-Tiny", 1, "user", "tiny", "builtin", 400, "escape the built-in Minotaur"),
+    Task("User-Small", 1, "user", "small", "builtin", 600, "escape the built-in Minotaur on a larger ground"),
+    Task("User-Standard", 1, "user", "standard", "builtin", 800, "escape the built-in Minotaur on the game's "
+         "default ground"),
+    Task("Minotaur-Tiny-Wait", 1, "minotaur", "tiny", "wait", 400, "catch a user that waits where it stands"),
+    Task("Minotaur-Tiny-Random", 1, "minotaur", "tiny", "random", 400, "catch a user that walks at random"),
+    Task("Minotaur-Tiny", 1, "minotaur", "tiny", "builtin", 400, "catch the built-in user"),
+    Task("Duel-Tiny", 1, BOTH, "tiny", None, 400, "both roles learn, one against the other (PettingZoo)"),
+)
+TASKS: dict[str, Task] = {task.id: task for task in _TABLE}
+
+
+def task(task_id: str) -> Task:
+    """The task of that id; a clear error listing the ids otherwise."""
+    try:
+        return TASKS[task_id]
+    except KeyError:
+        raise ValueError(f"no task {task_id!r}: the tasks are {', '.join(TASKS)}") from None
+
+
+def card_table() -> str:
+    """The env card's table of tasks (docs/rl.md holds it as written here)."""
+    rows = ["| id | role | preset | opponent | difficulty | turn limit | what it asks |",
+            "|---|---|---|---|---|---|---|"]
+    for t in TASKS.values():
+        opponent = "none (both learn)" if t.opponent is None else f"`{t.opponent}`" + (", frozen" if t.frozen else "")
+        rows.append(f"| `{t.id}` | {t.role} | `{t.preset}` | {opponent} | `{t.difficulty}` | {t.max_turns} | "
+                    f"{t.aim} |")
+    return "\n".join(rows)

@@ -1,0 +1,117 @@
+"""The ladder's baseline table, from baseline.py's results: a row per task and algorithm, its win rate
+on the ``test`` split (the user's escapes, the Minotaur's captures) as the mean over training runs
+with Student's t 95 % interval over the runs (a single run, or an untrained yardstick: its Wilson
+interval over the games), the mean stones the user held at the end (either role's task) and the
+mean turns, and the paired difference with random play on the very same test games (Newcombe's
+95 % interval, per run: how many runs are clear of zero). A row without results reads "not yet
+run", and the commands that make the missing rows are printed under the table. Markdown, for
+docs/rl.md.
+
+    .venv/bin/python bench/rl/baseline_table.py --out bench/results/ladder
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+from pathlib import Path
+from typing import Any
+
+from baseline import ALGOS, TRAINED, result_path  # bench/rl/ is on sys.path, as this file runs as a script
+
+from labyrinth.agents.compete.intervals import mean_interval, paired_proportions
+from labyrinth.agents.rl.protocol import WIN
+from labyrinth.agents.rl.tasks import TASKS
+
+# The rungs the table reports: the user's first rungs and the Minotaur's.
+TABLE_TASKS = ("Labyrinth/Stones-Tiny-v1", "Labyrinth/User-Tiny-Wait-v1", "Labyrinth/User-Tiny-v1",
+               "Labyrinth/Minotaur-Tiny-Wait-v1", "Labyrinth/Minotaur-Tiny-Random-v1", "Labyrinth/Minotaur-Tiny-v1")
+SEEDS = (0, 1, 2)  # the training runs a trained row is made of
+STEPS = 1_000_000
+NOT_RUN = "not yet run"
+
+
+def runs(out: Path, task_id: str, algo: str) -> list[dict[str, Any]]:
+    """The results of ``algo`` on ``task_id`` found under ``out``, by training seed."""
+    found = sorted(result_path(out, task_id, algo, 0).parent.glob(f"{algo}-seed*.json"))
+    return [json.loads(path.read_text(encoding="utf-8")) for path in found]
+
+
+def wins(games: list[dict[str, Any]], role: str) -> list[bool]:
+    return [game["outcome"] == WIN[role] for game in games]
+
+
+def row(task_id: str, algo: str, results: list[dict[str, Any]], random: dict[str, Any] | None) -> list[str]:
+    """One line of the table: the cells after the task and the algorithm."""
+    if not results:
+        return [NOT_RUN, "", "", "", ""]
+    role = TASKS[task_id].role
+    tests = [r["test"] for r in results]
+    if len(results) == 1:
+        win = tests[0]["win"]
+        rate = f"{win['value']:.3f} ({win['low']:.3f}..{win['high']:.3f})"
+    else:
+        mean, low, high = mean_interval([t["win"]["value"] for t in tests])
+        spread = "" if low is None or high is None else f" ({max(low, 0.0):.3f}..{min(high, 1.0):.3f})"
+        rate = f"{mean:.3f}{spread}"
+    stones = statistics.fmean(t["stones"]["value"] for t in tests)
+    turns = statistics.fmean(t["turns"]["value"] for t in tests)
+    trained = f"{len(results)} x {results[0]['steps']:,}" if algo in TRAINED else "-"
+    return [trained, rate, f"{stones:.2f}", f"{turns:.0f}", versus(tests, random, role) if algo != "random" else "-"]
+
+
+def versus(tests: list[dict[str, Any]], random: dict[str, Any] | None, role: str) -> str:
+    """The mean paired difference with random play on the same test games, and how many runs clear zero."""
+    if random is None:
+        return "random not yet run"
+    theirs = {game["seed"]: won for game, won in zip(random["test"]["games"], wins(random["test"]["games"], role),
+                                                     strict=True)}
+    differences = []
+    for test in tests:
+        pairs = [(won, theirs[game["seed"]]) for game, won in zip(test["games"], wins(test["games"], role),
+                                                                  strict=True) if game["seed"] in theirs]
+        differences.append(paired_proportions(pairs))
+    clear = sum(low > 0 for _, low, _ in differences)
+    mean = statistics.fmean(d for d, _, _ in differences)
+    if len(differences) == 1:
+        _, low, high = differences[0]
+        return f"{mean:+.3f} ({low:+.3f}..{high:+.3f})"
+    return f"{mean:+.3f}, {clear} of {len(differences)} runs clear of 0"
+
+
+def command(task_id: str, algo: str, seed: int) -> str:
+    steps = f" --steps {STEPS}" if algo in TRAINED else ""
+    return f".venv/bin/python bench/rl/baseline.py --task {task_id} --algo {algo} --seed {seed}{steps}"
+
+
+def table(out: Path) -> tuple[str, list[str]]:
+    """The table in markdown, and the commands of the rows (or training runs) not yet made."""
+    header = ("| task | algorithm | training (runs x steps) | win on test (95 % CI) | the user's stones | turns | "
+              "vs random on test (95 % CI) |")
+    lines = [header, "|---|---|---|---|---|---|---|"]
+    missing = []
+    for task_id in TABLE_TASKS:
+        found = {algo: runs(out, task_id, algo) for algo in ALGOS}
+        random = found["random"][0] if found["random"] else None
+        for algo in ALGOS:
+            lines.append("| " + " | ".join([f"`{task_id}`", algo, *row(task_id, algo, found[algo], random)]) + " |")
+            seeds = SEEDS if algo in TRAINED else SEEDS[:1]
+            done = {r["seed"] for r in found[algo]}
+            missing += [command(task_id, algo, seed) for seed in seeds if seed not in done]
+    return "\n".join(lines), missing
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=Path("bench/results/ladder"))
+    args = parser.parse_args()
+    text, missing = table(args.out)
+    print(text)
+    if missing:
+        print(f"\n{len(missing)} runs not yet made:")
+        print("\n".join(missing))
+
+
+if __name__ == "__main__":
+    main()

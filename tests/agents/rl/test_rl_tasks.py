@@ -1,0 +1,139 @@
+"""The RL ladder (agents/rl/tasks.py): every id is registered from the one table and fixes its
+settings, passes Gymnasium's checker and Stable-Baselines3's without a word (PettingZoo's for the
+two-role task), its games are pinned by an episode digest, the env card's table is the table, and
+the first rungs are what their ids say (a frozen Minotaur, a user that waits)."""
+
+import warnings
+from pathlib import Path
+
+import gymnasium as gym
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+import labyrinth.agents.rl.gym_env  # noqa: F401  (registers the environments)
+from labyrinth.agents.rl.gym_env import LabyrinthEnv, task_env
+from labyrinth.agents.rl.pettingzoo_env import task_parallel_env
+from labyrinth.agents.rl.protocol import episode_digest
+from labyrinth.agents.rl.tasks import BOTH, TASKS, Task, card_table
+from labyrinth.engine import Game, UserInput
+
+ONE_ROLE = [task_id for task_id, rung in TASKS.items() if rung.role != BOTH]
+CARD = Path(__file__).resolve().parents[3] / "docs" / "rl.md"
+
+# Each task's episode digest (protocol.episode_digest: a seeded random masked episode's first 200 steps, every
+# observation, reward, flag and info). A change that alters a task's games changes its digest: raise the task's
+# version in tasks.py (a new id), pin the new id's digest here, and say on docs/rl.md's card why it rose.
+DIGESTS = {
+    "Labyrinth/Stones-Tiny-v1": "84468116eef92b9a",
+    "Labyrinth/User-Tiny-Wait-v1": "8d232ddfcab68c87",
+    "Labyrinth/User-Tiny-v1": "1c691a066f7ad14c",
+    "Labyrinth/User-Small-v1": "54cc66c9f64f8485",
+    "Labyrinth/User-Standard-v1": "fdd23d0078e07051",
+    "Labyrinth/Minotaur-Tiny-Wait-v1": "f61b3f9f22ac4e67",
+    "Labyrinth/Minotaur-Tiny-Random-v1": "6e75964e9abc83ed",
+    "Labyrinth/Minotaur-Tiny-v1": "482172ba793acadf",
+    "Labyrinth/Duel-Tiny-v1": "1b7676d31e08d8ee",
+}
+
+
+def test_every_task_has_its_digest_pinned_and_no_digest_outlives_its_task():
+    assert sorted(DIGESTS) == sorted(TASKS)
+
+
+@pytest.mark.parametrize("task_id", sorted(TASKS))
+def test_each_tasks_games_are_pinned_by_their_digest(task_id):
+    assert episode_digest(task_id) == DIGESTS[task_id], f"{task_id}'s games changed: raise its version (tasks.py)"
+
+
+def test_the_digest_tells_games_and_seeds_apart():
+    assert len(set(DIGESTS.values())) == len(DIGESTS)
+    assert episode_digest("Labyrinth/User-Tiny-v1", seed=1) != DIGESTS["Labyrinth/User-Tiny-v1"]
+
+
+def test_every_one_role_task_is_registered_and_fixes_its_settings():
+    for task_id in ONE_ROLE:
+        rung, env = TASKS[task_id], gym.make(task_id)
+        made = env.unwrapped
+        assert (made.role, made.preset, made.difficulty, made.opponent, made.max_turns, made.frozen) == (
+            rung.role, rung.preset, rung.difficulty, rung.opponent, rung.max_turns, rung.frozen)
+        assert not made.shapes and not made.text  # the game's own reward, the numbers alone
+        with pytest.raises(TypeError, match="fixes its settings"):
+            gym.make(task_id, max_turns=50)
+    assert gym.make("Labyrinth/User-Tiny-v1", render_mode="ansi").unwrapped.render_mode == "ansi"
+    assert {"Labyrinth/User-v0", "Labyrinth/Minotaur-v0"} <= set(gym.registry)  # the configurable envs stay
+    assert "Labyrinth/Duel-Tiny-v1" not in gym.registry  # two roles: PettingZoo's
+
+
+def test_a_task_is_checked_when_the_table_is_built():
+    with pytest.raises(ValueError, match="no role"):
+        Task("Bad", 1, "user", "nowhere", "builtin", 10, "nothing")
+    with pytest.raises(ValueError, match="only a user's task freezes"):
+        Task("Bad", 1, "minotaur", "tiny", "builtin", 10, "nothing", frozen=True)
+    with pytest.raises(ValueError, match="no task"):
+        task_env("Labyrinth/User-Huge-v9")
+    with pytest.raises(ValueError, match="task of one role"):
+        task_parallel_env("Labyrinth/User-Tiny-v1")
+
+
+@pytest.mark.parametrize("task_id", ONE_ROLE)
+def test_every_task_passes_both_checkers_without_a_word(task_id):
+    sb3 = pytest.importorskip("stable_baselines3.common.env_checker",
+                              reason="Stable-Baselines3 is not installed: pip install -e '.[train]'")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        check_env(gym.make(task_id).unwrapped)
+        sb3.check_env(gym.make(task_id))
+
+
+def test_the_two_role_task_passes_pettingzoos_tests():
+    with warnings.catch_warnings():  # pettingzoo.test imports PettingZoo's deprecated example envs: not ours
+        warnings.filterwarnings("ignore", "The old environment creation API", DeprecationWarning)
+        from pettingzoo.test import parallel_api_test, parallel_seed_test
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        parallel_api_test(task_parallel_env("Labyrinth/Duel-Tiny-v1"), num_cycles=40)
+        parallel_seed_test(lambda: task_parallel_env("Labyrinth/Duel-Tiny-v1"))
+
+
+def test_the_env_cards_table_of_tasks_is_the_table():
+    assert card_table() in CARD.read_text(encoding="utf-8")
+
+
+def test_in_the_stones_task_the_minotaur_stays_frozen_whatever_the_user_does():
+    """Random masked play to the turn limit: never caught, the Minotaur PARALYZED at every step and
+    never moved; the observation's cue says so."""
+    env, rng = task_env("Labyrinth/Stones-Tiny-v1"), np.random.default_rng(3)
+    _, info = env.reset(seed=4)
+    start = env.match.game.state.minotaur
+    done = False
+    while not done:
+        state = env.match.game.state
+        assert state.paralysis > 0 and state.minotaur == start
+        _, _, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+        done = terminated or truncated
+    assert info["outcome"] != "DEATH" and env.match.game.state.paralysis > 0
+    assert LabyrinthEnv("user", preset="tiny").observation_space == env.observation_space
+
+
+def test_a_lantern_never_shortens_a_paralysis_under_way():
+    game = Game.new(3, "tiny")
+    game.state.inventory = ("LANTERN",)
+    game.state.paralysis = 10_000
+    game.step(UserInput(command="USE", target="LANTERN"))
+    assert game.state.paralysis == 10_000 - 2  # the second USE takes, not the lantern's 240 ticks
+    game.state.inventory, game.state.paralysis = ("LANTERN",), 0
+    game.step(UserInput(command="USE", target="LANTERN"))
+    assert 0 < game.state.paralysis <= 240  # as ever from nothing
+
+
+def test_the_minotaurs_first_task_seats_a_user_that_only_waits():
+    env = task_env("Labyrinth/Minotaur-Tiny-Wait-v1")
+    env.reset(seed=2)
+    start = env.match.game.state.user
+    wait = env.action_names.index("wait")
+    for _ in range(30):
+        *_, terminated, truncated, _ = env.step(wait)
+        assert env.match.game.state.user == start and not truncated
+        if terminated:
+            break
