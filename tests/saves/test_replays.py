@@ -1,10 +1,7 @@
 """Replays: written line by line while a real match is played, read back,
 re-run through a fresh engine, and refused or trimmed when damaged."""
 
-import contextlib
-import io
 import json
-import subprocess
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
@@ -19,7 +16,7 @@ from labyrinth.saves import replays as saved_replays
 from labyrinth.saves.build import build_id
 from labyrinth.saves.paths import replays_dir
 from labyrinth.saves.replays import ReplayError, ReplayWriter, first_mismatch, read_replay
-from labyrinth.tui.cli import main
+from tests.command_line import labyrinth
 
 
 def builtin_match(seed: int, recorder: ReplayWriter, **options) -> Match:
@@ -225,18 +222,6 @@ def test_names_sort_by_time_say_what_was_played_and_never_collide(tmp_path, monk
 
 
 # --- `labyrinth replay` --------------------------------------------------------
-
-
-def labyrinth(*args) -> subprocess.CompletedProcess:
-    """`labyrinth ARGS` run in this process, as the command line's main runs it: what it printed and its exit
-    status are what these tests read (tests/test_wheel.py runs the installed command as a process)."""
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            status = main([*map(str, args)])
-        except SystemExit as stopped:
-            status = stopped.code
-    return subprocess.CompletedProcess(args, status, out.getvalue(), err.getvalue())
 
 
 def test_cli_summary_shows_header_outcome_fallbacks_and_every_turn(recorded):

@@ -12,7 +12,7 @@ import pytest
 
 from labyrinth.agents.compete.arena import OUTCOMES, ArenaSettings, run_arena
 from labyrinth.agents.compete.intervals import wilson_interval
-from labyrinth.tui.cli import main
+from tests.command_line import labyrinth
 from tests.fronts import assert_own_play
 
 pytestmark = pytest.mark.slow
@@ -168,12 +168,9 @@ def test_cli_on_a_terminal_draws_progress_then_the_table():
 
 @pytest.mark.parametrize("args", [["--games", "0"], ["--jobs", "-1"], ["--games", "two"], ["--user", "nobody"],
                                   ["--minotaur", "builtin2"], ["--preset", "huge"], ["--seed", "x"]])
-def test_cli_rejects_bad_arguments(args, capsys):
-    # the command's parser, in this process: the command itself runs as a process in the tests above
-    with pytest.raises(SystemExit) as refused:
-        main(["arena", *args])
-    out, err = capsys.readouterr()
-    assert refused.value.code == 2 and "usage: labyrinth arena" in err and out == ""
+def test_cli_rejects_bad_arguments(args):
+    done = labyrinth("arena", *args)  # the parser, in this process: the command runs as a process above
+    assert done.returncode == 2 and "usage: labyrinth arena" in done.stderr and done.stdout == ""
 
 
 def test_cli_replays_one_file_per_match_from_every_process(tmp_path):
