@@ -2,15 +2,21 @@
 (not editable) into a fresh virtual environment, run from a folder that is not
 the repository, so that nothing answers from the source tree."""
 
+import email.parser
 import os
 import shutil
 import subprocess
 import sys
+import sysconfig
 import textwrap
 import venv
+import zipfile
+from importlib import metadata
 from pathlib import Path
 
 import pytest
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
 
 REPO = Path(__file__).resolve().parent.parent
 # The [rl] extra's modules: the envs and their rl_*.py parts (commands, views, renders).
@@ -23,13 +29,15 @@ pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("wheel")]  # one worker 
 
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory) -> Path:
-    """The bin folder of a fresh environment with the wheel and its dependencies installed."""
+    """The bin folder of a fresh environment with the wheel installed by pip and the distributions its
+    metadata requires (dependencies)."""
     root = tmp_path_factory.mktemp("wheel")
     # Built from a copy of the sources alone: setuptools reuses a build/ folder in the tree, whose stale
     # modules (a file since moved) would otherwise ship in the wheel and hide a missing one.
     source = root / "source"
     shutil.copytree(REPO, source, ignore=shutil.ignore_patterns(".git", ".venv", "build", "dist", "*.egg-info",
-                                                                "__pycache__", ".hypothesis", ".ruff_cache"))
+                                                                "__pycache__", ".hypothesis", ".ruff_cache",
+                                                                ".mypy_cache", ".pytest_cache"))
     subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(root / "dist"), str(source)],
                    check=True, capture_output=True)
     (wheel,) = (root / "dist").glob("*.whl")
@@ -38,8 +46,46 @@ def installed(tmp_path_factory) -> Path:
     venv.create(root / "env", with_pip=False)
     bin_dir = root / "env" / ("Scripts" if sys.platform == "win32" else "bin")
     subprocess.run([sys.executable, "-m", "pip", "--python", str(bin_dir / "python"), "install", "-q",
-                    "--no-compile", str(wheel)], check=True, capture_output=True)
+                    "--no-deps", "--no-compile", str(wheel)], check=True, capture_output=True)
+    site_packages = Path(sysconfig.get_path("purelib", vars={"base": root / "env", "platbase": root / "env"}))
+    for distribution in dependencies(wheel).values():
+        copy_installed(distribution, site_packages)
     return bin_dir
+
+
+def dependencies(wheel: Path) -> dict[str, metadata.Distribution]:
+    """What pip installs with the wheel, taken from this environment: the distributions its metadata requires
+    (no extra) and theirs, by name. Each is the version pip chose here for the same requirements (this
+    environment is the wheel's dependencies and [test]'s), and must be one its requirer accepts. Resolving
+    them again on the package index cost pip some 20 CPU-s; a requirement missing from the wheel's
+    metadata is as missing from this list."""
+    with zipfile.ZipFile(wheel) as archive:
+        (name,) = (n for n in archive.namelist() if n.endswith(".dist-info/METADATA"))
+        required = email.parser.Parser().parsestr(archive.read(name).decode()).get_all("Requires-Dist") or []
+    wanted = [(Requirement(line), "") for line in required]
+    found: dict[str, metadata.Distribution] = {}
+    asked: set[tuple[str, str]] = set()
+    while wanted:
+        requirement, extra = wanted.pop()
+        if requirement.marker and not requirement.marker.evaluate({"extra": extra}):
+            continue  # another extra's, or another platform's
+        installed = metadata.distribution(requirement.name)
+        assert requirement.specifier.contains(installed.version, prereleases=True), (requirement, installed.version)
+        found[canonicalize_name(requirement.name)] = installed
+        for asked_extra in ("", *requirement.extras):
+            if (canonicalize_name(requirement.name), asked_extra) not in asked:
+                asked.add((canonicalize_name(requirement.name), asked_extra))
+                wanted += [(Requirement(line), asked_extra) for line in installed.requires or []]
+    return found
+
+
+def copy_installed(distribution: metadata.Distribution, site_packages: Path) -> None:
+    """The files pip installed for ``distribution`` into site-packages (its RECORD's, bytecode left out:
+    compiled when first imported), copied into another environment's ``site_packages``."""
+    for file in distribution.files or ():
+        if file.parts[0] != ".." and file.suffix != ".pyc":  # ".." leads out of site-packages (its scripts)
+            (site_packages / file).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(distribution.locate_file(file), site_packages / file)
 
 
 def _run(installed: Path, *args: str) -> subprocess.CompletedProcess:

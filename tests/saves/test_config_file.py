@@ -4,19 +4,13 @@ a timeout every model call would then fall back on."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from labyrinth.agents.llm.config import provider_settings
 from labyrinth.saves.config import ConfigError, config_path, read_config
-
-LABYRINTH = str(Path(sys.executable).with_name("labyrinth"))
+from tests.command_line import labyrinth
 
 BAD = {  # the file's text, and what the one line must name
     "timeout_huge": ("[gemini]\ntimeout_s = 1e308\n", "[gemini] timeout_s"),
@@ -107,9 +101,7 @@ ESCAPES = ('[gemini]\n"\\u001b]0;pwned\\u0007\\u001b[31mRED" = 1\n', "unknown ke
 @pytest.mark.parametrize("case", ["timeout_inf", "api_key_number", "deep_nesting", "escapes"])
 def test_the_command_line_says_it_in_one_line(case):
     write(BAD.get(case, ESCAPES)[0])
-    done = subprocess.run([LABYRINTH, "arena", "--games", "1", "--preset", "tiny", "--minotaur", "ollama"],
-                          capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL, check=False,
-                          env={**os.environ})
+    done = labyrinth("arena", "--games", "1", "--preset", "tiny", "--minotaur", "ollama")
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert done.stderr.count("\n") == 1 and str(config_path()) in done.stderr
     assert "\x1b" not in done.stderr and "\x07" not in done.stderr  # a key's escapes are shown, not obeyed

@@ -3,7 +3,6 @@ re-run through a fresh engine, and refused or trimmed when damaged."""
 
 import json
 import os
-import subprocess
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
@@ -18,8 +17,7 @@ from labyrinth.saves import replays as saved_replays
 from labyrinth.saves.build import build_id
 from labyrinth.saves.paths import replays_dir
 from labyrinth.saves.replays import ReplayError, ReplayWriter, first_mismatch, read_replay
-
-LABYRINTH = str(Path(sys.executable).with_name("labyrinth"))
+from tests.command_line import labyrinth
 
 
 def builtin_match(seed: int, recorder: ReplayWriter, **options) -> Match:
@@ -225,10 +223,6 @@ def test_names_sort_by_time_say_what_was_played_and_never_collide(tmp_path, monk
 
 
 # --- `labyrinth replay` --------------------------------------------------------
-
-
-def labyrinth(*args) -> subprocess.CompletedProcess:
-    return subprocess.run([LABYRINTH, *map(str, args)], check=False, capture_output=True, text=True, timeout=60)
 
 
 def test_cli_summary_shows_header_outcome_fallbacks_and_every_turn(recorded):

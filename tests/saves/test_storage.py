@@ -27,14 +27,9 @@ from labyrinth.saves.games import (
 )
 from labyrinth.saves.paths import StorageError, confined, data_dir
 from labyrinth.saves.reading import NotAFile, read_regular
+from tests.command_line import labyrinth
 
-LABYRINTH = str(Path(sys.executable).with_name("labyrinth"))
 FAR_FUTURE = 4e9  # a clock in 2096: every file written today is old by then
-
-
-def run(*args: str, timeout: float = 60) -> subprocess.CompletedProcess:
-    return subprocess.run([LABYRINTH, *args], capture_output=True, text=True, timeout=timeout,
-                          stdin=subprocess.DEVNULL, check=False)
 
 
 # --- 1. deletes and overwrites stay inside the data directory ------------------
@@ -129,7 +124,7 @@ def test_a_data_directory_that_is_a_file_is_one_line_in_memory_list():
     data_dir().write_text("not a directory")
     with pytest.raises(StorageError, match="not a directory"):
         Experience().read()
-    listed = run("memory", "list")
+    listed = labyrinth("memory", "list")
     assert listed.returncode == 2 and "Traceback" not in listed.stderr
     assert listed.stderr.strip().count("\n") == 0 and str(data_dir()) in listed.stderr
 
@@ -139,7 +134,7 @@ def test_a_read_only_data_directory_is_one_line_in_memory_list():
     data_dir().mkdir(parents=True)
     data_dir().chmod(0o500)
     try:
-        listed = run("memory", "list")
+        listed = labyrinth("memory", "list")
     finally:
         data_dir().chmod(0o700)
     assert listed.returncode == 2 and "Traceback" not in listed.stderr and "Permission denied" in listed.stderr
@@ -288,7 +283,7 @@ def test_a_start_of_the_command_sweeps_the_data_directory():
     stale = saves_dir() / ".20261123-tiny-seed1.jsonl.abcd1234.tmp"
     stale.write_text("half a save")
     os.utime(stale, (0, 0))  # written in 1970: stale whatever the clock says
-    assert run("memory", "list").returncode == 0 and not stale.exists()
+    assert labyrinth("memory", "list").returncode == 0 and not stale.exists()
 
 
 def _reflection():
@@ -351,7 +346,7 @@ def test_a_log_that_leads_outside_is_refused_before_it_is_read(tmp_path):
     _log_leading_to(tmp_path / "elsewhere.json", '{"version": 1, "reflections": []}')
     with pytest.raises(StorageError, match="outside"):
         Experience().read()
-    listed = run("memory", "list")
+    listed = labyrinth("memory", "list")
     assert listed.returncode == 2 and "it leads to" in listed.stderr and "Traceback" not in listed.stderr
 
 
@@ -364,6 +359,6 @@ def test_a_lock_file_that_leads_outside_creates_nothing_there(tmp_path):
     log_path().with_name(log_path().name + ".lock").symlink_to(elsewhere / "created_outside")
     with pytest.raises(StorageError, match="outside"):
         Experience().read()
-    listed = run("memory", "list")
+    listed = labyrinth("memory", "list")
     assert listed.returncode == 2 and "Traceback" not in listed.stderr
     assert list(elsewhere.iterdir()) == []

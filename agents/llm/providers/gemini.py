@@ -33,6 +33,7 @@ from .errors import ProviderError
 from .pacing import SYSTEM_CLOCK, Clock, Waiting
 from .retry import Caller, Failure, ForeignReply, http_errors, http_failure, transport_failure
 from .sdk_imports import IMPORT_LOCK, imported
+from .tls import shared_ssl_context
 
 if TYPE_CHECKING:  # the SDK is imported when a transport is made: `import agents` works without it
     from google.genai.types import Model, ThinkingConfig
@@ -62,15 +63,21 @@ def load_sdk() -> None:
 class GeminiTransport:
     def __init__(self, settings: ProviderSettings, clock: Clock = SYSTEM_CLOCK) -> None:
         load_sdk()
-        from google import genai  # loaded: only looked up
+        import httpx  # the SDK's HTTP libraries (loaded: only looked up)
+        import httpx2
+        from google import genai
         from google.genai import types
 
         self.settings, self.types, self.timeout_s = settings, types, settings.timeout_s
         self.name = settings.player
         self.where = settings.endpoint
+        # The process's one certificate store for its httpx2 clients, and httpx's (certifi's, as the SDK's own)
+        # for its websockets (`ssl`, never used: the live API is not called)
+        store = shared_ssl_context(httpx2)
         options = types.HttpOptions(base_url=self.where, api_version=API_VERSION,
                                     timeout=int(settings.timeout_s * 1000),  # milliseconds
-                                    client_args={"event_hooks": event_hooks()})  # its httpx2 client's
+                                    client_args={"event_hooks": event_hooks(), "verify": store},
+                                    async_client_args={"verify": store, "ssl": shared_ssl_context(httpx)})
         self.client = genai.Client(api_key=settings.api_key.reveal() if settings.api_key else None,
                                    http_options=options)
         self.thinking, self.budget = thinking(settings.model)

@@ -30,6 +30,7 @@ from .errors import ProviderError
 from .pacing import SYSTEM_CLOCK, Clock, Waiting
 from .retry import ERROR_CHARS, Caller, Failure, ForeignReply, http_errors, http_failure, transport_failure
 from .sdk_imports import IMPORT_LOCK, imported
+from .tls import shared_ssl_context
 
 OUTPUT_MODE = "json_schema (strict)"
 
@@ -44,10 +45,8 @@ if TYPE_CHECKING:  # the SDK is imported when a transport is made: `import agent
 # The SDK loads most of its parts on first use (its packages' module __getattr__, a client's `chat`): those a
 # chat request, its answer and its errors reach are loaded with it, not by the first requests' threads at once.
 # The chat's module (with what it imports, the models its request and answer take) and every name of its errors
-# and utils (a few small modules); and anyio's asyncio backend, with which a client that is dropped closes the
-# async client it made of its own (asyncio.run, in its finalizer, in whichever thread drops it).
-# tests/agents/llm/first_calls.py's `late` shows what is missing, if anything.
-EAGER_MODULES = ("mistralai.client", "mistralai.client.chat", "httpx2", "anyio._backends._asyncio")
+# and utils (a few small modules). tests/agents/llm/first_calls.py's `late` shows what is missing, if anything.
+EAGER_MODULES = ("mistralai.client", "mistralai.client.chat", "httpx2")
 EAGER_PACKAGES = ("mistralai.client.errors", "mistralai.client.utils")
 
 
@@ -74,9 +73,13 @@ class MistralTransport:
         self.settings, self.models, self.timeout_s = settings, models, settings.timeout_s
         self.name = settings.player
         self.where = settings.endpoint.rstrip("/").removesuffix("/v1")  # the SDK adds /v1
-        http = httpx2.Client(follow_redirects=True, event_hooks=event_hooks())  # as the SDK's own, bounded
+        # Both clients as the SDK's own (the async one is never used), with the process's one certificate store;
+        # the one that is used bounded. Given both, the SDK makes none of its own, so none is left for it to close.
+        store = shared_ssl_context(httpx2)
+        http = httpx2.Client(follow_redirects=True, event_hooks=event_hooks(), verify=store)
         self.client = Mistral(api_key=settings.api_key.reveal() if settings.api_key else "", server_url=self.where,
-                              timeout_ms=int(settings.timeout_s * 1000), client=http)
+                              timeout_ms=int(settings.timeout_s * 1000), client=http,
+                              async_client=httpx2.AsyncClient(follow_redirects=True, verify=store))
         self.calls = Caller("mistral", settings.endpoint, settings.timeout_s, settings.rpm, clock, settings.hold_s)
 
     @property

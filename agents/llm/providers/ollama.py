@@ -37,6 +37,7 @@ from .errors import ProviderError
 from .pacing import SYSTEM_CLOCK, Clock, Waiting
 from .retry import Caller, Failure, ForeignReply, http_errors, http_failure, transport_failure
 from .sdk_imports import IMPORT_LOCK
+from .tls import shared_ssl_context
 
 OPTIONS = {"top_p": 0.9, "repeat_penalty": 1.1, "num_ctx": CONTEXT_TOKENS}  # set, so that a server
 # configured otherwise cannot cut prompts; the temperature and num_predict are the model's settings
@@ -54,8 +55,11 @@ class OllamaTransport:
         key = settings.api_key.reveal() if settings.api_key else None
         self._authorization = f"Bearer {key}" if key else None
         load_sdk()
+        import httpx  # the SDK's HTTP library (loaded: only looked up)
+
         self.client = sdk().Client(host=self.where, timeout=settings.timeout_s,
-                                   event_hooks=event_hooks(self._check_answer, on_request=self._authorize))
+                                   event_hooks=event_hooks(self._check_answer, on_request=self._authorize),
+                                   verify=shared_ssl_context(httpx))  # the process's one certificate store
         level = THINK_LEVELS.get(settings.reasoning_effort or "none")
         self.think: Literal["low", "medium", "high", False] = level if level is not None else False
         room = THINKING_TOKENS[self.think] if self.think else 0

@@ -47,6 +47,7 @@ from .openai_dialect import dialect, learn, left_out, refused_in
 from .pacing import SYSTEM_CLOCK, Clock, Waiting
 from .retry import Caller, Failure, ForeignReply, http_errors, http_failure, transport_failure
 from .sdk_imports import imported
+from .tls import shared_ssl_context
 
 NO_KEY = "no-key-needed"  # sent to a server of one's own when no key is set: the SDK refuses to start without
 FORMATS = ("json_schema", "json_object", "text")  # the response formats tried, the most useful first
@@ -70,16 +71,14 @@ CLIENTS_PER_ENDPOINT = 32  # shared SDK clients an endpoint's transports take tu
 _CLIENTS: dict[tuple[str, str, float], list[Any]] = {}
 _TAKEN: dict[tuple[str, str, float], int] = {}  # transports given a client so far, per endpoint
 _CLIENTS_LOCK = threading.Lock()
-_SSL: list[Any] = []  # the one certificate store every client verifies with, once made
 
 
 def shared_client(openai: Any, key: str, where: str, timeout_s: float) -> Any:
     """An SDK client for an endpoint, key and timeout, shared with other transports of this process.
     A client is thread-safe and keeps a pool of connections, but its pool is scanned whole on every
     request, so hundreds of connections in one pool cost more than the request: the transports take
-    turns among a few clients. Each would load the certificate store (some 40-70 ms of CPU): they
-    share the one SSL context the SDK's default client would make (ssl_context). Each reads at most
-    bounds.MAX_BODY_BYTES of an answer."""
+    turns among a few clients, which verify with the process's one certificate store
+    (tls.shared_ssl_context). Each reads at most bounds.MAX_BODY_BYTES of an answer."""
     known = (where, hashlib.sha256(key.encode()).hexdigest(), timeout_s)  # the key itself is not kept here
     with _CLIENTS_LOCK:
         if not _CLIENTS:
@@ -87,24 +86,20 @@ def shared_client(openai: Any, key: str, where: str, timeout_s: float) -> Any:
         clients = _CLIENTS.setdefault(known, [])
         turn = _TAKEN[known] = _TAKEN.get(known, 0) + 1
         if len(clients) < CLIENTS_PER_ENDPOINT:
-            http = openai.DefaultHttpxClient(base_url=where, timeout=timeout_s, verify=ssl_context(),
+            http = openai.DefaultHttpxClient(base_url=where, timeout=timeout_s, verify=_ssl_context(),
                                              event_hooks=event_hooks())
             clients.append(openai.OpenAI(api_key=key, base_url=where, timeout=timeout_s, max_retries=0,
                                          http_client=http))
         return clients[(turn - 1) % len(clients)]
 
 
-def ssl_context() -> Any:
-    """The SSL context the SDK's default HTTP client makes (httpx's default: verify on, the
-    environment's SSL_CERT_FILE/SSL_CERT_DIR honoured), made once; call under _CLIENTS_LOCK."""
-    if not _SSL:
-        try:
-            import httpx2 as http  # the SDK's HTTP library (openai 3), imported here as the SDK is
-        except ImportError:
-            import httpx as http  # type: ignore[no-redef]  # openai 2's: the same module under its older name
-
-        _SSL.append(http.create_ssl_context())
-    return _SSL[0]
+def _ssl_context() -> Any:
+    """The certificate store of the SDK's HTTP library, shared (tls.py)."""
+    try:
+        import httpx2 as http  # the SDK's HTTP library (openai 3), imported here as the SDK is
+    except ImportError:
+        import httpx as http  # type: ignore[no-redef]  # openai 2's: the same module under its older name
+    return shared_ssl_context(http)
 
 
 def _close_clients() -> None:

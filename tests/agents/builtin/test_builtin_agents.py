@@ -1,6 +1,7 @@
 """The built-in agents, judged by what they do: seeded play, real wins over
 naive opponents, and the rules' limits respected."""
 
+import functools
 import hashlib
 import json
 import sys
@@ -19,6 +20,7 @@ pytestmark = pytest.mark.slow
 SEEDS = range(20)
 
 
+@functools.cache  # builtin against wait is asked by two tests: its 20 games are played once (SAME_GAMES)
 def _outcomes(user: str, minotaur: str, preset: str = "small") -> Counter:
     """The outcomes over SEEDS, every turn of both seats their agent's own: the fallback's play would
     make a broken agent's games pass for a weak one's."""
@@ -43,12 +45,17 @@ def test_same_seed_same_play():
     assert play(5) != play(6)
 
 
+SAME_GAMES = pytest.mark.xdist_group("builtin-against-wait")  # on one worker, which plays them once
+
+
+@SAME_GAMES
 def test_the_builtin_user_escapes_where_a_random_walker_does_not():
     builtin, random_walk = _outcomes("builtin", "wait"), _outcomes("random", "wait")
     assert builtin["ESCAPED"] >= 12
     assert random_walk["ESCAPED"] <= builtin["ESCAPED"] // 3
 
 
+@SAME_GAMES
 def test_the_builtin_minotaur_catches_where_a_waiting_one_does_not():
     hunted, waited = _outcomes("builtin", "builtin"), _outcomes("builtin", "wait")
     assert waited["DEATH"] == 0

@@ -12,6 +12,7 @@ import pytest
 
 from labyrinth.agents.compete.arena import OUTCOMES, ArenaSettings, run_arena
 from labyrinth.agents.compete.intervals import wilson_interval
+from tests.command_line import labyrinth
 from tests.fronts import assert_own_play
 
 pytestmark = pytest.mark.slow
@@ -168,7 +169,7 @@ def test_cli_on_a_terminal_draws_progress_then_the_table():
 @pytest.mark.parametrize("args", [["--games", "0"], ["--jobs", "-1"], ["--games", "two"], ["--user", "nobody"],
                                   ["--minotaur", "builtin2"], ["--preset", "huge"], ["--seed", "x"]])
 def test_cli_rejects_bad_arguments(args):
-    done = _cli(*args)
+    done = labyrinth("arena", *args)  # the parser, in this process: the command runs as a process above
     assert done.returncode == 2 and "usage: labyrinth arena" in done.stderr and done.stdout == ""
 
 
