@@ -358,4 +358,26 @@ def test_a_trained_baseline_row_plays_its_policy_with_its_memory(tmp_path):
     assert run.returncode == 0, run.stderr[-2000:]
     record = json.loads(result_path(tmp_path, "Labyrinth/User-Tiny-v1", "recurrent", 0).read_text())
     assert record["trained_steps"] == 128 and len(record["test"]["games"]) == 2  # one rollout of its default size
+    assert [point["steps"] for point in record["curve"]] == [128]  # the curve: a point a rollout
     assert result_path(tmp_path, "Labyrinth/User-Tiny-v1", "recurrent", 0).with_suffix(".zip").is_file()
+
+
+def test_the_training_curve_counts_the_games_that_ended_in_each_rollout():
+    """Two envs' rewards summed per game, a game's point made when it ends, its env's sum begun afresh."""
+    pytest.importorskip("stable_baselines3", reason="the curve is a Stable-Baselines3 callback ([train] extra)")
+    from training_curve import Curve
+
+    curve = Curve("user", "test")
+    curve.num_timesteps = 0
+    steps = [([1.0, 0.5], [False, False], [{"stones": 1}, {"stones": 0}]),
+             ([10.0, -10.0], [True, True], [{"stones": 3, "outcome": "ESCAPED"}, {"stones": 0, "outcome": "DEATH"}]),
+             ([1.0, 0.0], [False, False], [{"stones": 1}, {"stones": 0}])]
+    for rewards, dones, infos in steps:
+        curve.num_timesteps += 2
+        curve.locals = {"rewards": np.array(rewards), "dones": np.array(dones), "infos": infos}
+        curve._on_step()
+    curve._on_rollout_end()
+    curve._on_rollout_end()  # a rollout in which no game ended: a point with no rates
+    assert curve.points == [{"steps": 6, "games": 2, "win": 0.5, "stones": 1.5, "ret": 0.75},
+                            {"steps": 6, "games": 0}]
+    assert list(curve.returns) == [1.0, 0.0]  # the games begun after the ends

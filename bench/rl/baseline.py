@@ -77,13 +77,16 @@ def train(args: argparse.Namespace) -> tuple[Any, dict[str, Any]]:
         model = RecurrentPPO("MultiInputLstmPolicy", envs, seed=args.seed, verbose=0,
                              policy_kwargs={"features_extractor_class": Flat,
                                             "features_extractor_kwargs": {"features": RECURRENT_FEATURES}})
+    from training_curve import Curve  # bench/rl/, as ppo_network above
+
+    curve = Curve(TASKS[args.task].role, f"{args.task} {args.algo} seed {args.seed}")
     began, cpu = time.perf_counter(), time.process_time()
-    model.learn(args.steps)
+    model.learn(args.steps, callback=curve)
     seconds, cpu_seconds = time.perf_counter() - began, time.process_time() - cpu
     return model, {"train_seconds": round(seconds, 1), "steps_per_second": round(model.num_timesteps / seconds, 1),
                    "train_cpu_seconds": round(cpu_seconds, 1),
                    "steps_per_cpu_second": round(model.num_timesteps / cpu_seconds, 1),
-                   "trained_steps": model.num_timesteps}
+                   "trained_steps": model.num_timesteps, "curve": curve.points}
 
 
 class Trained:
