@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
+from importlib import import_module
 
 from labyrinth.agents.registry import ProviderNotConfigured
 from labyrinth.engine.items import STONES_NAMED
 from labyrinth.saves.atomic import sweep_data_dir
 from labyrinth.saves.config import ConfigError
 
-from .commands import SUBCOMMANDS, subcommand
+from .commands import APP, SUBCOMMANDS, subcommand
 from .stop_signals import exit_status, sigterm_as_ctrl_c
 from .terminal_text import printable
 
@@ -37,9 +40,15 @@ def parser_for(argv: list[str]) -> argparse.ArgumentParser:
     return parser(argv[0] if argv and argv[0] in SUBCOMMANDS else None)
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, loading: Callable[[], AbstractContextManager[object]] = nullcontext) -> int:
+    """The command line ``argv`` carried out; its status. The modules the command goes on to import
+    (``loads``, the title screen's app when no command is named) are imported first, inside
+    ``loading()`` (entry.py's: with the garbage collector paused)."""
     argv = sys.argv[1:] if argv is None else argv
     args = parser_for(argv).parse_args(argv)
+    with loading():
+        for module in getattr(args, "loads", None) or (APP,) * (args.command is None):
+            import_module(module)
     args.argv = list(argv)  # as typed: a tournament's manifest keeps it
     sweep_data_dir()  # what writers killed mid-write left behind
     try:

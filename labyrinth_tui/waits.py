@@ -10,9 +10,12 @@ once, when the screen first sees it, and counted down on the screen's from there
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from labyrinth.agents.base import ModelPlayer
-from labyrinth.agents.llm.providers.pacing import Waiting
+
+if TYPE_CHECKING:  # a wait comes only from a model's agent, whose modules load with it, not with the screen
+    from labyrinth.agents.llm.providers.pacing import Waiting
 
 
 class Countdowns:

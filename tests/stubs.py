@@ -24,7 +24,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from labyrinth.agents.builtin.naive import Waiter
-from labyrinth.agents.llm.providers.base import REPLY_TOKENS
+from labyrinth.agents.llm.providers.limits import REPLY_TOKENS
 from labyrinth.saves.providers import PROVIDERS
 
 StubReply = tuple[int, Any, dict | None]

@@ -90,3 +90,13 @@ def test_an_llm_agent_loads_its_modules_when_asked_for():
     llm_agent = "labyrinth.agents.llm.llm_agent"
     assert llm_agent not in _modules_after_import("labyrinth.agents.registry", rule, walk=False)
     assert llm_agent in _modules_after_import("labyrinth.agents.registry", model, walk=False)
+
+
+def test_the_game_screens_start_without_the_providers_machinery():
+    """The app of the title screen and `play` resolves providers' settings (llm/config.py) but loads none of
+    the machinery of a model's calls until a model plays: the calls, their retries and pacing, the agent, an
+    SDK (issue 41: the first frame, some 35 ms of it)."""
+    loaded = _modules_after_import("labyrinth.tui.app", walk=False)
+    machinery = {f"labyrinth.agents.llm.{name}" for name in ("providers.base", "providers.retry", "providers.pacing",
+                                                            "llm_agent")} | SDKS
+    assert not {m for m in loaded if m in machinery or m.split(".")[0] in machinery}

@@ -38,8 +38,7 @@ from labyrinth.saves.config import (
 from labyrinth.saves.providers import PROVIDERS
 from labyrinth.saves.results_terms import fingerprint
 
-from .providers.base import REPLY_TOKENS
-from .providers.retry import QUOTA_WAIT_S
+from .providers.limits import QUOTA_WAIT_S, REPLY_TOKENS
 from .providers.secrets import public_url, redact, remember, remember_url
 
 DEFAULT_TEMPERATURE = 0.7  # what a model is asked with unless its contestant says otherwise

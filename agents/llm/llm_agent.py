@@ -49,9 +49,7 @@ from ..learning.memory_manager import learning_injection
 from ..match.side import SideStats
 from .providers.base import (
     CHARS_PER_TOKEN,
-    CONTEXT_TOKENS,
     LESSON,
-    REPLY_TOKENS,
     Lesson,
     Reply,
     ResponseSchema,
@@ -60,6 +58,7 @@ from .providers.base import (
     estimate_tokens,
 )
 from .providers.errors import ProviderError, QuotaError, TimedOut
+from .providers.limits import CONTEXT_TOKENS, REPLY_TOKENS
 from .providers.pacing import Waiting
 from .providers.retry import Caller, patience_s
 from .wsap_messages import (

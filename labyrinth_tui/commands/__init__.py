@@ -15,6 +15,7 @@ To add a subcommand: a module here with ``add_parser``, and its name in SUBCOMMA
 from importlib import import_module
 from types import ModuleType
 
+APP = "labyrinth.tui.app"  # the game's screens: what the title and `play` open, most of their start-up's modules
 # The modules, in --help's order.
 SUBCOMMANDS = ("arena", "tournament", "leaderboard", "memory", "gsm", "play", "doctor", "world", "replay")
 

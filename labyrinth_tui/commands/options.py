@@ -48,10 +48,11 @@ def role_option(p: argparse.ArgumentParser, role: str, default: str | None, *als
                    help=words or f"{ROLE_WORDS[role]}: {contestant_names(role)}{said}")
 
 
-def parsed_by(p: argparse.ArgumentParser, run) -> None:
+def parsed_by(p: argparse.ArgumentParser, run, loads: tuple[str, ...] = ()) -> None:
     """``run(args)`` carries out the subcommand ``p`` parsed; ``p`` itself is kept in ``args.own_parser``,
-    so that a check made after parsing can complain as argparse does."""
-    p.set_defaults(func=run, own_parser=p)
+    so that a check made after parsing can complain as argparse does. ``loads``: the modules ``run`` goes
+    on to import, named so that the command line loads them first, as it loads its own (entry.py)."""
+    p.set_defaults(func=run, own_parser=p, loads=loads)
 
 
 def check_last_seed(args: argparse.Namespace) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import NamedTuple
 
+from . import APP
 from .learn_option import add_learn_options, learners
 from .options import chosen_seed, game_options, parsed_by, providers, role_option
 from .provider_options import add_provider_options
@@ -44,7 +45,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                        help="colour theme, over the config file's [options] theme: high-contrast, colour-blind, "
                             "or one of Textual's (textual-dark, textual-light, nord, gruvbox, dracula, ...; "
                             "the game's help lists them all)")
-        parsed_by(p, run)
+        parsed_by(p, run, loads=(APP,))
 
 
 def run(args: argparse.Namespace) -> int:

@@ -26,9 +26,7 @@ from labyrinth.engine.wsap.roles import ROLES
 from .pacing import Waiting
 from .secrets import redact
 
-CONTEXT_TOKENS = 4096  # the smallest context a model is given (Ollama's default num_ctx)
-REPLY_TOKENS = 300  # the most a reply may take: an action and a sentence of reasoning
-# The most kept of a reply's text, and of the API's word for why it stopped: a whole REPLY_TOKENS answer
+# The most kept of a reply's text, and of the API's word for why it stopped: a whole REPLY_TOKENS (limits.py) answer
 # is some 1,200 characters, and a model's thinking is never in its text. What is cut says so.
 REPLY_CHARS = 64 * 1024
 WORD_CHARS = 64

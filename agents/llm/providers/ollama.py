@@ -31,9 +31,10 @@ from ..config import ProviderSettings
 if TYPE_CHECKING:
     import httpx  # the SDK's HTTP library
     from ollama import ListResponse
-from .base import CONTEXT_TOKENS, THINKING_TOKENS, Reply, ResponseSchema, Sent
+from .base import THINKING_TOKENS, Reply, ResponseSchema, Sent
 from .bounds import event_hooks
 from .errors import ProviderError
+from .limits import CONTEXT_TOKENS
 from .pacing import SYSTEM_CLOCK, Clock, Waiting
 from .retry import Caller, Failure, ForeignReply, http_errors, http_failure, transport_failure
 from .sdk_imports import IMPORT_LOCK

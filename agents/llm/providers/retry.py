@@ -46,6 +46,7 @@ from labyrinth.engine.commands import shorten
 
 from .bounds import BodyRefused, answer_arrived, expect_answer
 from .errors import ProviderError, QuotaError, TimedOut
+from .limits import QUOTA_WAIT_S
 from .pacing import LONG_WAIT_S, SYSTEM_CLOCK, Clock, LongWait, Waiting, announce, shared_pace
 from .quota import quota_wait_s
 from .redirects import RedirectRefused
@@ -58,8 +59,6 @@ RETRIES = 2  # a 5xx is tried at most three times
 BASE_DELAY_S = 0.5
 MAX_DELAY_S = 8.0
 QUOTA_FLOOR_S = 0.05  # the least a quota answer is waited out ("Retry-After: 0" must not spin)
-# the longest quota wait a game with a person holds a call: a per-minute quota's window and a margin
-QUOTA_WAIT_S = 65.0
 HOLD_BUDGET_FACTOR = 3.0  # an endpoint's calls are held by quota answers alone at most this many holds in all
 MARGIN_S = 1.0  # the runner waits this much beyond a call's deadline: the agent gives up first
 ERROR_CHARS = 4096  # the most of an error's detail read (for a quota's wait) and shown (its first 160)

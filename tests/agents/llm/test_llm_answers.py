@@ -14,7 +14,8 @@ import pytest
 from labyrinth.agents.learning.memory_manager import match_reflections
 from labyrinth.agents.llm.config import ProviderSettings
 from labyrinth.agents.llm.llm_agent import ANSWER_KEPT_CHARS, FAILURES_BEFORE_REPLACEMENT, NOTE_CHARS
-from labyrinth.agents.llm.providers.base import CONTEXT_TOKENS, REPLY_TOKENS, estimate_tokens
+from labyrinth.agents.llm.providers.base import estimate_tokens
+from labyrinth.agents.llm.providers.limits import CONTEXT_TOKENS, REPLY_TOKENS
 from labyrinth.agents.match.runner import Match
 from labyrinth.agents.registry import make_agent
 from labyrinth.saves.replays import ReplayWriter
