@@ -214,29 +214,36 @@ def run_tournament(tournament: Tournament, db: ResultsDB, *, concurrency: int = 
     def may_start(job: Job[MatchKey]) -> bool:
         token = tokens[job.name]
         path = job.replays / f"{job.stem}.jsonl" if job.replays else None  # the token's own: no other has it
+        # Counted as ours before the claim is made: a Ctrl-C while it is made, or just after, still abandons it
+        # (below), where one counted after would leave it held, and the next run waiting out its lease.
+        mine[job.name] = (token, path)
         claim = db.claim(job.name, token, str(path) if path else None, fresh=fresh, replay_void=replay_void)
-        if claim.found == KEPT:  # played by another worker since this run began
-            run.elsewhere += 1
-            return False
-        if claim.found == HELD:
-            waiting_on.add(job.name)
+        if claim.found in (KEPT, HELD):
+            del mine[job.name]
+            if claim.found == KEPT:  # played by another worker since this run began
+                run.elsewhere += 1
+            else:
+                waiting_on.add(job.name)
             return False
         if claim.left and replays is not None:
             _remove(Path(claim.left), replays)  # an abandoned attempt's replay, which its owner will never keep
-        mine[job.name] = (token, path)
         return True
 
     def ended(played: Played[MatchKey]) -> None:
         key = played.name
-        token, _ = mine.pop(key)
+        token, _ = mine[key]  # ours until its claim is settled in the database, as may_start's
         result = played.result
         if result is None:  # stopped unfinished: played again by the next run
             db.release([token])
+            del mine[key]
             if run.stopped is None:
                 run.stopped, run.stopped_wait_s = played.stopped, played.wait_s
             return
         row = tournament.row(played, result, run_began, run_id)
-        if not db.record(row, replace=fresh, token=token):  # taken over while it played: the other attempt's stands
+        mine[key] = (token, None)  # its replay is kept with its row now, or left for the next claimer to remove
+        recorded = db.record(row, replace=fresh, token=token)
+        del mine[key]
+        if not recorded:  # taken over while it played: the other attempt's stands
             if played.replay and replays is not None:
                 _remove(Path(played.replay), replays)
             run.progress.ended -= 1  # it ends where it is held now, and is counted then

@@ -13,6 +13,7 @@ import subprocess
 import sys
 import threading
 import time
+from dataclasses import replace
 from itertools import pairwise
 from pathlib import Path
 
@@ -406,6 +407,31 @@ def test_ctrl_c_says_each_models_health_and_leaves_no_partial_replay(monkeypatch
         server.close()
     kept = {Path(r.replay) for r in ResultsDB().matches()}
     assert set((results_path().parent / "replays" / "tournament").glob("*.jsonl")) == kept
+
+
+@pytest.mark.parametrize("step", ["claim", "record", "release"])
+def test_a_ctrl_c_as_the_database_settles_a_match_leaves_no_claim_held_and_loses_no_kept_replay(monkeypatch, step):
+    """Ctrl-C lands as the claim is made (just after it is written), as the result is kept, as a stopped
+    match's claim is abandoned: each claim ends kept or abandoned, never held (held, the next run would
+    wait out its lease, 120 s), and a kept row's replay is there."""
+    settle = getattr(ResultsDB, step)
+
+    def then_ctrl_c(self, *args, **kwargs):
+        settle(self, *args, **kwargs)
+        raise KeyboardInterrupt
+
+    with monkeypatch.context() as patch:  # undone before the database is read (the data folder's patch stays)
+        patch.setattr(ResultsDB, step, then_ctrl_c)
+        if step == "release":  # a match stopped unfinished, as a quota's too long wait stops one
+            patch.setattr(tournaments.Tournament, "row", lambda *args: pytest.fail("a stopped match has no row"))
+            played = schedule.play_job
+            patch.setattr(schedule, "play_job", lambda *args: replace(played(*args), result=None))
+        assert main(["tournament", "--users", "builtin", "--minotaurs", "wait", "--games", "1", *TINY]) == 130
+    with ResultsDB() as db:
+        claims = db._db.execute("SELECT abandoned FROM claims").fetchall()
+        kept = db.matches()
+    assert claims == ([] if step == "record" else [(1,)])
+    assert [Path(row.replay).is_file() for row in kept] == ([True] if step == "record" else [])
 
 
 def test_the_same_arena_arguments_print_the_same_results_and_leave_the_memory_alone(capsys):
