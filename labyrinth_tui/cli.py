@@ -46,13 +46,13 @@ def main(argv: list[str] | None = None, loading: Callable[[], AbstractContextMan
     ``loading()`` (entry.py's: with the garbage collector paused)."""
     argv = sys.argv[1:] if argv is None else argv
     args = parser_for(argv).parse_args(argv)
-    with loading():
-        for module in getattr(args, "loads", None) or (APP,) * (args.command is None):
-            import_module(module)
     args.argv = list(argv)  # as typed: a tournament's manifest keeps it
     sweep_data_dir()  # what writers killed mid-write left behind
     try:
         with sigterm_as_ctrl_c():  # a run stopped by SIGTERM keeps what it keeps on Ctrl-C (stop_signals.py)
+            with loading():  # Ctrl-C while they load ends the command as it would a moment later
+                for module in (APP,) if args.command is None else getattr(args, "loads", ()):
+                    import_module(module)
             if args.command is None:
                 from .app import run
 
