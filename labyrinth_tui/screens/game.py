@@ -17,6 +17,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import ClassVar
 
 from rich.text import Text
@@ -55,6 +56,11 @@ from ..word_start import whole_word
 from .game_travel import LookAndTravel
 
 THINKING_TICK_S = 0.1
+# The session's work ahead (the Minotaur's first routes) begins this long after the screen is shown: begun at
+# its first refresh, its steps (a search that builds the chunks it crosses, up to a few hundred ms on `full`)
+# held back the refreshes that draw the rest of the first frame, some 0.3 s of it on `full`. A player reads
+# the opening for seconds before a first key, so it is done as early as any key needs it.
+WORK_AHEAD_AFTER_S = 0.2
 
 
 @dataclass
@@ -176,7 +182,7 @@ class GameScreen(LookAndTravel):
         command.history = s.history  # the session's: what is typed is kept with the save, and Continue gives it back
         command.history.extend(said for said, _ in self.typed_ahead)
         self.call_after_refresh(self._play_typed_ahead)
-        self.call_after_refresh(self._work_ahead, self.session.ahead(), self.session.game.state)
+        self.set_timer(WORK_AHEAD_AFTER_S, partial(self._work_ahead, self.session.ahead(), self.session.game.state))
 
     def _work_ahead(self, steps: Iterator[object], state: object) -> None:
         """A step of the session's work ahead, then the next at the next idle moment (a key waits for

@@ -143,7 +143,7 @@ async def test_a_turn_lays_the_game_screen_out_no_more():
 
 async def test_the_minotaurs_first_routes_are_found_while_the_opening_is_read():
     """On a wide ground the first search builds the chunks it crosses (80 ms on `full`, five times any
-    other turn): it is done between frames after the first one, so the first key's turn finds it made
+    other turn): it is done between frames once the first one is drawn, so the first key's turn finds it made
     (that this changes no game: tests/engine/test_routes_ahead.py)."""
     fresh = Game.new(7, "small")
     expected = list(routes_ahead(fresh.world, fresh.state))
@@ -153,8 +153,8 @@ async def test_the_minotaurs_first_routes_are_found_while_the_opening_is_read():
 
         def found() -> bool:
             return all((game.state.minotaur, goal) in game.world.routes for goal in expected)
-        for _ in range(100):  # a route an idle moment: a loaded machine gives fewer of them per pause
+        for _ in range(100):  # begun WORK_AHEAD_AFTER_S after the first frame, then a route an idle moment
             if found():
                 break
-            await pilot.pause()
+            await pilot.pause(0.05)
         assert len(expected) == 4 and found() and game.state.turn == 0
