@@ -381,3 +381,38 @@ def test_the_training_curve_counts_the_games_that_ended_in_each_rollout():
     assert curve.points == [{"steps": 6, "games": 2, "win": 0.5, "stones": 1.5, "ret": 0.75},
                             {"steps": 6, "games": 0}]
     assert list(curve.returns) == [1.0, 0.0]  # the games begun after the ends
+
+
+@pytest.mark.parametrize("algo", ["ppo", "maskable"])
+def test_a_run_killed_mid_training_is_taken_up_and_ends_as_if_it_had_not_stopped(tmp_path, monkeypatch, algo):
+    """Three rollouts straight, against the same run stopped at the end of its second (its last checkpoint
+    the start of that rollout) and run again: the same weights, the same curve, the resume on record."""
+    pytest.importorskip("sb3_contrib", reason="bench/rl/baseline.py's trained rows need the [train] extra")
+    import argparse
+
+    import torch
+    from training_curve import Curve
+
+    args = argparse.Namespace(task="Labyrinth/User-Tiny-v1", algo=algo, seed=3, steps=96, envs=2)
+    hyper = {"n_steps": 16, "batch_size": 16}  # a rollout of 32 steps, so that the test runs in seconds
+    straight, timing = baseline.train(args, tmp_path / "straight.ckpt", **hyper)
+    assert timing["resumed_at"] == [] and (tmp_path / "straight.ckpt").is_file()
+
+    stop = Curve._on_rollout_end
+
+    def killed(curve):
+        if curve.num_timesteps == 64:
+            raise KeyboardInterrupt
+        stop(curve)
+
+    monkeypatch.setattr(Curve, "_on_rollout_end", killed)
+    with pytest.raises(KeyboardInterrupt):
+        baseline.train(args, tmp_path / "broken.ckpt", **hyper)
+    monkeypatch.setattr(Curve, "_on_rollout_end", stop)
+    resumed, again = baseline.train(args, tmp_path / "broken.ckpt", **hyper)
+    assert again["resumed_at"] == [32] and again["trained_steps"] == timing["trained_steps"] == 96
+    assert again["curve"] == timing["curve"] and [p["steps"] for p in again["curve"]] == [32, 64, 96]
+    first, second = straight.policy.state_dict(), resumed.policy.state_dict()
+    assert all(torch.equal(first[key], second[key]) for key in first)
+    with pytest.raises(SystemExit, match="other settings \\(steps\\)"):
+        baseline.train(argparse.Namespace(**{**vars(args), "steps": 128}), tmp_path / "broken.ckpt", **hyper)

@@ -27,6 +27,11 @@ split, so an evaluation is reproducible. The result goes to
 ``<out>/<task>/<algo>-seed<seed>.json``: the settings, the training's wall and CPU time and steps a
 second of each (the CPU figure is steadier on a shared machine), and each split's metrics and games.
 
+A trained run is saved to ``<algo>-seed<seed>.ckpt`` beside it as each rollout begins
+(bench/rl/checkpoint.py): the same command run again after its process ended takes the run up where
+it was and plays on exactly as if it had not stopped. The record names the steps at which it was
+taken up (``resumed_at``); the checkpoint goes once the record is written.
+
     .venv/bin/python bench/rl/baseline.py --task Labyrinth/User-Tiny-v1 --algo maskable --seed 0 \\
         --steps 1000000 --out bench/results/ladder
 """
@@ -55,38 +60,54 @@ def result_path(out: Path, task_id: str, algo: str, seed: int) -> Path:
     return out / task_id.replace("/", "_") / f"{algo}-seed{seed}.json"
 
 
-def train(args: argparse.Namespace) -> tuple[Any, dict[str, Any]]:
-    """The model of ``args.algo`` trained for ``args.steps`` on the task's train split, and how long it took."""
+def train(args: argparse.Namespace, checkpoint: Path, **hyper: Any) -> tuple[Any, dict[str, Any]]:
+    """The model of ``args.algo`` trained for ``args.steps`` on the task's train split, and how long it took.
+
+    The run is saved at ``checkpoint`` as each rollout begins and taken up from there if it exists
+    (bench/rl/checkpoint.py). ``hyper`` overrides SB3's defaults: for tests only, never on the command line.
+    """
     import torch
+    from checkpoint import Checkpoint, Spent, resume  # bench/rl/ is on sys.path, as this file runs as a script
     from stable_baselines3 import PPO
     from stable_baselines3.common.vec_env import DummyVecEnv
+    from training_curve import Curve
 
     torch.set_num_threads(1)
-    envs = DummyVecEnv([lambda index=index: training_env(args.task, args.seed, index, args.envs)
-                        for index in range(args.envs)])
     if args.algo == "ppo":
-        model: Any = PPO("MultiInputPolicy", envs, seed=args.seed, verbose=0)
+        algo_class: Any = PPO
+        policy, kwargs = "MultiInputPolicy", {}
     elif args.algo == "maskable":
         from sb3_contrib import MaskablePPO
 
-        model = MaskablePPO("MultiInputPolicy", envs, seed=args.seed, verbose=0)
+        algo_class, policy, kwargs = MaskablePPO, "MultiInputPolicy", {}
     else:
-        from ppo_network import Flat  # bench/rl/ is on sys.path, as this file runs as a script
+        from ppo_network import Flat
         from sb3_contrib import RecurrentPPO
 
-        model = RecurrentPPO("MultiInputLstmPolicy", envs, seed=args.seed, verbose=0,
-                             policy_kwargs={"features_extractor_class": Flat,
-                                            "features_extractor_kwargs": {"features": RECURRENT_FEATURES}})
-    from training_curve import Curve  # bench/rl/, as ppo_network above
-
+        algo_class, policy = RecurrentPPO, "MultiInputLstmPolicy"
+        kwargs = {"policy_kwargs": {"features_extractor_class": Flat,
+                                    "features_extractor_kwargs": {"features": RECURRENT_FEATURES}}}
+    settings = {"task": args.task, "algo": args.algo, "seed": args.seed, "steps": args.steps, "envs": args.envs,
+                **hyper}
     curve = Curve(TASKS[args.task].role, f"{args.task} {args.algo} seed {args.seed}")
-    began, cpu = time.perf_counter(), time.process_time()
-    model.learn(args.steps, callback=curve)
-    seconds, cpu_seconds = time.perf_counter() - began, time.process_time() - cpu
-    return model, {"train_seconds": round(seconds, 1), "steps_per_second": round(model.num_timesteps / seconds, 1),
-                   "train_cpu_seconds": round(cpu_seconds, 1),
-                   "steps_per_cpu_second": round(model.num_timesteps / cpu_seconds, 1),
-                   "trained_steps": model.num_timesteps, "curve": curve.points}
+    taken_up = resume(checkpoint, settings, algo_class)
+    if taken_up is None:
+        envs = DummyVecEnv([lambda index=index: training_env(args.task, args.seed, index, args.envs)
+                            for index in range(args.envs)])
+        model, spent = algo_class(policy, envs, seed=args.seed, verbose=0, **kwargs, **hyper), Spent()
+    else:
+        model, spent, carried = taken_up
+        curve.take_up(carried)
+        print(f"{args.task} {args.algo} seed {args.seed}: taken up at {model.num_timesteps:,} steps "
+              f"from {checkpoint}", flush=True)
+    saver = Checkpoint(checkpoint, settings, spent, curve.carried)
+    model.learn(args.steps - model.num_timesteps, callback=[curve, saver], reset_num_timesteps=taken_up is None)
+    spent = saver.elapsed()
+    return model, {"train_seconds": round(spent.seconds, 1),
+                   "steps_per_second": round(model.num_timesteps / spent.seconds, 1),
+                   "train_cpu_seconds": round(spent.cpu_seconds, 1),
+                   "steps_per_cpu_second": round(model.num_timesteps / spent.cpu_seconds, 1),
+                   "trained_steps": model.num_timesteps, "resumed_at": spent.resumed_at, "curve": curve.points}
 
 
 class Trained:
@@ -146,7 +167,7 @@ def main() -> None:
     if args.algo in TRAINED:
         import torch
 
-        model, timing = train(args)
+        model, timing = train(args, path.with_suffix(".ckpt"))
         record.update(steps=args.steps, envs=args.envs, deterministic=args.deterministic, **timing)
         print(f"{args.task} {args.algo} seed {args.seed}: {timing['trained_steps']:,} steps in "
               f"{timing['train_seconds']:,.0f} s ({timing['steps_per_second']:.0f} steps/s; "
@@ -158,6 +179,7 @@ def main() -> None:
         reports = splits(policy, args, lambda: None)
     record.update({split: report.to_dict() for split, report in reports.items()})
     path.write_text(json.dumps(record, indent=1), encoding="utf-8")
+    path.with_suffix(".ckpt").unlink(missing_ok=True)  # the run is done: its result and model say the rest
     print(f"written to {path}", flush=True)
 
 

@@ -27,6 +27,14 @@ class Curve(BaseCallback):
         self.returns: np.ndarray | None = None
         self.ended: list[tuple[bool, int, float]] = []  # won, stones, return: games ended this rollout
 
+    def carried(self) -> tuple[list[dict[str, Any]], np.ndarray | None, list[tuple[bool, int, float]]]:
+        """What a resumed run needs of the curve (checkpoint.Checkpoint saves it)."""
+        return self.points, self.returns, self.ended
+
+    def take_up(self, carried: tuple[list[dict[str, Any]], np.ndarray | None, list[tuple[bool, int, float]]]) -> None:
+        """The curve as a checkpoint left it."""
+        self.points, self.returns, self.ended = carried
+
     def _on_step(self) -> bool:
         rewards, dones, infos = self.locals["rewards"], self.locals["dones"], self.locals["infos"]
         if self.returns is None:
