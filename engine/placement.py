@@ -45,9 +45,14 @@ def minotaur_start(seed: int, bounds: Bounds, user: Pos) -> Pos:
 @lru_cache(maxsize=64)
 def _far_ring(bounds: Bounds, user: Pos) -> tuple[Pos, ...]:
     """``minotaur_start``'s choices, the same for every game of a ground (the user starts at the
-    centre): found once, not in every new game (an RL environment starts dozens a second)."""
-    ring = [p for p in _maze_cells(bounds, user[2])
-            if p[0] in (bounds.x0, bounds.x0 + bounds.width - 2) or p[1] in (bounds.y0, bounds.y0 + bounds.height - 2)]
+    centre): found once, not in every new game (an RL environment starts dozens a second). The ring's
+    cells are listed row by row, as ``_maze_cells`` lists them, without walking the ground's inside:
+    on ``full`` that walk was most of a new game's time."""
+    xs = range(bounds.x0, bounds.x0 + bounds.width, 2)
+    sides = [x for x in xs if x in (bounds.x0, bounds.x0 + bounds.width - 2)]
+    edges = (bounds.y0, bounds.y0 + bounds.height - 2)
+    ring = [(x, y, user[2]) for y in range(bounds.y0, bounds.y0 + bounds.height, 2)
+            for x in (xs if y in edges else sides)]
     return tuple(p for p in ring if _spread(p, user) >= bounds.width // 2)
 
 
