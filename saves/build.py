@@ -36,14 +36,19 @@ def git_commit() -> str | None:
     """The commit this code was checked out at (COMMIT_CHARS of it); when tracked files have changes,
     ".dirty." and a digest of those changes (DIRTY_CHARS), so that two different edits of one commit are
     two builds; None outside a checkout that tracks this file, or without git."""
-    here = Path(__file__).resolve()
+    return commit_of(Path(__file__).resolve())
+
+
+def commit_of(here: Path) -> str | None:
+    """``git_commit`` for the file ``here``."""
     try:
-        tracked = _git(here.parent, "ls-files", "--error-unmatch", here.name)
+        if _git(here.parent, "ls-files", "--error-unmatch", here.name) is None:
+            return None  # an installed copy (a wheel's, say): the rest would ask git twice more for nothing
         commit = _git(here.parent, "rev-parse", "HEAD")
         changes = _git(here.parent, "diff", "HEAD")
     except (OSError, subprocess.SubprocessError):
         return None
-    if tracked is None or not commit:
+    if not commit:
         return None
     dirty = f".dirty.{hashlib.sha256(changes.encode()).hexdigest()[:DIRTY_CHARS]}" if changes else ""
     return commit[:COMMIT_CHARS] + dirty
