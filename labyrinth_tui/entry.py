@@ -8,11 +8,17 @@ walking objects that will live as long as the process anyway; with them, importi
 longer. So the collector is paused while they load; what is alive then is frozen (no later pass walks it
 again, as the game screen does after its first frame: idle_gc.py), and the collector resumes before any
 command runs. A program that imports cli itself (the tests) keeps its collector as it was.
+
+Pydantic's plugins are off unless the user says otherwise (``PYDANTIC_DISABLE_PLUGINS``, set to anything,
+even empty, is left as it is). At its first model pydantic looks for plugins among the entry points of
+every installed distribution, reading each one's metadata: about 50 ms of the game's start (issue 41),
+for observability plugins that a terminal game never loads.
 """
 
 from __future__ import annotations
 
 import gc
+import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -32,6 +38,7 @@ def collector_paused() -> Iterator[None]:
 
 
 def main() -> int:
+    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
     with collector_paused():
         from .cli import main as command
     return command(loading=collector_paused)

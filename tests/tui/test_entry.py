@@ -39,3 +39,17 @@ def test_play_and_the_title_load_the_app_inside_the_loading_and_run_after_it(mon
     assert cli.main([], loading=loading) == 0
     assert said == ["loading", "loaded", "play", "loading", "loaded", "title"] and imported == [APP, APP]
     assert cli.parser_for(["gsm"]).parse_args(["gsm"]).loads == ()
+
+
+def test_the_command_turns_pydantics_plugin_search_off_unless_the_user_set_it(monkeypatch):
+    """The entry sets PYDANTIC_DISABLE_PLUGINS before anything imports pydantic; a value the user gave, even
+    an empty one (plugins on), is kept."""
+    from labyrinth.tui import entry
+
+    seen: list[str | None] = []
+    monkeypatch.setattr(cli, "main", lambda loading: seen.append(entry.os.environ.get("PYDANTIC_DISABLE_PLUGINS")) or 0)
+    monkeypatch.delenv("PYDANTIC_DISABLE_PLUGINS", raising=False)
+    assert entry.main() == 0
+    monkeypatch.setenv("PYDANTIC_DISABLE_PLUGINS", "")
+    assert entry.main() == 0
+    assert seen == ["__all__", ""]
