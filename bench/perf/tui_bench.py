@@ -21,6 +21,11 @@ time; mixed in, they pulled the median down, and the p95 a little. The target wa
 all played a turn (the first bench pressed arrows, `l` and space); redraw-only keys joined its one
 judged row later. All keys together are still shown, unjudged, to compare with that row's figures.
 
+Each start is timed beside a start of the floor (tui_floor.py: a Textual app that imports pydantic and
+draws one line), interleaved: this machine's speed drifts by a third over a day, the same code starting
+in 0.85 to 1.5 s, and the floor moves with it. The floor's row and the start's CPU ratio to it (the
+median of the rounds') say how much of a start is the game's own and how much the machine's that hour.
+
 Under each preset's rows, the digest of the games its keys played (the seeds, the keys sent, every
 turn's inputs, each game's last state): the same run to run, different if a change plays other
 games. The starts play no turn, so they have no games to digest.
@@ -69,20 +74,30 @@ def first_frame_seconds(preset: str, difficulty: str) -> tuple[float, float]:
     """Seconds from starting `labyrinth play` on a pseudo-terminal to its first game frame, and the
     CPU seconds the process used until then (it is killed at once, so its shutdown is not counted)."""
     labyrinth = shutil.which("labyrinth", path=Path(sys.executable).parent)
+    return _first_frame([labyrinth, "play", "--seed", "7", "--preset", preset, "--difficulty", difficulty])
+
+
+def floor_seconds() -> tuple[float, float]:
+    """``first_frame_seconds`` of the floor (tui_floor.py): a Textual app importing pydantic, one line."""
+    return _first_frame([sys.executable, str(Path(__file__).with_name("tui_floor.py"))])
+
+
+def _first_frame(command: list[str]) -> tuple[float, float]:
+    """Wall and CPU seconds from starting ``command`` on a pseudo-terminal to its first "stamina"."""
     master, slave = pty.openpty()
     columns, lines = SIZE
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", lines, columns, 0, 0))
     env = {**os.environ, "COLUMNS": str(columns), "LINES": str(lines), "TERM": "xterm-256color"}
     began = time.perf_counter()
-    proc = subprocess.Popen([labyrinth, "play", "--seed", "7", "--preset", preset, "--difficulty", difficulty],
-                            stdin=slave, stdout=slave, stderr=slave, env=env, close_fds=True)  # Textual draws on stderr
+    proc = subprocess.Popen(command, stdin=slave, stdout=slave, stderr=slave, env=env,
+                            close_fds=True)  # Textual draws on stderr
     os.close(slave)
     seen = b""
     try:
         while b"stamina" not in seen:  # the status bar: the game screen is drawn
             ready, _, _ = select.select([master], [], [], 20)
             if not ready:
-                raise RuntimeError(f"{preset}: no frame within 20 s")
+                raise RuntimeError(f"{command}: no frame within 20 s")
             seen += os.read(master, 65536)
         wall = time.perf_counter() - began
         proc.kill()
@@ -279,6 +294,15 @@ def row(preset: str, name: str, pairs: list[tuple[float, float]], high, target: 
     return cells + f" {'< ' + str(target) + ' ms':>9} {verdict} ({'p95' if judged else 'median'})"
 
 
+def above_floor(preset: str, starts: list[tuple[float, float]], floors: list[tuple[float, float]]) -> str:
+    """The game's start against the floor started beside it: the medians of the rounds' CPU ratios and
+    of their differences (what the game itself adds, which the machine's drift moves least)."""
+    ratios = [start[1] / floor[1] for start, floor in zip(starts, floors, strict=True)]
+    above = [(start[1] - floor[1]) * 1e3 for start, floor in zip(starts, floors, strict=True)]
+    return (f"{preset:<9} {'  start / floor, CPU':<22} {len(ratios):>4} {statistics.median(ratios):>7.2f} x "
+            f"(the game adds {statistics.median(above):,.0f} ms; floor: tui_floor.py, Textual and pydantic)")
+
+
 def key_rows(preset: str, keys: list[KeyTime]) -> list[str]:
     """The keys' rows: turn keys judged against the target (the costly key a player waits for), the
     keys that only redraw apart, and all keys together, unjudged, as the one row was before."""
@@ -323,9 +347,14 @@ def main() -> None:
     print(f"{'preset':<9} {'measure':<22} {'n':>4} {'median':>9} {'p95':>9} {'cpu med':>9} {'cpu p95':>9} "
           f"{'target':>9}")
     for preset in args.presets:
-        starts = [first_frame_seconds(preset, args.difficulty) for _ in range(args.starts)]
+        starts, floors = [], []
+        for _ in range(args.starts):  # interleaved: each start beside the floor's, under the same load
+            starts.append(first_frame_seconds(preset, args.difficulty))
+            floors.append(floor_seconds())
         # the first frame is judged by its median (a few starts give no p95: the worst is shown)
         print(row(preset, "start to first frame", starts, max, FIRST_FRAME_MS, 0), flush=True)
+        print(row(preset, "  the floor beside it", floors, max, None, 0), flush=True)
+        print(above_floor(preset, starts, floors), flush=True)
         keys, games = asyncio.run(key_latencies(preset, args.difficulty, args.keys))
         print("\n".join(key_rows(preset, keys)), flush=True)
         print(games_line(preset, games), flush=True)
