@@ -88,7 +88,9 @@ class LabyrinthEnv(PicklesAsReplay, gym.Env):
         self._show()
         return (game.observation(self.role), reward, game.terminated, game.truncated, game.info(self.role))
 
-    def render(self) -> str | np.ndarray | None:
+    # gymnasium 1.2 (within [rl]'s bounds, and Ray's pin) types render's frame as a TypeVar, which no concrete
+    # return matches; from 1.3 it is an alias that admits these. The ignore is for 1.2 and unused after it.
+    def render(self) -> str | np.ndarray | None:  # type: ignore[override, unused-ignore]
         """The role's window and status: text ("ansi", printed by "human") or a tile picture ("rgb_array")."""
         if self.render_mode is None or self.game is None:
             return None
