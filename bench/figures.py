@@ -19,3 +19,8 @@ def report(name: str, value: float, unit: str, fmt: str = ",.0f", target: tuple[
 
 def row(name: str, figure: str, goal: str = "", verdict: str = "", note: str = "") -> None:
     print(f"{name:<40} {figure:>16} {goal:>16} {verdict:<5} {note}".rstrip(), flush=True)
+
+
+def spread(values: list[float], fmt: str = ",.0f") -> str:
+    """The repetitions' range, lowest..highest, beside a median: how much the machine moved the figure."""
+    return f"{min(values):{fmt}}..{max(values):{fmt}}"

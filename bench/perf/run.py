@@ -37,7 +37,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/, for figures.py's rows
-from figures import report, row
+from figures import report, row, spread
 from nle_rate import nle_steps_per_second  # bench/perf/ is on sys.path, as this file runs as a script
 
 from labyrinth.engine import Game, GameStateResponse, MinotaurDecision, UserInput
@@ -163,11 +163,6 @@ def deciding_lines_per_second(moves: list[UserInput]) -> tuple[float, int, str]:
         answers.update(ROLES["user"].view(turn.result).model_dump_json().encode())  # a few µs of a line's 400
     rate = len(lines) / (time.process_time() - start)
     return rate, games, answers.hexdigest()[:16]
-
-
-def spread(values: list[float], fmt: str = ",.0f") -> str:
-    """The repetitions' range, lowest..highest, beside a median: how much the machine moved the figure."""
-    return f"{min(values):{fmt}}..{max(values):{fmt}}"
 
 
 def _feed(source, pipe) -> None:
