@@ -19,9 +19,11 @@ from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
 REPO = Path(__file__).resolve().parent.parent
-# The [rl] extra's modules: the envs and their rl_*.py parts (commands, views, renders).
+# The [rl] extra's modules: the envs and their rl_*.py parts (commands, views, renders), and the kernel's
+# (agents/rl/kernel/: numpy's arrays, and numba's compiler when the [fast] extra is installed).
 RL_EXTRA = {"labyrinth.agents.gym_env", "labyrinth.agents.pettingzoo_env",  # the documented paths, re-exporting rl/
-            *(f"labyrinth.agents.rl.{p.stem}" for p in (REPO / "agents" / "rl").glob("*.py") if p.stem != "__init__")}
+            *(".".join(("labyrinth", *p.relative_to(REPO).with_suffix("").parts))
+              for p in (REPO / "agents" / "rl").rglob("*.py") if p.stem != "__init__")}
 RL_PACKAGES = {"gymnasium", "pettingzoo", "numpy"}  # what those import from the [rl] extra
 
 
