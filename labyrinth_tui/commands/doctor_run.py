@@ -69,7 +69,32 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     write("Packages:")
     for module, distribution in packages(PROVIDERS.values()):
         write(f"  {module:<17} {_where(module, distribution)}")
+    write()
+    write("Optional extras:")
+    for extra, (distributions, without) in EXTRAS.items():
+        write(f"  {'[' + extra + ']':<8} {_extra(extra, distributions, without)}")
     return 0
+
+
+# The extras the game's own code can use when they are installed, and what goes without them (the others,
+# [train], [ray] and [bench], are the benches' and never imported by the game).
+EXTRAS = {
+    "rl": (("gymnasium", "pettingzoo"), "the Gymnasium and PettingZoo environments cannot be made"),
+    "fast": (("numba",), "the RL kernel (agents/rl/kernel) runs as plain Python: the same answers, far slower"),
+}
+
+
+def _extra(extra: str, distributions: tuple[str, ...], without: str) -> str:
+    """The extra's distributions and versions, or which are missing, what goes without them and the install."""
+    versions, missing = [], []
+    for name in distributions:
+        try:
+            versions.append(f"{name} {metadata.version(name)}")
+        except metadata.PackageNotFoundError:
+            missing.append(name)
+    if missing:
+        return f"not installed ({', '.join(missing)}): {without}; pip install -e '.[{extra}]'"
+    return ", ".join(versions)
 
 
 def _provider(name: str, s: ProviderSettings, check: bool) -> list[str]:

@@ -167,3 +167,31 @@ def test_doctor_lists_an_sdk_once_however_many_providers_speak_through_it():
     found = packages(rows)
     assert len(found) == len(set(found)) and found.count(("openai", PROVIDERS["openai"].distribution)) == 1
     assert set(found) == set(packages(PROVIDERS.values()))
+
+
+def test_doctor_says_which_optional_extras_are_installed_and_what_goes_without_each(monkeypatch):
+    """The [rl] and [fast] extras: their versions when installed; when one is not, what goes without it."""
+    import io
+    from importlib import metadata
+
+    from labyrinth.tui import cli
+    from labyrinth.tui.commands import doctor_run
+
+    args = cli.parser_for(["doctor"]).parse_args(["doctor", "--offline"])
+    out = io.StringIO()
+    doctor_run.run(args, out)
+    extras = out.getvalue().split("Optional extras:\n", 1)[1]
+    assert f"[fast]   numba {metadata.version('numba')}" in extras  # the test command installs [fast]
+    assert f"[rl]     gymnasium {metadata.version('gymnasium')}, pettingzoo" in extras
+    real = metadata.version
+
+    def without_numba(name: str) -> str:
+        if name == "numba":
+            raise metadata.PackageNotFoundError(name)
+        return real(name)
+
+    monkeypatch.setattr(doctor_run.metadata, "version", without_numba)
+    out = io.StringIO()
+    doctor_run.run(args, out)
+    assert ("[fast]   not installed (numba): the RL kernel (agents/rl/kernel) runs as plain Python: the same "
+            "answers, far slower; pip install -e '.[fast]'") in out.getvalue()
