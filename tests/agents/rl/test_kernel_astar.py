@@ -24,6 +24,9 @@ pytest.importorskip("numba", reason="the kernel is compiled by numba, the [fast]
 from labyrinth.agents.rl.kernel.astar import LEFT_REGION, NOT_OPEN, TOO_LONG, find_paths, path_in
 from labyrinth.agents.rl.kernel.region import MARGIN_LEVELS, Region, around, region_of
 
+# numba compiles the kernel once per process (10 to 20 s without its disk cache, as on a fresh CI machine):
+# on one worker, the module's tests pay it once.
+pytestmark = pytest.mark.xdist_group("kernel")
 TALL = 12  # levels above and below the ground in the region of the far queries: beyond EXACT_REACH_LEVELS
 seeds = st.integers(0, 2**32 - 1)
 presets = st.sampled_from(["tiny", "small"])
