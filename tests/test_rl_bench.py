@@ -383,7 +383,7 @@ def test_the_training_curve_counts_the_games_that_ended_in_each_rollout():
     assert list(curve.returns) == [1.0, 0.0]  # the games begun after the ends
 
 
-@pytest.mark.parametrize("algo", ["ppo", "maskable"])
+@pytest.mark.parametrize("algo", ["ppo", "maskable", "recurrent"])
 def test_a_run_killed_mid_training_is_taken_up_and_ends_as_if_it_had_not_stopped(tmp_path, monkeypatch, algo):
     """Three rollouts straight, against the same run stopped at the end of its second (its last checkpoint
     the start of that rollout) and run again: the same weights, the same curve, the resume on record."""

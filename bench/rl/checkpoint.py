@@ -4,8 +4,9 @@ start of each rollout, and taken up again from there by the same command.
 
 A 1M-step baseline takes an hour or more of CPU; on a shared machine its process can end before it
 does. Saved where a rollout begins (the last one's update made, the next one's actions not yet
-drawn), the run resumed plays on exactly as if it had never stopped: the same games, the same
-draws, the same weights at the end (tests/test_rl_bench.py checks this on a short run). The record
+drawn; RecurrentPPO's LSTM states kept too, which its own save leaves out), the run resumed plays on
+exactly as if it had never stopped: the same games, the same draws, the same weights at the end
+(tests/test_rl_bench.py checks this on a short run of each algorithm). The record
 says where a run was taken up again (``resumed_at``), and its time is the sum of its parts.
 
 The file is ``<result>.ckpt``, written whole and then renamed into place, so a process killed while
@@ -29,6 +30,7 @@ import torch
 from stable_baselines3.common.callbacks import BaseCallback
 
 FORMAT = 1  # the checkpoint's own layout; a file of another is refused
+LSTM = "_last_lstm_states"  # RecurrentPPO's memory of each training env's game so far, mid-game
 
 
 @dataclass
@@ -72,7 +74,7 @@ class Checkpoint(BaseCallback):
         self.model.save(model)
         blob = {"format": FORMAT, "settings": self.settings, "model": model.getvalue(), "env": self.model.env,
                 "random": random.getstate(), "numpy": np.random.get_state(), "torch": torch.get_rng_state(),
-                "spent": self.elapsed(), "carried": self.carry()}
+                "spent": self.elapsed(), "carried": self.carry(), LSTM: getattr(self.model, LSTM, None)}
         partial = self.path.with_name(self.path.name + ".partial")
         with open(partial, "wb") as file:
             pickle.dump(blob, file, protocol=pickle.HIGHEST_PROTOCOL)
@@ -101,6 +103,8 @@ def resume(path: Path, settings: dict[str, Any], algo_class: Any) -> tuple[Any, 
         raise SystemExit(f"{path}: saved by a run with other settings ({', '.join(changed)}); "
                          "run with those, or move the checkpoint away to start afresh")
     model = algo_class.load(io.BytesIO(blob["model"]), env=blob["env"], force_reset=False)
+    if blob.get(LSTM) is not None:  # RecurrentPPO's: its save leaves them out, and its load begins them at zero
+        setattr(model, LSTM, blob[LSTM])
     random.setstate(blob["random"])  # after load: building the policy again drew from torch's generator
     np.random.set_state(blob["numpy"])
     torch.set_rng_state(blob["torch"])
