@@ -15,7 +15,9 @@ from .state import GameState
 from .turn import TurnResult, advance, reject
 from .world import World
 
-WAIT = MinotaurDecision(action="WAIT")
+# The decision as validation would make it, made without: building its validator at import costs the start what
+# schemas._MODEL saves (equal to a validated WAIT: tests/engine/test_schema_builds.py)
+WAIT = MinotaurDecision.model_construct(action="WAIT")
 
 
 def initial_state(seed: int, preset: str = DEFAULT_PRESET, difficulty: str = "normal",

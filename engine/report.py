@@ -75,7 +75,7 @@ def _cue(proximity: str, direction: str | None, status: str, cooldown_ticks: int
 @lru_cache(maxsize=len(PRESETS))
 def _ground(preset: str) -> HuntingGround:
     """A preset's hunting ground as the Minotaur's observation gives it: made when first asked for, as its
-    model is built then (schemas._MINOTAUR_OUTPUT)."""
+    model is built then (schemas._MODEL)."""
     return HuntingGround(**PRESETS[preset].to_dict())
 
 

@@ -72,7 +72,8 @@ def plain_text(text: str) -> str:
 class Reflection(BaseModel):
     """One role's lesson from one game."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, defer_build=True)
+    # (its validator built at its first use: a game starting without a log does not build it)
     id: str = Field(min_length=1, max_length=NAME_CHARS)
     game_id: str = Field(min_length=1, max_length=NAME_CHARS)
     created_at: str = Field(max_length=40, pattern=r"^\d{4}-\d\d-\d\dT[\d:.]+(Z|[+-]\d\d:\d\d)?$",

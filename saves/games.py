@@ -76,7 +76,8 @@ class Saved(BaseModel):
     """What a save's header adds to a replay's: what a list of saves shows, and what its turns
     must replay to."""
 
-    model_config = ConfigDict(extra="ignore", strict=True, frozen=True)
+    model_config = ConfigDict(extra="ignore", strict=True, frozen=True, defer_build=True)
+    # (its validator built at its first use, a save read: not at the start of a new game)
     saved_at: str = Field(max_length=40)
     seed: int = Field(ge=-SEED_LIMIT, lt=SEED_LIMIT)
     turns: int = Field(ge=0, le=SAVE_BYTES, description="how many turn lines follow (each at least a byte)")
