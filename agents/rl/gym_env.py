@@ -7,6 +7,7 @@ and the others, each fixing its settings) and the configurable ``Labyrinth/User-
     import labyrinth.agents.rl.gym_env  # noqa: F401  (registers the environments)
     env = gym.make("Labyrinth/User-Tiny-v1")
     env = gym.make("Labyrinth/User-v0", preset="small", opponent="builtin", max_turns=400)
+    envs = gym.make_vec("Labyrinth/User-Tiny-v1", num_envs=64)  # a task on tiny or small: vector_env.py's
 
 Each step is one turn of a Match (runner.py, the one turn loop) through game.py: the
 env's role is an Outside seat whose command is pushed, the opponent an asked seat. A
@@ -32,6 +33,7 @@ from ..base import Agent, fresh_copy
 from ..match.runner import DEFAULT_MAX_TURNS
 from .commands import COMMANDS, action_names
 from .game import PicklesAsReplay, RLGame, checked_max_turns, draw_game_seed
+from .kernel.state import REGION_PRESETS
 from .opponents import make_opponent
 from .render import RENDER_MODES, Renderer
 from .shaping import Shaping
@@ -141,9 +143,11 @@ def _register() -> None:
         env_id = f"Labyrinth/{role.capitalize()}-v0"
         if env_id not in gym.registry:
             gym.register(env_id, entry_point=f"{__name__}:LabyrinthEnv", kwargs={"role": role})
+    vector = f"{__package__}.vector_env:task_vector_env"  # imported by gymnasium when a vector env is made
     for task_id, rung in TASKS.items():
         if rung.role in ROLES and task_id not in gym.registry:
-            gym.register(task_id, entry_point=f"{__name__}:task_env", kwargs={"task_id": task_id})
+            gym.register(task_id, entry_point=f"{__name__}:task_env", kwargs={"task_id": task_id},
+                         vector_entry_point=vector if rung.preset in REGION_PRESETS else None)
 
 
 _register()

@@ -15,7 +15,7 @@ The kernel will step such a row on the engine, as it does every row it has not p
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import fields
 from typing import Any
 
 import numpy as np
@@ -45,74 +45,58 @@ _MISSING = {f.name for f in fields(GameState)} ^ HELD
 if _MISSING:
     raise ImportError(f"kernel/state.py holds no arrays for GameState's {sorted(_MISSING)} (or holds a gone field)")
 _INT64 = (-(2**63), 2**63 - 1)
-_KIND = {name: code for code, name in enumerate(ITEM_ORDER)}
+_KIND: dict[str, int] = {name: code for code, name in enumerate(ITEM_ORDER)}
 
 
-@dataclass(eq=False)
 class StateRows:
-    """N games of one preset. Positions are (x, y, z) rows; an item slot is (kind in ITEM_ORDER or NONE,
-    x, y, z), the slots in the state's order; a map of counts (inventory, timers, respawns) is a column per
-    item of ITEM_ORDER, 0 where the state holds none. ``kinds[i]`` is row i's region, ``origin[i]`` its
-    first cell (region.py)."""
+    """N games of one preset (``StateRows(n, preset)``: room for them; a row holds a game once written).
+    Positions are (x, y, z) rows; an item slot is (kind in ITEM_ORDER or NONE, x, y, z), the slots in the
+    state's order; a map of counts (inventory, timers, respawns) is a column per item of ITEM_ORDER, 0 where
+    the state holds none. ``kinds[i]`` is row i's region, ``origin[i]`` its first cell (region.py)."""
 
-    preset: str
+    # One (n,) array per name of COUNTERS, made by __init__:
     seed: np.ndarray
-    difficulty: np.ndarray  # its index in engine.presets.DIFFICULTIES
     tick: np.ndarray
     turn: np.ndarray
-    outcome: np.ndarray  # its index in OUTCOMES
-    user: np.ndarray
     stamina: np.ndarray
-    inventory: np.ndarray  # 1 where the user holds the item
-    seen_items: np.ndarray
-    seen_count: np.ndarray
-    items: np.ndarray
-    item_count: np.ndarray
-    timers: np.ndarray
-    respawns: np.ndarray
-    minotaur: np.ndarray
     jump_left: np.ndarray
     jump_started_turn: np.ndarray
     jump_cooldown: np.ndarray
     jumps: np.ndarray
     paralysis: np.ndarray
     stride: np.ndarray
-    last_seen: np.ndarray  # x, y, z, tick (NONE: never seen)
-    last_heard: np.ndarray  # x, y, z, tick (NONE: never heard), loudness code (NOISES)
     searched_until: np.ndarray
     patrols: np.ndarray
-    waypoint: np.ndarray
-    has_waypoint: np.ndarray
-    goal: np.ndarray
-    has_goal: np.ndarray
-    path: np.ndarray
-    path_length: np.ndarray
-    kinds: np.ndarray
-    origin: np.ndarray
-    kept: np.ndarray  # True where the row's state did not fit its arrays and is kept whole beside them
-    kept_why: dict[int, str] = field(default_factory=dict)  # what did not fit, by row
-    _kept_states: dict[int, GameState] = field(default_factory=dict)
 
-    @classmethod
-    def empty(cls, n: int, preset: str) -> StateRows:
-        """Room for ``n`` games of ``preset``; a row holds a game once written."""
+    def __init__(self, n: int, preset: str) -> None:
         if preset not in REGION_PRESETS:
             raise ValueError(f"the kernel's rows hold a game of {' or '.join(REGION_PRESETS)}, not {preset!r}: "
                              f"only those grounds have a measured region")
-        box = around(PRESETS[preset])
-        slots = len(ITEM_ORDER)
+        box, slots = around(PRESETS[preset]), len(ITEM_ORDER)
 
         def ints(*shape: int) -> np.ndarray:
             return np.zeros((n, *shape), dtype=np.int64)
 
-        return cls(preset=preset, **{name: ints() for name in COUNTERS}, difficulty=ints(), outcome=ints(),
-                   user=ints(3), inventory=ints(slots), seen_items=ints(SEEN_SLOTS, 4), seen_count=ints(),
-                   items=ints(slots, 4), item_count=ints(), timers=ints(slots), respawns=ints(slots),
-                   minotaur=ints(3), last_seen=ints(4), last_heard=ints(5), waypoint=ints(3),
-                   has_waypoint=np.zeros(n, dtype=np.bool_), goal=ints(3), has_goal=np.zeros(n, dtype=np.bool_),
-                   path=ints(PATH_ROWS, 3), path_length=ints(),
-                   kinds=np.zeros((n, box.levels, box.height, box.width), dtype=np.uint8), origin=ints(3),
-                   kept=np.zeros(n, dtype=np.bool_))
+        self.preset = preset
+        for name in COUNTERS:
+            setattr(self, name, ints())
+        self.difficulty = ints()  # its index in engine.presets.DIFFICULTIES
+        self.outcome = ints()  # its index in OUTCOMES
+        self.user, self.minotaur = ints(3), ints(3)
+        self.inventory = ints(slots)  # 1 where the user holds the item
+        self.items, self.item_count = ints(slots, 4), ints()
+        self.seen_items, self.seen_count = ints(SEEN_SLOTS, 4), ints()
+        self.timers, self.respawns = ints(slots), ints(slots)
+        self.last_seen = ints(4)  # x, y, z, tick (NONE: never seen)
+        self.last_heard = ints(5)  # x, y, z, tick (NONE: never heard), loudness code (NOISES)
+        self.waypoint, self.has_waypoint = ints(3), np.zeros(n, dtype=np.bool_)
+        self.goal, self.has_goal = ints(3), np.zeros(n, dtype=np.bool_)
+        self.path, self.path_length = ints(PATH_ROWS, 3), ints()
+        self.kinds = np.zeros((n, box.levels, box.height, box.width), dtype=np.uint8)
+        self.origin = ints(3)
+        self.kept = np.zeros(n, dtype=np.bool_)  # True where the state did not fit the arrays: kept whole beside
+        self.kept_why: dict[int, str] = {}  # what did not fit, by row
+        self._kept_states: dict[int, GameState] = {}
 
     def __len__(self) -> int:
         return len(self.seed)
@@ -183,7 +167,7 @@ def rows_of(states: Sequence[GameState], worlds: Sequence[World] | None = None) 
     World of each seed otherwise): what the vector env makes at reset, and what the tests convert."""
     if not states:
         raise ValueError("no games to make rows of")
-    rows = StateRows.empty(len(states), states[0].preset)
+    rows = StateRows(len(states), states[0].preset)
     for row, state in enumerate(states):
         rows.write(row, state)
         rows.lay_region(row, worlds[row] if worlds is not None else World(state.seed))

@@ -41,7 +41,7 @@ def round_trip(rows: StateRows, row: int, state: GameState) -> GameState:
 @given(seed=seeds, preset=presets, difficulty=difficulties, played=plays)
 def test_states_reached_by_play_come_back_from_a_row_unchanged(seed, preset, difficulty, played):
     game = Game.new(seed, preset, difficulty)
-    rows = StateRows.empty(3, preset)
+    rows = StateRows(3, preset)
     row = seed % 3
     round_trip(rows, row, game.state)
     for user, minotaur in played:
@@ -74,7 +74,7 @@ def test_every_field_of_the_state_is_held():
                 or f.default_factory is not dataclasses.MISSING}
     assert all(getattr(state, name) != default for name, default in defaults.items())
     assert HELD == {f.name for f in fields(GameState)}
-    rows = StateRows.empty(2, "small")
+    rows = StateRows(2, "small")
     round_trip(rows, 1, state)
     assert not rows.kept[1]
     round_trip(rows, 1, Game.new(8, "small").state)  # a fresh game over it: nothing of the first is left
@@ -100,7 +100,7 @@ def test_a_row_holds_its_labyrinths_region():
 ])
 def test_a_state_past_the_rows_is_kept_whole_and_flagged(change, why):
     state = dataclasses.replace(Game.new(5, "tiny").state, **change(Game.new(5, "tiny").state))
-    rows = StateRows.empty(2, "tiny")
+    rows = StateRows(2, "tiny")
     rows.write(0, Game.new(6, "tiny").state)
     rows.write(1, state)
     assert rows.kept.tolist() == [False, True] and why in rows.kept_why[1]
@@ -112,14 +112,14 @@ def test_a_state_past_the_rows_is_kept_whole_and_flagged(change, why):
 
 def test_rows_hold_one_finite_preset():
     with pytest.raises(ValueError, match="tiny or small"):
-        StateRows.empty(1, "standard")
+        StateRows(1, "standard")
     with pytest.raises(ValueError, match="tiny games"):
-        StateRows.empty(1, "tiny").write(0, Game.new(1, "small").state)
+        StateRows(1, "tiny").write(0, Game.new(1, "small").state)
 
 
 def test_items_and_maps_are_columns_in_item_order():
     state = every_field_set()
-    rows = StateRows.empty(1, "small")
+    rows = StateRows(1, "small")
     rows.write(0, state)
     assert rows.inventory[0].tolist() == [int(name in state.inventory) for name in ITEM_ORDER]
     assert rows.timers[0, ITEM_ORDER.index("LANTERN")] == 12 and rows.item_count[0] == 2
