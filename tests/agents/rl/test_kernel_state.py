@@ -1,17 +1,20 @@
 """The kernel's state rows (agents/rl/kernel/state.py): a GameState written to a row and read back is the
-same state (equal, the same JSON and digest), for states the engine reaches by play on tiny and small, one
-row reused turn after turn (nothing of an earlier state lingers); such states fit the arrays (no row kept
-aside), and the arrays hold their values. A state the rows cannot hold is kept whole, its row flagged, never
-cut. No numba here: the rows are numpy's."""
+same state (equal, the same JSON and digest), for states the engine reaches by random commands on tiny and
+small, one row reused turn after turn (nothing of an earlier state lingers), and for whole games of the
+built-in players (who grab and use items, which random commands seldom do); such states fit the arrays (no
+row kept aside) and the arrays hold their values; a state with every field set comes back whole. A state the
+rows cannot hold is kept whole, its row flagged, never cut. No numba here: the rows are numpy's."""
 
 import dataclasses
 from dataclasses import fields
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
+from labyrinth.agents.match.runner import Match
+from labyrinth.agents.registry import make_agent
 from labyrinth.agents.rl.kernel.region import around, region_of
 from labyrinth.agents.rl.kernel.state import HELD, NONE, PATH_ROWS, SEEN_SLOTS, StateRows, rows_of
 from labyrinth.engine import Game
@@ -52,6 +55,23 @@ def test_states_reached_by_play_come_back_from_a_row_unchanged(seed, preset, dif
         assert rows.user[row].tolist() == list(state.user) and rows.tick[row] == state.tick
         assert rows.path_length[row] == len(state.path)
         assert rows.path[row, :len(state.path)].tolist() == [list(p) for p in state.path]
+    for name in ("path", "last_seen", "last_heard", "timers", "respawns", "inventory", "outcome", "waypoint"):
+        event(f"{name} {'set' if getattr(game.state, name) else 'unset'} at the end")
+
+
+@pytest.mark.parametrize(("seed", "preset"), [(1, "tiny"), (3, "tiny"), (2, "small")])
+def test_states_of_whole_built_in_games_come_back_from_a_row_unchanged(seed, preset):
+    """The built-in players grab the stones and use the lantern, which random commands seldom do."""
+    match = Match(make_agent("user", "builtin", seed, preset=preset),
+                  make_agent("minotaur", "builtin", seed, preset=preset), seed=seed, preset=preset, max_turns=300)
+    rows, reached = StateRows(1, preset), set()
+    while match.outcome is None:
+        match.play_turn()
+        round_trip(rows, 0, match.game.state)
+        assert not rows.kept[0], rows.kept_why.get(0)
+        reached |= {name for name in HELD if getattr(match.game.state, name)}
+    if seed == 1:
+        assert {"inventory", "timers", "paralysis", "path", "goal", "last_seen", "last_heard", "outcome"} <= reached
 
 
 def every_field_set(seed: int = 7, preset: str = "small") -> GameState:

@@ -17,6 +17,7 @@ from gymnasium.vector import AutoresetMode
 
 from labyrinth.agents.rl import gym_env  # noqa: F401 - registers the ids
 from labyrinth.agents.rl.gym_env import LabyrinthEnv
+from labyrinth.agents.rl.kernel import state
 from labyrinth.agents.rl.kernel.state import REGION_PRESETS
 from labyrinth.agents.rl.tasks import TASKS
 from labyrinth.agents.rl.vector_env import LabyrinthVectorEnv
@@ -44,9 +45,9 @@ def same_info(batch: Mapping[str, Any], i: int, info: Mapping[str, Any]) -> None
     assert not any(batch[f"_{key}"][i] for key in batch if not key.startswith("_") and key not in info)
 
 
-@pytest.mark.parametrize("rung", FINITE, ids=[t.id for t in FINITE])
-def test_the_vector_env_plays_each_game_as_the_scalar_env(rung):
-    settings = {**rung.settings(), "max_turns": TURNS}
+def play_both(settings: Mapping[str, Any]) -> np.ndarray:
+    """N scalar envs and a vector env of ``settings`` played side by side, every step compared; which rows
+    were ever kept aside (kernel.state's rows that a state did not fit)."""
     scalars = [LabyrinthEnv(**settings) for _ in range(ENVS)]
     vector = LabyrinthVectorEnv(ENVS, **settings)
     batch, infos = vector.reset(seed=SEED)
@@ -54,7 +55,7 @@ def test_the_vector_env_plays_each_game_as_the_scalar_env(rung):
         obs, info = env.reset(seed=SEED + i)
         same_obs(batch, i, obs)
         same_info(infos, i, info)
-    rng, ended, ends = np.random.default_rng(SEED), [False] * ENVS, 0
+    rng, ended, ends, kept = np.random.default_rng(SEED), [False] * ENVS, 0, vector.rows.kept.copy()
     for _ in range(STEPS):
         masks = [env.action_masks() for env in scalars]
         assert np.array_equal(vector.action_masks(), np.stack(masks))
@@ -71,8 +72,21 @@ def test_the_vector_env_plays_each_game_as_the_scalar_env(rung):
             assert vector.rows.state(i) == env.match.game.state  # the row is the game, not only what it shows
             ended[i] = terminated or truncated
             ends += ended[i]
+        kept |= vector.rows.kept
     assert ends >= 2 * ENVS, "several games of each env end, and the next begin"
-    assert not vector.rows.kept.any()
+    return kept
+
+
+@pytest.mark.parametrize("rung", FINITE, ids=[t.id for t in FINITE])
+def test_the_vector_env_plays_each_game_as_the_scalar_env(rung):
+    kept = play_both({**rung.settings(), "max_turns": TURNS})
+    assert not kept.any(), "the games' states fit the rows"
+
+
+def test_rows_kept_aside_play_on_as_the_others(monkeypatch):
+    monkeypatch.setattr(state, "SEEN_SLOTS", 0)  # no room for a seen item: a row that has seen one is kept
+    kept = play_both({**TASKS["Labyrinth/User-Tiny-v1"].settings(), "max_turns": TURNS})
+    assert kept.any()
 
 
 def test_a_reset_mask_resets_only_its_envs_as_gymnasiums_sync_env_does():
