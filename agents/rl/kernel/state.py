@@ -98,9 +98,6 @@ class StateRows:
         self.kept_why: dict[int, str] = {}  # what did not fit, by row
         self._kept_states: dict[int, GameState] = {}
 
-    def __len__(self) -> int:
-        return len(self.seed)
-
     def write(self, row: int, state: GameState) -> None:
         """Put ``state`` in row ``row`` (its region is laid apart, by ``lay_region``, once a game); a state
         the arrays cannot hold is kept whole and the row flagged (``kept``, ``kept_why``)."""
