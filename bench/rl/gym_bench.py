@@ -5,7 +5,9 @@ What is measured: ``gym.make("Labyrinth/User-v0")`` and ``Labyrinth/Minotaur-v0`
 ``standard`` preset, difficulty ``normal``, the built-in opponent playing the other role, a
 random valid policy (uniform over the commands ``info["action_mask"]`` allows), with and
 without the WSAP text in the observation; the PettingZoo parallel env with both roles so
-played; MiniGrid DoorKey-8x8 and Crafter under uniform random actions (they have no mask).
+played; the tiny tasks ``Labyrinth/User-Tiny-v1`` and ``Labyrinth/Minotaur-Tiny-v1`` as the vector env of
+1,024 games (``gym.make_vec``, their vector entry point) and as one env; MiniGrid DoorKey-8x8 and Crafter
+under uniform random actions (they have no mask).
 Every env resets when an episode ends, and resets are timed with the steps.
 
 Each figure is steps per CPU second of this process (one core, steadier than the wall clock on a
@@ -13,7 +15,9 @@ shared machine) and, in the note, per wall second. A Labyrinth row and MiniGrid 
 ``REPEATS`` times each (interleaved, so that both see the same load), and each is the median of its
 repetitions, printed with their spread (lowest..highest); the ratio is the median of the
 repetitions' ratios, with theirs. The targets: User-v0 (text=False) at least 0.6x MiniGrid
-DoorKey-8x8, Minotaur-v0 0.35x (issue 43), the PettingZoo parallel env 0.4x (issue 29). Each row
+DoorKey-8x8, Minotaur-v0 0.35x (issue 43), the PettingZoo parallel env 0.4x (issue 29); the vector env
+of 1,024 tiny games (the tasks' vector entry point) 10x for the user's task and 5x for the Minotaur's, each
+beside its task as one env (issue 43). Each row
 prints the digest of the games it played (their seeds, every turn's inputs and final states): the
 same in every repetition, and the same as before a change that is only meant to be faster. Prints
 PASS/MISS and asserts nothing. Under each text=False row, the engine alone replays each repetition's
@@ -57,9 +61,12 @@ PRESET = "standard"
 DIFFICULTY = "normal"
 TARGET = 10_000  # env steps per CPU second, the built-in opponent playing (issue 15)
 # Against MiniGrid DoorKey-8x8 in the same run, by row (issue 29's; issue 43 set the Minotaur's at 0.35x).
-RATIO_TARGETS = {"User-v0, text=False": 0.6, "Minotaur-v0, text=False": 0.35, "PettingZoo parallel, text=False": 0.4}
+RATIO_TARGETS = {"User-v0, text=False": 0.6, "Minotaur-v0, text=False": 0.35, "PettingZoo parallel, text=False": 0.4,
+                 # the vector env's (issue 43): 1,024 games on one core
+                 "User-Tiny-v1, vector x1024": 10.0, "Minotaur-Tiny-v1, vector x1024": 5.0}
+VECTOR_ENVS = 1024
 # Steps a repetition (full, --quick), and the repetitions of each row and of MiniGrid beside it.
-SIZES = {"labyrinth": (10_000, 2_000), "minigrid": (25_000, 5_000), "crafter": (3_000, 600)}
+SIZES = {"labyrinth": (10_000, 2_000), "minigrid": (25_000, 5_000), "crafter": (3_000, 600), "vector": (10, 3)}
 REPEATS = (5, 3)
 
 
@@ -128,6 +135,29 @@ def gym_rate(env_id: str, steps: int, **kwargs) -> tuple[Rate, Games]:
                 episodes += 1
     games.append(env.unwrapped.match)
     return Rate(steps, timer.cpu_s, timer.wall_s, episodes), [(m.seed, m.played, m.game.state.digest()) for m in games]
+
+
+def vector_rate(task_id: str, num_envs: int, vector_steps: int) -> tuple[Rate, Games]:
+    """The task's vector env (its ``vector_entry_point``: vector_env.py) of ``num_envs`` games, each env a
+    random masked command a step, Gymnasium's autoreset starting the next game; the steps counted are env
+    steps (``vector_steps`` times ``num_envs``, autoreset steps included). Its making and first reset (every
+    env's region laid) are not timed; the new games' regions are. And the games it played."""
+    envs = gym.make_vec(task_id, num_envs=num_envs, vectorization_mode="vector_entry_point")
+    rng = np.random.default_rng(SEED)
+    envs.reset(seed=SEED)
+    games, episodes = [], num_envs
+    with Timer() as timer:
+        for _ in range(vector_steps):
+            masks = envs.action_masks()
+            chosen = [int(rng.choice(np.flatnonzero(mask))) for mask in masks]
+            _, _, terminated, truncated, _ = envs.step(np.array(chosen))
+            for i in np.flatnonzero(terminated | truncated).tolist():
+                games.append(envs.envs[i].match)  # the game that ended: the next step starts another
+                episodes += 1
+    games += [env.match for env in envs.envs]
+    envs.close()
+    return (Rate(vector_steps * num_envs, timer.cpu_s, timer.wall_s, episodes),
+            [(m.seed, m.played, m.game.state.digest()) for m in games])
 
 
 def engine_rate(games: Games, preset: str, difficulty: str) -> Rate:
@@ -299,6 +329,13 @@ def main() -> None:
                                    size["minigrid"], engine=not text)
         show_beside(f"PettingZoo parallel{'' if text else ', text=False'}: turns/s", measured,
                     policy="; both roles random")
+    for task_id in ("Labyrinth/User-Tiny-v1", "Labyrinth/Minotaur-Tiny-v1"):  # the vector env, and its task alone
+        name = task_id.split("/")[1]
+        show_beside(f"{name}, vector x{VECTOR_ENVS}: steps/s",
+                    beside_minigrid(partial(vector_rate, task_id, VECTOR_ENVS, size["vector"]), repeats,
+                                    size["minigrid"]), policy="; a random masked command per env")
+        show_beside(f"{name}, one env: steps/s",
+                    beside_minigrid(partial(gym_rate, task_id, size["labyrinth"]), repeats, size["minigrid"]))
     if crafter_rate(10) is None:
         row("Crafter: steps/s", "skipped", note="crafter is not installed: pip install -e '.[bench]'")
     else:  # a reference as MiniGrid is, timed as the rows are: repeated, beside MiniGrid, its median
