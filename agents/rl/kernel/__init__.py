@@ -12,6 +12,10 @@ agents/rl/vector_env.py (gymnasium's VectorEnv, NEXT_STEP autoreset, the vector_
 tiny and small tasks), whose every row is still stepped on the engine through one function, step_on_engine:
 the row read back, played by the row's own LabyrinthEnv (its Match, opponent, view and info), written back.
 Its observations, rewards, flags, masks and infos equal N scalar envs' (tests/agents/rl/test_vector_env.py).
+And mt.py: CPython's random.Random for N generators as one (N, 625) uint32 array of getstate()[1] (word,
+random, getrandbits up to 63 bits, randbelow/randrange/randint, choice and sample as indices), drawn per row
+in numba with the engine's values and written back into a Random mid-stream (tests/agents/rl/test_kernel_mt.py,
+bench/rl/kernel_mt_bench.py): the draws whose bounds depend on the game, below.
 What the rows do not hold yet stays in that LabyrinthEnv: the view's memory (seen map, trail, hums, the
 stones' search), the opponent's own state and random stream, the Match's turn count and inputs; slices (5)
 and (6) move them into arrays. bench/rl/vector_bench.py prints the harness's cost against SyncVectorEnv
