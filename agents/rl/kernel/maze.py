@@ -1,0 +1,160 @@
+"""A region's cells (region.py) generated in numba: engine.maze's chunks and ramps ported draw for draw, laid
+straight into the rows' kinds array, for the vector env's every new game.
+
+Each chunk is ``maze.generate_chunk``: its generator ``derived(seed, "chunk", cx, cy, z)``, the spanning tree's
+depth-first search (a start below 16, then at each maze cell a pick among its unvisited neighbours in the
+engine's order, drawn only when there are two or more), the loops' and crawlways' random() in wall order, the
+east then north openings a chunk owns (none on the cube's last column or row), and the ramp
+``chunk_ramp`` puts there: its cell drawn from ``derived(seed, "ramp", cx, cy, z)`` of the ramp's lower
+chunk, one generator for the two chunks it joins (as World remembers it). A chunk outside the cube is ROCK,
+as World.chunk_cells gives it. The engine's tables (the neighbours' order, the walls, the openings) are read
+from engine.maze itself, so the order of the draws is its own.
+
+What stays in Python, per region: the strings of its generators and their sha512 (seeding.keys), about
+2 microseconds each for a region's 300 to 900 of them. What chunks a box holds, and which ramp each chunk
+shows, depends on the box only and is worked out once per box.
+
+Without numba the functions below are plain Python (the same cells, far slower than the engine):
+``COMPILED`` says which, for the rows to choose (state.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache
+
+import numpy as np
+
+from labyrinth.engine import maze
+from labyrinth.engine.cells import CRAWLWAY, FLOOR, RAMP_DOWN, RAMP_UP, ROCK
+from labyrinth.engine.constants import (
+    CHUNK,
+    CHUNKS_PER_SIDE,
+    CRAWLWAY_CHANCE,
+    EXTRA_BORDER_CHANCE,
+    LOOP_CHANCE,
+    WORLD_LEVELS,
+)
+from labyrinth.engine.presets import Bounds
+
+from .mt import _compiler, randbelow, random
+from .seeding import keys, seed_row
+
+_jit, COMPILED = _compiler()
+_SIDE = CHUNK // 2  # maze cells per chunk side
+_CELLS = _SIDE * _SIDE
+# Each maze cell's neighbours and the walls between, in engine.maze's order (-1 past the last).
+_NEXT = np.full((_CELLS, 4), -1, dtype=np.int64)
+_WALL = np.full((_CELLS, 4), -1, dtype=np.int64)
+for _c, _around in enumerate(maze._NEIGHBOURS):
+    for _k, (_n, _w) in enumerate(_around):
+        _NEXT[_c, _k], _WALL[_c, _k] = _n, _w
+_WALLS = np.array(maze._WALLS, dtype=np.int64)
+_BLANK = np.frombuffer(bytes(maze._BLANK), dtype=np.uint8).reshape(CHUNK, CHUNK).copy()
+_OPENINGS = np.array([[maze._east_opening(k) for k in range(_SIDE)], [maze._north_opening(k) for k in range(_SIDE)]],
+                     dtype=np.int64)
+_MAZE_CELL = np.array([[maze._maze_cell(i, j) for j in range(_SIDE)] for i in range(_SIDE)], dtype=np.int64)
+_PLAN = 7  # a chunk's plan: level, row, col (its place in the box, in chunks), cx, cy, its ramp's slot or -1, kind
+
+
+@cache
+def _plan(box: Bounds) -> tuple[tuple[str, ...], np.ndarray]:
+    """The generators a region of ``box`` needs, as the ends of their strings (after the seed), its chunks'
+    first, then its ramps' (each once); and a row of _PLAN per chunk inside the cube."""
+    if box.x0 % CHUNK or box.y0 % CHUNK or box.width % CHUNK or box.height % CHUNK:
+        raise ValueError(f"{box} does not start and end on chunk borders")
+    chunks: list[str] = []
+    ramps: dict[tuple[int, int, int], int] = {}
+    plan: list[tuple[int, ...]] = []
+    first_cx, first_cy = box.x0 // CHUNK, box.y0 // CHUNK
+    for level, z in enumerate(box.z_range):
+        for row in range(box.height // CHUNK):
+            for col in range(box.width // CHUNK):
+                cx, cy = first_cx + col, first_cy + row
+                if not (0 <= cx < CHUNKS_PER_SIDE and 0 <= cy < CHUNKS_PER_SIDE and 0 <= z < WORLD_LEVELS):
+                    continue
+                chunks.append(f":chunk:{cx}:{cy}:{z}")
+                slot, kind = -1, 0
+                if maze.has_ramp_up(cx, cy, z):
+                    slot, kind = ramps.setdefault((cx, cy, z), len(ramps)), RAMP_UP
+                elif z > 0 and maze.has_ramp_up(cx, cy, z - 1):
+                    slot, kind = ramps.setdefault((cx, cy, z - 1), len(ramps)), RAMP_DOWN
+                plan.append((level, row, col, cx, cy, slot, kind))
+    ends = (*chunks, *(f":ramp:{cx}:{cy}:{z}" for cx, cy, z in ramps))
+    return ends, np.array(plan, dtype=np.int64).reshape(-1, _PLAN)
+
+
+def lay(seeds: Sequence[int], box: Bounds, out: np.ndarray) -> None:
+    """``out[i]`` (uint8, (levels, height, width) of ``box``, chunk-aligned) set to the cells of ``box`` in the
+    labyrinth of ``seeds[i]``: what region.region_of gives from a World of that seed, byte for byte."""
+    if out.shape != (len(seeds), box.levels, box.height, box.width):
+        raise ValueError(f"out is {out.shape}, not {len(seeds)} regions of {box}")
+    ends, plan = _plan(box)
+    flat, bounds = keys([f"{seed}{end}" for seed in seeds for end in ends])
+    _lay(flat, bounds, plan, len(ends), out)
+
+
+@_jit
+def _lay(flat: np.ndarray, bounds: np.ndarray, plan: np.ndarray, per_region: int, out: np.ndarray) -> None:
+    """Region i's generators are keys i * per_region onwards: the chunks' in plan's order, then the ramps'."""
+    chunks = plan.shape[0]
+    state = np.empty(625, dtype=np.uint32)
+    ramp_cells = np.empty(per_region - chunks, dtype=np.int64)
+    for i in range(out.shape[0]):
+        first = i * per_region
+        out[i] = ROCK
+        for slot in range(ramp_cells.shape[0]):  # maze.ramp_cell
+            key = first + chunks + slot
+            seed_row(flat, bounds[key], bounds[key + 1], state)
+            x = randbelow(state, _SIDE)
+            ramp_cells[slot] = _MAZE_CELL[x, randbelow(state, _SIDE)]
+        for c in range(chunks):
+            level, row, col, slot = plan[c, 0], plan[c, 1], plan[c, 2], plan[c, 5]
+            seed_row(flat, bounds[first + c], bounds[first + c + 1], state)
+            cells = out[i, level, row * CHUNK:(row + 1) * CHUNK, col * CHUNK:(col + 1) * CHUNK]
+            _carve(state, plan[c, 3], plan[c, 4], cells)
+            if slot >= 0:
+                cells[ramp_cells[slot] // CHUNK, ramp_cells[slot] % CHUNK] = plan[c, 6]
+
+
+@_jit
+def _carve(state: np.ndarray, cx: int, cy: int, cells: np.ndarray) -> None:
+    """maze.generate_chunk but its ramp: ``cells`` (CHUNK x CHUNK, from the south row) from its generator's
+    ``state``, drawn as the engine draws."""
+    cells[:] = _BLANK
+    # The spanning tree: a stack of maze cells, a bit per visited one.
+    stack = np.empty(_CELLS, dtype=np.int64)
+    options = np.empty(4, dtype=np.int64)
+    stack[0] = randbelow(state, _CELLS)
+    visited, depth = 1 << stack[0], 1
+    while depth:
+        top = stack[depth - 1]
+        count = 0
+        for k in range(4):
+            n = _NEXT[top, k]
+            if n >= 0 and not (visited >> n) & 1:
+                options[count] = k
+                count += 1
+        if count == 0:
+            depth -= 1
+            continue
+        k = options[randbelow(state, count)] if count > 1 else options[0]
+        n, w = _NEXT[top, k], _WALL[top, k]
+        cells[w // CHUNK, w % CHUNK] = FLOOR
+        visited |= 1 << n
+        stack[depth] = n
+        depth += 1
+    # Loops, some of them crawlways.
+    for w in _WALLS:
+        if cells[w // CHUNK, w % CHUNK] == ROCK and random(state) < LOOP_CHANCE:
+            cells[w // CHUNK, w % CHUNK] = CRAWLWAY if random(state) < CRAWLWAY_CHANCE else FLOOR
+    # The east column's and north row's openings, where the chunk owns them.
+    for side in range(2):
+        if (cx if side == 0 else cy) >= CHUNKS_PER_SIDE - 1:
+            continue
+        first = randbelow(state, _SIDE)
+        at = _OPENINGS[side, first]
+        cells[at // CHUNK, at % CHUNK] = FLOOR
+        if random(state) < EXTRA_BORDER_CHANCE:
+            at = _OPENINGS[side, (first + 1 + randbelow(state, _SIDE - 1)) % _SIDE]
+            cells[at // CHUNK, at % CHUNK] = CRAWLWAY if random(state) < CRAWLWAY_CHANCE else FLOOR
