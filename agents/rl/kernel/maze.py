@@ -37,10 +37,11 @@ from labyrinth.engine.constants import (
 )
 from labyrinth.engine.presets import Bounds
 
-from .mt import _compiler, randbelow, random
+from . import mt
+from .mt import _jit, randbelow, random
 from .seeding import keys, seed_row
 
-_jit, COMPILED = _compiler()
+COMPILED = mt.COMPILED  # compiled, or not, with the draws it calls
 _SIDE = CHUNK // 2  # maze cells per chunk side
 _CELLS = _SIDE * _SIDE
 # Each maze cell's neighbours and the walls between, in engine.maze's order (-1 past the last).

@@ -17,9 +17,8 @@ from hashlib import sha512
 
 import numpy as np
 
-from .mt import STATE, _compiler
+from .mt import STATE, _jit
 
-_jit, COMPILED = _compiler()
 _N = STATE - 1
 
 
@@ -46,9 +45,11 @@ def keys(strings: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
 
 @_jit
 def seed_row(flat: np.ndarray, start: int, stop: int, row: np.ndarray) -> None:
-    """``row`` set to the state of ``random.Random(s)`` for the key ``flat[start:stop]`` (keys). The key's
-    integer has as many 32-bit words as its bytes fill: its first byte, a character of ``s``, is never 0
-    (CPython counts the words from the integer's bit length)."""
+    """``row`` set to the state of ``random.Random(s)`` for the key ``flat[start:stop]`` (keys). The key has
+    as many 32-bit words as the integer's significant bytes fill, and one for 0 (CPython counts them from its
+    bit length): leading zero bytes, as from a string starting with NUL, count for nothing."""
+    while start < stop - 1 and flat[start] == 0:
+        start += 1
     length = (stop - start + 3) // 4
     key = np.zeros(length, dtype=np.int64)
     for b in range(stop - start):  # byte b from the least significant end goes to word b // 4

@@ -1,0 +1,127 @@
+"""Regions laid by the numba kernel (agents/rl/kernel/maze.py) against the engine's World (region.region_of), as
+the vector env lays one for every new game (issue 43): regions per CPU second (time.process_time) of the tiny
+and small grounds, and a digest of every cell each laid.
+
+The labyrinths: ``--regions`` seeds drawn across the game's whole range (rng.SEED_LIMIT) from ``--seed``. The
+rows, each the median of ``--rounds`` interleaved rounds (the order within a round turns, so that the
+machine's other work weighs on all alike):
+
+- engine: region_of on a new World per labyrinth, every chunk and ramp generated in Python;
+- kernel: maze.lay a region a call, as kernel/state.py's lay_region calls it;
+- its Python part: the same regions' seeding.keys alone (their generators' strings and sha512), the share of
+  the kernel's time that stays in Python;
+- Random(s) and mt.load: what the generators' states would cost made the plain way, a Random per string read
+  back by getstate (not used: seeding.seed_row makes them from the sha512 in numba).
+
+The first kernel call's time is printed: numba's compile, or loading its cache (set NUMBA_CACHE_DIR to an
+empty folder to see the compile). Equal digests show the same cells. Prints figures and asserts nothing.
+
+    .venv/bin/pip install -q -e '.[fast]' && .venv/bin/python bench/rl/kernel_maze_bench.py [--rounds 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/, for figures.py's rows
+from figures import report, row
+
+from labyrinth.agents.rl.kernel import maze, mt, seeding
+from labyrinth.agents.rl.kernel.region import around, region_of
+from labyrinth.engine.presets import PRESETS, Bounds
+from labyrinth.engine.rng import SEED_LIMIT
+from labyrinth.engine.world import World
+
+Run = Callable[[list[int]], tuple[str, float]]  # from the seeds: the digest of what it made, the CPU seconds
+
+
+def engine(box: Bounds) -> Run:
+    def run(seeds: list[int]) -> tuple[str, float]:
+        began = time.process_time()
+        regions = [region_of(World(seed), box).kinds for seed in seeds]
+        spent = time.process_time() - began
+        return hashlib.sha256(np.stack(regions).tobytes()).hexdigest()[:16], spent
+    return run
+
+
+def kernel(box: Bounds) -> Run:
+    def run(seeds: list[int]) -> tuple[str, float]:
+        out = np.empty((len(seeds), box.levels, box.height, box.width), dtype=np.uint8)
+        began = time.process_time()
+        for i, seed in enumerate(seeds):
+            maze.lay([seed], box, out[i:i + 1])
+        spent = time.process_time() - began
+        return hashlib.sha256(out.tobytes()).hexdigest()[:16], spent
+    return run
+
+
+def python_part(box: Bounds) -> Run:
+    ends = maze._plan(box)[0]
+
+    def run(seeds: list[int]) -> tuple[str, float]:
+        began = time.process_time()
+        for seed in seeds:
+            seeding.keys([f"{seed}{end}" for end in ends])
+        return "", time.process_time() - began
+    return run
+
+
+def random_load(box: Bounds) -> Run:
+    ends = maze._plan(box)[0]
+
+    def run(seeds: list[int]) -> tuple[str, float]:
+        began = time.process_time()
+        for seed in seeds:
+            mt.load([random.Random(f"{seed}{end}") for end in ends])
+        return "", time.process_time() - began
+    return run
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--regions", type=int, default=40, help="labyrinths a round, per preset")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    print(f"numba compiled: {maze.COMPILED}")
+    pick = random.Random(f"kernel maze bench:{args.seed}")
+    seeds = [pick.randrange(-SEED_LIMIT, SEED_LIMIT) for _ in range(args.regions)]
+    wall = time.perf_counter()
+    kernel(around(PRESETS["tiny"]))(seeds[:1])
+    row("first kernel call", f"{time.perf_counter() - wall:.2f} s", note="compile or cache load")
+    for preset in ("tiny", "small"):
+        box = around(PRESETS[preset])
+        keys = len(maze._plan(box)[0])
+        runs = {"engine": engine(box), "kernel": kernel(box), "its Python part": python_part(box),
+                "Random(s) and mt.load": random_load(box)}
+        rates: dict[str, list[float]] = {name: [] for name in runs}
+        digests: dict[str, set[str]] = {name: set() for name in runs}
+        for round_ in range(args.rounds):
+            names = list(runs)
+            names = names[round_ % len(names):] + names[:round_ % len(names)]
+            for name in names:
+                digest, spent = runs[name](seeds)
+                rates[name].append(len(seeds) / spent)
+                digests[name].add(digest)
+        median = {name: statistics.median(rates[name]) for name in runs}
+        for name in ("engine", "kernel"):
+            report(f"{preset}: {name}", median[name], "regions/s",
+                   note=f"{1e3 / median[name]:.2f} ms a region; digest {', '.join(sorted(digests[name]))}")
+        report(f"{preset}: kernel / engine", median["kernel"] / median["engine"], "x", ",.1f")
+        report(f"{preset}: Python part of the kernel's time", 100 * median["kernel"] / median["its Python part"],
+               "%", ",.0f", note=f"{keys} generators a region, {1e3 / median['its Python part']:.2f} ms")
+        report(f"{preset}: Random(s) and mt.load alone", 1e3 / median["Random(s) and mt.load"], "ms a region",
+               ",.2f", note="the plain way to the same states")
+
+
+if __name__ == "__main__":
+    main()
