@@ -55,21 +55,21 @@ def seed_row(flat: np.ndarray, start: int, stop: int, row: np.ndarray) -> None:
     for b in range(stop - start):  # byte b from the least significant end goes to word b // 4
         key[b >> 2] |= int(flat[stop - 1 - b]) << (8 * (b & 3))
     mt = _START.copy()
-    i, j = 1, 0
+    i, j, last = 1, 0, mt[0]  # last: mt[i - 1], kept out of memory (the steps are one chain)
     for _ in range(max(_N, length)):
-        mt[i] = ((mt[i] ^ (((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1664525) & 0xFFFFFFFF)) + key[j] + j) & 0xFFFFFFFF
+        last = mt[i] = ((mt[i] ^ (((last ^ (last >> 30)) * 1664525) & 0xFFFFFFFF)) + key[j] + j) & 0xFFFFFFFF
         i += 1
         j += 1
         if i >= _N:
-            mt[0] = mt[_N - 1]
+            mt[0] = last
             i = 1
         if j >= length:
             j = 0
     for _ in range(_N - 1):
-        mt[i] = ((mt[i] ^ (((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1566083941) & 0xFFFFFFFF)) - i) & 0xFFFFFFFF
+        last = mt[i] = ((mt[i] ^ (((last ^ (last >> 30)) * 1566083941) & 0xFFFFFFFF)) - i) & 0xFFFFFFFF
         i += 1
         if i >= _N:
-            mt[0] = mt[_N - 1]
+            mt[0] = last
             i = 1
     mt[0] = 0x80000000
     for k in range(_N):
