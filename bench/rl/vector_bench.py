@@ -11,10 +11,11 @@ every env's final GameState: equal digests show the same games.
 
 The vector env is slower for now, and that is the figure to read: in this slice every row is stepped on the
 engine, so each step of each env also converts its state out of the arrays and back (kernel/state.py), and
-each new game lays its region (every chunk of the ground and its margin generated in Python, where the scalar
-env's World generates only the chunks its game reads). Both are printed apart, per row and per game. That is
-the harness's cost; the kernel's next slices replace step_on_engine row by row with compiled code over the
-same arrays, and this bench is where their gain shows. Prints figures and asserts nothing.
+each new game lays its region (every chunk of the ground and its margin generated, by kernel/maze.py with numba
+and in Python without, where the scalar env's World generates only the chunks its game reads). Both are
+printed apart, per row and per game. That is the harness's cost; the kernel's next slices replace
+step_on_engine row by row with compiled code over the same arrays, and this bench is where their gain shows.
+Prints figures and asserts nothing.
 
     .venv/bin/python bench/rl/vector_bench.py [--task Labyrinth/User-Tiny-v1] [--envs 64 256] [--rounds 3]
 """
@@ -84,7 +85,7 @@ def harness_costs(task_id: str, num_envs: int, steps: int) -> tuple[float, float
     converted = time.process_time() - began
     began = time.process_time()
     for i, game in enumerate(games):
-        rows.lay_region(i, type(game.world)(game.state.seed))  # a new World: its chunks generated, as at reset
+        rows.lay_region(i, type(game.world)(game.state.seed))  # a new World, as at reset
     laid = time.process_time() - began
     return converted / num_envs * 1e6, laid / num_envs * 1e3
 

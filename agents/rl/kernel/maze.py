@@ -11,8 +11,9 @@ as World.chunk_cells gives it. The engine's tables (the neighbours' order, the w
 from engine.maze itself, so the order of the draws is its own.
 
 What stays in Python, per region: the strings of its generators and their sha512 (seeding.keys), about
-2 microseconds each for a region's 300 to 900 of them. What chunks a box holds, and which ramp each chunk
-shows, depends on the box only and is worked out once per box.
+2 microseconds each for a region's 450 (tiny) or 896 (small), a fifth of the time it takes to lay it
+(bench/rl/kernel_maze_bench.py: 4 and 8 ms a region, against the World's 13 and 26). What chunks a box holds,
+and which ramp each chunk shows, depends on the box only and is worked out once per box.
 
 Without numba the functions below are plain Python (the same cells, far slower than the engine):
 ``COMPILED`` says which, for the rows to choose (state.py).
