@@ -16,7 +16,10 @@ What stays in Python, per region: the strings of its generators and their sha512
 and which ramp each chunk shows, depends on the box only and is worked out once per box.
 
 Without numba the functions below are plain Python (the same cells, far slower than the engine):
-``COMPILED`` says which, for the rows to choose (state.py).
+``COMPILED`` says which, for the rows to choose (state.py). numba's disk cache of this module holds the draws
+and the seeding it calls but is checked against this file alone: after editing mt.py or seeding.py, delete its
+maze.*.nbi and .nbc files, in the __pycache__ beside the imported maze.py (seen: a region test kept passing on
+a broken seeding.py, whose own test failed).
 """
 
 from __future__ import annotations
