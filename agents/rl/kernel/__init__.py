@@ -16,6 +16,12 @@ And mt.py: CPython's random.Random for N generators as one (N, 625) uint32 array
 random, getrandbits up to 63 bits, randbelow/randrange/randint, choice and sample as indices), drawn per row
 in numba with the engine's values and written back into a Random mid-stream (tests/agents/rl/test_kernel_mt.py,
 bench/rl/kernel_mt_bench.py): the draws whose bounds depend on the game, below.
+And maze.py with seeding.py: a region laid in numba, engine.maze's chunks and ramps ported draw for draw over
+mt.py's generators, straight into the rows' kinds (lay, one or many regions a call; StateRows.lay_region uses it
+when numba is there and the World without). Only each generator's string and its sha512 stay in Python
+(seeding.keys); CPython's string seeding, init_by_array, is done in numba (seeding.seed_row), as a Random read
+back by getstate would cost more than the engine's whole generation. Equal byte for byte to region_of's cells
+(tests/agents/rl/test_kernel_maze.py); 3 to 4 ms a tiny region against the World's 13 (bench/rl/kernel_maze_bench.py).
 What the rows do not hold yet stays in that LabyrinthEnv: the view's memory (seen map, trail, hums, the
 stones' search), the opponent's own state and random stream, the Match's turn count and inputs; slices (5)
 and (6) move them into arrays. bench/rl/vector_bench.py prints the harness's cost against SyncVectorEnv
@@ -52,9 +58,10 @@ which stays in Python). Two kinds:
 
 Falls back to Python (the env's row handed to the engine for that step, then read back): a search or a move
 that leaves the region (astar.LEFT_REGION), a table used up, a path longer than its row, and anything a slice
-has not ported yet. Stays in Python and is measured: generating the region's chunks at reset (tiny 48 x 48 x 8
-cells, 288 chunks, about 12 ms; small 64 x 64 x 9, 576 chunks, about 25 ms), the string-seeded draws at reset,
-and the WSAP text (never in the vector env).
+has not ported yet. Stays in Python and is measured: each chunk generator's seed string and its sha512 when a
+region is laid (about a fifth of maze.lay's time; without numba the whole region is generated in Python through
+the World: tiny 48 x 48 x 8 cells, 288 chunks, about 12 ms; small 64 x 64 x 9, 576 chunks, about 25 ms), the
+string-seeded draws at reset, and the WSAP text (never in the vector env).
 
 Order of the next slices: (2) the state arrays and their round trip with GameState, and a vector env that
 steps on the engine through them (every row a fallback: the harness and its equality test first); (3) the
