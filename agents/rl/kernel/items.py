@@ -18,7 +18,7 @@ from labyrinth.engine.items import COUNTDOWNS, ITEM_ORDER, ITEMS
 
 from .astar import _jit
 from .draws import USED_UP, below
-from .sight import line_clear, near
+from .sight import USER_SQ, line_clear, within
 from .state import NONE, SEEN_SLOTS
 from .work import INVENTORY, ITEM_COUNT, PLAYED, RESPAWNS, SEEN_COUNT, SEEN_FULL, SLOTS, TIMERS, USER
 from .work import USED_UP as TABLE_USED_UP
@@ -160,7 +160,7 @@ def note_seen(v: np.ndarray, items: np.ndarray, seen: np.ndarray, kinds: np.ndar
     new = False
     for slot in range(v[ITEM_COUNT]):
         kind, x, y, z = items[slot, 0], items[slot, 1], items[slot, 2], items[slot, 3]
-        if not (near(ux, uy, uz, x, y, z, USER_SIGHT) and line_clear(kinds, origin, ux, uy, uz, x, y, z)):
+        if not (within(ux, uy, uz, x, y, z, USER_SQ) and line_clear(kinds, origin, ux, uy, uz, x, y, z)):
             continue
         count, at = v[SEEN_COUNT], 0
         known = False

@@ -23,6 +23,7 @@ if SIGHTS:
 
 REACH = MINOTAUR_SIGHT  # how far any eye sees: LINES' offsets
 MARGIN = REACH + 1  # the cells around the user the turn reads: sight, and a step
+MINOTAUR_SQ, USER_SQ = MINOTAUR_SIGHT * MINOTAUR_SIGHT, USER_SIGHT * USER_SIGHT
 
 
 def _line_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -61,9 +62,9 @@ def line_clear(kinds: np.ndarray, origin: np.ndarray, ax: int, ay: int, az: int,
 
 
 @_jit
-def near(ax: int, ay: int, az: int, bx: int, by: int, bz: int, radius: int) -> bool:
-    """senses._near."""
-    return az == bz and (ax - bx) ** 2 + (ay - by) ** 2 <= radius * radius
+def within(ax: int, ay: int, az: int, bx: int, by: int, bz: int, radius_sq: int) -> bool:
+    """senses._near, the radius squared (an argument of one type: numba compiles a function once per constant)."""
+    return az == bz and (ax - bx) ** 2 + (ay - by) ** 2 <= radius_sq
 
 
 @_jit
@@ -73,15 +74,18 @@ def distance_sq(ax: int, ay: int, az: int, bx: int, by: int, bz: int) -> int:
 
 
 @_jit
-def sees(kinds: np.ndarray, origin: np.ndarray, user: np.ndarray, minotaur: np.ndarray, active: bool,
-         by_minotaur: bool) -> bool:
-    """senses.minotaur_sees_user (``by_minotaur``) or user_sees_minotaur."""
-    radius = MINOTAUR_SIGHT if by_minotaur else USER_SIGHT
-    if not (active and near(user[0], user[1], user[2], minotaur[0], minotaur[1], minotaur[2], radius)):
-        return False
-    if by_minotaur:
-        return line_clear(kinds, origin, minotaur[0], minotaur[1], minotaur[2], user[0], user[1], user[2])
-    return line_clear(kinds, origin, user[0], user[1], user[2], minotaur[0], minotaur[1], minotaur[2])
+def minotaur_sees(kinds: np.ndarray, origin: np.ndarray, user: np.ndarray, minotaur: np.ndarray,
+                  active: bool) -> bool:
+    """senses.minotaur_sees_user."""
+    return (active and within(user[0], user[1], user[2], minotaur[0], minotaur[1], minotaur[2], MINOTAUR_SQ)
+            and line_clear(kinds, origin, minotaur[0], minotaur[1], minotaur[2], user[0], user[1], user[2]))
+
+
+@_jit
+def user_sees(kinds: np.ndarray, origin: np.ndarray, user: np.ndarray, minotaur: np.ndarray, active: bool) -> bool:
+    """senses.user_sees_minotaur."""
+    return (active and within(user[0], user[1], user[2], minotaur[0], minotaur[1], minotaur[2], USER_SQ)
+            and line_clear(kinds, origin, user[0], user[1], user[2], minotaur[0], minotaur[1], minotaur[2]))
 
 
 @_jit

@@ -38,12 +38,13 @@ from labyrinth.engine.presets import PRESETS
 from labyrinth.engine.schemas import MinotaurDecision, UserInput
 
 from ..commands import COMMANDS
+from . import astar
 from .astar import _jit
 from .draws import Draws
 from .items import USABLE, came_in_reach, count_down, grab, in_reach, note_seen, reach_slot, use
-from .sight import distance_sq, near_edge, nearness, sees
+from .sight import distance_sq, minotaur_sees, near_edge, nearness, user_sees
 from .state import PATH_ROWS, StateRows
-from .walk import OUTSIDE, Search, cell, find_path, next_cell
+from .walk import OUTSIDE, Memo, cell, find_path, next_cell
 from .work import (
     CHASE,
     GOAL,
@@ -58,6 +59,8 @@ from .work import (
     KEPT,
     LEFT_REGION,
     MINOTAUR,
+    NEED_PATH,
+    NO_ROUTE,
     OUTCOME,
     PARALYSIS,
     PATH_LENGTH,
@@ -69,10 +72,14 @@ from .work import (
     SLOTS,
     STAMINA,
     STRIDE,
+    T_NOISE,
     T_PLAN,
     T_SEES,
     T_START,
+    T_STEPS,
     T_TARGET,
+    T_TICKS,
+    T_TO,
     T_WALKS,
     T_WIDTH,
     TICK,
@@ -95,7 +102,8 @@ _SIDEWAYS = ((2, 3), (2, 3), (0, 1), (0, 1))  # geometry.SIDEWAYS
 LOW, HIGH = 0, 1  # state.NOISES
 DEATH, ESCAPED = 1, 2  # state.OUTCOMES
 NO_ONWARD, RAMP_RUN = -1, -2
-# What a row's turn reads besides its numbers: its region (kinds, origin), the ground, the path's buffers, the draws.
+MEMO = 8  # the paths a turn may search (a PATHFIND's, then one each time CHASE's goal moves off its path)
+# What a row's turn reads besides its numbers: its region (kinds, origin), the ground, the path's buffer, the draws.
 Tables = tuple[np.ndarray, ...]  # _run_on: where a run arrives; a run along a ramp's heading past its ramp
 
 
@@ -139,22 +147,34 @@ def _turns(work: np.ndarray, items: np.ndarray, seen: np.ndarray, paths: np.ndar
     levels, rows, cols = kinds.shape[1], kinds.shape[2], kinds.shape[3]
     cells = levels * rows * cols
     # astar's scratch, once for all rows; a search pushes a cell at most once per way in (6), so the heap never grows
-    search = (np.zeros((levels, rows // 8, cols // 8), dtype=np.int64), np.zeros(1, dtype=np.int64),
-              np.zeros((3, cells), dtype=np.int64), np.empty(6 * cells + 8, dtype=np.int64))
+    chunk_mark, stamps = np.zeros((levels, rows // 8, cols // 8), dtype=np.int64), np.zeros(1, dtype=np.int64)
+    scratch, heap = np.zeros((3, cells), dtype=np.int64), np.empty(6 * cells + 8, dtype=np.int64)
+    memo = (np.zeros((MEMO, 6), dtype=np.int64), np.zeros(MEMO, dtype=np.int64),
+            np.zeros((MEMO, PATH_ROWS, 3), dtype=np.int64), np.zeros(1, dtype=np.int64))
+    keys, lengths, found, count = memo
     path = np.empty((2 * PATH_ROWS + 2, 3), dtype=np.int64)  # room for a path and the steps added to it
-    found = np.empty((PATH_ROWS, 3), dtype=np.int64)
     t = np.zeros(T_WIDTH, dtype=np.int64)
     reach = np.zeros((2, SLOTS, 4), dtype=np.int64)
     for r in range(work.shape[0]):
         if kept[r]:
             why[r] = KEPT
             continue
-        v, lying, known = work[r].copy(), items[r].copy(), seen[r].copy()
-        length = v[PATH_LENGTH]
-        path[:length] = paths[r, :length]
-        v[PATH_START] = 0
-        code = _turn(v, t, lying, known, path, found, kinds[r], origins[r], commands[r], decisions[r], ground,
-                     jump_lengths[r], patrol_words[r], respawn_words[r], search, reach)
+        count[0] = 0
+        code = NEED_PATH
+        while code == NEED_PATH:  # the turn from its start, with every path it asked for so far
+            v, lying, known = work[r].copy(), items[r].copy(), seen[r].copy()
+            length = v[PATH_LENGTH]
+            path[:length] = paths[r, :length]
+            v[PATH_START] = 0
+            code = _turn(v, t, lying, known, path, kinds[r], origins[r], commands[r], decisions[r], ground,
+                         jump_lengths[r], patrol_words[r], respawn_words[r], memo, reach)
+            if code == NEED_PATH:
+                k = count[0]
+                lengths[k] = astar._find_path(kinds[r], origins[r], keys[k, :3].copy(), keys[k, 3:].copy(), found[k],
+                                              chunk_mark, stamps, scratch, heap)[0]
+                count[0] += 1
+                if lengths[k] < 0:
+                    code = LEFT_REGION if lengths[k] == astar.LEFT_REGION else NO_ROUTE
         why[r] = code
         if code == PLAYED:
             work[r], items[r], seen[r] = v, lying, known
@@ -163,15 +183,15 @@ def _turns(work: np.ndarray, items: np.ndarray, seen: np.ndarray, paths: np.ndar
 
 
 @_jit
-def _turn(v: np.ndarray, t: np.ndarray, items: np.ndarray, seen: np.ndarray, path: np.ndarray, found: np.ndarray,
-          kinds: np.ndarray, origin: np.ndarray, cmd: np.ndarray, dec: np.ndarray, ground: np.ndarray,
-          jumps: np.ndarray, patrols: np.ndarray, respawns: np.ndarray, search: Search, reach: np.ndarray) -> int:
+def _turn(v: np.ndarray, t: np.ndarray, items: np.ndarray, seen: np.ndarray, path: np.ndarray, kinds: np.ndarray,
+          origin: np.ndarray, cmd: np.ndarray, dec: np.ndarray, ground: np.ndarray, jumps: np.ndarray,
+          patrols: np.ndarray, respawns: np.ndarray, memo: Memo, reach: np.ndarray) -> int:
     """advance(): _Turn's __init__ and run."""
     if v[OUTCOME] or _unexecutable(v, items, cmd):
         return PLAYED  # the very state comes back
     if near_edge(kinds, origin, v[USER], v[USER + 1], v[USER + 2]):
         return LEFT_REGION
-    code = _plan(v, t, path, found, kinds, origin, dec, search)
+    code = _plan(v, t, path, kinds, origin, dec, memo)
     if code != PLAYED:
         return code
     t[T_WALKS] = t[T_PLAN] == CHASE or t[T_PLAN] == PATHFIND
@@ -180,11 +200,12 @@ def _turn(v: np.ndarray, t: np.ndarray, items: np.ndarray, seen: np.ndarray, pat
     t[T_SEES] = _minotaur_sees(v, kinds, origin)
     t[T_START] = v[TICK]
     v[TURN] += 1
-    world = (kinds, origin, ground, path, found, jumps, patrols, respawns)
+    world = (kinds, origin, ground, path, jumps, patrols, respawns)
     if cmd[0] == MOVE:
-        return _move(v, t, items, seen, world, search, cmd, reach)
+        return _move(v, t, items, seen, world, memo, cmd, reach)
     if cmd[0] == HALT:
-        code = _stand(v, t, items, world, search, TICKS_PER_SECOND * (cmd[2] or 1))
+        t[T_TICKS] = TICKS_PER_SECOND * (cmd[2] or 1)
+        code = _stand(v, t, items, world, memo)
     else:
         _act_at_once(v, t, items, cmd)
         if v[OUTCOME]:  # escaped: the second passes, the timers run, nobody acts
@@ -194,7 +215,8 @@ def _turn(v: np.ndarray, t: np.ndarray, items: np.ndarray, seen: np.ndarray, pat
                 if code != PLAYED:
                     return code
         else:
-            code = _stand(v, t, items, world, search, TICKS_PER_SECOND)
+            t[T_TICKS] = TICKS_PER_SECOND
+            code = _stand(v, t, items, world, memo)
     if code != PLAYED:
         return code
     return note_seen(v, items, seen, kinds, origin)[0]
@@ -216,8 +238,8 @@ def _unexecutable(v: np.ndarray, items: np.ndarray, cmd: np.ndarray) -> bool:
 
 
 @_jit
-def _plan(v: np.ndarray, t: np.ndarray, path: np.ndarray, found: np.ndarray, kinds: np.ndarray, origin: np.ndarray,
-          dec: np.ndarray, search: Search) -> int:
+def _plan(v: np.ndarray, t: np.ndarray, path: np.ndarray, kinds: np.ndarray, origin: np.ndarray, dec: np.ndarray,
+          memo: Memo) -> int:
     """minotaur.plan_for into ``t``: a refused decision waits; a PATHFIND to a new target finds its path."""
     action = dec[0]
     t[T_PLAN] = action
@@ -238,20 +260,20 @@ def _plan(v: np.ndarray, t: np.ndarray, path: np.ndarray, found: np.ndarray, kin
         same = v[HAS_GOAL] and v[GOAL] == dec[2] and v[GOAL + 1] == dec[3] and v[GOAL + 2] == dec[4]
         if not same or not v[PATH_LENGTH]:
             v[GOAL], v[GOAL + 1], v[GOAL + 2], v[HAS_GOAL] = dec[2], dec[3], dec[4], 1
-            return find_path(v, path, found, kinds, origin, dec[2], dec[3], dec[4], search)
+            return find_path(v, path, memo, dec[2], dec[3], dec[4])
     return PLAYED
 
 
 @_jit
 def _minotaur_sees(v: np.ndarray, kinds: np.ndarray, origin: np.ndarray) -> bool:
     active = v[PARALYSIS] == 0 and v[JUMP_LEFT] == 0
-    return sees(kinds, origin, v[USER:USER + 3], v[MINOTAUR:MINOTAUR + 3], active, True)
+    return minotaur_sees(kinds, origin, v[USER:USER + 3], v[MINOTAUR:MINOTAUR + 3], active)
 
 
 @_jit
 def _user_sees(v: np.ndarray, kinds: np.ndarray, origin: np.ndarray) -> bool:
     active = v[PARALYSIS] == 0 and v[JUMP_LEFT] == 0
-    return sees(kinds, origin, v[USER:USER + 3], v[MINOTAUR:MINOTAUR + 3], active, False)
+    return user_sees(kinds, origin, v[USER:USER + 3], v[MINOTAUR:MINOTAUR + 3], active)
 
 
 @_jit
@@ -267,12 +289,13 @@ def _act_at_once(v: np.ndarray, t: np.ndarray, items: np.ndarray, cmd: np.ndarra
 
 
 @_jit
-def _stand(v: np.ndarray, t: np.ndarray, items: np.ndarray, world: tuple, search: Search,  # type: ignore[type-arg]
-           ticks: int) -> int:
-    for _ in range(ticks):
+def _stand(v: np.ndarray, t: np.ndarray, items: np.ndarray, world: Tables, memo: Memo) -> int:
+    """_Turn._stand for t[T_TICKS] ticks."""
+    for _ in range(t[T_TICKS]):
         if v[OUTCOME]:
             return PLAYED
-        code = _tick(v, t, items, world, search, False, 0, 0, 0, -1)
+        t[T_STEPS], t[T_NOISE] = 0, -1
+        code = _tick(v, t, items, world, memo)
         if code != PLAYED:
             return code
         v[STAMINA] = min(STAMINA_MAX, v[STAMINA] + REST_GAIN_PER_TICK)
@@ -280,10 +303,12 @@ def _stand(v: np.ndarray, t: np.ndarray, items: np.ndarray, world: tuple, search
 
 
 @_jit
-def _tick(v: np.ndarray, t: np.ndarray, items: np.ndarray, world: tuple, search: Search,  # type: ignore[type-arg]
-          user_moves: bool, ux: int, uy: int, uz: int, noise: int) -> int:
-    """_Turn._tick: both move at once, then the timers, then the senses."""
-    kinds, origin, ground, path, found, jumps, patrols, _ = world
+def _tick(v: np.ndarray, t: np.ndarray, items: np.ndarray, world: Tables, memo: Memo) -> int:
+    """_Turn._tick: both move at once, then the timers, then the senses. The user steps into t[T_TO] when
+    t[T_STEPS], making the noise t[T_NOISE]."""
+    kinds, origin, ground, path, jumps, patrols, _ = world
+    user_moves, noise = t[T_STEPS] != 0, t[T_NOISE]
+    ux, uy, uz = t[T_TO], t[T_TO + 1], t[T_TO + 2]
     if t[T_PLAN] == JUMP and v[TICK] == t[T_START]:
         if v[JUMPS] >= jumps.shape[0]:
             return USED_UP
@@ -295,7 +320,7 @@ def _tick(v: np.ndarray, t: np.ndarray, items: np.ndarray, world: tuple, search:
     active = v[PARALYSIS] == 0 and v[JUMP_LEFT] == 0
     stepped, mx, my, mz = False, 0, 0, 0
     if active and t[T_WALKS]:
-        code, stepped, mx, my, mz = next_cell(v, t, path, found, kinds, origin, ground, patrols, search)
+        code, stepped, mx, my, mz = next_cell(v, t, path, kinds, origin, ground, patrols, memo)
         if code != PLAYED:
             return code
     fx, fy, fz = v[USER], v[USER + 1], v[USER + 2]
@@ -338,7 +363,7 @@ def _run_timers(v: np.ndarray, items: np.ndarray, world: Tables) -> int:
         same = v[USER] == v[MINOTAUR] and v[USER + 1] == v[MINOTAUR + 1] and v[USER + 2] == v[MINOTAUR + 2]
         if not v[JUMP_LEFT] and same and not v[PARALYSIS]:
             v[OUTCOME] = v[OUTCOME] or DEATH  # it re-entered time where the user stood
-    return count_down(v, items, world[2], world[7])
+    return count_down(v, items, world[2], world[6])
 
 
 @_jit
@@ -406,8 +431,8 @@ def _run_on(v: np.ndarray, kinds: np.ndarray, origin: np.ndarray, fx: int, fy: i
 
 
 @_jit
-def _move(v: np.ndarray, t: np.ndarray, items: np.ndarray, seen: np.ndarray, world: Tables,
-          search: Search, cmd: np.ndarray, reach: np.ndarray) -> int:
+def _move(v: np.ndarray, t: np.ndarray, items: np.ndarray, seen: np.ndarray, world: Tables, memo: Memo,
+          cmd: np.ndarray, reach: np.ndarray) -> int:
     """_Turn._move and the turn's end: ``steps`` steps, or a run to the first place worth a stop."""
     kinds, origin = world[0], world[1]
     run, wanted, speed = cmd[2] == 0, cmd[2] or MAX_STEPS, cmd[3]
@@ -426,12 +451,15 @@ def _move(v: np.ndarray, t: np.ndarray, items: np.ndarray, seen: np.ndarray, wor
             in_reach(v, items, reach[0])
             near = nearness(v[USER:USER + 3], v[MINOTAUR:MINOTAUR + 3], v[PARALYSIS], v[JUMP_LEFT])
         if not running:  # a walking step takes two ticks; the user arrives on the second
-            code = _tick(v, t, items, world, search, False, 0, 0, 0, -1)
+            t[T_STEPS], t[T_NOISE] = 0, -1
+            code = _tick(v, t, items, world, memo)
             if code != PLAYED:
                 return code
             if v[OUTCOME]:
                 break
-        code = _tick(v, t, items, world, search, True, tx, ty, tz, HIGH if running else LOW)
+        t[T_STEPS], t[T_TO], t[T_TO + 1], t[T_TO + 2] = 1, tx, ty, tz
+        t[T_NOISE] = HIGH if running else LOW
+        code = _tick(v, t, items, world, memo)
         if code != PLAYED:
             return code
         moved += 1
@@ -462,8 +490,9 @@ def _move(v: np.ndarray, t: np.ndarray, items: np.ndarray, seen: np.ndarray, wor
             if onward == NO_ONWARD:
                 break  # ARRIVED
             came, heading = heading, onward
-    if moved == 0 and not v[OUTCOME]:
-        code = _stand(v, t, items, world, search, TICKS_PER_SECOND)
+    if moved == 0 and not v[OUTCOME]:  # a move that goes nowhere still takes 1 s
+        t[T_TICKS] = TICKS_PER_SECOND
+        code = _stand(v, t, items, world, memo)
         if code != PLAYED:
             return code
     return note_seen(v, items, seen, kinds, origin)[0]

@@ -20,7 +20,6 @@ from labyrinth.engine.constants import (
     WORLD_SIZE,
 )
 
-from . import astar
 from .astar import _jit
 from .draws import USED_UP, below
 from .state import PATH_ROWS
@@ -31,6 +30,7 @@ from .work import (
     HEARD_AT,
     LEFT_REGION,
     MINOTAUR,
+    NEED_PATH,
     NO_ROUTE,
     PATH_LENGTH,
     PATH_START,
@@ -49,7 +49,8 @@ from .work import (
 )
 from .work import USED_UP as TABLE_USED_UP
 
-Search = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]  # astar's chunk marks, stamps, scratch and heap
+# The paths the turn has been given: (start, goal) rows, their lengths (or astar's status), the paths, how many.
+Memo = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 _DX, _DY = (0, 0, 1, -1), (1, -1, 0, 0)  # geometry.HORIZONTAL: NORTH, SOUTH, EAST, WEST
 OUTSIDE = -1  # cell's answer for a cell of the cube the region does not hold
 
@@ -72,21 +73,24 @@ def _open(kind: int) -> bool:
 
 
 @_jit
-def find_path(v: np.ndarray, path: np.ndarray, found: np.ndarray, kinds: np.ndarray, origin: np.ndarray,
-              gx: int, gy: int, gz: int, search: Search) -> int:
-    """pathfinding.find_path from the Minotaur to (gx, gy, gz) as the turn's path; a fallback code when the
-    kernel cannot answer as the engine does (the region left, or a path past the rows)."""
-    start, goal = np.empty(3, dtype=np.int64), np.empty(3, dtype=np.int64)
-    start[:] = v[MINOTAUR:MINOTAUR + 3]
-    goal[0], goal[1], goal[2] = gx, gy, gz
-    chunk_mark, stamps, scratch, heap = search
-    # the heap has room for every push (turn.py sizes it): never grown, so the one returned is the same
-    length, _ = astar._find_path(kinds, origin, start, goal, found, chunk_mark, stamps, scratch, heap)
-    if length < 0:
-        return LEFT_REGION if length == astar.LEFT_REGION else NO_ROUTE
-    path[:length] = found[:length]
-    v[PATH_START], v[PATH_LENGTH] = 0, length
-    return PLAYED
+def find_path(v: np.ndarray, path: np.ndarray, memo: Memo, gx: int, gy: int, gz: int) -> int:
+    """pathfinding.find_path from the Minotaur to (gx, gy, gz) as the turn's path, when the turn's memo holds it;
+    else NEED_PATH, the query put in the memo's next row for turn.py to search (astar.py) before it plays the
+    turn again (so that the A* is compiled into one caller, not into every function between the turn and it)."""
+    keys, lengths, found, count = memo
+    sx, sy, sz = v[MINOTAUR], v[MINOTAUR + 1], v[MINOTAUR + 2]
+    for k in range(count[0]):
+        if (keys[k, 0] == sx and keys[k, 1] == sy and keys[k, 2] == sz and keys[k, 3] == gx and keys[k, 4] == gy
+                and keys[k, 5] == gz):
+            length = lengths[k]
+            path[:length] = found[k, :length]
+            v[PATH_START], v[PATH_LENGTH] = 0, length
+            return PLAYED
+    if count[0] == keys.shape[0]:
+        return TABLE_USED_UP
+    keys[count[0], 0], keys[count[0], 1], keys[count[0], 2] = sx, sy, sz
+    keys[count[0], 3], keys[count[0], 4], keys[count[0], 5] = gx, gy, gz
+    return NEED_PATH
 
 
 @_jit
@@ -146,28 +150,20 @@ def _patrol_waypoint(v: np.ndarray, ground: np.ndarray, words: np.ndarray) -> in
 
 
 @_jit
-def _later(v: np.ndarray, a: int, b: int) -> bool:
-    """The clue at field ``a`` above the one at ``b``, as the engine's (tick, (x, y, z)) tuples compare."""
-    for i in (3, 0, 1, 2):
-        if v[a + i] != v[b + i]:
-            return v[a + i] > v[b + i]
-    return False
-
-
-@_jit
 def _chase_goal(v: np.ndarray, t: np.ndarray, kinds: np.ndarray, origin: np.ndarray, ground: np.ndarray,
                 words: np.ndarray) -> tuple[int, int, int, int]:
     """(code, goal): minotaur._chase_goal, the clue spent or the waypoint drawn in the vector."""
     mx, my, mz = v[MINOTAUR], v[MINOTAUR + 1], v[MINOTAUR + 2]
     if t[T_SEES]:
         return _standable(kinds, origin, v[USER], v[USER + 1], v[USER + 2], mx, my, mz)
-    clue = -1  # the field of the freshest clue: max of (tick, where), as the engine's tuples compare
-    for at in (HEARD_AT, SEEN_AT):
-        tick = v[at + 3]
-        if tick < 0 or tick <= v[SEARCHED]:
-            continue
-        if clue < 0 or _later(v, at, clue):
-            clue = at
+    heard = v[HEARD_AT + 3] >= 0 and v[HEARD_AT + 3] > v[SEARCHED]
+    seen = v[SEEN_AT + 3] >= 0 and v[SEEN_AT + 3] > v[SEARCHED]
+    clue = HEARD_AT if heard else SEEN_AT if seen else -1  # the freshest: max of (tick, where), as tuples compare
+    if heard and seen:
+        for i in (3, 0, 1, 2):
+            if v[HEARD_AT + i] != v[SEEN_AT + i]:
+                clue = HEARD_AT if v[HEARD_AT + i] > v[SEEN_AT + i] else SEEN_AT
+                break
     if clue >= 0:
         code, gx, gy, gz = _standable(kinds, origin, v[clue], v[clue + 1], v[clue + 2], mx, my, mz)
         if code != PLAYED:
@@ -201,8 +197,8 @@ def _steps_to(kinds: np.ndarray, origin: np.ndarray, ex: int, ey: int, ez: int, 
 
 
 @_jit
-def _route(v: np.ndarray, path: np.ndarray, found: np.ndarray, kinds: np.ndarray, origin: np.ndarray,
-           gx: int, gy: int, gz: int, search: Search) -> int:
+def _route(v: np.ndarray, path: np.ndarray, kinds: np.ndarray, origin: np.ndarray,
+           gx: int, gy: int, gz: int, memo: Memo) -> int:
     """minotaur._route to (gx, gy, gz), as the turn's path: cut at the goal, a step longer, or found afresh."""
     start, length = v[PATH_START], v[PATH_LENGTH]
     for i in range(start, start + length):
@@ -227,13 +223,12 @@ def _route(v: np.ndarray, path: np.ndarray, found: np.ndarray, kinds: np.ndarray
         path[start + length, 0], path[start + length, 1], path[start + length, 2] = gx, gy, gz
         v[PATH_LENGTH] = length + 1
         return PLAYED
-    return find_path(v, path, found, kinds, origin, gx, gy, gz, search)
+    return find_path(v, path, memo, gx, gy, gz)
 
 
 @_jit
-def next_cell(v: np.ndarray, t: np.ndarray, path: np.ndarray, found: np.ndarray, kinds: np.ndarray,
-              origin: np.ndarray, ground: np.ndarray, words: np.ndarray,
-              search: Search) -> tuple[int, bool, int, int, int]:
+def next_cell(v: np.ndarray, t: np.ndarray, path: np.ndarray, kinds: np.ndarray, origin: np.ndarray,
+              ground: np.ndarray, words: np.ndarray, memo: Memo) -> tuple[int, bool, int, int, int]:
     """(code, stepped, cell): minotaur.next_cell for one tick of a walking Minotaur."""
     v[STRIDE] += MINOTAUR_SEEING_PACE if t[T_SEES] else MINOTAUR_PACE
     if v[STRIDE] < QUARTERS:
@@ -249,7 +244,7 @@ def next_cell(v: np.ndarray, t: np.ndarray, path: np.ndarray, found: np.ndarray,
         return PLAYED, False, 0, 0, 0
     same_goal = v[HAS_GOAL] and v[GOAL] == gx and v[GOAL + 1] == gy and v[GOAL + 2] == gz
     if not same_goal or v[PATH_LENGTH] == 0:
-        code = _route(v, path, found, kinds, origin, gx, gy, gz, search)
+        code = _route(v, path, kinds, origin, gx, gy, gz, memo)
         if code != PLAYED:
             return code, False, 0, 0, 0
         v[GOAL], v[GOAL + 1], v[GOAL + 2], v[HAS_GOAL] = gx, gy, gz, 1

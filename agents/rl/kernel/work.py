@@ -49,15 +49,20 @@ def unpack(work: np.ndarray, rows: StateRows, played: np.ndarray) -> None:
         at, held = _AT[name], getattr(rows, name)
         held[played] = work[played, at] if held.ndim == 1 else work[played, at:at + width]
 
-# Why a row fell back (0: the kernel played its turn), by the code the turn returns: REASONS[code].
+# Why a row fell back (0: the kernel played its turn), by the code the turn returns: REASONS[code]. NEED_PATH is
+# none: the turn stopped to ask for a path (walk.find_path), and is played again from its start once it is found.
 PLAYED, KEPT, LEFT_REGION, NO_ROUTE, USED_UP, SEEN_FULL, UNPORTED = range(7)
+NEED_PATH = -1
 REASONS = ("played", "kept (the row holds no state)", "left the region", "no route in the rows",
            "a table of draws used up", "seen items past their slots", "not ported")
 
 # The turn's own numbers beside the vector, a small array of its own: the Minotaur's plan (WAIT, CHASE, PATHFIND,
 # JUMP: PLANS), whether it walks, whether it saw the user at the last tick, the turn's first tick, the PATHFIND
-# target.
+# target; and what the next tick is asked to do: how many ticks to stand, whether the user steps, where, the
+# noise it makes (NOISES, -1 none). Passed in an array rather than as arguments: numba compiles a function again
+# for each constant an argument is called with, and the turn's compile is most of its test's time.
 PLANS = ("WAIT", "CHASE", "PATHFIND", "JUMP")
 WAIT, CHASE, PATHFIND, JUMP = range(4)
-T_PLAN, T_WALKS, T_SEES, T_START, T_TARGET = range(5)
-T_WIDTH = T_TARGET + 3
+T_PLAN, T_WALKS, T_SEES, T_START, T_TARGET = 0, 1, 2, 3, 4
+T_TICKS, T_STEPS, T_TO, T_NOISE = 7, 8, 9, 12
+T_WIDTH = 13

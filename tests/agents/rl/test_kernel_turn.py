@@ -1,0 +1,185 @@
+"""The kernel's turn (agents/rl/kernel/turn.py) against engine.turn.advance, which is the rules: from states the
+engine reaches by random valid commands on tiny and small, the next turn's state as the kernel writes it into its
+row equals the engine's new state written into a row, array for array, whenever the kernel played the row; a row
+it falls back on is left as it was. On tiny, with the user inside the region's margin, it plays every command
+against every decision (it may fall back only when a table of draws is used up), so the test cannot pass by
+falling back. Whole games of the built-in players, rows in lockstep, each fallback stepped by the engine as the
+vector env does (step_on_engine), equal the engine's game state after every turn."""
+
+import numpy as np
+import pytest
+from hypothesis import event, given, settings
+from hypothesis import strategies as st
+
+from labyrinth.agents.match.runner import Match
+from labyrinth.agents.registry import make_agent
+from labyrinth.agents.rl.commands import COMMANDS
+from labyrinth.engine import Game, MinotaurDecision, UserInput
+from labyrinth.engine import events as ev
+from labyrinth.engine.presets import PRESETS
+from labyrinth.engine.state import GameState
+from labyrinth.engine.turn import advance, unexecutable
+
+pytest.importorskip("numba", reason="the kernel is compiled by numba, the [fast] extra: `pip install -e '.[fast]'`")
+
+from labyrinth.agents.rl.kernel.draws import JUMPS_DRAWN, PATROLS_DRAWN, RESPAWNS_DRAWN, Draws
+from labyrinth.agents.rl.kernel.region import MARGIN_CHUNKS, MARGIN_LEVELS
+from labyrinth.agents.rl.kernel.sight import MARGIN
+from labyrinth.agents.rl.kernel.state import StateRows, rows_of
+from labyrinth.agents.rl.kernel.turn import command_row, decision_row, play_turns
+from labyrinth.agents.rl.kernel.work import LEFT_REGION, PLAYED, REASONS, USED_UP
+
+# numba compiles the kernel once per process: on one worker, the module's tests pay it once.
+pytestmark = pytest.mark.xdist_group("kernel")
+seeds = st.integers(0, 2**31 - 1)
+presets = st.sampled_from(["tiny", "small"])
+# Every array of a row: the row's state, field for field (path rows past its length are not the state's).
+ARRAYS = tuple(name for name in vars(StateRows(1, "tiny")) if name not in ("preset", "kinds", "origin", "path",
+                                                                            "kept_why", "_kept_states"))
+# The RL user's commands, and MOVEs of other counts and HALTs of more seconds, which the engine takes too.
+COMMANDS_OFFERED = [c.make(None) for c in COMMANDS["user"]]  # type: ignore[arg-type]
+COMMANDS_OFFERED += [UserInput(command="MOVE", direction=d, steps=n, speed=v)
+                     for d in ("NORTH", "SOUTH", "EAST", "WEST") for n in (2, 7) for v in (1, 2)]
+COMMANDS_OFFERED += [UserInput(command="HALT", steps=n) for n in (3, 12)]
+
+
+def valid(game: Game) -> list[UserInput]:
+    """The commands the engine carries out now (agents/rl/commands.py's mask: a MOVE along a way out, a GRAB or
+    USE that is not unexecutable)."""
+    exits = game.world.user_exits(game.state.user)
+    return [c for c in COMMANDS_OFFERED
+            if (c.direction in exits if c.command == "MOVE" else unexecutable(game.state, c) is None)]
+
+
+def decision(data: st.DataObject, game: Game) -> MinotaurDecision:
+    """CHASE, WAIT, JUMP or a PATHFIND: to a stone, the last noise or sighting, the user, or a cell of the ground."""
+    s, ground = game.state, PRESETS[game.state.preset]
+    targets = [pos for _, pos in s.items] + [s.user] + [k[0] for k in (s.last_heard, s.last_seen) if k]
+    targets.append((data.draw(st.integers(ground.x0, ground.x0 + ground.width - 1)),
+                    data.draw(st.integers(ground.y0, ground.y0 + ground.height - 1)),
+                    data.draw(st.sampled_from(ground.z_range))))
+    action = data.draw(st.sampled_from(["CHASE", "CHASE", "WAIT", "JUMP", "PATHFIND"]))
+    if action != "PATHFIND":
+        return MinotaurDecision(action=action)
+    x, y, z = data.draw(st.sampled_from(targets))
+    return MinotaurDecision(action="PATHFIND", target_coords={"x": x, "y": y, "z": z})
+
+
+def one_row(states: list[GameState], game: Game) -> tuple[StateRows, Draws]:
+    rows = rows_of(states, [game.world] * len(states))
+    draws = Draws(len(states))
+    for row, state in enumerate(states):
+        draws.write(row, state.seed)
+    return rows, draws
+
+
+def assert_row_is(rows: StateRows, row: int, state: GameState) -> None:
+    """Row ``row`` holds ``state``: every array equal to ``state`` written into a row of its own."""
+    expected = StateRows(1, state.preset)
+    expected.write(0, state)
+    for name in ARRAYS:
+        np.testing.assert_array_equal(getattr(rows, name)[row], getattr(expected, name)[0], err_msg=name)
+    length = expected.path_length[0]
+    np.testing.assert_array_equal(rows.path[row, :length], expected.path[0, :length], err_msg="path")
+    assert rows.state(row) == state
+
+
+def inside(preset: str, cells: list[tuple[int, int, int]]) -> bool:
+    """Every cell within sight of the user at ``cells`` lies in the region (sight.near_edge's margin)."""
+    ground, reach = PRESETS[preset], MARGIN_CHUNKS * 8 - MARGIN
+    return all(ground.x0 - reach <= x < ground.x0 + ground.width + reach
+               and ground.y0 - reach <= y < ground.y0 + ground.height + reach
+               and ground.z0 - MARGIN_LEVELS <= z < ground.z0 + ground.levels + MARGIN_LEVELS for x, y, z in cells)
+
+
+@settings(max_examples=50, deadline=None)
+@given(seed=seeds, preset=presets, data=st.data())
+def test_a_turn_from_a_state_reached_by_play_is_the_engines(seed, preset, data):
+    game = Game.new(seed, preset)
+    for _ in range(data.draw(st.integers(0, 30))):
+        game.step(data.draw(st.sampled_from(valid(game))), decision(data, game))
+        if game.state.outcome:
+            break
+    before = game.state
+    command = data.draw(st.sampled_from(valid(game) or [UserInput(command="LOOK")]))
+    chosen = decision(data, game)
+    result = advance(game.world, before, command, chosen)
+    rows, draws = one_row([before], game)
+    why = play_turns(rows, command_row(command)[np.newaxis], decision_row(chosen)[np.newaxis], draws)[0]
+    event(f"{command.command} {chosen.action}: {REASONS[why]}")
+    if why == PLAYED:
+        assert_row_is(rows, 0, result.state)
+    else:
+        assert_row_is(rows, 0, before)  # left for the engine as it was
+    walked = [cell for e in result.events if isinstance(e, ev.UserMoved) for cell in e.path]
+    clues = [k[0] for k in (before.last_heard, before.last_seen) if k]
+    target = [(c.x, c.y, c.z) for c in [chosen.target_coords] if c]
+    if preset == "tiny" and inside(preset, [before.user, *walked, *clues, *target]):
+        s = result.state
+        tables_used_up = (s.jumps > JUMPS_DRAWN or s.patrols > PATROLS_DRAWN
+                          or s.respawns.get("LANTERN", 0) > RESPAWNS_DRAWN)
+        assert why == PLAYED or (why == USED_UP and tables_used_up), REASONS[why]
+    else:
+        assert why in (PLAYED, LEFT_REGION), REASONS[why]
+
+
+def test_rows_of_a_batch_are_each_their_own_game():
+    """Rows of different games and turns, one call: each row's state is its own game's next, one row kept aside
+    (a state past the rows) falling back without touching the others."""
+    games = [Game.new(seed, "tiny") for seed in (11, 12, 13)]
+    commands = [UserInput(command="MOVE", direction=d, speed=2) for d in ("NORTH", "EAST", "WEST")]
+    for game in games:
+        for _ in range(4):
+            game.step(valid(game)[0], MinotaurDecision(action="CHASE"))
+    states = [g.state for g in games]
+    rows = rows_of(states, [g.world for g in games])
+    draws = Draws(3)
+    for row, state in enumerate(states):
+        draws.write(row, state.seed)
+    rows.kept[2] = True  # as if the state were past the rows: kept whole, and stepped by the engine
+    rows._kept_states[2] = states[2].clone()
+    chase = MinotaurDecision(action="CHASE")
+    wanted = [c if c.direction in g.world.user_exits(g.state.user) else UserInput(command="LOOK")
+              for g, c in zip(games, commands, strict=True)]
+    why = play_turns(rows, np.stack([command_row(c) for c in wanted]),
+                     np.stack([decision_row(chase)] * 3), draws)
+    assert why[2] != PLAYED and rows.state(2) == states[2]
+    for row in (0, 1):
+        assert why[row] == PLAYED
+        assert_row_is(rows, row, advance(games[row].world, states[row], wanted[row], chase).state)
+
+
+@pytest.mark.parametrize(("preset", "seeds"), [("tiny", (1, 3, 4)), ("small", (2, 5))])
+def test_whole_built_in_games_through_kernel_turns_equal_the_engines(preset, seeds):
+    """Games in lockstep, a row each; a row the kernel falls back on is stepped by the engine, as
+    vector_env.step_on_engine does. Most turns are the kernel's."""
+    matches = [Match(make_agent("user", "builtin", seed, preset=preset),
+                     make_agent("minotaur", "builtin", seed, preset=preset), seed=seed, preset=preset, max_turns=250)
+               for seed in seeds]
+    rows = rows_of([m.game.state for m in matches], [m.game.world for m in matches])
+    draws = Draws(len(matches))
+    for row, seed in enumerate(seeds):
+        draws.write(row, seed)
+    played = fell = 0
+    reasons: set[str] = set()
+    while any(m.outcome is None for m in matches):
+        before = [rows.state(row) for row in range(len(matches))]
+        inputs = []
+        for m in matches:
+            turn = m.play_turn() if m.outcome is None else None
+            done = turn is not None and turn.record is not None
+            inputs.append((turn.inputs["user"], turn.inputs["minotaur"]) if done else None)
+        idle = (UserInput(command="LOOK"), MinotaurDecision(action="WAIT"))  # an ended game: its row is left
+        why = play_turns(rows, np.stack([command_row((i or idle)[0]) for i in inputs]),
+                         np.stack([decision_row((i or idle)[1]) for i in inputs]), draws)
+        for row, m in enumerate(matches):
+            if inputs[row] is None:
+                continue
+            if why[row] != PLAYED:  # step_on_engine's way: the row read back, played by the engine, written back
+                fell += 1
+                reasons.add(REASONS[why[row]])
+                rows.write(row, advance(m.game.world, before[row], *inputs[row]).state)
+            else:
+                played += 1
+            assert rows.state(row) == m.game.state, f"seed {seeds[row]}, turn {m.game.state.turn}"
+    assert played > 20 * fell, f"{fell} of {played + fell} turns fell back: {reasons}"
