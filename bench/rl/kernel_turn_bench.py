@@ -36,28 +36,29 @@ from labyrinth.agents.rl.commands import COMMANDS
 from labyrinth.agents.rl.kernel.astar import COMPILED
 from labyrinth.agents.rl.kernel.draws import Draws
 from labyrinth.agents.rl.kernel.state import StateRows
-from labyrinth.agents.rl.kernel.turn import command_row, decision_row, play_turns
+from labyrinth.agents.rl.kernel.turn import USER_ACTIONS, decision_row, play_turns
 from labyrinth.agents.rl.kernel.work import PLAYED, REASONS
-from labyrinth.engine import Game, MinotaurDecision, UserInput
+from labyrinth.engine import Game, MinotaurDecision
 from labyrinth.engine.state import GameState
 from labyrinth.engine.turn import advance, unexecutable
 from labyrinth.engine.world import World
 
 USER = [c.make(None) for c in COMMANDS["user"]]  # type: ignore[arg-type]
-Position = tuple[World, GameState, UserInput, MinotaurDecision]
+Position = tuple[World, GameState, int, MinotaurDecision]  # the user's action by number, the decision
 
 
-def pick(rng: random.Random, game: Game) -> tuple[UserInput, MinotaurDecision]:
+def pick(rng: random.Random, game: Game) -> tuple[int, MinotaurDecision]:
+    """A random valid action of the RL user (its number) and a decision."""
     exits = game.world.user_exits(game.state.user)
-    commands = [c for c in USER if (c.direction in exits if c.command == "MOVE"
-                                    else unexecutable(game.state, c) is None)]
+    actions = [a for a, c in enumerate(USER) if (c.direction in exits if c.command == "MOVE"
+                                                 else unexecutable(game.state, c) is None)]
     s = game.state
     targets = [pos for _, pos in s.items] + [k[0] for k in (s.last_heard, s.last_seen) if k]
     action = rng.choice(["CHASE"] * 6 + ["WAIT", "JUMP"] + ["PATHFIND"] * 2)
     if action == "PATHFIND" and targets:
         x, y, z = rng.choice(targets)
-        return rng.choice(commands), MinotaurDecision(action=action, target_coords={"x": x, "y": y, "z": z})
-    return rng.choice(commands), MinotaurDecision(action="CHASE" if action == "PATHFIND" else action)
+        return rng.choice(actions), MinotaurDecision(action=action, target_coords={"x": x, "y": y, "z": z})
+    return rng.choice(actions), MinotaurDecision(action="CHASE" if action == "PATHFIND" else action)
 
 
 def positions(preset: str, games: int, per_game: int, seed: int) -> list[Position]:
@@ -66,12 +67,14 @@ def positions(preset: str, games: int, per_game: int, seed: int) -> list[Positio
         game = Game.new(rng.randrange(2**31), preset)
         for _ in range(per_game):
             for _ in range(rng.randrange(1, 8)):
-                game.step(*pick(rng, game))
+                action, decision = pick(rng, game)
+                game.step(USER[action], decision)
                 if game.state.outcome:
                     break
             if game.state.outcome:
                 game = Game.new(rng.randrange(2**31) + g, preset)
-            found.append((game.world, game.state, *pick(rng, game)))
+            action, decision = pick(rng, game)
+            found.append((game.world, game.state, action, decision))
     return found
 
 
@@ -99,7 +102,7 @@ def main() -> None:
                 rows.lay_region(i, world)
                 laid[state.seed] = i
             draws.write(i, state.seed)
-        commands = np.stack([command_row(c) for _, _, c, _ in asked])
+        commands = USER_ACTIONS[[action for _, _, action, _ in asked]]
         decisions = np.stack([decision_row(d) for _, _, _, d in asked])
         wall = time.perf_counter()
         for i, (_, state, _, _) in enumerate(asked):
@@ -116,7 +119,7 @@ def main() -> None:
             for name in (("engine", "kernel") if round_ % 2 == 0 else ("kernel", "engine")):
                 if name == "engine":
                     began = time.process_time()
-                    states = [advance(world, state, c, d).state for world, state, c, d in asked]
+                    states = [advance(world, state, USER[a], d).state for world, state, a, d in asked]
                     spent = time.process_time() - began
                 else:
                     for i, (_, state, _, _) in enumerate(asked):
@@ -127,8 +130,8 @@ def main() -> None:
                     states = [rows.state(i) for i in range(len(asked))]
                 rates[name].append(len(asked) / spent)
                 digests[name].add(digest([s for s, p in zip(states, played, strict=True) if p]))
-        for name in rates:
-            report(f"{preset}: {name}", statistics.median(rates[name]), "turns/s",
+        for name, rate in rates.items():
+            report(f"{preset}: {name}", statistics.median(rate), "turns/s",
                    note=f"digest of played rows {', '.join(sorted(digests[name]))}")
         report(f"{preset}: kernel / engine", statistics.median(rates["kernel"]) / statistics.median(rates["engine"]),
                "x", ",.1f")

@@ -16,6 +16,7 @@ from labyrinth.agents.registry import make_agent
 from labyrinth.agents.rl.commands import COMMANDS
 from labyrinth.engine import Game, MinotaurDecision, UserInput
 from labyrinth.engine import events as ev
+from labyrinth.engine.cells import MINOTAUR_OPEN
 from labyrinth.engine.presets import PRESETS
 from labyrinth.engine.state import GameState
 from labyrinth.engine.turn import advance, unexecutable
@@ -25,9 +26,9 @@ pytest.importorskip("numba", reason="the kernel is compiled by numba, the [fast]
 from labyrinth.agents.rl.kernel.draws import JUMPS_DRAWN, PATROLS_DRAWN, RESPAWNS_DRAWN, Draws
 from labyrinth.agents.rl.kernel.region import MARGIN_CHUNKS, MARGIN_LEVELS
 from labyrinth.agents.rl.kernel.sight import MARGIN
-from labyrinth.agents.rl.kernel.state import StateRows, rows_of
+from labyrinth.agents.rl.kernel.state import SEEN_SLOTS, StateRows, rows_of
 from labyrinth.agents.rl.kernel.turn import command_row, decision_row, play_turns
-from labyrinth.agents.rl.kernel.work import LEFT_REGION, PLAYED, REASONS, USED_UP
+from labyrinth.agents.rl.kernel.work import KEPT, LEFT_REGION, PLAYED, REASONS, USED_UP
 
 # numba compiles the kernel once per process: on one worker, the module's tests pay it once.
 pytestmark = pytest.mark.xdist_group("kernel")
@@ -92,21 +93,19 @@ def inside(preset: str, cells: list[tuple[int, int, int]]) -> bool:
                and ground.z0 - MARGIN_LEVELS <= z < ground.z0 + ground.levels + MARGIN_LEVELS for x, y, z in cells)
 
 
-@settings(max_examples=50, deadline=None)
-@given(seed=seeds, preset=presets, data=st.data())
-def test_a_turn_from_a_state_reached_by_play_is_the_engines(seed, preset, data):
-    game = Game.new(seed, preset)
-    for _ in range(data.draw(st.integers(0, 30))):
-        game.step(data.draw(st.sampled_from(valid(game))), decision(data, game))
-        if game.state.outcome:
-            break
-    before = game.state
-    command = data.draw(st.sampled_from(valid(game) or [UserInput(command="LOOK")]))
-    chosen = decision(data, game)
+def check_turn(game: Game, before: GameState, command: UserInput, chosen: MinotaurDecision) -> int:
+    """The kernel's turn from ``before`` against advance's: the same row when the kernel played it, the row
+    untouched when it fell back, which it may do on tiny only when a table of draws is used up (or the user
+    strays past the region's margin); why it fell back."""
     result = advance(game.world, before, command, chosen)
     rows, draws = one_row([before], game)
     why = play_turns(rows, command_row(command)[np.newaxis], decision_row(chosen)[np.newaxis], draws)[0]
     event(f"{command.command} {chosen.action}: {REASONS[why]}")
+    for what, changed in (("a lantern came back", result.state.respawns != before.respawns),
+                          ("the game ended", result.state.outcome is not None),
+                          ("an item newly seen", result.state.seen_items != before.seen_items)):
+        if changed:
+            event(f"{what}: {REASONS[why]}")
     if why == PLAYED:
         assert_row_is(rows, 0, result.state)
     else:
@@ -114,36 +113,77 @@ def test_a_turn_from_a_state_reached_by_play_is_the_engines(seed, preset, data):
     walked = [cell for e in result.events if isinstance(e, ev.UserMoved) for cell in e.path]
     clues = [k[0] for k in (before.last_heard, before.last_seen) if k]
     target = [(c.x, c.y, c.z) for c in [chosen.target_coords] if c]
-    if preset == "tiny" and inside(preset, [before.user, *walked, *clues, *target]):
+    if before.preset == "tiny" and inside(before.preset, [before.user, *walked, *clues, *target]):
         s = result.state
         tables_used_up = (s.jumps > JUMPS_DRAWN or s.patrols > PATROLS_DRAWN
                           or s.respawns.get("LANTERN", 0) > RESPAWNS_DRAWN)
         assert why == PLAYED or (why == USED_UP and tables_used_up), REASONS[why]
     else:
         assert why in (PLAYED, LEFT_REGION), REASONS[why]
+    return why
+
+
+def play(data: st.DataObject, game: Game, turns: int) -> None:
+    for _ in range(data.draw(st.integers(0, turns))):
+        game.step(data.draw(st.sampled_from(valid(game))), decision(data, game))
+        if game.state.outcome:
+            return
+
+
+@settings(max_examples=50, deadline=None)
+@given(seed=seeds, preset=presets, data=st.data())
+def test_a_turn_from_a_state_reached_by_play_is_the_engines(seed, preset, data):
+    game = Game.new(seed, preset)
+    play(data, game, 30)
+    command = data.draw(st.sampled_from(valid(game) or [UserInput(command="LOOK")]))
+    check_turn(game, game.state, command, decision(data, game))
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=seeds, data=st.data())
+def test_timers_that_run_out_are_the_engines(seed, data):
+    """States a few ticks before the lantern comes back (its place drawn from the row's words, or past them),
+    the paralysis ends, the Minotaur re-enters time (where the user stands, at times) or may JUMP again: what
+    random play from a new game seldom reaches."""
+    game = Game.new(seed, "tiny")
+    play(data, game, 10)
+    s = game.state.clone()
+    s.items = tuple(item for item in s.items if item[0] != "LANTERN")
+    s.inventory = tuple(name for name in s.inventory if name != "LANTERN")
+    s.timers = {"LANTERN": data.draw(st.integers(1, 6))}
+    again = data.draw(st.integers(0, RESPAWNS_DRAWN))
+    s.respawns = {"LANTERN": again} if again else {}
+    s.paralysis, s.jump_left = data.draw(st.integers(0, 4)), data.draw(st.integers(0, 5))
+    s.jump_cooldown = data.draw(st.integers(0, 3))
+    if s.jump_left and data.draw(st.booleans()) and game.world.cell(*s.user) in MINOTAUR_OPEN:
+        s.minotaur = s.user
+    game.state = s
+    command = data.draw(st.sampled_from(valid(game) or [UserInput(command="LOOK")]))
+    check_turn(game, s, command, decision(data, game))
 
 
 def test_rows_of_a_batch_are_each_their_own_game():
-    """Rows of different games and turns, one call: each row's state is its own game's next, one row kept aside
-    (a state past the rows) falling back without touching the others."""
+    """Rows of different games, one call: each row's state is its own game's next; a row kept aside (a state
+    past the rows) falls back, untouched, without touching the others."""
     games = [Game.new(seed, "tiny") for seed in (11, 12, 13)]
     commands = [UserInput(command="MOVE", direction=d, speed=2) for d in ("NORTH", "EAST", "WEST")]
     for game in games:
         for _ in range(4):
             game.step(valid(game)[0], MinotaurDecision(action="CHASE"))
     states = [g.state for g in games]
+    states[2] = states[2].clone()  # more seen items than the rows hold: the state is kept whole, its row flagged
+    states[2].seen_items = tuple(("RED STONE", (x, 0, 0)) for x in range(SEEN_SLOTS + 1))
     rows = rows_of(states, [g.world for g in games])
+    assert rows.kept[2]
     draws = Draws(3)
     for row, state in enumerate(states):
         draws.write(row, state.seed)
-    rows.kept[2] = True  # as if the state were past the rows: kept whole, and stepped by the engine
-    rows._kept_states[2] = states[2].clone()
     chase = MinotaurDecision(action="CHASE")
     wanted = [c if c.direction in g.world.user_exits(g.state.user) else UserInput(command="LOOK")
               for g, c in zip(games, commands, strict=True)]
     why = play_turns(rows, np.stack([command_row(c) for c in wanted]),
                      np.stack([decision_row(chase)] * 3), draws)
-    assert why[2] != PLAYED and rows.state(2) == states[2]
+    assert why[2] == KEPT and rows.state(2) == states[2]
     for row in (0, 1):
         assert why[row] == PLAYED
         assert_row_is(rows, row, advance(games[row].world, states[row], wanted[row], chase).state)
