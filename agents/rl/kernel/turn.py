@@ -13,6 +13,10 @@ Inputs, a row each: a command (COMMANDS' order: MOVE, HALT, LOOK, GRAB, USE; a d
 none; steps, 0 when none; speed; a target in ITEM_ORDER, -1 when none: ``command_row``, and USER_ACTIONS for the
 RL env's numbered actions) and a decision (PLANS' action, 1 when it has target coordinates, x, y, z:
 ``decision_row``).
+
+numba's disk cache (astar._compiler) keys each compiled function on its own file alone, and the turn's machine
+code holds its callees': after changing walk.py, items.py, sight.py, draws.py, work.py or astar.py without this
+file, delete agents/rl/kernel/__pycache__/*.nbi and *.nbc, or the turn runs the old code.
 """
 
 from __future__ import annotations
