@@ -32,25 +32,23 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/, for figures.py's rows
 from figures import report, row
 
-from labyrinth.agents.rl.commands import COMMANDS
 from labyrinth.agents.rl.kernel.astar import COMPILED
 from labyrinth.agents.rl.kernel.draws import Draws
 from labyrinth.agents.rl.kernel.state import StateRows
-from labyrinth.agents.rl.kernel.turn import USER_ACTIONS, decision_row, play_turns
+from labyrinth.agents.rl.kernel.turn import USER_ACTIONS, USER_COMMANDS, decision_row, play_turns
 from labyrinth.agents.rl.kernel.work import PLAYED, REASONS
 from labyrinth.engine import Game, MinotaurDecision
 from labyrinth.engine.state import GameState
 from labyrinth.engine.turn import advance, unexecutable
 from labyrinth.engine.world import World
 
-USER = [c.make(None) for c in COMMANDS["user"]]  # type: ignore[arg-type]
 Position = tuple[World, GameState, int, MinotaurDecision]  # the user's action by number, the decision
 
 
 def pick(rng: random.Random, game: Game) -> tuple[int, MinotaurDecision]:
     """A random valid action of the RL user (its number) and a decision."""
     exits = game.world.user_exits(game.state.user)
-    actions = [a for a, c in enumerate(USER) if (c.direction in exits if c.command == "MOVE"
+    actions = [a for a, c in enumerate(USER_COMMANDS) if (c.direction in exits if c.command == "MOVE"
                                                  else unexecutable(game.state, c) is None)]
     s = game.state
     targets = [pos for _, pos in s.items] + [k[0] for k in (s.last_heard, s.last_seen) if k]
@@ -68,7 +66,7 @@ def positions(preset: str, games: int, per_game: int, seed: int) -> list[Positio
         for _ in range(per_game):
             for _ in range(rng.randrange(1, 8)):
                 action, decision = pick(rng, game)
-                game.step(USER[action], decision)
+                game.step(USER_COMMANDS[action], decision)
                 if game.state.outcome:
                     break
             if game.state.outcome:
@@ -119,7 +117,7 @@ def main() -> None:
             for name in (("engine", "kernel") if round_ % 2 == 0 else ("kernel", "engine")):
                 if name == "engine":
                     began = time.process_time()
-                    states = [advance(world, state, USER[a], d).state for world, state, a, d in asked]
+                    states = [advance(world, state, USER_COMMANDS[a], d).state for world, state, a, d in asked]
                     spent = time.process_time() - began
                 else:
                     for i, (_, state, _, _) in enumerate(asked):

@@ -24,7 +24,8 @@ from .work import INVENTORY, ITEM_COUNT, PLAYED, RESPAWNS, SEEN_COUNT, SEEN_FULL
 from .work import USED_UP as TABLE_USED_UP
 
 _RULES = {item.name: (item.grab, item.use, item.countdown, item.sight) for item in ITEMS}
-_PORTED = ({take_item, take_stone, take_lantern}, {None, freeze_minotaur}, {None, lantern_returns}, {None})
+_PORTED: tuple[set[object], ...] = (
+    {take_item, take_stone, take_lantern}, {None, freeze_minotaur}, {None, lantern_returns}, {None})
 if any(rule not in ported for rules in _RULES.values() for rule, ported in zip(rules, _PORTED, strict=True)):
     raise ImportError("an item has a rule kernel/items.py has not ported (engine/item_rules.py)")
 NEEDED = np.array([item.needed for item in ITEMS], dtype=np.bool_)  # the stones, by kind

@@ -30,7 +30,8 @@ def _line_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """LINES as arrays: for offset (dx, dy), its between cells are CELLS[FIRST[dx + REACH, dy + REACH]:][:COUNT]
     (FIRST -1: no line, out of sight)."""
     side = 2 * REACH + 1
-    first, count, cells = np.full((side, side), -1, np.int64), np.zeros((side, side), np.int64), []
+    first, count = np.full((side, side), -1, np.int64), np.zeros((side, side), np.int64)
+    cells: list[tuple[int, int]] = []
     for (dx, dy), between in sorted(LINES.items()):
         first[dx + REACH, dy + REACH], count[dx + REACH, dy + REACH] = len(cells), len(between)
         cells += between

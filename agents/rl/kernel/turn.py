@@ -126,8 +126,11 @@ def decision_row(decision: MinotaurDecision) -> np.ndarray:
                     dtype=np.int64)
 
 
-# The RL user's actions (agents/rl/commands.py: the same commands whatever the game), as rows by action number.
-USER_ACTIONS = np.array([command_row(c.make(None)) for c in COMMANDS["user"]], dtype=np.int64)  # type: ignore[arg-type]
+# The RL user's commands by action number (agents/rl/commands.py: the same whatever the game, so made without a
+# Match), and as the kernel's rows.
+_MADE = [c.make(None) for c in COMMANDS["user"]]  # type: ignore[arg-type]
+USER_COMMANDS = tuple(c for c in _MADE if isinstance(c, UserInput))
+USER_ACTIONS = np.array([command_row(c) for c in USER_COMMANDS], dtype=np.int64)
 
 
 def play_turns(rows: StateRows, commands: np.ndarray, decisions: np.ndarray, draws: Draws) -> np.ndarray:

@@ -13,7 +13,6 @@ from hypothesis import strategies as st
 
 from labyrinth.agents.match.runner import Match
 from labyrinth.agents.registry import make_agent
-from labyrinth.agents.rl.commands import COMMANDS
 from labyrinth.engine import Game, MinotaurDecision, UserInput
 from labyrinth.engine import events as ev
 from labyrinth.engine.cells import MINOTAUR_OPEN
@@ -27,7 +26,7 @@ from labyrinth.agents.rl.kernel.draws import JUMPS_DRAWN, PATROLS_DRAWN, RESPAWN
 from labyrinth.agents.rl.kernel.region import MARGIN_CHUNKS, MARGIN_LEVELS
 from labyrinth.agents.rl.kernel.sight import MARGIN
 from labyrinth.agents.rl.kernel.state import SEEN_SLOTS, StateRows, rows_of
-from labyrinth.agents.rl.kernel.turn import command_row, decision_row, play_turns
+from labyrinth.agents.rl.kernel.turn import USER_COMMANDS, command_row, decision_row, play_turns
 from labyrinth.agents.rl.kernel.work import KEPT, LEFT_REGION, PLAYED, REASONS, USED_UP
 
 # numba compiles the kernel once per process: on one worker, the module's tests pay it once.
@@ -38,7 +37,7 @@ presets = st.sampled_from(["tiny", "small"])
 ARRAYS = tuple(name for name in vars(StateRows(1, "tiny")) if name not in ("preset", "kinds", "origin", "path",
                                                                             "kept_why", "_kept_states"))
 # The RL user's commands, and MOVEs of other counts and HALTs of more seconds, which the engine takes too.
-COMMANDS_OFFERED = [c.make(None) for c in COMMANDS["user"]]  # type: ignore[arg-type]
+COMMANDS_OFFERED = list(USER_COMMANDS)
 COMMANDS_OFFERED += [UserInput(command="MOVE", direction=d, steps=n, speed=v)
                      for d in ("NORTH", "SOUTH", "EAST", "WEST") for n in (2, 7) for v in (1, 2)]
 COMMANDS_OFFERED += [UserInput(command="HALT", steps=n) for n in (3, 12)]
@@ -140,7 +139,7 @@ def test_a_turn_from_a_state_reached_by_play_is_the_engines(seed, preset, data):
     check_turn(game, game.state, command, decision(data, game))
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(seed=seeds, preset=presets, data=st.data())
 def test_timers_that_run_out_and_patrols_are_the_engines(seed, preset, data):
     """States a few ticks before the lantern comes back (its place drawn from the row's words, or past them),
@@ -159,8 +158,13 @@ def test_timers_that_run_out_and_patrols_are_the_engines(seed, preset, data):
     s.jump_cooldown = data.draw(st.integers(0, 3))
     if s.jump_left and data.draw(st.booleans()) and game.world.cell(*s.user) in MINOTAUR_OPEN:
         s.minotaur = s.user
-    if data.draw(st.booleans()):
-        s.waypoint, s.patrols, s.searched_until = s.minotaur, data.draw(st.integers(1, PATROLS_DRAWN + 1)), s.tick
+    if data.draw(st.booleans()):  # at its waypoint, anywhere on the ground (a maze cell: open), its clues spent
+        ground = PRESETS[preset]
+        s.minotaur = (ground.x0 + 2 * data.draw(st.integers(0, ground.width // 2 - 1)),
+                      ground.y0 + 2 * data.draw(st.integers(0, ground.height // 2 - 1)),
+                      data.draw(st.sampled_from(ground.z_range)))
+        s.waypoint, s.goal, s.path, s.searched_until = s.minotaur, None, (), s.tick
+        s.patrols = data.draw(st.integers(1, PATROLS_DRAWN + 1))
     game.state = s
     command = data.draw(st.sampled_from(valid(game) or [UserInput(command="LOOK")]))
     check_turn(game, s, command, decision(data, game))
