@@ -158,7 +158,8 @@ def test_timers_that_run_out_and_patrols_are_the_engines(seed, preset, data):
     s.jump_cooldown = data.draw(st.integers(0, 3))
     if s.jump_left and data.draw(st.booleans()) and game.world.cell(*s.user) in MINOTAUR_OPEN:
         s.minotaur = s.user
-    if data.draw(st.booleans()):  # at its waypoint, anywhere on the ground (a maze cell: open), its clues spent
+    patrol = data.draw(st.booleans())
+    if patrol:  # at its waypoint, anywhere on the ground (a maze cell: open), its clues spent: CHASE draws anew
         ground = PRESETS[preset]
         s.minotaur = (ground.x0 + 2 * data.draw(st.integers(0, ground.width // 2 - 1)),
                       ground.y0 + 2 * data.draw(st.integers(0, ground.height // 2 - 1)),
@@ -167,7 +168,7 @@ def test_timers_that_run_out_and_patrols_are_the_engines(seed, preset, data):
         s.patrols = data.draw(st.integers(1, PATROLS_DRAWN + 1))
     game.state = s
     command = data.draw(st.sampled_from(valid(game) or [UserInput(command="LOOK")]))
-    check_turn(game, s, command, decision(data, game))
+    check_turn(game, s, command, MinotaurDecision(action="CHASE") if patrol else decision(data, game))
 
 
 def test_rows_of_a_batch_are_each_their_own_game():
