@@ -7,7 +7,10 @@ mostly CHASEs, sometimes WAITs, JUMPs or PATHFINDs to a stone or a clue), ``--pe
 ``rows / per-game`` games, each with a random valid command and decision for its next turn. The two rows, each
 the median of ``--rounds`` interleaved rounds:
 
-- engine: advance() for each row, its World warm (the game's chunks and routes as play left them);
+- engine: advance() for each row, its World warm (the game's chunks, and its routes: every search of the round
+  before is remembered, world.routes, so only the first round searches);
+- engine, routes cleared: the same with world.routes emptied before the round, so that it searches as the
+  kernel does (the kernel keeps no path between calls);
 - kernel: play_turns for all the rows in one call (the rows written from the states beforehand, untimed).
 
 The kernel's rate counts every row it was handed (its fallbacks cost a search or a part of a turn; the engine
@@ -111,11 +114,16 @@ def main() -> None:
         by_reason = Counter(REASONS[code] for code in why.tolist())
         for reason, count in sorted(by_reason.items(), key=lambda kv: -kv[1]):
             report(f"{preset}: rows {reason}", 100 * count / len(asked), "%", ",.1f", note=f"{count} rows")
-        rates: dict[str, list[float]] = {"engine": [], "kernel": []}
-        digests: dict[str, set[str]] = {"engine": set(), "kernel": set()}
+        names = ["engine", "engine, routes cleared", "kernel"]
+        rates: dict[str, list[float]] = {name: [] for name in names}
+        digests: dict[str, set[str]] = {name: set() for name in names}
+        worlds = {id(world): world for world, _, _, _ in asked}.values()
         for round_ in range(args.rounds):
-            for name in (("engine", "kernel") if round_ % 2 == 0 else ("kernel", "engine")):
-                if name == "engine":
+            for name in names[round_ % 3:] + names[:round_ % 3]:
+                if name.startswith("engine"):
+                    if name != "engine":
+                        for world in worlds:
+                            world.routes.clear()
                     began = time.process_time()
                     states = [advance(world, state, USER_COMMANDS[a], d).state for world, state, a, d in asked]
                     spent = time.process_time() - began
@@ -131,8 +139,9 @@ def main() -> None:
         for name, rate in rates.items():
             report(f"{preset}: {name}", statistics.median(rate), "turns/s",
                    note=f"digest of played rows {', '.join(sorted(digests[name]))}")
-        report(f"{preset}: kernel / engine", statistics.median(rates["kernel"]) / statistics.median(rates["engine"]),
-               "x", ",.1f")
+        for name in names[:2]:
+            report(f"{preset}: kernel / {name}", statistics.median(rates["kernel"]) / statistics.median(rates[name]),
+                   "x", ",.1f")
 
 
 if __name__ == "__main__":

@@ -140,6 +140,8 @@ def play_turns(rows: StateRows, commands: np.ndarray, decisions: np.ndarray, dra
     ground = PRESETS[rows.preset]
     bounds = np.array([ground.x0, ground.y0, ground.z0, ground.width, ground.height, ground.levels], dtype=np.int64)
     why = np.zeros(len(work), dtype=np.int64)
+    # int64 and contiguous, as the rows are: an array of another layout would make numba compile the turn again
+    commands, decisions = (np.ascontiguousarray(a, dtype=np.int64) for a in (commands, decisions))
     _turns(work, rows.items, rows.seen_items, rows.path, rows.kinds, rows.origin, rows.kept, commands, decisions,
            bounds, draws.jump_lengths, draws.patrol_words, draws.respawn_words, why)
     unpack(work, rows, why == PLAYED)
