@@ -22,6 +22,20 @@ when numba is there and the World without). Only each generator's string and its
 (seeding.keys); CPython's string seeding, init_by_array, is done in numba (seeding.seed_row), as a Random read
 back by getstate would cost more than the engine's whole generation. Equal byte for byte to region_of's cells
 (tests/agents/rl/test_kernel_maze.py); 3 to 4 ms a tiny region against the World's 13 (bench/rl/kernel_maze_bench.py).
+And turn.py (slice 3, widened to the whole turn): engine.turn.advance for a batch of rows in numba,
+play_turns(rows, commands, decisions, draws): MOVE (steps or runs, walked or run, ramps, stamina, every stop
+reason: move.py), HALT, LOOK, GRAB, USE, the Minotaur's plan, walk and JUMP (walk.py: pace and stride, CHASE's
+goals and patrol waypoints, PATHFIND, the route; the A* searched between tries of a turn), the ticks, timers and
+senses that write the state (tick.py, sight.py), the items' rules, the lantern's return, death and escape
+(items.py); no events or views. Its draws (draws.py: jump lengths, the raw words of the patrol and respawn
+generators) are drawn in Python when a row gets its game; a row's numbers are one vector (work.py). A row it
+cannot play as the engine would (a cell or search outside the region, a path past the rows, a table used up,
+seen items past their slots, a kept row) falls back untouched, with its reason (work.REASONS):
+tests/agents/rl/test_kernel_turn.py, bench/rl/kernel_turn_bench.py (1,024 rows: about 80k turns per CPU second
+against the engine's 10k, 5k with its routes cleared; 99 to 100 % of random play's rows and every turn of the
+built-in players' games played). Not yet in the vector env, whose step still needs the turn's events and views
+for the opponent, the observation and the reward (slices 5 and 6). numba's disk cache follows only each
+function's own file: after editing one of these modules, clear agents/rl/kernel/__pycache__/*.nbi and *.nbc.
 What the rows do not hold yet stays in that LabyrinthEnv: the view's memory (seen map, trail, hums, the
 stones' search), the opponent's own state and random stream, the Match's turn count and inputs; slices (5)
 and (6) move them into arrays. bench/rl/vector_bench.py prints the harness's cost against SyncVectorEnv
