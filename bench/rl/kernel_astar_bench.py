@@ -38,7 +38,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/, for figures.py's rows
 from figures import report, row
 
-from labyrinth.agents.rl.kernel.astar import COMPILED, find_paths, path_in
+from labyrinth.agents.rl.kernel.astar import find_paths, path_in
+from labyrinth.agents.rl.kernel.jit import COMPILED
 from labyrinth.agents.rl.kernel.region import Region, around, region_of
 from labyrinth.engine.cells import MINOTAUR_OPEN
 from labyrinth.engine.geometry import Pos

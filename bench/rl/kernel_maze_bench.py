@@ -36,6 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/, for figu
 from figures import report, row
 
 from labyrinth.agents.rl.kernel import maze, mt, seeding
+from labyrinth.agents.rl.kernel.jit import COMPILED
 from labyrinth.agents.rl.kernel.region import around, region_of
 from labyrinth.engine.presets import PRESETS, Bounds
 from labyrinth.engine.rng import SEED_LIMIT
@@ -92,7 +93,7 @@ def main() -> None:
     parser.add_argument("--regions", type=int, default=40, help="labyrinths a round, per preset")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    print(f"numba compiled: {maze.COMPILED}")
+    print(f"numba compiled: {COMPILED}")
     pick = random.Random(f"kernel maze bench:{args.seed}")
     seeds = [pick.randrange(-SEED_LIMIT, SEED_LIMIT) for _ in range(args.regions)]
     wall = time.perf_counter()

@@ -33,6 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/, for figu
 from figures import report, row
 
 from labyrinth.agents.rl.kernel import mt
+from labyrinth.agents.rl.kernel.jit import COMPILED
 from labyrinth.engine.rng import derived
 
 KINDS = {"words": np.uint32, "random()": np.float64, "randrange(n)": np.int64}  # what each kind's values are
@@ -88,7 +89,7 @@ def main() -> None:
     parser.add_argument("--draws", type=int, default=1000, help="per row and kind")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    print(f"numba compiled: {mt.COMPILED}")
+    print(f"numba compiled: {COMPILED}")
     states = mt.load([derived(args.seed, "bench", i) for i in range(args.rows)])
     pick = random.Random(f"bounds:{args.seed}")
     bounds = np.array([[pick.randrange(1, 64) if pick.random() < 0.5 else pick.randrange(2**31 - 64, 2**31 + 64)

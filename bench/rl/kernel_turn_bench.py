@@ -35,8 +35,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/, for figures.py's rows
 from figures import report, row
 
-from labyrinth.agents.rl.kernel.astar import COMPILED
 from labyrinth.agents.rl.kernel.draws import Draws
+from labyrinth.agents.rl.kernel.jit import COMPILED
 from labyrinth.agents.rl.kernel.state import StateRows
 from labyrinth.agents.rl.kernel.turn import USER_ACTIONS, USER_COMMANDS, decision_row, play_turns
 from labyrinth.agents.rl.kernel.work import PLAYED, REASONS

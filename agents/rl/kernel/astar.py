@@ -11,14 +11,13 @@ whose chunks are marked here by the same walk. The engine's own caches (world.ro
 what its searches found and so never change an answer.
 
 A search that needs a cell outside the region answers LEFT_REGION rather than guess: that env asks the
-engine. Without numba the functions below are plain Python (the same answers, far slower); ``COMPILED``
+engine. Without numba the functions below are plain Python (the same answers, far slower); ``jit.COMPILED``
 says which, for the vector env to choose.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -27,9 +26,8 @@ from labyrinth.engine.constants import CHUNK, CHUNKS_PER_SIDE, EXACT_REACH_LEVEL
 from labyrinth.engine.constants import WORLD_LEVELS as _LEVELS
 from labyrinth.engine.geometry import X_SHIFT, Y_SHIFT, Pos
 
+from .jit import jit
 from .region import Region
-
-Function = TypeVar("Function", bound=Callable[..., Any])
 
 # What find_paths writes for an env instead of a path's length, which is 0 or more.
 LEFT_REGION = -1  # the search needs a cell the region does not hold: ask the engine
@@ -44,27 +42,16 @@ _ID_MASK, _H_MASK = (1 << _H_SHIFT) - 1, (1 << (_F_SHIFT - _H_SHIFT)) - 1
 _DX, _DY = (0, 0, 1, -1), (1, -1, 0, 0)  # geometry.HORIZONTAL: NORTH, SOUTH, EAST, WEST
 
 
-def _compiler() -> tuple[Callable[[Function], Function], bool]:
-    """numba's njit (its machine code cached on disk beside this file) and True, or, without numba, a
-    decorator that changes nothing and False."""
-    try:
-        import numba
-    except ImportError:
-        return (lambda function: function), False
-    return numba.njit(cache=True), True
 
 
-_jit, COMPILED = _compiler()
-
-
-@_jit
+@jit
 def _estimate(x: int, y: int, z: int, gx: int, gy: int, gz: int) -> int:
     """pathfinding._search's admissible estimate: each level a ramp step, consecutive ramps two apart."""
     dz = abs(z - gz)
     return dz + max(abs(x - gx) + abs(y - gy), 2 * dz - 2)
 
 
-@_jit
+@jit
 def _push(heap: np.ndarray, size: int, key: int) -> np.ndarray:
     """Add ``key`` to the binary min-heap ``heap[:size]``; the heap, a larger copy when it was full."""
     if size == heap.shape[0]:
@@ -82,7 +69,7 @@ def _push(heap: np.ndarray, size: int, key: int) -> np.ndarray:
     return heap
 
 
-@_jit
+@jit
 def _pop(heap: np.ndarray, size: int) -> int:
     """Remove and return the least key of ``heap[:size]`` (size > 0)."""
     least = heap[0]
@@ -103,7 +90,7 @@ def _pop(heap: np.ndarray, size: int) -> int:
     return least
 
 
-@_jit
+@jit
 def _mark_corridor(origin: np.ndarray, start: np.ndarray, goal: np.ndarray, chunk_mark: np.ndarray,
                    stamp: int) -> bool:
     """chunk_route.corridor's chunks, marked ``stamp`` in ``chunk_mark`` (by region level, chunk row, chunk
@@ -135,7 +122,7 @@ def _mark_corridor(origin: np.ndarray, start: np.ndarray, goal: np.ndarray, chun
             cx += 1 if cx + 1 < CHUNKS_PER_SIDE else -1
 
 
-@_jit
+@jit
 def _search(kinds: np.ndarray, origin: np.ndarray, start: np.ndarray, goal: np.ndarray, budget: int,
             chunk_mark: np.ndarray, corridor: int, stamp: int, scratch: np.ndarray,
             heap: np.ndarray) -> tuple[int, np.ndarray]:
@@ -213,7 +200,7 @@ def _search(kinds: np.ndarray, origin: np.ndarray, start: np.ndarray, goal: np.n
     return (NO_PATH if beyond < 0 else LEFT_REGION), heap
 
 
-@_jit
+@jit
 def _open(kinds: np.ndarray, origin: np.ndarray, pos: np.ndarray) -> int:
     """1 when ``pos`` is a cell the Minotaur can stand in, 0 when not, LEFT_REGION outside the region."""
     level, row, col = pos[2] - origin[2], pos[1] - origin[1], pos[0] - origin[0]
@@ -224,7 +211,7 @@ def _open(kinds: np.ndarray, origin: np.ndarray, pos: np.ndarray) -> int:
     return 1 if kind == FLOOR or kind == RAMP_UP or kind == RAMP_DOWN else 0
 
 
-@_jit
+@jit
 def _find_path(kinds: np.ndarray, origin: np.ndarray, start: np.ndarray, goal: np.ndarray, out: np.ndarray,
                chunk_mark: np.ndarray, stamps: np.ndarray, scratch: np.ndarray,
                heap: np.ndarray) -> tuple[int, np.ndarray]:
@@ -265,7 +252,7 @@ def _find_path(kinds: np.ndarray, origin: np.ndarray, start: np.ndarray, goal: n
     return length, heap
 
 
-@_jit
+@jit
 def find_paths(kinds: np.ndarray, origins: np.ndarray, starts: np.ndarray, goals: np.ndarray,
                out: np.ndarray) -> np.ndarray:
     """find_path for each env i, in one call: the cells after ``starts[i]`` up to ``goals[i]`` into

@@ -21,7 +21,7 @@ import numpy as np
 
 from labyrinth.engine.rng import derived, jump_length
 
-from .astar import _jit
+from .jit import jit
 
 JUMPS_DRAWN = 4  # a jump's cooldown is 600 s: four take 40 minutes of play
 PATROLS_DRAWN = 32
@@ -51,7 +51,7 @@ def _words(rng: random.Random, count: int) -> list[int]:
     return [rng.getrandbits(32) for _ in range(count)]
 
 
-@_jit
+@jit
 def below(words: np.ndarray, used: np.ndarray, n: int) -> int:
     """Random._randbelow(n) (n >= 1) from ``words``, ``used[0]`` of which are spent already; USED_UP when
     they run out."""

@@ -16,8 +16,8 @@ from labyrinth.engine.constants import USER_SIGHT
 from labyrinth.engine.item_rules import freeze_minotaur, lantern_returns, take_item, take_lantern, take_stone
 from labyrinth.engine.items import COUNTDOWNS, ITEM_ORDER, ITEMS
 
-from .astar import _jit
 from .draws import USED_UP, below
+from .jit import jit
 from .sight import USER_SQ, line_clear, within
 from .state import NONE, SEEN_SLOTS
 from .work import INVENTORY, ITEM_COUNT, PLAYED, RESPAWNS, SEEN_COUNT, SEEN_FULL, SLOTS, TIMERS, USER
@@ -39,7 +39,7 @@ if int(TIMED.sum()) > 1:
 SLOT_KINDS = len(ITEM_ORDER)
 
 
-@_jit
+@jit
 def reach_slot(v: np.ndarray, items: np.ndarray, wanted: int) -> int:
     """turn.item_in_reach: the slot of the first lying item within a step of the user on its level (of kind
     ``wanted``, or any with -1); -1 when none."""
@@ -51,7 +51,7 @@ def reach_slot(v: np.ndarray, items: np.ndarray, wanted: int) -> int:
     return -1
 
 
-@_jit
+@jit
 def in_reach(v: np.ndarray, items: np.ndarray, out: np.ndarray) -> None:
     """turn.items_in_reach into ``out``: a row per kind, (1 when in reach, x, y, z)."""
     out[:] = 0
@@ -62,7 +62,7 @@ def in_reach(v: np.ndarray, items: np.ndarray, out: np.ndarray) -> None:
             out[kind, 0], out[kind, 1], out[kind, 2], out[kind, 3] = 1, x, y, z
 
 
-@_jit
+@jit
 def came_in_reach(before: np.ndarray, now: np.ndarray) -> bool:
     """``items_in_reach(s) - reach`` is not empty."""
     for kind in range(now.shape[0]):
@@ -72,7 +72,7 @@ def came_in_reach(before: np.ndarray, now: np.ndarray) -> bool:
     return False
 
 
-@_jit
+@jit
 def grab(v: np.ndarray, items: np.ndarray, slot: int) -> bool:
     """GRAB of the item in ``slot``: from the ground to the inventory; True when every stone is held now."""
     kind, count = items[slot, 0], v[ITEM_COUNT]
@@ -87,7 +87,7 @@ def grab(v: np.ndarray, items: np.ndarray, slot: int) -> bool:
     return True
 
 
-@_jit
+@jit
 def use(v: np.ndarray, wanted: int, paralysis: int) -> int:
     """USE (freeze_minotaur, the only rule of USE): the item leaves the inventory, the paralysis is set at least
     to its effect, its timer to its respawn. ``wanted`` -1: the first usable item held. The new paralysis."""
@@ -102,7 +102,7 @@ def use(v: np.ndarray, wanted: int, paralysis: int) -> int:
     return max(paralysis, EFFECT_TICKS[kind])
 
 
-@_jit
+@jit
 def count_down(v: np.ndarray, items: np.ndarray, ground: np.ndarray, words: np.ndarray) -> int:
     """Each timed item's countdown for a tick (lantern_returns): a new one laid once it runs out. A fallback
     code when its place is past the drawn words."""
@@ -118,7 +118,7 @@ def count_down(v: np.ndarray, items: np.ndarray, ground: np.ndarray, words: np.n
     return PLAYED
 
 
-@_jit
+@jit
 def _respawn(v: np.ndarray, items: np.ndarray, kind: int, ground: np.ndarray, words: np.ndarray) -> int:
     """item_rules.respawn with placement.respawn_item's draws: a level (choice), then x and y (randrange), again
     until the cell is out of the user's sight and not where an item lies."""
@@ -152,7 +152,7 @@ def _respawn(v: np.ndarray, items: np.ndarray, kind: int, ground: np.ndarray, wo
     return PLAYED
 
 
-@_jit
+@jit
 def note_seen(v: np.ndarray, items: np.ndarray, seen: np.ndarray, kinds: np.ndarray,
               origin: np.ndarray) -> tuple[int, bool]:
     """(code, new): turn._note_seen_items of senses.items_in_sight; a fallback code when the seen items would
@@ -183,7 +183,7 @@ def note_seen(v: np.ndarray, items: np.ndarray, seen: np.ndarray, kinds: np.ndar
     return PLAYED, new
 
 
-@_jit
+@jit
 def _before(kind: int, x: int, y: int, z: int, other: int, ox: int, oy: int, oz: int) -> bool:
     """(name, (x, y, z)) sorts before the other's, names compared as text."""
     if kind != other:

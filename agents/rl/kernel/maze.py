@@ -16,7 +16,7 @@ What stays in Python, per region: the strings of its generators and their sha512
 and which ramp each chunk shows, depends on the box only and is worked out once per box.
 
 Without numba the functions below are plain Python (the same cells, far slower than the engine):
-``COMPILED`` says which, for the rows to choose (state.py). numba's disk cache of this module holds the draws
+``jit.COMPILED`` says which, for the rows to choose (state.py). numba's disk cache of this module holds the draws
 and the seeding it calls but is checked against this file alone: after editing mt.py or seeding.py, delete its
 maze.*.nbi and .nbc files, in the __pycache__ beside the imported maze.py (seen: a region test kept passing on
 a broken seeding.py, whose own test failed).
@@ -41,11 +41,10 @@ from labyrinth.engine.constants import (
 )
 from labyrinth.engine.presets import Bounds
 
-from . import mt
-from .mt import _jit, randbelow, random
+from .jit import jit
+from .mt import randbelow, random
 from .seeding import keys, seed_row
 
-COMPILED = mt.COMPILED  # compiled, or not, with the draws it calls
 _SIDE = CHUNK // 2  # maze cells per chunk side
 _CELLS = _SIDE * _SIDE
 # Each maze cell's neighbours and the walls between, in engine.maze's order (-1 past the last).
@@ -99,7 +98,7 @@ def lay(seeds: Sequence[int], box: Bounds, out: np.ndarray) -> None:
     _lay(flat, bounds, plan, len(ends), out)
 
 
-@_jit
+@jit
 def _lay(flat: np.ndarray, bounds: np.ndarray, plan: np.ndarray, per_region: int, out: np.ndarray) -> None:
     """Region i's generators are keys i * per_region onwards: the chunks' in plan's order, then the ramps'."""
     chunks = plan.shape[0]
@@ -122,7 +121,7 @@ def _lay(flat: np.ndarray, bounds: np.ndarray, plan: np.ndarray, per_region: int
                 cells[ramp_cells[slot] // CHUNK, ramp_cells[slot] % CHUNK] = plan[c, 6]
 
 
-@_jit
+@jit
 def _carve(state: np.ndarray, cx: int, cy: int, cells: np.ndarray) -> None:
     """maze.generate_chunk but its ramp: ``cells`` (CHUNK x CHUNK, from the south row) from its generator's
     ``state``, drawn as the engine draws."""

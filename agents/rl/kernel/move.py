@@ -19,8 +19,8 @@ from labyrinth.engine.constants import (
     WORLD_SIZE,
 )
 
-from .astar import _jit
 from .items import came_in_reach, in_reach, note_seen
+from .jit import jit
 from .sight import nearness
 from .tick import HIGH, LOW, Tables, stand, tick, user_sees_minotaur
 from .walk import Memo
@@ -47,7 +47,7 @@ _SIDEWAYS = ((2, 3), (2, 3), (0, 1), (0, 1))  # geometry.SIDEWAYS
 NO_ONWARD, RAMP_RUN = -1, -2  # _run_on: where a run arrives; a run along a ramp's heading past its ramp
 
 
-@_jit
+@jit
 def _user_step(v: np.ndarray, kinds: np.ndarray, origin: np.ndarray, heading: int,
                running: bool) -> tuple[bool, int, int, int]:
     """_Turn._next_cell: (blocked, the cell the step enters)."""
@@ -70,7 +70,7 @@ def _user_step(v: np.ndarray, kinds: np.ndarray, origin: np.ndarray, heading: in
     return blocks, tx, ty, tz
 
 
-@_jit
+@jit
 def _exits(kinds: np.ndarray, origin: np.ndarray, x: int, y: int, z: int) -> int:
     """World.user_exits as bits by DIRECTIONS (the region holds every cell around the user: near_edge)."""
     bits = 0
@@ -85,7 +85,7 @@ def _exits(kinds: np.ndarray, origin: np.ndarray, x: int, y: int, z: int) -> int
     return bits
 
 
-@_jit
+@jit
 def _run_on(v: np.ndarray, kinds: np.ndarray, origin: np.ndarray, fx: int, fy: int, fz: int, heading: int,
             came: int) -> int:
     """turn.run_on from (fx, fy, fz) to where the user stands: the heading on, NO_ONWARD where the run arrives."""
@@ -111,7 +111,7 @@ def _run_on(v: np.ndarray, kinds: np.ndarray, origin: np.ndarray, fx: int, fy: i
     return NO_ONWARD if count > 1 else first
 
 
-@_jit
+@jit
 def move(v: np.ndarray, t: np.ndarray, items: np.ndarray, seen: np.ndarray, world: Tables, memo: Memo,
           cmd: np.ndarray, reach: np.ndarray) -> int:
     """_Turn._move and the turn's end: ``steps`` steps, or a run to the first place worth a stop."""

@@ -11,36 +11,24 @@ which randrange, randint, choice and sample call), ``randrange``, ``randint``, `
 checks them, but an empty range raises ValueError as there (its loop would never end). ``words``, ``randoms``
 and ``randbelows`` draw for every row in one call.
 
-Without numba the functions below are plain Python (the same values, far slower); ``COMPILED`` says which.
+Without numba the functions below are plain Python (the same values, far slower); ``jit.COMPILED`` says which.
 """
 
 from __future__ import annotations
 
 import math
 import random as _random
-from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from collections.abc import Sequence
 
 import numpy as np
 
-Function = TypeVar("Function", bound=Callable[..., Any])
+from .jit import jit
 
 STATE = 625  # a row: the 624 words, then the index of the next (624 once a twist is due)
 _N, _M = 624, 397
 _MATRIX_A, _UPPER, _LOWER = 0x9908B0DF, 0x80000000, 0x7FFFFFFF
 
 
-def _compiler() -> tuple[Callable[[Function], Function], bool]:
-    """numba's njit (its machine code cached on disk beside this file) and True, or, without numba, a
-    decorator that changes nothing and False."""
-    try:
-        import numba
-    except ImportError:
-        return (lambda function: function), False
-    return numba.njit(cache=True), True
-
-
-_jit, COMPILED = _compiler()
 
 
 def load(generators: Sequence[_random.Random]) -> np.ndarray:
@@ -55,7 +43,7 @@ def store(row: np.ndarray, generator: _random.Random) -> None:
     generator.setstate((version, tuple(row.tolist()), gauss_next))
 
 
-@_jit
+@jit
 def _twist(mt: np.ndarray) -> None:
     """genrand_uint32's regeneration of the 624 words, in place and in CPython's order: words from 227 on are
     made from words this pass has already made, the last from the new first word."""
@@ -64,7 +52,7 @@ def _twist(mt: np.ndarray) -> None:
         mt[kk] = int(mt[(kk + _M) % _N]) ^ (y >> 1) ^ (_MATRIX_A if y & 1 else 0)
 
 
-@_jit
+@jit
 def word(mt: np.ndarray) -> int:
     """The next 32-bit word of the row (genrand_uint32, tempered), as getrandbits(32) draws it."""
     index = int(mt[_N])
@@ -79,7 +67,7 @@ def word(mt: np.ndarray) -> int:
     return y ^ (y >> 18)
 
 
-@_jit
+@jit
 def random(mt: np.ndarray) -> float:
     """Random.random(): 53 bits from two words, the first's top 27 and the second's top 26."""
     a = word(mt) >> 5
@@ -87,7 +75,7 @@ def random(mt: np.ndarray) -> float:
     return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0)
 
 
-@_jit
+@jit
 def getrandbits(mt: np.ndarray, k: int) -> int:
     """Random.getrandbits(k) for 0 <= k <= 63: no word for k = 0; one word's top k bits up to 32; else the
     first word is the low 32 bits and the second's top k - 32 bits the high ones (CPython fills its words
@@ -100,7 +88,7 @@ def getrandbits(mt: np.ndarray, k: int) -> int:
     return low | ((word(mt) >> (64 - k)) << 32)
 
 
-@_jit
+@jit
 def randbelow(mt: np.ndarray, n: int) -> int:
     """Random._randbelow(n) for 0 < n < 2 ** 63: n.bit_length() bits, drawn again while they reach n
     (engine.maze._below)."""
@@ -115,25 +103,25 @@ def randbelow(mt: np.ndarray, n: int) -> int:
     return r
 
 
-@_jit
+@jit
 def randrange(mt: np.ndarray, start: int, stop: int) -> int:
     """Random.randrange(start, stop) (step 1); randrange(n) is randbelow(mt, n)."""
     return start + randbelow(mt, stop - start)
 
 
-@_jit
+@jit
 def randint(mt: np.ndarray, a: int, b: int) -> int:
     """Random.randint(a, b), both ends included."""
     return a + randbelow(mt, b - a + 1)
 
 
-@_jit
+@jit
 def choice(mt: np.ndarray, length: int) -> int:
     """The index Random.choice picks from a sequence of ``length`` items."""
     return randbelow(mt, length)
 
 
-@_jit
+@jit
 def sample(mt: np.ndarray, n: int, out: np.ndarray) -> None:
     """The indices Random.sample(population, len(out)) picks from a population of n, in its order, into ``out``.
     CPython keeps whichever is smaller: a pool of the n indices, the picked one replaced by the last unpicked
@@ -158,7 +146,7 @@ def sample(mt: np.ndarray, n: int, out: np.ndarray) -> None:
             out[i] = j
 
 
-@_jit
+@jit
 def words(states: np.ndarray, out: np.ndarray) -> None:
     """``out[i]`` (uint32 or int64) filled with row i's next words: the tables the kernel reads, drawn for
     every env in one call."""
@@ -168,7 +156,7 @@ def words(states: np.ndarray, out: np.ndarray) -> None:
             out[i, j] = word(row)
 
 
-@_jit
+@jit
 def randoms(states: np.ndarray, out: np.ndarray) -> None:
     """``out[i]`` (float64) filled with row i's next random() values."""
     for i in range(states.shape[0]):
@@ -177,7 +165,7 @@ def randoms(states: np.ndarray, out: np.ndarray) -> None:
             out[i, j] = random(row)
 
 
-@_jit
+@jit
 def randbelows(states: np.ndarray, bounds: np.ndarray, out: np.ndarray) -> None:
     """``out[i, j]`` = randbelow(row i, ``bounds[i, j]``), in order along j: bounds that differ by env, as a
     patrol's waypoint around where each Minotaur stands."""

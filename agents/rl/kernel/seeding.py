@@ -17,7 +17,8 @@ from hashlib import sha512
 
 import numpy as np
 
-from .mt import STATE, _jit
+from .jit import jit
+from .mt import STATE
 
 _N = STATE - 1
 
@@ -43,7 +44,7 @@ def keys(strings: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
     return np.frombuffer(flat, dtype=np.uint8), bounds
 
 
-@_jit
+@jit
 def seed_row(flat: np.ndarray, start: int, stop: int, row: np.ndarray) -> None:
     """``row`` set to the state of ``random.Random(s)`` for the key ``flat[start:stop]`` (keys). The key has
     as many 32-bit words as the integer's significant bytes fill, and one for 0 (CPython counts them from its
@@ -77,7 +78,7 @@ def seed_row(flat: np.ndarray, start: int, stop: int, row: np.ndarray) -> None:
     row[_N] = _N
 
 
-@_jit
+@jit
 def seed_rows(flat: np.ndarray, bounds: np.ndarray, states: np.ndarray) -> None:
     """``states[k]`` seeded from key k of ``keys``: what ``mt.load([random.Random(s) for s in strings])`` gives."""
     for k in range(bounds.shape[0] - 1):

@@ -16,7 +16,7 @@ from labyrinth.engine.constants import CLOSE_SQ, FAINT_SQ, MINOTAUR_SIGHT, USER_
 from labyrinth.engine.geometry import LINES
 from labyrinth.engine.items import SIGHTS
 
-from .astar import _jit
+from .jit import jit
 
 if SIGHTS:
     raise ImportError("an item lends the user sight (engine/items.py): kernel/sight.py has not ported that rule")
@@ -41,7 +41,7 @@ def _line_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 FIRST, COUNT, CELLS = _line_tables()
 
 
-@_jit
+@jit
 def near_edge(kinds: np.ndarray, origin: np.ndarray, x: int, y: int, z: int) -> bool:
     """True when a cell within MARGIN of (x, y) on level z lies outside the region: the turn then falls back."""
     levels, rows, cols = kinds.shape
@@ -49,7 +49,7 @@ def near_edge(kinds: np.ndarray, origin: np.ndarray, x: int, y: int, z: int) -> 
                 and 0 <= z - origin[2] < levels)
 
 
-@_jit
+@jit
 def line_clear(kinds: np.ndarray, origin: np.ndarray, ax: int, ay: int, az: int, bx: int, by: int, bz: int) -> bool:
     """World.line_clear(a, b)."""
     dx, dy = bx - ax, by - ay
@@ -62,19 +62,19 @@ def line_clear(kinds: np.ndarray, origin: np.ndarray, ax: int, ay: int, az: int,
     return True
 
 
-@_jit
+@jit
 def within(ax: int, ay: int, az: int, bx: int, by: int, bz: int, radius_sq: int) -> bool:
     """senses._near, the radius squared (an argument of one type: numba compiles a function once per constant)."""
     return az == bz and (ax - bx) ** 2 + (ay - by) ** 2 <= radius_sq
 
 
-@_jit
+@jit
 def distance_sq(ax: int, ay: int, az: int, bx: int, by: int, bz: int) -> int:
     """geometry.distance_sq: a level counts two steps."""
     return (ax - bx) ** 2 + (ay - by) ** 2 + (2 * (az - bz)) ** 2
 
 
-@_jit
+@jit
 def minotaur_sees(kinds: np.ndarray, origin: np.ndarray, user: np.ndarray, minotaur: np.ndarray,
                   active: bool) -> bool:
     """senses.minotaur_sees_user."""
@@ -82,14 +82,14 @@ def minotaur_sees(kinds: np.ndarray, origin: np.ndarray, user: np.ndarray, minot
             and line_clear(kinds, origin, minotaur[0], minotaur[1], minotaur[2], user[0], user[1], user[2]))
 
 
-@_jit
+@jit
 def user_sees(kinds: np.ndarray, origin: np.ndarray, user: np.ndarray, minotaur: np.ndarray, active: bool) -> bool:
     """senses.user_sees_minotaur."""
     return (active and within(user[0], user[1], user[2], minotaur[0], minotaur[1], minotaur[2], USER_SQ)
             and line_clear(kinds, origin, user[0], user[1], user[2], minotaur[0], minotaur[1], minotaur[2]))
 
 
-@_jit
+@jit
 def nearness(user: np.ndarray, minotaur: np.ndarray, paralysis: int, jump_left: int) -> int:
     """turn.NEARNESS of senses.proximity: 3 VERY CLOSE, 2 CLOSE, 1 FAINT, 0 none (or frozen, or out of time)."""
     if paralysis or jump_left:

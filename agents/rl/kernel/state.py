@@ -27,6 +27,7 @@ from labyrinth.engine.state import GameState
 from labyrinth.engine.world import World
 
 from . import maze
+from .jit import COMPILED
 from .region import around, region_of
 
 REGION_PRESETS = ("tiny", "small")  # the grounds whose region's margins were measured (region.py)
@@ -159,7 +160,7 @@ class StateRows:
         or less: bench/rl/kernel_maze_bench.py) and ``world`` is left as it was, to generate the chunks its game
         reads; without, ``world`` generates them all (they stay in its cache, for the engine)."""
         box = around(PRESETS[self.preset])
-        if maze.COMPILED:
+        if COMPILED:
             maze.lay([world.seed], box, self.kinds[row:row + 1])
             self.origin[row] = box.x0, box.y0, box.z0
             return

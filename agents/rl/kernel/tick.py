@@ -10,8 +10,8 @@ import numpy as np
 
 from labyrinth.engine.constants import HEAR_HIGH_SQ, HEAR_LOW_SQ, JUMP_COOLDOWN_TICKS, REST_GAIN_PER_TICK, STAMINA_MAX
 
-from .astar import _jit
 from .items import count_down
+from .jit import jit
 from .sight import distance_sq, minotaur_sees, near_edge, user_sees
 from .walk import Memo, next_cell
 from .work import (
@@ -50,19 +50,19 @@ DEATH, ESCAPED = 1, 2  # state.OUTCOMES
 Tables = tuple[np.ndarray, ...]
 
 
-@_jit
+@jit
 def minotaur_sees_user(v: np.ndarray, kinds: np.ndarray, origin: np.ndarray) -> bool:
     active = v[PARALYSIS] == 0 and v[JUMP_LEFT] == 0
     return minotaur_sees(kinds, origin, v[USER:USER + 3], v[MINOTAUR:MINOTAUR + 3], active)
 
 
-@_jit
+@jit
 def user_sees_minotaur(v: np.ndarray, kinds: np.ndarray, origin: np.ndarray) -> bool:
     active = v[PARALYSIS] == 0 and v[JUMP_LEFT] == 0
     return user_sees(kinds, origin, v[USER:USER + 3], v[MINOTAUR:MINOTAUR + 3], active)
 
 
-@_jit
+@jit
 def stand(v: np.ndarray, t: np.ndarray, items: np.ndarray, world: Tables, memo: Memo) -> int:
     """_Turn._stand for t[T_TICKS] ticks."""
     for _ in range(t[T_TICKS]):
@@ -76,7 +76,7 @@ def stand(v: np.ndarray, t: np.ndarray, items: np.ndarray, world: Tables, memo: 
     return PLAYED
 
 
-@_jit
+@jit
 def tick(v: np.ndarray, t: np.ndarray, items: np.ndarray, world: Tables, memo: Memo) -> int:
     """_Turn._tick: both move at once, then the timers, then the senses. The user steps into t[T_TO] when
     t[T_STEPS], making the noise t[T_NOISE]."""
@@ -126,7 +126,7 @@ def tick(v: np.ndarray, t: np.ndarray, items: np.ndarray, world: Tables, memo: M
     return PLAYED
 
 
-@_jit
+@jit
 def run_timers(v: np.ndarray, items: np.ndarray, world: Tables) -> int:
     if v[JUMP_COOLDOWN]:
         v[JUMP_COOLDOWN] -= 1

@@ -15,7 +15,7 @@ none; steps, 0 when none; speed; a target in ITEM_ORDER, -1 when none: ``command
 RL env's numbered actions) and a decision (PLANS' action, 1 when it has target coordinates, x, y, z:
 ``decision_row``).
 
-numba's disk cache (astar._compiler) keys each compiled function on its own file alone, and the turn's machine
+numba's disk cache (jit.py) keys each compiled function on its own file alone, and the turn's machine
 code holds its callees': after changing another of the kernel's files without this one, delete
 agents/rl/kernel/__pycache__/*.nbi and *.nbc, or the turn runs the old code.
 """
@@ -34,9 +34,9 @@ from labyrinth.engine.schemas import MinotaurDecision, UserInput
 
 from ..commands import COMMANDS
 from . import astar
-from .astar import _jit
 from .draws import Draws
 from .items import USABLE, grab, note_seen, reach_slot, use
+from .jit import jit
 from .move import DIRECTIONS, move
 from .sight import near_edge
 from .state import PATH_ROWS, StateRows
@@ -120,7 +120,7 @@ def play_turns(rows: StateRows, commands: np.ndarray, decisions: np.ndarray, dra
     return why
 
 
-@_jit
+@jit
 def _turns(work: np.ndarray, items: np.ndarray, seen: np.ndarray, paths: np.ndarray, kinds: np.ndarray,
            origins: np.ndarray, kept: np.ndarray, commands: np.ndarray, decisions: np.ndarray, ground: np.ndarray,
            jump_lengths: np.ndarray, patrol_words: np.ndarray, respawn_words: np.ndarray, why: np.ndarray) -> None:
@@ -163,7 +163,7 @@ def _turns(work: np.ndarray, items: np.ndarray, seen: np.ndarray, paths: np.ndar
             paths[r, :length] = path[start:start + length]
 
 
-@_jit
+@jit
 def _turn(v: np.ndarray, t: np.ndarray, items: np.ndarray, seen: np.ndarray, path: np.ndarray, kinds: np.ndarray,
           origin: np.ndarray, cmd: np.ndarray, dec: np.ndarray, ground: np.ndarray, jumps: np.ndarray,
           patrols: np.ndarray, respawns: np.ndarray, memo: Memo, reach: np.ndarray) -> int:
@@ -203,7 +203,7 @@ def _turn(v: np.ndarray, t: np.ndarray, items: np.ndarray, seen: np.ndarray, pat
     return note_seen(v, items, seen, kinds, origin)[0]
 
 
-@_jit
+@jit
 def _unexecutable(v: np.ndarray, items: np.ndarray, cmd: np.ndarray) -> bool:
     """turn.unexecutable: a GRAB with nothing in reach, a USE of what cannot be used or is not held."""
     if cmd[0] == GRAB:
@@ -218,7 +218,7 @@ def _unexecutable(v: np.ndarray, items: np.ndarray, cmd: np.ndarray) -> bool:
     return False
 
 
-@_jit
+@jit
 def _plan(v: np.ndarray, t: np.ndarray, path: np.ndarray, kinds: np.ndarray, origin: np.ndarray, dec: np.ndarray,
           memo: Memo) -> int:
     """minotaur.plan_for into ``t``: a refused decision waits; a PATHFIND to a new target finds its path."""
@@ -245,7 +245,7 @@ def _plan(v: np.ndarray, t: np.ndarray, path: np.ndarray, kinds: np.ndarray, ori
     return PLAYED
 
 
-@_jit
+@jit
 def _act_at_once(v: np.ndarray, t: np.ndarray, items: np.ndarray, cmd: np.ndarray) -> None:
     """GRAB (ESCAPED once every stone is held) and USE; LOOK changes nothing. A JUMP after the lantern: WAIT."""
     if cmd[0] == GRAB:

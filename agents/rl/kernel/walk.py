@@ -20,8 +20,8 @@ from labyrinth.engine.constants import (
     WORLD_SIZE,
 )
 
-from .astar import _jit
 from .draws import USED_UP, below
+from .jit import jit
 from .state import PATH_ROWS
 from .work import (
     GOAL,
@@ -55,7 +55,7 @@ _DX, _DY = (0, 0, 1, -1), (1, -1, 0, 0)  # geometry.HORIZONTAL: NORTH, SOUTH, EA
 OUTSIDE = -1  # cell's answer for a cell of the cube the region does not hold
 
 
-@_jit
+@jit
 def cell(kinds: np.ndarray, origin: np.ndarray, x: int, y: int, z: int) -> int:
     """World.cell: ROCK outside the cube; OUTSIDE for a cell of the cube outside the region."""
     if not (0 <= x < WORLD_SIZE and 0 <= y < WORLD_SIZE and 0 <= z < WORLD_LEVELS):
@@ -67,12 +67,12 @@ def cell(kinds: np.ndarray, origin: np.ndarray, x: int, y: int, z: int) -> int:
     return kinds[level, row, col]
 
 
-@_jit
+@jit
 def _open(kind: int) -> bool:
     return kind == FLOOR or kind == RAMP_UP or kind == RAMP_DOWN  # cells.MINOTAUR_OPEN
 
 
-@_jit
+@jit
 def find_path(v: np.ndarray, path: np.ndarray, memo: Memo, gx: int, gy: int, gz: int) -> int:
     """pathfinding.find_path from the Minotaur to (gx, gy, gz) as the turn's path, when the turn's memo holds it;
     else NEED_PATH, the query put in the memo's next row for turn.py to search (astar.py) before it plays the
@@ -93,7 +93,7 @@ def find_path(v: np.ndarray, path: np.ndarray, memo: Memo, gx: int, gy: int, gz:
     return NEED_PATH
 
 
-@_jit
+@jit
 def _standable(kinds: np.ndarray, origin: np.ndarray, x: int, y: int, z: int, fx: int, fy: int,
                fz: int) -> tuple[int, int, int, int]:
     """(code, cell): minotaur._standable((x, y, z), frm)."""
@@ -118,7 +118,7 @@ def _standable(kinds: np.ndarray, origin: np.ndarray, x: int, y: int, z: int, fx
     return PLAYED, bx, by, z
 
 
-@_jit
+@jit
 def _randint(words: np.ndarray, used: np.ndarray, low: int, high: int) -> int:
     """Random.randint(low, high) from the words; USED_UP when they run out (and for an empty range, where
     randint raises: the caller falls back)."""
@@ -128,7 +128,7 @@ def _randint(words: np.ndarray, used: np.ndarray, low: int, high: int) -> int:
     return USED_UP if drawn == USED_UP else low + drawn
 
 
-@_jit
+@jit
 def _patrol_waypoint(v: np.ndarray, ground: np.ndarray, words: np.ndarray) -> int:
     """minotaur.patrol_waypoint into the vector's waypoint; a fallback code when the draw is past the tables."""
     x0, y0, z0, width, height, levels = ground[0], ground[1], ground[2], ground[3], ground[4], ground[5]
@@ -149,7 +149,7 @@ def _patrol_waypoint(v: np.ndarray, ground: np.ndarray, words: np.ndarray) -> in
     return PLAYED
 
 
-@_jit
+@jit
 def _chase_goal(v: np.ndarray, t: np.ndarray, kinds: np.ndarray, origin: np.ndarray, ground: np.ndarray,
                 words: np.ndarray) -> tuple[int, int, int, int]:
     """(code, goal): minotaur._chase_goal, the clue spent or the waypoint drawn in the vector."""
@@ -181,7 +181,7 @@ def _chase_goal(v: np.ndarray, t: np.ndarray, kinds: np.ndarray, origin: np.ndar
     return PLAYED, v[WAYPOINT], v[WAYPOINT + 1], v[WAYPOINT + 2]
 
 
-@_jit
+@jit
 def _steps_to(kinds: np.ndarray, origin: np.ndarray, ex: int, ey: int, ez: int, gx: int, gy: int, gz: int) -> int:
     """1 when the goal is one of World.minotaur_moves from (ex, ey, ez), 0 when not, OUTSIDE when the region
     cannot tell."""
@@ -196,7 +196,7 @@ def _steps_to(kinds: np.ndarray, origin: np.ndarray, ex: int, ey: int, ez: int, 
     return 0
 
 
-@_jit
+@jit
 def _route(v: np.ndarray, path: np.ndarray, kinds: np.ndarray, origin: np.ndarray,
            gx: int, gy: int, gz: int, memo: Memo) -> int:
     """minotaur._route to (gx, gy, gz), as the turn's path: cut at the goal, a step longer, or found afresh."""
@@ -226,7 +226,7 @@ def _route(v: np.ndarray, path: np.ndarray, kinds: np.ndarray, origin: np.ndarra
     return find_path(v, path, memo, gx, gy, gz)
 
 
-@_jit
+@jit
 def next_cell(v: np.ndarray, t: np.ndarray, path: np.ndarray, kinds: np.ndarray, origin: np.ndarray,
               ground: np.ndarray, words: np.ndarray, memo: Memo) -> tuple[int, bool, int, int, int]:
     """(code, stepped, cell): minotaur.next_cell for one tick of a walking Minotaur."""

@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from labyrinth.agents.rl.kernel import maze, mt, seeding
+from labyrinth.agents.rl.kernel.jit import COMPILED
 from labyrinth.agents.rl.kernel.region import around, region_of
 from labyrinth.engine.constants import CHUNK, CHUNKS_PER_SIDE, WORLD_LEVELS
 from labyrinth.engine.presets import PRESETS, Bounds
@@ -21,7 +22,7 @@ from labyrinth.engine.world import World
 
 # numba compiles the module once per process (about 15 s without its disk cache): on one worker, paid once.
 pytestmark = pytest.mark.xdist_group("kernel")
-EXAMPLES = 1 if maze.COMPILED else 0.1  # plain Python lays a region in seconds: a tenth of the examples
+EXAMPLES = 1 if COMPILED else 0.1  # plain Python lays a region in seconds: a tenth of the examples
 
 seeds = st.one_of(st.integers(-SEED_LIMIT, SEED_LIMIT - 1), st.integers(-2**31, 2**31),
                   st.sampled_from([0, -1, SEED_LIMIT - 1, -SEED_LIMIT]))

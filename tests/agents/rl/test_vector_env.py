@@ -152,7 +152,7 @@ print(tried)
 
 def test_the_vector_env_plays_without_numba_asking_for_it_once():
     """Without the [fast] extra the env plays on, its regions laid by the World: the kernel's modules ask for
-    numba once (kernel/mt.py, at import) and go on without it."""
+    numba once (kernel/jit.py, at import) and go on without it."""
     out = subprocess.run([sys.executable, "-c", NO_NUMBA], capture_output=True, text=True, timeout=120, check=False)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "['numba']"
