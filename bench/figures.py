@@ -4,6 +4,8 @@ bench/ puts bench/ on sys.path to import it: bench/ is a folder of scripts, not 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
+
 
 def report(name: str, value: float, unit: str, fmt: str = ",.0f", target: tuple[str, float] | None = None,
            note: str = "") -> None:
@@ -24,3 +26,20 @@ def row(name: str, figure: str, goal: str = "", verdict: str = "", note: str = "
 def spread(values: list[float], fmt: str = ",.0f") -> str:
     """The repetitions' range, lowest..highest, beside a median: how much the machine moved the figure."""
     return f"{min(values):{fmt}}..{max(values):{fmt}}"
+
+
+def interleaved(runs: Mapping[str, Callable[[], tuple[str, float]]], rounds: int, work: float
+                ) -> tuple[dict[str, list[float]], dict[str, set[str]]]:
+    """Each of ``runs`` once a round for ``rounds`` rounds, the order turned by one each round, so that none is
+    always first (when the machine is freshest, or the caches coldest). A run returns the digest of what it did
+    and the CPU seconds it took. Per run: its rate each round (``work`` over those seconds, round by round, so
+    that two runs' lists pair up as ratios) and the digests it gave, which runs doing the same work must share."""
+    names = list(runs)
+    rates: dict[str, list[float]] = {name: [] for name in names}
+    digests: dict[str, set[str]] = {name: set() for name in names}
+    for round_ in range(rounds):
+        for name in names[round_ % len(names):] + names[:round_ % len(names)]:
+            digest, spent = runs[name]()
+            rates[name].append(work / spent)
+            digests[name].add(digest)
+    return rates, digests

@@ -31,12 +31,13 @@ import statistics
 import sys
 import time
 from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/, for figures.py's rows
-from figures import report, row
+from figures import interleaved, report, row
 
 from labyrinth.agents.rl.kernel.astar import find_paths, path_in
 from labyrinth.agents.rl.kernel.jit import COMPILED
@@ -109,6 +110,12 @@ def kernel_single(regions: dict[int, Region]) -> Run:
     return run
 
 
+def digested(run: Run, asked: Sequence[Query]) -> tuple[str, float]:
+    """``run``'s paths as their digest, and its CPU seconds."""
+    paths, spent = run(asked)
+    return digest(paths), spent
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5)
@@ -137,15 +144,8 @@ def main() -> None:
             note="the rest: LEFT_REGION, the engine's")
         runs: dict[str, Run] = {"engine, fresh World": engine_fresh, "engine, warm World": engine_warm(worlds),
                 "kernel, batched": kernel_batched(regions), "kernel, one by one": kernel_single(regions)}
-        rates: dict[str, list[float]] = {name: [] for name in runs}
-        digests: dict[str, set[str]] = {name: set() for name in runs}
-        for round_ in range(args.rounds):
-            names = list(runs)
-            names = names[round_ % len(names):] + names[:round_ % len(names)]
-            for name in names:
-                paths, spent = runs[name](answered)
-                rates[name].append(len(answered) / spent)
-                digests[name].add(digest(paths))
+        rates, digests = interleaved({name: partial(digested, run, answered) for name, run in runs.items()},
+                                     args.rounds, len(answered))
         for name in runs:
             report(f"{preset}: {name}", statistics.median(rates[name]), "searches/s",
                    note=f"digest {', '.join(sorted(digests[name]))}")

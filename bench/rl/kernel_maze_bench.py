@@ -28,12 +28,13 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/, for figures.py's rows
-from figures import report, row
+from figures import interleaved, report, row
 
 from labyrinth.agents.rl.kernel import maze, mt, seeding
 from labyrinth.agents.rl.kernel.jit import COMPILED
@@ -104,15 +105,8 @@ def main() -> None:
         keys = len(maze._plan(box)[0])
         runs = {"engine": engine(box), "kernel": kernel(box), "its Python part": python_part(box),
                 "Random(s) and mt.load": random_load(box)}
-        rates: dict[str, list[float]] = {name: [] for name in runs}
-        digests: dict[str, set[str]] = {name: set() for name in runs}
-        for round_ in range(args.rounds):
-            names = list(runs)
-            names = names[round_ % len(names):] + names[:round_ % len(names)]
-            for name in names:
-                digest, spent = runs[name](seeds)
-                rates[name].append(len(seeds) / spent)
-                digests[name].add(digest)
+        rates, digests = interleaved({name: partial(run, seeds) for name, run in runs.items()}, args.rounds,
+                                     len(seeds))
         median = {name: statistics.median(rates[name]) for name in runs}
         for name in ("engine", "kernel"):
             report(f"{preset}: {name}", median[name], "regions/s",

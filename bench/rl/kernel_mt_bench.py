@@ -25,12 +25,13 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/, for figures.py's rows
-from figures import report, row
+from figures import interleaved, report, row
 
 from labyrinth.agents.rl.kernel import mt
 from labyrinth.agents.rl.kernel.jit import COMPILED
@@ -82,6 +83,12 @@ def kernel(kind: str, bounds: np.ndarray) -> Run:
     return run
 
 
+def digested(run: Callable[[np.ndarray], tuple[np.ndarray, float]], states: np.ndarray) -> tuple[str, float]:
+    """``run``'s values as their digest, and its CPU seconds."""
+    values, spent = run(states)
+    return digest(values), spent
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5)
@@ -102,15 +109,8 @@ def main() -> None:
     draws = args.rows * args.draws
     for kind in KINDS:
         runs = {"CPython": cpython(kind, bounds), "kernel": kernel(kind, bounds)}
-        rates: dict[str, list[float]] = {name: [] for name in runs}
-        digests: dict[str, set[str]] = {name: set() for name in runs}
-        for round_ in range(args.rounds):
-            names = list(runs)
-            names = names[round_ % len(names):] + names[:round_ % len(names)]
-            for name in names:
-                values, spent = runs[name](states)
-                rates[name].append(draws / spent)
-                digests[name].add(digest(values))
+        rates, digests = interleaved({name: partial(digested, run, states) for name, run in runs.items()},
+                                     args.rounds, draws)
         for name in runs:
             report(f"{kind}: {name}", statistics.median(rates[name]), "draws/s",
                    note=f"{args.rows} rows; digest {', '.join(sorted(digests[name]))}")
