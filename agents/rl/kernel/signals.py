@@ -97,6 +97,13 @@ def minotaur_masks(rows: StateRows) -> tuple[np.ndarray, np.ndarray]:
     return masks, fallback
 
 
+def action_masks(rows: StateRows, role: str) -> tuple[np.ndarray, np.ndarray]:
+    """``role``'s masks (user_masks or minotaur_masks): what the env's info and action_masks() give."""
+    if role not in MASKS:
+        raise ValueError(f"no role {role!r}")
+    return MASKS[role](rows)
+
+
 def before_turn(rows: StateRows) -> np.ndarray:
     """What ``step_signals`` needs of each row before its turn: (n, 4) int64, the columns B_*."""
     before = np.zeros((rows.user.shape[0], 4), dtype=np.int64)
@@ -120,6 +127,9 @@ def step_signals(before: np.ndarray, rows: StateRows, turns: np.ndarray, max_tur
     elif role != "user":
         raise ValueError(f"no role {role!r}")
     return reward, terminated, truncated, fallback
+
+
+MASKS = {"user": user_masks, "minotaur": minotaur_masks}
 
 
 @_jit

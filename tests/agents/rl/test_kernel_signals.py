@@ -24,11 +24,10 @@ from labyrinth.engine.wsap.roles import ROLES
 pytest.importorskip("numba", reason="the kernel is compiled by numba, the [fast] extra: `pip install -e '.[fast]'`")
 
 from labyrinth.agents.rl.kernel.region import Region
-from labyrinth.agents.rl.kernel.signals import before_turn, minotaur_masks, step_signals, user_masks
+from labyrinth.agents.rl.kernel.signals import MASKS, action_masks, before_turn, step_signals, user_masks
 from labyrinth.agents.rl.kernel.state import StateRows
 
 pytestmark = pytest.mark.xdist_group("kernel")
-MASKS = {"user": user_masks, "minotaur": minotaur_masks}
 # (task, episodes played side by side as rows, how many of their steps the built-in user decides)
 TASKS = (("Labyrinth/Stones-Tiny-v1", 3, 0.8), ("Labyrinth/User-Tiny-Wait-v1", 3, 0.0),
          ("Labyrinth/User-Tiny-v1", 4, 0.7),
@@ -54,6 +53,7 @@ def check_masks(rows: StateRows, envs: list, seen: Counter) -> None:
     action_masks())."""
     for role, masks_of in MASKS.items():
         masks, fallback = masks_of(rows)
+        assert action_masks(rows, role)[0].tolist() == masks.tolist()
         for row, env in enumerate(envs):
             seen[f"{role} checked"] += 1
             if fallback[row]:  # only where a cell the mask reads is outside the row's region
