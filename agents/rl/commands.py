@@ -56,7 +56,9 @@ def _allowed(role: str, action: str, param: str) -> list[Any]:
     return options
 
 
-def _word(value: Any) -> str:
+def action_word(value: Any) -> str:
+    """A word of the engine's (a direction, an item, a command) as it is spelled in an action's name:
+    "UP RAMP" -> "up_ramp"."""
     return str(value).lower().replace(" ", "_")
 
 
@@ -94,10 +96,10 @@ def _user_commands() -> tuple[Command, ...]:
     moves = []
     for direction in _allowed("user", "MOVE", "direction"):
         if direction not in HORIZONTAL:  # a ramp: one level, walked
-            moves.append(_fixed(f"move_{_word(direction)}", UserInput(command="MOVE", direction=direction, steps=1),
-                                exits(direction)))
+            moves.append(_fixed(f"move_{action_word(direction)}",
+                                UserInput(command="MOVE", direction=direction, steps=1), exits(direction)))
             continue
-        moves += [_fixed(f"move_{_word(direction)}_{SPEED_WORDS[speed]}_{steps or 'far'}",
+        moves += [_fixed(f"move_{action_word(direction)}_{SPEED_WORDS[speed]}_{steps or 'far'}",
                          UserInput(command="MOVE", direction=direction, steps=steps, speed=speed), exits(direction))
                   for speed in _allowed("user", "MOVE", "speed") for steps in STEP_COUNTS]
     grabs = [UserInput(command="GRAB", target=item) for item in _allowed("user", "GRAB", "target")]
@@ -109,8 +111,8 @@ def _user_commands() -> tuple[Command, ...]:
         if action == "MOVE":
             commands += moves
             continue
-        commands += [_fixed("_".join([_word(action), *([_word(c.target)] if c.target else [])]), c, executable(c))
-                     for c in others[action]]
+        commands += [_fixed("_".join([action_word(action), *([action_word(c.target)] if c.target else [])]), c,
+                            executable(c)) for c in others[action]]
     return tuple(commands)
 
 
@@ -123,7 +125,7 @@ def _lying(stone: str) -> Callable[[Any], Any]:
 _TARGETS: dict[str, Callable[[Any], Any]] = {
     "last_noise": lambda o: o.last_heard and o.last_heard.position,
     "last_sighting": lambda o: o.last_seen and o.last_seen.position,
-    **{_word(stone): _lying(stone) for stone in STONES},
+    **{action_word(stone): _lying(stone) for stone in STONES},
 }
 
 
@@ -150,9 +152,9 @@ def _minotaur_commands() -> tuple[Command, ...]:
     for action, params in MINOTAUR_PARAMS.items():
         if not any(p.required for p in params):
             decision = MinotaurDecision(action=action)
-            commands.append(_fixed(_word(action), decision, _allowed_now(decision)))
+            commands.append(_fixed(action_word(action), decision, _allowed_now(decision)))
             continue
-        commands += [Command(f"{_word(action)}_{name}", *pathfind(target)) for name, target in _TARGETS.items()]
+        commands += [Command(f"{action_word(action)}_{name}", *pathfind(target)) for name, target in _TARGETS.items()]
     return tuple(commands)
 
 

@@ -32,9 +32,9 @@ from labyrinth.engine.items import ITEM_ORDER, STONES
 from labyrinth.engine.schemas import MINOTAUR_PARAMS
 from labyrinth.engine.wsap.rewards import CATCH, ESCAPE, PER_SECOND, STONE
 
-from ..commands import COMMANDS, _word
-from .astar import _jit
+from ..commands import COMMANDS, action_word
 from .items import USABLE
+from .jit import jit
 from .move import DIRECTIONS, DOWN, UP
 from .state import NONE, OUTCOMES, StateRows
 from .turn import GRAB, MOVE, USE, USER_ACTIONS
@@ -52,10 +52,10 @@ ALWAYS, JUMP_OK, TO_NOISE, TO_SIGHTING, TO_STONE = range(5)
 
 
 def _minotaur_table() -> np.ndarray:
-    plain = {_word(action) for action, params in MINOTAUR_PARAMS.items() if not any(p.required for p in params)}
+    plain = {action_word(action) for action, params in MINOTAUR_PARAMS.items() if not any(p.required for p in params)}
     if not plain <= {"wait", "chase", "jump"}:
         raise ImportError(f"kernel/signals.py knows which of {sorted(plain)} plan_for may refuse: only JUMP")
-    stones = {f"pathfind_{_word(stone)}": ITEM_ORDER.index(stone) for stone in STONES}
+    stones = {f"pathfind_{action_word(stone)}": ITEM_ORDER.index(stone) for stone in STONES}
     table = []
     for c in COMMANDS["minotaur"]:
         if c.name in plain:
@@ -132,7 +132,7 @@ def step_signals(before: np.ndarray, rows: StateRows, turns: np.ndarray, max_tur
 MASKS = {"user": user_masks, "minotaur": minotaur_masks}
 
 
-@_jit
+@jit
 def _user_masks(user: np.ndarray, items: np.ndarray, item_count: np.ndarray, inventory: np.ndarray,
                 kinds: np.ndarray, origins: np.ndarray, kept: np.ndarray, actions: np.ndarray, usable: np.ndarray,
                 masks: np.ndarray, fallback: np.ndarray) -> None:
@@ -174,7 +174,7 @@ def _user_masks(user: np.ndarray, items: np.ndarray, item_count: np.ndarray, inv
                 masks[r, a] = 1
 
 
-@_jit
+@jit
 def _open(kinds: np.ndarray, origin: np.ndarray, x: int, y: int, z: int) -> int:
     """1 when the cell is MINOTAUR_OPEN, 0 when not, OUTSIDE when the region does not hold it."""
     kind = cell(kinds, origin, x, y, z)
@@ -183,7 +183,7 @@ def _open(kinds: np.ndarray, origin: np.ndarray, x: int, y: int, z: int) -> int:
     return 1 if kind == FLOOR or kind == RAMP_UP or kind == RAMP_DOWN else 0
 
 
-@_jit
+@jit
 def _minotaur_masks(paralysis: np.ndarray, jump_left: np.ndarray, jump_cooldown: np.ndarray, last_heard: np.ndarray,
                     last_seen: np.ndarray, items: np.ndarray, item_count: np.ndarray, kinds: np.ndarray,
                     origins: np.ndarray, kept: np.ndarray, table: np.ndarray, masks: np.ndarray,
@@ -221,7 +221,7 @@ def _minotaur_masks(paralysis: np.ndarray, jump_left: np.ndarray, jump_cooldown:
             masks[r, a] = is_open
 
 
-@_jit
+@jit
 def _signals(before: np.ndarray, tick: np.ndarray, outcome: np.ndarray, inventory: np.ndarray, kept: np.ndarray,
              turns: np.ndarray, max_turns: int, stone_kinds: np.ndarray, reward: np.ndarray, terminated: np.ndarray,
              truncated: np.ndarray, fallback: np.ndarray) -> None:
