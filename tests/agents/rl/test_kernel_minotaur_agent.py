@@ -4,12 +4,20 @@ turn the kernel's decision (from the row the engine's state is written into, and
 game) equals the Python agent's, and so do its memory and its random stream after it. A row the kernel does not
 decide is handed to the Python agent, whose memory is loaded back; the fallbacks are few."""
 
+import math
+import random
+
 import numpy as np
 import pytest
 
 from labyrinth.agents.builtin.builtin_minotaur import BuiltinMinotaur
 from labyrinth.agents.match.runner import Match
 from labyrinth.agents.registry import make_agent
+from labyrinth.engine.constants import TICKS_PER_SECOND
+from labyrinth.engine.geometry import pos_of
+from labyrinth.engine.presets import PRESETS
+from labyrinth.engine.report import MinotaurReport
+from labyrinth.engine.state import GameState
 from labyrinth.engine.wsap import Action
 from labyrinth.engine.wsap.perception import MinotaurPerception
 
@@ -148,3 +156,85 @@ def test_memory_goes_back_into_the_agent_as_it_was():
     for name in ("guard", "post", "prowl", "followed", "taken", "lying", "face_to_face", "guard_until"):
         assert getattr(other, name) == getattr(agent, name), name
     assert other.rng.getstate() == agent.rng.getstate()
+
+
+class Told:
+    """An observation as the built-in Minotaur reads it: its ``details`` (perception's, from the report's fields)."""
+
+    def __init__(self, perception: MinotaurPerception, state: GameState) -> None:
+        fields = MinotaurReport(perception.world, state, "SUCCESS", "").fields(words=False)
+        self.details = {"role": "minotaur", "observation": fields,
+                        "ramps_by_item": {i["name"]: perception.ramps_near(pos_of(i["position"]))
+                                          for i in fields["items"]}}
+
+
+def put_memory(agent: BuiltinMinotaur, state: GameState, rand: random.Random) -> None:
+    """A memory the agent could hold at ``state``, drawn to reach every branch: a recent face-to-face, followed
+    clues, a guard, post and prowl by the stones or near it, an item taken, the items' places a moment ago."""
+    now, here = state.tick / TICKS_PER_SECOND, state.minotaur
+    ground = PRESETS[state.preset]
+    stones = [pos for _, pos in state.items] or [here]
+    near = (here[0] + rand.randint(-3, 3), here[1] + rand.randint(-3, 3), here[2])
+    anywhere = (rand.randrange(ground.x0, ground.x0 + ground.width),
+                rand.randrange(ground.y0, ground.y0 + ground.height), rand.choice(ground.z_range))
+    clues = [k[1] / TICKS_PER_SECOND for k in (state.last_seen, state.last_heard) if k]
+    agent.face_to_face = rand.choice([-math.inf, now - rand.uniform(0, 15), now])
+    agent.followed = rand.choice([-1.0, now - rand.uniform(0, 200), *clues])
+    agent.guard = rand.choice([None, rand.choice(stones), anywhere])
+    agent.post = None if agent.guard is None else rand.choice([agent.guard, near, here])
+    agent.guard_until = rand.choice([0.0, math.inf, now + rand.uniform(-60, 60)]) if agent.guard else 0.0
+    agent.prowl = rand.choice([None, None, here, anywhere])
+    agent.taken = rand.choice([None, (now - rand.uniform(0, 300), rand.choice([*stones, near]))])
+    if agent.tactics.reads_items:
+        lying = {pos for _, pos in state.items}
+        gone = lying - {stones[0]}
+        agent.lying = rand.choice([None, lying, gone | {rand.choice([near, anywhere])}, gone])
+    for _ in range(rand.randrange(3)):
+        agent.rng.random()
+
+
+@pytest.mark.parametrize(("preset", "difficulty", "seeds"), [("tiny", "normal", (21, 24, 25)),
+                                                            ("small", "normal", (22,)), ("tiny", "hard", (23, 26, 27))])
+def test_memories_put_to_it_decide_as_the_built_in_minotaur(preset, difficulty, seeds):
+    """From every state of random walkers' games, memories drawn to go through every branch: the same decision,
+    memory and stream."""
+    shown: set[str] = set()
+    checked = sum(put_in_a_game(preset, difficulty, seed, shown) for seed in seeds)
+    print(f"{preset} {difficulty}: {checked} memories put; shown {sorted(shown)}")
+    wanted = {"WAIT", "CHASE", "PATHFIND", "JUMP", "clue followed", "frozen"}
+    wanted |= {"prowl", "ramp ambush"} if difficulty == "normal" else {"item taken"}
+    assert wanted <= shown, f"never went through {wanted - shown}"
+
+
+def put_in_a_game(preset: str, difficulty: str, seed: int, shown: set[str]) -> int:
+    """One game's states, six memories put to each; how many were checked (``shown``: the branches gone through)."""
+    match = Match(make_agent("user", "random", seed, preset=preset), BuiltinMinotaur(seed), seed=seed,
+                  preset=preset, difficulty=difficulty, max_turns=150)
+    rows = rows_of([match.game.state], [match.game.world])
+    perception, rand = MinotaurPerception(match.game.world), random.Random(seed)
+    out = np.zeros((1, ma.DECISION), dtype=np.int64)
+    checked = 0
+    while match.outcome is None:
+        for k in range(6):
+            state = match.game.state
+            if k == 5:  # frozen by the lantern, or out of time
+                state = state.clone()
+                state.paralysis, state.jump_left = rand.choice([(3, 0), (0, 5), (0, 0)])
+            rows.write(0, state)
+            agent = BuiltinMinotaur(seed)
+            agent.seated(difficulty)
+            put_memory(agent, state, rand)
+            memory = ma.MinotaurMemory(1)
+            memory.load(0, agent)
+            why = ma.decide_rows(rows, memory, np.ones(1, dtype=np.bool_), out)
+            action = agent.decide(Told(perception, state))  # type: ignore[arg-type]
+            where = f"{preset} {difficulty} {seed}, turn {state.turn}"
+            assert why[0] == PLAYED, where
+            assert out[0].tolist() == row_of(action), where
+            assert_memory(memory, 0, agent, where)
+            shown |= branches(action, agent)
+            if state.paralysis or state.jump_left:
+                shown.add("frozen")
+            checked += 1
+        match.play_turn()
+    return checked
