@@ -184,11 +184,12 @@ def put_memory(agent: BuiltinMinotaur, state: GameState, rand: random.Random) ->
     agent.post = None if agent.guard is None else rand.choice([agent.guard, near, here])
     agent.guard_until = rand.choice([0.0, math.inf, now + rand.uniform(-60, 60)]) if agent.guard else 0.0
     agent.prowl = rand.choice([None, None, here, anywhere])
-    agent.taken = rand.choice([None, (now - rand.uniform(0, 300), rand.choice([*stones, near]))])
+    # taken at the time of a clue too: the first of the latest clues is the one _likely_next reads
+    agent.taken = rand.choice([None, (rand.choice([now - rand.uniform(0, 300), *clues]), rand.choice([*stones, near]))])
     if agent.tactics.reads_items:
         lying = {pos for _, pos in state.items}
-        gone = lying - {stones[0]}
-        agent.lying = rand.choice([None, lying, gone | {rand.choice([near, anywhere])}, gone])
+        gone = lying - set(stones[:2])  # two places gone at once: the greatest is the one taken
+        agent.lying = rand.choice([None, lying, gone | {near, anywhere}, gone, lying - {stones[0]}])
     for _ in range(rand.randrange(3)):
         agent.rng.random()
 
