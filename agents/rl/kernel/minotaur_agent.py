@@ -14,7 +14,8 @@ last decision (a sorted set, -1 for None); its Tactics; its random.Random as an 
 held: only a Minotaur on its rounds reads it, and the RL envs' opponent (agents/rl/opponents.py: the registry's,
 no lessons, no book) never plays rounds. Both difficulties are ported (normal guards, hard hunts and reads items).
 
-A row it does not decide (``decide_rows`` answers work.REASONS' code): UNPORTED for an agent that learnt a stone
+A row it does not decide (``decide_rows`` answers work.REASONS' code): KEPT for a row whose state is kept whole
+beside the arrays, UNPORTED for an agent that learnt a stone
 from earlier games, or plays a strategy other than the default (rounds, never jumping: ``load`` marks the row),
 LEFT_REGION when its eyes, ways out or a stone's ramps would read a cell outside the region. Such a row's memory
 and stream are left as they were: the Python agent decides that turn, from its own memory, and is loaded back
@@ -40,7 +41,7 @@ from .astar import _jit
 from .sight import MINOTAUR_SQ, line_clear, within
 from .state import NONE, StateRows
 from .walk import OUTSIDE, cell
-from .work import CHASE, JUMP, LEFT_REGION, PATHFIND, PLAYED, UNPORTED, WAIT
+from .work import CHASE, JUMP, KEPT, LEFT_REGION, PATHFIND, PLAYED, UNPORTED, WAIT
 
 SLOTS = len(ITEM_ORDER)
 NEEDED = np.array([ITEM[name].needed for name in ITEM_ORDER], dtype=np.bool_)  # the stones, by ITEM_ORDER
@@ -119,7 +120,7 @@ def decide_rows(rows: StateRows, memory: MinotaurMemory, asked: np.ndarray, out:
     _decide_all(np.ascontiguousarray(asked, dtype=np.bool_), rows.user, rows.minotaur, rows.tick, rows.paralysis,
                 rows.jump_left, rows.jump_cooldown, rows.outcome, rows.last_seen, rows.last_heard, rows.items,
                 rows.item_count, rows.kinds, rows.origin, bounds, memory.floats, memory.ints, memory.tactics,
-                memory.rng, memory.ported, out, why)
+                memory.rng, memory.ported, rows.kept, out, why)
     return why
 
 
@@ -128,9 +129,12 @@ def _decide_all(asked: np.ndarray, user: np.ndarray, minotaur: np.ndarray, tick:
                 jump_left: np.ndarray, jump_cooldown: np.ndarray, outcome: np.ndarray, last_seen: np.ndarray,
                 last_heard: np.ndarray, items: np.ndarray, item_count: np.ndarray, kinds: np.ndarray,
                 origin: np.ndarray, ground: np.ndarray, floats: np.ndarray, ints: np.ndarray, tactics: np.ndarray,
-                rng: np.ndarray, ported: np.ndarray, out: np.ndarray, why: np.ndarray) -> None:
+                rng: np.ndarray, ported: np.ndarray, kept: np.ndarray, out: np.ndarray, why: np.ndarray) -> None:
     for i in range(asked.shape[0]):
         if not asked[i]:
+            continue
+        if kept[i]:  # the row holds no state (StateRows.kept): the Python agent decides from the state kept whole
+            why[i] = KEPT
             continue
         if not ported[i]:
             why[i] = UNPORTED

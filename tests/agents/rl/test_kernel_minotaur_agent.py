@@ -25,7 +25,7 @@ pytest.importorskip("numba", reason="the kernel is compiled by numba, the [fast]
 
 from labyrinth.agents.rl.kernel import minotaur_agent as ma
 from labyrinth.agents.rl.kernel.state import rows_of
-from labyrinth.agents.rl.kernel.work import PLANS, PLAYED, REASONS, UNPORTED
+from labyrinth.agents.rl.kernel.work import KEPT, PLANS, PLAYED, REASONS, UNPORTED
 
 pytestmark = pytest.mark.xdist_group("kernel")
 
@@ -135,12 +135,21 @@ def test_the_kernels_decisions_are_the_built_in_minotaurs(preset, difficulty, ga
     assert decided > 20 and fell <= decided // 50, f"{fell} of {decided + fell} decisions fell back: {reasons}"
 
 
-def test_an_agent_playing_what_is_not_ported_stays_in_python():
-    agent = BuiltinMinotaur(1)
-    agent.last_stones.append((0, 0, 0))
-    memory = ma.MinotaurMemory(1)
-    memory.load(0, agent)
-    assert not memory.ported[0]
+def test_an_agent_playing_what_is_not_ported_or_a_kept_row_is_left_to_python():
+    match = Match(make_agent("user", "builtin", 1, preset="tiny"), BuiltinMinotaur(1), seed=1, preset="tiny")
+    rows = rows_of([match.game.state] * 2, [match.game.world] * 2)
+    learnt, kept = BuiltinMinotaur(1), BuiltinMinotaur(1)
+    learnt.last_stones.append((0, 0, 0))
+    memory = ma.MinotaurMemory(2)
+    memory.load(0, learnt)
+    memory.load(1, kept)
+    rows.kept[1] = True
+    before = (memory.floats.copy(), memory.ints.copy(), memory.rng.copy())
+    out = np.full((2, ma.DECISION), -7, dtype=np.int64)
+    why = ma.decide_rows(rows, memory, np.ones(2, dtype=np.bool_), out)
+    assert why.tolist() == [UNPORTED, KEPT] and not memory.ported[0] and memory.ported[1]
+    assert (out == -7).all() and all(np.array_equal(a, b) for a, b in
+                                     zip(before, (memory.floats, memory.ints, memory.rng), strict=True))
 
 
 def test_memory_goes_back_into_the_agent_as_it_was():
