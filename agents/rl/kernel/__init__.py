@@ -36,7 +36,19 @@ tests/agents/rl/test_kernel_turn.py, bench/rl/kernel_turn_bench.py (1,024 rows: 
 against the engine's 10k, 5k with its routes cleared; 99 to 100 % of random play's rows and every turn of the
 built-in players' games played). Not yet in the vector env, whose step still needs the turn's events and views
 for the opponent, the observation and the reward (slices 5 and 6). numba's disk cache follows only each
-function's own file: after editing one of these modules, clear agents/rl/kernel/__pycache__/*.nbi and *.nbc.
+function's own file: after editing one of these modules, clear the *.nbi and *.nbc files in the __pycache__ beside
+the imported modules (jit.py).
+And minotaur_agent.py (slice 5): the built-in Minotaur's decision in numba, decision for decision BuiltinMinotaur's,
+on normal and hard: its memory as arrays (MinotaurMemory, its random.Random as an mt.py row), read from a row of
+StateRows as its observation tells it; decide_rows writes decision_row's layout for play_turns. A row it does not
+decide (KEPT, LEFT_REGION) keeps its memory and is decided by the Python agent, loaded back after; an agent with
+lessons or another strategy than the default (never the RL envs' opponent) stays in Python (UNPORTED):
+tests/agents/rl/test_kernel_minotaur_agent.py (whole games and memories drawn through every branch; decision,
+memory and stream equal at every turn). And signals.py (slice 6a): each role's action mask, the step's reward
+(its events read off the state's change, summed in the events' order), terminated and truncated (the Match's turn
+count, kept by the caller), for N rows; a kept row, or a mask reading a cell outside the region, falls back:
+tests/agents/rl/test_kernel_signals.py (whole episodes of the tiny and small tasks, both roles). Neither is in the
+vector env yet: its step needs the user's observation too (the planes: slice 6b), then the kernel plays it whole.
 What the rows do not hold yet stays in that LabyrinthEnv: the view's memory (seen map, trail, hums, the
 stones' search), the opponent's own state and random stream, the Match's turn count and inputs; slices (5)
 and (6) move them into arrays. bench/rl/vector_bench.py prints the harness's cost against SyncVectorEnv

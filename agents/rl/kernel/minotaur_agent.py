@@ -37,7 +37,7 @@ from labyrinth.engine.wsap.perception import RAMP_REACH
 from ...builtin.builtin_minotaur import GUARD_RADIUS, JUMP_AFTER_S, RAMP_AMBUSH, TRACE_S, BuiltinMinotaur
 from ...builtin.strategy import default_strategy
 from . import mt
-from .astar import _jit
+from .jit import jit
 from .sight import MINOTAUR_SQ, line_clear, within
 from .state import NONE, StateRows
 from .walk import OUTSIDE, cell
@@ -124,7 +124,7 @@ def decide_rows(rows: StateRows, memory: MinotaurMemory, asked: np.ndarray, out:
     return why
 
 
-@_jit
+@jit
 def _decide_all(asked: np.ndarray, user: np.ndarray, minotaur: np.ndarray, tick: np.ndarray, paralysis: np.ndarray,
                 jump_left: np.ndarray, jump_cooldown: np.ndarray, outcome: np.ndarray, last_seen: np.ndarray,
                 last_heard: np.ndarray, items: np.ndarray, item_count: np.ndarray, kinds: np.ndarray,
@@ -152,20 +152,20 @@ def _decide_all(asked: np.ndarray, user: np.ndarray, minotaur: np.ndarray, tick:
             out[i] = decision
 
 
-@_jit
+@jit
 def _inside(kinds: np.ndarray, origin: np.ndarray, x: int, y: int, z: int, margin: int) -> bool:
     levels, rows, cols = kinds.shape
     return (margin <= x - origin[0] < cols - margin and margin <= y - origin[1] < rows - margin
             and 0 <= z - origin[2] < levels)
 
 
-@_jit
+@jit
 def _set(decision: np.ndarray, action: int, has: int, x: int, y: int, z: int) -> int:
     decision[0], decision[1], decision[2], decision[3], decision[4] = action, has, x, y, z
     return PLAYED
 
 
-@_jit
+@jit
 def _ways_out(kinds: np.ndarray, origin: np.ndarray, x: int, y: int, z: int) -> int:
     """len(visible_paths): World.minotaur_moves' count, the four steps on the level and a ramp's."""
     count = 0
@@ -179,7 +179,7 @@ def _ways_out(kinds: np.ndarray, origin: np.ndarray, x: int, y: int, z: int) -> 
     return count
 
 
-@_jit
+@jit
 def _nearest_ramp(kinds: np.ndarray, origin: np.ndarray, x: int, y: int, z: int, found: np.ndarray) -> int:
     """ramps_near((x, y, z))[0] into ``found`` (x, y, z): 1, or 0 when no ramp lies within RAMP_REACH,
     LEFT_REGION when a cell to read lies outside the region. Nearest first, then by (x, y): the list's sort."""
@@ -199,7 +199,7 @@ def _nearest_ramp(kinds: np.ndarray, origin: np.ndarray, x: int, y: int, z: int,
     return 1 if best >= 0 else 0
 
 
-@_jit
+@jit
 def _later(t1: float, x1: int, y1: int, z1: int, h1: int, t2: float, x2: int, y2: int, z2: int, h2: int) -> bool:
     """(t1, (x1, y1, z1), h1) > (t2, (x2, y2, z2), h2), as Python orders tuples."""
     if t1 != t2:
@@ -213,7 +213,7 @@ def _later(t1: float, x1: int, y1: int, z1: int, h1: int, t2: float, x2: int, y2
     return h1 > h2
 
 
-@_jit
+@jit
 def _decide(user: np.ndarray, me: np.ndarray, tick: int, paralysis: int, jump_left: int, jump_cooldown: int,
             outcome: int, last_seen: np.ndarray, last_heard: np.ndarray, items: np.ndarray, item_count: int,
             kinds: np.ndarray, origin: np.ndarray, ground: np.ndarray, f: np.ndarray, n: np.ndarray,
@@ -269,7 +269,7 @@ def _decide(user: np.ndarray, me: np.ndarray, tick: int, paralysis: int, jump_le
                   decision)
 
 
-@_jit
+@jit
 def _see_items_taken(items: np.ndarray, item_count: int, now: float, f: np.ndarray, n: np.ndarray) -> None:
     """BuiltinMinotaur._see_items_taken: the places items lie now, as a sorted set; the greatest place gone from
     the last decision's is where an item was taken now."""
@@ -302,7 +302,7 @@ def _see_items_taken(items: np.ndarray, item_count: int, now: float, f: np.ndarr
         n[LYING + 3 * j], n[LYING + 3 * j + 1], n[LYING + 3 * j + 2] = places[j, 0], places[j, 1], places[j, 2]
 
 
-@_jit
+@jit
 def _guard(x: int, y: int, z: int, now: float, last_seen: np.ndarray, last_heard: np.ndarray, items: np.ndarray,
            item_count: int, kinds: np.ndarray, origin: np.ndarray, ground: np.ndarray, f: np.ndarray, n: np.ndarray,
            guard_s: float, r: np.ndarray, decision: np.ndarray) -> int:
@@ -358,7 +358,7 @@ def _guard(x: int, y: int, z: int, now: float, last_seen: np.ndarray, last_heard
     return _set(decision, PATHFIND, 1, wx, wy, wz)
 
 
-@_jit
+@jit
 def _likely_next(now: float, last_seen: np.ndarray, last_heard: np.ndarray, items: np.ndarray, stones: np.ndarray,
                  f: np.ndarray, n: np.ndarray, r: np.ndarray) -> int:
     """BuiltinMinotaur._likely_next, as the item slot of the stone (no lessons: ``load`` leaves an agent that
