@@ -2,9 +2,10 @@
 
 Every kernel module decorates its functions with ``jit``; ``COMPILED`` says which it got. Without numba the
 same functions run as plain Python (the same values, slowly), so nothing imports numba unless it is there,
-and numba is asked for once, here. Compiled code is cached on disk beside each module (``cache=True``), keyed
-on that module's own file only: after editing one kernel module, clear the others' cached code too
-(agents/rl/kernel/__pycache__/*.nbi and *.nbc), or a function may run the old code of what it calls.
+and numba is asked for once, here. Compiled code is cached on disk beside each module as imported (``cache=True``;
+in a strict editable install, under build/), keyed on that module's own file only: after editing one kernel
+module, clear the others' cached code too (the *.nbi and *.nbc files of that __pycache__), or a function may
+run the old code of what it calls.
 """
 
 from __future__ import annotations
