@@ -225,7 +225,6 @@ class Digested(gym.Wrapper):
     def __init__(self, env: gym.Env, games: Games, index: int, count: int) -> None:
         super().__init__(env)
         self.games, self.index, self.count = games, index, count
-        self.pending: list[tuple[int, float, bool]] = []
 
     def step(self, action: Any) -> Any:
         obs, reward, terminated, truncated, info = self.env.step(action)
