@@ -268,6 +268,15 @@ def timed(run: CleanRun | Sb3Run) -> float:
     return time.process_time() - began
 
 
+def shown(name: str, rates: list[float], steps: int, games: Games) -> None:
+    """A side's row (its iterations' median rate and spread) and its games: how many ended, the last ones'
+    mean return, and their digest."""
+    report(name, statistics.median(rates), "steps/CPU s", note=f"{spread(rates)}; {steps:,} steps")
+    late = games.returns[-50:]
+    print(f"  {len(games.returns)} games ended, the last {len(late)}'s mean return "
+          f"{np.mean(late) if late else float('nan'):+.3f}; digest {games.digest.hexdigest()[:16]}")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--task", default="Labyrinth/User-Tiny-v1")
@@ -288,19 +297,9 @@ def main(argv: list[str] | None = None) -> int:
             sb3_s.append(timed(sb3))
             ratios.append(sb3_s[-1] / clean_s[-1])
     rollout = settings.num_steps * args.envs
-    rate = [rollout / s for s in clean_s]
-    report(f"CleanRL-style PPO, vector env x{args.envs}", statistics.median(rate), "steps/CPU s",
-           note=f"{spread(rate)}; {clean.steps:,} steps")
-    late = clean.games.returns[-50:]
-    print(f"  {len(clean.games.returns)} games ended, the last {len(late)}'s mean return "
-          f"{np.mean(late) if late else float('nan'):+.3f}; digest {clean.games.digest.hexdigest()[:16]}")
+    shown(f"CleanRL-style PPO, vector env x{args.envs}", [rollout / s for s in clean_s], clean.steps, clean.games)
     if sb3 is not None:
-        sb3_rate = [rollout / s for s in sb3_s]
-        report(f"SB3 MaskablePPO, scalar envs x{args.envs}", statistics.median(sb3_rate), "steps/CPU s",
-               note=f"{spread(sb3_rate)}; {sb3.steps:,} steps")
-        late = sb3.games.returns[-50:]
-        print(f"  {len(sb3.games.returns)} games ended, the last {len(late)}'s mean return "
-              f"{np.mean(late) if late else float('nan'):+.3f}; digest {sb3.games.digest.hexdigest()[:16]}")
+        shown(f"SB3 MaskablePPO, scalar envs x{args.envs}", [rollout / s for s in sb3_s], sb3.steps, sb3.games)
         report("CleanRL-style / SB3", statistics.median(ratios), "x", fmt=".2f", note=spread(ratios, ".2f"))
     return 0
 
