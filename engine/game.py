@@ -15,9 +15,7 @@ from .state import GameState
 from .turn import TurnResult, advance, reject
 from .world import World
 
-# The decision as validation would make it, made without: building its validator at import costs the start what
-# schemas._MODEL saves (equal to a validated WAIT: tests/engine/test_schema_builds.py)
-WAIT = MinotaurDecision.model_construct(action="WAIT")
+WAIT = MinotaurDecision(action="WAIT")
 
 
 def initial_state(seed: int, preset: str = DEFAULT_PRESET, difficulty: str = "normal",

@@ -7,7 +7,6 @@ frozen and validated when built, so an invalid response is a bug, never sent.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -62,11 +61,11 @@ MINOTAUR_PARAMS: dict[str, tuple[Param, ...]] = {
     "JUMP": (),
 }
 
-# Every model builds its validator when it is first used, not at import: a start (the game's first frame,
-# `labyrinth gsm`) builds GameStateResponse's for the opening and nothing else, which saves about 25 ms of
-# the TUI's start on this machine (issue 41); the first turn's inputs are built while the opening is read
-# (first_turn_ahead). The Minotaur's observation is built only by a front that hands the model itself out
-# (the pipe that plays the Minotaur, the WSAP server): the agents read its plain data.
+# The outputs build their validators when first used, not at import: a start (the game's first frame, `labyrinth
+# gsm`) builds the opening response's and nothing else (issue 41). The inputs are built at import: an agent's
+# answer is validated in the thread that called its model, and pydantic's build of a deferred model is not safe
+# against two threads at once (a call abandoned at its timeout, still parsing, beside the next turn's).
+_INPUT = ConfigDict(extra="forbid", frozen=True)
 _MODEL = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
@@ -89,7 +88,7 @@ class Coords(BaseModel):
 class UserInput(BaseModel):
     """One command of the user (docs/rules.md section 5)."""
 
-    model_config = _MODEL
+    model_config = _INPUT
     command: Command = Field(description="MOVE, HALT, LOOK, GRAB or USE.")
     direction: Direction | None = Field(None, description="Where a MOVE goes; required for MOVE.")
     steps: int | None = Field(None, ge=1, le=MAX_STEPS,
@@ -127,7 +126,7 @@ class UserInput(BaseModel):
 class MinotaurDecision(BaseModel):
     """One decision of the Minotaur (docs/rules.md section 8.1)."""
 
-    model_config = _MODEL
+    model_config = _INPUT
     action: MinotaurAction = Field(description="PATHFIND, JUMP, WAIT or CHASE.")
     target_coords: Coords | None = Field(None, description="Where a PATHFIND goes.")
 
@@ -233,11 +232,3 @@ class MinotaurObservation(BaseModel):
     hunting_ground: HuntingGround
     message: str = Field(description="Why a decision was refused or changed, else a short status.")
     raw_text_output: str
-
-
-def first_turn_ahead() -> Iterator[type[BaseModel]]:
-    """The validators a first turn needs (the person's command, the Minotaur's decision), built one per
-    step ahead of need, for a front with idle time before the first key (the TUI's work ahead)."""
-    for model in (UserInput, MinotaurDecision):
-        model.model_rebuild()
-        yield model

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from itertools import chain
 from pathlib import Path
 
 from labyrinth.agents.learning.memory_manager import GameMemory, learners_of, learning_injection
@@ -21,7 +20,6 @@ from labyrinth.engine import events as ev
 from labyrinth.engine.items import STONES, stones_held
 from labyrinth.engine.minotaur import routes_ahead
 from labyrinth.engine.presets import PRESETS
-from labyrinth.engine.schemas import first_turn_ahead
 from labyrinth.engine.turn import TurnResult
 from labyrinth.saves.experience import Experience
 from labyrinth.saves.games import SavedGame, delete_game, now_iso, save_game, saves_dir
@@ -138,11 +136,10 @@ class PlaySession:
         return self.match.outcome is not None
 
     def ahead(self) -> Iterator[object]:
-        """Work for the time the player spends reading, a step at a time: the first turn's validators
-        (schemas.first_turn_ahead) and the Minotaur's likely first routes (engine.minotaur.routes_ahead), so
-        that the first key's turn is not the one that builds them, nor the labyrinth the routes cross.
-        Changes nothing of the game; stale once a turn is played."""
-        return chain(first_turn_ahead(), routes_ahead(self.game.world, self.game.state))
+        """Work for the time the player spends reading, a step at a time: the Minotaur's likely first
+        routes (engine.minotaur.routes_ahead), so that the first key's turn is not the one that builds
+        the labyrinth it crosses. Changes nothing of the game; stale once a turn is played."""
+        return routes_ahead(self.game.world, self.game.state)
 
     def begin(self, command: UserInput) -> Turn:
         """A turn with the person's command; done at once when the command is refused or the game
