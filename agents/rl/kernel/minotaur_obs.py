@@ -1,0 +1,254 @@
+"""The Minotaur's RL observation (agents/rl/minotaur_view.py's MinotaurView.observe) for a batch of rows, in numba
+(slice 6c of the design note, kernel/__init__.py): every key of minotaur_view.SPACES, as the env gives it (the
+planes flat, float32), equal to the view's after every turn and at a game's start.
+
+The view reads the Minotaur's report of the turn (MinotaurReport.fields); all of it is the row's but one number:
+``noises_heard``, how many ticks of the turn it heard the user. A tick that hears writes last_heard at that tick, and
+nothing else writes it, so the turn heard the user exactly when last_heard's tick is past the tick the turn began
+at (``since``: the row's tick before the turn, signals.before_turn's B_TICK; at a game's start, its tick now). The
+match's turn count (the timers' first number) is the caller's, as for signals.step_signals.
+
+The planes come from the row's region: the window's cells around the Minotaur, and the coarse map's three planes of
+its level (open, crawlway, ramp) pooled from the ground's cells. The view keeps those per level for the game; here
+they are pooled again each call, as it costs about what copying them would (one read a cell of the ground: 256 on
+tiny, 1,024 on small, against the window's 225 cells of five planes). A row kept whole (StateRows.kept), or whose
+window reaches past its region, is not observed: its reason (work.REASONS) says so, and its keys are left zero.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from labyrinth.engine.cells import CRAWLWAY, FLOOR, RAMP_DOWN, RAMP_UP
+from labyrinth.engine.constants import REENTRY_ALERT_TICKS, TICKS_PER_SECOND
+from labyrinth.engine.items import ITEM_ORDER
+
+from ..minotaur_view import _ITEM_M, _ITEM_W, _KINDS, _M, _SPANS_S, _W, PLANE_SHAPES, SPACES
+from ..planes import COARSE, PLANES, RADIUS, SIDE, Ground
+from ..user_view import DIRECTIONS, SIGHTING_SPAN_S, STATUSES
+from .jit import jit
+from .move import DIRECTIONS as MOVE_WORDS
+from .sight import minotaur_sees
+from .state import NONE, StateRows
+from .walk import cell
+from .work import KEPT, LEFT_REGION, PLAYED
+
+# The view's tables as arrays: a cell kind's window planes; each item's window and memory plane, in ITEM_ORDER; the
+# marks' planes; each of the Minotaur's ways out (World.minotaur_moves: geometry.HORIZONTAL's four, then the ramp's,
+# move.DIRECTIONS' order) as its flag in DIRECTIONS; the timers' spans (float32, as the view divides by them).
+KIND_PLANES = _KINDS
+ITEM_WINDOW = np.array([_ITEM_W[name] for name in ITEM_ORDER], dtype=np.int64)
+ITEM_MEMORY = np.array([_ITEM_M[name] for name in ITEM_ORDER], dtype=np.int64)
+INTRUDER_W, NOISE_W, SIGHTING_W = _W["intruder"], _W["noise"], _W["sighting"]
+OPEN_M, CRAWLWAY_M, RAMP_M, YOU_M, NOISE_M, SIGHTING_M = (_M[name] for name in ("open", "crawlway", "ramp", "you",
+                                                                                 "noise", "sighting"))
+EXIT_FLAGS = np.array([DIRECTIONS.index(word) for word in MOVE_WORDS], dtype=np.int64)
+SPANS_S = _SPANS_S
+# engine.report.temporal_status's answers, as their one-hot index in STATUSES.
+PARALYZED, RE_ENTRY_ALERT, VANISHING, VANISHED, CHASING = (STATUSES.index(s) for s in (
+    "PARALYZED", "RE_ENTRY_ALERT", "VANISHING", "VANISHED", "CHASING_3D"))
+# The ground as the kernel reads it (planes.Ground): x0, y0, z0, top, width, height, block, and the three spans.
+X0, Y0, Z0, TOP, WIDTH, HEIGHT, BLOCK, SPANS = range(8)
+_DX, _DY = (0, 0, 1, -1), (1, -1, 0, 0)  # geometry.HORIZONTAL: NORTH, SOUTH, EAST, WEST
+if MOVE_WORDS[:4] != ("NORTH", "SOUTH", "EAST", "WEST"):
+    raise ImportError("kernel/minotaur_obs.py reads the horizontal directions in geometry.HORIZONTAL's order")
+
+
+def ground_of(preset: str) -> np.ndarray:
+    """planes.Ground of ``preset`` as the kernel's int64 row (X0... SPANS)."""
+    g = Ground(preset)
+    return np.array([g.x0, g.y0, g.z0, g.top, g.width, g.height, g.block, *g.spans], dtype=np.int64)
+
+
+def observations(n: int) -> dict[str, np.ndarray]:
+    """Room for ``n`` rows' observations: each key of minotaur_view.SPACES, (n, *its shape), float32 (a plane key
+    flat, as the env hands it over: spaces.observe)."""
+    return {key: np.zeros((n, *space.shape), dtype=np.float32) for key, space in SPACES.items()}
+
+
+def observe(rows: StateRows, turns: np.ndarray, since: np.ndarray, max_turns: int, out: dict[str, np.ndarray]
+            ) -> np.ndarray:
+    """Every row's observation into ``out`` (``observations``'s arrays): ``turns``, the Match's turns played; ``since``,
+    each row's tick before the turn (its tick now at a game's start). Per row, why it was not observed (work.REASONS;
+    0: observed), its keys then zero."""
+    n = rows.user.shape[0]
+    why = np.zeros(n, dtype=np.int64)
+    planes = {key: out[key].reshape(n, *PLANE_SHAPES[key]) for key in PLANES}  # views: written through
+    _observe(rows.user, rows.minotaur, rows.tick, rows.turn, rows.paralysis, rows.jump_left, rows.jump_started_turn,
+             rows.jump_cooldown, rows.outcome, rows.last_seen, rows.last_heard, rows.items, rows.item_count,
+             rows.kinds, rows.origin, rows.kept, np.ascontiguousarray(turns, dtype=np.int64),
+             np.ascontiguousarray(since, dtype=np.int64), max_turns, ground_of(rows.preset), planes["map"],
+             planes["memory"], out["position"], out["timers"], out["cue"], out["exits"], out["items_lying"],
+             out["intruder"], why)
+    return why
+
+
+@jit
+def _clip(value: float, low: float) -> float:
+    return min(max(value, low), 1.0)
+
+
+@jit
+def _coarse(ground: np.ndarray, x: int, y: int) -> tuple[int, int]:
+    """Ground.coarse_cell: the coarse map's (row, column) of (x, y), clipped to its edge."""
+    row = (ground[TOP] - y) // ground[BLOCK]
+    col = (x - ground[X0]) // ground[BLOCK]
+    return min(max(row, 0), COARSE - 1), min(max(col, 0), COARSE - 1)
+
+
+@jit
+def _mark_window(grid: np.ndarray, plane: int, x: int, y: int, z: int, ax: int, ay: int, az: int) -> None:
+    """planes.mark_window: ``plane`` at (ax, ay, az) when it lies in the window around (x, y, z)."""
+    row, col = RADIUS - (ay - y), ax - x + RADIUS
+    if az == z and 0 <= row < SIDE and 0 <= col < SIDE:
+        grid[plane, row, col] = 1.0
+
+
+@jit
+def _mark_coarse(memory: np.ndarray, plane: int, ground: np.ndarray, z: int, ax: int, ay: int, az: int) -> None:
+    """planes.mark_coarse of one place."""
+    if az == z:
+        row, col = _coarse(ground, ax, ay)
+        memory[plane, row, col] = 1.0
+
+
+@jit
+def _offset(numbers: np.ndarray, at: int, ground: np.ndarray, x: int, y: int, z: int, tx: int, ty: int,
+            tz: int) -> None:
+    """Ground.offset from (x, y, z) to (tx, ty, tz) into numbers[at:at + 3]."""
+    numbers[at] = _clip((tx - x) / ground[SPANS], -1.0)
+    numbers[at + 1] = _clip((ty - y) / ground[SPANS + 1], -1.0)
+    numbers[at + 2] = _clip((tz - z) / ground[SPANS + 2], -1.0)
+
+
+@jit
+def _trace(numbers: np.ndarray, at: int, trace: np.ndarray, ground: np.ndarray, x: int, y: int, z: int,
+           tick: int) -> None:
+    """MinotaurView._trace of a sighting or a noise (x, y, z, tick; tick NONE: none) into numbers[at:at + 5]."""
+    if trace[3] == NONE:
+        return
+    numbers[at] = 1.0
+    _offset(numbers, at + 1, ground, x, y, z, trace[0], trace[1], trace[2])
+    numbers[at + 4] = min((tick / TICKS_PER_SECOND - trace[3] / TICKS_PER_SECOND) / SIGHTING_SPAN_S, 1.0)
+
+
+@jit
+def _status(paralysis: int, jump_left: int, jump_started_turn: int, turn: int) -> int:
+    """engine.report.temporal_status, as its index in STATUSES."""
+    if paralysis:
+        return PARALYZED
+    if jump_left:
+        if jump_left <= REENTRY_ALERT_TICKS:
+            return RE_ENTRY_ALERT
+        return VANISHING if jump_started_turn == turn else VANISHED
+    return CHASING
+
+
+@jit
+def _timer(ticks: int, span: np.float32) -> float:
+    """A timer's seconds as the view scales them: float32 seconds over a float32 span, at most 1. The quotient of
+    two float32s worked out in float64 and rounded to float32 is float32's own (double's 53 bits are more than
+    twice float32's 24, plus two), so this is numpy's float32 division."""
+    seconds = np.float32(ticks / TICKS_PER_SECOND)
+    return min(np.float32(np.float64(seconds) / np.float64(span)), np.float32(1.0))
+
+
+@jit
+def _window(grid: np.ndarray, kinds: np.ndarray, origin: np.ndarray, x: int, y: int, z: int) -> bool:
+    """The window's cell planes (MinotaurView._cells through the view's kind table), north first; False when a cell
+    of it lies outside the region (nothing is then read past it)."""
+    levels, rows, cols = kinds.shape
+    if not (RADIUS <= x - origin[0] < cols - RADIUS and RADIUS <= y - origin[1] < rows - RADIUS
+            and 0 <= z - origin[2] < levels):
+        return False
+    for row in range(SIDE):
+        for col in range(SIDE):
+            kind = cell(kinds, origin, x - RADIUS + col, y + RADIUS - row, z)
+            for plane in range(KIND_PLANES.shape[1]):
+                grid[plane, row, col] = KIND_PLANES[kind, plane]
+    return True
+
+
+@jit
+def _level(memory: np.ndarray, kinds: np.ndarray, origin: np.ndarray, ground: np.ndarray, z: int) -> None:
+    """MinotaurView._level: the ground's cells of level ``z`` pooled into the coarse map's open, crawlway and ramp
+    planes (a coarse cell 1 if any cell of its block is; Ground.pool)."""
+    level, block = z - origin[2], ground[BLOCK]
+    for r in range(ground[HEIGHT]):
+        y = ground[TOP] - r
+        for c in range(ground[WIDTH]):
+            kind = kinds[level, y - origin[1], ground[X0] + c - origin[0]]
+            row, col = r // block, c // block
+            if kind == FLOOR or kind == RAMP_UP or kind == RAMP_DOWN:
+                memory[OPEN_M, row, col] = 1.0
+            if kind == CRAWLWAY:
+                memory[CRAWLWAY_M, row, col] = 1.0
+            if kind == RAMP_UP or kind == RAMP_DOWN:
+                memory[RAMP_M, row, col] = 1.0
+
+
+@jit
+def _observe(user: np.ndarray, minotaur: np.ndarray, tick: np.ndarray, turn: np.ndarray, paralysis: np.ndarray,
+             jump_left: np.ndarray, jump_started_turn: np.ndarray, jump_cooldown: np.ndarray, outcome: np.ndarray,
+             last_seen: np.ndarray, last_heard: np.ndarray, items: np.ndarray, item_count: np.ndarray,
+             kinds: np.ndarray, origins: np.ndarray, kept: np.ndarray, turns: np.ndarray, since: np.ndarray,
+             max_turns: int, ground: np.ndarray, grids: np.ndarray, memories: np.ndarray, position: np.ndarray,
+             timers: np.ndarray, cue: np.ndarray, exits: np.ndarray, items_lying: np.ndarray, intruder: np.ndarray,
+             why: np.ndarray) -> None:
+    """MinotaurView.observe, row by row."""
+    for r in range(user.shape[0]):
+        grid, memory = grids[r], memories[r]
+        grid[:] = 0.0
+        memory[:] = 0.0
+        for keyed in (position, timers, cue, exits, items_lying, intruder):
+            keyed[r] = 0.0
+        if kept[r]:
+            why[r] = KEPT
+            continue
+        kind_of, origin = kinds[r], origins[r]
+        x, y, z = minotaur[r, 0], minotaur[r, 1], minotaur[r, 2]
+        if not _window(grid, kind_of, origin, x, y, z):
+            grid[:] = 0.0
+            why[r] = LEFT_REGION
+            continue
+        why[r] = PLAYED
+        sees = outcome[r] == 0 and minotaur_sees(kind_of, origin, user[r], minotaur[r],
+                                                 paralysis[r] == 0 and jump_left[r] == 0)
+        _level(memory, kind_of, origin, ground, z)
+        _mark_coarse(memory, YOU_M, ground, z, x, y, z)
+        for slot in range(item_count[r]):
+            kind, ix, iy, iz = items[r, slot, 0], items[r, slot, 1], items[r, slot, 2], items[r, slot, 3]
+            _mark_window(grid, ITEM_WINDOW[kind], x, y, z, ix, iy, iz)
+            _mark_coarse(memory, ITEM_MEMORY[kind], ground, z, ix, iy, iz)
+            items_lying[r, 4 * kind] = 1.0  # the last of a name is the one the view's dict keeps
+            _offset(items_lying[r], 4 * kind + 1, ground, x, y, z, ix, iy, iz)
+        if sees:
+            _mark_window(grid, INTRUDER_W, x, y, z, user[r, 0], user[r, 1], user[r, 2])
+        heard, seen = last_heard[r], last_seen[r]
+        if heard[3] != NONE:
+            _mark_window(grid, NOISE_W, x, y, z, heard[0], heard[1], heard[2])
+            _mark_coarse(memory, NOISE_M, ground, z, heard[0], heard[1], heard[2])
+        if seen[3] != NONE:
+            _mark_window(grid, SIGHTING_W, x, y, z, seen[0], seen[1], seen[2])
+            _mark_coarse(memory, SIGHTING_M, ground, z, seen[0], seen[1], seen[2])
+        position[r, 0] = _clip((x - ground[X0]) / ground[SPANS], 0.0)
+        position[r, 1] = _clip((y - ground[Y0]) / ground[SPANS + 1], 0.0)
+        position[r, 2] = _clip((z - ground[Z0]) / ground[SPANS + 2], 0.0)
+        timers[r, 0] = min(turns[r] / max_turns, 1.0)
+        timers[r, 1] = _timer(jump_cooldown[r], SPANS_S[0])
+        timers[r, 2] = _timer(jump_left[r], SPANS_S[1])
+        timers[r, 3] = _timer(paralysis[r], SPANS_S[2])
+        cue[r, _status(paralysis[r], jump_left[r], jump_started_turn[r], turn[r])] = 1.0
+        cue[r, len(STATUSES)] = 1.0 if sees else 0.0
+        cue[r, len(STATUSES) + 1] = 1.0 if heard[3] > since[r] else 0.0  # noises_heard > 0
+        for d in range(4):
+            kind = cell(kind_of, origin, x + _DX[d], y + _DY[d], z)
+            if kind == FLOOR or kind == RAMP_UP or kind == RAMP_DOWN:  # cells.MINOTAUR_OPEN
+                exits[r, EXIT_FLAGS[d]] = 1.0
+        here = cell(kind_of, origin, x, y, z)
+        if here == RAMP_UP:
+            exits[r, EXIT_FLAGS[4]] = 1.0
+        elif here == RAMP_DOWN:
+            exits[r, EXIT_FLAGS[5]] = 1.0
+        _trace(intruder[r], 0, seen, ground, x, y, z, tick[r])
+        _trace(intruder[r], 5, heard, ground, x, y, z, tick[r])
