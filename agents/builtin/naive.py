@@ -11,6 +11,8 @@ from labyrinth.engine.wsap import Action, Observation
 
 from ..base import RuleAgent
 
+MOST_STEPS = 12  # the longest walk the random walker picks (agents/rl/kernel/user_opponents.py draws the same)
+
 
 class RandomWalker(RuleAgent):
     """Walks a random open direction a random number of steps; grabs what it stands by."""
@@ -27,7 +29,7 @@ class RandomWalker(RuleAgent):
         ways = [t.direction for t in observation.nearby_terrain]
         if not ways:
             return Action("LOOK")
-        return Action("MOVE", {"direction": self.rng.choice(ways), "steps": self.rng.randint(1, 12)})
+        return Action("MOVE", {"direction": self.rng.choice(ways), "steps": self.rng.randint(1, MOST_STEPS)})
 
 
 class Waiter(RuleAgent):
