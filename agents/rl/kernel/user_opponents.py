@@ -11,9 +11,10 @@ within a step (interactable), then its ways out (World.user_exits: the four cell
 geometry.HORIZONTAL's order, then the ramp under its feet). All of it is the row's.
 
 A row it does not decide (``decide_rows`` answers work.REASONS' code): KEPT for a row kept whole, LEFT_REGION where
-a cell it reads lies outside the region (its own, the four beside it, an item in sight: the line to it lies in the
-box of the two). Its stream is then left as it was: the env has the Python agent decide that turn (mt.store the row into its Random
-first, mt.load it back after). The built-in user (agents/builtin/builtin_user.py) is not ported: it stays in Python.
+a cell it reads lies outside the region (its own, the four beside it, an item in sight: the line to it lies in
+the box of the two). Its stream is then left as it was: the env has the Python agent decide that turn (mt.store
+the row into its Random first, mt.load it back after). The built-in user (agents/builtin/builtin_user.py) is not
+ported: it stays in Python.
 """
 
 from __future__ import annotations

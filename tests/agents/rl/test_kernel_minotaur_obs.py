@@ -79,7 +79,7 @@ def play(task_id: str, styles: list[str], seed: int, seen: Counter) -> None:
         since = before_turn(rows)[:, B_TICK]
         for row in live:
             env = envs[row]
-            observed[row], _, ended, cut, _ = env.step(pick(env, styles[row], rng))
+            observed[row], _, _, cut, _ = env.step(pick(env, styles[row], rng))
             rows.write(row, env.match.game.state)
             seen["truncated"] += cut
         check(rows, envs, observed, since, live, seen)

@@ -3,9 +3,9 @@ scalar env seats (naive.Halter, naive.RandomWalker): whole episodes of Labyrinth
 Minotaur-Tiny-Random-v1 with random allowed actions of the Minotaur (JUMPs among them), a row each, and at every
 turn the kernel's command, from the row the state is written into, equal to the one the Match played
 (Match.played), and the walker's stream after it equal to the agent's. The walker often wanders past its region
-(tiny's ground and two chunks around it: the turn then falls back too), and only there is it left to Python. Apart, states of played games with items
-put beside the user, on it, a step too far or behind a wall, and the user put in rock (no way out): every branch of
-the walker's decide, from a fresh perception's observation of the state."""
+(tiny's ground and two chunks around it: the turn then falls back too), and only there is it left to Python.
+Apart, states of played games with items put beside the user, on it, a step too far or behind a wall, and the user
+put in rock (no way out): every branch of the walker's decide, from a fresh perception's observation of the state."""
 
 from collections import Counter
 from dataclasses import replace
@@ -67,10 +67,11 @@ def play(task_id: str, episodes: int, seed: int, seen: Counter) -> None:
             mask = env.action_masks()
             jump = env.action_names.index("jump")
             action = jump if mask[jump] and rng.random() < 0.2 else int(rng.choice(np.flatnonzero(mask)))
-            _, _, ended, cut, _ = env.step(action)
+            env.step(action)
             where = f"{task_id} row {row}, turn {env.match.turns}"
             if why[row] != PLAYED:  # only where the walker stands at its region's edge, or past it
-                assert why[row] == LEFT_REGION and not all(map(region(rows, row).contains, around_user(rows, row))), where
+                assert why[row] == LEFT_REGION, where
+                assert not all(map(region(rows, row).contains, around_user(rows, row))), where
                 seen["fell back"] += 1
                 stream[row] = streams([agents[row]])[0]  # the Python agent decided: the kernel goes on from it
                 continue
