@@ -9,10 +9,12 @@ at (``since``: the row's tick before the turn, signals.before_turn's B_TICK; at 
 match's turn count (the timers' first number) is the caller's, as for signals.step_signals.
 
 The planes come from the row's region: the window's cells around the Minotaur, and the coarse map's three planes of
-its level (open, crawlway, ramp) pooled from the ground's cells. The view keeps those per level for the game; here
-they are pooled again each call, as it costs about what copying them would (one read a cell of the ground: 256 on
-tiny, 1,024 on small, against the window's 225 cells of five planes). A row kept whole (StateRows.kept), or whose
-window reaches past its region, is not observed: its reason (work.REASONS) says so, and its keys are left zero.
+its level (open, crawlway, ramp) pooled from the ground's cells. Those are fixed for a game, as the view keeps them:
+``pool_levels`` makes them for every level of a row's region once its region is laid (a new game), into an array
+the caller keeps beside the rows (``coarse_levels``); pooled again at every observation they cost more than the
+rest of the memory's planes (a read of each cell of the ground, 256 on tiny and 1,024 on small). A row kept whole
+(StateRows.kept), or whose window reaches past its region, is not observed: its reason (work.REASONS) says so, and
+its keys are left zero.
 """
 
 from __future__ import annotations
@@ -44,6 +46,9 @@ OPEN_M, CRAWLWAY_M, RAMP_M, YOU_M, NOISE_M, SIGHTING_M = (_M[name] for name in (
                                                                                  "noise", "sighting"))
 EXIT_FLAGS = np.array([DIRECTIONS.index(word) for word in MOVE_WORDS], dtype=np.int64)
 SPANS_S = _SPANS_S
+LEVEL_PLANES = RAMP_M + 1  # the memory's first planes, the level's own: open, crawlway, ramp (MinotaurView._level)
+if (OPEN_M, CRAWLWAY_M, RAMP_M) != tuple(range(LEVEL_PLANES)):
+    raise ImportError("minotaur_view.MEMORY_PLANES no longer begins with open, crawlway, ramp: see _pool")
 # engine.report.temporal_status's answers, as their one-hot index in STATUSES.
 PARALYZED, RE_ENTRY_ALERT, VANISHING, VANISHED, CHASING = (STATUSES.index(s) for s in (
     "PARALYZED", "RE_ENTRY_ALERT", "VANISHING", "VANISHED", "CHASING_3D"))
@@ -66,17 +71,30 @@ def observations(n: int) -> dict[str, np.ndarray]:
     return {key: np.zeros((n, *space.shape), dtype=np.float32) for key, space in SPACES.items()}
 
 
-def observe(rows: StateRows, turns: np.ndarray, since: np.ndarray, max_turns: int, out: dict[str, np.ndarray]
-            ) -> np.ndarray:
-    """Every row's observation into ``out`` (``observations``'s arrays): ``turns``, the Match's turns played; ``since``,
-    each row's tick before the turn (its tick now at a game's start). Per row, why it was not observed (work.REASONS;
-    0: observed), its keys then zero."""
+def coarse_levels(rows: StateRows) -> np.ndarray:
+    """Room for each row's coarse planes of every level of its region, (n, levels, LEVEL_PLANES, COARSE, COARSE)
+    uint8: ``pool_levels`` fills a row's at each new game."""
+    n, levels = rows.kinds.shape[:2]
+    return np.zeros((n, levels, LEVEL_PLANES, COARSE, COARSE), dtype=np.uint8)
+
+
+def pool_levels(rows: StateRows, levels: np.ndarray, new: np.ndarray) -> None:
+    """The coarse planes of the rows ``new`` (bool, a row each) into ``levels`` (``coarse_levels``), from their
+    regions: once a row's region is laid (StateRows.lay_region), before it is observed."""
+    _pool(rows.kinds, rows.origin, ground_of(rows.preset), np.ascontiguousarray(new, dtype=np.bool_), levels)
+
+
+def observe(rows: StateRows, levels: np.ndarray, turns: np.ndarray, since: np.ndarray, max_turns: int,
+            out: dict[str, np.ndarray]) -> np.ndarray:
+    """Every row's observation into ``out`` (``observations``'s arrays): ``levels``, their coarse planes
+    (``pool_levels``); ``turns``, the Match's turns played; ``since``, each row's tick before the turn (its tick now
+    at a game's start). Per row, why it was not observed (work.REASONS; 0: observed), its keys then zero."""
     n = rows.user.shape[0]
     why = np.zeros(n, dtype=np.int64)
     planes = {key: out[key].reshape(n, *PLANE_SHAPES[key]) for key in PLANES}  # views: written through
     _observe(rows.user, rows.minotaur, rows.tick, rows.turn, rows.paralysis, rows.jump_left, rows.jump_started_turn,
              rows.jump_cooldown, rows.outcome, rows.last_seen, rows.last_heard, rows.items, rows.item_count,
-             rows.kinds, rows.origin, rows.kept, np.ascontiguousarray(turns, dtype=np.int64),
+             rows.kinds, rows.origin, rows.kept, levels, np.ascontiguousarray(turns, dtype=np.int64),
              np.ascontiguousarray(since, dtype=np.int64), max_turns, ground_of(rows.preset), planes["map"],
              planes["memory"], out["position"], out["timers"], out["cue"], out["exits"], out["items_lying"],
              out["intruder"], why)
@@ -156,65 +174,70 @@ def _timer(ticks: int, span: np.float32) -> float:
 @jit
 def _window(grid: np.ndarray, kinds: np.ndarray, origin: np.ndarray, x: int, y: int, z: int) -> bool:
     """The window's cell planes (MinotaurView._cells through the view's kind table), north first; False when a cell
-    of it lies outside the region (nothing is then read past it)."""
+    of it lies outside the region (nothing is then read past it). The region's cells are read as they lie (a cell
+    past the cube's faces is ROCK there too: region.py), a plane at a time."""
     levels, rows, cols = kinds.shape
-    if not (RADIUS <= x - origin[0] < cols - RADIUS and RADIUS <= y - origin[1] < rows - RADIUS
-            and 0 <= z - origin[2] < levels):
+    west, north, level = x - RADIUS - origin[0], y + RADIUS - origin[1], z - origin[2]
+    if not (0 <= west and west + SIDE <= cols and 0 <= north - SIDE + 1 and north < rows and 0 <= level < levels):
         return False
-    for row in range(SIDE):
-        for col in range(SIDE):
-            kind = cell(kinds, origin, x - RADIUS + col, y + RADIUS - row, z)
-            for plane in range(KIND_PLANES.shape[1]):
-                grid[plane, row, col] = KIND_PLANES[kind, plane]
+    for plane in range(KIND_PLANES.shape[1]):
+        for row in range(SIDE):
+            for col in range(SIDE):
+                grid[plane, row, col] = KIND_PLANES[kinds[level, north - row, west + col], plane]
     return True
 
 
 @jit
-def _level(memory: np.ndarray, kinds: np.ndarray, origin: np.ndarray, ground: np.ndarray, z: int) -> None:
-    """MinotaurView._level: the ground's cells of level ``z`` pooled into the coarse map's open, crawlway and ramp
-    planes (a coarse cell 1 if any cell of its block is; Ground.pool)."""
-    level, block = z - origin[2], ground[BLOCK]
-    for r in range(ground[HEIGHT]):
-        y = ground[TOP] - r
-        for c in range(ground[WIDTH]):
-            kind = kinds[level, y - origin[1], ground[X0] + c - origin[0]]
-            row, col = r // block, c // block
-            if kind == FLOOR or kind == RAMP_UP or kind == RAMP_DOWN:
-                memory[OPEN_M, row, col] = 1.0
-            if kind == CRAWLWAY:
-                memory[CRAWLWAY_M, row, col] = 1.0
-            if kind == RAMP_UP or kind == RAMP_DOWN:
-                memory[RAMP_M, row, col] = 1.0
+def _pool(kinds: np.ndarray, origins: np.ndarray, ground: np.ndarray, new: np.ndarray, levels: np.ndarray) -> None:
+    """MinotaurView._level of every level of each new row's region: the ground's cells pooled into the coarse map's
+    open, crawlway and ramp planes (a coarse cell 1 if any cell of its block is; Ground.pool)."""
+    block = ground[BLOCK]
+    for i in range(kinds.shape[0]):
+        if not new[i]:
+            continue
+        planes, origin = levels[i], origins[i]
+        planes[:] = 0
+        for level in range(kinds.shape[1]):
+            for r in range(ground[HEIGHT]):
+                y = ground[TOP] - r - origin[1]
+                for c in range(ground[WIDTH]):
+                    kind = kinds[i, level, y, ground[X0] + c - origin[0]]
+                    row, col = r // block, c // block
+                    if kind == FLOOR or kind == RAMP_UP or kind == RAMP_DOWN:
+                        planes[level, OPEN_M, row, col] = 1
+                    if kind == CRAWLWAY:
+                        planes[level, CRAWLWAY_M, row, col] = 1
+                    if kind == RAMP_UP or kind == RAMP_DOWN:
+                        planes[level, RAMP_M, row, col] = 1
 
 
 @jit
 def _observe(user: np.ndarray, minotaur: np.ndarray, tick: np.ndarray, turn: np.ndarray, paralysis: np.ndarray,
              jump_left: np.ndarray, jump_started_turn: np.ndarray, jump_cooldown: np.ndarray, outcome: np.ndarray,
              last_seen: np.ndarray, last_heard: np.ndarray, items: np.ndarray, item_count: np.ndarray,
-             kinds: np.ndarray, origins: np.ndarray, kept: np.ndarray, turns: np.ndarray, since: np.ndarray,
-             max_turns: int, ground: np.ndarray, grids: np.ndarray, memories: np.ndarray, position: np.ndarray,
-             timers: np.ndarray, cue: np.ndarray, exits: np.ndarray, items_lying: np.ndarray, intruder: np.ndarray,
-             why: np.ndarray) -> None:
+             kinds: np.ndarray, origins: np.ndarray, kept: np.ndarray, levels: np.ndarray, turns: np.ndarray,
+             since: np.ndarray, max_turns: int, ground: np.ndarray, grids: np.ndarray, memories: np.ndarray,
+             position: np.ndarray, timers: np.ndarray, cue: np.ndarray, exits: np.ndarray, items_lying: np.ndarray,
+             intruder: np.ndarray, why: np.ndarray) -> None:
     """MinotaurView.observe, row by row."""
     for r in range(user.shape[0]):
         grid, memory = grids[r], memories[r]
-        grid[:] = 0.0
-        memory[:] = 0.0
+        grid[KIND_PLANES.shape[1]:] = 0.0  # the marks' planes: the cells' and the level's are written whole below
+        memory[LEVEL_PLANES:] = 0.0
         for keyed in (position, timers, cue, exits, items_lying, intruder):
             keyed[r] = 0.0
-        if kept[r]:
-            why[r] = KEPT
-            continue
         kind_of, origin = kinds[r], origins[r]
         x, y, z = minotaur[r, 0], minotaur[r, 1], minotaur[r, 2]
-        if not _window(grid, kind_of, origin, x, y, z):
+        why[r] = KEPT if kept[r] else PLAYED if _window(grid, kind_of, origin, x, y, z) else LEFT_REGION
+        if why[r] != PLAYED:
             grid[:] = 0.0
-            why[r] = LEFT_REGION
+            memory[:] = 0.0
             continue
-        why[r] = PLAYED
         sees = outcome[r] == 0 and minotaur_sees(kind_of, origin, user[r], minotaur[r],
                                                  paralysis[r] == 0 and jump_left[r] == 0)
-        _level(memory, kind_of, origin, ground, z)
+        pooled = levels[r, z - origin[2]]
+        for plane in range(LEVEL_PLANES):
+            memory[plane] = pooled[plane]
         _mark_coarse(memory, YOU_M, ground, z, x, y, z)
         for slot in range(item_count[r]):
             kind, ix, iy, iz = items[r, slot, 0], items[r, slot, 1], items[r, slot, 2], items[r, slot, 3]

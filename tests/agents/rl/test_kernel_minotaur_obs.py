@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from labyrinth.agents.rl.gym_env import task_env
 from labyrinth.agents.rl.kernel.jit import COMPILED
-from labyrinth.agents.rl.kernel.minotaur_obs import observations, observe
+from labyrinth.agents.rl.kernel.minotaur_obs import coarse_levels, observations, observe, pool_levels
 from labyrinth.agents.rl.kernel.signals import B_TICK, before_turn
 from labyrinth.agents.rl.kernel.state import StateRows
 from labyrinth.agents.rl.kernel.work import KEPT, LEFT_REGION, PLAYED
@@ -45,7 +45,9 @@ def check(rows: StateRows, envs: list, observed: dict, since: np.ndarray, live: 
     """Every live row's kernel observation equal to its env's (``observed``: the env's last, by row)."""
     out = observations(len(envs))
     turns = np.array([env.match.turns for env in envs])
-    why = observe(rows, turns, since, envs[0].max_turns, out)
+    levels = coarse_levels(rows)
+    pool_levels(rows, levels, np.ones(len(envs), dtype=np.bool_))
+    why = observe(rows, levels, turns, since, envs[0].max_turns, out)
     for row in live:
         seen["checked"] += 1
         if why[row] != PLAYED:
@@ -148,6 +150,8 @@ def test_a_kept_row_or_a_window_past_the_region_is_not_observed():
     out = observations(3)
     for key in out:
         out[key][:] = 7.0
-    why = observe(rows, np.zeros(3, dtype=np.int64), rows.tick.copy(), env.max_turns, out)
+    levels = coarse_levels(rows)
+    pool_levels(rows, levels, np.array([True, True, False]))  # a kept row needs none
+    why = observe(rows, levels, np.zeros(3, dtype=np.int64), rows.tick.copy(), env.max_turns, out)
     assert why.tolist() == [PLAYED, LEFT_REGION, KEPT]
     assert all(not out[key][1:].any() for key in out)
