@@ -20,6 +20,7 @@ its keys are left zero.
 from __future__ import annotations
 
 import numpy as np
+from gymnasium import spaces
 
 from labyrinth.engine.cells import CRAWLWAY, FLOOR, RAMP_DOWN, RAMP_UP
 from labyrinth.engine.constants import REENTRY_ALERT_TICKS, TICKS_PER_SECOND
@@ -66,9 +67,9 @@ def ground_of(preset: str) -> np.ndarray:
 
 
 def observations(n: int) -> dict[str, np.ndarray]:
-    """Room for ``n`` rows' observations: each key of minotaur_view.SPACES, (n, *its shape), float32 (a plane key
-    flat, as the env hands it over: spaces.observe)."""
-    return {key: np.zeros((n, *space.shape), dtype=np.float32) for key, space in SPACES.items()}
+    """Room for ``n`` rows' observations: each key of minotaur_view.SPACES, (n, its size), float32 (every key's
+    space is flat, a plane key's too, as the env hands it over: spaces.observe)."""
+    return {key: np.zeros((n, spaces.flatdim(space)), dtype=np.float32) for key, space in SPACES.items()}
 
 
 def coarse_levels(rows: StateRows) -> np.ndarray:
@@ -163,7 +164,7 @@ def _status(paralysis: int, jump_left: int, jump_started_turn: int, turn: int) -
 
 
 @jit
-def _timer(ticks: int, span: np.float32) -> float:
+def _timer(ticks: int, span: np.float32) -> np.float32:
     """A timer's seconds as the view scales them: float32 seconds over a float32 span, at most 1. The quotient of
     two float32s worked out in float64 and rounded to float32 is float32's own (double's 53 bits are more than
     twice float32's 24, plus two), so this is numpy's float32 division."""
