@@ -2,6 +2,8 @@
 up to a junction or a ramp), walked (two ticks a step) or run (one, while stamina lasts), and every reason it
 stops: a wall or the edge, a crawlway too low to run, the paralyzed Minotaur in the way, the Minotaur newly
 seen, an item newly seen or come within reach, the hoofbeats nearer, death. Then the turn's end: the items seen.
+Each cell the user enters is written into ``stops`` (the engine's UserMoved path, which the user's view looks from:
+user_obs.py), their count t[T_STOPS]; a move past the rows' STOPS falls back (STOPS_FULL).
 """
 
 from __future__ import annotations
@@ -31,8 +33,10 @@ from .work import (
     PARALYSIS,
     PLAYED,
     STAMINA,
+    STOPS_FULL,
     T_NOISE,
     T_STEPS,
+    T_STOPS,
     T_TICKS,
     T_TO,
     UNPORTED,
@@ -113,8 +117,9 @@ def _run_on(v: np.ndarray, kinds: np.ndarray, origin: np.ndarray, fx: int, fy: i
 
 @jit
 def move(v: np.ndarray, t: np.ndarray, items: np.ndarray, seen: np.ndarray, world: Tables, memo: Memo,
-          cmd: np.ndarray, reach: np.ndarray) -> int:
-    """_Turn._move and the turn's end: ``steps`` steps, or a run to the first place worth a stop."""
+         cmd: np.ndarray, reach: np.ndarray, stops: np.ndarray) -> int:
+    """_Turn._move and the turn's end: ``steps`` steps, or a run to the first place worth a stop; the cells
+    entered into ``stops``."""
     kinds, origin = world[0], world[1]
     run, wanted, speed = cmd[2] == 0, cmd[2] or MAX_STEPS, cmd[3]
     heading = came = cmd[1]
@@ -143,7 +148,11 @@ def move(v: np.ndarray, t: np.ndarray, items: np.ndarray, seen: np.ndarray, worl
         code = tick(v, t, items, world, memo)
         if code != PLAYED:
             return code
+        if moved == stops.shape[0]:
+            return STOPS_FULL
+        stops[moved, 0], stops[moved, 1], stops[moved, 2] = tx, ty, tz
         moved += 1
+        t[T_STOPS] = moved
         if running:
             v[STAMINA] = max(0, v[STAMINA] - RUN_COST)
         else:

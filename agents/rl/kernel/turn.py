@@ -15,6 +15,10 @@ none; steps, 0 when none; speed; a target in ITEM_ORDER, -1 when none: ``command
 RL env's numbered actions) and a decision (PLANS' action, 1 when it has target coordinates, x, y, z:
 ``decision_row``).
 
+Output beside the rows, for the user's view (user_obs.py): every cell the user's move entered, the engine's
+UserMoved path (``Stops``, a row each, written where the turn was played; 0 cells for a turn without a move). A
+move of more than STOPS cells falls back (work.STOPS_FULL): the RL user's runs seldom pass a tiny ground's width.
+
 numba's disk cache (jit.py) keys each compiled function on its own file alone, and the turn's machine
 code holds its callees': after changing another of the kernel's files without this one, delete
 agents/rl/kernel/__pycache__/*.nbi and *.nbc, or the turn runs the old code.
@@ -66,6 +70,7 @@ from .work import (
     T_PLAN,
     T_SEES,
     T_START,
+    T_STOPS,
     T_TARGET,
     T_TICKS,
     T_WALKS,
@@ -81,6 +86,15 @@ from .work import (
 COMMAND_WORDS = ("MOVE", "HALT", "LOOK", "GRAB", "USE")
 MOVE, HALT, LOOK, GRAB, USE = range(5)
 MEMO = 8  # the paths a turn may search (a PATHFIND's, then one each time CHASE's goal moves off its path)
+STOPS = 32  # the cells of a move a row records (a move may take MAX_STEPS)
+
+
+class Stops:
+    """The cells each row's user entered in its last turn played, in order: ``cells[i, :count[i]]`` (x, y, z)."""
+
+    def __init__(self, n: int) -> None:
+        self.cells = np.zeros((n, STOPS, 3), dtype=np.int64)
+        self.count = np.zeros(n, dtype=np.int64)
 
 
 def command_row(command: UserInput) -> np.ndarray:
@@ -105,9 +119,12 @@ USER_COMMANDS = tuple(c for c in _MADE if isinstance(c, UserInput))
 USER_ACTIONS = np.array([command_row(c) for c in USER_COMMANDS], dtype=np.int64)
 
 
-def play_turns(rows: StateRows, commands: np.ndarray, decisions: np.ndarray, draws: Draws) -> np.ndarray:
-    """Every row's turn (``commands``, ``decisions``: a row each), written into ``rows`` where the kernel played it;
-    per row, why it fell back (0: played; work.REASONS) and was left as it was."""
+def play_turns(rows: StateRows, commands: np.ndarray, decisions: np.ndarray, draws: Draws,
+               stops: Stops | None = None) -> np.ndarray:
+    """Every row's turn (``commands``, ``decisions``: a row each), written into ``rows`` where the kernel played it,
+    and the cells its user entered into ``stops`` (when given); per row, why it fell back (0: played;
+    work.REASONS) and was left as it was."""
+    stops = Stops(len(commands)) if stops is None else stops
     work = pack(rows)
     ground = PRESETS[rows.preset]
     bounds = np.array([ground.x0, ground.y0, ground.z0, ground.width, ground.height, ground.levels], dtype=np.int64)
@@ -115,7 +132,7 @@ def play_turns(rows: StateRows, commands: np.ndarray, decisions: np.ndarray, dra
     # int64 and contiguous, as the rows are: an array of another layout would make numba compile the turn again
     commands, decisions = (np.ascontiguousarray(a, dtype=np.int64) for a in (commands, decisions))
     _turns(work, rows.items, rows.seen_items, rows.path, rows.kinds, rows.origin, rows.kept, commands, decisions,
-           bounds, draws.jump_lengths, draws.patrol_words, draws.respawn_words, why)
+           bounds, draws.jump_lengths, draws.patrol_words, draws.respawn_words, stops.cells, stops.count, why)
     unpack(work, rows, why == PLAYED)
     return why
 
@@ -123,7 +140,8 @@ def play_turns(rows: StateRows, commands: np.ndarray, decisions: np.ndarray, dra
 @jit
 def _turns(work: np.ndarray, items: np.ndarray, seen: np.ndarray, paths: np.ndarray, kinds: np.ndarray,
            origins: np.ndarray, kept: np.ndarray, commands: np.ndarray, decisions: np.ndarray, ground: np.ndarray,
-           jump_lengths: np.ndarray, patrol_words: np.ndarray, respawn_words: np.ndarray, why: np.ndarray) -> None:
+           jump_lengths: np.ndarray, patrol_words: np.ndarray, respawn_words: np.ndarray, stops: np.ndarray,
+           stop_count: np.ndarray, why: np.ndarray) -> None:
     """Each row's turn on a copy of it, copied back where played."""
     levels, rows, cols = kinds.shape[1], kinds.shape[2], kinds.shape[3]
     cells = levels * rows * cols
@@ -136,7 +154,9 @@ def _turns(work: np.ndarray, items: np.ndarray, seen: np.ndarray, paths: np.ndar
     path = np.empty((2 * PATH_ROWS + 2, 3), dtype=np.int64)  # room for a path and the steps added to it
     t = np.zeros(T_WIDTH, dtype=np.int64)
     reach = np.zeros((2, SLOTS, 4), dtype=np.int64)
+    entered = np.empty((stops.shape[1], 3), dtype=np.int64)
     for r in range(work.shape[0]):
+        stop_count[r] = 0
         if kept[r]:
             why[r] = KEPT
             continue
@@ -148,7 +168,7 @@ def _turns(work: np.ndarray, items: np.ndarray, seen: np.ndarray, paths: np.ndar
             path[:length] = paths[r, :length]
             v[PATH_START] = 0
             code = _turn(v, t, lying, known, path, kinds[r], origins[r], commands[r], decisions[r], ground,
-                         jump_lengths[r], patrol_words[r], respawn_words[r], memo, reach)
+                         jump_lengths[r], patrol_words[r], respawn_words[r], memo, reach, entered)
             if code == NEED_PATH:
                 k = count[0]
                 lengths[k] = astar._find_path(kinds[r], origins[r], keys[k, :3].copy(), keys[k, 3:].copy(), found[k],
@@ -161,13 +181,16 @@ def _turns(work: np.ndarray, items: np.ndarray, seen: np.ndarray, paths: np.ndar
             work[r], items[r], seen[r] = v, lying, known
             start, length = v[PATH_START], v[PATH_LENGTH]
             paths[r, :length] = path[start:start + length]
+            stop_count[r] = t[T_STOPS]
+            stops[r, :t[T_STOPS]] = entered[:t[T_STOPS]]
 
 
 @jit
 def _turn(v: np.ndarray, t: np.ndarray, items: np.ndarray, seen: np.ndarray, path: np.ndarray, kinds: np.ndarray,
           origin: np.ndarray, cmd: np.ndarray, dec: np.ndarray, ground: np.ndarray, jumps: np.ndarray,
-          patrols: np.ndarray, respawns: np.ndarray, memo: Memo, reach: np.ndarray) -> int:
+          patrols: np.ndarray, respawns: np.ndarray, memo: Memo, reach: np.ndarray, stops: np.ndarray) -> int:
     """advance(): _Turn's __init__ and run."""
+    t[T_STOPS] = 0
     if v[OUTCOME] or _unexecutable(v, items, cmd):
         return PLAYED  # the very state comes back
     if near_edge(kinds, origin, v[USER], v[USER + 1], v[USER + 2]):
@@ -183,7 +206,7 @@ def _turn(v: np.ndarray, t: np.ndarray, items: np.ndarray, seen: np.ndarray, pat
     v[TURN] += 1
     world = (kinds, origin, ground, path, jumps, patrols, respawns)
     if cmd[0] == MOVE:
-        return move(v, t, items, seen, world, memo, cmd, reach)
+        return move(v, t, items, seen, world, memo, cmd, reach, stops)
     if cmd[0] == HALT:
         t[T_TICKS] = TICKS_PER_SECOND * (cmd[2] or 1)
         code = stand(v, t, items, world, memo)

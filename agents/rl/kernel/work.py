@@ -51,18 +51,19 @@ def unpack(work: np.ndarray, rows: StateRows, played: np.ndarray) -> None:
 
 # Why a row fell back (0: the kernel played its turn), by the code the turn returns: REASONS[code]. NEED_PATH is
 # none: the turn stopped to ask for a path (walk.find_path), and is played again from its start once it is found.
-PLAYED, KEPT, LEFT_REGION, NO_ROUTE, USED_UP, SEEN_FULL, UNPORTED = range(7)
+PLAYED, KEPT, LEFT_REGION, NO_ROUTE, USED_UP, SEEN_FULL, UNPORTED, STOPS_FULL = range(8)
 NEED_PATH = -1
 REASONS = ("played", "kept (the row holds no state)", "left the region", "no route in the rows",
-           "a table of draws used up", "seen items past their slots", "not ported")
+           "a table of draws used up", "seen items past their slots", "not ported", "a move's stops past their rows")
 
 # The turn's own numbers beside the vector, a small array of its own: the Minotaur's plan (WAIT, CHASE, PATHFIND,
 # JUMP: PLANS), whether it walks, whether it saw the user at the last tick, the turn's first tick, the PATHFIND
 # target; and what the next tick is asked to do: how many ticks to stand, whether the user steps, where, the
-# noise it makes (NOISES, -1 none). Passed in an array rather than as arguments: numba compiles a function again
-# for each constant an argument is called with, and the turn's compile is most of its test's time.
+# noise it makes (NOISES, -1 none); and how many cells the user's move entered so far (its UserMoved event's path,
+# the stops the user's view looks from). Passed in an array rather than as arguments: numba compiles a function
+# again for each constant an argument is called with, and the turn's compile is most of its test's time.
 PLANS = ("WAIT", "CHASE", "PATHFIND", "JUMP")
 WAIT, CHASE, PATHFIND, JUMP = range(4)
 T_PLAN, T_WALKS, T_SEES, T_START, T_TARGET = 0, 1, 2, 3, 4
-T_TICKS, T_STEPS, T_TO, T_NOISE = 7, 8, 9, 12
-T_WIDTH = 13
+T_TICKS, T_STEPS, T_TO, T_NOISE, T_STOPS = 7, 8, 9, 12, 13
+T_WIDTH = 14

@@ -26,8 +26,8 @@ from labyrinth.agents.rl.kernel.draws import JUMPS_DRAWN, PATROLS_DRAWN, RESPAWN
 from labyrinth.agents.rl.kernel.region import MARGIN_CHUNKS, MARGIN_LEVELS
 from labyrinth.agents.rl.kernel.sight import MARGIN
 from labyrinth.agents.rl.kernel.state import SEEN_SLOTS, StateRows, rows_of
-from labyrinth.agents.rl.kernel.turn import USER_COMMANDS, command_row, decision_row, play_turns
-from labyrinth.agents.rl.kernel.work import KEPT, LEFT_REGION, PLAYED, REASONS, USED_UP
+from labyrinth.agents.rl.kernel.turn import STOPS, USER_COMMANDS, Stops, command_row, decision_row, play_turns
+from labyrinth.agents.rl.kernel.work import KEPT, LEFT_REGION, PLAYED, REASONS, STOPS_FULL, USED_UP
 
 # numba compiles the kernel once per process: on one worker, the module's tests pay it once.
 pytestmark = pytest.mark.xdist_group("kernel")
@@ -93,12 +93,13 @@ def inside(preset: str, cells: list[tuple[int, int, int]]) -> bool:
 
 
 def check_turn(game: Game, before: GameState, command: UserInput, chosen: MinotaurDecision) -> int:
-    """The kernel's turn from ``before`` against advance's: the same row when the kernel played it, the row
-    untouched when it fell back, which it may do on tiny only when a table of draws is used up (or the user
-    strays past the region's margin); why it fell back."""
+    """The kernel's turn from ``before`` against advance's: the same row (and the UserMoved path as its stops) when
+    the kernel played it, the row untouched when it fell back, which it may do on tiny only when a table of draws
+    is used up, the user strays past the region's margin or its move passes the stops' rows; why it fell back."""
     result = advance(game.world, before, command, chosen)
     rows, draws = one_row([before], game)
-    why = play_turns(rows, command_row(command)[np.newaxis], decision_row(chosen)[np.newaxis], draws)[0]
+    stops = Stops(1)
+    why = play_turns(rows, command_row(command)[np.newaxis], decision_row(chosen)[np.newaxis], draws, stops)[0]
     event(f"{command.command} {chosen.action}: {REASONS[why]}")
     for what, changed in (("a lantern came back", result.state.respawns != before.respawns),
                           ("the game ended", result.state.outcome is not None),
@@ -111,10 +112,12 @@ def check_turn(game: Game, before: GameState, command: UserInput, chosen: Minota
     else:
         assert_row_is(rows, 0, before)  # left for the engine as it was
     walked = [cell for e in result.events if isinstance(e, ev.UserMoved) for cell in e.path]
+    if why == PLAYED:  # the move's stops, which the user's view looks from
+        assert stops.cells[0, :stops.count[0]].tolist() == [list(cell) for cell in walked]
     clues = [k[0] for k in (before.last_heard, before.last_seen) if k]
     target = [(c.x, c.y, c.z) for c in [chosen.target_coords] if c]
     s = result.state
-    allowed = {PLAYED}
+    allowed = {PLAYED} | ({STOPS_FULL} if len(walked) > STOPS else set())
     if s.jumps > JUMPS_DRAWN or s.patrols > PATROLS_DRAWN or s.respawns.get("LANTERN", 0) > RESPAWNS_DRAWN:
         allowed.add(USED_UP)
     if before.preset != "tiny" or not inside(before.preset, [before.user, *walked, *clues, *target]):
