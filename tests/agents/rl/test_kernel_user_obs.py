@@ -15,18 +15,23 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from labyrinth.agents.builtin.stone_search import StoneSearch
 from labyrinth.agents.rl.demos import Demonstrator
 from labyrinth.agents.rl.gym_env import task_env
 from labyrinth.agents.rl.kernel.draws import Draws
 from labyrinth.agents.rl.kernel.jit import COMPILED
+from labyrinth.agents.rl.kernel.region import around
 from labyrinth.agents.rl.kernel.state import StateRows
-from labyrinth.agents.rl.kernel.stone_search import COUNT
+from labyrinth.agents.rl.kernel.stone_search import COUNT, ENDS_KNOWN, LEVEL, WORDS, hear, look, seen_at
 from labyrinth.agents.rl.kernel.turn import Stops, command_row, decision_row, play_turns
-from labyrinth.agents.rl.kernel.user_memory import UserMemory
+from labyrinth.agents.rl.kernel.user_memory import UserMemory, ground_vector
 from labyrinth.agents.rl.kernel.user_obs import new_observations, observe_opening, observe_turn
 from labyrinth.agents.rl.kernel.work import PLAYED, REASONS
 from labyrinth.agents.rl.user_view import SPACES
 from labyrinth.engine import events as ev
+from labyrinth.engine.geometry import compass
+from labyrinth.engine.items import STONES
+from labyrinth.engine.presets import PRESETS
 
 pytestmark = pytest.mark.xdist_group("kernel")
 # (task, episodes side by side, share of LOOKs, share of the built-in user's actions)
@@ -125,3 +130,61 @@ def test_user_observations_equal_the_env_over_whole_episodes() -> None:
 @given(seed=st.integers(0, 2**31 - 1), task_id=st.sampled_from([task for task, *_ in TASKS]))
 def test_user_observations_of_any_game_equal_the_env(seed: int, task_id: str) -> None:
     play(task_id, 2, 0.4, 0.4, seed, Counter(), 60 if COMPILED else 10)
+
+
+@settings(max_examples=60 if COMPILED else 15, deadline=None)
+@given(preset=st.sampled_from(["tiny", "small"]), data=st.data())
+def test_stone_search_equals_the_builtin_search(preset: str, data: st.DataObject) -> None:
+    """kernel/stone_search.py against agents/builtin/stone_search.py, rule for rule, on sequences the games seldom
+    play: hums heard from anywhere on the ground (a true stone's bearing, or a word that contradicts it, or the
+    same hum again), cells seen in bulk (rows of the ground or a whole level, so that a first hearing finds its
+    sector or its level seen) and stones seen lying (again where they were seen). After each, every stone's places
+    and the bounds on their rows are the same."""
+    g = ground_vector(preset)
+    x0, y0, z0, width, height, levels = (int(n) for n in g[:6])
+    memory = UserMemory(1, preset)
+    box = around(PRESETS[preset])
+    origin = np.array([box.x0, box.y0, box.z0], dtype=np.int64)
+    seen_map, places, search, ends = memory.seen[0], memory.places[0], memory.search[0], memory.ends[0]
+    scratch = np.zeros((height, 3), dtype=np.int64)
+    looked: set = set()
+    builtin = StoneSearch({"x0": x0, "y0": y0, "z0": z0, "width": width, "height": height, "levels": levels}, looked)
+    cells = st.tuples(st.integers(x0, x0 + width - 1), st.integers(y0, y0 + height - 1),
+                      st.integers(z0, z0 + levels - 1))
+    stones = [data.draw(cells) for _ in STONES]
+    for _ in range(data.draw(st.integers(1, 30))):
+        what = data.draw(st.sampled_from(["hear", "hear", "hear", "look", "rows", "seen"]))
+        s = data.draw(st.integers(0, len(STONES) - 1))
+        if what == "hear":
+            at = data.draw(cells)
+            word = compass(stones[s][0] - at[0], stones[s][1] - at[1])
+            if data.draw(st.integers(0, 3)) == 0:
+                word = data.draw(st.sampled_from(WORDS))
+            builtin.hear(STONES[s], at, word, stones[s][2] - at[2])
+            hear(places, search, ends, scratch, g, seen_map, origin, s, *at, WORDS.index(word), stones[s][2] - at[2])
+        elif what in ("look", "rows"):
+            if what == "look":
+                fresh = data.draw(st.lists(cells, max_size=40, unique=True))
+            else:
+                z, whole = data.draw(st.integers(z0, z0 + levels - 1)), data.draw(st.booleans())
+                first = y0 if whole else data.draw(st.integers(y0, y0 + height - 1))
+                last = y0 + height if whole else min(first + 6, y0 + height)
+                fresh = [(x, y, z) for y in range(first, last) for x in range(x0, x0 + width)]
+            fresh = [cell for cell in fresh if cell not in looked]
+            looked.update(fresh)
+            for x, y, z in fresh:
+                seen_map[z - origin[2], y - origin[1], x - origin[0]] = 0
+            builtin.look(fresh)
+            look(places, search, g, np.array(fresh, dtype=np.int64).reshape(-1, 3), len(fresh))
+        else:
+            stones[s] = data.draw(st.sampled_from([stones[s], data.draw(cells)]))
+            builtin.seen(STONES[s], stones[s])
+            seen_at(places, search, g, s, *stones[s])
+        for k, stone in enumerate(STONES):
+            expected = builtin.candidates.get(stone, set())
+            got = {(x0 + i, y0 + j, int(search[k, LEVEL])) for j, i in zip(*np.nonzero(places[k]), strict=True)}
+            assert got == expected and search[k, COUNT] == len(expected), (what, stone)
+            known = builtin._ends.get(stone)
+            assert bool(search[k, ENDS_KNOWN]) == (known is not None), (what, stone)
+            if known is not None:
+                assert {y0 + j: (int(w), int(e)) for j, (present, w, e) in enumerate(ends[k]) if present} == known
