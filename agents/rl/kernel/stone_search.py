@@ -22,6 +22,7 @@ from labyrinth.engine.wsap.perception import NOT_SEEN
 
 from ...builtin.bearings import _offsets
 from ..planes import COMPASS_VECTORS
+from .ground import G_HEIGHT, G_WIDTH, G_X0, G_Y0
 from .jit import jit
 
 WORDS = (*COMPASS_VECTORS, None)  # a compass word's code is its index here; None (straight up or down) the last
@@ -35,8 +36,6 @@ _EAST, _NORTH_EAST, _NORTH, _NORTH_WEST, _WEST, _SOUTH_WEST, _SOUTH, _SOUTH_EAST
 # and levels, whether ``ends`` holds the rows' bounds
 COUNT, LEVEL, HEARD, HX, HY, HZ, HWORD, HLEVELS, ENDS_KNOWN = range(9)
 SEARCH_WIDTH = 9
-# the ground's numbers a row's search reads (user_obs.ground_vector): first cell, width, height, levels
-G_X0, G_Y0, G_Z0, G_WIDTH, G_HEIGHT, G_LEVELS = range(6)
 
 
 @jit
@@ -77,7 +76,7 @@ def row_span(ax: int, ay: int, word: int, y: int, lo: int, hi: int) -> tuple[int
 def hear(places: np.ndarray, search: np.ndarray, ends: np.ndarray, scratch: np.ndarray, g: np.ndarray,
          seen: np.ndarray, origin: np.ndarray, s: int, ax: int, ay: int, az: int, word: int, levels: int) -> None:
     """StoneSearch.hear of stone ``s`` for one row: ``seen`` its region's map of cells seen (NOT_SEEN where none);
-    ``scratch`` a (height, 3) array for the new rows' ends."""
+    ``scratch`` a (height, 3) array for the new rows' ends; ``g`` the ground (ground.py)."""
     z = az + levels
     row = search[s]
     if (row[HEARD] and row[HX] == ax and row[HY] == ay and row[HZ] == az and row[HWORD] == word

@@ -24,12 +24,13 @@ from labyrinth.engine.items import ITEM_ORDER, STONES
 from labyrinth.engine.presets import PRESETS
 from labyrinth.engine.wsap.perception import NOT_SEEN
 
-from ..planes import COARSE, COMPASS_VECTORS, Ground
+from ..planes import COARSE, COMPASS_VECTORS
 from ..user_view import _CELL_PLANES, _COARSE_KINDS, _M
+from .ground import G_HEIGHT, G_LEVELS, G_SPAN, G_WIDTH, G_X0, G_Y0, G_Z0, coarse_cell, fraction, ground_vector
 from .jit import jit
 from .region import around
 from .sight import USER_SQ, line_clear, within
-from .stone_search import G_HEIGHT, G_LEVELS, G_WIDTH, G_X0, G_Y0, G_Z0, SEARCH_WIDTH, compass_word, hear, look, seen_at
+from .stone_search import SEARCH_WIDTH, compass_word, hear, look, seen_at
 from .turn import STOPS
 from .work import INVENTORY, ITEM_COUNT, JUMP_LEFT, MINOTAUR, TICK, USER
 
@@ -48,16 +49,6 @@ for _kind, _planes in _COARSE_KINDS.items():
 UNKNOWN, TRAIL = _M["unknown"], _M["trail"]
 # The hums' (east, north) by compass word code (stone_search.WORDS; (0, 0) straight above or below)
 BEARINGS = np.array([*COMPASS_VECTORS.values(), (0.0, 0.0)], dtype=np.float64)
-# ground_vector's columns beyond stone_search's: the coarse map's block and top row, a fraction's denominators
-G_BLOCK, G_TOP, G_SPAN = 6, 7, 8
-G_WIDTH_ALL = 11
-
-
-def ground_vector(preset: str) -> np.ndarray:
-    """The preset's hunting ground as the kernel reads it: stone_search's G_ columns, then planes.Ground's block,
-    top and spans."""
-    g = Ground(preset)
-    return np.array([g.x0, g.y0, g.z0, g.width, g.height, g.levels, g.block, g.top, *g.spans], dtype=np.int64)
 
 
 class UserMemory:
@@ -98,8 +89,7 @@ def _remember_cell(cells: np.ndarray, g: np.ndarray, x: int, y: int, z: int, kin
     i, j, level = x - g[G_X0], y - g[G_Y0], z - g[G_Z0]
     if not (0 <= i < g[G_WIDTH] and 0 <= j < g[G_HEIGHT] and 0 <= level < g[G_LEVELS]):
         return
-    row = min(max((g[G_TOP] - y) // g[G_BLOCK], 0), COARSE - 1)
-    col = min(max(i // g[G_BLOCK], 0), COARSE - 1)
+    row, col = coarse_cell(g, x, y)
     cells[level, UNKNOWN, row, col] = 0
     if trail:
         cells[level, TRAIL, row, col] = 1
@@ -163,7 +153,7 @@ def remember(v: np.ndarray, items: np.ndarray, kinds: np.ndarray, origin: np.nda
             for s in range(STONE_KINDS.shape[0]):
                 if items[slot, 0] == STONE_KINDS[s]:
                     word, levels = compass_word(items[slot, 1] - ux, items[slot, 2] - uy), items[slot, 3] - uz
-                    up = min(max(levels / g[G_SPAN + 2], -1.0), 1.0)
+                    up = fraction(levels / g[G_SPAN + 2], -1.0)
                     hums[s, 0], hums[s, 1], hums[s, 2], hums[s, 3] = 1.0, BEARINGS[word, 0], BEARINGS[word, 1], up
                     hear(places, search, ends, scratch, g, seen, origin, s, ux, uy, uz, word, levels)
     for s in range(STONE_KINDS.shape[0]):  # StoneGrabbed: a held stone's row cleared

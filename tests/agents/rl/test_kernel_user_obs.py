@@ -19,12 +19,13 @@ from labyrinth.agents.builtin.stone_search import StoneSearch
 from labyrinth.agents.rl.demos import Demonstrator
 from labyrinth.agents.rl.gym_env import task_env
 from labyrinth.agents.rl.kernel.draws import Draws
+from labyrinth.agents.rl.kernel.ground import ground_vector
 from labyrinth.agents.rl.kernel.jit import COMPILED
 from labyrinth.agents.rl.kernel.region import around
 from labyrinth.agents.rl.kernel.state import StateRows
 from labyrinth.agents.rl.kernel.stone_search import COUNT, ENDS_KNOWN, LEVEL, WORDS, hear, look, seen_at
 from labyrinth.agents.rl.kernel.turn import Stops, command_row, decision_row, play_turns
-from labyrinth.agents.rl.kernel.user_memory import UserMemory, ground_vector
+from labyrinth.agents.rl.kernel.user_memory import UserMemory
 from labyrinth.agents.rl.kernel.user_obs import new_observations, observe_opening, observe_turn
 from labyrinth.agents.rl.kernel.work import PLAYED, REASONS
 from labyrinth.agents.rl.user_view import SPACES
