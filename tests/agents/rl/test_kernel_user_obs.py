@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from labyrinth.agents.builtin.stone_search import StoneSearch
 from labyrinth.agents.rl.demos import Demonstrator
-from labyrinth.agents.rl.gym_env import task_env
+from labyrinth.agents.rl.gym_env import LabyrinthEnv, task_env
 from labyrinth.agents.rl.kernel.draws import Draws
 from labyrinth.agents.rl.kernel.ground import ground_vector
 from labyrinth.agents.rl.kernel.jit import COMPILED
@@ -38,6 +38,8 @@ pytestmark = pytest.mark.xdist_group("kernel")
 # (task, episodes side by side, share of LOOKs, share of the built-in user's actions)
 TASKS = (("Labyrinth/User-Tiny-v1", 3, 0.3, 0.5), ("Labyrinth/User-Tiny-Wait-v1", 2, 0.5, 0.0),
          ("Labyrinth/Stones-Tiny-v1", 3, 0.3, 0.6), ("Labyrinth/User-Small-v1", 2, 0.3, 0.5))
+TASK_IDS = [task for task, *_ in TASKS]
+HARD = {"role": "user", "preset": "tiny", "difficulty": "hard", "opponent": "builtin"}  # no hums: LOOK tells nothing
 TURNS = None if COMPILED else 25  # without numba, each episode's first turns only
 
 
@@ -49,7 +51,7 @@ def check(out: dict[str, np.ndarray], row: int, obs: dict[str, np.ndarray], wher
 
 def play(task_id: str, episodes: int, looks: float, demonstrated: float, seed: int, seen: Counter,
          turns: int | None = TURNS) -> None:
-    envs = [task_env(task_id) for _ in range(episodes)]
+    envs = [task_env(task_id) if task_id in TASK_IDS else LabyrinthEnv(**HARD) for _ in range(episodes)]
     rng = np.random.default_rng(seed)
     demonstrators = [Demonstrator(env) for env in envs]
     opening = [env.reset(seed=seed + row)[0] for row, env in enumerate(envs)]
@@ -128,8 +130,9 @@ def test_user_observations_equal_the_env_over_whole_episodes() -> None:
 
 
 @settings(max_examples=4 if COMPILED else 1, deadline=None)
-@given(seed=st.integers(0, 2**31 - 1), task_id=st.sampled_from([task for task, *_ in TASKS]))
+@given(seed=st.integers(0, 2**31 - 1), task_id=st.sampled_from([*TASK_IDS, "hard"]))
 def test_user_observations_of_any_game_equal_the_env(seed: int, task_id: str) -> None:
+    """Games of any seed, of the tasks or on hard (where a LOOK hears nothing)."""
     play(task_id, 2, 0.4, 0.4, seed, Counter(), 60 if COMPILED else 10)
 
 
