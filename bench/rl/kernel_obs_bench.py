@@ -44,7 +44,7 @@ from labyrinth.agents.rl.kernel.user_memory import UserMemory
 from labyrinth.agents.rl.kernel.user_obs import new_observations, observe_opening, observe_turn
 from labyrinth.agents.rl.kernel.work import PLAYED, REASONS
 from labyrinth.agents.rl.spaces import observe
-from labyrinth.agents.rl.user_view import SPACES
+from labyrinth.agents.rl.user_view import SPACES, UserView
 from labyrinth.engine import MinotaurDecision
 from labyrinth.engine.turn import unexecutable
 
@@ -70,6 +70,15 @@ def digest(made: Made, rows: list[int]) -> str:
         for key in SPACES:
             h.update(np.ascontiguousarray(made[i][key], dtype=np.float32).tobytes())
     return h.hexdigest()[:16]
+
+
+def user_view(env: LabyrinthEnv) -> UserView:
+    """The scalar env's view of its user."""
+    game = env.game
+    assert game is not None, "the env was reset"
+    view = game.views["user"]
+    assert isinstance(view, UserView)
+    return view
 
 
 class Bench:
@@ -112,9 +121,9 @@ class Bench:
     def view(self) -> tuple[Made, float]:
         """The scalar env's observation of each live row's turn."""
         spent, made = 0.0, {}
-        for i in np.flatnonzero(self.asked):
+        for i in np.flatnonzero(self.asked).tolist():
             env, result = self.envs[i], self.results[i]
-            view = env.game.views["user"]
+            view = user_view(env)
             began = time.process_time()
             view.perception.observe(result)
             view.update(result)
@@ -133,7 +142,7 @@ class Bench:
             if code != PLAYED:
                 self.reasons[REASONS[code]] += 1
         self.why = np.where(self.asked, why, self.why)
-        observed = np.flatnonzero(self.asked & (why == PLAYED))
+        observed = np.flatnonzero(self.asked & (why == PLAYED)).tolist()
         return {i: {key: self.out[key][i] for key in SPACES} for i in observed}, spent
 
     def settle(self) -> None:

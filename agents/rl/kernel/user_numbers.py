@@ -6,6 +6,7 @@ the planes, as UserView.observe makes them, float for float: a fraction worked o
 from __future__ import annotations
 
 import numpy as np
+from gymnasium.spaces import flatdim
 
 from labyrinth.engine.constants import (
     CLOSE_SQ,
@@ -53,8 +54,8 @@ T_CHASING, T_VANISHING, T_VANISHED, T_ALERT, T_PARALYZED = (
 NUMBER_KEYS = ("position", "stamina", "timers", "cue", "exits", "hums", "items_seen", "inventory", "sighting")
 if tuple(SPACES)[-len(NUMBER_KEYS):] != NUMBER_KEYS:
     raise ImportError(f"kernel/user_numbers.py writes {NUMBER_KEYS}, the last of user_view.SPACES' keys, in order")
-HUM_WIDTH = SPACES["hums"].shape[0] // len(STONES)  # a stone's numbers: its hum row, then the way moved since
-ITEM_WIDTH = SPACES["items_seen"].shape[0] // len(ITEM_ORDER)  # an item's: seen lying, the way there
+HUM_WIDTH = flatdim(SPACES["hums"]) // len(STONES)  # a stone's numbers: its hum row, then the way moved since
+ITEM_WIDTH = flatdim(SPACES["items_seen"]) // len(ITEM_ORDER)  # an item's: seen lying, the way there
 
 
 @jit

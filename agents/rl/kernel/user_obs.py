@@ -18,6 +18,7 @@ view is the Python one; the row's memory is not read again until its next openin
 from __future__ import annotations
 
 import numpy as np
+from gymnasium.spaces import flatdim
 
 from labyrinth.engine.presets import DIFFICULTIES
 
@@ -38,8 +39,9 @@ if KEYS != ("map", "memory", *NUMBER_KEYS):
 
 
 def new_observations(n: int) -> dict[str, np.ndarray]:
-    """One array a key of user_view.SPACES, (n, *its shape), float32: where the observations are written."""
-    return {key: np.zeros((n, *space.shape), dtype=np.float32) for key, space in SPACES.items()}
+    """One array a key of user_view.SPACES, (n, its numbers), float32 (every key flat, the planes too): where the
+    observations are written."""
+    return {key: np.zeros((n, flatdim(space)), dtype=np.float32) for key, space in SPACES.items()}
 
 
 def observe_turn(rows: StateRows, memory: UserMemory, commands: np.ndarray, stops: Stops, why: np.ndarray,
