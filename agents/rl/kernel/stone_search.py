@@ -104,21 +104,31 @@ def hear(places: np.ndarray, search: np.ndarray, ends: np.ndarray, scratch: np.n
             same = False
     if same or not any_end:
         return  # every place agrees (no news), or none does (a contradiction): the places are kept
+    kept = _narrow(mask, row[COUNT], g, ax, ay, word)
+    if kept != row[COUNT]:
+        row[COUNT] = kept
+        bounds[:] = scratch[:height]
+
+
+@jit
+def _narrow(mask: np.ndarray, count: int, g: np.ndarray, ax: int, ay: int, word: int) -> int:
+    """Keep the ``count`` places of ``mask`` that lie in ``word``'s sector from (ax, ay), when that keeps some and
+    not all (an empty set would be a contradiction, a whole one no news); how many places are left."""
+    x0, y0, width, height = g[G_X0], g[G_Y0], g[G_WIDTH], g[G_HEIGHT]
     kept = 0
     for j in range(height):
         start, stop = row_span(ax, ay, word, y0 + j, x0, x0 + width)
         for i in range(width):
             if mask[j, i] and start <= x0 + i < stop:
                 kept += 1
-    if kept == 0 or kept == row[COUNT]:
-        return
+    if kept == 0 or kept == count:
+        return count
     for j in range(height):
         start, stop = row_span(ax, ay, word, y0 + j, x0, x0 + width)
         for i in range(width):
             if mask[j, i] and not start <= x0 + i < stop:
                 mask[j, i] = 0
-    row[COUNT] = kept
-    bounds[:] = scratch[:height]
+    return kept
 
 
 @jit
@@ -152,20 +162,7 @@ def _first_hearing(mask: np.ndarray, row: np.ndarray, bounds: np.ndarray, g: np.
     if kept == 0:
         mask[0:height:2, 0:width:2] = 1
         kept = ((height + 1) // 2) * ((width + 1) // 2)
-    inside = 0
-    for j in range(height):
-        start, stop = row_span(ax, ay, word, y0 + j, x0, x0 + width)
-        for i in range(width):
-            if mask[j, i] and start <= x0 + i < stop:
-                inside += 1
-    if inside and inside < kept:
-        for j in range(height):
-            start, stop = row_span(ax, ay, word, y0 + j, x0, x0 + width)
-            for i in range(width):
-                if mask[j, i] and not start <= x0 + i < stop:
-                    mask[j, i] = 0
-        kept = inside
-    row[COUNT] = kept
+    row[COUNT] = _narrow(mask, kept, g, ax, ay, word)
 
 
 @jit
