@@ -1,17 +1,20 @@
-"""The Labyrinth as one Gymnasium vector env of N games: the harness of the batched kernel (issue 43,
-agents/rl/kernel's slice 2). Registered as the ``vector_entry_point`` of the ladder's tasks on the finite
-presets (tiny and small), so that
+"""The Labyrinth as one Gymnasium vector env of N games (issue 43), registered as the ``vector_entry_point`` of the
+ladder's tasks on the finite presets (tiny and small), so that
 
     envs = gym.make_vec("Labyrinth/User-Tiny-v1", num_envs=64, vectorization_mode="vector_entry_point")
 
-Its games' states live in kernel.state's arrays, one row per env, and every step passes each row through
-``step_on_engine``: the row read back as a GameState, played one turn by the scalar env's own game (the one
-turn loop, the opponent, the observation and the info of gym_env.LabyrinthEnv, one per row), and written
-back. The later slices of the kernel replace that function, row by row, with compiled code over the arrays;
-until then the conversion is its whole cost over gymnasium's SyncVectorEnv of the scalar env
-(bench/rl/vector_bench.py), and every observation, reward, flag, mask and info is the scalar env's
-(tests/agents/rl/test_vector_env.py). Autoreset is gymnasium's NEXT_STEP: the step after a game ends
-starts the next one and ignores that env's action.
+Its games' states live in kernel.state's arrays, one row per env. With the [fast] extra (numba), the batched
+kernel plays every row it can, the whole step at once for all of them (kernel/steps.py: the inputs, the opponent's
+decisions, the turn, the reward and flags, the mask, the achievements, the observation, the info), for the tasks
+it ports (steps.kernel_plays: the user against the built-in or the waiting Minotaur, the Minotaur against the
+waiting or the random user). Each env still has its gym_env.LabyrinthEnv: it makes every game (the reset is the
+scalar env's), and plays a row the kernel gives up, through ``step_on_engine``, to the end of that game. Without
+numba, or for a task the kernel does not play (the built-in user as the Minotaur's opponent), every row is stepped
+that way, each by its own LabyrinthEnv.
+
+Either way, env i given seed s plays what LabyrinthEnv given seed s plays: every observation, reward, flag, mask
+and info is the scalar env's (tests/agents/rl/test_vector_env.py; the kernel's own test, test_kernel_steps.py).
+Autoreset is gymnasium's NEXT_STEP: the step after a game ends starts the next one and ignores that env's action.
 """
 
 from __future__ import annotations
@@ -22,11 +25,15 @@ from typing import Any, cast
 import gymnasium as gym
 import numpy as np
 from gymnasium.vector import AutoresetMode
-from gymnasium.vector.utils import batch_space, concatenate, create_empty_array
+from gymnasium.vector.utils import batch_space, create_empty_array
+
+from labyrinth.engine import MinotaurDecision, UserInput
 
 from ..match.runner import DEFAULT_MAX_TURNS
 from .gym_env import LabyrinthEnv
+from .kernel.jit import COMPILED
 from .kernel.state import REGION_PRESETS, StateRows
+from .kernel.steps import KernelSteps, kernel_plays
 from .tasks import task
 
 Step = tuple[dict[str, Any], float, bool, bool, dict[str, Any]]  # a scalar env's step: obs, reward, flags, info
@@ -35,7 +42,7 @@ Step = tuple[dict[str, Any], float, bool, bool, dict[str, Any]]  # a scalar env'
 def step_on_engine(rows: StateRows, row: int, env: LabyrinthEnv, action: int) -> Step:
     """One turn of row ``row`` played by the Python engine: the row's state handed to ``env``'s game, the
     turn played as the scalar env plays it, the new state written back. The one door between the arrays and
-    the engine: a slice of the kernel that ports a turn replaces this call for the rows it can play."""
+    the engine, for the rows the kernel does not play."""
     game = env.match.game
     game.state = rows.state(row)
     step = env.step(action)
@@ -46,7 +53,8 @@ def step_on_engine(rows: StateRows, row: int, env: LabyrinthEnv, action: int) ->
 class LabyrinthVectorEnv(gym.vector.VectorEnv):
     """``num_envs`` games of one role, each seated and seeded as gym_env.LabyrinthEnv seats and seeds its
     own (the same keywords, on a tiny or small ground): env i given seed s plays what LabyrinthEnv given
-    seed s plays. ``action_masks()`` is the scalar env's mask, one row per env."""
+    seed s plays. ``action_masks()`` is the scalar env's mask, one row per env. ``kernel``: the compiled
+    steps (kernel/steps.py), None when every row is stepped on the engine."""
 
     metadata = {"render_modes": [], "autoreset_mode": AutoresetMode.NEXT_STEP}  # noqa: RUF012 - gymnasium's
 
@@ -59,15 +67,21 @@ class LabyrinthVectorEnv(gym.vector.VectorEnv):
             raise ValueError(f"num_envs must be an integer of at least 1, not {num_envs!r}")
         self.envs = [LabyrinthEnv(role=role, preset=preset, difficulty=difficulty, opponent=opponent,
                                   max_turns=max_turns, frozen=frozen) for _ in range(num_envs)]
-        self.num_envs = num_envs
+        self.num_envs, self.role = num_envs, role
         self.rows = StateRows(num_envs, preset)
+        self.kernel = KernelSteps(self.rows, role, opponent, self.envs[0].max_turns) if (
+            COMPILED and kernel_plays(role, opponent)) else None
         self.single_observation_space = self.envs[0].observation_space
         self.single_action_space = self.envs[0].action_space
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
         self.action_names = self.envs[0].action_names
         self._ended = np.zeros(num_envs, dtype=np.bool_)  # the envs whose game ended last step: reset on this one
-        self._observations: list[Any] = [None] * num_envs  # each env's latest, as the scalar env gave it
+        self._started = np.zeros(num_envs, dtype=np.bool_)  # the envs reset at least once
+        self._last_info: dict[str, Any] = {}  # the info of the last step ``_put`` took from a row's own env
+        # Every env's latest observation, a row each: written by the kernel, or by a row's own env.
+        self._observations = cast("dict[str, np.ndarray]",
+                                  create_empty_array(self.single_observation_space, num_envs))
 
     def reset(self, *, seed: int | Sequence[int | None] | None = None,
               options: dict[str, Any] | None = None) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
@@ -81,13 +95,10 @@ class LabyrinthVectorEnv(gym.vector.VectorEnv):
         mask = np.asarray(options.pop("reset_mask", np.ones(self.num_envs, dtype=np.bool_)))
         if mask.shape != (self.num_envs,) or mask.dtype != np.bool_ or not mask.any():
             raise ValueError(f"options['reset_mask'] must be a bool array of shape ({self.num_envs},) with a True")
-        if any(self._observations[i] is None for i in np.flatnonzero(~mask).tolist()):
+        if not self._started[~mask].all():
             raise RuntimeError("reset every env once before resetting some by reset_mask")
-        infos: dict[str, Any] = {}
-        for i in np.flatnonzero(mask).tolist():
-            self._observations[i], info = self._new_game(i, seeds[i], options)
-            self._ended[i] = False
-            infos = self._add_info(infos, info, i)
+        infos = self._new_games(mask, seeds, options, {})
+        self._ended[mask] = False
         return self._batch(), infos
 
     def step(self, actions: Any) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray,
@@ -96,37 +107,92 @@ class LabyrinthVectorEnv(gym.vector.VectorEnv):
         actions = np.asarray(actions)
         if actions.shape != (self.num_envs,):
             raise ValueError(f"one action per env: shape ({self.num_envs},), not {actions.shape}")
+        count = self.single_action_space.n
+        if not np.issubdtype(actions.dtype, np.integer) or ((actions < 0) | (actions >= count)).any():
+            raise ValueError(f"actions must be integers in [0, {count}), not {actions!r}")
         rewards = np.zeros(self.num_envs, dtype=np.float64)
         terminations = np.zeros(self.num_envs, dtype=np.bool_)
         truncations = np.zeros(self.num_envs, dtype=np.bool_)
         infos: dict[str, Any] = {}
-        for i, env in enumerate(self.envs):
-            if self._ended[i]:
-                self._observations[i], info = self._new_game(i, None, None)
-            else:
-                self._observations[i], rewards[i], terminations[i], truncations[i], info = step_on_engine(
-                    self.rows, i, env, int(actions[i]))
-            infos = self._add_info(infos, info, i)
+        playing = ~self._ended
+        on_engine = playing
+        if self.kernel is not None:
+            infos, on_engine = self._kernel_step(actions, playing, rewards, terminations, truncations)
+        for i in np.flatnonzero(on_engine).tolist():
+            self._put(i, step_on_engine(self.rows, i, self.envs[i], int(actions[i])), rewards, terminations,
+                      truncations)
+            infos = self._add_info(infos, self._last_info, i)
+        infos = self._new_games(self._ended, [None] * self.num_envs, None, infos)
         self._ended = terminations | truncations
         return self._batch(), rewards, terminations, truncations, infos
 
     def action_masks(self) -> np.ndarray:
         """Each env's mask of the commands that can be carried out now, (num_envs, actions)."""
-        return np.stack([env.action_masks() for env in self.envs])
+        if self.kernel is None:
+            return np.stack([env.action_masks() for env in self.envs])
+        masks = self.kernel.masks.copy()
+        for i in np.flatnonzero(self.kernel.on_engine).tolist():
+            masks[i] = self.envs[i].action_masks()
+        return masks
 
-    def _new_game(self, i: int, seed: int | None, options: dict[str, Any] | None) -> tuple[dict[str, Any],
-                                                                                            dict[str, Any]]:
-        """Env ``i``'s next game (its generator reseeded when ``seed`` is given), its row and region laid."""
+    def record(self, i: int) -> tuple[int, list[tuple[UserInput, MinotaurDecision]], str]:
+        """Env ``i``'s game as it stands (after its last step, before a NEXT_STEP reset): its seed, the engine
+        inputs of its turns and its state's digest, whoever played it: what a benchmark digests."""
         env = self.envs[i]
-        obs, info = env.reset(seed=seed, options=options)
-        self.rows.write(i, env.match.game.state)
-        self.rows.lay_region(i, env.match.game.world)
-        return obs, info
+        on_engine = self.kernel is None or self.kernel.on_engine[i]
+        played = list(env.match.played) if on_engine else self.kernel.inputs(i)  # type: ignore[union-attr]
+        return env.match.seed, played, self.rows.state(i).digest()
+
+    def _kernel_step(self, actions: np.ndarray, playing: np.ndarray, rewards: np.ndarray, terminations: np.ndarray,
+                     truncations: np.ndarray) -> tuple[dict[str, Any], np.ndarray]:
+        """The kernel's step of its rows (and the hand-overs of those it gives up): the infos of the rows it
+        played, and which rows are left to step on the engine."""
+        kernel = self.kernel
+        assert kernel is not None
+        on_engine = playing & kernel.on_engine
+        done = kernel.step(actions, playing)
+        played = done.played
+        for key, array in kernel.observations.items():
+            self._observations[key][played] = array[played]
+        rewards[played], terminations[played], truncations[played] = (
+            done.rewards[played], done.terminated[played], done.truncated[played])
+        infos = kernel.infos(played, done.refused)
+        for i in np.flatnonzero(done.fallen).tolist():
+            kernel.hand_over(i, self.envs[i])
+        for i in np.flatnonzero(done.unsettled).tolist():
+            kernel.hand_over(i, self.envs[i])
+            self._put(i, kernel.settle(i, self.envs[i], done.refused.get(i)), rewards, terminations, truncations)
+            infos = self._add_info(infos, self._last_info, i)
+        return infos, on_engine | done.fallen
+
+    def _put(self, i: int, step: Step, rewards: np.ndarray, terminations: np.ndarray, truncations: np.ndarray
+             ) -> None:
+        """Env ``i``'s step as its own env made it, into the batch (its info kept in ``_last_info``)."""
+        obs, rewards[i], terminations[i], truncations[i], self._last_info = step
+        for key, value in obs.items():
+            self._observations[key][i] = value
+
+    def _new_games(self, mask: np.ndarray, seeds: Sequence[int | None], options: dict[str, Any] | None,
+                   infos: dict[str, Any]) -> dict[str, Any]:
+        """The ``mask`` envs' next games (each generator reseeded where ``seeds`` gives one), their rows and
+        regions laid and, with the kernel, taken by it; their first observations and infos added to ``infos``."""
+        at = np.flatnonzero(mask).tolist()
+        for i in at:
+            env = self.envs[i]
+            obs, info = env.reset(seed=seeds[i], options=options)
+            self.rows.write(i, env.match.game.state)
+            self.rows.lay_region(i, env.match.game.world)
+            for key, value in obs.items():
+                self._observations[key][i] = value
+            infos = self._add_info(infos, info, i)
+        if at and self.kernel is not None:
+            self.kernel.start(mask, self.envs)
+        self._started[mask] = True
+        return infos
 
     def _batch(self) -> dict[str, np.ndarray]:
         """The envs' latest observations as one batch, new arrays each call (a trainer keeps them)."""
-        out = cast("dict[str, np.ndarray]", create_empty_array(self.single_observation_space, self.num_envs))
-        return cast("dict[str, np.ndarray]", concatenate(self.single_observation_space, self._observations, out))
+        return {key: array.copy() for key, array in self._observations.items()}
 
 
 def task_vector_env(num_envs: int, task_id: str, **changed: Any) -> LabyrinthVectorEnv:

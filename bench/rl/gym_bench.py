@@ -148,16 +148,16 @@ def vector_rate(task_id: str, num_envs: int, vector_steps: int) -> tuple[Rate, G
     games, episodes = [], num_envs
     with Timer() as timer:
         for _ in range(vector_steps):
+            # uniform over each env's allowed commands, drawn for all envs at once (a trainer's policy is batched too)
             masks = envs.action_masks()
-            chosen = [int(rng.choice(np.flatnonzero(mask))) for mask in masks]
-            _, _, terminated, truncated, _ = envs.step(np.array(chosen))
+            chosen = (rng.random(masks.shape) * masks).argmax(axis=1)
+            _, _, terminated, truncated, _ = envs.step(chosen)
             for i in np.flatnonzero(terminated | truncated).tolist():
-                games.append(envs.envs[i].match)  # the game that ended: the next step starts another
+                games.append(envs.record(i))  # the game that ended: the next step starts another
                 episodes += 1
-    games += [env.match for env in envs.envs]
+    games += [envs.record(i) for i in range(num_envs)]
     envs.close()
-    return (Rate(vector_steps * num_envs, timer.cpu_s, timer.wall_s, episodes),
-            [(m.seed, m.played, m.game.state.digest()) for m in games])
+    return Rate(vector_steps * num_envs, timer.cpu_s, timer.wall_s, episodes), games
 
 
 def engine_rate(games: Games, preset: str, difficulty: str) -> Rate:

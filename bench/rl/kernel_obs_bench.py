@@ -39,7 +39,7 @@ from labyrinth.agents.rl.gym_env import LabyrinthEnv
 from labyrinth.agents.rl.kernel.draws import Draws
 from labyrinth.agents.rl.kernel.jit import COMPILED
 from labyrinth.agents.rl.kernel.state import StateRows
-from labyrinth.agents.rl.kernel.turn import USER_ACTIONS, USER_COMMANDS, Stops, decision_row, play_turns
+from labyrinth.agents.rl.kernel.turn import USER_ACTIONS, USER_COMMANDS, Told, decision_row, play_turns
 from labyrinth.agents.rl.kernel.user_memory import UserMemory
 from labyrinth.agents.rl.kernel.user_obs import new_observations, observe_opening, observe_turn
 from labyrinth.agents.rl.kernel.work import PLAYED, REASONS
@@ -89,7 +89,7 @@ class Bench:
         for seed, env in enumerate(self.envs):
             env.reset(seed=seed)
         self.rows, self.draws, self.memory = StateRows(n, preset), Draws(n), UserMemory(n, preset)
-        self.out, self.stops = new_observations(n), Stops(n)
+        self.out, self.stops = new_observations(n), Told(n)
         for i, env in enumerate(self.envs):
             self.rows.lay_region(i, env.match.game.world)
             self.rows.write(i, env.match.game.state)

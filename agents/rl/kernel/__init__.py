@@ -34,66 +34,51 @@ cannot play as the engine would (a cell or search outside the region, a path pas
 seen items past their slots, a kept row) falls back untouched, with its reason (work.REASONS):
 tests/agents/rl/test_kernel_turn.py, bench/rl/kernel_turn_bench.py (1,024 rows: about 80k turns per CPU second
 against the engine's 10k, 5k with its routes cleared; 99 to 100 % of random play's rows and every turn of the
-built-in players' games played). Not yet in the vector env, whose step still needs the turn's events and views
-for the opponent, the observation and the reward (slices 5 and 6). numba's disk cache follows only each
-function's own file: after editing one of these modules, clear the *.nbi and *.nbc files in the __pycache__ beside
-the imported modules (jit.py).
+built-in players' games played). numba's disk cache follows only each function's own file: after editing one of
+these modules, clear the *.nbi and *.nbc files in the __pycache__ beside the imported modules (jit.py). The turn
+also tells what the state does not (turn.Told): the cells the user entered (its UserMoved path; a move past STOPS
+cells falls back, STOPS_FULL) and work.HAPPENED's moments (a near Temporal Whine, the Minotaur coming to see the
+user, a catch on re-entering time).
 And minotaur_agent.py (slice 5): the built-in Minotaur's decision in numba, decision for decision BuiltinMinotaur's,
 on normal and hard: its memory as arrays (MinotaurMemory, its random.Random as an mt.py row), read from a row of
 StateRows as its observation tells it; decide_rows writes decision_row's layout for play_turns. A row it does not
-decide (KEPT, LEFT_REGION) keeps its memory and is decided by the Python agent, loaded back after; an agent with
-lessons or another strategy than the default (never the RL envs' opponent) stays in Python (UNPORTED):
-tests/agents/rl/test_kernel_minotaur_agent.py (whole games and memories drawn through every branch; decision,
-memory and stream equal at every turn). And signals.py (slice 6a): each role's action mask, the step's reward
-(its events read off the state's change, summed in the events' order), terminated and truncated (the Match's turn
-count, kept by the caller), for N rows; a kept row, or a mask reading a cell outside the region, falls back:
-tests/agents/rl/test_kernel_signals.py (whole episodes of the tiny and small tasks, both roles). Neither is in the
-vector env yet: its step needs the user's observation too (the planes: slice 6b), then the kernel plays it whole.
-What the rows do not hold yet stays in that LabyrinthEnv: the view's memory (seen map, trail, hums, the
-stones' search), the opponent's own state and random stream, the Match's turn count and inputs; slices (5)
-and (6) move them into arrays. bench/rl/vector_bench.py prints the harness's cost against SyncVectorEnv
-(a row converted each step, a region laid each game), which the next slices remove.
+decide (KEPT, LEFT_REGION, UNPORTED: an agent with lessons or another strategy than the default, never the RL
+envs' opponent) is left for the engine: tests/agents/rl/test_kernel_minotaur_agent.py (whole games and memories
+drawn through every branch; decision, memory and stream equal at every turn). And signals.py (slice 6a): each
+role's action mask, the step's reward (its events read off the state's change, summed in the events' order),
+terminated and truncated (the Match's turn count, kept by the caller), for N rows; a kept row, or a mask reading a
+cell outside the region, falls back: tests/agents/rl/test_kernel_signals.py.
+And user_obs.py (slice 6b): the RL user's observation for N rows, key for key UserView's after its update, written
+into preallocated arrays (new_observations). The view's memory is arrays, one row per env (user_memory.UserMemory:
+the cells seen with their kinds and the trail, the coarse map's cell planes, the items seen lying, each stone's hum
+row and where the last LOOK heard it, the Minotaur's sighting now and last, and the stones' search: stone_search.py,
+StoneSearch rule for rule, each stone's places a mask over its level of the ground), kept by user_memory.remember
+from the row's state after its turn and what the turn told (its stops, a LOOK's hums worked out from the state as
+senses.resonance does); user_numbers.py and user_planes.py write the observation (ground.py: the ground as the
+kernel reads it). observe_turn follows play_turns, observe_opening starts a new game's rows; a row kept whole, with
+its user too near the region's edge, or with a stone seen outside the ground falls back:
+tests/agents/rl/test_kernel_user_obs.py, bench/rl/kernel_obs_bench.py (1,024 rows: about 100k observations per CPU
+second on tiny and 85k on small against UserView's 3 to 4k).
+And minotaur_obs.py with user_opponents.py (slice 6c): the Minotaur's observation, key for key MinotaurView's (its
+planes from the row's region, each level's coarse planes pooled once a game; the report's noises_heard read off
+last_heard's tick against the tick the turn began at): tests/agents/rl/test_kernel_minotaur_obs.py,
+bench/rl/kernel_minotaur_obs_bench.py (about 150k observations per CPU second against the view's 8k); and the
+Minotaur tasks' users as command rows, Halter's HALT and RandomWalker's GRAB, MOVE or LOOK with its random.Random
+as an mt.py row, decision for decision and stream for stream the Python agents'
+(tests/agents/rl/test_kernel_user_opponents.py). The built-in user stays in Python. minotaur_actions.py turns the
+RL Minotaur's numbered actions into decision rows, as commands.py's commands make them of the Match.
+And steps.py with achieved.py (slice 7): the vector env's whole step for the rows the kernel plays, in RLGame's
+order: the learner's input (a refused command played as the stand-in, its words from engine.turn.unexecutable),
+the opponent's, the turn, the reward and flags, the mask, the achievements (achieved.py: read off the row's change
+and the turn's HAPPENED), the observation and the info; a row it gives up is handed to its own LabyrinthEnv,
+rebuilt from the row's inputs by RLGame.replay, which plays it to the end of its game:
+tests/agents/rl/test_kernel_steps.py (every task the kernel plays, both roles, every step equal to the scalar
+env's, hand-overs included) and tests/agents/rl/test_vector_env.py through agents/rl/vector_env.py.
 
-Design of the next slices (a proposal, to be held to the engine by the same kind of test at each step):
-
-State, one row per env, int64 (what find_paths reads and writes; state.py holds them; a GameState converts
-both ways, so that any env can be handed to the engine and back):
-    kinds (N, L, H, W) uint8 and origin (N, 3): the region, built at reset;
-    user (N, 3), minotaur (N, 3), tick, turn, outcome (0 playing, 1 death, 2 escaped), stamina;
-    inventory (N, items) counts, in ITEM_ORDER; items (N, slots, 4): kind or -1, x, y, z (GameState.items),
-    seen_items likewise; timers and respawns (N, items);
-    jump_left, jump_started_turn, jump_cooldown, jumps, paralysis (the lantern), stride;
-    last_seen (N, 4) x, y, z, tick (tick -1: none); last_heard (N, 5) and its loudness code; searched_until;
-    patrols, waypoint (N, 3), goal (N, 3), each with a bool has_waypoint, has_goal; path (N, longest, 3) with
-    path_length (N,): GameState.path, which find_paths already writes in this shape; seed and difficulty
-    (its index), the preset one for all the rows (the region's shape is the preset's);
-    the user's seen map (N, L, H, W) uint8, OFF where unseen (planes.OFF), and trail (N, trail, 3) with its
-    length: what user_view keeps beside the perception (not in state.py yet: slice (6)'s).
-
-Randomness: every draw of the engine is random.Random seeded by a string (rng.derived: sha512 of the string,
-which stays in Python). Two kinds:
-    draws that are the seed's alone (jump lengths rng.jump_length, item respawn places for count 0..K,
-    the Minotaur's start, the stones): drawn in Python at reset into tables (N, K) the kernel reads; a count
-    past K falls back;
-    draws whose bounds depend on the game (a patrol waypoint: randint around where the Minotaur stands; the
-    built-in Minotaur's own random.Random, one stream consumed as it decides): the generator's raw 32-bit
-    words, which do not depend on the bounds, drawn at reset (the first 16 words of derived(seed, "patrol",
-    n) for n < K) or carried as the Mersenne Twister's state (Random.getstate(): 624 words and an index, in
-    an (N, 625) array) and stepped in numba. The kernel turns words into values as CPython does (random():
-    (a >> 5, b >> 6) / 2**53; randrange by getrandbits with rejection, maze._below; choice), so the values
-    are the engine's; a table used up falls back.
-
-Falls back to Python (the env's row handed to the engine for that step, then read back): a search or a move
-that leaves the region (astar.LEFT_REGION), a table used up, a path longer than its row, and anything a slice
-has not ported yet. Stays in Python and is measured: each chunk generator's seed string and its sha512 when a
-region is laid (about a fifth of maze.lay's time; without numba the whole region is generated in Python through
-the World: tiny 48 x 48 x 8 cells, 288 chunks, about 12 ms; small 64 x 64 x 9, 576 chunks, about 25 ms), the
-string-seeded draws at reset, and the WSAP text (never in the vector env).
-
-Order of the next slices: (2) the state arrays and their round trip with GameState, and a vector env that
-steps on the engine through them (every row a fallback: the harness and its equality test first); (3) the
-user's moves (multi-tick runs, ramps, stamina) and the Minotaur's walk (pace, stride, its path); (4) senses,
-hums, the lantern and the temporal jump; (5) the built-in Minotaur's decisions with its random stream;
-(6) the observation planes and the action mask; each slice moving rows from fallback to the kernel, with the
-share of fallbacks and steps per second measured.
+What stays in Python, and costs: each game's start. A reset is the scalar env's (the Match, the opponent, the
+opening), then the row's region laid (maze.py: 288 chunk generators on tiny, each seeded by a SHA-512 of its string
+in Python) and its draws' tables; several milliseconds a game against some 20 µs a kernel step, so under random
+play (games of a few dozen turns) the resets are most of a vector step's time (bench/rl/gym_bench.py). The next
+slices: a game's start in the kernel (the placements from the seed's draws), and a region laid a chunk at a time
+as the game first reads it (the World's way), with SHA-512 in numba.
 """

@@ -19,7 +19,7 @@ from labyrinth.engine.items import COUNTDOWNS, ITEM_ORDER, ITEMS
 from .draws import USED_UP, below
 from .jit import jit
 from .sight import USER_SQ, line_clear, within
-from .state import NONE, SEEN_SLOTS
+from .state import NONE
 from .work import INVENTORY, ITEM_COUNT, PLAYED, RESPAWNS, SEEN_COUNT, SEEN_FULL, SLOTS, TIMERS, USER
 from .work import USED_UP as TABLE_USED_UP
 
@@ -173,7 +173,7 @@ def note_seen(v: np.ndarray, items: np.ndarray, seen: np.ndarray, kinds: np.ndar
                 break
         if known:
             continue
-        if count == SEEN_SLOTS:
+        if count == seen.shape[0]:  # the rows' slots (StateRows: SEEN_SLOTS), full
             return SEEN_FULL, False
         for i in range(count, at, -1):
             seen[i] = seen[i - 1]

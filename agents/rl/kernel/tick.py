@@ -8,13 +8,22 @@ from __future__ import annotations
 
 import numpy as np
 
-from labyrinth.engine.constants import HEAR_HIGH_SQ, HEAR_LOW_SQ, JUMP_COOLDOWN_TICKS, REST_GAIN_PER_TICK, STAMINA_MAX
+from labyrinth.engine.constants import (
+    HEAR_HIGH_SQ,
+    HEAR_LOW_SQ,
+    JUMP_COOLDOWN_TICKS,
+    REENTRY_ALERT_TICKS,
+    REST_GAIN_PER_TICK,
+    STAMINA_MAX,
+    VERY_CLOSE_SQ,
+)
 
 from .items import count_down
 from .jit import jit
 from .sight import distance_sq, minotaur_sees, near_edge, user_sees
 from .walk import Memo, next_cell
 from .work import (
+    AMBUSH,
     HEARD_AT,
     JUMP,
     JUMP_COOLDOWN,
@@ -27,8 +36,10 @@ from .work import (
     PARALYSIS,
     PLAYED,
     SEEN_AT,
+    SPOTTED,
     STAMINA,
     STRIDE,
+    T_HAPPENED,
     T_NOISE,
     T_PLAN,
     T_SEES,
@@ -41,6 +52,7 @@ from .work import (
     TURN,
     USED_UP,
     USER,
+    WHINE_NEAR,
 )
 
 LOW, HIGH = 0, 1  # state.NOISES
@@ -91,6 +103,7 @@ def tick(v: np.ndarray, t: np.ndarray, items: np.ndarray, world: Tables, memo: M
         v[JUMP_STARTED] = v[TURN]
         v[JUMP_COOLDOWN] = JUMP_COOLDOWN_TICKS
         v[STRIDE] = 0
+        _whine(v, t)  # VANISHING
     active = v[PARALYSIS] == 0 and v[JUMP_LEFT] == 0
     stepped, mx, my, mz = False, 0, 0, 0
     if active and t[T_WALKS]:
@@ -111,7 +124,7 @@ def tick(v: np.ndarray, t: np.ndarray, items: np.ndarray, world: Tables, memo: M
         elif (user_moves and stepped and (ux, uy, uz) == (gx, gy, gz) and (mx, my, mz) == (fx, fy, fz)):
             v[OUTCOME] = v[OUTCOME] or DEATH  # they ran into each other
     v[TICK] += 1
-    code = run_timers(v, items, world)
+    code = run_timers(v, t, items, world)
     if code != PLAYED or v[OUTCOME]:
         return code
     if noise >= 0 and not v[JUMP_LEFT]:
@@ -119,7 +132,10 @@ def tick(v: np.ndarray, t: np.ndarray, items: np.ndarray, world: Tables, memo: M
         if d2 <= (HEAR_HIGH_SQ if noise == HIGH else HEAR_LOW_SQ):
             v[HEARD_AT:HEARD_AT + 3] = v[USER:USER + 3]
             v[HEARD_AT + 3], v[HEARD_AT + 4] = v[TICK], noise
-    t[T_SEES] = minotaur_sees_user(v, kinds, origin)
+    sees = minotaur_sees_user(v, kinds, origin)
+    if sees and not t[T_SEES]:
+        t[T_HAPPENED] |= SPOTTED
+    t[T_SEES] = sees
     if t[T_SEES]:
         v[SEEN_AT:SEEN_AT + 3] = v[USER:USER + 3]
         v[SEEN_AT + 3] = v[TICK]
@@ -127,7 +143,7 @@ def tick(v: np.ndarray, t: np.ndarray, items: np.ndarray, world: Tables, memo: M
 
 
 @jit
-def run_timers(v: np.ndarray, items: np.ndarray, world: Tables) -> int:
+def run_timers(v: np.ndarray, t: np.ndarray, items: np.ndarray, world: Tables) -> int:
     if v[JUMP_COOLDOWN]:
         v[JUMP_COOLDOWN] -= 1
     if v[PARALYSIS]:
@@ -135,6 +151,18 @@ def run_timers(v: np.ndarray, items: np.ndarray, world: Tables) -> int:
     if v[JUMP_LEFT]:
         v[JUMP_LEFT] -= 1
         same = v[USER] == v[MINOTAUR] and v[USER + 1] == v[MINOTAUR + 1] and v[USER + 2] == v[MINOTAUR + 2]
-        if not v[JUMP_LEFT] and same and not v[PARALYSIS]:
+        if v[JUMP_LEFT] == REENTRY_ALERT_TICKS:
+            _whine(v, t)  # RE_ENTRY_ALERT
+        elif not v[JUMP_LEFT] and same and not v[PARALYSIS]:
+            if not v[OUTCOME]:
+                t[T_HAPPENED] |= AMBUSH
             v[OUTCOME] = v[OUTCOME] or DEATH  # it re-entered time where the user stood
     return count_down(v, items, world[2], world[6])
+
+
+@jit
+def _whine(v: np.ndarray, t: np.ndarray) -> None:
+    """A Temporal Whine sounds (_Turn._whine_bearing): within VERY CLOSE range, the turn's WHINE_NEAR."""
+    d2 = distance_sq(v[USER], v[USER + 1], v[USER + 2], v[MINOTAUR], v[MINOTAUR + 1], v[MINOTAUR + 2])
+    if d2 <= VERY_CLOSE_SQ:
+        t[T_HAPPENED] |= WHINE_NEAR

@@ -16,7 +16,7 @@ RL env's numbered actions) and a decision (PLANS' action, 1 when it has target c
 ``decision_row``).
 
 Output beside the rows, for the user's view (user_obs.py): every cell the user's move entered, the engine's
-UserMoved path (``Stops``, a row each, written where the turn was played; 0 cells for a turn without a move). A
+UserMoved path (``Told``, a row each, written where the turn was played; 0 cells for a turn without a move). A
 move of more than STOPS cells falls back (work.STOPS_FULL): the RL user's runs seldom pass a tiny ground's width.
 
 numba's disk cache (jit.py) keys each compiled function on its own file alone, and the turn's machine
@@ -67,6 +67,7 @@ from .work import (
     PLAYED,
     SLOTS,
     STRIDE,
+    T_HAPPENED,
     T_PLAN,
     T_SEES,
     T_START,
@@ -89,12 +90,14 @@ MEMO = 8  # the paths a turn may search (a PATHFIND's, then one each time CHASE'
 STOPS = 32  # the cells of a move a row records (a move may take MAX_STEPS)
 
 
-class Stops:
-    """The cells each row's user entered in its last turn played, in order: ``cells[i, :count[i]]`` (x, y, z)."""
+class Told:
+    """What each row's last turn played tells beyond its state: the cells its user entered, in order (the UserMoved
+    path: ``cells[i, :count[i]]``, x, y, z), and what happened (work.HAPPENED's bits)."""
 
     def __init__(self, n: int) -> None:
         self.cells = np.zeros((n, STOPS, 3), dtype=np.int64)
         self.count = np.zeros(n, dtype=np.int64)
+        self.happened = np.zeros(n, dtype=np.int64)
 
 
 def command_row(command: UserInput) -> np.ndarray:
@@ -120,28 +123,31 @@ USER_ACTIONS = np.array([command_row(c) for c in USER_COMMANDS], dtype=np.int64)
 
 
 def play_turns(rows: StateRows, commands: np.ndarray, decisions: np.ndarray, draws: Draws,
-               stops: Stops | None = None) -> np.ndarray:
+               stops: Told | None = None, playing: np.ndarray | None = None) -> np.ndarray:
     """Every row's turn (``commands``, ``decisions``: a row each), written into ``rows`` where the kernel played it,
-    and the cells its user entered into ``stops`` (when given); per row, why it fell back (0: played;
-    work.REASONS) and was left as it was."""
-    stops = Stops(len(commands)) if stops is None else stops
+    and the cells its user entered and what happened (work.HAPPENED) into ``stops`` (when given); per row, why it
+    fell back (0: played; work.REASONS) and was left as it was. ``playing``: a bool mask of the rows to play (all
+    when None); the others are left as they are, and answer 0."""
+    stops = Told(len(commands)) if stops is None else stops
+    playing = np.ones(len(commands), dtype=np.bool_) if playing is None else np.ascontiguousarray(playing, np.bool_)
     work = pack(rows)
     ground = PRESETS[rows.preset]
     bounds = np.array([ground.x0, ground.y0, ground.z0, ground.width, ground.height, ground.levels], dtype=np.int64)
     why = np.zeros(len(work), dtype=np.int64)
     # int64 and contiguous, as the rows are: an array of another layout would make numba compile the turn again
     commands, decisions = (np.ascontiguousarray(a, dtype=np.int64) for a in (commands, decisions))
-    _turns(work, rows.items, rows.seen_items, rows.path, rows.kinds, rows.origin, rows.kept, commands, decisions,
-           bounds, draws.jump_lengths, draws.patrol_words, draws.respawn_words, stops.cells, stops.count, why)
-    unpack(work, rows, why == PLAYED)
+    _turns(work, rows.items, rows.seen_items, rows.path, rows.kinds, rows.origin, rows.kept, playing, commands,
+           decisions, bounds, draws.jump_lengths, draws.patrol_words, draws.respawn_words, stops.cells, stops.count,
+           stops.happened, why)
+    unpack(work, rows, playing & (why == PLAYED))
     return why
 
 
 @jit
 def _turns(work: np.ndarray, items: np.ndarray, seen: np.ndarray, paths: np.ndarray, kinds: np.ndarray,
-           origins: np.ndarray, kept: np.ndarray, commands: np.ndarray, decisions: np.ndarray, ground: np.ndarray,
-           jump_lengths: np.ndarray, patrol_words: np.ndarray, respawn_words: np.ndarray, stops: np.ndarray,
-           stop_count: np.ndarray, why: np.ndarray) -> None:
+           origins: np.ndarray, kept: np.ndarray, playing: np.ndarray, commands: np.ndarray, decisions: np.ndarray,
+           ground: np.ndarray, jump_lengths: np.ndarray, patrol_words: np.ndarray, respawn_words: np.ndarray,
+           stops: np.ndarray, stop_count: np.ndarray, happened: np.ndarray, why: np.ndarray) -> None:
     """Each row's turn on a copy of it, copied back where played."""
     levels, rows, cols = kinds.shape[1], kinds.shape[2], kinds.shape[3]
     cells = levels * rows * cols
@@ -156,7 +162,9 @@ def _turns(work: np.ndarray, items: np.ndarray, seen: np.ndarray, paths: np.ndar
     reach = np.zeros((2, SLOTS, 4), dtype=np.int64)
     entered = np.empty((stops.shape[1], 3), dtype=np.int64)
     for r in range(work.shape[0]):
-        stop_count[r] = 0
+        stop_count[r], happened[r] = 0, 0
+        if not playing[r]:
+            continue
         if kept[r]:
             why[r] = KEPT
             continue
@@ -181,7 +189,7 @@ def _turns(work: np.ndarray, items: np.ndarray, seen: np.ndarray, paths: np.ndar
             work[r], items[r], seen[r] = v, lying, known
             start, length = v[PATH_START], v[PATH_LENGTH]
             paths[r, :length] = path[start:start + length]
-            stop_count[r] = t[T_STOPS]
+            stop_count[r], happened[r] = t[T_STOPS], t[T_HAPPENED]
             stops[r, :t[T_STOPS]] = entered[:t[T_STOPS]]
 
 
@@ -190,7 +198,7 @@ def _turn(v: np.ndarray, t: np.ndarray, items: np.ndarray, seen: np.ndarray, pat
           origin: np.ndarray, cmd: np.ndarray, dec: np.ndarray, ground: np.ndarray, jumps: np.ndarray,
           patrols: np.ndarray, respawns: np.ndarray, memo: Memo, reach: np.ndarray, stops: np.ndarray) -> int:
     """advance(): _Turn's __init__ and run."""
-    t[T_STOPS] = 0
+    t[T_STOPS], t[T_HAPPENED] = 0, 0
     if v[OUTCOME] or _unexecutable(v, items, cmd):
         return PLAYED  # the very state comes back
     if near_edge(kinds, origin, v[USER], v[USER + 1], v[USER + 2]):
@@ -215,7 +223,7 @@ def _turn(v: np.ndarray, t: np.ndarray, items: np.ndarray, seen: np.ndarray, pat
         if v[OUTCOME]:  # escaped: the second passes, the timers run, nobody acts
             for _ in range(TICKS_PER_SECOND):
                 v[TICK] += 1
-                code = run_timers(v, items, world)
+                code = run_timers(v, t, items, world)
                 if code != PLAYED:
                     return code
         else:
@@ -224,6 +232,19 @@ def _turn(v: np.ndarray, t: np.ndarray, items: np.ndarray, seen: np.ndarray, pat
     if code != PLAYED:
         return code
     return note_seen(v, items, seen, kinds, origin)[0]
+
+
+def unexecutable_rows(rows: StateRows, commands: np.ndarray) -> np.ndarray:
+    """Per row, whether the game refuses its command before any turn (engine.turn.unexecutable)."""
+    return _unexecutable_rows(pack(rows), rows.items, np.ascontiguousarray(commands, dtype=np.int64))
+
+
+@jit
+def _unexecutable_rows(work: np.ndarray, items: np.ndarray, commands: np.ndarray) -> np.ndarray:
+    out = np.zeros(work.shape[0], dtype=np.bool_)
+    for r in range(work.shape[0]):
+        out[r] = _unexecutable(work[r], items[r], commands[r])
+    return out
 
 
 @jit

@@ -8,7 +8,7 @@ items seen lying are a slot per kind of ITEM_ORDER (the perception keeps one pla
 stone's heard, east, north and levels columns (UserView.hum_rows' first four) and where the last LOOK heard
 them; the Minotaur's sighting now and its last one with its tick; the stone search is stone_search.py's.
 
-A turn tells the view its UserMoved path (turn.Stops), its LOOK (StonesHummed, on every difficulty but hard: the
+A turn tells the view its UserMoved path (turn.Told), its LOOK (StonesHummed, on every difficulty but hard: the
 hums are worked out here from the state, as senses.resonance does, a LOOK changing no stone's place) and its
 stones grabbed (StoneGrabbed: a stone held has no hum row, so every held stone's is cleared).
 """

@@ -3,7 +3,7 @@ user_view.UserView.observe gives after UserView.update, key for key (user_view.S
 flat as spaces.observe hands them), written into one preallocated array a key, a row each (``new_observations``).
 
 The view's memory is user_memory.UserMemory, kept by user_memory.remember from each row's state after its turn and
-from what the turn tells (turn.Stops: the user's UserMoved path; the command: a LOOK hums); the observation is
+from what the turn tells (turn.Told: the user's UserMoved path; the command: a LOOK hums); the observation is
 written from it by user_numbers.py (every key but the planes) and user_planes.py (the window and the coarse map,
 with stone_search.py's places as stone_may_lie). ``observe_turn`` is
 called after turn.play_turns with its answer: a row it did not play is left alone (its memory and observation
@@ -26,7 +26,7 @@ from ..user_view import SPACES
 from .jit import jit
 from .sight import near_edge
 from .state import StateRows
-from .turn import LOOK, Stops
+from .turn import LOOK, Told
 from .user_memory import FRESH, UserMemory, remember
 from .user_numbers import NUMBER_KEYS, write_numbers
 from .user_planes import write_planes
@@ -44,7 +44,7 @@ def new_observations(n: int) -> dict[str, np.ndarray]:
     return {key: np.zeros((n, flatdim(space)), dtype=np.float32) for key, space in SPACES.items()}
 
 
-def observe_turn(rows: StateRows, memory: UserMemory, commands: np.ndarray, stops: Stops, why: np.ndarray,
+def observe_turn(rows: StateRows, memory: UserMemory, commands: np.ndarray, stops: Told, why: np.ndarray,
                  turns: np.ndarray, max_turns: int, out: dict[str, np.ndarray]) -> np.ndarray:
     """After turn.play_turns(rows, commands, ..., stops) answered ``why``: each played row's memory kept and its
     observation written into ``out``; ``turns``: each row's Match turn count. Per row, why it fell back (0:
@@ -60,12 +60,12 @@ def observe_opening(rows: StateRows, memory: UserMemory, started: np.ndarray, ma
     memory.clear(started)
     n = len(started)
     none = np.zeros(n, dtype=np.bool_)
-    return _observe(rows, memory, started, np.zeros(n, dtype=np.int64), none, Stops(n), np.zeros(n, dtype=np.int64),
+    return _observe(rows, memory, started, np.zeros(n, dtype=np.int64), none, Told(n), np.zeros(n, dtype=np.int64),
                     max_turns, out)
 
 
 def _observe(rows: StateRows, memory: UserMemory, asked: np.ndarray, why: np.ndarray, hummed: np.ndarray,
-             stops: Stops, turns: np.ndarray, max_turns: int, out: dict[str, np.ndarray]) -> np.ndarray:
+             stops: Told, turns: np.ndarray, max_turns: int, out: dict[str, np.ndarray]) -> np.ndarray:
     _rows(asked, why, pack(rows), rows.items, rows.kinds, rows.origin, rows.kept, hummed, stops.cells, stops.count,
           np.ascontiguousarray(turns, dtype=np.int64), max_turns, memory.ground, memory.arrays(),
           tuple(out[key] for key in KEYS))

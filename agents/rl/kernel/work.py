@@ -59,11 +59,16 @@ REASONS = ("played", "kept (the row holds no state)", "left the region", "no rou
 # The turn's own numbers beside the vector, a small array of its own: the Minotaur's plan (WAIT, CHASE, PATHFIND,
 # JUMP: PLANS), whether it walks, whether it saw the user at the last tick, the turn's first tick, the PATHFIND
 # target; and what the next tick is asked to do: how many ticks to stand, whether the user steps, where, the
-# noise it makes (NOISES, -1 none); and how many cells the user's move entered so far (its UserMoved event's path,
-# the stops the user's view looks from). Passed in an array rather than as arguments: numba compiles a function
-# again for each constant an argument is called with, and the turn's compile is most of its test's time.
+# noise it makes (NOISES, -1 none); how many cells the user's move entered so far (its UserMoved event's path,
+# the stops the user's view looks from); and what HAPPENED that the state's change does not tell. Passed in an
+# array rather than as arguments: numba compiles a function again for each constant an argument is called with,
+# and the turn's compile is most of its test's time.
 PLANS = ("WAIT", "CHASE", "PATHFIND", "JUMP")
 WAIT, CHASE, PATHFIND, JUMP = range(4)
 T_PLAN, T_WALKS, T_SEES, T_START, T_TARGET = 0, 1, 2, 3, 4
-T_TICKS, T_STEPS, T_TO, T_NOISE, T_STOPS = 7, 8, 9, 12, 13
-T_WIDTH = 14
+T_TICKS, T_STEPS, T_TO, T_NOISE, T_STOPS, T_HAPPENED = 7, 8, 9, 12, 13, 14
+T_WIDTH = 15
+# HAPPENED: the turn's moments an achievement reads (achieved.py) that no state tells afterwards, as bits: a Temporal
+# Whine sounded within VERY CLOSE range (its WhineHeard near), the Minotaur came to see the user (UserSpotted), it
+# caught the user on re-entering time (UserCaught at_reentry).
+WHINE_NEAR, SPOTTED, AMBUSH = 1, 2, 4

@@ -26,7 +26,7 @@ from labyrinth.agents.rl.kernel.draws import JUMPS_DRAWN, PATROLS_DRAWN, RESPAWN
 from labyrinth.agents.rl.kernel.region import MARGIN_CHUNKS, MARGIN_LEVELS
 from labyrinth.agents.rl.kernel.sight import MARGIN
 from labyrinth.agents.rl.kernel.state import SEEN_SLOTS, StateRows, rows_of
-from labyrinth.agents.rl.kernel.turn import STOPS, USER_COMMANDS, Stops, command_row, decision_row, play_turns
+from labyrinth.agents.rl.kernel.turn import STOPS, USER_COMMANDS, Told, command_row, decision_row, play_turns
 from labyrinth.agents.rl.kernel.work import KEPT, LEFT_REGION, PLAYED, REASONS, STOPS_FULL, USED_UP
 
 # numba compiles the kernel once per process: on one worker, the module's tests pay it once.
@@ -98,7 +98,7 @@ def check_turn(game: Game, before: GameState, command: UserInput, chosen: Minota
     is used up, the user strays past the region's margin or its move passes the stops' rows; why it fell back."""
     result = advance(game.world, before, command, chosen)
     rows, draws = one_row([before], game)
-    stops = Stops(1)
+    stops = Told(1)
     why = play_turns(rows, command_row(command)[np.newaxis], decision_row(chosen)[np.newaxis], draws, stops)[0]
     event(f"{command.command} {chosen.action}: {REASONS[why]}")
     for what, changed in (("a lantern came back", result.state.respawns != before.respawns),

@@ -24,7 +24,7 @@ from labyrinth.agents.rl.kernel.jit import COMPILED
 from labyrinth.agents.rl.kernel.region import around
 from labyrinth.agents.rl.kernel.state import StateRows
 from labyrinth.agents.rl.kernel.stone_search import COUNT, ENDS_KNOWN, LEVEL, WORDS, hear, look, seen_at
-from labyrinth.agents.rl.kernel.turn import Stops, command_row, decision_row, play_turns
+from labyrinth.agents.rl.kernel.turn import Told, command_row, decision_row, play_turns
 from labyrinth.agents.rl.kernel.user_memory import UserMemory
 from labyrinth.agents.rl.kernel.user_obs import new_observations, observe_opening, observe_turn
 from labyrinth.agents.rl.kernel.work import PLAYED, REASONS
@@ -57,7 +57,7 @@ def play(task_id: str, episodes: int, looks: float, demonstrated: float, seed: i
     opening = [env.reset(seed=seed + row)[0] for row, env in enumerate(envs)]
     max_turns, preset = envs[0].max_turns, envs[0].preset
     rows, draws, memory = StateRows(episodes, preset), Draws(episodes), UserMemory(episodes, preset)
-    out, stops = new_observations(episodes), Stops(episodes)
+    out, stops = new_observations(episodes), Told(episodes)
     for row, env in enumerate(envs):
         rows.lay_region(row, env.match.game.world)
         rows.write(row, env.match.game.state)

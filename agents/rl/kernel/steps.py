@@ -1,0 +1,259 @@
+"""The vector env's step in the kernel (issue 43): for every row it can, the whole of a scalar env's step in
+compiled code over the rows, in the order RLGame plays it: the learner's action as its input (a user's command
+the game refuses played as commands.STAND_IN, with the refusal's words), the opponent's (the built-in or the
+waiting Minotaur: minotaur_agent.py; the waiting or the random user: user_opponents.py), the turn
+(turn.play_turns), the reward and the flags (signals.py), the mask, the achievements (achieved.py) and the
+observation (user_obs.py, minotaur_obs.py), and the info RLGame.info gives.
+
+Each row's game still has its LabyrinthEnv (vector_env.py): it makes each game at a reset (its seed, its opponent,
+its opening state) and takes the row over when the kernel cannot go on with it (a fallback: work.REASONS).
+Taking over, the env's game is made again from the row's inputs so far (RLGame.replay: the engine plays them
+again, the opponent re-lives its decisions), so that the env stands where the row does; it plays the rest of
+that game on the engine. A turn the kernel played whose observation or mask it cannot make is handed over with
+that turn included, and the step's figures are then the env's (``settle``).
+
+What stays in Python, per step: the refusals' words (engine.turn.unexecutable on the refused rows' states) and the
+batch's info; per game: the env's reset (the Match, the opponent), the region's generator strings (maze.py), the
+draws' tables (draws.py), the opponent's memory or stream loaded into its row. The built-in user (Minotaur-Tiny)
+is not ported: those games are the env's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from labyrinth.engine import MinotaurDecision, UserInput
+from labyrinth.engine.items import ITEM_ORDER, STONES
+from labyrinth.engine.schemas import Coords
+from labyrinth.engine.turn import unexecutable
+from labyrinth.engine.wsap.roles import ROLES
+
+from ..commands import STAND_IN
+from . import achieved, minotaur_obs, mt, user_obs, user_opponents
+from .draws import Draws
+from .minotaur_actions import minotaur_decisions
+from .minotaur_agent import DECISION, MinotaurMemory, decide_rows
+from .move import DIRECTIONS
+from .signals import B_TICK, STONE_KINDS, action_masks, before_turn, step_signals
+from .state import OUTCOMES, StateRows
+from .turn import (
+    COMMAND_WORDS,
+    USER_ACTIONS,
+    USER_COMMANDS,
+    Told,
+    command_row,
+    decision_row,
+    play_turns,
+    unexecutable_rows,
+)
+from .user_memory import UserMemory
+from .work import PLANS
+
+if TYPE_CHECKING:
+    from ..gym_env import LabyrinthEnv
+
+ESCAPED = OUTCOMES.index("ESCAPED")
+COMMAND = USER_ACTIONS.shape[1]  # a command row's width
+_STAND_IN = command_row(STAND_IN)
+_WAIT = decision_row(MinotaurDecision(action="WAIT"))
+# The opponents the kernel plays, by the learner's role: the Minotaur's (its decisions) and the user's (its commands).
+OPPONENTS = {"user": ("builtin", "wait"), "minotaur": user_opponents.OPPONENTS}
+
+
+def kernel_plays(role: str, opponent: str) -> bool:
+    """Whether the kernel plays ``role``'s games against ``opponent``; the others' are their envs' alone."""
+    return opponent in OPPONENTS.get(role, ())
+
+
+class KernelSteps:
+    """The steps of the ``rows``' games of ``role`` against ``opponent`` (kernel_plays), ``max_turns`` a game."""
+
+    def __init__(self, rows: StateRows, role: str, opponent: str, max_turns: int) -> None:
+        if not kernel_plays(role, opponent):
+            raise ValueError(f"the kernel plays no {role}'s games against {opponent!r}")
+        n = rows.user.shape[0]
+        self.rows, self.role, self.opponent, self.max_turns = rows, role, opponent, max_turns
+        self.draws = Draws(n)
+        self.minotaurs = MinotaurMemory(n) if opponent == "builtin" else None  # the built-in Minotaur's memories
+        self.walkers = np.zeros((n, mt.STATE), dtype=np.uint32)  # the random user's streams (random walkers)
+        self.turns = np.zeros(n, dtype=np.int64)  # the Match's turns: one a step, a refused command's included
+        self.on_engine = np.ones(n, dtype=np.bool_)  # the rows their env plays, until their game ends
+        self.log = np.zeros((n, max_turns, COMMAND + DECISION), dtype=np.int64)  # each turn's inputs, to hand over
+        self.achievements = tuple(ROLES[role].achievements)
+        self.unlocked = np.zeros((n, len(self.achievements)), dtype=np.bool_)
+        self.masks = np.zeros((n, len(action_masks(rows, role)[0][0])), dtype=np.int8)  # each row's mask now
+        if role == "user":
+            self.memory = UserMemory(n, rows.preset)
+            self.observations = user_obs.new_observations(n)
+        else:
+            self.levels = minotaur_obs.coarse_levels(rows)
+            self.observations = minotaur_obs.observations(n)
+
+    def start(self, started: np.ndarray, envs: Sequence[LabyrinthEnv]) -> None:
+        """The ``started`` rows (a bool mask) take the games their envs have just made (their states written into
+        the rows, their regions laid): their draws, opponents, observations and masks; no turn yet. The kernel
+        plays a row unless its state, its opponent or its opening is not ported."""
+        rows = self.rows
+        at = np.flatnonzero(started).tolist()
+        self.turns[started] = 0
+        self.unlocked[started] = False
+        ported = started & ~rows.kept
+        for i in at:
+            match = envs[i].match
+            self.draws.write(i, match.seed)
+            opponent = match.seats[ROLES[self.role].other].agent
+            if self.minotaurs is not None:
+                self.minotaurs.load(i, opponent)
+                ported[i] &= bool(self.minotaurs.ported[i])
+            elif self.opponent == "random":
+                self.walkers[i] = user_opponents.streams([opponent])[0]
+        if self.role == "user":
+            why = user_obs.observe_opening(rows, self.memory, ported, self.max_turns, self.observations)
+        else:
+            minotaur_obs.pool_levels(rows, self.levels, ported)
+            why = minotaur_obs.observe(rows, self.levels, self.turns, rows.tick.copy(), self.max_turns,
+                                       self.observations)
+        masks, unseen = action_masks(rows, self.role)
+        ported &= (why == 0) & ~unseen
+        self.masks[ported] = masks[ported]
+        self.on_engine[started] = ~ported[started]
+
+    def step(self, actions: np.ndarray, playing: np.ndarray) -> Played:
+        """One turn of the rows ``playing`` (a bool mask) that the kernel plays, with the learners' ``actions``.
+        A row whose turn it could not play is left as it was (``fallen``), one whose outputs it could not make is
+        played and left for ``settle`` (``unsettled``): both for ``hand_over``."""
+        rows, n = self.rows, len(actions)
+        mine = playing & ~self.on_engine
+        refused: dict[int, str | None] = {}
+        if self.role == "user":
+            commands = USER_ACTIONS[actions]
+            cannot = mine & unexecutable_rows(rows, commands)
+            refused = {i: unexecutable(rows.state(i), USER_COMMANDS[actions[i]])
+                       for i in np.flatnonzero(cannot).tolist()}
+            commands[cannot] = _STAND_IN
+            decisions = np.empty((n, DECISION), dtype=np.int64)
+            decisions[:] = _WAIT
+            why = np.zeros(n, dtype=np.int64)
+            if self.minotaurs is not None:
+                why = decide_rows(rows, self.minotaurs, mine, decisions)
+        else:
+            decisions = minotaur_decisions(rows, actions)
+            commands = np.zeros((n, COMMAND), dtype=np.int64)
+            why = user_opponents.decide_rows(self.opponent, rows, self.walkers, mine, commands)
+        fallen = mine & (why != 0)
+        mine &= why == 0
+        before = before_turn(rows)
+        was = achieved.before(rows)
+        told = Told(n)
+        fallen |= mine & (play_turns(rows, commands, decisions, self.draws, told, mine) != 0)
+        mine &= ~fallen
+        self._log(mine, commands, decisions)
+        self.turns[mine] += 1
+        rewards, terminated, truncated, unsure = step_signals(before, rows, self.turns, self.max_turns, self.role)
+        masks, unseen = action_masks(rows, self.role)
+        if self.role == "user":
+            unobserved = user_obs.observe_turn(rows, self.memory, commands, told, np.where(mine, 0, -1), self.turns,
+                                               self.max_turns, self.observations) != 0
+        else:
+            unobserved = minotaur_obs.observe(rows, self.levels, self.turns, before[:, B_TICK], self.max_turns,
+                                              self.observations) != 0
+        unsettled = mine & (unsure | unseen | unobserved)
+        mine &= ~unsettled
+        self.masks[mine] = masks[mine]
+        self.unlocked[mine] |= achieved.unlocked(self.role, was, rows, told.happened)[mine]
+        return Played(mine, fallen, unsettled, rewards, terminated, truncated, refused)
+
+    def inputs(self, i: int) -> list[tuple[UserInput, MinotaurDecision]]:
+        """The engine inputs of the turns the kernel played in row ``i``'s game (a Match's ``played``)."""
+        return [(_command(turn[:COMMAND]), _decision(turn[COMMAND:])) for turn in self.log[i, :self.turns[i]].tolist()]
+
+    def hand_over(self, i: int, env: LabyrinthEnv) -> None:
+        """Row ``i``'s game to ``env``, which plays it from now on: made again from its seed and the inputs the
+        kernel played (RLGame.replay), so that the env's game, opponent and view stand where the row does."""
+        game = env.game = env._new_game(env.match.seed)
+        game.replay(self.inputs(i))
+        game.unlocked[self.role] = {name for name, on in zip(self.achievements, self.unlocked[i]) if on}
+        self.on_engine[i] = True
+
+    def settle(self, i: int, env: LabyrinthEnv, refused: str | None) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """The step of a row handed over with its turn played (``unsettled``): what the env reports of it."""
+        game = env.game
+        assert game is not None, "hand_over made the game"
+        info = game.info(self.role)
+        if refused is not None:
+            info["refused"] = refused
+        return (game.observation(self.role), float(ROLES[self.role].reward(game.match.last)), game.terminated,
+                game.truncated, info)
+
+    def infos(self, mask: np.ndarray, refused: dict[int, str | None]) -> dict[str, Any]:
+        """The ``mask`` rows' infos (``info``'s) as gymnasium's VectorEnv._add_info gathers them: each key's array,
+        a row each (zero where a row gives none), and its "_key" mask; a key no row gives is absent."""
+        rows, n = self.rows, len(mask)
+        ending = mask & ((rows.outcome != 0) | (self.turns >= self.max_turns))
+        stones = rows.inventory[:, STONE_KINDS].sum(axis=1)
+        infos = {"action_mask": np.where(mask[:, None], self.masks, 0).astype(np.int8), "turn": self.turns * mask,
+                 "stones": stones * mask}
+        infos.update({f"_{key}": mask.copy() for key in list(infos)})
+        told = {i: why for i, why in refused.items() if mask[i] and why is not None}
+        if told:
+            words = np.full(n, None, dtype=object)
+            words[list(told)] = list(told.values())
+            infos["refused"], infos["_refused"] = words, np.isin(np.arange(n), list(told))
+        if ending.any():
+            outcome = np.full(n, None, dtype=object)
+            for i in np.flatnonzero(ending).tolist():
+                outcome[i] = OUTCOMES[rows.outcome[i]] or "TIMEOUT"
+            earned: dict[str, Any] = {}
+            for k, name in enumerate(self.achievements):
+                earned[name], earned[f"_{name}"] = (self.unlocked[:, k] & ending).astype(np.int64), ending.copy()
+            progression = (stones + (rows.outcome == ESCAPED)) / (len(STONES) + 1)
+            infos.update({"outcome": outcome, "_outcome": ending.copy(), "achievements": earned,
+                          "_achievements": ending.copy(), "progression": np.where(ending, progression, 0.0),
+                          "_progression": ending.copy()})
+        return infos
+
+    def info(self, i: int, refused: str | None) -> dict[str, Any]:
+        """Row ``i``'s info as RLGame.info gives it."""
+        rows = self.rows
+        stones = int(rows.inventory[i, STONE_KINDS].sum())
+        info: dict[str, Any] = {"action_mask": self.masks[i].copy(), "turn": int(self.turns[i]), "stones": stones}
+        if refused is not None:
+            info["refused"] = refused
+        outcome = OUTCOMES[rows.outcome[i]] or ("TIMEOUT" if self.turns[i] >= self.max_turns else None)
+        if outcome is not None:
+            info.update({"outcome": outcome,
+                         "achievements": {name: int(on) for name, on in zip(self.achievements, self.unlocked[i])},
+                         "progression": (stones + (rows.outcome[i] == ESCAPED)) / (len(STONES) + 1)})
+        return info
+
+    def _log(self, mine: np.ndarray, commands: np.ndarray, decisions: np.ndarray) -> None:
+        at = np.flatnonzero(mine)
+        self.log[at, self.turns[at], :COMMAND] = commands[at]
+        self.log[at, self.turns[at], COMMAND:] = decisions[at]
+
+
+class Played:
+    """What a kernel step did, each a bool mask of the rows: ``played`` (the kernel's whole step), ``fallen``
+    (left as they were), ``unsettled`` (played, their outputs the env's: KernelSteps.settle); the played rows'
+    rewards and flags, and the refused commands' words by row."""
+
+    def __init__(self, played: np.ndarray, fallen: np.ndarray, unsettled: np.ndarray, rewards: np.ndarray,
+                 terminated: np.ndarray, truncated: np.ndarray, refused: dict[int, str | None]) -> None:
+        self.played, self.fallen, self.unsettled, self.refused = played, fallen, unsettled, refused
+        self.rewards, self.terminated, self.truncated = rewards, terminated, truncated
+
+
+def _command(row: Sequence[int]) -> UserInput:
+    """A command's row (turn.command_row) as the engine's input."""
+    command, direction, steps, speed, target = row
+    return UserInput(command=COMMAND_WORDS[command], direction=DIRECTIONS[direction] if direction >= 0 else None,
+                     steps=steps or None, speed=speed, target=ITEM_ORDER[target] if target >= 0 else None)
+
+
+def _decision(row: Sequence[int]) -> MinotaurDecision:
+    """A decision's row (turn.decision_row) as the engine's input."""
+    action, has, x, y, z = row
+    return MinotaurDecision(action=PLANS[action], target_coords=Coords(x=x, y=y, z=z) if has else None)
