@@ -69,8 +69,6 @@ class LabyrinthVectorEnv(gym.vector.VectorEnv):
                                   max_turns=max_turns, frozen=frozen) for _ in range(num_envs)]
         self.num_envs, self.role = num_envs, role
         self.rows = StateRows(num_envs, preset)
-        self.kernel = KernelSteps(self.rows, role, opponent, self.envs[0].max_turns) if (
-            COMPILED and kernel_plays(role, opponent)) else None
         self.single_observation_space = self.envs[0].observation_space
         self.single_action_space = self.envs[0].action_space
         self.observation_space = batch_space(self.single_observation_space, num_envs)
@@ -79,9 +77,12 @@ class LabyrinthVectorEnv(gym.vector.VectorEnv):
         self._ended = np.zeros(num_envs, dtype=np.bool_)  # the envs whose game ended last step: reset on this one
         self._started = np.zeros(num_envs, dtype=np.bool_)  # the envs reset at least once
         self._last_info: dict[str, Any] = {}  # the info of the last step ``_put`` took from a row's own env
-        # Every env's latest observation, a row each: written by the kernel, or by a row's own env.
+        # Every env's latest observation, a row each: written by the kernel, or by a row's own env (after the
+        # kernel's step, so that a row handed over mid-step shows its env's).
         self._observations = cast("dict[str, np.ndarray]",
                                   create_empty_array(self.single_observation_space, num_envs))
+        self.kernel = KernelSteps(self.rows, role, opponent, self.envs[0].max_turns, self._observations) if (
+            COMPILED and kernel_plays(role, opponent)) else None
 
     def reset(self, *, seed: int | Sequence[int | None] | None = None,
               options: dict[str, Any] | None = None) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
@@ -152,8 +153,6 @@ class LabyrinthVectorEnv(gym.vector.VectorEnv):
         on_engine = playing & kernel.on_engine
         done = kernel.step(actions, playing)
         played = done.played
-        for key, array in kernel.observations.items():
-            self._observations[key][played] = array[played]
         rewards[played], terminations[played], truncations[played] = (
             done.rewards[played], done.terminated[played], done.truncated[played])
         infos = kernel.infos(played, done.refused)

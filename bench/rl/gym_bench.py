@@ -140,11 +140,13 @@ def gym_rate(env_id: str, steps: int, **kwargs) -> tuple[Rate, Games]:
 def vector_rate(task_id: str, num_envs: int, vector_steps: int) -> tuple[Rate, Games]:
     """The task's vector env (its ``vector_entry_point``: vector_env.py) of ``num_envs`` games, each env a
     random masked command a step, Gymnasium's autoreset starting the next game; the steps counted are env
-    steps (``vector_steps`` times ``num_envs``, autoreset steps included). Its making and first reset (every
-    env's region laid) are not timed; the new games' regions are. And the games it played."""
+    steps (``vector_steps`` times ``num_envs``, autoreset steps included). Its making, first reset (every
+    env's region laid) and first step (numba loading the kernel's machine code from its disk cache) are not timed;
+    the new games' starts are. And the games it played."""
     envs = gym.make_vec(task_id, num_envs=num_envs, vectorization_mode="vector_entry_point")
     rng = np.random.default_rng(SEED)
     envs.reset(seed=SEED)
+    envs.step((rng.random(envs.action_masks().shape) * envs.action_masks()).argmax(axis=1))
     games, episodes = [], num_envs
     with Timer() as timer:
         for _ in range(vector_steps):

@@ -86,16 +86,18 @@ def pool_levels(rows: StateRows, levels: np.ndarray, new: np.ndarray) -> None:
 
 
 def observe(rows: StateRows, levels: np.ndarray, turns: np.ndarray, since: np.ndarray, max_turns: int,
-            out: dict[str, np.ndarray]) -> np.ndarray:
-    """Every row's observation into ``out`` (``observations``'s arrays): ``levels``, their coarse planes
-    (``pool_levels``); ``turns``, the Match's turns played; ``since``, each row's tick before the turn (its tick now
-    at a game's start). Per row, why it was not observed (work.REASONS; 0: observed), its keys then zero."""
+            out: dict[str, np.ndarray], asked: np.ndarray | None = None) -> np.ndarray:
+    """Each asked row's observation (``asked``, a bool mask; every row when None) into ``out`` (``observations``'s
+    arrays; the other rows' left as they are): ``levels``, their coarse planes (``pool_levels``); ``turns``, the
+    Match's turns played; ``since``, each row's tick before the turn (its tick now at a game's start). Per row, why
+    it was not observed (work.REASONS; 0: observed, or not asked), its keys then zero."""
     n = rows.user.shape[0]
     why = np.zeros(n, dtype=np.int64)
+    asked = np.ones(n, dtype=np.bool_) if asked is None else np.ascontiguousarray(asked, dtype=np.bool_)
     planes = {key: out[key].reshape(n, *PLANE_SHAPES[key]) for key in PLANES}  # views: written through
     _observe(rows.user, rows.minotaur, rows.tick, rows.turn, rows.paralysis, rows.jump_left, rows.jump_started_turn,
              rows.jump_cooldown, rows.outcome, rows.last_seen, rows.last_heard, rows.items, rows.item_count,
-             rows.kinds, rows.origin, rows.kept, levels, np.ascontiguousarray(turns, dtype=np.int64),
+             rows.kinds, rows.origin, rows.kept, asked, levels, np.ascontiguousarray(turns, dtype=np.int64),
              np.ascontiguousarray(since, dtype=np.int64), max_turns, ground_of(rows.preset), planes["map"],
              planes["memory"], out["position"], out["timers"], out["cue"], out["exits"], out["items_lying"],
              out["intruder"], why)
@@ -216,12 +218,15 @@ def _pool(kinds: np.ndarray, origins: np.ndarray, ground: np.ndarray, new: np.nd
 def _observe(user: np.ndarray, minotaur: np.ndarray, tick: np.ndarray, turn: np.ndarray, paralysis: np.ndarray,
              jump_left: np.ndarray, jump_started_turn: np.ndarray, jump_cooldown: np.ndarray, outcome: np.ndarray,
              last_seen: np.ndarray, last_heard: np.ndarray, items: np.ndarray, item_count: np.ndarray,
-             kinds: np.ndarray, origins: np.ndarray, kept: np.ndarray, levels: np.ndarray, turns: np.ndarray,
+             kinds: np.ndarray, origins: np.ndarray, kept: np.ndarray, asked: np.ndarray, levels: np.ndarray,
+             turns: np.ndarray,
              since: np.ndarray, max_turns: int, ground: np.ndarray, grids: np.ndarray, memories: np.ndarray,
              position: np.ndarray, timers: np.ndarray, cue: np.ndarray, exits: np.ndarray, items_lying: np.ndarray,
              intruder: np.ndarray, why: np.ndarray) -> None:
     """MinotaurView.observe, row by row."""
     for r in range(user.shape[0]):
+        if not asked[r]:
+            continue
         grid, memory = grids[r], memories[r]
         grid[KIND_PLANES.shape[1]:] = 0.0  # the marks' planes: the cells' and the level's are written whole below
         memory[LEVEL_PLANES:] = 0.0

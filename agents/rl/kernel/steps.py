@@ -34,6 +34,7 @@ from labyrinth.engine.wsap.roles import ROLES
 from ..commands import STAND_IN
 from . import achieved, minotaur_obs, mt, user_obs, user_opponents
 from .draws import Draws
+from .jit import jit
 from .minotaur_actions import minotaur_decisions
 from .minotaur_agent import DECISION, MinotaurMemory, decide_rows
 from .move import DIRECTIONS
@@ -71,7 +72,10 @@ def kernel_plays(role: str, opponent: str) -> bool:
 class KernelSteps:
     """The steps of the ``rows``' games of ``role`` against ``opponent`` (kernel_plays), ``max_turns`` a game."""
 
-    def __init__(self, rows: StateRows, role: str, opponent: str, max_turns: int) -> None:
+    def __init__(self, rows: StateRows, role: str, opponent: str, max_turns: int,
+                 observations: dict[str, np.ndarray] | None = None) -> None:
+        """``observations``: where the rows' observations are written (the vector env's own batch), a key each,
+        (n, its flat size), float32; the kernel writes only the rows it plays. Arrays of its own when None."""
         if not kernel_plays(role, opponent):
             raise ValueError(f"the kernel plays no {role}'s games against {opponent!r}")
         n = rows.user.shape[0]
@@ -87,10 +91,10 @@ class KernelSteps:
         self.masks = np.zeros((n, len(action_masks(rows, role)[0][0])), dtype=np.int8)  # each row's mask now
         if role == "user":
             self.memory = UserMemory(n, rows.preset)
-            self.observations = user_obs.new_observations(n)
+            self.observations = user_obs.new_observations(n) if observations is None else observations
         else:
             self.levels = minotaur_obs.coarse_levels(rows)
-            self.observations = minotaur_obs.observations(n)
+            self.observations = minotaur_obs.observations(n) if observations is None else observations
 
     def start(self, started: np.ndarray, envs: Sequence[LabyrinthEnv]) -> None:
         """The ``started`` rows (a bool mask) take the games their envs have just made (their states written into
@@ -115,7 +119,7 @@ class KernelSteps:
         else:
             minotaur_obs.pool_levels(rows, self.levels, ported)
             why = minotaur_obs.observe(rows, self.levels, self.turns, rows.tick.copy(), self.max_turns,
-                                       self.observations)
+                                       self.observations, ported)
         masks, unseen = action_masks(rows, self.role)
         ported &= (why == 0) & ~unseen
         self.masks[ported] = masks[ported]
@@ -159,7 +163,7 @@ class KernelSteps:
                                                self.max_turns, self.observations) != 0
         else:
             unobserved = minotaur_obs.observe(rows, self.levels, self.turns, before[:, B_TICK], self.max_turns,
-                                              self.observations) != 0
+                                              self.observations, mine) != 0
         unsettled = mine & (unsure | unseen | unobserved)
         mine &= ~unsettled
         self.masks[mine] = masks[mine]
@@ -230,9 +234,7 @@ class KernelSteps:
         return info
 
     def _log(self, mine: np.ndarray, commands: np.ndarray, decisions: np.ndarray) -> None:
-        at = np.flatnonzero(mine)
-        self.log[at, self.turns[at], :COMMAND] = commands[at]
-        self.log[at, self.turns[at], COMMAND:] = decisions[at]
+        _write_log(self.log, mine, self.turns, commands, decisions)
 
 
 class Played:
@@ -257,3 +259,14 @@ def _decision(row: Sequence[int]) -> MinotaurDecision:
     """A decision's row (turn.decision_row) as the engine's input."""
     action, has, x, y, z = row
     return MinotaurDecision(action=PLANS[action], target_coords=Coords(x=x, y=y, z=z) if has else None)
+
+
+@jit
+def _write_log(log: np.ndarray, mine: np.ndarray, turns: np.ndarray, commands: np.ndarray,
+               decisions: np.ndarray) -> None:
+    """Each played row's inputs at its turn's place in ``log`` (a loop: numpy's fancy indexing took longer)."""
+    width = commands.shape[1]
+    for r in range(mine.shape[0]):
+        if mine[r]:
+            log[r, turns[r], :width] = commands[r]
+            log[r, turns[r], width:] = decisions[r]
