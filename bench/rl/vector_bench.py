@@ -1,6 +1,6 @@
-"""The vector env (agents/rl/vector_env.py, issue 43's harness) against gymnasium's SyncVectorEnv of the scalar
-env: env-steps per CPU second (time.process_time, the steps only, autoresets included) of the same games, N
-envs at once, with a digest of what each played.
+"""The vector env (agents/rl/vector_env.py) against gymnasium's SyncVectorEnv of the scalar env: env-steps per CPU
+second (time.process_time, the steps only, autoresets included) of the same games, N envs at once, with a digest
+of what each played.
 
 Both are made by ``gym.make_vec`` of one ladder task (``vectorization_mode`` "vector_entry_point" and "sync"),
 reset with the same seed and given the same random valid actions (uniform over each env's
@@ -9,13 +9,11 @@ interleaved rounds (the order turns each round, so that the machine's other work
 ratio is the median of the rounds' ratios. The digest covers every step's actions, rewards and flags and
 every env's final GameState: equal digests show the same games.
 
-The vector env is slower for now, and that is the figure to read: in this slice every row is stepped on the
-engine, so each step of each env also converts its state out of the arrays and back (kernel/state.py), and
-each new game lays its region (every chunk of the ground and its margin generated, by kernel/maze.py with numba
-and in Python without, where the scalar env's World generates only the chunks its game reads). Both are
-printed apart, per row and per game. That is the harness's cost; the kernel's next slices replace
-step_on_engine row by row with compiled code over the same arrays, and this bench is where their gain shows.
-Prints figures and asserts nothing.
+Then where the vector env's time goes, on one more run: the kernel's step of the rows it plays (kernel/steps.py,
+per row and step), each new game's start (the scalar env's reset, the region laid, the kernel's start: per game),
+and the rows stepped on the engine (those the kernel gave up: per row and step, and their share of the steps).
+With the [fast] extra the kernel plays the tasks it ports; without numba every row is stepped on the engine, and
+the vector env is that harness alone. Prints figures and asserts nothing.
 
     .venv/bin/python bench/rl/vector_bench.py [--task Labyrinth/User-Tiny-v1] [--envs 64 256] [--rounds 3]
 """
@@ -37,6 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/, for figu
 from figures import report, row, spread
 
 import labyrinth.agents.rl.gym_env  # noqa: F401  (registers the environments and their vector entry points)
+from labyrinth.agents.rl import vector_env
 from labyrinth.engine.state import GameState
 
 SEED = 7
@@ -70,24 +69,36 @@ def run(task_id: str, mode: str, num_envs: int, steps: int) -> tuple[float, str,
     return num_envs * steps / spent, digest.hexdigest()[:16], ended
 
 
-def harness_costs(task_id: str, num_envs: int, steps: int) -> tuple[float, float]:
-    """The harness's two costs, on games played ``steps`` steps: a row read as a GameState and written back
-    (microseconds, every step of every env), and a region laid (milliseconds, every new game)."""
+def where_time_goes(task_id: str, num_envs: int, steps: int) -> dict[str, tuple[float, int]]:
+    """A run of the vector env timed by part: CPU seconds and calls of the kernel's step (rows played), the new
+    games' starts (games) and the rows stepped on the engine (row-steps)."""
     envs = gym.make_vec(task_id, num_envs=num_envs, vectorization_mode="vector_entry_point")
-    envs.reset(seed=SEED)
     inner = envs.unwrapped
-    for _ in range(steps):
-        envs.step(np.array([np.flatnonzero(mask)[0] for mask in inner.action_masks()]))
-    rows, games = inner.rows, [env.match.game for env in inner.envs]
-    began = time.process_time()
-    for i in range(num_envs):
-        rows.write(i, rows.state(i))
-    converted = time.process_time() - began
-    began = time.process_time()
-    for i, game in enumerate(games):
-        rows.lay_region(i, type(game.world)(game.state.seed))  # a new World, as at reset
-    laid = time.process_time() - began
-    return converted / num_envs * 1e6, laid / num_envs * 1e3
+    envs.reset(seed=SEED)
+    parts = {"kernel": [0.0, 0], "starts": [0.0, 0], "engine": [0.0, 0]}
+
+    def timed(part: str, function: Any, count: Any) -> Any:
+        def wrapper(*args: Any) -> Any:
+            began = time.process_time()
+            out = function(*args)
+            parts[part][0] += time.process_time() - began
+            parts[part][1] += count(args, out)
+            return out
+        return wrapper
+
+    if inner.kernel is not None:
+        inner.kernel.step = timed("kernel", inner.kernel.step, lambda args, out: int(out.played.sum()))
+    inner._new_games = timed("starts", inner._new_games, lambda args, out: int(args[0].sum()))
+    on_engine = vector_env.step_on_engine
+    vector_env.step_on_engine = timed("engine", on_engine, lambda args, out: 1)
+    try:
+        rng = np.random.default_rng(SEED)
+        for _ in range(steps):
+            masks = inner.action_masks()
+            envs.step((rng.random(masks.shape) * masks).argmax(axis=1))
+    finally:
+        vector_env.step_on_engine = on_engine
+    return {part: (seconds, calls) for part, (seconds, calls) in parts.items()}
 
 
 def main() -> None:
@@ -114,11 +125,15 @@ def main() -> None:
                    note=f"{spread(rates[name])}; digest {', '.join(sorted(digests[name]))}")
         report(f"N={num_envs}: vector / Sync", statistics.median(ratios), "x", ",.2f",
                note=f"{spread(ratios, ',.2f')}; games ended a run: {', '.join(map(str, sorted(ends)))}")
-    converted, laid = harness_costs(args.task, min(args.envs), args.steps)
-    report("a row read and written back", converted, "us", ",.0f", note="each step of each env")
-    report("a region laid", laid, "ms", ",.1f", note="each new game (reset and autoreset)")
-    row(args.task, f"{args.steps} steps", note="every row stepped on the engine (slice 2: the harness)")
-
+    parts = where_time_goes(args.task, max(args.envs), args.steps)
+    steps = max(args.envs) * args.steps
+    for part, unit, scale, what in (("kernel", "us", 1e6, "a row the kernel played, each step"),
+                                    ("starts", "ms", 1e3, "a new game (reset and autoreset)"),
+                                    ("engine", "us", 1e6, "a row stepped on the engine, each step")):
+        seconds, calls = parts[part]
+        report(f"N={max(args.envs)}: {part}", seconds / calls * scale if calls else 0.0, unit, ",.1f",
+               note=f"{what}; {calls:,} of them, {seconds:.2f} CPU s in all")
+    row(args.task, f"{args.steps} steps", note=f"{parts['engine'][1] / steps:.1%} of the row-steps on the engine")
 
 if __name__ == "__main__":
     main()
