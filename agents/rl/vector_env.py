@@ -3,14 +3,14 @@ ladder's tasks on the finite presets (tiny and small), so that
 
     envs = gym.make_vec("Labyrinth/User-Tiny-v1", num_envs=64, vectorization_mode="vector_entry_point")
 
-Its games' states live in kernel.state's arrays, one row per env. With the [fast] extra (numba), the batched
-kernel plays every row it can, the whole step at once for all of them (kernel/steps.py: the inputs, the opponent's
-decisions, the turn, the reward and flags, the mask, the achievements, the observation, the info), for the tasks
-it ports (steps.kernel_plays: the user against the built-in or the waiting Minotaur, the Minotaur against the
-waiting or the random user). Each env still has its gym_env.LabyrinthEnv: it makes every game (the reset is the
-scalar env's), and plays a row the kernel gives up, through ``step_on_engine``, to the end of that game. Without
-numba, or for a task the kernel does not play (the built-in user as the Minotaur's opponent), every row is stepped
-that way, each by its own LabyrinthEnv.
+With the [fast] extra (numba), the batched kernel plays every row it can, the whole step at once for all of them
+(kernel/steps.py: the inputs, the opponent's decisions, the turn, the reward and flags, the mask, the achievements,
+the observation, the info), for the tasks it ports (steps.kernel_plays: the user against the built-in or the
+waiting Minotaur, the Minotaur against the waiting or the random user); their games' states live in kernel.state's
+arrays, one row per env. Each env still has its gym_env.LabyrinthEnv: it makes every game (the reset is the scalar
+env's), and plays a game the kernel gives up to its end, rebuilt from the row's inputs (steps.hand_over). Without
+numba, or for a task the kernel does not play (the built-in user as the Minotaur's opponent), every env is its
+LabyrinthEnv stepped in turn, as gymnasium's SyncVectorEnv steps them.
 
 Either way, env i given seed s plays what LabyrinthEnv given seed s plays: every observation, reward, flag, mask
 and info is the scalar env's (tests/agents/rl/test_vector_env.py; the kernel's own test, test_kernel_steps.py).
@@ -28,6 +28,7 @@ from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space, create_empty_array
 
 from labyrinth.engine import MinotaurDecision, UserInput
+from labyrinth.engine.state import GameState
 
 from ..match.runner import DEFAULT_MAX_TURNS
 from .gym_env import LabyrinthEnv
@@ -37,17 +38,6 @@ from .kernel.steps import KernelSteps, kernel_plays
 from .tasks import task
 
 Step = tuple[dict[str, Any], float, bool, bool, dict[str, Any]]  # a scalar env's step: obs, reward, flags, info
-
-
-def step_on_engine(rows: StateRows, row: int, env: LabyrinthEnv, action: int) -> Step:
-    """One turn of row ``row`` played by the Python engine: the row's state handed to ``env``'s game, the
-    turn played as the scalar env plays it, the new state written back. The one door between the arrays and
-    the engine, for the rows the kernel does not play."""
-    game = env.match.game
-    game.state = rows.state(row)
-    step = env.step(action)
-    rows.write(row, game.state)
-    return step
 
 
 class LabyrinthVectorEnv(gym.vector.VectorEnv):
@@ -68,7 +58,6 @@ class LabyrinthVectorEnv(gym.vector.VectorEnv):
         self.envs = [LabyrinthEnv(role=role, preset=preset, difficulty=difficulty, opponent=opponent,
                                   max_turns=max_turns, frozen=frozen) for _ in range(num_envs)]
         self.num_envs, self.role = num_envs, role
-        self.rows = StateRows(num_envs, preset)
         self.single_observation_space = self.envs[0].observation_space
         self.single_action_space = self.envs[0].action_space
         self.observation_space = batch_space(self.single_observation_space, num_envs)
@@ -81,8 +70,8 @@ class LabyrinthVectorEnv(gym.vector.VectorEnv):
         # kernel's step, so that a row handed over mid-step shows its env's).
         self._observations = cast("dict[str, np.ndarray]",
                                   create_empty_array(self.single_observation_space, num_envs))
-        self.kernel = KernelSteps(self.rows, role, opponent, self.envs[0].max_turns, self._observations) if (
-            COMPILED and kernel_plays(role, opponent)) else None
+        self.kernel = KernelSteps(StateRows(num_envs, preset), role, opponent, self.envs[0].max_turns,
+                                  self._observations) if COMPILED and kernel_plays(role, opponent) else None
 
     def reset(self, *, seed: int | Sequence[int | None] | None = None,
               options: dict[str, Any] | None = None) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
@@ -120,8 +109,7 @@ class LabyrinthVectorEnv(gym.vector.VectorEnv):
         if self.kernel is not None:
             infos, on_engine = self._kernel_step(actions, playing, rewards, terminations, truncations)
         for i in np.flatnonzero(on_engine).tolist():
-            self._put(i, step_on_engine(self.rows, i, self.envs[i], int(actions[i])), rewards, terminations,
-                      truncations)
+            self._put(i, self.envs[i].step(int(actions[i])), rewards, terminations, truncations)
             infos = self._add_info(infos, self._last_info, i)
         infos = self._new_games(self._ended, [None] * self.num_envs, None, infos)
         self._ended = terminations | truncations
@@ -136,13 +124,17 @@ class LabyrinthVectorEnv(gym.vector.VectorEnv):
             masks[i] = self.envs[i].action_masks()
         return masks
 
+    def state(self, i: int) -> GameState:
+        """Env ``i``'s game state as it stands (after its last step, before a NEXT_STEP reset), whoever plays it."""
+        kernel = self.kernel
+        return self.envs[i].match.game.state if kernel is None or kernel.on_engine[i] else kernel.rows.state(i)
+
     def record(self, i: int) -> tuple[int, list[tuple[UserInput, MinotaurDecision]], str]:
-        """Env ``i``'s game as it stands (after its last step, before a NEXT_STEP reset): its seed, the engine
-        inputs of its turns and its state's digest, whoever played it: what a benchmark digests."""
-        env = self.envs[i]
-        on_engine = self.kernel is None or self.kernel.on_engine[i]
-        played = list(env.match.played) if on_engine else self.kernel.inputs(i)  # type: ignore[union-attr]
-        return env.match.seed, played, self.rows.state(i).digest()
+        """Env ``i``'s game as it stands: its seed, the engine inputs of its turns and its state's digest, whoever
+        played it: what a benchmark digests."""
+        env, kernel = self.envs[i], self.kernel
+        played = list(env.match.played) if kernel is None or kernel.on_engine[i] else kernel.inputs(i)
+        return env.match.seed, played, self.state(i).digest()
 
     def _kernel_step(self, actions: np.ndarray, playing: np.ndarray, rewards: np.ndarray, terminations: np.ndarray,
                      truncations: np.ndarray) -> tuple[dict[str, Any], np.ndarray]:
@@ -173,14 +165,16 @@ class LabyrinthVectorEnv(gym.vector.VectorEnv):
 
     def _new_games(self, mask: np.ndarray, seeds: Sequence[int | None], options: dict[str, Any] | None,
                    infos: dict[str, Any]) -> dict[str, Any]:
-        """The ``mask`` envs' next games (each generator reseeded where ``seeds`` gives one), their rows and
-        regions laid and, with the kernel, taken by it; their first observations and infos added to ``infos``."""
+        """The ``mask`` envs' next games (each generator reseeded where ``seeds`` gives one) and, with the kernel,
+        their rows written, their regions laid and taken by it; their first observations and infos added to
+        ``infos``."""
         at = np.flatnonzero(mask).tolist()
         for i in at:
             env = self.envs[i]
             obs, info = env.reset(seed=seeds[i], options=options)
-            self.rows.write(i, env.match.game.state)
-            self.rows.lay_region(i, env.match.game.world)
+            if self.kernel is not None:
+                self.kernel.rows.write(i, env.match.game.state)
+                self.kernel.rows.lay_region(i, env.match.game.world)
             for key, value in obs.items():
                 self._observations[key][i] = value
             infos = self._add_info(infos, info, i)

@@ -7,7 +7,7 @@ views are not made: nothing of the state depends on them. The A* (astar.py) is c
 of a turn that asked for a path (walk.find_path).
 
 ``play_turns`` answers, per row, why it fell back (work.REASONS; 0: played): a row the kernel cannot play as the
-engine would is left as it was, for the engine to step (vector_env.step_on_engine): a cell or a search outside
+engine would is left as it was, for the engine to step (kernel/steps.py hands it over): a cell or a search outside
 the region, a path past the rows, a draw past draws.py's tables, seen items past their slots, a state kept whole.
 
 Inputs, a row each: a command (COMMAND_WORDS: MOVE, HALT, LOOK, GRAB, USE; a direction in DIRECTIONS, -1 when

@@ -20,7 +20,6 @@ from labyrinth.agents.rl.kernel.state import REGION_PRESETS, StateRows
 from labyrinth.agents.rl.kernel.steps import KernelSteps, kernel_plays
 from labyrinth.agents.rl.kernel.work import LEFT_REGION
 from labyrinth.agents.rl.tasks import TASKS
-from labyrinth.agents.rl.vector_env import step_on_engine
 
 pytestmark = [pytest.mark.xdist_group("kernel"),
               pytest.mark.skipif(not COMPILED, reason="the kernel's step is compiled code: the [fast] extra's numba")]
@@ -118,9 +117,10 @@ def play(rung: Any, steps: int) -> dict[str, int]:
                     kernel.hand_over(i, mine[i])
                 counts["engine"] += 1
                 assert kernel.on_engine[i], what
-                got = step_on_engine(rows, i, mine[i], int(actions[i]))
+                got = mine[i].step(int(actions[i]))
             same(got, expected, what)
-            assert rows.state(i) == env.match.game.state, what
+            state = mine[i].match.game.state if kernel.on_engine[i] else rows.state(i)
+            assert state == env.match.game.state, what
             if expected[2] or expected[3]:
                 ended.append(i)
         if ended:

@@ -4,7 +4,7 @@ row equals the engine's new state written into a row, array for array, whenever 
 it falls back on is left as it was. On tiny, with the user inside the region's margin, it plays every command
 against every decision (it may fall back only when a table of draws is used up), so the test cannot pass by
 falling back. Whole games of the built-in players, rows in lockstep, each fallback stepped by the engine as the
-vector env does (step_on_engine), equal the engine's game state after every turn."""
+vector env once did, equal the engine's game state after every turn."""
 
 import numpy as np
 import pytest
@@ -204,7 +204,7 @@ def test_rows_of_a_batch_are_each_their_own_game():
 @pytest.mark.parametrize(("preset", "seeds"), [("tiny", (1, 3, 4)), ("small", (2, 5))])
 def test_whole_built_in_games_through_kernel_turns_equal_the_engines(preset, seeds):
     """Games in lockstep, a row each; a row the kernel falls back on is stepped by the engine, as
-    vector_env.step_on_engine does. Most turns are the kernel's."""
+    a game the kernel gives up is played on. Most turns are the kernel's."""
     matches = [Match(make_agent("user", "builtin", seed, preset=preset),
                      make_agent("minotaur", "builtin", seed, preset=preset), seed=seed, preset=preset, max_turns=250)
                for seed in seeds]
@@ -227,7 +227,7 @@ def test_whole_built_in_games_through_kernel_turns_equal_the_engines(preset, see
         for row, m in enumerate(matches):
             if inputs[row] is None:
                 continue
-            if why[row] != PLAYED:  # step_on_engine's way: the row read back, played by the engine, written back
+            if why[row] != PLAYED:  # the row read back, played by the engine, written back
                 fell += 1
                 reasons.add(REASONS[why[row]])
                 rows.write(row, advance(m.game.world, before[row], *inputs[row]).state)

@@ -1,9 +1,10 @@
 """The vector env (agents/rl/vector_env.py) against the scalar env it batches: N LabyrinthEnvs and one
 LabyrinthVectorEnv given the same seeds and the same random masked actions agree at every step, through
 several episodes and gymnasium's NEXT_STEP autoreset, on every observation key, reward, flag, action mask and
-info (key by key, with gymnasium's "_key" masks); since each vector step reads every game back from the
-state rows, this holds the rows' round trip to the engine mid-game too. Episodes are cut short (a few turns)
-so that many end; make_vec serves the ladder's finite tasks; and nothing in it needs numba."""
+info (key by key, with gymnasium's "_key" masks), and on each game's state itself. With the [fast] extra the
+kernel plays the tasks it ports (kernel/steps.py) and hands the games it cannot go on with to their envs, here
+too: every task, whoever plays it, must be the scalar env's. Episodes are cut short (a few turns) so that many
+end; make_vec serves the ladder's finite tasks; and the vector env plays without numba too."""
 
 import subprocess
 import sys
@@ -18,6 +19,7 @@ from gymnasium.vector import AutoresetMode
 from labyrinth.agents.rl import gym_env  # noqa: F401 - registers the ids
 from labyrinth.agents.rl.gym_env import LabyrinthEnv
 from labyrinth.agents.rl.kernel import state
+from labyrinth.agents.rl.kernel.jit import COMPILED
 from labyrinth.agents.rl.kernel.state import REGION_PRESETS
 from labyrinth.agents.rl.tasks import TASKS
 from labyrinth.agents.rl.vector_env import LabyrinthVectorEnv
@@ -45,9 +47,15 @@ def same_info(batch: Mapping[str, Any], i: int, info: Mapping[str, Any]) -> None
     assert not any(batch[f"_{key}"][i] for key in batch if not key.startswith("_") and key not in info)
 
 
-def play_both(settings: Mapping[str, Any]) -> np.ndarray:
+def kept_rows(vector: LabyrinthVectorEnv) -> np.ndarray:
+    """Which of the kernel's rows hold no state (kernel.state: kept whole beside the arrays)."""
+    return np.zeros(ENVS, dtype=np.bool_) if vector.kernel is None else vector.kernel.rows.kept.copy()
+
+
+def play_both(settings: Mapping[str, Any]) -> tuple[np.ndarray, np.ndarray]:
     """N scalar envs and a vector env of ``settings`` played side by side, every step compared; which rows
-    were ever kept aside (kernel.state's rows that a state did not fit)."""
+    were ever kept aside (kernel.state's rows that a state did not fit), and which the kernel ever gave up to their
+    envs (none of either without the kernel)."""
     scalars = [LabyrinthEnv(**settings) for _ in range(ENVS)]
     vector = LabyrinthVectorEnv(ENVS, **settings)
     batch, infos = vector.reset(seed=SEED)
@@ -55,7 +63,8 @@ def play_both(settings: Mapping[str, Any]) -> np.ndarray:
         obs, info = env.reset(seed=SEED + i)
         same_obs(batch, i, obs)
         same_info(infos, i, info)
-    rng, ended, ends, kept = np.random.default_rng(SEED), [False] * ENVS, 0, vector.rows.kept.copy()
+    rng, ended, ends, kept = np.random.default_rng(SEED), [False] * ENVS, 0, kept_rows(vector)
+    handed = np.zeros(ENVS, dtype=np.bool_)
     for _ in range(STEPS):
         masks = [env.action_masks() for env in scalars]
         assert np.array_equal(vector.action_masks(), np.stack(masks))
@@ -69,24 +78,29 @@ def play_both(settings: Mapping[str, Any]) -> np.ndarray:
             same_obs(batch, i, obs)
             same_info(infos, i, info)
             assert (rewards[i], terminations[i], truncations[i]) == (reward, terminated, truncated)
-            assert vector.rows.state(i) == env.match.game.state  # the row is the game, not only what it shows
+            assert vector.state(i) == env.match.game.state  # the game itself, not only what it shows
             ended[i] = terminated or truncated
             ends += ended[i]
-        kept |= vector.rows.kept
+        kept |= kept_rows(vector)
+        if vector.kernel is not None:
+            handed |= vector.kernel.on_engine & ~kept_rows(vector)
     assert ends >= 2 * ENVS, "several games of each env end, and the next begin"
-    return kept
+    return kept, handed
 
 
 @pytest.mark.parametrize("rung", FINITE, ids=[t.id for t in FINITE])
 def test_the_vector_env_plays_each_game_as_the_scalar_env(rung):
-    kept = play_both({**rung.settings(), "max_turns": TURNS})
+    kept, _ = play_both({**rung.settings(), "max_turns": TURNS})
     assert not kept.any(), "the games' states fit the rows"
 
 
-def test_rows_kept_aside_play_on_as_the_others(monkeypatch):
-    monkeypatch.setattr(state, "SEEN_SLOTS", 0)  # no room for a seen item: a row that has seen one is kept
-    kept = play_both({**TASKS["Labyrinth/User-Tiny-v1"].settings(), "max_turns": TURNS})
-    assert kept.any()
+@pytest.mark.skipif(not COMPILED, reason="only the kernel keeps games in rows: the [fast] extra's numba")
+def test_games_the_kernel_gives_up_play_on_as_the_others(monkeypatch):
+    """No room for a seen item in the rows: a game whose user sees one is given up by the kernel mid-game (its
+    turn falls back) and handed to its env, or kept aside at its start; each plays on as the scalar env's."""
+    monkeypatch.setattr(state, "SEEN_SLOTS", 0)
+    kept, handed = play_both({**TASKS["Labyrinth/User-Tiny-v1"].settings(), "max_turns": TURNS})
+    assert (kept | handed).any()
 
 
 def test_a_reset_mask_resets_only_its_envs_as_gymnasiums_sync_env_does():
@@ -151,8 +165,8 @@ print(tried)
 
 
 def test_the_vector_env_plays_without_numba_asking_for_it_once():
-    """Without the [fast] extra the env plays on, its regions laid by the World: the kernel's modules ask for
-    numba once (kernel/jit.py, at import) and go on without it."""
+    """Without the [fast] extra the env plays on, every game by its own LabyrinthEnv: the kernel's modules ask
+    for numba once (kernel/jit.py, at import) and go on without it."""
     out = subprocess.run([sys.executable, "-c", NO_NUMBA], capture_output=True, text=True, timeout=120, check=False)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "['numba']"
