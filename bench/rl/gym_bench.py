@@ -70,8 +70,10 @@ RATIO_TARGETS = {"User-v0, text=False": 0.6, "Minotaur-v0, text=False": 0.35, "P
 VECTOR_TASKS = ("Labyrinth/User-Tiny-v1", "Labyrinth/Stones-Tiny-v1", "Labyrinth/Minotaur-Tiny-Random-v1",
                 "Labyrinth/Minotaur-Tiny-v1")
 VECTOR_ENVS = 1024
-# Steps a repetition (full, --quick), and the repetitions of each row and of MiniGrid beside it.
-SIZES = {"labyrinth": (10_000, 2_000), "minigrid": (25_000, 5_000), "crafter": (3_000, 600), "vector": (10, 3)}
+# Steps a repetition (full, --quick), and the repetitions of each row and of MiniGrid beside it. The vector env's
+# are steps of all its envs, enough for games of a few dozen turns to end and start again (their starts, the
+# costly part, would be missed by a run shorter than a game).
+SIZES = {"labyrinth": (10_000, 2_000), "minigrid": (25_000, 5_000), "crafter": (3_000, 600), "vector": (60, 20)}
 REPEATS = (5, 3)
 
 
