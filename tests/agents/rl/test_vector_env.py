@@ -15,6 +15,8 @@ import gymnasium as gym
 import numpy as np
 import pytest
 from gymnasium.vector import AutoresetMode
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from labyrinth.agents.rl import gym_env  # noqa: F401 - registers the ids
 from labyrinth.agents.rl.gym_env import LabyrinthEnv
@@ -23,8 +25,10 @@ from labyrinth.agents.rl.kernel.jit import COMPILED
 from labyrinth.agents.rl.kernel.state import REGION_PRESETS
 from labyrinth.agents.rl.tasks import TASKS
 from labyrinth.agents.rl.vector_env import LabyrinthVectorEnv
+from labyrinth.engine.rng import DRAWN_SEEDS
 from labyrinth.engine.wsap.roles import ROLES
 
+pytestmark = pytest.mark.xdist_group("kernel")  # with numba it compiles the kernel: once, on one worker
 FINITE = [t for t in TASKS.values() if t.role in ROLES and t.preset in REGION_PRESETS]
 ENVS, SEED, STEPS, TURNS = 3, 40, 30, 6
 
@@ -92,6 +96,28 @@ def play_both(settings: Mapping[str, Any]) -> tuple[np.ndarray, np.ndarray]:
 def test_the_vector_env_plays_each_game_as_the_scalar_env(rung):
     kept, _ = play_both({**rung.settings(), "max_turns": TURNS})
     assert not kept.any(), "the games' states fit the rows"
+
+
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, DRAWN_SEEDS - ENVS))
+def test_any_seeds_games_are_the_scalar_envs_to_their_ends(seed):
+    """Games of any seeds (bench/rl/vector_identity.py plays a thousand of each task), each played to its end."""
+    settings_ = TASKS["Labyrinth/User-Tiny-v1"].settings()
+    vector, scalars = LabyrinthVectorEnv(ENVS, **settings_), [LabyrinthEnv(**settings_) for _ in range(ENVS)]
+    vector.reset(seed=seed)
+    for i, env in enumerate(scalars):
+        env.reset(seed=seed + i)
+    rng, playing = np.random.default_rng(seed), np.ones(ENVS, dtype=np.bool_)
+    while playing.any():
+        masks = vector.action_masks()
+        actions = (rng.random(masks.shape) * masks).argmax(axis=1)
+        batch, rewards, terminations, truncations, infos = vector.step(actions)
+        for i in np.flatnonzero(playing).tolist():
+            obs, reward, terminated, truncated, info = scalars[i].step(int(actions[i]))
+            same_obs(batch, i, obs)
+            same_info(infos, i, info)
+            assert (rewards[i], terminations[i], truncations[i]) == (reward, terminated, truncated)
+            playing[i] = not (terminated or truncated)
 
 
 @pytest.mark.skipif(not COMPILED, reason="only the kernel keeps games in rows: the [fast] extra's numba")
