@@ -10,16 +10,17 @@ chunk, one generator for the two chunks it joins (as World remembers it). A chun
 as World.chunk_cells gives it. The engine's tables (the neighbours' order, the walls, the openings) are read
 from engine.maze itself, so the order of the draws is its own.
 
-What stays in Python, per region: the strings of its generators and their sha512 (seeding.keys), about
-2 microseconds each for a region's 450 (tiny) or 896 (small), a fifth of the time it takes to lay it
-(bench/rl/kernel_maze_bench.py: 4 and 8 ms a region, against the World's 13 and 26). What chunks a box holds,
-and which ramp each chunk shows, depends on the box only and is worked out once per box.
+Nothing stays in Python per region: its generators' strings are the seed's digits written in numba
+(seeding.decimal) before each generator's end of string, which with what chunks a box holds and which ramp
+each chunk shows depends on the box only and is worked out once per box; they are seeded _GROUP at a time
+(seeding.seed_columns: the SHA-512 and init_by_array in numba, twisted only as far as the chunk draws).
+bench/rl/kernel_maze_bench.py: about 1.5 ms a tiny region (450 generators) against the World's 10 to 13.
 
 Without numba the functions below are plain Python (the same cells, far slower than the engine):
 ``jit.COMPILED`` says which, for the rows to choose (state.py). numba's disk cache of this module holds the draws
-and the seeding it calls but is checked against this file alone: after editing mt.py or seeding.py, delete its
-maze.*.nbi and .nbc files, in the __pycache__ beside the imported maze.py (seen: a region test kept passing on
-a broken seeding.py, whose own test failed).
+and the seeding it calls but is checked against this file alone: after editing mt.py, seeding.py or sha512.py,
+delete its maze.*.nbi and .nbc files, in the __pycache__ beside the imported maze.py (seen: a region test kept
+passing on a broken seeding.py, whose own test failed).
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ from labyrinth.engine.presets import Bounds
 
 from .jit import jit
 from .mt import randbelow, random
-from .seeding import keys, seed_row
+from .seeding import DIGITS, decimal, scratch, seed_columns
 
 _SIDE = CHUNK // 2  # maze cells per chunk side
 _CELLS = _SIDE * _SIDE
@@ -58,13 +59,15 @@ _BLANK = np.frombuffer(bytes(maze._BLANK), dtype=np.uint8).reshape(CHUNK, CHUNK)
 _OPENINGS = np.array([[maze._east_opening(k) for k in range(_SIDE)], [maze._north_opening(k) for k in range(_SIDE)]],
                      dtype=np.int64)
 _MAZE_CELL = np.array([[maze._maze_cell(i, j) for j in range(_SIDE)] for i in range(_SIDE)], dtype=np.int64)
+_GROUP = 64  # generators seeded side by side (seeding.seed_columns)
 _PLAN = 7  # a chunk's plan: level, row, col (its place in the box, in chunks), cx, cy, its ramp's slot or -1, kind
 
 
 @cache
-def _plan(box: Bounds) -> tuple[tuple[str, ...], np.ndarray]:
-    """The generators a region of ``box`` needs, as the ends of their strings (after the seed), its chunks'
-    first, then its ramps' (each once); and a row of _PLAN per chunk inside the cube."""
+def _plan(box: Bounds) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The generators a region of ``box`` needs, as the ends of their strings (after the seed), its ramps'
+    first (each once), then its chunks': the ends' UTF-8 bytes one after the other and where each starts and
+    stops; and a row of _PLAN per chunk inside the cube."""
     if box.x0 % CHUNK or box.y0 % CHUNK or box.width % CHUNK or box.height % CHUNK:
         raise ValueError(f"{box} does not start and end on chunk borders")
     chunks: list[str] = []
@@ -84,41 +87,64 @@ def _plan(box: Bounds) -> tuple[tuple[str, ...], np.ndarray]:
                 elif z > 0 and maze.has_ramp_up(cx, cy, z - 1):
                     slot, kind = ramps.setdefault((cx, cy, z - 1), len(ramps)), RAMP_DOWN
                 plan.append((level, row, col, cx, cy, slot, kind))
-    ends = (*chunks, *(f":ramp:{cx}:{cy}:{z}" for cx, cy, z in ramps))
-    return ends, np.array(plan, dtype=np.int64).reshape(-1, _PLAN)
+    ends = [end.encode() for end in (*(f":ramp:{cx}:{cy}:{z}" for cx, cy, z in ramps), *chunks)]
+    bounds = np.zeros(len(ends) + 1, dtype=np.int64)
+    bounds[1:] = np.cumsum([len(end) for end in ends])
+    return np.frombuffer(b"".join(ends), dtype=np.uint8), bounds, np.array(plan, dtype=np.int64).reshape(-1, _PLAN)
 
 
 def lay(seeds: Sequence[int], box: Bounds, out: np.ndarray) -> None:
     """``out[i]`` (uint8, (levels, height, width) of ``box``, chunk-aligned) set to the cells of ``box`` in the
-    labyrinth of ``seeds[i]``: what region.region_of gives from a World of that seed, byte for byte."""
+    labyrinth of ``seeds[i]``: what region.region_of gives from a World of that seed, byte for byte. Without
+    numba, the digests' additions wrap on numpy's scalars, which warn unless told not to (sha512.py)."""
     if out.shape != (len(seeds), box.levels, box.height, box.width):
         raise ValueError(f"out is {out.shape}, not {len(seeds)} regions of {box}")
-    ends, plan = _plan(box)
-    flat, bounds = keys([f"{seed}{end}" for seed in seeds for end in ends])
-    _lay(flat, bounds, plan, len(ends), out)
+    ends, bounds, plan = _plan(box)
+    work = scratch(_GROUP, DIGITS + int(np.diff(bounds).max(initial=0)))
+    with np.errstate(over="ignore"):
+        _lay(np.array(seeds, dtype=np.int64), ends, bounds, plan, out, work)
 
 
 @jit
-def _lay(flat: np.ndarray, bounds: np.ndarray, plan: np.ndarray, per_region: int, out: np.ndarray) -> None:
-    """Region i's generators are keys i * per_region onwards: the chunks' in plan's order, then the ramps'."""
-    chunks = plan.shape[0]
-    state = np.empty(625, dtype=np.uint32)
-    ramp_cells = np.empty(per_region - chunks, dtype=np.int64)
+def _lay(seeds: np.ndarray, ends: np.ndarray, bounds: np.ndarray, plan: np.ndarray, out: np.ndarray,
+         work: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]) -> None:
+    """Region i's generators, ``f"{seeds[i]}{end}"`` for each of _plan's ends (the ramps' then the chunks'), are
+    seeded _GROUP at a time (seeding.seed_columns), then drawn from one by one."""
+    generators = bounds.shape[0] - 1
+    ramps = generators - plan.shape[0]
+    ramp_cells = np.empty(ramps, dtype=np.int64)
+    seed = np.empty(DIGITS, dtype=np.uint8)
+    text = np.empty(_GROUP * work[0].shape[0], dtype=np.uint8)  # a group's strings, each fits the scratch's
+    starts = np.empty(_GROUP + 1, dtype=np.int64)
     for i in range(out.shape[0]):
-        first = i * per_region
         out[i] = ROCK
-        for slot in range(ramp_cells.shape[0]):  # maze.ramp_cell
-            key = first + chunks + slot
-            seed_row(flat, bounds[key], bounds[key + 1], state)
-            x = randbelow(state, _SIDE)
-            ramp_cells[slot] = _MAZE_CELL[x, randbelow(state, _SIDE)]
-        for c in range(chunks):
-            level, row, col, slot = plan[c, 0], plan[c, 1], plan[c, 2], plan[c, 5]
-            seed_row(flat, bounds[first + c], bounds[first + c + 1], state)
-            cells = out[i, level, row * CHUNK:(row + 1) * CHUNK, col * CHUNK:(col + 1) * CHUNK]
-            _carve(state, plan[c, 3], plan[c, 4], cells)
-            if slot >= 0:
-                cells[ramp_cells[slot] // CHUNK, ramp_cells[slot] % CHUNK] = plan[c, 6]
+        digits = decimal(seeds[i], seed)
+        for first in range(0, generators, _GROUP):
+            group = min(_GROUP, generators - first)
+            starts[0] = 0
+            for g in range(group):  # the group's strings: the seed's digits, then each end
+                at, end = starts[g], bounds[first + g + 1] - bounds[first + g]
+                text[at:at + digits] = seed[:digits]
+                text[at + digits:at + digits + end] = ends[bounds[first + g]:bounds[first + g + 1]]
+                starts[g + 1] = at + digits + end
+            states = seed_columns(text, starts, group, work)
+            for g in range(group):
+                _draw(first + g - ramps, states[:, g], plan, ramp_cells, out[i])
+
+
+@jit
+def _draw(c: int, state: np.ndarray, plan: np.ndarray, ramp_cells: np.ndarray, cells: np.ndarray) -> None:
+    """Generator ``c`` of a region (a ramp's for c < 0: slot c + len(ramp_cells), as maze.ramp_cell draws it;
+    else chunk c's, carved into its place in ``cells`` with the ramp it shows)."""
+    if c < 0:
+        x = randbelow(state, _SIDE)
+        ramp_cells[c + ramp_cells.shape[0]] = _MAZE_CELL[x, randbelow(state, _SIDE)]
+        return
+    level, row, col, slot = plan[c, 0], plan[c, 1], plan[c, 2], plan[c, 5]
+    chunk = cells[level, row * CHUNK:(row + 1) * CHUNK, col * CHUNK:(col + 1) * CHUNK]
+    _carve(state, plan[c, 3], plan[c, 4], chunk)
+    if slot >= 0:
+        chunk[ramp_cells[slot] // CHUNK, ramp_cells[slot] % CHUNK] = plan[c, 6]
 
 
 @jit

@@ -25,10 +25,13 @@ import numpy as np
 from .jit import jit
 
 STATE = 625  # a row: the 624 words, then the index of the next (624 once a twist is due)
+# An index of LAZY or more (LAZY plus the index): a row twisted a word at a time, as each is drawn. CPython's
+# twist makes the words in order, each from words not yet remade and words already made, so word k made just
+# before it is drawn has the same value; a row seeded for a few dozen draws (seeding.py's) is spared making the
+# other 600. Its words past the index are not yet twisted: no Random holds such a state, and store refuses it.
+LAZY = 1 << 16
 _N, _M = 624, 397
 _MATRIX_A, _UPPER, _LOWER = 0x9908B0DF, 0x80000000, 0x7FFFFFFF
-
-
 
 
 def load(generators: Sequence[_random.Random]) -> np.ndarray:
@@ -39,28 +42,37 @@ def load(generators: Sequence[_random.Random]) -> np.ndarray:
 def store(row: np.ndarray, generator: _random.Random) -> None:
     """Set ``generator`` to the state of ``row``: it goes on drawing where the row stopped. A gauss() value it
     holds for later is kept: no row draws one, as none of CPython's draws done here touches it."""
+    if row[_N] >= LAZY:
+        raise ValueError("a row twisted as it is drawn (mt.LAZY) holds no state of a Random")
     version, _, gauss_next = generator.getstate()
     generator.setstate((version, tuple(row.tolist()), gauss_next))
 
 
 @jit
-def _twist(mt: np.ndarray) -> None:
-    """genrand_uint32's regeneration of the 624 words, in place and in CPython's order: words from 227 on are
-    made from words this pass has already made, the last from the new first word."""
-    for kk in range(_N):
-        y = (int(mt[kk]) & _UPPER) | (int(mt[(kk + 1) % _N]) & _LOWER)
-        mt[kk] = int(mt[(kk + _M) % _N]) ^ (y >> 1) ^ (_MATRIX_A if y & 1 else 0)
+def _twist(mt: np.ndarray, kk: int) -> None:
+    """Word ``kk`` of genrand_uint32's regeneration of the 624 words, in place: done for kk = 0 to 623 in order,
+    CPython's, whose words from 227 on are made from words this pass has already made, the last from the new
+    first word."""
+    y = (int(mt[kk]) & _UPPER) | (int(mt[(kk + 1) % _N]) & _LOWER)
+    mt[kk] = int(mt[(kk + _M) % _N]) ^ (y >> 1) ^ (_MATRIX_A if y & 1 else 0)
 
 
 @jit
 def word(mt: np.ndarray) -> int:
     """The next 32-bit word of the row (genrand_uint32, tempered), as getrandbits(32) draws it."""
     index = int(mt[_N])
-    if index >= _N:
-        _twist(mt)
+    if index < _N:
+        mt[_N] = index + 1
+    elif index < LAZY:  # a twist due
+        for kk in range(_N):
+            _twist(mt, kk)
         index = 0
+        mt[_N] = 1
+    else:  # twisted as drawn: word index - LAZY made now, after the last the first again
+        index = (index - LAZY) % _N
+        _twist(mt, index)
+        mt[_N] = LAZY + index + 1
     y = int(mt[index])
-    mt[_N] = index + 1
     y ^= y >> 11
     y ^= (y << 7) & 0x9D2C5680
     y ^= (y << 15) & 0xEFC60000

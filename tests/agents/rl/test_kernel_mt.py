@@ -132,6 +132,23 @@ def test_whole_array_calls_draw_each_rows_values(seeded, count, data):
     assert mt.load(rngs).tolist() == states.tolist()
 
 
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(generators, st.lists(calls, max_size=120)), min_size=1, max_size=3))
+def test_a_fresh_row_twisted_as_drawn_draws_cpythons_values(streams):
+    """A row whose twist is due (as after seeding), marked mt.LAZY, draws its generator's values through its
+    first twist and on into the next; handed back to a Random, it is refused."""
+    rngs = [rng for rng, _ in streams]
+    for rng in rngs:
+        rng.getrandbits(32 * (624 - rng.getstate()[1][-1]))  # on to the end of the pass: a twist due
+    states = mt.load(rngs)
+    states[:, -1] += mt.LAZY
+    for i, (rng, stream) in enumerate(streams):
+        for call in [*stream, *[("word",)] * 700]:
+            assert kernel(states[i], call) == cpython(rng, call), call
+    with pytest.raises(ValueError, match="LAZY"):
+        mt.store(states[0], random.Random())
+
+
 @pytest.mark.parametrize("width", [0, -1, -2**63])
 def test_an_empty_range_raises_as_cpythons_does(width):
     rng = random.Random(width)
