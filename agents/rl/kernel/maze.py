@@ -116,6 +116,7 @@ def _lay(seeds: np.ndarray, ends: np.ndarray, bounds: np.ndarray, plan: np.ndarr
     seed = np.empty(DIGITS, dtype=np.uint8)
     text = np.empty(_GROUP * work[0].shape[0], dtype=np.uint8)  # a group's strings, each fits the scratch's
     starts = np.empty(_GROUP + 1, dtype=np.int64)
+    carving = np.empty(_CELLS + 4, dtype=np.int64)  # _carve's scratch
     for i in range(out.shape[0]):
         out[i] = ROCK
         digits = decimal(seeds[i], seed)
@@ -129,11 +130,12 @@ def _lay(seeds: np.ndarray, ends: np.ndarray, bounds: np.ndarray, plan: np.ndarr
                 starts[g + 1] = at + digits + end
             states = seed_columns(text, starts, group, work)
             for g in range(group):
-                _draw(first + g - ramps, states[:, g], plan, ramp_cells, out[i])
+                _draw(first + g - ramps, states[:, g], plan, ramp_cells, out[i], carving)
 
 
 @jit
-def _draw(c: int, state: np.ndarray, plan: np.ndarray, ramp_cells: np.ndarray, cells: np.ndarray) -> None:
+def _draw(c: int, state: np.ndarray, plan: np.ndarray, ramp_cells: np.ndarray, cells: np.ndarray,
+          carving: np.ndarray) -> None:
     """Generator ``c`` of a region (a ramp's for c < 0: slot c + len(ramp_cells), as maze.ramp_cell draws it;
     else chunk c's, carved into its place in ``cells`` with the ramp it shows)."""
     if c < 0:
@@ -142,19 +144,18 @@ def _draw(c: int, state: np.ndarray, plan: np.ndarray, ramp_cells: np.ndarray, c
         return
     level, row, col, slot = plan[c, 0], plan[c, 1], plan[c, 2], plan[c, 5]
     chunk = cells[level, row * CHUNK:(row + 1) * CHUNK, col * CHUNK:(col + 1) * CHUNK]
-    _carve(state, plan[c, 3], plan[c, 4], chunk)
+    _carve(state, plan[c, 3], plan[c, 4], chunk, carving)
     if slot >= 0:
         chunk[ramp_cells[slot] // CHUNK, ramp_cells[slot] % CHUNK] = plan[c, 6]
 
 
 @jit
-def _carve(state: np.ndarray, cx: int, cy: int, cells: np.ndarray) -> None:
+def _carve(state: np.ndarray, cx: int, cy: int, cells: np.ndarray, scratch: np.ndarray) -> None:
     """maze.generate_chunk but its ramp: ``cells`` (CHUNK x CHUNK, from the south row) from its generator's
-    ``state``, drawn as the engine draws."""
+    ``state``, drawn as the engine draws; ``scratch``: _CELLS + 4 int64s (a region's chunks allocate nothing)."""
     cells[:] = _BLANK
     # The spanning tree: a stack of maze cells, a bit per visited one.
-    stack = np.empty(_CELLS, dtype=np.int64)
-    options = np.empty(4, dtype=np.int64)
+    stack, options = scratch[:_CELLS], scratch[_CELLS:]
     stack[0] = randbelow(state, _CELLS)
     visited, depth = 1 << stack[0], 1
     while depth:
