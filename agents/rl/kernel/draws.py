@@ -1,6 +1,6 @@
 """The engine's random draws a turn may make, drawn in Python when a row gets its game and read by the kernel:
-every generator of a turn is ``rng.derived(seed, purpose, key)``, seeded by a string (SHA-512 in CPython), so it
-cannot be made in numba, but what it yields depends only on the seed and the key.
+every generator of a turn is ``rng.derived(seed, purpose, key)``, seeded by a string (made here by CPython's
+Random: seeding.py could seed them in numba, as maze.py's), and what it yields depends only on the seed and the key.
 
 Two kinds of table, one row per env:
 - values that are the seed's alone: the length of jump j (rng.jump_length), for j < JUMPS_DRAWN;

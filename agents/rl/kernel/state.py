@@ -156,7 +156,7 @@ class StateRows:
 
     def lay_region(self, row: int, world: World) -> None:
         """Row ``row``'s region: its game's labyrinth (``world``, the seed's) around the ground, as the kernel
-        reads it. With numba, maze.py generates its cells straight into the row (a third of the engine's time
+        reads it. With numba, maze.py generates its cells straight into the row (a sixth of the engine's time
         or less: bench/rl/kernel_maze_bench.py) and ``world`` is left as it was, to generate the chunks its game
         reads; without, ``world`` generates them all (they stay in its cache, for the engine)."""
         box = around(PRESETS[self.preset])
