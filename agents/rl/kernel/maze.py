@@ -107,7 +107,7 @@ def lay(seeds: Sequence[int], box: Bounds, out: np.ndarray) -> None:
 
 @jit
 def _lay(seeds: np.ndarray, ends: np.ndarray, bounds: np.ndarray, plan: np.ndarray, out: np.ndarray,
-         work: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]) -> None:
+         work: tuple[np.ndarray, ...]) -> None:
     """Region i's generators, ``f"{seeds[i]}{end}"`` for each of _plan's ends (the ramps' then the chunks'), are
     seeded _GROUP at a time (seeding.seed_columns), then drawn from one by one."""
     generators = bounds.shape[0] - 1

@@ -44,22 +44,23 @@ def _genrand(s: int) -> np.ndarray:
 _START = _genrand(19650218)
 
 
-def scratch(group: int, longest: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def scratch(group: int, longest: int) -> tuple[np.ndarray, ...]:
     """The arrays seed_columns works in, for groups of up to ``group`` strings of up to ``longest`` bytes: the
-    seeding integer's bytes, the digest's words, and what init_by_array's first loop adds at each step, a column
-    a generator (the key's words over and over, each plus its place); then the states, a column a generator."""
+    seeding integer's bytes, the digest's words, the keys (a column a generator), the runs of generators whose
+    keys are as long (where each starts, and the length), and the states (a column a generator)."""
     if longest > LONGEST:
         raise ValueError(f"a string of {longest} bytes makes a key longer than the state")
     return (np.empty(longest + DIGEST, dtype=np.uint8), np.empty(SCRATCH, dtype=np.uint64),
-            np.empty((_N, group), dtype=np.uint32), np.empty((STATE, group), dtype=np.uint32))
+            np.empty(((longest + DIGEST + 3) // 4, group), dtype=np.uint32), np.empty((2, group + 1), dtype=np.int64),
+            np.empty((STATE, group), dtype=np.uint32))
 
 
 @jit
-def _key(data: np.ndarray, length: int, steps: np.ndarray) -> None:
-    """``steps[t]`` = key[t % n] + t % n (modulo 2**32, as init_by_array adds it) for the n words of the key of
-    random.Random(s), s = ``data[:length]``, followed in ``data`` by its digest. The key has as many words as
-    the integer's significant bytes fill, and one for 0 (CPython counts them from its bit length): leading zero
-    bytes, as from a string starting with NUL, count for nothing."""
+def _key(data: np.ndarray, length: int, key: np.ndarray) -> int:
+    """``key[j]`` = word j of the key of random.Random(s) plus j (modulo 2**32, as init_by_array adds it), for
+    s = ``data[:length]``, followed in ``data`` by its digest; the key's length returned. The key has as many
+    words as the integer's significant bytes fill, and one for 0 (CPython counts them from its bit length):
+    leading zero bytes, as from a string starting with NUL, count for nothing."""
     stop = length + DIGEST
     start = 0
     while start < stop - 1 and data[start] == 0:
@@ -69,34 +70,40 @@ def _key(data: np.ndarray, length: int, steps: np.ndarray) -> None:
         word = 0
         for b in range(4 * j, min(4 * j + 4, stop - start)):
             word |= int(data[stop - 1 - b]) << (8 * (b & 3))
-        steps[j] = (word + j) & _MASK
-    for t in range(n, _N):
-        steps[t] = steps[t - n]
+        key[j] = (word + j) & _MASK
+    return n
 
 
 @jit
-def seed_columns(text: np.ndarray, bounds: np.ndarray, count: int,
-                 work: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]) -> np.ndarray:
+def seed_columns(text: np.ndarray, bounds: np.ndarray, count: int, work: tuple[np.ndarray, ...]) -> np.ndarray:
     """The states of ``random.Random(s)`` for strings g < ``count``, ``s = text[bounds[g]:bounds[g + 1]]`` (UTF-8
     bytes), ``work``: scratch's arrays for up to ``count`` strings. Returned: its states, (STATE, group), the
     column of generator g an mt.py row (mt.word and the draws take it), twisted as drawn (mt.LAZY): the
-    first draws of a chunk's generator use a tenth of its words."""
-    data, hashing, steps, states = work
+    first draws of a chunk's generator use a tenth of its words. Strings whose keys are as long are best
+    next to each other (a region's are, but for its ramps'): a run of them takes each step's key word at once."""
+    data, hashing, keys, runs, states = work
+    count_runs = 0
     for g in range(count):
         length = bounds[g + 1] - bounds[g]
         data[:length] = text[bounds[g]:bounds[g + 1]]
         digest(data, length, data[length:length + DIGEST], hashing)
-        _key(data, length, steps[:, g])
+        n = _key(data, length, keys[:, g])
+        if count_runs == 0 or runs[1, count_runs - 1] != n:
+            runs[0, count_runs], runs[1, count_runs] = g, n
+            count_runs += 1
+    runs[0, count_runs] = count
     for i in range(_N):
         states[i, :] = _START[i]
     # init_by_array, a step for every generator at once: the step's i is the same for all (the module's
     # docstring), and a row of states holds word i of each, side by side for the processor's vectors.
     i = 1
     for t in range(_N):
-        for g in range(count):
-            last = int(states[i - 1, g])
-            states[i, g] = ((int(states[i, g]) ^ (((last ^ (last >> 30)) * 1664525) & _MASK))
-                            + int(steps[t, g])) & _MASK
+        for r in range(count_runs):
+            j = t % runs[1, r]
+            for g in range(runs[0, r], runs[0, r + 1]):
+                last = int(states[i - 1, g])
+                states[i, g] = ((int(states[i, g]) ^ (((last ^ (last >> 30)) * 1664525) & _MASK))
+                                + int(keys[j, g])) & _MASK
         i += 1
         if i >= _N:
             states[0, :] = states[_N - 1, :]
