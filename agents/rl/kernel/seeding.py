@@ -11,7 +11,7 @@ by the hundred.
 init_by_array is one long chain, each of its 1,247 steps waiting for the last (a multiply among them): a
 generator alone is bound by the chain's latency (about 3.5 µs). ``seed_columns`` runs the chains of a group of
 generators side by side, step by step, word i of every generator in one row of the array, so the processor's
-vectors take several chains at once (about 0.3 µs a generator in groups of 64; with its digest and key, 1.8).
+vectors take several chains at once (about 0.3 µs a generator in groups of 64; with its digest and key, 1).
 The steps are the same for every key no longer than the state (the first loop runs max(624, key length) steps),
 which a string of up to LONGEST bytes gives; a longer one is refused, as no derived string comes near. The first
 loop also adds the key's words in turn, each generator its own: generators whose keys are as long (a run) add
@@ -96,24 +96,27 @@ def seed_columns(text: np.ndarray, bounds: np.ndarray, count: int, work: tuple[n
     runs[0, count_runs] = count
     for i in range(_N):
         states[i, :] = _START[i]
-    # init_by_array, a step for every generator at once: the step's i is the same for all (the module's
-    # docstring), and a row of states holds word i of each, side by side for the processor's vectors.
+    # init_by_array, a step for a run of generators at once: the step's i is the same for all (the module's
+    # docstring), and a row of states holds word i of each, side by side for the processor's vectors (read
+    # through a row's slice: indexed in two dimensions, numba's loop was not vectorised, three times as slow).
     i = 1
-    for t in range(_N):
-        for r in range(count_runs):
-            j = t % runs[1, r]
-            for g in range(runs[0, r], runs[0, r + 1]):
-                last = int(states[i - 1, g])
-                states[i, g] = ((int(states[i, g]) ^ (((last ^ (last >> 30)) * 1664525) & _MASK))
-                                + int(keys[j, g])) & _MASK
-        i += 1
-        if i >= _N:
-            states[0, :] = states[_N - 1, :]
-            i = 1
+    for r in range(count_runs):
+        first, stop, n = runs[0, r], runs[0, r + 1], runs[1, r]
+        i = 1
+        for t in range(_N):
+            words, before, adds = states[i, first:stop], states[i - 1, first:stop], keys[t % n, first:stop]
+            for g in range(stop - first):
+                last = int(before[g])
+                words[g] = ((int(words[g]) ^ (((last ^ (last >> 30)) * 1664525) & _MASK)) + int(adds[g])) & _MASK
+            i += 1
+            if i >= _N:
+                states[0, first:stop] = states[_N - 1, first:stop]
+                i = 1
     for _ in range(_N - 1):
+        words, before = states[i, :count], states[i - 1, :count]
         for g in range(count):
-            last = int(states[i - 1, g])
-            states[i, g] = ((int(states[i, g]) ^ (((last ^ (last >> 30)) * 1566083941) & _MASK)) - i) & _MASK
+            last = int(before[g])
+            words[g] = ((int(words[g]) ^ (((last ^ (last >> 30)) * 1566083941) & _MASK)) - i) & _MASK
         i += 1
         if i >= _N:
             states[0, :] = states[_N - 1, :]
