@@ -14,7 +14,8 @@ Nothing stays in Python per region: its generators' strings are the seed's digit
 (seeding.decimal) before each generator's end of string, which with what chunks a box holds and which ramp
 each chunk shows depends on the box only and is worked out once per box; they are seeded _GROUP at a time
 (seeding.seed_columns: the SHA-512 and init_by_array in numba, twisted only as far as the chunk draws).
-bench/rl/kernel_maze_bench.py: about 1.5 ms a tiny region (450 generators) against the World's 10 to 13.
+bench/rl/kernel_maze_bench.py: 1.3 to 1.5 ms a tiny region (450 generators) and 3 a small one (896), against
+4 and 7 to 8 with the strings and digests in Python, and the World's 12 to 15 and 24 to 28.
 
 Without numba the functions below are plain Python (the same cells, far slower than the engine):
 ``jit.COMPILED`` says which, for the rows to choose (state.py). numba's disk cache of this module holds the draws
