@@ -16,12 +16,15 @@ And mt.py: CPython's random.Random for N generators as one (N, 625) uint32 array
 random, getrandbits up to 63 bits, randbelow/randrange/randint, choice and sample as indices), drawn per row
 in numba with the engine's values and written back into a Random mid-stream (tests/agents/rl/test_kernel_mt.py,
 bench/rl/kernel_mt_bench.py): the draws whose bounds depend on the game, below.
-And maze.py with seeding.py: a region laid in numba, engine.maze's chunks and ramps ported draw for draw over
-mt.py's generators, straight into the rows' kinds (lay, one or many regions a call; StateRows.lay_region uses it
-when numba is there and the World without). Only each generator's string and its sha512 stay in Python
-(seeding.keys); CPython's string seeding, init_by_array, is done in numba (seeding.seed_row), as a Random read
-back by getstate would cost more than the engine's whole generation. Equal byte for byte to region_of's cells
-(tests/agents/rl/test_kernel_maze.py); 3 to 4 ms a tiny region against the World's 13 (bench/rl/kernel_maze_bench.py).
+And maze.py with seeding.py and sha512.py: a region laid in numba, engine.maze's chunks and ramps ported draw for
+draw over mt.py's generators, straight into the rows' kinds (lay, one or many regions a call; StateRows.lay_region
+uses it when numba is there and the World without). Nothing of it stays in Python: a generator's string is the
+seed's digits written in numba (seeding.decimal) before an end worked out once per box, its SHA-512 is sha512.py's
+(FIPS 180-4 over uint64: hashlib's digest for every length), and CPython's string seeding, init_by_array, runs for
+64 generators side by side (seeding.seed_columns); a fresh state is twisted a word at a time as it is drawn
+(mt.LAZY: a chunk draws a few dozen of its 624 words). Equal byte for byte to region_of's cells for seeds across
+the whole range, with numba and without (tests/agents/rl/test_kernel_maze.py); 1.3 to 1.5 ms a tiny region and 3
+a small one, against the World's 12 to 15 and 24 to 28 (bench/rl/kernel_maze_bench.py).
 And turn.py (slice 3, widened to the whole turn): engine.turn.advance for a batch of rows in numba,
 play_turns(rows, commands, decisions, draws): MOVE (steps or runs, walked or run, ramps, stamina, every stop
 reason: move.py), HALT, LOOK, GRAB, USE, the Minotaur's plan, walk and JUMP (walk.py: pace and stride, CHASE's
@@ -75,9 +78,12 @@ tests/agents/rl/test_kernel_steps.py (every task the kernel plays, both roles, e
 env's, hand-overs included) and tests/agents/rl/test_vector_env.py through agents/rl/vector_env.py.
 
 What stays in Python, and costs: each game's start. A reset is the scalar env's (the Match, the opponent, the
-opening), then the row's region laid (maze.py: 288 chunk generators on tiny, each seeded by a SHA-512 of its string
-in Python) and its draws' tables; several milliseconds a game against some 20 µs a kernel step, so under random
-play (games of a few dozen turns) the resets are most of a vector step's time (bench/rl/gym_bench.py). The next
-slices: a game's start in the kernel (the placements from the seed's draws), and a region laid a chunk at a time
-as the game first reads it (the World's way), with SHA-512 in numba.
+opening: about 1.3 ms on tiny), then the row's region laid (maze.py: about 1.5 ms on tiny, all in numba), its draws'
+tables (draws.py: 38 generators seeded by CPython's Random, about 0.6 ms; seeding.seed_columns could make them) and
+the kernel's start; against some 30 µs a kernel step of a row, so under random play (games of a few dozen turns)
+the starts are most of a vector step's time (bench/rl/vector_bench.py, bench/rl/gym_bench.py). And a game whose
+user walks out of the region around the ground is the engine's from then on: in games of 400 turns with no
+hunter, most games, and half their steps (bench/rl/vector_identity.py). The next slices: a region laid a chunk at a
+time as the game first reads it (the World's way: a start would lay a few chunks, and no game would leave its
+region), and a game's start in the kernel.
 """
