@@ -97,7 +97,7 @@ class LabyrinthVectorEnv(gym.vector.VectorEnv):
         actions = np.asarray(actions)
         if actions.shape != (self.num_envs,):
             raise ValueError(f"one action per env: shape ({self.num_envs},), not {actions.shape}")
-        count = self.single_action_space.n
+        count = len(self.action_names)
         if not np.issubdtype(actions.dtype, np.integer) or ((actions < 0) | (actions >= count)).any():
             raise ValueError(f"actions must be integers in [0, {count}), not {actions!r}")
         rewards = np.zeros(self.num_envs, dtype=np.float64)

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..commands import COMMANDS
+from labyrinth.engine import MinotaurDecision
+
+from ..commands import COMMANDS, Command
 from .jit import jit
 from .minotaur_agent import DECISION
 from .signals import MINOTAUR_TABLE, TO_NOISE, TO_SIGHTING, TO_STONE
@@ -18,11 +20,20 @@ from .state import NONE, StateRows
 from .turn import decision_row
 from .work import PATHFIND
 
-# Each command's decision row as made without a view: a plain action's whole decision, a PATHFIND's action alone.
-PLAIN = np.array([(PATHFIND, 0, 0, 0, 0) if rule in (TO_NOISE, TO_SIGHTING, TO_STONE)
-                  else decision_row(command.make(None))  # type: ignore[arg-type] - a plain one reads no Match
-                  for command, (rule, _) in zip(COMMANDS["minotaur"], MINOTAUR_TABLE.tolist(), strict=True)],
-                 dtype=np.int64)
+
+def _made(rule: int, command: Command) -> np.ndarray:
+    """A command's decision row as made without a view: a plain action's whole decision, a PATHFIND's action
+    alone (its target is the row's, read by ``minotaur_decisions``)."""
+    if rule in (TO_NOISE, TO_SIGHTING, TO_STONE):
+        return np.array((PATHFIND, 0, 0, 0, 0), dtype=np.int64)
+    decision = command.make(None)  # type: ignore[arg-type]  # a plain command's decision reads no Match
+    if not isinstance(decision, MinotaurDecision):
+        raise TypeError(f"the Minotaur's command {command.name} makes no MinotaurDecision")
+    return decision_row(decision)
+
+
+PLAIN = np.array([_made(rule, command) for command, (rule, _) in zip(COMMANDS["minotaur"], MINOTAUR_TABLE.tolist(),
+                                                                     strict=True)], dtype=np.int64)
 
 
 def minotaur_decisions(rows: StateRows, actions: np.ndarray) -> np.ndarray:
