@@ -97,14 +97,14 @@ class LabyrinthVectorEnv(gym.vector.VectorEnv):
         actions = np.asarray(actions)
         if actions.shape != (self.num_envs,):
             raise ValueError(f"one action per env: shape ({self.num_envs},), not {actions.shape}")
-        count = len(self.action_names)
-        if not np.issubdtype(actions.dtype, np.integer) or ((actions < 0) | (actions >= count)).any():
+        count, playing = len(self.action_names), ~self._ended  # an ended game's action is ignored (NEXT_STEP)
+        if not np.issubdtype(actions.dtype, np.integer) or (playing & ((actions < 0) | (actions >= count))).any():
             raise ValueError(f"actions must be integers in [0, {count}), not {actions!r}")
+        actions = np.where(playing, actions, 0)
         rewards = np.zeros(self.num_envs, dtype=np.float64)
         terminations = np.zeros(self.num_envs, dtype=np.bool_)
         truncations = np.zeros(self.num_envs, dtype=np.bool_)
         infos: dict[str, Any] = {}
-        playing = ~self._ended
         on_engine = playing
         if self.kernel is not None:
             infos, on_engine = self._kernel_step(actions, playing, rewards, terminations, truncations)

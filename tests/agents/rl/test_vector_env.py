@@ -129,6 +129,17 @@ def test_games_the_kernel_gives_up_play_on_as_the_others(monkeypatch):
     assert (kept | handed).any()
 
 
+def test_an_action_out_of_range_is_refused_unless_its_game_has_ended():
+    vector = LabyrinthVectorEnv(ENVS, **{**TASKS["Labyrinth/User-Tiny-v1"].settings(), "max_turns": 1})
+    vector.reset(seed=3)
+    with pytest.raises(ValueError, match="integers in"):
+        vector.step(np.full(ENVS, -1))
+    _, _, _, truncations, _ = vector.step(np.zeros(ENVS, dtype=np.int64))  # one turn: every game cut
+    assert truncations.all()
+    _, _, _, _, infos = vector.step(np.full(ENVS, -1))  # NEXT_STEP: the actions of ended games are ignored
+    assert infos["_turn"].all() and not infos["turn"].any()
+
+
 def test_a_reset_mask_resets_only_its_envs_as_gymnasiums_sync_env_does():
     settings = {**TASKS["Labyrinth/User-Tiny-v1"].settings(), "max_turns": TURNS}
     sync = gym.vector.SyncVectorEnv([lambda: LabyrinthEnv(**settings)] * ENVS,
