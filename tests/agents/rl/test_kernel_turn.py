@@ -27,7 +27,17 @@ from labyrinth.agents.rl.kernel.region import MARGIN_CHUNKS, MARGIN_LEVELS
 from labyrinth.agents.rl.kernel.sight import MARGIN
 from labyrinth.agents.rl.kernel.state import SEEN_SLOTS, StateRows, rows_of
 from labyrinth.agents.rl.kernel.turn import STOPS, USER_COMMANDS, Told, command_row, decision_row, play_turns
-from labyrinth.agents.rl.kernel.work import KEPT, LEFT_REGION, PLAYED, REASONS, STOPS_FULL, USED_UP
+from labyrinth.agents.rl.kernel.work import (
+    AMBUSH,
+    KEPT,
+    LEFT_REGION,
+    PLAYED,
+    REASONS,
+    SPOTTED,
+    STOPS_FULL,
+    USED_UP,
+    WHINE_NEAR,
+)
 
 # numba compiles the kernel once per process: on one worker, the module's tests pay it once.
 pytestmark = pytest.mark.xdist_group("kernel")
@@ -92,6 +102,22 @@ def inside(preset: str, cells: list[tuple[int, int, int]]) -> bool:
                and ground.z0 - MARGIN_LEVELS <= z < ground.z0 + ground.levels + MARGIN_LEVELS for x, y, z in cells)
 
 
+def happened(events: tuple[ev.Event, ...]) -> int:
+    """work.HAPPENED's bits of a turn's events: a Temporal Whine heard VERY CLOSE, the user spotted, the user
+    caught by the Minotaur re-entering time on its cell."""
+    bits = 0
+    for e in events:
+        if isinstance(e, ev.WhineHeard) and e.near:
+            bits |= WHINE_NEAR
+            event("a near whine")
+        elif isinstance(e, ev.UserSpotted):
+            bits |= SPOTTED
+        elif isinstance(e, ev.UserCaught) and e.at_reentry:
+            bits |= AMBUSH
+            event("caught at re-entry")
+    return bits
+
+
 def check_turn(game: Game, before: GameState, command: UserInput, chosen: MinotaurDecision) -> int:
     """The kernel's turn from ``before`` against advance's: the same row (and the UserMoved path as its stops) when
     the kernel played it, the row untouched when it fell back, which it may do on tiny only when a table of draws
@@ -112,8 +138,9 @@ def check_turn(game: Game, before: GameState, command: UserInput, chosen: Minota
     else:
         assert_row_is(rows, 0, before)  # left for the engine as it was
     walked = [cell for e in result.events if isinstance(e, ev.UserMoved) for cell in e.path]
-    if why == PLAYED:  # the move's stops, which the user's view looks from
+    if why == PLAYED:  # the move's stops, which the user's view looks from, and the moments the state does not keep
         assert stops.cells[0, :stops.count[0]].tolist() == [list(cell) for cell in walked]
+        assert int(stops.happened[0]) == happened(result.events)
     clues = [k[0] for k in (before.last_heard, before.last_seen) if k]
     target = [(c.x, c.y, c.z) for c in [chosen.target_coords] if c]
     s = result.state
