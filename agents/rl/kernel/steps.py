@@ -56,7 +56,6 @@ from .work import PLANS
 if TYPE_CHECKING:
     from ..gym_env import LabyrinthEnv
 
-ESCAPED = OUTCOMES.index("ESCAPED")
 COMMAND = USER_ACTIONS.shape[1]  # a command row's width
 _STAND_IN = command_row(STAND_IN)
 _WAIT = decision_row(MinotaurDecision(action="WAIT"))
@@ -193,7 +192,7 @@ class KernelSteps:
                 game.truncated, info)
 
     def infos(self, mask: np.ndarray, refused: dict[int, str | None]) -> dict[str, Any]:
-        """The ``mask`` rows' infos (``info``'s) as gymnasium's VectorEnv._add_info gathers them: each key's array,
+        """The ``mask`` rows' infos (RLGame.info's) as gymnasium's VectorEnv._add_info gathers them: each key's array,
         a row each (zero where a row gives none), and its "_key" mask; a key no row gives is absent."""
         rows, n = self.rows, len(mask)
         ending = mask & ((rows.outcome != 0) | (self.turns >= self.max_turns))
@@ -213,25 +212,11 @@ class KernelSteps:
             earned: dict[str, Any] = {}
             for k, name in enumerate(self.achievements):
                 earned[name], earned[f"_{name}"] = (self.unlocked[:, k] & ending).astype(np.int64), ending.copy()
-            progression = (stones + (rows.outcome == ESCAPED)) / (len(STONES) + 1)
+            progression = (stones + (rows.outcome == achieved.ESCAPED)) / (len(STONES) + 1)
             infos.update({"outcome": outcome, "_outcome": ending.copy(), "achievements": earned,
                           "_achievements": ending.copy(), "progression": np.where(ending, progression, 0.0),
                           "_progression": ending.copy()})
         return infos
-
-    def info(self, i: int, refused: str | None) -> dict[str, Any]:
-        """Row ``i``'s info as RLGame.info gives it."""
-        rows = self.rows
-        stones = int(rows.inventory[i, STONE_KINDS].sum())
-        info: dict[str, Any] = {"action_mask": self.masks[i].copy(), "turn": int(self.turns[i]), "stones": stones}
-        if refused is not None:
-            info["refused"] = refused
-        outcome = OUTCOMES[rows.outcome[i]] or ("TIMEOUT" if self.turns[i] >= self.max_turns else None)
-        if outcome is not None:
-            info.update({"outcome": outcome,
-                         "achievements": {name: int(on) for name, on in zip(self.achievements, self.unlocked[i])},
-                         "progression": (stones + (rows.outcome[i] == ESCAPED)) / (len(STONES) + 1)})
-        return info
 
     def _log(self, mine: np.ndarray, commands: np.ndarray, decisions: np.ndarray) -> None:
         _write_log(self.log, mine, self.turns, commands, decisions)
