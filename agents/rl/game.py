@@ -21,10 +21,12 @@ import numpy as np
 
 from labyrinth.engine import MinotaurDecision, UserInput
 from labyrinth.engine.constants import MAX_STEPS, TICKS_PER_SECOND
+from labyrinth.engine.game import initial_state
 from labyrinth.engine.items import STONES
 from labyrinth.engine.rng import DRAWN_SEEDS
 from labyrinth.engine.state import GameState
 from labyrinth.engine.turn import TurnResult
+from labyrinth.engine.world import World
 from labyrinth.engine.wsap.roles import ROLES
 
 from ..base import Agent
@@ -80,6 +82,15 @@ def new_match(seats: Mapping[str, Agent | Outside], *, seed: int, preset: str, d
     """A game as the RL envs and their evaluation seat it (``frozen``: the Minotaur frozen all game)."""
     return Match(seats["user"], seats["minotaur"], seed=seed, preset=preset, difficulty=difficulty,
                  max_turns=max_turns, start=frozen_start(max_turns) if frozen else None)
+
+
+def first_state(seed: int, *, preset: str, difficulty: str, max_turns: int, frozen: bool, world: World) -> GameState:
+    """The state new_match's game starts from (Game.new's, frozen as new_match freezes it), made without a Match:
+    what the vector env's kernel starts a row from. ``world``: the seed's, as initial_state takes it."""
+    state = initial_state(seed, preset, difficulty, world)
+    if frozen:
+        frozen_start(max_turns)(state)
+    return state
 
 
 class RLGame:

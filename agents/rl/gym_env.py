@@ -76,8 +76,18 @@ class LabyrinthEnv(PicklesAsReplay, gym.Env):
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
         """A new game: its seed is drawn from the env's generator, which ``seed`` seeds."""
+        return self.start_game(self.seed_game(seed))
+
+    def seed_game(self, seed: int | None = None) -> int:
+        """The first half of ``reset``: the next game's seed, drawn from the env's generator (which ``seed``
+        seeds); the game is not made (the vector env's kernel plays it from its rows until it hands it over)."""
         super().reset(seed=seed)
-        self.game = self._new_game(draw_game_seed(self.np_random))
+        self.game = None
+        return draw_game_seed(self.np_random)
+
+    def start_game(self, game_seed: int) -> tuple[dict[str, Any], dict[str, Any]]:
+        """The second half of ``reset``: the game of ``game_seed`` made, its opening observation and info."""
+        self.game = self._new_game(game_seed)
         self.shaping = Shaping(self.game.match) if self.shapes else None
         self._show()
         return self.game.observation(self.role), self.game.info(self.role)

@@ -17,3 +17,11 @@ def make_opponent(role: str, name: str, seed: int, preset: str) -> ProjectAgent:
     """A fresh player of ``role`` called ``name``, seeded by the game's seed, as the registry seats one."""
     made = RL_ONLY.get(role, {}).get(name)
     return made(seed) if made is not None else make_agent(role, name, seed, preset=preset)
+
+
+def seated_opponent(role: str, name: str, seed: int, preset: str, difficulty: str) -> ProjectAgent:
+    """make_opponent's player as a Match's seat leaves it before its first decision (side.Side tells a rule agent
+    the difficulty; their initialize and plan change nothing): what the vector env's kernel loads into a row."""
+    agent = make_opponent(role, name, seed, preset)
+    agent.seated(difficulty)
+    return agent

@@ -7,8 +7,9 @@ With the [fast] extra (numba), the batched kernel plays every row it can, the wh
 (kernel/steps.py: the inputs, the opponent's decisions, the turn, the reward and flags, the mask, the achievements,
 the observation, the info), for the tasks it ports (steps.kernel_plays: the user against the built-in or the
 waiting Minotaur, the Minotaur against the waiting or the random user); their games' states live in kernel.state's
-arrays, one row per env. Each env still has its gym_env.LabyrinthEnv: it makes every game (the reset is the scalar
-env's), and plays a game the kernel gives up to its end, rebuilt from the row's inputs (steps.hand_over). Without
+arrays, one row per env, and the kernel starts them too (steps.start: no Match). Each env still has its
+gym_env.LabyrinthEnv: it draws each game's seed from its generator as the scalar env does, makes a game the kernel
+does not take, and plays a game the kernel gives up to its end, rebuilt from the row's inputs (steps.hand_over). Without
 numba, or for a task the kernel does not play (the built-in user as the Minotaur's opponent), every env is its
 LabyrinthEnv stepped in turn, as gymnasium's SyncVectorEnv steps them.
 
@@ -70,8 +71,8 @@ class LabyrinthVectorEnv(gym.vector.VectorEnv):
         # kernel's step, so that a row handed over mid-step shows its env's).
         self._observations = cast("dict[str, np.ndarray]",
                                   create_empty_array(self.single_observation_space, num_envs))
-        self.kernel = KernelSteps(StateRows(num_envs, preset), role, opponent, self.envs[0].max_turns,
-                                  self._observations) if COMPILED and kernel_plays(role, opponent) else None
+        self.kernel = KernelSteps(StateRows(num_envs, preset), role, opponent, self.envs[0].max_turns, difficulty,
+                                  frozen, self._observations) if COMPILED and kernel_plays(role, opponent) else None
 
     def reset(self, *, seed: int | Sequence[int | None] | None = None,
               options: dict[str, Any] | None = None) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
@@ -133,8 +134,9 @@ class LabyrinthVectorEnv(gym.vector.VectorEnv):
         """Env ``i``'s game as it stands: its seed, the engine inputs of its turns and its state's digest, whoever
         played it: what a benchmark digests."""
         env, kernel = self.envs[i], self.kernel
-        played = list(env.match.played) if kernel is None or kernel.on_engine[i] else kernel.inputs(i)
-        return env.match.seed, played, self.state(i).digest()
+        if kernel is None or kernel.on_engine[i]:
+            return env.match.seed, list(env.match.played), self.state(i).digest()
+        return int(kernel.seeds[i]), kernel.inputs(i), self.state(i).digest()
 
     def _kernel_step(self, actions: np.ndarray, playing: np.ndarray, rewards: np.ndarray, terminations: np.ndarray,
                      truncations: np.ndarray) -> tuple[dict[str, Any], np.ndarray]:
@@ -165,27 +167,51 @@ class LabyrinthVectorEnv(gym.vector.VectorEnv):
 
     def _new_games(self, mask: np.ndarray, seeds: Sequence[int | None], options: dict[str, Any] | None,
                    infos: dict[str, Any]) -> dict[str, Any]:
-        """The ``mask`` envs' next games (each generator reseeded where ``seeds`` gives one) and, with the kernel,
-        their rows written, their regions laid and taken by it; their first observations and infos added to
-        ``infos``."""
+        """The ``mask`` envs' next games (each generator reseeded where ``seeds`` gives one); their first
+        observations and infos added to ``infos``. With the kernel, each env only draws its game's seed
+        (LabyrinthEnv.seed_game): the kernel starts the game in its row, and the env makes only a game the kernel
+        does not take."""
         at = np.flatnonzero(mask).tolist()
-        for i in at:
+        kernel, starting = self.kernel, at
+        if kernel is not None:
+            game_seeds = np.zeros(self.num_envs, dtype=np.int64)
+            for i in at:
+                game_seeds[i] = self.envs[i].seed_game(seeds[i])
+            kernel.start(mask, game_seeds)
+            taken = mask & ~kernel.on_engine
+            if taken.any():
+                infos = merged_infos(infos, kernel.infos(taken, {}))
+            starting = np.flatnonzero(mask & kernel.on_engine).tolist()
+        for i in starting:
             env = self.envs[i]
-            obs, info = env.reset(seed=seeds[i], options=options)
-            if self.kernel is not None:
-                self.kernel.rows.write(i, env.match.game.state)
-                self.kernel.rows.lay_region(i, env.match.game.world)
+            obs, info = env.reset(seed=seeds[i], options=options) if kernel is None else env.start_game(
+                int(game_seeds[i]))
             for key, value in obs.items():
                 self._observations[key][i] = value
             infos = self._add_info(infos, info, i)
-        if at and self.kernel is not None:
-            self.kernel.start(mask, self.envs)
         self._started[mask] = True
         return infos
 
     def _batch(self) -> dict[str, np.ndarray]:
         """The envs' latest observations as one batch, new arrays each call (a trainer keeps them)."""
         return {key: array.copy() for key, array in self._observations.items()}
+
+
+def merged_infos(infos: dict[str, Any], batch: dict[str, Any]) -> dict[str, Any]:
+    """``batch`` (a VectorEnv's info of some rows: each key's array and its "_key" mask of the rows that give it)
+    added to ``infos``, as VectorEnv._add_info would add each of those rows' info."""
+    for key, value in batch.items():
+        if key.startswith("_"):
+            continue
+        given = batch[f"_{key}"]
+        if isinstance(value, dict):
+            infos[key] = merged_infos(infos.get(key, {}), value)
+        elif key in infos:
+            infos[key][given] = value[given]
+        else:
+            infos[key] = value
+        infos[f"_{key}"] = infos[f"_{key}"] | given if f"_{key}" in infos else given
+    return infos
 
 
 def task_vector_env(num_envs: int, task_id: str, **changed: Any) -> LabyrinthVectorEnv:

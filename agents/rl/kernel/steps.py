@@ -5,23 +5,24 @@ waiting Minotaur: minotaur_agent.py; the waiting or the random user: user_oppone
 (turn.play_turns), the reward and the flags (signals.py), the mask, the achievements (achieved.py) and the
 observation (user_obs.py, minotaur_obs.py), and the info RLGame.info gives.
 
-Each row's game still has its LabyrinthEnv (vector_env.py): it makes each game at a reset (its seed, its opponent,
-its opening state) and takes the row over when the kernel cannot go on with it (a fallback: work.REASONS).
+Each row's game still has its LabyrinthEnv (vector_env.py): it draws each game's seed (LabyrinthEnv.seed_game), makes
+the game the kernel does not take at its start, and takes the row over when the kernel cannot go on with it (a
+fallback: work.REASONS).
 Taking over, the env's game is made again from the row's inputs so far (RLGame.replay: the engine plays them
 again, the opponent re-lives its decisions), so that the env stands where the row does; it plays the rest of
 that game on the engine. A turn the kernel played whose observation or mask it cannot make is handed over with
 that turn included, and the step's figures are then the env's (``settle``).
 
 What stays in Python, per step: the refusals' words (engine.turn.unexecutable on the refused rows' states) and the
-batch's info; per game: the env's reset (the Match, the opponent), the region's generator strings (maze.py), the
-draws' tables (draws.py), the opponent's memory or stream loaded into its row. The built-in user (Minotaur-Tiny)
-is not ported: those games are the env's.
+batch's info; per game: the first state (engine.game.initial_state, which looks at the items in sight through the
+engine's World) and the opponent, made and loaded into the row; no Match and no env's game unless the kernel does
+not take it. The built-in user (Minotaur-Tiny) is not ported: those games are the env's.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
@@ -29,9 +30,12 @@ from labyrinth.engine import MinotaurDecision, UserInput
 from labyrinth.engine.items import ITEM_ORDER, STONES
 from labyrinth.engine.schemas import Coords
 from labyrinth.engine.turn import unexecutable
+from labyrinth.engine.world import World
 from labyrinth.engine.wsap.roles import ROLES
 
 from ..commands import STAND_IN
+from ..game import first_state
+from ..opponents import seated_opponent
 from . import achieved, minotaur_obs, mt, user_obs, user_opponents
 from .draws import Draws
 from .jit import jit
@@ -54,6 +58,8 @@ from .user_memory import UserMemory
 from .work import PLANS
 
 if TYPE_CHECKING:
+    from ...builtin.builtin_minotaur import BuiltinMinotaur
+    from ...builtin.naive import RandomWalker
     from ..gym_env import LabyrinthEnv
 
 COMMAND = USER_ACTIONS.shape[1]  # a command row's width
@@ -71,14 +77,17 @@ def kernel_plays(role: str, opponent: str) -> bool:
 class KernelSteps:
     """The steps of the ``rows``' games of ``role`` against ``opponent`` (kernel_plays), ``max_turns`` a game."""
 
-    def __init__(self, rows: StateRows, role: str, opponent: str, max_turns: int,
-                 observations: dict[str, np.ndarray] | None = None) -> None:
-        """``observations``: where the rows' observations are written (the vector env's own batch), a key each,
+    def __init__(self, rows: StateRows, role: str, opponent: str, max_turns: int, difficulty: str = "normal",
+                 frozen: bool = False, observations: dict[str, np.ndarray] | None = None) -> None:
+        """The games are LabyrinthEnv's of these settings (``frozen``: the Minotaur frozen all game).
+        ``observations``: where the rows' observations are written (the vector env's own batch), a key each,
         (n, its flat size), float32; the kernel writes only the rows it plays. Arrays of its own when None."""
         if not kernel_plays(role, opponent):
             raise ValueError(f"the kernel plays no {role}'s games against {opponent!r}")
         n = rows.user.shape[0]
         self.rows, self.role, self.opponent, self.max_turns = rows, role, opponent, max_turns
+        self.difficulty, self.frozen = difficulty, frozen
+        self.seeds = np.zeros(n, dtype=np.int64)  # each row's game's seed
         self.draws = Draws(n)
         self.minotaurs = MinotaurMemory(n) if opponent == "builtin" else None  # the built-in Minotaur's memories
         self.walkers = np.zeros((n, mt.STATE), dtype=np.uint32)  # the random user's streams (random walkers)
@@ -95,24 +104,33 @@ class KernelSteps:
             self.levels = minotaur_obs.coarse_levels(rows)
             self.observations = minotaur_obs.observations(n) if observations is None else observations
 
-    def start(self, started: np.ndarray, envs: Sequence[LabyrinthEnv]) -> None:
-        """The ``started`` rows (a bool mask) take the games their envs have just made (their states written into
-        the rows, their regions laid): their draws, opponents, observations and masks; no turn yet. The kernel
-        plays a row unless its state, its opponent or its opening is not ported."""
+    def start(self, started: np.ndarray, seeds: Sequence[int] | np.ndarray) -> None:
+        """The ``started`` rows (a bool mask) begin the games of ``seeds`` (one per row; the others' unread), made
+        here as LabyrinthEnv makes them, with no Match: the first state written into the row (first_state), the
+        region laid, the draws, the opponent's memory or stream (as its seat leaves it), the opening's
+        observation and mask; no turn yet. A row whose state, opponent or opening the kernel does not port is
+        left ``on_engine``, for its env to make that game (LabyrinthEnv.start_game)."""
         rows = self.rows
         at = np.flatnonzero(started).tolist()
         self.turns[started] = 0
         self.unlocked[started] = False
+        other = ROLES[self.role].other
+        for i in at:
+            seed = int(seeds[i])
+            self.seeds[i] = seed
+            world = World(seed)
+            rows.write(i, first_state(seed, preset=rows.preset, difficulty=self.difficulty,
+                                      max_turns=self.max_turns, frozen=self.frozen, world=world))
+            rows.lay_region(i, world)
+            self.draws.write(i, seed)
         ported = started & ~rows.kept
         for i in at:
-            match = envs[i].match
-            self.draws.write(i, match.seed)
-            opponent = match.seats[ROLES[self.role].other].agent
+            opponent = seated_opponent(other, self.opponent, int(self.seeds[i]), rows.preset, self.difficulty)
             if self.minotaurs is not None:
-                self.minotaurs.load(i, opponent)
+                self.minotaurs.load(i, cast("BuiltinMinotaur", opponent))
                 ported[i] &= bool(self.minotaurs.ported[i])
             elif self.opponent == "random":
-                self.walkers[i] = user_opponents.streams([opponent])[0]
+                self.walkers[i] = user_opponents.streams([cast("RandomWalker", opponent)])[0]
         if self.role == "user":
             why = user_obs.observe_opening(rows, self.memory, ported, self.max_turns, self.observations)
         else:
@@ -176,7 +194,7 @@ class KernelSteps:
     def hand_over(self, i: int, env: LabyrinthEnv) -> None:
         """Row ``i``'s game to ``env``, which plays it from now on: made again from its seed and the inputs the
         kernel played (RLGame.replay), so that the env's game, opponent and view stand where the row does."""
-        game = env.game = env._new_game(env.match.seed)
+        game = env.game = env._new_game(int(self.seeds[i]))
         game.replay(self.inputs(i))
         game.unlocked[self.role] = {name for name, on in zip(self.achievements, self.unlocked[i]) if on}
         self.on_engine[i] = True

@@ -84,23 +84,26 @@ def play(rung: Any, steps: int) -> dict[str, int]:
     scalars = [LabyrinthEnv(**settings) for _ in range(n)]
     mine = [LabyrinthEnv(**settings) for _ in range(n)]
     rows = StateRows(n, rung.preset)
-    kernel = KernelSteps(rows, rung.role, rung.opponent, settings["max_turns"])
+    kernel = KernelSteps(rows, rung.role, rung.opponent, settings["max_turns"], settings["difficulty"],
+                         settings.get("frozen", False))
     rng = np.random.default_rng(seed)
     counts = dict.fromkeys(("games", "kernel", "fallen", "unsettled", "refused", "engine"), 0)
 
     def start(rows_started: list[int], seeds: list[int]) -> None:
-        openings = {}
-        for i, game_seed in zip(rows_started, seeds, strict=True):
-            openings[i] = scalars[i].reset(seed=game_seed)
-            mine[i].reset(seed=game_seed)
-            rows.write(i, mine[i].match.game.state)
-            rows.lay_region(i, mine[i].match.game.world)
+        openings, game_seeds = {}, np.zeros(n, dtype=np.int64)
+        for i, env_seed in zip(rows_started, seeds, strict=True):
+            openings[i] = scalars[i].reset(seed=env_seed)
+            game_seeds[i] = mine[i].seed_game(env_seed)
         started = np.zeros(n, dtype=np.bool_)
         started[rows_started] = True
-        kernel.start(started, mine)
+        kernel.start(started, game_seeds)
         for i, (obs, info) in openings.items():
-            if not kernel.on_engine[i]:
+            assert kernel.seeds[i] == scalars[i].match.seed
+            if kernel.on_engine[i]:  # the kernel does not take it: the env makes it
+                same(mine[i].start_game(int(game_seeds[i])), (obs, info), f"row {i}'s opening, on the engine")
+            else:
                 same((kernel_obs(kernel, i), kernel_info(kernel, i, None)), (obs, info), f"row {i}'s opening")
+                assert rows.state(i) == scalars[i].match.game.state, f"row {i}'s first state"
 
     start(list(range(n)), [seed + i for i in range(n)])
     for step in range(steps):
