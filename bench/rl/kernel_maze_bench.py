@@ -69,7 +69,7 @@ def kernel(box: Bounds) -> Run:
 
 def ends_of(box: Bounds) -> list[str]:
     """The ends of the strings of a region's generators, after the seed."""
-    ends, bounds, _ = maze._plan(box)
+    ends, bounds, _, _ = maze._plan(box)
     return [ends[a:b].tobytes().decode() for a, b in zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True)]
 
 

@@ -27,7 +27,7 @@ from labyrinth.engine.constants import WORLD_LEVELS as _LEVELS
 from labyrinth.engine.geometry import X_SHIFT, Y_SHIFT, Pos
 
 from .jit import jit
-from .region import Region
+from .region import UNLAID, Region
 
 # What find_paths writes for an env instead of a path's length, which is 0 or more.
 LEFT_REGION = -1  # the search needs a cell the region does not hold: ask the engine
@@ -128,8 +128,9 @@ def _search(kinds: np.ndarray, origin: np.ndarray, start: np.ndarray, goal: np.n
             heap: np.ndarray) -> tuple[int, np.ndarray]:
     """pathfinding._search over the region: the goal's flat index once found (``scratch[2]`` then leads back
     from it), _BUDGET_SPENT after ``budget`` expansions (when >= 0), NO_PATH when the frontier empties,
-    LEFT_REGION when the engine's search would read a cell outside the region: a neighbour's kind, or the
-    cell a ramp leads to once it would be expanded (until then only its key is kept: the least such).
+    LEFT_REGION when the engine's search would read a cell outside the region (or in a chunk not laid yet): a
+    neighbour's kind, or the cell a ramp leads to once it would be expanded (until then only its key is kept: the
+    least such).
     With ``corridor`` > 0, only the chunks marked with it
     in ``chunk_mark`` are entered. ``scratch`` rows, by the region's flat cell index: the ``stamp`` of the
     search that last wrote the cell (each search has its own, so nothing is cleared between searches), its
@@ -178,7 +179,7 @@ def _search(kinds: np.ndarray, origin: np.ndarray, start: np.ndarray, goal: np.n
             inside = 0 <= level < levels and 0 <= row < rows and 0 <= col < cols
             if corridor > 0 and not (inside and chunk_mark[level, row // CHUNK, col // CHUNK] == corridor):
                 continue  # moves_within: no way into a chunk outside the corridor
-            if not inside:
+            if not inside or kinds[level, row, col] == UNLAID:  # a chunk not laid yet is outside the region
                 if move < 4:
                     return LEFT_REGION, heap
                 nh = _estimate(nx, ny, nz, gx, gy, gz)
@@ -202,10 +203,11 @@ def _search(kinds: np.ndarray, origin: np.ndarray, start: np.ndarray, goal: np.n
 
 @jit
 def _open(kinds: np.ndarray, origin: np.ndarray, pos: np.ndarray) -> int:
-    """1 when ``pos`` is a cell the Minotaur can stand in, 0 when not, LEFT_REGION outside the region."""
+    """1 when ``pos`` is a cell the Minotaur can stand in, 0 when not, LEFT_REGION outside the region (or in a chunk
+    not laid yet)."""
     level, row, col = pos[2] - origin[2], pos[1] - origin[1], pos[0] - origin[0]
     levels, rows, cols = kinds.shape
-    if not (0 <= level < levels and 0 <= row < rows and 0 <= col < cols):
+    if not (0 <= level < levels and 0 <= row < rows and 0 <= col < cols) or kinds[level, row, col] == UNLAID:
         return LEFT_REGION
     kind = kinds[level, row, col]
     return 1 if kind == FLOOR or kind == RAMP_UP or kind == RAMP_DOWN else 0

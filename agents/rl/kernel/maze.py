@@ -45,6 +45,7 @@ from labyrinth.engine.presets import Bounds
 
 from .jit import jit
 from .mt import randbelow, random
+from .region import UNLAID
 from .seeding import DIGITS, decimal, scratch, seed_columns
 
 _SIDE = CHUNK // 2  # maze cells per chunk side
@@ -65,21 +66,28 @@ _PLAN = 7  # a chunk's plan: level, row, col (its place in the box, in chunks), 
 
 
 @cache
-def _plan(box: Bounds) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _plan(box: Bounds, near: Bounds | None = None, rest: bool = False
+          ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The generators a region of ``box`` needs, as the ends of their strings (after the seed), its ramps'
     first (each once), then its chunks': the ends' UTF-8 bytes one after the other and where each starts and
-    stops; and a row of _PLAN per chunk inside the cube."""
+    stops; a row of _PLAN per chunk inside the cube; and the place (level, row, col) of each chunk of the cube
+    left out. With ``near`` (a chunk-aligned box within ``box``): only its chunks, or, with ``rest``, only the
+    others, each with the one ramp it shows."""
     if box.x0 % CHUNK or box.y0 % CHUNK or box.width % CHUNK or box.height % CHUNK:
         raise ValueError(f"{box} does not start and end on chunk borders")
     chunks: list[str] = []
     ramps: dict[tuple[int, int, int], int] = {}
     plan: list[tuple[int, ...]] = []
+    left_out: list[tuple[int, int, int]] = []
     first_cx, first_cy = box.x0 // CHUNK, box.y0 // CHUNK
     for level, z in enumerate(box.z_range):
         for row in range(box.height // CHUNK):
             for col in range(box.width // CHUNK):
                 cx, cy = first_cx + col, first_cy + row
                 if not (0 <= cx < CHUNKS_PER_SIDE and 0 <= cy < CHUNKS_PER_SIDE and 0 <= z < WORLD_LEVELS):
+                    continue
+                if near is not None and near.contains(cx * CHUNK, cy * CHUNK, z) == rest:
+                    left_out.append((level, row, col))
                     continue
                 chunks.append(f":chunk:{cx}:{cy}:{z}")
                 slot, kind = -1, 0
@@ -91,26 +99,32 @@ def _plan(box: Bounds) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     ends = [end.encode() for end in (*(f":ramp:{cx}:{cy}:{z}" for cx, cy, z in ramps), *chunks)]
     bounds = np.zeros(len(ends) + 1, dtype=np.int64)
     bounds[1:] = np.cumsum([len(end) for end in ends])
-    return np.frombuffer(b"".join(ends), dtype=np.uint8), bounds, np.array(plan, dtype=np.int64).reshape(-1, _PLAN)
+    return (np.frombuffer(b"".join(ends), dtype=np.uint8), bounds, np.array(plan, dtype=np.int64).reshape(-1, _PLAN),
+            np.array(left_out, dtype=np.int64).reshape(-1, 3))
 
 
-def lay(seeds: Sequence[int], box: Bounds, out: np.ndarray) -> None:
+def lay(seeds: Sequence[int], box: Bounds, out: np.ndarray, near: Bounds | None = None, rest: bool = False) -> None:
     """``out[i]`` (uint8, (levels, height, width) of ``box``, chunk-aligned) set to the cells of ``box`` in the
-    labyrinth of ``seeds[i]``: what region.region_of gives from a World of that seed, byte for byte. Without
+    labyrinth of ``seeds[i]``: what region.region_of gives from a World of that seed, byte for byte. With
+    ``near`` (a chunk-aligned box), only the chunks within it are laid and every other chunk of the cube is
+    region.UNLAID; ``rest`` then lays those others into ``out`` and leaves the near ones as they are. Without
     numba, the digests' additions wrap on numpy's scalars, which warn unless told not to (sha512.py)."""
     if out.shape != (len(seeds), box.levels, box.height, box.width):
         raise ValueError(f"out is {out.shape}, not {len(seeds)} regions of {box}")
-    ends, bounds, plan = _plan(box)
+    if near is not None and (near.x0 % CHUNK or near.y0 % CHUNK or near.width % CHUNK or near.height % CHUNK):
+        raise ValueError(f"{near} does not start and end on chunk borders")
+    ends, bounds, plan, left_out = _plan(box, near, rest)
     work = scratch(_GROUP, DIGITS + int(np.diff(bounds).max(initial=0)))
     with np.errstate(over="ignore"):
-        _lay(np.array(seeds, dtype=np.int64), ends, bounds, plan, out, work)
+        _lay(np.array(seeds, dtype=np.int64), ends, bounds, plan, out, work, not rest, left_out)
 
 
 @jit
 def _lay(seeds: np.ndarray, ends: np.ndarray, bounds: np.ndarray, plan: np.ndarray, out: np.ndarray,
-         work: tuple[np.ndarray, ...]) -> None:
+         work: tuple[np.ndarray, ...], fresh: bool, left_out: np.ndarray) -> None:
     """Region i's generators, ``f"{seeds[i]}{end}"`` for each of _plan's ends (the ramps' then the chunks'), are
-    seeded _GROUP at a time (seeding.seed_columns), then drawn from one by one."""
+    seeded _GROUP at a time (seeding.seed_columns), then drawn from one by one. ``fresh``: the region starts
+    as ROCK (the cube's outside), its chunks ``left_out`` UNLAID; else only the plan's chunks are written."""
     generators = bounds.shape[0] - 1
     ramps = generators - plan.shape[0]
     ramp_cells = np.empty(ramps, dtype=np.int64)
@@ -119,7 +133,11 @@ def _lay(seeds: np.ndarray, ends: np.ndarray, bounds: np.ndarray, plan: np.ndarr
     starts = np.empty(_GROUP + 1, dtype=np.int64)
     carving = np.empty(_CELLS + 4, dtype=np.int64)  # _carve's scratch
     for i in range(out.shape[0]):
-        out[i] = ROCK
+        if fresh:
+            out[i] = ROCK
+            for k in range(left_out.shape[0]):
+                level, row, col = left_out[k, 0], left_out[k, 1], left_out[k, 2]
+                out[i, level, row * CHUNK:(row + 1) * CHUNK, col * CHUNK:(col + 1) * CHUNK] = UNLAID
         digits = decimal(seeds[i], seed)
         for first in range(0, generators, _GROUP):
             group = min(_GROUP, generators - first)

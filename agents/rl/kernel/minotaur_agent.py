@@ -38,6 +38,7 @@ from ...builtin.builtin_minotaur import GUARD_RADIUS, JUMP_AFTER_S, RAMP_AMBUSH,
 from ...builtin.strategy import default_strategy
 from . import mt
 from .jit import jit
+from .region import holds
 from .sight import MINOTAUR_SQ, line_clear, within
 from .state import NONE, StateRows
 from .walk import OUTSIDE, cell
@@ -153,13 +154,6 @@ def _decide_all(asked: np.ndarray, user: np.ndarray, minotaur: np.ndarray, tick:
 
 
 @jit
-def _inside(kinds: np.ndarray, origin: np.ndarray, x: int, y: int, z: int, margin: int) -> bool:
-    levels, rows, cols = kinds.shape
-    return (margin <= x - origin[0] < cols - margin and margin <= y - origin[1] < rows - margin
-            and 0 <= z - origin[2] < levels)
-
-
-@jit
 def _set(decision: np.ndarray, action: int, has: int, x: int, y: int, z: int) -> int:
     decision[0], decision[1], decision[2], decision[3], decision[4] = action, has, x, y, z
     return PLAYED
@@ -221,7 +215,7 @@ def _decide(user: np.ndarray, me: np.ndarray, tick: int, paralysis: int, jump_le
     """BuiltinMinotaur.decide over a row: the decision into ``decision``; PLAYED, or why not (then the copies
     ``f``, ``n``, ``r`` of its memory and stream are thrown away)."""
     x, y, z = me[0], me[1], me[2]
-    if not _inside(kinds, origin, x, y, z, _MARGIN):
+    if not holds(kinds, origin, x, y, z, _MARGIN):
         return LEFT_REGION
     now = tick / TICKS_PER_SECOND
     fresh_s, guard_s = tactics[FRESH], tactics[GUARD_S]

@@ -31,6 +31,7 @@ from ..planes import COARSE, PLANES, RADIUS, SIDE, Ground
 from ..user_view import DIRECTIONS, SIGHTING_SPAN_S, STATUSES
 from .jit import jit
 from .move import DIRECTIONS as MOVE_WORDS
+from .region import holds
 from .sight import minotaur_sees
 from .state import NONE, StateRows
 from .walk import cell
@@ -177,12 +178,11 @@ def _timer(ticks: int, span: np.float32) -> np.float32:
 @jit
 def _window(grid: np.ndarray, kinds: np.ndarray, origin: np.ndarray, x: int, y: int, z: int) -> bool:
     """The window's cell planes (MinotaurView._cells through the view's kind table), north first; False when a cell
-    of it lies outside the region (nothing is then read past it). The region's cells are read as they lie (a cell
-    past the cube's faces is ROCK there too: region.py), a plane at a time."""
-    levels, rows, cols = kinds.shape
-    west, north, level = x - RADIUS - origin[0], y + RADIUS - origin[1], z - origin[2]
-    if not (0 <= west and west + SIDE <= cols and 0 <= north - SIDE + 1 and north < rows and 0 <= level < levels):
+    of it lies outside the region or in a chunk not laid yet (nothing is then read). The region's cells are read
+    as they lie (a cell past the cube's faces is ROCK there too: region.py), a plane at a time."""
+    if not holds(kinds, origin, x, y, z, RADIUS):
         return False
+    west, north, level = x - RADIUS - origin[0], y + RADIUS - origin[1], z - origin[2]
     for plane in range(KIND_PLANES.shape[1]):
         for row in range(SIDE):
             for col in range(SIDE):

@@ -18,6 +18,8 @@ from labyrinth.engine.geometry import Pos
 from labyrinth.engine.presets import Bounds
 from labyrinth.engine.world import World
 
+from .jit import jit
+
 # The region around a hunting ground. Measured (2,000 random pairs of Minotaur-open cells of the ground on
 # each of tiny and small, 40 seeds, find_path on a fresh World): the exact A* reads cells up to 13 (tiny) and
 # 19 (small) steps beyond the ground's sides, and expands cells up to 3 levels above or below it, because its
@@ -26,6 +28,12 @@ from labyrinth.engine.world import World
 # 8 x 8 chunks x 9 levels, 576 chunks, about 23 ms of generation in Python once per labyrinth.
 MARGIN_CHUNKS = 2
 MARGIN_LEVELS = 3
+# What a game's start lays of that region (the vector env: maze.lay's ``near``): the ground's chunks and one chunk
+# and one level around them, where short games stay. The rest is laid once the user or the Minotaur stands
+# outside the ground's own chunks, or when a turn needs a cell of it (KernelSteps.step plays that turn again).
+NEAR_CHUNKS = 1
+NEAR_LEVELS = 1
+UNLAID = 255  # the kind of every cell of a chunk not laid yet: the kernel reads it as outside the region (holds)
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +58,23 @@ def around(ground: Bounds, chunks: int = MARGIN_CHUNKS, levels: int = MARGIN_LEV
     last_cy = (ground.y0 + ground.height - 1) // CHUNK + chunks
     return Bounds(first_cx * CHUNK, first_cy * CHUNK, ground.z0 - levels, (last_cx - first_cx + 1) * CHUNK,
                   (last_cy - first_cy + 1) * CHUNK, ground.levels + 2 * levels)
+
+
+@jit
+def holds(kinds: np.ndarray, origin: np.ndarray, x: int, y: int, z: int, margin: int) -> bool:
+    """Whether the region holds every cell within ``margin`` of (x, y) on level z: inside its box, in chunks
+    laid. A chunk is laid whole, so one cell of each chunk the square touches tells (its first: the box starts
+    on a chunk's corner)."""
+    levels, rows, cols = kinds.shape
+    level, west, south = z - origin[2], x - margin - origin[0], y - margin - origin[1]
+    east, north = x + margin - origin[0], y + margin - origin[1]
+    if not (0 <= west and east < cols and 0 <= south and north < rows and 0 <= level < levels):
+        return False
+    for row in range(south // CHUNK, north // CHUNK + 1):
+        for col in range(west // CHUNK, east // CHUNK + 1):
+            if kinds[level, row * CHUNK, col * CHUNK] == UNLAID:
+                return False
+    return True
 
 
 def region_of(world: World, box: Bounds) -> Region:

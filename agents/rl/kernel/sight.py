@@ -3,8 +3,9 @@ table geometry.LINES as arrays), who sees whom, and how near the hoofbeats sound
 turn.NEARNESS ranks it).
 
 Positions come as a row's work vector ``v`` (turn.py's layout) and the cells read are the region's: the turn
-checks, each time the user moves, that every cell within MINOTAUR_SIGHT of it lies in the region (``near_edge``),
-so these reads need no check of their own (a line between the two figures lies within sight of the user).
+checks, each time the user moves, that every cell within MINOTAUR_SIGHT of it lies in the region, in chunks laid
+(``near_edge``), so these reads need no check of their own (a line between the two figures lies within sight of the
+user).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from labyrinth.engine.geometry import LINES
 from labyrinth.engine.items import SIGHTS
 
 from .jit import jit
+from .region import holds
 
 if SIGHTS:
     raise ImportError("an item lends the user sight (engine/items.py): kernel/sight.py has not ported that rule")
@@ -43,10 +45,9 @@ FIRST, COUNT, CELLS = _line_tables()
 
 @jit
 def near_edge(kinds: np.ndarray, origin: np.ndarray, x: int, y: int, z: int) -> bool:
-    """True when a cell within MARGIN of (x, y) on level z lies outside the region: the turn then falls back."""
-    levels, rows, cols = kinds.shape
-    return not (MARGIN <= x - origin[0] < cols - MARGIN and MARGIN <= y - origin[1] < rows - MARGIN
-                and 0 <= z - origin[2] < levels)
+    """True when a cell within MARGIN of (x, y) on level z lies outside the region, or in a chunk not laid yet:
+    the turn then falls back."""
+    return not holds(kinds, origin, x, y, z, MARGIN)
 
 
 @jit

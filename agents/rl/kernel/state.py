@@ -28,7 +28,7 @@ from labyrinth.engine.world import World
 
 from . import maze
 from .jit import COMPILED
-from .region import around, region_of
+from .region import NEAR_CHUNKS, NEAR_LEVELS, around, region_of
 
 REGION_PRESETS = ("tiny", "small")  # the grounds whose region's margins were measured (region.py)
 OUTCOMES = (None, "DEATH", "ESCAPED")  # a row's outcome code is its index here: 0 while playing
@@ -94,8 +94,12 @@ class StateRows:
         self.waypoint, self.has_waypoint = ints(3), np.zeros(n, dtype=np.bool_)
         self.goal, self.has_goal = ints(3), np.zeros(n, dtype=np.bool_)
         self.path, self.path_length = ints(PATH_ROWS, 3), ints()
+        self.box, self.near, self.inner = box, around(PRESETS[preset], NEAR_CHUNKS, NEAR_LEVELS), around(
+            PRESETS[preset], 0, 0)  # the region, what a game's start lays of it, the ground's own chunks
         self.kinds = np.zeros((n, box.levels, box.height, box.width), dtype=np.uint8)
         self.origin = ints(3)
+        self.partial = np.zeros(n, dtype=np.bool_)  # True where only the near chunks are laid (lay_rest)
+        self.region_seed = ints()  # the labyrinth each row's region is of
         self.kept = np.zeros(n, dtype=np.bool_)  # True where the state did not fit the arrays: kept whole beside
         self.kept_why: dict[int, str] = {}  # what did not fit, by row
         self._kept_states: dict[int, GameState] = {}
@@ -154,18 +158,36 @@ class StateRows:
             path=tuple((x, y, z) for x, y, z in self.path[row, :self.path_length[row]].tolist()),
         )
 
-    def lay_region(self, row: int, world: World) -> None:
+    def lay_region(self, row: int, world: World, whole: bool = True) -> None:
         """Row ``row``'s region: its game's labyrinth (``world``, the seed's) around the ground, as the kernel
         reads it. With numba, maze.py generates its cells straight into the row (a sixth of the engine's time
-        or less: bench/rl/kernel_maze_bench.py) and ``world`` is left as it was, to generate the chunks its game
-        reads; without, ``world`` generates them all (they stay in its cache, for the engine)."""
-        box = around(PRESETS[self.preset])
+        or less: bench/rl/kernel_maze_bench.py), and unless ``whole``, only the chunks near the ground
+        (region.NEAR_CHUNKS, NEAR_LEVELS; the rest UNLAID, which the kernel reads as outside: ``lay_rest``
+        lays them); ``world`` is left as it was, to generate the chunks its game reads. Without numba,
+        ``world`` generates them all (they stay in its cache, for the engine)."""
+        box = self.box
+        self.origin[row], self.region_seed[row] = (box.x0, box.y0, box.z0), world.seed
         if COMPILED:
-            maze.lay([world.seed], box, self.kinds[row:row + 1])
-            self.origin[row] = box.x0, box.y0, box.z0
+            maze.lay([world.seed], box, self.kinds[row:row + 1], None if whole else self.near)
+            self.partial[row] = not whole
             return
-        region = region_of(world, box)
-        self.kinds[row], self.origin[row] = region.kinds, region.origin
+        self.kinds[row] = region_of(world, box).kinds
+        self.partial[row] = False
+
+    def lay_rest(self, at: np.ndarray) -> None:
+        """The chunks ``lay_region`` left out, laid in the rows ``at`` (a bool mask) that have any."""
+        for row in np.flatnonzero(at & self.partial).tolist():
+            maze.lay([int(self.region_seed[row])], self.box, self.kinds[row:row + 1], self.near, rest=True)
+            self.partial[row] = False
+
+    def off_ground(self) -> np.ndarray:
+        """The rows whose user or Minotaur stands outside the ground's own chunks or levels (a bool mask): those
+        whose next turns may read past what a partial region holds."""
+        inner = self.inner
+        low = np.array([inner.x0, inner.y0, inner.z0])
+        high = low + (inner.width, inner.height, inner.levels)
+        off = (self.user < low) | (self.user >= high) | (self.minotaur < low) | (self.minotaur >= high)
+        return np.asarray(off.any(axis=1))
 
 
 def rows_of(states: Sequence[GameState], worlds: Sequence[World] | None = None) -> StateRows:

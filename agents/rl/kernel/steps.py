@@ -121,7 +121,7 @@ class KernelSteps:
             world = World(seed)
             rows.write(i, first_state(seed, preset=rows.preset, difficulty=self.difficulty,
                                       max_turns=self.max_turns, frozen=self.frozen, world=world))
-            rows.lay_region(i, world)
+            rows.lay_region(i, world, whole=False)
             self.draws.write(i, seed)
         ported = started & ~rows.kept
         for i in at:
@@ -145,9 +145,39 @@ class KernelSteps:
     def step(self, actions: np.ndarray, playing: np.ndarray) -> Played:
         """One turn of the rows ``playing`` (a bool mask) that the kernel plays, with the learners' ``actions``.
         A row whose turn it could not play is left as it was (``fallen``), one whose outputs it could not make is
-        played and left for ``settle`` (``unsettled``): both for ``hand_over``."""
-        rows, n = self.rows, len(actions)
+        played and left for ``settle`` (``unsettled``): both for ``hand_over``.
+
+        A game starts with only the chunks near its ground laid (StateRows.lay_region): a row lays the rest
+        before a turn whose user or Minotaur stands off the ground's own chunks, and a row that fell back on a
+        partial region (a cell it needed not laid, read as outside the region) lays the rest and plays its
+        turn again, from where it stood: a fallen row's state is as it was, and its opponent's memory or stream,
+        which decided before the turn fell, is put back as it was."""
+        rows = self.rows
         mine = playing & ~self.on_engine
+        rows.lay_rest(mine & rows.off_ground())
+        risky = np.flatnonzero(mine & rows.partial)
+        before = [array[risky] for array in self._opponent_arrays()]  # copies
+        done = self._step(actions, mine)
+        again = done.fallen & rows.partial
+        if again.any():
+            rows.lay_rest(again)
+            back = again[risky]
+            for array, was in zip(self._opponent_arrays(), before, strict=True):
+                array[risky[back]] = was[back]
+            done.update(again, self._step(actions, again))
+        return done
+
+    def _opponent_arrays(self) -> tuple[np.ndarray, ...]:
+        """What the opponent's decisions change, a row per env: the built-in Minotaur's memories and streams, the
+        random user's streams (the waiting ones keep nothing)."""
+        if self.minotaurs is not None:
+            return self.minotaurs.floats, self.minotaurs.ints, self.minotaurs.rng
+        return (self.walkers,) if self.opponent == "random" else ()
+
+    def _step(self, actions: np.ndarray, mine: np.ndarray) -> Played:
+        """``step``'s turn of the rows ``mine``, as their regions stand."""
+        rows, n = self.rows, len(actions)
+        mine = mine.copy()
         refused: dict[int, str | None] = {}
         if self.role == "user":
             commands = USER_ACTIONS[actions]
@@ -249,6 +279,13 @@ class Played:
                  terminated: np.ndarray, truncated: np.ndarray, refused: dict[int, str | None]) -> None:
         self.played, self.fallen, self.unsettled, self.refused = played, fallen, unsettled, refused
         self.rewards, self.terminated, self.truncated = rewards, terminated, truncated
+
+    def update(self, rows: np.ndarray, again: Played) -> None:
+        """The ``rows`` (a bool mask) as ``again`` played them, in place of what this step said of them."""
+        for name in ("played", "fallen", "unsettled", "rewards", "terminated", "truncated"):
+            getattr(self, name)[rows] = getattr(again, name)[rows]
+        self.refused = {i: why for i, why in self.refused.items() if not rows[i]}
+        self.refused.update((i, why) for i, why in again.refused.items() if rows[i])
 
 
 def _command(row: Sequence[int]) -> UserInput:

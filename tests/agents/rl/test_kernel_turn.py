@@ -15,7 +15,7 @@ from labyrinth.agents.match.runner import Match
 from labyrinth.agents.registry import make_agent
 from labyrinth.engine import Game, MinotaurDecision, UserInput
 from labyrinth.engine import events as ev
-from labyrinth.engine.cells import MINOTAUR_OPEN
+from labyrinth.engine.cells import FLOOR, MINOTAUR_OPEN
 from labyrinth.engine.presets import PRESETS
 from labyrinth.engine.state import GameState
 from labyrinth.engine.turn import advance, unexecutable
@@ -23,7 +23,7 @@ from labyrinth.engine.turn import advance, unexecutable
 pytest.importorskip("numba", reason="the kernel is compiled by numba, the [fast] extra: `pip install -e '.[fast]'`")
 
 from labyrinth.agents.rl.kernel.draws import JUMPS_DRAWN, PATROLS_DRAWN, RESPAWNS_DRAWN, Draws
-from labyrinth.agents.rl.kernel.region import MARGIN_CHUNKS, MARGIN_LEVELS
+from labyrinth.agents.rl.kernel.region import MARGIN_CHUNKS, MARGIN_LEVELS, UNLAID
 from labyrinth.agents.rl.kernel.sight import MARGIN
 from labyrinth.agents.rl.kernel.state import SEEN_SLOTS, StateRows, rows_of
 from labyrinth.agents.rl.kernel.turn import STOPS, USER_COMMANDS, Told, command_row, decision_row, play_turns
@@ -44,8 +44,9 @@ pytestmark = pytest.mark.xdist_group("kernel")
 seeds = st.integers(0, 2**31 - 1)
 presets = st.sampled_from(["tiny", "small"])
 # Every array of a row: the row's state, field for field (path rows past its length are not the state's).
-ARRAYS = tuple(name for name in vars(StateRows(1, "tiny")) if name not in ("preset", "kinds", "origin", "path",
-                                                                            "kept_why", "_kept_states"))
+ARRAYS = tuple(name for name in vars(StateRows(1, "tiny")) if name not in (
+    "preset", "kinds", "origin", "path", "kept_why", "_kept_states", "box", "near", "inner", "partial",
+    "region_seed"))
 # The RL user's commands, and MOVEs of other counts and HALTs of more seconds, which the engine takes too.
 COMMANDS_OFFERED = list(USER_COMMANDS)
 COMMANDS_OFFERED += [UserInput(command="MOVE", direction=d, steps=n, speed=v)
@@ -199,6 +200,51 @@ def test_timers_that_run_out_and_patrols_are_the_engines(seed, preset, data):
     game.state = s
     command = data.draw(st.sampled_from(valid(game) or [UserInput(command="LOOK")]))
     check_turn(game, s, command, MinotaurDecision(action="CHASE") if patrol else decision(data, game))
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=seeds, preset=presets, data=st.data())
+def test_a_turn_on_a_partial_region_is_the_engines_or_falls_back_untouched(seed, preset, data):
+    """A game's start lays only the chunks near the ground (StateRows.lay_region's partial region, the others
+    UNLAID): a turn that needs a cell of a chunk not laid falls back, untouched, wherever the kernel reads cells
+    (the user's moves and sight, the Minotaur's walk and A*), and once the rest is laid it is the engine's turn.
+    The user, the Minotaur or both are put on open cells anywhere near the ground, so that turns reach past the
+    near chunks."""
+    game = Game.new(seed, preset)
+    play(data, game, 20)
+    before = game.state.clone()
+    near = StateRows(1, preset).near
+    for figure in data.draw(st.sampled_from([("user",), ("minotaur",), ("user", "minotaur")])):
+        x, y = (data.draw(st.integers(near.x0, near.x0 + near.width - 1)),
+                data.draw(st.integers(near.y0, near.y0 + near.height - 1)))
+        z = data.draw(st.sampled_from(near.z_range))
+        x, y = next((x + dx, y + dy) for dx in range(-8, 9) for dy in range(-8, 9)
+                    if game.world.cell(x + dx, y + dy, z) == FLOOR)
+        setattr(before, figure, (x, y, z))
+        event(f"{figure} placed")
+    if before.user == before.minotaur:
+        before.minotaur = game.state.minotaur
+    game.state = before
+    command = data.draw(st.sampled_from(valid(game) or [UserInput(command="LOOK")]))
+    chosen = decision(data, game)
+    result = advance(game.world, before, command, chosen)
+    rows, draws = StateRows(1, preset), Draws(1)
+    rows.write(0, before)
+    rows.lay_region(0, game.world, whole=False)
+    draws.write(0, before.seed)
+    assert rows.partial[0] and (rows.kinds[0] == UNLAID).any()
+    why = play_turns(rows, command_row(command)[np.newaxis], decision_row(chosen)[np.newaxis], draws)[0]
+    event(f"partial region: {REASONS[why]}")
+    if why == PLAYED:
+        assert_row_is(rows, 0, result.state)
+        return
+    assert_row_is(rows, 0, before)
+    rows.lay_rest(np.ones(1, dtype=np.bool_))
+    assert not rows.partial[0] and not (rows.kinds[0] == UNLAID).any()
+    again = play_turns(rows, command_row(command)[np.newaxis], decision_row(chosen)[np.newaxis], draws)[0]
+    event(f"then on the whole region: {REASONS[again]}")
+    if again == PLAYED:
+        assert_row_is(rows, 0, result.state)
 
 
 def test_rows_of_a_batch_are_each_their_own_game():

@@ -1,0 +1,88 @@
+"""A partial region (StateRows.lay_region(whole=False): the chunks near the ground laid, every other chunk of the
+cube region.UNLAID) read by the kernel: every way in reads an unlaid cell as outside the region. walk.cell answers
+OUTSIDE there; sight.near_edge (the turn's and the user's observation's check of the cells around the user),
+region.holds (the Minotaur's) and the A* (astar.find_paths) say so exactly when a cell they would read is unlaid,
+compared here with the same region laid whole; lay_rest then makes it the whole region, byte for byte."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from labyrinth.engine.cells import MINOTAUR_OPEN
+from labyrinth.engine.presets import PRESETS
+from labyrinth.engine.world import World
+
+pytest.importorskip("numba", reason="the kernel is compiled by numba, the [fast] extra: `pip install -e '.[fast]'`")
+
+from labyrinth.agents.rl.kernel.astar import LEFT_REGION, find_paths
+from labyrinth.agents.rl.kernel.region import UNLAID, holds
+from labyrinth.agents.rl.kernel.sight import MARGIN, near_edge
+from labyrinth.agents.rl.kernel.state import StateRows
+from labyrinth.agents.rl.kernel.walk import OUTSIDE, cell
+
+pytestmark = pytest.mark.xdist_group("kernel")  # numba compiles once per process: on one worker
+
+
+def regions(seed: int, preset: str) -> tuple[StateRows, np.ndarray]:
+    """Row 0 partial, and the whole region's cells of the same labyrinth."""
+    rows, whole = StateRows(1, preset), StateRows(1, preset)
+    rows.lay_region(0, World(seed), whole=False)
+    whole.lay_region(0, World(seed))
+    return rows, whole.kinds[0]
+
+
+def points(data: st.DataObject, rows: StateRows, count: int) -> list[tuple[int, int, int]]:
+    """Cells of the region's box, near the near chunks' edges (where partial and whole differ) as often as not."""
+    box, near = rows.box, rows.near
+    chosen = []
+    for _ in range(count):
+        inside = data.draw(st.booleans())
+        area = near if inside else box
+        chosen.append((data.draw(st.integers(area.x0, area.x0 + area.width - 1)),
+                       data.draw(st.integers(area.y0, area.y0 + area.height - 1)),
+                       data.draw(st.sampled_from(area.z_range))))
+    return chosen
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**31 - 1), preset=st.sampled_from(["tiny", "small"]), data=st.data())
+def test_every_check_reads_an_unlaid_cell_as_outside(seed, preset, data):
+    rows, whole = regions(seed, preset)
+    kinds, origin = rows.kinds[0], rows.origin[0]
+    assert rows.partial[0] and (kinds == UNLAID).any()
+    laid = kinds != UNLAID
+    assert np.array_equal(kinds[laid], whole[laid])  # what is laid is the labyrinth's
+    for x, y, z in points(data, rows, 40):
+        level, row, col = z - origin[2], y - origin[1], x - origin[0]
+        assert cell(kinds, origin, x, y, z) == (OUTSIDE if kinds[level, row, col] == UNLAID else whole[level, row,
+                                                                                                         col])
+        for margin in (MARGIN, 3):
+            square = kinds[level, max(row - margin, 0):row + margin + 1, max(col - margin, 0):col + margin + 1]
+            in_box = (margin <= row < kinds.shape[1] - margin and margin <= col < kinds.shape[2] - margin)
+            assert holds(kinds, origin, x, y, z, margin) == (in_box and not (square == UNLAID).any())
+        assert near_edge(kinds, origin, x, y, z) == (not holds(kinds, origin, x, y, z, MARGIN))
+    rows.lay_rest(np.ones(1, dtype=np.bool_))
+    assert not rows.partial[0] and np.array_equal(rows.kinds[0], whole)
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**31 - 1), preset=st.sampled_from(["tiny", "small"]), data=st.data())
+def test_a_path_on_a_partial_region_is_the_whole_regions_or_left_region(seed, preset, data):
+    """From a cell of the ground to open cells near it and far past the near chunks: the A* on the partial
+    region finds the whole region's path, or says it needs a cell not laid."""
+    rows, whole = regions(seed, preset)
+    world, ground = World(seed), PRESETS[preset]
+    opens = [p for p in points(data, rows, 60) if world.cell(*p) in MINOTAUR_OPEN]
+    start = next(p for p in ((ground.x0 + dx, ground.y0 + dy, ground.z0) for dx in range(ground.width)
+                             for dy in range(ground.height)) if world.cell(*p) in MINOTAUR_OPEN)
+    if not opens:
+        return
+    starts = np.array([start] * len(opens), dtype=np.int64)
+    goals = np.array(opens, dtype=np.int64)
+    origins = np.repeat(rows.origin[:1], len(opens), axis=0)
+    out = np.zeros((len(opens), 4096, 3), dtype=np.int64)
+    partial = find_paths(np.repeat(rows.kinds[:1], len(opens), axis=0), origins, starts, goals, out.copy())
+    expected = find_paths(np.repeat(whole[np.newaxis], len(opens), axis=0), origins, starts, goals, out)
+    for got, want in zip(partial.tolist(), expected.tolist(), strict=True):
+        assert got in (want, LEFT_REGION), (got, want)
