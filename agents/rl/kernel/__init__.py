@@ -77,13 +77,17 @@ rebuilt from the row's inputs by RLGame.replay, which plays it to the end of its
 tests/agents/rl/test_kernel_steps.py (every task the kernel plays, both roles, every step equal to the scalar
 env's, hand-overs included) and tests/agents/rl/test_vector_env.py through agents/rl/vector_env.py.
 
-What stays in Python, and costs: each game's start. A reset is the scalar env's (the Match, the opponent, the
-opening: about 1.3 ms on tiny), then the row's region laid (maze.py: about 1.5 ms on tiny, all in numba), its draws'
-tables (draws.py: 38 generators seeded by CPython's Random, about 0.6 ms; seeding.seed_columns could make them) and
-the kernel's start; against some 30 µs a kernel step of a row, so under random play (games of a few dozen turns)
-the starts are most of a vector step's time (bench/rl/vector_bench.py, bench/rl/gym_bench.py). And a game whose
-user walks out of the region around the ground is the engine's from then on: in games of 400 turns with no
-hunter, most games, and half their steps (bench/rl/vector_identity.py). The next slices: a region laid a chunk at a
-time as the game first reads it (the World's way: a start would lay a few chunks, and no game would leave its
-region), and a game's start in the kernel.
+What stays in Python, and costs: each game's start, about 1.1 ms on tiny (bench/rl/vector_bench.py), against some 30
+µs a kernel step of a row. The kernel starts a row's game itself (steps.start, no Match and no env's game): the
+first state (engine.game.initial_state and the frozen start: rl/game.first_state), the opponent made and loaded into
+its row, the draws' tables (draws.py: 38 generators seeded by seeding.seed_columns, about 60 µs), and the region's
+near chunks (the ground's and one chunk and one level around them, about 0.3 ms; the rest UNLAID). Every check
+of the kernel reads an unlaid cell as outside the region (region.holds, walk.cell, the A*:
+tests/agents/rl/test_kernel_partial.py); the far chunks are laid (about 1 ms) once the user or the Minotaur leaves
+the ground's own chunks, or when a turn falls back on one, which is then played again from where it stood, its
+opponent's memory put back (steps.step). Random commands against the built-in Minotaur end most games on the
+ground: about three games in four never lay the rest. A game whose user walks out of the whole region is still
+the engine's from then on (bench/rl/vector_identity.py): in games of 400 turns with no hunter, most games, and
+half their steps. The next slice: a region that grows a chunk at a time where the game goes, so that no game
+leaves it.
 """

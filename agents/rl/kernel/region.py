@@ -1,10 +1,11 @@
 """A finite piece of the labyrinth as one dense array: what the numba kernel reads instead of the World.
 
-Chunks stay generated in Python, through the World (maze.generate_chunk: the engine's own bytes); this
-module only lays out the ones a game's searches need. The kernel reads ``kinds[z - z0, y - y0, x - x0]``;
-a cell whose index falls outside the array's shape is outside the region, and a search or move that
-needs one says so (astar.LEFT_REGION) so that the env asks the Python engine instead. Cells outside the
-cube are ROCK, as ``World.cell`` says, so a region may reach past the cube's faces.
+``region_of`` lays one out from the World's chunks (maze.generate_chunk: the engine's own bytes); the vector env's
+rows are laid by maze.py in numba, the same bytes, at first only the chunks near the ground (NEAR_CHUNKS): a chunk
+not laid yet is UNLAID, which every check reads as outside the region (``holds``, walk.cell, astar). The kernel
+reads ``kinds[z - z0, y - y0, x - x0]``; a cell whose index falls outside the array's shape is outside the region,
+and a search or move that needs one says so (astar.LEFT_REGION) so that the env asks the Python engine instead.
+Cells outside the cube are ROCK, as ``World.cell`` says, so a region may reach past the cube's faces.
 """
 
 from __future__ import annotations

@@ -174,11 +174,13 @@ class StateRows:
         self.kinds[row] = region_of(world, box).kinds
         self.partial[row] = False
 
-    def lay_rest(self, at: np.ndarray) -> None:
-        """The chunks ``lay_region`` left out, laid in the rows ``at`` (a bool mask) that have any."""
-        for row in np.flatnonzero(at & self.partial).tolist():
+    def lay_rest(self, at: np.ndarray) -> np.ndarray:
+        """The chunks ``lay_region`` left out, laid in the rows ``at`` (a bool mask) that have any; those rows."""
+        laid = at & self.partial
+        for row in np.flatnonzero(laid).tolist():
             maze.lay([int(self.region_seed[row])], self.box, self.kinds[row:row + 1], self.near, rest=True)
-            self.partial[row] = False
+        self.partial[laid] = False
+        return laid
 
     def off_ground(self) -> np.ndarray:
         """The rows whose user or Minotaur stands outside the ground's own chunks or levels (a bool mask): those

@@ -154,18 +154,25 @@ class KernelSteps:
         which decided before the turn fell, is put back as it was."""
         rows = self.rows
         mine = playing & ~self.on_engine
-        rows.lay_rest(mine & rows.off_ground())
+        self._lay_rest(mine & rows.off_ground())
         risky = np.flatnonzero(mine & rows.partial)
         before = [array[risky] for array in self._opponent_arrays()]  # copies
         done = self._step(actions, mine)
         again = done.fallen & rows.partial
         if again.any():
-            rows.lay_rest(again)
+            self._lay_rest(again)
             back = again[risky]
             for array, was in zip(self._opponent_arrays(), before, strict=True):
                 array[risky[back]] = was[back]
             done.update(again, self._step(actions, again))
         return done
+
+    def _lay_rest(self, at: np.ndarray) -> None:
+        """The rest of the ``at`` rows' regions laid (StateRows.lay_rest), and for the Minotaur's view, their levels'
+        coarse planes pooled again: the levels a game's start did not lay were pooled as nothing."""
+        laid = self.rows.lay_rest(at)
+        if self.role == "minotaur" and laid.any():
+            minotaur_obs.pool_levels(self.rows, self.levels, laid)
 
     def _opponent_arrays(self) -> tuple[np.ndarray, ...]:
         """What the opponent's decisions change, a row per env: the built-in Minotaur's memories and streams, the

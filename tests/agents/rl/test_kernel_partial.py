@@ -15,10 +15,12 @@ from labyrinth.engine.world import World
 
 pytest.importorskip("numba", reason="the kernel is compiled by numba, the [fast] extra: `pip install -e '.[fast]'`")
 
+from labyrinth.agents.rl.kernel import minotaur_obs
 from labyrinth.agents.rl.kernel.astar import LEFT_REGION, find_paths
 from labyrinth.agents.rl.kernel.region import UNLAID, holds
 from labyrinth.agents.rl.kernel.sight import MARGIN, near_edge
 from labyrinth.agents.rl.kernel.state import StateRows
+from labyrinth.agents.rl.kernel.steps import KernelSteps
 from labyrinth.agents.rl.kernel.walk import OUTSIDE, cell
 
 pytestmark = pytest.mark.xdist_group("kernel")  # numba compiles once per process: on one worker
@@ -86,3 +88,18 @@ def test_a_path_on_a_partial_region_is_the_whole_regions_or_left_region(seed, pr
     expected = find_paths(np.repeat(whole[np.newaxis], len(opens), axis=0), origins, starts, goals, out)
     for got, want in zip(partial.tolist(), expected.tolist(), strict=True):
         assert got in (want, LEFT_REGION), (got, want)
+
+
+def test_the_minotaurs_coarse_levels_are_pooled_again_once_the_rest_is_laid():
+    """The Minotaur's view pools every level of the region once a game (minotaur_obs.pool_levels); a game's start
+    lays only the levels near the ground, so laying the rest pools again, as a region laid whole pools."""
+    seed = 5
+    kernel = KernelSteps(StateRows(1, "tiny"), "minotaur", "wait", 50)
+    kernel.start(np.ones(1, dtype=np.bool_), [seed])
+    whole = StateRows(1, "tiny")
+    whole.lay_region(0, World(seed))
+    levels = minotaur_obs.coarse_levels(whole)
+    minotaur_obs.pool_levels(whole, levels, np.ones(1, dtype=np.bool_))
+    assert kernel.rows.partial[0] and not np.array_equal(kernel.levels, levels)  # the far levels: nothing yet
+    kernel._lay_rest(np.ones(1, dtype=np.bool_))
+    assert not kernel.rows.partial[0] and np.array_equal(kernel.levels, levels)
