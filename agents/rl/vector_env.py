@@ -136,7 +136,7 @@ class LabyrinthVectorEnv(gym.vector.VectorEnv):
         env, kernel = self.envs[i], self.kernel
         if kernel is None or kernel.on_engine[i]:
             return env.match.seed, list(env.match.played), self.state(i).digest()
-        return int(kernel.seeds[i]), kernel.inputs(i), self.state(i).digest()
+        return int(kernel.rows.region_seed[i]), kernel.inputs(i), self.state(i).digest()
 
     def _kernel_step(self, actions: np.ndarray, playing: np.ndarray, rewards: np.ndarray, terminations: np.ndarray,
                      truncations: np.ndarray) -> tuple[dict[str, Any], np.ndarray]:

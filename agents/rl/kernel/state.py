@@ -99,7 +99,7 @@ class StateRows:
         self.kinds = np.zeros((n, box.levels, box.height, box.width), dtype=np.uint8)
         self.origin = ints(3)
         self.partial = np.zeros(n, dtype=np.bool_)  # True where only the near chunks are laid (lay_rest)
-        self.region_seed = ints()  # the labyrinth each row's region is of
+        self.region_seed = ints()  # the labyrinth each row's region is of: its game's seed
         self.kept = np.zeros(n, dtype=np.bool_)  # True where the state did not fit the arrays: kept whole beside
         self.kept_why: dict[int, str] = {}  # what did not fit, by row
         self._kept_states: dict[int, GameState] = {}

@@ -87,7 +87,6 @@ class KernelSteps:
         n = rows.user.shape[0]
         self.rows, self.role, self.opponent, self.max_turns = rows, role, opponent, max_turns
         self.difficulty, self.frozen = difficulty, frozen
-        self.seeds = np.zeros(n, dtype=np.int64)  # each row's game's seed
         self.draws = Draws(n)
         self.minotaurs = MinotaurMemory(n) if opponent == "builtin" else None  # the built-in Minotaur's memories
         self.walkers = np.zeros((n, mt.STATE), dtype=np.uint32)  # the random user's streams (random walkers)
@@ -117,7 +116,6 @@ class KernelSteps:
         other = ROLES[self.role].other
         for i in at:
             seed = int(seeds[i])
-            self.seeds[i] = seed
             world = World(seed)
             rows.write(i, first_state(seed, preset=rows.preset, difficulty=self.difficulty,
                                       max_turns=self.max_turns, frozen=self.frozen, world=world))
@@ -125,7 +123,7 @@ class KernelSteps:
             self.draws.write(i, seed)
         ported = started & ~rows.kept
         for i in at:
-            opponent = seated_opponent(other, self.opponent, int(self.seeds[i]), rows.preset, self.difficulty)
+            opponent = seated_opponent(other, self.opponent, int(rows.region_seed[i]), rows.preset, self.difficulty)
             if self.minotaurs is not None:
                 self.minotaurs.load(i, cast("BuiltinMinotaur", opponent))
                 ported[i] &= bool(self.minotaurs.ported[i])
@@ -231,7 +229,7 @@ class KernelSteps:
     def hand_over(self, i: int, env: LabyrinthEnv) -> None:
         """Row ``i``'s game to ``env``, which plays it from now on: made again from its seed and the inputs the
         kernel played (RLGame.replay), so that the env's game, opponent and view stand where the row does."""
-        game = env.game = env._new_game(int(self.seeds[i]))
+        game = env.game = env._new_game(int(self.rows.region_seed[i]))
         game.replay(self.inputs(i))
         game.unlocked[self.role] = {name for name, on in zip(self.achievements, self.unlocked[i]) if on}
         self.on_engine[i] = True

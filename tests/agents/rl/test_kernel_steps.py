@@ -98,7 +98,7 @@ def play(rung: Any, steps: int) -> dict[str, int]:
         started[rows_started] = True
         kernel.start(started, game_seeds)
         for i, (obs, info) in openings.items():
-            assert kernel.seeds[i] == scalars[i].match.seed
+            assert rows.region_seed[i] == scalars[i].match.seed
             if kernel.on_engine[i]:  # the kernel does not take it: the env makes it
                 same(mine[i].start_game(int(game_seeds[i])), (obs, info), f"row {i}'s opening, on the engine")
             else:
