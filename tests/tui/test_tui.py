@@ -48,16 +48,12 @@ def opened(app, kind: type) -> bool:
     return isinstance(app.screen, kind) and app.screen._is_mounted
 
 
-POLL_S = 0.01  # between two looks of wait_for (each pause waits for the app to be idle besides)
-
-
 async def wait_for(pilot, condition, seconds: float = 10.0) -> None:
-    """Let the app run until ``condition()`` holds (a timer's tick, a thread's answer), failing after ``seconds``
-    of polls (at least)."""
-    for _ in range(int(seconds / POLL_S)):
+    """Let the app run until ``condition()`` holds (a timer's tick, a thread's answer), failing after ``seconds``."""
+    for _ in range(int(seconds / 0.05)):
         if condition():
             return
-        await asyncio.sleep(POLL_S)
+        await asyncio.sleep(0.05)
         await pilot.pause()
     raise AssertionError("the condition never came true")
 
