@@ -21,21 +21,9 @@ IDLE_CPU_S = WINDOW_S / 4  # less CPU than this in a window: idle for that windo
 FRAME_S = 1 / 60  # idle windows in a row to add up to this: idle (Textual refreshes at 60 Hz)
 
 
-class IdleStretch:
-    """Where the last wait left the process: its CPU time then, and since when it had been idle."""
-
-    cpu: float | None = None
-    since = 0.0
-
-
 async def wait_for_idle(min_sleep: float = 0.02, max_sleep: float = 1) -> None:
-    """textual._wait.wait_for_idle, looked at in shorter windows (see above); the same arguments and limits.
-    A wait begun with no CPU used since the last one ended carries on its idle stretch: the second of the
-    two waits Pilot makes after each key (around the animator's, when nothing animates) then costs a
-    window, not a frame, since nothing ran between them."""
+    """textual._wait.wait_for_idle, looked at in shorter windows (see above); the same arguments and limits."""
     start = idle_since = monotonic()
-    if IdleStretch.cpu is not None and process_time() - IdleStretch.cpu < IDLE_CPU_S:
-        idle_since = IdleStretch.since
     while True:
         cpu = process_time()
         await sleep(WINDOW_S)
@@ -43,7 +31,6 @@ async def wait_for_idle(min_sleep: float = 0.02, max_sleep: float = 1) -> None:
         if process_time() - cpu >= IDLE_CPU_S:
             idle_since = now
         if now - start >= max_sleep or (now - start > min_sleep and now - idle_since >= FRAME_S):
-            IdleStretch.cpu, IdleStretch.since = process_time(), idle_since
             return
 
 
