@@ -272,8 +272,14 @@ def test_repeats_play_each_pairing_again_on_each_seed(capsys):
 
 
 def _worker(*args: str) -> subprocess.Popen:
-    return subprocess.Popen([LABYRINTH, "tournament", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env=os.environ.copy())
+    """A tournament run as a person starts one from a shell: Ctrl-C (SIGINT) at its default. A test run may
+    hold SIGINT ignored (seen in a full suite's xdist workers), and an ignored signal stays ignored in a child."""
+    held = signal.signal(signal.SIGINT, signal.default_int_handler)  # caught here: at its default in the child
+    try:
+        return subprocess.Popen([LABYRINTH, "tournament", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                text=True, env=os.environ.copy())
+    finally:
+        signal.signal(signal.SIGINT, held)
 
 
 def test_two_workers_on_one_tournament_share_the_matches(monkeypatch):
