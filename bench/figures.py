@@ -4,7 +4,20 @@ bench/ puts bench/ on sys.path to import it: bench/ is a folder of scripts, not 
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Mapping
+
+
+def installed_env(**more: str) -> dict[str, str]:
+    """The environment of a child process timed as a user's install runs it, with ``more`` set: its modules
+    read from their cached bytecode. pip compiles a wheel's modules as it installs them, and an editable
+    install writes the cache at its first start; a machine that sets PYTHONDONTWRITEBYTECODE (this sandbox
+    does) would have every start of the game compile its ~100 modules from source, some 130 ms of the first
+    frame, while the libraries it is compared with (textual, pydantic, NLE) load theirs compiled at their
+    install. A bench that times starts makes one untimed start first, which writes the cache."""
+    env = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
+    env.update(more)
+    return env
 
 
 def report(name: str, value: float, unit: str, fmt: str = ",.0f", target: tuple[str, float] | None = None,

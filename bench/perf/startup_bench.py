@@ -23,6 +23,9 @@ import tempfile
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/, for figures.py
+from figures import installed_env
+
 FIRST_ANSWER_S = 0.2
 MOVE = b'{"command":"MOVE","direction":"NORTH","steps":1}\n'
 # What each front imports before its first answer or frame: the parser, then the subcommand's own modules.
@@ -41,14 +44,6 @@ IMPORTS = {
 }
 TIMED = ("import time; wall, cpu = time.perf_counter(), time.process_time()\n{code}\n"
          "print(time.perf_counter() - wall, time.process_time() - cpu)")
-
-
-def child_env(data: str) -> dict[str, str]:
-    """The environment of a start: files in ``data`` (never the user's), and bytecode kept as a user's
-    install keeps it (a sandbox's PYTHONDONTWRITEBYTECODE would recompile every module at every start)."""
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    env.update(XDG_DATA_HOME=data, XDG_CONFIG_HOME=data)
-    return env
 
 
 def gsm_first_answer(labyrinth: str, env: dict[str, str]) -> tuple[float, float]:
@@ -107,7 +102,7 @@ def main() -> None:
     print(f"start-up: median of {starts} starts each, interleaved; {os.cpu_count()} CPUs, load average "
           f"{os.getloadavg()[0]:.2f}, Python {sys.version.split()[0]}")
     with tempfile.TemporaryDirectory() as data:
-        env = child_env(data)
+        env = installed_env(XDG_DATA_HOME=data, XDG_CONFIG_HOME=data)
         gsm_first_answer(labyrinth, env)  # a first start compiles what a fresh install has not yet
         for code in IMPORTS.values():
             import_times(code, env)

@@ -9,6 +9,9 @@ one is in sight (else `[` `]` look at the next level), and `x` examines the map:
 a cursor moved a cell, then Esc. Saves, replays and the experience log go to a
 fresh folder, never the user's.
 
+A start runs as on a user's install, its modules read from their cached bytecode (figures.installed_env),
+which one untimed start writes first.
+
 Each figure is given twice: wall time, what a person waits, judged against the target; and
 the CPU time the app spent meanwhile (the process's, or the UI thread's for a key), which a
 busy machine hardly changes: compare runs by it when the load average (printed) differs.
@@ -57,6 +60,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/, for figures.py
+from figures import installed_env
+
 from labyrinth.engine.presets import DIFFICULTIES, PRESETS
 
 STARTS = 3  # per preset
@@ -87,7 +93,7 @@ def _first_frame(command: list[str]) -> tuple[float, float]:
     master, slave = pty.openpty()
     columns, lines = SIZE
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", lines, columns, 0, 0))
-    env = {**os.environ, "COLUMNS": str(columns), "LINES": str(lines), "TERM": "xterm-256color"}
+    env = installed_env(COLUMNS=str(columns), LINES=str(lines), TERM="xterm-256color")
     began = time.perf_counter()
     proc = subprocess.Popen(command, stdin=slave, stdout=slave, stderr=slave, env=env,
                             close_fds=True)  # Textual draws on stderr
@@ -346,6 +352,7 @@ def main() -> None:
           f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
     print(f"{'preset':<9} {'measure':<22} {'n':>4} {'median':>9} {'p95':>9} {'cpu med':>9} {'cpu p95':>9} "
           f"{'target':>9}")
+    first_frame_seconds(args.presets[0], args.difficulty)  # untimed: writes the bytecode a user's install has
     for preset in args.presets:
         starts, floors = [], []
         for _ in range(args.starts):  # interleaved: each start beside the floor's, under the same load
