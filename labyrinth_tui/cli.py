@@ -12,6 +12,7 @@ from importlib import import_module
 from labyrinth.agents.registry import ProviderNotConfigured
 from labyrinth.engine.items import STONES_NAMED
 from labyrinth.saves.atomic import sweep_data_dir
+from labyrinth.saves.build import look_up_early
 from labyrinth.saves.config import ConfigError
 
 from .commands import APP, SUBCOMMANDS, subcommand
@@ -48,10 +49,13 @@ def main(argv: list[str] | None = None, loading: Callable[[], AbstractContextMan
     args = parser_for(argv).parse_args(argv)
     args.argv = list(argv)  # as typed: a tournament's manifest keeps it
     sweep_data_dir()  # what writers killed mid-write left behind
+    loads = (APP,) if args.command is None else getattr(args, "loads", ())
+    if APP in loads:
+        look_up_early()  # a game's first replay names its build: git answers while the app's modules load
     try:
         with sigterm_as_ctrl_c():  # a run stopped by SIGTERM keeps what it keeps on Ctrl-C (stop_signals.py)
             with loading():  # Ctrl-C while they load ends the command as it would a moment later
-                for module in (APP,) if args.command is None else getattr(args, "loads", ()):
+                for module in loads:
                     import_module(module)
             if args.command is None:
                 from .app import run

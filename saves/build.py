@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import subprocess
+import threading
 from functools import cache
 from importlib import metadata
 from pathlib import Path
@@ -20,6 +21,7 @@ DISTRIBUTION = "labyrinth-temporal-hunt"
 COMMIT_CHARS = 12  # as `git log --abbrev=12` shows it: unique in any repository of this size
 DIRTY_CHARS = 8  # the digest of a checkout's uncommitted changes in its build
 GIT_S = 5.0  # the longest git is given to answer: a build that cannot say in time has no commit
+_early: list[threading.Thread] = []  # look_up_early's thread, once started
 
 
 @cache
@@ -54,8 +56,19 @@ def commit_of(here: Path) -> str | None:
     return commit[:COMMIT_CHARS] + dirty
 
 
+def look_up_early() -> None:
+    """Start finding this build in a thread. A checkout's commit takes three runs of git (some 20 ms), which
+    the game's start would wait for at its first replay's header; started before the game's modules load,
+    git works on another core meanwhile. ``build_id`` waits for the thread."""
+    if not _early:
+        _early.append(threading.Thread(target=build_id, name="build-id", daemon=True))
+        _early[0].start()
+
+
 def build_id() -> str:
     """The version, and the commit when there is one: "0.1.0+g1a2b3c4d5e6f" (PEP 440's local part)."""
+    if _early and _early[0] is not threading.current_thread():
+        _early[0].join()  # then git_commit's cache holds its answer
     commit = git_commit()
     return project_version() + (f"+g{commit}" if commit else "")
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+import threading
 from pathlib import Path
 
 import pytest
@@ -48,3 +49,27 @@ def test_a_file_no_checkout_tracks_has_no_commit_and_asks_git_once(tmp_path, mon
     (outside / "build.py").write_text("installed\n")
     assert commit_of(outside / "build.py") is None
     assert [args[0] for args in asked] == ["ls-files", "ls-files"]
+
+
+def test_a_build_looked_up_early_is_the_one_found_on_demand_and_git_is_asked_as_often(monkeypatch):
+    """look_up_early (the game's start: git answers while the app loads) gives build_id's own answer; build_id
+    called while the thread is still asking waits for it rather than asking git again."""
+    asked = []
+    real = build._git
+
+    def slow_git(where, *args):
+        asked.append(args)
+        threading.Event().wait(0.05)  # still asking when build_id is called: it must wait, not ask again
+        return real(where, *args)
+
+    monkeypatch.setattr(build, "_git", slow_git)
+    monkeypatch.setattr(build, "_early", [])
+    build.git_commit.cache_clear()
+    on_demand = build.build_id()
+    asked_on_demand = len(asked)
+    build.git_commit.cache_clear()
+    build.look_up_early()
+    build.look_up_early()  # started once
+    assert build.build_id() == on_demand
+    assert len(asked) == 2 * asked_on_demand and not build._early[0].is_alive()
+    build.git_commit.cache_clear()
