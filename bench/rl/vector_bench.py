@@ -10,8 +10,8 @@ ratio is the median of the rounds' ratios. The digest covers every step's action
 every env's final GameState: equal digests show the same games.
 
 Then where the vector env's time goes, on one more run: the kernel's step of the rows it plays (kernel/steps.py,
-per row and step), each new game's start (the first state, the near chunks of the region laid, the kernel's
-start: per game), the far chunks of a region laid when its game first needs them (per region: part of the
+per row and step), each new game's start (the first state, the first stage of its region laid, the kernel's
+start: per game), the next stages of a region laid when its game first needs them (per stage: part of the
 kernel's step), and the rows stepped on the engine (those the kernel gave up: per row and step, and their share
 of the steps).
 With the [fast] extra the kernel plays the tasks it ports; without numba every row is stepped on the engine, and
@@ -76,7 +76,7 @@ def where_time_goes(task_id: str, num_envs: int, steps: int) -> dict[str, tuple[
     envs = gym.make_vec(task_id, num_envs=num_envs, vectorization_mode="vector_entry_point")
     inner = envs.unwrapped
     envs.reset(seed=SEED)
-    parts = {"kernel": [0.0, 0], "starts": [0.0, 0], "engine": [0.0, 0], "rest laid": [0.0, 0]}
+    parts = {"kernel": [0.0, 0], "starts": [0.0, 0], "engine": [0.0, 0], "stages laid": [0.0, 0]}
 
     def timed(part: str, function: Any, count: Any) -> Any:
         def wrapper(*args: Any) -> Any:
@@ -89,11 +89,11 @@ def where_time_goes(task_id: str, num_envs: int, steps: int) -> dict[str, tuple[
 
     if inner.kernel is not None:
         inner.kernel.step = timed("kernel", inner.kernel.step, lambda args, out: int(out.played.sum()))
-        rows, lay_rest = inner.kernel.rows, inner.kernel.rows.lay_rest
+        rows, lay_more = inner.kernel.rows, inner.kernel.rows.lay_more
 
-        def rest(at: np.ndarray) -> np.ndarray:
-            return timed("rest laid", lay_rest, lambda args, out: int(out.sum()))(at)
-        rows.lay_rest = rest
+        def more(at: np.ndarray) -> np.ndarray:
+            return timed("stages laid", lay_more, lambda args, out: int(out.sum()))(at)
+        rows.lay_more = more
     inner._new_games = timed("starts", inner._new_games, lambda args, out: int(args[0].sum()))
     for env in inner.envs:  # a game's steps by its own env: a row the kernel gave up, or every row without it
         env.step = timed("engine", env.step, lambda args, out: 1)
@@ -133,7 +133,7 @@ def main() -> None:
     for part, unit, scale, what in (("kernel", "us", 1e6, "a row the kernel played, each step"),
                                     ("starts", "ms", 1e3, "a new game (reset and autoreset)"),
                                     ("engine", "us", 1e6, "a row stepped on the engine, each step"),
-                                    ("rest laid", "ms", 1e3, "a region's far chunks laid, in the kernel's step")):
+                                    ("stages laid", "ms", 1e3, "a region's next stage laid, in the kernel's step")):
         seconds, calls = parts[part]
         report(f"N={max(args.envs)}: {part}", seconds / calls * scale if calls else 0.0, unit, ",.1f",
                note=f"{what}; {calls:,} of them, {seconds:.2f} CPU s in all")

@@ -80,14 +80,14 @@ env's, hand-overs included) and tests/agents/rl/test_vector_env.py through agent
 What stays in Python, and costs: each game's start, about 1.1 ms on tiny (bench/rl/vector_bench.py), against some 30
 µs a kernel step of a row. The kernel starts a row's game itself (steps.start, no Match and no env's game): the
 first state (engine.game.initial_state and the frozen start: rl/game.first_state), the opponent made and loaded into
-its row, the draws' tables (draws.py: 38 generators seeded by seeding.seed_columns, about 60 µs), and the region's
-near chunks (the ground's and one chunk and one level around them, about 0.3 ms; the rest UNLAID). Every check
-of the kernel reads an unlaid cell as outside the region (region.holds, walk.cell, the A*:
-tests/agents/rl/test_kernel_partial.py); the far chunks are laid (about 1 ms) once the user or the Minotaur leaves
-the ground's own chunks, or when a turn falls back on one, which is then played again from where it stood, its
-opponent's memory put back (steps.step). Random commands against the built-in Minotaur end most games on the
-ground: about three games in four never lay the rest. A game whose user walks out of the whole region is still
-the engine's from then on (bench/rl/vector_identity.py): in games of 400 turns with no hunter, most games, and
-half their steps. The next slice: a region that grows a chunk at a time where the game goes, so that no game
-leaves it.
+its row, the draws' tables (draws.py: 38 generators seeded by seeding.seed_columns, about 60 µs), and the first
+stage of its region (the ground's chunks and one chunk and one level around them, about 0.3 ms; the rest UNLAID).
+Every check of the kernel reads an unlaid cell as outside the region (region.holds, walk.cell, the A*:
+tests/agents/rl/test_kernel_partial.py). The region grows in stages where the game goes (region.STAGES, out to six
+chunks around the ground): a row lays its next stage once the user or the Minotaur stands where its stage does not
+cover a chunk and a level around (StateRows.outgrown), or when a turn falls back on a cell not laid, which is then
+played again from where it stood, its opponent's memory put back (steps.step). Random commands against the built-in
+Minotaur end most games on the ground: about three games in four never lay a second stage. A game whose user or
+Minotaur goes past the whole region (or whose Minotaur's search does) is still the engine's from then on
+(bench/rl/vector_identity.py counts them).
 """

@@ -66,13 +66,13 @@ _PLAN = 7  # a chunk's plan: level, row, col (its place in the box, in chunks), 
 
 
 @cache
-def _plan(box: Bounds, near: Bounds | None = None, rest: bool = False
+def _plan(box: Bounds, within: Bounds | None = None, beyond: Bounds | None = None
           ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The generators a region of ``box`` needs, as the ends of their strings (after the seed), its ramps'
     first (each once), then its chunks': the ends' UTF-8 bytes one after the other and where each starts and
     stops; a row of _PLAN per chunk inside the cube; and the place (level, row, col) of each chunk of the cube
-    left out. With ``near`` (a chunk-aligned box within ``box``): only its chunks, or, with ``rest``, only the
-    others, each with the one ramp it shows."""
+    not ``within``. Only the chunks within ``within`` and not ``beyond`` (chunk-aligned boxes within ``box``, either
+    None for no bound), each with the one ramp it shows."""
     if box.x0 % CHUNK or box.y0 % CHUNK or box.width % CHUNK or box.height % CHUNK:
         raise ValueError(f"{box} does not start and end on chunk borders")
     chunks: list[str] = []
@@ -86,8 +86,10 @@ def _plan(box: Bounds, near: Bounds | None = None, rest: bool = False
                 cx, cy = first_cx + col, first_cy + row
                 if not (0 <= cx < CHUNKS_PER_SIDE and 0 <= cy < CHUNKS_PER_SIDE and 0 <= z < WORLD_LEVELS):
                     continue
-                if near is not None and near.contains(cx * CHUNK, cy * CHUNK, z) == rest:
+                if within is not None and not within.contains(cx * CHUNK, cy * CHUNK, z):
                     left_out.append((level, row, col))
+                    continue
+                if beyond is not None and beyond.contains(cx * CHUNK, cy * CHUNK, z):
                     continue
                 chunks.append(f":chunk:{cx}:{cy}:{z}")
                 slot, kind = -1, 0
@@ -103,20 +105,23 @@ def _plan(box: Bounds, near: Bounds | None = None, rest: bool = False
             np.array(left_out, dtype=np.int64).reshape(-1, 3))
 
 
-def lay(seeds: Sequence[int], box: Bounds, out: np.ndarray, near: Bounds | None = None, rest: bool = False) -> None:
+def lay(seeds: Sequence[int], box: Bounds, out: np.ndarray, within: Bounds | None = None,
+        beyond: Bounds | None = None) -> None:
     """``out[i]`` (uint8, (levels, height, width) of ``box``, chunk-aligned) set to the cells of ``box`` in the
     labyrinth of ``seeds[i]``: what region.region_of gives from a World of that seed, byte for byte. With
-    ``near`` (a chunk-aligned box), only the chunks within it are laid and every other chunk of the cube is
-    region.UNLAID; ``rest`` then lays those others into ``out`` and leaves the near ones as they are. Without
-    numba, the digests' additions wrap on numpy's scalars, which warn unless told not to (sha512.py)."""
+    ``within`` (a chunk-aligned box), only the chunks within it are laid. Without ``beyond``, ``out`` is laid
+    afresh: every chunk of the cube not laid is region.UNLAID; with it, the chunks within ``beyond`` (laid
+    before) and every chunk not within ``within`` are left as they are. Without numba, the digests' additions
+    wrap on numpy's scalars, which warn unless told not to (sha512.py)."""
     if out.shape != (len(seeds), box.levels, box.height, box.width):
         raise ValueError(f"out is {out.shape}, not {len(seeds)} regions of {box}")
-    if near is not None and (near.x0 % CHUNK or near.y0 % CHUNK or near.width % CHUNK or near.height % CHUNK):
-        raise ValueError(f"{near} does not start and end on chunk borders")
-    ends, bounds, plan, left_out = _plan(box, near, rest)
+    for bound in (within, beyond):
+        if bound is not None and (bound.x0 % CHUNK or bound.y0 % CHUNK or bound.width % CHUNK or bound.height % CHUNK):
+            raise ValueError(f"{bound} does not start and end on chunk borders")
+    ends, bounds, plan, left_out = _plan(box, within, beyond)
     work = scratch(_GROUP, DIGITS + int(np.diff(bounds).max(initial=0)))
     with np.errstate(over="ignore"):
-        _lay(np.array(seeds, dtype=np.int64), ends, bounds, plan, out, work, not rest, left_out)
+        _lay(np.array(seeds, dtype=np.int64), ends, bounds, plan, out, work, beyond is None, left_out)
 
 
 @jit

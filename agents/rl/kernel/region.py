@@ -1,7 +1,7 @@
 """A finite piece of the labyrinth as one dense array: what the numba kernel reads instead of the World.
 
 ``region_of`` lays one out from the World's chunks (maze.generate_chunk: the engine's own bytes); the vector env's
-rows are laid by maze.py in numba, the same bytes, at first only the chunks near the ground (NEAR_CHUNKS): a chunk
+rows are laid by maze.py in numba, the same bytes, at first only the chunks near the ground (STAGES): a chunk
 not laid yet is UNLAID, which every check reads as outside the region (``holds``, walk.cell, astar). The kernel
 reads ``kinds[z - z0, y - y0, x - x0]``; a cell whose index falls outside the array's shape is outside the region,
 and a search or move that needs one says so (astar.LEFT_REGION) so that the env asks the Python engine instead.
@@ -25,15 +25,23 @@ from .jit import jit
 # each of tiny and small, 40 seeds, find_path on a fresh World): the exact A* reads cells up to 13 (tiny) and
 # 19 (small) steps beyond the ground's sides, and expands cells up to 3 levels above or below it, because its
 # estimate counts a level as cheap. With 2 chunks and 3 levels none of tiny's searches and 4 of small's 2,000
-# leave the region (2 levels: 12 and 73; 3 chunks: 0 and 3). The levels are what costs: small's region is
-# 8 x 8 chunks x 9 levels, 576 chunks, about 23 ms of generation in Python once per labyrinth.
-MARGIN_CHUNKS = 2
+# leave that region (2 levels: 12 and 73; 3 chunks: 0 and 3). But games go further than searches between the
+# ground's cells: a user walking at random leaves the ground, and a Minotaur paths back to it from out there.
+# Measured on the vector env (256 envs, 300 steps of random actions, seed 0), the games handed to the engine for
+# leaving the region, with 2, 4 and 6 chunks around the ground: Stones-Tiny 199, 38 and 5; Minotaur-Tiny-Random
+# 306, 179 and 88 (its random user walks far, and its Minotaur's searches from out there reach further still);
+# more levels changed nothing. Six chunks: a row of tiny holds 100 KB of
+# cells, and as much again twice in the user's memory of them (user_memory.py); 1,024 envs of User-Tiny peaked at
+# 633 MB (393 with 2 chunks), of User-Small at 790 (466). Laid in stages (below), the short games pay nothing for it.
+MARGIN_CHUNKS = 6
 MARGIN_LEVELS = 3
-# What a game's start lays of that region (the vector env: maze.lay's ``near``): the ground's chunks and one chunk
-# and one level around them, where short games stay. The rest is laid once the user or the Minotaur stands
-# outside the ground's own chunks, or when a turn needs a cell of it (KernelSteps.step plays that turn again).
-NEAR_CHUNKS = 1
-NEAR_LEVELS = 1
+# What a game's region is laid in, stage by stage (StateRows.lay_region, lay_more; maze.lay's ``within`` and
+# ``beyond``), each as chunks and levels around the ground: at its start the ground's chunks and one chunk and one
+# level around them, where short games stay; then the reach of the A* between the ground's cells (above); then
+# halfway out; then the whole region (without the halfway stage, User-Tiny's stages cost 19.5 us a step, not
+# 17.5). A row lays its next stage once its user or Minotaur stands outside what its stage covers a chunk and a
+# level around (StateRows.outgrown), or when a turn needs a cell of it (KernelSteps.step plays that turn again).
+STAGES = ((1, 1), (2, 3), (4, 3), (MARGIN_CHUNKS, MARGIN_LEVELS))
 UNLAID = 255  # the kind of every cell of a chunk not laid yet: the kernel reads it as outside the region (holds)
 
 

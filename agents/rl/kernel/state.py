@@ -28,8 +28,9 @@ from labyrinth.engine.world import World
 
 from . import maze
 from .jit import COMPILED
-from .region import NEAR_CHUNKS, NEAR_LEVELS, around, region_of
+from .region import STAGES, around, region_of
 
+_FAR = 1 << 40  # past any coordinate: the last stage holds the whole region
 REGION_PRESETS = ("tiny", "small")  # the grounds whose region's margins were measured (region.py)
 OUTCOMES = (None, "DEATH", "ESCAPED")  # a row's outcome code is its index here: 0 while playing
 NOISES = ("LOW", "HIGH")  # last_heard's loudness code, from engine.schemas' Noise
@@ -94,11 +95,19 @@ class StateRows:
         self.waypoint, self.has_waypoint = ints(3), np.zeros(n, dtype=np.bool_)
         self.goal, self.has_goal = ints(3), np.zeros(n, dtype=np.bool_)
         self.path, self.path_length = ints(PATH_ROWS, 3), ints()
-        self.box, self.near, self.inner = box, around(PRESETS[preset], NEAR_CHUNKS, NEAR_LEVELS), around(
-            PRESETS[preset], 0, 0)  # the region, what a game's start lays of it, the ground's own chunks
+        self.box = box
+        # what each stage of a game's region has laid (region.STAGES: the last is the box), and where a user or
+        # Minotaur standing has every cell within a chunk and a level laid (past the last stage's: anywhere)
+        ground = PRESETS[preset]
+        self.stages = (*(around(ground, chunks, levels) for chunks, levels in STAGES[:-1]), box)
+        self.near = self.stages[0]
+        covered = [around(ground, chunks - 1, levels - 1) for chunks, levels in STAGES[:-1]]
+        self._low = np.array([(b.x0, b.y0, b.z0) for b in covered] + [(-_FAR, -_FAR, -_FAR)], dtype=np.int64)
+        self._high = np.array([(b.x0 + b.width, b.y0 + b.height, b.z0 + b.levels) for b in covered]
+                              + [(_FAR, _FAR, _FAR)], dtype=np.int64)
         self.kinds = np.zeros((n, box.levels, box.height, box.width), dtype=np.uint8)
         self.origin = ints(3)
-        self.partial = np.zeros(n, dtype=np.bool_)  # True where only the near chunks are laid (lay_rest)
+        self.stage = np.zeros(n, dtype=np.int64)  # the last of self.stages each row's region has laid (lay_more)
         self.region_seed = ints()  # the labyrinth each row's region is of: its game's seed
         self.kept = np.zeros(n, dtype=np.bool_)  # True where the state did not fit the arrays: kept whole beside
         self.kept_why: dict[int, str] = {}  # what did not fit, by row
@@ -158,36 +167,45 @@ class StateRows:
             path=tuple((x, y, z) for x, y, z in self.path[row, :self.path_length[row]].tolist()),
         )
 
+    @property
+    def partial(self) -> np.ndarray:
+        """Where a row's region is not laid whole (a bool mask): what its turns read may be UNLAID."""
+        return self.stage < len(self.stages) - 1
+
     def lay_region(self, row: int, world: World, whole: bool = True) -> None:
         """Row ``row``'s region: its game's labyrinth (``world``, the seed's) around the ground, as the kernel
         reads it. With numba, maze.py generates its cells straight into the row (a sixth of the engine's time
-        or less: bench/rl/kernel_maze_bench.py), and unless ``whole``, only the chunks near the ground
-        (region.NEAR_CHUNKS, NEAR_LEVELS; the rest UNLAID, which the kernel reads as outside: ``lay_rest``
-        lays them); ``world`` is left as it was, to generate the chunks its game reads. Without numba,
-        ``world`` generates them all (they stay in its cache, for the engine)."""
+        or less: bench/rl/kernel_maze_bench.py), and unless ``whole``, only its first stage (region.STAGES; the
+        rest UNLAID, which the kernel reads as outside: ``lay_more`` lays the next); ``world`` is left as it
+        was, to generate the chunks its game reads. Without numba, ``world`` generates them all (they stay in
+        its cache, for the engine)."""
         box = self.box
         self.origin[row], self.region_seed[row] = (box.x0, box.y0, box.z0), world.seed
+        last = len(self.stages) - 1
         if COMPILED:
-            maze.lay([world.seed], box, self.kinds[row:row + 1], None if whole else self.near)
-            self.partial[row] = not whole
+            maze.lay([world.seed], box, self.kinds[row:row + 1], None if whole else self.stages[0])
+            self.stage[row] = last if whole else 0
             return
         self.kinds[row] = region_of(world, box).kinds
-        self.partial[row] = False
+        self.stage[row] = last
 
-    def lay_rest(self, at: np.ndarray) -> np.ndarray:
-        """The chunks ``lay_region`` left out, laid in the rows ``at`` (a bool mask) that have any; those rows."""
-        laid = at & self.partial
+    def lay_more(self, at: np.ndarray, whole: bool = False) -> np.ndarray:
+        """The next stage of the regions of the rows ``at`` (a bool mask) that have one laid, or with ``whole``
+        every stage left; those rows (a bool mask)."""
+        last = len(self.stages) - 1
+        laid = at & (self.stage < last)
         for row in np.flatnonzero(laid).tolist():
-            maze.lay([int(self.region_seed[row])], self.box, self.kinds[row:row + 1], self.near, rest=True)
-        self.partial[laid] = False
+            was = int(self.stage[row])
+            now = last if whole else was + 1
+            maze.lay([int(self.region_seed[row])], self.box, self.kinds[row:row + 1],
+                     None if now == last else self.stages[now], self.stages[was])
+            self.stage[row] = now
         return laid
 
-    def off_ground(self) -> np.ndarray:
-        """The rows whose user or Minotaur stands outside the ground's own chunks or levels (a bool mask): those
-        whose next turns may read past what a partial region holds."""
-        inner = self.inner
-        low = np.array([inner.x0, inner.y0, inner.z0])
-        high = low + (inner.width, inner.height, inner.levels)
+    def outgrown(self) -> np.ndarray:
+        """The rows whose user or Minotaur stands where its region's stage does not hold every cell within a
+        chunk and a level (a bool mask): those whose next turns may read past what their region has laid."""
+        low, high = self._low[self.stage], self._high[self.stage]
         off = (self.user < low) | (self.user >= high) | (self.minotaur < low) | (self.minotaur >= high)
         return np.asarray(off.any(axis=1))
 

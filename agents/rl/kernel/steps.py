@@ -145,30 +145,31 @@ class KernelSteps:
         A row whose turn it could not play is left as it was (``fallen``), one whose outputs it could not make is
         played and left for ``settle`` (``unsettled``): both for ``hand_over``.
 
-        A game starts with only the chunks near its ground laid (StateRows.lay_region): a row lays the rest
-        before a turn whose user or Minotaur stands off the ground's own chunks, and a row that fell back on a
-        partial region (a cell it needed not laid, read as outside the region) lays the rest and plays its
-        turn again, from where it stood: a fallen row's state is as it was, and its opponent's memory or stream,
-        which decided before the turn fell, is put back as it was."""
+        A game starts with only the first stage of its region laid (StateRows.lay_region, region.STAGES): a row
+        lays its next stage before a turn whose user or Minotaur stands where its stage does not reach (outgrown),
+        and a row that fell back on a region not laid whole (a cell it needed not laid, read as outside the region)
+        lays its next stage and plays its turn again, from where it stood, until it is played or its region is
+        whole: a fallen row's state is as it was, and its opponent's memory or stream, which decided before the
+        turn fell, is put back as it was."""
         rows = self.rows
         mine = playing & ~self.on_engine
-        self._lay_rest(mine & rows.off_ground())
+        while (outgrown := mine & rows.outgrown()).any():  # a jump may land stages away
+            self._lay_more(outgrown)
         risky = np.flatnonzero(mine & rows.partial)
         before = [array[risky] for array in self._opponent_arrays()]  # copies
         done = self._step(actions, mine)
-        again = done.fallen & rows.partial
-        if again.any():
-            self._lay_rest(again)
+        while (again := done.fallen & rows.partial).any():
+            self._lay_more(again)
             back = again[risky]
             for array, was in zip(self._opponent_arrays(), before, strict=True):
                 array[risky[back]] = was[back]
             done.update(again, self._step(actions, again))
         return done
 
-    def _lay_rest(self, at: np.ndarray) -> None:
-        """The rest of the ``at`` rows' regions laid (StateRows.lay_rest), and for the Minotaur's view, their levels'
-        coarse planes pooled again: the levels a game's start did not lay were pooled as nothing."""
-        laid = self.rows.lay_rest(at)
+    def _lay_more(self, at: np.ndarray) -> None:
+        """The next stage of the ``at`` rows' regions laid (StateRows.lay_more), and for the Minotaur's view, their
+        levels' coarse planes pooled again: the levels a stage did not lay were pooled as nothing."""
+        laid = self.rows.lay_more(at)
         if self.role == "minotaur" and laid.any():
             minotaur_obs.pool_levels(self.rows, self.levels, laid)
 

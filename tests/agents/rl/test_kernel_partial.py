@@ -1,8 +1,9 @@
-"""A partial region (StateRows.lay_region(whole=False): the chunks near the ground laid, every other chunk of the
+"""A partial region (StateRows.lay_region(whole=False): the first of region.STAGES laid, every other chunk of the
 cube region.UNLAID) read by the kernel: every way in reads an unlaid cell as outside the region. walk.cell answers
 OUTSIDE there; sight.near_edge (the turn's and the user's observation's check of the cells around the user),
 region.holds (the Minotaur's) and the A* (astar.find_paths) say so exactly when a cell they would read is unlaid,
-compared here with the same region laid whole; lay_rest then makes it the whole region, byte for byte."""
+compared here with the same region laid whole; lay_more then lays each stage in turn, exactly its chunks, until
+the region is the whole, byte for byte."""
 
 import numpy as np
 import pytest
@@ -10,7 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from labyrinth.engine.cells import MINOTAUR_OPEN
-from labyrinth.engine.presets import PRESETS
+from labyrinth.engine.constants import CHUNK, WORLD_LEVELS, WORLD_SIZE
+from labyrinth.engine.presets import PRESETS, Bounds
 from labyrinth.engine.world import World
 
 pytest.importorskip("numba", reason="the kernel is compiled by numba, the [fast] extra: `pip install -e '.[fast]'`")
@@ -35,12 +37,10 @@ def regions(seed: int, preset: str) -> tuple[StateRows, np.ndarray]:
 
 
 def points(data: st.DataObject, rows: StateRows, count: int) -> list[tuple[int, int, int]]:
-    """Cells of the region's box, near the near chunks' edges (where partial and whole differ) as often as not."""
-    box, near = rows.box, rows.near
+    """Cells of the region's box, near the stages' edges (where partial and whole differ) as often as not."""
     chosen = []
     for _ in range(count):
-        inside = data.draw(st.booleans())
-        area = near if inside else box
+        area = data.draw(st.sampled_from(rows.stages))
         chosen.append((data.draw(st.integers(area.x0, area.x0 + area.width - 1)),
                        data.draw(st.integers(area.y0, area.y0 + area.height - 1)),
                        data.draw(st.sampled_from(area.z_range))))
@@ -51,21 +51,57 @@ def points(data: st.DataObject, rows: StateRows, count: int) -> list[tuple[int, 
 @given(seed=st.integers(0, 2**31 - 1), preset=st.sampled_from(["tiny", "small"]), data=st.data())
 def test_every_check_reads_an_unlaid_cell_as_outside(seed, preset, data):
     rows, whole = regions(seed, preset)
-    kinds, origin = rows.kinds[0], rows.origin[0]
-    assert rows.partial[0] and (kinds == UNLAID).any()
-    laid = kinds != UNLAID
-    assert np.array_equal(kinds[laid], whole[laid])  # what is laid is the labyrinth's
-    for x, y, z in points(data, rows, 40):
-        level, row, col = z - origin[2], y - origin[1], x - origin[0]
-        assert cell(kinds, origin, x, y, z) == (OUTSIDE if kinds[level, row, col] == UNLAID else whole[level, row,
-                                                                                                         col])
-        for margin in (MARGIN, 3):
-            square = kinds[level, max(row - margin, 0):row + margin + 1, max(col - margin, 0):col + margin + 1]
-            in_box = (margin <= row < kinds.shape[1] - margin and margin <= col < kinds.shape[2] - margin)
-            assert holds(kinds, origin, x, y, z, margin) == (in_box and not (square == UNLAID).any())
-        assert near_edge(kinds, origin, x, y, z) == (not holds(kinds, origin, x, y, z, MARGIN))
-    rows.lay_rest(np.ones(1, dtype=np.bool_))
-    assert not rows.partial[0] and np.array_equal(rows.kinds[0], whole)
+    origin = rows.origin[0]
+    for stage in range(len(rows.stages)):
+        kinds = rows.kinds[0]
+        assert rows.stage[0] == stage and rows.partial[0] == (stage < len(rows.stages) - 1)
+        laid = kinds != UNLAID
+        assert np.array_equal(kinds[laid], whole[laid])  # what is laid is the labyrinth's
+        assert np.array_equal(laid, _within(rows, rows.stages[stage]))  # exactly the stage's chunks
+        for x, y, z in points(data, rows, 20):
+            level, row, col = z - origin[2], y - origin[1], x - origin[0]
+            assert cell(kinds, origin, x, y, z) == (OUTSIDE if kinds[level, row, col] == UNLAID
+                                                    else whole[level, row, col])
+            for margin in (MARGIN, 3):
+                square = kinds[level, max(row - margin, 0):row + margin + 1, max(col - margin, 0):col + margin + 1]
+                in_box = (margin <= row < kinds.shape[1] - margin and margin <= col < kinds.shape[2] - margin)
+                assert holds(kinds, origin, x, y, z, margin) == (in_box and not (square == UNLAID).any())
+            assert near_edge(kinds, origin, x, y, z) == (not holds(kinds, origin, x, y, z, MARGIN))
+        assert rows.lay_more(np.ones(1, dtype=np.bool_))[0] == (stage < len(rows.stages) - 1)
+    assert np.array_equal(rows.kinds[0], whole)
+
+
+def _within(rows: StateRows, stage: Bounds) -> np.ndarray:
+    """Which cells of the rows' box lie in the cube and within ``stage`` (a chunk-aligned box)."""
+    box = rows.box
+    z, y, x = np.meshgrid(np.arange(box.z0, box.z0 + box.levels), np.arange(box.y0, box.y0 + box.height),
+                          np.arange(box.x0, box.x0 + box.width), indexing="ij")
+    in_cube = (x >= 0) & (x < WORLD_SIZE) & (y >= 0) & (y < WORLD_SIZE) & (z >= 0) & (z < WORLD_LEVELS)
+    return in_cube & ((x >= stage.x0) & (x < stage.x0 + stage.width) & (y >= stage.y0) & (y < stage.y0 + stage.height)
+                      & (z >= stage.z0) & (z < stage.z0 + stage.levels))
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 2**31 - 1), preset=st.sampled_from(["tiny", "small"]), data=st.data())
+def test_a_row_has_outgrown_its_stage_where_a_cell_within_a_chunk_and_a_level_is_not_laid(seed, preset, data):
+    """StateRows.outgrown, the check before each kernel turn that lays the next stage: a row whose user and Minotaur
+    stand where every cell a chunk and a level around is laid has not outgrown its stage; one that has, has."""
+    rows, _ = regions(seed, preset)
+    for _ in range(len(rows.stages)):
+        for who in (rows.user, rows.minotaur):
+            other = rows.minotaur if who is rows.user else rows.user
+            other[0] = (PRESETS[preset].x0, PRESETS[preset].y0, PRESETS[preset].z0)  # the ground's corner: laid
+            for x, y, z in points(data, rows, 10):
+                who[0] = (x, y, z)
+                kinds, origin = rows.kinds[0], rows.origin[0]
+                around = kinds[max(z - 1 - origin[2], 0):z + 2 - origin[2],
+                               max(y - CHUNK - origin[1], 0):y + CHUNK + 1 - origin[1],
+                               max(x - CHUNK - origin[0], 0):x + CHUNK + 1 - origin[0]]
+                if rows.outgrown()[0]:
+                    assert rows.partial[0]
+                else:  # every cell a chunk and a level around is laid, or past the region (the last stage)
+                    assert not (around == UNLAID).any()
+        rows.lay_more(np.ones(1, dtype=np.bool_))
 
 
 @settings(max_examples=30, deadline=None)
@@ -90,9 +126,10 @@ def test_a_path_on_a_partial_region_is_the_whole_regions_or_left_region(seed, pr
         assert got in (want, LEFT_REGION), (got, want)
 
 
-def test_the_minotaurs_coarse_levels_are_pooled_again_once_the_rest_is_laid():
+def test_the_minotaurs_coarse_levels_are_pooled_again_as_each_stage_is_laid():
     """The Minotaur's view pools every level of the region once a game (minotaur_obs.pool_levels); a game's start
-    lays only the levels near the ground, so laying the rest pools again, as a region laid whole pools."""
+    lays only the levels near the ground, so laying each further stage pools again, until the levels are those of a
+    region laid whole."""
     seed = 5
     kernel = KernelSteps(StateRows(1, "tiny"), "minotaur", "wait", 50)
     kernel.start(np.ones(1, dtype=np.bool_), [seed])
@@ -101,5 +138,6 @@ def test_the_minotaurs_coarse_levels_are_pooled_again_once_the_rest_is_laid():
     levels = minotaur_obs.coarse_levels(whole)
     minotaur_obs.pool_levels(whole, levels, np.ones(1, dtype=np.bool_))
     assert kernel.rows.partial[0] and not np.array_equal(kernel.levels, levels)  # the far levels: nothing yet
-    kernel._lay_rest(np.ones(1, dtype=np.bool_))
-    assert not kernel.rows.partial[0] and np.array_equal(kernel.levels, levels)
+    while kernel.rows.partial[0]:
+        kernel._lay_more(np.ones(1, dtype=np.bool_))
+    assert np.array_equal(kernel.levels, levels)

@@ -45,8 +45,8 @@ seeds = st.integers(0, 2**31 - 1)
 presets = st.sampled_from(["tiny", "small"])
 # Every array of a row: the row's state, field for field (path rows past its length are not the state's).
 ARRAYS = tuple(name for name in vars(StateRows(1, "tiny")) if name not in (
-    "preset", "kinds", "origin", "path", "kept_why", "_kept_states", "box", "near", "inner", "partial",
-    "region_seed"))
+    "preset", "kinds", "origin", "path", "kept_why", "_kept_states", "box", "stages", "near", "_low", "_high", "stage",
+    "region_seed"))  # the region's, not the state's
 # The RL user's commands, and MOVEs of other counts and HALTs of more seconds, which the engine takes too.
 COMMANDS_OFFERED = list(USER_COMMANDS)
 COMMANDS_OFFERED += [UserInput(command="MOVE", direction=d, steps=n, speed=v)
@@ -205,19 +205,20 @@ def test_timers_that_run_out_and_patrols_are_the_engines(seed, preset, data):
 @settings(max_examples=60, deadline=None)
 @given(seed=seeds, preset=presets, data=st.data())
 def test_a_turn_on_a_partial_region_is_the_engines_or_falls_back_untouched(seed, preset, data):
-    """A game's start lays only the chunks near the ground (StateRows.lay_region's partial region, the others
-    UNLAID): a turn that needs a cell of a chunk not laid falls back, untouched, wherever the kernel reads cells
-    (the user's moves and sight, the Minotaur's walk and A*), and once the rest is laid it is the engine's turn.
-    The user, the Minotaur or both are put on open cells anywhere near the ground, so that turns reach past the
-    near chunks."""
+    """A game's start lays only the first stage of its region (StateRows.lay_region, the other chunks UNLAID): a
+    turn that needs a cell of a chunk not laid falls back, untouched, wherever the kernel reads cells (the user's
+    moves and sight, the Minotaur's walk and A*), and with the next stage laid (lay_more) it is played again, until
+    it is the engine's turn or the region is whole. The user, the Minotaur or both are put on open cells anywhere
+    in the first two stages, so that turns reach past what is laid."""
     game = Game.new(seed, preset)
     play(data, game, 20)
     before = game.state.clone()
-    near = StateRows(1, preset).near
+    stages = StateRows(1, preset).stages
     for figure in data.draw(st.sampled_from([("user",), ("minotaur",), ("user", "minotaur")])):
-        x, y = (data.draw(st.integers(near.x0, near.x0 + near.width - 1)),
-                data.draw(st.integers(near.y0, near.y0 + near.height - 1)))
-        z = data.draw(st.sampled_from(near.z_range))
+        area = data.draw(st.sampled_from(stages[:2]))
+        x, y = (data.draw(st.integers(area.x0, area.x0 + area.width - 1)),
+                data.draw(st.integers(area.y0, area.y0 + area.height - 1)))
+        z = data.draw(st.sampled_from(area.z_range))
         x, y = next((x + dx, y + dy) for dx in range(-8, 9) for dy in range(-8, 9)
                     if game.world.cell(x + dx, y + dy, z) == FLOOR)
         setattr(before, figure, (x, y, z))
@@ -233,18 +234,16 @@ def test_a_turn_on_a_partial_region_is_the_engines_or_falls_back_untouched(seed,
     rows.lay_region(0, game.world, whole=False)
     draws.write(0, before.seed)
     assert rows.partial[0] and (rows.kinds[0] == UNLAID).any()
-    why = play_turns(rows, command_row(command)[np.newaxis], decision_row(chosen)[np.newaxis], draws)[0]
-    event(f"partial region: {REASONS[why]}")
-    if why == PLAYED:
-        assert_row_is(rows, 0, result.state)
-        return
-    assert_row_is(rows, 0, before)
-    rows.lay_rest(np.ones(1, dtype=np.bool_))
-    assert not rows.partial[0] and not (rows.kinds[0] == UNLAID).any()
-    again = play_turns(rows, command_row(command)[np.newaxis], decision_row(chosen)[np.newaxis], draws)[0]
-    event(f"then on the whole region: {REASONS[again]}")
-    if again == PLAYED:
-        assert_row_is(rows, 0, result.state)
+    while True:
+        why = play_turns(rows, command_row(command)[np.newaxis], decision_row(chosen)[np.newaxis], draws)[0]
+        event(f"stage {rows.stage[0]}: {REASONS[why]}")
+        if why == PLAYED:
+            assert_row_is(rows, 0, result.state)
+            return
+        assert_row_is(rows, 0, before)
+        if not rows.lay_more(np.ones(1, dtype=np.bool_))[0]:
+            assert not (rows.kinds[0] == UNLAID).any()  # whole, and the turn needs what no region holds
+            return
 
 
 def test_rows_of_a_batch_are_each_their_own_game():
