@@ -11,6 +11,18 @@ settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
 import pytest
 
+RAM_DISK = "/dev/shm"  # Linux's memory-backed tmpfs
+
+
+def pytest_configure(config):
+    """tmp_path (and so every test's data folder, saves, replays, results.db and logs) lives in memory where Linux
+    offers it, unless PYTEST_DEBUG_TEMPROOT names a root already: the code under test syncs what it writes
+    (atomic.replace_file's fsync, SQLite's commits), some 9 ms each on a disk and nothing in memory, and what
+    a test reads back is the same bytes either way; no test can see whether a sync reached a platter. Read
+    once, by the process that makes the base folder (xdist's controller, which hands each worker its own)."""
+    if "PYTEST_DEBUG_TEMPROOT" not in os.environ and os.path.isdir(RAM_DISK) and os.access(RAM_DISK, os.W_OK):
+        os.environ["PYTEST_DEBUG_TEMPROOT"] = RAM_DISK
+
 
 @pytest.fixture(autouse=True)
 def _own_data_directory(monkeypatch, tmp_path):
