@@ -21,6 +21,8 @@ import pytest
 
 from .test_docs import untold_items
 
+pytestmark = pytest.mark.xdist_group("new_item")  # one worker copies the repository and plays its probe, once
+
 REPO = Path(__file__).resolve().parent.parent
 # The repository's folders and the names they install as (pyproject.toml's package-dir).
 PACKAGES = {"engine": "engine", "saves": "saves", "agents": "agents", "labyrinth_tui": "tui"}
