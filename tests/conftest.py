@@ -1,6 +1,7 @@
 """Shared test settings: a deterministic Hypothesis profile on CI."""
 
 import os
+import shutil
 
 from hypothesis import HealthCheck, settings
 
@@ -12,6 +13,8 @@ settings.load_profile("ci" if os.environ.get("CI") else "dev")
 import pytest
 
 RAM_DISK = "/dev/shm"  # Linux's memory-backed tmpfs
+RAM_DISK_FREE = 4 << 30  # what it must have free: the wheel's test installs a virtual environment in tmp, and
+# pytest keeps the last three runs' folders (some 275 MB here); a container's /dev/shm is often 64 MB
 
 
 def pytest_configure(config):
@@ -19,8 +22,10 @@ def pytest_configure(config):
     offers it, unless PYTEST_DEBUG_TEMPROOT names a root already: the code under test syncs what it writes
     (atomic.replace_file's fsync, SQLite's commits), some 9 ms each on a disk and nothing in memory, and what
     a test reads back is the same bytes either way; no test can see whether a sync reached a platter. Read
-    once, by the process that makes the base folder (xdist's controller, which hands each worker its own)."""
-    if "PYTEST_DEBUG_TEMPROOT" not in os.environ and os.path.isdir(RAM_DISK) and os.access(RAM_DISK, os.W_OK):
+    once, by the process that makes the base folder (xdist's controller, which hands each worker its own). A
+    small one (RAM_DISK_FREE) is left alone: the folders stay on disk."""
+    if ("PYTEST_DEBUG_TEMPROOT" not in os.environ and os.path.isdir(RAM_DISK) and os.access(RAM_DISK, os.W_OK)
+            and shutil.disk_usage(RAM_DISK).free >= RAM_DISK_FREE):
         os.environ["PYTEST_DEBUG_TEMPROOT"] = RAM_DISK
 
 
