@@ -73,8 +73,7 @@ def _plan(box: Bounds, within: Bounds | None = None, beyond: Bounds | None = Non
     stops; a row of _PLAN per chunk inside the cube; and the place (level, row, col) of each chunk of the cube
     not ``within``. Only the chunks within ``within`` and not ``beyond`` (chunk-aligned boxes within ``box``, either
     None for no bound), each with the one ramp it shows."""
-    if box.x0 % CHUNK or box.y0 % CHUNK or box.width % CHUNK or box.height % CHUNK:
-        raise ValueError(f"{box} does not start and end on chunk borders")
+    _chunk_aligned(box)
     chunks: list[str] = []
     ramps: dict[tuple[int, int, int], int] = {}
     plan: list[tuple[int, ...]] = []
@@ -116,12 +115,18 @@ def lay(seeds: Sequence[int], box: Bounds, out: np.ndarray, within: Bounds | Non
     if out.shape != (len(seeds), box.levels, box.height, box.width):
         raise ValueError(f"out is {out.shape}, not {len(seeds)} regions of {box}")
     for bound in (within, beyond):
-        if bound is not None and (bound.x0 % CHUNK or bound.y0 % CHUNK or bound.width % CHUNK or bound.height % CHUNK):
-            raise ValueError(f"{bound} does not start and end on chunk borders")
+        if bound is not None:
+            _chunk_aligned(bound)
     ends, bounds, plan, left_out = _plan(box, within, beyond)
     work = scratch(_GROUP, DIGITS + int(np.diff(bounds).max(initial=0)))
     with np.errstate(over="ignore"):
         _lay(np.array(seeds, dtype=np.int64), ends, bounds, plan, out, work, beyond is None, left_out)
+
+
+def _chunk_aligned(bounds: Bounds) -> None:
+    """ValueError unless ``bounds`` starts and ends on chunk borders (as every box a region is laid by must)."""
+    if bounds.x0 % CHUNK or bounds.y0 % CHUNK or bounds.width % CHUNK or bounds.height % CHUNK:
+        raise ValueError(f"{bounds} does not start and end on chunk borders")
 
 
 @jit

@@ -100,7 +100,6 @@ class StateRows:
         # Minotaur standing has every cell within a chunk and a level laid (past the last stage's: anywhere)
         ground = PRESETS[preset]
         self.stages = (*(around(ground, chunks, levels) for chunks, levels in STAGES[:-1]), box)
-        self.near = self.stages[0]
         covered = [around(ground, chunks - 1, levels - 1) for chunks, levels in STAGES[:-1]]
         self._low = np.array([(b.x0, b.y0, b.z0) for b in covered] + [(-_FAR, -_FAR, -_FAR)], dtype=np.int64)
         self._high = np.array([(b.x0 + b.width, b.y0 + b.height, b.z0 + b.levels) for b in covered]
@@ -189,14 +188,13 @@ class StateRows:
         self.kinds[row] = region_of(world, box).kinds
         self.stage[row] = last
 
-    def lay_more(self, at: np.ndarray, whole: bool = False) -> np.ndarray:
-        """The next stage of the regions of the rows ``at`` (a bool mask) that have one laid, or with ``whole``
-        every stage left; those rows (a bool mask)."""
+    def lay_more(self, at: np.ndarray) -> np.ndarray:
+        """The next stage of the regions of the rows ``at`` (a bool mask) that have one laid; those rows (a bool
+        mask)."""
         last = len(self.stages) - 1
         laid = at & (self.stage < last)
         for row in np.flatnonzero(laid).tolist():
-            was = int(self.stage[row])
-            now = last if whole else was + 1
+            was, now = int(self.stage[row]), int(self.stage[row]) + 1
             maze.lay([int(self.region_seed[row])], self.box, self.kinds[row:row + 1],
                      None if now == last else self.stages[now], self.stages[was])
             self.stage[row] = now

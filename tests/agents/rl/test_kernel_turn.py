@@ -45,7 +45,7 @@ seeds = st.integers(0, 2**31 - 1)
 presets = st.sampled_from(["tiny", "small"])
 # Every array of a row: the row's state, field for field (path rows past its length are not the state's).
 ARRAYS = tuple(name for name in vars(StateRows(1, "tiny")) if name not in (
-    "preset", "kinds", "origin", "path", "kept_why", "_kept_states", "box", "stages", "near", "_low", "_high", "stage",
+    "preset", "kinds", "origin", "path", "kept_why", "_kept_states", "box", "stages", "_low", "_high", "stage",
     "region_seed"))  # the region's, not the state's
 # The RL user's commands, and MOVEs of other counts and HALTs of more seconds, which the engine takes too.
 COMMANDS_OFFERED = list(USER_COMMANDS)
