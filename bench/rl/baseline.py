@@ -33,7 +33,7 @@ it was and plays on exactly as if it had not stopped. The record names the steps
 taken up (``resumed_at``); the checkpoint goes once the record is written.
 
     .venv/bin/python bench/rl/baseline.py --task Labyrinth/User-Tiny-v1 --algo maskable --seed 0 \\
-        --steps 1000000 --out bench/results/ladder
+        --steps 1000000 --out bench/rl/results
 """
 
 from __future__ import annotations
@@ -159,7 +159,7 @@ def main() -> None:
     parser.add_argument("--envs", type=int, default=8, help="training envs side by side, in this process")
     parser.add_argument("--episodes", type=int, default=200, help="games on each of the eval and test splits")
     parser.add_argument("--deterministic", action="store_true", help="evaluate the likeliest action")
-    parser.add_argument("--out", type=Path, default=Path("bench/results/ladder"))
+    parser.add_argument("--out", type=Path, default=Path("bench/rl/results"))
     args = parser.parse_args()
     path = result_path(args.out, args.task, args.algo, args.seed)
     path.parent.mkdir(parents=True, exist_ok=True)

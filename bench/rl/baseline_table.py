@@ -7,7 +7,7 @@ mean turns, and the paired difference with random play on the very same test gam
 run", and the commands that make the missing rows are printed under the table. Markdown, for
 docs/rl.md.
 
-    .venv/bin/python bench/rl/baseline_table.py --out bench/results/ladder
+    .venv/bin/python bench/rl/baseline_table.py --out bench/rl/results
 """
 
 from __future__ import annotations
@@ -104,7 +104,7 @@ def table(out: Path) -> tuple[str, list[str]]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, default=Path("bench/results/ladder"))
+    parser.add_argument("--out", type=Path, default=Path("bench/rl/results"))
     args = parser.parse_args()
     text, missing = table(args.out)
     print(text)
