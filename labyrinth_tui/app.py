@@ -277,8 +277,12 @@ class LabyrinthApp(App):
             return
         if screen.thinking is not None:  # the turn is half played: its answer comes back to this screen
             self.notify("Wait for the Minotaur's move, then leave.", timeout=2)
-        elif self._leave(screen.session):
-            self.pop_screen()
+        else:
+            saved: list[Path] = []
+            if self._leave(screen.session, keep=saved):
+                if not saved and not screen.session.over:  # an untouched game has nothing to resume
+                    self.notify("No turn was played, so there is no game to continue.", timeout=4)
+                self.pop_screen()
 
     def _leave_games(self, quiet: bool = False) -> bool:
         """Leave every game in play (saved, its replay closed); whether all were saved."""

@@ -122,7 +122,7 @@ marks where you are on another level. Any map key can be changed in the config f
 | `?`, F1 | this help |
 | ctrl+o | the game's messages |
 | ctrl+s | save the game (one save per game: saving again overwrites it) |
-| ctrl+t | back to the title; the game is saved, and the title offers to Continue it |
+| ctrl+t | back to the title; a game with a turn played is saved, and the title offers to Continue it |
 | ctrl+q | quit; a game under way is saved first |
 
 **Danger drops the keys you typed ahead**, as in DCSS and Brogue: when the Minotaur comes into

@@ -6,9 +6,10 @@ every key. That was 20-25 ms of such a key press at 120x40, for a footer that sh
 after as before. This one compares what it would show (each key, its words, whether it is enabled, its
 tooltip and group) with what it shows, and rebuilds only when they differ.
 
-Where the keys do not all fit (80 columns), whole entries go, the least used first (``LEAST_USED``,
-then the command palette's, then from the right, help and Esc last), rather than the last one cut in
-the middle of its word (`space ha`): every key stays in the help.
+Where the keys do not all fit (80 columns), the entries first lose their padding (Textual's compact
+footer), then whole entries go, the least used first (``LEAST_USED``: the command palette's among them,
+the lantern's last), then from the right, help and Esc last, rather than the last one cut in the middle
+of its word (`space ha`): every key stays in the help.
 """
 
 from __future__ import annotations
@@ -21,12 +22,22 @@ from textual.widgets import Footer
 from textual.widgets._footer import FooterLabel
 
 # Binding ids, the first to go when the footer is too narrow: what the help and the mouse also give.
+PALETTE = "command-palette"  # the palette's entry, which has no binding id of ours
 LEAST_USED = ("map-examine", "map-halt", "messages", "map-level-up", "replay-omniscient", "spectate-omniscient",
-              "to-title", "save", "map-use", "quit")  # ids of bindings (keymap.py's are "map-" and the action)
-KEPT = ("help",)  # the last to go, with Esc's entry: where every key is told, and the way back
+              "to-title", "save", PALETTE, "quit", "map-use")  # ids of bindings (keymap.py's are "map-" and the action)
+KEPT = ("help",)
+# Below this width the entries lose their padding (Textual's compact footer), so that 80 columns keep the lantern.
+COMPACT_BELOW = 100  # the last to go, with Esc's entry: where every key is told, and the way back
 
 
 class SteadyFooter(Footer):
+    # Textual's compact footer runs a group's label (`<> ramps`) into the next key: keep its space.
+    DEFAULT_CSS = """
+    SteadyFooter.-compact FooterLabel {
+        margin: 0 1 0 0;
+    }
+    """
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._showing: tuple[tuple[Any, ...], ...] | None = None
@@ -59,6 +70,12 @@ class SteadyFooter(Footer):
             self._fit()
 
     def on_resize(self) -> None:
+        narrow = self.size.width < COMPACT_BELOW
+        if narrow != self.compact:  # the entries' widths change: all shown, measured again once laid out (_laid_out)
+            self.compact, self._widths = narrow, {}
+            for child in self.children:
+                child.display = True
+            return
         self._fit()
 
     def _entries(self) -> list[list[Widget]]:
@@ -95,9 +112,9 @@ class SteadyFooter(Footer):
                 child.display = at not in left_out
 
     def _rank(self, entry: list[Widget], at: int, count: int) -> tuple[int, int]:
-        """Which entries go first: those of LEAST_USED in its order, the palette's, then from the right."""
+        """Which entries go first: those of LEAST_USED in its order, then from the right."""
         if entry[0].has_class("-command-palette"):
-            return (len(LEAST_USED), 0)
+            return (LEAST_USED.index(PALETTE), 0)
         key = getattr(entry[0], "key", None) or getattr(next(iter(entry[0].children), None), "key", None)
         bound = self.screen.active_bindings.get(key) if key else None
         ident = bound.binding.id if bound is not None else None

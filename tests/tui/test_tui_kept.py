@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from textual.widgets import Input, OptionList
 
+from labyrinth.saves.games import list_games
 from labyrinth.tui.app import LabyrinthApp
 from labyrinth.tui.screens.game import GameScreen
 from labyrinth.tui.screens.replays import ReplaysScreen
@@ -70,3 +71,15 @@ async def test_the_typed_commands_come_back_after_continue():
         await pilot.pause()
         session = app.screen.session
         assert session.game.state.turn == 3 and session.match.played[-1][0].command == "LOOK"
+
+
+async def test_a_game_left_before_its_first_turn_says_there_is_nothing_to_continue():
+    app = LabyrinthApp(GAME)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("ctrl+t")  # no turn played: nothing is saved, and the player is told so
+        await pilot.pause()
+        assert isinstance(app.screen, TitleScreen)
+        assert list_games()[0] == []
+        assert any(n.message == "No turn was played, so there is no game to continue." for n in app._notifications)
+        assert app.screen.query_one("#menu-list", OptionList).options[0].id != "continue"

@@ -84,7 +84,8 @@ async def test_a_game_its_help_and_its_end_say_things_in_words():
     async with app.run_test(size=SIZE) as pilot:
         await shown(pilot, "the game, typing")
         await pilot.press("escape")
-        assert "o explore" in await shown(pilot, "the game, on the map")
+        footer = (await shown(pilot, "the game, on the map")).rstrip("\n").splitlines()[-1]
+        assert "o explore" in footer and "v lantern" in footer  # the lantern, rarely used but in danger, stays
         await pilot.press("x")
         await shown(pilot, "examining")
         await pilot.press("escape")
