@@ -28,6 +28,7 @@ from labyrinth.engine.items import ITEMS
 from ..app_access import labyrinth_app
 from ..keymap import ACTIONS, CURSOR_LEAP, DEFAULT_KEYS, shown
 from ..themes import theme_names
+from ..widgets.footer import SteadyFooter
 from ..widgets.map_glyphs import legend_rows
 from ..word_start import WORD_PACE_S
 
@@ -180,6 +181,7 @@ class HelpScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help"):
             yield Markdown(help_text(labyrinth_app(self).settings.keys))
+        yield SteadyFooter()  # its own keys: the screen below's would show keys this one does not take
 
 
 HELP = help_text(DEFAULT_KEYS)  # with the keys every player starts with

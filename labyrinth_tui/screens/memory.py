@@ -22,6 +22,7 @@ from labyrinth.saves.paths import StorageError
 from ..dates import local_time
 from ..game_words import ROLES, agent_name, agent_words, ended, side_ended
 from ..terminal_text import plain, printable
+from ..widgets.footer import SteadyFooter
 
 ALL = "all"
 CELLS: dict[str, Callable[[Reflection], str]] = {  # then the lesson, in the room left
@@ -75,6 +76,7 @@ class MemoryScreen(ModalScreen[None]):
             yield DataTable(id="memory-table", cursor_type="row", zebra_stripes=True)
             with VerticalScroll(id="memory-text"):
                 yield Static(id="memory-body")
+        yield SteadyFooter()  # its own keys: the title's below would show keys this dialog does not take
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)

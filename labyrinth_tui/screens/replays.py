@@ -25,6 +25,7 @@ from labyrinth.saves.replay_list import ReplaySummary, list_replays
 from ..dates import local_time
 from ..game_words import ended, matchup
 from ..terminal_text import plain
+from ..widgets.footer import SteadyFooter
 from ..widgets.time_words import clock
 
 WORDS_SHOWN = 40  # of a name a file claims: a long one is cut, not wrapped over the list
@@ -61,6 +62,7 @@ class ReplaysScreen(ModalScreen[None]):
             else:
                 yield Static(plain("No replays yet: every game you play or watch here is recorded, "
                                    f"and `labyrinth arena --replays {folder}` adds matches."))
+        yield SteadyFooter()  # its own keys: the title's below would show keys this dialog does not take
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         from .replay_player import watch

@@ -17,6 +17,7 @@ from labyrinth.saves.games import SavedGame, delete_game, list_games
 
 from ..dates import local_time
 from ..terminal_text import plain, printable
+from ..widgets.footer import SteadyFooter
 
 EMPTY = "No saved games yet: ctrl+s saves the game you are playing, and leaving a game saves it."
 
@@ -33,6 +34,7 @@ class SavedGamesScreen(ModalScreen[SavedGame | None]):
             yield Static(EMPTY, id="saves-empty")
             for problem in problems:
                 yield Static(plain(problem), classes="problem")
+        yield SteadyFooter()  # its own keys: the title's below would show keys this dialog does not take
 
     def on_mount(self) -> None:
         self._show_emptiness()

@@ -47,9 +47,14 @@ async def shown(pilot, where: str) -> str:
     text = screen_text(pilot.app)
     found = INTERNAL.findall(NOT_WORDS.sub(" ", text))
     assert not found, f"{where}: {found}\n{text}"
-    footer = text.rstrip("\n").splitlines()[-1]
+    footer = footer_of(text)
     assert not CUT.search(footer) and not re.search(r"\w▏", footer), f"{where}: the footer is cut\n{text}"
     return text
+
+
+def footer_of(text: str) -> str:
+    """The screen's last line, its footer, without the space around it."""
+    return text.rstrip("\n").splitlines()[-1].strip()
 
 
 def finished_game() -> None:
@@ -65,13 +70,14 @@ async def test_the_title_memory_replays_and_a_replay_say_outcomes_and_agents_in_
     async with app.run_test(size=SIZE) as pilot:
         await shown(pilot, "title")  # the new-game form names its agents in words: "the built-in Minotaur"
         await choose(pilot, app, "memory")
-        await shown(pilot, "memory")
+        assert footer_of(await shown(pilot, "memory")).startswith("esc")  # its own keys, not the title's below
         await pilot.press("down")
         text = await shown(pilot, "memory, the other reflection")
         assert "You got caught after 5 turns" in text
         await pilot.press("escape")
         await choose(pilot, app, "replays")
-        assert "you vs the built-in Minotaur" in await shown(pilot, "replays")
+        text = await shown(pilot, "replays")
+        assert "you vs the built-in Minotaur" in text and "p play" not in footer_of(text)
         await pilot.press("enter")
         await pilot.press(*["right"] * 6)
         await shown(pilot, "a replay, played to its end")
@@ -84,7 +90,7 @@ async def test_a_game_its_help_and_its_end_say_things_in_words():
     async with app.run_test(size=SIZE) as pilot:
         await shown(pilot, "the game, typing")
         await pilot.press("escape")
-        footer = (await shown(pilot, "the game, on the map")).rstrip("\n").splitlines()[-1]
+        footer = footer_of(await shown(pilot, "the game, on the map"))
         assert "o explore" in footer and "v lantern" in footer  # the lantern, rarely used but in danger, stays
         await pilot.press("x")
         await shown(pilot, "examining")
