@@ -89,6 +89,7 @@ class LabyrinthApp(App):
         self.providers = first.providers if first else {}  # the command line's LLM options, for every game
         self.learning = first.learning if first else True  # the command line's --learn, for every game
         self.opening = False  # a game is being made in the background (its agents ask for plans)
+        self.last_chosen = first  # the last game started: the title's form starts from its ground and opponent
         self.unsaved_told = False  # a quit could not save a game and said so: the next quits anyway
         self.saved_on_leaving: list[Path] = []  # the saves quitting wrote: the shell is told where they are
         self.unsaved_on_leaving: list[str] = []  # why a stop signal could not save a game: the shell is told
@@ -144,6 +145,7 @@ class LabyrinthApp(App):
         if self.opening:
             self.notify("A game is already starting.", timeout=2)
             return
+        self.last_chosen = new
         missing = self._missing_provider(new)
         if missing:
             problem, role = missing

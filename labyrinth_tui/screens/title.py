@@ -101,6 +101,7 @@ class TitleScreen(Screen):
                                              Binding("q", "app.quit", "quit", id="title-quit")]
 
     def compose(self) -> ComposeResult:
+        last = labyrinth_app(self).last_chosen  # the form starts where the last game was (the user is asked anew)
         with Horizontal(id="title"):
             with Vertical(id="menu"):
                 yield Static(BANNER, id="banner")
@@ -108,18 +109,22 @@ class TitleScreen(Screen):
             with Grid(id="form"):
                 yield Label("Hunting ground")
                 yield Select([(f"{name} ({b.width}x{b.height}, {b.levels} level{'s' * (b.levels > 1)})", name)
-                              for name, b in PRESETS.items()], value=DEFAULT_PRESET, allow_blank=False, id="preset")
+                              for name, b in PRESETS.items()], value=last.preset if last else DEFAULT_PRESET,
+                             allow_blank=False, id="preset")
                 yield Label("Seed")
                 yield Input(placeholder="random", id="seed", restrict=r"[0-9]*", max_length=10)
                 yield Label("Difficulty")
-                yield Select([(d, d) for d in DIFFICULTIES], value="normal", allow_blank=False, id="difficulty")
+                yield Select([(d, d) for d in DIFFICULTIES], value=last.difficulty if last else "normal",
+                             allow_blank=False, id="difficulty")
                 yield Label("User")
                 models = _models()
                 yield Select([("you, at the keyboard", HUMAN), *((agent_words(n, "user"), n) for n in USER_AGENTS),
                               *models], value=HUMAN, allow_blank=False, id="user")
                 yield Label("Minotaur")
-                yield Select([*((agent_words(n, "minotaur"), n) for n in MINOTAUR_AGENTS), *models], value="builtin",
-                             allow_blank=False, id="minotaur")
+                minotaurs = [*((agent_words(n, "minotaur"), n) for n in MINOTAUR_AGENTS), *models]
+                known = last is not None and last.minotaur in (name for _, name in minotaurs)
+                yield Select(minotaurs, value=last.minotaur if last and known else "builtin", allow_blank=False,
+                             id="minotaur")
         yield SteadyFooter()
 
     def on_screen_resume(self) -> None:
