@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from labyrinth.saves.experience import Reflection
 
+from ..base import ModelPlayer
 from ..learning.behaviour_lessons import Book, book_of
 from ..learning.memory_manager import ROLES, match_reflections, relevant
 from ..llm.config import ProviderSettings
@@ -92,7 +93,8 @@ class ArenaSettings:
              seated: Seated | None = None) -> MatchResult:
         """One match on ``seed``, both agents built here from the seed and, with memory, from the
         lessons relevant to it; its reflections come back in the result. ``seated`` is given the
-        agents before they are asked anything (their plans)."""
+        agents before they are asked anything (their plans). A model's transport is closed once its
+        last call (the reflection's) is over: a run makes one for each of its hundreds of matches."""
         providers = dict(self.providers)
         kinds = {"user": self.user, "minotaur": self.minotaur}
         learners = self.learners if self.memory else ()
@@ -100,14 +102,20 @@ class ArenaSettings:
         books = dict(self.prepared().books or ())
         agents = {role: make_agent(role, kind, seed, providers, lessons[role], self.preset, books.get(role))
                   for role, kind in kinds.items()}
-        if seated:
-            seated(agents)
-        match = Match(agents["user"], agents["minotaur"], seed=seed, preset=self.preset, difficulty=self.difficulty,
-                      max_turns=self.max_turns, recorder=recorder_factory(seed) if recorder_factory else None,
-                      digest=self.memory, lessons=lessons, quota_stops=True)
-        result = match.play()
-        if self.memory:
-            result.reflections = match_reflections(match)
+        try:
+            if seated:
+                seated(agents)
+            match = Match(agents["user"], agents["minotaur"], seed=seed, preset=self.preset,
+                          difficulty=self.difficulty, max_turns=self.max_turns,
+                          recorder=recorder_factory(seed) if recorder_factory else None, digest=self.memory,
+                          lessons=lessons, quota_stops=True)
+            result = match.play()
+            if self.memory:
+                result.reflections = match_reflections(match)
+        finally:
+            for agent in agents.values():
+                if isinstance(agent, ModelPlayer):
+                    agent.transport.close()
         return result
 
 

@@ -119,6 +119,13 @@ class Transport(Protocol):
     def check(self) -> str:
         """What a cheap call that spends no tokens says of the endpoint and the model (doctor's check)."""
 
+    def close(self) -> None:
+        """Close its SDK client's connections; the transport is not used after. Every match of an arena
+        or tournament makes its agents, and so their transports, anew: one left open per match holds
+        its socket until the garbage collector finds it (a ResourceWarning then). A transport whose
+        client is its own (weakref.finalize) also closes it when it is dropped, or at exit: an agent's
+        fresh copies share its transport (base.fresh_copy), so only the last one dropped is done."""
+
 
 @dataclass(frozen=True)
 class ResponseSchema:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import functools
 import re
+import weakref
 from typing import TYPE_CHECKING
 
 from labyrinth.engine.commands import shorten
@@ -80,6 +81,7 @@ class GeminiTransport:
                                     async_client_args={"verify": store, "ssl": shared_ssl_context(httpx)})
         self.client = genai.Client(api_key=settings.api_key.reveal() if settings.api_key else None,
                                    http_options=options)
+        self.close = weakref.finalize(self, self.client.close)  # base.Transport.close
         self.thinking, self.budget = thinking(settings.model)
         self.calls = Caller("gemini", self.where, settings.timeout_s, settings.rpm, clock, settings.hold_s)
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import functools
 import json
+import weakref
 from typing import TYPE_CHECKING, Any
 
 from ..config import ProviderSettings
@@ -74,12 +75,14 @@ class MistralTransport:
         self.name = settings.player
         self.where = settings.endpoint.rstrip("/").removesuffix("/v1")  # the SDK adds /v1
         # Both clients as the SDK's own (the async one is never used), with the process's one certificate store;
-        # the one that is used bounded. Given both, the SDK makes none of its own, so none is left for it to close.
+        # the one that is used bounded. Given both, the SDK makes none of its own, and closes neither: the one that
+        # connects is closed here (base.Transport.close).
         store = shared_ssl_context(httpx2)
         http = httpx2.Client(follow_redirects=True, event_hooks=event_hooks(), verify=store)
         self.client = Mistral(api_key=settings.api_key.reveal() if settings.api_key else "", server_url=self.where,
                               timeout_ms=int(settings.timeout_s * 1000), client=http,
                               async_client=httpx2.AsyncClient(follow_redirects=True, verify=store))
+        self.close = weakref.finalize(self, http.close)
         self.calls = Caller("mistral", settings.endpoint, settings.timeout_s, settings.rpm, clock, settings.hold_s)
 
     @property

@@ -23,6 +23,7 @@ import functools
 import json
 import os
 import sys
+import weakref
 from types import ModuleType
 from typing import TYPE_CHECKING, Literal
 
@@ -48,19 +49,49 @@ THINK_LEVELS: dict[str, Literal["low", "medium", "high"]] = {"minimal": "low", "
 OUTPUT_MODE = "format: JSON schema"
 
 
+class _Hooks:
+    """The client's event hooks and what they keep, apart from the transport: the transport's finalizer
+    (its close) holds the client, and a client whose hooks held the transport would keep the transport,
+    and its connection open, for good."""
+
+    def __init__(self, authorization: str | None) -> None:
+        self.authorization = authorization
+        self.headers: dict[str, str] = {}  # the last answer's (a quota's wait), which ResponseError drops
+
+    def authorize(self, request: httpx.Request) -> None:
+        """The request with the key this transport was given, or none: never one the SDK found in the
+        environment."""
+        request.headers.pop("authorization", None)
+        if self.authorization:
+            request.headers["authorization"] = self.authorization
+
+    def check_answer(self, response: httpx.Response) -> None:
+        """Keep the headers; a 200 whose body is JSON but no object (`[]`, `null`) is ForeignReply
+        (the SDK would raise a bare TypeError on it)."""
+        self.headers = dict(response.headers)
+        if response.status_code != 200:
+            return
+        try:
+            body = json.loads(response.read())
+        except ValueError:
+            return  # not JSON at all: the SDK says so
+        if not isinstance(body, dict):
+            raise ForeignReply(f"a JSON {type(body).__name__.replace('NoneType', 'null')} where an object belongs")
+
+
 class OllamaTransport:
     def __init__(self, settings: ProviderSettings, clock: Clock = SYSTEM_CLOCK) -> None:
         self.settings, self.where, self.timeout_s = settings, settings.endpoint, settings.timeout_s
         self.name = settings.player
-        self.headers: dict[str, str] = {}  # the last answer's (a quota's wait), which ResponseError drops
         key = settings.api_key.reveal() if settings.api_key else None
-        self._authorization = f"Bearer {key}" if key else None
+        self.hooks = _Hooks(f"Bearer {key}" if key else None)
         load_sdk()
         import httpx  # the SDK's HTTP library (loaded: only looked up)
 
         self.client = sdk().Client(host=self.where, timeout=settings.timeout_s,
-                                   event_hooks=event_hooks(self._check_answer, on_request=self._authorize),
+                                   event_hooks=event_hooks(self.hooks.check_answer, on_request=self.hooks.authorize),
                                    verify=shared_ssl_context(httpx))  # the process's one certificate store
+        self.close = weakref.finalize(self, self.client.close)  # base.Transport.close
         level = THINK_LEVELS.get(settings.reasoning_effort or "none")
         self.think: Literal["low", "medium", "high", False] = level if level is not None else False
         room = THINKING_TOKENS[self.think] if self.think else 0
@@ -91,7 +122,7 @@ class OllamaTransport:
         from ollama import ResponseError
 
         if isinstance(exc, ResponseError):
-            return http_failure("ollama", exc.status_code, str(exc.error), self.headers)
+            return http_failure("ollama", exc.status_code, str(exc.error), self.hooks.headers)
         return transport_failure("ollama", exc, self.timeout_s, self.where)
 
     def _listing(self) -> ListResponse:
@@ -103,32 +134,13 @@ class OllamaTransport:
         except ValidationError:
             raise ForeignReply("an answer without a models list where Ollama's model listing belongs") from None
 
-    def _authorize(self, request: httpx.Request) -> None:
-        """The request with the key this transport was given, or none: never one the SDK found in the
-        environment."""
-        request.headers.pop("authorization", None)
-        if self._authorization:
-            request.headers["authorization"] = self._authorization
-
-    def _check_answer(self, response: httpx.Response) -> None:
-        """Keep the headers; a 200 whose body is JSON but no object (`[]`, `null`) is ForeignReply
-        (the SDK would raise a bare TypeError on it)."""
-        self.headers = dict(response.headers)
-        if response.status_code != 200:
-            return
-        try:
-            body = json.loads(response.read())
-        except ValueError:
-            return  # not JSON at all: the SDK says so
-        if not isinstance(body, dict):
-            raise ForeignReply(f"a JSON {type(body).__name__.replace('NoneType', 'null')} where an object belongs")
-
     def check(self) -> str:
         """A cheap call for `labyrinth doctor`: the models the server has (no tokens spent)."""
         names = [m.model for m in self.calls.once(self._listing, self._classify).models if m.model is not None]
         have = "present" if _tagged(self.settings.model) in map(_tagged, names) else \
             "NOT pulled (ollama pull " + self.settings.model + ")"
         return f"{len(names)} models; {self.settings.model} {have}"
+
 
 
 @functools.cache

@@ -199,6 +199,10 @@ class OpenAITransport:
                 Failure(f"openai is not reachable at {self.where}: {type(exc).__name__}")
         return transport_failure("openai", exc, self.timeout_s, self.where)
 
+    def close(self) -> None:
+        """Nothing of its own to close: its client is shared with the process's other transports
+        (shared_client), at most CLIENTS_PER_ENDPOINT of them, and closed at exit."""
+
     def check(self) -> str:
         """A cheap call for `labyrinth doctor`: the models the endpoint serves (GET /models, no tokens spent),
         read as the JSON it is, as a chat's answer is: a server that is not an OpenAI-compatible API may
