@@ -6,7 +6,7 @@ EAST, y grows NORTH, z grows UP.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import cache
 
 from .constants import LEVEL_STEPS, MINOTAUR_SIGHT
@@ -18,6 +18,12 @@ def pos_of(cell: Mapping[str, int]) -> Pos:
     """A cell of the wire's plain data (``{"x": ..., "y": ..., "z": ...}``, as an observation's fields
     and its JSON give it) as a position."""
     return cell["x"], cell["y"], cell["z"]
+
+
+def place_words(pos: Sequence[int]) -> str:
+    """A cell as every text of the game names a place (the status bar, look mode, travel, the lessons, the
+    Memory screen): 'x 200 y 196 level 100'."""
+    return f"x {pos[0]} y {pos[1]} level {pos[2]}"
 
 
 def cell_of(pos: Pos) -> dict[str, int]:

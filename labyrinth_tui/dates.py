@@ -16,3 +16,15 @@ def local_time(iso: str) -> str:
         return f"{datetime.fromisoformat(iso).astimezone():%Y-%m-%d %H:%M}"
     except ValueError:
         return shorten(iso, UNREADABLE_CHARS)
+
+
+def short_time(iso: str, now: datetime | None = None) -> str:
+    """``local_time`` where room is short, as a mail client lists mail: the time of day for today ('17:16'),
+    the month and day for this year ('11-23'), the date before ('2025-11-23')."""
+    try:
+        when = datetime.fromisoformat(iso).astimezone()
+    except ValueError:
+        return shorten(iso, UNREADABLE_CHARS)
+    now = now or datetime.now().astimezone()
+    return f"{when:%H:%M}" if when.date() == now.date() else f"{when:%m-%d}" if when.year == now.year \
+        else f"{when:%Y-%m-%d}"

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 
 from labyrinth.engine.cells import FLOOR
-from labyrinth.engine.geometry import Pos
+from labyrinth.engine.geometry import Pos, place_words
 from labyrinth.engine.presets import Bounds
 
 from .knowledge import Bearings, Sighting
@@ -38,4 +38,4 @@ def describe(cell: Pos, *, cells: Mapping[Pos, int], walked: Collection[Pos], it
         said.append(f"the Minotaur {how} here at {clock(sighting.heard_at)} ({ago(turn - sighting.turn)})")
     if bearings is not None and bearings.spot == cell:
         said.append(f"the stones were heard from here at {clock(bearings.heard_at)} ({ago(turn - bearings.turn)})")
-    return f"x {x} y {y} level {z}: " + "; ".join(said)
+    return f"{place_words(cell)}: " + "; ".join(said)

@@ -3,7 +3,7 @@ game's evidence (and, for a model, in the model's own words); at the setup of th
 next game, the relevant ones for each role, as text for a model's system prompt
 and as evidence for the built-in agents.
 
-Two kinds of lesson. Place lessons ("avoid (192, 211) level 101") hold in one labyrinth
+Two kinds of lesson. Place lessons ("avoid x 192 y 211 level 101") hold in one labyrinth
 only: a role is given those of the same preset and seed, never another's. The User
 learns them from games it died in, the Minotaur from games the User escaped. Behaviour
 lessons ("after a whine, walking away led to no catch in 9 of 12 cases") hold in any
@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from labyrinth.engine import PRESETS, GameState
 from labyrinth.engine.constants import TICKS_PER_SECOND
+from labyrinth.engine.geometry import place_words
 from labyrinth.saves.experience import ROLE_NAMES, Experience, Reflection, outcome_of, plain_text
 
 from ..base import ModelPlayer
@@ -55,6 +56,9 @@ NOTES_FRAME = (f"Notes you wrote after earlier games follow, each quoted, betwee
 # "<|im_start|>" or "[INST]" in a prompt's text as the real thing.
 MARKUP = re.compile(r"<(\w+)[^>]*>.*?</\1\s*>|<[^>]*>|\[/?(INST|SYS|SYSTEM_PROMPT|AVAILABLE_TOOLS|TOOL_CALLS|"
                     r"TOOL_RESULTS)\]", re.DOTALL | re.IGNORECASE)
+OLD_TAG = re.compile(r"^(?:STRATEGIC REVISION|WHAT WORKED): (\w)")  # lesson_words: an older log's lessons
+OLD_PLACE = re.compile(r"\(([0-9]+), ([0-9]+)\) level ([0-9]+)")
+OLD_TIMES = re.compile(r"\b([0-9]+)x\b")
 HIDDEN = {"Cc", "Cf", "Co", "Cs", "Cn"}  # controls, bidi and zero-width formats, private use, surrogates, unassigned
 
 
@@ -209,10 +213,10 @@ def _user_lesson(outcome: str, e: dict[str, Any]) -> str:
     stones = [s["stone"].split()[0] for s in e["stones"]]
     flights = _flight_habit(e["flights"], "you")
     if outcome == "ESCAPED":
-        return (f"WHAT WORKED: took {', '.join(stones)} in that order, escaped after {e['escape']['time_s']:g} s"
+        return (f"Took {', '.join(stones)} in that order, escaped after {e['escape']['time_s']:g} s"
                 f"{'; ' + flights if flights else ''}. Keep to this route.")
     if outcome == "TIMEOUT":
-        return (f"STRATEGIC REVISION: time ran out with {len(stones)}/3 stones. LOOK more often and go straight "
+        return (f"Time ran out with {len(stones)}/3 stones. LOOK more often and go straight "
                 f"for the loudest hum{'; ' + flights if flights else ''}.")
     d = e["death"]
     after = d["seconds_after_whine"]
@@ -226,7 +230,7 @@ def _user_lesson(outcome: str, e: dict[str, Any]) -> str:
         advice.append("leave the place of a whine at once")
     if flights:
         advice.append(f"{flights}: vary that")
-    return (f"STRATEGIC REVISION: caught at {_place(d['position'])} {when}, {'running' if d['ran'] else 'walking'}, "
+    return (f"Caught at {place_words(d['position'])} {when}, {'running' if d['ran'] else 'walking'}, "
             f"{'lantern unused' if d['lantern_held'] else 'no lantern'}, {d['stones']}/3 stones. "
             f"Next: {'; '.join(advice)}.")
 
@@ -238,19 +242,28 @@ def _minotaur_lesson(outcome: str, e: dict[str, Any]) -> str:
     if outcome == "DEATH":
         d = e["death"]
         how = "right after a jump" if d["after_jump"] else "by the hunt"
-        return (f"WHAT WORKED: caught the intruder at {_place(d['position'])} at {d['time_s']:g} s, {how} "
-                f"(seen {e['sightings']}x, heard {e['heard']}x); {jumps}.")
+        return (f"Caught the intruder at {place_words(d['position'])} at {d['time_s']:g} s, {how} "
+                f"(seen {times_words(e['sightings'])}, heard {times_words(e['heard'])}); {jumps}.")
     if outcome == "TIMEOUT":
-        return (f"STRATEGIC REVISION: the intruder survived with {len(e['stones'])}/3 stones; hunt where it was "
+        return (f"The intruder survived with {len(e['stones'])}/3 stones; hunt where it was "
                 f"last heard rather than wait; {jumps}.")
     last = e["stones"][-1]
-    return (f"STRATEGIC REVISION: the intruder escaped at {e['escape']['time_s']:g} s, taking the "
-            f"{last['stone']} last at {_place(last['position'])}. Guard that stone"
+    return (f"The intruder escaped at {e['escape']['time_s']:g} s, taking the "
+            f"{last['stone']} last at {place_words(last['position'])}. Guard that stone"
             f"{'; ' + flights if flights else ''}; {jumps}.")
 
 
-def _place(p: list[int]) -> str:
-    return f"({p[0]}, {p[1]}) level {p[2]}"
+def times_words(count: int) -> str:
+    """A count as the lessons say it: 'once', '3 times'."""
+    return "once" if count == 1 else f"{count} times"
+
+
+def lesson_words(text: str) -> str:
+    """A lesson as this build words it, for a person: an older log's lessons from the events began with a tag
+    in capitals ('STRATEGIC REVISION:', 'WHAT WORKED:'), named places '(200, 196) level 100' and counted '3x'."""
+    untagged = OLD_TAG.sub(lambda m: m[1].upper(), text, count=1)
+    placed = OLD_PLACE.sub(lambda m: place_words((int(m[1]), int(m[2]), int(m[3]))), untagged)
+    return OLD_TIMES.sub(lambda m: times_words(int(m[1])), placed)
 
 
 def _flight_habit(flights: list[dict[str, Any]], who: str) -> str:

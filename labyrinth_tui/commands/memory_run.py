@@ -10,6 +10,7 @@ import sys
 from typing import TextIO
 
 from labyrinth.agents.learning.behaviour_lessons import book_of
+from labyrinth.agents.learning.memory_manager import lesson_words
 from labyrinth.saves.experience import Experience, Reflection, document
 from labyrinth.saves.outputs import write_output
 from labyrinth.saves.paths import StorageError
@@ -68,7 +69,7 @@ def list_line(r: Reflection, width: int = 0) -> str:
     """One reflection as `memory list` prints it; its lesson cut to ``width`` columns (0: whole)."""
     line = (f"{printable(r.id):<17} {printable(r.created_at[:16].replace('T', ' '))}  {r.role:<8} {r.outcome:<7} "
             f"{printable(r.preset + ' ' + str(r.seed)):<14} {printable(r.agent):<12.12} ")
-    text = printable(r.key_reflection)
+    text = printable(lesson_words(r.key_reflection))
     if width and len(line) + len(text) > width:
         text = text[:max(10, width - len(line) - 3)] + "..."
     return line + text
@@ -80,7 +81,7 @@ def write_reflection(r: Reflection, out: TextIO) -> None:
     print(f"{printable(r.id)}: the {r.role} ({printable(r.agent)}), {r.outcome} after {r.turns} turns, "
           f"{r.game_time:g} s ({printable(r.preset)}, seed {r.seed}), {printable(r.created_at)}", file=out)
     source = "in the model's own words" if r.source == "model" else "from the game's events"
-    print(f"\n{printable(r.key_reflection)}\n({source})", file=out)
+    print(f"\n{printable(lesson_words(r.key_reflection))}\n({source})", file=out)
     found = book_of([r], r.role, r.preset).lessons()
     if found:
         print("\nabout behaviour, in any labyrinth:", file=out)

@@ -16,7 +16,7 @@ from textual.timer import Timer
 from textual.widgets import Static
 
 from labyrinth.engine import UserInput
-from labyrinth.engine.geometry import Pos
+from labyrinth.engine.geometry import Pos, place_words
 from labyrinth.engine.presets import PRESETS
 
 from ..command_parser import Travel, typed
@@ -32,10 +32,6 @@ from ..widgets.narrative import NarrativeLog
 
 PLAYING = {"walk", "run", "ramp", "simple", "no_diagonal", "look_mode", "explore"}  # the map's actions, not looking
 LOOKING = {"move_cursor", "travel_to_cursor", "leave_look"}  # and in it
-
-
-def where_words(cell: Pos) -> str:
-    return f"x {cell[0]} y {cell[1]} level {cell[2]}"
 
 
 class LookAndTravel(Screen):
@@ -95,7 +91,7 @@ class LookAndTravel(Screen):
         be chosen) and says so until the cursor moves or Esc leaves, which clears it."""
         goal = self.query_one(GameMap).cursor
         if goal is not None and route(self.session.mapped.seen, self.session.game.state.user, goal) is None:
-            self.query_one("#hint", Static).update(f"No way you know leads to {where_words(goal)}: "
+            self.query_one("#hint", Static).update(f"No way you know leads to {place_words(goal)}: "
                                                    "choose another cell, or Esc.")
             return
         self.action_leave_look()
@@ -151,9 +147,9 @@ class LookAndTravel(Screen):
         legs = route(self.session.mapped.seen, self.session.game.state.user, goal)
         hint = self.query_one("#hint", Static)
         if legs is None:
-            hint.update(f"No way you know leads to {where_words(goal)}.")
+            hint.update(f"No way you know leads to {place_words(goal)}.")
         elif not legs:
-            hint.update(f"You are at {where_words(goal)}.")
+            hint.update(f"You are at {place_words(goal)}.")
         else:
             self.travel = Travelling(goal, legs)
             self._travel_on()
@@ -196,7 +192,7 @@ class LookAndTravel(Screen):
         if isinstance(t, Exploring):
             log.write(plain(NOTHING_LEFT, style="bold yellow"))
         else:
-            self.query_one("#hint", Static).update(f"You arrive at {where_words(t.goal)}.")
+            self.query_one("#hint", Static).update(f"You arrive at {place_words(t.goal)}.")
 
     def stop_travel_by_key(self, log: NarrativeLog) -> bool:
         """A key pressed while travelling stops it (the key does nothing else); whether one was under way."""

@@ -1,11 +1,11 @@
 """The Memory screen: the reflections the agents learn from, newest first, filtered
 by role and outcome; the highlighted one in full, with its evidence. Everything read
 from the log is shown as words (``plain``, ``printable``): never markup, never an escape;
-outcomes, agents and the evidence's names in the game's words (game_words.py), not the log's."""
+outcomes, roles, agents, the lessons and their evidence in the game's words (game_words.py, evidence_words.py),
+not the log's."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import ClassVar
 
@@ -16,21 +16,31 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Select, Static
 
-from labyrinth.saves.experience import Experience, Reflection
+from labyrinth.agents.learning.memory_manager import lesson_words
+from labyrinth.saves.experience import OUTCOMES, ROLE_NAMES, Experience, Reflection
 from labyrinth.saves.paths import StorageError
 
-from ..dates import local_time
+from ..dates import local_time, short_time
+from ..evidence_words import evidence_lines
 from ..game_words import ROLES, agent_name, agent_words, ended, side_ended
 from ..terminal_text import plain, printable
 from ..widgets.footer import SteadyFooter
 
 ALL = "all"
-CELLS: dict[str, Callable[[Reflection], str]] = {  # then the lesson, in the room left
-    "when": lambda r: local_time(r.created_at), "role": lambda r: ROLES.get(r.role, r.role),
-    "outcome": lambda r: ended(r.outcome), "game": lambda r: f"{r.preset} {r.seed}",
-    "agent": lambda r: agent_name(r.agent)}
-DROPPED_FIRST = ("when", "agent")  # on a narrow screen, so that the lesson keeps some room
-LESSON_MIN = 24
+AGENT_CHARS = 10  # of a model's name, where room is short
+CELLS: dict[str, tuple[Callable[[Reflection], str] | None, ...]] = {  # each column's forms, the longest first;
+    # None: the column left out. Then the lesson, in the room left.
+    "when": (lambda r: local_time(r.created_at), lambda r: short_time(r.created_at), None),
+    "role": (lambda r: ROLES.get(r.role, r.role),),
+    "outcome": (lambda r: ended(r.outcome),),
+    "game": (lambda r: f"{r.preset} {r.seed}", lambda r: r.preset, None),
+    "agent": (lambda r: agent_name(r.agent), lambda r: cut(agent_name(r.agent), AGENT_CHARS), None)}
+# What gives way on a narrow screen, in turn, so that the lesson keeps LESSON_MIN (the whole of it is below
+# the list): the time to its short form (the list is newest first anyway), a model's long name cut, the game
+# to its hunting ground (the seed is below too); then the time, the game and the agent left out. Which side
+# a reflection is of, and how its game ended, always stay.
+SHORTEN_FIRST = ("when", "agent", "game", "when", "game", "agent")
+LESSON_MIN = 20
 
 
 class MemoryScreen(ModalScreen[None]):
@@ -69,9 +79,9 @@ class MemoryScreen(ModalScreen[None]):
         with Vertical(id="memory", classes="dialog"):
             yield Static(plain(f"Memory: {len(self.reflections)} reflections in {log.path}"), classes="dialog-title")
             with Horizontal(id="memory-filters"):
-                yield Select([("both roles", ALL), ("the user", "user"), ("the Minotaur", "minotaur")],
+                yield Select([("both roles", ALL), *((f"the {ROLES[role]}", role) for role in ROLE_NAMES)],
                              value=ALL, allow_blank=False, id="memory-role")
-                yield Select([("every outcome", ALL), *((ended(o), o) for o in ("ESCAPED", "DEATH", "TIMEOUT"))],
+                yield Select([("every outcome", ALL), *((ended(o), o) for o in OUTCOMES)],
                              value=ALL, allow_blank=False, id="memory-outcome")
             yield DataTable(id="memory-table", cursor_type="row", zebra_stripes=True)
             with VerticalScroll(id="memory-text"):
@@ -93,7 +103,8 @@ class MemoryScreen(ModalScreen[None]):
 
     def _fill(self, keep_row: bool = False) -> None:
         """The table anew, when the filters or its width changed: the lesson column as wide as the
-        room left (a longer lesson ends in ...), the time and agent columns left out if need be."""
+        room left (a longer lesson ends in ...), the other columns shortened or left out if need be
+        (SHORTEN_FIRST)."""
         role = self.query_one("#memory-role", Select).value
         outcome = self.query_one("#memory-outcome", Select).value
         table = self.query_one(DataTable)
@@ -104,19 +115,21 @@ class MemoryScreen(ModalScreen[None]):
         self.shown = [r for r in self.reflections if role in (ALL, r.role) and outcome in (ALL, r.outcome)]
         row = min(table.cursor_row if keep_row else 0, len(self.shown) - 1)
         pads = 2 * table.cell_padding
-        cells = {name: [Text(printable(cell(r))) for r in self.shown] for name, cell in CELLS.items()}  # not markup
-        widths = {name: max([len(name), *(len(c) for c in column)]) + pads for name, column in cells.items()}
-        names = list(CELLS)
-        for name in DROPPED_FIRST:
-            if room - sum(widths[n] for n in names) - pads - 1 >= LESSON_MIN:  # - 1: the scrollbar's edge
+        chosen = dict.fromkeys(CELLS, 0)  # each column's form
+        for name in [None, *SHORTEN_FIRST]:
+            if name is not None:
+                chosen[name] = min(chosen[name] + 1, len(CELLS[name]) - 1)
+            forms = {n: CELLS[n][i] for n, i in chosen.items()}
+            cells = {n: [printable(form(r)) for r in self.shown] for n, form in forms.items() if form is not None}
+            widths = {n: max([len(n), *map(len, column)]) + pads for n, column in cells.items()}
+            if room - sum(widths.values()) - pads - 1 >= LESSON_MIN:  # - 1: the scrollbar's edge
                 break
-            names.remove(name)
         table.clear(columns=True)
-        table.add_columns(*names)
-        table.add_column("lesson", width=max(LESSON_MIN, room - sum(widths[n] for n in names) - pads - 1))
+        table.add_columns(*cells)
+        table.add_column("lesson", width=max(LESSON_MIN, room - sum(widths.values()) - pads - 1))
         for i, r in enumerate(self.shown):
-            table.add_row(*(cells[name][i] for name in names),
-                          Text(printable(r.key_reflection), no_wrap=True, overflow="ellipsis"))
+            table.add_row(*(Text(column[i]) for column in cells.values()),  # Text: never markup
+                          Text(printable(lesson_words(r.key_reflection)), no_wrap=True, overflow="ellipsis"))
         if self.shown:
             table.move_cursor(row=row)
         self._show(self.shown[row] if self.shown else None)
@@ -133,23 +146,15 @@ class MemoryScreen(ModalScreen[None]):
             return
         words = "in the model's own words" if r.source == "model" else "from the game's events"
         who = agent_words(printable(r.agent), r.role)
-        heading = (f"{who[0].upper()}{who[1:]} {side_ended(r.role, r.outcome)} after {r.turns} turns "
-                   f"({r.game_time:g} s of game time), {printable(r.preset)}, seed {r.seed}\n\n")
-        evidence = "\n".join(f"  {named(key)}: {worded(value)}" for key, value in r.evidence.items())
-        body.update(Text.assemble((heading, "bold"), printable(r.key_reflection), (f"\n({words})\n\n", "italic"),
-                                  (f"evidence:\n{evidence}", "dim")))
+        heading = (f"{who[0].upper()}{who[1:]} {side_ended(r.role, r.outcome)} after {r.turns} "
+                   f"turn{'s' * (r.turns != 1)} ({r.game_time:g} s of game time), {printable(r.preset)}, "
+                   f"seed {r.seed}\n\n")
+        evidence = "\n".join(f"  {line}" for line in evidence_lines(r.evidence))
+        body.update(Text.assemble((heading, "bold"), printable(lesson_words(r.key_reflection)),
+                                  (f"\n({words})\n\n", "italic"), (f"evidence:\n{evidence}", "dim")))
 
 
-def named(key: str) -> str:
-    """A name of the evidence in words: 'ramps_taken' is 'ramps taken', 'time_s' 'time (s)'."""
-    key = printable(key)
-    return f"{key.removesuffix('_s')} (s)".replace("_", " ") if key.endswith("_s") else key.replace("_", " ")
+def cut(text: str, chars: int) -> str:
+    """``text`` in at most ``chars`` characters, its end ... where it is cut."""
+    return text if len(text) <= chars else f"{text[:chars - 1]}…"
 
-
-def worded(value: object) -> str:
-    """A value of the evidence, as the JSON it is stored as but with its names in words (``named``)."""
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{named(str(key))}: {worded(item)}" for key, item in value.items()) + "}"
-    if isinstance(value, list):
-        return "[" + ", ".join(worded(item) for item in value) + "]"
-    return printable(json.dumps(value))

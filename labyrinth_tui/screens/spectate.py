@@ -164,7 +164,7 @@ class SpectateScreen(PlaybackScreen):
         for r in reflections or []:
             if r.source == "model" or not self.session.match.blocking or r.role not in self.told:
                 self.told.add(r.role)
-                log.write(Text.assemble((f"The {r.role} learned: ", "bold"), printable(r.key_reflection)))
+                log.write(Text.assemble((f"The {ROLES[r.role]} learned: ", "bold"), printable(r.key_reflection)))
 
     def action_back(self) -> None:
         self.pause()

@@ -4,11 +4,13 @@ spectated match runs to its end."""
 
 import asyncio
 import threading
+from datetime import UTC, datetime
 
 import pytest
 from textual.widgets import Button, Input, OptionList, Static
 
 from labyrinth.tui.app import LabyrinthApp
+from labyrinth.tui.dates import local_time
 from labyrinth.tui.screens.game import GameScreen
 from labyrinth.tui.screens.game_over import QUIET_S, GameOverScreen
 from labyrinth.tui.screens.help import HelpScreen
@@ -344,7 +346,7 @@ async def test_a_finished_game_shows_and_keeps_what_was_learned():
         await halt_until_over(pilot, session)
         await pilot.pause()
         lessons = str(app.screen.query_one("#lessons", Static).render())
-        assert "You learned: STRATEGIC REVISION: caught at" in lessons and "The Minotaur learned:" in lessons
+        assert "You learned: Caught at x " in lessons and "The Minotaur learned: Caught the intruder at x " in lessons
     log = Experience().read()
     assert [(r.role, r.agent, r.outcome) for r in log] == [("user", "you", "DEATH"), ("minotaur", "builtin", "DEATH")]
 
@@ -353,9 +355,11 @@ async def test_the_memory_screen_lists_filters_and_shows_a_reflection_in_full():
     from labyrinth.saves.experience import Experience
     from tests.saves.test_experience import reflection
 
-    long = "STRATEGIC REVISION: " + "walk on, " * 30 + "the end."
-    Experience().add([reflection(1), reflection(2, role="minotaur", outcome="ESCAPED"),
-                      reflection(3, key_reflection=long)])
+    long = "STRATEGIC REVISION: " + "walk on, " * 30 + "the end."  # as an older log tagged a lesson
+    today = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")  # its short time, at 80x24: the time of day
+    Experience().add([reflection(1, created_at=today),
+                      reflection(2, role="minotaur", outcome="ESCAPED", created_at=today, seed=2**31 - 1),
+                      reflection(3, key_reflection=long, created_at=today)])
     app = LabyrinthApp()
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
@@ -366,18 +370,27 @@ async def test_the_memory_screen_lists_filters_and_shows_a_reflection_in_full():
         body = str(screen.query_one("#memory-body", Static).render())  # newest first, in the game's words
         assert body.startswith("The built-in user got caught after 13 turns") and "seed 3" in body
         first = table.render_line(1).text.rstrip()  # a long lesson fits the table, ending in an ellipsis
-        assert first.endswith("…") and "STRATEGIC REVISION: walk on" in first and table.max_scroll_x == 0
+        assert first.endswith("…") and "Walk on, walk on" in first and table.max_scroll_x == 0
         await pilot.press("down")
-        await pilot.resize_terminal(80, 24)  # narrower: time and agent go, the lesson keeps room, the row stays
+        await pilot.resize_terminal(80, 24)  # narrower: the time is shortened, the lesson keeps room, the row stays
         await pilot.pause()
         await pilot.pause()
-        assert [str(c.label) for c in table.columns.values()] == ["role", "outcome", "game", "lesson"]
-        assert table.cursor_row == 1 and table.max_scroll_x == 0 and table.render_line(2).text.rstrip().endswith("…")
+        assert [str(c.label) for c in table.columns.values()] == ["when", "role", "outcome", "game", "agent", "lesson"]
+        assert [str(cell) for cell in table.get_row_at(1)][:4] == [local_time(today)[-5:], "Minotaur", "escaped",
+                                                                   "standard"]  # its seed's ten digits below
+        await pilot.resize_terminal(60, 24)  # narrower still: the time, then the game, go
+        await pilot.pause()
+        await pilot.pause()
+        assert [str(c.label) for c in table.columns.values()] == ["role", "outcome", "agent", "lesson"]
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        await pilot.pause()
+        assert table.cursor_row == 1 and table.max_scroll_x == 0 and table.render_line(1).text.rstrip().endswith("…")
         assert "The built-in Minotaur let the user escape" in str(screen.query_one("#memory-body", Static).render())
         screen.query_one("#memory-role").value = "minotaur"
         await pilot.pause()
         assert screen.query_one("#memory-table").row_count == 1
-        assert "lesson 2" in str(screen.query_one("#memory-body", Static).render())
+        assert "Lesson 2." in str(screen.query_one("#memory-body", Static).render())
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, TitleScreen)

@@ -19,6 +19,7 @@ from labyrinth.tui.screens.provider_missing import ProviderMissingScreen
 from labyrinth.tui.screens.spectate import SpectateScreen
 from labyrinth.tui.screens.title import HUMAN, NewGame, TitleScreen
 from labyrinth.tui.widgets.minimap import Minimap
+from tests.agents.learning.test_memory import EVENTS_LESSONS
 from tests.stubs import Model, Stub
 from tests.tui.test_tui import SIZE, choose, opened, type_line, wait_for
 
@@ -217,4 +218,4 @@ async def test_a_model_minotaurs_own_lesson_replaces_the_events_words_once_it_an
         await wait_for(pilot, lambda: "listen before each move" in str(lessons.render()))
     by_role = {r.role: r for r in Experience().read()}
     assert len(by_role) == 2 and by_role["minotaur"].source == "model" and by_role["user"].source == "events"
-    assert by_role["minotaur"].evidence["from_events"].startswith(("WHAT WORKED", "STRATEGIC REVISION"))
+    assert by_role["minotaur"].evidence["from_events"].startswith(EVENTS_LESSONS)

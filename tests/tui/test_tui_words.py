@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import re
+from datetime import UTC, datetime
 
 import pytest
 from rich.console import Console
@@ -19,6 +20,7 @@ from labyrinth.tui.screens.help import HELP
 from labyrinth.tui.screens.title import HUMAN, NewGame
 from labyrinth.tui.session import PlaySession
 
+from .test_evidence_words import RAW
 from .test_tui import choose
 from .test_tui_danger import log_words
 
@@ -27,7 +29,7 @@ pytestmark = pytest.mark.slow
 SIZE = (80, 24)
 INTERNAL = re.compile(r"\b(?:DEATH|ESCAPED|TIMEOUT|builtin)\b|\b[0-9a-f]{8}-[0-9a-z]|\b[a-z][a-z0-9]*_[a-z0-9_]+\b")
 # What may hold such a word and is still the game's words: a path (the data directory's files), a command to
-# type (`labyrinth tournament --users builtin`), the dim lesson evidence's JSON values.
+# type (`labyrinth tournament --users builtin`).
 NOT_WORDS = re.compile(r"\S*/\S*|`[^`]*`")
 CUT = re.compile(r"\w…|\w\.\.\.")  # a word cut short by the end of its room
 
@@ -83,6 +85,68 @@ async def test_the_title_memory_replays_and_a_replay_say_outcomes_and_agents_in_
         await shown(pilot, "a replay, played to its end")
         told = log_words(app)
         assert "Match over: the user got caught after 5 turns." in told and told.count("You die.") == 1
+
+
+def caught_at_seed_22() -> list:
+    """Both roles' reflections on the game of the QA pass (tiny, seed 22, the user caught by the built-in
+    Minotaur), as a build before the Memory screen spoke in words wrote them: lessons tagged in capitals,
+    places in brackets, the log's nulls."""
+    from labyrinth.saves.experience import Reflection
+
+    death = {"position": [202, 196, 100], "time_s": 14.5, "how": "shared a cell with the Minotaur",
+             "seconds_after_whine": None, "ran": False, "lantern_held": False, "stones": 0, "after_jump": False}
+    game = {"stones": [], "death": death, "escape": None, "flights": [], "jumps": [], "ramps_taken": 0,
+            "crawlway_steps": 0, "lantern_uses": 0, "lantern_held_s": None, "sightings": 1, "heard": 0}
+    strategy = {"guarding": "as built", "rounds": "as built", "jumping": "after a face-to-face"}
+    common = {"game_id": "420ee443", "created_at": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+              "outcome": "DEATH", "seed": 22, "preset": "tiny", "turns": 1, "game_time": 15.0}
+    return [Reflection.model_validate({
+        **common, "id": "420ee443-user", "role": "user", "agent": "you", "evidence": {"behaviour": [], **game},
+        "key_reflection": "STRATEGIC REVISION: caught at (202, 196) level 100 at 14.5 s, walking, no lantern, "
+                          "0/3 stones. Next: avoid that spot."}), Reflection.model_validate({
+        **common, "id": "420ee443-minotaur", "role": "minotaur", "agent": "builtin",
+        "evidence": {"behaviour": [{"when": "game", "did": f"{choice}={arm}", "led_to": "DEATH"}
+                                   for choice, arm in strategy.items()], **game, "strategy": strategy},
+        "key_reflection": "WHAT WORKED: caught the intruder at (202, 196) level 100 at 14.5 s, by the hunt "
+                          "(seen 1x, heard 0x); no jump."})]
+
+
+@pytest.mark.parametrize("size", [SIZE, (120, 40)])
+async def test_the_memory_screen_says_both_rows_outcome_and_evidence_alike_in_words(size):
+    """The QA pass's repro: the Minotaur's row read `led to: "DEATH"`, `escape: null`, `position: [202, 196,
+    100]`, `did: "guarding=as built"` where the user's said "caught"; at 80x24 the list lost its time and
+    agent. Now each row's lesson and evidence are words, the catch told alike in both, every column kept."""
+    from labyrinth.saves.experience import Experience
+
+    Experience().add(caught_at_seed_22())
+    app = LabyrinthApp()
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        await choose(pilot, app, "memory")
+        if size == SIZE:  # the screen's text as the terminal shows it, at the size it is read at
+            await shown(pilot, "memory")
+        table = app.screen.query_one("#memory-table")
+        assert [str(c.label) for c in table.columns.values()] == ["when", "role", "outcome", "game", "agent",
+                                                                  "lesson"]
+        rows = [[str(cell) for cell in table.get_row_at(i)] for i in range(2)]
+        assert [row[1:5] for row in rows] == [["Minotaur", "caught", "tiny 22", "built-in"],
+                                              ["user", "caught", "tiny 22", "you"]]
+        bodies = []
+        for row in range(2):
+            table.move_cursor(row=row)
+            await pilot.pause()
+            body = str(app.screen.query_one("#memory-body").render())
+            evidence = body.split("\nevidence:\n")[1]
+            assert not RAW.findall(evidence) and not INTERNAL.findall(body), body
+            assert "STRATEGIC" not in body and "WHAT WORKED" not in body and "(202, 196)" not in body
+            assert "The user was caught at x 202 y 196 level 100 at 14.5 s (shared a cell with the Minotaur)" \
+                in evidence
+            bodies.append(body)
+        minotaur, user = bodies
+        assert minotaur.startswith("The built-in Minotaur caught the user after 1 turn ") and \
+            "Caught the intruder at x 202 y 196 level 100 at 14.5 s, by the hunt (seen once, heard 0 times)" in minotaur
+        assert "choosing 'as built' for guarding led to a catch in 1 of 1 cases" in minotaur
+        assert user.startswith("You got caught after 1 turn ") and "Caught at x 202 y 196 level 100 at 14.5 s" in user
 
 
 async def test_a_game_its_help_and_its_end_say_things_in_words():

@@ -32,6 +32,7 @@ from tests.fronts import assert_own_play
 from tests.saves.test_experience import JSON_VALUES, reflection
 
 BUILTIN = {"user": "builtin", "minotaur": "builtin"}
+EVENTS_LESSONS = ("Caught", "Took", "Time ran out", "The intruder")  # how the events' lessons begin
 
 
 def played(seed: int, preset: str = "standard"):
@@ -47,9 +48,9 @@ def played(seed: int, preset: str = "standard"):
 def test_a_death_is_told_with_its_place_its_time_and_what_to_change():
     user, minotaur = played(100)  # the builtin user dies here, 41 s after the Minotaur's jump
     assert user.outcome == minotaur.outcome == "DEATH" and user.role == "user" and minotaur.role == "minotaur"
-    assert user.key_reflection.startswith("STRATEGIC REVISION: caught at (201, 196) level 99 41 s after a whine")
+    assert user.key_reflection.startswith("Caught at x 201 y 196 level 99 41 s after a whine")
     assert "after a whine you went SOUTH-EAST 1/1, 4 steps, 1/1 towards it" in user.key_reflection
-    assert minotaur.key_reflection.startswith("WHAT WORKED: caught the intruder") and "by the hunt" in \
+    assert minotaur.key_reflection.startswith("Caught the intruder") and "by the hunt" in \
         minotaur.key_reflection and "jumps paid off 1/1" in minotaur.key_reflection
     death = user.evidence["death"]
     assert death["position"] == [201, 196, 99] and not death["lantern_held"] and not death["ran"]
@@ -63,8 +64,8 @@ def test_a_death_is_told_with_its_place_its_time_and_what_to_change():
 
 def test_an_escape_teaches_the_minotaur_which_stone_came_last():
     user, minotaur = played(2)
-    assert user.outcome == "ESCAPED" and user.key_reflection.startswith("WHAT WORKED: took YELLOW, BLUE, RED")
-    assert "taking the RED STONE last at (196, 218) level 101. Guard that stone" in minotaur.key_reflection
+    assert user.outcome == "ESCAPED" and user.key_reflection.startswith("Took YELLOW, BLUE, RED")
+    assert "taking the RED STONE last at x 196 y 218 level 101. Guard that stone" in minotaur.key_reflection
     assert [s["stone"] for s in user.evidence["stones"]] == ["YELLOW STONE", "BLUE STONE", "RED STONE"]
 
 
@@ -190,7 +191,7 @@ def test_lessons_reach_a_models_system_prompt_at_setup_only_and_its_own_words_ar
         assert all("Lessons" not in last for _, last in chats)
         by_role = {r.role: r for r in result.reflections}
         assert by_role[role].source == "model" and "listen before each move" in by_role[role].key_reflection
-        assert by_role[role].evidence["from_events"].startswith(("WHAT WORKED", "STRATEGIC REVISION"))
+        assert by_role[role].evidence["from_events"].startswith(EVENTS_LESSONS)
         assert by_role[other].source == "events"  # the built-in side has no words of its own
     finally:
         stub.close()
