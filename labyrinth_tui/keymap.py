@@ -2,10 +2,10 @@
 the config file's ``[keys]`` table that remaps them (player_settings.py reads it).
 
 By default a roguelike hand finds its habits: vi-keys (h j k l), the arrows and WASD walk a step, and
-shifted (H J K L, W A S D, shift+arrows) run along the corridor; y u b n, vi's diagonals, say that the
-labyrinth has none and play nothing. So what stood on those letters moved: LOOK (hear the stones) is
-`f`, the lantern `v`; `.` waits as space does and `,` grabs as `g` does, as in most
-roguelikes. Each action is one binding whose id is ``map-`` and its name, so that Textual's keymap
+shifted (H J K L, W A S D, shift+arrows) run along the corridor (or walk it: [options] shift_move); y u
+b n, vi's diagonals, say that the labyrinth has none and play nothing. So what stood on those letters
+moved: LOOK (hear the stones) is `f`, the lantern `v`; `.` waits as space does and `,` grabs as `g`
+does, as in most roguelikes. Each action is one binding whose id is ``map-`` and its name, so that Textual's keymap
 (``App.set_keymap``) gives it the keys [keys] names; an action that moves look mode's cursor too has a
 second binding (``-looking``), given the same keys.
 
@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from textual.binding import Binding, InvalidBinding
 from textual.keys import Keys, format_key, key_to_character
@@ -28,13 +28,17 @@ RAMPS = Binding.Group("ramps", compact=True)
 LEVELS = Binding.Group("levels", compact=True)
 MODIFIERS = ("ctrl", "alt", "shift", "super", "meta", "hyper")
 KEY_NAMES = frozenset(key.value for key in Keys)
+ShiftMove = Literal["run", "walk"]  # what shift + a way does ([options] shift_move), along the corridor
+SHIFT_MOVES: dict[ShiftMove, str] = {"run": "fast, loud", "walk": "quiet"}  # each gait as the help says it
+SHIFT_MOVE: ShiftMove = "run"  # by default
 
 
 @dataclass(frozen=True)
 class MapAction:
     """One thing a key does on the map: its name in [keys] (and its binding's id), its keys by default,
     its Textual action while playing and in look mode (None: none then), what the help says it does,
-    and its words in the footer (None: in the help only)."""
+    its words in the footer (None: in the help only), and whether it is a shifted way (``shifted``: its
+    words follow the gait the player's shift_move gives it, ``said``)."""
 
     name: str
     keys: tuple[str, ...]
@@ -43,6 +47,11 @@ class MapAction:
     words: str
     footer: str | None = None
     group: Binding.Group | None = None
+    shifted: bool = False
+
+    def said(self, shift_move: ShiftMove = SHIFT_MOVE) -> str:
+        """What the help says it does, a shifted way's gait as ``shift_move`` makes it."""
+        return f"{shift_move} {self.words} ({SHIFT_MOVES[shift_move]})" if self.shifted else self.words
 
     @property
     def modes(self) -> tuple[str, ...]:
@@ -59,7 +68,7 @@ class MapAction:
 
     def _binding(self, action: str | None, suffix: str, footer: str | None) -> Binding:
         assert action is not None
-        return Binding(",".join(self.keys), action, footer or self.words, show=footer is not None,
+        return Binding(",".join(self.keys), action, footer or self.said(), show=footer is not None,
                        id=f"map-{self.name}{suffix}", group=self.group if footer else None)
 
 
@@ -71,7 +80,8 @@ def _directions() -> list[MapAction]:
                        f"screen.move_cursor('{name.upper()}')", f"walk a step {name}",
                        "walk" if name == "north" else None) for name, arrow, wasd, vi in ways]
     runs = [MapAction(f"run-{name}", (f"shift+{arrow}", wasd.upper(), vi.upper()), f"screen.run('{name.upper()}')",
-                      f"screen.move_cursor('{name.upper()}', {CURSOR_LEAP})", f"run {name} along the corridor")
+                      f"screen.move_cursor('{name.upper()}', {CURSOR_LEAP})", f"{name} along the corridor",
+                      shifted=True)
             for name, arrow, wasd, vi in ways]
     return steps + runs
 

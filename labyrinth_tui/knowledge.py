@@ -1,7 +1,8 @@
 """What the player knows besides the map, kept from turn to turn by a session: the stones' last
 bearings (LOOK's hums, with when and where they were heard), where the Minotaur was last seen or
-guessed from its sound (and when), and whether the last turn brought danger, which throws away
-the keys typed ahead of it and stops a travel (the roguelikes' "flush input on danger")."""
+guessed from its sound (and when), whether the last turn brought danger, which throws away
+the keys typed ahead of it and stops a travel (the roguelikes' "flush input on danger"), and the
+danger perceived now, risen or not, which no autoexplore walks on in."""
 
 from __future__ import annotations
 
@@ -19,7 +20,13 @@ UNIT = {"NORTH": (0, 1), "NORTH-EAST": (1, 1), "EAST": (1, 0), "SOUTH-EAST": (1,
         "SOUTH-WEST": (-1, -1), "WEST": (-1, 0), "NORTH-WEST": (-1, 1)}
 LEVEL_STEP = {"ABOVE": 1, "BELOW": -1}  # a sound straight over or under: on the next level, right there
 FINISHED = ("DEATH", "ESCAPED")
-NEAR_WORDS = {"CLOSE": "close", "VERY CLOSE": "VERY CLOSE"}
+NEAR_WORDS = {"CLOSE": "close", "VERY CLOSE": "VERY CLOSE"}  # the sound's levels that are close: a danger
+IN_SIGHT = "the Minotaur is in sight"
+
+
+def sounds_near(proximity: str) -> str | None:
+    """The words for the Minotaur's sound when it is close (CLOSE or VERY CLOSE), else None."""
+    return f"the Minotaur sounds {NEAR_WORDS[proximity]}" if proximity in NEAR_WORDS else None
 
 
 @dataclass(frozen=True)
@@ -82,9 +89,9 @@ def alarm(before: GameStateResponse, after: GameStateResponse, saw: bool, sees: 
         return None
     cue = after.minotaur_cue
     if sees and not saw and cue.temporal_status == "CHASING_3D":
-        return "the Minotaur is in sight"
+        return IN_SIGHT
     if cue.proximity in NEAR_WORDS and NEARNESS[cue.proximity] > NEARNESS.get(before.minotaur_cue.proximity, 0):
-        return f"the Minotaur sounds {NEAR_WORDS[cue.proximity]}"
+        return sounds_near(cue.proximity)
     if after.environment.stop_reason == "ENCOUNTER":
         return "the hoofbeats grew nearer"
     return None
@@ -116,6 +123,14 @@ class Knowledge:
                 self.bearings = Bearings(tuple((name, d, spot[2] + levels) for name, d, levels in e.hums),
                                          r.environment.game_time, r.environment.turn, spot)
         self._sight(observation, r)
+
+    @property
+    def danger_near(self) -> str | None:
+        """The danger the player perceives now, risen this turn or not: the Minotaur in sight, or its sound
+        close (no autoexplore starts or goes on then: a player moves by hand); None when there is none."""
+        if self.sees:
+            return IN_SIGHT
+        return sounds_near(self.response.minotaur_cue.proximity)
 
     def _sight(self, observation, r: GameStateResponse) -> None:
         position = r.user_state.position

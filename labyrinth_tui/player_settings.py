@@ -14,6 +14,7 @@ too, and every default::
     theme = "high-contrast"     # or "colour-blind", or any of Textual's (the help lists them)
     map_margin = 6              # cells kept between you and the map's edge
     shift_move = "walk"         # shift + a way walks the corridor (quiet); "run" runs it (fast, loud)
+    explore_stops = ["stone"]   # autoexplore stops for a stone first seen, not the lantern or a ramp
 """
 
 from __future__ import annotations
@@ -21,28 +22,31 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, get_args
+from typing import Any, get_args
 
 from labyrinth.saves.config import ConfigError, config_path, read_tables
 
-from .keymap import DEFAULT_KEYS, remapped
+from .explore import STOPS
+from .keymap import DEFAULT_KEYS, SHIFT_MOVE, ShiftMove, remapped
 from .terminal_text import printable
 from .themes import theme_names
 from .widgets.map_frame import MARGIN
 
-ShiftMove = Literal["run", "walk"]
 MOST_MARGIN = 50  # more keeps you centred on any terminal: the map is never that many cells from you to its edge
 
 
 @dataclass(frozen=True)
 class PlayerOptions:
     """The [options] table: the colour theme (None: Textual's default), the cells kept between you and
-    the map's edge (``map_margin``: the map scrolls before you come closer), and what shift + a way
-    does (``shift_move``: "run", fast and loud, or "walk", quiet, each along the corridor)."""
+    the map's edge (``map_margin``: the map scrolls before you come closer), what shift + a way does
+    (``shift_move``: "run", fast and loud, or "walk", quiet, each along the corridor), and what
+    autoexplore stops for besides danger (``explore_stops``: some of explore.STOPS; the Minotaur in
+    sight or heard close stops it always)."""
 
     theme: str | None = None
     map_margin: int = MARGIN  # by default as the map keeps it, as an editor's scrolloff
-    shift_move: ShiftMove = "run"
+    shift_move: ShiftMove = SHIFT_MOVE
+    explore_stops: tuple[str, ...] = STOPS  # every stop, by default
 
 
 @dataclass(frozen=True)
@@ -82,7 +86,7 @@ def _options(table: Mapping[str, Any]) -> tuple[PlayerOptions, list[str]]:
         if problem:
             problems.append(f"[options] {name}: {problem}")
         else:
-            chosen[name] = value
+            chosen[name] = _stops(value) if name == "explore_stops" else value
     return PlayerOptions(**chosen), problems
 
 
@@ -99,8 +103,26 @@ def _option_problem(name: str, value: Any) -> str | None:
         return None if whole and 0 <= value <= MOST_MARGIN else (
             f"must be a whole number of cells from 0 to {MOST_MARGIN} (a large one keeps you centred), "
             f"not {_written(value)}; it stays {default}")
+    if name == "explore_stops":
+        return _stops_problem(value)
     choices = get_args(ShiftMove)
     return None if value in choices else f"must be {' or '.join(map(repr, choices))}, not {_written(value)}"
+
+
+def _stops(value: str | list[str]) -> tuple[str, ...]:
+    """An explore_stops entry found right, as the options keep it: each stop once."""
+    return tuple(dict.fromkeys([value] if isinstance(value, str) else value))
+
+
+def _stops_problem(value: Any) -> str | None:
+    """What is wrong with an explore_stops entry: not a stop's name or a list of them, or a name of no stop
+    the player chooses."""
+    names = f"(they are {', '.join(STOPS)}; the Minotaur in sight or heard close always stops it); every stop is kept"
+    written = [value] if isinstance(value, str) else value
+    if not isinstance(written, list) or not all(isinstance(stop, str) for stop in written):
+        return f'give a list of stops, such as ["stone", "ramp"], not {_written(value)} {names}'
+    unknown = next((stop for stop in written if stop not in STOPS), None)
+    return None if unknown is None else f"{_written(unknown)} is no stop you may choose {names}"
 
 
 def _written(value: Any) -> str:

@@ -8,9 +8,10 @@ Minotaur thinks queue, and are played in order.
 
 Danger drops the keys typed ahead, as DCSS and Brogue do: when a turn brings it
 (knowledge.py ``alarm``: the Minotaur in sight, its hoofbeats rising to CLOSE,
-a move or a travel cut short, the end of the game), every key pressed before that
-moment (Textual stamps each event with the time it was read) is thrown away, and
-the commands queued behind a thinking Minotaur too; the log says so once."""
+a move or a travel cut short, the end of the game), or when autoexplore is refused
+for it, every key pressed before that moment (Textual stamps each event with the
+time it was read) is thrown away, and the commands queued behind a thinking
+Minotaur too; the log says so once."""
 
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.message import Message
 from textual.timer import Timer
 from textual.widgets import Input, Static
 
@@ -257,6 +259,14 @@ class GameScreen(LookAndTravel):
         flush.dropped += 1
         self._tell_dropped(flush)
         return True
+
+    def drop_typed_ahead(self, why: str) -> None:
+        """Drop the keys typed ahead of now, and the commands queued, as a turn that brings danger does: a
+        command refused for danger (autoexplore near the Minotaur) leaves the keys typed after it unplayed."""
+        now = Message().time  # stamped as Textual stamps each key it reads
+        self.flush = Flush(now, why, dropped=len(self.typed_ahead), shown=True)
+        self.typed_ahead.clear()
+        self._tell_dropped(self.flush)
 
     def _tell_dropped(self, flush: Flush) -> None:
         """Say once, below the dangerous turn, that keys typed ahead of it were dropped."""

@@ -7,7 +7,9 @@ leaves. Travel (that, or `travel <`, `travel >`, `travel X Y LEVEL` typed) walks
 (travel.py) a leg a turn, the screen drawn between legs; it stops at once on danger (the keys typed
 ahead are dropped then, as for any danger), when a leg is cut short, or when a key is pressed.
 Autoexplore (`o`, or `explore` typed) is walked the same way, to the nearest place not seen yet
-(explore.py), and stops on what it finds too."""
+(explore.py), and stops on what it finds too (the stops the player's options keep); it will not start
+while the Minotaur is in sight or heard close, and the keys typed ahead of that refusal are dropped, as
+on any danger."""
 
 from __future__ import annotations
 
@@ -19,8 +21,9 @@ from labyrinth.engine import UserInput
 from labyrinth.engine.geometry import Pos, place_words
 from labyrinth.engine.presets import PRESETS
 
+from ..app_access import labyrinth_app
 from ..command_parser import Travel, typed
-from ..explore import NOTHING_LEFT, Exploring
+from ..explore import NOTHING_LEFT, Exploring, refusal
 from ..look import describe
 from ..session import PlaySession
 from ..terminal_text import plain
@@ -32,6 +35,7 @@ from ..widgets.narrative import NarrativeLog
 
 PLAYING = {"walk", "run", "ramp", "simple", "no_diagonal", "look_mode", "explore"}  # the map's actions, not looking
 LOOKING = {"move_cursor", "travel_to_cursor", "leave_look"}  # and in it
+STOP_STYLE = "bold yellow"  # the log's lines that say why a travel or an autoexplore stopped or ended
 
 
 class LookAndTravel(Screen):
@@ -49,6 +53,10 @@ class LookAndTravel(Screen):
 
     def _dropped(self, pressed_at: float) -> bool:
         """Whether a key pressed then was typed ahead of the last danger (GameScreen._dropped)."""
+        raise NotImplementedError
+
+    def drop_typed_ahead(self, why: str) -> None:
+        """Drop the keys typed ahead of now, for ``why`` (GameScreen.drop_typed_ahead)."""
         raise NotImplementedError
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -156,13 +164,21 @@ class LookAndTravel(Screen):
 
     def action_explore(self) -> None:
         """Walk to the nearest place not seen yet, a leg a turn, until something stops it or nothing is
-        left; or say why not (nothing is played then)."""
-        s = self.session
+        left; or say why not (nothing is played then): the Minotaur in sight or heard close (a danger:
+        the keys typed ahead go), or nothing left to see (the log says so too, as when it ends so)."""
+        s, hint = self.session, self.query_one("#hint", Static)
         if s.over:
             return
-        exploring = Exploring.begin(s.mapped.seen, s.known, PRESETS[s.preset], s.game.state.user)
-        if isinstance(exploring, str):
-            self.query_one("#hint", Static).update(exploring)
+        danger = s.known.danger_near
+        if danger:
+            hint.update(refusal(danger))
+            self.drop_typed_ahead(danger)
+            return
+        exploring = Exploring.begin(s.mapped.seen, s.known, PRESETS[s.preset], s.game.state.user,
+                                    labyrinth_app(self).settings.options.explore_stops)
+        if exploring is None:
+            hint.update(NOTHING_LEFT)
+            self.query_one(NarrativeLog).write(plain(NOTHING_LEFT, style=STOP_STYLE))
         else:
             self.travel = exploring
             self._travel_on()
@@ -183,14 +199,14 @@ class LookAndTravel(Screen):
             return
         if t.stopped:
             self.travel = None
-            log.write(plain(f"{t.name} stopped: {t.stopped}.", style="bold yellow"))
+            log.write(plain(f"{t.name} stopped: {t.stopped}.", style=STOP_STYLE))
             return
         if t.onward():
             self.call_after_refresh(self._travel_on)
             return
         self.travel = None
         if isinstance(t, Exploring):
-            log.write(plain(NOTHING_LEFT, style="bold yellow"))
+            log.write(plain(NOTHING_LEFT, style=STOP_STYLE))
         else:
             self.query_one("#hint", Static).update(f"You arrive at {place_words(t.goal)}.")
 
@@ -198,6 +214,6 @@ class LookAndTravel(Screen):
         """A key pressed while travelling stops it (the key does nothing else); whether one was under way."""
         if self.travel is None:
             return False
-        log.write(plain(f"{self.travel.name} stopped: a key was pressed.", style="bold yellow"))
+        log.write(plain(f"{self.travel.name} stopped: a key was pressed.", style=STOP_STYLE))
         self.travel = None
         return True

@@ -1,8 +1,10 @@
-"""Help: the rules in short, the commands, the keys (the map's as the player's config file set them)
-and the themes."""
+"""Help: the rules in short, the commands, the keys (the map's as the player's config file set them, in
+the table and in the prose, and what shift + a way does as its options say: HELP_TEXT's ``<...>`` marks,
+``<keys:NAME>`` for a map action's keys, which help_text fills) and the themes."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
@@ -26,7 +28,9 @@ from labyrinth.engine.figures import (
 from labyrinth.engine.items import ITEMS
 
 from ..app_access import labyrinth_app
-from ..keymap import ACTIONS, CURSOR_LEAP, DEFAULT_KEYS, shown
+from ..keymap import ACTIONS, CURSOR_LEAP, DEFAULT_KEYS, SHIFT_MOVES, WALKS, ShiftMove, shown
+from ..knowledge import NEAR_WORDS
+from ..player_settings import PlayerSettings
 from ..themes import theme_names
 from ..widgets.footer import SteadyFooter
 from ..widgets.map_glyphs import legend_rows
@@ -44,16 +48,47 @@ USABLE_LINES = "\n".join(
 THEME_NAMES = ", ".join(f"`{name}`" for name in theme_names())
 
 
-def keys_table(keys: Mapping[str, Sequence[str]]) -> str:
-    """The map's keys as a table: each action's keys (as ``keys`` has them), what it does, its name in [keys]."""
-    rows = [f"| {' '.join(f'`{shown(key)}`' for key in keys[action.name]) or '(none)'} | {action.words} | "
-            f"`{action.name}` |" for action in ACTIONS]
+MOVED = {"look": "l", "use": "u"}  # the keys vi-keys took from LOOK and the lantern (the help says so by default)
+KEYS_MARK = re.compile(r"<keys:([a-z-]+)>")
+
+
+def keys_words(keys: Sequence[str]) -> str:
+    """An action's keys as the help writes them: "`x` `;`", or "(none)"."""
+    return " ".join(f"`{shown(key)}`" for key in keys) or "(none)"
+
+
+def keys_table(keys: Mapping[str, Sequence[str]], shift_move: ShiftMove) -> str:
+    """The map's keys as a table: each action's keys (as ``keys`` has them), what it does (a shifted way
+    as ``shift_move`` makes it), its name in [keys]."""
+    rows = [f"| {keys_words(keys[action.name])} | {action.said(shift_move)} | `{action.name}` |" for action in ACTIONS]
     return "| keys | on the map | [keys] name |\n|---|---|---|\n" + "\n".join(rows)
 
 
-def help_text(keys: Mapping[str, Sequence[str]]) -> str:
-    """The help, its map keys as ``keys`` has them."""
-    return HELP_TEXT.replace("{KEYS_TABLE}", keys_table(keys))
+def ways_words(keys: Mapping[str, Sequence[str]], prefix: str = "") -> str:
+    """The four ways' keys (a step's, or with ``prefix`` "run-" a shifted one's), as the help's prose lists
+    them: the last of each way's keys in vi's order, then the one before... ("`h` `j` `k` `l`, `a` `s` `w` `d`,
+    `←` `↓` `↑` `→`" by default)."""
+    ways = [keys[prefix + name] for name in WALKS]
+    columns = [[way[-depth] for way in ways if len(way) >= depth] for depth in range(1, max(map(len, ways)) + 1)]
+    return ", ".join(keys_words(column) for column in columns if column)
+
+
+def moved_words(keys: Mapping[str, Sequence[str]]) -> str:
+    """LOOK's and the lantern's keys, and, when they are still the defaults, the keys they had before vi-keys."""
+    said = [f"{label} is {keys_words(keys[name])}"
+            + (f" (moved from `{MOVED[name]}` for vi-keys)" if keys[name] == DEFAULT_KEYS[name] else "")
+            for name, label in (("look", "LOOK"), ("use", "the lantern"))]
+    return ", ".join(said)
+
+
+def help_text(settings: PlayerSettings) -> str:
+    """The help, its map keys and what shift + a way does as the player's ``settings`` have them."""
+    keys, shift_move = settings.keys, settings.options.shift_move
+    fills = {"<KEYS_TABLE>": keys_table(keys, shift_move), "<walks>": ways_words(keys),
+             "<runs>": ways_words(keys, "run-"), "<moved>": moved_words(keys),
+             "<shifted>": f"{shift_move} along the corridor ({SHIFT_MOVES[shift_move]})"}
+    text = re.sub("|".join(fills), lambda found: fills[found[0]], HELP_TEXT)
+    return KEYS_MARK.sub(lambda found: keys_words(keys[found[1]]), text)
 
 
 HELP_TEXT = f"""\
@@ -88,13 +123,16 @@ to the next junction, ramp or item) |
 | `halt 5` | wait 5 s, silent, resting |
 | `travel <`, `travel >` | walk the known way to the nearest ramp up (down) you have seen |
 | `travel 203 198 100` | walk the known way to that cell (x y level; the level may be left out) |
-| `explore` | walk to the nearest place of this level you have not seen, again and again (as `o` on the map) |
+| `explore` | walk to the nearest place of this level you have not seen, again and again (as <keys:explore> on \
+the map) |
 | `{{"command": "LOOK"}}` | raw JSON works too |
 
 A move into a wall you know costs nothing, typed or keyed. Travel walks a leg a turn and
-stops at once on danger, or at any key. Exploring stops there too, and when the Minotaur is in sight,
-a stone, the lantern or a ramp comes into view, or nothing you can reach on this level is left unseen
-(it seeks only the hunting ground, and picks up nothing). Up and down recall earlier commands;
+stops at once on danger, or at any key. Exploring will not start, nor go on, while the Minotaur is in
+sight or heard {' or '.join(NEAR_WORDS)}: move by hand then. It stops where travel stops, when a stone, the
+lantern or a ramp comes into view (the config file's `explore_stops` in `[options]` may leave out any of
+these three; never the Minotaur), or when nothing you can reach on this level is left unseen (it seeks
+only the hunting ground, and picks up nothing). Up and down recall earlier commands;
 completions appear as you type. While typing,
 **PageUp** **PageDown** scroll the log a page and **shift+up** **shift+down** a line;
 **ctrl+o** shows the whole game's messages on a screen of their own.
@@ -102,33 +140,32 @@ completions appear as you type. While typing,
 ## Keys
 
 Press **Esc** to move between the command line and the map. On the map every key acts at once, as in
-a roguelike: by default vi-keys (`h` `j` `k` `l`), the arrows and WASD walk a step, shifted (`H` `J` `K` `L`,
-`W` `A` `S` `D`, shift + arrows) they run along the corridor until something stops you; `y` `u` `b` `n`
-play nothing (there are no diagonal ways). **Moved for vi-keys**: LOOK is `f` (it was `l`), the lantern
-`v` (it was `u`). A letter that is no map key starts typing a command, and **a word typed on the map
+a roguelike: <walks> walk a step; shifted (<runs>) they <shifted> until something stops
+you (`shift_move` in the config file's `[options]` says run or walk); <keys:diagonal> play nothing (there
+are no diagonal ways). <moved>. A letter that is no map key starts typing a command, and **a word typed on the map
 plays at most its first key**: a map key that may be the word's next letter (`a` after `w`: walk)
 waits for the key after it (at most {WORD_PACE_S:g} s), and the command line gets the word whole (the
 hint says which key played).
 
-{{KEYS_TABLE}}
+<KEYS_TABLE>
 
-Examining (`x`, `;` or a click), the walking keys move a cursor (running ones leap {CURSOR_LEAP}) and a
-line says what you know of its cell; Enter (or a second click) travels there by the way you know. `X`
+Examining (<keys:examine> or a click), the walking keys move a cursor (shifted ones leap {CURSOR_LEAP}) and
+a line says what you know of its cell; <keys:travel> (or a second click) travels there by the way you know. `X`
 marks where you are on another level. Any map key can be changed in the config file's `[keys]` table
 (docs/playing.md says how).
 
 | key | anywhere in the game |
 |---|---|
 | F2 | the map on the whole screen, and back; a line under it keeps the Minotaur's sound and the stones' bearings |
-| `?`, F1 | this help |
+| F1, <keys:help> on the map | this help |
 | ctrl+o | the game's messages |
 | ctrl+s | save the game (one save per game: saving again overwrites it) |
 | ctrl+t | back to the title; a game with a turn played is saved, and the title offers to Continue it |
 | ctrl+q | quit; a game under way is saved first |
 
 **Danger drops the keys you typed ahead**, as in DCSS and Brogue: when the Minotaur comes into
-sight, its hoofbeats rise to CLOSE, a run or a travel is cut short, or the game ends, keys already
-on their way are not played (the log says so). The cue panel keeps the stones' last bearings
+sight, its hoofbeats rise to CLOSE, a run or a travel is cut short, exploring is refused near it, or the
+game ends, keys already on their way are not played (the log says so). The cue panel keeps the stones' last bearings
 (`stones 0:45: R↘99`: the red stone lies south-east of where you looked, on level 99) until
 the next LOOK; the log tells what changed, not the whole place again.
 
@@ -180,8 +217,8 @@ class HelpScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help"):
-            yield Markdown(help_text(labyrinth_app(self).settings.keys))
+            yield Markdown(help_text(labyrinth_app(self).settings))
         yield SteadyFooter()  # its own keys: the screen below's would show keys this one does not take
 
 
-HELP = help_text(DEFAULT_KEYS)  # with the keys every player starts with
+HELP = help_text(PlayerSettings())  # with the keys and options every player starts with

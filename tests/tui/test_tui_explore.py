@@ -1,8 +1,10 @@
 """Autoexplore, driven through Pilot against a Minotaur that always waits (so nothing but the test moves
 it): `o` on the map (or `explore` typed) walks a leg a turn to the nearest place not seen yet and
-stops on the Minotaur's sight, its sound rising, a stone or the lantern or a ramp first seen, a key, or
-when nothing is left; keys typed ahead of a stop are dropped. And the way it picks reads only the
-player's map."""
+stops on the Minotaur's sight, its sound rising, a stone or the lantern or a ramp first seen (those
+three as [options] explore_stops keeps them), a key, or when nothing is left, naming every reason a leg
+gave, the danger first; keys typed ahead of a stop are dropped. It will not start, nor go on, while the
+Minotaur is in sight or heard close (the keys typed ahead of that refusal dropped too). And the way it
+picks reads only the player's map."""
 
 from __future__ import annotations
 
@@ -11,11 +13,14 @@ import dataclasses
 import pytest
 from textual.widgets import Input, Static
 
+from labyrinth.engine import UserInput
 from labyrinth.engine.cells import CRAWLWAY, FLOOR, RAMP_DOWN, RAMP_UP, ROCK
 from labyrinth.engine.presets import PRESETS
 from labyrinth.tui.app import LabyrinthApp
-from labyrinth.tui.explore import NOTHING_LEFT, exploring_leg
+from labyrinth.tui.explore import NOTHING_LEFT, Exploring, exploring_leg
+from labyrinth.tui.player_settings import PlayerOptions, PlayerSettings
 from labyrinth.tui.screens.title import HUMAN, NewGame
+from labyrinth.tui.session import PlaySession
 from labyrinth.tui.travel import Leg
 
 from .test_tui_danger import burst, log_words
@@ -25,6 +30,9 @@ pytestmark = pytest.mark.slow
 STILL = NewGame(7, "tiny", "normal", HUMAN, "wait", learning=False)  # the user starts at (200, 200, 100)
 FAR = (120, 120, 100)  # out of the ground and of hearing: nothing of the Minotaur stops a walk
 AHEAD = (200, 204, 100)  # up the corridor the first leg walks north: in sight at its end
+CLOSE_BY = (195, 200, 100)  # five steps west of the start: CLOSE, out of sight (and still so two steps north)
+VERY_CLOSE_BY = (197, 200, 100)  # three steps west: VERY CLOSE, out of sight
+BY_THE_RAMP = (212, 198, 100)  # CLOSE only from where the tenth leg ends, which shows the first ramp up
 SIZE = (80, 24)
 GROUND = PRESETS["tiny"]
 
@@ -79,7 +87,7 @@ async def test_it_stops_when_the_minotaur_comes_into_sight_and_will_not_start_th
         turn = session.game.state.turn
         await pilot.press("o")
         await pilot.pause()
-        assert session.game.state.turn == turn and "Not while the Minotaur is in sight." in str(
+        assert session.game.state.turn == turn and "Not while the Minotaur is in sight: move by hand." in str(
             app.screen.query_one("#hint", Static).render())
 
 
@@ -87,23 +95,84 @@ async def test_it_stops_at_each_ramp_stone_and_lantern_first_seen_and_ends_when_
     app = LabyrinthApp(STILL)
     async with app.run_test(size=SIZE) as pilot:
         session = await opened(pilot)
-        stops = []
+        stops, seen = [], set()
         while not stops or stops[-1] != NOTHING_LEFT:
             stops.append(await explore(pilot))
             assert len(stops) < 20
-            if stops[-1].startswith(item := "Exploring stopped: you see the "):  # as it came into view, taken not
-                found = stops[-1].removeprefix(item).removesuffix(".")
-                assert found in session.mapped.items and found not in session.game.state.inventory
-        assert {f"Exploring stopped: you see {what}." for what in (
-            "a ramp up", "a ramp down", "the YELLOW STONE", "the LANTERN", "the BLUE STONE")} <= set(stops)
+            if stops[-1].startswith(sight := "Exploring stopped: you see "):  # one leg may show more than one
+                seen |= set(stops[-1].removeprefix(sight).removesuffix(".").split(" and "))
+        for found in seen - {"a ramp up", "a ramp down"}:  # as it came into view, taken not
+            item = found.removeprefix("the ")
+            assert item in session.mapped.items and item not in session.game.state.inventory
+        assert {"a ramp up", "a ramp down", "the YELLOW STONE", "the LANTERN", "the BLUE STONE"} <= seen
         world, seen = session.game.world, session.mapped.seen
         ground_level = {(x, y, 100) for x in range(GROUND.x0, GROUND.x0 + GROUND.width)
                         for y in range(GROUND.y0, GROUND.y0 + GROUND.height)}
         assert all(cell in seen for cell in ground_level if world.cell(*cell) != ROCK)  # every open cell of it
         assert session.game.state.user[2] == 100 and not session.game.state.inventory
-        turn = session.game.state.turn
-        await pilot.press("o")  # nothing left: nothing played
+        turn, told = session.game.state.turn, log_words(app).count(NOTHING_LEFT)
+        await pilot.press("o")  # nothing left: nothing played, and the hint and the log say so
         assert session.game.state.turn == turn and NOTHING_LEFT in str(app.screen.query_one("#hint", Static).render())
+        assert log_words(app).count(NOTHING_LEFT) == told + 1
+
+
+@pytest.mark.parametrize("minotaur, proximity, heard", [(CLOSE_BY, "CLOSE", "close"),
+                                                        (VERY_CLOSE_BY, "VERY CLOSE", "VERY CLOSE")])
+async def test_it_will_not_start_while_the_minotaur_is_heard_close_and_drops_the_keys_typed_ahead(
+        minotaur, proximity, heard):
+    app = LabyrinthApp(STILL)
+    async with app.run_test(size=SIZE) as pilot:
+        session = await opened(pilot, minotaur)
+        await pilot.press("space")  # a halt: the hoofbeats are heard
+        assert session.response.minotaur_cue.proximity == proximity and not session.known.sees
+        burst(app, "o  ")  # the halts typed ahead of the refusal go
+        for _ in range(8):
+            await pilot.pause()
+        refusal = f"Not while the Minotaur sounds {heard}: move by hand."
+        assert session.game.state.turn == 1 and app.screen.travel is None
+        assert refusal in str(app.screen.query_one("#hint", Static).render())
+        assert f"Keys typed ahead were dropped: the Minotaur sounds {heard}." in log_words(app)
+        await pilot.press("escape")  # typed, as `o`
+        app.screen.query_one("#command", Input).value = "explore"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert session.game.state.turn == 1 and refusal in str(app.screen.query_one("#hint", Static).render())
+        await pilot.press(*"halt", "enter")  # a key pressed after the refusal plays
+        await pilot.pause()
+        assert session.game.state.turn == 2
+
+
+def test_it_goes_no_further_while_the_minotaur_is_heard_close_though_its_sound_did_not_rise():
+    """Begun anyway (the screen refuses it), a leg walked with the hoofbeats CLOSE, as they were, stops it."""
+    session = PlaySession(7, "tiny", "normal", "wait", learning=False)
+    session.game.state = dataclasses.replace(session.game.state, minotaur=CLOSE_BY)
+    session.play(UserInput(command="HALT"))
+    exploring = Exploring.begin(session.mapped.seen, session.known, GROUND, session.game.state.user)
+    assert exploring is not None and exploring.legs == [Leg("NORTH", 2)]
+    result = session.play(exploring.legs[0].command).result
+    assert result is not None and session.known.alarm is None  # CLOSE before and after: nothing rose
+    assert exploring.check(result, session.known.alarm) == exploring.stopped == "the Minotaur sounds close"
+
+
+async def test_a_leg_that_brings_the_hoofbeats_close_and_a_ramp_names_both_the_danger_first():
+    app = LabyrinthApp(STILL)
+    async with app.run_test(size=SIZE) as pilot:
+        await opened(pilot, BY_THE_RAMP)
+        assert await explore(pilot) == "Exploring stopped: the Minotaur sounds close, and you see a ramp up."
+
+
+async def test_the_options_choose_which_finds_stop_it():
+    """explore_stops = ["stone"]: the lantern and the ramps come into view without stopping it."""
+    app = LabyrinthApp(STILL, settings=PlayerSettings(options=PlayerOptions(explore_stops=("stone",))))
+    async with app.run_test(size=SIZE) as pilot:
+        session = await opened(pilot)
+        stops = [await explore(pilot)]
+        while stops[-1] != NOTHING_LEFT:
+            stops.append(await explore(pilot))
+            assert len(stops) < 10
+        assert stops == ["Exploring stopped: you see the YELLOW STONE.", "Exploring stopped: you see the BLUE STONE.",
+                         NOTHING_LEFT]
+        assert "LANTERN" in session.mapped.items and {RAMP_UP, RAMP_DOWN} <= set(session.mapped.seen.values())
 
 
 async def test_explore_typed_walks_as_o_does_and_a_key_stops_it():

@@ -69,6 +69,28 @@ async def test_a_key_remapped_in_the_config_file_plays_on_the_map_and_the_help_s
         assert "| `g` `,` `p` | grab what" in help_text and "| `→` `d` | walk a step east" in help_text
 
 
+async def test_the_helps_prose_says_the_keys_and_the_shifted_gait_the_config_file_set():
+    config("""
+        [keys]
+        look = "l"
+        east = ["right", "d"]
+        use = "e"
+
+        [options]
+        shift_move = "walk"
+    """)
+    app = LabyrinthApp(GAME)
+    async with app.run_test(size=SIZE) as pilot:
+        await on_map(pilot)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        text = " ".join(app.screen.query_one(Markdown).source.split())
+        assert "LOOK is `l`, the lantern is `e`." in text and "LOOK is `f`" not in text
+        assert "they walk along the corridor (quiet) until something stops you" in text and "they run" not in text
+        assert "| `shift+↑` `W` `K` | walk north along the corridor (quiet) | `run-north` |" in text
+        assert "run north" not in text
+
+
 async def test_a_clash_is_one_line_naming_it_and_both_actions_keep_their_keys():
     config("""
         [keys]
@@ -104,7 +126,14 @@ async def test_a_clash_is_one_line_naming_it_and_both_actions_keep_their_keys():
     ("[options]\nmap_margin = -1\n", "[options] map_margin: must be a whole number of cells from 0 to 50"),
     ("[options]\nmap_margin = true\n", "[options] map_margin: must be a whole number"),
     ('[options]\nshift_move = "crawl"\n', "[options] shift_move: must be 'run' or 'walk', not 'crawl'"),
-    ("[options]\nvi_keys = true\n", "[options] vi_keys: unknown option (known: theme, map_margin, shift_move)"),
+    ("[options]\nvi_keys = true\n",
+     "[options] vi_keys: unknown option (known: theme, map_margin, shift_move, explore_stops)"),
+    ('[options]\nexplore_stops = ["stone", "minotaur"]\n', ("[options] explore_stops: 'minotaur' is no stop you "
+     "may choose (they are stone, lantern, ramp; the Minotaur in sight or heard close always stops it)")),
+    ('[options]\nexplore_stops = "stones"\n', "[options] explore_stops: 'stones' is no stop you may choose"),
+    ("[options]\nexplore_stops = 5\n", '[options] explore_stops: give a list of stops, such as ["stone", "ramp"]'),
+    ("[options]\nexplore_stops = []\n", None),  # only the Minotaur stops it then
+    ('[options]\nexplore_stops = ["ramp", "lantern"]\n', None),
     ("[keys\n", "not valid TOML"),
 ])
 def test_a_wrong_entry_is_one_line_naming_it(text, line):
@@ -128,10 +157,12 @@ def test_a_wrong_entry_leaves_out_only_itself_and_the_providers_still_read():
         [options]
         map_margin = 7
         theme = 3
+        explore_stops = ["ramp", "minotaur"]
     """)
     settings = read_settings(screen_keys())
     assert settings.keys["look"] == ("l",) and settings.keys["north"] == DEFAULT_KEYS["north"]
-    assert settings.options == PlayerOptions(map_margin=7) and len(settings.problems) == 2
+    assert settings.options == PlayerOptions(map_margin=7) and len(settings.problems) == 3
+    assert settings.options.explore_stops == ("stone", "lantern", "ramp")  # every stop, as by default
     assert read_config()["gemini"] == {"model": "gemini-2.5-flash"} and read_config()["keys"]["look"] == "l"
 
 
