@@ -416,3 +416,14 @@ def test_a_run_killed_mid_training_is_taken_up_and_ends_as_if_it_had_not_stopped
     assert all(torch.equal(first[key], second[key]) for key in first)
     with pytest.raises(SystemExit, match="other settings \\(steps\\)"):
         baseline.train(argparse.Namespace(**{**vars(args), "steps": 128}), tmp_path / "broken.ckpt", **hyper)
+
+
+def test_every_row_the_kept_results_make_is_the_one_docs_rl_md_publishes():
+    """The table in docs/rl.md is what bench/rl/results holds: a row made from the kept results must stand there
+    as made (a number edited by hand, or a result changed without the page, fails). Rows whose results are not
+    kept (docs/rl.md says which) are left out of the check."""
+    text, _ = baseline_table.table(BENCH / "results")
+    made = [line for line in text.splitlines()[2:] if baseline_table.NOT_RUN not in line]
+    assert made, "bench/rl/results holds no result"
+    published = (BENCH.parent.parent / "docs" / "rl.md").read_text(encoding="utf-8").splitlines()
+    assert [line for line in made if line not in published] == []

@@ -121,7 +121,8 @@ class TitleScreen(Screen):
                 yield Select([("you, at the keyboard", HUMAN), *((agent_words(n, "user"), n) for n in USER_AGENTS),
                               *models], value=HUMAN, allow_blank=False, id="user")
                 yield Label("Minotaur")
-                minotaurs = [*((agent_words(n, "minotaur"), n) for n in MINOTAUR_AGENTS), *models]
+                minotaurs: list[tuple[str | Text, str]] = [*((agent_words(n, "minotaur"), n) for n in MINOTAUR_AGENTS),
+                                                           *models]
                 known = last is not None and last.minotaur in (name for _, name in minotaurs)
                 yield Select(minotaurs, value=last.minotaur if last and known else "builtin", allow_blank=False,
                              id="minotaur")
