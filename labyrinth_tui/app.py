@@ -109,8 +109,9 @@ class LabyrinthApp(App):
         if self.chosen_theme:
             self.theme = self.chosen_theme
         self.set_keymap(textual_keymap(self.settings.keys))
-        for problem in self.settings.problems:
-            self.notify(problem, title="Config file", severity="warning", timeout=20, markup=False)
+        if self.settings.problems:  # one toast, not one each stacked over the map (`labyrinth doctor` lists them too)
+            self.notify("\n".join(self.settings.problems), title="Config file", severity="warning", timeout=20,
+                        markup=False)
         if self.first is None:
             self.push_screen(TitleScreen())
         else:

@@ -206,7 +206,7 @@ def _entry_problem(name: str, value: Any, taken: Mapping[str, str]) -> str | tup
 
 
 def _keeps(name: str) -> str:
-    return f"{name} keeps {' '.join(shown(key) for key in DEFAULT_KEYS[name])}"
+    return f"{name} keeps {', '.join(repr(shown(key)) for key in DEFAULT_KEYS[name])}"  # quoted: '.' is a key
 
 
 def _first_clash(keys: Mapping[str, Sequence[str]], asked: Sequence[str]) -> tuple[str, str, str] | None:

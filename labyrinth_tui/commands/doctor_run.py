@@ -62,6 +62,9 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     except ConfigError as exc:
         state = f"BROKEN: {exc}"
     write(f"  config file     {config} ({state})")
+    if state == "present":  # its [keys] and [options] as the game reads them, each problem one line
+        for problem in _player_settings_problems():
+            write(f"                  {problem.removeprefix(f'{config}: ')}")
     for label, path in (("data directory", data_dir()), ("saved games", saves_dir()), ("replays", replays_dir()),
                         ("avatars", avatars_dir())):
         write(f"  {label:<15} {path}{'' if path.exists() else ' (not created yet)'}")
@@ -74,6 +77,14 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     for extra, (distributions, without) in EXTRAS.items():
         write(f"  {'[' + extra + ']':<8} {_extra(extra, distributions, without)}")
     return 0
+
+
+def _player_settings_problems() -> tuple[str, ...]:
+    """What the game says of the config file's [keys] and [options] as it opens (the TUI loaded only here)."""
+    from ..app import screen_keys
+    from ..player_settings import read_settings
+
+    return read_settings(screen_keys()).problems
 
 
 # The extras the game's own code can use when they are installed, and what goes without them (the others,

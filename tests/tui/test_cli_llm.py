@@ -195,3 +195,25 @@ def test_doctor_says_which_optional_extras_are_installed_and_what_goes_without_e
     doctor_run.run(args, out)
     assert ("[fast]   not installed (numba): the RL kernel (agents/rl/kernel) runs as plain Python: the same "
             "answers, far slower; pip install -e '.[fast]'") in out.getvalue()
+
+
+def test_doctor_checks_the_config_files_keys_and_options_as_the_game_reads_them(tmp_path, monkeypatch):
+    """A [keys] or [options] entry the game would leave out is named under the config file, one line each."""
+    import io
+
+    from labyrinth.tui import cli
+    from labyrinth.tui.commands import doctor_run
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    config = tmp_path / "labyrinth" / "config.toml"
+    config.parent.mkdir(parents=True)
+    config.write_text('[keys]\njump = "z"\n\n[options]\ntheme = "bogus"\nmap_margin = 3\n')
+    out = io.StringIO()
+    doctor_run.run(cli.parser_for(["doctor"]).parse_args(["doctor", "--offline"]), out)
+    files = out.getvalue().split("Files:\n", 1)[1].split("  data directory", 1)[0].splitlines()
+    assert files[0].endswith("config.toml (present)")
+    assert [line.strip().split(":")[0] for line in files[1:]] == ["[keys] jump", "[options] theme"]
+    config.write_text("[options]\nmap_margin = 3\n")
+    out = io.StringIO()
+    doctor_run.run(cli.parser_for(["doctor"]).parse_args(["doctor", "--offline"]), out)
+    assert out.getvalue().split("Files:\n", 1)[1].splitlines()[1].startswith("  data directory")

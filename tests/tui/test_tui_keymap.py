@@ -102,7 +102,7 @@ async def test_a_clash_is_one_line_naming_it_and_both_actions_keep_their_keys():
     async with app.run_test(size=SIZE) as pilot:
         await on_map(pilot)
         assert said == [(f"{config_path()}: [keys] look: 'k' is north's key too (give north other keys, or look "
-                        "another); look keeps f")]
+                        "another); look keeps 'f'")]
         session = app.screen.session
         await pilot.press("k", "f")  # k walks north, f looks: nothing lost
         await pilot.pause()
@@ -111,10 +111,12 @@ async def test_a_clash_is_one_line_naming_it_and_both_actions_keep_their_keys():
 
 @pytest.mark.parametrize("text, line", [
     ('[keys]\njump = "j"\n', "[keys] jump: no such map action (they are: north, south,"),
-    ('[keys]\nnorth = "ctrl+s"\n', "[keys] north: 'ctrl+s' is the game screen's key for save; north keeps ↑ w k"),
+    ('[keys]\nnorth = "ctrl+s"\n',
+     "[keys] north: 'ctrl+s' is the game screen's key for save; north keeps '↑', 'w', 'k'"),
     ('[keys]\nnorth = "upp"\n', "[keys] north: 'upp' is no key (write a character"),
     ('[keys]\nnorth = "shift+k"\n', "[keys] north: 'shift+k' is no key"),
-    ("[keys]\nnorth = 5\n", '[keys] north: give a key or a list of keys, such as ["k", "up"]; north keeps ↑ w k'),
+    ("[keys]\nnorth = 5\n",
+     '[keys] north: give a key or a list of keys, such as ["k", "up"]; north keeps \'↑\', \'w\', \'k\''),
     ("[keys]\nnorth = []\n", "[keys] north: give a key or a list of keys"),
     ('keys = "k"\n', "[keys]: a table of settings"),
     ('[keys]\nsouth = "k"\nnorth = "j"\n', None),  # swapped: no clash once both are read
@@ -236,3 +238,12 @@ async def test_the_map_is_drawn_in_the_themes_colours(theme, background):
         await pilot.pause()
         style = user_style(app.screen.query_one(Minimap))
         assert style.bgcolor.name == background and style.bold
+
+
+async def test_the_config_files_problems_are_one_notice_not_one_each_over_the_map():
+    said = ("config.toml: [keys] jump: no such map action", "config.toml: [options] theme: 'bogus' is no theme")
+    app = LabyrinthApp(GAME, settings=PlayerSettings(problems=said))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        notices = [n for n in app._notifications if n.title == "Config file"]
+        assert [n.message for n in notices] == ["\n".join(said)]
