@@ -55,7 +55,7 @@ from .turn import (
     unexecutable_rows,
 )
 from .user_memory import UserMemory
-from .work import PLANS
+from .work import LEFT_REGION, PLANS
 
 if TYPE_CHECKING:
     from ...builtin.builtin_minotaur import BuiltinMinotaur
@@ -215,13 +215,29 @@ class KernelSteps:
             unobserved = user_obs.observe_turn(rows, self.memory, commands, told, np.where(mine, 0, -1), self.turns,
                                                self.max_turns, self.observations) != 0
         else:
-            unobserved = minotaur_obs.observe(rows, self.levels, self.turns, before[:, B_TICK], self.max_turns,
-                                              self.observations, mine) != 0
+            unobserved = self._observe_minotaur(mine, before[:, B_TICK], masks, unseen) != 0
         unsettled = mine & (unsure | unseen | unobserved)
         mine &= ~unsettled
         self.masks[mine] = masks[mine]
         self.unlocked[mine] |= achieved.unlocked(self.role, was, rows, told.happened)[mine]
         return Played(mine, fallen, unsettled, rewards, terminated, truncated, refused)
+
+    def _observe_minotaur(self, mine: np.ndarray, since: np.ndarray, masks: np.ndarray, unseen: np.ndarray
+                          ) -> np.ndarray:
+        """The Minotaur's observation of the rows ``mine`` after their turn, and why each was not made (work.REASONS).
+        A row whose window or mask needs a chunk its region has not laid yet (its Minotaur walked or jumped there
+        this turn) lays its next stage and is observed again, until it is or its region is whole: the observation
+        and the mask read only the row and its region, so the turn, played, stands. ``masks`` and ``unseen`` (the
+        rows' masks, action_masks's) are made again for those rows, in place."""
+        rows = self.rows
+        why = minotaur_obs.observe(rows, self.levels, self.turns, since, self.max_turns, self.observations, mine)
+        while (short := mine & rows.partial & ((why == LEFT_REGION) | unseen)).any():
+            self._lay_more(short)
+            again, blind = action_masks(rows, self.role)
+            masks[short], unseen[short] = again[short], blind[short]
+            why[short] = minotaur_obs.observe(rows, self.levels, self.turns, since, self.max_turns, self.observations,
+                                              short)[short]
+        return why
 
     def inputs(self, i: int) -> list[tuple[UserInput, MinotaurDecision]]:
         """The engine inputs of the turns the kernel played in row ``i``'s game (a Match's ``played``)."""
