@@ -34,6 +34,7 @@ from labyrinth.engine.state import GameState
 from ..match.runner import DEFAULT_MAX_TURNS
 from .gym_env import LabyrinthEnv
 from .kernel.jit import COMPILED
+from .kernel.region import MARGIN_CHUNKS, MINOTAUR_MARGIN_CHUNKS
 from .kernel.state import REGION_PRESETS, StateRows
 from .kernel.steps import KernelSteps, kernel_plays
 from .tasks import task
@@ -71,8 +72,10 @@ class LabyrinthVectorEnv(gym.vector.VectorEnv):
         # kernel's step, so that a row handed over mid-step shows its env's).
         self._observations = cast("dict[str, np.ndarray]",
                                   create_empty_array(self.single_observation_space, num_envs))
-        self.kernel = KernelSteps(StateRows(num_envs, preset), role, opponent, self.envs[0].max_turns, difficulty,
-                                  frozen, self._observations) if COMPILED and kernel_plays(role, opponent) else None
+        margin = MINOTAUR_MARGIN_CHUNKS if role == "minotaur" else MARGIN_CHUNKS
+        self.kernel = KernelSteps(StateRows(num_envs, preset, margin), role, opponent, self.envs[0].max_turns,
+                                  difficulty, frozen, self._observations) if COMPILED and kernel_plays(role, opponent) \
+            else None
 
     def reset(self, *, seed: int | Sequence[int | None] | None = None,
               options: dict[str, Any] | None = None) -> tuple[dict[str, np.ndarray], dict[str, Any]]:

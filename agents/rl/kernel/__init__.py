@@ -83,11 +83,12 @@ first state (engine.game.initial_state and the frozen start: rl/game.first_state
 its row, the draws' tables (draws.py: 38 generators seeded by seeding.seed_columns, about 60 µs), and the first
 stage of its region (the ground's chunks and one chunk and one level around them, about 0.3 ms; the rest UNLAID).
 Every check of the kernel reads an unlaid cell as outside the region (region.holds, walk.cell, the A*:
-tests/agents/rl/test_kernel_partial.py). The region grows in stages where the game goes (region.STAGES, out to six
-chunks around the ground): a row lays its next stage once the user or the Minotaur stands where its stage does not
-cover a chunk and a level around (StateRows.outgrown), or when a turn falls back on a cell not laid, which is then
-played again from where it stood, its opponent's memory put back (steps.step). Random commands against the built-in
-Minotaur end most games on the ground: about three games in four never lay a second stage. A game whose user or
-Minotaur goes past the whole region (or whose Minotaur's search does) is still the engine's from then on
-(bench/rl/vector_identity.py counts them).
+tests/agents/rl/test_kernel_partial.py). The region grows in stages where the game goes (region.stages, out to six
+chunks around the ground, twelve for the Minotaur's tasks): a row lays its next stage once the user or the Minotaur
+stands where its stage does not cover a chunk and a level around (StateRows.outgrown), or when a turn falls back on
+a cell not laid, which is then played again from where it stood, its opponent's memory put back (steps.step), or
+when the Minotaur's observation or mask after its turn needs one (it is observed again). Random commands against
+the built-in Minotaur end most games on the ground: about three games in four never lay a second stage. A game
+whose user or Minotaur goes past the whole region (or whose Minotaur's search does) is still the engine's from
+then on (bench/rl/vector_identity.py counts them).
 """

@@ -28,7 +28,7 @@ from labyrinth.engine.world import World
 
 from . import maze
 from .jit import COMPILED
-from .region import STAGES, around, region_of
+from .region import MARGIN_CHUNKS, around, region_of, stages
 
 _FAR = 1 << 40  # past any coordinate: the last stage holds the whole region
 REGION_PRESETS = ("tiny", "small")  # the grounds whose region's margins were measured (region.py)
@@ -71,11 +71,12 @@ class StateRows:
     searched_until: np.ndarray
     patrols: np.ndarray
 
-    def __init__(self, n: int, preset: str) -> None:
+    def __init__(self, n: int, preset: str, margin: int = MARGIN_CHUNKS) -> None:
+        """Room for ``n`` games of ``preset``, each region ``margin`` chunks around the ground (region.py)."""
         if preset not in REGION_PRESETS:
             raise ValueError(f"the kernel's rows hold a game of {' or '.join(REGION_PRESETS)}, not {preset!r}: "
                              f"only those grounds have a measured region")
-        box, slots = around(PRESETS[preset]), len(ITEM_ORDER)
+        box, slots = around(PRESETS[preset], margin), len(ITEM_ORDER)
 
         def ints(*shape: int) -> np.ndarray:
             return np.zeros((n, *shape), dtype=np.int64)
@@ -96,11 +97,12 @@ class StateRows:
         self.goal, self.has_goal = ints(3), np.zeros(n, dtype=np.bool_)
         self.path, self.path_length = ints(PATH_ROWS, 3), ints()
         self.box = box
-        # what each stage of a game's region has laid (region.STAGES: the last is the box), and where a user or
+        # what each stage of a game's region has laid (region.stages: the last is the box), and where a user or
         # Minotaur standing has every cell within a chunk and a level laid (past the last stage's: anywhere)
         ground = PRESETS[preset]
-        self.stages = (*(around(ground, chunks, levels) for chunks, levels in STAGES[:-1]), box)
-        covered = [around(ground, chunks - 1, levels - 1) for chunks, levels in STAGES[:-1]]
+        laid_in = stages(margin)
+        self.stages = (*(around(ground, chunks, levels) for chunks, levels in laid_in[:-1]), box)
+        covered = [around(ground, chunks - 1, levels - 1) for chunks, levels in laid_in[:-1]]
         self._low = np.array([(b.x0, b.y0, b.z0) for b in covered] + [(-_FAR, -_FAR, -_FAR)], dtype=np.int64)
         self._high = np.array([(b.x0 + b.width, b.y0 + b.height, b.z0 + b.levels) for b in covered]
                               + [(_FAR, _FAR, _FAR)], dtype=np.int64)
@@ -174,7 +176,7 @@ class StateRows:
     def lay_region(self, row: int, world: World, whole: bool = True) -> None:
         """Row ``row``'s region: its game's labyrinth (``world``, the seed's) around the ground, as the kernel
         reads it. With numba, maze.py generates its cells straight into the row (a sixth of the engine's time
-        or less: bench/rl/kernel_maze_bench.py), and unless ``whole``, only its first stage (region.STAGES; the
+        or less: bench/rl/kernel_maze_bench.py), and unless ``whole``, only its first stage (region.stages; the
         rest UNLAID, which the kernel reads as outside: ``lay_more`` lays the next); ``world`` is left as it
         was, to generate the chunks its game reads. Without numba, ``world`` generates them all (they stay in
         its cache, for the engine)."""

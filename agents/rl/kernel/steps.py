@@ -145,7 +145,7 @@ class KernelSteps:
         A row whose turn it could not play is left as it was (``fallen``), one whose outputs it could not make is
         played and left for ``settle`` (``unsettled``): both for ``hand_over``.
 
-        A game starts with only the first stage of its region laid (StateRows.lay_region, region.STAGES): a row
+        A game starts with only the first stage of its region laid (StateRows.lay_region, region.stages): a row
         lays its next stage before a turn whose user or Minotaur stands where its stage does not reach (outgrown),
         and a row that fell back on a region not laid whole (a cell it needed not laid, read as outside the region)
         lays its next stage and plays its turn again, from where it stood, until it is played or its region is

@@ -1,4 +1,4 @@
-"""A partial region (StateRows.lay_region(whole=False): the first of region.STAGES laid, every other chunk of the
+"""A partial region (StateRows.lay_region(whole=False): the first of region.stages laid, every other chunk of the
 cube region.UNLAID) read by the kernel: every way in reads an unlaid cell as outside the region. walk.cell answers
 OUTSIDE there; sight.near_edge (the turn's and the user's observation's check of the cells around the user),
 region.holds (the Minotaur's) and the A* (astar.find_paths) say so exactly when a cell they would read is unlaid,
@@ -19,7 +19,7 @@ pytest.importorskip("numba", reason="the kernel is compiled by numba, the [fast]
 
 from labyrinth.agents.rl.kernel import minotaur_obs
 from labyrinth.agents.rl.kernel.astar import LEFT_REGION, find_paths
-from labyrinth.agents.rl.kernel.region import UNLAID, holds
+from labyrinth.agents.rl.kernel.region import MARGIN_CHUNKS, MINOTAUR_MARGIN_CHUNKS, UNLAID, holds
 from labyrinth.agents.rl.kernel.sight import MARGIN, near_edge
 from labyrinth.agents.rl.kernel.state import StateRows
 from labyrinth.agents.rl.kernel.steps import KernelSteps
@@ -28,9 +28,9 @@ from labyrinth.agents.rl.kernel.walk import OUTSIDE, cell
 pytestmark = pytest.mark.xdist_group("kernel")  # numba compiles once per process: on one worker
 
 
-def regions(seed: int, preset: str) -> tuple[StateRows, np.ndarray]:
-    """Row 0 partial, and the whole region's cells of the same labyrinth."""
-    rows, whole = StateRows(1, preset), StateRows(1, preset)
+def regions(seed: int, preset: str, margin: int = MARGIN_CHUNKS) -> tuple[StateRows, np.ndarray]:
+    """Row 0 partial, and the whole region's cells of the same labyrinth, ``margin`` chunks around the ground."""
+    rows, whole = StateRows(1, preset, margin), StateRows(1, preset, margin)
     rows.lay_region(0, World(seed), whole=False)
     whole.lay_region(0, World(seed))
     return rows, whole.kinds[0]
@@ -48,9 +48,10 @@ def points(data: st.DataObject, rows: StateRows, count: int) -> list[tuple[int, 
 
 
 @settings(max_examples=30, deadline=None)
-@given(seed=st.integers(0, 2**31 - 1), preset=st.sampled_from(["tiny", "small"]), data=st.data())
-def test_every_check_reads_an_unlaid_cell_as_outside(seed, preset, data):
-    rows, whole = regions(seed, preset)
+@given(seed=st.integers(0, 2**31 - 1), preset=st.sampled_from(["tiny", "small"]),
+       margin=st.sampled_from([MARGIN_CHUNKS, MINOTAUR_MARGIN_CHUNKS]), data=st.data())
+def test_every_check_reads_an_unlaid_cell_as_outside(seed, preset, margin, data):
+    rows, whole = regions(seed, preset, margin)
     origin = rows.origin[0]
     for stage in range(len(rows.stages)):
         kinds = rows.kinds[0]
@@ -62,10 +63,10 @@ def test_every_check_reads_an_unlaid_cell_as_outside(seed, preset, data):
             level, row, col = z - origin[2], y - origin[1], x - origin[0]
             assert cell(kinds, origin, x, y, z) == (OUTSIDE if kinds[level, row, col] == UNLAID
                                                     else whole[level, row, col])
-            for margin in (MARGIN, 3):
-                square = kinds[level, max(row - margin, 0):row + margin + 1, max(col - margin, 0):col + margin + 1]
-                in_box = (margin <= row < kinds.shape[1] - margin and margin <= col < kinds.shape[2] - margin)
-                assert holds(kinds, origin, x, y, z, margin) == (in_box and not (square == UNLAID).any())
+            for reach in (MARGIN, 3):
+                square = kinds[level, max(row - reach, 0):row + reach + 1, max(col - reach, 0):col + reach + 1]
+                in_box = (reach <= row < kinds.shape[1] - reach and reach <= col < kinds.shape[2] - reach)
+                assert holds(kinds, origin, x, y, z, reach) == (in_box and not (square == UNLAID).any())
             assert near_edge(kinds, origin, x, y, z) == (not holds(kinds, origin, x, y, z, MARGIN))
         assert rows.lay_more(np.ones(1, dtype=np.bool_))[0] == (stage < len(rows.stages) - 1)
     assert np.array_equal(rows.kinds[0], whole)
@@ -82,11 +83,12 @@ def _within(rows: StateRows, stage: Bounds) -> np.ndarray:
 
 
 @settings(max_examples=20, deadline=None)
-@given(seed=st.integers(0, 2**31 - 1), preset=st.sampled_from(["tiny", "small"]), data=st.data())
-def test_a_row_has_outgrown_its_stage_where_a_cell_within_a_chunk_and_a_level_is_not_laid(seed, preset, data):
+@given(seed=st.integers(0, 2**31 - 1), preset=st.sampled_from(["tiny", "small"]),
+       margin=st.sampled_from([MARGIN_CHUNKS, MINOTAUR_MARGIN_CHUNKS]), data=st.data())
+def test_a_row_has_outgrown_its_stage_where_a_cell_within_a_chunk_and_a_level_is_not_laid(seed, preset, margin, data):
     """StateRows.outgrown, the check before each kernel turn that lays the next stage: a row whose user and Minotaur
     stand where every cell a chunk and a level around is laid has not outgrown its stage; one that has, has."""
-    rows, _ = regions(seed, preset)
+    rows, _ = regions(seed, preset, margin)
     for _ in range(len(rows.stages)):
         for who in (rows.user, rows.minotaur):
             other = rows.minotaur if who is rows.user else rows.user
