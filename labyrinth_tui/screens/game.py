@@ -149,6 +149,8 @@ class GameScreen(LookAndTravel):
         self.thinking: tuple[float, Timer] | None = None  # since when, and the indicator's timer
         self.replaced_told = False
         self.played_before = ""  # letters played on the map just before typing began there (word_start.py)
+        self.answers_due = 0  # turns done whose TurnPlayed message is on its way (queued behind keys already sent)
+        self.taken_note: Text | None = None  # the word-taken hint, shown again once those answers are in
         self.countdowns = Countdowns(clock)  # a model Minotaur's quota wait, counted down on our clock
         self.flush: Flush | None = None  # the last danger's, while keys typed ahead of it may come
 
@@ -238,6 +240,7 @@ class GameScreen(LookAndTravel):
         """The done turn as a message, made the moment it is done: a danger it brought (or a travel it
         cut short) drops every key stamped before this message."""
         message = TurnPlayed(turn, result, said)
+        self.answers_due += 1
         danger = self.session.known.alarm
         if self.travel is not None:
             danger = self.travel.check(result, danger)
@@ -315,7 +318,11 @@ class GameScreen(LookAndTravel):
 
     def on_turn_played(self, message: TurnPlayed) -> None:
         self._done_thinking()
-        self.query_one("#hint", Static).update(self._minotaur_note(message.turn))
+        self.answers_due -= 1
+        note = self._minotaur_note(message.turn)
+        if self.taken_note is not None and not self.answers_due:  # the word came in before this answer: kept
+            note, self.taken_note = Text.assemble(self.taken_note, "  ", note), None
+        self.query_one("#hint", Static).update(note)
         log = self.query_one(NarrativeLog)
         log.tell(message.said, message.result.response)
         flush = self.flush
@@ -430,8 +437,12 @@ class GameScreen(LookAndTravel):
         command.post_message(forwarded)
 
     def _tell_taken(self, played: str) -> None:
-        self.query_one("#hint", Static).update(plain(
-            f"'{played}' played as map key{'s' * (len(played) > 1)} first; the command line has the whole word."))
+        """The hint that says which keys of a word typed on the map played first: shown now, and again once the
+        answers of turns still on their way are in (on_turn_played), which would otherwise replace it."""
+        said = plain(f"'{played}' played as map key{'s' * (len(played) > 1)} first; the command line has the whole "
+                     "word.")
+        self.taken_note = said if self.answers_due else None
+        self.query_one("#hint", Static).update(said)
 
     def action_no_diagonal(self) -> None:
         """vi's diagonal keys: no way of the labyrinth goes so (and the key plays nothing)."""

@@ -161,3 +161,18 @@ def test_which_words_held_on_the_map_enter_sends(word, sent):
 ])
 def test_which_letters_played_on_the_map_a_typed_word_takes_back(played, typed, ended, whole_one):
     assert whole_word(played, typed, ended) == whole_one
+
+
+@pytest.mark.parametrize("keys", ["down", "look", "walk"])
+async def test_a_burst_whose_first_key_played_says_so_after_that_turns_answer(clock, keys):
+    """The word reaches the command line before the turn its first key played is answered (that turn's message
+    comes after the keys already on their way): the answer leaves the hint that says which key played."""
+    app = LabyrinthApp(GAME, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("escape")
+        posted_at_once(app, keys)
+        await pilot.pause()
+        assert app.screen.query_one("#command", Input).value == keys
+        hint = str(app.screen.query_one("#hint", Static).render())
+        assert f"'{keys[0]}' played as map key first" in hint, hint
