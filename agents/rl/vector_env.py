@@ -72,10 +72,11 @@ class LabyrinthVectorEnv(gym.vector.VectorEnv):
         # kernel's step, so that a row handed over mid-step shows its env's).
         self._observations = cast("dict[str, np.ndarray]",
                                   create_empty_array(self.single_observation_space, num_envs))
-        margin = MINOTAUR_MARGIN_CHUNKS if role == "minotaur" else MARGIN_CHUNKS
-        self.kernel = KernelSteps(StateRows(num_envs, preset, margin), role, opponent, self.envs[0].max_turns,
-                                  difficulty, frozen, self._observations) if COMPILED and kernel_plays(role, opponent) \
-            else None
+        self.kernel: KernelSteps | None = None  # the envs step their own games (no numba, or an opponent not ported)
+        if COMPILED and kernel_plays(role, opponent):
+            margin = MINOTAUR_MARGIN_CHUNKS if role == "minotaur" else MARGIN_CHUNKS  # region.py says why
+            self.kernel = KernelSteps(StateRows(num_envs, preset, margin), role, opponent, self.envs[0].max_turns,
+                                      difficulty, frozen, self._observations)
 
     def reset(self, *, seed: int | Sequence[int | None] | None = None,
               options: dict[str, Any] | None = None) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
