@@ -25,9 +25,9 @@ from textual.widgets._footer import FooterLabel
 PALETTE = "command-palette"  # the palette's entry, which has no binding id of ours
 LEAST_USED = ("map-examine", "map-halt", "messages", "map-level-up", "replay-omniscient", "spectate-omniscient",
               "to-title", "save", PALETTE, "quit", "map-use")  # ids of bindings (keymap.py's are "map-" and the action)
-KEPT = ("help",)
+KEPT = ("help",)  # the last to go, with Esc's entry: where every key is told, and the way back
 # Below this width the entries lose their padding (Textual's compact footer), so that 80 columns keep the lantern.
-COMPACT_BELOW = 100  # the last to go, with Esc's entry: where every key is told, and the way back
+COMPACT_BELOW = 100
 
 
 class SteadyFooter(Footer):
