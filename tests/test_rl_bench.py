@@ -20,7 +20,8 @@ sys.path.insert(0, str(BENCH))
 
 import baseline
 import baseline_table
-import rl_eval  # bench/rl/ is a folder of scripts, not a package: on sys.path above
+import rl_eval
+import vector_bench  # bench/rl/ is a folder of scripts, not a package: on sys.path above
 from baseline import result_path
 from ppo_memory import ACTIONS, ShortMemory, past_key
 from ppo_routes import GOALS, ROUTE_SPAN, ROUTES, Routes
@@ -427,3 +428,23 @@ def test_every_row_the_kept_results_make_is_the_one_docs_rl_md_publishes():
     assert made, "bench/rl/results holds no result"
     published = (BENCH.parent.parent / "docs" / "rl.md").read_text(encoding="utf-8").splitlines()
     assert [line for line in made if line not in published] == []
+
+
+def test_the_vector_bench_charges_each_part_its_own_time_and_puts_back_what_it_timed():
+    """A part called inside another is taken out of the caller's time, a part that raises still ends; and a run
+    of where_time_goes leaves every function it timed as it was, for whatever runs next in the process."""
+    ticks = iter(range(100))
+    clock = vector_bench.Clock(lambda: float(next(ticks)))
+
+    def fails() -> None:
+        raise KeyError("x")
+
+    inner, failing = clock.timed("inner", lambda: None), clock.timed("inner", fails)
+    clock.timed("outer", inner)()  # outer from 0 to 1 and 2 to 3, inner from 1 to 2
+    with pytest.raises(KeyError):
+        clock.timed("outer", failing)()  # outer from 4 to 5 and 6 to 7, inner from 5 to 6
+    assert clock.seconds == {"outer": 4.0, "inner": 2.0} and clock.calls == {"outer": 2, "inner": 2}
+    timed = [(owner, name, getattr(owner, name)) for _, _, functions in vector_bench.PARTS for owner, name in functions]
+    parts, games, _ = vector_bench.where_time_goes("Labyrinth/User-Tiny-v1", 4, 3)
+    assert {"vector env", "the turn", "observations"} <= set(parts) and games >= 0
+    assert all(getattr(owner, name) is was for owner, name, was in timed)
