@@ -78,8 +78,8 @@ def run(task_id: str, mode: str, num_envs: int, steps: int) -> tuple[float, str,
 # start) is taken out of the caller's. What no part names is the vector env's own, or the kernel's step's or
 # start's glue.
 PARTS: tuple[tuple[str, str, tuple[tuple[Any, str], ...]], ...] = (
-    ("labyrinth laid", "its chunks generated as the engine's World generates them, at a start and stage by stage",
-     ((state_module.maze, "lay"),)),
+    ("labyrinth laid", "its chunks generated as the engine's World generates them: at a start, where a game goes",
+     ((state_module.maze, "lay"), (state_module.maze, "lay_wanted"))),
     ("first states", "the engine's initial_state of each new game", ((steps_module, "first_state"),)),
     ("opponents seated", "each new game's opponent made and loaded into its row",
      ((steps_module, "seated_opponent"), (steps_module.MinotaurMemory, "load"), (user_opponents, "streams"))),

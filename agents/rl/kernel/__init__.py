@@ -77,18 +77,18 @@ rebuilt from the row's inputs by RLGame.replay, which plays it to the end of its
 tests/agents/rl/test_kernel_steps.py (every task the kernel plays, both roles, every step equal to the scalar
 env's, hand-overs included) and tests/agents/rl/test_vector_env.py through agents/rl/vector_env.py.
 
-What stays in Python, and costs: each game's start, about 1.1 ms on tiny (bench/rl/vector_bench.py), against some 30
+What stays in Python, and costs: each game's start, about 0.4 ms on tiny (bench/rl/vector_bench.py), against some 25
 µs a kernel step of a row. The kernel starts a row's game itself (steps.start, no Match and no env's game): the
 first state (engine.game.initial_state and the frozen start: rl/game.first_state), the opponent made and loaded into
 its row, the draws' tables (draws.py: 38 generators seeded by seeding.seed_columns, about 60 µs), and the first
-stage of its region (the ground's chunks and one chunk and one level around them, about 0.3 ms; the rest UNLAID).
+stage of its region (the ground's chunks and one chunk and one level around them, about 0.2 ms; the rest UNLAID).
 Every check of the kernel reads an unlaid cell as outside the region (region.holds, walk.cell, the A*:
-tests/agents/rl/test_kernel_partial.py). The region grows in stages where the game goes (region.stages, out to six
-chunks around the ground, twelve for the Minotaur's tasks): a row lays its next stage once the user or the Minotaur
-stands where its stage does not cover a chunk and a level around (StateRows.outgrown), or when a turn falls back on
-a cell not laid, which is then played again from where it stood, its opponent's memory put back (steps.step), or
-when the Minotaur's observation or mask after its turn needs one (it is observed again). Random commands against
-the built-in Minotaur end most games on the ground: about three games in four never lay a second stage. A game
-whose user or Minotaur goes past the whole region (or whose Minotaur's search does) is still the engine's from
-then on (bench/rl/vector_identity.py counts them).
+tests/agents/rl/test_kernel_partial.py), and marks the chunk needed (region.WANTED). The region then grows where the
+game goes, up to six chunks around the ground (twelve for the Minotaur's tasks): before each turn a row lays the
+chunks within a chunk and a level of its user and Minotaur (StateRows.lay_near); a turn that falls back on a cell not
+laid is played again from where it stood, its opponent's memory put back (steps.step), once the chunks its checks
+marked, and those near them, are laid (StateRows.lay_wanted); so is the Minotaur's observation or mask after its
+turn (it is observed again). A fall that marked nothing lays the region's next stage (region.stages). A game whose
+user or Minotaur goes past the whole region (or whose Minotaur's search does) is still the engine's from then on
+(bench/rl/vector_identity.py counts them).
 """

@@ -27,7 +27,7 @@ from labyrinth.engine.constants import WORLD_LEVELS as _LEVELS
 from labyrinth.engine.geometry import X_SHIFT, Y_SHIFT, Pos
 
 from .jit import jit
-from .region import UNLAID, Region
+from .region import Region, unlaid, want
 
 # What find_paths writes for an env instead of a path's length, which is 0 or more.
 LEFT_REGION = -1  # the search needs a cell the region does not hold: ask the engine
@@ -179,7 +179,9 @@ def _search(kinds: np.ndarray, origin: np.ndarray, start: np.ndarray, goal: np.n
             inside = 0 <= level < levels and 0 <= row < rows and 0 <= col < cols
             if corridor > 0 and not (inside and chunk_mark[level, row // CHUNK, col // CHUNK] == corridor):
                 continue  # moves_within: no way into a chunk outside the corridor
-            if not inside or kinds[level, row, col] == UNLAID:  # a chunk not laid yet is outside the region
+            if not inside or unlaid(kinds[level, row, col]):  # a chunk not laid yet is outside the region
+                if inside:
+                    want(kinds, level, row, col)
                 if move < 4:
                     return LEFT_REGION, heap
                 nh = _estimate(nx, ny, nz, gx, gy, gz)
@@ -207,7 +209,10 @@ def _open(kinds: np.ndarray, origin: np.ndarray, pos: np.ndarray) -> int:
     not laid yet)."""
     level, row, col = pos[2] - origin[2], pos[1] - origin[1], pos[0] - origin[0]
     levels, rows, cols = kinds.shape
-    if not (0 <= level < levels and 0 <= row < rows and 0 <= col < cols) or kinds[level, row, col] == UNLAID:
+    if not (0 <= level < levels and 0 <= row < rows and 0 <= col < cols):
+        return LEFT_REGION
+    if unlaid(kinds[level, row, col]):
+        want(kinds, level, row, col)
         return LEFT_REGION
     kind = kinds[level, row, col]
     return 1 if kind == FLOOR or kind == RAMP_UP or kind == RAMP_DOWN else 0

@@ -23,7 +23,7 @@ import numpy as np
 from gymnasium import spaces
 
 from labyrinth.engine.cells import CRAWLWAY, FLOOR, RAMP_DOWN, RAMP_UP
-from labyrinth.engine.constants import REENTRY_ALERT_TICKS, TICKS_PER_SECOND
+from labyrinth.engine.constants import CHUNK, REENTRY_ALERT_TICKS, TICKS_PER_SECOND
 from labyrinth.engine.items import ITEM_ORDER
 
 from ..minotaur_view import _ITEM_M, _ITEM_W, _KINDS, _M, _SPANS_S, _W, PLANE_SHAPES, SPACES
@@ -31,7 +31,7 @@ from ..planes import COARSE, PLANES, RADIUS, SIDE, Ground
 from ..user_view import DIRECTIONS, SIGHTING_SPAN_S, STATUSES
 from .jit import jit
 from .move import DIRECTIONS as MOVE_WORDS
-from .region import holds
+from .region import holds, unlaid, want
 from .sight import minotaur_sees
 from .state import NONE, StateRows
 from .walk import cell
@@ -191,6 +191,23 @@ def _window(grid: np.ndarray, kinds: np.ndarray, origin: np.ndarray, x: int, y: 
 
 
 @jit
+def _ground_laid(kinds: np.ndarray, origin: np.ndarray, ground: np.ndarray, z: int) -> bool:
+    """Whether every chunk of the ground's cells on level z is laid, as the level's coarse planes (pool_levels) need
+    them; the chunks not laid yet are marked needed (region.want). A level outside the region holds none."""
+    level = z - origin[2]
+    if not 0 <= level < kinds.shape[0]:
+        return False
+    laid = True
+    west, south = ground[X0] - origin[0], ground[TOP] - ground[HEIGHT] + 1 - origin[1]
+    for row in range(south // CHUNK, (south + ground[HEIGHT] - 1) // CHUNK + 1):
+        for col in range(west // CHUNK, (west + ground[WIDTH] - 1) // CHUNK + 1):
+            if unlaid(kinds[level, row * CHUNK, col * CHUNK]):
+                want(kinds, level, row * CHUNK, col * CHUNK)
+                laid = False
+    return laid
+
+
+@jit
 def _pool(kinds: np.ndarray, origins: np.ndarray, ground: np.ndarray, new: np.ndarray, levels: np.ndarray) -> None:
     """MinotaurView._level of every level of each new row's region: the ground's cells pooled into the coarse map's
     open, crawlway and ramp planes (a coarse cell 1 if any cell of its block is; Ground.pool)."""
@@ -234,7 +251,8 @@ def _observe(user: np.ndarray, minotaur: np.ndarray, tick: np.ndarray, turn: np.
             keyed[r] = 0.0
         kind_of, origin = kinds[r], origins[r]
         x, y, z = minotaur[r, 0], minotaur[r, 1], minotaur[r, 2]
-        why[r] = KEPT if kept[r] else PLAYED if _window(grid, kind_of, origin, x, y, z) else LEFT_REGION
+        why[r] = (KEPT if kept[r] else PLAYED if _window(grid, kind_of, origin, x, y, z)
+                  and _ground_laid(kind_of, origin, ground, z) else LEFT_REGION)
         if why[r] != PLAYED:
             grid[:] = 0.0
             memory[:] = 0.0

@@ -28,9 +28,8 @@ from labyrinth.engine.world import World
 
 from . import maze
 from .jit import COMPILED
-from .region import MARGIN_CHUNKS, around, region_of, stages
+from .region import MARGIN_CHUNKS, around, mark_near, region_of, stages
 
-_FAR = 1 << 40  # past any coordinate: the last stage holds the whole region
 REGION_PRESETS = ("tiny", "small")  # the grounds whose region's margins were measured (region.py)
 OUTCOMES = (None, "DEATH", "ESCAPED")  # a row's outcome code is its index here: 0 while playing
 NOISES = ("LOW", "HIGH")  # last_heard's loudness code, from engine.schemas' Noise
@@ -97,15 +96,8 @@ class StateRows:
         self.goal, self.has_goal = ints(3), np.zeros(n, dtype=np.bool_)
         self.path, self.path_length = ints(PATH_ROWS, 3), ints()
         self.box = box
-        # what each stage of a game's region has laid (region.stages: the last is the box), and where a user or
-        # Minotaur standing has every cell within a chunk and a level laid (past the last stage's: anywhere)
-        ground = PRESETS[preset]
-        laid_in = stages(margin)
-        self.stages = (*(around(ground, chunks, levels) for chunks, levels in laid_in[:-1]), box)
-        covered = [around(ground, chunks - 1, levels - 1) for chunks, levels in laid_in[:-1]]
-        self._low = np.array([(b.x0, b.y0, b.z0) for b in covered] + [(-_FAR, -_FAR, -_FAR)], dtype=np.int64)
-        self._high = np.array([(b.x0 + b.width, b.y0 + b.height, b.z0 + b.levels) for b in covered]
-                              + [(_FAR, _FAR, _FAR)], dtype=np.int64)
+        # what each stage of a game's region lays (region.stages: the last is the box)
+        self.stages = (*(around(PRESETS[preset], chunks, levels) for chunks, levels in stages(margin)[:-1]), box)
         self.kinds = np.zeros((n, box.levels, box.height, box.width), dtype=np.uint8)
         self.origin = ints(3)
         self.stage = np.zeros(n, dtype=np.int64)  # the last of self.stages each row's region has laid (lay_more)
@@ -202,12 +194,26 @@ class StateRows:
             self.stage[row] = now
         return laid
 
-    def outgrown(self) -> np.ndarray:
-        """The rows whose user or Minotaur stands where its region's stage does not hold every cell within a
-        chunk and a level (a bool mask): those whose next turns may read past what their region has laid."""
-        low, high = self._low[self.stage], self._high[self.stage]
-        off = (self.user < low) | (self.user >= high) | (self.minotaur < low) | (self.minotaur >= high)
-        return np.asarray(off.any(axis=1))
+    def lay_wanted(self, at: np.ndarray) -> np.ndarray:
+        """The chunks a check marked needed (region.WANTED) laid in the regions of the rows ``at`` (a bool mask), with
+        the ramps they show (maze.lay_wanted); the rows that had any (a bool mask)."""
+        laid = np.zeros(len(at), dtype=np.bool_)
+        for row in np.flatnonzero(at & self.partial).tolist():
+            laid[row] = maze.lay_wanted(int(self.region_seed[row]), self.box, self.kinds[row]) > 0
+        return laid
+
+    def lay_near(self, at: np.ndarray) -> np.ndarray:
+        """The chunks not laid yet within a chunk and a level of where the user and the Minotaur of the rows ``at``
+        (a bool mask) stand, laid (region.mark_near, then lay_wanted): what their next turn may read, laid before
+        it; the rows that had any (a bool mask)."""
+        marked = np.zeros(len(at), dtype=np.bool_)
+        asked = np.ascontiguousarray(at & self.partial)
+        if asked.any():
+            for figures in (self.user, self.minotaur):
+                mark_near(self.kinds, self.origin, figures, asked, marked)
+            for row in np.flatnonzero(marked).tolist():
+                maze.lay_wanted(int(self.region_seed[row]), self.box, self.kinds[row], (0, 0))
+        return marked
 
 
 def rows_of(states: Sequence[GameState], worlds: Sequence[World] | None = None) -> StateRows:

@@ -121,6 +121,7 @@ class KernelSteps:
                                       max_turns=self.max_turns, frozen=self.frozen, world=world))
             rows.lay_region(i, world, whole=False)
             self.draws.write(i, seed)
+        rows.lay_near(started)
         ported = started & ~rows.kept
         for i in at:
             opponent = seated_opponent(other, self.opponent, int(rows.region_seed[i]), rows.preset, self.difficulty)
@@ -145,33 +146,38 @@ class KernelSteps:
         A row whose turn it could not play is left as it was (``fallen``), one whose outputs it could not make is
         played and left for ``settle`` (``unsettled``): both for ``hand_over``.
 
-        A game starts with only the first stage of its region laid (StateRows.lay_region, region.stages): a row
-        lays its next stage before a turn whose user or Minotaur stands where its stage does not reach (outgrown),
-        and a row that fell back on a region not laid whole (a cell it needed not laid, read as outside the region)
-        lays its next stage and plays its turn again, from where it stood, until it is played or its region is
-        whole: a fallen row's state is as it was, and its opponent's memory or stream, which decided before the
-        turn fell, is put back as it was."""
+        A game starts with only the first stage of its region laid (StateRows.lay_region, region.stages): before a
+        turn a row lays the chunks within a chunk and a level of its user and Minotaur (StateRows.lay_near), and a
+        row that fell back on a region not laid whole (a cell it needed not laid, read as outside the region, its
+        chunk marked needed) lays what its checks marked, or else its next stage (_lay_needed), and plays its turn
+        again, from where it stood, until it is played or its region is whole: a fallen row's state is as it was,
+        and its opponent's memory or stream, which decided before the turn fell, is put back as it was."""
         rows = self.rows
         mine = playing & ~self.on_engine
-        while (outgrown := mine & rows.outgrown()).any():  # a jump may land stages away
-            self._lay_more(outgrown)
+        self._laid(rows.lay_near(mine))
         risky = np.flatnonzero(mine & rows.partial)
         before = [array[risky] for array in self._opponent_arrays()]  # copies
         done = self._step(actions, mine)
         while (again := done.fallen & rows.partial).any():
-            self._lay_more(again)
+            self._lay_needed(again)
             back = again[risky]
             for array, was in zip(self._opponent_arrays(), before, strict=True):
                 array[risky[back]] = was[back]
             done.update(again, self._step(actions, again))
         return done
 
-    def _lay_more(self, at: np.ndarray) -> None:
-        """The next stage of the ``at`` rows' regions laid (StateRows.lay_more), and for the Minotaur's view, their
-        levels' coarse planes pooled again: the levels a stage did not lay were pooled as nothing."""
-        laid = self.rows.lay_more(at)
-        if self.role == "minotaur" and laid.any():
-            minotaur_obs.pool_levels(self.rows, self.levels, laid)
+    def _lay_needed(self, at: np.ndarray) -> None:
+        """What the ``at`` rows' turns, observations or masks fell back on: the chunks their checks marked needed
+        (StateRows.lay_wanted), or, for a row that marked none (a read past its region's box, or a fall of another
+        kind), its region's next stage. The Minotaur's view's coarse planes are pooled again for those rows."""
+        laid = self.rows.lay_wanted(at)
+        self._laid(laid | self.rows.lay_more(at & ~laid))
+
+    def _laid(self, rows: np.ndarray) -> None:
+        """After chunks of the ``rows``' regions were laid: the Minotaur's view pools their levels' coarse planes
+        again (a level's chunks not laid were pooled as nothing)."""
+        if self.role == "minotaur" and rows.any():
+            minotaur_obs.pool_levels(self.rows, self.levels, rows)
 
     def _opponent_arrays(self) -> tuple[np.ndarray, ...]:
         """What the opponent's decisions change, a row per env: the built-in Minotaur's memories and streams, the
@@ -232,7 +238,7 @@ class KernelSteps:
         rows = self.rows
         why = minotaur_obs.observe(rows, self.levels, self.turns, since, self.max_turns, self.observations, mine)
         while (short := mine & rows.partial & ((why == LEFT_REGION) | unseen)).any():
-            self._lay_more(short)
+            self._lay_needed(short)
             again, blind = action_masks(rows, self.role)
             masks[short], unseen[short] = again[short], blind[short]
             why[short] = minotaur_obs.observe(rows, self.levels, self.turns, since, self.max_turns, self.observations,

@@ -22,7 +22,7 @@ from labyrinth.engine.constants import (
 
 from .draws import USED_UP, below
 from .jit import jit
-from .region import UNLAID
+from .region import unlaid, want
 from .state import PATH_ROWS
 from .work import (
     GOAL,
@@ -58,7 +58,8 @@ OUTSIDE = -1  # cell's answer for a cell of the cube the region does not hold
 
 @jit
 def cell(kinds: np.ndarray, origin: np.ndarray, x: int, y: int, z: int) -> int:
-    """World.cell: ROCK outside the cube; OUTSIDE for a cell of the cube outside the region or not laid yet."""
+    """World.cell: ROCK outside the cube; OUTSIDE for a cell of the cube outside the region or not laid yet (its
+    chunk then marked needed: region.want)."""
     if not (0 <= x < WORLD_SIZE and 0 <= y < WORLD_SIZE and 0 <= z < WORLD_LEVELS):
         return ROCK
     levels, rows, cols = kinds.shape
@@ -66,7 +67,10 @@ def cell(kinds: np.ndarray, origin: np.ndarray, x: int, y: int, z: int) -> int:
     if not (0 <= level < levels and 0 <= row < rows and 0 <= col < cols):
         return OUTSIDE
     kind = kinds[level, row, col]
-    return OUTSIDE if kind == UNLAID else kind
+    if unlaid(kind):
+        want(kinds, level, row, col)
+        return OUTSIDE
+    return kind
 
 
 @jit

@@ -17,9 +17,10 @@ from labyrinth.engine.world import World
 
 pytest.importorskip("numba", reason="the kernel is compiled by numba, the [fast] extra: `pip install -e '.[fast]'`")
 
-from labyrinth.agents.rl.kernel import minotaur_obs
+from labyrinth.agents.rl.kernel import maze, minotaur_obs
 from labyrinth.agents.rl.kernel.astar import LEFT_REGION, find_paths
-from labyrinth.agents.rl.kernel.region import MARGIN_CHUNKS, MINOTAUR_MARGIN_CHUNKS, UNLAID, holds
+from labyrinth.agents.rl.kernel.maze import NEAR_WANTED
+from labyrinth.agents.rl.kernel.region import MARGIN_CHUNKS, MINOTAUR_MARGIN_CHUNKS, WANTED, holds
 from labyrinth.agents.rl.kernel.sight import MARGIN, near_edge
 from labyrinth.agents.rl.kernel.state import StateRows
 from labyrinth.agents.rl.kernel.steps import KernelSteps
@@ -56,17 +57,17 @@ def test_every_check_reads_an_unlaid_cell_as_outside(seed, preset, margin, data)
     for stage in range(len(rows.stages)):
         kinds = rows.kinds[0]
         assert rows.stage[0] == stage and rows.partial[0] == (stage < len(rows.stages) - 1)
-        laid = kinds != UNLAID
+        laid = kinds < WANTED
         assert np.array_equal(kinds[laid], whole[laid])  # what is laid is the labyrinth's
         assert np.array_equal(laid, _within(rows, rows.stages[stage]))  # exactly the stage's chunks
         for x, y, z in points(data, rows, 20):
             level, row, col = z - origin[2], y - origin[1], x - origin[0]
-            assert cell(kinds, origin, x, y, z) == (OUTSIDE if kinds[level, row, col] == UNLAID
+            assert cell(kinds, origin, x, y, z) == (OUTSIDE if kinds[level, row, col] >= WANTED
                                                     else whole[level, row, col])
             for reach in (MARGIN, 3):
                 square = kinds[level, max(row - reach, 0):row + reach + 1, max(col - reach, 0):col + reach + 1]
                 in_box = (reach <= row < kinds.shape[1] - reach and reach <= col < kinds.shape[2] - reach)
-                assert holds(kinds, origin, x, y, z, reach) == (in_box and not (square == UNLAID).any())
+                assert holds(kinds, origin, x, y, z, reach) == (in_box and not (square >= WANTED).any())
             assert near_edge(kinds, origin, x, y, z) == (not holds(kinds, origin, x, y, z, MARGIN))
         assert rows.lay_more(np.ones(1, dtype=np.bool_))[0] == (stage < len(rows.stages) - 1)
     assert np.array_equal(rows.kinds[0], whole)
@@ -85,25 +86,51 @@ def _within(rows: StateRows, stage: Bounds) -> np.ndarray:
 @settings(max_examples=20, deadline=None)
 @given(seed=st.integers(0, 2**31 - 1), preset=st.sampled_from(["tiny", "small"]),
        margin=st.sampled_from([MARGIN_CHUNKS, MINOTAUR_MARGIN_CHUNKS]), data=st.data())
-def test_a_row_has_outgrown_its_stage_where_a_cell_within_a_chunk_and_a_level_is_not_laid(seed, preset, margin, data):
-    """StateRows.outgrown, the check before each kernel turn that lays the next stage: a row whose user and Minotaur
-    stand where every cell a chunk and a level around is laid has not outgrown its stage; one that has, has."""
-    rows, _ = regions(seed, preset, margin)
-    for _ in range(len(rows.stages)):
-        for who in (rows.user, rows.minotaur):
-            other = rows.minotaur if who is rows.user else rows.user
-            other[0] = (PRESETS[preset].x0, PRESETS[preset].y0, PRESETS[preset].z0)  # the ground's corner: laid
-            for x, y, z in points(data, rows, 10):
-                who[0] = (x, y, z)
-                kinds, origin = rows.kinds[0], rows.origin[0]
-                around = kinds[max(z - 1 - origin[2], 0):z + 2 - origin[2],
-                               max(y - CHUNK - origin[1], 0):y + CHUNK + 1 - origin[1],
-                               max(x - CHUNK - origin[0], 0):x + CHUNK + 1 - origin[0]]
-                if rows.outgrown()[0]:
-                    assert rows.partial[0]
-                else:  # every cell a chunk and a level around is laid, or past the region (the last stage)
-                    assert not (around == UNLAID).any()
-        rows.lay_more(np.ones(1, dtype=np.bool_))
+def test_before_a_turn_every_cell_a_chunk_and_a_level_around_the_user_and_the_minotaur_is_laid(seed, preset, margin,
+                                                                                               data):
+    """StateRows.lay_near, before each kernel turn: wherever the user and the Minotaur stand in the region's box, every
+    cell within a chunk and a level of each is then laid, with the labyrinth's cells; nothing laid before is undone."""
+    rows, whole = regions(seed, preset, margin)
+    for (ux, uy, uz), (mx, my, mz) in zip(points(data, rows, 8), points(data, rows, 8), strict=True):
+        rows.user[0], rows.minotaur[0] = (ux, uy, uz), (mx, my, mz)
+        was = rows.kinds[0] < WANTED
+        rows.lay_near(np.ones(1, dtype=np.bool_))
+        kinds, origin = rows.kinds[0], rows.origin[0]
+        laid = kinds < WANTED
+        assert np.array_equal(kinds[laid], whole[laid]) and not (was & ~laid).any()
+        for x, y, z in ((ux, uy, uz), (mx, my, mz)):
+            around = kinds[max(z - 1 - origin[2], 0):z + 2 - origin[2],
+                           max(y - CHUNK - origin[1], 0):y + CHUNK + 1 - origin[1],
+                           max(x - CHUNK - origin[0], 0):x + CHUNK + 1 - origin[0]]
+            assert not (around >= WANTED).any()
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 2**31 - 1), preset=st.sampled_from(["tiny", "small"]),
+       margin=st.sampled_from([MARGIN_CHUNKS, MINOTAUR_MARGIN_CHUNKS]), data=st.data())
+def test_the_chunks_a_check_marked_needed_are_laid_and_those_near_them(seed, preset, margin, data):
+    """A check that meets a chunk not laid yet marks it needed (region.WANTED); maze.lay_wanted lays each marked chunk
+    and the chunks not laid yet within NEAR_WANTED of it (with none, exactly the marked ones), with the labyrinth's
+    cells, and touches no other chunk."""
+    near = data.draw(st.sampled_from([(0, 0), NEAR_WANTED]))
+    rows, whole = regions(seed, preset, margin)
+    kinds, origin = rows.kinds[0], rows.origin[0]
+    for x, y, z in points(data, rows, 6):
+        holds(kinds, origin, x, y, z, 3)
+    corners = kinds[:, ::CHUNK, ::CHUNK]
+    marked, was = corners == WANTED, kinds.copy()
+    count = maze.lay_wanted(seed, rows.box, kinds, near)
+    laid = kinds[:, ::CHUNK, ::CHUNK] < WANTED
+    now = laid & ~(was[:, ::CHUNK, ::CHUNK] < WANTED)  # the chunks this lay laid
+    assert count == now.sum() and (now >= marked).all()
+    reach = np.zeros_like(marked)
+    for level, row, col in zip(*np.nonzero(marked), strict=True):
+        reach[max(level - near[0], 0):level + near[0] + 1, max(row - near[1], 0):row + near[1] + 1,
+              max(col - near[1], 0):col + near[1] + 1] = True
+    assert not (now & ~reach).any()
+    assert np.array_equal(kinds[kinds < WANTED], whole[kinds < WANTED])
+    untouched = np.repeat(np.repeat(~now, CHUNK, axis=1), CHUNK, axis=2)
+    assert np.array_equal(kinds[untouched], was[untouched])
 
 
 @settings(max_examples=30, deadline=None)
@@ -130,8 +157,8 @@ def test_a_path_on_a_partial_region_is_the_whole_regions_or_left_region(seed, pr
 
 def test_the_minotaurs_coarse_levels_are_pooled_again_as_each_stage_is_laid():
     """The Minotaur's view pools every level of the region once a game (minotaur_obs.pool_levels); a game's start
-    lays only the levels near the ground, so laying each further stage pools again, until the levels are those of a
-    region laid whole."""
+    lays only the levels near the ground, so laying the chunks a turn needs or a further stage pools again, until the
+    levels are those of a region laid whole."""
     seed = 5
     kernel = KernelSteps(StateRows(1, "tiny"), "minotaur", "wait", 50)
     kernel.start(np.ones(1, dtype=np.bool_), [seed])
@@ -141,5 +168,5 @@ def test_the_minotaurs_coarse_levels_are_pooled_again_as_each_stage_is_laid():
     minotaur_obs.pool_levels(whole, levels, np.ones(1, dtype=np.bool_))
     assert kernel.rows.partial[0] and not np.array_equal(kernel.levels, levels)  # the far levels: nothing yet
     while kernel.rows.partial[0]:
-        kernel._lay_more(np.ones(1, dtype=np.bool_))
+        kernel._lay_needed(np.ones(1, dtype=np.bool_))
     assert np.array_equal(kernel.levels, levels)

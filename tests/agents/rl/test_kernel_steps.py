@@ -60,16 +60,18 @@ def test_kernel_steps_play_the_scalar_envs_games(rung):
 
 @pytest.mark.parametrize("role", ["user", "minotaur"])
 def test_a_turn_played_whose_observation_the_kernel_cannot_make_is_the_envs(role, monkeypatch):
-    """Row 2's observation refused every 7th step (as a sight past the region's edge would be): the turn stands,
-    the env takes the game over with it, and reports that step."""
+    """Row 2's observation refused every 7th call, and again each time it is asked again while its region is not
+    whole (as a sight past the region's box would be, which no chunk laid can mend): the turn stands, the env
+    takes the game over with it, and reports that step."""
     module = kernel_steps.user_obs if role == "user" else kernel_steps.minotaur_obs
     name = "observe_turn" if role == "user" else "observe"
-    real, calls = getattr(module, name), [0]
+    real, calls, refused = getattr(module, name), [0], [False]
 
-    def refusing(*args: Any) -> np.ndarray:
-        why = real(*args)
+    def refusing(rows: Any, *args: Any) -> np.ndarray:
+        why = real(rows, *args)
         calls[0] += 1
-        if calls[0] % 7 == 0:
+        refused[0] = calls[0] % 7 == 0 or (refused[0] and bool(rows.partial[2]))
+        if refused[0]:
             why[2] = LEFT_REGION
         return why
     monkeypatch.setattr(module, name, refusing)
