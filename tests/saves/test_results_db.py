@@ -4,10 +4,13 @@ share, rows kept whole, and a database read where it cannot be written."""
 from __future__ import annotations
 
 import json
+import multiprocessing
 import shutil
 import subprocess
 import sys
 from dataclasses import replace
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -254,3 +257,30 @@ def test_a_claims_table_of_the_older_shape_is_made_anew_and_the_matches_kept(tmp
         assert columns == {"match", "token", "beat", "replay", "abandoned"}
         assert len(db.matches()) == {3: 3, 4: 1}[schema]
         assert db.claim(replace(KEY, seed=9), new_token()) == Claim(TAKEN)
+
+
+def _open_at(path: str, start: Any, failures: Any) -> None:
+    """A tournament's opening of the results database, in a process of its own, at ``start``'s signal."""
+    start.wait()
+    try:
+        ResultsDB(Path(path)).close()
+    except ResultsUnusable as error:
+        failures.put(str(error))
+
+
+def test_tournaments_opening_a_new_results_database_at_once_all_open_it(tmp_path):
+    """Turning a new file to WAL needs it to itself and SQLite does not wait for that as for a lock: six processes
+    opening one new database at once failed with "database is locked" in about one try in seven, before the opening
+    tried again (results_db._to_wal). Thirty tries, each a new file."""
+    context = multiprocessing.get_context("fork")
+    failures = context.Queue()
+    for attempt in range(30):
+        path, start = tmp_path / f"results-{attempt}.db", context.Event()
+        openers = [context.Process(target=_open_at, args=(str(path), start, failures)) for _ in range(6)]
+        for opener in openers:
+            opener.start()
+        start.set()
+        for opener in openers:
+            opener.join(timeout=60)
+        assert all(opener.exitcode == 0 for opener in openers)
+    assert failures.empty(), failures.get()
