@@ -101,6 +101,7 @@ RESULTS_FILE = "results.db"
 SCHEMA_VERSION = 4  # 2: who learned (in the key) and when the run began; 3: setups, repeats, the full record;
 # 4: the game's digest, the build and rerun in the key, the run that played it, the runs' manifests
 BUSY_S = 30.0  # how long a write waits for another tournament's transaction before giving up
+WAL_RETRY_S = 0.05  # between two tries to turn a new database to WAL while another program holds it (_to_wal)
 KEY = ("user", "user_setup", "minotaur", "minotaur_setup", "seed", "repeat", "preset", "difficulty", "max_turns",
        "learned", "build", "rerun")
 PLAY_ORDER = ("run_began", "seed", "repeat", *(name for name in KEY if name not in ("seed", "repeat")))
@@ -505,9 +506,6 @@ class ResultsDB:
         else:
             why = f"{text}; to start a new one, rename this file (e.g. to {self.path.name}.old) and try again"
         return ResultsUnusable(f"the results database {self.path} cannot be used: {why}. It is kept as it is")
-
-
-WAL_RETRY_S = 0.05  # between two tries to turn a new database to WAL while another program holds it (_to_wal)
 
 
 def _to_wal(db: sqlite3.Connection) -> None:
