@@ -126,7 +126,7 @@ def lay(seeds: Sequence[int], box: Bounds, out: np.ndarray, within: Bounds | Non
         if bound is not None:
             _chunk_aligned(bound)
     ends, bounds, plan, outside = _plan(box, within, beyond)
-    work = _scratch(DIGITS + int(np.diff(bounds).max(initial=0)))
+    work = _scratch(_longest(bounds))
     with np.errstate(over="ignore"):
         _lay(np.array(seeds, dtype=np.int64), ends, bounds, plan, out, work, beyond is None, outside,
              np.arange(len(bounds) - 1, dtype=np.int64))
@@ -136,14 +136,17 @@ def lay_wanted(seed: int, box: Bounds, out: np.ndarray, near: tuple[int, int] = 
     """The chunks of ``out`` (one region of ``box``, as ``lay`` lays it, of the labyrinth of ``seed``) that a check
     marked needed (region.WANTED) laid, and those not laid yet within ``near`` (levels, chunks) of them, with the
     ramps they show; how many chunks."""
-    ends, bounds, plan, outside = _plan(box)
-    index = _index(box)
-    work = _scratch(DIGITS + int(np.diff(bounds).max(initial=0)))
+    ends, bounds, plan, outside, index, work = _whole(box)
     chosen = _wanted(out, plan, index, len(bounds) - 1 - len(plan), near[0], near[1])
     if len(chosen):
         with np.errstate(over="ignore"):
             _lay(np.array([seed], dtype=np.int64), ends, bounds, plan, out[np.newaxis], work, False, outside, chosen)
     return int((chosen >= len(bounds) - 1 - len(plan)).sum())
+
+
+def _longest(bounds: np.ndarray) -> int:
+    """Bytes of the longest of _plan's strings with the longest seed before it: what the scratch must hold."""
+    return DIGITS + int(np.diff(bounds).max(initial=0))
 
 
 @cache
@@ -154,12 +157,13 @@ def _scratch(longest: int) -> tuple[np.ndarray, ...]:
 
 
 @cache
-def _index(box: Bounds) -> np.ndarray:
-    """Each chunk's row in ``_plan(box)``'s plan, by its place (level, row, col) in the box; -1 outside the cube."""
-    _, _, plan, _ = _plan(box)
+def _whole(box: Bounds) -> tuple[np.ndarray, ...]:
+    """``_plan(box)`` of the whole box, each chunk's row in its plan by its place (level, row, col) in the box (-1
+    outside the cube), and the scratch its strings need: what lay_wanted reads, worked out once a box."""
+    ends, bounds, plan, outside = _plan(box)
     index = np.full((box.levels, box.height // CHUNK, box.width // CHUNK), -1, dtype=np.int64)
     index[plan[:, 0], plan[:, 1], plan[:, 2]] = np.arange(len(plan))
-    return index
+    return ends, bounds, plan, outside, index, _scratch(_longest(bounds))
 
 
 @jit

@@ -23,7 +23,7 @@ import numpy as np
 from gymnasium import spaces
 
 from labyrinth.engine.cells import CRAWLWAY, FLOOR, RAMP_DOWN, RAMP_UP
-from labyrinth.engine.constants import CHUNK, REENTRY_ALERT_TICKS, TICKS_PER_SECOND
+from labyrinth.engine.constants import REENTRY_ALERT_TICKS, TICKS_PER_SECOND
 from labyrinth.engine.items import ITEM_ORDER
 
 from ..minotaur_view import _ITEM_M, _ITEM_W, _KINDS, _M, _SPANS_S, _W, PLANE_SHAPES, SPACES
@@ -31,7 +31,7 @@ from ..planes import COARSE, PLANES, RADIUS, SIDE, Ground
 from ..user_view import DIRECTIONS, SIGHTING_SPAN_S, STATUSES
 from .jit import jit
 from .move import DIRECTIONS as MOVE_WORDS
-from .region import holds, unlaid, want
+from .region import holds, laid_within
 from .sight import minotaur_sees
 from .state import NONE, StateRows
 from .walk import cell
@@ -197,14 +197,8 @@ def _ground_laid(kinds: np.ndarray, origin: np.ndarray, ground: np.ndarray, z: i
     level = z - origin[2]
     if not 0 <= level < kinds.shape[0]:
         return False
-    laid = True
     west, south = ground[X0] - origin[0], ground[TOP] - ground[HEIGHT] + 1 - origin[1]
-    for row in range(south // CHUNK, (south + ground[HEIGHT] - 1) // CHUNK + 1):
-        for col in range(west // CHUNK, (west + ground[WIDTH] - 1) // CHUNK + 1):
-            if unlaid(kinds[level, row * CHUNK, col * CHUNK]):
-                want(kinds, level, row * CHUNK, col * CHUNK)
-                laid = False
-    return laid
+    return laid_within(kinds, level, west, south, west + ground[WIDTH] - 1, south + ground[HEIGHT] - 1)
 
 
 @jit

@@ -112,11 +112,18 @@ def holds(kinds: np.ndarray, origin: np.ndarray, x: int, y: int, z: int, margin:
     east, north = x + margin - origin[0], y + margin - origin[1]
     if not (0 <= west and east < cols and 0 <= south and north < rows and 0 <= level < levels):
         return False
+    return laid_within(kinds, level, west, south, east, north)
+
+
+@jit
+def laid_within(kinds: np.ndarray, level: int, west: int, south: int, east: int, north: int) -> bool:
+    """Whether every chunk of the region's level ``level`` that the cells from (west, south) to (east, north) touch
+    (indices into the region, inside its box) is laid; each one not laid yet is marked needed (``want``)."""
     laid = True
     for row in range(south // CHUNK, north // CHUNK + 1):
         for col in range(west // CHUNK, east // CHUNK + 1):
             if unlaid(kinds[level, row * CHUNK, col * CHUNK]):
-                kinds[level, row * CHUNK, col * CHUNK] = WANTED
+                want(kinds, level, row * CHUNK, col * CHUNK)
                 laid = False
     return laid
 
@@ -137,7 +144,7 @@ def mark_near(kinds: np.ndarray, origins: np.ndarray, figures: np.ndarray, asked
             for near_row in range(max(row - 1, 0), min(row + 2, rows // CHUNK)):
                 for near_col in range(max(col - 1, 0), min(col + 2, cols // CHUNK)):
                     if unlaid(kinds[r, near_level, near_row * CHUNK, near_col * CHUNK]):
-                        kinds[r, near_level, near_row * CHUNK, near_col * CHUNK] = WANTED
+                        want(kinds[r], near_level, near_row * CHUNK, near_col * CHUNK)
                         marked[r] = True
 
 
