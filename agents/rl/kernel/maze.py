@@ -157,7 +157,8 @@ def _scratch(longest: int) -> tuple[np.ndarray, ...]:
 
 
 @cache
-def _whole(box: Bounds) -> tuple[np.ndarray, ...]:
+def _whole(box: Bounds) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+                                 tuple[np.ndarray, ...]]:
     """``_plan(box)`` of the whole box, each chunk's row in its plan by its place (level, row, col) in the box (-1
     outside the cube), and the scratch its strings need: what lay_wanted reads, worked out once a box."""
     ends, bounds, plan, outside = _plan(box)
