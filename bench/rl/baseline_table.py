@@ -2,10 +2,11 @@
 on the ``test`` split (the user's escapes, the Minotaur's captures) as the mean over training runs
 with Student's t 95 % interval over the runs (a single run, or an untrained yardstick: its Wilson
 interval over the games), the mean stones the user held at the end (either role's task) and the
-mean turns, and the paired difference with random play on the very same test games (Newcombe's
-95 % interval, per run: how many runs are clear of zero). A row without results reads "not yet
-run", and the commands that make the missing rows are printed under the table. Markdown, for
-docs/rl.md.
+mean turns, and two paired differences with random play on the very same test games, per run (how many runs
+are clear of zero): the win rate's (Newcombe's 95 % interval) and the stones the user found a game (Bonett and
+Price's, on the share of the three stones each game found: a learnt user that seldom escapes can still be seen to
+learn to find stones; on the Minotaur's rungs fewer is its gain). A row without results reads "not yet run", and
+the commands that make the missing rows are printed under the table. Markdown, for docs/rl.md.
 
     .venv/bin/python bench/rl/baseline_table.py --out bench/rl/results
 """
@@ -20,9 +21,10 @@ from typing import Any
 
 from baseline import ALGOS, TRAINED, result_path  # bench/rl/ is on sys.path, as this file runs as a script
 
-from labyrinth.agents.compete.intervals import mean_interval, paired_proportions
+from labyrinth.agents.compete.intervals import mean_interval, paired_proportions, paired_scores
 from labyrinth.agents.rl.protocol import WIN
 from labyrinth.agents.rl.tasks import TASKS
+from labyrinth.engine.items import STONES
 
 # The rungs the table reports: the user's first rungs and the Minotaur's.
 TABLE_TASKS = ("Labyrinth/Stones-Tiny-v1", "Labyrinth/User-Tiny-Wait-v1", "Labyrinth/User-Tiny-v1",
@@ -38,14 +40,10 @@ def runs(out: Path, task_id: str, algo: str) -> list[dict[str, Any]]:
     return [json.loads(path.read_text(encoding="utf-8")) for path in found]
 
 
-def wins(games: list[dict[str, Any]], role: str) -> list[bool]:
-    return [game["outcome"] == WIN[role] for game in games]
-
-
 def row(task_id: str, algo: str, results: list[dict[str, Any]], random: dict[str, Any] | None) -> list[str]:
     """One line of the table: the cells after the task and the algorithm."""
     if not results:
-        return [NOT_RUN, "", "", "", ""]
+        return [NOT_RUN, "", "", "", "", ""]
     role = TASKS[task_id].role
     tests = [r["test"] for r in results]
     if len(results) == 1:
@@ -58,26 +56,38 @@ def row(task_id: str, algo: str, results: list[dict[str, Any]], random: dict[str
     stones = statistics.fmean(t["stones"]["value"] for t in tests)
     turns = statistics.fmean(t["turns"]["value"] for t in tests)
     trained = f"{len(results)} x {results[0]['steps']:,}" if algo in TRAINED else "-"
-    return [trained, rate, f"{stones:.2f}", f"{turns:.0f}", versus(tests, random, role) if algo != "random" else "-"]
+    if algo == "random":
+        return [trained, rate, f"{stones:.2f}", f"{turns:.0f}", "-", "-"]
+    return [trained, rate, f"{stones:.2f}", f"{turns:.0f}", versus(tests, random, role, "win"),
+            versus(tests, random, role, "stones")]
 
 
-def versus(tests: list[dict[str, Any]], random: dict[str, Any] | None, role: str) -> str:
-    """The mean paired difference with random play on the same test games, and how many runs clear zero."""
+def versus(tests: list[dict[str, Any]], random: dict[str, Any] | None, role: str, measure: str) -> str:
+    """The mean paired difference with random play on the same test games, and how many runs clear zero (below
+    zero, for the stones a Minotaur lets the user find): of the win rate (``measure`` "win") or of the stones the
+    user found a game ("stones", its interval Bonett and Price's on each game's share of the stones, shown in
+    stones)."""
     if random is None:
         return "random not yet run"
-    theirs = {game["seed"]: won for game, won in zip(random["test"]["games"], wins(random["test"]["games"], role),
-                                                     strict=True)}
+    theirs = {game["seed"]: game for game in random["test"]["games"]}
     differences = []
     for test in tests:
-        pairs = [(won, theirs[game["seed"]]) for game, won in zip(test["games"], wins(test["games"], role),
-                                                                  strict=True) if game["seed"] in theirs]
-        differences.append(paired_proportions(pairs))
-    clear = sum(low > 0 for _, low, _ in differences)
+        pairs = [(game, theirs[game["seed"]]) for game in test["games"] if game["seed"] in theirs]
+        if measure == "win":
+            differences.append(paired_proportions([(a["outcome"] == WIN[role], b["outcome"] == WIN[role])
+                                                   for a, b in pairs]))
+            continue
+        shares = [(a["stones"] - b["stones"]) / len(STONES) for a, b in pairs]
+        low, high = paired_scores(shares)
+        differences.append((statistics.fmean(shares) * len(STONES), low * len(STONES), high * len(STONES)))
+    better = (lambda low, high: low > 0) if measure == "win" or role == "user" else (lambda low, high: high < 0)
+    clear = sum(better(low, high) for _, low, high in differences)
     mean = statistics.fmean(d for d, _, _ in differences)
+    digits = 3 if measure == "win" else 2
     if len(differences) == 1:
         _, low, high = differences[0]
-        return f"{mean:+.3f} ({low:+.3f}..{high:+.3f})"
-    return f"{mean:+.3f}, {clear} of {len(differences)} runs clear of 0"
+        return f"{mean:+.{digits}f} ({low:+.{digits}f}..{high:+.{digits}f})"
+    return f"{mean:+.{digits}f}, {clear} of {len(differences)} runs clear of 0"
 
 
 def command(task_id: str, algo: str, seed: int) -> str:
@@ -88,8 +98,8 @@ def command(task_id: str, algo: str, seed: int) -> str:
 def table(out: Path) -> tuple[str, list[str]]:
     """The table in markdown, and the commands of the rows (or training runs) not yet made."""
     header = ("| task | algorithm | training (runs x steps) | win on test (95 % CI) | the user's stones | turns | "
-              "vs random on test (95 % CI) |")
-    lines = [header, "|---|---|---|---|---|---|---|"]
+              "win vs random on test (95 % CI) | stones vs random on test (95 % CI) |")
+    lines = [header, "|---|---|---|---|---|---|---|---|"]
     missing = []
     for task_id in TABLE_TASKS:
         found = {algo: runs(out, task_id, algo) for algo in ALGOS}
