@@ -363,6 +363,34 @@ def test_a_trained_baseline_row_plays_its_policy_with_its_memory(tmp_path):
     assert result_path(tmp_path, "Labyrinth/User-Tiny-v1", "recurrent", 0).with_suffix(".zip").is_file()
 
 
+def test_the_recurrent_policy_runs_a_sequence_at_once_as_the_library_steps_it():
+    """bench/rl/recurrent_policy.py against sb3-contrib's own _process_sequence: the same outputs, final states and
+    (to the floating point sums' last bits) gradients when episodes start only on a sequence's first step, as
+    RecurrentPPO's buffer cuts them; the library's very loop when one starts inside a sequence."""
+    torch = pytest.importorskip("torch", reason="RecurrentPPO needs the [train] extra (torch, sb3-contrib)")
+    pytest.importorskip("sb3_contrib", reason="RecurrentPPO needs the [train] extra (torch, sb3-contrib)")
+    from recurrent_policy import SequenceLstmPolicy
+    from sb3_contrib.common.recurrent.policies import RecurrentActorCriticPolicy
+
+    torch.manual_seed(0)
+    lstm, n_seq, steps = torch.nn.LSTM(16, 32), 6, 40
+    features = torch.randn(n_seq * steps, 16, requires_grad=True)  # the buffer's layout: a sequence after another
+    states = (torch.randn(1, n_seq, 32), torch.randn(1, n_seq, 32))
+    starts = torch.zeros(n_seq, steps)
+    starts[[0, 2, 5], 0] = 1.0
+    ours = SequenceLstmPolicy._process_sequence(features, states, starts.flatten(), lstm)
+    theirs = RecurrentActorCriticPolicy._process_sequence(features, states, starts.flatten(), lstm)
+    assert torch.allclose(ours[0], theirs[0], atol=1e-6) and all(torch.allclose(a, b, atol=1e-6)
+                                                                  for a, b in zip(ours[1], theirs[1], strict=True))
+    weights = [*lstm.parameters(), features]
+    for a, b in zip(torch.autograd.grad(ours[0].sum(), weights), torch.autograd.grad(theirs[0].sum(), weights),
+                    strict=True):
+        assert torch.allclose(a, b, rtol=1e-4, atol=1e-4)
+    starts[1, 7] = 1.0  # inside a sequence: not a layout the buffer makes, and left to the library
+    assert torch.equal(SequenceLstmPolicy._process_sequence(features, states, starts.flatten(), lstm)[0],
+                       RecurrentActorCriticPolicy._process_sequence(features, states, starts.flatten(), lstm)[0])
+
+
 def test_the_training_curve_counts_the_games_that_ended_in_each_rollout():
     """Two envs' rewards summed per game, a game's point made when it ends, its env's sum begun afresh."""
     pytest.importorskip("stable_baselines3", reason="the curve is a Stable-Baselines3 callback ([train] extra)")

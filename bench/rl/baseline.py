@@ -14,7 +14,9 @@ Algorithms (``--algo``):
   for a partially observed task) but one: the keys flattened into one layer of 256 before the LSTM
   (ppo_network.Flat), the width the default extractor gives an image. By default the LSTM reads
   the 5,083 raw numbers (the planes are no image), and its input weights alone make a step cost
-  twenty times as much: about 1 step a second here. It does not read the mask.
+  twenty times as much: about 1 step a second here. Its sequences go through the LSTM in one call
+  where the library steps them a time-step at a time (recurrent_policy.py: the same arithmetic). It
+  does not read the mask.
 
 Nothing else: the task's own observation and reward (no privileged features, no shaping beyond the
 task's, no demonstrations; those are bench/rl/train_ppo.py's labelled options). Training plays the
@@ -82,9 +84,10 @@ def train(args: argparse.Namespace, checkpoint: Path, **hyper: Any) -> tuple[Any
         algo_class, policy, kwargs = MaskablePPO, "MultiInputPolicy", {}
     else:
         from ppo_network import Flat
+        from recurrent_policy import SequenceLstmPolicy
         from sb3_contrib import RecurrentPPO
 
-        algo_class, policy = RecurrentPPO, "MultiInputLstmPolicy"
+        algo_class, policy = RecurrentPPO, SequenceLstmPolicy
         kwargs = {"policy_kwargs": {"features_extractor_class": Flat,
                                     "features_extractor_kwargs": {"features": RECURRENT_FEATURES}}}
     settings = {"task": args.task, "algo": args.algo, "seed": args.seed, "steps": args.steps, "envs": args.envs,
