@@ -391,6 +391,20 @@ def test_the_recurrent_policy_runs_a_sequence_at_once_as_the_library_steps_it():
                        RecurrentActorCriticPolicy._process_sequence(features, states, starts.flatten(), lstm)[0])
 
 
+@pytest.mark.slow
+def test_the_recurrent_bench_times_both_policies_from_the_same_first_rollout():
+    """bench/rl/recurrent_bench.py, one round of one rollout each: a row a policy, the ratio, and the same games in
+    the first rollout (no update has been made by then)."""
+    pytest.importorskip("sb3_contrib", reason="bench/rl/recurrent_bench.py needs the [train] extra")
+    run = subprocess.run([sys.executable, str(BENCH / "recurrent_bench.py"), "--steps", "1024", "--rounds", "1"],
+                         capture_output=True, text=True, timeout=600, check=False)
+    assert run.returncode == 0, run.stderr[-2000:]
+    rows = [line for line in run.stdout.splitlines() if "steps/CPU s" in line]
+    assert len(rows) == 2 and "one call a sequence / the library's" in run.stdout
+    firsts = {line.split("first rollout ")[1].split(",")[0] for line in rows}
+    assert len(firsts) == 1
+
+
 def test_the_training_curve_counts_the_games_that_ended_in_each_rollout():
     """Two envs' rewards summed per game, a game's point made when it ends, its env's sum begun afresh."""
     pytest.importorskip("stable_baselines3", reason="the curve is a Stable-Baselines3 callback ([train] extra)")

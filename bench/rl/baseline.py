@@ -62,11 +62,13 @@ def result_path(out: Path, task_id: str, algo: str, seed: int) -> Path:
     return out / task_id.replace("/", "_") / f"{algo}-seed{seed}.json"
 
 
-def train(args: argparse.Namespace, checkpoint: Path, **hyper: Any) -> tuple[Any, dict[str, Any]]:
+def train(args: argparse.Namespace, checkpoint: Path, policy_class: Any = None,
+          **hyper: Any) -> tuple[Any, dict[str, Any]]:
     """The model of ``args.algo`` trained for ``args.steps`` on the task's train split, and how long it took.
 
     The run is saved at ``checkpoint`` as each rollout begins and taken up from there if it exists
-    (bench/rl/checkpoint.py). ``hyper`` overrides SB3's defaults: for tests only, never on the command line.
+    (bench/rl/checkpoint.py). ``hyper`` overrides SB3's defaults: for tests only, never on the command line;
+    ``policy_class`` the algorithm's policy (recurrent_bench.py: sb3-contrib's own, timed against ours).
     """
     import torch
     from checkpoint import Checkpoint, Spent, resume  # bench/rl/ is on sys.path, as this file runs as a script
@@ -75,6 +77,7 @@ def train(args: argparse.Namespace, checkpoint: Path, **hyper: Any) -> tuple[Any
     from training_curve import Curve
 
     torch.set_num_threads(1)
+    policy: Any
     if args.algo == "ppo":
         algo_class: Any = PPO
         policy, kwargs = "MultiInputPolicy", {}
@@ -90,8 +93,10 @@ def train(args: argparse.Namespace, checkpoint: Path, **hyper: Any) -> tuple[Any
         algo_class, policy = RecurrentPPO, SequenceLstmPolicy
         kwargs = {"policy_kwargs": {"features_extractor_class": Flat,
                                     "features_extractor_kwargs": {"features": RECURRENT_FEATURES}}}
+    if policy_class is not None:
+        policy = policy_class
     settings = {"task": args.task, "algo": args.algo, "seed": args.seed, "steps": args.steps, "envs": args.envs,
-                **hyper}
+                **({} if policy_class is None else {"policy": policy_class.__name__}), **hyper}
     curve = Curve(TASKS[args.task].role, f"{args.task} {args.algo} seed {args.seed}")
     taken_up = resume(checkpoint, settings, algo_class)
     if taken_up is None:
