@@ -461,6 +461,21 @@ def test_a_run_killed_mid_training_is_taken_up_and_ends_as_if_it_had_not_stopped
         baseline.train(argparse.Namespace(**{**vars(args), "steps": 128}), tmp_path / "broken.ckpt", **hyper)
 
 
+def test_the_table_pairs_the_stones_found_with_random_plays_and_a_hunter_gains_by_fewer():
+    """The stones column: each run's paired difference with random play on the same test games, in stones; a user's
+    run clears zero above it, a Minotaur's below it (the stones it let the user find)."""
+    def games(stones: list[int]) -> dict:
+        return {"games": [{"seed": seed, "outcome": "TIMEOUT", "stones": n} for seed, n in enumerate(stones)]}
+
+    random_play = {"test": games([0] * 100 + [1] * 100)}
+    more, fewer = games([1] * 100 + [2] * 100), games([0] * 200)
+    assert baseline_table.versus([more], random_play, "user", "stones").startswith("+1.00 (+0.")
+    assert baseline_table.versus([more, more], random_play, "user", "stones") == "+1.00, 2 of 2 runs clear of 0"
+    assert baseline_table.versus([fewer, fewer], random_play, "minotaur", "stones") == "-0.50, 2 of 2 runs clear of 0"
+    assert baseline_table.versus([fewer, fewer], random_play, "user", "stones") == "-0.50, 0 of 2 runs clear of 0"
+    assert baseline_table.versus([more], None, "user", "stones") == "random not yet run"
+
+
 def test_every_row_the_kept_results_make_is_the_one_docs_rl_md_publishes():
     """The table in docs/rl.md is what bench/rl/results holds: a row made from the kept results must stand there
     as made (a number edited by hand, or a result changed without the page, fails). Rows whose results are not
