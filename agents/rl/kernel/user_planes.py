@@ -21,6 +21,12 @@ from .work import INVENTORY, USER
 
 PLANE_SIZE = SIDE * SIDE
 WINDOW_KINDS = _KINDS  # a cell kind's window planes (NOT_SEEN: unknown)
+# WINDOW_KINDS listed: each kind's planes set (a kind sets at most two of them), so that a cell of the window writes
+# those alone rather than testing every plane (measured: the window's cells took 2.2 µs of an observation's 7.4)
+KIND_PLANES = np.full((WINDOW_KINDS.shape[0], max(int(WINDOW_KINDS.sum(axis=1).max()), 1)), -1, dtype=np.int64)
+KIND_COUNTS = WINDOW_KINDS.sum(axis=1).astype(np.int64)
+for _kind, _planes in enumerate(WINDOW_KINDS):
+    KIND_PLANES[_kind, :KIND_COUNTS[_kind]] = np.flatnonzero(_planes)
 W_TRAIL, W_MINOTAUR = _W["trail"], _W["minotaur"]
 W_ITEMS = np.array([_W[item_plane(name)] for name in ITEM_ORDER], dtype=np.int64)
 M_CELLS = len(_CELL_PLANES)  # the memory map's first planes, kept per level; the others are marks
@@ -36,16 +42,19 @@ def write_planes(v: np.ndarray, g: np.ndarray, seen: np.ndarray, trail: np.ndarr
     ux, uy, uz = v[USER], v[USER + 1], v[USER + 2]
     levels, height, width = seen.shape
     window[:] = 0.0
+    z = uz - origin[2]
     for row in range(SIDE):
+        y = uy + RADIUS - row - origin[1]
+        row_inside = 0 <= z < levels and 0 <= y < height
         for col in range(SIDE):
-            x, y, z = ux - RADIUS + col - origin[0], uy + RADIUS - row - origin[1], uz - origin[2]
-            inside = 0 <= x < width and 0 <= y < height and 0 <= z < levels
+            x = ux - RADIUS + col - origin[0]
+            inside = row_inside and 0 <= x < width
             kind = seen[z, y, x] if inside else NOT_SEEN
-            for plane in range(WINDOW_KINDS.shape[1]):
-                if WINDOW_KINDS[kind, plane]:
-                    window[plane * PLANE_SIZE + row * SIDE + col] = 1.0
+            at = row * SIDE + col
+            for k in range(KIND_COUNTS[kind]):
+                window[KIND_PLANES[kind, k] * PLANE_SIZE + at] = 1.0
             if inside and trail[z, y, x]:
-                window[W_TRAIL * PLANE_SIZE + row * SIDE + col] = 1.0
+                window[W_TRAIL * PLANE_SIZE + at] = 1.0
     for kind in range(lying.shape[0]):
         if lying[kind, 0]:
             _mark_window(window, W_ITEMS[kind], ux, uy, uz, lying[kind, 1], lying[kind, 2], lying[kind, 3])
