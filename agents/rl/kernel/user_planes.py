@@ -23,8 +23,8 @@ PLANE_SIZE = SIDE * SIDE
 WINDOW_KINDS = _KINDS  # a cell kind's window planes (NOT_SEEN: unknown)
 # WINDOW_KINDS listed: each kind's planes set (a kind sets at most two of them), so that a cell of the window writes
 # those alone rather than testing every plane (measured: the window's cells took 2.2 µs of an observation's 7.4)
-KIND_PLANES = np.full((WINDOW_KINDS.shape[0], max(int(WINDOW_KINDS.sum(axis=1).max()), 1)), -1, dtype=np.int64)
 KIND_COUNTS = WINDOW_KINDS.sum(axis=1).astype(np.int64)
+KIND_PLANES = np.full((len(WINDOW_KINDS), max(int(KIND_COUNTS.max()), 1)), -1, dtype=np.int64)
 for _kind, _planes in enumerate(WINDOW_KINDS):
     KIND_PLANES[_kind, :KIND_COUNTS[_kind]] = np.flatnonzero(_planes)
 W_TRAIL, W_MINOTAUR = _W["trail"], _W["minotaur"]
