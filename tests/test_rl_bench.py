@@ -1,5 +1,6 @@
 """The RL benches' own parts (bench/rl/rl_eval.py, bench/rl/rllib_masked.py, bench/rl/ppo_memory.py,
-bench/rl/ppo_routes.py, bench/rl/train_ppo.py, bench/rl/baseline.py and baseline_table.py): the
+bench/rl/ppo_routes.py, bench/rl/train_ppo.py, bench/rl/baseline.py and baseline_table.py, gym_bench.py's
+ceilings): the
 learning curve's and the baseline table's numbers are only as good as the
 evaluation that makes them. The parts without torch or Ray run everywhere; the training script's
 end-to-end run needs the [train] extra and skips, saying so, without it."""
@@ -20,6 +21,7 @@ sys.path.insert(0, str(BENCH))
 
 import baseline
 import baseline_table
+import gym_bench
 import rl_eval
 import vector_bench  # bench/rl/ is a folder of scripts, not a package: on sys.path above
 from baseline import result_path
@@ -95,6 +97,20 @@ def test_a_policy_and_the_builtin_user_are_judged_on_the_very_same_held_out_game
     builtin = rl_eval.play_builtin("tiny", 30, [g["seed"] for g in first])
     assert [g["seed"] for g in builtin] == [g["seed"] for g in first]
     assert all(g["outcome"] in ("ESCAPED", "DEATH", "TIMEOUT") for g in builtin)
+
+
+@pytest.mark.parametrize(("env_id", "role"), [("Labyrinth/User-v0", "user"), ("Labyrinth/Minotaur-v0", "minotaur")])
+def test_the_match_alone_plays_the_envs_games_again_and_refuses_an_opponent_that_plays_others(env_id, role):
+    """gym_bench's Match ceiling: the env's games replayed through the one turn loop, the opponent deciding
+    again. Its figure is a ceiling of that env only if they are the same games; another opponent's are not."""
+    _, games = gym_bench.gym_rate(env_id, 120, opponent="builtin", text=False, preset="tiny", difficulty="normal",
+                                    max_turns=50)
+    assert len(games) >= 2 and sum(len(played) for _, played, _ in games) == 120
+    rate = gym_bench.match_rate(games, role, "builtin", "tiny", "normal")
+    assert (rate.steps, rate.episodes) == (120, len(games)) and rate.cpu_s > 0
+    other = "wait" if role == "user" else "random"
+    with pytest.raises(ValueError, match="decided otherwise"):
+        gym_bench.match_rate(games, role, other, "tiny", "normal")
 
 
 def test_rllib_sees_each_role_as_one_vector_its_mask_first_inside_its_space():

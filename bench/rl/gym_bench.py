@@ -24,8 +24,11 @@ PASS/MISS and asserts nothing. Under each text=False row, the engine alone repla
 turns (``Game.new`` and ``Game.step`` with the inputs both roles sent), timed in the same turn as
 that repetition and its MiniGrid run: the ceiling of any wrapper on this workload, as a ratio to
 MiniGrid beside the row's target (a target above its ceiling cannot be met by the env, only by a
-faster engine). Against a Minotaur that only waits, the env and the engine alone give the env's own
-cost a step.
+faster engine); under the one-role rows, the Match alone replays them too, the learner's inputs
+pushed and the built-in opponent deciding each turn (as it did in the env: checked), with no
+observation, mask or view of the learner: the ceiling of any env with that opponent, which only a
+faster engine or opponent raises. Against a Minotaur that only
+waits, the env and the engine alone give the env's own cost a step.
 
     .venv/bin/pip install -q -e '.[bench]' && .venv/bin/python bench/rl/gym_bench.py [--quick]
 """
@@ -41,7 +44,7 @@ import sys
 import time
 import warnings
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 from typing import Self
@@ -53,6 +56,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/, for figu
 from figures import report, row, spread
 
 import labyrinth.agents.rl.gym_env  # noqa: F401  (registers the environments)
+from labyrinth.agents.match.runner import DEFAULT_MAX_TURNS, Outside
+from labyrinth.agents.rl.commands import STAND_IN
+from labyrinth.agents.rl.game import new_match
+from labyrinth.agents.rl.opponents import make_opponent
 from labyrinth.agents.rl.pettingzoo_env import parallel_env
 from labyrinth.engine import Game
 
@@ -181,6 +188,27 @@ def engine_rate(games: Games, preset: str, difficulty: str) -> Rate:
     return Rate(turns, timer.cpu_s, timer.wall_s, len(games))
 
 
+def match_rate(games: Games, role: str, opponent: str, preset: str, difficulty: str) -> Rate:
+    """The one turn loop alone playing the same games: a Match each (as the env seats it, ``opponent`` made by
+    its registry name from the game's seed and deciding every turn), ``role``'s recorded inputs pushed into an
+    Outside seat that keeps no perception; no observation, mask or view of the learner. The most any env around
+    this Match and this opponent could reach. ValueError when the opponent does not decide as it did in the env
+    (then the figure would be of other games)."""
+    other = next(name for name in ("user", "minotaur") if name != role)
+    matches, turns = [], sum(len(played) for _, played, _ in games)
+    with Timer() as timer:
+        for seed, played, _ in games:
+            seats = {role: Outside("gym", observe=False, stand_in=STAND_IN),
+                     other: make_opponent(other, opponent, seed, preset=preset)}
+            match = new_match(seats, seed=seed, preset=preset, difficulty=difficulty, max_turns=DEFAULT_MAX_TURNS)
+            for inputs in played:
+                match.play_turn(**{role: inputs[role == "minotaur"]})
+            matches.append(match)
+    if [m.played for m in matches] != [played for _, played, _ in games]:
+        raise ValueError(f"the {opponent} {other} decided otherwise than in the env: not the same games")
+    return Rate(turns, timer.cpu_s, timer.wall_s, len(games))
+
+
 def parallel_rate(turns: int, **kwargs) -> tuple[Rate, Games]:
     """The PettingZoo parallel env, both roles random and masked (a turn: both act); and the games it played."""
     game = parallel_env(**kwargs)
@@ -251,6 +279,7 @@ class Beside:
     minigrid: list[Rate]
     digests: list[str]
     engine: list[Rate]  # the engine alone on each repetition's turns, when asked for
+    match: list[Rate] = field(default_factory=list)  # the Match alone, its opponent deciding, when asked for
 
     @staticmethod
     def ratio(rates: list[Rate], minigrid: list[Rate]) -> float:
@@ -259,9 +288,10 @@ class Beside:
 
 
 def beside_minigrid(run: Callable[[], tuple[Rate, Games]], repeats: int, minigrid_steps: int,
-                    engine: bool = False) -> Beside:
+                    engine: bool = False, match: tuple[str, str] | None = None) -> Beside:
     """``run`` and MiniGrid in turns, ``repeats`` times each (MiniGrid skipped when not installed);
-    with ``engine``, the engine alone replays each repetition's turns right after it."""
+    with ``engine``, the engine alone replays each repetition's turns right after it; with ``match`` (the
+    learner's role, the opponent's name), so does the Match with that opponent deciding (match_rate)."""
     out = Beside([], [], [], [])
     for _ in range(repeats):
         reference = minigrid_rate(minigrid_steps)
@@ -273,6 +303,8 @@ def beside_minigrid(run: Callable[[], tuple[Rate, Games]], repeats: int, minigri
             out.digests.append(games_digest(games))
         if engine:
             out.engine.append(engine_rate(games, PRESET, DIFFICULTY))
+        if match is not None:
+            out.match.append(match_rate(games, *match, PRESET, DIFFICULTY))
     return out
 
 
@@ -291,15 +323,19 @@ def show_beside(name: str, row_: Beside, target: bool = False, policy: str = "")
                target=(">=", bound) if bound is not None else None,
                note=f"{spread(ratios, '.2f')}; MiniGrid {mg.per_cpu_s:,.0f}/s (median of {len(row_.minigrid)}, "
                     "interleaved)")
-    if row_.engine:
-        show("  the engine alone, the same turns: turns/s", median_rate(row_.engine), target,
-             ": Game.step only, no env, no opponent's decision")
-    if row_.engine and row_.minigrid:
-        ceiling = Beside.ratio(row_.engine, row_.minigrid)
-        where = "within" if bound is not None and ceiling >= bound else "above"
-        verdict = "" if bound is None else f"; the target {bound:.2f}x is {where} it"
-        report("    / MiniGrid: the env's ceiling", ceiling, "x", ".2f",
-               note=f"the engine alone beside the same MiniGrid runs{verdict}")
+    ceilings = (("the engine alone", "Game.step only, no env, no opponent's decision", row_.engine),
+                ("the Match alone", ("the one turn loop with the opponent deciding, no learner's observation, "
+                                     "mask or view"), row_.match))
+    for what, how, rates in ceilings:
+        if not rates:
+            continue
+        show(f"  {what}, the same turns: turns/s", median_rate(rates), target, f": {how}")
+        if row_.minigrid:
+            ceiling = Beside.ratio(rates, row_.minigrid)
+            where = "within" if bound is not None and ceiling >= bound else "above"
+            verdict = "" if bound is None else f"; the target {bound:.2f}x is {where} it"
+            report("    / MiniGrid: a ceiling of the env", ceiling, "x", ".2f",
+                   note=f"{what} beside the same MiniGrid runs{verdict}")
 
 
 def main() -> None:
@@ -321,14 +357,15 @@ def main() -> None:
     options = {"preset": PRESET, "difficulty": DIFFICULTY}
     for env_id, text in (("Labyrinth/User-v0", False), ("Labyrinth/User-v0", True),
                          ("Labyrinth/Minotaur-v0", False), ("Labyrinth/Minotaur-v0", True)):
+        learner = "user" if env_id == "Labyrinth/User-v0" else "minotaur"
         measured = beside_minigrid(
             partial(gym_rate, env_id, size["labyrinth"], opponent="builtin", text=text, **options),
-            repeats, size["minigrid"], engine=not text)
+            repeats, size["minigrid"], engine=not text, match=None if text else (learner, "builtin"))
         show_beside(f"{env_id.split('/')[1]}{'' if text else ', text=False'}: steps/s", measured, target=True)
     # The env's own cost: a Minotaur that only waits decides nothing and makes the engine cheap, so what
     # is left between the two figures is the wrapper (the seats, the observation, the mask).
     waiting = beside_minigrid(partial(gym_rate, "Labyrinth/User-v0", size["labyrinth"], opponent="wait", text=False,
-                                      **options), repeats, size["minigrid"], engine=True)
+                                      **options), repeats, size["minigrid"], engine=True, match=("user", "wait"))
     added = statistics.median(1e6 / r.per_cpu_s - 1e6 / e.per_cpu_s for r, e in zip(waiting.rates, waiting.engine,
                                                                                    strict=True))
     show_beside("User-v0 against a waiting Minotaur, text=False: steps/s", waiting,
