@@ -12,6 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import gymnasium as gym
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
@@ -27,7 +28,7 @@ import vector_bench  # bench/rl/ is a folder of scripts, not a package: on sys.p
 from baseline import result_path
 from ppo_memory import ACTIONS, ShortMemory, past_key
 from ppo_routes import GOALS, ROUTE_SPAN, ROUTES, Routes
-from rllib_masked import Masked
+from rllib_masked import Masked, MaskedOne
 
 from labyrinth.agents.builtin.usermap import path_to
 from labyrinth.agents.rl.commands import action_names
@@ -126,6 +127,19 @@ def test_rllib_sees_each_role_as_one_vector_its_mask_first_inside_its_space():
             break
         actions = {a: int(np.flatnonzero(infos[a]["action_mask"])[0]) for a in env.agents}
         observations, _, _, _, infos = env.step(actions)
+
+
+@pytest.mark.parametrize("task_id", ["Labyrinth/Stones-Tiny-v1", "Labyrinth/Minotaur-Tiny-Wait-v1"])
+def test_rllib_sees_a_one_role_task_as_one_vector_its_mask_first_inside_its_space(task_id):
+    env = MaskedOne(gym.make(task_id))
+    obs, info = env.reset(seed=5)
+    rng = np.random.default_rng(5)
+    for _ in range(30):
+        assert env.observation_space.contains(obs)
+        assert np.array_equal(obs[:len(info["action_mask"])].astype(bool), info["action_mask"])
+        obs, _, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+        if terminated or truncated:
+            obs, info = env.reset()
 
 
 @pytest.mark.filterwarnings("ignore:.*different from the unwrapped")  # gymnasium's note that it is a wrapper

@@ -1,5 +1,6 @@
-"""The PettingZoo parallel env as bench/rl/train_rllib.py's masked PPO module reads it, without Ray or
-torch, so that the suite tests it where the [ray] extra is absent."""
+"""The ladder's envs as bench/rl/train_rllib.py's masked PPO module reads them, without Ray or torch, so
+that the suite tests them where the [ray] extra is absent: the PettingZoo parallel env of a two-role task
+(``Masked``) and the Gymnasium env of a one-role task (``MaskedOne``), each observation one vector."""
 
 from __future__ import annotations
 
@@ -10,6 +11,36 @@ import numpy as np
 from pettingzoo.utils import BaseParallelWrapper
 
 
+def flat_space(observation_space: gym.spaces.Dict, action_space: gym.spaces.Discrete) -> gym.spaces.Box:
+    """The space of ``masked``'s vectors for an env of these spaces."""
+    size = int(action_space.n) + sum(int(np.prod(space.shape)) for space in observation_space.spaces.values())
+    return gym.spaces.Box(-1.0, 1.0, (size,), np.float32)
+
+
+def masked(observation: dict[str, Any], info: dict[str, Any]) -> np.ndarray:
+    """One observation as one vector: the action mask of its info first, then its keys flattened in order."""
+    return np.concatenate([info["action_mask"].astype(np.float32),
+                           *(np.asarray(v, np.float32).ravel() for v in observation.values())])
+
+
+class MaskedOne(gym.Wrapper, gym.utils.RecordConstructorArgs):
+    """A one-role task's env with each observation as ``masked`` makes it (the mask is its info's);
+    recorded as Gymnasium's own wrappers are, so that its spec makes it again."""
+
+    def __init__(self, env: gym.Env) -> None:
+        gym.utils.RecordConstructorArgs.__init__(self)
+        gym.Wrapper.__init__(self, env)
+        self.observation_space = flat_space(env.observation_space, env.action_space)
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        observation, info = self.env.reset(seed=seed, options=options)
+        return masked(observation, info), info
+
+    def step(self, action: int):
+        observation, reward, terminated, truncated, info = self.env.step(action)
+        return masked(observation, info), reward, terminated, truncated, info
+
+
 class Masked(BaseParallelWrapper):
     """The parallel env with each agent's observation as one vector: its action mask first (a number a
     command, 1 where it can be carried out), then its observation's keys flattened, in their order.
@@ -17,11 +48,8 @@ class Masked(BaseParallelWrapper):
 
     def __init__(self, env: Any) -> None:
         super().__init__(env)
-        self._spaces = {}
-        for agent in env.possible_agents:
-            inner = env.observation_space(agent)
-            size = env.action_space(agent).n + sum(int(np.prod(space.shape)) for space in inner.spaces.values())
-            self._spaces[agent] = gym.spaces.Box(-1.0, 1.0, (size,), np.float32)
+        self._spaces = {agent: flat_space(env.observation_space(agent), env.action_space(agent))
+                        for agent in env.possible_agents}
 
     def observation_space(self, agent: str) -> gym.spaces.Box:
         return self._spaces[agent]
@@ -36,6 +64,4 @@ class Masked(BaseParallelWrapper):
 
     @staticmethod
     def _masked(observations: dict[str, dict], infos: dict[str, dict]) -> dict[str, np.ndarray]:
-        return {agent: np.concatenate([infos[agent]["action_mask"].astype(np.float32),
-                                       *(np.asarray(v, np.float32).ravel() for v in obs.values())])
-                for agent, obs in observations.items()}
+        return {agent: masked(obs, infos[agent]) for agent, obs in observations.items()}

@@ -1,16 +1,21 @@
-"""Both roles trained at once: RLlib's PPO on a two-role task of the ladder (``--task``, by default
-``Labyrinth/Duel-Tiny-v1``: tiny, 400 turns), a policy per role (multi-agent self-play: the user
-learns against the learning Minotaur and the other way round), two env runners on a local Ray cluster.
+"""RLlib's PPO on a task of the ladder (``--task``): a one-role task (the user's first rung
+``Labyrinth/Stones-Tiny-v1``, the Minotaur's ``Labyrinth/Minotaur-Tiny-Wait-v1``, any other) with one
+policy, its role's, against the task's opponent; or a two-role task (``Labyrinth/Duel-Tiny-v1``, the default:
+tiny, 400 turns) with a policy per role (multi-agent self-play: the user learns against the learning
+Minotaur and the other way round). Two env runners on a local Ray cluster.
 
-The env is labyrinth.agents.rl.pettingzoo_env's task env, wrapped for RLlib's
-ParallelPettingZooEnv by ``Masked``: each agent's observation becomes one vector, the mask of its
-commands first, then its numeric keys flattened. ``MaskedPPO`` is RLlib's own PPO module
-(DefaultPPOTorchRLModule, of RLlib's API, not of its examples) reading that vector whole and
-setting the logits of the masked commands to the lowest float, so a policy never samples a
-command the game would refuse. Every iteration prints a row: env steps, each role's mean
-episode return, and the user's escape and caught rates over the episodes that ended.
+A one-role task's env is its Gymnasium env (``gym.make`` of its id) wrapped by rllib_masked's ``MaskedOne``; a
+two-role task's is labyrinth.agents.rl.pettingzoo_env's task env wrapped for RLlib's ParallelPettingZooEnv by
+``Masked``. Either way each observation becomes one vector, the mask of its commands first, then its numeric
+keys flattened. ``MaskedPPO`` is RLlib's own PPO module (DefaultPPOTorchRLModule, of RLlib's API, not of its
+examples) reading that vector whole and setting the logits of the masked commands to the lowest float, so a
+policy never samples a command the game would refuse. Every iteration prints a row: env steps, the mean
+episode return of each policy, and over the last 200 episodes that ended the user's escape, caught and
+timeout rates and the stones it held at the end.
 
     .venv/bin/pip install -e '.[ray]'
+    .venv/bin/python bench/rl/train_rllib.py --task Labyrinth/Minotaur-Tiny-Wait-v1 --minutes 30
+    .venv/bin/python bench/rl/train_rllib.py --task Labyrinth/Stones-Tiny-v1 --minutes 30
     .venv/bin/python bench/rl/train_rllib.py --iterations 40 --minutes 30 > bench/results/rllib.log
 """
 
@@ -20,6 +25,7 @@ import argparse
 import time
 from typing import Any
 
+import gymnasium as gym
 import ray
 import torch
 from ray.rllib.algorithms.ppo import PPOConfig
@@ -28,13 +34,16 @@ from ray.rllib.callbacks.callbacks import RLlibCallback
 from ray.rllib.core.columns import Columns
 from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
 from ray.rllib.core.rl_module.rl_module import RLModuleSpec
+from ray.rllib.env.multi_agent_episode import MultiAgentEpisode
 from ray.rllib.env.wrappers.pettingzoo_env import ParallelPettingZooEnv
 from ray.tune.registry import register_env
-from rllib_masked import Masked  # bench/rl/ is on sys.path, as this file runs as a script
+from rllib_masked import Masked, MaskedOne  # bench/rl/ is on sys.path, as this file runs as a script
 
 from labyrinth.agents.rl.pettingzoo_env import task_parallel_env
+from labyrinth.agents.rl.tasks import BOTH, task
 
-ENV_NAME = "labyrinth_masked"
+ENV_NAME = "labyrinth_masked"  # the two-role tasks' env, registered with Ray's tune
+ONE_ENV_NAME = "labyrinth_masked_one"  # a one-role task's
 ROLES = ("user", "minotaur")
 OUTCOMES = ("ESCAPED", "DEATH", "TIMEOUT")
 
@@ -59,22 +68,37 @@ def make_env(config: dict) -> ParallelPettingZooEnv:
     return ParallelPettingZooEnv(Masked(task_parallel_env(config["task"])))
 
 
+def make_one_env(config: dict) -> MaskedOne:
+    import labyrinth.agents.rl.gym_env  # noqa: F401  (registers the one-role tasks in the env runner's process)
+
+    return MaskedOne(gym.make(config["task"]))
+
+
 class Outcomes(RLlibCallback):
-    """Counts each ended episode's outcome (the user's last info), for the escape and caught rates."""
+    """Counts each ended episode's outcome and the stones the user held at its end (every role's last info
+    says both), for the escape, caught and timeout rates."""
 
     def on_episode_end(self, *, episode, metrics_logger=None, **kwargs) -> None:
-        outcome = episode.get_infos(-1).get("user", {}).get("outcome")
+        info = episode.get_infos(-1)
+        if isinstance(episode, MultiAgentEpisode):
+            info = info.get("user", {})
         for name in OUTCOMES:
-            metrics_logger.log_value(f"outcome_{name}", float(outcome == name), reduce="mean", window=200)
+            metrics_logger.log_value(f"outcome_{name}", float(info.get("outcome") == name), reduce="mean", window=200)
+        metrics_logger.log_value("stones", float(info.get("stones", float("nan"))), reduce="mean", window=200)
 
 
-def config(args: argparse.Namespace) -> PPOConfig:
+def config(args: argparse.Namespace, roles: tuple[str, ...]) -> PPOConfig:
+    """PPO with the same settings for any task; a policy for each of ``roles`` (a two-role task's both)."""
     spec = RLModuleSpec(module_class=MaskedPPO,
                         model_config={"fcnet_hiddens": [128], "head_fcnet_hiddens": [128]})
-    return (PPOConfig()
-            .environment(ENV_NAME, env_config={"task": args.task})
-            .multi_agent(policies=set(ROLES), policy_mapping_fn=lambda agent_id, episode, **kw: agent_id)
-            .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs=dict.fromkeys(ROLES, spec)))
+    made = PPOConfig()
+    if len(roles) == 1:
+        made = made.environment(ONE_ENV_NAME, env_config={"task": args.task}).rl_module(rl_module_spec=spec)
+    else:
+        made = (made.environment(ENV_NAME, env_config={"task": args.task})
+                .multi_agent(policies=set(roles), policy_mapping_fn=lambda agent_id, episode, **kw: agent_id)
+                .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs=dict.fromkeys(roles, spec))))
+    return (made
             # sample_timeout_s: a busy machine's runner may take minutes for its share of a batch, and the
             # default (60 s) drops what comes late, leaving the iteration with nothing to train on
             .env_runners(num_env_runners=2, num_envs_per_env_runner=1, num_cpus_per_env_runner=1,
@@ -87,14 +111,18 @@ def config(args: argparse.Namespace) -> PPOConfig:
             .debugging(seed=args.seed))
 
 
-def row(result: dict, began: float) -> str:
+def row(result: dict, began: float, roles: tuple[str, ...]) -> str:
     runners = result.get("env_runners", {})
-    returns = runners.get("module_episode_returns_mean", {})
+    if len(roles) == 1:
+        returns = {roles[0]: runners.get("episode_return_mean", float("nan"))}
+    else:
+        returns = runners.get("module_episode_returns_mean", {})
+    shown = "  ".join(f"{role} {returns.get(role, float('nan')):+7.2f}" for role in roles)
     rates = {name: runners.get(f"outcome_{name}", float("nan")) for name in OUTCOMES}
     return (f"{result['training_iteration']:>4}  {int(runners.get('num_env_steps_sampled_lifetime', 0)):>9,} steps  "
-            f"{time.perf_counter() - began:>7.0f} s  return user {returns.get('user', float('nan')):+7.2f}  "
-            f"minotaur {returns.get('minotaur', float('nan')):+7.2f}  escape {rates['ESCAPED']:.3f}  "
+            f"{time.perf_counter() - began:>7.0f} s  return {shown}  escape {rates['ESCAPED']:.3f}  "
             f"caught {rates['DEATH']:.3f}  timeout {rates['TIMEOUT']:.3f}  "
+            f"stones {runners.get('stones', float('nan')):.2f}  "
             f"episodes {int(runners.get('num_episodes_lifetime', 0)):,}")
 
 
@@ -102,20 +130,25 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--iterations", type=int, default=40)
     parser.add_argument("--minutes", type=float, default=None, help="stop after the iteration that passes this")
-    parser.add_argument("--task", default="Labyrinth/Duel-Tiny-v1", help="a two-role task of the ladder")
+    parser.add_argument("--task", default="Labyrinth/Duel-Tiny-v1", help="a task of the ladder, of one role or two")
     parser.add_argument("--batch", type=int, default=4000, help="env steps an iteration trains on")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
+    try:
+        role = task(args.task).role
+    except ValueError as exc:
+        parser.error(str(exc))
+    roles = ROLES if role == BOTH else (role,)
     torch.set_num_threads(1)
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     register_env(ENV_NAME, make_env)
-    algo = config(args).build_algo()
+    register_env(ONE_ENV_NAME, make_one_env)
+    algo = config(args, roles).build_algo()
     began = time.perf_counter()
-    print(f"RLlib PPO, both roles (a policy each), on {args.task}; "
-          f"2 env runners, {args.batch:,} steps an iteration; escape and caught over the last 200 episodes",
-          flush=True)
+    print(f"RLlib PPO on {args.task}: a policy for {' and '.join(roles)}; 2 env runners, {args.batch:,} steps an "
+          "iteration; the user's outcomes and stones over the last 200 episodes", flush=True)
     for _ in range(args.iterations):
-        print(row(algo.train(), began), flush=True)
+        print(row(algo.train(), began, roles), flush=True)
         if args.minutes is not None and time.perf_counter() - began > 60 * args.minutes:
             break
     algo.stop()
