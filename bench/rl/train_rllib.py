@@ -9,9 +9,10 @@ two-role task's is labyrinth.agents.rl.pettingzoo_env's task env wrapped for RLl
 ``Masked``. Either way each observation becomes one vector, the mask of its commands first, then its numeric
 keys flattened. ``MaskedPPO`` is RLlib's own PPO module (DefaultPPOTorchRLModule, of RLlib's API, not of its
 examples) reading that vector whole and setting the logits of the masked commands to the lowest float, so a
-policy never samples a command the game would refuse. Every iteration prints a row: env steps, the mean
-episode return of each policy, and over the last 200 episodes that ended the user's escape, caught and
-timeout rates and the stones it held at the end.
+policy never samples a command the game would refuse. Every iteration prints a row: env steps and, over the
+last episodes that ended (those of the latest iterations that hold at least 200, counted from totals the env
+runners keep), each policy's mean return, the user's escape, caught and timeout rates and the stones it held
+at the end.
 
     .venv/bin/pip install -e '.[ray]'
     .venv/bin/python bench/rl/train_rllib.py --task Labyrinth/Minotaur-Tiny-Wait-v1 --minutes 30
@@ -46,6 +47,7 @@ ENV_NAME = "labyrinth_masked"  # the two-role tasks' env, registered with Ray's 
 ONE_ENV_NAME = "labyrinth_masked_one"  # a one-role task's
 ROLES = ("user", "minotaur")
 OUTCOMES = ("ESCAPED", "DEATH", "TIMEOUT")
+WINDOW = 200  # a row's rates and returns are over at least this many of the last episodes
 
 
 class MaskedPPO(DefaultPPOTorchRLModule):
@@ -75,16 +77,43 @@ def make_one_env(config: dict) -> MaskedOne:
 
 
 class Outcomes(RLlibCallback):
-    """Counts each ended episode's outcome and the stones the user held at its end (every role's last info
-    says both), for the escape, caught and timeout rates."""
+    """Counts, over the run, the episodes that ended, each outcome, the stones the user held at the end (every
+    role's last info says both) and each role's return: totals, which Ray sums over the env runners as they
+    are, for ``Window`` to make rates of. (A mean logged with a window is not one over the last episodes once
+    RLlib has merged two runners' windows: its figures jump by more than a window of 200 episodes could.)"""
 
     def on_episode_end(self, *, episode, metrics_logger=None, **kwargs) -> None:
         info = episode.get_infos(-1)
         if isinstance(episode, MultiAgentEpisode):
             info = info.get("user", {})
-        for name in OUTCOMES:
-            metrics_logger.log_value(f"outcome_{name}", float(info.get("outcome") == name), reduce="mean", window=200)
-        metrics_logger.log_value("stones", float(info.get("stones", float("nan"))), reduce="mean", window=200)
+            returns = {role: episode.agent_episodes[role].get_return() for role in ROLES
+                       if role in episode.agent_episodes}
+        else:
+            returns = {"one": episode.get_return()}
+        counted = {"ended": 1, "stones": info.get("stones", 0),
+                   **{name: int(info.get("outcome") == name) for name in OUTCOMES},
+                   **{f"return_{role}": value for role, value in returns.items()}}
+        for key, value in counted.items():
+            metrics_logger.log_value(f"total_{key}", float(value), reduce="lifetime_sum")
+
+
+class Window:
+    """The rates of the last episodes: the totals of each iteration kept, each row's rates taken over the
+    episodes that ended since the latest iteration at least WINDOW episodes before (all of them, early on)."""
+
+    def __init__(self) -> None:
+        self.totals: list[dict[str, float]] = [{}]
+
+    def rates(self, runners: dict[str, Any]) -> tuple[int, dict[str, float]]:
+        """(episodes counted, each total's mean over them) for this iteration's results."""
+        now = {key.removeprefix("total_"): float(value) for key, value in runners.items()
+               if key.startswith("total_")}
+        self.totals.append(now)
+        ended = now.get("ended", 0.0)
+        base = next((t for t in reversed(self.totals[:-1]) if ended - t.get("ended", 0.0) >= WINDOW), self.totals[0])
+        count = int(ended - base.get("ended", 0.0))
+        return count, {key: (value - base.get(key, 0.0)) / count if count else float("nan")
+                       for key, value in now.items() if key != "ended"}
 
 
 def config(args: argparse.Namespace, roles: tuple[str, ...]) -> PPOConfig:
@@ -111,19 +140,17 @@ def config(args: argparse.Namespace, roles: tuple[str, ...]) -> PPOConfig:
             .debugging(seed=args.seed))
 
 
-def row(result: dict, began: float, roles: tuple[str, ...]) -> str:
+def row(result: dict, began: float, roles: tuple[str, ...], window: Window) -> str:
     runners = result.get("env_runners", {})
-    if len(roles) == 1:
-        returns = {roles[0]: runners.get("episode_return_mean", float("nan"))}
-    else:
-        returns = runners.get("module_episode_returns_mean", {})
-    shown = "  ".join(f"{role} {returns.get(role, float('nan')):+7.2f}" for role in roles)
-    rates = {name: runners.get(f"outcome_{name}", float("nan")) for name in OUTCOMES}
+    count, rates = window.rates(runners)
+    nan = float("nan")
+    returns = "  ".join(f"{role} {rates.get('return_one' if len(roles) == 1 else f'return_{role}', nan):+7.2f}"
+                        for role in roles)
     return (f"{result['training_iteration']:>4}  {int(runners.get('num_env_steps_sampled_lifetime', 0)):>9,} steps  "
-            f"{time.perf_counter() - began:>7.0f} s  return {shown}  escape {rates['ESCAPED']:.3f}  "
-            f"caught {rates['DEATH']:.3f}  timeout {rates['TIMEOUT']:.3f}  "
-            f"stones {runners.get('stones', float('nan')):.2f}  "
-            f"episodes {int(runners.get('num_episodes_lifetime', 0)):,}")
+            f"{time.perf_counter() - began:>7.0f} s  return {returns}  escape {rates.get('ESCAPED', nan):.3f}  "
+            f"caught {rates.get('DEATH', nan):.3f}  timeout {rates.get('TIMEOUT', nan):.3f}  "
+            f"stones {rates.get('stones', nan):.2f}  over {count:,} episodes  "
+            f"(of {int(runners.get('num_episodes_lifetime', 0)):,})")
 
 
 def main() -> None:
@@ -146,9 +173,11 @@ def main() -> None:
     algo = config(args, roles).build_algo()
     began = time.perf_counter()
     print(f"RLlib PPO on {args.task}: a policy for {' and '.join(roles)}; 2 env runners, {args.batch:,} steps an "
-          "iteration; the user's outcomes and stones over the last 200 episodes", flush=True)
+          "iteration; each policy's mean return and the user's outcomes and stones over the last episodes (at least "
+          f"{WINDOW} once so many have ended)", flush=True)
+    window = Window()
     for _ in range(args.iterations):
-        print(row(algo.train(), began, roles), flush=True)
+        print(row(algo.train(), began, roles, window), flush=True)
         if args.minutes is not None and time.perf_counter() - began > 60 * args.minutes:
             break
     algo.stop()
