@@ -29,6 +29,7 @@ from baseline import result_path
 from ppo_memory import ACTIONS, ShortMemory, past_key
 from ppo_routes import GOALS, ROUTE_SPAN, ROUTES, Routes
 from rllib_masked import Masked, MaskedOne
+from rllib_window import Window
 
 from labyrinth.agents.builtin.usermap import path_to
 from labyrinth.agents.rl.commands import action_names
@@ -127,6 +128,21 @@ def test_rllib_sees_each_role_as_one_vector_its_mask_first_inside_its_space():
             break
         actions = {a: int(np.flatnonzero(infos[a]["action_mask"])[0]) for a in env.agents}
         observations, _, _, _, infos = env.step(actions)
+
+
+def test_rllib_rates_are_over_the_last_iterations_holding_at_least_the_window_of_episodes():
+    window = Window(size=10)
+    ended = escaped = 0
+    for episodes, escapes in [(4, 1), (4, 0), (4, 4), (12, 3), (3, 3)]:
+        ended, escaped = ended + episodes, escaped + escapes
+        count, rates = window.rates({"total_ended": ended, "total_ESCAPED": escaped, "num_env_steps": 9})
+        if ended <= 12:  # not yet the window's worth: every episode so far
+            assert count == ended and rates["ESCAPED"] == pytest.approx(escaped / ended)
+    assert count == 15 and rates["ESCAPED"] == pytest.approx(6 / 15)  # the last two iterations hold 15 >= 10
+    assert set(rates) == {"ESCAPED"}  # RLlib's own results are not totals
+    empty = Window(size=10)
+    assert empty.rates({"total_ended": 0, "total_ESCAPED": 0})[0] == 0
+    assert np.isnan(empty.rates({"total_ended": 0, "total_ESCAPED": 0})[1]["ESCAPED"])
 
 
 @pytest.mark.parametrize("task_id", ["Labyrinth/Stones-Tiny-v1", "Labyrinth/Minotaur-Tiny-Wait-v1"])

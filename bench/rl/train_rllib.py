@@ -39,6 +39,7 @@ from ray.rllib.env.multi_agent_episode import MultiAgentEpisode
 from ray.rllib.env.wrappers.pettingzoo_env import ParallelPettingZooEnv
 from ray.tune.registry import register_env
 from rllib_masked import Masked, MaskedOne  # bench/rl/ is on sys.path, as this file runs as a script
+from rllib_window import PREFIX, WINDOW, Window
 
 from labyrinth.agents.rl.pettingzoo_env import task_parallel_env
 from labyrinth.agents.rl.tasks import BOTH, task
@@ -47,7 +48,6 @@ ENV_NAME = "labyrinth_masked"  # the two-role tasks' env, registered with Ray's 
 ONE_ENV_NAME = "labyrinth_masked_one"  # a one-role task's
 ROLES = ("user", "minotaur")
 OUTCOMES = ("ESCAPED", "DEATH", "TIMEOUT")
-WINDOW = 200  # a row's rates and returns are over at least this many of the last episodes
 
 
 class MaskedPPO(DefaultPPOTorchRLModule):
@@ -79,8 +79,7 @@ def make_one_env(config: dict) -> MaskedOne:
 class Outcomes(RLlibCallback):
     """Counts, over the run, the episodes that ended, each outcome, the stones the user held at the end (every
     role's last info says both) and each role's return: totals, which Ray sums over the env runners as they
-    are, for ``Window`` to make rates of. (A mean logged with a window is not one over the last episodes once
-    RLlib has merged two runners' windows: its figures jump by more than a window of 200 episodes could.)"""
+    are, for rllib_window's ``Window`` to make rates of."""
 
     def on_episode_end(self, *, episode, metrics_logger=None, **kwargs) -> None:
         info = episode.get_infos(-1)
@@ -94,26 +93,7 @@ class Outcomes(RLlibCallback):
                    **{name: int(info.get("outcome") == name) for name in OUTCOMES},
                    **{f"return_{role}": value for role, value in returns.items()}}
         for key, value in counted.items():
-            metrics_logger.log_value(f"total_{key}", float(value), reduce="lifetime_sum")
-
-
-class Window:
-    """The rates of the last episodes: the totals of each iteration kept, each row's rates taken over the
-    episodes that ended since the latest iteration at least WINDOW episodes before (all of them, early on)."""
-
-    def __init__(self) -> None:
-        self.totals: list[dict[str, float]] = [{}]
-
-    def rates(self, runners: dict[str, Any]) -> tuple[int, dict[str, float]]:
-        """(episodes counted, each total's mean over them) for this iteration's results."""
-        now = {key.removeprefix("total_"): float(value) for key, value in runners.items()
-               if key.startswith("total_")}
-        self.totals.append(now)
-        ended = now.get("ended", 0.0)
-        base = next((t for t in reversed(self.totals[:-1]) if ended - t.get("ended", 0.0) >= WINDOW), self.totals[0])
-        count = int(ended - base.get("ended", 0.0))
-        return count, {key: (value - base.get(key, 0.0)) / count if count else float("nan")
-                       for key, value in now.items() if key != "ended"}
+            metrics_logger.log_value(f"{PREFIX}{key}", float(value), reduce="lifetime_sum")
 
 
 def config(args: argparse.Namespace, roles: tuple[str, ...]) -> PPOConfig:
