@@ -27,8 +27,8 @@ MiniGrid beside the row's target (a target above its ceiling cannot be met by th
 faster engine); under the one-role rows, the Match alone replays them too, the learner's inputs
 pushed and the built-in opponent deciding each turn (as it did in the env: checked), with no
 observation, mask or view of the learner: the ceiling of any env with that opponent, which only a
-faster engine or opponent raises. Against a Minotaur that only
-waits, the env and the engine alone give the env's own cost a step.
+faster engine or opponent raises. Against a Minotaur that only waits, the env and the engine alone give
+the env's own cost a step.
 
     .venv/bin/pip install -q -e '.[bench]' && .venv/bin/python bench/rl/gym_bench.py [--quick]
 """
@@ -56,7 +56,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/, for figu
 from figures import report, row, spread
 
 import labyrinth.agents.rl.gym_env  # noqa: F401  (registers the environments)
-from labyrinth.agents.match.runner import DEFAULT_MAX_TURNS, Outside
+from labyrinth.agents.match.runner import Outside
 from labyrinth.agents.rl.commands import STAND_IN
 from labyrinth.agents.rl.game import new_match
 from labyrinth.agents.rl.opponents import make_opponent
@@ -200,7 +200,7 @@ def match_rate(games: Games, role: str, opponent: str, preset: str, difficulty: 
         for seed, played, _ in games:
             seats = {role: Outside("gym", observe=False, stand_in=STAND_IN),
                      other: make_opponent(other, opponent, seed, preset=preset)}
-            match = new_match(seats, seed=seed, preset=preset, difficulty=difficulty, max_turns=DEFAULT_MAX_TURNS)
+            match = new_match(seats, seed=seed, preset=preset, difficulty=difficulty, max_turns=max(len(played), 1))
             for inputs in played:
                 match.play_turn(**{role: inputs[role == "minotaur"]})
             matches.append(match)

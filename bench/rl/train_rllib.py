@@ -15,9 +15,11 @@ runners keep), each policy's mean return, the user's escape, caught and timeout 
 at the end.
 
     .venv/bin/pip install -e '.[ray]'
-    .venv/bin/python bench/rl/train_rllib.py --task Labyrinth/Minotaur-Tiny-Wait-v1 --minutes 30
-    .venv/bin/python bench/rl/train_rllib.py --task Labyrinth/Stones-Tiny-v1 --minutes 30
-    .venv/bin/python bench/rl/train_rllib.py --iterations 40 --minutes 30 > bench/results/rllib.log
+    .venv/bin/python bench/rl/train_rllib.py --task Labyrinth/Minotaur-Tiny-Wait-v1 --iterations 25
+    .venv/bin/python bench/rl/train_rllib.py --task Labyrinth/Stones-Tiny-v1 --iterations 500 --minutes 40
+    .venv/bin/python bench/rl/train_rllib.py --iterations 500 --minutes 20
+
+docs/rl.md's RLlib section gives what these printed.
 """
 
 from __future__ import annotations
