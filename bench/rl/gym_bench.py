@@ -193,7 +193,7 @@ def match_rate(games: Games, role: str, opponent: str, preset: str, difficulty: 
     its registry name from the game's seed and deciding every turn), ``role``'s recorded inputs pushed into an
     Outside seat that keeps no perception; no observation, mask or view of the learner. The most any env around
     this Match and this opponent could reach. ValueError when the opponent does not decide as it did in the env
-    (then the figure would be of other games)."""
+    or a game ends in another state (then the figure would be of other games)."""
     other = next(name for name in ("user", "minotaur") if name != role)
     matches, turns = [], sum(len(played) for _, played, _ in games)
     with Timer() as timer:
@@ -204,7 +204,7 @@ def match_rate(games: Games, role: str, opponent: str, preset: str, difficulty: 
             for inputs in played:
                 match.play_turn(**{role: inputs[role == "minotaur"]})
             matches.append(match)
-    if [m.played for m in matches] != [played for _, played, _ in games]:
+    if [(m.played, m.game.state.digest()) for m in matches] != [(played, last) for _, played, last in games]:
         raise ValueError(f"the {opponent} {other} decided otherwise than in the env: not the same games")
     return Rate(turns, timer.cpu_s, timer.wall_s, len(games))
 
