@@ -1,9 +1,8 @@
-"""The RL benches' own parts (bench/rl/rl_eval.py, bench/rl/rllib_masked.py, bench/rl/ppo_memory.py,
-bench/rl/ppo_routes.py, bench/rl/train_ppo.py, bench/rl/baseline.py and baseline_table.py, gym_bench.py's
-ceilings): the
-learning curve's and the baseline table's numbers are only as good as the
-evaluation that makes them. The parts without torch or Ray run everywhere; the training script's
-end-to-end run needs the [train] extra and skips, saying so, without it."""
+"""The RL benches' own parts (bench/rl/rl_eval.py, rllib_masked.py, rllib_window.py, ppo_memory.py,
+ppo_routes.py, train_ppo.py, baseline.py and baseline_table.py, gym_bench.py's ceilings): the learning
+curve's and the baseline table's numbers are only as good as the evaluation that makes them. The parts
+without torch or Ray run everywhere; the training script's end-to-end run needs the [train] extra and
+skips, saying so, without it."""
 
 from __future__ import annotations
 

@@ -62,6 +62,7 @@ from labyrinth.agents.rl.game import new_match
 from labyrinth.agents.rl.opponents import make_opponent
 from labyrinth.agents.rl.pettingzoo_env import parallel_env
 from labyrinth.engine import Game
+from labyrinth.engine.wsap.roles import ROLES
 
 SEED = 7
 PRESET = "standard"
@@ -194,7 +195,7 @@ def match_rate(games: Games, role: str, opponent: str, preset: str, difficulty: 
     Outside seat that keeps no perception; no observation, mask or view of the learner. The most any env around
     this Match and this opponent could reach. ValueError when the opponent does not decide as it did in the env
     or a game ends in another state (then the figure would be of other games)."""
-    other = next(name for name in ("user", "minotaur") if name != role)
+    other = ROLES[role].other
     matches, turns = [], sum(len(played) for _, played, _ in games)
     with Timer() as timer:
         for seed, played, _ in games:
