@@ -507,17 +507,21 @@ def test_a_run_killed_mid_training_is_taken_up_and_ends_as_if_it_had_not_stopped
 
 
 def test_the_table_pairs_the_stones_found_with_random_plays_and_a_hunter_gains_by_fewer():
-    """The stones column: each run's paired difference with random play on the same test games, in stones; a user's
-    run clears zero above it, a Minotaur's below it (the stones it let the user find)."""
+    """The stones column: each run's paired difference with random play on the same test games, in stones, and how
+    many runs clear zero on each side: a user's gain is above it, a Minotaur's below it (the stones it let the user
+    find), and a run worse than random shows as below, not merely as not above."""
     def games(stones: list[int]) -> dict:
         return {"games": [{"seed": seed, "outcome": "TIMEOUT", "stones": n} for seed, n in enumerate(stones)]}
 
     random_play = {"test": games([0] * 100 + [1] * 100)}
     more, fewer = games([1] * 100 + [2] * 100), games([0] * 200)
     assert baseline_table.versus([more], random_play, "user", "stones").startswith("+1.00 (+0.")
-    assert baseline_table.versus([more, more], random_play, "user", "stones") == "+1.00, 2 of 2 runs clear of 0"
-    assert baseline_table.versus([fewer, fewer], random_play, "minotaur", "stones") == "-0.50, 2 of 2 runs clear of 0"
-    assert baseline_table.versus([fewer, fewer], random_play, "user", "stones") == "-0.50, 0 of 2 runs clear of 0"
+    assert baseline_table.versus([more, more], random_play, "user", "stones") == "+1.00, 2 of 2 runs above 0"
+    assert baseline_table.versus([fewer, fewer], random_play, "minotaur", "stones") == "-0.50, 2 of 2 runs below 0"
+    assert baseline_table.versus([fewer, fewer], random_play, "user", "stones") == "-0.50, 2 of 2 runs below 0"
+    assert baseline_table.versus([more, fewer], random_play, "user", "stones") == "+0.25, 1 of 2 runs above 0, 1 below"
+    same = games([0] * 100 + [1] * 100)
+    assert baseline_table.versus([same, same], random_play, "user", "stones") == "+0.00, 0 of 2 runs clear of 0"
     assert baseline_table.versus([more], None, "user", "stones") == "random not yet run"
 
 

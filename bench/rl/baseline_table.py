@@ -3,10 +3,11 @@ on the ``test`` split (the user's escapes, the Minotaur's captures) as the mean 
 with Student's t 95 % interval over the runs (a single run, or an untrained yardstick: its Wilson
 interval over the games), the mean stones the user held at the end (either role's task) and the
 mean turns, and two paired differences with random play on the very same test games, per run (how many runs
-are clear of zero): the win rate's (Newcombe's 95 % interval) and the stones the user found a game (Bonett and
-Price's, on the share of the three stones each game found: a learnt user that seldom escapes can still be seen to
-learn to find stones; on the Minotaur's rungs fewer is its gain). A row without results reads "not yet run", and
-the commands that make the missing rows are printed under the table. Markdown, for docs/rl.md.
+are clear of zero, above it and below it): the win rate's (Newcombe's 95 % interval) and the stones the user
+found a game (Bonett and Price's, on the share of the three stones each game found: a learnt user that seldom
+escapes can still be seen to learn to find stones; on the Minotaur's rungs fewer is its gain). A row without
+results reads "not yet run", and the commands that make the missing rows are printed under the table. Markdown,
+for docs/rl.md.
 
     .venv/bin/python bench/rl/baseline_table.py --out bench/rl/results
 """
@@ -63,10 +64,11 @@ def row(task_id: str, algo: str, results: list[dict[str, Any]], random: dict[str
 
 
 def versus(tests: list[dict[str, Any]], random: dict[str, Any] | None, role: str, measure: str) -> str:
-    """The mean paired difference with random play on the same test games, and how many runs clear zero (below
-    zero, for the stones a Minotaur lets the user find): of the win rate (``measure`` "win") or of the stones the
-    user found a game ("stones", its interval Bonett and Price's on each game's share of the stones, shown in
-    stones)."""
+    """The mean paired difference with random play on the same test games, and how many runs clear zero on each
+    side: of the win rate (``measure`` "win") or of the stones the user found a game ("stones", its interval Bonett
+    and Price's on each game's share of the stones, shown in stones). Both sides are counted, whichever is the
+    role's gain (more stones for the user, fewer for the Minotaur), so that runs worse than random show as such
+    rather than as runs that merely failed to beat it."""
     if random is None:
         return "random not yet run"
     theirs = {game["seed"]: game for game in random["test"]["games"]}
@@ -80,14 +82,21 @@ def versus(tests: list[dict[str, Any]], random: dict[str, Any] | None, role: str
         shares = [(a["stones"] - b["stones"]) / len(STONES) for a, b in pairs]
         low, high = paired_scores(shares)
         differences.append((statistics.fmean(shares) * len(STONES), low * len(STONES), high * len(STONES)))
-    better = (lambda low, high: low > 0) if measure == "win" or role == "user" else (lambda low, high: high < 0)
-    clear = sum(better(low, high) for _, low, high in differences)
     mean = statistics.fmean(d for d, _, _ in differences)
     digits = 3 if measure == "win" else 2
     if len(differences) == 1:
         _, low, high = differences[0]
         return f"{mean:+.{digits}f} ({low:+.{digits}f}..{high:+.{digits}f})"
-    return f"{mean:+.{digits}f}, {clear} of {len(differences)} runs clear of 0"
+    above = sum(low > 0 for _, low, _ in differences)
+    below = sum(high < 0 for _, _, high in differences)
+    runs_of = f"of {len(differences)} runs"
+    if not above and not below:
+        return f"{mean:+.{digits}f}, 0 {runs_of} clear of 0"
+    if not below:
+        return f"{mean:+.{digits}f}, {above} {runs_of} above 0"
+    if not above:
+        return f"{mean:+.{digits}f}, {below} {runs_of} below 0"
+    return f"{mean:+.{digits}f}, {above} {runs_of} above 0, {below} below"
 
 
 def command(task_id: str, algo: str, seed: int) -> str:
