@@ -1,13 +1,13 @@
 """The ladder's baseline table, from baseline.py's results: a row per task and algorithm, its win rate
 on the ``test`` split (the user's escapes, the Minotaur's captures) as the mean over training runs
 with Student's t 95 % interval over the runs (a single run, or an untrained yardstick: its Wilson
-interval over the games), the mean stones the user held at the end (either role's task) and the
-mean turns, and two paired differences with random play on the very same test games, per run (how many runs
-are clear of zero, above it and below it): the win rate's (Newcombe's 95 % interval) and the stones the user
-found a game (Bonett and Price's, on the share of the three stones each game found: a learnt user that seldom
-escapes can still be seen to learn to find stones; on the Minotaur's rungs fewer is its gain). A row without
-results reads "not yet run", and the commands that make the missing rows are printed under the table. Markdown,
-for docs/rl.md.
+interval over the games), the mean stones the user held at the end (either role's task), the mean turns and
+the mean return (the role's own, what training maximises), and two paired differences with random play on the
+very same test games, per run (how many runs are clear of zero, above it and below it): the win rate's
+(Newcombe's 95 % interval) and the stones the user found a game (Bonett and Price's, on the share of the three
+stones each game found: a learnt user that seldom escapes can still be seen to learn to find stones; on the
+Minotaur's rungs fewer is its gain). A row without results reads "not yet run", and the commands that make the
+missing rows are printed under the table. Markdown, for docs/rl.md.
 
     .venv/bin/python bench/rl/baseline_table.py --out bench/rl/results
 """
@@ -44,7 +44,7 @@ def runs(out: Path, task_id: str, algo: str) -> list[dict[str, Any]]:
 def row(task_id: str, algo: str, results: list[dict[str, Any]], random: dict[str, Any] | None) -> list[str]:
     """One line of the table: the cells after the task and the algorithm."""
     if not results:
-        return [NOT_RUN, "", "", "", "", ""]
+        return [NOT_RUN, "", "", "", "", "", ""]
     role = TASKS[task_id].role
     tests = [r["test"] for r in results]
     if len(results) == 1:
@@ -56,11 +56,12 @@ def row(task_id: str, algo: str, results: list[dict[str, Any]], random: dict[str
         rate = f"{mean:.3f}{spread}"
     stones = statistics.fmean(t["stones"]["value"] for t in tests)
     turns = statistics.fmean(t["turns"]["value"] for t in tests)
+    returns = statistics.fmean(t["return"]["value"] for t in tests)
     trained = f"{len(results)} x {results[0]['steps']:,}" if algo in TRAINED else "-"
+    measured = [trained, rate, f"{stones:.2f}", f"{turns:.0f}", f"{returns:+.2f}"]
     if algo == "random":
-        return [trained, rate, f"{stones:.2f}", f"{turns:.0f}", "-", "-"]
-    return [trained, rate, f"{stones:.2f}", f"{turns:.0f}", versus(tests, random, role, "win"),
-            versus(tests, random, role, "stones")]
+        return [*measured, "-", "-"]
+    return [*measured, versus(tests, random, role, "win"), versus(tests, random, role, "stones")]
 
 
 def versus(tests: list[dict[str, Any]], random: dict[str, Any] | None, role: str, measure: str) -> str:
@@ -107,8 +108,8 @@ def command(task_id: str, algo: str, seed: int) -> str:
 def table(out: Path) -> tuple[str, list[str]]:
     """The table in markdown, and the commands of the rows (or training runs) not yet made."""
     header = ("| task | algorithm | training (runs x steps) | win on test (95 % CI) | the user's stones | turns | "
-              "win vs random on test (95 % CI) | stones vs random on test (95 % CI) |")
-    lines = [header, "|---|---|---|---|---|---|---|---|"]
+              "return | win vs random on test (95 % CI) | stones vs random on test (95 % CI) |")
+    lines = [header, "|---|---|---|---|---|---|---|---|---|"]
     missing = []
     for task_id in TABLE_TASKS:
         found = {algo: runs(out, task_id, algo) for algo in ALGOS}
