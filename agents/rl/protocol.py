@@ -21,7 +21,7 @@ Minotaur.
 method is told of each new game first (a recurrent policy resets its state there).
 ``RandomPolicy`` draws uniformly among the commands the mask allows, seeded by the game;
 ``BUILTIN`` is the built-in agent of the task's role seated in the learner's place, playing the
-engine's commands itself (not through the env's list of 25): the scripted yardstick.
+engine's commands itself (not through the env's list of commands): the scripted yardstick.
 """
 
 from __future__ import annotations
@@ -38,6 +38,7 @@ import numpy as np
 from gymnasium.utils import seeding
 
 from labyrinth.engine.items import STONES
+from labyrinth.engine.wsap.rewards import CATCH, ESCAPE, PER_SECOND, STONE
 from labyrinth.engine.wsap.roles import ROLES
 
 from ..compete.intervals import mean_interval, wilson_interval
@@ -54,7 +55,8 @@ SPLITS: dict[str, tuple[int, int | None]] = {  # a split's first reset seed and 
 RUN_GAMES = 10_000_000  # the train split's games each training run may draw, run r from r * RUN_GAMES
 OUTCOMES = ("ESCAPED", "DEATH", "TIMEOUT")
 WIN = {"user": "ESCAPED", "minotaur": "DEATH"}  # the outcome each role plays for
-DIGEST_STEPS = 200  # an episode digest covers the first steps of a game (all of a shorter one)
+DIGEST_SEEDS = (0, 1, 2)  # the reset seeds whose games a task's digest covers
+PAID = {"stone": STONE, "escape": ESCAPE, "catch": CATCH, "per_second": PER_SECOND}  # in each digest
 
 Policy = Callable[[dict[str, Any], np.ndarray], int]
 
@@ -241,13 +243,14 @@ def evaluate(policy: Policy | Seated, task_id: str, split: str, episodes: int, *
     return report
 
 
-def _seated(agent: str, task_id: str, seed: int) -> Episode:
+def _seated(agent: str, task_id: str, seed: int, role: str | None = None) -> Episode:
     """A game of the task played by the registry's ``agent`` in the learner's role, on the game the env
-    plays when reset with ``seed`` (the same opponent, seeded alike)."""
+    plays when reset with ``seed`` (the same opponent, seeded alike). On the two-role task ``agent`` takes
+    both seats and ``role`` says whose return and achievements the episode counts."""
     rung, game = task(task_id), game_seed_of(seed)
-    role, other = rung.role, ROLES[rung.role].other
-    assert rung.opponent is not None, "a one-role task names its opponent"
-    seats = {role: make_opponent(role, agent, game, rung.preset), other: make_opponent(other, rung.opponent, game,
+    role = role or rung.role
+    other, opponent = ROLES[role].other, rung.opponent or agent
+    seats = {role: make_opponent(role, agent, game, rung.preset), other: make_opponent(other, opponent, game,
                                                                                        rung.preset)}
     match = new_match(seats, seed=game, preset=rung.preset, difficulty=rung.difficulty, max_turns=rung.max_turns,
                       frozen=rung.frozen)
@@ -265,8 +268,9 @@ def _seated(agent: str, task_id: str, seed: int) -> Episode:
     return Episode(seed, game, end["outcome"], total, match.turns, held, end["achievements"], end["progression"])
 
 
-def _steps(task_id: str, seed: int, steps: int) -> Iterator[Any]:
-    """What a seeded random masked episode's first ``steps`` steps give, in order (for the digest)."""
+def _steps(task_id: str, seed: int) -> Iterator[Any]:
+    """What each step of a seeded random masked episode gives, in order, to the episode's end (every task
+    ends within its turn limit, whatever is played): for the digest."""
     rng = np.random.default_rng(seed)
     if task(task_id).role == BOTH:
         from .pettingzoo_env import task_parallel_env  # pettingzoo only when a two-role task is digested
@@ -274,9 +278,7 @@ def _steps(task_id: str, seed: int, steps: int) -> Iterator[Any]:
         game = task_parallel_env(task_id)
         observations, infos = game.reset(seed=seed)
         yield observations, infos
-        for _ in range(steps):
-            if not game.agents:
-                return
+        while game.agents:
             actions = {agent: int(rng.choice(np.flatnonzero(infos[agent]["action_mask"]))) for agent in game.agents}
             observations, rewards, terminations, truncations, infos = game.step(actions)
             yield observations, rewards, terminations, truncations, infos
@@ -284,11 +286,11 @@ def _steps(task_id: str, seed: int, steps: int) -> Iterator[Any]:
     env = task_env(task_id)
     obs, info = env.reset(seed=seed)
     yield obs, info
-    for _ in range(steps):
+    done = False
+    while not done:
         obs, reward, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
         yield obs, reward, terminated, truncated, info
-        if terminated or truncated:
-            return
+        done = terminated or truncated
 
 
 def _plain(value: Any) -> Any:
@@ -306,10 +308,18 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def episode_digest(task_id: str, seed: int = 0, steps: int = DIGEST_STEPS) -> str:
-    """The digest of a seeded random masked episode of ``task_id`` (its first ``steps`` steps): every
-    observation, reward, flag and info, hashed. A change that alters a task's games changes it."""
-    digest = hashlib.sha256()
-    for step in _steps(task_id, seed, steps):
-        digest.update(json.dumps(_plain(step), sort_keys=True).encode())
+def episode_digest(task_id: str, seeds: tuple[int, ...] = DIGEST_SEEDS) -> str:
+    """The digest of ``task_id``'s games on ``seeds``, hashed: for each seed, a random masked episode played to
+    its end (every observation, reward, flag and info) and the built-in agent's game in the learner's seat (both
+    seats on the two-role task; its outcome, return, turns, stones and achievements), after the settings the
+    id fixes and what each reward pays. Random play covers the observations and the refusals but seldom finds
+    a stone or ends a game early; the built-in agents find stones, escape and catch. A change that alters a
+    task's games or its reward changes it."""
+    rung = task(task_id)
+    digest = hashlib.sha256(json.dumps({"settings": rung.settings(), "rewards": PAID}, sort_keys=True).encode())
+    for seed in seeds:
+        for step in _steps(task_id, seed):
+            digest.update(json.dumps(_plain(step), sort_keys=True).encode())
+        for role in ROLES if rung.role == BOTH else (rung.role,):
+            digest.update(json.dumps(_plain(asdict(_seated("builtin", task_id, seed, role))), sort_keys=True).encode())
     return digest.hexdigest()[:16]

@@ -5,10 +5,11 @@ its one-role ids from it, pettingzoo_env.py makes its two-role ids, docs/rl.md's
 ``card_table()`` (a test checks the page holds it), and the tests pin each id's episode digest
 (tests/agents/rl/test_rl_tasks.py).
 
-A version rises whenever a game of the task can change: the rules (the engine), the generator
-(the world, where things are placed), the observation (its keys, shapes, numbers) or the
-actions. The pinned digests are what catch such a change: a test fails until the version is
-raised (and the new digest pinned). ``Labyrinth/User-v0`` and ``Labyrinth/Minotaur-v0`` are not
+A version rises whenever a game of the task or what it pays can change: the rules (the engine),
+the generator (the world, where things are placed), the observation (its keys, shapes, numbers),
+the actions, the reward, or a setting the id fixes (the opponent, the turn limit...). The pinned
+digests are what catch such a change: a test fails until the version is raised (and the new
+digest pinned). ``Labyrinth/User-v0`` and ``Labyrinth/Minotaur-v0`` are not
 tasks but the configurable envs, every setting a keyword.
 """
 
