@@ -324,6 +324,7 @@ def test_train_ppo_prints_a_learning_curve_from_step_zero(tmp_path):
     assert rows[0]["step"] == 0 and rows[-1]["step"] >= 128
     assert all(0 <= r["low"] <= r["escape"] <= r["high"] <= 1 for r in rows)
     assert "curriculum stage tiny against builtin" in run.stdout
+    assert run.stdout.splitlines()[0].endswith("; aids: none")  # no privileged aid unless asked for
     assert (out / "model.zip").is_file()
 
     # --resume goes on from the saved policy and its reward scaling, appending to the same curve
@@ -345,12 +346,13 @@ def test_train_ppo_feeds_its_short_memory_and_routes_to_the_clone_the_training_a
     sb3_contrib = pytest.importorskip("sb3_contrib", reason="bench/rl/train_ppo.py needs the [train] extra")
     out = tmp_path / "ppo"
     run = subprocess.run(
-        [sys.executable, str(BENCH / "train_ppo.py"), "--memory", "2", "--routes", "--demos", "40",
+        [sys.executable, str(BENCH / "train_ppo.py"), "--shaping", "--memory", "2", "--routes", "--demos", "40",
          "--demo-epochs", "1", "--steps", "64", "--n-steps", "32", "--batch", "32", "--epochs", "1",
          "--eval-every", "64", "--eval-games", "2", "--max-turns", "8", "--envs", "2", "--stages", "tiny:builtin:0",
          "--out", str(out)],
         capture_output=True, text=True, timeout=600, check=False)
     assert run.returncode == 0, run.stderr[-2000:]
+    assert run.stdout.splitlines()[0].endswith("; aids: shaping, memory 2, routes, demos 40")
     assert json.loads((out / "yardsticks.json").read_text())["args"]["memory"] == "2"
     model = sb3_contrib.MaskablePPO.load(out / "model.zip")
     assert model.observation_space[ACTIONS].shape == (2 * 25,)

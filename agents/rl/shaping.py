@@ -10,10 +10,13 @@ Two terms, per step:
   has 512 cells, so at most about 1, less than a stone. Cells outside the ground pay
   nothing: the labyrinth goes on beyond it, no stone lies there, and when they paid, random
   wandering earned 2 to 3 a game from them, more than two stones' worth.
-- **Approach** (potential-based, Ng et al. 1999): the change of
+- **Approach**: the change of
   ``APPROACH * (REACH * stones held - walking distance to the nearest missing stone)``.
   Its sum over a game telescopes to the potential's change from start to end, so no loop
-  can farm it, and the best policy is the same with it as without. The distance is a
+  can farm it. It is not Ng et al.'s (1999) policy-invariant form, which discounts the next
+  potential by the learner's gamma and ends every game at zero: the end's potential stays
+  in the sum, so a stone held at the end is worth APPROACH * REACH more, and the best policy
+  with it may differ a little from the best without. The distance is a
   breadth-first search over the cells the user can walk (ramps included) from each stone,
   made once a game within the hunting ground and a margin around it, and capped at
   REACH. The learner never sees it: it must find the stones by what it perceives (the

@@ -10,6 +10,11 @@ Evaluation is always on ``--preset`` against the built-in Minotaur, on seeds tha
 never draws: each evaluation game is reset with a seed from EVAL_BASE on, each training env draws its
 games from a generator seeded with ``--seed`` plus its index (the game seeds of both are checked apart).
 
+``--shaping`` pays the training envs for progress (agents/rl/shaping.py): cells first seen, and
+walking distance gained on the nearest missing stone, a distance computed from the world the
+policy never sees: a privileged aid, off by default, named in the first line of the log with the
+others (``--memory``, ``--routes``, ``--demos``).
+
 ``--demos N`` warm-starts the policy openly by behaviour cloning N steps of the built-in
 scripted user's play (ppo_warm_start.py) before PPO's first step; the network is
 ppo_network.py's (``--network``: a small CNN over the planes by default).
@@ -34,8 +39,8 @@ measured once, first. The rows also go to ``<out>/curve.jsonl``, the model of th
 ``--resume DIR`` goes on training the model saved in DIR for ``--steps`` more, with its own
 hyperparameters, appending to its curve: a run can be lengthened once its curve says it is still
 rising. The training env is built from the command line as ever: give the first run's ``--stages``,
-``--envs``, ``--normalize``, ``--memory``, ``--routes`` and end costs again, and another ``--seed`` for games it has
-not played.
+``--envs``, ``--normalize``, ``--shaping``, ``--memory``, ``--routes`` and end costs again, and another
+``--seed`` for games it has not played.
 One core: torch is held to one thread and the envs (``--envs``, side by side for less correlated
 rollouts) run in process.
 
@@ -200,7 +205,10 @@ def main() -> None:
     parser.add_argument("--eval-games", type=int, default=200)
     parser.add_argument("--deterministic", action="store_true", help="evaluate the policy's most likely action")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--no-shaping", action="store_true", help="train on the WSAP rewards alone")
+    parser.add_argument("--shaping", action="store_true",
+                        help="privileged: pay the training envs for cells first seen and for walking distance gained "
+                             "on the nearest missing stone, a distance the policy never sees (agents/rl/shaping.py); "
+                             "evaluation counts the game's rewards alone")
     parser.add_argument("--timeout-cost", type=float, default=0.0,
                         help="training only: what a game that runs out of turns costs at its end (0: nothing)")
     parser.add_argument("--caught-cost", type=float, default=CATCH,
@@ -245,9 +253,11 @@ def main() -> None:
         (args.out / "curve.jsonl").unlink(missing_ok=True)
     plan = stages(args.stages)
     began = time.perf_counter()
+    aids = [name for name, on in (("shaping", args.shaping), (f"memory {args.memory}", args.memory),
+                                  ("routes", args.routes), (f"demos {args.demos}", args.demos)) if on]
     print(f"MaskablePPO on Labyrinth/User-v0: {args.steps:,} steps, stages {args.stages}; evaluation every "
           f"{args.eval_every:,} steps on {args.eval_games} held-out seeds of {args.preset} against the built-in "
-          f"Minotaur, max_turns {args.max_turns}", flush=True)
+          f"Minotaur, max_turns {args.max_turns}; aids: {', '.join(aids) or 'none'}", flush=True)
 
     rng = np.random.default_rng(args.seed)
     random_games = play_policy(lambda obs, mask: int(rng.choice(np.flatnonzero(mask))), args.preset,
@@ -269,7 +279,7 @@ def main() -> None:
     saved.write_text(json.dumps(record, indent=1), encoding="utf-8")
 
     envs = [LabyrinthEnv("user", preset=plan[0].preset, opponent=plan[0].opponent, max_turns=args.max_turns,
-                         shaping=not args.no_shaping) for _ in range(args.envs)]
+                         shaping=args.shaping) for _ in range(args.envs)]
     changed = args.timeout_cost or args.caught_cost != CATCH
     worn = [fed(args.memory, args.routes)(env) for env in envs]
     worn = [EndCost(env, args.timeout_cost, args.caught_cost) if changed else env for env in worn]
@@ -292,7 +302,7 @@ def main() -> None:
     demo_seeds: set[int] = set()
     if args.demos:
         demo_env = fed(args.memory, args.routes)(LabyrinthEnv("user", preset=plan[0].preset, opponent=plan[0].opponent,
-                                                 max_turns=args.max_turns, shaping=not args.no_shaping))
+                                                 max_turns=args.max_turns, shaping=args.shaping))
         cloned = clone(model, demo_env, args.demos, args.demo_epochs, args.seed, rounds=args.dagger)
         demo_seeds = set(cloned.pop("seeds"))
         print(f"warm start: behaviour cloning on {cloned['steps']:,} steps ({cloned['games']} games: "
