@@ -55,6 +55,7 @@ from labyrinth.agents.rl.tasks import BOTH, TASKS
 TRAINED = ("ppo", "maskable", "recurrent")
 RECURRENT_FEATURES = 256  # the recurrent policy's one layer before its LSTM
 ALGOS = ("random", "builtin", *TRAINED)
+STEPS = 1_000_000  # a training run's steps, the protocol's (baseline_table.py names the runs it lacks with it)
 
 
 def result_path(out: Path, task_id: str, algo: str, seed: int) -> Path:
@@ -163,7 +164,7 @@ def main() -> None:
     parser.add_argument("--task", required=True, choices=[t for t, rung in TASKS.items() if rung.role != BOTH])
     parser.add_argument("--algo", required=True, choices=ALGOS)
     parser.add_argument("--seed", type=int, default=0, help="the training run's seed (and its train games')")
-    parser.add_argument("--steps", type=int, default=1_000_000, help="training steps (trained algorithms)")
+    parser.add_argument("--steps", type=int, default=STEPS, help="training steps (trained algorithms)")
     parser.add_argument("--envs", type=int, default=8, help="training envs side by side, in this process")
     parser.add_argument("--episodes", type=int, default=200, help="games on each of the eval and test splits")
     parser.add_argument("--deterministic", action="store_true", help="evaluate the likeliest action")

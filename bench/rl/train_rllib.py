@@ -44,13 +44,13 @@ from rllib_masked import Masked, MaskedOne  # bench/rl/ is on sys.path, as this 
 from rllib_window import PREFIX, WINDOW, Window
 
 from labyrinth.agents.rl.pettingzoo_env import task_parallel_env
+from labyrinth.agents.rl.protocol import OUTCOMES
 from labyrinth.agents.rl.tasks import BOTH, task
 from labyrinth.engine.wsap.roles import ROLES as ENGINE_ROLES
 
 ENV_NAME = "labyrinth_masked"  # the two-role tasks' env, registered with Ray's tune
 ONE_ENV_NAME = "labyrinth_masked_one"  # a one-role task's
 ROLES = tuple(ENGINE_ROLES)  # "user", "minotaur": a two-role task's policies
-OUTCOMES = ("ESCAPED", "DEATH", "TIMEOUT")
 
 
 class MaskedPPO(DefaultPPOTorchRLModule):
