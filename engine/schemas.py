@@ -8,7 +8,7 @@ frozen and validated when built, so an invalid response is a bug, never sent.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -26,6 +26,10 @@ AudioDirection = Literal[
     "NORTH", "NORTH-EAST", "EAST", "SOUTH-EAST", "SOUTH", "SOUTH-WEST", "WEST", "NORTH-WEST", "ABOVE", "BELOW"
 ]
 TemporalStatus = Literal["CHASING_3D", "VANISHING", "VANISHED", "RE_ENTRY_ALERT", "PARALYZED"]
+# How a game ends: the user escaped or was caught (the engine's ends), or a match's turn limit came first. Every
+# record of a finished game (a replay, a reflection, a tournament row, an RL episode) names one of these.
+Outcome = Literal["ESCAPED", "DEATH", "TIMEOUT"]
+OUTCOMES: tuple[Outcome, ...] = get_args(Outcome)
 
 
 

@@ -31,6 +31,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from labyrinth.engine import DIFFICULTIES, PRESETS
 from labyrinth.engine.constants import WORLD_LEVELS, WORLD_SIZE
 from labyrinth.engine.rng import SEED_LIMIT  # a seed is in [-SEED_LIMIT, SEED_LIMIT)
+from labyrinth.engine.schemas import OUTCOMES, Outcome
 
 from .atomic import write_atomic, write_json
 from .locks import lock, unlock
@@ -51,8 +52,6 @@ POSITION_KEYS = ("position", "from")  # evidence keys that hold a cell: [x, y, z
 
 Role = Literal["user", "minotaur"]
 ROLE_NAMES: tuple[Role, ...] = get_args(Role)
-Outcome = Literal["ESCAPED", "DEATH", "TIMEOUT"]  # how a game a reflection tells of ended
-OUTCOMES: tuple[Outcome, ...] = get_args(Outcome)
 CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")  # newlines, tabs, terminal escapes: never in a lesson's one line
 
 

@@ -94,6 +94,8 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, Self
 
+from labyrinth.engine.schemas import OUTCOMES
+
 from .paths import StorageError, advice, confined, data_dir
 from .results_terms import NOBODY, SideRecord, json_object
 
@@ -106,7 +108,6 @@ KEY = ("user", "user_setup", "minotaur", "minotaur_setup", "seed", "repeat", "pr
        "learned", "build", "rerun")
 PLAY_ORDER = ("run_began", "seed", "repeat", *(name for name in KEY if name not in ("seed", "repeat")))
 UNRECORDED = "unrecorded"  # the learned (or a model's setup) of a match kept before it was recorded
-OUTCOMES = ("ESCAPED", "DEATH", "TIMEOUT")
 LEASE_S = 120.0  # how long a claim's heartbeat must be seen still before another worker takes it over
 ROLES = ("user", "minotaur")  # the sides of a row, in the order the engine names them
 

@@ -35,7 +35,6 @@ from .intervals import wilson_interval
 if TYPE_CHECKING:
     from ..match.schedule import Progress
 
-OUTCOMES = ("ESCAPED", "DEATH", "TIMEOUT")
 PER_SIDE = ("fallbacks", "errors", "invalid", "provider_errors", "exceptions", "timeouts", "late_turns", "calls",
             "plan_calls", "lesson_calls", "answered", "answer_s", "tokens_in", "tokens_out", "reasoning_tokens",
             "quota_waits", "quota_wait_s", "pace_waits", "pace_wait_s")  # summed

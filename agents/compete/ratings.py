@@ -64,7 +64,8 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any, NamedTuple
 
-from labyrinth.saves.results_db import OUTCOMES, ROLES, MatchRow
+from labyrinth.engine.schemas import OUTCOMES
+from labyrinth.saves.results_db import ROLES, MatchRow
 from labyrinth.saves.results_terms import ROLE_WORDS
 
 from .bradley_terry import (

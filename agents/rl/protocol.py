@@ -38,6 +38,7 @@ import numpy as np
 from gymnasium.utils import seeding
 
 from labyrinth.engine.items import STONES
+from labyrinth.engine.schemas import OUTCOMES
 from labyrinth.engine.wsap.rewards import CATCH, ESCAPE, PER_SECOND, STONE
 from labyrinth.engine.wsap.roles import ROLES
 
@@ -53,7 +54,6 @@ SPLITS: dict[str, tuple[int, int | None]] = {  # a split's first reset seed and 
     "train": (3_000_000, None),
 }
 RUN_GAMES = 10_000_000  # the train split's games each training run may draw, run r from r * RUN_GAMES
-OUTCOMES = ("ESCAPED", "DEATH", "TIMEOUT")
 WIN = {"user": "ESCAPED", "minotaur": "DEATH"}  # the outcome each role plays for
 DIGEST_SEEDS = (0, 1, 2)  # the reset seeds whose games a task's digest covers
 PAID = {"stone": STONE, "escape": ESCAPE, "catch": CATCH, "per_second": PER_SECOND}  # in each digest

@@ -44,8 +44,8 @@ from rllib_masked import Masked, MaskedOne  # bench/rl/ is on sys.path, as this 
 from rllib_window import PREFIX, WINDOW, Window
 
 from labyrinth.agents.rl.pettingzoo_env import task_parallel_env
-from labyrinth.agents.rl.protocol import OUTCOMES
 from labyrinth.agents.rl.tasks import BOTH, task
+from labyrinth.engine.schemas import OUTCOMES
 from labyrinth.engine.wsap.roles import ROLES as ENGINE_ROLES
 
 ENV_NAME = "labyrinth_masked"  # the two-role tasks' env, registered with Ray's tune

@@ -10,7 +10,6 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from labyrinth.agents.compete.arena import (
-    OUTCOMES,
     ArenaSettings,
     ArenaSummary,
     RecorderFactory,
@@ -23,6 +22,7 @@ from labyrinth.agents.llm.providers.pacing import LongWait, long_waits_to
 from labyrinth.agents.match.runner import MatchResult
 from labyrinth.agents.match.schedule import Progress
 from labyrinth.agents.registry import check_configured, parse_contestant, provider_of
+from labyrinth.engine.schemas import OUTCOMES
 from labyrinth.saves.config import ConfigError
 from labyrinth.saves.paths import advice
 
@@ -146,7 +146,7 @@ def _with_progress(console: Console, settings: ArenaSettings, seeds: range, jobs
         TimeRemainingColumn,
     )
 
-    tally = dict.fromkeys(OUTCOMES, 0)
+    tally: dict[str, int] = dict.fromkeys(OUTCOMES, 0)
     watch = bool(provider_of(settings.user) or provider_of(settings.minotaur))  # a model's quota wait to show
     # Redrawn as each match ends rather than by Rich's refresh thread: nothing changes in between, except
     # a model's quota wait, which counts down (so with a model played here, Rich redraws twice a second).

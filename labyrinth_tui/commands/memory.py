@@ -17,6 +17,7 @@ import sys
 from typing import TextIO
 
 from labyrinth.engine import DEFAULT_PRESET, PRESETS
+from labyrinth.engine.schemas import OUTCOMES
 
 from .options import parsed_by
 
@@ -28,7 +29,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     actions = memory.add_subparsers(dest="memory_action", metavar="ACTION", required=True)
     listing = actions.add_parser("list", help="one line per reflection, newest first")
     listing.add_argument("--role", choices=("user", "minotaur"))
-    listing.add_argument("--outcome", choices=("ESCAPED", "DEATH", "TIMEOUT"), type=str.upper)
+    listing.add_argument("--outcome", choices=OUTCOMES, type=str.upper)
     listing.add_argument("--limit", type=_limit, default=50, help="at most this many (default: 50; 0: all)")
     show = actions.add_parser("show", help="one reflection in full, its evidence too")
     show.add_argument("id", help="the reflection's id (a unique prefix is enough)")

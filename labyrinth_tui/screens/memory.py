@@ -17,7 +17,8 @@ from textual.screen import ModalScreen
 from textual.widgets import DataTable, Select, Static
 
 from labyrinth.agents.learning.memory_manager import lesson_words
-from labyrinth.saves.experience import OUTCOMES, ROLE_NAMES, Experience, Reflection
+from labyrinth.engine.schemas import OUTCOMES
+from labyrinth.saves.experience import ROLE_NAMES, Experience, Reflection
 from labyrinth.saves.paths import StorageError
 
 from ..dates import local_time, short_time

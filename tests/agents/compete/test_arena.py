@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from labyrinth.agents.compete.arena import OUTCOMES, ArenaSettings, run_arena
+from labyrinth.agents.compete.arena import ArenaSettings, run_arena
 from labyrinth.agents.compete.intervals import wilson_interval
+from labyrinth.engine.schemas import OUTCOMES
 from tests.command_line import labyrinth
 from tests.fronts import assert_own_play
 
