@@ -32,7 +32,6 @@ Outcome = Literal["ESCAPED", "DEATH", "TIMEOUT"]
 OUTCOMES: tuple[Outcome, ...] = get_args(Outcome)
 
 
-
 @dataclass(frozen=True)
 class Param:
     """One parameter of one action: a field of the action's input model (UserInput or
