@@ -324,7 +324,7 @@ def test_train_ppo_prints_a_learning_curve_from_step_zero(tmp_path):
     assert rows[0]["step"] == 0 and rows[-1]["step"] >= 128
     assert all(0 <= r["low"] <= r["escape"] <= r["high"] <= 1 for r in rows)
     assert "curriculum stage tiny against builtin" in run.stdout
-    assert run.stdout.splitlines()[0].endswith("; aids: none")  # no privileged aid unless asked for
+    assert run.stdout.splitlines()[0].endswith("; aids: caught cost 1, timeout cost 5")  # what it was given, no more
     assert (out / "model.zip").is_file()
 
     # --resume goes on from the saved policy and its reward scaling, appending to the same curve
@@ -339,6 +339,17 @@ def test_train_ppo_prints_a_learning_curve_from_step_zero(tmp_path):
     assert more[-1]["step"] >= rows[-1]["step"] + 64
     record = json.loads((out / "yardsticks.json").read_text())
     assert record["args"]["caught_cost"] == "1.0" and record["resumes"][0]["args"]["seed"] == "1"
+
+    # a run is taken up with the shaping it was trained with, or not at all; one from before --shaping was an
+    # option (the shaping on unless --no-shaping) too
+    refused = subprocess.run([sys.executable, str(BENCH / "train_ppo.py"), "--resume", str(out), "--shaping"],
+                             capture_output=True, text=True, timeout=600, check=False)
+    assert refused.returncode == 2 and "trained without --shaping" in refused.stderr
+    import train_ppo  # the [train] extra is here (above): its imports resolve
+
+    (out / "yardsticks.json").write_text(json.dumps({"args": {"no_shaping": "False"}}))
+    assert train_ppo.trained_with_shaping(out / "yardsticks.json") is True
+    assert train_ppo.trained_with_shaping(tmp_path / "missing.json") is None
 
 
 @pytest.mark.slow

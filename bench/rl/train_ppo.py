@@ -45,11 +45,12 @@ One core: torch is held to one thread and the envs (``--envs``, side by side for
 rollouts) run in process.
 
     .venv/bin/pip install -e '.[train]'
-    nohup .venv/bin/python bench/rl/train_ppo.py --steps 1000000 --out bench/results/ppo > bench/results/ppo.log &
-    nohup .venv/bin/python bench/rl/train_ppo.py --demos 100000 --stages tiny:builtin:0 --lr 1e-4 --ent 0.001 \
-        --out bench/results/ppo_bc > bench/results/ppo_bc.log &
-    nohup .venv/bin/python bench/rl/train_ppo.py --demos 100000 --stages tiny:builtin:0 --lr 1e-4 --ent 0.001 \
-        --timeout-cost 10 --envs 8 --n-steps 256 --normalize --steps 300000 --out bench/results/ppo_cand &
+    nohup .venv/bin/python bench/rl/train_ppo.py --shaping --steps 1000000 --out bench/results/ppo \
+        > bench/results/ppo.log &
+    nohup .venv/bin/python bench/rl/train_ppo.py --shaping --demos 100000 --stages tiny:builtin:0 --lr 1e-4 \
+        --ent 0.001 --out bench/results/ppo_bc > bench/results/ppo_bc.log &
+    nohup .venv/bin/python bench/rl/train_ppo.py --shaping --demos 100000 --stages tiny:builtin:0 --lr 1e-4 \
+        --ent 0.001 --timeout-cost 10 --envs 8 --n-steps 256 --normalize --steps 300000 --out bench/results/ppo_cand &
 """
 
 from __future__ import annotations
@@ -195,6 +196,20 @@ def fed(memory: int, routes: bool = False) -> Callable[[gym.Env], gym.Env]:
     return wear
 
 
+def trained_with_shaping(saved: Path) -> bool | None:
+    """Whether the run whose settings ``saved`` holds was trained with the shaping (None when it does not say):
+    its ``--shaping``, or, before that was an option, the shaping on unless ``--no-shaping``."""
+    try:
+        given = json.loads(saved.read_text(encoding="utf-8"))["args"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    if "shaping" in given:
+        return bool(given["shaping"] == "True")
+    if "no_shaping" in given:
+        return bool(given["no_shaping"] != "True")
+    return None
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=1_000_000)
@@ -246,6 +261,10 @@ def main() -> None:
             parser.error(f"--resume {args.resume}: no model.zip there (give the --out folder of an earlier run)")
         if args.demos:
             parser.error("--resume goes on from a trained policy: --demos would clone over it")
+        shaped = trained_with_shaping(args.resume / "yardsticks.json")
+        if shaped is not None and shaped != args.shaping:
+            parser.error(f"--resume {args.resume}: its run was trained {'with' if shaped else 'without'} --shaping; "
+                         "give it the same")
         args.out = args.resume
     torch.set_num_threads(1)
     args.out.mkdir(parents=True, exist_ok=True)
@@ -254,7 +273,10 @@ def main() -> None:
     plan = stages(args.stages)
     began = time.perf_counter()
     aids = [name for name, on in (("shaping", args.shaping), (f"memory {args.memory}", args.memory),
-                                  ("routes", args.routes), (f"demos {args.demos}", args.demos)) if on]
+                                  ("routes", args.routes), (f"demos {args.demos}", args.demos),
+                                  (f"dagger {args.dagger}", args.dagger),
+                                  (f"caught cost {args.caught_cost:g}", args.caught_cost != CATCH),
+                                  (f"timeout cost {args.timeout_cost:g}", args.timeout_cost)) if on]
     print(f"MaskablePPO on Labyrinth/User-v0: {args.steps:,} steps, stages {args.stages}; evaluation every "
           f"{args.eval_every:,} steps on {args.eval_games} held-out seeds of {args.preset} against the built-in "
           f"Minotaur, max_turns {args.max_turns}; aids: {', '.join(aids) or 'none'}", flush=True)

@@ -18,10 +18,10 @@ from labyrinth.engine.items import ITEM_ORDER, LANTERN
 from labyrinth.engine.wsap.roles import ROLES
 
 from .signals import STONE_KINDS
-from .state import OUTCOMES, StateRows
+from .state import OUTCOME_CODES, StateRows
 from .work import AMBUSH, SPOTTED, WHINE_NEAR
 
-DEATH, ESCAPED = OUTCOMES.index("DEATH"), OUTCOMES.index("ESCAPED")
+DEATH, ESCAPED = OUTCOME_CODES.index("DEATH"), OUTCOME_CODES.index("ESCAPED")
 _LANTERN = ITEM_ORDER.index(LANTERN.name)
 # before()'s columns
 STONES_HELD, LANTERNS, OUTCOME, JUMPS, HEARD_TICK = range(5)

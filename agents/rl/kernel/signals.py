@@ -36,12 +36,12 @@ from ..commands import COMMANDS, action_word
 from .items import USABLE
 from .jit import jit
 from .move import DIRECTIONS, DOWN, UP
-from .state import NONE, OUTCOMES, StateRows
+from .state import NONE, OUTCOME_CODES, StateRows
 from .turn import GRAB, MOVE, USE, USER_ACTIONS
 from .walk import OUTSIDE, cell
 
 STONE_KINDS = np.array([name in STONES for name in ITEM_ORDER], dtype=np.bool_)
-DEATH, ESCAPED = OUTCOMES.index("DEATH"), OUTCOMES.index("ESCAPED")
+DEATH, ESCAPED = OUTCOME_CODES.index("DEATH"), OUTCOME_CODES.index("ESCAPED")
 _DX, _DY = (0, 0, 1, -1), (1, -1, 0, 0)  # geometry.HORIZONTAL: NORTH, SOUTH, EAST, WEST
 if DIRECTIONS[:4] != ("NORTH", "SOUTH", "EAST", "WEST"):
     raise ImportError("kernel/signals.py reads the horizontal directions in geometry.HORIZONTAL's order")

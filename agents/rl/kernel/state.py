@@ -31,7 +31,7 @@ from .jit import COMPILED
 from .region import MARGIN_CHUNKS, around, mark_near, region_of, stages
 
 REGION_PRESETS = ("tiny", "small")  # the grounds whose region's margins were measured (region.py)
-OUTCOMES = (None, "DEATH", "ESCAPED")  # a row's outcome code is its index here: 0 while playing
+OUTCOME_CODES = (None, "DEATH", "ESCAPED")  # a row's outcome code is its index here: 0 while playing
 NOISES = ("LOW", "HIGH")  # last_heard's loudness code, from engine.schemas' Noise
 NONE = -1  # an item slot's kind, last_seen's and last_heard's tick, when there is none
 SEEN_SLOTS = 16  # seen_items: one per item and place seen (a lantern respawned and seen again adds one)
@@ -84,7 +84,7 @@ class StateRows:
         for name in COUNTERS:
             setattr(self, name, ints())
         self.difficulty = ints()  # its index in engine.presets.DIFFICULTIES
-        self.outcome = ints()  # its index in OUTCOMES
+        self.outcome = ints()  # its index in OUTCOME_CODES
         self.user, self.minotaur = ints(3), ints(3)
         self.inventory = ints(slots)  # 1 where the user holds the item
         self.items, self.item_count = ints(slots, 4), ints()
@@ -121,7 +121,7 @@ class StateRows:
         for name in COUNTERS:
             getattr(self, name)[row] = getattr(state, name)
         self.difficulty[row] = DIFFICULTIES.index(state.difficulty)
-        self.outcome[row] = OUTCOMES.index(state.outcome)
+        self.outcome[row] = OUTCOME_CODES.index(state.outcome)
         self.user[row], self.minotaur[row] = state.user, state.minotaur
         for counts, held in ((self.inventory, dict.fromkeys(state.inventory, 1)), (self.timers, state.timers),
                              (self.respawns, state.respawns)):
@@ -147,7 +147,7 @@ class StateRows:
         seen, heard = self.last_seen[row].tolist(), self.last_heard[row].tolist()
         return GameState(
             **counters, preset=self.preset, difficulty=DIFFICULTIES[self.difficulty[row]],
-            outcome=OUTCOMES[self.outcome[row]], user=_pos(self.user[row]), minotaur=_pos(self.minotaur[row]),
+            outcome=OUTCOME_CODES[self.outcome[row]], user=_pos(self.user[row]), minotaur=_pos(self.minotaur[row]),
             inventory=tuple(name for name, held in zip(ITEM_ORDER, inventory, strict=True) if held),
             items=_lying(self.items[row], self.item_count[row]),
             seen_items=_lying(self.seen_items[row], self.seen_count[row]),
@@ -237,7 +237,7 @@ def _unfit(state: GameState) -> str | None:
     positions += state.path
     names = [*state.inventory, *(name for name, _ in (*state.items, *state.seen_items)), *state.timers,
              *state.respawns]
-    if state.difficulty not in DIFFICULTIES or state.outcome not in OUTCOMES or any(n not in _KIND for n in names):
+    if state.difficulty not in DIFFICULTIES or state.outcome not in OUTCOME_CODES or any(n not in _KIND for n in names):
         return f"difficulty {state.difficulty!r}, outcome {state.outcome!r} or an item name unknown"
     if state.inventory != tuple(n for n in ITEM_ORDER if n in state.inventory):
         return f"inventory {state.inventory} is not in ITEM_ORDER, once each"

@@ -43,7 +43,7 @@ from .minotaur_actions import minotaur_decisions
 from .minotaur_agent import DECISION, MinotaurMemory, decide_rows
 from .move import DIRECTIONS
 from .signals import B_TICK, STONE_KINDS, action_masks, before_turn, step_signals
-from .state import OUTCOMES, StateRows
+from .state import OUTCOME_CODES, StateRows
 from .turn import (
     COMMAND_WORDS,
     USER_ACTIONS,
@@ -284,7 +284,7 @@ class KernelSteps:
         if ending.any():
             outcome = np.full(n, None, dtype=object)
             for i in np.flatnonzero(ending).tolist():
-                outcome[i] = OUTCOMES[rows.outcome[i]] or "TIMEOUT"
+                outcome[i] = OUTCOME_CODES[rows.outcome[i]] or "TIMEOUT"
             earned: dict[str, Any] = {}
             for k, name in enumerate(self.achievements):
                 earned[name], earned[f"_{name}"] = (self.unlocked[:, k] & ending).astype(np.int64), ending.copy()

@@ -56,7 +56,7 @@ from .work import (
 )
 
 LOW, HIGH = 0, 1  # state.NOISES
-DEATH, ESCAPED = 1, 2  # state.OUTCOMES
+DEATH, ESCAPED = 1, 2  # state.OUTCOME_CODES
 # What a row's turn reads besides its numbers: its region (kinds, origin), the ground, the path's buffer, the
 # draws (jump lengths, patrol words, respawn words).
 Tables = tuple[np.ndarray, ...]
