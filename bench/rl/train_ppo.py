@@ -199,14 +199,16 @@ def fed(memory: int, routes: bool = False) -> Callable[[gym.Env], gym.Env]:
 def trained_with_shaping(saved: Path) -> bool | None:
     """Whether the run whose settings ``saved`` holds was trained with the shaping (None when it does not say):
     its ``--shaping``, or, before that was an option, the shaping on unless ``--no-shaping``."""
+    if not saved.is_file():  # missing, or no regular file (a FIFO's read would wait forever)
+        return None
     try:
         given = json.loads(saved.read_text(encoding="utf-8"))["args"]
     except (OSError, ValueError, KeyError, TypeError):
         return None
     if "shaping" in given:
-        return bool(given["shaping"] == "True")
+        return given["shaping"] == "True"
     if "no_shaping" in given:
-        return bool(given["no_shaping"] != "True")
+        return given["no_shaping"] != "True"
     return None
 
 
