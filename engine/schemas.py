@@ -28,7 +28,8 @@ AudioDirection = Literal[
 TemporalStatus = Literal["CHASING_3D", "VANISHING", "VANISHED", "RE_ENTRY_ALERT", "PARALYZED"]
 # How a game ends: the user escaped or was caught (the engine's ends), or a match's turn limit came first. Every
 # record of a finished game (a replay, a reflection, a tournament row, an RL episode) names one of these.
-Outcome = Literal["ESCAPED", "DEATH", "TIMEOUT"]
+Ending = Literal["ESCAPED", "DEATH"]  # the engine's own ends (GameState.outcome)
+Outcome = Literal[Ending, "TIMEOUT"]
 OUTCOMES: tuple[Outcome, ...] = get_args(Outcome)
 
 

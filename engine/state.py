@@ -19,6 +19,7 @@ from .constants import STAMINA_MAX
 from .geometry import Pos
 from .items import ITEM_ORDER
 from .presets import DIFFICULTIES, PRESETS, Bounds
+from .schemas import Ending
 from .state_migrations import VERSIONS, StateVersion, downgrade, upgrade
 
 STATE_VERSION = VERSIONS[-1].number  # the state this engine plays; engine/state_migrations.py has its history
@@ -37,7 +38,7 @@ class GameState:
     difficulty: str
     tick: int = 0  # 0.5 s each since the start
     turn: int = 0
-    outcome: str | None = None  # None while playing, then "DEATH" or "ESCAPED"
+    outcome: Ending | None = None  # None while playing
     # The user.
     user: Pos
     stamina: int = STAMINA_MAX  # hundredths

@@ -8,6 +8,7 @@ from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from labyrinth.engine import MinotaurDecision, UserInput
+from labyrinth.engine.schemas import Outcome
 from labyrinth.engine.turn import TurnResult
 from labyrinth.saves.results_terms import fingerprint
 
@@ -52,7 +53,7 @@ class MatchResult:
     difficulty: str
     user_agent: str
     minotaur_agent: str
-    outcome: str  # ESCAPED, DEATH or TIMEOUT
+    outcome: Outcome
     turns: int
     game_time: float
     user: SideStats = field(default_factory=SideStats)

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any, TypedDict, TypeVar
 from labyrinth.engine import BadInput, Game, MinotaurDecision, UserInput, parse
 from labyrinth.engine.figures import seconds
 from labyrinth.engine.report import USER_REJECTED, error_report
+from labyrinth.engine.schemas import Outcome
 from labyrinth.engine.turn import TurnResult, unexecutable
 from labyrinth.engine.wsap import Action
 from labyrinth.engine.wsap.roles import MINOTAUR_NOOP, ROLES, USER_NOOP
@@ -164,7 +165,7 @@ class Match:
         return self._threaded
 
     @property
-    def outcome(self) -> str | None:
+    def outcome(self) -> Outcome | None:
         """ESCAPED, DEATH, TIMEOUT, or None while the match goes on."""
         if self.game.state.outcome:
             return self.game.state.outcome

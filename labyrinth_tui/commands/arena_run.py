@@ -146,7 +146,7 @@ def _with_progress(console: Console, settings: ArenaSettings, seeds: range, jobs
         TimeRemainingColumn,
     )
 
-    tally: dict[str, int] = dict.fromkeys(OUTCOMES, 0)
+    tally = dict.fromkeys(OUTCOMES, 0)
     watch = bool(provider_of(settings.user) or provider_of(settings.minotaur))  # a model's quota wait to show
     # Redrawn as each match ends rather than by Rich's refresh thread: nothing changes in between, except
     # a model's quota wait, which counts down (so with a model played here, Rich redraws twice a second).

@@ -123,3 +123,14 @@ def test_a_broken_version_1_state_or_a_timer_map_holding_nonsense_is_refused_in_
     for timers, reason in [({"LANTERN": 0}, "timers holds LANTERN: 0"), ({"TORCH": 4}, "timers holds TORCH: 4")]:
         with pytest.raises(ValueError, match=f"broken game state: {reason}"):
             GameState.from_dict({**now, "timers": timers})
+
+
+def test_a_state_whose_outcome_is_no_end_of_the_engine_s_is_refused_in_one_line():
+    """A state's outcome is one of the engine's two ends (schemas.Ending): a save saying TIMEOUT (a match's,
+    not the engine's) or a word of its own is refused, not loaded as an over game no one can name."""
+    now = Game.new(5, "tiny").state.to_dict()
+    for outcome in ("TIMEOUT", "WON", "death"):
+        refusal = f'broken game state: outcome must be ESCAPED or DEATH \\(got "{outcome}"\\)'
+        with pytest.raises(ValueError, match=refusal):
+            GameState.from_dict({**now, "outcome": outcome})
+    assert GameState.from_dict({**now, "outcome": "ESCAPED"}).outcome == "ESCAPED"

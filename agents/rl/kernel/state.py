@@ -23,6 +23,7 @@ import numpy as np
 from labyrinth.engine.geometry import Pos
 from labyrinth.engine.items import ITEM_ORDER
 from labyrinth.engine.presets import DIFFICULTIES, PRESETS
+from labyrinth.engine.schemas import Ending
 from labyrinth.engine.state import GameState
 from labyrinth.engine.world import World
 
@@ -31,7 +32,7 @@ from .jit import COMPILED
 from .region import MARGIN_CHUNKS, around, mark_near, region_of, stages
 
 REGION_PRESETS = ("tiny", "small")  # the grounds whose region's margins were measured (region.py)
-OUTCOME_CODES = (None, "DEATH", "ESCAPED")  # a row's outcome code is its index here: 0 while playing
+OUTCOME_CODES: tuple[Ending | None, ...] = (None, "DEATH", "ESCAPED")  # a row's outcome code: its index, 0 playing
 NOISES = ("LOW", "HIGH")  # last_heard's loudness code, from engine.schemas' Noise
 NONE = -1  # an item slot's kind, last_seen's and last_heard's tick, when there is none
 SEEN_SLOTS = 16  # seen_items: one per item and place seen (a lantern respawned and seen again adds one)
