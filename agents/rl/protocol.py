@@ -228,19 +228,27 @@ def evaluate(policy: Policy | Seated, task_id: str, split: str, episodes: int, *
         return report
     game = task_env(task_id)
     env = game if wrap is None else wrap(game)
-    begin = getattr(policy, "begin", None)
-    for seed in seeds:
-        obs, info = env.reset(seed=seed)
-        if begin is not None:
-            begin(env)
-        total, done = 0.0, False
-        while not done:
-            obs, reward, terminated, truncated, info = env.step(policy(obs, info["action_mask"]))
-            total += float(reward)
-            done = terminated or truncated
-        report.episodes.append(Episode(seed, game.match.seed, info["outcome"], total, info["turn"],
-                                       info["stones"], info["achievements"], info["progression"]))
+    report.episodes += [play_episode(env, policy, seed) for seed in seeds]
     return report
+
+
+def play_episode(env: gym.Env, policy: Policy, seed: int) -> Episode:
+    """The game ``env`` plays when reset with ``seed``, played to its end by ``policy`` (told of it first
+    when it has a ``begin``): evaluate's games, and the privileged bench's (bench/rl/rl_eval.py) on envs
+    no task fixes."""
+    game = env.unwrapped
+    assert isinstance(game, LabyrinthEnv), "a policy plays a Labyrinth env"
+    obs, info = env.reset(seed=seed)
+    begin = getattr(policy, "begin", None)
+    if begin is not None:
+        begin(env)
+    total, done = 0.0, False
+    while not done:
+        obs, reward, terminated, truncated, info = env.step(policy(obs, info["action_mask"]))
+        total += float(reward)
+        done = terminated or truncated
+    return Episode(seed, game.match.seed, info["outcome"], total, info["turn"], info["stones"], info["achievements"],
+                   info["progression"])
 
 
 def _seated(agent: str, task_id: str, seed: int, role: str | None = None) -> Episode:

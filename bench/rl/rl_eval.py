@@ -15,7 +15,7 @@ from labyrinth.agents.compete.intervals import paired_proportions, wilson_interv
 from labyrinth.agents.match.runner import Match
 from labyrinth.agents.registry import make_agent
 from labyrinth.agents.rl.gym_env import LabyrinthEnv
-from labyrinth.agents.rl.protocol import SPLITS
+from labyrinth.agents.rl.protocol import SPLITS, play_episode
 
 EVAL_BASE = SPLITS["eval"][0]  # evaluation games are reset with the eval split's seeds; training never draws them
 
@@ -45,21 +45,12 @@ def eval_env(preset: str, max_turns: int) -> LabyrinthEnv:
 
 def play_policy(choose: Callable[[dict, np.ndarray], int], preset: str, max_turns: int, seeds: range,
                 wrap: Callable[[gym.Env], gym.Env] | None = None) -> list[dict]:
-    """Each held-out game played to its end by ``choose(obs, mask)``: outcome, return, turns, game seed.
-    ``wrap`` is worn by the env when the policy was trained on wrapped observations (train_ppo's
-    ``--memory``): it must see them as it learnt them."""
+    """Each held-out game played to its end by ``choose(obs, mask)`` (protocol.play_episode, as the ladder's
+    evaluation plays them): outcome, return, turns, game seed. ``wrap`` is worn by the env when the policy
+    was trained on wrapped observations (train_ppo's ``--memory``): it must see them as it learnt them."""
     env = eval_env(preset, max_turns) if wrap is None else wrap(eval_env(preset, max_turns))
-    games = []
-    for seed in seeds:
-        obs, info = env.reset(seed=seed)
-        total, done = 0.0, False
-        while not done:
-            obs, reward, terminated, truncated, info = env.step(choose(obs, info["action_mask"]))
-            total += reward
-            done = terminated or truncated
-        games.append({"seed": env.unwrapped.match.seed, "outcome": info["outcome"], "return": total,
-                      "turns": info["turn"]})
-    return games
+    return [{"seed": played.game_seed, "outcome": played.outcome, "return": played.reward, "turns": played.turns}
+            for played in (play_episode(env, choose, seed) for seed in seeds)]
 
 
 def play_builtin(preset: str, max_turns: int, game_seeds: list[int], opponent: str = "builtin") -> list[dict]:
