@@ -31,6 +31,7 @@ import json
 import statistics
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
+from itertools import islice
 from typing import Any
 
 import gymnasium as gym
@@ -38,7 +39,7 @@ import numpy as np
 from gymnasium.utils import seeding
 
 from labyrinth.engine.items import STONES
-from labyrinth.engine.schemas import OUTCOMES
+from labyrinth.engine.schemas import OUTCOMES, Outcome
 from labyrinth.engine.wsap.rewards import CATCH, ESCAPE, PER_SECOND, STONE
 from labyrinth.engine.wsap.roles import ROLES
 
@@ -56,6 +57,9 @@ SPLITS: dict[str, tuple[int, int | None]] = {  # a split's first reset seed and 
 RUN_GAMES = 10_000_000  # the train split's games each training run may draw, run r from r * RUN_GAMES
 WIN = {"user": "ESCAPED", "minotaur": "DEATH"}  # the outcome each role plays for
 DIGEST_SEEDS = (0, 1, 2)  # the reset seeds whose games a task's digest covers
+# The turns of each game a digest covers at most: every game of the tiny to standard tasks to its end; the first
+# thousand turns of a User-Full game (whose random play lasts all its 10,000 turns, 26 CPU s for the three seeds).
+DIGEST_TURNS = 1_000
 PAID = {"stone": STONE, "escape": ESCAPE, "catch": CATCH, "per_second": PER_SECOND}  # in each digest
 
 Policy = Callable[[dict[str, Any], np.ndarray], int]
@@ -111,7 +115,7 @@ class Episode:
 
     seed: int  # the reset seed (the split's)
     game_seed: int
-    outcome: str
+    outcome: Outcome
     reward: float  # the return: the game's own rewards summed
     turns: int
     stones: int  # stones the user holds at the end
@@ -251,10 +255,11 @@ def play_episode(env: gym.Env, policy: Policy, seed: int) -> Episode:
                    info["progression"])
 
 
-def _seated(agent: str, task_id: str, seed: int, role: str | None = None) -> Episode:
+def _seated(agent: str, task_id: str, seed: int, role: str | None = None, max_turns: int | None = None) -> Episode:
     """A game of the task played by the registry's ``agent`` in the learner's role, on the game the env
     plays when reset with ``seed`` (the same opponent, seeded alike). On the two-role task ``agent`` takes
-    both seats and ``role`` says whose return and achievements the episode counts."""
+    both seats and ``role`` says whose return and achievements the episode counts. ``max_turns`` below the
+    task's ends the game sooner, as a turn limit would (a TIMEOUT there): its turns are the task game's first."""
     rung, game = task(task_id), game_seed_of(seed)
     role = role or rung.role
     other, opponent = ROLES[role].other, rung.opponent or agent
@@ -262,16 +267,17 @@ def _seated(agent: str, task_id: str, seed: int, role: str | None = None) -> Epi
                                                                                        rung.preset)}
     match = new_match(seats, seed=game, preset=rung.preset, difficulty=rung.difficulty, max_turns=rung.max_turns,
                       frozen=rung.frozen)
+    limit = rung.max_turns if max_turns is None else min(max_turns, rung.max_turns)
     total, unlocked = 0.0, set()
     try:
-        while match.outcome is None:
+        while match.outcome is None and match.turns < limit:
             result = match.play_turn().result
             assert result is not None, "play_turn returns a finished turn"
             total += ROLES[role].reward(result)
             unlocked |= ROLES[role].unlocked(result)
     finally:
         match.close()
-    end = ending(match, role, unlocked)
+    end = ending(match, role, unlocked) | {"outcome": match.outcome or "TIMEOUT"}
     held = sum(stone in match.game.state.inventory for stone in STONES)
     return Episode(seed, game, end["outcome"], total, match.turns, held, end["achievements"], end["progression"])
 
@@ -319,15 +325,16 @@ def _plain(value: Any) -> Any:
 def episode_digest(task_id: str, seeds: tuple[int, ...] = DIGEST_SEEDS) -> str:
     """The digest of ``task_id``'s games on ``seeds``, hashed: for each seed, a random masked episode played to
     its end (every observation, reward, flag and info) and the built-in agent's game in the learner's seat (both
-    seats on the two-role task; its outcome, return, turns, stones and achievements), after the settings the
-    id fixes and what each reward pays. Random play covers the observations and the refusals but seldom finds
-    a stone or ends a game early; the built-in agents find stones, escape and catch. A change that alters a
-    task's games or its reward changes it."""
+    seats on the two-role task; its outcome, return, turns, stones and achievements), each to DIGEST_TURNS at
+    most, after the settings the id fixes and what each reward pays. Random play covers the observations and the
+    refusals but seldom finds a stone or ends a game early; the built-in agents find stones, escape and catch. A
+    change that alters a task's games or its reward changes it."""
     rung = task(task_id)
     digest = hashlib.sha256(json.dumps({"settings": rung.settings(), "rewards": PAID}, sort_keys=True).encode())
     for seed in seeds:
-        for step in _steps(task_id, seed):
+        for step in islice(_steps(task_id, seed), DIGEST_TURNS + 1):  # the reset's, then a step's each turn
             digest.update(json.dumps(_plain(step), sort_keys=True).encode())
         for role in ROLES if rung.role == BOTH else (rung.role,):
-            digest.update(json.dumps(_plain(asdict(_seated("builtin", task_id, seed, role))), sort_keys=True).encode())
+            seated = _seated("builtin", task_id, seed, role, DIGEST_TURNS)
+            digest.update(json.dumps(_plain(asdict(seated)), sort_keys=True).encode())
     return digest.hexdigest()[:16]

@@ -67,6 +67,8 @@ _TABLE = (
     Task("User-Small", 1, "user", "small", "builtin", 600, "escape the built-in Minotaur on a larger ground"),
     Task("User-Standard", 1, "user", "standard", "builtin", 800, "escape the built-in Minotaur on the game's "
          "default ground"),
+    Task("User-Large", 1, "user", "large", "builtin", 1200, "escape the built-in Minotaur on a ground of 9 levels"),
+    Task("User-Full", 1, "user", "full", "builtin", 10000, "escape the built-in Minotaur in the whole km cube"),
     Task("Minotaur-Tiny-Wait", 1, "minotaur", "tiny", "wait", 400, "catch a user that waits where it stands"),
     Task("Minotaur-Tiny-Random", 1, "minotaur", "tiny", "random", 400, "catch a user that walks at random"),
     Task("Minotaur-Tiny", 1, "minotaur", "tiny", "builtin", 400, "catch the built-in user"),
@@ -89,6 +91,6 @@ def card_table() -> str:
             "|---|---|---|---|---|---|---|"]
     for t in TASKS.values():
         opponent = "none (both learn)" if t.opponent is None else f"`{t.opponent}`" + (", frozen" if t.frozen else "")
-        rows.append(f"| `{t.id}` | {t.role} | `{t.preset}` | {opponent} | `{t.difficulty}` | {t.max_turns} | "
+        rows.append(f"| `{t.id}` | {t.role} | `{t.preset}` | {opponent} | `{t.difficulty}` | {t.max_turns:,} | "
                     f"{t.aim} |")
     return "\n".join(rows)
