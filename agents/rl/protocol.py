@@ -57,8 +57,8 @@ SPLITS: dict[str, tuple[int, int | None]] = {  # a split's first reset seed and 
 RUN_GAMES = 10_000_000  # the train split's games each training run may draw, run r from r * RUN_GAMES
 WIN = {"user": "ESCAPED", "minotaur": "DEATH"}  # the outcome each role plays for
 DIGEST_SEEDS = (0, 1, 2)  # the reset seeds whose games a task's digest covers
-# The turns of each game a digest covers at most: every game of the tiny to standard tasks to its end; the first
-# thousand turns of a User-Full game (whose random play lasts all its 10,000 turns, 26 CPU s for the three seeds).
+# The turns of a random episode a digest covers at most: every one of the tiny to standard tasks to its end; the
+# first thousand of a User-Full episode (which lasts thousands of turns: all 10,000 of the three seeds', 26 CPU s).
 DIGEST_TURNS = 1_000
 PAID = {"stone": STONE, "escape": ESCAPE, "catch": CATCH, "per_second": PER_SECOND}  # in each digest
 
@@ -255,11 +255,10 @@ def play_episode(env: gym.Env, policy: Policy, seed: int) -> Episode:
                    info["progression"])
 
 
-def _seated(agent: str, task_id: str, seed: int, role: str | None = None, max_turns: int | None = None) -> Episode:
+def _seated(agent: str, task_id: str, seed: int, role: str | None = None) -> Episode:
     """A game of the task played by the registry's ``agent`` in the learner's role, on the game the env
     plays when reset with ``seed`` (the same opponent, seeded alike). On the two-role task ``agent`` takes
-    both seats and ``role`` says whose return and achievements the episode counts. ``max_turns`` below the
-    task's ends the game sooner, as a turn limit would (a TIMEOUT there): its turns are the task game's first."""
+    both seats and ``role`` says whose return and achievements the episode counts."""
     rung, game = task(task_id), game_seed_of(seed)
     role = role or rung.role
     other, opponent = ROLES[role].other, rung.opponent or agent
@@ -267,17 +266,16 @@ def _seated(agent: str, task_id: str, seed: int, role: str | None = None, max_tu
                                                                                        rung.preset)}
     match = new_match(seats, seed=game, preset=rung.preset, difficulty=rung.difficulty, max_turns=rung.max_turns,
                       frozen=rung.frozen)
-    limit = rung.max_turns if max_turns is None else min(max_turns, rung.max_turns)
     total, unlocked = 0.0, set()
     try:
-        while match.outcome is None and match.turns < limit:
+        while match.outcome is None:
             result = match.play_turn().result
             assert result is not None, "play_turn returns a finished turn"
             total += ROLES[role].reward(result)
             unlocked |= ROLES[role].unlocked(result)
     finally:
         match.close()
-    end = ending(match, role, unlocked) | {"outcome": match.outcome or "TIMEOUT"}
+    end = ending(match, role, unlocked)
     held = sum(stone in match.game.state.inventory for stone in STONES)
     return Episode(seed, game, end["outcome"], total, match.turns, held, end["achievements"], end["progression"])
 
@@ -323,18 +321,17 @@ def _plain(value: Any) -> Any:
 
 
 def episode_digest(task_id: str, seeds: tuple[int, ...] = DIGEST_SEEDS) -> str:
-    """The digest of ``task_id``'s games on ``seeds``, hashed: for each seed, a random masked episode played to
-    its end (every observation, reward, flag and info) and the built-in agent's game in the learner's seat (both
-    seats on the two-role task; its outcome, return, turns, stones and achievements), each to DIGEST_TURNS at
-    most, after the settings the id fixes and what each reward pays. Random play covers the observations and the
-    refusals but seldom finds a stone or ends a game early; the built-in agents find stones, escape and catch. A
-    change that alters a task's games or its reward changes it."""
+    """The digest of ``task_id``'s games on ``seeds``, hashed: for each seed, a random masked episode (every
+    observation, reward, flag and info, to its end or its DIGEST_TURNS-th turn) and the built-in agent's game in
+    the learner's seat to its end (both seats on the two-role task; its outcome, return, turns, stones and
+    achievements), after the settings the id fixes and what each reward pays. Random play covers the observations
+    and the refusals but seldom finds a stone or ends a game early; the built-in agents find stones, escape and
+    catch. A change that alters a task's games or its reward changes it."""
     rung = task(task_id)
     digest = hashlib.sha256(json.dumps({"settings": rung.settings(), "rewards": PAID}, sort_keys=True).encode())
     for seed in seeds:
         for step in islice(_steps(task_id, seed), DIGEST_TURNS + 1):  # the reset's, then a step's each turn
             digest.update(json.dumps(_plain(step), sort_keys=True).encode())
         for role in ROLES if rung.role == BOTH else (rung.role,):
-            seated = _seated("builtin", task_id, seed, role, DIGEST_TURNS)
-            digest.update(json.dumps(_plain(asdict(seated)), sort_keys=True).encode())
+            digest.update(json.dumps(_plain(asdict(_seated("builtin", task_id, seed, role))), sort_keys=True).encode())
     return digest.hexdigest()[:16]

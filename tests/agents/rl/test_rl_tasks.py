@@ -12,7 +12,6 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 import labyrinth.agents.rl.gym_env  # noqa: F401  (registers the environments)
-from labyrinth.agents.rl import protocol
 from labyrinth.agents.rl.gym_env import LabyrinthEnv, task_env
 from labyrinth.agents.rl.pettingzoo_env import task_parallel_env
 from labyrinth.agents.rl.protocol import episode_digest
@@ -23,49 +22,19 @@ from labyrinth.engine.wsap import rewards
 ONE_ROLE = [task_id for task_id, rung in TASKS.items() if rung.role != BOTH]
 CARD = Path(__file__).resolve().parents[3] / "docs" / "rl.md"
 
-# Each task's episode digest (protocol.episode_digest: the settings the id fixes, what each reward pays, and three
-# seeds' games played at random and by the built-in agent, to their end or protocol.DIGEST_TURNS). A change that
-# alters a task's games or what it pays changes its digest: raise the task's version in tasks.py (a new id), pin the
-# new id's digest here, and say on docs/rl.md's card why it rose.
-DIGESTS = {
-    "Labyrinth/Stones-Tiny-v1": "20b1e958db7689f3",
-    "Labyrinth/User-Tiny-Wait-v1": "c42f9f2c4a8b1ead",
-    "Labyrinth/User-Tiny-v1": "608fd0c29c0a6f6a",
-    "Labyrinth/User-Small-v1": "96c5586083419f18",
-    "Labyrinth/User-Standard-v1": "288c06b5ef42e6db",
-    "Labyrinth/User-Large-v1": "7ce3f5eef6e89e8d",
-    "Labyrinth/User-Full-v1": "9dd25535ca7ad2b4",
-    "Labyrinth/Minotaur-Tiny-Wait-v1": "1a78b30c89615ba1",
-    "Labyrinth/Minotaur-Tiny-Random-v1": "0e34b04d6a46aac1",
-    "Labyrinth/Minotaur-Tiny-v1": "57ce0624a80b5fb1",
-    "Labyrinth/Duel-Tiny-v1": "9fdb4251686c5acc",
-}
-
-
-def test_every_task_has_its_digest_pinned_and_no_digest_outlives_its_task():
-    assert sorted(DIGESTS) == sorted(TASKS)
-
 
 @pytest.mark.parametrize("task_id", sorted(TASKS))
 def test_each_tasks_games_are_pinned_by_their_digest(task_id):
-    assert episode_digest(task_id) == DIGESTS[task_id], f"{task_id}'s games changed: raise its version (tasks.py)"
+    """Each task's digest (protocol.episode_digest: the settings the id fixes, what each reward pays, and three
+    seeds' games played to their end by the built-in agent and at random, the random ones cut at DIGEST_TURNS) is
+    the one its row of tasks.py pins. A change that alters a task's games or what it pays changes it: raise the
+    task's version (a new id), pin the new id's digest there, and say on docs/rl.md's card why it rose."""
+    assert episode_digest(task_id) == TASKS[task_id].digest, f"{task_id}'s games changed: raise its version"
 
 
 def test_the_digest_tells_games_and_seeds_apart():
-    assert len(set(DIGESTS.values())) == len(DIGESTS)
+    assert len({rung.digest for rung in TASKS.values()}) == len(TASKS)
     assert episode_digest("Labyrinth/User-Tiny-v1", seeds=(0,)) != episode_digest("Labyrinth/User-Tiny-v1", seeds=(1,))
-
-
-def test_a_digest_plays_a_long_game_s_first_turns_and_a_short_one_whole():
-    """User-Full's games last thousands of turns (its random play all 10,000): the digest covers their first
-    DIGEST_TURNS, cut as a turn limit would cut them; a game that ends sooner is hashed whole, as before the cut."""
-    cut = protocol._seated("builtin", "Labyrinth/User-Full-v1", 0, max_turns=40)
-    assert (cut.outcome, cut.turns) == ("TIMEOUT", 40)
-    whole = protocol._seated("builtin", "Labyrinth/User-Tiny-v1", 0)
-    assert whole.turns < protocol.DIGEST_TURNS and whole.outcome != "TIMEOUT"
-    assert protocol._seated("builtin", "Labyrinth/User-Tiny-v1", 0, max_turns=protocol.DIGEST_TURNS) == whole
-    assert all(TASKS[task_id].max_turns <= protocol.DIGEST_TURNS for task_id in DIGESTS
-               if task_id not in ("Labyrinth/User-Large-v1", "Labyrinth/User-Full-v1")), "a digest cut short"
 
 
 @pytest.mark.parametrize(("paid", "task_id"), [("STONE", "Labyrinth/Stones-Tiny-v1"),
@@ -75,7 +44,7 @@ def test_the_digests_games_reach_what_each_reward_pays(monkeypatch, paid, task_i
     """Random play seldom finds a stone; the built-in agent's games in the digest do, and escape and catch: a
     change to what one of them pays shows in the games' returns, not only in the numbers hashed beside them."""
     monkeypatch.setattr(rewards, paid, getattr(rewards, paid) * 2)
-    assert episode_digest(task_id) != DIGESTS[task_id]
+    assert episode_digest(task_id) != TASKS[task_id].digest
 
 
 def test_every_one_role_task_is_registered_and_fixes_its_settings():
@@ -94,9 +63,9 @@ def test_every_one_role_task_is_registered_and_fixes_its_settings():
 
 def test_a_task_is_checked_when_the_table_is_built():
     with pytest.raises(ValueError, match="no role"):
-        Task("Bad", 1, "user", "nowhere", "builtin", 10, "nothing")
+        Task("Bad", 1, "user", "nowhere", "builtin", 10, "nothing", "0")
     with pytest.raises(ValueError, match="only a user's task freezes"):
-        Task("Bad", 1, "minotaur", "tiny", "builtin", 10, "nothing", frozen=True)
+        Task("Bad", 1, "minotaur", "tiny", "builtin", 10, "nothing", "0", frozen=True)
     with pytest.raises(ValueError, match="no task"):
         task_env("Labyrinth/User-Huge-v9")
     with pytest.raises(ValueError, match="task of one role"):
