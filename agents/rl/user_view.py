@@ -103,7 +103,7 @@ class UserView:
         self.ground = Ground(match.preset)
         self.perception = user_map(match.seats["user"])
         self.trails: dict[int, np.ndarray] = {}  # by level: 1 where the user stood or passed
-        self.kinds: dict[int, np.ndarray] = {}  # by level: the window's planes of cell kinds, kept as cells are seen
+        self.kinds: dict[int, np.ndarray] = {}  # by level: each cell's kind as seen (NOT_SEEN until it is)
         self.heard_at: Pos | None = None  # where the user stood at its last LOOK that heard stones hum
         self.hum_rows = [_UNHEARD] * len(STONES)  # the hums' heard, bearing and levels columns (and 2 for _hums)
         self.sighting: tuple[Pos, float] | None = None  # where and when the Minotaur was last seen
@@ -162,17 +162,18 @@ class UserView:
             cells[plane, row, col] = 1
 
     def _see(self, fresh: list[tuple[Pos, int]]) -> None:
-        """Set the kinds' planes of the cells seen this turn: a window is then a slice of its level's
-        planes (as the trail's), not the perception's remembered cells looked up through _KINDS every
-        turn. A cell seen lies within the margin (the perception's rows hold it with a narrower one)."""
+        """Keep the kinds of the cells seen this turn: a window is then a slice of its level's kinds (as the
+        trail's) through _KINDS, not the perception's remembered cells looked up one by one every turn. A byte
+        a cell, not its planes: a user in the whole cube walks a hundred levels and more, 0.34 MB each with the
+        trail (1.2 MB as planes). A cell seen lies within the margin (the perception's rows hold it with a
+        narrower one)."""
         for (x, y, z), kind in fresh:  # a few cells on a fifth of the turns: one at a time costs least
-            self._kinds(z)[:, y + RADIUS, x + RADIUS] = _KINDS[kind]
+            self._kinds(z)[y + RADIUS, x + RADIUS] = kind
 
     def _kinds(self, z: int) -> np.ndarray:
         kinds = self.kinds.get(z)
         if kinds is None:
-            kinds = self.kinds[z] = np.empty((_KINDS.shape[1], _LEVEL_SIDE, _LEVEL_SIDE), np.uint8)
-            kinds[:] = _KINDS[NOT_SEEN, :, None, None]
+            kinds = self.kinds[z] = np.full((_LEVEL_SIDE, _LEVEL_SIDE), NOT_SEEN, np.uint8)
         return kinds
 
     def _trail(self, z: int) -> np.ndarray:
@@ -204,7 +205,7 @@ class UserView:
     def _window(self, here: Pos) -> np.ndarray:
         x, y, z = here
         grid = np.zeros((len(WINDOW_PLANES), SIDE, SIDE), np.uint8)
-        grid[:_KINDS.shape[1]] = self._kinds(z)[:, y:y + SIDE, x:x + SIDE][:, ::-1]
+        grid[:_KINDS.shape[1]] = _KINDS[self._kinds(z)[y:y + SIDE, x:x + SIDE][::-1]].transpose(2, 0, 1)
         for name, pos in self.perception.items.items():
             mark_window(grid, _W[item_plane(name)], here, pos)
         grid[_W["trail"]] = self._trail(z)[y:y + SIDE, x:x + SIDE][::-1]
