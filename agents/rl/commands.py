@@ -29,9 +29,10 @@ from labyrinth.engine.wsap.action_schema import param_defs
 from ..match.runner import Match
 
 # A MOVE's steps: one (a careful step: up to an item, away from the Minotaur), or None, which runs on to the
-# first place worth a stop ("far": a junction or bend, a ramp, an item in reach, the hoofbeats nearer). Two
-# and four used to be offered too: eight moves a direction, most of them alike, which spread a learner's
-# early tries thin. The built-in user's decisions mapped onto these two (demos.py) play as well as it does.
+# first place worth a stop ("far": a junction, a ramp, an item coming within reach, the hoofbeats nearer, a dead
+# end; round a bend with one way on, engine/turn.py's run_on). Two and four used to be offered too: eight moves
+# a direction, most of them alike, which spread a learner's early tries thin. The built-in user's decisions
+# mapped onto these two (demos.py) play as well as it does.
 STEP_COUNTS = (1, None)
 SPEED_WORDS = {1: "walk", 2: "run"}  # the MOVE speeds' values, named
 Engine = UserInput | MinotaurDecision
