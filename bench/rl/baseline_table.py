@@ -6,8 +6,9 @@ the mean return (the role's own, what training maximises), and two paired differ
 very same test games, per run (how many runs are clear of zero, above it and below it): the win rate's
 (Newcombe's 95 % interval) and the stones the user found a game (Bonett and Price's, on the share of the three
 stones each game found: a learnt user that seldom escapes can still be seen to learn to find stones; on the
-Minotaur's rungs fewer is its gain). A row without results reads "not yet run", and the commands that make the
-missing rows are printed under the table. Markdown, for docs/rl.md.
+Minotaur's rungs fewer is its gain). The user's rungs above the first have the two yardsticks' rows only. A row
+without results reads "not yet run", and the commands that make the missing rows are printed under the table.
+Markdown, for docs/rl.md.
 
     .venv/bin/python bench/rl/baseline_table.py --out bench/rl/results
 """
@@ -27,9 +28,13 @@ from labyrinth.agents.rl.protocol import WIN
 from labyrinth.agents.rl.tasks import TASKS
 from labyrinth.engine.items import STONES
 
-# The rungs the table reports: the user's first rungs and the Minotaur's.
+# The rungs the table reports: the user's first rungs and the Minotaur's, each algorithm; then the user's rungs
+# above, random play and the built-in user only (how hard each is, before anything is trained on it).
 TABLE_TASKS = ("Labyrinth/Stones-Tiny-v1", "Labyrinth/User-Tiny-Wait-v1", "Labyrinth/User-Tiny-v1",
                "Labyrinth/Minotaur-Tiny-Wait-v1", "Labyrinth/Minotaur-Tiny-Random-v1", "Labyrinth/Minotaur-Tiny-v1")
+UPPER_TASKS = ("Labyrinth/User-Small-v1", "Labyrinth/User-Standard-v1", "Labyrinth/User-Large-v1",
+               "Labyrinth/User-Full-v1")
+YARDSTICKS = tuple(algo for algo in ALGOS if algo not in TRAINED)
 SEEDS = (0, 1, 2)  # the training runs a trained row is made of
 NOT_RUN = "not yet run"
 
@@ -117,10 +122,11 @@ def table(out: Path) -> tuple[str, list[str]]:
               "return | win vs random on test (95 % CI) | stones vs random on test (95 % CI) |")
     lines = [header, "|---|---|---|---|---|---|---|---|---|"]
     missing = []
-    for task_id in TABLE_TASKS:
-        found = {algo: runs(out, task_id, algo) for algo in ALGOS}
+    for task_id in (*TABLE_TASKS, *UPPER_TASKS):
+        algos = ALGOS if task_id in TABLE_TASKS else YARDSTICKS
+        found = {algo: runs(out, task_id, algo) for algo in algos}
         random = found["random"][0] if found["random"] else None
-        for algo in ALGOS:
+        for algo in algos:
             lines.append("| " + " | ".join([f"`{task_id}`", algo, *row(task_id, algo, found[algo], random)]) + " |")
             seeds = SEEDS if algo in TRAINED else SEEDS[:1]
             done = {r["seed"] for r in found[algo]}
