@@ -403,6 +403,10 @@ def test_a_baseline_row_is_one_command_and_the_table_reads_it(tmp_path, monkeypa
     assert f".venv/bin/python bench/rl/baseline.py --task {task} --algo ppo --seed 2 --steps 1000000" in missing
     assert not any(f"--task {task} --algo maskable" in line or f"--task {task} --algo random" in line
                    for line in missing)
+    upper = "Labyrinth/User-Full-v1"  # a rung above the first: its yardsticks' rows only, not yet run here
+    assert [algo for shown, algo in rows if shown == f"`{upper}`"] == ["random", "builtin"]
+    assert [line.split(" --algo ")[1].split()[0] for line in missing if f"--task {upper} " in line] == \
+        ["random", "builtin"]
     with pytest.raises(SystemExit):
         _baseline_here(monkeypatch, tmp_path, "--task", "Labyrinth/Duel-Tiny-v1", "--algo", "random")
     assert "invalid choice" in capsys.readouterr().err  # both roles learn: no one-role row

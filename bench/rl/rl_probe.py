@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import statistics
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -22,6 +23,7 @@ from rl_eval import paired, play_builtin, rate  # bench/rl/ is on sys.path, as t
 
 from labyrinth.agents.rl.demos import Demonstrator
 from labyrinth.agents.rl.gym_env import LabyrinthEnv
+from labyrinth.agents.rl.protocol import play_episode
 from labyrinth.agents.rl.spaces import unflat_planes
 from labyrinth.engine.items import STONES
 
@@ -73,6 +75,20 @@ def builtin_player(env: LabyrinthEnv, rng: np.random.Generator) -> Any:
     return lambda obs, mask: demonstrator.action()
 
 
+class Fresh:
+    """A player made afresh for each game, its draws seeded by the game's reset seed (given in the order the
+    games are played): protocol.play_episode's policy."""
+
+    def __init__(self, player: Callable[[LabyrinthEnv, np.random.Generator], Any], seeds: range) -> None:
+        self.player, self.seeds, self.play = player, iter(seeds), None
+
+    def begin(self, env: LabyrinthEnv) -> None:
+        self.play = self.player(env, np.random.default_rng(next(self.seeds)))
+
+    def __call__(self, obs: dict, mask: np.ndarray) -> int:
+        return self.play(obs, mask)
+
+
 PLAYERS = {"random masked": random_player, "hand (observation only)": hand_player,
            "built-in, mapped": builtin_player}
 
@@ -86,17 +102,11 @@ def main() -> None:
         played: dict[str, list[dict]] = {}
         for label, player in PLAYERS.items():
             env = LabyrinthEnv("user", preset="tiny", opponent=opponent, max_turns=args.max_turns)
-            games, progress = [], []
-            for seed in range(1_000_000, 1_000_000 + args.games):
-                obs, info = env.reset(seed=seed)
-                play, done = player(env, np.random.default_rng(seed)), False
-                while not done:
-                    obs, _, terminated, truncated, info = env.step(play(obs, info["action_mask"]))
-                    done = terminated or truncated
-                games.append({"seed": env.match.seed, "outcome": info["outcome"]})
-                progress.append(info["progression"])
-            played[label] = games
-            show(opponent, label, games, f"progression {statistics.fmean(progress):.2f}")
+            seeds = range(1_000_000, 1_000_000 + args.games)
+            fresh = Fresh(player, seeds)
+            episodes = [play_episode(env, fresh, seed) for seed in seeds]
+            played[label] = [{"seed": e.game_seed, "outcome": e.outcome} for e in episodes]
+            show(opponent, label, played[label], f"progression {statistics.fmean(e.progression for e in episodes):.2f}")
         itself = play_builtin("tiny", args.max_turns, [g["seed"] for g in played["built-in, mapped"]], opponent)
         difference = paired(played["built-in, mapped"], itself)
         show(opponent, "built-in, itself", itself, f"mapped minus itself {difference['mean']:+.3f} "
