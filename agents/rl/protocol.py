@@ -58,7 +58,7 @@ RUN_GAMES = 10_000_000  # the train split's games each training run may draw, ru
 WIN = {"user": "ESCAPED", "minotaur": "DEATH"}  # the outcome each role plays for
 DIGEST_SEEDS = (0, 1, 2)  # the reset seeds whose games a task's digest covers
 # The turns of a random episode a digest covers at most: the pinned seeds' episodes of every task to their end but
-# User-Full's (User-Large's, of 1,200 turns at most, end within 65 to 819), whose three last all 10,000 (26 CPU s).
+# User-Full's (User-Large's, of 1,200 turns at most, end within 58 to 819), whose three last all 10,000 (26 CPU s).
 DIGEST_TURNS = 1_000
 PAID = {"stone": STONE, "escape": ESCAPE, "catch": CATCH, "per_second": PER_SECOND}  # in each digest
 
