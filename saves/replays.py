@@ -45,6 +45,7 @@ from labyrinth.engine import (
     UserInput,
     parse,
 )
+from labyrinth.engine.schemas import OUTCOMES, Outcome
 from labyrinth.engine.turn import TurnResult
 
 from .build import build_id
@@ -230,7 +231,7 @@ class RecordedTurn:
 
 @dataclass(frozen=True)
 class ReplayEnd:
-    outcome: str
+    outcome: Outcome
     turns: int
     game_time: float
     stats: dict[str, dict[str, Any]]  # per side, the runner's SideStats as a dict
@@ -402,7 +403,10 @@ def parse_end(line: dict[str, Any], recorded: int) -> ReplayEnd:
     if turns != recorded:
         raise ReplayError(f"the final line says {turns} turns, but {recorded} are recorded")
     stats = _get(line, "stats", dict)
-    return ReplayEnd(_get(line, "outcome", str), turns, _game_time(_get(line, "game_time", (int, float))),
+    outcome = _get(line, "outcome", str)
+    if outcome not in OUTCOMES:
+        raise ReplayError(f"the final line's outcome {outcome[:40]!r} is none of {', '.join(OUTCOMES)}")
+    return ReplayEnd(outcome, turns, _game_time(_get(line, "game_time", (int, float))),
                      {side: _get(stats, side, dict) for side in ROLE_NAMES})
 
 

@@ -94,7 +94,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, Self
 
-from labyrinth.engine.schemas import OUTCOMES
+from labyrinth.engine.schemas import OUTCOMES, Outcome
 
 from .paths import StorageError, advice, confined, data_dir
 from .results_terms import NOBODY, SideRecord, json_object
@@ -154,7 +154,7 @@ class MatchRow:
     preset: str
     difficulty: str
     max_turns: int
-    outcome: str  # ESCAPED, DEATH or TIMEOUT
+    outcome: Outcome
     turns: int
     game_time: float
     wall_s: float = 0.0

@@ -176,6 +176,7 @@ def damaged(lines: list[dict], how: str) -> bytes:
         "line after final": plain + [json.dumps(turns[0])],
         "huge game time": plain[:-1] + [json.dumps({**final, "game_time": 10 ** 400})],
         "negative game time": plain[:-1] + [json.dumps({**final, "game_time": -1})],
+        "unknown outcome": plain[:-1] + [json.dumps({**final, "outcome": "CAUGHT"})],
     }
     return "".join(line + "\n" for line in cases[how]).encode("utf-8", "surrogateescape")
 
@@ -189,6 +190,7 @@ def damaged(lines: list[dict], how: str) -> bytes:
     ("bad input", "line 4: turn 3: Invalid UserInput"), ("final miscounts", "says 3 turns"),
     ("line after final", "after the final line"), ("huge game time", "'game_time' is not a time"),
     ("negative game time", "'game_time' is not a time"),
+    ("unknown outcome", "outcome 'CAUGHT' is none of ESCAPED, DEATH, TIMEOUT"),
 ])
 def test_damaged_files_are_refused_with_one_line_naming_the_place(recorded, tmp_path, how, message):
     path = write_bytes(tmp_path / "damaged.jsonl", damaged(lines_of(recorded[0]), how))
