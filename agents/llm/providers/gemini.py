@@ -30,7 +30,6 @@ from labyrinth.engine.commands import shorten
 from ..config import ProviderSettings
 from .base import DEFAULT_EFFORT, THINKING_TOKENS, Reply, ResponseSchema, Sent
 from .bounds import event_hooks
-from .errors import ProviderError
 from .pacing import SYSTEM_CLOCK, Clock, Waiting
 from .retry import Caller, Failure, ForeignReply, http_errors, http_failure, transport_failure
 from .sdk_imports import IMPORT_LOCK, imported
@@ -111,11 +110,7 @@ class GeminiTransport:
                          _word(first.finish_reason) if first else None, _word(blocked), reasoning_tokens=thoughts,
                          sent=sent, model_version=r.model_version)
 
-        try:
-            return self.calls(call, self._classify)
-        except ProviderError as failed:
-            failed.sent = sent
-            raise
+        return self.calls(call, self._classify, sent)
 
     def _classify(self, exc: Exception) -> Failure | None:
         from google.genai import errors

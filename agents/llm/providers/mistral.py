@@ -27,7 +27,6 @@ from typing import TYPE_CHECKING, Any
 from ..config import ProviderSettings
 from .base import MODEL_EFFORT, THINKING_TOKENS, Reply, ResponseSchema, Sent
 from .bounds import event_hooks
-from .errors import ProviderError
 from .pacing import SYSTEM_CLOCK, Clock, Waiting
 from .retry import ERROR_CHARS, Caller, Failure, ForeignReply, http_errors, http_failure, transport_failure
 from .sdk_imports import IMPORT_LOCK, imported
@@ -113,11 +112,7 @@ class MistralTransport:
                          None if finish is None else str(getattr(finish, "value", finish)), sent=sent,
                          model_version=r.model)
 
-        try:
-            return self.calls(call, self._classify)
-        except ProviderError as failed:
-            failed.sent = sent
-            raise
+        return self.calls(call, self._classify, sent)
 
     def _classify(self, exc: Exception) -> Failure | None:
         from mistralai.client import errors

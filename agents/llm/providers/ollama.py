@@ -34,7 +34,6 @@ if TYPE_CHECKING:
     from ollama import ListResponse
 from .base import THINKING_TOKENS, Reply, ResponseSchema, Sent
 from .bounds import event_hooks
-from .errors import ProviderError
 from .limits import CONTEXT_TOKENS
 from .pacing import SYSTEM_CLOCK, Clock, Waiting
 from .retry import Caller, Failure, ForeignReply, http_errors, http_failure, transport_failure
@@ -112,11 +111,7 @@ class OllamaTransport:
             return Reply(r.message.content or "", r.prompt_eval_count, r.eval_count, r.done_reason, sent=self.sent,
                          model_version=r.model)
 
-        try:
-            return self.calls(call, self._classify)
-        except ProviderError as failed:
-            failed.sent = self.sent
-            raise
+        return self.calls(call, self._classify, self.sent)
 
     def _classify(self, exc: Exception) -> Failure | None:
         from ollama import ResponseError

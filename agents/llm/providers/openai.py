@@ -42,7 +42,6 @@ from labyrinth.engine.commands import excerpt
 from ..config import ProviderSettings
 from .base import Reply, ResponseSchema, Sent
 from .bounds import event_hooks
-from .errors import ProviderError
 from .openai_dialect import dialect, learn, left_out, refused_in
 from .pacing import SYSTEM_CLOCK, Clock, Waiting
 from .retry import Caller, Failure, ForeignReply, http_errors, http_failure, transport_failure
@@ -147,15 +146,12 @@ class OpenAITransport:
                     **how.sampling(self.settings), **({"response_format": response_format} if response_format else {})}
             sent = self._sent(body)
             try:
-                return self.calls(partial(self._ask, body, sent), self._classify)
+                return self.calls(partial(self._ask, body, sent), self._classify, sent)
             except Refused as refused:
                 if refused.what == "response_format":
                     self.format = max(self.format, asked + 1)  # another call may have stepped down already
                 else:
                     learn(self.where, self.settings.model, refused.what)
-            except ProviderError as failed:
-                failed.sent = sent
-                raise
 
     def _sent(self, body: dict[str, Any]) -> Sent:
         """What ``body`` sends: its parameters (all but the conversation and the format), the format's

@@ -174,9 +174,18 @@ class Caller:
         began = self._wait_began
         return self.quota_wait_s + self.pace_wait_s + (self.clock.monotonic() - began if began is not None else 0.0)
 
-    def __call__(self, call: Callable[[], T], classify: Callable[[Exception], Failure | None]) -> T:
-        """``call()``, within the call's deadline; ProviderError (QuotaError for a quota) when it gives up.
+    def __call__(self, call: Callable[[], T], classify: Callable[[Exception], Failure | None], sent: Any = None) -> T:
+        """``call()``, within the call's deadline; ProviderError (QuotaError for a quota) when it gives up,
+        carrying ``sent`` (what the request put on the wire: the record of a failed call says it too).
         Exceptions ``classify`` does not know (None) are bugs and propagate."""
+        try:
+            return self._attempts(call, classify)
+        except ProviderError as failed:
+            failed.sent = sent
+            raise
+
+    def _attempts(self, call: Callable[[], T], classify: Callable[[Exception], Failure | None]) -> T:
+        """``call()`` tried again as its failures allow, waiting as quotas and backoff ask."""
         deadline = self.clock.monotonic() + call_deadline_s(self.timeout_s)
         attempt = quota_answers = 0
         refused = False  # the last answer was a quota's: the next wait is its own

@@ -139,13 +139,14 @@ def test_each_transport_records_the_request_it_sent_and_the_model_that_answered(
                              if wire(provider) == "gemini" and effort else {})
 
 
-def test_a_failed_calls_exchange_carries_what_its_last_attempt_sent(stub):
+@pytest.mark.parametrize("provider", ["gemini", "mistral", "ollama", "openai"])
+def test_a_failed_calls_exchange_carries_what_its_last_attempt_sent(stub, provider):
     stub.reply(503, "upstream connect error")
-    match = minotaur_match(stub, settings("mistral", stub), turns=1)
+    match = minotaur_match(stub, settings(provider, stub), turns=1)
     match.play()
     exchange = match.sides["minotaur"].plan_exchange
-    assert exchange["outcome"] == "provider_errors" and "HTTP 503" in exchange["error"]
-    assert exchange["sent"]["parameters"]["model"] == "test-mistral-model" and "model_version" not in exchange
+    assert exchange["outcome"] == "provider_errors" and "503" in exchange["error"]
+    assert exchange["sent"]["parameters"]["model"] == f"test-{provider}-model" and "model_version" not in exchange
     assert match.result().minotaur.sent == []  # what the side says was sent: the requests the API answered
 
 
