@@ -64,11 +64,6 @@ class SideRecord:
         """Whether a model played this side (a rule agent's settings are empty)."""
         return self.settings != "{}"
 
-    @property
-    def mean_call_s(self) -> float:
-        """The mean time of an answered call."""
-        return self.answer_s / self.answered if self.answered else 0.0
-
     # Read once each (a frozen record: they cannot change): the reports and ratings ask for them several
     # times a side, over thousands of matches.
     @cached_property

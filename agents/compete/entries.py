@@ -77,10 +77,6 @@ class Entry:
         return part / whole if whole else None
 
     @property
-    def void_rate(self) -> float | None:
-        return self.rate(self.void, self.matches)
-
-    @property
     def fallback_rate(self) -> float | None:
         return self.rate(self.fallbacks, self.decisions)
 
