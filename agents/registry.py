@@ -122,11 +122,6 @@ def configured_contestants() -> dict[str, Mapping[str, Any]]:
     return contestants
 
 
-def agent_kinds(role: str) -> list[str]:
-    """Every agent ``role`` can be played by: its rule agents, then the LLM providers."""
-    return [*RULE_AGENTS[role], *PROVIDERS]
-
-
 def contestant_names(role: str) -> str:
     """The names ``role`` accepts, as a message lists them."""
     return ", ".join([*RULE_AGENTS[role], *(f"{p}, {p}/<model>" for p in PROVIDERS),

@@ -49,8 +49,8 @@ Seated = Callable[[Mapping[str, Any]], None]
 class ArenaSettings:
     """What every match of a run shares; small and picklable, unlike the agents."""
 
-    user: str = "builtin"  # one of registry.agent_kinds("user")
-    minotaur: str = "builtin"  # one of registry.agent_kinds("minotaur")
+    user: str = "builtin"  # a name registry.make_agent takes for the role (registry.contestant_names lists them)
+    minotaur: str = "builtin"
     preset: str = "standard"
     difficulty: str = "normal"
     max_turns: int = DEFAULT_MAX_TURNS
