@@ -62,7 +62,7 @@ def observe(match: Match, role: str, numbers: View, text: bool) -> dict[str, Any
     obs.update(numbers.observe())
     for key in PLANES:  # built as uint8 planes (cheaper to mark), given flat in the float32 their space declares
         obs[key] = obs[key].astype(np.float32).reshape(-1)
-    return obs
+    return {key: obs[key] for key in sorted(obs)}  # in the Dict space's order: Gymnasium sorts its keys by name
 
 
 def unflat_planes(values: np.ndarray, role: str, key: str) -> np.ndarray:

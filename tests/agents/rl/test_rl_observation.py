@@ -7,8 +7,10 @@ import warnings
 
 import numpy as np
 import pytest
+from gymnasium import spaces
 
 from labyrinth.agents.rl.gym_env import LabyrinthEnv
+from labyrinth.agents.rl.pettingzoo_env import parallel_env
 from labyrinth.agents.rl.planes import COMPASS_VECTORS, RADIUS
 from labyrinth.agents.rl.spaces import unflat_planes
 from labyrinth.agents.rl.user_view import MEMORY_PLANES, WINDOW_PLANES
@@ -159,6 +161,24 @@ def test_the_shapes_are_the_same_on_every_preset():
     env = LabyrinthEnv("user", preset="large", opponent="wait")
     obs, _ = env.reset(seed=1)
     assert env.observation_space.contains(obs)
+
+
+@pytest.mark.parametrize("text", [False, True])
+@pytest.mark.parametrize("role", ["user", "minotaur"])
+def test_an_observation_holds_its_keys_in_the_spaces_order(role, text):
+    """So that the dict's values, concatenated, are what ``spaces.flatten`` gives (Gymnasium's Dict sorts the
+    keys by name), from the scalar env and from PettingZoo's alike."""
+    env = LabyrinthEnv(role, preset="tiny", opponent="wait", text=text)
+    obs, info = env.reset(seed=1)
+    order = list(env.observation_space.spaces)
+    assert list(obs) == order and order == sorted(order)
+    obs, *_ = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+    assert list(obs) == order
+    if not text:
+        assert np.array_equal(np.concatenate(list(obs.values())), spaces.flatten(env.observation_space, obs))
+    pettingzoo = parallel_env(preset="tiny", text=text)
+    observations, _ = pettingzoo.reset(seed=1)
+    assert list(observations[role]) == list(pettingzoo.observation_space(role).spaces) == order
 
 
 @pytest.mark.parametrize("role", ["user", "minotaur"])
