@@ -157,6 +157,21 @@ def test_rllib_sees_a_one_role_task_as_one_vector_its_mask_first_inside_its_spac
             obs, info = env.reset()
 
 
+@pytest.mark.parametrize(("task_id", "keys"), [
+    ("Labyrinth/Stones-Tiny-v1", ("map", "memory", "position", "stamina", "timers", "cue", "exits", "hums",
+                                  "items_seen", "inventory", "sighting")),
+    ("Labyrinth/Minotaur-Tiny-Wait-v1", ("map", "memory", "position", "timers", "cue", "exits", "items_lying",
+                                         "intruder"))])
+def test_rllib_vectors_keep_the_order_its_published_runs_were_made_in(task_id, keys):
+    """The view's own order of its keys (the observation dict's when docs/rl.md's RLlib runs were made), not the
+    dict's order now (by name, as its space's): the same vector, so the same runs."""
+    env = MaskedOne(gym.make(task_id))
+    vector, info = env.reset(seed=5)
+    observation = env.unwrapped.game.observation(env.role)
+    assert list(observation) == sorted(keys)
+    assert np.array_equal(vector, np.concatenate([info["action_mask"], *(observation[key] for key in keys)]))
+
+
 @pytest.mark.filterwarnings("ignore:.*different from the unwrapped")  # gymnasium's note that it is a wrapper
 def test_a_short_memory_holds_the_last_steps_numbers_and_actions_and_forgets_them_at_reset():
     memory, plain = (ShortMemory(LabyrinthEnv(preset="tiny", max_turns=40), 4),
