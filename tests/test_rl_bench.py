@@ -35,6 +35,7 @@ from labyrinth.agents.rl.commands import action_names
 from labyrinth.agents.rl.demos import Demonstrator, demonstrations
 from labyrinth.agents.rl.gym_env import LabyrinthEnv
 from labyrinth.agents.rl.pettingzoo_env import parallel_env
+from labyrinth.agents.rl.protocol import BUILTIN, RandomPolicy, evaluate
 
 
 def test_stages_are_read_in_order_of_their_first_step_and_must_start_at_zero():
@@ -555,6 +556,17 @@ def test_the_table_pairs_the_stones_found_with_random_plays_and_a_hunter_gains_b
     same = games([0] * 100 + [1] * 100)
     assert baseline_table.versus([same, same], random_play, "user", "stones") == "+0.00, 0 of 2 runs clear of 0"
     assert baseline_table.versus([more], None, "user", "stones") == "random not yet run"
+
+
+@pytest.mark.parametrize("algo", ["random", "builtin"])
+@pytest.mark.parametrize("task_id", [*baseline_table.TABLE_TASKS, *baseline_table.UPPER_TASKS[:-1]])
+def test_the_kept_yardsticks_play_again_game_for_game(task_id, algo):
+    """The first five test games of each kept yardstick, played again by the code as it is: each game's outcome,
+    return, turns, stones and achievements as kept, so the row's command makes the row (the random policy is seeded
+    by each game, so five are the first five of the 200). Not User-Full's: its games run to thousands of turns."""
+    kept = json.loads(result_path(BENCH / "results", task_id, algo, 0).read_text(encoding="utf-8"))
+    report = evaluate(BUILTIN if algo == "builtin" else RandomPolicy(0), task_id, "test", 5)
+    assert report.to_dict()["games"] == kept["test"]["games"][:5]
 
 
 def test_the_table_docs_rl_md_publishes_is_the_one_the_kept_results_make():
