@@ -165,12 +165,17 @@ def test_rllib_sees_a_one_role_task_as_one_vector_its_mask_first_inside_its_spac
                                          "intruder"))])
 def test_rllib_vectors_keep_the_order_its_published_runs_were_made_in(task_id, keys):
     """The view's own order of its keys (the observation dict's when docs/rl.md's RLlib runs were made), not the
-    dict's order now (by name, as its space's): the same vector, so the same runs."""
+    dict's order now (by name, as its space's): the same vector, so the same runs; the two-role task's alike."""
     env = MaskedOne(gym.make(task_id))
     vector, info = env.reset(seed=5)
     observation = env.unwrapped.game.observation(env.role)
     assert list(observation) == sorted(keys)
     assert np.array_equal(vector, np.concatenate([info["action_mask"], *(observation[key] for key in keys)]))
+    duel = Masked(parallel_env(preset="tiny", max_turns=5))
+    vectors, infos = duel.reset(seed=5)
+    observation = duel.unwrapped.game.observation(env.role)
+    assert np.array_equal(vectors[env.role], np.concatenate([infos[env.role]["action_mask"],
+                                                             *(observation[key] for key in keys)]))
 
 
 @pytest.mark.filterwarnings("ignore:.*different from the unwrapped")  # gymnasium's note that it is a wrapper
@@ -179,7 +184,7 @@ def test_a_short_memory_holds_the_last_steps_numbers_and_actions_and_forgets_the
                      LabyrinthEnv(preset="tiny", max_turns=40))
     obs, info = memory.reset(seed=5)
     seen, _ = plain.reset(seed=5)
-    assert memory.observation_space.contains(obs)
+    assert memory.observation_space.contains(obs) and list(obs) == list(memory.observation_space.spaces)
     assert all(not obs[key].any() for key in memory.extra)  # nothing remembered at the start
     numbers = [k for k in plain.observation_space.spaces if k not in ("map", "memory")]
     assert sorted(memory.keys) == sorted(numbers)
@@ -303,7 +308,7 @@ def test_routes_start_from_the_new_game_alone_at_reset_and_pass_the_env_checker(
     fresh = Routes(LabyrinthEnv(preset="tiny", max_turns=40))
     first, _ = fresh.reset(seed=6)
     assert np.array_equal(obs[ROUTES], first[ROUTES]) and env.map.cells == fresh.map.cells
-    assert not _rows(obs)[0].any()
+    assert not _rows(obs)[0].any() and list(obs) == list(env.observation_space.spaces)
     check_env(Routes(LabyrinthEnv(preset="tiny", max_turns=40)), skip_render_check=True)
     check_env(Routes(ShortMemory(LabyrinthEnv(preset="tiny", max_turns=40), 2)), skip_render_check=True)
 

@@ -35,7 +35,8 @@ PLANE_SHAPES: dict[str, dict[str, tuple[int, int, int]]] = {"user": user_view.PL
 
 
 def observation_space(role: str, text: bool = False) -> spaces.Dict:
-    """The role's observation: its numeric keys, and the WSAP text first when ``text``."""
+    """The role's observation: its numeric keys, and the WSAP text too when ``text`` (Gymnasium's Dict orders
+    the keys by name, and so does ``observe``)."""
     fields: dict[str, spaces.Space] = {"text": spaces.Text(TEXT_MAX, charset=CHARSET)} if text else {}
     return spaces.Dict({**fields, **VIEWS[role][0]})
 

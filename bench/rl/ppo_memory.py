@@ -79,4 +79,5 @@ class ShortMemory(gym.Wrapper):
         return self.env.action_masks()
 
     def _remembering(self, obs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
-        return {**obs, **self.past}
+        kept = {**obs, **self.past}
+        return {key: kept[key] for key in self.observation_space.spaces}  # in the space's order, as the env's

@@ -81,7 +81,8 @@ class Routes(gym.Wrapper):
         return inner.action_masks()
 
     def _routing(self, obs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
-        return {**obs, ROUTES: self.routes()}
+        routed = {**obs, ROUTES: self.routes()}
+        return {key: routed[key] for key in self.observation_space.spaces}  # in the space's order, as the env's
 
     def routes(self) -> np.ndarray:
         """The ``routes`` key now (a new array: one handed out never changes)."""

@@ -40,7 +40,7 @@ import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from labyrinth.engine.commands import shorten
 
@@ -52,6 +52,9 @@ from .quota import quota_wait_s
 from .redirects import RedirectRefused
 from .sdk_imports import IMPORT_LOCK, imported
 from .secrets import redact
+
+if TYPE_CHECKING:
+    from .base import Sent
 
 T = TypeVar("T")
 
@@ -174,7 +177,8 @@ class Caller:
         began = self._wait_began
         return self.quota_wait_s + self.pace_wait_s + (self.clock.monotonic() - began if began is not None else 0.0)
 
-    def __call__(self, call: Callable[[], T], classify: Callable[[Exception], Failure | None], sent: Any = None) -> T:
+    def __call__(self, call: Callable[[], T], classify: Callable[[Exception], Failure | None],
+                 sent: Sent | None = None) -> T:
         """``call()``, within the call's deadline; ProviderError (QuotaError for a quota) when it gives up,
         carrying ``sent`` (what the request put on the wire: the record of a failed call says it too).
         Exceptions ``classify`` does not know (None) are bugs and propagate."""
