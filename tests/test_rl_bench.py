@@ -421,6 +421,9 @@ def test_a_baseline_row_is_one_command_and_the_table_reads_it(tmp_path, monkeypa
     assert f"| 3 x 1,000 | {win:.3f} |" in rows[(f"`{task}`", "maskable")]  # no spread over the runs: no interval
     assert "0 of 3 runs clear of 0" in rows[(f"`{task}`", "maskable")]  # two games a run prove nothing
     assert baseline_table.NOT_RUN in rows[(f"`{task}`", "ppo")]
+    each = baseline_table.each_run(tmp_path).splitlines()[2:]  # each run's own row, its seed and steps
+    assert [line.split(" | ")[1:4] for line in each] == [["maskable", str(seed), "1,000"] for seed in range(3)]
+    assert all(line.split(" | ")[4].startswith(f"{win:.3f} (") for line in each)  # a run's own Wilson interval
     assert f".venv/bin/python bench/rl/baseline.py --task {task} --algo ppo --seed 2 --steps 1000000" in missing
     assert not any(f"--task {task} --algo maskable" in line or f"--task {task} --algo random" in line
                    for line in missing)
@@ -574,13 +577,14 @@ def test_the_kept_yardsticks_play_again_game_for_game(task_id, algo):
     assert report.to_dict()["games"] == kept["test"]["games"][:5]
 
 
-def test_the_table_docs_rl_md_publishes_is_the_one_the_kept_results_make():
-    """The table in docs/rl.md is what bench/rl/results holds, line for line: a number edited by hand, a row
-    added or left out, or a result changed without the page, fails."""
-    text, _ = baseline_table.table(BENCH / "results")
+@pytest.mark.parametrize("made", ["table", "each run"])
+def test_the_tables_docs_rl_md_publishes_are_the_ones_the_kept_results_make(made):
+    """The baseline table in docs/rl.md, and the table of each training run, are what bench/rl/results holds, line
+    for line: a number edited by hand, a row added or left out, or a result changed without the page, fails."""
+    text = baseline_table.table(BENCH / "results")[0] if made == "table" else baseline_table.each_run(BENCH / "results")
     header = text.splitlines()[0]
     published = (BENCH.parent.parent / "docs" / "rl.md").read_text(encoding="utf-8").splitlines()
-    assert published.count(header) == 1, "docs/rl.md holds the baseline table once"
+    assert published.count(header) == 1, f"docs/rl.md holds the {made} table once"
     start = published.index(header)
     end = next((i for i in range(start, len(published)) if not published[i].startswith("|")), len(published))
     assert "\n".join(published[start:end]) == text

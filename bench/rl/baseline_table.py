@@ -7,8 +7,8 @@ very same test games, per run (how many runs are clear of zero, above it and bel
 (Newcombe's 95 % interval) and the stones the user found a game (Bonett and Price's, on the share of the three
 stones each game found: a learnt user that seldom escapes can still be seen to learn to find stones; on the
 Minotaur's rungs fewer is its gain). The user's rungs above the first have the two yardsticks' rows only. A row
-without results reads "not yet run", and the commands that make the missing rows are printed under the table.
-Markdown, for docs/rl.md.
+without results reads "not yet run"; under the table, each training run's own row, and the commands that make the
+missing rows. Markdown, for docs/rl.md.
 
     .venv/bin/python bench/rl/baseline_table.py --out bench/rl/results
 """
@@ -37,6 +37,14 @@ UPPER_TASKS = ("Labyrinth/User-Small-v1", "Labyrinth/User-Standard-v1", "Labyrin
 YARDSTICKS = tuple(algo for algo in ALGOS if algo not in TRAINED)
 SEEDS = (0, 1, 2)  # the training runs a trained row is made of
 NOT_RUN = "not yet run"
+MEASURES = ("win on test (95 % CI)", "the user's stones", "turns", "return", "win vs random on test (95 % CI)",
+            "stones vs random on test (95 % CI)")  # the columns row() fills after the training's
+
+
+def head(*columns: str) -> list[str]:
+    """A markdown table's first two lines: ``columns``, then the measures."""
+    names = (*columns, *MEASURES)
+    return ["| " + " | ".join(names) + " |", "|" + "---|" * len(names)]
 
 
 def runs(out: Path, task_id: str, algo: str) -> list[dict[str, Any]]:
@@ -118,9 +126,7 @@ def command(task_id: str, algo: str, seed: int) -> str:
 
 def table(out: Path) -> tuple[str, list[str]]:
     """The table in markdown, and the commands of the rows (or training runs) not yet made."""
-    header = ("| task | algorithm | training (runs x steps) | win on test (95 % CI) | the user's stones | turns | "
-              "return | win vs random on test (95 % CI) | stones vs random on test (95 % CI) |")
-    lines = [header, "|---|---|---|---|---|---|---|---|---|"]
+    lines = head("task", "algorithm", "training (runs x steps)")
     missing = []
     for task_id in (*TABLE_TASKS, *UPPER_TASKS):
         algos = ALGOS if task_id in TABLE_TASKS else YARDSTICKS
@@ -134,12 +140,29 @@ def table(out: Path) -> tuple[str, list[str]]:
     return "\n".join(lines), missing
 
 
+def each_run(out: Path) -> str:
+    """A row for every training run of the first rungs, in markdown: what a row of several runs is the mean of, so
+    that a reader sees whether the runs agree or some learnt and others did not (three runs' interval cannot tell)."""
+    lines = head("task", "algorithm", "seed", "steps trained")
+    for task_id in TABLE_TASKS:
+        found = runs(out, task_id, "random")
+        random = found[0] if found else None
+        for algo in TRAINED:
+            for result in sorted(runs(out, task_id, algo), key=lambda r: r["seed"]):
+                _, *cells = row(task_id, algo, [result], random)
+                lines.append("| " + " | ".join([f"`{task_id}`", algo, str(result["seed"]), steps_taken([result]),
+                                                *cells]) + " |")
+    return "\n".join(lines)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=Path("bench/rl/results"))
     args = parser.parse_args()
     text, missing = table(args.out)
     print(text)
+    print("\nEach training run:\n")
+    print(each_run(args.out))
     if missing:
         print(f"\n{len(missing)} runs not yet made:")
         print("\n".join(missing))
