@@ -577,6 +577,25 @@ def test_the_kept_yardsticks_play_again_game_for_game(task_id, algo):
     assert report.to_dict()["games"] == kept["test"]["games"][:5]
 
 
+def test_the_table_command_writes_both_tables_into_the_page_and_refuses_a_page_without_them(tmp_path, monkeypatch,
+                                                                                         capsys):
+    """``--update docs/rl.md``: each table put in place of the one with its header line, the prose around them
+    untouched; a page without one (or with two) is refused, saying so, and left as it was."""
+    published = (BENCH.parent.parent / "docs" / "rl.md").read_text(encoding="utf-8")
+    page = tmp_path / "rl.md"
+    page.write_text(published.replace("| 0.965 (0.930..0.983) |", "| 0.999 (0.930..0.983) |"), encoding="utf-8")
+    monkeypatch.chdir(BENCH.parent.parent)
+    monkeypatch.setattr(sys, "argv", ["baseline_table.py", "--update", str(page)])
+    baseline_table.main()
+    assert page.read_text(encoding="utf-8") == published
+    bare = tmp_path / "bare.md"
+    bare.write_text("# no tables here\n", encoding="utf-8")
+    monkeypatch.setattr(sys, "argv", ["baseline_table.py", "--update", str(bare)])
+    with pytest.raises(SystemExit, match="holds 0 tables headed"):
+        baseline_table.main()
+    assert bare.read_text(encoding="utf-8") == "# no tables here\n"
+
+
 @pytest.mark.parametrize("made", ["table", "each run"])
 def test_the_tables_docs_rl_md_publishes_are_the_ones_the_kept_results_make(made):
     """The baseline table in docs/rl.md, and the table of each training run, are what bench/rl/results holds, line

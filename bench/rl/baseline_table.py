@@ -11,6 +11,7 @@ without results reads "not yet run"; under the table, each training run's own ro
 missing rows. Markdown, for docs/rl.md.
 
     .venv/bin/python bench/rl/baseline_table.py --out bench/rl/results
+    .venv/bin/python bench/rl/baseline_table.py --update docs/rl.md   # the page's two tables made anew
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ from labyrinth.agents.compete.intervals import mean_interval, paired_proportions
 from labyrinth.agents.rl.protocol import WIN
 from labyrinth.agents.rl.tasks import TASKS
 from labyrinth.engine.items import STONES
+from labyrinth.saves.outputs import write_output
+from labyrinth.saves.paths import StorageError
 
 # The rungs the table reports: the user's first rungs and the Minotaur's, each algorithm; then the user's rungs
 # above, random play and the built-in user only (how hard each is, before anything is trained on it).
@@ -155,14 +158,38 @@ def each_run(out: Path) -> str:
     return "\n".join(lines)
 
 
+def updated(page: str, tables: list[str]) -> str:
+    """``page`` with each of ``tables`` in place of the table there that has its header line; ValueError naming
+    a header the page lacks (or holds twice)."""
+    lines = page.split("\n")
+    for text in tables:
+        new = text.split("\n")
+        if lines.count(new[0]) != 1:
+            raise ValueError(f"the page holds {lines.count(new[0])} tables headed {new[0][:60]!r}..., not one")
+        start = end = lines.index(new[0])
+        while end < len(lines) and lines[end].startswith("|"):
+            end += 1
+        lines[start:end] = new
+    return "\n".join(lines)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=Path("bench/rl/results"))
+    parser.add_argument("--update", metavar="PAGE", help="write the two tables into PAGE (docs/rl.md) in place of "
+                                                         "the ones there, instead of printing them")
     args = parser.parse_args()
     text, missing = table(args.out)
-    print(text)
-    print("\nEach training run:\n")
-    print(each_run(args.out))
+    if args.update:
+        try:
+            page = updated(Path(args.update).read_text(encoding="utf-8"), [text, each_run(args.out)])
+            write_output(args.update, lambda out: out.write(page.encode("utf-8")))
+        except (OSError, ValueError, StorageError) as exc:
+            raise SystemExit(f"baseline_table.py: {args.update}: {exc}") from None
+    else:
+        print(text)
+        print("\nEach training run:\n")
+        print(each_run(args.out))
     if missing:
         print(f"\n{len(missing)} runs not yet made:")
         print("\n".join(missing))
