@@ -7,6 +7,7 @@ skips, saying so, without it."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -594,6 +595,11 @@ def test_the_table_command_writes_both_tables_into_the_page_and_refuses_a_page_w
     with pytest.raises(SystemExit, match="holds 0 tables headed"):
         baseline_table.main()
     assert bare.read_text(encoding="utf-8") == "# no tables here\n"
+    if hasattr(os, "mkfifo"):  # a FIFO is refused at once, not waited on
+        os.mkfifo(tmp_path / "pipe.md")
+        monkeypatch.setattr(sys, "argv", ["baseline_table.py", "--update", str(tmp_path / "pipe.md")])
+        with pytest.raises(SystemExit, match="a FIFO, not a file"):
+            baseline_table.main()
 
 
 @pytest.mark.parametrize("made", ["table", "each run"])

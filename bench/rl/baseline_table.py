@@ -30,6 +30,7 @@ from labyrinth.agents.rl.tasks import TASKS
 from labyrinth.engine.items import STONES
 from labyrinth.saves.outputs import write_output
 from labyrinth.saves.paths import StorageError
+from labyrinth.saves.reading import read_regular
 
 # The rungs the table reports: the user's first rungs and the Minotaur's, each algorithm; then the user's rungs
 # above, random play and the built-in user only (how hard each is, before anything is trained on it).
@@ -40,6 +41,7 @@ UPPER_TASKS = ("Labyrinth/User-Small-v1", "Labyrinth/User-Standard-v1", "Labyrin
 YARDSTICKS = tuple(algo for algo in ALGOS if algo not in TRAINED)
 SEEDS = (0, 1, 2)  # the training runs a trained row is made of
 NOT_RUN = "not yet run"
+PAGE_BYTES = 4_000_000  # the most --update reads of a page (docs/rl.md is under 100 kB)
 MEASURES = ("win on test (95 % CI)", "the user's stones", "turns", "return", "win vs random on test (95 % CI)",
             "stones vs random on test (95 % CI)")  # the columns row() fills after the training's
 
@@ -182,10 +184,11 @@ def main() -> None:
     text, missing = table(args.out)
     if args.update:
         try:
-            page = updated(Path(args.update).read_text(encoding="utf-8"), [text, each_run(args.out)])
+            page = updated(read_regular(Path(args.update), PAGE_BYTES).decode("utf-8"), [text, each_run(args.out)])
             write_output(args.update, lambda out: out.write(page.encode("utf-8")))
         except (OSError, ValueError, StorageError) as exc:
-            raise SystemExit(f"baseline_table.py: {args.update}: {exc}") from None
+            where = "" if args.update in str(exc) else f"{args.update}: "  # said once, where the error names it
+            raise SystemExit(f"baseline_table.py: {where}{exc}") from None
     else:
         print(text)
         print("\nEach training run:\n")
