@@ -259,13 +259,20 @@ def _seated(agent: str, task_id: str, seed: int, role: str | None = None) -> Epi
     """A game of the task played by the registry's ``agent`` in the learner's role, on the game the env
     plays when reset with ``seed`` (the same opponent, seeded alike). On the two-role task ``agent`` takes
     both seats and ``role`` says whose return and achievements the episode counts."""
-    rung, game = task(task_id), game_seed_of(seed)
-    role = role or rung.role
-    other, opponent = ROLES[role].other, rung.opponent or agent
-    seats = {role: make_opponent(role, agent, game, rung.preset), other: make_opponent(other, opponent, game,
-                                                                                       rung.preset)}
-    match = new_match(seats, seed=game, preset=rung.preset, difficulty=rung.difficulty, max_turns=rung.max_turns,
-                      frozen=rung.frozen)
+    rung = task(task_id)
+    return play_seated(agent, role or rung.role, rung.opponent or agent, game_seed_of(seed), preset=rung.preset,
+                       difficulty=rung.difficulty, max_turns=rung.max_turns, frozen=rung.frozen, seed=seed)
+
+
+def play_seated(agent: str, role: str, opponent: str, game: int, *, preset: str, difficulty: str, max_turns: int,
+                frozen: bool = False, seed: int | None = None) -> Episode:
+    """Game ``game`` played to its end by the registry's ``agent`` in ``role``'s seat against ``opponent``, both
+    seeded by the game as the env seats its opponent: the built-in yardstick of the ladder's tasks (``_seated``)
+    and of the privileged bench's envs that no task fixes (bench/rl/rl_eval.py). ``seed``: the reset seed the
+    episode is filed under (the game's own when none)."""
+    other = ROLES[role].other
+    seats = {role: make_opponent(role, agent, game, preset), other: make_opponent(other, opponent, game, preset)}
+    match = new_match(seats, seed=game, preset=preset, difficulty=difficulty, max_turns=max_turns, frozen=frozen)
     total, unlocked = 0.0, set()
     try:
         while match.outcome is None:
@@ -277,7 +284,8 @@ def _seated(agent: str, task_id: str, seed: int, role: str | None = None) -> Epi
         match.close()
     end = ending(match, role, unlocked)
     held = sum(stone in match.game.state.inventory for stone in STONES)
-    return Episode(seed, game, end["outcome"], total, match.turns, held, end["achievements"], end["progression"])
+    return Episode(game if seed is None else seed, game, end["outcome"], total, match.turns, held,
+                   end["achievements"], end["progression"])
 
 
 def _steps(task_id: str, seed: int) -> Iterator[Any]:

@@ -12,12 +12,11 @@ import gymnasium as gym
 import numpy as np
 
 from labyrinth.agents.compete.intervals import paired_proportions, wilson_interval
-from labyrinth.agents.match.runner import Match
-from labyrinth.agents.registry import make_agent
 from labyrinth.agents.rl.gym_env import LabyrinthEnv
-from labyrinth.agents.rl.protocol import SPLITS, play_episode
+from labyrinth.agents.rl.protocol import SPLITS, play_episode, play_seated
 
 EVAL_BASE = SPLITS["eval"][0]  # evaluation games are reset with the eval split's seeds; training never draws them
+EVAL_DIFFICULTY = "normal"  # the held-out games' difficulty, the policy's and the built-in user's alike
 
 
 @dataclass(frozen=True)
@@ -40,7 +39,7 @@ def stages(text: str) -> list[Stage]:
 
 
 def eval_env(preset: str, max_turns: int) -> LabyrinthEnv:
-    return LabyrinthEnv("user", preset=preset, opponent="builtin", max_turns=max_turns)
+    return LabyrinthEnv("user", preset=preset, difficulty=EVAL_DIFFICULTY, opponent="builtin", max_turns=max_turns)
 
 
 def play_policy(choose: Callable[[dict, np.ndarray], int], preset: str, max_turns: int, seeds: range,
@@ -54,15 +53,11 @@ def play_policy(choose: Callable[[dict, np.ndarray], int], preset: str, max_turn
 
 
 def play_builtin(preset: str, max_turns: int, game_seeds: list[int], opponent: str = "builtin") -> list[dict]:
-    """The built-in scripted user against the ``opponent`` Minotaur on the very same games."""
-    games = []
-    for seed in game_seeds:
-        match = Match(make_agent("user", "builtin", seed, preset=preset),
-                      make_agent("minotaur", opponent, seed, preset=preset), seed=seed, preset=preset,
-                      max_turns=max_turns)
-        result = match.play()
-        games.append({"seed": seed, "outcome": result.outcome, "turns": result.turns})
-    return games
+    """The built-in scripted user against the ``opponent`` Minotaur on the very same games (protocol.play_seated,
+    as the ladder's built-in yardstick plays them)."""
+    played = (play_seated("builtin", "user", opponent, game, preset=preset, difficulty=EVAL_DIFFICULTY,
+                          max_turns=max_turns) for game in game_seeds)
+    return [{"seed": game.game_seed, "outcome": game.outcome, "turns": game.turns} for game in played]
 
 
 def escapes(games: list[dict]) -> list[float]:
