@@ -50,6 +50,7 @@ HORIZONTAL: dict[str, tuple[int, int]] = {
     "EAST": (1, 0),
     "WEST": (-1, 0),
 }
+RAMP_LEVELS: dict[str, int] = {"UP RAMP": 1, "DOWN RAMP": -1}  # the levels a ramp's step climbs
 # What each horizontal step adds to a cell id (a ramp's adds 1 up, -1 down).
 ID_STEPS: dict[str, int] = {d: (dx << X_SHIFT) + (dy << Y_SHIFT) for d, (dx, dy) in HORIZONTAL.items()}
 
@@ -58,7 +59,11 @@ SIDEWAYS: dict[str, tuple[str, str]] = {
     "NORTH": ("EAST", "WEST"), "SOUTH": ("EAST", "WEST"), "EAST": ("NORTH", "SOUTH"), "WEST": ("NORTH", "SOUTH"),
 }
 
-_COMPASS = ("EAST", "NORTH-EAST", "NORTH", "NORTH-WEST", "WEST", "SOUTH-WEST", "SOUTH", "SOUTH-EAST")
+# The eight compass words, counter-clockwise from east (a bearing's angle is its index x 45 degrees).
+COMPASS = ("EAST", "NORTH-EAST", "NORTH", "NORTH-WEST", "WEST", "SOUTH-WEST", "SOUTH", "SOUTH-EAST")
+# compass's sectors of 45 degrees centred on the eight words, in integer maths: tan(22.5 deg) ~ 0.4142 ~ 29/70,
+# so a component under TAN_NUM / TAN_DEN of the other does not count.
+TAN_NUM, TAN_DEN = 29, 70
 
 
 def distance_sq(a: Pos, b: Pos) -> int:
@@ -71,13 +76,10 @@ def compass(dx: int, dy: int) -> str | None:
     """The 8-point compass word for a horizontal offset, None for (0, 0)."""
     if dx == 0 and dy == 0:
         return None
-    # Sectors of 45 degrees centred on the eight directions, in integer maths:
-    # tan(22.5 deg) ~ 0.4142 ~ 29/70, so a component under 29/70 of the other
-    # one does not count.
     ax, ay = abs(dx), abs(dy)
-    if ay * 70 < ax * 29:
+    if ay * TAN_DEN < ax * TAN_NUM:
         return "EAST" if dx > 0 else "WEST"
-    if ax * 70 < ay * 29:
+    if ax * TAN_DEN < ay * TAN_NUM:
         return "NORTH" if dy > 0 else "SOUTH"
     return ("NORTH" if dy > 0 else "SOUTH") + "-" + ("EAST" if dx > 0 else "WEST")
 

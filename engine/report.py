@@ -10,7 +10,7 @@ from typing import Any, NamedTuple
 
 from . import events as ev
 from .constants import REENTRY_ALERT_TICKS, STAMINA_MAX, TICKS_PER_SECOND
-from .geometry import ID_STEPS, Pos, cell_id, cell_of
+from .geometry import ID_STEPS, RAMP_LEVELS, Pos, cell_id, cell_of
 from .items import LANTERN
 from .narrative import intro_text, minotaur_text, user_text
 from .presets import PRESETS
@@ -127,7 +127,7 @@ def user_response(s: GameState, view: UserView, *, status: str, message: str, ou
 
 # A move's direction by what it adds to a cell id (World.minotaur_moves lists them in HORIZONTAL's order, then
 # the ramp).
-_MOVE_WORDS = {**{step: d for d, step in ID_STEPS.items()}, 1: "UP RAMP", -1: "DOWN RAMP"}
+_MOVE_WORDS = {**{step: d for d, step in ID_STEPS.items()}, **{levels: d for d, levels in RAMP_LEVELS.items()}}
 
 
 def _minotaur_paths(world: World, pos: Pos) -> list[str]:

@@ -29,7 +29,7 @@ from .constants import (
     WORLD_LEVELS,
     WORLD_SIZE,
 )
-from .geometry import HORIZONTAL, SIDEWAYS, Pos, direction_3d, distance_sq
+from .geometry import HORIZONTAL, RAMP_LEVELS, SIDEWAYS, Pos, direction_3d, distance_sq
 from .items import COUNTDOWNS, ITEM, ITEM_ORDER, STONES, USABLE
 from .minotaur import next_cell, plan_for
 from .presets import PRESETS
@@ -365,7 +365,7 @@ class _Turn:
             if cell(x, y, z) != (RAMP_UP if up else RAMP_DOWN):
                 what = "up" if up else "down"
                 return s.user, (f"no ramp leading {what} here" if first else "the end of the ramp")
-            target = (x, y, z + 1 if up else z - 1)
+            target = (x, y, z + RAMP_LEVELS[direction])
             if not 0 <= target[2] < WORLD_LEVELS:
                 return target, "the end of the ramp"
         if s.paralysis and target == s.minotaur:

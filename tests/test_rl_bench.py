@@ -91,7 +91,7 @@ def test_the_paired_interval_covers_the_truth_at_least_nineteen_times_in_twenty(
 
 def test_a_policy_and_the_builtin_user_are_judged_on_the_very_same_held_out_games():
     rng = np.random.default_rng(0)
-    seeds = range(rl_eval.EVAL_BASE, rl_eval.EVAL_BASE + 3)
+    seeds = rl_eval.held_out(3)
     first = rl_eval.play_policy(lambda obs, mask: int(rng.choice(np.flatnonzero(mask))), "tiny", 30, seeds)
     again = rl_eval.play_policy(lambda obs, mask: int(np.flatnonzero(mask)[0]), "tiny", 30, seeds)
     assert [g["seed"] for g in first] == [g["seed"] for g in again]  # the held-out seed fixes the game
@@ -232,7 +232,7 @@ def test_the_demonstrations_and_the_evaluation_feed_a_policy_through_its_short_m
     assert demos["observations"][ACTIONS][first + 1].argmax() == demos["actions"][first]
     fed = []
     rl_eval.play_policy(lambda obs, mask: fed.append(obs) or int(np.flatnonzero(mask)[0]), "tiny", 5,
-                        range(rl_eval.EVAL_BASE, rl_eval.EVAL_BASE + 2), wrap=lambda e: ShortMemory(e, 2))
+                        rl_eval.held_out(2), wrap=lambda e: ShortMemory(e, 2))
     assert all(ACTIONS in obs for obs in fed) and not fed[0][ACTIONS].any() and fed[1][ACTIONS].any()
 
 

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from labyrinth.engine.geometry import HORIZONTAL as STEPS
-from labyrinth.engine.geometry import Pos, pos_of
+from labyrinth.engine.geometry import RAMP_LEVELS, Pos, pos_of
 from labyrinth.engine.items import STONES
 from labyrinth.engine.wsap import Action, Observation
 
@@ -552,4 +552,4 @@ def _dist(a: Pos, b: Pos) -> int:
 
 def _step(here: Pos, direction: str) -> Pos:
     dx, dy = STEPS.get(direction, (0, 0))
-    return (here[0] + dx, here[1] + dy, here[2] + {"UP RAMP": 1, "DOWN RAMP": -1}.get(direction, 0))
+    return (here[0] + dx, here[1] + dy, here[2] + RAMP_LEVELS.get(direction, 0))

@@ -11,6 +11,8 @@ from labyrinth.engine.geometry import Pos
 
 from .bearings import row_spans
 
+LEVEL_GAP = 8  # the steps gap counts for each level between a place and the candidates' box (ppo_routes counts alike)
+
 
 class StoneSearch:
     def __init__(self, ground: dict[str, int], looked: Container[Pos]) -> None:
@@ -117,11 +119,12 @@ class StoneSearch:
         return self._boxes.get(name)
 
     def gap(self, name: str, p: Pos) -> int:
-        """Steps from ``p`` to the nearest corner of the candidates' box on the same level (levels count 8)."""
+        """Steps from ``p`` to the nearest corner of the candidates' box on the same level (a level counts
+        LEVEL_GAP)."""
         box = self.box(name)
         if box is None:
             return 0
         x0, x1, y0, y1, z = box
         dx = max(x0 - p[0], 0, p[0] - x1)
         dy = max(y0 - p[1], 0, p[1] - y1)
-        return dx + dy + 8 * abs(z - p[2])
+        return dx + dy + LEVEL_GAP * abs(z - p[2])

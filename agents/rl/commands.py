@@ -63,7 +63,7 @@ def action_word(value: Any) -> str:
     return str(value).lower().replace(" ", "_")
 
 
-def _fixed(name: str, command: Engine, possible: Callable[[Match, Any], bool] = lambda m, now: True) -> Command:
+def _fixed(name: str, command: Engine, possible: Callable[[Match, Any], bool]) -> Command:
     return Command(name, lambda m: command, possible)
 
 

@@ -20,13 +20,9 @@ from labyrinth.engine.rng import DRAWN_SEEDS
 from labyrinth.engine.wsap import Action
 
 from ..registry import make_agent
-from .commands import SPEED_WORDS, STEP_COUNTS
+from .commands import SPEED_WORDS, STEP_COUNTS, action_word
 
 RAMPS = ("UP RAMP", "DOWN RAMP")
-
-
-def _word(value: str) -> str:
-    return value.lower().replace(" ", "_")
 
 
 def command_name(action: Action) -> str:
@@ -35,13 +31,13 @@ def command_name(action: Action) -> str:
     if name == "MOVE":
         direction = params["direction"]
         if direction in RAMPS:
-            return f"move_{_word(direction)}"
+            return f"move_{action_word(direction)}"
         steps = params.get("steps")
         stride = 1 if steps is not None and steps <= 2 and 1 in STEP_COUNTS else "far"
-        return f"move_{_word(direction)}_{SPEED_WORDS[params.get('speed') or 1]}_{stride}"
+        return f"move_{action_word(direction)}_{SPEED_WORDS[params.get('speed') or 1]}_{stride}"
     if name in ("GRAB", "USE"):
-        return f"{_word(name)}_{_word(params['target'])}"
-    return _word(name)  # LOOK, HALT
+        return f"{action_word(name)}_{action_word(params['target'])}"
+    return action_word(name)  # LOOK, HALT
 
 
 class Demonstrator:

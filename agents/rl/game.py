@@ -70,11 +70,15 @@ def ending(match: Match, role: str, unlocked: set[str]) -> dict[str, Any]:
             "progression": progression(match.last)}
 
 
+def stones_held(state: GameState) -> int:
+    """How many of the three stones the user holds: info's ``stones``, an episode's, progression's."""
+    return sum(stone in state.inventory for stone in STONES)
+
+
 def progression(result: TurnResult) -> float:
     """How far the user got, in [0, 1]: a quarter for each stone held, the last quarter for escaping."""
     state = result.state
-    held = sum(stone in state.inventory for stone in STONES)
-    return (held + (state.outcome == "ESCAPED")) / (len(STONES) + 1)
+    return (stones_held(state) + (state.outcome == "ESCAPED")) / (len(STONES) + 1)
 
 
 def new_match(seats: Mapping[str, Agent | Outside], *, seed: int, preset: str, difficulty: str, max_turns: int,
@@ -163,7 +167,7 @@ class RLGame:
         when earned, as Crafter counts them) and the user's progression."""
         state = self.match.game.state
         info: dict[str, Any] = {"action_mask": self.mask(role), "turn": self.match.turns,
-                                "stones": sum(stone in state.inventory for stone in STONES)}
+                                "stones": stones_held(state)}
         if role == "user" and self.refused is not None:
             info["refused"] = self.refused
         if self.over:

@@ -37,7 +37,7 @@ from .planes import (
     unit_box,
     window_planes,
 )
-from .user_view import DIRECTIONS, SIGHTING_SPAN_S, STATUSES
+from .user_view import DIRECTIONS, STATUSES
 
 WINDOW_PLANES = ("rock", "open", "crawlway", "ramp_up", "ramp_down", *map(item_plane, ITEM_ORDER),
                  "intruder", "noise", "sighting")
@@ -92,7 +92,8 @@ class MinotaurView:
             *one_hot(STATUSES, o["temporal_status"]), float(o["sees_user"]), float(o["noises_heard"] > 0),
             *flags(DIRECTIONS, o["visible_paths"]),
             *g.items(here, dict(items)),
-            *self._trace(o["last_seen"], here, o["game_time"]), *self._trace(o["last_heard"], here, o["game_time"]),
+            *g.trace(here, _known(o["last_seen"]), o["game_time"]),
+            *g.trace(here, _known(o["last_heard"]), o["game_time"]),
         ], np.float32)
         timed = numbers[_TIMED]
         np.minimum(timed / _SPANS_S, 1.0, out=timed)
@@ -156,9 +157,7 @@ class MinotaurView:
                                                         np.isin(kinds, (RAMP_UP, RAMP_DOWN))]).view(np.uint8))
         return planes
 
-    def _trace(self, trace: dict[str, Any] | None, here: Pos, now_s: float) -> list[float]:
-        """A sighting or a noise: known (1), the way to it, its age as a fraction of a minute."""
-        if trace is None:
-            return [0.0] * 5
-        return [1.0, *self.ground.offset(here, pos_of(trace["position"])),
-                min((now_s - trace["game_time"]) / SIGHTING_SPAN_S, 1.0)]
+
+def _known(trace: dict[str, Any] | None) -> tuple[Pos, float] | None:
+    """A sighting or a noise of the observation as Ground.trace takes it: where, and the game second."""
+    return None if trace is None else (pos_of(trace["position"]), trace["game_time"])

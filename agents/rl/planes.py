@@ -4,7 +4,7 @@ kinds, and positions and offsets scaled to the hunting ground.
 
 Scaling to the hunting ground (not the 400-cell cube) is what lets one network play
 ``tiny`` and ``large``: a position is a fraction of the ground, an offset a fraction of
-its width, whatever the preset. The coarse map has the same 16 x 16 shape on every
+its span each way (width, height, levels), whatever the preset. The coarse map has the same 16 x 16 shape on every
 preset (a block of the ground a cell: 1 x 1 on tiny, 3 x 3 on standard).
 """
 
@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
-from labyrinth.engine.geometry import Pos
+from labyrinth.engine.geometry import COMPASS, Pos
 from labyrinth.engine.items import ITEM_ORDER
 from labyrinth.engine.presets import PRESETS
 
@@ -26,7 +26,7 @@ from labyrinth.engine.presets import PRESETS
 RADIUS = 7
 SIDE = 2 * RADIUS + 1
 COARSE = 16  # the coarse map's side, in blocks of the hunting ground
-OFF = 255  # the kind a map gives a cell not seen
+SIGHTING_SPAN_S = 60.0  # a sighting or a noise this old counts as stale: the Minotaur walks a step a second
 PLANES = ("map", "memory")  # the observations' keys that are planes; every other key holds numbers
 _NOT_LYING = (0.0,) * 4  # an item's four numbers where it is not known to lie
 
@@ -56,7 +56,7 @@ def unit_box(n: int | tuple[int, ...], signed: bool = False) -> spaces.Box:
     return spaces.Box(-1.0 if signed else 0.0, 1.0, shape, np.float32)
 
 
-def kind_table(planes_of: dict[int, Sequence[int]], planes: int) -> np.ndarray:
+def kind_table(planes_of: Mapping[int, Sequence[int]], planes: int) -> np.ndarray:
     """A lookup table from a cell kind (a byte) to its binary planes: ``planes_of[kind]`` lists the
     planes set for that kind."""
     table = np.zeros((256, planes), np.uint8)
@@ -84,7 +84,7 @@ class Ground:
     """A preset's hunting ground as the observations scale to it."""
 
     def __init__(self, preset: str) -> None:
-        b = PRESETS[preset]
+        b = self.bounds = PRESETS[preset]
         self.x0, self.y0, self.z0, self.width, self.height, self.levels = (b.x0, b.y0, b.z0, b.width, b.height,
                                                                             b.levels)
         self.block = -(-max(b.width, b.height) // COARSE)  # cells of the ground a coarse cell covers, each way
@@ -104,6 +104,15 @@ class Ground:
         """The way from ``frm`` to ``to`` as fractions of the ground's width, height and levels, in [-1, 1]."""
         return (_clip((to[0] - frm[0]) / self.spans[0]), _clip((to[1] - frm[1]) / self.spans[1]),
                 _clip((to[2] - frm[2]) / self.spans[2]))
+
+    def trace(self, here: Pos, known: tuple[Pos, float] | None, now_s: float) -> list[float]:
+        """Five numbers for a place known since a moment (the user's last sighting of the Minotaur; its last
+        sighting of the intruder, its last noise): known (1), the way there from ``here``, and its age as a
+        fraction of SIGHTING_SPAN_S. ``known``: the place and the game second it was known, or None."""
+        if known is None:
+            return [0.0] * 5
+        where, when = known
+        return [1.0, *self.offset(here, where), min((now_s - when) / SIGHTING_SPAN_S, 1.0)]
 
     def items(self, here: Pos, lying: Mapping[str, Pos]) -> list[float]:
         """Four numbers an item, in ITEM_ORDER: known to lie somewhere (1), and the way there from ``here``."""
@@ -171,5 +180,4 @@ def flags(values: Sequence[Any], present: Iterable[Any]) -> list[float]:
 
 # The eight compass words as unit vectors (east, north): a bearing a network reads as a direction.
 COMPASS_VECTORS = {word: (round(float(np.cos(k * np.pi / 4)), 6), round(float(np.sin(k * np.pi / 4)), 6))
-                   for k, word in enumerate(("EAST", "NORTH-EAST", "NORTH", "NORTH-WEST", "WEST", "SOUTH-WEST",
-                                             "SOUTH", "SOUTH-EAST"))}
+                   for k, word in enumerate(COMPASS)}

@@ -38,13 +38,12 @@ import gymnasium as gym
 import numpy as np
 from gymnasium.utils import seeding
 
-from labyrinth.engine.items import STONES
 from labyrinth.engine.schemas import OUTCOMES, Outcome
 from labyrinth.engine.wsap.rewards import CATCH, ESCAPE, PER_SECOND, STONE
 from labyrinth.engine.wsap.roles import ROLES
 
 from ..compete.intervals import mean_interval, wilson_interval
-from .game import draw_game_seed, ending, new_match
+from .game import draw_game_seed, ending, new_match, stones_held
 from .gym_env import LabyrinthEnv, task_env
 from .opponents import make_opponent
 from .tasks import BOTH, task
@@ -283,9 +282,8 @@ def play_seated(agent: str, role: str, opponent: str, game: int, *, preset: str,
     finally:
         match.close()
     end = ending(match, role, unlocked)
-    held = sum(stone in match.game.state.inventory for stone in STONES)
-    return Episode(game if seed is None else seed, game, end["outcome"], total, match.turns, held,
-                   end["achievements"], end["progression"])
+    return Episode(game if seed is None else seed, game, end["outcome"], total, match.turns,
+                   stones_held(match.game.state), end["achievements"], end["progression"])
 
 
 def _steps(task_id: str, seed: int) -> Iterator[Any]:

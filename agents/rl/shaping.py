@@ -11,15 +11,16 @@ Two terms, per step:
   nothing: the labyrinth goes on beyond it, no stone lies there, and when they paid, random
   wandering earned 2 to 3 a game from them, more than two stones' worth.
 - **Approach**: the change of
-  ``APPROACH * (REACH * stones held - walking distance to the nearest missing stone)``.
+  ``APPROACH * (reach * stones held - walking distance to the nearest missing stone)``, where
+  ``reach`` (``Shaping.reach``) is four times the ground's longer side, in steps.
   Its sum over a game telescopes to the potential's change from start to end, so no loop
   can farm it. It is not Ng et al.'s (1999) policy-invariant form, which discounts the next
   potential by the learner's gamma and ends every game at zero: the end's potential stays
-  in the sum, so a stone held at the end is worth APPROACH * REACH more, and the best policy
+  in the sum, so a stone held at the end is worth APPROACH * reach more, and the best policy
   with it may differ a little from the best without. The distance is a
   breadth-first search over the cells the user can walk (ramps included) from each stone,
   made once a game within the hunting ground and a margin around it, and capped at
-  REACH. The learner never sees it: it must find the stones by what it perceives (the
+  ``reach``. The learner never sees it: it must find the stones by what it perceives (the
   hums, sight), and the term only says, afterwards, whether a step brought it nearer.
 """
 
@@ -28,7 +29,7 @@ from __future__ import annotations
 from collections import deque
 from itertools import islice
 
-from labyrinth.engine.geometry import HORIZONTAL, Pos
+from labyrinth.engine.geometry import HORIZONTAL, RAMP_LEVELS, Pos
 from labyrinth.engine.items import STONES
 from labyrinth.engine.presets import PRESETS
 from labyrinth.engine.world import World
@@ -39,7 +40,6 @@ from ..match.side import user_map
 NEW_CELL_BONUS = 0.002
 APPROACH = 0.02  # a step nearer the nearest missing stone
 MARGIN = 8  # cells around the hunting ground the distances cover (the user may walk out of it)
-_RAMPS = {"UP RAMP": 1, "DOWN RAMP": -1}
 
 
 def distances(world: World, start: Pos, box: tuple[int, int, int, int, int, int]) -> dict[Pos, int]:
@@ -52,7 +52,7 @@ def distances(world: World, start: Pos, box: tuple[int, int, int, int, int, int]
         x, y, z = here
         for way in world.user_exits(here):
             dx, dy = HORIZONTAL.get(way, (0, 0))
-            step = (x + dx, y + dy, z + _RAMPS.get(way, 0))
+            step = (x + dx, y + dy, z + RAMP_LEVELS.get(way, 0))
             if step not in found and x0 <= step[0] <= x1 and y0 <= step[1] <= y1 and z0 <= step[2] <= z1:
                 found[step] = found[here] + 1
                 frontier.append(step)

@@ -67,7 +67,6 @@ _COARSE_KINDS = {ROCK: (), FLOOR: (_M["open"],), CRAWLWAY: (_M["open"],), RAMP_U
 DIRECTIONS = get_args(Direction)  # the ways out, in the schemas' order
 PROXIMITIES, SOUNDS, STATUSES = get_args(Proximity), (*get_args(AudioDirection), None), get_args(TemporalStatus)
 CUE_SIZE = len(PROXIMITIES) + len(SOUNDS) + len(STATUSES)
-SIGHTING_SPAN_S = 60.0  # a sighting this old counts as stale: the Minotaur walks a step a second
 _SPANS_S = np.array([JUMP_COOLDOWN_TICKS, LANTERN.effect_ticks, LANTERN.respawn_ticks], np.float32) / TICKS_PER_SECOND
 _LEVEL_SIDE = WORLD_SIZE + 2 * RADIUS  # a level's trail and kinds arrays, with the window's margin all round
 
@@ -150,7 +149,7 @@ class UserView:
     def _remember(self, pos: Pos, *planes: int) -> None:
         """Mark the coarse map's cell of ``pos`` (a cell of the ground) as seen, and set ``planes`` there."""
         g = self.ground
-        if not (0 <= pos[0] - g.x0 < g.width and 0 <= pos[1] - g.y0 < g.height and 0 <= pos[2] - g.z0 < g.levels):
+        if not g.bounds.contains(*pos):
             return
         cells = self.cells.get(pos[2])
         if cells is None:
@@ -197,7 +196,7 @@ class UserView:
             *self._hums(here),
             *self.ground.items(here, self.perception.items),
             *[float(name in held) for name in ITEM_ORDER],
-            *self._sighting(here, state.tick / TICKS_PER_SECOND),
+            *self.ground.trace(here, self.sighting, state.tick / TICKS_PER_SECOND),
         ], np.float32)
         return {"map": self._window(here), "memory": self._memory(here),
                 **{key: numbers[where] for key, where in _SLICES.items()}}
@@ -263,10 +262,3 @@ class UserView:
             return [n for row in self.hum_rows for n in row]
         moved = self.ground.offset(self.heard_at, here)[:2]
         return [n for row in self.hum_rows for n in (row[:4] + moved if row[0] == 1.0 else row)]
-
-    def _sighting(self, here: Pos, now_s: float) -> list[float]:
-        """The Minotaur's last sighting: seen (1), the way to it, and its age as a fraction of a minute."""
-        if self.sighting is None:
-            return [0.0] * 5
-        where, when = self.sighting
-        return [1.0, *self.ground.offset(here, where), min((now_s - when) / SIGHTING_SPAN_S, 1.0)]

@@ -158,7 +158,7 @@ class LabyrinthVectorEnv(gym.vector.VectorEnv):
             kernel.hand_over(i, self.envs[i])
         for i in np.flatnonzero(done.unsettled).tolist():
             kernel.hand_over(i, self.envs[i])
-            self._put(i, kernel.settle(i, self.envs[i], done.refused.get(i)), rewards, terminations, truncations)
+            self._put(i, kernel.settle(self.envs[i], done.refused.get(i)), rewards, terminations, truncations)
             infos = self._add_info(infos, self._last_info, i)
         return infos, on_engine | done.fallen
 

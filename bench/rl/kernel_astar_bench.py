@@ -12,8 +12,9 @@ round turns, so that the machine's other work weighs on all alike):
 - engine, warm World: one World per labyrinth whose region's chunks are generated and whose moves table
   (world.known_moves) fills as it searches; its routes cache is cleared before each query, so no path is
   answered from memory: a long game's steady state;
-- kernel, batched: find_paths once for all the preset's queries (one env a query, as the vector env will ask
-  for its 1,024 envs), regions built beforehand (their cost, Python's chunk generation, printed apart);
+- kernel, batched: find_paths once for all the preset's queries (one env a query; the kernel's turn runs the
+  same search, astar._find_path, for each of its envs that asks), regions built beforehand (their cost,
+  Python's chunk generation, printed apart);
 - kernel, one by one: path_in per query, the Python call and its arrays included.
 
 The first kernel call's time is printed: numba's compile, or loading its cache (set NUMBA_CACHE_DIR to an
@@ -42,6 +43,7 @@ from figures import interleaved, report, row
 from labyrinth.agents.rl.kernel.astar import find_paths, path_in
 from labyrinth.agents.rl.kernel.jit import COMPILED
 from labyrinth.agents.rl.kernel.region import Region, around, region_of
+from labyrinth.agents.rl.kernel.state import PATH_ROWS
 from labyrinth.engine.cells import MINOTAUR_OPEN
 from labyrinth.engine.geometry import Pos
 from labyrinth.engine.pathfinding import find_path
@@ -49,7 +51,7 @@ from labyrinth.engine.presets import PRESETS
 from labyrinth.engine.world import World
 
 Query = tuple[int, Pos, Pos]  # seed, start, goal
-LONGEST = 1024  # the rows find_paths writes a path into: longer than any path of a tiny or small region
+LONGEST = PATH_ROWS  # the rows find_paths writes a path into, as a kernel row holds its path
 
 
 def queries(preset: str, seeds: Sequence[int], count: int) -> list[Query]:

@@ -20,6 +20,7 @@ import numpy as np
 from gymnasium import spaces
 
 from labyrinth.agents.builtin.builtin_user import SEARCH_LIMIT
+from labyrinth.agents.builtin.stone_search import LEVEL_GAP
 from labyrinth.agents.builtin.usermap import Searched, UserMap, path_to, step_word
 from labyrinth.agents.rl.user_view import DIRECTIONS
 from labyrinth.engine.cells import CELL_CHARS
@@ -29,7 +30,6 @@ from labyrinth.engine.items import STONES
 ROUTES = "routes"
 GOALS = ("stone_may_lie", "frontier", "item")
 ROUTE_SPAN = 64  # steps: a route's length is read as a fraction of it (1 for any longer one)
-LEVEL_STEPS = 8  # what a level between a frontier cell and a stone's place counts, as StoneSearch.gap counts it
 _STEP = {word: i for i, word in enumerate(DIRECTIONS)}
 _WIDTH = len(DIRECTIONS) + 2  # a goal's numbers: its first step one-hot, found, length
 
@@ -43,7 +43,7 @@ class Routes(gym.Wrapper):
     - ``stone_may_lie``: the nearest place where a stone not held may lie. Those places are nearly
       always cells not seen yet (a cell seen empty is no longer one), so the route ends on a known
       cell that is one, or on the frontier cell from which the straight-line remainder to one (a
-      level counting LEVEL_STEPS) added to the route is least; the length is that sum. None before
+      level counting LEVEL_GAP) added to the route is least; the length is that sum. None before
       a hum is heard.
     - ``frontier``: the nearest open known cell with an unseen side, other than here (exploring).
     - ``item``: the nearest item seen lying that the user would fetch: a stone, or a lantern when it
@@ -144,6 +144,6 @@ class Routes(gym.Wrapper):
         if frontier:
             at = np.array(frontier, np.int64)
             d = np.abs(at[:, None, :] - self.spots[None, :, :])
-            steps = (d[..., 0] + d[..., 1] + LEVEL_STEPS * d[..., 2]).min(axis=1)
+            steps = (d[..., 0] + d[..., 1] + LEVEL_GAP * d[..., 2]).min(axis=1)
             gaps.update(zip(frontier, steps.tolist(), strict=True))
         return gaps

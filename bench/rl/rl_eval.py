@@ -5,7 +5,7 @@ Wilson intervals and the paired difference of two players over the same seeds.""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 import gymnasium as gym
@@ -13,9 +13,8 @@ import numpy as np
 
 from labyrinth.agents.compete.intervals import paired_proportions, wilson_interval
 from labyrinth.agents.rl.gym_env import LabyrinthEnv
-from labyrinth.agents.rl.protocol import SPLITS, play_episode, play_seated
+from labyrinth.agents.rl.protocol import play_episode, play_seated, split_seeds
 
-EVAL_BASE = SPLITS["eval"][0]  # evaluation games are reset with the eval split's seeds; training never draws them
 EVAL_DIFFICULTY = "normal"  # the held-out games' difficulty, the policy's and the built-in user's alike
 
 
@@ -42,7 +41,12 @@ def eval_env(preset: str, max_turns: int) -> LabyrinthEnv:
     return LabyrinthEnv("user", preset=preset, difficulty=EVAL_DIFFICULTY, opponent="builtin", max_turns=max_turns)
 
 
-def play_policy(choose: Callable[[dict, np.ndarray], int], preset: str, max_turns: int, seeds: range,
+def held_out(games: int) -> list[int]:
+    """The reset seeds of the first ``games`` held-out games: the eval split's, which training never draws."""
+    return split_seeds("eval", games)
+
+
+def play_policy(choose: Callable[[dict, np.ndarray], int], preset: str, max_turns: int, seeds: Iterable[int],
                 wrap: Callable[[gym.Env], gym.Env] | None = None) -> list[dict]:
     """Each held-out game played to its end by ``choose(obs, mask)`` (protocol.play_episode, as the ladder's
     evaluation plays them): outcome, return, turns, game seed. ``wrap`` is worn by the env when the policy

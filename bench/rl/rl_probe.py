@@ -19,17 +19,19 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-from rl_eval import paired, play_builtin, rate  # bench/rl/ is on sys.path, as this file runs as a script
+from rl_eval import held_out, paired, play_builtin, rate  # bench/rl/ is on sys.path, as this file runs as a script
 
+from labyrinth.agents.rl.commands import action_word
 from labyrinth.agents.rl.demos import Demonstrator
 from labyrinth.agents.rl.gym_env import LabyrinthEnv
 from labyrinth.agents.rl.protocol import play_episode
 from labyrinth.agents.rl.spaces import unflat_planes
+from labyrinth.agents.rl.user_view import WINDOW_PLANES
 from labyrinth.engine.items import STONES
 
 WAYS = {"north": (0, 1), "south": (0, -1), "east": (1, 0), "west": (-1, 0)}
 LOOK_AFTER_STEPS = 12  # the hand policy listens again after this many steps
-TRAIL = 10  # the user window's trail plane (user_view.WINDOW_PLANES)
+TRAIL = WINDOW_PLANES.index("trail")  # the user window's plane of the cells walked
 
 
 def random_player(env: LabyrinthEnv, rng: np.random.Generator) -> Any:
@@ -44,7 +46,7 @@ def hand_player(env: LabyrinthEnv, rng: np.random.Generator) -> Any:
 
     def play(obs: dict, mask: np.ndarray) -> int:
         for stone in STONES:
-            grab = number[f"grab_{stone.lower().replace(' ', '_')}"]
+            grab = number[f"grab_{action_word(stone)}"]
             if mask[grab]:
                 return grab
         hums, items = obs["hums"].reshape(len(STONES), 6), obs["items_seen"].reshape(-1, 4)
@@ -79,7 +81,7 @@ class Fresh:
     """A player made afresh for each game, its draws seeded by the game's reset seed (given in the order the
     games are played): protocol.play_episode's policy."""
 
-    def __init__(self, player: Callable[[LabyrinthEnv, np.random.Generator], Any], seeds: range) -> None:
+    def __init__(self, player: Callable[[LabyrinthEnv, np.random.Generator], Any], seeds: list[int]) -> None:
         self.player, self.seeds, self.play = player, iter(seeds), None
 
     def begin(self, env: LabyrinthEnv) -> None:
@@ -102,7 +104,7 @@ def main() -> None:
         played: dict[str, list[dict]] = {}
         for label, player in PLAYERS.items():
             env = LabyrinthEnv("user", preset="tiny", opponent=opponent, max_turns=args.max_turns)
-            seeds = range(1_000_000, 1_000_000 + args.games)
+            seeds = held_out(args.games)
             fresh = Fresh(player, seeds)
             episodes = [play_episode(env, fresh, seed) for seed in seeds]
             played[label] = [{"seed": e.game_seed, "outcome": e.outcome} for e in episodes]

@@ -7,7 +7,7 @@ preset and opponent when training reaches a stage's first step; a game under way
 under the old settings. The default first meets a Minotaur that only waits (finding and
 grabbing the stones is learnt without being eaten first), then the built-in Minotaur.
 Evaluation is always on ``--preset`` against the built-in Minotaur, on seeds that training
-never draws: each evaluation game is reset with a seed from EVAL_BASE on, each training env draws its
+never draws: each evaluation game is reset with a seed of the eval split (rl_eval.held_out), each training env draws its
 games from a generator seeded with ``--seed`` plus its index (the game seeds of both are checked apart).
 
 ``--shaping`` pays the training envs for progress (agents/rl/shaping.py): cells first seen, and
@@ -70,7 +70,7 @@ from ppo_memory import ShortMemory
 from ppo_network import NETWORKS  # bench/rl/ is on sys.path, as this file runs as a script
 from ppo_routes import Routes
 from ppo_warm_start import clone
-from rl_eval import EVAL_BASE, Stage, paired, play_builtin, play_policy, rate, stages
+from rl_eval import Stage, held_out, paired, play_builtin, play_policy, rate, stages
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.vec_env import DummyVecEnv, VecNormalize
@@ -149,7 +149,7 @@ class LearningCurve(BaseCallback):
         training_draws = torch.get_rng_state()
         torch.manual_seed(args.seed)
         try:
-            games = play_policy(choose, args.preset, args.max_turns, range(EVAL_BASE, EVAL_BASE + args.eval_games),
+            games = play_policy(choose, args.preset, args.max_turns, held_out(args.eval_games),
                                 wrap=fed(args.memory, args.routes))
         finally:
             torch.set_rng_state(training_draws)
@@ -285,7 +285,7 @@ def main() -> None:
 
     rng = np.random.default_rng(args.seed)
     random_games = play_policy(lambda obs, mask: int(rng.choice(np.flatnonzero(mask))), args.preset,
-                               args.max_turns, range(EVAL_BASE, EVAL_BASE + args.eval_games))
+                               args.max_turns, held_out(args.eval_games))
     builtin_games = play_builtin(args.preset, args.max_turns, [g["seed"] for g in random_games])
     yardsticks = {"random": rate(random_games), "builtin": rate(builtin_games),
                   "builtin_vs_random": paired(builtin_games, random_games)}

@@ -17,11 +17,10 @@ import numpy as np
 from labyrinth.engine.items import ITEM_ORDER, LANTERN
 from labyrinth.engine.wsap.roles import ROLES
 
-from .signals import STONE_KINDS
-from .state import OUTCOME_CODES, StateRows
+from .items import NEEDED
+from .state import DEATH, ESCAPED, StateRows
 from .work import AMBUSH, SPOTTED, WHINE_NEAR
 
-DEATH, ESCAPED = OUTCOME_CODES.index("DEATH"), OUTCOME_CODES.index("ESCAPED")
 _LANTERN = ITEM_ORDER.index(LANTERN.name)
 # before()'s columns
 STONES_HELD, LANTERNS, OUTCOME, JUMPS, HEARD_TICK = range(5)
@@ -34,7 +33,7 @@ if any(set(ROLES[role].achievements) != names for role, names in READ.items()):
 
 def before(rows: StateRows) -> np.ndarray:
     """What ``unlocked`` needs of each row before its turn, (n, 5) int64 (the columns above)."""
-    return np.stack([rows.inventory[:, STONE_KINDS].sum(axis=1), rows.inventory[:, _LANTERN], rows.outcome,
+    return np.stack([rows.inventory[:, NEEDED].sum(axis=1), rows.inventory[:, _LANTERN], rows.outcome,
                      rows.jumps, rows.last_heard[:, 3]], axis=1)
 
 
@@ -43,7 +42,7 @@ def unlocked(role: str, was: np.ndarray, rows: StateRows, happened: np.ndarray) 
     table's order; ``was``: ``before`` the turn, ``happened``: the turn's flags (work.HAPPENED)."""
     caught = (rows.outcome == DEATH) & (was[:, OUTCOME] != DEATH)
     if role == "user":
-        stones = rows.inventory[:, STONE_KINDS].sum(axis=1)
+        stones = rows.inventory[:, NEEDED].sum(axis=1)
         grabbed = stones > was[:, STONES_HELD]
         earned = {"first_stone": grabbed, "two_stones": grabbed & (stones >= 2),
                   "escaped": (rows.outcome == ESCAPED) & (was[:, OUTCOME] != ESCAPED),

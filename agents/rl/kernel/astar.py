@@ -28,6 +28,7 @@ from labyrinth.engine.geometry import X_SHIFT, Y_SHIFT, Pos
 
 from .jit import jit
 from .region import Region, unlaid, want
+from .ways import DX, DY
 
 # What find_paths writes for an env instead of a path's length, which is 0 or more.
 LEFT_REGION = -1  # the search needs a cell the region does not hold: ask the engine
@@ -39,7 +40,6 @@ _BUDGET_SPENT = -5  # the exact search expanded PATH_BUDGET cells: the corridor'
 # The frontier's key: f, h and the cell id in one int64, ordered as the tuple (f, h, id) is.
 _H_SHIFT, _F_SHIFT = 26, 37  # ids < 2 ** 26 (x < 512); h < 2 ** 11 (at most 199 + 798 in the cube); f < 2 ** 26
 _ID_MASK, _H_MASK = (1 << _H_SHIFT) - 1, (1 << (_F_SHIFT - _H_SHIFT)) - 1
-_DX, _DY = (0, 0, 1, -1), (1, -1, 0, 0)  # geometry.HORIZONTAL: NORTH, SOUTH, EAST, WEST
 
 
 
@@ -168,7 +168,7 @@ def _search(kinds: np.ndarray, origin: np.ndarray, start: np.ndarray, goal: np.n
         for move in range(6):  # HORIZONTAL's four, then a ramp up, then a ramp down
             nx, ny, nz = x, y, z
             if move < 4:
-                nx, ny = x + _DX[move], y + _DY[move]
+                nx, ny = x + DX[move], y + DY[move]
             elif move == 4 and kind == RAMP_UP:
                 nz = z + 1
             elif move == 5 and kind == RAMP_DOWN:

@@ -36,7 +36,6 @@ TIMED = np.array([any(item is timed for timed, _ in COUNTDOWNS) for item in ITEM
 NAME_RANK = np.argsort(np.argsort(np.array(ITEM_ORDER)))  # a kind's place among the names sorted as text
 if int(TIMED.sum()) > 1:
     raise ImportError("kernel/items.py draws the respawns of one timed item (the lantern's words, draws.py)")
-SLOT_KINDS = len(ITEM_ORDER)
 
 
 @jit

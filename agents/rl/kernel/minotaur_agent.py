@@ -30,22 +30,20 @@ import numpy as np
 
 from labyrinth.engine.cells import FLOOR, MINOTAUR_OPEN, RAMP_DOWN, RAMP_UP
 from labyrinth.engine.constants import MINOTAUR_SIGHT, TICKS_PER_SECOND
-from labyrinth.engine.items import ITEM, ITEM_ORDER
 from labyrinth.engine.presets import PRESETS
 from labyrinth.engine.wsap.perception import RAMP_REACH
 
 from ...builtin.builtin_minotaur import GUARD_RADIUS, JUMP_AFTER_S, RAMP_AMBUSH, TRACE_S, BuiltinMinotaur
 from ...builtin.strategy import default_strategy
 from . import mt
+from .items import NEEDED
 from .jit import jit
 from .region import holds
 from .sight import MINOTAUR_SQ, line_clear, within
 from .state import NONE, StateRows
 from .walk import OUTSIDE, cell
-from .work import CHASE, JUMP, KEPT, LEFT_REGION, PATHFIND, PLAYED, UNPORTED, WAIT
+from .work import CHASE, JUMP, KEPT, LEFT_REGION, PATHFIND, PLAYED, SLOTS, UNPORTED, WAIT
 
-SLOTS = len(ITEM_ORDER)
-NEEDED = np.array([ITEM[name].needed for name in ITEM_ORDER], dtype=np.bool_)  # the stones, by ITEM_ORDER
 # The floats of a row's memory.
 FOLLOWED, FACE, UNTIL, TAKEN_AT = range(4)
 FLOATS = 4

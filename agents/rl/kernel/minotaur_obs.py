@@ -27,26 +27,25 @@ from labyrinth.engine.constants import REENTRY_ALERT_TICKS, TICKS_PER_SECOND
 from labyrinth.engine.items import ITEM_ORDER
 
 from ..minotaur_view import _ITEM_M, _ITEM_W, _KINDS, _M, _SPANS_S, _W, PLANE_SHAPES, SPACES
-from ..planes import COARSE, PLANES, RADIUS, SIDE, Ground
-from ..user_view import DIRECTIONS, SIGHTING_SPAN_S, STATUSES
+from ..planes import COARSE, PLANES, RADIUS, SIDE, SIGHTING_SPAN_S
+from ..user_view import STATUSES
+from .ground import G_BLOCK, G_HEIGHT, G_SPAN, G_TOP, G_WIDTH, G_X0, G_Y0, G_Z0, coarse_cell, fraction, ground_vector
 from .jit import jit
-from .move import DIRECTIONS as MOVE_WORDS
 from .region import holds, laid_within
 from .sight import minotaur_sees
 from .state import NONE, StateRows
 from .walk import cell
+from .ways import DOWN, DX, DY, UP
 from .work import KEPT, LEFT_REGION, PLAYED
 
 # The view's tables as arrays: a cell kind's window planes; each item's window and memory plane, in ITEM_ORDER; the
-# marks' planes; each of the Minotaur's ways out (World.minotaur_moves: geometry.HORIZONTAL's four, then the ramp's,
-# move.DIRECTIONS' order) as its flag in DIRECTIONS; the timers' spans (float32, as the view divides by them).
+# marks' planes; the timers' spans (float32, as the view divides by them).
 KIND_PLANES = _KINDS
 ITEM_WINDOW = np.array([_ITEM_W[name] for name in ITEM_ORDER], dtype=np.int64)
 ITEM_MEMORY = np.array([_ITEM_M[name] for name in ITEM_ORDER], dtype=np.int64)
 INTRUDER_W, NOISE_W, SIGHTING_W = _W["intruder"], _W["noise"], _W["sighting"]
 OPEN_M, CRAWLWAY_M, RAMP_M, YOU_M, NOISE_M, SIGHTING_M = (_M[name] for name in ("open", "crawlway", "ramp", "you",
                                                                                  "noise", "sighting"))
-EXIT_FLAGS = np.array([DIRECTIONS.index(word) for word in MOVE_WORDS], dtype=np.int64)
 SPANS_S = _SPANS_S
 LEVEL_PLANES = RAMP_M + 1  # the memory's first planes, the level's own: open, crawlway, ramp (MinotaurView._level)
 if (OPEN_M, CRAWLWAY_M, RAMP_M) != tuple(range(LEVEL_PLANES)):
@@ -54,17 +53,6 @@ if (OPEN_M, CRAWLWAY_M, RAMP_M) != tuple(range(LEVEL_PLANES)):
 # engine.report.temporal_status's answers, as their one-hot index in STATUSES.
 PARALYZED, RE_ENTRY_ALERT, VANISHING, VANISHED, CHASING = (STATUSES.index(s) for s in (
     "PARALYZED", "RE_ENTRY_ALERT", "VANISHING", "VANISHED", "CHASING_3D"))
-# The ground as the kernel reads it (planes.Ground): x0, y0, z0, top, width, height, block, and the three spans.
-X0, Y0, Z0, TOP, WIDTH, HEIGHT, BLOCK, SPANS = range(8)
-_DX, _DY = (0, 0, 1, -1), (1, -1, 0, 0)  # geometry.HORIZONTAL: NORTH, SOUTH, EAST, WEST
-if MOVE_WORDS[:4] != ("NORTH", "SOUTH", "EAST", "WEST"):
-    raise ImportError("kernel/minotaur_obs.py reads the horizontal directions in geometry.HORIZONTAL's order")
-
-
-def ground_of(preset: str) -> np.ndarray:
-    """planes.Ground of ``preset`` as the kernel's int64 row (X0... SPANS)."""
-    g = Ground(preset)
-    return np.array([g.x0, g.y0, g.z0, g.top, g.width, g.height, g.block, *g.spans], dtype=np.int64)
 
 
 def observations(n: int) -> dict[str, np.ndarray]:
@@ -83,7 +71,7 @@ def coarse_levels(rows: StateRows) -> np.ndarray:
 def pool_levels(rows: StateRows, levels: np.ndarray, new: np.ndarray) -> None:
     """The coarse planes of the rows ``new`` (bool, a row each) into ``levels`` (``coarse_levels``), from their
     regions: once a row's region is laid (StateRows.lay_region), before it is observed."""
-    _pool(rows.kinds, rows.origin, ground_of(rows.preset), np.ascontiguousarray(new, dtype=np.bool_), levels)
+    _pool(rows.kinds, rows.origin, ground_vector(rows.preset), np.ascontiguousarray(new, dtype=np.bool_), levels)
 
 
 def observe(rows: StateRows, levels: np.ndarray, turns: np.ndarray, since: np.ndarray, max_turns: int,
@@ -99,23 +87,10 @@ def observe(rows: StateRows, levels: np.ndarray, turns: np.ndarray, since: np.nd
     _observe(rows.user, rows.minotaur, rows.tick, rows.turn, rows.paralysis, rows.jump_left, rows.jump_started_turn,
              rows.jump_cooldown, rows.outcome, rows.last_seen, rows.last_heard, rows.items, rows.item_count,
              rows.kinds, rows.origin, rows.kept, asked, levels, np.ascontiguousarray(turns, dtype=np.int64),
-             np.ascontiguousarray(since, dtype=np.int64), max_turns, ground_of(rows.preset), planes["map"],
+             np.ascontiguousarray(since, dtype=np.int64), max_turns, ground_vector(rows.preset), planes["map"],
              planes["memory"], out["position"], out["timers"], out["cue"], out["exits"], out["items_lying"],
              out["intruder"], why)
     return why
-
-
-@jit
-def _clip(value: float, low: float) -> float:
-    return min(max(value, low), 1.0)
-
-
-@jit
-def _coarse(ground: np.ndarray, x: int, y: int) -> tuple[int, int]:
-    """Ground.coarse_cell: the coarse map's (row, column) of (x, y), clipped to its edge."""
-    row = (ground[TOP] - y) // ground[BLOCK]
-    col = (x - ground[X0]) // ground[BLOCK]
-    return min(max(row, 0), COARSE - 1), min(max(col, 0), COARSE - 1)
 
 
 @jit
@@ -130,7 +105,7 @@ def _mark_window(grid: np.ndarray, plane: int, x: int, y: int, z: int, ax: int, 
 def _mark_coarse(memory: np.ndarray, plane: int, ground: np.ndarray, z: int, ax: int, ay: int, az: int) -> None:
     """planes.mark_coarse of one place."""
     if az == z:
-        row, col = _coarse(ground, ax, ay)
+        row, col = coarse_cell(ground, ax, ay)
         memory[plane, row, col] = 1.0
 
 
@@ -138,15 +113,15 @@ def _mark_coarse(memory: np.ndarray, plane: int, ground: np.ndarray, z: int, ax:
 def _offset(numbers: np.ndarray, at: int, ground: np.ndarray, x: int, y: int, z: int, tx: int, ty: int,
             tz: int) -> None:
     """Ground.offset from (x, y, z) to (tx, ty, tz) into numbers[at:at + 3]."""
-    numbers[at] = _clip((tx - x) / ground[SPANS], -1.0)
-    numbers[at + 1] = _clip((ty - y) / ground[SPANS + 1], -1.0)
-    numbers[at + 2] = _clip((tz - z) / ground[SPANS + 2], -1.0)
+    numbers[at] = fraction((tx - x) / ground[G_SPAN], -1.0)
+    numbers[at + 1] = fraction((ty - y) / ground[G_SPAN + 1], -1.0)
+    numbers[at + 2] = fraction((tz - z) / ground[G_SPAN + 2], -1.0)
 
 
 @jit
 def _trace(numbers: np.ndarray, at: int, trace: np.ndarray, ground: np.ndarray, x: int, y: int, z: int,
            tick: int) -> None:
-    """MinotaurView._trace of a sighting or a noise (x, y, z, tick; tick NONE: none) into numbers[at:at + 5]."""
+    """Ground.trace of a sighting or a noise (x, y, z, tick; tick NONE: none) into numbers[at:at + 5]."""
     if trace[3] == NONE:
         return
     numbers[at] = 1.0
@@ -197,25 +172,25 @@ def _ground_laid(kinds: np.ndarray, origin: np.ndarray, ground: np.ndarray, z: i
     level = z - origin[2]
     if not 0 <= level < kinds.shape[0]:
         return False
-    west, south = ground[X0] - origin[0], ground[TOP] - ground[HEIGHT] + 1 - origin[1]
-    return laid_within(kinds, level, west, south, west + ground[WIDTH] - 1, south + ground[HEIGHT] - 1)
+    west, south = ground[G_X0] - origin[0], ground[G_TOP] - ground[G_HEIGHT] + 1 - origin[1]
+    return laid_within(kinds, level, west, south, west + ground[G_WIDTH] - 1, south + ground[G_HEIGHT] - 1)
 
 
 @jit
 def _pool(kinds: np.ndarray, origins: np.ndarray, ground: np.ndarray, new: np.ndarray, levels: np.ndarray) -> None:
     """MinotaurView._level of every level of each new row's region: the ground's cells pooled into the coarse map's
     open, crawlway and ramp planes (a coarse cell 1 if any cell of its block is; Ground.pool)."""
-    block = ground[BLOCK]
+    block = ground[G_BLOCK]
     for i in range(kinds.shape[0]):
         if not new[i]:
             continue
         planes, origin = levels[i], origins[i]
         planes[:] = 0
         for level in range(kinds.shape[1]):
-            for r in range(ground[HEIGHT]):
-                y = ground[TOP] - r - origin[1]
-                for c in range(ground[WIDTH]):
-                    kind = kinds[i, level, y, ground[X0] + c - origin[0]]
+            for r in range(ground[G_HEIGHT]):
+                y = ground[G_TOP] - r - origin[1]
+                for c in range(ground[G_WIDTH]):
+                    kind = kinds[i, level, y, ground[G_X0] + c - origin[0]]
                     row, col = r // block, c // block
                     if kind == FLOOR or kind == RAMP_UP or kind == RAMP_DOWN:
                         planes[level, OPEN_M, row, col] = 1
@@ -272,9 +247,9 @@ def _observe(user: np.ndarray, minotaur: np.ndarray, tick: np.ndarray, turn: np.
         if seen[3] != NONE:
             _mark_window(grid, SIGHTING_W, x, y, z, seen[0], seen[1], seen[2])
             _mark_coarse(memory, SIGHTING_M, ground, z, seen[0], seen[1], seen[2])
-        position[r, 0] = _clip((x - ground[X0]) / ground[SPANS], 0.0)
-        position[r, 1] = _clip((y - ground[Y0]) / ground[SPANS + 1], 0.0)
-        position[r, 2] = _clip((z - ground[Z0]) / ground[SPANS + 2], 0.0)
+        position[r, 0] = fraction((x - ground[G_X0]) / ground[G_SPAN], 0.0)
+        position[r, 1] = fraction((y - ground[G_Y0]) / ground[G_SPAN + 1], 0.0)
+        position[r, 2] = fraction((z - ground[G_Z0]) / ground[G_SPAN + 2], 0.0)
         timers[r, 0] = min(turns[r] / max_turns, 1.0)
         timers[r, 1] = _timer(jump_cooldown[r], SPANS_S[0])
         timers[r, 2] = _timer(jump_left[r], SPANS_S[1])
@@ -283,13 +258,13 @@ def _observe(user: np.ndarray, minotaur: np.ndarray, tick: np.ndarray, turn: np.
         cue[r, len(STATUSES)] = 1.0 if sees else 0.0
         cue[r, len(STATUSES) + 1] = 1.0 if heard[3] > since[r] else 0.0  # noises_heard > 0
         for d in range(4):
-            kind = cell(kind_of, origin, x + _DX[d], y + _DY[d], z)
+            kind = cell(kind_of, origin, x + DX[d], y + DY[d], z)
             if kind == FLOOR or kind == RAMP_UP or kind == RAMP_DOWN:  # cells.MINOTAUR_OPEN
-                exits[r, EXIT_FLAGS[d]] = 1.0
+                exits[r, d] = 1.0  # a way's number is its exit flag (ways.py)
         here = cell(kind_of, origin, x, y, z)
         if here == RAMP_UP:
-            exits[r, EXIT_FLAGS[4]] = 1.0
+            exits[r, UP] = 1.0
         elif here == RAMP_DOWN:
-            exits[r, EXIT_FLAGS[5]] = 1.0
+            exits[r, DOWN] = 1.0
         _trace(intruder[r], 0, seen, ground, x, y, z, tick[r])
         _trace(intruder[r], 5, heard, ground, x, y, z, tick[r])

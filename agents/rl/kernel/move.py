@@ -24,8 +24,10 @@ from labyrinth.engine.constants import (
 from .items import came_in_reach, in_reach, note_seen
 from .jit import jit
 from .sight import nearness
-from .tick import HIGH, LOW, Tables, stand, tick, user_sees_minotaur
+from .state import HIGH, LOW
+from .tick import Tables, stand, tick, user_sees_minotaur
 from .walk import Memo
+from .ways import ACROSS, DOWN, DX, DY, OPPOSITE, UP
 from .work import (
     JUMP_LEFT,
     MINOTAUR,
@@ -43,11 +45,6 @@ from .work import (
     USER,
 )
 
-DIRECTIONS = ("NORTH", "SOUTH", "EAST", "WEST", "UP RAMP", "DOWN RAMP")  # geometry.HORIZONTAL's order, then ramps
-UP, DOWN = 4, 5
-_DX, _DY = (0, 0, 1, -1), (1, -1, 0, 0)
-_OPPOSITE = (1, 0, 3, 2)
-_SIDEWAYS = ((2, 3), (2, 3), (0, 1), (0, 1))  # geometry.SIDEWAYS
 NO_ONWARD, RAMP_RUN = -1, -2  # _run_on: where a run arrives; a run along a ramp's heading past its ramp
 
 
@@ -57,7 +54,7 @@ def _user_step(v: np.ndarray, kinds: np.ndarray, origin: np.ndarray, heading: in
     """_Turn._next_cell: (blocked, the cell the step enters)."""
     x, y, z = v[USER], v[USER + 1], v[USER + 2]
     if heading < UP:
-        tx, ty, tz = x + _DX[heading], y + _DY[heading], z
+        tx, ty, tz = x + DX[heading], y + DY[heading], z
         if not (0 <= tx < WORLD_SIZE and 0 <= ty < WORLD_SIZE):
             return True, tx, ty, tz
         kind = kinds[z - origin[2], ty - origin[1], tx - origin[0]]
@@ -76,10 +73,10 @@ def _user_step(v: np.ndarray, kinds: np.ndarray, origin: np.ndarray, heading: in
 
 @jit
 def _exits(kinds: np.ndarray, origin: np.ndarray, x: int, y: int, z: int) -> int:
-    """World.user_exits as bits by DIRECTIONS (the region holds every cell around the user: near_edge)."""
+    """World.user_exits as bits by ways.DIRECTIONS (the region holds every cell around the user: near_edge)."""
     bits = 0
     for way in range(4):
-        if kinds[z - origin[2], y + _DY[way] - origin[1], x + _DX[way] - origin[0]] != ROCK:
+        if kinds[z - origin[2], y + DY[way] - origin[1], x + DX[way] - origin[0]] != ROCK:
             bits |= 1 << way
     here = kinds[z - origin[2], y - origin[1], x - origin[0]]
     if here == RAMP_UP:
@@ -101,13 +98,13 @@ def _run_on(v: np.ndarray, kinds: np.ndarray, origin: np.ndarray, fx: int, fy: i
         return RAMP_RUN  # every ramp step lands on a ramp: the engine has no way on for a ramp's heading
     after = _exits(kinds, origin, x, y, z)
     if after & (1 << heading):
-        before = _exits(kinds, origin, fx, fy, fz) & ~(1 << _OPPOSITE[came])
-        for side in _SIDEWAYS[heading]:
+        before = _exits(kinds, origin, fx, fy, fz) & ~(1 << OPPOSITE[came])
+        for side in ACROSS[heading]:
             if after & (1 << side) and not before & (1 << side):
                 return NO_ONWARD
         return heading
     first, count = heading, 0
-    for side in _SIDEWAYS[heading]:
+    for side in ACROSS[heading]:
         if after & (1 << side):
             count += 1
             if count == 1:

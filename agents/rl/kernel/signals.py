@@ -33,18 +33,12 @@ from labyrinth.engine.schemas import MINOTAUR_PARAMS
 from labyrinth.engine.wsap.rewards import CATCH, ESCAPE, PER_SECOND, STONE
 
 from ..commands import COMMANDS, action_word
-from .items import USABLE
+from .items import NEEDED, USABLE
 from .jit import jit
-from .move import DIRECTIONS, DOWN, UP
-from .state import NONE, OUTCOME_CODES, StateRows
+from .state import DEATH, ESCAPED, NONE, StateRows
 from .turn import GRAB, MOVE, USE, USER_ACTIONS
 from .walk import OUTSIDE, cell
-
-STONE_KINDS = np.array([name in STONES for name in ITEM_ORDER], dtype=np.bool_)
-DEATH, ESCAPED = OUTCOME_CODES.index("DEATH"), OUTCOME_CODES.index("ESCAPED")
-_DX, _DY = (0, 0, 1, -1), (1, -1, 0, 0)  # geometry.HORIZONTAL: NORTH, SOUTH, EAST, WEST
-if DIRECTIONS[:4] != ("NORTH", "SOUTH", "EAST", "WEST"):
-    raise ImportError("kernel/signals.py reads the horizontal directions in geometry.HORIZONTAL's order")
+from .ways import DOWN, DX, DY, UP
 
 # The Minotaur's commands (commands._minotaur_commands) as (what decides it, the stone's kind or -1): always
 # possible, JUMP (plan_for may refuse it), a PATHFIND to the last noise, the last sighting, or a stone.
@@ -108,7 +102,7 @@ def before_turn(rows: StateRows) -> np.ndarray:
     """What ``step_signals`` needs of each row before its turn: (n, 4) int64, the columns B_*."""
     before = np.zeros((rows.user.shape[0], 4), dtype=np.int64)
     before[:, B_TICK], before[:, B_OUTCOME], before[:, B_KEPT] = rows.tick, rows.outcome, rows.kept
-    before[:, B_STONES] = rows.inventory[:, STONE_KINDS].sum(axis=1)
+    before[:, B_STONES] = rows.inventory[:, NEEDED].sum(axis=1)
     return before
 
 
@@ -121,7 +115,7 @@ def step_signals(before: np.ndarray, rows: StateRows, turns: np.ndarray, max_tur
     reward = np.zeros(n, dtype=np.float64)
     terminated, truncated, fallback = (np.zeros(n, dtype=np.bool_) for _ in range(3))
     _signals(before, rows.tick, rows.outcome, rows.inventory, rows.kept, np.ascontiguousarray(turns, dtype=np.int64),
-             max_turns, STONE_KINDS, reward, terminated, truncated, fallback)
+             max_turns, NEEDED, reward, terminated, truncated, fallback)
     if role == "minotaur":
         reward = -reward  # minotaur_reward: the user's negated
     elif role != "user":
@@ -148,7 +142,7 @@ def _user_masks(user: np.ndarray, items: np.ndarray, item_count: np.ndarray, inv
         here = cell(kinds[r], origins[r], x, y, z)
         fallback[r] = here == OUTSIDE
         for d in range(4):
-            kind = cell(kinds[r], origins[r], x + _DX[d], y + _DY[d], z)
+            kind = cell(kinds[r], origins[r], x + DX[d], y + DY[d], z)
             if kind == OUTSIDE:
                 fallback[r] = True
             exits[d] = kind != ROCK

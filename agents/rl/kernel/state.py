@@ -1,15 +1,15 @@
-"""The state of N games as dense arrays, one row per env: what the kernel's slices will read and write
+"""The state of N games as dense arrays, one row per env: what the kernel's slices read and write
 instead of N GameStates, and a GameState's way in and out of a row, exact both ways.
 
 Every field of engine.state.GameState has its arrays here (the table below checks, at import, that none is
 left out); the row also holds its labyrinth's region (region.py), laid when the row gets a new game. The
-arrays are int64 wherever they hold a number: astar.find_paths reads positions and writes paths as int64,
+arrays are int64 wherever they hold a number: the A* search (astar.py) reads positions and writes paths as int64,
 so a kernel passes these arrays as they are, and one range check covers every number of a state.
 
 A state that fixed rows cannot hold (a path longer than PATH_ROWS, more seen items than SEEN_SLOTS, a
 number past int64, an inventory out of ITEM_ORDER...) is never cut to fit: its row is flagged ``kept``
 (why: ``kept_why``) and the state itself is kept beside the arrays, so reading the row gives it back whole.
-The kernel will step such a row on the engine, as it does every row it has not ported.
+The kernel steps such a row on the engine (steps.py hands it over), as it does every row it cannot play.
 """
 
 from __future__ import annotations
@@ -34,6 +34,8 @@ from .region import MARGIN_CHUNKS, around, mark_near, region_of, stages
 REGION_PRESETS = ("tiny", "small")  # the grounds whose region's margins were measured (region.py)
 OUTCOME_CODES: tuple[Ending | None, ...] = (None, "DEATH", "ESCAPED")  # a row's outcome code: its index, 0 playing
 NOISES = ("LOW", "HIGH")  # last_heard's loudness code, from engine.schemas' Noise
+DEATH, ESCAPED = OUTCOME_CODES.index("DEATH"), OUTCOME_CODES.index("ESCAPED")
+LOW, HIGH = NOISES.index("LOW"), NOISES.index("HIGH")
 NONE = -1  # an item slot's kind, last_seen's and last_heard's tick, when there is none
 SEEN_SLOTS = 16  # seen_items: one per item and place seen (a lantern respawned and seen again adds one)
 PATH_ROWS = 1024  # the Minotaur's path; longer than any path of a tiny or small region (astar's bench)

@@ -38,11 +38,11 @@ from ..game import first_state
 from ..opponents import seated_opponent
 from . import achieved, minotaur_obs, mt, user_obs, user_opponents
 from .draws import Draws
+from .items import NEEDED
 from .jit import jit
 from .minotaur_actions import minotaur_decisions
 from .minotaur_agent import DECISION, MinotaurMemory, decide_rows
-from .move import DIRECTIONS
-from .signals import B_TICK, STONE_KINDS, action_masks, before_turn, step_signals
+from .signals import B_TICK, action_masks, before_turn, step_signals
 from .state import OUTCOME_CODES, StateRows
 from .turn import (
     COMMAND_WORDS,
@@ -55,6 +55,7 @@ from .turn import (
     unexecutable_rows,
 )
 from .user_memory import UserMemory
+from .ways import DIRECTIONS
 from .work import LEFT_REGION, PLANS
 
 if TYPE_CHECKING:
@@ -257,7 +258,7 @@ class KernelSteps:
         game.unlocked[self.role] = {name for name, on in zip(self.achievements, self.unlocked[i]) if on}
         self.on_engine[i] = True
 
-    def settle(self, i: int, env: LabyrinthEnv, refused: str | None) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+    def settle(self, env: LabyrinthEnv, refused: str | None) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """The step of a row handed over with its turn played (``unsettled``): what the env reports of it."""
         game = env.game
         assert game is not None, "hand_over made the game"
@@ -272,7 +273,7 @@ class KernelSteps:
         a row each (zero where a row gives none), and its "_key" mask; a key no row gives is absent."""
         rows, n = self.rows, len(mask)
         ending = mask & ((rows.outcome != 0) | (self.turns >= self.max_turns))
-        stones = rows.inventory[:, STONE_KINDS].sum(axis=1)
+        stones = rows.inventory[:, NEEDED].sum(axis=1)
         infos = {"action_mask": np.where(mask[:, None], self.masks, 0).astype(np.int8), "turn": self.turns * mask,
                  "stones": stones * mask}
         infos.update({f"_{key}": mask.copy() for key in list(infos)})

@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from labyrinth.engine.constants import WORLD_SIZE
-from labyrinth.engine.geometry import compass
+from labyrinth.engine.geometry import TAN_DEN, TAN_NUM, compass
 from labyrinth.engine.wsap.perception import NOT_SEEN
 
 from ...builtin.bearings import _offsets
@@ -29,8 +29,6 @@ WORDS = (*COMPASS_VECTORS, None)  # a compass word's code is its index here; Non
 NO_WORD = len(WORDS) - 1
 # bearings' table: for word code w and a row dy from the point, OFFSETS[w, dy + WORLD_SIZE] = (first, last) dx
 OFFSETS = np.array([_offsets(word) for word in WORDS], dtype=np.int64)
-# geometry.compass's sectors: a component under TAN_NUM / TAN_DEN of the other does not count
-TAN_NUM, TAN_DEN = 29, 70
 _EAST, _NORTH_EAST, _NORTH, _NORTH_WEST, _WEST, _SOUTH_WEST, _SOUTH, _SOUTH_EAST = range(8)
 # SEARCH's columns, per stone: how many places (0: none yet), their level, heard (1), the hum's x, y, z, word code
 # and levels, whether ``ends`` holds the rows' bounds

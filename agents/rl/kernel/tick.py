@@ -21,6 +21,7 @@ from labyrinth.engine.constants import (
 from .items import count_down
 from .jit import jit
 from .sight import distance_sq, minotaur_sees, near_edge, user_sees
+from .state import DEATH, HIGH
 from .walk import Memo, next_cell
 from .work import (
     AMBUSH,
@@ -55,8 +56,6 @@ from .work import (
     WHINE_NEAR,
 )
 
-LOW, HIGH = 0, 1  # state.NOISES
-DEATH, ESCAPED = 1, 2  # state.OUTCOME_CODES
 # What a row's turn reads besides its numbers: its region (kinds, origin), the ground, the path's buffer, the
 # draws (jump lengths, patrol words, respawn words).
 Tables = tuple[np.ndarray, ...]

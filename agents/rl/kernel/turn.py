@@ -41,11 +41,12 @@ from . import astar
 from .draws import Draws
 from .items import USABLE, grab, note_seen, reach_slot, use
 from .jit import jit
-from .move import DIRECTIONS, move
+from .move import move
 from .sight import near_edge
-from .state import PATH_ROWS, StateRows
-from .tick import ESCAPED, minotaur_sees_user, run_timers, stand
+from .state import ESCAPED, PATH_ROWS, StateRows
+from .tick import minotaur_sees_user, run_timers, stand
 from .walk import OUTSIDE, Memo, cell, find_path
+from .ways import DIRECTIONS
 from .work import (
     CHASE,
     GOAL,

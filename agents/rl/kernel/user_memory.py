@@ -24,7 +24,7 @@ from labyrinth.engine.items import ITEM_ORDER, STONES
 from labyrinth.engine.presets import PRESETS
 from labyrinth.engine.wsap.perception import NOT_SEEN
 
-from ..planes import COARSE, COMPASS_VECTORS
+from ..planes import COARSE, COMPASS_VECTORS, kind_table
 from ..user_view import _CELL_PLANES, _COARSE_KINDS, _M
 from .ground import G_HEIGHT, G_LEVELS, G_SPAN, G_WIDTH, G_X0, G_Y0, G_Z0, coarse_cell, fraction, ground_vector
 from .jit import jit
@@ -43,9 +43,7 @@ SIGHT = np.array([(dx, dy, sum(len(b) for _, _, b in _TABLE[:k]), len(between))
 BETWEEN = np.array([cell for _, _, between in _TABLE for cell in between], dtype=np.int64).reshape(-1, 2)
 FRESH = (STOPS + 1) * len(_TABLE)  # the most cells a turn can show for the first time
 # A cell kind's planes of the memory map (UserView._COARSE_KINDS); the cell planes' order is MEMORY_PLANES'
-COARSE_KINDS = np.zeros((256, len(_CELL_PLANES)), dtype=np.uint8)
-for _kind, _planes in _COARSE_KINDS.items():
-    COARSE_KINDS[_kind, list(_planes)] = 1
+COARSE_KINDS = kind_table(_COARSE_KINDS, len(_CELL_PLANES))
 UNKNOWN, TRAIL = _M["unknown"], _M["trail"]
 # The hums' (east, north) by compass word code (stone_search.WORDS; (0, 0) straight above or below)
 BEARINGS = np.array([*COMPASS_VECTORS.values(), (0.0, 0.0)], dtype=np.float64)

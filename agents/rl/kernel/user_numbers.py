@@ -18,10 +18,10 @@ from labyrinth.engine.constants import (
 )
 from labyrinth.engine.items import ITEM_ORDER, LANTERN, STONES
 
-from ..user_view import _SPANS_S, DIRECTIONS, PROXIMITIES, SIGHTING_SPAN_S, SOUNDS, SPACES, STATUSES
+from ..planes import SIGHTING_SPAN_S
+from ..user_view import _SPANS_S, PROXIMITIES, SOUNDS, SPACES, STATUSES
 from .ground import G_SPAN, G_X0, G_Y0, G_Z0, fraction
 from .jit import jit
-from .move import DIRECTIONS as KERNEL_DIRECTIONS
 from .move import _exits
 from .sight import distance_sq
 from .stone_search import NO_WORD, WORDS, compass_word
@@ -39,8 +39,6 @@ from .work import (
     USER,
 )
 
-if KERNEL_DIRECTIONS != DIRECTIONS:
-    raise ImportError("kernel/user_numbers.py reads the exits in move.DIRECTIONS' order, not user_view.DIRECTIONS'")
 LANTERN_KIND = ITEM_ORDER.index(LANTERN.name)
 SPANS = _SPANS_S  # float32, as the view divides by them
 # the cue's one-hots: proximity, then sound, then status, each at its offset

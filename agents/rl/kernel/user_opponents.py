@@ -30,11 +30,11 @@ from labyrinth.engine.schemas import UserInput
 from ...builtin.naive import MOST_STEPS, RandomWalker
 from . import mt
 from .jit import jit
-from .move import DIRECTIONS
 from .sight import USER_SQ, line_clear, within
 from .state import StateRows
 from .turn import command_row
 from .walk import OUTSIDE, cell
+from .ways import DIRECTIONS, DOWN, DX, DY, UP
 from .work import KEPT, LEFT_REGION, PLAYED
 
 OPPONENTS = ("wait", "random")  # the user opponents ported, by their name in tasks.py
@@ -48,10 +48,6 @@ GRAB_ROW = command_row(UserInput(command="GRAB", target=ITEM_ORDER[0]))
 C_DIRECTION, C_STEPS, C_TARGET = 1, 2, 4
 if MOVE_ROW[C_DIRECTION] != 0 or MOVE_ROW[C_STEPS] != 1 or GRAB_ROW[C_TARGET] != 0:
     raise ImportError("turn.command_row's columns moved: kernel/user_opponents.py fills the old ones")
-UP, DOWN = DIRECTIONS.index("UP RAMP"), DIRECTIONS.index("DOWN RAMP")
-_DX, _DY = (0, 0, 1, -1), (1, -1, 0, 0)  # geometry.HORIZONTAL: NORTH, SOUTH, EAST, WEST
-if DIRECTIONS[:4] != ("NORTH", "SOUTH", "EAST", "WEST"):
-    raise ImportError("kernel/user_opponents.py reads the horizontal directions in geometry.HORIZONTAL's order")
 
 
 def streams(walkers: Sequence[RandomWalker]) -> np.ndarray:
@@ -108,7 +104,7 @@ def _walk(user: np.ndarray, items: np.ndarray, item_count: int, kinds: np.ndarra
     ways = np.empty(len(DIRECTIONS), dtype=np.int64)
     count = 0
     for d in range(4):
-        kind = cell(kinds, origin, x + _DX[d], y + _DY[d], z)
+        kind = cell(kinds, origin, x + DX[d], y + DY[d], z)
         if kind == OUTSIDE:
             return LEFT_REGION
         if kind != ROCK:

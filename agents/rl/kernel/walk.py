@@ -24,6 +24,7 @@ from .draws import USED_UP, below
 from .jit import jit
 from .region import unlaid, want
 from .state import PATH_ROWS
+from .ways import DX, DY
 from .work import (
     GOAL,
     HAS_GOAL,
@@ -52,7 +53,6 @@ from .work import USED_UP as TABLE_USED_UP
 
 # The paths the turn has been given: (start, goal) rows, their lengths (or astar's status), the paths, how many.
 Memo = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
-_DX, _DY = (0, 0, 1, -1), (1, -1, 0, 0)  # geometry.HORIZONTAL: NORTH, SOUTH, EAST, WEST
 OUTSIDE = -1  # cell's answer for a cell of the cube the region does not hold
 
 
@@ -110,7 +110,7 @@ def _standable(kinds: np.ndarray, origin: np.ndarray, x: int, y: int, z: int, fx
         return PLAYED, x, y, z
     best, bx, by = -1, 0, 0
     for side in range(4):
-        sx, sy = x + _DX[side], y + _DY[side]
+        sx, sy = x + DX[side], y + DY[side]
         kind = cell(kinds, origin, sx, sy, z)
         if kind == OUTSIDE:
             return LEFT_REGION, 0, 0, 0

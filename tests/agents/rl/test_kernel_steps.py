@@ -126,7 +126,7 @@ def play(rung: Any, steps: int) -> dict[str, int]:
             elif done.unsettled[i]:
                 counts["unsettled"] += 1
                 kernel.hand_over(i, mine[i])
-                got = kernel.settle(i, mine[i], refused)
+                got = kernel.settle(mine[i], refused)
             else:
                 if done.fallen[i]:
                     counts["fallen"] += 1
