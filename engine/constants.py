@@ -1,4 +1,5 @@
-"""Every number of the rules in one place (docs/rules.md sections 2-11).
+"""The numbers of the rules (docs/rules.md sections 2-11), each in one place: here, but for an item's own
+(its effect and respawn times, engine/items.py, beside the rule that uses them).
 
 Time is counted in integer ticks of 0.5 s; distances in integer steps of 2.5 m
 (one level is 5 m, i.e. two steps high). Numbers marked *tunable* in the rules
@@ -32,7 +33,8 @@ RUN_COST = 2  # per running step
 WALK_GAIN = 1  # per walking step
 REST_GAIN_PER_TICK = 1  # 0.02 per second standing
 
-# Senses, as squared distances in steps (dx^2 + dy^2 + (2 dz)^2).
+# Senses: sight as a radius in steps (senses.py squares it), the rest as squared distances in steps
+# (dx^2 + dy^2 + (2 dz)^2).
 USER_SIGHT = 2
 MINOTAUR_SIGHT = 6
 VERY_CLOSE_SQ = 3 * 3  # 7.5 m

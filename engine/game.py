@@ -89,7 +89,3 @@ class Game:
         result = advance(self.world, self.state, cmd, dec)
         self.state = result.state
         return result
-
-    def reject(self, problem: str) -> TurnResult:
-        """The ERROR result for input this game's caller could not even split up (both sides are told)."""
-        return reject(self.world, self.state, problem, problem)

@@ -28,7 +28,7 @@ Events = tuple[ev.Event, ...]
 
 
 def _offset_words(frm: Pos, to: Pos) -> str:
-    """'here', '1 step to the NORTH', '2 steps to the NORTH-EAST'."""
+    """'right here', '1 step to the NORTH', '2 steps to the NORTH-EAST'."""
     dx, dy = to[0] - frm[0], to[1] - frm[1]
     word = compass(dx, dy)
     if word is None:

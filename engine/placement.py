@@ -57,12 +57,12 @@ def _far_ring(bounds: Bounds, user: Pos) -> tuple[Pos, ...]:
 
 
 def place_stones(seed: int, bounds: Bounds, user: Pos, taken: set[Pos]) -> list[tuple[str, Pos]]:
-    """The three stones: on different levels when there are three or more, as far
+    """The stones: on different levels when there are as many levels as stones, as far
     apart (from each other and the start) as a few draws allow, never on ``taken``."""
     rng = derived(seed, "stones")
     levels = list(bounds.z_range)
-    if len(levels) >= 3:
-        chosen = rng.sample(levels, 3)
+    if len(levels) >= len(STONES):
+        chosen = rng.sample(levels, len(STONES))
     else:
         chosen = [rng.choice(levels) for _ in STONES]
     wanted = max(4, bounds.width // 4)

@@ -12,7 +12,7 @@ from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from .constants import MAX_STEPS
+from .constants import MAX_STEPS, MINOTAUR_SIGHT
 from .items import USABLE, ItemName
 
 Command = Literal["MOVE", "HALT", "LOOK", "GRAB", "USE"]
@@ -226,7 +226,7 @@ class MinotaurObservation(BaseModel):
     cooldown_time: float = Field(ge=0, description="Seconds until JUMP is allowed (0: allowed when CHASING_3D).")
     jump_time_left: float = Field(ge=0, description="Seconds until it re-enters; 0 when not jumping.")
     paralysis_time_left: float = Field(ge=0, description="Seconds of lantern paralysis left.")
-    sees_user: bool = Field(description="The user is within 6 steps in infrared line of sight now.")
+    sees_user: bool = Field(description=f"The user is within {MINOTAUR_SIGHT} steps in infrared line of sight now.")
     user_position: Coords | None = Field(description="Where the user is, when seen now.")
     last_seen: Sighting | None
     last_heard: NoiseHeard | None

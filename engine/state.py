@@ -118,8 +118,8 @@ class GameState:
         """What makes this state impossible under the rules, or None."""
         if self.preset not in PRESETS or self.difficulty not in DIFFICULTIES:
             return f"unknown preset {self.preset!r} or difficulty {self.difficulty!r}"
-        if not 0 <= self.stamina <= 100:
-            return f"stamina {self.stamina} is outside 0..100"
+        if not 0 <= self.stamina <= STAMINA_MAX:
+            return f"stamina {self.stamina} is outside 0..{STAMINA_MAX}"
         counters = ("tick", "turn", "jump_left", "jump_cooldown", "jumps", "paralysis", "stride", "patrols")
         negative = [n for n in counters if getattr(self, n) < 0]
         if negative:

@@ -21,8 +21,9 @@ from labyrinth.engine.items import STONES, stones_held
 from labyrinth.engine.minotaur import routes_ahead
 from labyrinth.engine.presets import PRESETS
 from labyrinth.engine.turn import TurnResult
+from labyrinth.saves.clock import now_iso
 from labyrinth.saves.experience import Experience
-from labyrinth.saves.games import SavedGame, delete_game, now_iso, save_game, saves_dir
+from labyrinth.saves.games import SavedGame, delete_game, save_game, saves_dir
 from labyrinth.saves.paths import StorageError, confined, remove, replays_dir
 from labyrinth.saves.replays import (
     Mismatch,

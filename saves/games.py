@@ -26,7 +26,6 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal, TypeVar, overload
 
@@ -214,10 +213,6 @@ def _new_path(game: SavedGame, folder: Path) -> Path:
         path = folder / f"{stamp}-{game.preset}-seed{game.seed}-{number}.jsonl"
         number += 1
     return path
-
-
-def now_iso() -> str:
-    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def load_game(path: Path) -> SavedGame:

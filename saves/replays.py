@@ -49,6 +49,7 @@ from labyrinth.engine.schemas import OUTCOMES, Outcome
 from labyrinth.engine.turn import TurnResult
 
 from .build import build_id
+from .clock import iso
 from .experience import plain_text
 from .outputs import write_output
 from .paths import replays_dir
@@ -110,7 +111,7 @@ class ReplayWriter:
         state = match.game.state
         self._write(header_line(ReplayHeader(match.seed, match.preset, match.difficulty, user, minotaur,
                                              match.max_turns,
-                                             began.isoformat(timespec="seconds").replace("+00:00", "Z"),
+                                             iso(began),
                                              state.digest(), state_version=state.version),
                                 **_lessons(match), **_system_prompts(match), **_plan_exchanges(match)))
 

@@ -89,13 +89,13 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import MISSING, asdict, dataclass, field, fields
 from dataclasses import replace as replaced
-from datetime import UTC, datetime
 from functools import cached_property
 from pathlib import Path
 from typing import Any, Self
 
 from labyrinth.engine.schemas import OUTCOMES, Outcome
 
+from .clock import now_iso
 from .paths import StorageError, advice, confined, data_dir
 from .results_terms import NOBODY, SideRecord, json_object
 
@@ -345,7 +345,7 @@ class ResultsDB:
         over, whose result stands: nothing is written). A valid match already kept is left as it was,
         unless ``replace`` (a tournament run with --fresh: the new result stands); a void one is
         replaced by the new result."""
-        row = replaced(row, played_at=now_iso("seconds"))
+        row = replaced(row, played_at=now_iso())
         update = ", ".join(f"{c}=excluded.{c}" for c in COLUMNS if c not in KEY)
         unless = "" if replace else " WHERE matches.void IS NOT NULL"
         with self._guard(), _transaction(self._db):
@@ -622,10 +622,6 @@ def _old_row(was: dict[str, Any]) -> MatchRow:
                     run_began=was.get("run_began") or str(was["played_at"]).replace("Z", ".000000Z")).judged()
 
 
-def now_iso(timespec: str = "microseconds") -> str:
-    """Now in UTC, ISO 8601 with a Z: to the microsecond, so that two runs begun in one second
-    are still told apart (and in order)."""
-    return datetime.now(UTC).isoformat(timespec=timespec).replace("+00:00", "Z")
 
 
 def row_values(row: MatchRow) -> tuple[Any, ...]:

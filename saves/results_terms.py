@@ -2,7 +2,7 @@
 (``SideRecord``, which the turn loop fills for every match), when that makes the match void, and
 the words the command line's help quotes. Apart from results_db.py so that a game that keeps no
 results (the pipe, the game screen) does not load SQLite and the database's code at start-up;
-results_db.py re-exports them."""
+results_db.py imports what it needs of them."""
 
 from __future__ import annotations
 

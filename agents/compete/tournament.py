@@ -46,6 +46,7 @@ from pathlib import Path
 
 from labyrinth.engine.wsap.roles import ROLES
 from labyrinth.saves.build import build_id, project_version
+from labyrinth.saves.clock import now_iso
 from labyrinth.saves.experience import Reflection
 from labyrinth.saves.paths import StorageError, remove
 from labyrinth.saves.replays import replay_stem
@@ -58,7 +59,6 @@ from labyrinth.saves.results_db import (
     ResultsDB,
     ResultsUnusable,
     new_token,
-    now_iso,
 )
 
 from ..llm.config import ProviderSettings
@@ -195,7 +195,7 @@ def run_tournament(tournament: Tournament, db: ResultsDB, *, concurrency: int = 
     not finish are removed and their claims abandoned. The models' SDKs are imported here, before any match starts
     (registry.load_providers)."""
     load_providers(e.settings.provider for e in (*tournament.users, *tournament.minotaurs) if e.settings)
-    run_began = run_began or now_iso()
+    run_began = run_began or now_iso("microseconds")  # two runs begun in one second still told apart
     run = run or Run()
     keys = tournament.keys()
     already = set() if fresh else db.played(keys, replay_void)

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any, TypedDict, TypeVar
 
 from labyrinth.engine import BadInput, Game, MinotaurDecision, UserInput, parse
 from labyrinth.engine.figures import seconds
+from labyrinth.engine.presets import DEFAULT_PRESET
 from labyrinth.engine.report import USER_REJECTED, error_report
 from labyrinth.engine.schemas import Outcome
 from labyrinth.engine.turn import TurnResult, unexecutable
@@ -105,7 +106,7 @@ class Match:
     the finished game's reflections go to the experience log. ``max_turns`` None: no limit. ``start``
     changes the first state before either side sees it (the RL ladder's frozen Minotaur)."""
 
-    def __init__(self, user: Agent | Outside, minotaur: Agent | Outside, *, seed: int, preset: str = "standard",
+    def __init__(self, user: Agent | Outside, minotaur: Agent | Outside, *, seed: int, preset: str = DEFAULT_PRESET,
                  difficulty: str = "normal", max_turns: int | None = DEFAULT_MAX_TURNS,
                  timeout_s: float = DEFAULT_TIMEOUT_S, recorder: Recorder | None = None,
                  digest: bool = False, lessons: Mapping[str, Sequence[Reflection]] | None = None,

@@ -5,7 +5,7 @@ so the action spaces, the schema and the check of an action can never disagree.
 
 The JSON schema has one branch per action (``anyOf`` of objects), each with a one-value
 ``enum`` for the action and only that action's parameters, ``additionalProperties: false``
-and ``required`` where the action needs it: for our game it allows what ``engine.actions``
+and ``required`` where the action needs it: for our game it allows what ``engine.wsap.actions``
 accepts, in canonical spelling (a parameter's exact schema travels in its ParamDef). It
 keeps to what every provider reads: Gemini's ``response_json_schema`` (``anyOf``, ``enum``,
 ``minimum``/``maximum``, ``additionalProperties``, ``required``; no ``const``), Mistral's

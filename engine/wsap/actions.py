@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 from pydantic import ValidationError
 
 from ..commands import BadInput, describe_errors, excerpt
-from ..constants import MINOTAUR_PACE, MINOTAUR_SEEING_PACE, QUARTERS, TICKS_PER_SECOND
+from ..constants import MINOTAUR_PACE, MINOTAUR_SEEING_PACE, MINOTAUR_SIGHT, QUARTERS, TICKS_PER_SECOND, USER_SIGHT
 from ..figures import (
     CLOSE_RANGE,
     FAINT_RANGE,
@@ -86,7 +86,8 @@ USER_DESCRIPTION = f"""\
 Labyrinth: The Temporal Hunt. You are lost in a labyrinth cut into a kilometre cube of rock: corridors one \
 step (2.5 m) wide, levels 5 m apart joined by ramps (UP RAMP / DOWN RAMP from a ramp cell, one level a step). \
 Your goal: find and GRAB {STONES_NAMED}; holding all three, you escape. A Minotaur hunts you. \
-You see 2 steps around you; it sees 6 steps in the dark and hears your steps through walls (running within \
+You see {USER_SIGHT} steps around you; it sees {MINOTAUR_SIGHT} steps in the dark and hears your steps through \
+walls (running within \
 {HEAR_RUN_STEPS} steps, walking only within {HEAR_WALK_STEPS}). You hear it as a cue (VERY CLOSE within \
 {VERY_CLOSE_RANGE}, CLOSE {CLOSE_RANGE}, FAINT {FAINT_RANGE}) \
 with a direction. If it shares your cell you die. Running (2 steps/s) costs stamina; walking (1 step/s) and \
@@ -100,7 +101,8 @@ MINOTAUR_DESCRIPTION = f"""\
 Labyrinth: The Temporal Hunt. You are the Minotaur, master of a labyrinth cut into a kilometre cube of rock \
 (x grows EAST, y NORTH, z UP by levels joined by ramps; you know every cell). An intruder is looking for \
 {STONES_NAMED}; if it holds all three it escapes and you lose. Catch it: step onto its cell. \
-Your infrared eyes see it within 6 steps in line of sight; you hear its steps through walls (running within \
+Your infrared eyes see it within {MINOTAUR_SIGHT} steps in line of sight; you hear its steps through walls \
+(running within \
 {HEAR_RUN_STEPS} steps, walking within {HEAR_WALK_STEPS}) and learn the exact cell. You walk {_WALKS}, \
 {_RUNS} while you see it. You cannot \
 enter crawlways, where it can hide. You know where the stones lie: guarding them pays. Every {JUMP_COOLDOWN} you may \

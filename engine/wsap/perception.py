@@ -291,13 +291,13 @@ class MinotaurPerception:
         self._ramps: dict[Pos, list[Ramp]] = {}
         self.handed = Handed()
 
-    def ramps_near(self, pos: Pos, reach: int = RAMP_REACH) -> list[Ramp]:
-        """The ramps within ``reach`` steps of ``pos`` on its level, [x, y, z, '^' or 'v'],
-        nearest first: where someone coming to that place would arrive."""
+    def ramps_near(self, pos: Pos) -> list[Ramp]:
+        """The ramps within RAMP_REACH steps of ``pos`` on its level, [x, y, z, '^' or 'v'],
+        nearest first: where someone coming to that place would arrive (kept per place)."""
         if pos not in self._ramps:
             x, y = pos[0], pos[1]
             found: list[tuple[int, Ramp]] = [(abs(rx - x) + abs(ry - y), [rx, ry, rz, CELL_CHARS[kind]])
-                                             for (rx, ry, rz), kind in self.world.ramps_within(pos, reach)]
+                                             for (rx, ry, rz), kind in self.world.ramps_within(pos, RAMP_REACH)]
             self._ramps[pos] = [ramp for _, ramp in sorted(found)]
         return self._ramps[pos]
 

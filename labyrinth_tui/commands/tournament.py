@@ -7,7 +7,7 @@ contestants, not the state of a log. With learning on, the results depend on the
 was, which the output says, and the matches are kept apart from those played without.
 
 Only valid matches are rated: a match a model did not play itself (replaced by the
-built-in agent, or more than results_db.FALLBACK_SHARE_ALLOWED of its turns played by the
+built-in agent, or more than results_terms.FALLBACK_SHARE_ALLOWED of its turns played by the
 fallback) is kept as void, with its reason, and counted as void in every report; it is played
 again only with --replay-void. Each run keeps its manifest (manifest.py) and says its id; --rerun
 plays a recorded run again as a new run. At the end,

@@ -14,7 +14,7 @@ from labyrinth.engine.cells import CELL_CHARS, RAMP_DOWN, RAMP_UP
 from labyrinth.engine.maze import chunk_ramp, generate_chunk
 from labyrinth.engine.wsap import Observation
 from labyrinth.engine.wsap.deferred import Deferred, Handed
-from labyrinth.engine.wsap.perception import MAP_RADIUS, NOT_SEEN, MinotaurPerception, UserPerception
+from labyrinth.engine.wsap.perception import MAP_RADIUS, NOT_SEEN, RAMP_REACH, MinotaurPerception, UserPerception
 
 
 def _match(seed: int) -> Match:
@@ -92,12 +92,18 @@ def test_a_perception_settles_only_what_someone_still_holds():
 @given(st.integers(0, 10**6), st.integers(-3, 402), st.integers(-3, 402), st.sampled_from([0, 1, 99, 198, 199]),
        st.integers(0, 12))
 def test_the_ramps_near_a_place_are_the_ramps_its_cells_hold(seed, x, y, z, reach):
-    """Read from where the seed puts each chunk's ramp, without generating a chunk."""
+    """Read from where the seed puts each chunk's ramp, without generating a chunk: the world's ramps within any
+    reach, and the Minotaur's perception's within RAMP_REACH, nearest first."""
     world, cells = World(seed), World(seed)
-    found = sorted((abs(dx) + abs(dy), [x + dx, y + dy, z, CELL_CHARS[kind]])
-                   for dx in range(-reach, reach + 1) for dy in range(-reach + abs(dx), reach - abs(dx) + 1)
-                   if (kind := cells.cell(x + dx, y + dy, z)) in (RAMP_UP, RAMP_DOWN))
-    assert MinotaurPerception(world).ramps_near((x, y, z), reach) == [ramp for _, ramp in found]
+
+    def held(within: int) -> list[tuple[int, list]]:
+        return sorted((abs(dx) + abs(dy), [x + dx, y + dy, z, CELL_CHARS[kind]])
+                      for dx in range(-within, within + 1) for dy in range(-within + abs(dx), within - abs(dx) + 1)
+                      if (kind := cells.cell(x + dx, y + dy, z)) in (RAMP_UP, RAMP_DOWN))
+
+    assert sorted((abs(rx - x) + abs(ry - y), [rx, ry, rz, CELL_CHARS[kind]])
+                  for (rx, ry, rz), kind in world.ramps_within((x, y, z), reach)) == held(reach)
+    assert MinotaurPerception(world).ramps_near((x, y, z)) == [ramp for _, ramp in held(RAMP_REACH)]
     assert world.chunks_generated == 0
 
 
