@@ -66,6 +66,11 @@ COMPASS = ("EAST", "NORTH-EAST", "NORTH", "NORTH-WEST", "WEST", "SOUTH-WEST", "S
 TAN_NUM, TAN_DEN = 29, 70
 
 
+def manhattan(a: Pos, b: Pos) -> int:
+    """Steps apart along the axes, a level counting as one step: a lower bound of a walk between them."""
+    return abs(a[0] - b[0]) + abs(a[1] - b[1]) + abs(a[2] - b[2])
+
+
 def distance_sq(a: Pos, b: Pos) -> int:
     """Squared 3-D distance in steps; a level counts as two steps (5 m)."""
     dz = (a[2] - b[2]) * LEVEL_STEPS

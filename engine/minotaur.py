@@ -19,7 +19,7 @@ from .constants import (
     QUARTERS,
     TICKS_PER_SECOND,
 )
-from .geometry import HORIZONTAL, Pos, cell_id
+from .geometry import HORIZONTAL, Pos, cell_id, manhattan
 from .items import ITEM
 from .pathfinding import find_path
 from .presets import PRESETS
@@ -108,7 +108,7 @@ def _route(world: World, state: GameState, goal: Pos) -> tuple[Pos, ...]:
     if goal in path:
         return path[: path.index(goal) + 1]
     end = path[-1] if path else here
-    reach = abs(goal[0] - here[0]) + abs(goal[1] - here[1]) + abs(goal[2] - here[2])
+    reach = manhattan(here, goal)
     if cell_id(goal) in world.minotaur_moves(cell_id(end)) and len(path) < 2 * reach + 6:
         return (*path, goal)
     return find_path(world, here, goal)
@@ -144,7 +144,7 @@ def _standable(world: World, pos: Pos, frm: Pos) -> Pos:
     sides = [(x + dx, y + dy, z) for dx, dy in HORIZONTAL.values() if world.cell(x + dx, y + dy, z) in MINOTAUR_OPEN]
     if not sides:
         return frm
-    return min(sides, key=lambda p: (abs(p[0] - frm[0]) + abs(p[1] - frm[1]) + abs(p[2] - frm[2]), p))
+    return min(sides, key=lambda p: (manhattan(p, frm), p))
 
 
 def patrol_waypoint(state: GameState) -> Pos:

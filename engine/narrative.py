@@ -17,7 +17,7 @@ from .geometry import HORIZONTAL, SIDEWAYS, Pos, compass
 from .items import STONES_NAMED
 from .presets import PRESETS
 from .schemas import UserInput
-from .senses import UserView, level_words, minotaur_active
+from .senses import NEARNESS, UserView, level_words, minotaur_active
 from .state import GameState
 from .world import World
 
@@ -129,13 +129,10 @@ def surroundings(world: World, s: GameState, view: UserView, detailed: bool) -> 
     return lines
 
 
-HOOFBEATS = ("VERY CLOSE", "CLOSE", "FAINT")  # the proximities at which the Minotaur is heard, from a direction
-
-
 def heard_from(proximity: str, direction: str | None) -> str:
     """Where the Minotaur's hoofbeats come from, as every text says it (' from the EAST', ' from above'),
     or '' when they are not heard: frozen, out of time or too far away, it makes no sound to place."""
-    return from_words(direction) if proximity in HOOFBEATS else ""
+    return from_words(direction) if proximity in NEARNESS else ""
 
 
 def cue_text(s: GameState, view: UserView) -> str | None:

@@ -10,7 +10,7 @@ import random
 from functools import lru_cache
 
 from .constants import CENTRE
-from .geometry import Pos
+from .geometry import Pos, manhattan
 from .items import ITEM_ORDER, ITEMS, STONES
 from .presets import Bounds
 from .rng import derived
@@ -24,11 +24,6 @@ def _maze_cells(bounds: Bounds, z: int) -> list[Pos]:
 def _random_maze_cell(rng: random.Random, bounds: Bounds, z: int) -> Pos:
     return (bounds.x0 + 2 * rng.randrange(bounds.width // 2),
             bounds.y0 + 2 * rng.randrange(bounds.height // 2), z)
-
-
-def _spread(a: Pos, b: Pos) -> int:
-    """Manhattan distance in steps, a level counting as a step: a lower bound of the path."""
-    return abs(a[0] - b[0]) + abs(a[1] - b[1]) + abs(a[2] - b[2])
 
 
 def user_start() -> Pos:
@@ -53,7 +48,7 @@ def _far_ring(bounds: Bounds, user: Pos) -> tuple[Pos, ...]:
     edges = (bounds.y0, bounds.y0 + bounds.height - 2)
     ring = [(x, y, user[2]) for y in range(bounds.y0, bounds.y0 + bounds.height, 2)
             for x in (xs if y in edges else sides)]
-    return tuple(p for p in ring if _spread(p, user) >= bounds.width // 2)
+    return tuple(p for p in ring if manhattan(p, user) >= bounds.width // 2)
 
 
 def place_stones(seed: int, bounds: Bounds, user: Pos, taken: set[Pos]) -> list[tuple[str, Pos]]:
@@ -74,7 +69,7 @@ def place_stones(seed: int, bounds: Bounds, user: Pos, taken: set[Pos]) -> list[
             cand = _random_maze_cell(rng, bounds, z)
             if cand in taken or any(cand == p for _, p in placed):
                 continue
-            gap = min([_spread(cand, user)] + [_spread(cand, p) for _, p in placed])
+            gap = min([manhattan(cand, user)] + [manhattan(cand, p) for _, p in placed])
             if gap > best_gap:
                 best, best_gap = cand, gap
             if gap >= wanted:
@@ -92,7 +87,7 @@ def place_near_start(seed: int, word: str, bounds: Bounds, user: Pos, taken: set
     near, far = max(3, bounds.width // 8), max(6, bounds.width // 2)
     for _ in range(256):
         cand = _random_maze_cell(rng, bounds, user[2])
-        if near <= _spread(cand, user) <= far and cand not in taken:
+        if near <= manhattan(cand, user) <= far and cand not in taken:
             return cand
     return next(p for p in _maze_cells(bounds, user[2]) if p not in taken and p != user)
 

@@ -77,6 +77,12 @@ def user_view(world: World, state: GameState) -> UserView:
     )
 
 
+# How near the hoofbeats sound, by the proximities at which they are heard: a run stops when they grow nearer, the
+# built-in user grows wary, the texts say where they come from. A Minotaur out of time or frozen makes no hoofbeats
+# (0), so its return nearby counts as nearer.
+NEARNESS = {"FAINT": 1, "CLOSE": 2, "VERY CLOSE": 3}
+
+
 def proximity(state: GameState) -> str:
     """How the user senses the Minotaur through the walls (docs/rules.md section 7)."""
     if state.paralysis:

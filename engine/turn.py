@@ -14,7 +14,6 @@ from typing import Any
 from . import events as ev
 from .cells import CRAWLWAY, RAMP_DOWN, RAMP_UP, ROCK
 from .constants import (
-    FAINT_SQ,
     HEAR_HIGH_SQ,
     HEAR_LOW_SQ,
     JUMP_COOLDOWN_TICKS,
@@ -29,7 +28,7 @@ from .constants import (
     WORLD_LEVELS,
     WORLD_SIZE,
 )
-from .geometry import HORIZONTAL, RAMP_LEVELS, SIDEWAYS, Pos, direction_3d, distance_sq
+from .geometry import HORIZONTAL, RAMP_LEVELS, SIDEWAYS, Pos, distance_sq
 from .items import COUNTDOWNS, ITEM, ITEM_ORDER, STONES, USABLE
 from .minotaur import next_cell, plan_for
 from .presets import PRESETS
@@ -49,6 +48,8 @@ from .schemas import (
     UserInput,
 )
 from .senses import (
+    NEARNESS,
+    audio_direction,
     items_in_sight,
     minotaur_sees_user,
     proximity,
@@ -133,9 +134,6 @@ def items_in_reach(state: GameState) -> set[tuple[str, Pos]]:
     return set(reach.items())
 
 
-# How near the hoofbeats sound, for a run that stops when they grow nearer; a Minotaur out of
-# time or frozen makes no hoofbeats (0), so its return nearby counts as nearer.
-NEARNESS = {"FAINT": 1, "CLOSE": 2, "VERY CLOSE": 3}
 
 
 OPPOSITE = {"NORTH": "SOUTH", "SOUTH": "NORTH", "EAST": "WEST", "WEST": "EAST"}
@@ -444,8 +442,7 @@ class _Turn:
     def _whine_bearing(self) -> tuple[str | None, bool]:
         """Where the whine comes from (within FAINT range), and whether it is VERY CLOSE."""
         s = self.s
-        d2 = distance_sq(s.user, s.minotaur)
-        return (direction_3d(s.user, s.minotaur) if d2 <= FAINT_SQ else None), d2 <= VERY_CLOSE_SQ
+        return audio_direction(s), distance_sq(s.user, s.minotaur) <= VERY_CLOSE_SQ
 
     def _run_timers(self) -> None:
         s = self.s

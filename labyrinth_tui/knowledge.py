@@ -13,7 +13,8 @@ from labyrinth.engine import GameStateResponse
 from labyrinth.engine import events as ev
 from labyrinth.engine.geometry import Pos
 from labyrinth.engine.presets import Bounds
-from labyrinth.engine.turn import NEARNESS, TurnResult
+from labyrinth.engine.senses import NEARNESS
+from labyrinth.engine.turn import TurnResult
 
 BAND = {"VERY CLOSE": 2, "CLOSE": 5, "FAINT": 11}  # steps each proximity suggests, for a guess on the map
 UNIT = {"NORTH": (0, 1), "NORTH-EAST": (1, 1), "EAST": (1, 0), "SOUTH-EAST": (1, -1), "SOUTH": (0, -1),

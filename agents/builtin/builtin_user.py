@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from labyrinth.engine.geometry import HORIZONTAL as STEPS
 from labyrinth.engine.geometry import RAMP_LEVELS, Pos, pos_of
 from labyrinth.engine.items import STONES
+from labyrinth.engine.senses import NEARNESS
 from labyrinth.engine.wsap import Action, Observation
 
 from ..base import RuleAgent
@@ -36,7 +37,6 @@ KEEP_AWAY = 8  # steps it keeps from where the Minotaur is thought to be
 PATIENCE_S = 40.0  # how long without progress (new cells, stones) before it dares
 BOLD_S = 40.0  # how long it then ignores where the Minotaur was heard
 WAIT_S = 8  # seconds of each silent wait
-PROXIMITY_RANK = {"FAINT": 1, "CLOSE": 2, "VERY CLOSE": 3}
 SWITCH_GAIN = 12  # how much nearer another stone must seem before it changes its mind
 SEARCH_LIMIT = 1500  # cells a plan may look through
 FLEE_RADIUS = 14  # how far ahead an escape is planned
@@ -120,7 +120,7 @@ class BuiltinUser(RuleAgent):
         if grab:
             return grab
         danger = self._danger(st, d)
-        rank = PROXIMITY_RANK.get(st["minotaur_proximity"], 0)
+        rank = NEARNESS.get(st["minotaur_proximity"], 0)
         came_closer = self._hooves_came_closer(st, rank)
         if self.wary_dare and rank >= 2:
             self.bold_until = -math.inf  # the hooves sound close (only ever while it is in time): the dare is off

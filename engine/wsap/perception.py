@@ -15,7 +15,7 @@ from .. import events as ev
 from ..cells import CELL_CHARS, CRAWLWAY, RAMP_DOWN, RAMP_UP
 from ..constants import USER_SIGHT, WORLD_SIZE
 from ..event_words import minotaur_words, user_words
-from ..geometry import HORIZONTAL, Pos, cell_of, pos_of
+from ..geometry import HORIZONTAL, Pos, cell_of, manhattan, pos_of
 from ..items import ITEM, LETTERS, MARKS_LEGEND, STONES, STONES_NAMED, stones_held
 from ..narrative import heard_from
 from ..presets import PRESETS
@@ -326,12 +326,12 @@ class MinotaurPerception:
         """The observation's fields from its plain data (TurnResult.minotaur_fields): the model is built
         only for a reader of the model (the pipe that plays the Minotaur), never for these."""
         here = pos_of(obs["position"])
-        entities = [Entity(ITEM[i["name"]].kind, i["name"], _distance(here, pos_of(i["position"])),
+        entities = [Entity(ITEM[i["name"]].kind, i["name"], manhattan(here, pos_of(i["position"])),
                            _bearing(here, pos_of(i["position"])), "lying", False,
                            f"{i['name']} at {pos_of(i['position'])}") for i in obs["items"]]
         if obs["user_position"]:
             u = pos_of(obs["user_position"])
-            entities.insert(0, Entity("intruder", "intruder", _distance(here, u), steps_words(here, u), "seen", True,
+            entities.insert(0, Entity("intruder", "intruder", manhattan(here, u), steps_words(here, u), "seen", True,
                                       f"THE INTRUDER in sight at {u}: {steps_words(here, u)}"))
         clues = []
         if seen := obs["last_seen"]:
@@ -371,10 +371,6 @@ class MinotaurPerception:
                         f"# rock, . floor, = crawlway, ^ v ramps, {MARKS_LEGEND}):\n"
                         + map_window(labyrinth_window(self.world, here), here,
                                      {**{pos_of(i["position"]): LETTERS[i["name"]] for i in obs["items"]}, here: "M"}))
-
-
-def _distance(a: Pos, b: Pos) -> int:
-    return abs(a[0] - b[0]) + abs(a[1] - b[1]) + abs(a[2] - b[2])
 
 
 def _bearing(a: Pos, b: Pos) -> str:

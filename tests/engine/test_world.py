@@ -161,10 +161,11 @@ def test_the_minotaurs_start_ring_is_the_grounds_edge_maze_cells_far_enough_in_t
     """placement._far_ring lists the edge rows and columns directly: the same cells, in the same order (the draw
     picks by index), as filtering every maze cell of the level."""
     from labyrinth.engine.constants import CENTRE
-    from labyrinth.engine.placement import _far_ring, _maze_cells, _spread
+    from labyrinth.engine.geometry import manhattan
+    from labyrinth.engine.placement import _far_ring, _maze_cells
     from labyrinth.engine.presets import Bounds
 
     bounds = Bounds(x0=CENTRE[0] + dx, y0=CENTRE[1] + dy, z0=CENTRE[2], width=width, height=height, levels=1)
     edge = [p for p in _maze_cells(bounds, CENTRE[2]) if p[0] in (bounds.x0, bounds.x0 + width - 2)
             or p[1] in (bounds.y0, bounds.y0 + height - 2)]
-    assert _far_ring.__wrapped__(bounds, CENTRE) == tuple(p for p in edge if _spread(p, CENTRE) >= width // 2)
+    assert _far_ring.__wrapped__(bounds, CENTRE) == tuple(p for p in edge if manhattan(p, CENTRE) >= width // 2)

@@ -1,6 +1,6 @@
 """engine/senses.py's senses that change a state, over a row's region: line of sight (World.line_clear, its
 table geometry.LINES as arrays), who sees whom, and how near the hoofbeats sound (senses.proximity, as
-turn.NEARNESS ranks it).
+senses.NEARNESS ranks it).
 
 Positions come as a row's work vector ``v`` (turn.py's layout) and the cells read are the region's: the turn
 checks, each time the user moves, that every cell within MINOTAUR_SIGHT of it lies in the region, in chunks laid
@@ -92,7 +92,7 @@ def user_sees(kinds: np.ndarray, origin: np.ndarray, user: np.ndarray, minotaur:
 
 @jit
 def nearness(user: np.ndarray, minotaur: np.ndarray, paralysis: int, jump_left: int) -> int:
-    """turn.NEARNESS of senses.proximity: 3 VERY CLOSE, 2 CLOSE, 1 FAINT, 0 none (or frozen, or out of time)."""
+    """senses.NEARNESS of senses.proximity: 3 VERY CLOSE, 2 CLOSE, 1 FAINT, 0 none (or frozen, or out of time)."""
     if paralysis or jump_left:
         return 0
     d2 = distance_sq(user[0], user[1], user[2], minotaur[0], minotaur[1], minotaur[2])
