@@ -1,7 +1,7 @@
 """The cells that lie in one compass bearing from a point, a row at a time.
 
 Each of geometry.compass's eight words names a sector that is a cone of the
-plane, cut by straight lines (tan 22.5 deg ~ 29/70), and None names the point
+plane, cut by straight lines (tan 22.5 deg ~ TAN_NUM / TAN_DEN), and None names the point
 itself (a hum straight above or below). A cone is convex, so each row holds
 one run of its cells, and a run of cells lies inside it when its ends do. The
 stone search narrows its places by them instead of working out the bearing of
@@ -14,21 +14,23 @@ from collections.abc import Callable, Iterable
 from functools import cache
 
 from labyrinth.engine.constants import WORLD_SIZE
+from labyrinth.engine.geometry import TAN_DEN as D
+from labyrinth.engine.geometry import TAN_NUM as N
 from labyrinth.engine.geometry import Pos
 
 _NONE = range(0)
 # By word: for a row dy from the point (dy > 0: north), the offsets dx in that bearing, as (first, last),
-# WORLD_SIZE standing for no bound. Each is compass's test solved for dx (ax, ay: |dx|, |dy|):
-# EAST/WEST 70 ay < 29 ax; NORTH/SOUTH 70 ax < 29 ay; a diagonal neither, off both axes.
+# WORLD_SIZE standing for no bound. Each is compass's test solved for dx (ax, ay: |dx|, |dy|; N / D the tangent):
+# EAST/WEST D ay < N ax; NORTH/SOUTH D ax < N ay; a diagonal neither, off both axes.
 _SOLVED: dict[str | None, Callable[[int], tuple[int, int]]] = {
-    "EAST": lambda dy: (70 * abs(dy) // 29 + 1, WORLD_SIZE),
-    "WEST": lambda dy: (-WORLD_SIZE, -(70 * abs(dy) // 29 + 1)),
-    "NORTH": lambda dy: (-((29 * dy - 1) // 70), (29 * dy - 1) // 70) if dy > 0 else (1, 0),
-    "SOUTH": lambda dy: (-((-29 * dy - 1) // 70), (-29 * dy - 1) // 70) if dy < 0 else (1, 0),
-    "NORTH-EAST": lambda dy: ((29 * dy + 69) // 70, 70 * dy // 29) if dy > 0 else (1, 0),
-    "NORTH-WEST": lambda dy: (-(70 * dy // 29), -((29 * dy + 69) // 70)) if dy > 0 else (1, 0),
-    "SOUTH-EAST": lambda dy: ((-29 * dy + 69) // 70, -70 * dy // 29) if dy < 0 else (1, 0),
-    "SOUTH-WEST": lambda dy: (-(-70 * dy // 29), -((-29 * dy + 69) // 70)) if dy < 0 else (1, 0),
+    "EAST": lambda dy: (D * abs(dy) // N + 1, WORLD_SIZE),
+    "WEST": lambda dy: (-WORLD_SIZE, -(D * abs(dy) // N + 1)),
+    "NORTH": lambda dy: (-((N * dy - 1) // D), (N * dy - 1) // D) if dy > 0 else (1, 0),
+    "SOUTH": lambda dy: (-((-N * dy - 1) // D), (-N * dy - 1) // D) if dy < 0 else (1, 0),
+    "NORTH-EAST": lambda dy: ((N * dy + D - 1) // D, D * dy // N) if dy > 0 else (1, 0),
+    "NORTH-WEST": lambda dy: (-(D * dy // N), -((N * dy + D - 1) // D)) if dy > 0 else (1, 0),
+    "SOUTH-EAST": lambda dy: ((-N * dy + D - 1) // D, -D * dy // N) if dy < 0 else (1, 0),
+    "SOUTH-WEST": lambda dy: (-(-D * dy // N), -((-N * dy + D - 1) // D)) if dy < 0 else (1, 0),
     None: lambda dy: (0, 0) if dy == 0 else (1, 0),
 }
 

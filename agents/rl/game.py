@@ -22,7 +22,7 @@ import numpy as np
 from labyrinth.engine import MinotaurDecision, UserInput
 from labyrinth.engine.constants import MAX_STEPS, TICKS_PER_SECOND
 from labyrinth.engine.game import initial_state
-from labyrinth.engine.items import STONES
+from labyrinth.engine.items import STONES, stones_held
 from labyrinth.engine.rng import DRAWN_SEEDS
 from labyrinth.engine.state import GameState
 from labyrinth.engine.turn import TurnResult
@@ -70,15 +70,10 @@ def ending(match: Match, role: str, unlocked: set[str]) -> dict[str, Any]:
             "progression": progression(match.last)}
 
 
-def stones_held(state: GameState) -> int:
-    """How many of the three stones the user holds: info's ``stones``, an episode's, progression's."""
-    return sum(stone in state.inventory for stone in STONES)
-
-
 def progression(result: TurnResult) -> float:
     """How far the user got, in [0, 1]: a quarter for each stone held, the last quarter for escaping."""
     state = result.state
-    return (stones_held(state) + (state.outcome == "ESCAPED")) / (len(STONES) + 1)
+    return (stones_held(state.inventory) + (state.outcome == "ESCAPED")) / (len(STONES) + 1)
 
 
 def new_match(seats: Mapping[str, Agent | Outside], *, seed: int, preset: str, difficulty: str, max_turns: int,
@@ -167,7 +162,7 @@ class RLGame:
         when earned, as Crafter counts them) and the user's progression."""
         state = self.match.game.state
         info: dict[str, Any] = {"action_mask": self.mask(role), "turn": self.match.turns,
-                                "stones": stones_held(state)}
+                                "stones": stones_held(state.inventory)}
         if role == "user" and self.refused is not None:
             info["refused"] = self.refused
         if self.over:

@@ -38,12 +38,13 @@ import gymnasium as gym
 import numpy as np
 from gymnasium.utils import seeding
 
+from labyrinth.engine.items import stones_held
 from labyrinth.engine.schemas import OUTCOMES, Outcome
 from labyrinth.engine.wsap.rewards import CATCH, ESCAPE, PER_SECOND, STONE
 from labyrinth.engine.wsap.roles import ROLES
 
 from ..compete.intervals import mean_interval, wilson_interval
-from .game import draw_game_seed, ending, new_match, stones_held
+from .game import draw_game_seed, ending, new_match
 from .gym_env import LabyrinthEnv, task_env
 from .opponents import make_opponent
 from .tasks import BOTH, task
@@ -283,7 +284,7 @@ def play_seated(agent: str, role: str, opponent: str, game: int, *, preset: str,
         match.close()
     end = ending(match, role, unlocked)
     return Episode(game if seed is None else seed, game, end["outcome"], total, match.turns,
-                   stones_held(match.game.state), end["achievements"], end["progression"])
+                   stones_held(match.game.state.inventory), end["achievements"], end["progression"])
 
 
 def _steps(task_id: str, seed: int) -> Iterator[Any]:
@@ -329,10 +330,10 @@ def _plain(value: Any) -> Any:
 def episode_digest(task_id: str, seeds: tuple[int, ...] = DIGEST_SEEDS) -> str:
     """The digest of ``task_id``'s games on ``seeds``, hashed: for each seed, a random masked episode (every
     observation, reward, flag and info, to its end or its DIGEST_TURNS-th turn) and the built-in agent's game in
-    the learner's seat to its end (both seats on the two-role task; its outcome, return, turns, stones and
-    achievements), after the settings the id fixes and what each reward pays. Random play covers the observations
-    and the refusals but seldom finds a stone or ends a game early; the built-in agents find stones, escape and
-    catch. A change that alters a task's games or its reward changes it."""
+    the learner's seat to its end (both seats on the two-role task; its whole Episode: seeds, outcome, return,
+    turns, stones, achievements and progression), after the settings the id fixes and what each reward pays.
+    Random play covers the observations and the refusals but seldom finds a stone or ends a game early; the
+    built-in agents find stones, escape and catch. A change that alters a task's games or its reward changes it."""
     rung = task(task_id)
     digest = hashlib.sha256(json.dumps({"settings": rung.settings(), "rewards": PAID}, sort_keys=True).encode())
     for seed in seeds:

@@ -37,6 +37,7 @@ from labyrinth.agents.registry import (
 )
 from labyrinth.engine.wsap.roles import ROLES
 from labyrinth.saves.build import build_id
+from labyrinth.saves.clock import iso
 from labyrinth.saves.config import ConfigError
 from labyrinth.saves.paths import replays_dir
 from labyrinth.saves.results_db import NOBODY, MatchRow, ResultsDB, ResultsUnusable, results_path
@@ -86,7 +87,7 @@ def _run(args: argparse.Namespace, tournament: Tournament, db: ResultsDB, rerun_
         _say(f"learning from the experience log ({tournament.learned}): the results depend on the log as it "
              "was, and are kept apart from matches played without learning")
     began_at = datetime.now(UTC)
-    run_id, run_began = new_run_id(began_at), began_at.isoformat(timespec="microseconds").replace("+00:00", "Z")
+    run_id, run_began = new_run_id(began_at), iso(began_at, "microseconds")  # two runs in one second told apart
     recorded = manifest(tournament, run_id, run_began, args.argv, rerun_of["run_id"] if rerun_of else None)
     if rerun_of is not None:
         if rerun_of.get("experience") != recorded["experience"]:
