@@ -584,7 +584,9 @@ def test_the_table_command_writes_both_tables_into_the_page_and_refuses_a_page_w
     untouched; a page without one (or with two) is refused, saying so, and left as it was."""
     published = (BENCH.parent.parent / "docs" / "rl.md").read_text(encoding="utf-8")
     page = tmp_path / "rl.md"
-    page.write_text(published.replace("| 0.965 (0.930..0.983) |", "| 0.999 (0.930..0.983) |"), encoding="utf-8")
+    altered = published.replace("| 0.965 (0.930..0.983) |", "| 0.999 (0.930..0.983) |")
+    assert altered != published, "the figure this test alters is on the page: pick another if it changed"
+    page.write_text(altered, encoding="utf-8")
     monkeypatch.chdir(BENCH.parent.parent)
     monkeypatch.setattr(sys, "argv", ["baseline_table.py", "--update", str(page)])
     baseline_table.main()
