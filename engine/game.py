@@ -7,7 +7,7 @@ from typing import Any
 
 from .commands import BadInput, parse
 from .placement import minotaur_start, place_items, user_start
-from .presets import DEFAULT_PRESET, DIFFICULTIES, PRESETS
+from .presets import DEFAULT_PRESET, PRESETS, unknown_setting
 from .report import initial_report
 from .schemas import GameStateResponse, MinotaurDecision, MinotaurObservation, UserInput
 from .senses import items_in_sight
@@ -22,10 +22,9 @@ def initial_state(seed: int, preset: str = DEFAULT_PRESET, difficulty: str = "no
                   world: World | None = None) -> GameState:
     """The state at the start of a game; raises ValueError for an unknown preset or difficulty.
     ``world`` (the seed's) is only looked at, to know which items the user sees at once."""
-    if preset not in PRESETS:
-        raise ValueError(f"unknown preset {preset!r}: choose one of {', '.join(PRESETS)}")
-    if difficulty not in DIFFICULTIES:
-        raise ValueError(f"unknown difficulty {difficulty!r}: choose one of {', '.join(DIFFICULTIES)}")
+    problem = unknown_setting(preset, difficulty)
+    if problem:
+        raise ValueError(problem)
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise ValueError(f"the seed must be an integer, not {seed!r}")  # noqa: TRY004 - callers take ValueError
     bounds = PRESETS[preset]

@@ -18,7 +18,7 @@ from .commands import describe_errors
 from .constants import STAMINA_MAX
 from .geometry import Pos
 from .items import ITEM_ORDER
-from .presets import DIFFICULTIES, PRESETS, Bounds
+from .presets import PRESETS, Bounds, unknown_setting
 from .schemas import Ending
 from .state_migrations import VERSIONS, StateVersion, downgrade, upgrade
 
@@ -116,8 +116,9 @@ class GameState:
 
     def inconsistency(self) -> str | None:
         """What makes this state impossible under the rules, or None."""
-        if self.preset not in PRESETS or self.difficulty not in DIFFICULTIES:
-            return f"unknown preset {self.preset!r} or difficulty {self.difficulty!r}"
+        unknown = unknown_setting(self.preset, self.difficulty)
+        if unknown:
+            return unknown
         if not 0 <= self.stamina <= STAMINA_MAX:
             return f"stamina {self.stamina} is outside 0..{STAMINA_MAX}"
         counters = ("tick", "turn", "jump_left", "jump_cooldown", "jumps", "paralysis", "stride", "patrols")

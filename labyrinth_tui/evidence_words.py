@@ -17,12 +17,12 @@ from labyrinth.engine.event_words import from_words
 from labyrinth.engine.geometry import place_words
 from labyrinth.engine.items import STONES
 from labyrinth.saves.experience import POSITION_KEYS
+from labyrinth.saves.results_terms import ROLE_WORDS
 
-from .game_words import ROLES
 from .terminal_text import printable
 
-USER = f"the {ROLES['user']}"  # both roles' lines say the same of each side
-THE_USER, THE_MINOTAUR = f"The {ROLES['user']}", f"The {ROLES['minotaur']}"
+USER = f"the {ROLE_WORDS['user']}"  # both roles' lines say the same of each side
+THE_USER, THE_MINOTAUR = f"The {ROLE_WORDS['user']}", f"The {ROLE_WORDS['minotaur']}"
 
 
 def evidence_lines(evidence: Mapping[str, Any]) -> list[str]:

@@ -5,12 +5,13 @@ callers' to make printable."""
 
 from __future__ import annotations
 
+from labyrinth.saves.results_terms import ROLE_WORDS
+
 ENDED = {"ESCAPED": "escaped", "DEATH": "caught", "TIMEOUT": "out of turns"}  # what became of the user
 SIDE_ENDED = {  # what each role did, in a sentence
     "user": {"ESCAPED": "escaped", "DEATH": "got caught", "TIMEOUT": "ran out of turns"},
     "minotaur": {"ESCAPED": "let the user escape", "DEATH": "caught the user", "TIMEOUT": "ran out of turns"},
 }
-ROLES = {"user": "user", "minotaur": "Minotaur"}
 RULE_AGENTS = {"builtin": "built-in", "random": "random", "wait": "waiting"}
 PERSON = "you"  # the person at the keyboard, as a replay or a reflection names the user played by hand
 
@@ -37,8 +38,8 @@ def agent_words(name: str, role: str) -> str:
     if name == PERSON:
         return PERSON
     if name in RULE_AGENTS:
-        return f"the {RULE_AGENTS[name]} {ROLES.get(role, role)}"
-    return f"{name} as the {ROLES.get(role, role)}"
+        return f"the {RULE_AGENTS[name]} {ROLE_WORDS.get(role, role)}"
+    return f"{name} as the {ROLE_WORDS.get(role, role)}"
 
 
 def matchup(user: str, minotaur: str) -> str:

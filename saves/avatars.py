@@ -12,7 +12,7 @@ from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
-from labyrinth.engine import DIFFICULTIES, PRESETS
+from labyrinth.engine.presets import unknown_setting
 from labyrinth.engine.wsap import Avatar
 
 from .atomic import write_json
@@ -48,8 +48,9 @@ class AvatarRecord:
     def from_dict(cls, data: dict[str, Any]) -> AvatarRecord:
         """A record read back, every field checked and of its kind; a ValueError (ValidationError) otherwise."""
         record = _RECORD.validate_python(data)
-        if record.preset not in PRESETS or record.difficulty not in DIFFICULTIES:
-            raise ValueError(f"preset {record.preset[:20]!r} or difficulty {record.difficulty[:20]!r}")
+        unknown = unknown_setting(record.preset, record.difficulty)
+        if unknown:
+            raise ValueError(unknown)
         return record
 
 

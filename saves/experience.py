@@ -24,12 +24,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Literal, get_args
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from labyrinth.engine import DIFFICULTIES, PRESETS
 from labyrinth.engine.constants import WORLD_LEVELS, WORLD_SIZE
+from labyrinth.engine.presets import unknown_difficulty, unknown_preset
 from labyrinth.engine.rng import SEED_LIMIT  # a seed is in [-SEED_LIMIT, SEED_LIMIT)
 from labyrinth.engine.schemas import OUTCOMES, Outcome
 
@@ -37,6 +37,7 @@ from .atomic import write_atomic, write_json
 from .locks import lock, unlock
 from .paths import StorageError, advice, confined, data_dir, usable_dir
 from .reading import NotAFile, read_regular
+from .results_terms import Role
 
 LOG_NAME = "experience_log.json"
 VERSION = 1
@@ -50,8 +51,6 @@ EVIDENCE_ITEMS = 10_000  # items in one list or object of the evidence, at most
 POSITION_KEYS = ("position", "from")  # evidence keys that hold a cell: [x, y, z] inside the world
 
 
-Role = Literal["user", "minotaur"]
-ROLE_NAMES: tuple[Role, ...] = get_args(Role)
 CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")  # newlines, tabs, terminal escapes: never in a lesson's one line
 
 
@@ -100,15 +99,17 @@ class Reflection(BaseModel):
     @field_validator("preset")
     @classmethod
     def _known_preset(cls, value: str) -> str:
-        if value not in PRESETS:
-            raise ValueError(f"not one of the presets {', '.join(PRESETS)}")
+        unknown = unknown_preset(value)
+        if unknown:
+            raise ValueError(unknown)
         return value
 
     @field_validator("difficulty")
     @classmethod
     def _known_difficulty(cls, value: str) -> str:
-        if value not in DIFFICULTIES:
-            raise ValueError(f"not one of the difficulties {', '.join(DIFFICULTIES)}")
+        unknown = unknown_difficulty(value)
+        if unknown:
+            raise ValueError(unknown)
         return value
 
     @field_validator("evidence")

@@ -6,14 +6,12 @@ with why, and never stops the list."""
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from .paths import StorageError, replays_dir
 from .reading import read_regular
-from .replays import REPLAY_BYTES, ReplayEnd, ReplayError, ReplayHeader, parse_end, parse_header
+from .replays import REPLAY_BYTES, ReplayEnd, ReplayError, ReplayHeader, line_object, parse_end, parse_header
 
 
 @dataclass(frozen=True)
@@ -45,23 +43,15 @@ def summarize(path: Path) -> ReplaySummary:
         said = str(exc) if isinstance(exc, StorageError) else exc.strerror or str(exc)
         return ReplaySummary(path, problem=said.removeprefix(f"{path}: "))
     *complete, _ = data.split(b"\n")  # what follows the last newline was cut off mid-write
+    if not complete:
+        return ReplaySummary(path, problem="not a Labyrinth replay: empty, or no complete first line")
+    number = 1  # the line read, as the replay's loader numbers it
     try:
-        if not complete:
-            raise ReplayError("empty, or no complete first line")
-        header = parse_header(_object(complete[0]), [])
-        last = _object(complete[-1]) if len(complete) > 1 else {}
+        header = parse_header(line_object(complete[0]), [])
+        number = len(complete)
+        last = line_object(complete[-1]) if number > 1 else {}
         ended = last.get("type") == "final"
-        turns = len(complete) - 1 - ended
+        turns = number - 1 - ended
         return ReplaySummary(path, header, turns, parse_end(last, turns) if ended else None)
     except ReplayError as exc:
-        return ReplaySummary(path, problem=f"not a Labyrinth replay: {exc}")
-
-
-def _object(raw: bytes) -> dict[str, Any]:
-    try:
-        value = json.loads(raw)
-    except (ValueError, RecursionError):
-        raise ReplayError("a line is not valid JSON") from None
-    if not isinstance(value, dict):
-        raise ReplayError("a line is not a JSON object")
-    return value
+        return ReplaySummary(path, problem=f"not a Labyrinth replay: line {number}: {exc}")

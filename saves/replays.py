@@ -35,16 +35,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Self, TextIO
 
-from labyrinth.engine import (
-    DIFFICULTIES,
-    PRESETS,
-    BadInput,
-    Game,
-    GameState,
-    MinotaurDecision,
-    UserInput,
-    parse,
-)
+from labyrinth.engine import BadInput, Game, GameState, MinotaurDecision, UserInput, parse
+from labyrinth.engine.presets import unknown_setting
 from labyrinth.engine.schemas import OUTCOMES, Outcome
 from labyrinth.engine.turn import TurnResult
 
@@ -54,10 +46,9 @@ from .experience import plain_text
 from .outputs import write_output
 from .paths import replays_dir
 from .reading import read_regular
-from .results_terms import ROLE_WORDS
+from .results_terms import ROLES
 
 FORMAT = "labyrinth-replay"
-ROLE_NAMES = tuple(ROLE_WORDS)  # the sides of a match, as its lines name them
 # The format's versions: 1 (5d2acc1 to 05106cc) did not say which state version its hashes are of; 2 says it
 # (state_version) and which build wrote the file (build). Both are read.
 VERSION = 2
@@ -273,13 +264,13 @@ def parse_replay(path: Path, data: bytes) -> Replay:
     lines, notes = [], []
     for number, raw in enumerate(complete, 1):
         try:
-            lines.append(_object(raw))
+            lines.append(line_object(raw))
         except ReplayError as exc:
             what = "not a Labyrinth replay: " if number == 1 else ""
             raise ReplayError(f"{path}: {what}line {number}: {exc}") from None
     if tail.strip():
         try:
-            lines.append(_object(tail))
+            lines.append(line_object(tail))
         except ReplayError:
             if not lines:
                 raise ReplayError(f"{path}: not a Labyrinth replay (no complete first line)") from None
@@ -305,7 +296,8 @@ def parse_replay(path: Path, data: bytes) -> Replay:
     return Replay(Path(path), header, turns, end, notes)
 
 
-def _object(raw: bytes) -> dict[str, Any]:
+def line_object(raw: bytes) -> dict[str, Any]:
+    """One line of a replay as the JSON object it must be, or a ReplayError saying what it is instead."""
     try:
         value = json.loads(raw)
     except (ValueError, RecursionError):  # bad JSON, bad UTF-8, absurd numbers or nesting
@@ -340,8 +332,9 @@ def parse_header(line: dict[str, Any], notes: list[str]) -> ReplayHeader:
     if state_version is not None and state_version < 0:
         raise ReplayError(f"'state_version' is {state_version}, not a version")
     preset, difficulty = _get(line, "preset", str), _get(line, "difficulty", str)
-    if preset not in PRESETS or difficulty not in DIFFICULTIES:
-        raise ReplayError(f"unknown preset {preset!r} or difficulty {difficulty!r}")
+    unknown = unknown_setting(preset, difficulty)
+    if unknown:
+        raise ReplayError(unknown)
     agents = _get(line, "agents", dict)
     max_turns = None if line.get("max_turns", 0) is None else _get(line, "max_turns", int)
     return ReplayHeader(_get(line, "seed", int), preset, difficulty, _get(agents, "user", str),
@@ -358,7 +351,7 @@ def _header_lessons(line: dict[str, Any], notes: list[str]) -> dict[str, list[di
     agents played as they did, so damaged ones are left out with a note, not refused."""
     given = line.get("lessons", {})
     if not isinstance(given, dict) or not all(
-            role in ROLE_NAMES and isinstance(found, list)
+            role in ROLES and isinstance(found, list)
             and all(isinstance(r, dict) and isinstance(r.get("id"), str) and isinstance(r.get("text"), str)
                     for r in found)
             for role, found in given.items()):
@@ -373,7 +366,7 @@ def _by_role(line: dict[str, Any], key: str, fits: Callable[[Any], bool], kind: 
     """``line[key]``, a value per role that ``fits`` (none: {}). What a model was told and said only tells
     why it played as it did, so a damaged one is left out with a note, not refused."""
     given = line.get(key, {})
-    if isinstance(given, dict) and all(role in ROLE_NAMES and fits(found) for role, found in given.items()):
+    if isinstance(given, dict) and all(role in ROLES and fits(found) for role, found in given.items()):
         return given
     notes.append(f"{where}'s {key} are not {kind} by role and are left out")
     return {}
@@ -408,7 +401,7 @@ def parse_end(line: dict[str, Any], recorded: int) -> ReplayEnd:
     if outcome not in OUTCOMES:
         raise ReplayError(f"the final line's outcome {outcome[:40]!r} is none of {', '.join(OUTCOMES)}")
     return ReplayEnd(outcome, turns, _game_time(_get(line, "game_time", (int, float))),
-                     {side: _get(stats, side, dict) for side in ROLE_NAMES})
+                     {side: _get(stats, side, dict) for side in ROLES})
 
 
 def _game_time(value: float) -> float:

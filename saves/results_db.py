@@ -97,7 +97,7 @@ from labyrinth.engine.schemas import OUTCOMES, Outcome
 
 from .clock import now_iso
 from .paths import StorageError, advice, confined, data_dir
-from .results_terms import NOBODY, SideRecord, json_object
+from .results_terms import NOBODY, ROLES, SideRecord, json_object
 
 RESULTS_FILE = "results.db"
 SCHEMA_VERSION = 4  # 2: who learned (in the key) and when the run began; 3: setups, repeats, the full record;
@@ -109,7 +109,6 @@ KEY = ("user", "user_setup", "minotaur", "minotaur_setup", "seed", "repeat", "pr
 PLAY_ORDER = ("run_began", "seed", "repeat", *(name for name in KEY if name not in ("seed", "repeat")))
 UNRECORDED = "unrecorded"  # the learned (or a model's setup) of a match kept before it was recorded
 LEASE_S = 120.0  # how long a claim's heartbeat must be seen still before another worker takes it over
-ROLES = ("user", "minotaur")  # the sides of a row, in the order the engine names them
 
 
 def results_path() -> Path:

@@ -10,12 +10,14 @@ import hashlib
 import json
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
+from typing import Any, Literal, get_args
 
 NOBODY = "none"  # the learned of a match where neither side learned from the experience log
 LEARNED = (NOBODY, "user", "minotaur", "user+minotaur")  # who learned, as rows and manifests keep it
 FALLBACK_SHARE_ALLOWED = 0.10  # a model whose turns were played by the fallback more often did not play the match
-ROLE_WORDS = {"user": "user", "minotaur": "Minotaur"}  # as a sentence names them
+Role = Literal["user", "minotaur"]  # the sides of a match, in the order the engine names them
+ROLES: tuple[str, ...] = get_args(Role)  # as a results row, a replay and the experience log name them
+ROLE_WORDS = dict(zip(ROLES, ("user", "Minotaur"), strict=True))  # each side, as a sentence names it
 SETUP_CHARS = 12  # a setup's fingerprint: 48 bits of a SHA-256, enough to tell a run's contestants apart
 
 

@@ -416,13 +416,14 @@ def test_a_baseline_row_is_one_command_and_the_table_reads_it(tmp_path, monkeypa
     for seed in range(3):  # three "training runs": the built-in games, labelled as MaskablePPO's
         result_path(tmp_path, task, "maskable", seed).write_text(json.dumps({**builtin, "seed": seed,
                                                                             "steps": 1000}))
-    text, missing = baseline_table.table(tmp_path)
+    found = baseline_table.kept(tmp_path)
+    text, missing = baseline_table.table(found)
     rows = {tuple(cell.strip() for cell in line.split("|")[1:3]): line for line in text.splitlines()[2:]}
     win = builtin["test"]["win"]["value"]
     assert f"| 3 x 1,000 | {win:.3f} |" in rows[(f"`{task}`", "maskable")]  # no spread over the runs: no interval
     assert "0 of 3 runs clear of 0" in rows[(f"`{task}`", "maskable")]  # two games a run prove nothing
     assert baseline_table.NOT_RUN in rows[(f"`{task}`", "ppo")]
-    each = baseline_table.each_run(tmp_path).splitlines()[2:]  # each run's own row, its seed and steps
+    each = baseline_table.each_run(found).splitlines()[2:]  # each run's own row, its seed and steps
     assert [line.split(" | ")[1:4] for line in each] == [["maskable", str(seed), "1,000"] for seed in range(3)]
     assert all(line.split(" | ")[4].startswith(f"{win:.3f} (") for line in each)  # a run's own Wilson interval
     assert f".venv/bin/python bench/rl/baseline.py --task {task} --algo ppo --seed 2 --steps 1000000" in missing
@@ -608,7 +609,8 @@ def test_the_table_command_writes_both_tables_into_the_page_and_refuses_a_page_w
 def test_the_tables_docs_rl_md_publishes_are_the_ones_the_kept_results_make(made):
     """The baseline table in docs/rl.md, and the table of each training run, are what bench/rl/results holds, line
     for line: a number edited by hand, a row added or left out, or a result changed without the page, fails."""
-    text = baseline_table.table(BENCH / "results")[0] if made == "table" else baseline_table.each_run(BENCH / "results")
+    found = baseline_table.kept(BENCH / "results")
+    text = baseline_table.table(found)[0] if made == "table" else baseline_table.each_run(found)
     header = text.splitlines()[0]
     published = (BENCH.parent.parent / "docs" / "rl.md").read_text(encoding="utf-8").splitlines()
     assert published.count(header) == 1, f"docs/rl.md holds the {made} table once"

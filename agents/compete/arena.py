@@ -22,10 +22,11 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from labyrinth.saves.experience import Reflection
+from labyrinth.saves.results_terms import ROLES
 
 from ..base import ModelPlayer
 from ..learning.behaviour_lessons import Book, book_of
-from ..learning.memory_manager import ROLES, match_reflections, relevant
+from ..learning.memory_manager import match_reflections, relevant
 from ..llm.config import ProviderSettings
 from ..match.runner import DEFAULT_MAX_TURNS, Match, MatchResult, Recorder
 from ..registry import load_providers, make_agent, parse_contestant
@@ -171,12 +172,12 @@ class ArenaSummary:
     def per_side(self, counter: str) -> dict[str, int]:
         """A SideStats counter ("fallbacks", "errors", ...) summed over every match played, per side."""
         return {side: sum(getattr(getattr(r, side), counter) for r in self.results)
-                for side in ("user", "minotaur")}
+                for side in ROLES}
 
     def mean_latency_s(self) -> dict[str, float]:
         """Each side's mean time per decision; an LLM side's is its answered calls' latency (neither the
         built-in agent's turns after a replacement, nor a call that failed, nor a quota's hold)."""
-        return {side: self._latency_s(side) for side in ("user", "minotaur")}
+        return {side: self._latency_s(side) for side in ROLES}
 
     def _latency_s(self, side: str) -> float:
         stats = [getattr(r, side) for r in self.results]
@@ -189,7 +190,7 @@ class ArenaSummary:
     @property
     def replaced(self) -> dict[str, int]:
         """Matches in which a side's LLM kept failing and the built-in agent took over."""
-        return {side: sum(getattr(r, side).replaced for r in self.results) for side in ("user", "minotaur")}
+        return {side: sum(getattr(r, side).replaced for r in self.results) for side in ROLES}
 
     def health(self) -> list[Health]:
         """Each model contestant's calls and void matches over the run."""

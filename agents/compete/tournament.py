@@ -104,7 +104,7 @@ class Tournament:
     repeats: int = 1
     memory: bool = False
     lessons: tuple[Reflection, ...] = ()
-    learners: tuple[str, ...] = ("user", "minotaur")  # with memory, the roles given lessons
+    learners: tuple[str, ...] = tuple(ROLES)  # with memory, the roles given lessons
     build: str = field(default_factory=build_id)  # the code that plays it (MatchKey.build)
     rerun: int = 0  # which reproduction of a run this is (tournament --rerun): 0 the run itself
 

@@ -20,13 +20,14 @@ import unicodedata
 import uuid
 from collections import Counter
 from collections.abc import Iterable
-from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from labyrinth.engine import PRESETS, GameState
 from labyrinth.engine.constants import TICKS_PER_SECOND
 from labyrinth.engine.geometry import place_words
-from labyrinth.saves.experience import ROLE_NAMES, Experience, Reflection, outcome_of, plain_text
+from labyrinth.saves.clock import now_iso
+from labyrinth.saves.experience import Experience, Reflection, outcome_of, plain_text
+from labyrinth.saves.results_terms import ROLES, Role
 
 from ..base import ModelPlayer
 from ..builtin.strategy import strategy_observations
@@ -36,7 +37,6 @@ from .game_digest import GameDigest
 if TYPE_CHECKING:  # the runner imports this module's neighbours; only the type is needed here
     from ..match.runner import Match
 
-ROLES = ("user", "minotaur")
 MAX_RELEVANT = 5
 INJECTION_CHARS = 1500  # the whole learning injection, frame and notes, at most (about 660 tokens)
 REFLECTION_CHARS = 240  # one note's text in it, at most
@@ -75,15 +75,14 @@ def reflect(digest: GameDigest, *, seed: int, preset: str, difficulty: str, outc
         if strategy:
             evidence[role]["strategy"] = dict(strategy)
             evidence[role]["behaviour"] += strategy_observations(role, strategy, outcome)
-    created = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    created = now_iso()
     texts = {"user": _user_lesson(outcome, evidence["user"]),
              "minotaur": _minotaur_lesson(outcome, evidence["minotaur"])}
-    return [Reflection(id=f"{game_id}-{role}", game_id=game_id, created_at=created, role=role, agent=agents[role],
-                       outcome=outcome_of(outcome), key_reflection=texts[role], seed=seed, preset=preset,
-                       difficulty=difficulty,
-                       turns=turns,
-                       game_time=game_time, evidence=evidence[role])
-            for role in ROLE_NAMES]
+    return [Reflection(id=f"{game_id}-{role}", game_id=game_id, created_at=created,
+                       role=cast(Role, role),  # one of ROLES, as the model checks
+                       agent=agents[role], outcome=outcome_of(outcome), key_reflection=texts[role], seed=seed,
+                       preset=preset, difficulty=difficulty, turns=turns, game_time=game_time, evidence=evidence[role])
+            for role in ROLES]
 
 
 def strategies_of(agents: dict[str, Any]) -> dict[str, dict[str, str] | None]:

@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from labyrinth.engine.presets import DIFFICULTIES, PRESETS
+from labyrinth.engine.presets import unknown_setting
 from labyrinth.engine.wsap.roles import ROLES
 
 BOTH = "both"  # a two-role task's role: both learn, in the PettingZoo env
@@ -44,9 +44,9 @@ class Task:
     frozen: bool = False
 
     def __post_init__(self) -> None:
-        if self.role not in (*ROLES, BOTH) or self.preset not in PRESETS or self.difficulty not in DIFFICULTIES:
-            raise ValueError(f"{self.name}: no role {self.role!r}, preset {self.preset!r} or difficulty "
-                             f"{self.difficulty!r}")
+        unknown = unknown_setting(self.preset, self.difficulty)
+        if unknown or self.role not in (*ROLES, BOTH):
+            raise ValueError(f"{self.name}: {unknown or f'no role {self.role!r}'}")
         if (self.role == BOTH) != (self.opponent is None) or (self.frozen and self.role != "user"):
             raise ValueError(f"{self.name}: an opponent is the other role's, and only a user's task freezes it")
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import replace
-from datetime import UTC, datetime
 from pathlib import Path
 from types import EllipsisType
 from typing import Any
@@ -34,6 +33,7 @@ from labyrinth.engine.wsap import (
 )
 from labyrinth.engine.wsap.actions import USER_ACTIONS, USER_DESCRIPTION
 from labyrinth.saves.avatars import AvatarRecord, load_roster, store_roster
+from labyrinth.saves.clock import now_iso
 from labyrinth.saves.games import SavedGame, SaveError, load_game, save_game, saves_dir
 from labyrinth.saves.paths import StorageError, confined, remove
 
@@ -49,10 +49,6 @@ RESPAWNS = {
     "new_seed": RespawnOption("new_seed", "random", "a new labyrinth", None, ["the game's progress is lost"],
                               "Wake in a new labyrinth."),
 }
-
-
-def _now() -> str:
-    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def _seed_for(agent_id: str, count: int) -> int:
@@ -109,10 +105,10 @@ class LabyrinthAvatars:
             raise ValueError(f"{agent_id} already has {MAX_AVATARS} avatars: despawn one first")
         number = len(records) + 1
         seed = _seed_for(agent_id, number) if spec.spawn_location != "random" else \
-            int.from_bytes(hashlib.sha256(f"{agent_id}:{number}:{_now()}".encode()).digest()[:4], "big") >> 1
+            int.from_bytes(hashlib.sha256(f"{agent_id}:{number}:{now_iso()}".encode()).digest()[:4], "big") >> 1
         difficulty = "hard" if spec.spawn_location == "challenging" else self.difficulty
         game = LabyrinthAdapter("user", seed, self.preset, difficulty, self.opponent, self.max_turns)
-        now = _now()
+        now = now_iso()
         avatar = Avatar(f"{agent_id}-{number}", GAME_ID, None, AvatarState.UNBOUND, spec.name or f"Intruder {number}",
                         game.game.state.user, dict(spec.appearance), 1.0, 1.0, {}, {}, now, now, 0, 0,
                         game.game.state.user)
@@ -173,7 +169,7 @@ class LabyrinthAvatars:
             self.agent_id = self.avatar_id = self.game = None
             return JackOutResult(True, AvatarState.DESTROYED, f"{record.avatar.name} died: respawn it.", stats)
         state = AvatarState.DORMANT if mode == "dormant" else AvatarState.SUSPENDED
-        path = save_game(SavedGame(None, _now(), record.seed, record.preset, record.difficulty, record.opponent,
+        path = save_game(SavedGame(None, now_iso(), record.seed, record.preset, record.difficulty, record.opponent,
                                    list(game.history), game.game.state.digest(),
                                    f"avatar {record.avatar.name} of {agent_id}", agent_id, self.max_turns))
         self._update(record, state=state, bound_agent=None, save=str(path))  # still bound: the game's facts go in
@@ -233,7 +229,7 @@ class LabyrinthAvatars:
             record.stones_ever = sorted(set(record.stones_ever) | set(stones), key=STONES.index)
             avatar_fields = {"position": state.user, "inventory": {s: 1 for s in state.inventory},
                              "total_playtime": record.avatar.total_playtime + int(played), **avatar_fields}
-        record.avatar = replace(record.avatar, last_active=_now(), **avatar_fields)
+        record.avatar = replace(record.avatar, last_active=now_iso(), **avatar_fields)
         if save is not ...:
             record.save = save
         if seed is not None:

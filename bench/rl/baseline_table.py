@@ -52,10 +52,16 @@ def head(*columns: str) -> list[str]:
     return ["| " + " | ".join(names) + " |", "|" + "---|" * len(names)]
 
 
-def runs(out: Path, task_id: str, algo: str) -> list[dict[str, Any]]:
-    """The results of ``algo`` on ``task_id`` found under ``out``, by training seed."""
-    found = sorted(result_path(out, task_id, algo, 0).parent.glob(f"{algo}-seed*.json"))
-    return [json.loads(path.read_text(encoding="utf-8")) for path in found]
+Kept = dict[tuple[str, str], list[dict[str, Any]]]  # (task id, algorithm): its results, by training seed
+
+
+def kept(out: Path) -> Kept:
+    """Every result the two tables show, found under ``out`` and read once."""
+    def runs(task_id: str, algo: str) -> list[dict[str, Any]]:
+        found = sorted(result_path(out, task_id, algo, 0).parent.glob(f"{algo}-seed*.json"))
+        return [json.loads(path.read_text(encoding="utf-8")) for path in found]
+    return {(task_id, algo): runs(task_id, algo) for task_id in (*TABLE_TASKS, *UPPER_TASKS)
+            for algo in (ALGOS if task_id in TABLE_TASKS else YARDSTICKS)}
 
 
 def row(task_id: str, algo: str, results: list[dict[str, Any]], random: dict[str, Any] | None) -> list[str]:
@@ -129,31 +135,27 @@ def command(task_id: str, algo: str, seed: int) -> str:
     return f".venv/bin/python bench/rl/baseline.py --task {task_id} --algo {algo} --seed {seed}{steps}"
 
 
-def table(out: Path) -> tuple[str, list[str]]:
+def table(found: Kept) -> tuple[str, list[str]]:
     """The table in markdown, and the commands of the rows (or training runs) not yet made."""
     lines = head("task", "algorithm", "training (runs x steps)")
     missing = []
-    for task_id in (*TABLE_TASKS, *UPPER_TASKS):
-        algos = ALGOS if task_id in TABLE_TASKS else YARDSTICKS
-        found = {algo: runs(out, task_id, algo) for algo in algos}
-        random = found["random"][0] if found["random"] else None
-        for algo in algos:
-            lines.append("| " + " | ".join([f"`{task_id}`", algo, *row(task_id, algo, found[algo], random)]) + " |")
-            seeds = SEEDS if algo in TRAINED else SEEDS[:1]
-            done = {r["seed"] for r in found[algo]}
-            missing += [command(task_id, algo, seed) for seed in seeds if seed not in done]
+    for (task_id, algo), results in found.items():
+        random = next(iter(found[task_id, "random"]), None)
+        lines.append("| " + " | ".join([f"`{task_id}`", algo, *row(task_id, algo, results, random)]) + " |")
+        seeds = SEEDS if algo in TRAINED else SEEDS[:1]
+        done = {r["seed"] for r in results}
+        missing += [command(task_id, algo, seed) for seed in seeds if seed not in done]
     return "\n".join(lines), missing
 
 
-def each_run(out: Path) -> str:
+def each_run(found: Kept) -> str:
     """A row for every training run of the first rungs, in markdown: what a row of several runs is the mean of, so
     that a reader sees whether the runs agree or some learnt and others did not (three runs' interval cannot tell)."""
     lines = head("task", "algorithm", "seed", "steps trained")
     for task_id in TABLE_TASKS:
-        found = runs(out, task_id, "random")
-        random = found[0] if found else None
+        random = next(iter(found[task_id, "random"]), None)
         for algo in TRAINED:
-            for result in sorted(runs(out, task_id, algo), key=lambda r: r["seed"]):
+            for result in sorted(found[task_id, algo], key=lambda r: r["seed"]):
                 _, *cells = row(task_id, algo, [result], random)
                 lines.append("| " + " | ".join([f"`{task_id}`", algo, str(result["seed"]), steps_taken([result]),
                                                 *cells]) + " |")
@@ -181,10 +183,11 @@ def main() -> None:
     parser.add_argument("--update", metavar="PAGE", help="write the two tables into PAGE (docs/rl.md) in place of "
                                                          "the ones there, instead of printing them")
     args = parser.parse_args()
-    text, missing = table(args.out)
+    found = kept(args.out)
+    text, missing = table(found)
     if args.update:
         try:
-            page = updated(read_regular(Path(args.update), PAGE_BYTES).decode("utf-8"), [text, each_run(args.out)])
+            page = updated(read_regular(Path(args.update), PAGE_BYTES).decode("utf-8"), [text, each_run(found)])
             write_output(args.update, lambda out: out.write(page.encode("utf-8")))
         except (OSError, ValueError, StorageError) as exc:
             where = "" if args.update in str(exc) else f"{args.update}: "  # said once, where the error names it
@@ -192,7 +195,7 @@ def main() -> None:
     else:
         print(text)
         print("\nEach training run:\n")
-        print(each_run(args.out))
+        print(each_run(found))
     if missing:
         print(f"\n{len(missing)} runs not yet made:")
         print("\n".join(missing))

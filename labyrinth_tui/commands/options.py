@@ -15,6 +15,7 @@ from labyrinth.engine import DEFAULT_PRESET, DIFFICULTIES, PRESETS
 from labyrinth.engine.rng import DRAWN_SEEDS
 from labyrinth.saves.config import Bound
 from labyrinth.saves.providers import PROVIDERS
+from labyrinth.saves.results_terms import ROLE_WORDS
 
 from .provider_options import chosen_providers, contestant, provider_settings
 from .seed_option import bounded_seed, last_seed_problem
@@ -22,7 +23,7 @@ from .seed_option import bounded_seed, last_seed_problem
 if TYPE_CHECKING:  # loaded when a command reads the providers' settings (start-up): provider_settings
     from labyrinth.agents.llm.config import ProviderSettings
 
-ROLE_WORDS = {"user": "the user", "minotaur": "the Minotaur"}
+THE_ROLE = {role: f"the {word}" for role, word in ROLE_WORDS.items()}  # each side, as a help line names it
 # The counts' ranges: what a run builds before it plays (its matches' keys, claims and manifest) stays
 # in proportion to what it plays, and a tournament's matches in all are bounded too (MOST_MATCHES).
 TURNS = Bound(1, MAX_TURNS, "turns", whole=True)
@@ -45,7 +46,7 @@ def role_option(p: argparse.ArgumentParser, role: str, default: str | None, *als
     """--user or --minotaur: who plays ``role``, by a contestant's name (or one of ``also``)."""
     said = f" (default: {default})" if default else ""
     p.add_argument(f"--{role}", type=contestant(role, *also), default=default, metavar="AGENT",
-                   help=words or f"{ROLE_WORDS[role]}: {contestant_names(role)}{said}")
+                   help=words or f"{THE_ROLE[role]}: {contestant_names(role)}{said}")
 
 
 def parsed_by(p: argparse.ArgumentParser, run, loads: tuple[str, ...] = ()) -> None:

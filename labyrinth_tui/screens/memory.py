@@ -18,12 +18,13 @@ from textual.widgets import DataTable, Select, Static
 
 from labyrinth.agents.learning.memory_manager import lesson_words
 from labyrinth.engine.schemas import OUTCOMES
-from labyrinth.saves.experience import ROLE_NAMES, Experience, Reflection
+from labyrinth.saves.experience import Experience, Reflection
 from labyrinth.saves.paths import StorageError
+from labyrinth.saves.results_terms import ROLE_WORDS
 
 from ..dates import local_time, short_time
 from ..evidence_words import evidence_lines
-from ..game_words import ROLES, agent_name, agent_words, ended, side_ended
+from ..game_words import agent_name, agent_words, ended, side_ended
 from ..terminal_text import plain, printable
 from ..widgets.footer import SteadyFooter
 
@@ -32,7 +33,7 @@ AGENT_CHARS = 10  # of a model's name, where room is short
 CELLS: dict[str, tuple[Callable[[Reflection], str] | None, ...]] = {  # each column's forms, the longest first;
     # None: the column left out. Then the lesson, in the room left.
     "when": (lambda r: local_time(r.created_at), lambda r: short_time(r.created_at), None),
-    "role": (lambda r: ROLES.get(r.role, r.role),),
+    "role": (lambda r: ROLE_WORDS.get(r.role, r.role),),
     "outcome": (lambda r: ended(r.outcome),),
     "game": (lambda r: f"{r.preset} {r.seed}", lambda r: r.preset, None),
     "agent": (lambda r: agent_name(r.agent), lambda r: cut(agent_name(r.agent), AGENT_CHARS), None)}
@@ -80,7 +81,7 @@ class MemoryScreen(ModalScreen[None]):
         with Vertical(id="memory", classes="dialog"):
             yield Static(plain(f"Memory: {len(self.reflections)} reflections in {log.path}"), classes="dialog-title")
             with Horizontal(id="memory-filters"):
-                yield Select([("both roles", ALL), *((f"the {ROLES[role]}", role) for role in ROLE_NAMES)],
+                yield Select([("both roles", ALL), *((f"the {word}", role) for role, word in ROLE_WORDS.items())],
                              value=ALL, allow_blank=False, id="memory-role")
                 yield Select([("every outcome", ALL), *((ended(o), o) for o in OUTCOMES)],
                              value=ALL, allow_blank=False, id="memory-outcome")

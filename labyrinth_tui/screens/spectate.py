@@ -18,10 +18,11 @@ from labyrinth.engine.geometry import Pos
 from labyrinth.engine.presets import PRESETS, Bounds
 from labyrinth.engine.world import World
 from labyrinth.engine.wsap.perception import UserPerception
+from labyrinth.saves.results_terms import ROLE_WORDS
 
 from ..background import TurnPlayed, carry_turn, run_in_background
 from ..command_parser import typed
-from ..game_words import ROLES, matchup, side_ended
+from ..game_words import matchup, side_ended
 from ..knowledge import Knowledge
 from ..session import SpectateSession, ended
 from ..terminal_text import plain, printable
@@ -139,7 +140,7 @@ class SpectateScreen(PlaybackScreen):
         for role, side in self.session.match.sides.items():
             if side.stats.replaced and role not in self.replaced_told:
                 self.replaced_told.add(role)
-                self.notify(f"The {ROLES[role]}'s model kept failing: the built-in agent plays it from now on.",
+                self.notify(f"The {ROLE_WORDS[role]}'s model kept failing: the built-in agent plays it from now on.",
                             title="Agent replaced", severity="warning", timeout=8)
         match = self.session.match
         log = self.query_one(NarrativeLog)
@@ -164,7 +165,7 @@ class SpectateScreen(PlaybackScreen):
         for r in reflections or []:
             if r.source == "model" or not self.session.match.blocking or r.role not in self.told:
                 self.told.add(r.role)
-                log.write(Text.assemble((f"The {ROLES[r.role]} learned: ", "bold"), printable(r.key_reflection)))
+                log.write(Text.assemble((f"The {ROLE_WORDS[r.role]} learned: ", "bold"), printable(r.key_reflection)))
 
     def action_back(self) -> None:
         self.pause()

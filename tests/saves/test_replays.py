@@ -16,6 +16,7 @@ from labyrinth.engine.state import STATE_VERSION
 from labyrinth.saves import replays as saved_replays
 from labyrinth.saves.build import build_id
 from labyrinth.saves.paths import replays_dir
+from labyrinth.saves.replay_list import summarize
 from labyrinth.saves.replays import ReplayError, ReplayWriter, first_mismatch, read_replay
 from tests.command_line import labyrinth
 
@@ -197,6 +198,20 @@ def test_damaged_files_are_refused_with_one_line_naming_the_place(recorded, tmp_
     with pytest.raises(ReplayError) as caught:
         read_replay(path)
     assert message in str(caught.value) and "\n" not in str(caught.value)
+
+
+@pytest.mark.parametrize("how, problem", [
+    ("empty", "empty, or no complete first line"), ("garbage", "line 1: not valid JSON"),
+    ("array", "line 1: expected a JSON object"), ("unknown preset", "line 1: unknown preset 'huge'"),
+    ("unknown outcome", "line {last}: the final line's outcome 'CAUGHT'"), ("final miscounts", "line {last}: "),
+])
+def test_the_replay_list_names_the_line_that_makes_a_file_unreadable(recorded, tmp_path, how, problem):
+    """The Replays screen lists each file by its header and final line alone; what it says of a damaged one
+    names the line as the loader does."""
+    lines = lines_of(recorded[0])
+    summary = summarize(write_bytes(tmp_path / "damaged.jsonl", damaged(lines, how)))
+    said = f"not a Labyrinth replay: {problem.format(last=len(lines))}"
+    assert summary.header is None and summary.problem.startswith(said), summary.problem
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="XDG_DATA_HOME is the Linux convention")

@@ -62,8 +62,10 @@ def test_every_one_role_task_is_registered_and_fixes_its_settings():
 
 
 def test_a_task_is_checked_when_the_table_is_built():
-    with pytest.raises(ValueError, match="no role"):
+    with pytest.raises(ValueError, match="Bad: unknown preset 'nowhere'"):
         Task("Bad", 1, "user", "nowhere", "builtin", 10, "nothing", "0")
+    with pytest.raises(ValueError, match="Bad: no role 'theseus'"):
+        Task("Bad", 1, "theseus", "tiny", "builtin", 10, "nothing", "0")
     with pytest.raises(ValueError, match="only a user's task freezes"):
         Task("Bad", 1, "minotaur", "tiny", "builtin", 10, "nothing", "0", frozen=True)
     with pytest.raises(ValueError, match="no task"):
