@@ -2,13 +2,14 @@
 
 from .commands import BadInput, parse
 from .game import WAIT, Game, initial_state
-from .presets import DEFAULT_PRESET, DIFFICULTIES, PRESETS, Bounds
+from .presets import DEFAULT_DIFFICULTY, DEFAULT_PRESET, DIFFICULTIES, PRESETS, Bounds
 from .schemas import GameStateResponse, MinotaurDecision, MinotaurObservation, UserInput
 from .state import GameState
 from .turn import TurnResult, advance
 from .world import World
 
 __all__ = [
+    "DEFAULT_DIFFICULTY",
     "DEFAULT_PRESET",
     "DIFFICULTIES",
     "PRESETS",

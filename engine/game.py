@@ -7,7 +7,7 @@ from typing import Any
 
 from .commands import BadInput, parse
 from .placement import minotaur_start, place_items, user_start
-from .presets import DEFAULT_PRESET, PRESETS, unknown_setting
+from .presets import DEFAULT_DIFFICULTY, DEFAULT_PRESET, PRESETS, unknown_setting
 from .report import initial_report
 from .schemas import GameStateResponse, MinotaurDecision, MinotaurObservation, UserInput
 from .senses import items_in_sight
@@ -18,7 +18,7 @@ from .world import World
 WAIT = MinotaurDecision(action="WAIT")
 
 
-def initial_state(seed: int, preset: str = DEFAULT_PRESET, difficulty: str = "normal",
+def initial_state(seed: int, preset: str = DEFAULT_PRESET, difficulty: str = DEFAULT_DIFFICULTY,
                   world: World | None = None) -> GameState:
     """The state at the start of a game; raises ValueError for an unknown preset or difficulty.
     ``world`` (the seed's) is only looked at, to know which items the user sees at once."""
@@ -46,7 +46,7 @@ class Game:
         self.state = state
 
     @classmethod
-    def new(cls, seed: int, preset: str = DEFAULT_PRESET, difficulty: str = "normal") -> Game:
+    def new(cls, seed: int, preset: str = DEFAULT_PRESET, difficulty: str = DEFAULT_DIFFICULTY) -> Game:
         world = World(seed)
         return cls(initial_state(seed, preset, difficulty, world), world)
 

@@ -61,6 +61,10 @@ SIDEWAYS: dict[str, tuple[str, str]] = {
 
 # The eight compass words, counter-clockwise from east (a bearing's angle is its index x 45 degrees).
 COMPASS = ("EAST", "NORTH-EAST", "NORTH", "NORTH-WEST", "WEST", "SOUTH-WEST", "SOUTH", "SOUTH-EAST")
+# Each compass word's step on a level: "NORTH-EAST" is a step north and one east.
+COMPASS_STEPS: dict[str, tuple[int, int]] = {
+    word: (sum(HORIZONTAL[w][0] for w in word.split("-")), sum(HORIZONTAL[w][1] for w in word.split("-")))
+    for word in COMPASS}
 # compass's sectors of 45 degrees centred on the eight words, in integer maths: tan(22.5 deg) ~ 0.4142 ~ 29/70,
 # so a component under TAN_NUM / TAN_DEN of the other does not count.
 TAN_NUM, TAN_DEN = 29, 70
@@ -69,6 +73,12 @@ TAN_NUM, TAN_DEN = 29, 70
 def manhattan(a: Pos, b: Pos) -> int:
     """Steps apart along the axes, a level counting as one step: a lower bound of a walk between them."""
     return abs(a[0] - b[0]) + abs(a[1] - b[1]) + abs(a[2] - b[2])
+
+
+def reckoned_steps(a: Pos, b: Pos) -> int:
+    """Steps apart as a player reckons them, a level counting as four (a ramp is rarely near): how far the
+    built-in user keeps from a threat, and how near a lesson's evidence finds a lantern or a jump's flight."""
+    return abs(a[0] - b[0]) + abs(a[1] - b[1]) + 4 * abs(a[2] - b[2])
 
 
 def distance_sq(a: Pos, b: Pos) -> int:

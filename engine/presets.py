@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from .constants import CENTRE
 
 DIFFICULTIES = ("normal", "hard")
+DEFAULT_DIFFICULTY = "normal"  # a game's unless one is asked for: the stones hum to LOOK
 
 
 @dataclass(frozen=True, slots=True)

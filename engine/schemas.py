@@ -31,6 +31,7 @@ TemporalStatus = Literal["CHASING_3D", "VANISHING", "VANISHED", "RE_ENTRY_ALERT"
 Ending = Literal["ESCAPED", "DEATH"]  # the engine's own ends (GameState.outcome)
 Outcome = Literal[Ending, "TIMEOUT"]
 OUTCOMES: tuple[Outcome, ...] = get_args(Outcome)
+WIN: dict[str, Ending] = {"user": "ESCAPED", "minotaur": "DEATH"}  # the end each role plays for
 
 
 @dataclass(frozen=True)

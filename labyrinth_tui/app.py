@@ -19,9 +19,11 @@ from textual.screen import Screen
 from labyrinth.agents.registry import ProviderNotConfigured, check_configured, parse_contestant, provider_of
 from labyrinth.engine import UserInput
 from labyrinth.engine.rng import DRAWN_SEEDS
+from labyrinth.engine.wsap.actions import GAME_NAME
 from labyrinth.saves.config import ConfigError
-from labyrinth.saves.games import SavedGame, SaveError
+from labyrinth.saves.games import PLAYER, SavedGame, SaveError
 from labyrinth.saves.paths import advice
+from labyrinth.saves.results_terms import ROLES
 
 from .background import run_in_background
 from .idle_gc import IDLE_S, IdleCollector
@@ -31,7 +33,7 @@ from .relaunch import again_command
 from .screens.game import GameScreen
 from .screens.opening import OpeningScreen
 from .screens.provider_missing import ProviderMissingScreen
-from .screens.title import HUMAN, NewGame, TitleScreen
+from .screens.title import NewGame, TitleScreen
 from .session import PlaySession, SpectateSession
 from .stop_signals import STOP_SIGNALS, on_sigterm
 from .terminal_text import printable
@@ -63,7 +65,7 @@ class Backdrop(Screen):
 
 class LabyrinthApp(App):
     CSS_PATH = "labyrinth.tcss"
-    TITLE = "Labyrinth: The Temporal Hunt"
+    TITLE = GAME_NAME
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+q", "app.quit", "quit", priority=True, id="quit"),  # as the screens' q: one footer entry
         Binding("f1", "help", "help", id="help"),
@@ -164,7 +166,7 @@ class LabyrinthApp(App):
 
     def _missing_provider(self, new: NewGame) -> tuple[str, str] | None:
         """Why a chosen provider cannot be used (no key, a broken config file), and for which role."""
-        for role in ("user", "minotaur"):
+        for role in ROLES:
             kind = getattr(new, role)
             if provider_of(kind):
                 try:
@@ -221,7 +223,7 @@ class LabyrinthApp(App):
         if saved is None:
             return
         if provider_of(saved.minotaur):
-            missing = self._missing_provider(NewGame(saved.seed, saved.preset, saved.difficulty, HUMAN,
+            missing = self._missing_provider(NewGame(saved.seed, saved.preset, saved.difficulty, PLAYER,
                                                      saved.minotaur, self.providers))
             if missing:  # the recorded decisions replay as they are; from here on the built-in agent decides
                 def chosen(builtin: bool | None) -> None:
@@ -249,7 +251,7 @@ class LabyrinthApp(App):
         if choice == "new":
             import secrets
 
-            self.start(NewGame(secrets.randbelow(DRAWN_SEEDS), session.preset, session.difficulty, HUMAN,
+            self.start(NewGame(secrets.randbelow(DRAWN_SEEDS), session.preset, session.difficulty, PLAYER,
                                session.minotaur_kind, session.providers, session.learning))
 
     async def action_quit(self) -> None:

@@ -11,6 +11,7 @@ from importlib import import_module
 
 from labyrinth.agents.registry import ProviderNotConfigured
 from labyrinth.engine.items import STONES_NAMED
+from labyrinth.engine.wsap.actions import GAME_NAME
 from labyrinth.saves.atomic import sweep_data_dir
 from labyrinth.saves.build import look_up_early
 from labyrinth.saves.config import ConfigError
@@ -24,7 +25,7 @@ def parser(only: str | None = None) -> argparse.ArgumentParser:
     """The command line's parser: with every subcommand, or with those of module ``only`` alone."""
     top = argparse.ArgumentParser(
         prog="labyrinth",
-        description=f"Labyrinth: The Temporal Hunt - find {STONES_NAMED} "
+        description=f"{GAME_NAME} - find {STONES_NAMED} "
                     "before the Minotaur finds you. Without a command, the game opens at its title screen.",
     )
     sub = top.add_subparsers(dest="command", metavar="COMMAND")

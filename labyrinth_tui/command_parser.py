@@ -61,7 +61,7 @@ _COMMAND_WORDS = ", ".join(command.lower() for command in USER_PARAMS)  # 'move,
 _DIRECTION_WORDS = _either([word for word, name in DIRECTIONS.items() if word == name.split()[0].lower()])
 _TARGET_WORDS = (f"{_either([word for word, name in TARGETS.items() if name in STONES])} (stone), or "
                  f"{_either([word for word, name in TARGETS.items() if name not in STONES])}")
-MAX_COORDINATE = WORLD_SIZE  # the most digits a coordinate of the cube has
+MAX_COORDINATE = WORLD_SIZE  # a coordinate of the cube is below it: typed, it has at most its digits
 HINT_WORD_CHARS = 24  # of a typed word quoted in a hint: a pasted page is not echoed whole
 
 

@@ -1,5 +1,6 @@
 """When something happened, as every screen and printout of the game says it: '2026-11-23 17:16', in
-the player's own time zone (the files say it in UTC, ISO 8601)."""
+the player's own time zone (the files say it in UTC, ISO 8601). One printout says UTC, and says so: when a
+tournament stopped by a quota may run again, to the second."""
 
 from __future__ import annotations
 

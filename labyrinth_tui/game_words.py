@@ -5,6 +5,7 @@ callers' to make printable."""
 
 from __future__ import annotations
 
+from labyrinth.saves.games import PLAYER
 from labyrinth.saves.results_terms import ROLE_WORDS
 
 ENDED = {"ESCAPED": "escaped", "DEATH": "caught", "TIMEOUT": "out of turns"}  # what became of the user
@@ -13,7 +14,6 @@ SIDE_ENDED = {  # what each role did, in a sentence
     "minotaur": {"ESCAPED": "let the user escape", "DEATH": "caught the user", "TIMEOUT": "ran out of turns"},
 }
 RULE_AGENTS = {"builtin": "built-in", "random": "random", "wait": "waiting"}
-PERSON = "you"  # the person at the keyboard, as a replay or a reflection names the user played by hand
 
 
 def ended(outcome: str) -> str:
@@ -35,8 +35,8 @@ def agent_name(name: str) -> str:
 def agent_words(name: str, role: str) -> str:
     """Who played ``role``, as a sentence names it: 'you', 'the built-in Minotaur', 'the random user',
     'gemini/gemini-2.5-flash as the Minotaur'."""
-    if name == PERSON:
-        return PERSON
+    if name == PLAYER:
+        return PLAYER
     if name in RULE_AGENTS:
         return f"the {RULE_AGENTS[name]} {ROLE_WORDS.get(role, role)}"
     return f"{name} as the {ROLE_WORDS.get(role, role)}"

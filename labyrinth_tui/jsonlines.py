@@ -28,6 +28,7 @@ from labyrinth.agents.base import ModelPlayer
 from labyrinth.agents.match.runner import Match, Outside
 from labyrinth.agents.registry import make_agent
 from labyrinth.engine.commands import duplicate_key, excerpt, keys_in, without_bom
+from labyrinth.engine.presets import DEFAULT_DIFFICULTY
 from labyrinth.engine.turn import TurnResult
 from labyrinth.engine.wsap.roles import ROLES
 
@@ -51,7 +52,7 @@ class Fed(Outside):
         self.every_turn = every_turn
 
 
-def gsm_match(seed: int, preset: str, difficulty: str = "normal", user: str | None = None,
+def gsm_match(seed: int, preset: str, difficulty: str = DEFAULT_DIFFICULTY, user: str | None = None,
               minotaur: str = "builtin", providers: Mapping[str, Any] | None = None) -> Match:
     """The game the pipe plays: with ``user`` (an agent's name) the pipe is the Minotaur, else
     the user, and with ``minotaur`` EXTERNAL both. The pipe's seats keep no observation (a

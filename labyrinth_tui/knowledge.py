@@ -11,14 +11,12 @@ from dataclasses import dataclass
 
 from labyrinth.engine import GameStateResponse
 from labyrinth.engine import events as ev
-from labyrinth.engine.geometry import Pos
+from labyrinth.engine.geometry import COMPASS_STEPS, Pos
 from labyrinth.engine.presets import Bounds
 from labyrinth.engine.senses import NEARNESS
 from labyrinth.engine.turn import TurnResult
 
 BAND = {"VERY CLOSE": 2, "CLOSE": 5, "FAINT": 11}  # steps each proximity suggests, for a guess on the map
-UNIT = {"NORTH": (0, 1), "NORTH-EAST": (1, 1), "EAST": (1, 0), "SOUTH-EAST": (1, -1), "SOUTH": (0, -1),
-        "SOUTH-WEST": (-1, -1), "WEST": (-1, 0), "NORTH-WEST": (-1, 1)}
 LEVEL_STEP = {"ABOVE": 1, "BELOW": -1}  # a sound straight over or under: on the next level, right there
 FINISHED = ("DEATH", "ESCAPED")
 NEAR_WORDS = {"CLOSE": "close", "VERY CLOSE": "VERY CLOSE"}  # the sound's levels that are close: a danger
@@ -65,8 +63,8 @@ def guessed(observation, user: Pos, ground: Bounds | None) -> tuple[Pos | None, 
     status = observation.status
     band, direction = BAND.get(status["minotaur_proximity"]), status["minotaur_direction"]
     x, y, z = user
-    if band and direction in UNIT:
-        dx, dy = UNIT[direction]
+    if band and direction in COMPASS_STEPS:
+        dx, dy = COMPASS_STEPS[direction]
         x, y = x + dx * band, y + dy * band
     elif band and direction in LEVEL_STEP:
         z += LEVEL_STEP[direction]

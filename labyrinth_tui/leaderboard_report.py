@@ -26,6 +26,7 @@ from pathlib import Path
 
 from labyrinth.agents.compete.manifest import design
 from labyrinth.agents.compete.ratings import method_text
+from labyrinth.engine.wsap.actions import GAME_NAME
 from labyrinth.saves.outputs import write_output
 from labyrinth.saves.results_db import COLUMNS, row_values
 from labyrinth.saves.results_terms import FALLBACK_SHARE_ALLOWED
@@ -127,7 +128,7 @@ def html_page(board: Board, roles: Sequence[str]) -> str:
     its paired differences; who the model contestants are; the head-to-head table; and how the
     figures are made. No local path is shown (the database by its file name only)."""
     rated = html(board.pooled()) or "nothing yet"
-    body = ["<h1>Labyrinth: The Temporal Hunt &mdash; leaderboard</h1>",
+    body = [f"<h1>{html(GAME_NAME)} &mdash; leaderboard</h1>",
             (f"<p>{html(board.counted())} in <code>{html(board.path.name)}</code>. "
              f"Rated together: {rated}.</p>")]
     for warning in (board.warning(), board.standings.copies_warning):

@@ -12,10 +12,10 @@ from pathlib import Path
 from labyrinth.agents.learning.memory_manager import GameMemory, learners_of, learning_injection
 from labyrinth.agents.llm.config import ProviderSettings
 from labyrinth.agents.match.resume import resume_into
-from labyrinth.agents.match.runner import Answer, Match, Outside, Turn
+from labyrinth.agents.match.runner import DEFAULT_MAX_TURNS, Answer, Match, Outside, Turn
 from labyrinth.agents.match.side import OutsideSide, Side, user_map
 from labyrinth.agents.registry import make_agent
-from labyrinth.engine import Game, GameStateResponse, UserInput
+from labyrinth.engine import DEFAULT_DIFFICULTY, DEFAULT_PRESET, Game, GameStateResponse, UserInput
 from labyrinth.engine import events as ev
 from labyrinth.engine.items import STONES, stones_held
 from labyrinth.engine.minotaur import routes_ahead
@@ -23,7 +23,7 @@ from labyrinth.engine.presets import PRESETS
 from labyrinth.engine.turn import TurnResult
 from labyrinth.saves.clock import now_iso
 from labyrinth.saves.experience import Experience
-from labyrinth.saves.games import SavedGame, delete_game, save_game, saves_dir
+from labyrinth.saves.games import PLAYER, SavedGame, delete_game, save_game, saves_dir
 from labyrinth.saves.paths import StorageError, confined, remove, replays_dir
 from labyrinth.saves.replays import (
     Mismatch,
@@ -95,8 +95,8 @@ class PlaySession:
     save names (the game up to the save) is removed; the new one holds all of it."""
 
     seed: int
-    preset: str = "standard"
-    difficulty: str = "normal"
+    preset: str = DEFAULT_PRESET
+    difficulty: str = DEFAULT_DIFFICULTY
     minotaur_kind: str = "builtin"
     providers: Mapping[str, ProviderSettings] = field(default_factory=dict, repr=False)  # for an LLM Minotaur
     learning: bool | tuple[str, ...] = True  # who learns from the experience log (open_memory); this game adds to it
@@ -107,7 +107,7 @@ class PlaySession:
         agent = make_agent("minotaur", self.minotaur_kind, self.seed, self.providers,
                            self.memory.lessons["minotaur"], self.preset, self.memory.books["minotaur"])
         self.recording = ReplayWriter()  # its path stays known once the replay is closed: the story is told from it
-        self.match = Match(Outside("you"), agent, seed=self.seed, preset=self.preset, difficulty=self.difficulty,
+        self.match = Match(Outside(PLAYER), agent, seed=self.seed, preset=self.preset, difficulty=self.difficulty,
                            max_turns=None, memory=self.memory, recorder=self.recording)
         self.save_path: Path | None = None  # this game's save, once it has one
         self.resumed_turns = 0  # the turns a resumed game had played before (its replay's start)
@@ -282,8 +282,8 @@ class SpectateSession:
 
     left = False  # a watched match is never left with a save to keep (background.Session)
 
-    def __init__(self, seed: int, preset: str = "standard", difficulty: str = "normal", user: str = "builtin",
-                 minotaur: str = "builtin", max_turns: int = 400,
+    def __init__(self, seed: int, preset: str = DEFAULT_PRESET, difficulty: str = DEFAULT_DIFFICULTY,
+                 user: str = "builtin", minotaur: str = "builtin", max_turns: int = DEFAULT_MAX_TURNS,
                  providers: Mapping[str, ProviderSettings] | None = None,
                  learning: bool | tuple[str, ...] = True) -> None:
         self.memory, self.memory_notice = open_memory(learning, seed, preset, difficulty)

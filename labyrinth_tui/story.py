@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from labyrinth.engine.cells import CELL_CHARS
 from labyrinth.engine.geometry import Pos
 from labyrinth.engine.items import LETTERS, MARKS_LEGEND, STONES
+from labyrinth.engine.wsap.actions import GAME_NAME
 from labyrinth.saves.replays import Replay
 
 from .command_parser import typed
@@ -34,7 +35,7 @@ def story(replay: Replay) -> str:
         told.append((typed(recorded.user), session.response.raw_text_output))
     h, end, state = replay.header, replay.end, session.game.state
     assert replay.path is not None  # read_replay's: read from its file
-    lines = [f"Labyrinth: The Temporal Hunt - the story of a game ({printable(replay.path.name)})",
+    lines = [f"{GAME_NAME} - the story of a game ({printable(replay.path.name)})",
              (f"{h.preset}, seed {h.seed}, {h.difficulty}: {printable(matchup(h.user_agent, h.minotaur_agent))}, "
               f"begun {printable(local_time(h.created_at))}"), ""]
     if end is not None:

@@ -97,7 +97,7 @@ from labyrinth.engine.schemas import OUTCOMES, Outcome
 
 from .clock import now_iso
 from .paths import StorageError, advice, confined, data_dir
-from .results_terms import NOBODY, ROLES, SideRecord, json_object
+from .results_terms import NOBODY, ROLES, SideRecord, json_object, void_of
 
 RESULTS_FILE = "results.db"
 SCHEMA_VERSION = 4  # 2: who learned (in the key) and when the run began; 3: setups, repeats, the full record;
@@ -199,8 +199,7 @@ class MatchRow:
 
     def judged(self) -> MatchRow:
         """This row with its validity decided from its sides (the first reason found, if any)."""
-        reasons = [why for role in ROLES if (why := self.side(role).void_reason(role))]
-        return replaced(self, void=f"void: {reasons[0]}" if reasons else None)
+        return replaced(self, void=void_of({role: self.side(role) for role in ROLES}))
 
 
 _TOP = tuple(f.name for f in fields(MatchRow) if f.name not in ("user_side", "minotaur_side"))

@@ -8,17 +8,28 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Literal, get_args
 
-NOBODY = "none"  # the learned of a match where neither side learned from the experience log
-LEARNED = (NOBODY, "user", "minotaur", "user+minotaur")  # who learned, as rows and manifests keep it
-FALLBACK_SHARE_ALLOWED = 0.10  # a model whose turns were played by the fallback more often did not play the match
 Role = Literal["user", "minotaur"]  # the sides of a match, in the order the engine names them
 ROLES: tuple[str, ...] = get_args(Role)  # as a results row, a replay and the experience log name them
 ROLE_WORDS = dict(zip(ROLES, ("user", "Minotaur"), strict=True))  # each side, as a sentence names it
+USER_SCORE = {"ESCAPED": 1.0, "TIMEOUT": 0.5, "DEATH": 0.0}  # a match's, the user's (the Minotaur's: 1 minus it)
+NOBODY = "none"  # the learned of a match where neither side learned from the experience log
+FALLBACK_SHARE_ALLOWED = 0.10  # a model whose turns were played by the fallback more often did not play the match
 SETUP_CHARS = 12  # a setup's fingerprint: 48 bits of a SHA-256, enough to tell a run's contestants apart
+
+
+def learned_by(learners: Iterable[str]) -> str:
+    """Who learned from the experience log, as rows and manifests keep it: the learning roles in ROLES' order,
+    joined by "+" ("user+minotaur"), or NOBODY."""
+    chosen = set(learners)
+    return "+".join(role for role in ROLES if role in chosen) or NOBODY
+
+
+LEARNED = tuple(learned_by(chosen) for chosen in ((), *((role,) for role in ROLES), ROLES))  # every learned
 
 
 def fingerprint(value: Any, chars: int = SETUP_CHARS) -> str:
@@ -115,6 +126,13 @@ class SideRecord:
             return (f"{self.fallbacks} of the {ROLE_WORDS[role]}'s {self.decisions} turns were played by the fallback "
                     f"(more than {FALLBACK_SHARE_ALLOWED:.0%})")
         return None
+
+
+def void_of(sides: dict[str, SideRecord]) -> str | None:
+    """Why a match with these sides (by role) is no valid result of its contestants, "void: " and the first side's
+    reason in ROLES' order; None when both played it. A row is judged by it, and an arena's match as it ends."""
+    reasons = [why for role in ROLES if (why := sides[role].void_reason(role))]
+    return f"void: {reasons[0]}" if reasons else None
 
 
 def json_object(text: str) -> dict[str, Any]:

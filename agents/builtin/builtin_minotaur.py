@@ -20,8 +20,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from labyrinth.engine.geometry import cell_of, pos_of
+from labyrinth.engine.geometry import cell_of, manhattan, pos_of
 from labyrinth.engine.items import ITEM
+from labyrinth.engine.presets import DEFAULT_DIFFICULTY
 from labyrinth.engine.wsap import Action, Observation
 
 from ..base import RuleAgent
@@ -58,7 +59,7 @@ class BuiltinMinotaur(RuleAgent):
     def __init__(self, seed: int) -> None:
         self.seed = seed
         self.rng = random.Random(f"{seed}:builtin-minotaur")
-        self.tactics = TACTICS["normal"]
+        self.tactics = TACTICS[DEFAULT_DIFFICULTY]
         self.last_stones: list[tuple[int, int, int]] = []  # where, in this labyrinth, the intruder took its last stone
         self.followed: float = -1.0  # game time of the last clue it chased down
         self.guard: tuple[int, int, int] | None = None
@@ -88,7 +89,7 @@ class BuiltinMinotaur(RuleAgent):
     def follow(self, book: Book) -> None:
         """Choose its strategy for this game from the behaviour lessons (strategy.choose_strategy)."""
         self.arms = self.strategy = choose_strategy("minotaur", self.seed, book)
-        self.seated("normal")  # until the seat tells the difficulty
+        self.seated(DEFAULT_DIFFICULTY)  # until the seat tells the difficulty
 
     def learn(self, lessons: Sequence[Reflection], preset: str) -> None:
         """From the games the intruder escaped in this labyrinth (same seed and preset), newest
@@ -123,7 +124,7 @@ class BuiltinMinotaur(RuleAgent):
         clue = self._fresh_clue(o)
         if clue is not None:
             when, where, heard = clue
-            if abs(where[0] - here[0]) + abs(where[1] - here[1]) + abs(where[2] - here[2]) <= 1:
+            if manhattan(where, here) <= 1:
                 self.followed = when  # reached it (or the side of the crawlway it was in): nothing here
                 if self.tactics.rounds:
                     self.guard = None  # next, the stone nearest this trace: where the intruder is bound

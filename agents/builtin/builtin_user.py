@@ -14,8 +14,8 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from labyrinth.engine.geometry import COMPASS_STEPS, RAMP_LEVELS, Pos, pos_of, reckoned_steps
 from labyrinth.engine.geometry import HORIZONTAL as STEPS
-from labyrinth.engine.geometry import RAMP_LEVELS, Pos, pos_of
 from labyrinth.engine.items import STONES
 from labyrinth.engine.senses import NEARNESS
 from labyrinth.engine.wsap import Action, Observation
@@ -47,9 +47,8 @@ LANTERN_SEARCH_S = 120.0  # how long it looks for the first lantern before going
 BEYOND_GROUND = 10_000  # what a goal beyond the hunting ground adds to its score: the last resort
 DEATH_SPOT_S = 90.0  # how long before and after the time it died there a death spot is kept away from
 EARLY_LANTERN = CHOICES["user"]["lantern"][1]  # the strategy's arm that raises it when the hooves sound CLOSE
+CLOSE = NEARNESS["CLOSE"]  # how near the hooves sound when the Minotaur is a danger (VERY CLOSE too)
 WARY_DARE = CHOICES["user"]["daring"][1]  # the strategy's arm that calls a dare off when the hooves sound CLOSE
-UNIT = {"NORTH": (0, 1), "SOUTH": (0, -1), "EAST": (1, 0), "WEST": (-1, 0), "NORTH-EAST": (1, 1),
-        "NORTH-WEST": (-1, 1), "SOUTH-EAST": (1, -1), "SOUTH-WEST": (-1, -1)}
 
 
 class BuiltinUser(RuleAgent):
@@ -122,11 +121,11 @@ class BuiltinUser(RuleAgent):
         danger = self._danger(st, d)
         rank = NEARNESS.get(st["minotaur_proximity"], 0)
         came_closer = self._hooves_came_closer(st, rank)
-        if self.wary_dare and rank >= 2:
+        if self.wary_dare and rank >= CLOSE:
             self.bold_until = -math.inf  # the hooves sound close (only ever while it is in time): the dare is off
         if self._must_escape(danger, came_closer, d["minotaur_in_sight"] is not None, now):
             return self._remember(self._escape(here, st, held, d))
-        if self._should_listen(here, now) and rank < 2:  # no standing about to LOOK with it close
+        if self._should_listen(here, now) and rank < CLOSE:  # no standing about to LOOK with it close
             self.hum_pos, self.hum_time, self.heard = here, now, False
             return self._remember(Action("LOOK", reasoning="listening for the stones' hum"))
         return self._remember(self._explore(here, held, now))
@@ -198,7 +197,7 @@ class BuiltinUser(RuleAgent):
         """Whether the Minotaur sounds nearer than last turn by its own doing (not because I walked
         towards it, or it moved while I stood still); remembers this turn's sound."""
         came_closer = rank > self.last_rank and not _towards(self.last_move, st["minotaur_direction"])
-        came_closer |= rank >= 2 and self.last_move is None and self.last_rank >= 2 and \
+        came_closer |= rank >= CLOSE and self.last_move is None and self.last_rank >= CLOSE and \
             self.last_sound != st["minotaur_direction"]  # I stood still, yet the sound moved
         self.last_rank, self.last_sound = rank, st["minotaur_direction"]
         self.sound = st["minotaur_direction"] if st["minotaur_state"] == "CHASING_3D" else None
@@ -206,7 +205,7 @@ class BuiltinUser(RuleAgent):
 
     def _remember(self, action: Action) -> Action:
         self.last_move = action.parameters.get("direction") if action.name == "MOVE" else None
-        if self.last_move in ("UP RAMP", "DOWN RAMP") and self.last_rank >= 2:
+        if self.last_move in ("UP RAMP", "DOWN RAMP") and self.last_rank >= CLOSE:
             self.fled = (self.here[2], self.now)  # left a level where the Minotaur was near
         return action
 
@@ -222,8 +221,8 @@ class BuiltinUser(RuleAgent):
         if d["minotaur_in_sight"]:
             self.threat, self.threat_time = pos_of(d["minotaur_in_sight"]), now
             self.sightings = [*self.sightings[-1:], self.threat]
-        elif st["minotaur_proximity"] in BAND and st["minotaur_direction"] in UNIT:
-            ux, uy = UNIT[st["minotaur_direction"]]
+        elif st["minotaur_proximity"] in BAND and st["minotaur_direction"] in COMPASS_STEPS:
+            ux, uy = COMPASS_STEPS[st["minotaur_direction"]]
             reach = BAND[st["minotaur_proximity"]]
             self.threat, self.threat_time = (here[0] + ux * reach, here[1] + uy * reach, here[2]), now
         elif st["minotaur_direction"] in ("ABOVE", "BELOW") and st["minotaur_proximity"] in BAND:
@@ -232,7 +231,7 @@ class BuiltinUser(RuleAgent):
 
     def _near_threat(self, p: Pos, now: float, reach: int) -> bool:
         """Whether ``p`` is within ``reach`` of a place to keep away from (``_threats``)."""
-        return any(st_dist(p, q) <= reach for q in self._threats(now))
+        return any(reckoned_steps(p, q) <= reach for q in self._threats(now))
 
     def _threats(self, now: float) -> list[Pos]:
         """The places to keep away from: where the Minotaur was lately, and where it caught me in
@@ -385,7 +384,7 @@ class BuiltinUser(RuleAgent):
         fetch = self._item_to_fetch(held, wanted, found, now)
         if fetch:
             goal, why = fetch
-            return self._go(found, here, goal, now, why)
+            return self._go(found, goal, now, why)
         if self._lantern_search_is_on(here, held, now):
             look = self._look_for_first_lantern(here, found, now)
             if look:
@@ -399,7 +398,7 @@ class BuiltinUser(RuleAgent):
             self.goal = self._choose(here, found, name, ramp, now)
         if self.goal is None:
             return self._hold(now, "waiting quietly: no safe way on")
-        return self._go(found, here, self.goal, now, f"searching for the {name}")
+        return self._go(found, self.goal, now, f"searching for the {name}")
 
     def _item_to_fetch(self, held: set[str], wanted: list[str], found: Searched, now: float) -> tuple[Pos, str] | None:
         """A lantern it saw within LANTERN_DETOUR (when it has none), else a stone it saw on this
@@ -425,7 +424,7 @@ class BuiltinUser(RuleAgent):
             self.goal = self._choose(here, found, None, None, now)
         if self.goal is None:
             return None
-        return self._go(found, here, self.goal, now, "looking for the lantern near the start")
+        return self._go(found, self.goal, now, "looking for the lantern near the start")
 
     def _stone_to_seek(self, wanted: list[str], here: Pos, now: float) -> str:
         """The stone nearest by its hums, unless the Minotaur was heard by it; no dithering: it keeps
@@ -456,11 +455,11 @@ class BuiltinUser(RuleAgent):
     def _hold(self, now: float, why: str) -> Action:
         """Keep away from the Minotaur: back off quietly when it is close, else wait silently
         for it to move on (after PATIENCE_S without progress it dares)."""
-        if self.last_rank >= 2 and self.threat is not None:
+        if self.last_rank >= CLOSE and self.threat is not None:
             retreat = self._retreat(self.here, self.threat, now)
             if retreat:
                 return retreat
-        return Action("HALT", {"steps": WAIT_S if self.last_rank < 2 else 2}, why)
+        return Action("HALT", {"steps": WAIT_S if self.last_rank < CLOSE else 2}, why)
 
     def _retreat(self, here: Pos, threat: Pos, now: float) -> Action | None:
         """A quiet walk to a known cell farther from the Minotaur (at ``threat``) than it is from me."""
@@ -473,7 +472,7 @@ class BuiltinUser(RuleAgent):
         word, steps = first_leg(path_to(found, best))
         return Action("MOVE", {"direction": word, "steps": steps}, "backing away quietly from the Minotaur")
 
-    def _go(self, found: Searched, here: Pos, goal: Pos, now: float, why: str) -> Action:
+    def _go(self, found: Searched, goal: Pos, now: float, why: str) -> Action:
         """Walk the first straight stretch towards ``goal``, but not towards the Minotaur."""
         path = path_to(found, goal)
         word, steps = first_leg(path)
@@ -516,7 +515,7 @@ class BuiltinUser(RuleAgent):
             is_ramp = ramp and kind_of(cell) == ramp
             if not (is_ramp or cell in frontier) or cell == here:
                 continue
-            if threats and any(st_dist(cell, q) <= KEEP_AWAY for q in threats):
+            if threats and any(reckoned_steps(cell, q) <= KEEP_AWAY for q in threats):
                 continue
             score: float
             if is_ramp and name is not None:  # a ramp is a goal only towards a stone's level
@@ -541,9 +540,6 @@ def _towards(move: str | None, sound: str | None) -> bool:
     return move in sound.split("-")
 
 
-def st_dist(a: Pos, b: Pos) -> int:
-    """Steps between two cells, a level counting as four (a ramp is rarely near)."""
-    return abs(a[0] - b[0]) + abs(a[1] - b[1]) + 4 * abs(a[2] - b[2])
 
 
 def _dist(a: Pos, b: Pos) -> int:

@@ -14,6 +14,9 @@ from __future__ import annotations
 
 import random
 
+from labyrinth.engine.schemas import WIN
+from labyrinth.saves.results_terms import USER_SCORE
+
 from ..learning.behaviour_lessons import GAME, Book
 
 # choice -> arms, the first the default. The agents read their arm by the choice's name; an arm
@@ -41,8 +44,7 @@ CHOICES = {
     },
 }
 SCALE = {"as built": 1.0, "shorter": 0.5, "longer": 2.0}
-WINS = {"user": "ESCAPED", "minotaur": "DEATH"}
-DRAW = 0.5  # a TIMEOUT is a draw (as the tournament rates it): half a win for either side
+DRAW = USER_SCORE["TIMEOUT"]  # a TIMEOUT is a draw (as the tournament rates it): half a win for either side
 
 
 def default_strategy(role: str) -> dict[str, str]:
@@ -63,12 +65,12 @@ def choose_strategy(role: str, seed: int, book: Book | None) -> dict[str, str]:
         draws = []
         for arm in arms:
             outcomes = book.outcomes(f"{choice}={arm}")
-            wins = outcomes[WINS[role]] + DRAW * outcomes["TIMEOUT"]
+            wins = outcomes[WIN[role]] + DRAW * outcomes["TIMEOUT"]
             draws.append((rng.betavariate(1 + wins, 1 + sum(outcomes.values()) - wins), arm))
         chosen[choice] = max(draws)[1]
     return chosen
 
 
-def strategy_observations(role: str, strategy: dict[str, str], outcome: str) -> list[dict[str, str]]:
+def strategy_observations(strategy: dict[str, str], outcome: str) -> list[dict[str, str]]:
     """What a game teaches about the strategy played in it: one observation per choice."""
     return [{"when": GAME, "did": f"{choice}={arm}", "led_to": outcome} for choice, arm in strategy.items()]

@@ -21,8 +21,9 @@ from dataclasses import asdict, dataclass, replace
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
+from labyrinth.engine.presets import DEFAULT_DIFFICULTY, DEFAULT_PRESET
 from labyrinth.saves.experience import Reflection
-from labyrinth.saves.results_terms import ROLES
+from labyrinth.saves.results_terms import ROLES, void_of
 
 from ..base import ModelPlayer
 from ..learning.behaviour_lessons import Book, book_of
@@ -52,8 +53,8 @@ class ArenaSettings:
 
     user: str = "builtin"  # a name registry.make_agent takes for the role (registry.contestant_names lists them)
     minotaur: str = "builtin"
-    preset: str = "standard"
-    difficulty: str = "normal"
+    preset: str = DEFAULT_PRESET
+    difficulty: str = DEFAULT_DIFFICULTY
     max_turns: int = DEFAULT_MAX_TURNS
     providers: tuple[tuple[str, ProviderSettings], ...] = ()  # each model contestant's settings, by its name
     memory: bool = False  # draw reflections from each match
@@ -86,8 +87,7 @@ class ArenaSettings:
 
     def void_reason(self, result: MatchResult) -> str | None:
         """Why ``result`` is no valid result of its contestants (results_db's rule), or None."""
-        reasons = [why for role in ROLES if (why := getattr(result, role).record(self.record(role)).void_reason(role))]
-        return f"void: {reasons[0]}" if reasons else None
+        return void_of({role: getattr(result, role).record(self.record(role)) for role in ROLES})
 
     def play(self, seed: int, recorder_factory: RecorderFactory | None = None,
              seated: Seated | None = None) -> MatchResult:

@@ -36,7 +36,8 @@ from collections.abc import Collection, Mapping, Sequence
 from operator import mul
 
 CENTRE = 1500.0  # the rating of each group's reference (its anchor, or without one its mean)
-SCALE = 400 / math.log(10)  # points per unit of strength: 400 points are odds of 10 to 1
+TENFOLD = 400  # the points between two ratings whose odds are 10 to 1 (Elo's)
+SCALE = TENFOLD / math.log(10)  # points per unit of strength
 PRIOR_SD = math.log(10)  # the prior's spread, in strength: 400 points
 TOLERANCE = 1e-7  # Newton stops once no strength moves more than this: it is then within about 1e-14
 MAX_STEPS = 100

@@ -70,11 +70,6 @@ class Health:
     def mean_answer_s(self) -> float:
         return self.answer_s / self.answered if self.answered else 0.0
 
-    @property
-    def sound(self) -> bool:
-        """Whether every match it played is its own result."""
-        return self.void == 0 and not self.never_answered
-
     def line(self) -> str:
         """One line: what was asked and what became of it, what went wrong, what it cost in matches, and
         the settings its requests left out."""

@@ -27,12 +27,12 @@ from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
 from labyrinth.saves.results_db import ROLES, MatchRow
+from labyrinth.saves.results_terms import USER_SCORE
 
 from .intervals import holm, paired_over_seeds
 
 Who = TypeVar("Who", bound=Hashable)  # how the caller knows a contestant
 Seed = tuple[int, str, str, int, str]  # a seed as a game is played on it: seed, preset, difficulty, turns, learners
-USER_SCORE = {"ESCAPED": 1.0, "TIMEOUT": 0.5, "DEATH": 0.0}  # the user's; the Minotaur's is 1 minus it
 
 
 @dataclass(frozen=True)

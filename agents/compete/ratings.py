@@ -66,12 +66,13 @@ from typing import Any, NamedTuple
 
 from labyrinth.engine.schemas import OUTCOMES
 from labyrinth.saves.results_db import ROLES, MatchRow
-from labyrinth.saves.results_terms import ROLE_WORDS
+from labyrinth.saves.results_terms import ROLE_WORDS, USER_SCORE
 
 from .bradley_terry import (
     CENTRE,
     PRIOR_SD,
     SCALE,
+    TENFOLD,
     Cell,
     Group,
     bootstrap,
@@ -207,7 +208,7 @@ class Standings:
     def expected(self, user: float, minotaur: float) -> float:
         """A user rated ``user``'s expected score (an escape 1, a draw 0.5) against a Minotaur rated
         ``minotaur``: 1 / (1 + 10^((M - R + D) / 400))."""
-        return 1 / (1 + 10 ** ((minotaur - user + self.offset) / 400))
+        return 1 / (1 + 10 ** ((minotaur - user + self.offset) / TENFOLD))
 
     @property
     def copies_warning(self) -> str | None:
@@ -417,8 +418,9 @@ def _records(played: list[Cell], size: int) -> list[list[int]]:
     """Each contestant's wins, draws and losses."""
     record = [[0, 0, 0] for _ in range(size)]
     for user, minotaur, escape in played:
-        record[user][0 if escape == 1 else 1 if escape == 0.5 else 2] += 1
-        record[minotaur][2 if escape == 1 else 1 if escape == 0.5 else 0] += 1
+        column = 0 if escape == USER_SCORE["ESCAPED"] else 1 if escape == USER_SCORE["TIMEOUT"] else 2
+        record[user][column] += 1
+        record[minotaur][2 - column] += 1
     return record
 
 

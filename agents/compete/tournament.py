@@ -60,6 +60,7 @@ from labyrinth.saves.results_db import (
     ResultsUnusable,
     new_token,
 )
+from labyrinth.saves.results_terms import learned_by
 
 from ..llm.config import ProviderSettings
 from ..match.match_records import MatchResult
@@ -111,7 +112,7 @@ class Tournament:
     @property
     def learned(self) -> str:
         """Who learns from the experience log, as the results database keeps it (MatchKey.learned)."""
-        return "+".join(role for role in ROLES if role in self.learners) if self.memory else NOBODY
+        return learned_by(self.learners) if self.memory else NOBODY
 
     @property
     def size(self) -> int:

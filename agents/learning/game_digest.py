@@ -11,8 +11,8 @@ from typing import Any
 
 from labyrinth.engine import events as ev
 from labyrinth.engine.cells import CRAWLWAY
-from labyrinth.engine.constants import TICKS_PER_SECOND
-from labyrinth.engine.geometry import compass
+from labyrinth.engine.figures import seconds
+from labyrinth.engine.geometry import compass, reckoned_steps
 from labyrinth.engine.items import stones_held
 from labyrinth.engine.turn import TurnResult
 from labyrinth.engine.world import World
@@ -82,7 +82,7 @@ class GameDigest:
         ran = any(e.ran > 0 for e in result.events if isinstance(e, ev.UserMoved))
         self._observe(result, ran)
         for e in result.events:
-            t = e.tick / TICKS_PER_SECOND
+            t = seconds(e.tick)
             match e:
                 case ev.UserMoved():
                     self.ramps_taken += sum(a[2] != b[2] for a, b in zip((e.start, *e.path), e.path, strict=False))
@@ -117,7 +117,7 @@ class GameDigest:
                                                      and t - jump.reentered_s <= JUMP_PAYOFF_S)}
                 case ev.UserEscaped():
                     self.escape = {"position": list(e.position), "time_s": t}
-        now = state.tick / TICKS_PER_SECOND
+        now = seconds(state.tick)
         for flight in self.flights:
             if flight.end is None and (now - flight.time_s >= FLIGHT_WINDOW_S or state.outcome):
                 flight.end, flight.ran = state.user, ran or flight.ran
@@ -132,7 +132,7 @@ class GameDigest:
     def _observe(self, result: TurnResult, ran: bool) -> None:
         """The situations of this turn and the choices made in them (behaviour_lessons)."""
         state, kinds = result.state, {type(e) for e in result.events}
-        now = state.tick / TICKS_PER_SECOND
+        now = seconds(state.tick)
         moved = ev.UserMoved in kinds
         if self.spotted:  # its answer to being seen last turn
             self._wait("user", "spotted", "ran" if ran else "walked" if moved else "stood", now)
@@ -144,14 +144,14 @@ class GameDigest:
         for e in result.events:
             if isinstance(e, ev.LanternUsed):
                 m = state.minotaur
-                gap = abs(m[0] - e.position[0]) + abs(m[1] - e.position[1]) + 4 * abs(m[2] - e.position[2])
+                gap = reckoned_steps(m, e.position)
                 self._wait("user", "lantern", "near_2" if gap <= NEAR_STEPS else "near_5" if gap < FAR_STEPS
                            else "far", now)
             elif isinstance(e, ev.MinotaurJumped):
                 self.jumped_from = self.before
             elif isinstance(e, ev.MinotaurReentered) and self.jumped_from is not None:
                 a, b = self.jumped_from, state.user
-                steps = abs(a[0] - b[0]) + abs(a[1] - b[1]) + 4 * abs(a[2] - b[2])
+                steps = reckoned_steps(a, b)
                 self._wait("minotaur", "jump", "fled_far" if steps >= FAR_STEPS else "fled_near" if steps
                            else "hid", now)
                 self.jumped_from = None

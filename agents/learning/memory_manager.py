@@ -23,8 +23,9 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, cast
 
 from labyrinth.engine import PRESETS, GameState
-from labyrinth.engine.constants import TICKS_PER_SECOND
+from labyrinth.engine.figures import HEAR_RUN_STEPS, seconds
 from labyrinth.engine.geometry import place_words
+from labyrinth.engine.items import STONES
 from labyrinth.saves.clock import now_iso
 from labyrinth.saves.experience import Experience, Reflection, outcome_of, plain_text
 from labyrinth.saves.results_terms import ROLES, Role
@@ -74,7 +75,7 @@ def reflect(digest: GameDigest, *, seed: int, preset: str, difficulty: str, outc
     for role, strategy in (strategies or {}).items():
         if strategy:
             evidence[role]["strategy"] = dict(strategy)
-            evidence[role]["behaviour"] += strategy_observations(role, strategy, outcome)
+            evidence[role]["behaviour"] += strategy_observations(strategy, outcome)
     created = now_iso()
     texts = {"user": _user_lesson(outcome, evidence["user"]),
              "minotaur": _minotaur_lesson(outcome, evidence["minotaur"])}
@@ -97,7 +98,7 @@ def match_reflections(match: Match) -> list[Reflection]:
         raise ValueError("this match kept no digest: make it with digest=True")
     state = match.game.state
     found = reflect(match.digest, seed=state.seed, preset=state.preset, difficulty=state.difficulty,
-                    outcome=match.outcome or "TIMEOUT", turns=match.turns, game_time=state.tick / TICKS_PER_SECOND,
+                    outcome=match.outcome or "TIMEOUT", turns=match.turns, game_time=seconds(state.tick),
                     agents={"user": match.user.name, "minotaur": match.minotaur.name},
                     strategies=strategies_of({"user": match.user, "minotaur": match.minotaur}))
     agents = {"user": match.user, "minotaur": match.minotaur}
@@ -127,7 +128,7 @@ class GameMemory:
         if self.log is not None and not self.reflections:
             self.reflections = reflect(digest, seed=state.seed, preset=state.preset, difficulty=state.difficulty,
                                        outcome=outcome, turns=turns,
-                                       game_time=state.tick / TICKS_PER_SECOND,
+                                       game_time=seconds(state.tick),
                                        agents={role: agent.name for role, agent in agents.items()},
                                        strategies=strategies_of(agents))
             self.log.add(self.reflections)
@@ -217,7 +218,7 @@ def _user_lesson(outcome: str, e: dict[str, Any]) -> str:
         return (f"Took {', '.join(stones)} in that order, escaped after {e['escape']['time_s']:g} s"
                 f"{'; ' + flights if flights else ''}. Keep to this route.")
     if outcome == "TIMEOUT":
-        return (f"Time ran out with {len(stones)}/3 stones. LOOK more often and go straight "
+        return (f"Time ran out with {len(stones)}/{len(STONES)} stones. LOOK more often and go straight "
                 f"for the loudest hum{'; ' + flights if flights else ''}.")
     d = e["death"]
     after = d["seconds_after_whine"]
@@ -226,13 +227,13 @@ def _user_lesson(outcome: str, e: dict[str, Any]) -> str:
     if d["lantern_held"]:
         advice.append("raise the lantern when the hooves sound CLOSE")
     if d["ran"]:
-        advice.append("walk near it: running is heard 24 steps away")
+        advice.append(f"walk near it: running is heard {HEAR_RUN_STEPS} steps away")
     if after is not None and after <= 20:
         advice.append("leave the place of a whine at once")
     if flights:
         advice.append(f"{flights}: vary that")
     return (f"Caught at {place_words(d['position'])} {when}, {'running' if d['ran'] else 'walking'}, "
-            f"{'lantern unused' if d['lantern_held'] else 'no lantern'}, {d['stones']}/3 stones. "
+            f"{'lantern unused' if d['lantern_held'] else 'no lantern'}, {d['stones']}/{len(STONES)} stones. "
             f"Next: {'; '.join(advice)}.")
 
 
@@ -246,7 +247,7 @@ def _minotaur_lesson(outcome: str, e: dict[str, Any]) -> str:
         return (f"Caught the intruder at {place_words(d['position'])} at {d['time_s']:g} s, {how} "
                 f"(seen {times_words(e['sightings'])}, heard {times_words(e['heard'])}); {jumps}.")
     if outcome == "TIMEOUT":
-        return (f"The intruder survived with {len(e['stones'])}/3 stones; hunt where it was "
+        return (f"The intruder survived with {len(e['stones'])}/{len(STONES)} stones; hunt where it was "
                 f"last heard rather than wait; {jumps}.")
     last = e["stones"][-1]
     return (f"The intruder escaped at {e['escape']['time_s']:g} s, taking the "

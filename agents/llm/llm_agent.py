@@ -37,6 +37,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from labyrinth.engine.commands import BadInput, shorten
+from labyrinth.engine.presets import DEFAULT_DIFFICULTY
 from labyrinth.engine.wsap import Action, ActionResult, ActionSpace, Goal, Observation
 from labyrinth.engine.wsap.actions import GAME_NAME, NOOP
 from labyrinth.engine.wsap.roles import ROLES
@@ -104,7 +105,7 @@ class LLMAgent:
         self.lessons: list[Reflection] = []
         self.book: Book | None = None  # the behaviour lessons of its role, when it learns
         self.preset = ""
-        self.difficulty = "normal"  # told by the seat (seated), for the built-in agent that may take over
+        self.difficulty = DEFAULT_DIFFICULTY  # told by the seat (seated), for the built-in agent that may take over
         self.schema: ResponseSchema | None = None  # the action space's, from initialize
         self.home = False  # whether the game is ours, in this role: its persona, and the built-in stand-in
         self.system = ""
@@ -260,14 +261,14 @@ class LLMAgent:
         if self.replacement is not None:
             return self.replacement.decide(observation)
         prompt = self._step_text(observation)
-        turns = self._fit([*self._history_turns(), ("user", prompt)])
+        turns = self._fit([*self.history, ("user", prompt)])
         began = time.perf_counter()
         try:
             reply = self.transport.complete(self.system, turns, self._initialized()[1])
         except ProviderError as exc:
             self._record("decision", turns, None, time.perf_counter() - began, _failed_as(exc), exc)
             if not isinstance(exc, QuotaError):  # a quota is the account's limit, not the model failing
-                self._failed(observation)
+                self._failed()
             return self._fall_back(exc)
         seconds = time.perf_counter() - began
         self.history.append(("user", prompt))
@@ -276,7 +277,7 @@ class LLMAgent:
             action = self._action(reply)
         except InvalidAnswer as exc:
             self._record("decision", turns, reply, seconds, "invalid")
-            self._failed(observation)
+            self._failed()
             return self._fall_back(exc)
         self._record("decision", turns, reply, seconds, "answered" if self._usable(action) else "invalid")
         self.failures = 0
@@ -299,13 +300,13 @@ class LLMAgent:
 
     # --- inside -----------------------------------------------------------------
 
-    def _failed(self, observation: Observation) -> None:
+    def _failed(self) -> None:
         """One more call in a row that gave no action (a provider error or an unusable answer);
         after FAILURES_BEFORE_REPLACEMENT the built-in agent takes over, in our game (in another
         there is none: the model keeps being asked)."""
         self.failures += 1
         if self.failures >= FAILURES_BEFORE_REPLACEMENT and self.home:
-            self._replace(observation)
+            self._replace()
 
     def _fall_back(self, failure: InvalidAnswer | ProviderError) -> Action:
         """The seed's noop in place of the model's answer, saying why."""
@@ -333,9 +334,6 @@ class LLMAgent:
         if self.notes:
             extra.append("Your notes so far: " + " | ".join(self.notes))
         return "\n\n".join([*extra, text])
-
-    def _history_turns(self) -> list[tuple[str, str]]:
-        return list(self.history)
 
     def _fit(self, turns: list[tuple[str, str]]) -> list[tuple[str, str]]:
         """Drop the oldest turns until system, turns and the answer fit the context; a last turn
@@ -401,7 +399,7 @@ class LLMAgent:
         elif error:
             self.meter.last_error = shorten(error, NOTE_CHARS)
 
-    def _replace(self, observation: Observation) -> None:
+    def _replace(self) -> None:
         replacement = self.replacement = taught(RULE_AGENTS[self.role]["builtin"](self.seed), self.lessons,
                                                 self.preset, self.book)
         replacement.seated(self.difficulty)

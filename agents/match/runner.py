@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING, Any, TypedDict, TypeVar
 
-from labyrinth.engine import BadInput, Game, MinotaurDecision, UserInput, parse
+from labyrinth.engine import DEFAULT_DIFFICULTY, BadInput, Game, MinotaurDecision, UserInput, parse
 from labyrinth.engine.figures import seconds
 from labyrinth.engine.presets import DEFAULT_PRESET
 from labyrinth.engine.report import USER_REJECTED, error_report
@@ -107,7 +107,7 @@ class Match:
     changes the first state before either side sees it (the RL ladder's frozen Minotaur)."""
 
     def __init__(self, user: Agent | Outside, minotaur: Agent | Outside, *, seed: int, preset: str = DEFAULT_PRESET,
-                 difficulty: str = "normal", max_turns: int | None = DEFAULT_MAX_TURNS,
+                 difficulty: str = DEFAULT_DIFFICULTY, max_turns: int | None = DEFAULT_MAX_TURNS,
                  timeout_s: float = DEFAULT_TIMEOUT_S, recorder: Recorder | None = None,
                  digest: bool = False, lessons: Mapping[str, Sequence[Reflection]] | None = None,
                  memory: GameMemory | None = None, quota_stops: bool = False, keeps_inputs: bool = True,

@@ -27,6 +27,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
+from labyrinth.engine.presets import DEFAULT_DIFFICULTY, DEFAULT_PRESET
 from labyrinth.engine.wsap.roles import ROLES
 
 from ..base import Agent, fresh_copy
@@ -50,7 +51,7 @@ class LabyrinthEnv(PicklesAsReplay, gym.Env):
     # gymnasium's Env declares metadata an instance attribute: a ClassVar here would clash with its annotation
     metadata = {"render_modes": list(RENDER_MODES), "render_fps": 4}  # noqa: RUF012
 
-    def __init__(self, role: str = "user", preset: str = "standard", difficulty: str = "normal",
+    def __init__(self, role: str = "user", preset: str = DEFAULT_PRESET, difficulty: str = DEFAULT_DIFFICULTY,
                  opponent: str | Agent = "builtin", max_turns: int = DEFAULT_MAX_TURNS, text: bool = False,
                  render_mode: str | None = None, shaping: bool = False, frozen: bool = False) -> None:
         if role not in ROLES:

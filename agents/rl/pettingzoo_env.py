@@ -23,6 +23,7 @@ from gymnasium.utils import seeding
 from pettingzoo import ParallelEnv
 from pettingzoo.utils import parallel_to_aec
 
+from labyrinth.engine.presets import DEFAULT_DIFFICULTY, DEFAULT_PRESET
 from labyrinth.engine.wsap.roles import ROLES
 
 from ..match.runner import DEFAULT_MAX_TURNS
@@ -39,7 +40,7 @@ class LabyrinthParallelEnv(PicklesAsReplay, ParallelEnv):
     metadata: ClassVar[dict[str, Any]] = {"name": "labyrinth_v0", "render_modes": list(RENDER_MODES),
                                           "is_parallelizable": True, "render_fps": 4}
 
-    def __init__(self, preset: str = "standard", difficulty: str = "normal", max_turns: int | None = None,
+    def __init__(self, preset: str = DEFAULT_PRESET, difficulty: str = DEFAULT_DIFFICULTY, max_turns: int | None = None,
                  text: bool = False, render_mode: str | None = None, max_cycles: int | None = None) -> None:
         if render_mode not in (None, *RENDER_MODES):
             raise ValueError(f"render_mode must be None or one of {', '.join(RENDER_MODES)}, not {render_mode!r}")

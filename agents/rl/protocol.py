@@ -39,7 +39,7 @@ import numpy as np
 from gymnasium.utils import seeding
 
 from labyrinth.engine.items import stones_held
-from labyrinth.engine.schemas import OUTCOMES, Outcome
+from labyrinth.engine.schemas import OUTCOMES, WIN, Outcome
 from labyrinth.engine.wsap.rewards import CATCH, ESCAPE, PER_SECOND, STONE
 from labyrinth.engine.wsap.roles import ROLES
 
@@ -55,7 +55,6 @@ SPLITS: dict[str, tuple[int, int | None]] = {  # a split's first reset seed and 
     "train": (3_000_000, None),
 }
 RUN_GAMES = 10_000_000  # the train split's games each training run may draw, run r from r * RUN_GAMES
-WIN = {"user": "ESCAPED", "minotaur": "DEATH"}  # the outcome each role plays for
 DIGEST_SEEDS = (0, 1, 2)  # the reset seeds whose games a task's digest covers
 # The turns of a random episode a digest covers at most: the pinned seeds' episodes of every task to their end but
 # User-Full's (User-Large's, of 1,200 turns at most, end within 58 to 819), whose three last all 10,000 (26 CPU s).

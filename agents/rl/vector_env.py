@@ -28,7 +28,7 @@ import numpy as np
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space, create_empty_array
 
-from labyrinth.engine import MinotaurDecision, UserInput
+from labyrinth.engine import DEFAULT_DIFFICULTY, MinotaurDecision, UserInput
 from labyrinth.engine.state import GameState
 
 from ..match.runner import DEFAULT_MAX_TURNS
@@ -50,7 +50,7 @@ class LabyrinthVectorEnv(gym.vector.VectorEnv):
 
     metadata = {"render_modes": [], "autoreset_mode": AutoresetMode.NEXT_STEP}  # noqa: RUF012 - gymnasium's
 
-    def __init__(self, num_envs: int, role: str = "user", preset: str = "tiny", difficulty: str = "normal",
+    def __init__(self, num_envs: int, role: str = "user", preset: str = "tiny", difficulty: str = DEFAULT_DIFFICULTY,
                  opponent: str = "builtin", max_turns: int = DEFAULT_MAX_TURNS, frozen: bool = False) -> None:
         if preset not in REGION_PRESETS:
             raise ValueError(f"the vector env plays {' or '.join(REGION_PRESETS)}, not {preset!r}: the kernel's "

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import warnings
 
-from labyrinth.engine import Game, MinotaurDecision, UserInput
+from labyrinth.engine import DEFAULT_DIFFICULTY, DEFAULT_PRESET, Game, MinotaurDecision, UserInput
 from labyrinth.engine.commands import BadInput
 from labyrinth.engine.turn import TurnResult
 from labyrinth.engine.wsap import Action, ActionResult, ActionSpace, Observation
@@ -37,7 +37,7 @@ from ..registry import make_agent
 class LabyrinthAdapter:
     """One role of one game, for a WSAP agent."""
 
-    def __init__(self, role: str, seed: int, preset: str = "standard", difficulty: str = "normal",
+    def __init__(self, role: str, seed: int, preset: str = DEFAULT_PRESET, difficulty: str = DEFAULT_DIFFICULTY,
                  opponent: str | Agent = "builtin", max_turns: int = DEFAULT_MAX_TURNS,
                  memory: Experience | None = None, agent_name: str = "wsap") -> None:
         if role not in ROLES:
@@ -140,7 +140,7 @@ class LabyrinthAdapter:
         return [self.knowledge.achievements[name].description for name in new]
 
 
-def make_adapter(role: str = "user", seed: int = 1, preset: str = "standard", difficulty: str = "normal",
+def make_adapter(role: str = "user", seed: int = 1, preset: str = DEFAULT_PRESET, difficulty: str = DEFAULT_DIFFICULTY,
                  opponent: str | Agent = "builtin", max_turns: int = DEFAULT_MAX_TURNS,
                  memory: Experience | None = None, agent_name: str = "wsap") -> LabyrinthAdapter:
     """A WSAP GameAdapter for ``role``; ``opponent`` (an agent, or a registry name) plays the other role.

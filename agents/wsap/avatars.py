@@ -18,6 +18,7 @@ from typing import Any
 
 from labyrinth.engine.figures import seconds
 from labyrinth.engine.items import STONES
+from labyrinth.engine.presets import DEFAULT_DIFFICULTY, DEFAULT_PRESET
 from labyrinth.engine.wsap import (
     Action,
     ActionResult,
@@ -59,7 +60,7 @@ def _seed_for(agent_id: str, count: int) -> int:
 class LabyrinthAvatars:
     """Avatars for the user role, and the GameAdapter of the one jacked in."""
 
-    def __init__(self, preset: str = "standard", difficulty: str = "normal", opponent: str = "builtin",
+    def __init__(self, preset: str = DEFAULT_PRESET, difficulty: str = DEFAULT_DIFFICULTY, opponent: str = "builtin",
                  directory: Path | None = None, max_turns: int = DEFAULT_MAX_TURNS) -> None:
         self.preset, self.difficulty, self.opponent = preset, difficulty, opponent
         self.directory, self.max_turns = directory, max_turns

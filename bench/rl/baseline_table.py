@@ -25,9 +25,9 @@ from typing import Any
 from baseline import ALGOS, STEPS, TRAINED, result_path  # bench/rl/ is on sys.path, as this file runs as a script
 
 from labyrinth.agents.compete.intervals import mean_interval, paired_proportions, paired_scores
-from labyrinth.agents.rl.protocol import WIN
 from labyrinth.agents.rl.tasks import TASKS
 from labyrinth.engine.items import STONES
+from labyrinth.engine.schemas import WIN
 from labyrinth.saves.outputs import write_output
 from labyrinth.saves.paths import StorageError
 from labyrinth.saves.reading import read_regular

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 from stable_baselines3.common.callbacks import BaseCallback
 
-from labyrinth.agents.rl.protocol import WIN
+from labyrinth.engine.schemas import WIN
 
 
 class Curve(BaseCallback):

@@ -83,7 +83,7 @@ _MESSAGE_KEYS = {"action", "params", "reasoning"}  # the seed's reply object, wh
 GAME_NAME = "Labyrinth: The Temporal Hunt"  # what a WSAP system message calls the game ("You are an agent playing ...")
 
 USER_DESCRIPTION = f"""\
-Labyrinth: The Temporal Hunt. You are lost in a labyrinth cut into a kilometre cube of rock: corridors one \
+{GAME_NAME}. You are lost in a labyrinth cut into a kilometre cube of rock: corridors one \
 step (2.5 m) wide, levels 5 m apart joined by ramps (UP RAMP / DOWN RAMP from a ramp cell, one level a step). \
 Your goal: find and GRAB {STONES_NAMED}; holding all three, you escape. A Minotaur hunts you. \
 You see {USER_SIGHT} steps around you; it sees {MINOTAUR_SIGHT} steps in the dark and hears your steps through \
@@ -98,7 +98,7 @@ before it returns to the same cell). {_USABLE_EFFECTS} LOOK makes the missing st
 direction and level. Time passes only when you act: each action reports the seconds it took."""
 
 MINOTAUR_DESCRIPTION = f"""\
-Labyrinth: The Temporal Hunt. You are the Minotaur, master of a labyrinth cut into a kilometre cube of rock \
+{GAME_NAME}. You are the Minotaur, master of a labyrinth cut into a kilometre cube of rock \
 (x grows EAST, y NORTH, z UP by levels joined by ramps; you know every cell). An intruder is looking for \
 {STONES_NAMED}; if it holds all three it escapes and you lose. Catch it: step onto its cell. \
 Your infrared eyes see it within {MINOTAUR_SIGHT} steps in line of sight; you hear its steps through walls \

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from labyrinth.agents.compete.health import EXIT_INCOMPLETE
 from labyrinth.agents.match.runner import DEFAULT_MAX_TURNS
-from labyrinth.saves.results_terms import FALLBACK_SHARE_ALLOWED
+from labyrinth.saves.results_terms import FALLBACK_SHARE_ALLOWED, ROLES
 
 from .bounded_option import bounded
 from .learn_option import add_learn_options
@@ -40,7 +40,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     arena.add_argument("--games", type=bounded(GAMES), default=20,
                        help=f"how many matches ({GAMES.words}; default: 20)")
     game_options(arena, seed=1, seed_help="the first match's seed (default: 1)")
-    for role in ("user", "minotaur"):
+    for role in ROLES:
         role_option(arena, role, "builtin")
     arena.add_argument("--max-turns", type=bounded(TURNS), default=DEFAULT_MAX_TURNS,
                        help=f"turns before a match is a TIMEOUT ({TURNS.words}; default: {DEFAULT_MAX_TURNS})")

@@ -25,6 +25,7 @@ from labyrinth.agents.registry import check_configured, parse_contestant, provid
 from labyrinth.engine.schemas import OUTCOMES
 from labyrinth.saves.config import ConfigError
 from labyrinth.saves.paths import advice
+from labyrinth.saves.results_terms import ROLES
 
 from ..stop_signals import cause, exit_status
 from ..terminal_text import printable
@@ -102,7 +103,7 @@ def _models(args: argparse.Namespace,
     """Each model side's settings under its name (a config contestant's table over its provider's);
     ProviderNotConfigured for a provider without its key."""
     models = {}
-    for role in ("user", "minotaur"):
+    for role in ROLES:
         contestant = parse_contestant(role, getattr(args, role))
         if contestant.provider is not None:
             settings = contestant.settings(providers)

@@ -17,6 +17,7 @@ from labyrinth.agents.llm.config import ProviderSettings
 from labyrinth.agents.llm.providers.errors import ProviderError
 from labyrinth.agents.llm.providers.secrets import redact
 from labyrinth.agents.registry import make_transport
+from labyrinth.engine.wsap.actions import GAME_NAME
 from labyrinth.saves.avatars import avatars_dir
 from labyrinth.saves.config import ConfigError, config_path, read_config
 from labyrinth.saves.games import saves_dir
@@ -44,7 +45,7 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     def write(line: str = "") -> None:
         print(printable(redact(line)), file=out, flush=True)
 
-    write(f"Labyrinth: The Temporal Hunt, Python {sys.version.split()[0]} ({sys.executable})")
+    write(f"{GAME_NAME}, Python {sys.version.split()[0]} ({sys.executable})")
     write()
     write("LLM providers (keys are never shown):")
     for name in PROVIDERS:

@@ -18,6 +18,7 @@ from typing import TextIO
 
 from labyrinth.engine import DEFAULT_PRESET, PRESETS
 from labyrinth.engine.schemas import OUTCOMES
+from labyrinth.saves.results_terms import ROLES
 
 from .options import parsed_by
 
@@ -28,7 +29,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                                         "games' agents learn from.")
     actions = memory.add_subparsers(dest="memory_action", metavar="ACTION", required=True)
     listing = actions.add_parser("list", help="one line per reflection, newest first")
-    listing.add_argument("--role", choices=("user", "minotaur"))
+    listing.add_argument("--role", choices=ROLES)
     listing.add_argument("--outcome", choices=OUTCOMES, type=str.upper)
     listing.add_argument("--limit", type=_limit, default=50, help="at most this many (default: 50; 0: all)")
     show = actions.add_parser("show", help="one reflection in full, its evidence too")
@@ -36,7 +37,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     lessons = actions.add_parser("lessons", help="the lessons about behaviour, merged over every game",
                                  description="What followed each choice in each situation, over every game of a "
                                              "preset: lessons that hold in any labyrinth, with their evidence.")
-    lessons.add_argument("--role", choices=("user", "minotaur"))
+    lessons.add_argument("--role", choices=ROLES)
     lessons.add_argument("--preset", choices=list(PRESETS), default=DEFAULT_PRESET)
     clear = actions.add_parser("clear", help="forget every reflection")
     clear.add_argument("--yes", action="store_true", help="do not ask")

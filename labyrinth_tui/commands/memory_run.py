@@ -14,7 +14,9 @@ from labyrinth.agents.learning.memory_manager import lesson_words
 from labyrinth.saves.experience import Experience, Reflection, document
 from labyrinth.saves.outputs import write_output
 from labyrinth.saves.paths import StorageError
+from labyrinth.saves.results_terms import ROLES
 
+from ..dates import local_time
 from ..terminal_text import printable
 
 
@@ -67,7 +69,7 @@ def _show(reflections: list[Reflection], wanted: str, out: TextIO) -> int:
 
 def list_line(r: Reflection, width: int = 0) -> str:
     """One reflection as `memory list` prints it; its lesson cut to ``width`` columns (0: whole)."""
-    line = (f"{printable(r.id):<17} {printable(r.created_at[:16].replace('T', ' '))}  {r.role:<8} {r.outcome:<7} "
+    line = (f"{printable(r.id):<17} {printable(local_time(r.created_at)):<16.16}  {r.role:<8} {r.outcome:<7} "
             f"{printable(r.preset + ' ' + str(r.seed)):<14} {printable(r.agent):<12.12} ")
     text = printable(lesson_words(r.key_reflection))
     if width and len(line) + len(text) > width:
@@ -92,7 +94,7 @@ def write_reflection(r: Reflection, out: TextIO) -> None:
 
 def _lessons(reflections: list[Reflection], role: str | None, preset: str, out: TextIO) -> int:
     """The merged behaviour lessons of each role: held, tentative, then retired, as sentences."""
-    for each in [role] if role else ["user", "minotaur"]:
+    for each in [role] if role else ROLES:
         found = book_of(reflections, each, preset).lessons()
         games = sum(r.role == each and r.preset == preset for r in reflections)
         print(f"The {each}, from {games} game{'s' if games != 1 else ''} on {preset}:", file=out)

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from labyrinth.agents.match.runner import MAX_TURNS
 from labyrinth.agents.registry import contestant_names
-from labyrinth.engine import DEFAULT_PRESET, DIFFICULTIES, PRESETS
+from labyrinth.engine import DEFAULT_DIFFICULTY, DEFAULT_PRESET, DIFFICULTIES, PRESETS
 from labyrinth.engine.rng import DRAWN_SEEDS
 from labyrinth.saves.config import Bound
 from labyrinth.saves.providers import PROVIDERS
@@ -39,7 +39,7 @@ def game_options(p: argparse.ArgumentParser, *, seed: int | None = None, seed_he
                    help=seed_help or "world seed (default: random, printed on stderr)")
     p.add_argument("--preset", choices=list(PRESETS), default=DEFAULT_PRESET, help="hunting ground size")
     if difficulty:
-        p.add_argument("--difficulty", choices=DIFFICULTIES, default="normal")
+        p.add_argument("--difficulty", choices=DIFFICULTIES, default=DEFAULT_DIFFICULTY)
 
 
 def role_option(p: argparse.ArgumentParser, role: str, default: str | None, *also: str, words: str = "") -> None:

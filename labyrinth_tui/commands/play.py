@@ -49,14 +49,16 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from labyrinth.saves.games import PLAYER
+
     from ..app import run as open_app
-    from ..screens.title import HUMAN, NewGame
+    from ..screens.title import NewGame
     from ..themes import theme_names
 
     if args.theme is not None and args.theme not in theme_names():
         args.own_parser.error(f"argument --theme: no theme {args.theme!r} (themes: {', '.join(theme_names())})")
 
     settings = providers(args, screen=True)
-    user = getattr(args, "user", None) or HUMAN
+    user = getattr(args, "user", None) or PLAYER
     return open_app(NewGame(chosen_seed(args), args.preset, args.difficulty, user, args.minotaur, settings,
                             learners(args)), theme=args.theme)

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from labyrinth.agents.registry import UnknownContestant, parse_contestant, provider_of
 from labyrinth.saves.config import DEFAULT_TIMEOUT_S, HOLD, RPM, TIMEOUT, ConfigError
 from labyrinth.saves.providers import PROVIDERS
+from labyrinth.saves.results_terms import ROLES
 
 from .bounded_option import bounded
 
@@ -62,7 +63,7 @@ def contestant(role: str, *also: str):
 
 def chosen_providers(args: argparse.Namespace) -> list[str]:
     """The providers this command's --user and --minotaur (a tournament's --users and --minotaurs) name."""
-    names = [getattr(args, option, None) or "" for option in ("user", "minotaur")]
+    names = [getattr(args, option, None) or "" for option in ROLES]
     names += [name.strip() for option in ("users", "minotaurs")
               for name in (getattr(args, option, None) or "").split(",")]
     named = {provider_of(name) for name in names}

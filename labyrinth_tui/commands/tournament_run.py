@@ -41,6 +41,7 @@ from labyrinth.saves.clock import iso
 from labyrinth.saves.config import ConfigError
 from labyrinth.saves.paths import replays_dir
 from labyrinth.saves.results_db import NOBODY, MatchRow, ResultsDB, ResultsUnusable, results_path
+from labyrinth.saves.results_terms import learned_by
 
 from ..ascii_text import fitted
 from ..leaderboard_tables import head_to_head_table, paired_table, ratings_table
@@ -164,15 +165,14 @@ def _rerun(args: argparse.Namespace) -> dict | None:
         _say(f"--rerun plays run {args.rerun} as it was recorded: leave out {', '.join(given)}")
         return None
     contestants, seeds = recorded["contestants"], recorded["seeds"]
-    args.users, args.minotaurs = (",".join(c["name"] for c in contestants[role]) for role in ("user", "minotaur"))
+    args.users, args.minotaurs = (",".join(c["name"] for c in contestants[role]) for role in ROLES)
     args.seed, args.games, args.repeats = seeds[0], len(seeds), recorded["repeats"]
     args.preset, args.difficulty, args.max_turns = recorded["preset"], recorded["difficulty"], recorded["max_turns"]
     for option, bound, value in (("--max-turns", TURNS, args.max_turns), ("--repeats", REPEATS, args.repeats)):
         if not bound.holds(value):  # a hand-edited database: its run's settings are bounded as the options are
             _say(f"run {args.rerun} cannot be played again: its {option} {bound.refusal(value)}")
             return None
-    args.learn = next(name for name, roles in LEARNERS.items()
-                      if ("+".join(roles) if roles else NOBODY) == recorded["learned"])
+    args.learn = next(name for name, roles in LEARNERS.items() if learned_by(roles) == recorded["learned"])
     return {**recorded, "next_rerun": reproduction(recorded, runs, kept, build_id())}
 
 

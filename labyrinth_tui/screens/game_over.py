@@ -17,7 +17,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
-from labyrinth.engine.items import stones_held
+from labyrinth.engine.items import STONES, stones_held
 from labyrinth.saves.experience import Reflection
 from labyrinth.saves.replays import read_replay, write_story
 
@@ -39,7 +39,7 @@ class Choice(Button):
 
 
 class GameOverScreen(ModalScreen[str]):
-    """Every choice is a button (Enter, Space, a click) and a key (n, t, q), and the keys are shown:
+    """Every choice is a button (Enter, Space, a click) and a key (n, t, s, q), and the keys are shown:
     on the buttons and in the footer."""
 
     DEFAULT_CSS = """
@@ -107,7 +107,7 @@ class GameOverScreen(ModalScreen[str]):
             yield Static(HEADLINES.get(outcome, outcome), id="headline")
             yield Static(plain(
                 f"time {env.game_time:g} s   turns {f.turns}   walked {f.walked} steps\n"
-                f"stones {stones}/3   jumps seen {f.jumps_seen}   lanterns used {f.lanterns_used}\n"
+                f"stones {stones}/{len(STONES)}   jumps seen {f.jumps_seen}   lanterns used {f.lanterns_used}\n"
                 f"{s.preset}, seed {s.seed}, {s.difficulty}"), id="figures")
             if s.memory.log is not None:
                 yield Static(id="lessons")

@@ -26,6 +26,7 @@ from labyrinth.engine.figures import (
     seconds_text,
 )
 from labyrinth.engine.items import ITEMS
+from labyrinth.engine.wsap.actions import GAME_NAME
 
 from ..app_access import labyrinth_app
 from ..keymap import ACTIONS, CURSOR_LEAP, DEFAULT_KEYS, SHIFT_MOVES, WALKS, ShiftMove, shown
@@ -92,7 +93,7 @@ def help_text(settings: PlayerSettings) -> str:
 
 
 HELP_TEXT = f"""\
-# Labyrinth: The Temporal Hunt
+# {GAME_NAME}
 
 Find the **RED**, **BLUE** and **YELLOW** stones and hold all three to escape.
 A Minotaur hunts you: if it shares your cell, you die.

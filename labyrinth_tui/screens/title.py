@@ -19,10 +19,10 @@ from textual.widgets.option_list import Option
 
 from labyrinth.agents.llm.config import ProviderSettings, provider_settings
 from labyrinth.agents.registry import MINOTAUR_AGENTS, USER_AGENTS, configured_contestants
-from labyrinth.engine import DEFAULT_PRESET, DIFFICULTIES, PRESETS
+from labyrinth.engine import DEFAULT_DIFFICULTY, DEFAULT_PRESET, DIFFICULTIES, PRESETS
 from labyrinth.engine.rng import DRAWN_SEEDS
 from labyrinth.saves.config import ConfigError
-from labyrinth.saves.games import list_games
+from labyrinth.saves.games import PLAYER, list_games
 from labyrinth.saves.providers import PROVIDERS
 
 from ..app_access import labyrinth_app
@@ -33,7 +33,6 @@ from ..widgets.footer import SteadyFooter
 BANNER = """\
  L A B Y R I N T H
  the temporal hunt"""
-HUMAN = "you"
 MENU = (("play", "Play"), ("spectate", "Spectate"), ("hotseat", "Hot-seat"),
         ("resume", "Saved games"), ("replays", "Replays"),
         ("leaderboard", "Leaderboard"), ("memory", "Memory"), ("help", "Help"), ("quit", "Quit"))
@@ -53,7 +52,7 @@ class NewGame:
 
     @property
     def spectated(self) -> bool:
-        return self.user != HUMAN
+        return self.user != PLAYER
 
 
 class TitleScreen(Screen):
@@ -114,12 +113,12 @@ class TitleScreen(Screen):
                 yield Label("Seed")
                 yield Input(placeholder="random", id="seed", restrict=r"[0-9]*", max_length=10)
                 yield Label("Difficulty")
-                yield Select([(d, d) for d in DIFFICULTIES], value=last.difficulty if last else "normal",
+                yield Select([(d, d) for d in DIFFICULTIES], value=last.difficulty if last else DEFAULT_DIFFICULTY,
                              allow_blank=False, id="difficulty")
                 yield Label("User")
                 models = _models()
-                yield Select([("you, at the keyboard", HUMAN), *((agent_words(n, "user"), n) for n in USER_AGENTS),
-                              *models], value=HUMAN, allow_blank=False, id="user")
+                yield Select([("you, at the keyboard", PLAYER), *((agent_words(n, "user"), n) for n in USER_AGENTS),
+                              *models], value=PLAYER, allow_blank=False, id="user")
                 yield Label("Minotaur")
                 minotaurs: list[tuple[str | Text, str]] = [*((agent_words(n, "minotaur"), n) for n in MINOTAUR_AGENTS),
                                                            *models]
@@ -147,7 +146,7 @@ class TitleScreen(Screen):
     def new_game(self, spectate: bool = False) -> NewGame:
         seed_text = self.query_one("#seed", Input).value
         user = self._chosen("#user")
-        if spectate and user == HUMAN:
+        if spectate and user == PLAYER:
             user = "builtin"
         app = labyrinth_app(self)
         return NewGame(int(seed_text) if seed_text else secrets.randbelow(DRAWN_SEEDS), self._chosen("#preset"),
@@ -175,7 +174,7 @@ class TitleScreen(Screen):
         labyrinth_app(self).start(self.new_game(spectate=True))
 
     def action_hotseat(self) -> None:
-        labyrinth_app(self).start(replace(self.new_game(), user=HUMAN, minotaur="gemini"))
+        labyrinth_app(self).start(replace(self.new_game(), user=PLAYER, minotaur="gemini"))
 
     def action_resume(self) -> None:
         from .saved_games import SavedGamesScreen

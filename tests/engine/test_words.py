@@ -14,9 +14,10 @@ from labyrinth.engine.cells import RAMP_UP
 from labyrinth.engine.constants import JUMP_COOLDOWN_TICKS, TICKS_PER_SECOND
 from labyrinth.engine.items import LANTERN
 from labyrinth.engine.presets import PRESETS
+from labyrinth.saves.games import PLAYER
 from labyrinth.tui.app import LabyrinthApp
 from labyrinth.tui.command_parser import NotACommand, parse_command
-from labyrinth.tui.screens.title import HUMAN, NewGame
+from labyrinth.tui.screens.title import NewGame
 from labyrinth.tui.widgets.cue_panel import CuePanel, cue_words
 from labyrinth.tui.widgets.narrative import NarrativeLog
 from labyrinth.tui.widgets.status_bar import StatusBar, fit, status_parts
@@ -102,7 +103,7 @@ def _text(widget: Static) -> str:
 
 @pytest.mark.slow
 async def test_a_frozen_minotaur_is_told_in_words_with_its_countdowns(clock):
-    app = LabyrinthApp(NewGame(7, "small", "normal", HUMAN, "builtin", learning=False), clock=clock)
+    app = LabyrinthApp(NewGame(7, "small", "normal", PLAYER, "builtin", learning=False), clock=clock)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         game = app.screen.session.game
@@ -131,7 +132,7 @@ async def test_a_frozen_minotaur_is_told_in_words_with_its_countdowns(clock):
 
 
 async def test_the_status_bar_shows_the_place_and_keeps_the_level_at_80_columns(clock):
-    app = LabyrinthApp(NewGame(7, "small", "normal", HUMAN, "builtin", learning=False), clock=clock)
+    app = LabyrinthApp(NewGame(7, "small", "normal", PLAYER, "builtin", learning=False), clock=clock)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         await type_line(pilot, "look")
@@ -157,7 +158,7 @@ def test_the_status_bar_fits_any_width_and_the_level_is_the_last_thing_cut(width
 
 
 async def test_climbing_a_ramp_is_not_logged_as_a_collision(clock):
-    app = LabyrinthApp(NewGame(11, "standard", "normal", HUMAN, "builtin", learning=False), clock=clock)
+    app = LabyrinthApp(NewGame(11, "standard", "normal", PLAYER, "builtin", learning=False), clock=clock)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         game = app.screen.session.game

@@ -22,6 +22,7 @@ from labyrinth.saves.atomic import STALE_AFTER_S, sweep_data_dir, sweep_stale, w
 from labyrinth.saves.avatars import load_roster, store_roster
 from labyrinth.saves.experience import Experience, log_path
 from labyrinth.saves.games import (
+    PLAYER,
     list_games,
     saves_dir,
 )
@@ -304,12 +305,12 @@ async def test_the_tui_plays_without_memory_says_so_once_and_its_memory_screen_o
     from labyrinth.tui.app import LabyrinthApp
     from labyrinth.tui.screens.game_over import GameOverScreen
     from labyrinth.tui.screens.memory import MemoryScreen
-    from labyrinth.tui.screens.title import HUMAN, NewGame
+    from labyrinth.tui.screens.title import NewGame
     from tests.tui.test_tui import halt_until_over
 
     data_dir().parent.mkdir(parents=True)
     data_dir().write_text("not a directory")
-    app = LabyrinthApp(NewGame(5, "tiny", "normal", HUMAN, "builtin"))
+    app = LabyrinthApp(NewGame(5, "tiny", "normal", PLAYER, "builtin"))
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         said = [n.message for n in app._notifications if "without memory" in n.message]

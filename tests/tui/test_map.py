@@ -7,16 +7,17 @@ import dataclasses
 import pytest
 
 from labyrinth.engine.presets import PRESETS
+from labyrinth.saves.games import PLAYER
 from labyrinth.tui.app import LabyrinthApp
 from labyrinth.tui.screens.help import HELP
 from labyrinth.tui.screens.spectate import SpectateScreen
-from labyrinth.tui.screens.title import HUMAN, NewGame
+from labyrinth.tui.screens.title import NewGame
 from labyrinth.tui.widgets.map_frame import MARGIN
 from labyrinth.tui.widgets.map_glyphs import EDGE, HERE, LEGEND, TRAIL, USER
 from labyrinth.tui.widgets.minimap import Minimap
 
-TINY = NewGame(3, "tiny", "normal", HUMAN, "builtin")
-SMALL = NewGame(7, "small", "normal", HUMAN, "builtin")
+TINY = NewGame(3, "tiny", "normal", PLAYER, "builtin")
+SMALL = NewGame(7, "small", "normal", PLAYER, "builtin")
 WATCHED = NewGame(4, "small", "normal", "builtin", "builtin")
 
 
@@ -33,7 +34,7 @@ async def typed(pilot, *lines: str) -> None:
 async def test_the_map_grows_with_the_terminal_and_everything_fits_at_80_by_24():
     shown = []
     for size in ((80, 24), (120, 40), (200, 60)):
-        app = LabyrinthApp(NewGame(7, "standard", "normal", HUMAN, "builtin"))
+        app = LabyrinthApp(NewGame(7, "standard", "normal", PLAYER, "builtin"))
         async with app.run_test(size=size) as pilot:
             await pilot.pause()
             screen = app.screen
@@ -188,7 +189,7 @@ async def test_the_user_keeps_a_margin_of_cells_on_every_side_or_the_whole_groun
     of MARGIN cells around it, as an editor's scrolloff, on every size; along an axis where the whole
     ground fits, a user on it sees all of it instead."""
     ground = PRESETS["standard"]
-    app = LabyrinthApp(NewGame(7, "standard", "normal", HUMAN, "builtin"))
+    app = LabyrinthApp(NewGame(7, "standard", "normal", PLAYER, "builtin"))
     async with app.run_test(size=size) as pilot:
         await pilot.pause()
         game_map = app.screen.query_one(Minimap)

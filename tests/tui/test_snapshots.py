@@ -4,13 +4,14 @@ looks shows up here. Update on purpose with `pytest --snapshot-update`."""
 import pytest
 from textual.widgets import Input
 
+from labyrinth.saves.games import PLAYER
 from labyrinth.tui.app import LabyrinthApp
-from labyrinth.tui.screens.title import HUMAN, NewGame
+from labyrinth.tui.screens.title import NewGame
 
 pytestmark = pytest.mark.slow
 
-GAME = NewGame(11, "small", "normal", HUMAN, "builtin")
-TINY = NewGame(7, "tiny", "normal", HUMAN, "builtin")
+GAME = NewGame(11, "small", "normal", PLAYER, "builtin")
+TINY = NewGame(7, "tiny", "normal", PLAYER, "builtin")
 
 
 async def _steady(pilot) -> None:

@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 import pytest
 from textual.widgets import Button, Input, OptionList, Static
 
+from labyrinth.saves.games import PLAYER
 from labyrinth.tui.app import LabyrinthApp
 from labyrinth.tui.dates import local_time
 from labyrinth.tui.screens.game import GameScreen
@@ -18,12 +19,12 @@ from labyrinth.tui.screens.memory import MemoryScreen
 from labyrinth.tui.screens.replays import ReplaysScreen
 from labyrinth.tui.screens.saved_games import SavedGamesScreen
 from labyrinth.tui.screens.spectate import SpectateScreen
-from labyrinth.tui.screens.title import HUMAN, NewGame, TitleScreen
+from labyrinth.tui.screens.title import NewGame, TitleScreen
 from labyrinth.tui.widgets.minimap import Minimap
 
 pytestmark = pytest.mark.slow
 
-GAME = NewGame(7, "small", "normal", HUMAN, "builtin")
+GAME = NewGame(7, "small", "normal", PLAYER, "builtin")
 SIZE = (120, 40)
 
 
@@ -184,7 +185,7 @@ async def test_keys_walk_run_and_take_ramps_once_the_map_has_focus():
 
 
 async def test_a_shift_run_stops_at_the_first_junction():
-    app = LabyrinthApp(NewGame(3, "small", "normal", HUMAN, "builtin"))
+    app = LabyrinthApp(NewGame(3, "small", "normal", PLAYER, "builtin"))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         session = app.screen.session
@@ -201,7 +202,7 @@ async def test_a_shift_run_stops_at_the_first_junction():
 
 
 async def test_bumping_a_known_wall_with_a_map_key_costs_no_time():
-    app = LabyrinthApp(NewGame(3, "small", "normal", HUMAN, "builtin"))
+    app = LabyrinthApp(NewGame(3, "small", "normal", PLAYER, "builtin"))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         session = app.screen.session
@@ -256,7 +257,7 @@ async def test_a_saved_game_resumes_where_it_was():
 
 
 async def test_a_game_ends_on_the_game_over_screen(clock):
-    app = LabyrinthApp(NewGame(5, "tiny", "normal", HUMAN, "builtin"), clock=clock)
+    app = LabyrinthApp(NewGame(5, "tiny", "normal", PLAYER, "builtin"), clock=clock)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         session = app.screen.session
@@ -339,7 +340,7 @@ async def test_ctrl_q_quits_from_anywhere():
 async def test_a_finished_game_shows_and_keeps_what_was_learned():
     from labyrinth.saves.experience import Experience
 
-    app = LabyrinthApp(NewGame(5, "tiny", "normal", HUMAN, "builtin"))
+    app = LabyrinthApp(NewGame(5, "tiny", "normal", PLAYER, "builtin"))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         session = app.screen.session
@@ -429,7 +430,7 @@ async def test_memory_screen_shows_brackets_as_words():
 async def test_no_memory_holds_for_the_next_game_too(clock):
     from labyrinth.saves.experience import Experience
 
-    app = LabyrinthApp(NewGame(5, "tiny", "normal", HUMAN, "builtin", learning=False), clock=clock)
+    app = LabyrinthApp(NewGame(5, "tiny", "normal", PLAYER, "builtin", learning=False), clock=clock)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         session = app.screen.session

@@ -10,17 +10,18 @@ import pytest
 from textual import events
 from textual.widgets import Input, Static
 
+from labyrinth.saves.games import PLAYER
 from labyrinth.saves.paths import replays_dir
 from labyrinth.saves.replays import read_replay
 from labyrinth.tui.app import LabyrinthApp
-from labyrinth.tui.screens.title import HUMAN, NewGame
+from labyrinth.tui.screens.title import NewGame
 from labyrinth.tui.widgets.narrative import NarrativeLog
 
 from .test_tui import SIZE
 
 pytestmark = pytest.mark.slow
 
-TINY = NewGame(7, "tiny", "normal", HUMAN, "builtin", learning=False)  # the user starts at (200, 200, 100)
+TINY = NewGame(7, "tiny", "normal", PLAYER, "builtin", learning=False)  # the user starts at (200, 200, 100)
 CLOSE_BY = (195, 200, 100)  # five steps west down the corridor: CLOSE, out of sight
 NEXT_TO = (201, 200, 100)  # a step east: walking into it is death
 

@@ -16,10 +16,11 @@ from textual.widgets import Input, Static
 from labyrinth.engine import UserInput
 from labyrinth.engine.cells import CRAWLWAY, FLOOR, RAMP_DOWN, RAMP_UP, ROCK
 from labyrinth.engine.presets import PRESETS
+from labyrinth.saves.games import PLAYER
 from labyrinth.tui.app import LabyrinthApp
 from labyrinth.tui.explore import NOTHING_LEFT, Exploring, exploring_leg
 from labyrinth.tui.player_settings import PlayerOptions, PlayerSettings
-from labyrinth.tui.screens.title import HUMAN, NewGame
+from labyrinth.tui.screens.title import NewGame
 from labyrinth.tui.session import PlaySession
 from labyrinth.tui.travel import Leg
 
@@ -27,7 +28,7 @@ from .test_tui_danger import burst, log_words
 
 pytestmark = pytest.mark.slow
 
-STILL = NewGame(7, "tiny", "normal", HUMAN, "wait", learning=False)  # the user starts at (200, 200, 100)
+STILL = NewGame(7, "tiny", "normal", PLAYER, "wait", learning=False)  # the user starts at (200, 200, 100)
 FAR = (120, 120, 100)  # out of the ground and of hearing: nothing of the Minotaur stops a walk
 AHEAD = (200, 204, 100)  # up the corridor the first leg walks north: in sight at its end
 CLOSE_BY = (195, 200, 100)  # five steps west of the start: CLOSE, out of sight (and still so two steps north)

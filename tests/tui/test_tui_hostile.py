@@ -9,6 +9,7 @@ import pytest
 from textual.app import App
 from textual.widgets import OptionList, Static
 
+from labyrinth.saves.games import PLAYER
 from labyrinth.saves.paths import replays_dir
 from labyrinth.saves.replays import ReplayWriter
 from labyrinth.tui.app import LabyrinthApp
@@ -17,7 +18,7 @@ from labyrinth.tui.screens.memory import MemoryScreen
 from labyrinth.tui.screens.replay_player import ReplayPlayerScreen
 from labyrinth.tui.screens.replays import ReplaysScreen
 from labyrinth.tui.screens.saved_games import SavedGamesScreen
-from labyrinth.tui.screens.title import HUMAN, NewGame, TitleScreen
+from labyrinth.tui.screens.title import NewGame, TitleScreen
 from labyrinth.tui.widgets.agent_panel import AgentPanel
 from labyrinth.tui.widgets.narrative import NarrativeLog
 from tests.saves.test_replays import builtin_match
@@ -46,7 +47,7 @@ def assert_inert(text: str) -> None:
 
 
 async def test_unreadable_numbers_typed_into_the_game_give_a_hint_and_the_game_goes_on():
-    app = LabyrinthApp(NewGame(7, "small", "normal", HUMAN, "builtin"))
+    app = LabyrinthApp(NewGame(7, "small", "normal", PLAYER, "builtin"))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         screen = app.screen
@@ -154,7 +155,7 @@ async def test_hostile_reflections_on_the_memory_screen_are_words():
 
 
 async def test_a_hostile_saved_game_is_listed_as_words(tmp_path):
-    app = LabyrinthApp(NewGame(7, "small", "normal", HUMAN, "builtin"))
+    app = LabyrinthApp(NewGame(7, "small", "normal", PLAYER, "builtin"))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         await type_line(pilot, "look")

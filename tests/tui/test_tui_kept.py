@@ -6,11 +6,11 @@ from __future__ import annotations
 import pytest
 from textual.widgets import Input, OptionList, Select
 
-from labyrinth.saves.games import list_games
+from labyrinth.saves.games import PLAYER, list_games
 from labyrinth.tui.app import LabyrinthApp
 from labyrinth.tui.screens.game import GameScreen
 from labyrinth.tui.screens.replays import ReplaysScreen
-from labyrinth.tui.screens.title import HUMAN, NewGame, TitleScreen
+from labyrinth.tui.screens.title import NewGame, TitleScreen
 
 from .test_tui import GAME, SIZE, type_line
 
@@ -86,7 +86,7 @@ async def test_a_game_left_before_its_first_turn_says_there_is_nothing_to_contin
 
 
 async def test_the_title_form_starts_from_the_last_games_ground_difficulty_and_minotaur():
-    app = LabyrinthApp(NewGame(5, "tiny", "hard", HUMAN, "wait", learning=False))  # as `labyrinth play` starts one
+    app = LabyrinthApp(NewGame(5, "tiny", "hard", PLAYER, "wait", learning=False))  # as `labyrinth play` starts one
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         await type_line(pilot, "look")
@@ -95,4 +95,4 @@ async def test_the_title_form_starts_from_the_last_games_ground_difficulty_and_m
         assert isinstance(app.screen, TitleScreen)
         chosen = {name: app.screen.query_one(f"#{name}", Select).value for name in ("preset", "difficulty", "minotaur")}
         assert chosen == {"preset": "tiny", "difficulty": "hard", "minotaur": "wait"}
-        assert app.screen.query_one("#user", Select).value == HUMAN  # who plays is asked anew
+        assert app.screen.query_one("#user", Select).value == PLAYER  # who plays is asked anew

@@ -9,11 +9,12 @@ from rich.text import Text
 from textual import events
 from textual.widgets import Button, Input, Static
 
+from labyrinth.saves.games import PLAYER
 from labyrinth.tui.app import LabyrinthApp
 from labyrinth.tui.screens.game import GameScreen
 from labyrinth.tui.screens.game_over import QUIET_S, GameOverScreen
 from labyrinth.tui.screens.history import HistoryScreen
-from labyrinth.tui.screens.title import HUMAN, NewGame, TitleScreen
+from labyrinth.tui.screens.title import NewGame, TitleScreen
 from labyrinth.tui.widgets.minimap import Minimap
 from labyrinth.tui.widgets.narrative import BATCH, NarrativeLog
 from tests.tui.test_tui import GAME, SIZE, halt_until_over, opened, type_line, wait_for
@@ -21,7 +22,7 @@ from tests.tui.test_tui_waits import held_agents
 
 pytestmark = pytest.mark.slow
 
-TINY = NewGame(5, "tiny", "normal", HUMAN, "builtin")
+TINY = NewGame(5, "tiny", "normal", PLAYER, "builtin")
 
 
 @pytest.mark.parametrize("button, how", [("new", "enter"), ("title", "space"), ("quit", "click")])
@@ -162,7 +163,7 @@ async def test_the_log_wraps_again_when_the_terminal_shrinks_and_grows():
 
 async def test_commands_typed_while_a_model_minotaur_thinks_queue_and_play_in_order(monkeypatch, clock):
     held = held_agents(monkeypatch)
-    app = LabyrinthApp(NewGame(7, "small", "normal", HUMAN, "gemini"), clock=clock)
+    app = LabyrinthApp(NewGame(7, "small", "normal", PLAYER, "gemini"), clock=clock)
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: opened(app, GameScreen))
         screen, minotaur = app.screen, held["minotaur"]

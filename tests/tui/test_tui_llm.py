@@ -12,12 +12,12 @@ from pathlib import Path
 import pytest
 from textual.widgets import Input, Select, Static
 
-from labyrinth.saves.games import list_games
+from labyrinth.saves.games import PLAYER, list_games
 from labyrinth.tui.app import LabyrinthApp
 from labyrinth.tui.screens.game import GameScreen
 from labyrinth.tui.screens.provider_missing import ProviderMissingScreen
 from labyrinth.tui.screens.spectate import SpectateScreen
-from labyrinth.tui.screens.title import HUMAN, NewGame, TitleScreen
+from labyrinth.tui.screens.title import NewGame, TitleScreen
 from labyrinth.tui.widgets.minimap import Minimap
 from tests.agents.learning.test_memory import EVENTS_LESSONS
 from tests.stubs import Model, Stub
@@ -55,7 +55,7 @@ def _background_threads() -> set[threading.Thread]:
 
 
 async def test_hot_seat_thinks_in_the_background_while_the_screen_stays_live(gemini, tmp_path, clock):
-    app = LabyrinthApp(NewGame(5, "small", "normal", HUMAN, "gemini"), clock=clock)
+    app = LabyrinthApp(NewGame(5, "small", "normal", PLAYER, "gemini"), clock=clock)
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: opened(app, GameScreen))  # the plan came back
         screen = app.screen
@@ -134,8 +134,8 @@ async def test_a_second_start_while_the_first_is_opening_is_refused(gemini):
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         background = _background_threads()
-        app.start(NewGame(5, "small", "normal", HUMAN, "gemini"))
-        app.start(NewGame(6, "small", "normal", HUMAN, "gemini"))
+        app.start(NewGame(5, "small", "normal", PLAYER, "gemini"))
+        app.start(NewGame(6, "small", "normal", PLAYER, "gemini"))
         assert len(_background_threads() - background) == 1  # no second plan asked for
         await pilot.pause()
         assert any(n.message == "A game is already starting." for n in app._notifications)
@@ -147,7 +147,7 @@ async def test_a_second_start_while_the_first_is_opening_is_refused(gemini):
 
 async def test_quitting_while_the_minotaur_thinks_does_not_wait_for_its_answer(gemini):
     gemini.respond.delay_s = 0.0
-    app = LabyrinthApp(NewGame(5, "small", "normal", HUMAN, "gemini"))
+    app = LabyrinthApp(NewGame(5, "small", "normal", PLAYER, "gemini"))
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: opened(app, GameScreen))
         gemini.respond = held = Held(gemini.respond)  # the next answer comes only when the test says
@@ -162,7 +162,7 @@ async def test_quitting_while_the_minotaur_thinks_does_not_wait_for_its_answer(g
 
 async def test_a_stop_signal_while_the_minotaur_thinks_saves_the_game_as_of_its_last_whole_turn(gemini):
     gemini.respond.delay_s = 0.0
-    app = LabyrinthApp(NewGame(5, "small", "normal", HUMAN, "gemini"))
+    app = LabyrinthApp(NewGame(5, "small", "normal", PLAYER, "gemini"))
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: opened(app, GameScreen))
         session = app.screen.session
@@ -183,7 +183,7 @@ async def test_an_answer_that_comes_back_after_the_game_was_left_plays_nothing(g
     """Left (saved, its replay closed: a quit or a stop signal) while the Minotaur thought, the game takes no
     turn from the answer that comes back: its save stays the game as it was left, and so does the game."""
     gemini.respond.delay_s = 0.0
-    app = LabyrinthApp(NewGame(5, "small", "normal", HUMAN, "gemini"))
+    app = LabyrinthApp(NewGame(5, "small", "normal", PLAYER, "gemini"))
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: opened(app, GameScreen))
         session = app.screen.session
@@ -204,7 +204,7 @@ async def test_a_model_minotaurs_own_lesson_replaces_the_events_words_once_it_an
     from labyrinth.saves.experience import Experience
 
     gemini.respond.delay_s = 0.0
-    app = LabyrinthApp(NewGame(5, "tiny", "normal", HUMAN, "gemini"))
+    app = LabyrinthApp(NewGame(5, "tiny", "normal", PLAYER, "gemini"))
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: opened(app, GameScreen))
         session = app.screen.session

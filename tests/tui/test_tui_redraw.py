@@ -12,10 +12,11 @@ from textual.widgets import Static
 
 from labyrinth.engine import Game
 from labyrinth.engine.minotaur import routes_ahead
+from labyrinth.saves.games import PLAYER
 from labyrinth.tui.app import LabyrinthApp
 from labyrinth.tui.idle_gc import IDLE_S, OLD_THRESHOLD, IdleCollector
 from labyrinth.tui.screens.game import GameScreen
-from labyrinth.tui.screens.title import HUMAN, NewGame
+from labyrinth.tui.screens.title import NewGame
 from labyrinth.tui.widgets.fitted import Fitted
 from labyrinth.tui.widgets.footer import SteadyFooter
 from labyrinth.tui.widgets.status_bar import StatusBar
@@ -122,7 +123,7 @@ def test_the_idle_collector_collects_after_a_pause_and_restores_the_settings():
 async def test_a_turn_lays_the_game_screen_out_no_more():
     """A walk, a LOOK and a wait on the game screen: the log, the status line, the cue panel and the
     hint change, and the screen is not laid out again for it (it was four layouts a turn)."""
-    app = LabyrinthApp(NewGame(7, "tiny", "normal", HUMAN, "builtin"), clock=lambda: 0.0)
+    app = LabyrinthApp(NewGame(7, "tiny", "normal", PLAYER, "builtin"), clock=lambda: 0.0)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         screen = app.screen
@@ -147,7 +148,7 @@ async def test_the_minotaurs_first_routes_are_found_while_the_opening_is_read():
     (that this changes no game: tests/engine/test_routes_ahead.py)."""
     fresh = Game.new(7, "small")
     expected = list(routes_ahead(fresh.world, fresh.state))
-    app = LabyrinthApp(NewGame(7, "small", "normal", HUMAN, "builtin"), clock=lambda: 0.0)
+    app = LabyrinthApp(NewGame(7, "small", "normal", PLAYER, "builtin"), clock=lambda: 0.0)
     async with app.run_test(size=(120, 40)) as pilot:
         game = app.screen.session.game
 

@@ -5,13 +5,14 @@ clock the test moves."""
 import pytest
 from textual.widgets import OptionList
 
+from labyrinth.saves.games import PLAYER
 from labyrinth.saves.paths import replays_dir
 from labyrinth.saves.replays import first_mismatch, read_replay
 from labyrinth.tui.app import LabyrinthApp
 from labyrinth.tui.screens.playback import SPEEDS
 from labyrinth.tui.screens.replay_player import ReplayPlayerScreen
 from labyrinth.tui.screens.replays import ReplaysScreen
-from labyrinth.tui.screens.title import HUMAN, NewGame, TitleScreen
+from labyrinth.tui.screens.title import NewGame, TitleScreen
 from labyrinth.tui.widgets.minimap import Minimap
 
 from .test_tui import GAME, SIZE, choose, halt_until_over, type_line, wait_for
@@ -24,14 +25,14 @@ def replays() -> list:
 
 
 async def test_a_game_played_in_the_tui_leaves_a_replay_that_plays_again(clock):
-    app = LabyrinthApp(NewGame(5, "tiny", "normal", HUMAN, "builtin"), clock=clock)
+    app = LabyrinthApp(NewGame(5, "tiny", "normal", PLAYER, "builtin"), clock=clock)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         session = app.screen.session
         await halt_until_over(pilot, session)
     (path,) = replays()
     replay = read_replay(path)
-    assert replay.header.user_agent == HUMAN and replay.end is not None and replay.end.outcome == "DEATH"
+    assert replay.header.user_agent == PLAYER and replay.end is not None and replay.end.outcome == "DEATH"
     assert len(replay.turns) == session.match.turns and first_mismatch(replay) is None
 
 
@@ -74,7 +75,7 @@ async def open_player(pilot, app) -> ReplayPlayerScreen:
 
 
 async def test_the_player_steps_back_and_forth_and_plays_on_the_clock(clock):
-    app = LabyrinthApp(NewGame(5, "tiny", "normal", HUMAN, "builtin"), clock=clock)
+    app = LabyrinthApp(NewGame(5, "tiny", "normal", PLAYER, "builtin"), clock=clock)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         played = app.screen.session

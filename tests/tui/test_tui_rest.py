@@ -14,13 +14,14 @@ from textual.widgets._footer import FooterKey
 
 from labyrinth.engine import UserInput
 from labyrinth.engine.presets import PRESETS
+from labyrinth.saves.games import PLAYER
 from labyrinth.saves.paths import replays_dir
 from labyrinth.saves.replays import VERSION, read_replay
 from labyrinth.tui.app import LabyrinthApp
 from labyrinth.tui.screens.game import GameScreen
 from labyrinth.tui.screens.replay_player import ReplayPlayerScreen
 from labyrinth.tui.screens.replays import ReplaysScreen
-from labyrinth.tui.screens.title import HUMAN, NewGame
+from labyrinth.tui.screens.title import NewGame
 from labyrinth.tui.session import PlaySession
 from labyrinth.tui.widgets.map_glyphs import HALVES, ITEM_GLYPHS
 from labyrinth.tui.widgets.minimap import Minimap
@@ -31,7 +32,7 @@ from tests.tui.test_tui import SIZE, choose, halt_until_over, type_line
 pytestmark = pytest.mark.slow
 
 WATCHED = NewGame(4, "small", "normal", "builtin", "builtin")
-TINY = NewGame(5, "tiny", "normal", HUMAN, "builtin")
+TINY = NewGame(5, "tiny", "normal", PLAYER, "builtin")
 
 
 @pytest.mark.parametrize("size, scale, stack", [((80, 24), 1, 2), ((120, 40), 1, 1), ((200, 60), 2, 1)])

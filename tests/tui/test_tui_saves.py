@@ -9,7 +9,7 @@ import signal
 import pytest
 from textual.widgets import OptionList
 
-from labyrinth.saves.games import list_games, saves_dir
+from labyrinth.saves.games import PLAYER, list_games, saves_dir
 from labyrinth.tui.app import LabyrinthApp
 from labyrinth.tui.screens.game import GameScreen
 from labyrinth.tui.screens.saved_games import ConfirmDelete, SavedGamesScreen
@@ -124,9 +124,9 @@ async def test_a_real_sigterm_reaches_the_handler_on_the_apps_event_loop():
 
 
 async def test_a_finished_game_is_not_offered(clock):
-    from labyrinth.tui.screens.title import HUMAN, NewGame
+    from labyrinth.tui.screens.title import NewGame
 
-    app = LabyrinthApp(NewGame(5, "tiny", "normal", HUMAN, "builtin"), clock=clock)
+    app = LabyrinthApp(NewGame(5, "tiny", "normal", PLAYER, "builtin"), clock=clock)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         session = app.screen.session

@@ -10,7 +10,7 @@ import os
 import pytest
 from textual.widgets import OptionList
 
-from labyrinth.saves.games import list_games
+from labyrinth.saves.games import PLAYER, list_games
 from labyrinth.saves.paths import replays_dir
 from labyrinth.tui.app import LabyrinthApp, told_where
 from labyrinth.tui.cli import main
@@ -18,14 +18,14 @@ from labyrinth.tui.dates import local_time
 from labyrinth.tui.relaunch import again_command
 from labyrinth.tui.screens.game_over import QUIET_S, GameOverScreen
 from labyrinth.tui.screens.saved_games import SavedGamesScreen
-from labyrinth.tui.screens.title import HUMAN, NewGame
+from labyrinth.tui.screens.title import NewGame
 
 from .test_tui import SIZE, halt_until_over, wait_for
 from .test_tui_travel import enter
 
 pytestmark = pytest.mark.slow
 
-TINY = NewGame(5, "tiny", "normal", HUMAN, "builtin", learning=False)
+TINY = NewGame(5, "tiny", "normal", PLAYER, "builtin", learning=False)
 
 
 def umask() -> int:

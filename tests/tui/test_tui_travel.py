@@ -10,10 +10,10 @@ import dataclasses
 import pytest
 from textual.widgets import Input, Static
 
-from labyrinth.saves.games import list_games
+from labyrinth.saves.games import PLAYER, list_games
 from labyrinth.tui.app import LabyrinthApp
 from labyrinth.tui.screens.game import GameScreen
-from labyrinth.tui.screens.title import HUMAN, NewGame
+from labyrinth.tui.screens.title import NewGame
 from labyrinth.tui.widgets.cue_panel import CuePanel
 from labyrinth.tui.widgets.game_map import GameMap
 from labyrinth.tui.widgets.narrative import NarrativeLog
@@ -22,7 +22,7 @@ from .test_tui import SIZE, wait_for
 
 pytestmark = pytest.mark.slow
 
-STILL = NewGame(7, "tiny", "normal", HUMAN, "wait", learning=False)  # the user starts at (200, 200, 100)
+STILL = NewGame(7, "tiny", "normal", PLAYER, "wait", learning=False)  # the user starts at (200, 200, 100)
 START = (200, 200, 100)
 CORNER = (204, 198, 100)  # east 4 then south 2 from the start: a way with a bend (labyrinth world --preset tiny)
 
@@ -126,7 +126,7 @@ async def test_a_danger_on_the_way_stops_the_travel_at_once():
 
 
 async def test_a_resumed_game_opens_with_its_history_and_the_stones_bearings():
-    app = LabyrinthApp(NewGame(7, "tiny", "normal", HUMAN, "builtin", learning=False))
+    app = LabyrinthApp(NewGame(7, "tiny", "normal", PLAYER, "builtin", learning=False))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         for line in ("look", "move east 2", "halt 2"):

@@ -14,11 +14,12 @@ from textual.widgets import Input, Static
 
 from labyrinth.agents.llm.config import ProviderSettings
 from labyrinth.agents.llm.providers.pacing import Waiting
+from labyrinth.saves.games import PLAYER
 from labyrinth.tui.app import LabyrinthApp
 from labyrinth.tui.screens.game import GameScreen
 from labyrinth.tui.screens.opening import OpeningScreen
 from labyrinth.tui.screens.spectate import SpectateScreen
-from labyrinth.tui.screens.title import HUMAN, NewGame
+from labyrinth.tui.screens.title import NewGame
 from tests.stubs import FakeClock, Model, Stub
 from tests.tui.test_tui import SIZE, opened, type_line, wait_for
 
@@ -88,7 +89,7 @@ def quota(transport: FakeClock, seconds: float) -> Waiting:
 
 async def test_the_hot_seat_counts_a_quota_wait_down_on_the_screens_clock(monkeypatch, clock):
     held = held_agents(monkeypatch)
-    app = LabyrinthApp(NewGame(7, "small", "normal", HUMAN, "gemini"), clock=clock)
+    app = LabyrinthApp(NewGame(7, "small", "normal", PLAYER, "gemini"), clock=clock)
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: opened(app, GameScreen))
         screen, minotaur, transport = app.screen, held["minotaur"], FakeClock(start=5000.0)
@@ -141,7 +142,7 @@ async def test_the_opening_keeps_the_keys_and_plays_what_was_typed_ahead(monkeyp
 
     monkeypatch.setattr(session, "make_agent", make)
     monkeypatch.setenv("GEMINI_API_KEY", "k")
-    app = LabyrinthApp(NewGame(7, "small", "normal", HUMAN, "gemini"), clock=clock)
+    app = LabyrinthApp(NewGame(7, "small", "normal", PLAYER, "gemini"), clock=clock)
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: opened(app, OpeningScreen))
         opening = app.screen
@@ -172,7 +173,7 @@ async def test_a_hanging_endpoint_holds_the_opening_no_longer_than_the_calls_dea
     stub = Stub(Model("gemini", {1: "hang"}))  # the plan's request hangs for 60 s
     settings = ProviderSettings("gemini", "gemini-test", stub.url, api_key="k", timeout_s=1.0)
     try:
-        app = LabyrinthApp(NewGame(7, "small", "normal", HUMAN, "gemini", {"gemini": settings}))
+        app = LabyrinthApp(NewGame(7, "small", "normal", PLAYER, "gemini", {"gemini": settings}))
         shown: list[str] = []  # the opening may come and go between two polls on a loaded machine: its push is kept
         push = app.push_screen
         app.push_screen = lambda screen, *args, **kwargs: shown.append(type(screen).__name__) or push(screen, *args,

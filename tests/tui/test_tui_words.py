@@ -14,10 +14,11 @@ from rich.console import Console
 from textual.widgets import Input, Select
 
 from labyrinth.engine import UserInput
+from labyrinth.saves.games import PLAYER
 from labyrinth.tui.app import LabyrinthApp
 from labyrinth.tui.screens.game_over import GameOverScreen
 from labyrinth.tui.screens.help import HELP
-from labyrinth.tui.screens.title import HUMAN, NewGame
+from labyrinth.tui.screens.title import NewGame
 from labyrinth.tui.session import PlaySession
 
 from .test_evidence_words import RAW
@@ -150,7 +151,7 @@ async def test_the_memory_screen_says_both_rows_outcome_and_evidence_alike_in_wo
 
 
 async def test_a_game_its_help_and_its_end_say_things_in_words():
-    app = LabyrinthApp(NewGame(5, "tiny", "normal", HUMAN, "builtin", learning=False))
+    app = LabyrinthApp(NewGame(5, "tiny", "normal", PLAYER, "builtin", learning=False))
     async with app.run_test(size=SIZE) as pilot:
         await shown(pilot, "the game, typing")
         await pilot.press("escape")

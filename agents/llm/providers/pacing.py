@@ -85,10 +85,6 @@ class Waiting:
         """"gemini is rate-limited: waiting 47 s", with ``left_s`` seconds to go."""
         return f"{self.cause}: waiting {round(left_s)} s"
 
-    @property
-    def reason(self) -> str:
-        return self.saying(self.left_s())
-
 
 @dataclass(frozen=True)
 class Slot:

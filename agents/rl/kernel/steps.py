@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
-from labyrinth.engine import MinotaurDecision, UserInput
+from labyrinth.engine import DEFAULT_DIFFICULTY, MinotaurDecision, UserInput
 from labyrinth.engine.items import ITEM_ORDER, STONES
 from labyrinth.engine.schemas import Coords
 from labyrinth.engine.turn import unexecutable
@@ -78,7 +78,7 @@ def kernel_plays(role: str, opponent: str) -> bool:
 class KernelSteps:
     """The steps of the ``rows``' games of ``role`` against ``opponent`` (kernel_plays), ``max_turns`` a game."""
 
-    def __init__(self, rows: StateRows, role: str, opponent: str, max_turns: int, difficulty: str = "normal",
+    def __init__(self, rows: StateRows, role: str, opponent: str, max_turns: int, difficulty: str = DEFAULT_DIFFICULTY,
                  frozen: bool = False, observations: dict[str, np.ndarray] | None = None) -> None:
         """The games are LabyrinthEnv's of these settings (``frozen``: the Minotaur frozen all game).
         ``observations``: where the rows' observations are written (the vector env's own batch), a key each,
