@@ -37,7 +37,7 @@ from .leaderboard_rows import (
     HEAD_TO_HEAD_COLUMNS,
     PAIRED_COLUMNS,
     RATING_COLUMNS,
-    TITLES,
+    ROLE_WORDS,
     TOKEN_COLUMNS,
     Board,
     Column,
@@ -48,7 +48,7 @@ from .leaderboard_rows import (
     rating_rows,
 )
 from .leaderboard_svg import interval_chart, line_chart
-from .leaderboard_tables import ENTRIES_TITLE, PAIRED_TITLE, RATINGS_TITLE
+from .leaderboard_tables import ENTRIES_TITLE, HEAD_TO_HEAD_TITLE, RATINGS_TITLE, paired_title
 from .report_text import html, plain
 
 RATING_FIELDS = ("role", "name", "setup", "label", "rank_best", "rank_worst", "anchor", "rating", "low", "high",
@@ -140,7 +140,7 @@ def html_page(board: Board, roles: Sequence[str]) -> str:
     who = contestant_rows({role: board.entries[role] for role in roles})
     body += [_section("contestants", "Who played", _table(CONTESTANT_COLUMNS, who) if who else
                       "<p>Only the game's own agents played.</p>"),
-             _section("head-to-head", "Head to head (user vs Minotaur)",
+             _section("head-to-head", HEAD_TO_HEAD_TITLE,
                       _table(HEAD_TO_HEAD_COLUMNS, head_to_head_rows(board.standings))),
              _section("method", "Method", _method(board))]
     return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
@@ -151,7 +151,7 @@ def html_page(board: Board, roles: Sequence[str]) -> str:
 
 
 def _entries(board: Board, role: str) -> str:
-    title = ENTRIES_TITLE.format(TITLES[role])
+    title = ENTRIES_TITLE.format(ROLE_WORDS[role])
     return _section(f"entries-{role}", title, _table((*ENTRY_COLUMNS, *TOKEN_COLUMNS),
                                                      entry_rows(board.entries[role], with_tokens=True)))
 
@@ -180,14 +180,14 @@ def _prose(text: str) -> str:
 
 def _ratings(board: Board, role: str) -> str:
     ratings = board.standings.ratings[role]
-    title = RATINGS_TITLE.format(TITLES[role])
+    title = RATINGS_TITLE.format(ROLE_WORDS[role])
     return _section(f"ratings-{role}", title,
                     interval_chart([(r.label, r.rating, r.low, r.high) for r in ratings], title=title),
                     _table(RATING_COLUMNS, rating_rows(ratings)))
 
 
 def _history(board: Board, role: str) -> str:
-    title = f"{TITLES[role]} rating over matches"
+    title = f"{ROLE_WORDS[role]} rating over matches"
     return _section(f"history-{role}", title,
                     line_chart([(r.label, r.history_at, r.history) for r in board.standings.ratings[role]],
                                title=title, x_label="its matches played", y_label="rating"))
@@ -195,7 +195,7 @@ def _history(board: Board, role: str) -> str:
 
 def _paired(board: Board, role: str) -> str:
     paired = board.standings.paired[role]
-    title = PAIRED_TITLE.format(TITLES[role], next(t for other, t in TITLES.items() if other != role))
+    title = paired_title(role)
     if not paired:
         return _section(f"paired-{role}", title, "<p>No two contestants met the same opponent on the same seed.</p>")
     return _section(f"paired-{role}", title,

@@ -31,8 +31,6 @@ from .ascii_text import BLOCKS
 from .game_words import ended
 from .terminal_text import printable
 
-BARS = BLOCKS  # a sparkline's heights, lowest first
-TITLES = ROLE_WORDS  # each role's standings, as the tables name them
 RULES = ("preset", "difficulty", "max_turns", "learned", "build")  # what a match was played under: the filters
 RULE_WORDS = {"preset": ("preset", "presets", "--preset"), "difficulty": ("difficulty", "difficulties", "--difficulty"),
               "max_turns": ("turn limit", "turn limits", "--max-turns"),
@@ -212,7 +210,7 @@ def contestant_rows(found: dict[str, tuple[Entry, ...]]) -> list[tuple[str, ...]
                                                               else "") for r in e.sent) or "nothing answered"
             sent += "".join(f"; {setting} dropped: {why}" for setting, why in e.dropped.items())
             output = ", ".join(dict.fromkeys(str(r.get("output")) for r in e.sent if r.get("output"))) or "–"
-            rows.append((TITLES[role], printable(e.label),
+            rows.append((ROLE_WORDS[role], printable(e.label),
                          printable(f"{e.settings.get('provider', '')}/{e.settings.get('model', '')}"),
                          printable(e.host), printable(asked),
                          printable(sent), printable(output), printable(", ".join(e.model_versions) or "–")))
@@ -277,9 +275,9 @@ def sparkline(values: Sequence[float], width: int, low: float | None = None, hig
     low = min(values) if low is None else low
     high = max(values) if high is None else high
     if high <= low:
-        return BARS[len(BARS) // 2] * len(values)
-    top = len(BARS) - 1
-    return "".join(BARS[max(0, min(top, round((v - low) / (high - low) * top)))] for v in values)
+        return BLOCKS[len(BLOCKS) // 2] * len(values)
+    top = len(BLOCKS) - 1
+    return "".join(BLOCKS[max(0, min(top, round((v - low) / (high - low) * top)))] for v in values)
 
 
 def history_range(ratings: Sequence[Rating]) -> tuple[float, float]:

@@ -19,7 +19,7 @@ from .leaderboard_rows import (
     HEAD_TO_HEAD_COLUMNS,
     PAIRED_COLUMNS,
     RATING_COLUMNS,
-    TITLES,
+    ROLE_WORDS,
     Column,
     entry_rows,
     head_to_head_rows,
@@ -33,26 +33,36 @@ if TYPE_CHECKING:
 RATINGS_TITLE = "{} ratings (Bradley-Terry, 95% interval)"
 PAIRED_TITLE = "{} paired: same {}, same seed"
 ENTRIES_TITLE = "{} contestants entered: void matches, failures, cost"
+HEAD_TO_HEAD_TITLE = "head to head (user vs Minotaur)"
+
+
+def other_title(role: str) -> str:
+    """The other role's standings, as the tables name them: a page about one role points to the other's."""
+    return next(title for other, title in ROLE_WORDS.items() if other != role)
+
+
+def paired_title(role: str) -> str:
+    """The title of ``role``'s paired differences: the same opponent (the other role), the same seed."""
+    return PAIRED_TITLE.format(ROLE_WORDS[role], other_title(role))
 
 
 def ratings_table(role: str, ratings: Sequence[Rating], *, ascii: bool = False) -> Table:
     """One role's ratings, best first."""
-    return table(RATINGS_TITLE.format(TITLES[role]), RATING_COLUMNS, rating_rows(ratings), ascii=ascii)
+    return table(RATINGS_TITLE.format(ROLE_WORDS[role]), RATING_COLUMNS, rating_rows(ratings), ascii=ascii)
 
 
 def entries_table(role: str, found: Sequence[Entry], *, ascii: bool = False) -> Table:
     """Every contestant of a role, rated or not: void matches, failure rates, tokens and cost."""
-    return table(ENTRIES_TITLE.format(TITLES[role]), ENTRY_COLUMNS, entry_rows(found), ascii=ascii)
+    return table(ENTRIES_TITLE.format(ROLE_WORDS[role]), ENTRY_COLUMNS, entry_rows(found), ascii=ascii)
 
 
 def head_to_head_table(standings: Standings, *, ascii: bool = False) -> Table:
-    return table("head to head (user vs Minotaur)", HEAD_TO_HEAD_COLUMNS, head_to_head_rows(standings), ascii=ascii)
+    return table(HEAD_TO_HEAD_TITLE, HEAD_TO_HEAD_COLUMNS, head_to_head_rows(standings), ascii=ascii)
 
 
 def paired_table(role: str, paired: Sequence[PairedDifference], *, ascii: bool = False) -> Table:
     """One role's paired differences, the better rated of each two first."""
-    opponent = next(title for other, title in TITLES.items() if other != role)
-    return table(PAIRED_TITLE.format(TITLES[role], opponent), PAIRED_COLUMNS, paired_rows(paired), ascii=ascii)
+    return table(paired_title(role), PAIRED_COLUMNS, paired_rows(paired), ascii=ascii)
 
 
 def table(title: str, columns: Sequence[Column], rows: list[tuple[str, ...]], *, ascii: bool = False) -> Table:

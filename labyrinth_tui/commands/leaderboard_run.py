@@ -18,7 +18,7 @@ from labyrinth.saves.results_db import ResultsDB, ResultsUnusable, results_path
 from ..ascii_text import ascii_only, fitted
 from ..dates import local_time
 from ..leaderboard_report import html_page, matches_csv, paired_csv, ratings_csv, write_report
-from ..leaderboard_rows import TITLES, Board, history_range, nothing_to_show, read_board, sparkline
+from ..leaderboard_rows import ROLE_WORDS, Board, history_range, nothing_to_show, read_board, sparkline
 from ..leaderboard_tables import entries_table, head_to_head_table, paired_table, ratings_table
 from ..terminal_text import printable
 
@@ -159,7 +159,7 @@ def _tables(board: Board, roles: list[str], width: int, ascii: bool) -> list:
         ratings = board.standings.ratings[role]
         low, high = history_range(ratings)
         parts += [ratings_table(role, ratings, ascii=ascii),
-                  Text(fitted(f"{TITLES[role]} rating over matches, in play order (▁ {low:.0f} … █ {high:.0f})",
+                  Text(fitted(f"{ROLE_WORDS[role]} rating over matches, in play order (▁ {low:.0f} … █ {high:.0f})",
                               ascii), style="italic"),
                   _trends(ratings, low, high, width, ascii), "",
                   entries_table(role, board.entries[role], ascii=ascii), ""]
@@ -171,7 +171,7 @@ def _tables(board: Board, roles: list[str], width: int, ascii: bool) -> list:
 
 def _anchored(standings: Standings) -> str:
     """What the ratings are measured from, and the offset that relates the two roles' scales."""
-    anchors = "; ".join(f"{TITLES[role]}s on {anchor.describe()}" for role, anchor in standings.anchors.items())
+    anchors = "; ".join(f"{ROLE_WORDS[role]}s on {anchor.describe()}" for role, anchor in standings.anchors.items())
     return (f"anchored: {anchors or 'nothing rated'}; a user rated R meets a Minotaur rated M as "
             f"1/(1+10^((M-R+D)/400)), D = {standings.offset:+.0f}")
 

@@ -33,7 +33,7 @@ from ..leaderboard_rows import (
     MATCH_COLUMNS,
     PAIRED_COLUMNS,
     RATING_COLUMNS,
-    TITLES,
+    ROLE_WORDS,
     Board,
     Column,
     entry_rows,
@@ -46,7 +46,7 @@ from ..leaderboard_rows import (
     read_board,
     sparkline,
 )
-from ..leaderboard_tables import ENTRIES_TITLE, PAIRED_TITLE, RATINGS_TITLE
+from ..leaderboard_tables import ENTRIES_TITLE, HEAD_TO_HEAD_TITLE, RATINGS_TITLE, other_title, paired_title
 from ..terminal_text import plain
 from ..widgets.footer import SteadyFooter
 from ..widgets.rating_chart import RatingChart
@@ -194,14 +194,13 @@ class LeaderboardScreen(Screen):
         if self.shown in (HEAD_TO_HEAD, PAIRED, ENTRIES):
             if self.shown == HEAD_TO_HEAD:
                 _fill(table, HEAD_TO_HEAD_COLUMNS, head_to_head_rows(standings))
-                table.border_title = "head to head (user vs Minotaur) · h: ratings"
+                table.border_title = f"{HEAD_TO_HEAD_TITLE} · h: ratings"
             elif self.shown == ENTRIES:
                 _fill(table, ENTRY_COLUMNS, entry_rows(self.board.entries[self.role]))
-                table.border_title = f"{ENTRIES_TITLE.format(TITLES[self.role])} · e: ratings"
+                table.border_title = f"{ENTRIES_TITLE.format(ROLE_WORDS[self.role])} · e: ratings"
             else:
                 _fill(table, PAIRED_COLUMNS, paired_rows(standings.paired[self.role]))
-                other = next(title for role, title in TITLES.items() if role != self.role)
-                table.border_title = f"{PAIRED_TITLE.format(TITLES[self.role], other)} · p: ratings"
+                table.border_title = f"{paired_title(self.role)} · p: ratings"
             table.border_subtitle = ""
             table.move_cursor(row=row)
             return
@@ -212,9 +211,8 @@ class LeaderboardScreen(Screen):
                    - 2 * table.cell_padding - 1)  # - 1: the scrollbar's edge
         _fill(table, (*RATING_COLUMNS, TREND), [(*row, sparkline(r.history, room, low, high))
                                                 for row, r in zip(rows, ratings, strict=True)])
-        other = TITLES[next(role for role in ROLES if role != self.shown)]
-        table.border_title = (f"{RATINGS_TITLE.format(TITLES[self.shown])} · r: {other} · p: paired · "
-                              "e: entries · h: head to head")
+        table.border_title = (f"{RATINGS_TITLE.format(ROLE_WORDS[self.shown])} · r: {other_title(self.shown)} · "
+                              "p: paired · e: entries · h: head to head")
         table.border_subtitle = f"rating over matches, in play order: ▁ {low:.0f} … █ {high:.0f}"
         table.move_cursor(row=row)  # where it was, on a resize
         self._chart_row(table.cursor_row)

@@ -28,7 +28,7 @@ from labyrinth.saves.results_db import MatchRow, ResultsDB, results_path
 from labyrinth.tui import leaderboard_rows
 from labyrinth.tui.app import LabyrinthApp
 from labyrinth.tui.cli import main
-from labyrinth.tui.leaderboard_rows import BARS, head_to_head_rows, paired_rows, rating_rows, sparkline
+from labyrinth.tui.leaderboard_rows import BLOCKS, head_to_head_rows, paired_rows, rating_rows, sparkline
 from labyrinth.tui.screens.leaderboard import DAMAGED_SHOWN, LeaderboardScreen
 from labyrinth.tui.screens.replay_player import ReplayPlayerScreen
 from labyrinth.tui.screens.title import TitleScreen
@@ -90,7 +90,7 @@ def test_the_table_shows_each_role_and_the_head_to_head_in_80_columns(capsys, mo
     best = standings.ratings["user"][0]
     assert ("1", "builtin", "1500", "anchor", "3", "2/1/0",
             "67% (21%–94%)") in lines  # the users' anchor, its record, its win rate in Wilson's interval
-    builtin = next(line for line in out.splitlines() if line.startswith("builtin ") and BARS[-1] in line)
+    builtin = next(line for line in out.splitlines() if line.startswith("builtin ") and BLOCKS[-1] in line)
     assert builtin.endswith(f"{best.rating:.0f}")  # its rating over its three matches
     for row in head_to_head_rows(standings):
         assert row in lines
@@ -259,10 +259,10 @@ def test_the_chart_draws_the_line_and_the_interval_in_braille():
 
 
 def test_a_sparkline_keeps_the_latest_value_and_one_scale():
-    assert sparkline([0, 1, 2, 3, 4, 5, 6, 7], 8) == BARS
-    assert sparkline(list(range(100)), 10)[-1] == BARS[-1] and len(sparkline(list(range(100)), 10)) == 10
-    assert sparkline([5, 5], 10, low=0, high=10) == BARS[4] * 2  # halfway up a shared scale
-    assert sparkline([3, 3], 10) == BARS[4] * 2 and sparkline([], 10) == ""
+    assert sparkline([0, 1, 2, 3, 4, 5, 6, 7], 8) == BLOCKS
+    assert sparkline(list(range(100)), 10)[-1] == BLOCKS[-1] and len(sparkline(list(range(100)), 10)) == 10
+    assert sparkline([5, 5], 10, low=0, high=10) == BLOCKS[4] * 2  # halfway up a shared scale
+    assert sparkline([3, 3], 10) == BLOCKS[4] * 2 and sparkline([], 10) == ""
 
 
 # --- the screen ------------------------------------------------------------------------
@@ -293,7 +293,7 @@ async def test_the_screen_opens_from_the_title_and_switches_role(capsys):
         screen = await open_board(pilot, app)
         shown = cells(screen, "#board-standings")
         assert [row[:-1] for row in shown] == [list(row) for row in rating_rows(standings.ratings["user"])]
-        assert all(len(row[-1]) == 4 and set(row[-1]) <= set(BARS) for row in shown)  # the rating after each match
+        assert all(len(row[-1]) == 4 and set(row[-1]) <= set(BLOCKS) for row in shown)  # the rating after each match
         assert len(cells(screen, "#board-matches")) == 8
         await pilot.press("r")
         shown = cells(screen, "#board-standings")

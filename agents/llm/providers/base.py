@@ -12,7 +12,7 @@ count towards replacing the agent.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -44,6 +44,29 @@ DEFAULT_EFFORT = "low"  # a thinking model's effort unless its contestant says: 
 # doubles the room, as each asks for more thinking.
 THINKING_TOKENS = {"none": 0, "minimal": 1024, "low": 4096, "medium": 8192, "high": 16384}
 MODEL_EFFORT = "medium"  # the room for a model that thinks at its own default effort (OpenAI's is medium)
+STRICT_SCHEMA = "json_schema (strict)"  # the output mode of a request that sent the action's schema, strict
+
+
+def token_budget(max_tokens: int, effort: str | None, thinks: bool) -> int:
+    """The output tokens a request allows: the answer's, and for a model that thinks the room for its thinking
+    at ``effort`` (MODEL_EFFORT's when it thinks at its own default)."""
+    return max_tokens + (THINKING_TOKENS[effort or MODEL_EFFORT] if thinks else 0)
+
+
+def api_word(value: object) -> str | None:
+    """An SDK enum (a finish reason, a block reason) as the API's word: "SAFETY", "MAX_TOKENS", "length"."""
+    return None if value is None else str(getattr(value, "value", value))
+
+
+def json_kind(value: object) -> str:
+    """What a parsed JSON value is, as an error about a body that is not the object it should be says it:
+    "a JSON list", "a JSON null"."""
+    return f"a JSON {type(value).__name__.replace('NoneType', 'null')}"
+
+
+def listed_check(names: Collection[str], model: str) -> str:
+    """`labyrinth doctor`'s line on an endpoint's listing of models: how many, and whether ``model`` is one."""
+    return f"{len(names)} models; {model} {'available' if model in names else 'not in the list'}"
 
 
 @dataclass(frozen=True)

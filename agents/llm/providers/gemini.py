@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 from labyrinth.engine.commands import shorten
 
 from ..config import ProviderSettings
-from .base import DEFAULT_EFFORT, THINKING_TOKENS, Reply, ResponseSchema, Sent
+from .base import DEFAULT_EFFORT, THINKING_TOKENS, Reply, ResponseSchema, Sent, api_word
 from .bounds import event_hooks
 from .pacing import SYSTEM_CLOCK, Clock, Waiting
 from .retry import Caller, Failure, ForeignReply, http_errors, http_failure, transport_failure
@@ -107,7 +107,7 @@ class GeminiTransport:
             answer = usage.candidates_token_count if usage else None
             return Reply(r.text or "", usage.prompt_token_count if usage else None,
                          None if answer is None and thoughts is None else (answer or 0) + (thoughts or 0),
-                         _word(first.finish_reason) if first else None, _word(blocked), reasoning_tokens=thoughts,
+                         api_word(first.finish_reason) if first else None, api_word(blocked), reasoning_tokens=thoughts,
                          sent=sent, model_version=r.model_version)
 
         return self.calls(call, self._classify, sent)
@@ -146,6 +146,3 @@ def thinking(model: str) -> tuple[ThinkingConfig, int]:
     return ThinkingConfig(thinking_budget=budget), budget
 
 
-def _word(reason: object) -> str | None:
-    """An SDK enum (FinishReason, BlockedReason) as the API's word: "SAFETY", "MAX_TOKENS"."""
-    return None if reason is None else str(getattr(reason, "value", reason))

@@ -25,14 +25,14 @@ import weakref
 from typing import TYPE_CHECKING, Any
 
 from ..config import ProviderSettings
-from .base import MODEL_EFFORT, THINKING_TOKENS, Reply, ResponseSchema, Sent
+from .base import STRICT_SCHEMA, Reply, ResponseSchema, Sent, api_word, listed_check, token_budget
 from .bounds import event_hooks
 from .pacing import SYSTEM_CLOCK, Clock, Waiting
 from .retry import ERROR_CHARS, Caller, Failure, ForeignReply, http_errors, http_failure, transport_failure
 from .sdk_imports import IMPORT_LOCK, imported
 from .tls import shared_ssl_context
 
-OUTPUT_MODE = "json_schema (strict)"
+OUTPUT_MODE = STRICT_SCHEMA
 
 if TYPE_CHECKING:  # the SDK is imported when a transport is made: `import agents` works without it
     from mistralai.client.models import (
@@ -95,7 +95,7 @@ class MistralTransport:
             name=schema.name, schema_definition=schema.json, strict=True))
         effort = self.settings.reasoning_effort
         thinks = effort is not None or "magistral" in self.settings.model.lower()
-        budget = self.settings.max_tokens + (THINKING_TOKENS[effort or MODEL_EFFORT] if thinks else 0)
+        budget = token_budget(self.settings.max_tokens, effort, thinks)
         parameters: dict[str, Any] = {"model": self.settings.model, "temperature": self.settings.temperature,
                                       "max_tokens": budget,
                                       **({"reasoning_effort": effort} if effort else {})}  # one of the config's EFFORTS
@@ -109,7 +109,7 @@ class MistralTransport:
                 content = "".join(getattr(chunk, "text", "") for chunk in content)
             finish = r.choices[0].finish_reason if r.choices else None
             return Reply(content or "", r.usage.prompt_tokens, r.usage.completion_tokens,
-                         None if finish is None else str(getattr(finish, "value", finish)), sent=sent,
+                         api_word(finish), sent=sent,
                          model_version=r.model)
 
         return self.calls(call, self._classify, sent)
@@ -128,8 +128,7 @@ class MistralTransport:
         """A cheap call for `labyrinth doctor`: the models the key can use (no tokens spent)."""
         listed = self.calls.once(self._listing, self._classify)
         names = [name for card in listed if (name := model_id(card)) is not None]
-        have = "available" if self.settings.model in names else "not in the list"
-        return f"{len(names)} models; {self.settings.model} {have}"
+        return listed_check(names, self.settings.model)
 
 
     def _listing(self) -> list[BaseModelCard | FTModelCard | UnknownModelListData]:

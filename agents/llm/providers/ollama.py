@@ -32,7 +32,7 @@ from ..config import ProviderSettings
 if TYPE_CHECKING:
     import httpx  # the SDK's HTTP library
     from ollama import ListResponse
-from .base import THINKING_TOKENS, Reply, ResponseSchema, Sent
+from .base import THINKING_TOKENS, Reply, ResponseSchema, Sent, json_kind
 from .bounds import event_hooks
 from .limits import CONTEXT_TOKENS
 from .pacing import SYSTEM_CLOCK, Clock, Waiting
@@ -75,7 +75,7 @@ class _Hooks:
         except ValueError:
             return  # not JSON at all: the SDK says so
         if not isinstance(body, dict):
-            raise ForeignReply(f"a JSON {type(body).__name__.replace('NoneType', 'null')} where an object belongs")
+            raise ForeignReply(f"{json_kind(body)} where an object belongs")
 
 
 class OllamaTransport:

@@ -40,7 +40,7 @@ from typing import Any
 from labyrinth.engine.commands import excerpt
 
 from ..config import ProviderSettings
-from .base import Reply, ResponseSchema, Sent
+from .base import STRICT_SCHEMA, Reply, ResponseSchema, Sent, json_kind, listed_check
 from .bounds import event_hooks
 from .openai_dialect import dialect, learn, left_out, refused_in
 from .pacing import SYSTEM_CLOCK, Clock, Waiting
@@ -50,7 +50,7 @@ from .tls import shared_ssl_context
 
 NO_KEY = "no-key-needed"  # sent to a server of one's own when no key is set: the SDK refuses to start without
 FORMATS = ("json_schema", "json_object", "text")  # the response formats tried, the most useful first
-OUTPUT_MODES = {"json_schema": "json_schema (strict)", "json_object": "json_object", "text": "text"}  # as recorded
+OUTPUT_MODES = {"json_schema": STRICT_SCHEMA, "json_object": "json_object", "text": "text"}  # as recorded
 FOLDED = "folded into the first user message"  # where the system text goes for a model that takes none
 WITHHELD = "content_filter"  # the finish reason of an answer a filter withheld: any text it has is not the answer
 LISTING_SHOWN_CHARS = 80  # the most shown of what came where a model listing belongs
@@ -204,8 +204,7 @@ class OpenAITransport:
         read as the JSON it is, as a chat's answer is: a server that is not an OpenAI-compatible API may
         answer anything, which the SDK's listing would read as none."""
         names = self.calls.once(lambda: _listed(self.client.get("/models", cast_to=object)), self._classify)
-        have = "available" if self.settings.model in names else "not in the list"
-        return f"{len(names)} models; {self.settings.model} {have}"
+        return listed_check(names, self.settings.model)
 
 
 def _reply(r: Any, sent: Sent) -> Reply:
@@ -218,8 +217,7 @@ def _reply(r: Any, sent: Sent) -> Reply:
         except ValueError:
             pass
     if not isinstance(r, dict) or not isinstance(r.get("choices"), list):
-        shape = "a chat completion without choices" if isinstance(r, dict) else \
-            f"a JSON {type(r).__name__.replace('NoneType', 'null')}"
+        shape = "a chat completion without choices" if isinstance(r, dict) else json_kind(r)
         raise ForeignReply(f"{shape} where a chat completion belongs")
     choice = r["choices"][0] if r["choices"] and isinstance(r["choices"][0], dict) else {}
     finish = choice.get("finish_reason")
@@ -242,7 +240,7 @@ def _listed(r: Any) -> list[str]:
             raise ForeignReply(f"text ({excerpt(r, LISTING_SHOWN_CHARS)}) where a model listing belongs") from None
     data = r.get("data") if isinstance(r, dict) else None
     if not isinstance(data, list):
-        shape = f"a JSON {type(r).__name__.replace('NoneType', 'null')}" if not isinstance(r, dict) else \
+        shape = json_kind(r) if not isinstance(r, dict) else \
             f"a JSON object with the keys {excerpt(sorted(map(str, r)), LISTING_SHOWN_CHARS)}"
         raise ForeignReply(f"{shape} where a model listing belongs")
     return [m["id"] for m in data if isinstance(m, dict) and isinstance(m.get("id"), str)]

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..config import ProviderSettings
-from .base import DEFAULT_EFFORT, MODEL_EFFORT, THINKING_TOKENS
+from .base import DEFAULT_EFFORT, token_budget
 
 # What can be refused and left out: three parameters and the system message (folded into the first
 # user message instead).
@@ -70,7 +70,7 @@ class Dialect:
         effort = None if "reasoning_effort" in self.refused else \
             settings.reasoning_effort or (DEFAULT_EFFORT if self.reasoning else None)
         thinks = self.reasoning or effort is not None
-        budget = settings.max_tokens + (THINKING_TOKENS[effort or MODEL_EFFORT] if thinks else 0)
+        budget = token_budget(settings.max_tokens, effort, thinks)
         return {"max_completion_tokens" if self.reasoning else "max_tokens": budget,
                 **({"reasoning_effort": effort} if effort else {}),
                 **({} if "temperature" in self.refused else {"temperature": settings.temperature})}
