@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from .constants import CENTRE
 
 DIFFICULTIES = ("normal", "hard")
-DEFAULT_DIFFICULTY = "normal"  # a game's unless one is asked for: the stones hum to LOOK
+DEFAULT_DIFFICULTY = "normal"  # a game's, unless one is chosen
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,16 +56,18 @@ DEFAULT_PRESET = "standard"
 
 def unknown_preset(name: object) -> str | None:
     """Why no game is played on this preset, or None (the name cut short: it may come from a corrupt file)."""
-    return None if name in PRESETS else f"unknown preset {str(name)[:20]!r}: choose one of {', '.join(PRESETS)}"
+    return (None if isinstance(name, str) and name in PRESETS
+            else f"unknown preset {str(name)[:20]!r}: choose one of {', '.join(PRESETS)}")
 
 
 def unknown_difficulty(name: object) -> str | None:
     """Why no game is played at this difficulty, or None."""
-    return (None if name in DIFFICULTIES
+    return (None if isinstance(name, str) and name in DIFFICULTIES
             else f"unknown difficulty {str(name)[:20]!r}: choose one of {', '.join(DIFFICULTIES)}")
 
 
 def unknown_setting(preset: object, difficulty: object) -> str | None:
-    """Why no game has this preset and difficulty, or None: the one check that a new game, a saved state, a
-    replay's header, a lesson, an avatar and a task each make of a setting they were given, so all say the same."""
+    """Why no game has this preset and difficulty, or None: the one check that a new game, a saved state, a save's
+    and a replay's header, a lesson, an avatar, a tournament's manifest and a task each make of a setting they were
+    given, so all say the same."""
     return unknown_preset(preset) or unknown_difficulty(difficulty)

@@ -29,6 +29,7 @@ TemporalStatus = Literal["CHASING_3D", "VANISHING", "VANISHED", "RE_ENTRY_ALERT"
 # How a game ends: the user escaped or was caught (the engine's ends), or a match's turn limit came first. Every
 # record of a finished game (a replay, a reflection, a tournament row, an RL episode) names one of these.
 Ending = Literal["ESCAPED", "DEATH"]  # the engine's own ends (GameState.outcome)
+ENDINGS: tuple[Ending, ...] = get_args(Ending)
 Outcome = Literal[Ending, "TIMEOUT"]
 OUTCOMES: tuple[Outcome, ...] = get_args(Outcome)
 WIN: dict[str, Ending] = {"user": "ESCAPED", "minotaur": "DEATH"}  # the end each role plays for

@@ -13,12 +13,12 @@ from labyrinth.engine import GameStateResponse
 from labyrinth.engine import events as ev
 from labyrinth.engine.geometry import COMPASS_STEPS, Pos
 from labyrinth.engine.presets import Bounds
+from labyrinth.engine.schemas import ENDINGS
 from labyrinth.engine.senses import NEARNESS
 from labyrinth.engine.turn import TurnResult
 
 BAND = {"VERY CLOSE": 2, "CLOSE": 5, "FAINT": 11}  # steps each proximity suggests, for a guess on the map
 LEVEL_STEP = {"ABOVE": 1, "BELOW": -1}  # a sound straight over or under: on the next level, right there
-FINISHED = ("DEATH", "ESCAPED")
 NEAR_WORDS = {"CLOSE": "close", "VERY CLOSE": "VERY CLOSE"}  # the sound's levels that are close: a danger
 IN_SIGHT = "the Minotaur is in sight"
 
@@ -82,7 +82,7 @@ def alarm(before: GameStateResponse, after: GameStateResponse, saw: bool, sees: 
     """Why the keys typed ahead of this turn must not play: the game ended, the hunting Minotaur came
     into sight, its hoofbeats rose to CLOSE or VERY CLOSE, or a move was cut short by it; None when the
     turn brought no danger (a refused command brings none)."""
-    if after.status in FINISHED:
+    if after.status in ENDINGS:
         return "the game is over"
     if after.status == "ERROR":
         return None

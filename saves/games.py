@@ -31,7 +31,9 @@ from typing import Any, Literal, TypeVar, overload
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from labyrinth.engine import DIFFICULTIES, PRESETS, BadInput, Game, MinotaurDecision, UserInput, parse
+from labyrinth.engine import BadInput, Game, MinotaurDecision, UserInput, parse
+from labyrinth.engine.presets import unknown_difficulty, unknown_preset
+from labyrinth.engine.schemas import ENDINGS
 
 from .atomic import write_atomic
 from .experience import NAME_CHARS, SEED_LIMIT
@@ -55,7 +57,6 @@ OLD_FORMAT_STATE = 1  # the state version of their hashes: their releases (ada19
 SAVE_BYTES = 64 << 20  # the most read of one save: some 300,000 turns
 HEADER_BYTES = 4 << 10  # read of each save to list it: a header is some 300 bytes (a longer one is read in full)
 PLAYER = "you"  # the person at the keyboard, as a save, a replay and a reflection name the user played by hand
-FINISHED = ("DEATH", "ESCAPED")  # a last turn's status that ends the game: nothing left to resume
 HISTORY_LINES = 100  # the typed commands a save keeps, the newest: a header stays some 2 KB, read to list it
 HISTORY_LINE_CHARS = 200  # the longest typed line kept: a pasted page is no command to recall
 
@@ -107,9 +108,9 @@ class OldHeader(Saved):
     @field_validator("preset", "difficulty")
     @classmethod
     def _known(cls, value: str, info: Any) -> str:
-        known = PRESETS if info.field_name == "preset" else DIFFICULTIES
-        if value not in known:
-            raise ValueError(f"not one of {', '.join(known)}")
+        unknown = (unknown_preset if info.field_name == "preset" else unknown_difficulty)(value)
+        if unknown:
+            raise ValueError(unknown)
         return value
 
 
@@ -381,7 +382,7 @@ def _unrecorded(game: SavedGame, state_version: int | None = None) -> Replay:
 
 def _game(path: Path, saved: Saved, header: ReplayHeader, turns: SavedTurns) -> SavedGame:
     return SavedGame(Path(path), saved.saved_at, header.seed, header.preset, header.difficulty, header.minotaur_agent,
-                     turns, saved.hash, saved.summary, header.user_agent, header.max_turns, saved.status in FINISHED,
+                     turns, saved.hash, saved.summary, header.user_agent, header.max_turns, saved.status in ENDINGS,
                      saved.replay_file, saved.history)
 
 

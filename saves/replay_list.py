@@ -45,7 +45,7 @@ def summarize(path: Path) -> ReplaySummary:
     *complete, _ = data.split(b"\n")  # what follows the last newline was cut off mid-write
     if not complete:
         return ReplaySummary(path, problem="not a Labyrinth replay: empty, or no complete first line")
-    number = 1  # the line read, as the replay's loader numbers it
+    number = 1  # the line read, counted from 1 (the header)
     try:
         header = parse_header(line_object(complete[0]), [])
         number = len(complete)

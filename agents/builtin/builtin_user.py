@@ -540,8 +540,6 @@ def _towards(move: str | None, sound: str | None) -> bool:
     return move in sound.split("-")
 
 
-
-
 def _dist(a: Pos, b: Pos) -> int:
     return abs(a[0] - b[0]) + abs(a[1] - b[1]) + 2 * abs(a[2] - b[2])
 

@@ -22,8 +22,8 @@ from collections.abc import Set as AbstractSet
 from datetime import datetime
 from typing import Any
 
-from labyrinth.engine import DIFFICULTIES, PRESETS
 from labyrinth.engine.commands import excerpt
+from labyrinth.engine.presets import unknown_setting
 from labyrinth.engine.rng import SEED_LIMIT
 from labyrinth.saves.build import git_commit, package_versions, project_version
 from labyrinth.saves.experience import Reflection
@@ -85,9 +85,8 @@ def keys(recorded: Mapping[str, Any]) -> list[MatchKey]:
         # each a seed as --seed takes one: a rerun plays the list as it is (one beyond SQLite's integers, a crash)
         if bad := [seed for seed in seeds if type(seed) is not int or not -SEED_LIMIT <= seed < SEED_LIMIT]:
             raise ValueError(f"a seed is {excerpt(bad[0])}, not a whole number from {-SEED_LIMIT} to {SEED_LIMIT - 1}")
-        for name, known in (("preset", PRESETS), ("difficulty", DIFFICULTIES)):  # as their options' choices
-            if not isinstance(design[name], str) or design[name] not in known:
-                raise ValueError(f"the {name} is {excerpt(design[name])}, not one of {', '.join(known)}")
+        if unknown := unknown_setting(design["preset"], design["difficulty"]):  # as their options' choices
+            raise ValueError(unknown)
         repeats = int(design["repeats"])
         if (size := len(contestants["user"]) * len(contestants["minotaur"]) * len(seeds) * repeats) > MOST_MATCHES:
             raise ValueError(f"{size:,} matches, more than a tournament plays ({MOST_MATCHES:,})")

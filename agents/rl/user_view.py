@@ -24,6 +24,7 @@ from labyrinth.engine.constants import (
     TICKS_PER_SECOND,
     WORLD_SIZE,
 )
+from labyrinth.engine.figures import seconds
 from labyrinth.engine.geometry import Pos
 from labyrinth.engine.items import ITEM, ITEM_ORDER, KINDS, LANTERN, STONES
 from labyrinth.engine.report import lantern_cooldown, stamina_pct, user_cue
@@ -144,7 +145,7 @@ class UserView:
                 self.search.seen(name, pos)
         self.sighted = self.perception.minotaur_in_sight(state)
         if self.sighted is not None:
-            self.sighting = self.sighted, state.tick / TICKS_PER_SECOND
+            self.sighting = self.sighted, seconds(state.tick)
 
     def _remember(self, pos: Pos, *planes: int) -> None:
         """Mark the coarse map's cell of ``pos`` (a cell of the ground) as seen, and set ``planes`` there."""
@@ -196,7 +197,7 @@ class UserView:
             *self._hums(here),
             *self.ground.items(here, self.perception.items),
             *[float(name in held) for name in ITEM_ORDER],
-            *self.ground.trace(here, self.sighting, state.tick / TICKS_PER_SECOND),
+            *self.ground.trace(here, self.sighting, seconds(state.tick)),
         ], np.float32)
         return {"map": self._window(here), "memory": self._memory(here),
                 **{key: numbers[where] for key, where in _SLICES.items()}}

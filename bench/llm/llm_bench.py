@@ -23,6 +23,7 @@ from labyrinth.agents.llm.llm_agent import CONTEXT_TOKENS, REPLY_TOKENS
 from labyrinth.agents.llm.providers.base import SCHEMAS, estimate_tokens
 from labyrinth.agents.match.runner import Match
 from labyrinth.agents.registry import make_agent, make_transport
+from labyrinth.saves.results_terms import ROLES
 from tests.stubs import Model, Stub
 
 SEED, TURNS, CALLS = 11, 400, 200
@@ -33,7 +34,7 @@ def biggest_prompts(url: str) -> None:
     """Play 400 turns with the model on one side (it never catches or is caught) and keep the biggest request."""
     providers = {"ollama": ProviderSettings("ollama", "qwen3:8b", url, timeout_s=10)}
     budget = CONTEXT_TOKENS - REPLY_TOKENS
-    for role in ("user", "minotaur"):
+    for role in ROLES:
         user = make_agent("user", "ollama" if role == "user" else "random", SEED, providers)
         minotaur = make_agent("minotaur", "ollama" if role == "minotaur" else "wait", SEED, providers)
         match = Match(user, minotaur, seed=SEED, preset="standard", max_turns=TURNS)

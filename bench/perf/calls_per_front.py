@@ -28,8 +28,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the root, for te
 
 from labyrinth.agents.match.runner import Match, Outside
 from labyrinth.engine.items import STONES, ItemName
+from labyrinth.engine.presets import DEFAULT_PRESET
 from labyrinth.engine.schemas import USER_PARAMS, Direction
 from labyrinth.engine.wsap.roles import ROLES
+from labyrinth.saves.games import PLAYER
 from tests.fronts import MINOTAUR_FRONTS, USER_FRONTS, CountingMinotaur, CountingUser, Run
 
 MALFORMED_USER = ['{"command": "MOVE", "direction": "NORTH"', '{"command": }', "[]", "null", "", '{"command": "FLY"}',
@@ -85,7 +87,7 @@ def ending(lines: Sequence[str], seed: int, preset: str, pushed: str) -> str:
     """Where the game ends, played by the loop (every front plays as it does, tests/test_one_loop.py): a game
     that ends early answers the rest of the stream as a finished game, and the table would time no turns there."""
     asked = CountingMinotaur(seed) if pushed == "user" else CountingUser(seed)
-    seats = {"user": Outside("you"), "minotaur": asked} if pushed == "user" else {"user": asked,
+    seats = {"user": Outside(PLAYER), "minotaur": asked} if pushed == "user" else {"user": asked,
                                                                                  "minotaur": Outside("pipe")}
     match = Match(seats["user"], seats["minotaur"], seed=seed, preset=preset, max_turns=None)
     for number, line in enumerate(lines, 1):
@@ -99,7 +101,7 @@ def ending(lines: Sequence[str], seed: int, preset: str, pushed: str) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=5)  # both tables' games last the whole stream (printed)
-    parser.add_argument("--preset", default="standard")
+    parser.add_argument("--preset", default=DEFAULT_PRESET)
     args = parser.parse_args()
     table("The user's input pushed, the built-in Minotaur asked", USER_FRONTS,
           user_stream(random.Random(f"{args.seed}:user-stream")), args.seed, args.preset, "minotaur")

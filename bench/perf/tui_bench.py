@@ -63,7 +63,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/, for figures.py
 from figures import installed_env
 
-from labyrinth.engine.presets import DIFFICULTIES, PRESETS
+from labyrinth.engine.presets import DEFAULT_DIFFICULTY, DIFFICULTIES, PRESETS
 
 STARTS = 3  # per preset
 KEYS = 120  # per preset: a p95 of 40 keys is about the second worst; of 120, six keys lie above it
@@ -223,11 +223,12 @@ async def play_game(seed: int, preset: str, difficulty: str, frames: Frames, key
     the frame it waits for; and the game they played."""
     from textual import events
 
+    from labyrinth.saves.games import PLAYER
     from labyrinth.tui.app import LabyrinthApp
     from labyrinth.tui.screens.game import GameScreen
-    from labyrinth.tui.screens.title import HUMAN, NewGame
+    from labyrinth.tui.screens.title import NewGame
 
-    app = LabyrinthApp(NewGame(seed, preset, difficulty, HUMAN, "builtin"))
+    app = LabyrinthApp(NewGame(seed, preset, difficulty, PLAYER, "builtin"))
     player, times, sent = Player(), [], []
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
@@ -331,7 +332,7 @@ def arguments() -> argparse.Namespace:
     quick check that the bench works (and that its digest holds run to run), not a figure to publish."""
     parser = argparse.ArgumentParser(description="The TUI's first frame and key to frame times, per preset.")
     parser.add_argument("presets", nargs="*", metavar="preset", help=f"any of {', '.join(PRESETS)} (default: all)")
-    parser.add_argument("--difficulty", choices=DIFFICULTIES, default="normal")
+    parser.add_argument("--difficulty", choices=DIFFICULTIES, default=DEFAULT_DIFFICULTY)
     parser.add_argument("--keys", type=int, default=KEYS, help=f"keys per preset (default {KEYS})")
     parser.add_argument("--starts", type=int, default=STARTS, help=f"starts per preset (default {STARTS})")
     args = parser.parse_args()

@@ -13,6 +13,7 @@ from __future__ import annotations
 from labyrinth.agents.base import RuleAgent
 from labyrinth.agents.builtin.stone_search import StoneSearch
 from labyrinth.agents.builtin.usermap import UserMap, first_leg, path_to
+from labyrinth.engine.geometry import HORIZONTAL
 from labyrinth.engine.items import STONES
 from labyrinth.engine.wsap import Action, Observation
 
@@ -22,7 +23,6 @@ AWAY = {"NORTH": "SOUTH", "SOUTH": "NORTH", "EAST": "WEST", "WEST": "EAST"}
 SEARCH_LIMIT = 3000
 WARY_S = 45.0  # how long after an alarm it keeps clear of where the hooves sounded
 WARY_REACH = 8  # how far it keeps from there
-UNIT = {"NORTH": (0, 1), "SOUTH": (0, -1), "EAST": (1, 0), "WEST": (-1, 0)}
 
 
 class PersonLikeUser(RuleAgent):
@@ -50,8 +50,8 @@ class PersonLikeUser(RuleAgent):
             return Action("USE", {"target": "LANTERN"}, "the Minotaur! the lantern")
         if d["minotaur_in_sight"] or (st["minotaur_proximity"] in ALARM and st["minotaur_state"] == "CHASING_3D"):
             sound = st["minotaur_direction"] or ""
-            dx = sum(UNIT.get(w, (0, 0))[0] for w in sound.split("-"))
-            dy = sum(UNIT.get(w, (0, 0))[1] for w in sound.split("-"))
+            dx = sum(HORIZONTAL.get(w, (0, 0))[0] for w in sound.split("-"))
+            dy = sum(HORIZONTAL.get(w, (0, 0))[1] for w in sound.split("-"))
             self.threat, self.goal = ((here[0] + 6 * dx, here[1] + 6 * dy, here[2]), now), None
             return self._run_away(here, sound)
         if now - self.looked >= LOOK_EVERY_S:

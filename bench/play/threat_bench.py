@@ -30,6 +30,7 @@ from labyrinth.agents.builtin.builtin_minotaur import TACTICS, BuiltinMinotaur
 from labyrinth.agents.builtin.builtin_user import BuiltinUser
 from labyrinth.agents.compete.intervals import wilson_interval
 from labyrinth.agents.match.runner import Match
+from labyrinth.engine.presets import DEFAULT_PRESET
 
 FAIR = (0.35, 0.65)  # the built-in user's escape rate on normal
 CUE_SOON_S = 60.0  # a person should hear or see the Minotaur within the first minute
@@ -76,7 +77,7 @@ def rate(hits: int, games: int) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200, help="seeds per pairing (default: 200)")
-    parser.add_argument("--preset", default="standard")
+    parser.add_argument("--preset", default=DEFAULT_PRESET)
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     args = parser.parse_args()
     seeds = range(1, args.games + 1)

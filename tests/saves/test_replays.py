@@ -207,7 +207,7 @@ def test_damaged_files_are_refused_with_one_line_naming_the_place(recorded, tmp_
 ])
 def test_the_replay_list_names_the_line_that_makes_a_file_unreadable(recorded, tmp_path, how, problem):
     """The Replays screen lists each file by its header and final line alone; what it says of a damaged one
-    names the line as the loader does."""
+    names the line, counted from 1 (the header), as the loader's messages count them."""
     lines = lines_of(recorded[0])
     summary = summarize(write_bytes(tmp_path / "damaged.jsonl", damaged(lines, how)))
     said = f"not a Labyrinth replay: {problem.format(last=len(lines))}"

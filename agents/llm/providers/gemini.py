@@ -144,5 +144,3 @@ def thinking(model: str) -> tuple[ThinkingConfig, int]:
         return ThinkingConfig(thinking_level=DEFAULT_EFFORT), THINKING_TOKENS[DEFAULT_EFFORT]
     budget = PRO_THINKING_TOKENS if "pro" in model else 0
     return ThinkingConfig(thinking_budget=budget), budget
-
-
