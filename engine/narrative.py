@@ -171,7 +171,7 @@ def intro_text(world: World, s: GameState, view: UserView) -> str:
         (f"You wake in the dark heart of the labyrinth. Somewhere in these halls lie {STONES_NAMED}; hold "
          "all three and you escape. Something with hooves is hunting you."),
         (f"The hunting ground spans {bounds.width} x {bounds.height} steps on {bounds.levels} "
-         f"level{'s' if bounds.levels > 1 else ''} ({bounds.z0} to {bounds.z0 + bounds.levels - 1})."),
+         f"level{'s' if bounds.levels > 1 else ''} ({bounds.z0} to {bounds.last[2]})."),
     ]
     parts += surroundings(world, s, view, detailed=True)
     cue = cue_text(s, view)

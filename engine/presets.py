@@ -34,6 +34,11 @@ class Bounds:
     def z_range(self) -> range:
         return range(self.z0, self.z0 + self.levels)
 
+    @property
+    def last(self) -> tuple[int, int, int]:
+        """The box's last cell on each axis: its largest x, y and z, inside it."""
+        return self.x0 + self.width - 1, self.y0 + self.height - 1, self.z0 + self.levels - 1
+
     def to_dict(self) -> dict[str, int]:
         return {"x0": self.x0, "y0": self.y0, "z0": self.z0,
                 "width": self.width, "height": self.height, "levels": self.levels}

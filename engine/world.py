@@ -248,10 +248,11 @@ class World:
 
     def level_rows(self, bounds: Bounds, z: int) -> list[str]:
         """Rows of one level of a box as text (``CELL_CHARS``), the northernmost first."""
-        first_cx, last_cx = bounds.x0 >> 3, (bounds.x0 + bounds.width - 1) >> 3
+        last_x, last_y, _ = bounds.last
+        first_cx, last_cx = bounds.x0 >> 3, last_x >> 3
         skip = bounds.x0 - first_cx * CHUNK
         rows = []
-        for y in range(bounds.y0 + bounds.height - 1, bounds.y0 - 1, -1):
+        for y in range(last_y, bounds.y0 - 1, -1):
             for cx in range(first_cx, last_cx + 1):
                 self.cell(cx * CHUNK, y, z)  # make sure the chunk exists
             base = (z * CHUNKS_PER_SIDE + (y >> 3)) * CHUNKS_PER_SIDE

@@ -71,8 +71,8 @@ def guessed(observation, user: Pos, ground: Bounds | None) -> tuple[Pos | None, 
     else:
         return None, False
     if ground is not None:
-        x = min(max(x, ground.x0), ground.x0 + ground.width - 1)
-        y = min(max(y, ground.y0), ground.y0 + ground.height - 1)
+        x = min(max(x, ground.x0), ground.last[0])
+        y = min(max(y, ground.y0), ground.last[1])
         if z not in ground.z_range:
             return None, False
     return (x, y, z), False

@@ -93,7 +93,7 @@ class Ground:
     @property
     def top(self) -> int:
         """The ground's northernmost row (the coarse map's first)."""
-        return self.y0 + self.height - 1
+        return self.bounds.last[1]
 
     def position(self, p: Pos) -> tuple[float, float, float]:
         """Where ``p`` lies in the ground: x, y and level as fractions in [0, 1] (clipped outside it)."""

@@ -66,8 +66,7 @@ class Shaping:
         self.match = match
         b = PRESETS[match.preset]
         self.reach = 4 * max(b.width, b.height)  # the cap of a distance, and a stone held's worth in steps
-        box = (b.x0 - MARGIN, b.y0 - MARGIN, b.z0, b.x0 + b.width - 1 + MARGIN, b.y0 + b.height - 1 + MARGIN,
-               b.z0 + b.levels - 1)
+        box = (b.x0 - MARGIN, b.y0 - MARGIN, b.z0, b.last[0] + MARGIN, b.last[1] + MARGIN, b.last[2])
         lying = dict(match.game.state.items)
         self.fields = {stone: distances(match.game.world, lying[stone], box) for stone in STONES if stone in lying}
         self.bounds = b

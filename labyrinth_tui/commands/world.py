@@ -29,7 +29,7 @@ def run(args: argparse.Namespace) -> int:
     if args.level is not None and args.level not in PRESETS[args.preset].z_range:
         b = PRESETS[args.preset]
         args.own_parser.error(f"level {args.level} is outside the {args.preset} hunting ground "
-                              f"(levels {b.z0} to {b.z0 + b.levels - 1})")
+                              f"(levels {b.z0} to {b.last[2]})")
     return dump(chosen_seed(args), args.preset, args.level, args.json, sys.stdout)
 
 
@@ -47,10 +47,10 @@ def dump(seed: int, preset: str, level: int | None, as_json: bool, out: TextIO) 
         out.write("\n")
         return 0
     marks = [(state.user, "@"), (state.minotaur, "M"), *((pos, LETTERS[name]) for name, pos in state.items)]
-    top = bounds.y0 + bounds.height - 1
-    out.write(f"Labyrinth seed {seed}, preset {preset}: x {bounds.x0}..{bounds.x0 + bounds.width - 1} "
+    last_x, top, last_z = bounds.last
+    out.write(f"Labyrinth seed {seed}, preset {preset}: x {bounds.x0}..{last_x} "
               f"(west to east), y {top}..{bounds.y0} (north to south), levels "
-              f"{bounds.z0}..{bounds.z0 + bounds.levels - 1}\n{LEGEND}\n")
+              f"{bounds.z0}..{last_z}\n{LEGEND}\n")
     for z in levels:
         rows = [list(r) for r in world.level_rows(bounds, z)]
         for (x, y, mz), mark in marks:

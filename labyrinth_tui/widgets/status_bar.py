@@ -73,7 +73,7 @@ def place_forms(x: int, y: int, z: int, ground: Bounds | None) -> list[Text]:
     here = Text(f"x {x} y {y} ") + level
     if ground is None:
         return [here, level]
-    x1, y1, z1 = ground.x0 + ground.width - 1, ground.y0 + ground.height - 1, ground.z0 + ground.levels - 1
+    x1, y1, z1 = ground.last
     bounded = (Text(f"x {x} ({ground.x0}-{x1}) y {y} ({ground.y0}-{y1}) ") + level
                + Text(f" ({ground.z0}-{z1})"))
     return [bounded, here, level]

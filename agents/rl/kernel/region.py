@@ -84,8 +84,7 @@ def around(ground: Bounds, chunks: int = MARGIN_CHUNKS, levels: int = MARGIN_LEV
     """The chunk-aligned box of ``ground`` widened by ``chunks`` chunks on each side and ``levels``
     levels above and below."""
     first_cx, first_cy = ground.x0 // CHUNK - chunks, ground.y0 // CHUNK - chunks
-    last_cx = (ground.x0 + ground.width - 1) // CHUNK + chunks
-    last_cy = (ground.y0 + ground.height - 1) // CHUNK + chunks
+    last_cx, last_cy = ground.last[0] // CHUNK + chunks, ground.last[1] // CHUNK + chunks
     return Bounds(first_cx * CHUNK, first_cy * CHUNK, ground.z0 - levels, (last_cx - first_cx + 1) * CHUNK,
                   (last_cy - first_cy + 1) * CHUNK, ground.levels + 2 * levels)
 
