@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from labyrinth.saves.experience import Experience, log_path
+from labyrinth.saves.experience import Experience, Reflection, log_path
 
 pytestmark = pytest.mark.slow
 
@@ -58,3 +58,24 @@ def test_a_corrupt_log_is_kept_aside_said_once_and_play_goes_on():
     assert len(list(log_path().parent.glob("experience_log.corrupt-*.json"))) == 1
     assert len(Experience().read()) == 2
     assert run("memory", "list").stderr == ""  # told once: the fresh log reads fine
+
+
+# POSIX zone strings (nine hours east, five west): they need no time zone database on the machine.
+@pytest.mark.parametrize("zone, shown", [("UTC0", "2026-11-23 17:16"), ("JST-9", "2026-11-24 02:16"),
+                                         ("EST5", "2026-11-23 12:16")])
+def test_memory_list_says_when_in_the_players_own_time_as_the_memory_screen_does(monkeypatch, zone, shown):
+    """The log keeps UTC; `memory list` says local time, to the minute (dates.local_time), as every screen."""
+    import time
+
+    from labyrinth.tui.commands.memory_run import list_line
+
+    reflection = Reflection(id="ab12cd34-user", game_id="ab12cd34", created_at="2026-11-23T17:16:40Z", role="user",
+                            agent="builtin", outcome="DEATH", key_reflection="Walk.", seed=3, preset="tiny",
+                            turns=40, game_time=80.0)
+    monkeypatch.setenv("TZ", zone)
+    time.tzset()
+    try:
+        assert list_line(reflection).startswith(f"{'ab12cd34-user':<17} {shown}  user ")
+    finally:
+        monkeypatch.undo()
+        time.tzset()
