@@ -134,8 +134,6 @@ def items_in_reach(state: GameState) -> set[tuple[str, Pos]]:
     return set(reach.items())
 
 
-
-
 OPPOSITE = {"NORTH": "SOUTH", "SOUTH": "NORTH", "EAST": "WEST", "WEST": "EAST"}
 
 

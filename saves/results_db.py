@@ -620,8 +620,6 @@ def _old_row(was: dict[str, Any]) -> MatchRow:
                     run_began=was.get("run_began") or str(was["played_at"]).replace("Z", ".000000Z")).judged()
 
 
-
-
 def row_values(row: MatchRow) -> tuple[Any, ...]:
     """``row``'s values in the order of COLUMNS (as a table keeps them)."""
     return (*(getattr(row, name) for name in _TOP),

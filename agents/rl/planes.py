@@ -89,11 +89,7 @@ class Ground:
                                                                             b.levels)
         self.block = -(-max(b.width, b.height) // COARSE)  # cells of the ground a coarse cell covers, each way
         self.spans = (max(b.width - 1, 1), max(b.height - 1, 1), max(b.levels - 1, 1))  # a fraction's denominators
-
-    @property
-    def top(self) -> int:
-        """The ground's northernmost row (the coarse map's first)."""
-        return self.bounds.last[1]
+        self.top = b.last[1]  # the ground's northernmost row (the coarse map's first): read on every observation
 
     def position(self, p: Pos) -> tuple[float, float, float]:
         """Where ``p`` lies in the ground: x, y and level as fractions in [0, 1] (clipped outside it)."""

@@ -5,6 +5,8 @@ the denominators of its fractions. ``coarse_cell`` and ``fraction`` are Ground's
 
 from __future__ import annotations
 
+from functools import cache
+
 import numpy as np
 
 from ..planes import COARSE, Ground
@@ -13,8 +15,10 @@ from .jit import jit
 G_X0, G_Y0, G_Z0, G_WIDTH, G_HEIGHT, G_LEVELS, G_BLOCK, G_TOP, G_SPAN = range(9)  # G_SPAN: x's, then y's and z's
 
 
+@cache
 def ground_vector(preset: str) -> np.ndarray:
-    """The preset's hunting ground as the G_ columns say."""
+    """The preset's hunting ground as the G_ columns say: made once per preset (the Minotaur's observations ask
+    for it on every batched step), and only read."""
     g = Ground(preset)
     return np.array([g.x0, g.y0, g.z0, g.width, g.height, g.levels, g.block, g.top, *g.spans], dtype=np.int64)
 
