@@ -36,7 +36,7 @@ from .screens.provider_missing import ProviderMissingScreen
 from .screens.title import NewGame, TitleScreen
 from .session import PlaySession, SpectateSession
 from .stop_signals import STOP_SIGNALS, on_sigterm
-from .terminal_text import printable
+from .terminal_text import printable, say
 from .themes import THEMES
 
 
@@ -337,7 +337,7 @@ def run(first: NewGame | None = None, out: TextIO = sys.stdout, theme: str | Non
     try:
         told_where(app.saved_on_leaving, out)
         for why in app.unsaved_on_leaving:
-            print(f"labyrinth: the game could not be saved: {why}", file=sys.stderr)
+            say(f"the game could not be saved: {why}")
     except OSError:
         pass  # the terminal is gone (SIGHUP): nobody is left to tell
     return app.return_code or 0

@@ -18,7 +18,7 @@ from labyrinth.saves.config import ConfigError
 
 from .commands import APP, SUBCOMMANDS, subcommand
 from .stop_signals import exit_status, sigterm_as_ctrl_c
-from .terminal_text import printable
+from .terminal_text import say
 
 
 def parser(only: str | None = None) -> argparse.ArgumentParser:
@@ -64,7 +64,7 @@ def main(argv: list[str] | None = None, loading: Callable[[], AbstractContextMan
                 return run()
             return args.func(args)
     except (ConfigError, ProviderNotConfigured) as exc:
-        print(f"labyrinth: {printable(str(exc))}", file=sys.stderr)  # a config key can hold escapes
+        say(str(exc))  # a config key can hold escapes
         return 2
     except BrokenPipeError:
         return 0

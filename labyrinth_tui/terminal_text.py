@@ -14,7 +14,10 @@ reads no markup, and the screens get a ``rich.text.Text`` from ``plain``, never 
 from __future__ import annotations
 
 import re
+import sys
 from typing import TYPE_CHECKING
+
+from .ascii_text import ascii_only
 
 if TYPE_CHECKING:  # Rich loads with the screens, not for the command line's messages (start-up): see plain
     from rich.text import Text
@@ -42,3 +45,16 @@ def plain(text: str, style: str = "") -> Text:
     from rich.text import Text  # loaded already by the screen that asks
 
     return Text(printable(text, newlines=True), style=style)
+
+
+def say(line: str, command: str = "") -> None:
+    """One message on stderr, named by what says it ("labyrinth arena: ..."; the bare "labyrinth: ..." for the
+    program itself), the one way every command reports: text from outside as escapes (``printable``), and on a
+    terminal that takes only ASCII every other character as the escape of its code point too (a path's "·" as
+    ``\\xb7``, never ascii_text's stand-in: the file a message names must stay findable), and flushed, so that it
+    lands in its place among the progress lines of a long run."""
+    who = f"labyrinth {command}" if command else "labyrinth"
+    said = f"{who}: {printable(line)}"
+    if ascii_only(sys.stderr):
+        said = said.encode("ascii", "backslashreplace").decode("ascii")
+    print(said, file=sys.stderr, flush=True)

@@ -7,6 +7,7 @@ import argparse
 import json
 import sys
 from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING
 
 from labyrinth.agents.compete.arena import (
@@ -18,7 +19,7 @@ from labyrinth.agents.compete.arena import (
 from labyrinth.agents.compete.arena_log import open_memory
 from labyrinth.agents.compete.health import EXIT_INCOMPLETE
 from labyrinth.agents.llm.config import ProviderSettings
-from labyrinth.agents.llm.providers.pacing import LongWait, long_waits_to
+from labyrinth.agents.llm.providers.pacing import long_waits_to
 from labyrinth.agents.match.runner import MatchResult
 from labyrinth.agents.match.schedule import Progress
 from labyrinth.agents.registry import check_configured, parse_contestant, provider_of
@@ -28,9 +29,11 @@ from labyrinth.saves.paths import advice
 from labyrinth.saves.results_terms import ROLES
 
 from ..stop_signals import cause, exit_status
-from ..terminal_text import printable
+from ..terminal_text import printable, say
 from .learn_option import learners
 from .options import check_last_seed, providers
+
+_say = partial(say, command="arena")  # a message on stderr (terminal_text.say)
 
 if TYPE_CHECKING:  # Rich loads only when an arena runs, not for every command
     from rich.console import Console
@@ -71,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
             keeper.keep(result)
 
     try:
-        with long_waits_to(_said_wait):  # a line for every long wait, a terminal or not
+        with long_waits_to(lambda wait: _say(wait.line())):  # a line for every long wait, a terminal or not
             if sys.stdout.isatty() and status.is_terminal:
                 summary = _with_progress(status, settings, seeds, args.jobs, recorder_factory, finished, progress)
             else:
@@ -124,16 +127,6 @@ def _report(summary: ArenaSummary) -> None:
         unplayed = summary.planned - len(summary.results)
         _say(f"incomplete: {len(summary.void)} void and {unplayed} unplayed of {summary.planned} matches; the "
              f"figures count the {summary.games} valid ones")
-
-
-def _say(line: str) -> None:
-    """One line on stderr; paths and messages from outside are shown as escapes, never obeyed."""
-    print(f"labyrinth arena: {printable(line)}", file=sys.stderr)
-
-
-def _said_wait(wait: LongWait) -> None:
-    """A model's long wait (a quota's, the pace's) as it starts, in a line on stderr."""
-    _say(wait.line())
 
 
 def _with_progress(console: Console, settings: ArenaSettings, seeds: range, jobs: int,

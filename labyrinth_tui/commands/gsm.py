@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import argparse
 import sys
+from functools import partial
 from typing import cast
 
 from labyrinth.agents.registry import contestant_names
 
-from ..terminal_text import printable
+from ..terminal_text import say
 from .options import chosen_seed, game_options, parsed_by, providers, role_option
 from .provider_options import add_provider_options
 
@@ -44,4 +45,4 @@ def run(args: argparse.Namespace) -> int:
     with open(sys.stdout.fileno(), "wb", buffering=1 << 20, closefd=False) as out:
         # stdin's buffer is a BufferedReader, which reads what has arrived (read1): typeshed says BinaryIO only
         return serve(match, cast(Chunks, sys.stdin.buffer), out,
-                     say=lambda line: print(f"labyrinth gsm: {printable(line)}", file=sys.stderr, flush=True))
+                     say=partial(say, command="gsm"))

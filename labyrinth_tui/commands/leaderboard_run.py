@@ -7,6 +7,7 @@ import argparse
 import json
 import sys
 from collections.abc import Callable, Sequence
+from functools import partial
 
 from labyrinth.agents.compete.manifest import ManifestError, design, keys
 from labyrinth.agents.compete.ratings import Rating, Standings, rate
@@ -20,7 +21,9 @@ from ..dates import local_time
 from ..leaderboard_report import html_page, matches_csv, paired_csv, ratings_csv, write_report
 from ..leaderboard_rows import ROLE_WORDS, Board, history_range, nothing_to_show, read_board, sparkline
 from ..leaderboard_tables import entries_table, head_to_head_table, paired_table, ratings_table
-from ..terminal_text import printable
+from ..terminal_text import printable, say
+
+_say = partial(say, command="leaderboard")  # a message on stderr (terminal_text.say)
 
 SPARK_MAX = 60  # the widest sparkline, on a wide terminal: more says little about a rating
 SPARK_MIN = 8
@@ -192,7 +195,3 @@ def _trends(ratings: tuple[Rating, ...], low: float, high: float, width: int, as
     for name, r in zip(names, ratings, strict=True):
         grid.add_row(Text(name), fitted(sparkline(r.history, room, low, high), ascii), f"{r.rating:.0f}")
     return grid
-
-
-def _say(line: str) -> None:
-    print(fitted(f"labyrinth leaderboard: {printable(line)}", ascii_only(sys.stderr)), file=sys.stderr, flush=True)

@@ -7,6 +7,7 @@ import argparse
 import json
 import shutil
 import sys
+from functools import partial
 from typing import TextIO
 
 from labyrinth.agents.learning.behaviour_lessons import book_of
@@ -17,7 +18,9 @@ from labyrinth.saves.paths import StorageError
 from labyrinth.saves.results_terms import ROLES
 
 from ..dates import local_time
-from ..terminal_text import printable
+from ..terminal_text import printable, say
+
+_say = partial(say, command="memory")  # a message on stderr (terminal_text.say)
 
 
 def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
@@ -25,10 +28,10 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     try:
         reflections = log.read()
     except StorageError as exc:  # a read-only data directory, a file in its place
-        print(f"labyrinth memory: {printable(str(exc))}", file=sys.stderr)
+        _say(str(exc))
         return 2
     if notice := log.take_notice():
-        print(f"labyrinth memory: {printable(notice)}", file=sys.stderr)
+        _say(notice)
     action = args.memory_action
     if action == "list":
         return _list(reflections, args, out)
@@ -61,7 +64,7 @@ def _show(reflections: list[Reflection], wanted: str, out: TextIO) -> int:
     found = [r for r in reflections if r.id == wanted] or [r for r in reflections if r.id.startswith(wanted)]
     if len(found) != 1:
         why = "no reflection has" if not found else f"{len(found)} reflections have"
-        print(f"labyrinth memory: {why} the id {wanted!r}; `labyrinth memory list` shows them", file=sys.stderr)
+        _say(f"{why} the id {wanted!r}; `labyrinth memory list` shows them")
         return 1
     write_reflection(found[0], out)
     return 0
@@ -112,7 +115,7 @@ def _clear(log: Experience, count: int, yes: bool, out: TextIO) -> int:
         return 0
     if not yes:
         if not sys.stdin.isatty():
-            print("labyrinth memory: clearing forgets every reflection: add --yes to confirm", file=sys.stderr)
+            _say("clearing forgets every reflection: add --yes to confirm")
             return 2
         if input(f"Forget all {count} reflections? [y/N] ").strip().lower() not in ("y", "yes"):
             print("Nothing forgotten.", file=out)
@@ -120,7 +123,7 @@ def _clear(log: Experience, count: int, yes: bool, out: TextIO) -> int:
     try:
         print(f"Forgot {log.clear()} reflections.", file=out)
     except StorageError as exc:
-        print(f"labyrinth memory: {printable(str(exc))}", file=sys.stderr)
+        _say(str(exc))
         return 2
     return 0
 
@@ -132,7 +135,7 @@ def _export(reflections: list[Reflection], file: str, out: TextIO) -> int:
     try:
         written = write_output(file, lambda into: into.write(text.encode()))
     except StorageError as exc:
-        print(f"labyrinth memory: cannot write the reflections: {printable(str(exc))}", file=sys.stderr)
+        _say(f"cannot write the reflections: {exc}")
         return 2
     if not written.to_stdout:
         print(f"Wrote {len(reflections)} reflections to {printable(file)}.", file=out)

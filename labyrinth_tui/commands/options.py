@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import argparse
 import secrets
-import sys
 from typing import TYPE_CHECKING
 
 from labyrinth.agents.match.runner import MAX_TURNS
@@ -17,6 +16,7 @@ from labyrinth.saves.config import Bound
 from labyrinth.saves.providers import PROVIDERS
 from labyrinth.saves.results_terms import ROLE_WORDS
 
+from ..terminal_text import say
 from .provider_options import chosen_providers, contestant, provider_settings
 from .seed_option import bounded_seed, last_seed_problem
 
@@ -67,7 +67,7 @@ def chosen_seed(args: argparse.Namespace) -> int:
     if args.seed is not None:
         return args.seed
     seed = secrets.randbelow(DRAWN_SEEDS)
-    print(f"labyrinth: seed {seed} (pass --seed {seed} to play this labyrinth again)", file=sys.stderr)
+    say(f"seed {seed} (pass --seed {seed} to play this labyrinth again)")
     return seed
 
 

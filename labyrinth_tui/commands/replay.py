@@ -20,14 +20,17 @@ import argparse
 import io
 import json
 import sys
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from labyrinth.engine import MinotaurDecision, UserInput
 
 from ..dates import local_time
-from ..terminal_text import printable
+from ..terminal_text import printable, say
 from .options import parsed_by
+
+_say = partial(say, command="replay")  # a message on stderr (terminal_text.say)
 
 if TYPE_CHECKING:  # the replay files' module loads when one is shown (start-up): see show
     from labyrinth.saves.replays import RecordedTurn, Replay
@@ -72,7 +75,7 @@ def shown(args: argparse.Namespace) -> int:
         if status != 2:  # shown, or verified with a difference found: what it said is kept
             write_output(args.output, lambda out: out.write(held.getvalue().encode()))
     except StorageError as exc:
-        print(f"labyrinth replay: cannot write it: {printable(str(exc))}", file=sys.stderr)
+        _say(f"cannot write it: {exc}")
         return 2
     return status
 
@@ -85,10 +88,10 @@ def show(path: Path, verify: bool, out: TextIO, summary: bool = False, transcrip
     try:
         recorded = read_replay(path)
     except ReplayError as exc:
-        print(f"labyrinth replay: {printable(str(exc))}", file=sys.stderr)
+        _say(str(exc))
         return 2
     for note in recorded.notes:
-        print(f"labyrinth replay: note: {printable(note)}", file=sys.stderr)
+        _say(f"note: {note}")
     if summary:
         from ..story import story  # it plays the game back: the agents' modules are loaded only for it
 

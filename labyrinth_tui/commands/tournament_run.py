@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 from collections.abc import Callable
 from dataclasses import asdict, replace
 from datetime import UTC, datetime, timedelta
+from functools import partial
 from typing import TYPE_CHECKING
 
 from labyrinth.agents.compete.arena_log import open_memory
@@ -26,7 +26,7 @@ from labyrinth.agents.compete.manifest import (
 from labyrinth.agents.compete.ratings import Standings, rate
 from labyrinth.agents.compete.tournament import MOST_MATCHES, Entrant, Run, Tournament, run_tournament
 from labyrinth.agents.llm.config import ProviderSettings
-from labyrinth.agents.llm.providers.pacing import LongWait, long_waits_to
+from labyrinth.agents.llm.providers.pacing import long_waits_to
 from labyrinth.agents.match.runner import MatchResult
 from labyrinth.agents.registry import (
     Contestant,
@@ -46,9 +46,11 @@ from labyrinth.saves.results_terms import learned_by
 from ..ascii_text import fitted
 from ..leaderboard_tables import head_to_head_table, paired_table, ratings_table
 from ..stop_signals import cause, exit_status
-from ..terminal_text import printable
+from ..terminal_text import printable, say
 from .learn_option import LEARNERS, learners
 from .options import REPEATS, TURNS, check_last_seed, providers
+
+_say = partial(say, command="tournament")  # a message on stderr (terminal_text.say)
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -104,7 +106,7 @@ def _run(args: argparse.Namespace, tournament: Tournament, db: ResultsDB, rerun_
         try:
             db.begin_run(run_id, run_began, recorded)
             _say(f"run {run_id}: {design(recorded)}")
-            with long_waits_to(_said_wait):  # a line for every long wait, a terminal or not
+            with long_waits_to(lambda wait: _say(wait.line())):  # a line for every long wait, a terminal or not
                 _play(args, tournament, db, keeper.keep if keeper else None, run, run_id, run_began)
         except KeyboardInterrupt as stop:
             interrupted = stop
@@ -319,13 +321,3 @@ def _standings(standings: Standings, tournament: Tournament, ascii: bool) -> lis
     return [Text(fitted(rated, ascii), style="dim"), *warnings,
             *(ratings_table(role, standings.ratings[role], ascii=ascii) for role in ROLES),
             head_to_head_table(standings, ascii=ascii), *paired]
-
-
-def _say(line: str) -> None:
-    """One line on stderr; names and paths from outside are shown as escapes, never obeyed."""
-    print(f"labyrinth tournament: {printable(line)}", file=sys.stderr, flush=True)
-
-
-def _said_wait(wait: LongWait) -> None:
-    """A model's long wait (a quota's, the pace's) as it starts, in a line on stderr."""
-    _say(wait.line())

@@ -2,6 +2,7 @@
 `doctor` print escape sequences (CSI, OSC titles and hyperlinks, C1), bidi overrides and
 lone surrogates as visible escapes, and Rich markup as the brackets it is."""
 
+import io
 import json
 import os
 import subprocess
@@ -14,7 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from labyrinth.saves.replays import ReplayWriter
-from labyrinth.tui.terminal_text import printable
+from labyrinth.tui.terminal_text import printable, say
 from tests.saves.test_replays import builtin_match
 
 pytestmark = pytest.mark.slow
@@ -61,6 +62,19 @@ def test_each_active_character_is_named_by_its_code_point():
     assert printable(f"{ESC_TITLE}|{C1_CLEAR}|{BIDI}|a\nb\tc|\ud800") == (
         "\\x1b]0;pwned\\x07|\\x9b2J|\\u202eevil\\u202c|a\\x0ab\\x09c|\\ud800")
     assert printable("a\nb", newlines=True) == "a\nb"
+
+
+@pytest.mark.parametrize(("encoding", "shown"), [
+    ("utf-8", "labyrinth arena: stopped \u00b7 seed 3 \\x1b[31m\n"),
+    ("ascii", "labyrinth arena: stopped \\xb7 seed 3 \\x1b[31m\n"),  # findable in a path, not ascii_text's "|"
+])
+def test_a_message_on_stderr_is_named_and_escaped_for_the_terminal(monkeypatch, encoding, shown):
+    stderr = io.TextIOWrapper(io.BytesIO(), encoding=encoding, errors="strict")  # even a strict one
+    monkeypatch.setattr(sys, "stderr", stderr)
+    say("stopped \u00b7 seed 3 \x1b[31m", "arena")
+    say("the game could not be saved")  # the program's own: no command named
+    stderr.seek(0)
+    assert stderr.read().splitlines(keepends=True) == [shown, "labyrinth: the game could not be saved\n"]
 
 
 def write_log(tmp_path: Path, reflection: dict) -> None:
