@@ -50,6 +50,9 @@ HORIZONTAL: dict[str, tuple[int, int]] = {
     "EAST": (1, 0),
     "WEST": (-1, 0),
 }
+# Each horizontal direction's opposite: the way back.
+OPPOSITE: dict[str, str] = {way: next(back for back, step in HORIZONTAL.items() if step == (-dx, -dy))
+                            for way, (dx, dy) in HORIZONTAL.items()}
 RAMP_LEVELS: dict[str, int] = {"UP RAMP": 1, "DOWN RAMP": -1}  # the levels a ramp's step climbs
 # What each horizontal step adds to a cell id (a ramp's adds 1 up, -1 down).
 ID_STEPS: dict[str, int] = {d: (dx << X_SHIFT) + (dy << Y_SHIFT) for d, (dx, dy) in HORIZONTAL.items()}

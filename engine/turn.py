@@ -28,7 +28,7 @@ from .constants import (
     WORLD_LEVELS,
     WORLD_SIZE,
 )
-from .geometry import HORIZONTAL, RAMP_LEVELS, SIDEWAYS, Pos, distance_sq
+from .geometry import HORIZONTAL, OPPOSITE, RAMP_LEVELS, SIDEWAYS, Pos, distance_sq
 from .items import COUNTDOWNS, ITEM, ITEM_ORDER, STONES, USABLE
 from .minotaur import next_cell, plan_for
 from .presets import PRESETS
@@ -132,9 +132,6 @@ def items_in_reach(state: GameState) -> set[tuple[str, Pos]]:
     for name, pos in _lying_in_reach(state):
         reach.setdefault(name, pos)
     return set(reach.items())
-
-
-OPPOSITE = {"NORTH": "SOUTH", "SOUTH": "NORTH", "EAST": "WEST", "WEST": "EAST"}
 
 
 def run_on(world: World, frm: Pos, to: Pos, heading: str, came: str | None = None) -> str | None:

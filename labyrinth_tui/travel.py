@@ -12,11 +12,11 @@ from dataclasses import dataclass
 
 from labyrinth.engine import UserInput
 from labyrinth.engine.cells import CRAWLWAY, FLOOR, RAMP_DOWN, RAMP_UP
-from labyrinth.engine.geometry import HORIZONTAL, Pos
+from labyrinth.engine.geometry import HORIZONTAL, RAMP_LEVELS, Pos
 from labyrinth.engine.turn import TurnResult
 
 OPEN = (FLOOR, CRAWLWAY, RAMP_UP, RAMP_DOWN)
-RAMP_WAYS = {RAMP_UP: ("UP RAMP", 1), RAMP_DOWN: ("DOWN RAMP", -1)}
+RAMP_WAYS = {RAMP_UP: "UP RAMP", RAMP_DOWN: "DOWN RAMP"}  # the move each ramp takes
 RAMP_KINDS = {"<": RAMP_UP, ">": RAMP_DOWN}  # `travel <` goes to the nearest known ramp up, as the keys < > climb
 STOPPED = {"COLLISION": "the way was blocked", "ITEM_SIGHTED": "something caught your eye",
            "ENCOUNTER": "the Minotaur cut the walk short"}  # a leg cut short, by the engine's stop_reason
@@ -42,8 +42,8 @@ def _ways(cells: Mapping[Pos, int], at: Pos, climb: bool):
         if cells.get((x + dx, y + dy, z)) in OPEN:
             yield direction, (x + dx, y + dy, z)
     if climb and cells.get(at) in RAMP_WAYS:
-        direction, dz = RAMP_WAYS[cells[at]]
-        yield direction, (x, y, z + dz)
+        direction = RAMP_WAYS[cells[at]]
+        yield direction, (x, y, z + RAMP_LEVELS[direction])
 
 
 def search(cells: Mapping[Pos, int], start: Pos, arrived: Callable[[Pos], bool],

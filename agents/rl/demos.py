@@ -16,13 +16,12 @@ from typing import Any
 
 import numpy as np
 
+from labyrinth.engine.geometry import RAMP_LEVELS
 from labyrinth.engine.rng import DRAWN_SEEDS
 from labyrinth.engine.wsap import Action
 
 from ..registry import make_agent
 from .commands import SPEED_WORDS, STEP_COUNTS, action_word
-
-RAMPS = ("UP RAMP", "DOWN RAMP")
 
 
 def command_name(action: Action) -> str:
@@ -30,7 +29,7 @@ def command_name(action: Action) -> str:
     name, params = action.name, action.parameters
     if name == "MOVE":
         direction = params["direction"]
-        if direction in RAMPS:
+        if direction in RAMP_LEVELS:
             return f"move_{action_word(direction)}"
         steps = params.get("steps")
         stride = 1 if steps is not None and steps <= 2 and 1 in STEP_COUNTS else "far"

@@ -63,6 +63,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/, for figures.py
 from figures import installed_env
 
+from labyrinth.engine.geometry import OPPOSITE
 from labyrinth.engine.presets import DEFAULT_DIFFICULTY, DIFFICULTIES, PRESETS
 
 STARTS = 3  # per preset
@@ -71,7 +72,6 @@ FIRST_FRAME_MS = 1000
 KEY_MS = 50
 SIZE = (120, 40)
 ARROWS = {"NORTH": "up", "EAST": "right", "SOUTH": "down", "WEST": "left"}
-BACK = {"NORTH": "SOUTH", "SOUTH": "NORTH", "EAST": "WEST", "WEST": "EAST"}
 RHYTHM = ("walk", "walk", "run", "look", "walk", "level", "wait", "walk", "run", "level", "examine", "cursor", "leave")
 EXAMINING = {"examine": "x", "cursor": "up", "leave": "escape"}  # look mode: the map redrawn, no turn
 
@@ -149,7 +149,7 @@ class Player:
         open_ways = [d for d in ARROWS if d in ways]
         if not open_ways:
             return "space", True
-        onward = [d for d in open_ways if d != BACK[self.heading]] or open_ways
+        onward = [d for d in open_ways if d != OPPOSITE[self.heading]] or open_ways
         self.heading = self.heading if self.heading in onward else onward[self.count % len(onward)]
         return ("shift+" if kind == "run" else "") + ARROWS[self.heading], True
 

@@ -13,13 +13,12 @@ from __future__ import annotations
 from labyrinth.agents.base import RuleAgent
 from labyrinth.agents.builtin.stone_search import StoneSearch
 from labyrinth.agents.builtin.usermap import UserMap, first_leg, path_to
-from labyrinth.engine.geometry import HORIZONTAL
+from labyrinth.engine.geometry import HORIZONTAL, OPPOSITE
 from labyrinth.engine.items import STONES
 from labyrinth.engine.wsap import Action, Observation
 
 LOOK_EVERY_S = 120.0  # how often it stops to listen for the stones
 ALARM = ("CLOSE", "VERY CLOSE")  # the sounds it reacts to; FAINT is ignored
-AWAY = {"NORTH": "SOUTH", "SOUTH": "NORTH", "EAST": "WEST", "WEST": "EAST"}
 SEARCH_LIMIT = 3000
 WARY_S = 45.0  # how long after an alarm it keeps clear of where the hooves sounded
 WARY_REACH = 8  # how far it keeps from there
@@ -74,7 +73,7 @@ class PersonLikeUser(RuleAgent):
         """Run the way out that leads most away from the sound (a person's panic, no plan)."""
         towards = sound.split("-")
         ways = [w for w, _ in self.map.moves(here, ramps="")]
-        way = min(ways, key=lambda w: (w in towards, AWAY.get(w, "") not in towards, w), default=None)
+        way = min(ways, key=lambda w: (w in towards, OPPOSITE.get(w, "") not in towards, w), default=None)
         if way is None:
             return Action("HALT", {"steps": 2}, "nowhere to run: holding my breath")
         return Action("MOVE", {"direction": way, "steps": 100, "speed": 2}, f"running {way}, away from the hooves")
