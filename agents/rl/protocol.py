@@ -54,6 +54,7 @@ SPLITS: dict[str, tuple[int, int | None]] = {  # a split's first reset seed and 
     "test": (2_000_000, 1_000_000),
     "train": (3_000_000, None),
 }
+EPISODES = 200  # the games of a split a baseline is evaluated on (evaluate's default, baseline.py's)
 RUN_GAMES = 10_000_000  # the train split's games each training run may draw, run r from r * RUN_GAMES
 DIGEST_SEEDS = (0, 1, 2)  # the reset seeds whose games a task's digest covers
 # The turns of a random episode a digest covers at most: the pinned seeds' episodes of every task to their end but
@@ -216,10 +217,11 @@ class Seated:
 BUILTIN = Seated("builtin")
 
 
-def evaluate(policy: Policy | Seated, task_id: str, split: str, episodes: int, *, start: int = 0,
+def evaluate(policy: Policy | Seated, task_id: str, split: str, episodes: int = EPISODES, *, start: int = 0,
              wrap: Callable[[gym.Env], gym.Env] | None = None, name: str | None = None) -> Report:
-    """``policy`` on ``episodes`` games of ``task_id``'s ``split`` (its seeds from index ``start``), each
-    played to its end; ``wrap`` is worn by the env when the policy reads wrapped observations."""
+    """``policy`` on ``episodes`` games of ``task_id``'s ``split`` (by default the baselines' EPISODES; its seeds
+    from index ``start``), each played to its end; ``wrap`` is worn by the env when the policy reads wrapped
+    observations."""
     rung = task(task_id)
     if rung.role == BOTH:
         raise ValueError(f"{task_id} has both roles learn: evaluate a policy on a task of one role")

@@ -49,7 +49,7 @@ from typing import Any
 
 import numpy as np
 
-from labyrinth.agents.rl.protocol import BUILTIN, RandomPolicy, Report, Seated, evaluate, training_env
+from labyrinth.agents.rl.protocol import BUILTIN, EPISODES, RandomPolicy, Report, Seated, evaluate, training_env
 from labyrinth.agents.rl.tasks import BOTH, TASKS
 
 TRAINED = ("ppo", "maskable", "recurrent")
@@ -166,7 +166,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0, help="the training run's seed (and its train games')")
     parser.add_argument("--steps", type=int, default=STEPS, help="training steps (trained algorithms)")
     parser.add_argument("--envs", type=int, default=8, help="training envs side by side, in this process")
-    parser.add_argument("--episodes", type=int, default=200, help="games on each of the eval and test splits")
+    parser.add_argument("--episodes", type=int, default=EPISODES, help="games on each of the eval and test splits")
     parser.add_argument("--deterministic", action="store_true", help="evaluate the likeliest action")
     parser.add_argument("--out", type=Path, default=Path("bench/rl/results"))
     args = parser.parse_args()
