@@ -4,14 +4,15 @@ spectated match runs to its end."""
 
 import asyncio
 import threading
-from datetime import UTC, datetime
+from datetime import datetime
+from functools import partial
 
 import pytest
 from textual.widgets import Button, Input, OptionList, Static
 
 from labyrinth.saves.games import PLAYER
 from labyrinth.tui.app import LabyrinthApp
-from labyrinth.tui.dates import local_time
+from labyrinth.tui.dates import local_time, short_time
 from labyrinth.tui.screens.game import GameScreen
 from labyrinth.tui.screens.game_over import QUIET_S, GameOverScreen
 from labyrinth.tui.screens.help import HelpScreen
@@ -352,12 +353,14 @@ async def test_a_finished_game_shows_and_keeps_what_was_learned():
     assert [(r.role, r.agent, r.outcome) for r in log] == [("user", "you", "DEATH"), ("minotaur", "builtin", "DEATH")]
 
 
-async def test_the_memory_screen_lists_filters_and_shows_a_reflection_in_full():
+async def test_the_memory_screen_lists_filters_and_shows_a_reflection_in_full(monkeypatch):
     from labyrinth.saves.experience import Experience
+    from labyrinth.tui.screens import memory
     from tests.saves.test_experience import reflection
 
     long = "STRATEGIC REVISION: " + "walk on, " * 30 + "the end."  # as an older log tagged a lesson
-    today = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")  # its short time, at 80x24: the time of day
+    today = "2026-11-23T12:00:00Z"  # the screen's today, not the clock's: its short time at 80x24 the time of day
+    monkeypatch.setattr(memory, "short_time", partial(short_time, now=datetime.fromisoformat(today).astimezone()))
     Experience().add([reflection(1, created_at=today),
                       reflection(2, role="minotaur", outcome="ESCAPED", created_at=today, seed=2**31 - 1),
                       reflection(3, key_reflection=long, created_at=today)])

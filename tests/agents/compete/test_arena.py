@@ -77,6 +77,7 @@ def test_builtin_summary_adds_up():
 
 def test_naive_agents_play_through_the_arena():
     summary = run_arena(ArenaSettings("random", "wait", **SMALL), range(1, 5))
+    assert [r.seed for r in summary.results] == [1, 2, 3, 4]
     for r in summary.results:
         assert (r.user_agent, r.minotaur_agent) == ("random", "wait")
         assert r.user.decisions == r.minotaur.decisions == r.turns

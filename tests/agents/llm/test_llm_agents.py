@@ -5,8 +5,11 @@ and no key in any file written."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import socket
+import threading
+from collections.abc import Callable
 
 import pytest
 
@@ -174,14 +177,26 @@ def test_the_biggest_request_of_a_400_turn_match_fits_the_context(role, stub):
 
 
 def test_both_roles_are_asked_at_once_each_turn():
-    user_stub, minotaur_stub = Stub(Model("mistral", delay_s=0.4)), Stub(Model("gemini", delay_s=0.4))
+    both_asking = threading.Barrier(2, timeout=5)  # no wall clock read: a turn's two answers wait for each other
+
+    def together(model: Model, path: str) -> Callable[[dict], object]:
+        turns = itertools.count()  # the first chat is the plan, asked alone
+
+        def respond(request: dict) -> object:
+            if request["path"].endswith(path) and next(turns):
+                both_asking.wait()  # asked one after the other, the first waits past its timeout: a fallback
+            return model(request)
+        return respond
+
+    user_stub = Stub(together(Model("mistral"), CHAT_PATHS["mistral"]))
+    minotaur_stub = Stub(together(Model("gemini"), CHAT_PATHS["gemini"]))
     try:
         providers = {**settings("mistral", user_stub.url, timeout_s=5), **settings("gemini", minotaur_stub.url, 5)}
         match = Match(make_agent("user", "mistral", 2, providers), make_agent("minotaur", "gemini", 2, providers),
                       seed=2, preset="tiny", max_turns=3)
         match.play()
-        asked = zip(chats(user_stub, "mistral")[1:], chats(minotaur_stub, "gemini")[1:], strict=True)  # not plans
-        assert all(abs(u["time"] - m["time"]) < 0.2 for u, m in asked)  # each reply takes 0.4 s: they overlap
+        assert match.turns == 3 and [(match.stats[role].answered, match.stats[role].fallbacks) for role in ROLES] == \
+            [(4, 0), (4, 0)]  # the plan and three turns each, every turn's pair answered together
     finally:
         user_stub.close()
         minotaur_stub.close()

@@ -246,7 +246,7 @@ def test_a_trickling_or_hanging_server_cannot_hold_a_call_past_its_deadline(prov
     with pytest.raises(ProviderError, match=r"did not answer within 0\.5 s"):
         complete(slow)
     took = time.perf_counter() - began
-    assert took < 1.5  # the trickle would take 10 s and more (a byte each 0.05 s), the hang 60 s
+    assert took < 5  # the deadline and a loaded machine's slack; the trickle would take 10 s and more, the hang 60 s
     assert json.loads(complete(slow).text)["action"] == "CHASE"  # the next request is answered
 
 
