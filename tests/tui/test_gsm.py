@@ -3,9 +3,11 @@ whatever the line holds (blank, giant, after the end), in bounded memory and at 
 
 import io
 import json
+import re
 import selectors
 import subprocess
 import tracemalloc
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -234,3 +236,48 @@ def test_an_external_line_giving_a_field_twice_is_refused_whatever_the_shortcut(
     two_halves = set(json.loads(line)) == {"user", "minotaur"}
     refused = isinstance(answer, str) and "is given twice" in answer
     assert refused == (two_halves and duplicate_key(line) is not None)
+
+
+RULES = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
+# Each row of rules.md §10's table that a line at the start of seed 7 (tiny) gives, by the start of its cause:
+# the mode and the line. The one row that needs a place in the labyrinth (an item within reach) is test_items.py's.
+TABLE_LINES = {
+    "not JSON": ("plain", "nope"),
+    "JSON but not an object": ("plain", "[1]"),
+    "schema violation": ("plain", '{"command": "MOVE", "direction": "NORTH", "steps": 101}'),
+    "MOVE without direction": ("plain", '{"command": "MOVE"}'),
+    "unknown field": ("plain", '{"command": "LOOK", "foo": 1}'),
+    "GRAB, nothing in reach": ("plain", '{"command": "GRAB"}'),
+    "GRAB, named item not in reach, nothing else either": ("plain", '{"command": "GRAB", "target": "LANTERN"}'),
+    "USE without a lantern": ("plain", '{"command": "USE"}'),
+    "USE on a stone": ("plain", '{"command": "USE", "target": "RED STONE"}'),
+    "(external mode) bad Minotaur half": ("external", '{"user": {"command": "LOOK"}, "minotaur": {"action": "FLY"}}'),
+    "(external mode) line not": ("external", '{"user": {"command": "LOOK"}}'),
+    "a field given twice in one object": ("plain", '{"command": "LOOK", "command": "LOOK"}'),
+    "(`gsm`) an empty or blank line": ("plain", ""),
+    "(`gsm`) a line over 65,536 bytes": ("plain", '{"command": "LOOK", "pad": "' + "x" * 70_000 + '"}'),
+}
+
+
+def _error_table() -> dict[str, str]:
+    """rules.md §10's table: each row's cause and the first message it shows (its "{...}" stands for anything)."""
+    section = RULES.read_text(encoding="utf-8").split("## 10. Errors", 1)[1].split("\n## ", 1)[0]
+    rows = [line.split(" | ", 1) for line in section.splitlines() if line.startswith("| ") and "`" in line]
+    return {cause[2:]: message.split("`")[1] for cause, message in rows}
+
+
+def test_the_error_table_of_the_rules_page_is_what_gsm_says():
+    """Every refusal rules.md §10 shows for a line the game's start can take is the one gsm sends, word for word:
+    the page's table is the reference agent authors read, and a reworded message must change it too."""
+    table = _error_table()
+    shown = {start: next(message for cause, message in table.items() if cause.startswith(start))
+             for start in TABLE_LINES}
+    for mode in ("plain", "external"):
+        starts = [start for start, (m, _) in TABLE_LINES.items() if m == mode]
+        arguments = ["--seed", "7", "--preset", "tiny"] + (["--minotaur", "external"] if mode == "external" else [])
+        done = run("gsm", *arguments, stdin="".join(TABLE_LINES[start][1] + "\n" for start in starts))
+        assert done.returncode == 0, done.stderr
+        said = [_message(mode, line) for line in done.stdout.splitlines()[1:]]
+        for start, message in zip(starts, said, strict=True):
+            expected = re.escape(shown[start]).replace(re.escape("{...}"), ".*")
+            assert re.fullmatch(expected, message), (start, shown[start], message)
