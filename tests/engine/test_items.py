@@ -5,6 +5,7 @@ from labyrinth.engine.items import ITEM, STONES
 from labyrinth.engine.senses import items_in_sight
 
 from ..scenes import LOOK, WAIT, corridor, halt, move, scene
+from ..tui.test_gsm import error_table
 
 FAR = (176, 176, 98)
 
@@ -41,6 +42,15 @@ def test_grab_out_of_reach_is_an_error_that_changes_nothing():
     assert game.state is before and r.environment.time_taken == 0
     r = game.step({"command": "GRAB"}, WAIT).response
     assert r.environment.message.startswith("GRAB failed: nothing is within reach.")
+
+
+def test_grab_names_what_is_within_reach_when_the_item_named_is_not():
+    """The one row of rules.md's error table that needs a place (test_gsm.py holds the others to the page)."""
+    start = corridor(scene(), "EAST", 4)
+    game = scene(user=start, minotaur=FAR, items=(("RED STONE", (start[0] + 1, start[1], 100)),))
+    r = game.step({"command": "GRAB", "target": "LANTERN"}, WAIT).response
+    assert r.status == "ERROR" and game.state.items == (("RED STONE", (start[0] + 1, start[1], 100)),)
+    assert r.environment.message == error_table()["GRAB, named item not in reach while others are"]
 
 
 def test_three_stones_escape_and_then_nothing_changes():

@@ -259,7 +259,7 @@ TABLE_LINES = {
 }
 
 
-def _error_table() -> dict[str, str]:
+def error_table() -> dict[str, str]:
     """rules.md §10's table: each row's cause and the first message it shows (its "{...}" stands for anything)."""
     section = RULES.read_text(encoding="utf-8").split("## 10. Errors", 1)[1].split("\n## ", 1)[0]
     rows = [line.split(" | ", 1) for line in section.splitlines() if line.startswith("| ") and "`" in line]
@@ -269,7 +269,7 @@ def _error_table() -> dict[str, str]:
 def test_the_error_table_of_the_rules_page_is_what_gsm_says():
     """Every refusal rules.md §10 shows for a line the game's start can take is the one gsm sends, word for word:
     the page's table is the reference agent authors read, and a reworded message must change it too."""
-    table = _error_table()
+    table = error_table()
     shown = {start: next(message for cause, message in table.items() if cause.startswith(start))
              for start in TABLE_LINES}
     for mode in ("plain", "external"):
