@@ -49,8 +49,8 @@ def _list(reflections: list[Reflection], args: argparse.Namespace, out: TextIO) 
               if (args.role is None or r.role == args.role) and (args.outcome is None or r.outcome == args.outcome)]
     shown = chosen[:args.limit] if args.limit > 0 else chosen
     if not shown:
-        print("No reflections yet: they are written after every game played, hot-seat or spectated, "
-              "and after an arena's or a tournament's with --learn." if not reflections
+        print("No reflections yet: each game you play, hot-seat or spectate writes them as it ends, and so do "
+              "`labyrinth arena` and `labyrinth tournament` given --learn." if not reflections
               else "No reflection matches.", file=out)
         return 0
     width = shutil.get_terminal_size().columns if out.isatty() else 0  # a pipe gets whole lines
