@@ -143,7 +143,7 @@ class MemoryScreen(ModalScreen[None]):
     def _show(self, r: Reflection | None) -> None:
         body = self.query_one("#memory-body", Static)
         if r is None:
-            body.update("No reflections yet: every finished game adds one per role." if not self.reflections
+            body.update("No reflections yet: each game you play, hot-seat or spectate adds one per role as it ends." if not self.reflections
                         else "No reflection matches these filters.")
             return
         words = "in the model's own words" if r.source == "model" else "from the game's events"
