@@ -143,8 +143,8 @@ class MemoryScreen(ModalScreen[None]):
     def _show(self, r: Reflection | None) -> None:
         body = self.query_one("#memory-body", Static)
         if r is None:
-            body.update("No reflections yet: each game you play, hot-seat or spectate adds one per role as it ends." if not self.reflections
-                        else "No reflection matches these filters.")
+            empty = "No reflections yet: each game you play, hot-seat or spectate adds one per role as it ends."
+            body.update(empty if not self.reflections else "No reflection matches these filters.")
             return
         words = "in the model's own words" if r.source == "model" else "from the game's events"
         who = agent_words(printable(r.agent), r.role)
