@@ -36,7 +36,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                     "played themselves count (a model replaced by the built-in agent, or whose turns were "
                     f"played by the fallback more than {FALLBACK_SHARE_ALLOWED:.0%} of the time, leaves its match "
                     "void). Exit status: 0 "
-                    f"when every match counts, {EXIT_INCOMPLETE} when some are void or unplayed, 130 after Ctrl-C.")
+                    f"when every match counts, {EXIT_INCOMPLETE} when some are void or unplayed, 2 for a refusal, "
+                    "130 after Ctrl-C, 143 after SIGTERM.")
     arena.add_argument("--games", type=bounded(GAMES), default=20,
                        help=f"how many matches ({GAMES.words}; default: 20)")
     game_options(arena, seed=1, seed_help="the first match's seed (default: 1)")

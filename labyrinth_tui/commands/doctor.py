@@ -22,8 +22,8 @@ from .provider_options import add_provider_options
 def add_parser(sub: argparse._SubParsersAction) -> None:
     doctor = sub.add_parser("doctor", help="check the LLM providers, the data paths and the packages",
                             description="Show which LLM providers are configured (never their keys), check "
-                                        "each endpoint with a cheap call that spends no tokens, and print the "
-                                        "data paths and where each package was imported from.")
+                                        "each configured endpoint with one cheap call that spends no tokens, "
+                                        "and print the data paths and where each package is imported from.")
     doctor.add_argument("--offline", action="store_true", help="do not call the endpoints")
     add_provider_options(doctor)
     parsed_by(doctor, run)

@@ -34,7 +34,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "leaderboard", help="the tournament's standings, from the results database",
         description="The standings of the valid matches in results.db (which `labyrinth tournament` fills): each "
-                    "role's Bradley-Terry ratings (each role anchored on its built-in agent at 1500) with their 95% "
+                    "role's Bradley-Terry ratings (each role anchored at 1500 on its built-in agent, or on its "
+                    "contestants' mean when that agent did not play) with their 95% "
                     "interval over the seeds and rank bounds, matches, wins/draws/losses and win rate with its 95% "
                     "Wilson interval, each contestant's rating over its matches, every contestant entered (rated "
                     "or not) with its void matches, failure rates and cost, the paired differences between two "

@@ -24,21 +24,22 @@ from .options import parsed_by
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    memory = sub.add_parser("memory", help="list, show, clear or export the agents' reflections",
+    memory = sub.add_parser("memory", help="list, show, clear or export the agents' reflections, or their lessons",
                             description="The experience log: one reflection per role per game, which the next "
                                         "games' agents learn from.")
     actions = memory.add_subparsers(dest="memory_action", metavar="ACTION", required=True)
     listing = actions.add_parser("list", help="one line per reflection, newest first")
-    listing.add_argument("--role", choices=ROLES)
-    listing.add_argument("--outcome", choices=OUTCOMES, type=str.upper)
+    listing.add_argument("--role", choices=ROLES, help="only this role's")
+    listing.add_argument("--outcome", choices=OUTCOMES, type=str.upper, help="only games that ended so (any case)")
     listing.add_argument("--limit", type=_limit, default=50, help="at most this many (default: 50; 0: all)")
     show = actions.add_parser("show", help="one reflection in full, its evidence too")
     show.add_argument("id", help="the reflection's id (a unique prefix is enough)")
-    lessons = actions.add_parser("lessons", help="the lessons about behaviour, merged over every game",
+    lessons = actions.add_parser("lessons", help="the lessons about behaviour, merged over every game of a preset",
                                  description="What followed each choice in each situation, over every game of a "
                                              "preset: lessons that hold in any labyrinth, with their evidence.")
-    lessons.add_argument("--role", choices=ROLES)
-    lessons.add_argument("--preset", choices=list(PRESETS), default=DEFAULT_PRESET)
+    lessons.add_argument("--role", choices=ROLES, help="only this role's")
+    lessons.add_argument("--preset", choices=list(PRESETS), default=DEFAULT_PRESET,
+                         help=f"the hunting ground whose games are merged (default: {DEFAULT_PRESET})")
     clear = actions.add_parser("clear", help="forget every reflection")
     clear.add_argument("--yes", action="store_true", help="do not ask")
     export = actions.add_parser("export", help="write every reflection to FILE as JSON")

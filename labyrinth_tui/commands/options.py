@@ -37,9 +37,11 @@ def game_options(p: argparse.ArgumentParser, *, seed: int | None = None, seed_he
     """--seed (``seed``: its default; None draws one, said on stderr), --preset and --difficulty."""
     p.add_argument("--seed", type=bounded_seed, default=seed,
                    help=seed_help or "world seed (default: random, printed on stderr)")
-    p.add_argument("--preset", choices=list(PRESETS), default=DEFAULT_PRESET, help="hunting ground size")
+    p.add_argument("--preset", choices=list(PRESETS), default=DEFAULT_PRESET,
+                   help=f"hunting ground size (default: {DEFAULT_PRESET})")
     if difficulty:
-        p.add_argument("--difficulty", choices=DIFFICULTIES, default=DEFAULT_DIFFICULTY)
+        p.add_argument("--difficulty", choices=DIFFICULTIES, default=DEFAULT_DIFFICULTY,
+                       help=f"hard silences the stones' hum (default: {DEFAULT_DIFFICULTY})")
 
 
 def role_option(p: argparse.ArgumentParser, role: str, default: str | None, *also: str, words: str = "") -> None:

@@ -24,8 +24,9 @@ HOLD_S = 600.0  # how long a tournament or an arena holds a match for a quota by
 def add_provider_options(parser: argparse.ArgumentParser, hold: bool = False) -> None:
     """The LLM options; ``hold``: --hold-limit too (the commands whose results are published)."""
     group = parser.add_argument_group(
-        "LLM providers", "Each also comes from the environment (LABYRINTH_<PROVIDER>_MODEL, the endpoint "
-                         "variable) or the config file; keys only from the environment or the config file.")
+        "LLM providers", "A model or an endpoint also comes from the environment (LABYRINTH_<PROVIDER>_MODEL, "
+                         "the endpoint variable) or the config file, a timeout or a pace from the config file "
+                         "(timeout_s, rpm); keys only from the environment or the config file.")
     for provider, row in PROVIDERS.items():
         group.add_argument(f"--{provider}-model", metavar="MODEL",
                            help=f"the {provider} model (default: {row.model})")

@@ -40,9 +40,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     replay = sub.add_parser("replay", help="show a recorded match, or verify it against the engine",
                             description="Show a replay file: header, outcome, fallbacks and one line per turn. "
                                         "With --verify, re-run its inputs through a fresh game and check every "
-                                        "turn's state hash, as the state version that recorded it computed them "
+                                        "turn's state hash as the state version that recorded it computed it "
                                         "(exit 1 at the first difference or when this release cannot check it, "
-                                        "2 for a bad file).")
+                                        "2 for a bad file or a refused --output).")
     replay.add_argument("file", type=Path, metavar="FILE", help="a replay (.jsonl)")
     how = replay.add_mutually_exclusive_group()
     how.add_argument("--verify", action="store_true", help="re-run the recorded inputs and compare hashes")

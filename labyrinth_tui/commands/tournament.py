@@ -59,16 +59,19 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                     "build) is kept with its matches; --rerun plays a recorded run again. Nobody "
                     "learns from the experience log unless --learn says so. Exit status: 0 when every match was "
                     f"played by its contestants, {EXIT_INCOMPLETE} when some are void or unplayed, 2 for a "
-                    "refusal, 130 after Ctrl-C. Contestants: for "
+                    "refusal, 130 after Ctrl-C, 143 after SIGTERM. Contestants: for "
                     f"--users {contestant_names('user')}; for --minotaurs {contestant_names('minotaur')}.")
     p.add_argument("--users", metavar="A,B,...",
-                   help="the user contestants, comma-separated (required but with --rerun)")
+                   help="the user contestants, comma-separated (required unless --rerun is given, "
+                        "which takes none)")
     p.add_argument("--minotaurs", metavar="X,Y,...",
-                   help="the Minotaur contestants, comma-separated (required but with --rerun)")
+                   help="the Minotaur contestants, comma-separated (required unless --rerun is given, "
+                        "which takes none)")
     p.add_argument("--rerun", metavar="RUN",
                    help="play the recorded run RUN again, as a new run: its contestants (asked with the same "
-                        "settings), seeds, repeats, ground, turn limit and learning, from its manifest "
-                        "(`labyrinth leaderboard --runs` lists the runs); `labyrinth leaderboard --run` shows each")
+                        "settings), seeds, repeats, preset, difficulty, turn limit and learning, from its manifest, "
+                        "none of which may be given with it (`labyrinth leaderboard --runs` lists the runs; "
+                        "`labyrinth leaderboard --run RUN` shows one)")
     p.add_argument("--games", type=bounded(GAMES), default=10,
                    help=f"seeds each pairing plays ({GAMES.words}; default: 10)")
     p.add_argument("--repeats", type=bounded(REPEATS), default=1,
@@ -81,7 +84,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--concurrency", type=bounded(CONCURRENCY), default=DEFAULT_CONCURRENCY,
                    help=f"matches played at once ({CONCURRENCY.words}; default: {DEFAULT_CONCURRENCY}): model "
                         "matches in threads, sharing each provider's pace (--llm-rpm) and no more than it serves in a "
-                        "call's time, rule-agent matches in one process per core")
+                        "call's time, rule-agent matches in up to this many processes (at most one per core)")
     p.add_argument("--fresh", action="store_true", help="play every match again, even those in the database")
     p.add_argument("--replay-void", action="store_true",
                    help="play the void matches of this tournament again (by default a void match stays void, "
