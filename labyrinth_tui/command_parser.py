@@ -19,7 +19,7 @@ from pydantic import ValidationError
 from labyrinth.engine import BadInput, UserInput, parse
 from labyrinth.engine.commands import describe_errors, shorten
 from labyrinth.engine.constants import MAX_STEPS, WORLD_SIZE
-from labyrinth.engine.items import ITEMS, STONES, ItemName
+from labyrinth.engine.items import ITEMS, STONES, USABLE, ItemName
 from labyrinth.engine.schemas import USER_PARAMS, Direction
 
 
@@ -61,6 +61,7 @@ _COMMAND_WORDS = ", ".join(command.lower() for command in USER_PARAMS)  # 'move,
 _DIRECTION_WORDS = _either([word for word, name in DIRECTIONS.items() if word == name.split()[0].lower()])
 _TARGET_WORDS = (f"{_either([word for word, name in TARGETS.items() if name in STONES])} (stone), or "
                  f"{_either([word for word, name in TARGETS.items() if name not in STONES])}")
+ONE_WAY = "One direction at a time: e.g. 'north 5', then 'east 3'."  # a line naming two
 MAX_COORDINATE = WORLD_SIZE  # a coordinate of the cube is below it: typed, it has at most its digits
 HINT_WORD_CHARS = 24  # of a typed word quoted in a hint: a pasted page is not echoed whole
 
@@ -89,12 +90,14 @@ def parse_command(line: str) -> UserInput:
     first = words[0]
     if first in DIRECTIONS and not any(w in DIRECTIONS for w in words[1:]):
         command, speed, rest = "MOVE", None, words  # 'w', 'w 3', 'north 5': a move that way
+    elif first in DIRECTIONS and first not in VERBS:  # 'north south', 'n e 3'
+        raise NotACommand(ONE_WAY)
     elif first in VERBS:
         command, speed = VERBS[first]
         rest = words[1:]
     elif _mend(first, FIRST_WORDS) is None:  # 'rest 5' is no typo of 'west 5': say what the commands are
         raise NotACommand(f"{_quoted(first)} is not a command; to wait, type 'halt 5'. Commands: {_COMMAND_WORDS}, "
-                          f"or a direction ('north 5').")
+                          f"run, walk, travel, explore, or a direction ('north 5'); ? for help.")
     else:
         raise NotACommand(_hint(words, f"{_quoted(first)} is not a command"))
     takes = {param.field for param in USER_PARAMS[command]}
@@ -111,12 +114,19 @@ def parse_command(line: str) -> UserInput:
                               f"digits 0-9 (e.g. 'halt 2').")
         elif "direction" in takes and word in DIRECTIONS and "direction" not in fields:
             fields["direction"] = DIRECTIONS[word]
+        elif "direction" in takes and word in DIRECTIONS:  # 'move north east'
+            raise NotACommand(ONE_WAY)
         elif "speed" in takes and word in SPEEDS:
             fields["speed"] = SPEEDS[word]
         elif "target" in takes and word in TARGETS:
             fields["target"] = TARGETS[word]
         elif "target" in takes and word not in FILLER:
-            raise NotACommand(f"{_quoted(word)} is nothing to {command.lower()}: name {_TARGET_WORDS}.")
+            names = _TARGET_WORDS if command == "GRAB" else _either([w for w, n in TARGETS.items() if n in USABLE])
+            raise NotACommand(f"{_quoted(word)} is nothing to {command.lower()}: name {names}.")
+        elif word not in FILLER and not takes:  # 'look n'
+            raise NotACommand(f"{command} takes nothing more: type '{command.lower()}'.")
+        elif word not in FILLER and takes == {"steps"}:  # 'halt north': a HALT's count is of seconds
+            raise NotACommand(f"{command} takes a number of seconds and nothing else: e.g. '{command.lower()} 5'.")
         elif word not in FILLER:
             raise NotACommand(_hint(words, f"{_quoted(word)} does not fit a {command}"))
     if "direction" in takes and "direction" not in fields:
@@ -126,7 +136,8 @@ def parse_command(line: str) -> UserInput:
     try:
         return UserInput.model_validate(fields)
     except ValidationError as exc:
-        raise NotACommand(describe_errors(exc, UserInput)) from None
+        said = describe_errors(exc, UserInput)  # a HALT's count is of seconds, which the schema calls steps
+        raise NotACommand(said.replace("steps", "seconds", 1) if command == "HALT" else said) from None
 
 
 @dataclass(frozen=True)
@@ -142,7 +153,7 @@ class Travel:
 
 TRAVEL_RAMPS = {"<": "<", ">": ">", "up": "<", "down": ">"}
 TRAVEL_HINT = ("Travel where? 'travel <' (the nearest ramp up you know), 'travel >' (down), or 'travel X Y LEVEL' "
-               "(look mode, x, shows a cell's numbers).")
+               "(examining, x or ;, shows a cell's numbers).")
 
 
 def parse_travel(line: str) -> Travel | None:
@@ -197,7 +208,7 @@ def _hint(words: list[str], problem: str) -> str:
             continue
         mended.append(_mend(word, KNOWN if at else FIRST_WORDS) or "?")
     guess = " ".join(mended)
-    if "?" in mended:
+    if "?" in mended or guess == " ".join(words):  # nothing to mend: the words are known, not in that order
         return f"{problem}. Try e.g. {', '.join(EXAMPLES[:5])} (? for help)."
     return f"{problem}: did you mean '{guess}'?"
 

@@ -87,11 +87,14 @@ class Board:
     def void(self) -> int:
         return len(self.rows) - len(self.matches)
 
-    def counted(self) -> str:
-        """How many matches it holds, in words: '64 matches of run ... (and 16 void ones, not rated)'."""
+    def counted(self, where_void: str = "") -> str:
+        """How many matches it holds, in words: '64 matches of run ... (and 16 void ones, not rated)';
+        ``where_void``: where the void ones are shown, said with them ('e lists them')."""
         chosen = f" of run {self.run}" if self.run else ""
-        void = f" (and {self.void} void one{'s' * (self.void != 1)}, not rated)" if self.void else ""
-        return f"{len(self.matches)} matches{chosen}{void}"
+        shown = f": {where_void}" if where_void else ""
+        void = f" (and {self.void} void one{'s' * (self.void != 1)}, not rated{shown})" if self.void else ""
+        n = len(self.matches)
+        return f"{n} match{'es' * (n != 1)}{chosen}{void}"
 
     def grounds(self) -> list[tuple[str, str, int, str, str, int]]:
         """Each kind of match rated together (preset, difficulty, turn limit, who learned, build), with

@@ -81,7 +81,7 @@ class GameCommandLine(CommandLine):
     """The game's command line: while typing, the page keys and shift+up/down scroll the log."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("pageup", "screen.scroll_log('page_up')", "log", key_display="PgUp", show=False,
+        Binding("pageup", "screen.scroll_log('page_up')", "log page up", key_display="PgUp", show=False,
                 id="log-page-up"),  # in the help: the footer keeps room for quit and help at 80 columns
         Binding("pagedown", "screen.scroll_log('page_down')", "log page down", show=False, id="log-page-down"),
         Binding("shift+up", "screen.scroll_log('up')", "log line up", show=False, id="log-line-up"),
@@ -130,7 +130,7 @@ class GameScreen(LookAndTravel):
     AUTO_FOCUS = "#command"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "toggle_focus", "keys / typing", id="toggle-focus"),
-        Binding("ctrl+o", "messages", "history", id="messages"),
+        Binding("ctrl+o", "messages", "messages", id="messages"),
         Binding("ctrl+s", "save", "save", id="save"),
         Binding("f2", "full_map", "big map", show=False, id="full-map"),  # in the help
         Binding("ctrl+t", "app.to_title", "title", id="to-title"),

@@ -106,7 +106,7 @@ class GameOverScreen(ModalScreen[str]):
         with Vertical(id="over", classes=outcome.lower()):
             yield Static(HEADLINES.get(outcome, outcome), id="headline")
             yield Static(plain(
-                f"time {env.game_time:g} s   turns {f.turns}   walked {f.walked} steps\n"
+                f"time {env.game_time:g} s   turns {f.turns}   walked {f.walked} step{'s' * (f.walked != 1)}\n"
                 f"stones {stones}/{len(STONES)}   jumps seen {f.jumps_seen}   lanterns used {f.lanterns_used}\n"
                 f"{s.preset}, seed {s.seed}, {s.difficulty}"), id="figures")
             if s.memory.log is not None:

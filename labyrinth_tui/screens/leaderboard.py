@@ -156,8 +156,7 @@ class LeaderboardScreen(Screen):
             return
         assert board is not None  # nothing_to_show says why there is none
         self.board = board
-        hint = "; e shows each contestant's" if board.void else ""
-        lines = [plain(f"Leaderboard: {board.counted()}{hint} in {board.path}", style="bold"),
+        lines = [plain(f"Leaderboard: {board.counted('e lists them by contestant')} in {board.path}", style="bold"),
                  plain(f"rated together: {board.pooled()}", style="dim")]
         if warning := board.warning():
             lines.append(plain(warning, style="bold yellow"))

@@ -79,7 +79,8 @@ class MemoryScreen(ModalScreen[None]):
             self.reflections, self.notice = [], str(exc)
         self.built: tuple | None = None  # the filters and width the table was last built for
         with Vertical(id="memory", classes="dialog"):
-            yield Static(plain(f"Memory: {len(self.reflections)} reflections in {log.path}"), classes="dialog-title")
+            n = len(self.reflections)
+            yield Static(plain(f"Memory: {n} reflection{'s' * (n != 1)} in {log.path}"), classes="dialog-title")
             with Horizontal(id="memory-filters"):
                 yield Select([("both roles", ALL), *((f"the {word}", role) for role, word in ROLE_WORDS.items())],
                              value=ALL, allow_blank=False, id="memory-role")

@@ -14,6 +14,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Static
 
 from labyrinth.saves.replays import RecordedTurn, ReplayError, read_replay
+from labyrinth.saves.results_terms import ROLE_WORDS
 
 from ..command_parser import typed
 from ..game_words import matchup, side_ended
@@ -35,7 +36,7 @@ class ReplayPlayerScreen(PlaybackScreen):
             Binding("right,n", "step", "step", key_display="→/n", id="replay-step"),
             Binding("left", "back", "back", key_display="←", id="replay-back"),
         ]),
-        Binding("escape,q", "close", "back", id="replay-close"),
+        Binding("escape,q", "close", "close", id="replay-close"),
     ]
 
     def __init__(self, session: ReplaySession) -> None:
@@ -66,7 +67,7 @@ class ReplayPlayerScreen(PlaybackScreen):
         log = self.query_one(NarrativeLog)
         for role, found in self.session.header.lessons.items():
             for r in found:
-                log.write(plain(f"lesson offered to the {role}: {r['text']}", style="dim"))
+                log.write(plain(f"lesson offered to the {ROLE_WORDS.get(role, role)}: {r['text']}", style="dim"))
         log.tell(None, self.session.response)
         if self.session.mismatch is not None:
             m = self.session.mismatch

@@ -56,7 +56,7 @@ class SpectateScreen(PlaybackScreen):
 
     AUTO_FOCUS = "#map"
     BINDINGS: ClassVar[list[BindingType]] = [
-        *playback_bindings("spectate", "whole", [Binding("n", "step", "step", id="spectate-step")]),
+        *playback_bindings("spectate", "all-seeing", [Binding("n", "step", "step", id="spectate-step")]),
         Binding("a", "app.toggle_class('#agents', '-hidden')", "agents", id="spectate-agents"),
         Binding("f2", "app.toggle_class('#side', '-hidden')", "big map", show=False, id="spectate-full-map"),
         Binding("escape,q", "back", "title", id="spectate-back"),

@@ -52,8 +52,8 @@ def test_any_text_is_a_command_or_a_one_line_hint(line):
     ("halt ¾", ["'¾' is not a number"]),
     pytest.param("halt " + "9" * 5000, ["too big", f"1 to {MAX_STEPS}", "5,000 characters"], id="halt-5000-digits"),
     pytest.param("move north " + "1" * 4301, ["too big", f"1 to {MAX_STEPS}"], id="move-4301-digits"),
-    ("halt 101", ["steps must be 1 to 100 (got 101)"]),
-    ("halt 0", ["steps must be 1 to 100 (got 0)"]),
+    ("halt 101", ["seconds must be 1 to 100 (got 101)"]),
+    ("halt 0", ["seconds must be 1 to 100 (got 0)"]),
 ])
 def test_numbers_the_game_cannot_read_are_named_in_the_hint(line, words):
     said = hint(line)
@@ -95,3 +95,18 @@ _COMMANDS = st.one_of(
 def test_a_command_typed_out_reads_back_as_itself(command):
     """What the spectate log shows for an agent's turn is what a person would type for it."""
     assert parse_command(typed(command)) == command
+
+
+@pytest.mark.parametrize(("line", "said"), [
+    ("look n", "LOOK takes nothing more: type 'look'."),
+    ("halt north", "HALT takes a number of seconds and nothing else: e.g. 'halt 5'."),
+    ("north south", "One direction at a time"),
+    ("move north east", "One direction at a time"),
+    ("use foo", "'foo' is nothing to use: name lantern."),  # only the lantern can be used: no stone offered
+    ("grab foo", "'foo' is nothing to grab: name red, blue or yellow (stone), or lantern."),
+    ("xyzzy", "travel, explore"),  # the unknown word's hint names the screen's commands too
+])
+def test_a_line_of_known_words_in_the_wrong_place_is_told_what_fits(line, said):
+    """A line whose words are all known never gets its own words back as "did you mean": it is told what the
+    command takes instead."""
+    assert said in hint(line) and "did you mean" not in hint(line)

@@ -118,7 +118,7 @@ def test_the_rating_over_matches_is_in_play_order_and_learning_is_said(capsys, m
 def test_one_role_and_one_preset(capsys, monkeypatch):
     some_results()
     code, out, _ = leaderboard(capsys, monkeypatch, "--role", "minotaur", "--preset", "small")
-    assert code == 0 and "Leaderboard: 1 matches" in out and "Minotaur ratings" in out and "user ratings" not in out
+    assert code == 0 and "Leaderboard: 1 match in" in out and "Minotaur ratings" in out and "user ratings" not in out
     assert "wait" not in out  # wait played on tiny only
 
 
@@ -159,7 +159,7 @@ def test_rules_are_chosen_and_pooling_them_is_warned_of(capsys, monkeypatch):
     data = json.loads(out)
     assert (data["matches"], data["max_turns"], data["learned"], data["warning"]) == (1, 20, "none", None)
     code, out, _ = leaderboard(capsys, monkeypatch, "--max-turns", "60")
-    assert code == 0 and "Leaderboard: 1 matches" in out and "warning" not in out
+    assert code == 0 and "Leaderboard: 1 match in" in out and "warning" not in out
     code, out, _ = leaderboard(capsys, monkeypatch, "--max-turns", "99", "--learned", "minotaur")
     assert out == f"no matches in {results_path()} with turn limit 99 and learning minotaur yet.\n"
 
@@ -344,7 +344,7 @@ async def test_e_shows_every_contestant_entered_a_void_one_too():
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await open_board(pilot, app)
         said = text(screen, "#board-title")
-        assert "Leaderboard: 1 matches (and 2 void ones, not rated); e shows each contestant's" in said
+        assert "Leaderboard: 1 match (and 2 void ones, not rated: e lists them by contestant) in" in said
         assert [row[1] for row in cells(screen, "#board-standings")] == ["builtin"]
         await pilot.press("e")
         shown = cells(screen, "#board-standings")
