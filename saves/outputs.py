@@ -19,6 +19,10 @@ anything is opened or created when it would harm what is there.
   say) to one of the user's files, or the user's own link to another user's file, or to a device.
   A dangling link is refused too, rather than creating its target: that is the planted-link case.
   Naming the file itself (not the link) is always the user's plain choice.
+- What the game keeps is never a report's target, however it is named: the results database (and its
+  journal files), the experience log, and a save or replay (a .jsonl file) in the game's data directory;
+  nor is a file the command itself reads (``reads``): `replay R.jsonl --output R.jsonl` would put the
+  replay's summary in its place, as `sort f > f` empties f.
 
 What is left: a folder another user can write can still be changed between the check and the rename;
 the rename never opens what it replaces, so the worst is the file replaced, as that user could anyway.
@@ -29,14 +33,16 @@ from __future__ import annotations
 import os
 import stat
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from io import BytesIO
 from pathlib import Path
 from typing import Any, BinaryIO
 
 from .atomic import SHARED, replace_file
-from .paths import StorageError
+from .experience import LOG_NAME
+from .paths import StorageError, data_dir
+from .results_db import RESULTS_FILE
 
 STDOUT_NAMES = ("-", "/dev/stdout")  # standard output by name, on any platform
 LINKS_FOLLOWED = 40  # as the kernel's limit: more is a loop
@@ -58,10 +64,36 @@ class Output:
         return self.target is None
 
 
-def output_for(named: str | os.PathLike[str]) -> Output:
+def output_for(named: str | os.PathLike[str], reads: Iterable[Path] = ()) -> Output:
     """Where writing to the path ``named`` goes; StorageError (one line: the path and what it is) when it
-    is refused. Nothing is opened or created: a command checks every path it was given before writing."""
-    name = os.fspath(named)
+    is refused. Nothing is opened or created: a command checks every path it was given before writing.
+    ``reads``: the files the command reads, which it may not write over."""
+    output = _output_for(os.fspath(named))
+    if output.target is not None and output.target.exists():
+        _not_kept(output.named, output.target, reads)
+    return output
+
+
+def _not_kept(name: str, target: Path, reads: Iterable[Path]) -> None:
+    """StorageError when the existing file ``target`` is one the command reads or one the game keeps."""
+    if any(_same(target, path) for path in reads):
+        raise StorageError(f"{name}: the file this command reads; name another file for what it writes")
+    home = data_dir()
+    kept = target.name == LOG_NAME or target.name.startswith(RESULTS_FILE) or target.suffix == ".jsonl"
+    if kept and os.path.realpath(target).startswith(os.path.join(os.path.realpath(home), "")):
+        raise StorageError(f"{name}: a file the game keeps in {home} (its results, its experience log, a save or a "
+                           f"replay); name another file")
+
+
+def _same(target: Path, path: Path) -> bool:
+    try:
+        return os.path.samefile(target, path)
+    except OSError:  # the file read is not there (any more): nothing to write over
+        return False
+
+
+def _output_for(name: str) -> Output:
+    """``output_for`` without the files a command reads or the game keeps."""
     if not name:  # pathlib would take it as the current folder, and only the rename would fail, after other reports
         raise StorageError(f'an empty path ("") names no file; {NAME_A_FILE}')
     if name in STDOUT_NAMES or _is_stdout(name):
@@ -83,10 +115,12 @@ def output_for(named: str | os.PathLike[str]) -> Output:
     return Output(name, Path(name))
 
 
-def write_output(named: str | os.PathLike[str], fill: Callable[[BinaryIO], Any]) -> Output:
-    """Write what ``fill`` writes (bytes) where ``named`` goes (``output_for``): standard output, flushed,
-    or the file replaced atomically; where it went. StorageError (one line) when refused or not written."""
-    output = output_for(named)
+def write_output(named: str | os.PathLike[str], fill: Callable[[BinaryIO], Any],
+                 reads: Iterable[Path] = ()) -> Output:
+    """Write what ``fill`` writes (bytes) where ``named`` goes (``output_for``, ``reads`` as there): standard
+    output, flushed, or the file replaced atomically; where it went. StorageError (one line) when refused or not
+    written."""
+    output = output_for(named, reads)
     if output.target is None:
         _to_stdout(fill)
     else:

@@ -70,10 +70,10 @@ def shown(args: argparse.Namespace) -> int:
 
     held = io.StringIO()
     try:
-        output_for(args.output)
+        output_for(args.output, reads=(args.file,))
         status = show(args.file, args.verify, held, summary=args.summary, transcript=args.transcript)
         if status != 2:  # shown, or verified with a difference found: what it said is kept
-            write_output(args.output, lambda out: out.write(held.getvalue().encode()))
+            write_output(args.output, lambda out: out.write(held.getvalue().encode()), reads=(args.file,))
     except StorageError as exc:
         _say(f"cannot write it: {exc}")
         return 2

@@ -142,3 +142,37 @@ def test_one_refused_report_writes_none_of_the_others(tmp_path, capsys):
     (tmp_path / "page").mkdir()
     assert main(["leaderboard", "--csv", str(tmp_path / "r.csv"), "--html", str(tmp_path / "page")]) == 2
     assert "the leaderboard page" in capsys.readouterr().err and not (tmp_path / "r.csv").exists()
+
+
+KEPT_BYTES = b'{"version": 1, "reflections": []}\n'  # an empty experience log, as the game reads it; bytes for the rest
+KEPT = ["results.db", "results.db-wal", "experience_log.json", "saves/a-game.jsonl", "replays/a-match.jsonl"]
+
+
+@pytest.mark.parametrize("kept", KEPT)
+@pytest.mark.parametrize("option", list(COMMANDS))
+@pytest.mark.parametrize("by_link", [False, True])
+def test_what_the_game_keeps_is_never_a_reports_target(tmp_path, capsys, option, kept, by_link):
+    """A report named over the results database, the experience log, a save or a replay in the data directory
+    (or a link of the user's to one) is refused in one line and the file left as it was: `leaderboard --csv
+    .../results.db` once replaced the database with CSV, exit 0."""
+    home = tmp_path / "data" / "labyrinth"
+    there = home / kept
+    there.parent.mkdir(parents=True, exist_ok=True)
+    there.write_bytes(KEPT_BYTES)
+    named = tmp_path / "link.csv" if by_link else there
+    if by_link:
+        named.symlink_to(there)
+    assert main(COMMANDS[option][1](str(named))) == 2
+    said = capsys.readouterr()
+    assert "a file the game keeps" in said.err and said.err.count("\n") == 1 and not said.out
+    assert there.read_bytes() == KEPT_BYTES
+
+
+@pytest.mark.parametrize("how", ["--summary", "--verify", "--transcript"])
+def test_a_replay_shown_into_its_own_file_is_refused_and_kept(tmp_path, capsys, how):
+    """`replay R --output R` would put R's summary in R's place, as `sort f > f` empties f."""
+    replay = tmp_path / "mine.jsonl"
+    replay.write_bytes(REPLAY.read_bytes())
+    assert main(["replay", str(replay), how, "--output", str(replay)]) == 2
+    assert "the file this command reads" in capsys.readouterr().err
+    assert replay.read_bytes() == REPLAY.read_bytes()
