@@ -72,6 +72,8 @@ def keys(recorded: Mapping[str, Any]) -> list[MatchKey]:
     them; ManifestError for one that cannot say: damaged (a field missing or not of its kind, no seed,
     who learned not one of LEARNED) or written by a newer labyrinth."""
     run_id = recorded.get("run_id")
+    if set(recorded) <= {"run_id"}:  # ResultsDB.runs could not read it, and said why
+        raise ManifestError(f"the manifest of run {run_id} could not be read, so neither can its matches")
     try:
         if int(recorded["manifest"]) > MANIFEST_VERSION:
             raise ManifestError(f"run {run_id} was recorded by a newer labyrinth")
@@ -96,7 +98,8 @@ def keys(recorded: Mapping[str, Any]) -> list[MatchKey]:
     except ManifestError:
         raise
     except (KeyError, TypeError, ValueError) as problem:
-        raise ManifestError(f"the manifest of run {run_id} is damaged ({problem!r})") from None
+        reason = f"it has no {problem.args[0]!r} field" if isinstance(problem, KeyError) else str(problem)
+        raise ManifestError(f"the manifest of run {run_id} is damaged: {reason}") from None
 
 
 def named(runs: Sequence[tuple[str, str, dict[str, Any]]], run_id: str, where: object) -> dict[str, Any]:

@@ -104,6 +104,18 @@ def test_a_damaged_manifest_is_a_message_naming_its_run(damage, said):
         named([("r0", "t0", manifest())], "nope", "results.db")
 
 
+@pytest.mark.parametrize(("recorded", "said"), [
+    ({"run_id": "r1"}, "the manifest of run r1 could not be read, so neither can its matches"),
+    ({"run_id": "r1", "x": 1}, "the manifest of run r1 is damaged: it has no 'manifest' field"),
+])
+def test_a_damaged_manifest_is_said_in_words_not_as_an_exception(recorded, said):
+    """A run whose manifest the database could not read (ResultsDB.runs said why and gives its id alone), or one
+    missing a field: a sentence, never an exception's repr (it once said "(KeyError('manifest'))")."""
+    with pytest.raises(ManifestError) as refused:
+        keys(recorded)
+    assert str(refused.value) == said
+
+
 def test_a_row_whose_record_is_not_json_still_reads_as_json():
     broken = replace(row(1, replace(model(0.2), sent="{not json"), "cold"))
     assert broken.to_dict()["user_side"]["sent"] == {} and broken.user_side.sent_setup == ""
