@@ -59,8 +59,10 @@ _COMMAND_WORDS = ", ".join(command.lower() for command in USER_PARAMS)  # 'move,
 
 # The words hints offer: 'north, south, east, west, up or down'; 'red, blue or yellow (stone), or lantern'.
 _DIRECTION_WORDS = _either([word for word, name in DIRECTIONS.items() if word == name.split()[0].lower()])
-_TARGET_WORDS = (f"{_either([word for word, name in TARGETS.items() if name in STONES])} (stone), or "
-                 f"{_either([word for word, name in TARGETS.items() if name not in STONES])}")
+# What each command that takes an item can be given: GRAB any item, USE only what can be used (the lantern).
+_TARGET_WORDS = {"GRAB": f"{_either([word for word, name in TARGETS.items() if name in STONES])} (stone), or "
+                          f"{_either([word for word, name in TARGETS.items() if name not in STONES])}",
+                 "USE": _either([word for word, name in TARGETS.items() if name in USABLE])}
 ONE_WAY = "One direction at a time: e.g. 'north 5', then 'east 3'."  # a line naming two
 MAX_COORDINATE = WORLD_SIZE  # a coordinate of the cube is below it: typed, it has at most its digits
 HINT_WORD_CHARS = 24  # of a typed word quoted in a hint: a pasted page is not echoed whole
@@ -121,8 +123,7 @@ def parse_command(line: str) -> UserInput:
         elif "target" in takes and word in TARGETS:
             fields["target"] = TARGETS[word]
         elif "target" in takes and word not in FILLER:
-            names = _TARGET_WORDS if command == "GRAB" else _either([w for w, n in TARGETS.items() if n in USABLE])
-            raise NotACommand(f"{_quoted(word)} is nothing to {command.lower()}: name {names}.")
+            raise NotACommand(f"{_quoted(word)} is nothing to {command.lower()}: name {_TARGET_WORDS[command]}.")
         elif word not in FILLER and not takes:  # 'look n'
             raise NotACommand(f"{command} takes nothing more: type '{command.lower()}'.")
         elif word not in FILLER and takes == {"steps"}:  # 'halt north': a HALT's count is of seconds
