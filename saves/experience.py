@@ -35,11 +35,10 @@ from labyrinth.engine.schemas import OUTCOMES, Outcome
 
 from .atomic import write_atomic, write_json
 from .locks import lock, unlock
-from .paths import StorageError, advice, confined, data_dir, usable_dir
+from .paths import LOG_NAME, StorageError, advice, confined, data_dir, usable_dir
 from .reading import NotAFile, read_regular
 from .results_terms import Role
 
-LOG_NAME = "experience_log.json"
 VERSION = 1
 CAP = 5000  # reflections kept; the oldest go first
 LOG_BYTES = 64 << 20  # the most read from disk: CAP reflections are a few MB

@@ -40,9 +40,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from .atomic import SHARED, replace_file
-from .experience import LOG_NAME
-from .paths import StorageError, data_dir
-from .results_db import RESULTS_FILE
+from .paths import LOG_NAME, RESULTS_FILE, StorageError, data_dir
 
 STDOUT_NAMES = ("-", "/dev/stdout")  # standard output by name, on any platform
 LINKS_FOLLOWED = 40  # as the kernel's limit: more is a loop

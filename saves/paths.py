@@ -44,6 +44,10 @@ def advice(exc: OSError) -> str:
     return f"{reason}; {todo}" if todo else reason
 
 
+LOG_NAME = "experience_log.json"  # the experience log, in the data directory (experience.py)
+RESULTS_FILE = "results.db"  # the results database, in the data directory (results_db.py)
+
+
 def data_dir() -> Path:
     """The user's data directory for the game; not created here, writers create what they need."""
     # appauthor=False: on Windows the author would otherwise add a second "labyrinth" level.

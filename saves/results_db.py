@@ -96,10 +96,9 @@ from typing import Any, Self
 from labyrinth.engine.schemas import OUTCOMES, Outcome
 
 from .clock import now_iso
-from .paths import StorageError, advice, confined, data_dir
+from .paths import RESULTS_FILE, StorageError, advice, confined, data_dir
 from .results_terms import NOBODY, ROLES, SideRecord, json_object, void_of
 
-RESULTS_FILE = "results.db"
 SCHEMA_VERSION = 4  # 2: who learned (in the key) and when the run began; 3: setups, repeats, the full record;
 # 4: the game's digest, the build and rerun in the key, the run that played it, the runs' manifests
 BUSY_S = 30.0  # how long a write waits for another tournament's transaction before giving up
