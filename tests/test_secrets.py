@@ -122,7 +122,8 @@ def test_the_canaries_appear_in_no_file_written_and_no_byte_printed(gateways, tm
     for args, environ, stdin in runs:
         done = subprocess.run([LABYRINTH, *args], input=stdin, capture_output=True, text=True, timeout=180,
                               env=environ, check=False)
-        assert done.returncode in (0, EXIT_INCOMPLETE), (args, done.stderr)  # 3: a model's faults left a match void
+        # 3: a model's faults left a match void; doctor's 1: an endpoint failed its check
+        assert done.returncode in ((0, 1) if args == ["doctor"] else (0, EXIT_INCOMPLETE)), (args, done.stderr)
         printed.append(done.stdout + done.stderr)
     # the secrets were there to leak: sent where they belong, refused with the key echoed, shown and written
     for provider, stub in gateways.items():
@@ -183,7 +184,7 @@ def test_a_key_in_an_endpoints_query_appears_in_no_file_written_no_byte_printed_
         for args in runs:
             done = subprocess.run([LABYRINTH, *args], capture_output=True, text=True, timeout=180, env=env,
                                   check=False)
-            assert done.returncode in (0, EXIT_INCOMPLETE), (args, done.stderr)
+            assert done.returncode == (1 if args == ["doctor"] else EXIT_INCOMPLETE), (args, done.stderr)
             printed.append(done.stdout + done.stderr)
         replay = next(p for p in (tmp_path / "data").rglob("*.jsonl") if "gemini" in p.name)
         runs.append(["replay", str(replay)])  # a transcript, as printed

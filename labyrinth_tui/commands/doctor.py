@@ -23,7 +23,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     doctor = sub.add_parser("doctor", help="check the LLM providers, the data paths and the packages",
                             description="Show which LLM providers are configured (never their keys), check "
                                         "each configured endpoint with one cheap call that spends no tokens, "
-                                        "and print the data paths and where each package is imported from.")
+                                        "and print the data paths and where each package is imported from. "
+                                        "Exits 1 when it finds a problem (its last line names them).")
     doctor.add_argument("--offline", action="store_true", help="do not call the endpoints")
     add_provider_options(doctor)
     parsed_by(doctor, run)

@@ -40,44 +40,60 @@ def packages(rows: Iterable[Provider]) -> tuple[tuple[str, str], ...]:
 
 
 def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
-    """Print the report; 0 in any case: it diagnoses, it does not judge."""
+    """Print the report; 1 when something it checks is broken (an endpoint that fails its check, a config
+    file the game cannot read or whose entries it leaves out, a data path that is not a directory, a package
+    that cannot be imported), so that a script or CI can ask it; a provider not configured and an optional
+    extra not installed are choices, not problems."""
     check = not args.offline
-    def write(line: str = "") -> None:
+    problems: list[str] = []
+    def write(line: str = "", problem: str = "") -> None:
         print(printable(redact(line)), file=out, flush=True)
+        if problem:
+            problems.append(problem)
 
     write(f"{GAME_NAME}, Python {sys.version.split()[0]} ({sys.executable})")
     write()
-    write("LLM providers (keys are never shown):")
-    for name in PROVIDERS:
-        try:
-            lines = _provider(name, provider_settings(args, [name])[name], check)
-        except ConfigError as exc:
-            lines = [f"{name:<8} cannot be read: {exc}"]
-        for line in lines:
-            write(f"  {line}")
-    write()
-    write("Files:")
     config = config_path()
     try:
         state = "present" if read_config() else "absent or empty: defaults apply"
     except ConfigError as exc:
         state = f"BROKEN: {exc}"
-    write(f"  config file     {config} ({state})")
+    write("LLM providers (keys are never shown):")
+    for name in PROVIDERS:
+        if state.startswith("BROKEN"):  # one problem, said once under Files
+            write(f"  {name:<8} cannot be read: the config file is broken (below)")
+            continue
+        try:
+            lines, failed = _provider(name, provider_settings(args, [name])[name], check)
+        except ConfigError as exc:
+            lines, failed = [f"{name:<8} cannot be read: {exc}"], True
+        for line in lines:
+            write(f"  {line}", problem=name if failed else "")
+    write()
+    write("Files:")
+    write(f"  config file     {config} ({state})", problem="the config file" if state.startswith("BROKEN") else "")
     if state == "present":  # its [keys] and [options] as the game reads them, each problem one line
         for problem in _player_settings_problems():
-            write(f"                  {problem.removeprefix(f'{config}: ')}")
+            write(f"                  {problem.removeprefix(f'{config}: ')}", problem="the config file")
     for label, path in (("data directory", data_dir()), ("saved games", saves_dir()), ("replays", replays_dir()),
                         ("avatars", avatars_dir())):
-        write(f"  {label:<15} {path}{'' if path.exists() else ' (not created yet)'}")
+        if path.is_dir() or not path.exists():
+            write(f"  {label:<15} {path}{'' if path.exists() else ' (not created yet)'}")
+        else:
+            write(f"  {label:<15} {path} (NOT A DIRECTORY: the game cannot keep its files there)", problem=label)
     write()
     write("Packages:")
     for module, distribution in packages(PROVIDERS.values()):
-        write(f"  {module:<17} {_where(module, distribution)}")
+        where = _where(module, distribution)
+        write(f"  {module:<17} {where}", problem=module if where.startswith("NOT IMPORTABLE") else "")
     write()
     write("Optional extras:")
     for extra, (distributions, without) in EXTRAS.items():
         write(f"  {'[' + extra + ']':<8} {_extra(extra, distributions, without)}")
-    return 0
+    write()
+    named = list(dict.fromkeys(problems))
+    write(f"Problems: {len(named)} ({', '.join(named)})" if named else "No problems found.")
+    return 1 if named else 0
 
 
 def _player_settings_problems() -> tuple[str, ...]:
@@ -109,12 +125,14 @@ def _extra(extra: str, distributions: tuple[str, ...], without: str) -> str:
     return ", ".join(versions)
 
 
-def _provider(name: str, s: ProviderSettings, check: bool) -> list[str]:
+def _provider(name: str, s: ProviderSettings, check: bool) -> tuple[list[str], bool]:
+    """The provider's lines, and whether its check failed."""
     if not s.configured:
         variables = " or ".join(PROVIDERS[name].key_variables)
-        return [f"{name:<8} not configured: set {variables}, or api_key under [{name}] in the config file"]
+        return [f"{name:<8} not configured: set {variables}, or api_key under [{name}] in the config file"], False
     key = f"key from {s.key_source}" if s.api_key else "no key"
     lines = [f"{name:<8} model {s.model}, endpoint {s.endpoint}, {key}, timeout {s.timeout_s:g} s"]
+    failed = False
     if check:
         began = time.perf_counter()
         try:
@@ -123,8 +141,9 @@ def _provider(name: str, s: ProviderSettings, check: bool) -> list[str]:
             verdict = f"FAILED: {exc}"
         except Exception as exc:  # noqa: BLE001 - a diagnosis reports whatever the SDK raised
             verdict = f"FAILED: {type(exc).__name__}: {' '.join(str(exc).split())[:200]}"
+        failed = verdict.startswith("FAILED")
         lines.append(f"{'':<8} check {verdict} ({(time.perf_counter() - began) * 1000:.0f} ms)")
-    return lines
+    return lines, failed
 
 
 def _where(module: str, distribution: str) -> str:

@@ -57,6 +57,7 @@ def test_doctor_checks_each_endpoint_and_never_prints_a_key(stubs):
     assert "config file" in out and "replays" in out
     paths = [r["path"] for s in stubs.values() for r in s.requests]
     assert sorted(paths) == ["/api/tags", "/v1/models", "/v1/models", "/v1beta/models/gemini-2.5-flash"]  # cheap only
+    assert out.rstrip().endswith("No problems found.")
 
 
 def test_doctor_counts_a_mistral_model_of_a_kind_the_sdk_does_not_know():
@@ -73,8 +74,10 @@ def test_doctor_counts_a_mistral_model_of_a_kind_the_sdk_does_not_know():
 
 
 def test_doctor_says_what_is_missing_and_what_fails():
+    """A provider not configured is a choice; an endpoint that fails its check is a problem: exit 1."""
     done = run("doctor", "--ollama-url", "http://127.0.0.1:9", "--llm-timeout", "2")
-    assert done.returncode == 0
+    assert done.returncode == 1, done.stderr
+    assert done.stdout.rstrip().endswith("Problems: 1 (ollama)")
     assert "gemini   not configured: set GEMINI_API_KEY or GOOGLE_API_KEY" in done.stdout
     assert "check FAILED: ollama is not reachable at http://127.0.0.1:9" in done.stdout
     assert "check" not in done.stdout.split("mistral", 1)[1].split("ollama", 1)[0]  # no key: not called
@@ -85,7 +88,7 @@ def test_an_ollama_host_its_client_cannot_read_is_one_line_of_doctor_and_never_a
     """Importing the ollama SDK builds a client from $OLLAMA_HOST: a bad one raised out of the import
     (in doctor's list of packages, and when a flag gave another endpoint)."""
     done = run("doctor", "--offline", env={"OLLAMA_HOST": host})
-    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
     (line,) = [line for line in done.stdout.splitlines() if "OLLAMA_HOST" in line]
     assert line.startswith("  ollama   cannot be read: the ollama endpoint from $OLLAMA_HOST (")
     assert "site-packages/ollama" in done.stdout  # the package is listed all the same
@@ -209,11 +212,40 @@ def test_doctor_checks_the_config_files_keys_and_options_as_the_game_reads_them(
     config.parent.mkdir(parents=True)
     config.write_text('[keys]\njump = "z"\n\n[options]\ntheme = "bogus"\nmap_margin = 3\n')
     out = io.StringIO()
-    doctor_run.run(cli.parser_for(["doctor"]).parse_args(["doctor", "--offline"]), out)
+    assert doctor_run.run(cli.parser_for(["doctor"]).parse_args(["doctor", "--offline"]), out) == 1
+    assert out.getvalue().rstrip().endswith("Problems: 1 (the config file)")
     files = out.getvalue().split("Files:\n", 1)[1].split("  data directory", 1)[0].splitlines()
     assert files[0].endswith("config.toml (present)")
     assert [line.strip().split(":")[0] for line in files[1:]] == ["[keys] jump", "[options] theme"]
     config.write_text("[options]\nmap_margin = 3\n")
     out = io.StringIO()
-    doctor_run.run(cli.parser_for(["doctor"]).parse_args(["doctor", "--offline"]), out)
+    assert doctor_run.run(cli.parser_for(["doctor"]).parse_args(["doctor", "--offline"]), out) == 0
     assert out.getvalue().split("Files:\n", 1)[1].splitlines()[1].startswith("  data directory")
+
+
+def test_doctor_exits_1_on_a_broken_config_file_or_a_data_path_that_is_not_a_directory(tmp_path, monkeypatch):
+    """What the game cannot read or cannot write into is a problem a script sees by the exit status."""
+    import io
+
+    from labyrinth.tui import cli
+    from labyrinth.tui.commands import doctor_run
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    args = cli.parser_for(["doctor"]).parse_args(["doctor", "--offline"])
+    for name in ("GEMINI_API_KEY", "GOOGLE_API_KEY", "MISTRAL_API_KEY", "OPENAI_API_KEY", "OPENAI_BASE_URL"):
+        monkeypatch.delenv(name, raising=False)
+    assert doctor_run.run(args, io.StringIO()) == 0  # nothing created yet: no problem
+    config = tmp_path / "config" / "labyrinth" / "config.toml"
+    config.parent.mkdir(parents=True)
+    config.write_text("[options\n")
+    out = io.StringIO()
+    assert doctor_run.run(args, out) == 1
+    assert "(BROKEN: " in out.getvalue() and out.getvalue().rstrip().endswith("Problems: 1 (the config file)")
+    config.unlink()
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "labyrinth").write_text("not a directory")
+    out = io.StringIO()
+    assert doctor_run.run(args, out) == 1
+    assert "(NOT A DIRECTORY: the game cannot keep its files there)" in out.getvalue()
+    assert out.getvalue().rstrip().endswith("Problems: 1 (data directory)")

@@ -143,7 +143,7 @@ def test_doctor_prints_hostile_config_values_and_paths_as_escapes(tmp_path):
     data = tmp_path / f"data{C1_CLEAR}{BIDI}"
     env = {"XDG_DATA_HOME": str(data), "GEMINI_API_KEY": "k", "LABYRINTH_GEMINI_MODEL": f"g{ESC_TITLE}"}
     done = labyrinth("doctor", "--offline", env=env)
-    assert done.returncode == 0 and done.stderr == ""
+    assert done.returncode == 1 and done.stderr == ""  # a model it cannot read is a problem
     # a model's name that cannot be shown is refused by its one rule, naming where it came from, not quoted
     assert "gemini   cannot be read: the gemini model from $LABYRINTH_GEMINI_MODEL holds a space" in done.stdout
     assert "pwned" not in done.stdout
