@@ -94,10 +94,14 @@ def _with_table(settings: ProviderSettings, name: str, table: Mapping[str, Any])
         changes["key_advice"] = _own_key_advice(settings.provider, name, table)
     if "api_key" in table:
         changes["api_key"], changes["key_source"] = table["api_key"], where
-    elif (env_key := table.get("api_key_env")) and os.environ.get(env_key):
-        if problem := key_problem(os.environ[env_key]):
+    elif env_key := table.get("api_key_env"):
+        if not os.environ.get(env_key):  # named and unset: the provider's key is never taken in its place
+            changes["api_key"], changes["key_source"] = None, None
+            changes["key_advice"] = _own_key_advice(settings.provider, name, table)
+        elif problem := key_problem(os.environ[env_key]):
             raise ConfigError(f"the key in ${env_key} (named by {where}) {problem}")
-        changes["api_key"], changes["key_source"] = os.environ[env_key], env_key
+        else:
+            changes["api_key"], changes["key_source"] = os.environ[env_key], env_key
     typed: dict[str, Any] = {key: float(value) if key in ("timeout_s", "rpm", "temperature", "price_in", "price_out")
                              else value
                              for key, value in changes.items()}
@@ -105,13 +109,16 @@ def _with_table(settings: ProviderSettings, name: str, table: Mapping[str, Any])
 
 
 def _own_key_advice(provider: str, name: str, table: Mapping[str, Any]) -> str:
-    """What a contestant with an endpoint of its own, and no key, is told to set: its table's key, for
-    the provider's is never sent to another server."""
+    """What a contestant that brings its own key and has none is told to set: its table's key. One with an
+    endpoint of its own, for the provider's key is never sent to another server; one that names a variable
+    (``api_key_env``), for a key it did not name is not spent in its place (another account's, perhaps)."""
     from labyrinth.saves.config import config_path
 
-    variables = " or ".join(PROVIDERS[provider].key_variables)
     named = f"${table['api_key_env']} (its api_key_env), or api_key" if table.get("api_key_env") else \
         "api_key or api_key_env"
+    if "base_url" not in table:
+        return f"{name} ({provider}) has no key: set {named} under [contestants.{name}] in {config_path()}"
+    variables = " or ".join(PROVIDERS[provider].key_variables)
     return (f"{name} ({provider} at an endpoint of its own) has no key: set {named} under [contestants.{name}] in "
             f"{config_path()} ({variables} goes only to {provider}'s own endpoint)")
 

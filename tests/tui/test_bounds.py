@@ -125,6 +125,20 @@ def test_a_contestant_at_its_own_endpoint_without_a_key_is_told_to_set_its_own(c
         assert "set GEMINI_API_KEY" not in line and "set MISTRAL_API_KEY" not in line
 
 
+@pytest.mark.parametrize("command", ["arena", "tournament"])
+def test_a_contestant_whose_key_variable_is_unset_is_told_to_set_it_not_given_the_providers(capsys, monkeypatch,
+                                                                                           command):
+    """A contestant naming api_key_env brings its own key: with the variable unset, the provider's key (perhaps
+    another account's) was spent in its place, and without that one it was told to set GEMINI_API_KEY."""
+    monkeypatch.setenv("GEMINI_API_KEY", "provider-key-set")
+    monkeypatch.delenv("WORK_GEMINI_KEY", raising=False)
+    write_config('[contestants.work-gemini]\nprovider = "gemini"\napi_key_env = "WORK_GEMINI_KEY"\n')
+    role = ["--user"] if command == "arena" else ["--minotaurs", "builtin", "--users"]
+    line = one_line_error(capsys, [command, *role, "work-gemini", "--preset", "tiny"])
+    assert ("work-gemini (gemini) has no key: set $WORK_GEMINI_KEY (its api_key_env), or api_key under "
+            f"[contestants.work-gemini] in {config_path()}") in line
+
+
 def test_a_quota_wait_past_any_date_stops_a_tournament_in_words(capsys):
     """A server may ask for any wait: the resume time of one past any date was an OverflowError."""
     stub = Stub(lambda request: (429, openai_error(429, "slow down"), {"Retry-After": "1e300"}))
