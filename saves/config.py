@@ -185,7 +185,7 @@ def read_tables(path: Path | None = None) -> dict[str, Any]:
     file when it cannot be read as TOML."""
     path = path or config_path()
     try:
-        text = read_regular(path, CONFIG_BYTES).decode("utf-8")
+        text = read_regular(path, CONFIG_BYTES).decode("utf-8-sig")  # a byte-order mark (Notepad's) skipped
     except FileNotFoundError:
         return {}
     except StorageError as exc:  # a directory, a FIFO, too large, unreadable

@@ -136,8 +136,19 @@ def _problem(error: Any) -> str:
     if error["type"] == "extra_forbidden":
         return (f"[{table}] {key[0]}: unknown key (known: {', '.join(known)})" if key else
                 f"[{table}]: unknown table (known: {', '.join(f'[{n}]' for n in ConfigFile.model_fields)})")
+    if error["type"] in ("model_type", "dict_type"):  # pydantic's words name our classes
+        return f"[{table}]: should be a table (\"[{table}]\" on a line, its keys below it), not {_kind(error['input'])}"
     message = error["msg"].removeprefix("Value error, ")
     return f"[{table}]{' ' + '.'.join(key) if key else ''}: {message}"
+
+
+def _kind(value: object) -> str:
+    """What TOML value ``value`` is, in a TOML user's words."""
+    for kind, word in ((bool, "true or false"), (int, "a number"), (float, "a number"), (str, "a string"),
+                       (list, "an array")):
+        if isinstance(value, kind):
+            return word
+    return "a date or time"  # what else TOML reads
 
 
 def _named(part: str) -> str:

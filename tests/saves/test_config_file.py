@@ -23,7 +23,11 @@ BAD = {  # the file's text, and what the one line must name
     "model_table": ("[gemini.model]\nx = 1\n", "[gemini] model"),
     "typo": ('[gemini]\nmodle = "x"\n', "[gemini] modle: unknown key"),
     "unknown_table": ('[anthropic]\nmodel = "x"\n', "[anthropic]: unknown table"),
-    "provider_not_a_table": ('gemini = "x"\n', "[gemini]"),
+    "provider_not_a_table": ('gemini = "x"\n', '[gemini]: should be a table ("[gemini]" on a line, its keys below '
+                                                 'it), not a string'),  # never pydantic's name of our class
+    "contestant_not_a_table": ("[contestants]\nmine = 5\n", "[contestants.mine]: should be a table"),
+    "options_not_a_table": ("options = [1]\n", "[options]: should be a table (\"[options]\" on a line, its keys "
+                                               "below it), not an array"),
     "deep_nesting": ("x = " + "[" * 5000 + "]" * 5000 + "\n", "nested too deep"),
     "number_too_long": ("[gemini]\ntimeout_s = " + "9" * 5000 + "\n", "a number too long"),
     "key_too_long": ("[gemini]\n" + "k" * 5000 + " = 1\n", '[gemini] "kkkkk'),
@@ -54,6 +58,12 @@ def test_a_good_config_file_is_read_with_only_the_keys_it_sets():
     write('[gemini]\nmodel = "gemini-x"\ntimeout_s = 12\n[ollama]\nbase_url = "http://h:1"\n')
     assert read_config() == {"gemini": {"model": "gemini-x", "timeout_s": 12.0}, "ollama": {"base_url": "http://h:1"}}
     assert provider_settings("gemini", None, {}).timeout_s == 12.0
+
+
+def test_a_config_file_saved_with_a_byte_order_mark_is_read():
+    """Notepad saves UTF-8 with a byte-order mark, which TOML's reader refuses as an invalid statement."""
+    write(b'\xef\xbb\xbf[gemini]\nmodel = "gemini-x"\n')
+    assert read_config() == {"gemini": {"model": "gemini-x"}}
 
 
 RANGES = {  # a value of each number a table holds, out of range or of another kind: the range its one line says
