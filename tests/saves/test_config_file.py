@@ -23,11 +23,11 @@ BAD = {  # the file's text, and what the one line must name
     "model_table": ("[gemini.model]\nx = 1\n", "[gemini] model"),
     "typo": ('[gemini]\nmodle = "x"\n', "[gemini] modle: unknown key"),
     "unknown_table": ('[anthropic]\nmodel = "x"\n', "[anthropic]: unknown table"),
-    "provider_not_a_table": ('gemini = "x"\n', '[gemini]: should be a table ("[gemini]" on a line, its keys below '
-                                                 'it), not a string'),  # never pydantic's name of our class
+    "provider_not_a_table": ('gemini = "x"\n', ('[gemini]: should be a table ("[gemini]" on a line, its keys '
+                                                 'below it), not a string')),  # never pydantic's name of our class
     "contestant_not_a_table": ("[contestants]\nmine = 5\n", "[contestants.mine]: should be a table"),
-    "options_not_a_table": ("options = [1]\n", "[options]: should be a table (\"[options]\" on a line, its keys "
-                                               "below it), not an array"),
+    "options_not_a_table": ("options = [1]\n", ('[options]: should be a table ("[options]" on a line, its keys '
+                                               'below it), not an array')),
     "deep_nesting": ("x = " + "[" * 5000 + "]" * 5000 + "\n", "nested too deep"),
     "number_too_long": ("[gemini]\ntimeout_s = " + "9" * 5000 + "\n", "a number too long"),
     "key_too_long": ("[gemini]\n" + "k" * 5000 + " = 1\n", '[gemini] "kkkkk'),
