@@ -8,6 +8,7 @@ import sys
 from typing import TextIO
 
 from labyrinth.engine import PRESETS, Game
+from labyrinth.engine.commands import excerpt
 from labyrinth.engine.geometry import cell_of
 from labyrinth.engine.items import KIND_MARKS, LETTERS
 
@@ -20,9 +21,18 @@ LEGEND = ("# rock  . floor  = crawlway (user only, walking)  ^ ramp up  v ramp d
 def add_parser(sub: argparse._SubParsersAction) -> None:
     world = sub.add_parser("world", help="print the hunting ground's levels as text or JSON")
     game_options(world, difficulty=False)
-    world.add_argument("--level", type=int, help="only this level (z)")
+    world.add_argument("--level", type=level, help="only this level (z)")
     world.add_argument("--json", action="store_true", help="JSON instead of text")
     parsed_by(world, run)
+
+
+def level(value: str) -> int:
+    """The argparse type of --level: a whole number, said in words otherwise (the preset, chosen by another
+    option, holds it to its own levels once parsed: run())."""
+    try:
+        return int(value)
+    except ValueError:  # not a whole number, or one of more than 4,300 digits
+        raise argparse.ArgumentTypeError(f"must be a whole number (a level, z), not {excerpt(value)}") from None
 
 
 def run(args: argparse.Namespace) -> int:
