@@ -88,7 +88,7 @@ def test_world_text_shows_a_legend_and_the_chosen_level():
 
 @pytest.mark.parametrize("args, complaint", [
     (["world", "--level", "3", "--preset", "tiny"], "outside"),
-    (["world", "--level", "abc"], '--level: must be a whole number (a level, z), not "abc"'),  # not argparse's "invalid int"
+    (["world", "--level", "abc"], '--level: must be a whole number (a level, z), not "abc"'),  # not "invalid int"
     (["gsm", "--preset", "huge"], "invalid choice"),
     (["gsm", "--seed", "abc"], "whole number"),
 ])
