@@ -49,7 +49,7 @@ VERBS = {**{word: (command, None) for command in USER_PARAMS for word in (comman
          **{word: ("MOVE", speed) for speed, words in SPEED_VERBS.items() for word in words}}
 SPEEDS = {word: speed for speed, words in SPEED_WORDS.items() for word in words}
 FILLER = {*(words[-1].lower() for words in _NAMES_WORDS if len(words) > 1),
-          "the", "steps", "step", "to", "s", "seconds", "sec"}
+          "the", "steps", "step", "to", "s", "seconds", "sec", "around"}  # 'look around', as a player types it
 EXAMPLES = ["move north 10", "run east", "walk west 3", "up", "down", "look", "grab red stone", "grab lantern",
             "use lantern", "halt 5"]
 # Every word the parser knows, for suggestions of what a typo meant; a line starts with a verb or a direction.

@@ -110,3 +110,13 @@ def test_a_line_of_known_words_in_the_wrong_place_is_told_what_fits(line, said):
     """A line whose words are all known never gets its own words back as "did you mean": it is told what the
     command takes instead."""
     assert said in hint(line) and "did you mean" not in hint(line)
+
+
+@pytest.mark.parametrize(("line", "command"), [
+    ("look around", UserInput(command="LOOK")),
+    ("grab the red stone", UserInput(command="GRAB", target="RED_STONE")),
+    ("halt 5 seconds", UserInput(command="HALT", steps=5)),
+    ("run north 3 steps", UserInput(command="MOVE", direction="NORTH", steps=3, speed=2)),
+])
+def test_a_command_said_as_a_player_says_it_is_read(line, command):
+    assert parse_command(line) == command
