@@ -36,7 +36,9 @@ from types import TracebackType
 from typing import Any, Self, TextIO
 
 from labyrinth.engine import BadInput, Game, GameState, MinotaurDecision, UserInput, parse
+from labyrinth.engine.commands import excerpt
 from labyrinth.engine.presets import unknown_setting
+from labyrinth.engine.rng import SEED_LIMIT
 from labyrinth.engine.schemas import OUTCOMES, Outcome
 from labyrinth.engine.turn import TurnResult
 
@@ -289,6 +291,8 @@ def parse_replay(path: Path, data: bytes) -> Replay:
                 raise ReplayError("a line after the final line")
             if line.get("type") == "final":
                 end = parse_end(line, len(turns))
+            elif header.max_turns is not None and len(turns) >= header.max_turns:
+                raise ReplayError(f"a turn past the header's limit of {header.max_turns} turns")
             else:
                 turns.append(_turn(line, len(turns) + 1, notes))
         except ReplayError as exc:
@@ -337,7 +341,12 @@ def parse_header(line: dict[str, Any], notes: list[str]) -> ReplayHeader:
         raise ReplayError(unknown)
     agents = _get(line, "agents", dict)
     max_turns = None if line.get("max_turns", 0) is None else _get(line, "max_turns", int)
-    return ReplayHeader(_get(line, "seed", int), preset, difficulty, _get(agents, "user", str),
+    if max_turns is not None and max_turns < 1:
+        raise ReplayError(f"'max_turns' is {max_turns}, not a number of turns")
+    seed = _get(line, "seed", int)
+    if not -SEED_LIMIT <= seed < SEED_LIMIT:  # a game's seeds; another would be played as another world
+        raise ReplayError(f"'seed' is {excerpt(seed)}, not a seed of this game ({-SEED_LIMIT} to {SEED_LIMIT - 1})")
+    return ReplayHeader(seed, preset, difficulty, _get(agents, "user", str),
                         _get(agents, "minotaur", str), max_turns,
                         _get(line, "created_at", str), _get(line, "initial_hash", str),
                         _header_lessons(line, notes),
@@ -484,10 +493,17 @@ def first_mismatch(replay: Replay, step: Step | None = None, start: GameState | 
             return Mismatch(recorded.turn, f"status {result.response.status}, recorded {recorded.status}"
                                            f"{_written_by(header)}")
         outcome = result.state.outcome
-    if replay.end is not None and (outcome or "TIMEOUT") != replay.end.outcome:
-        return Mismatch(len(replay.turns), f"outcome {outcome or 'TIMEOUT'}, recorded {replay.end.outcome}"
-                                           f"{_written_by(header)}")
+    if outcome is None and header.max_turns is not None and len(replay.turns) >= header.max_turns:
+        outcome = "TIMEOUT"  # as a match ends at its limit
+    if replay.end is not None and outcome != replay.end.outcome:
+        played = f"outcome {outcome}" if outcome else \
+            f"no outcome (the game goes on after turn {len(replay.turns)}, {_limit_words(header.max_turns)})"
+        return Mismatch(len(replay.turns), f"{played}, recorded {replay.end.outcome}{_written_by(header)}")
     return None
+
+
+def _limit_words(max_turns: int | None) -> str:
+    return "with no turn limit" if max_turns is None else f"of at most {max_turns}"
 
 
 def hashed_at(header: ReplayHeader, start: GameState) -> int:

@@ -135,6 +135,17 @@ def test_a_tampered_outcome_is_caught(recorded, tmp_path):
     assert other in mismatch.detail
 
 
+@pytest.mark.parametrize(("limit", "found"), [
+    (10, None), (None, "no outcome (the game goes on after turn 10, with no turn limit), recorded TIMEOUT"),
+    (50, "no outcome (the game goes on after turn 10, of at most 50), recorded TIMEOUT")])
+def test_a_timeout_verifies_only_at_the_headers_limit(recorded, tmp_path, limit, found):
+    """A match ends TIMEOUT when it reaches its limit: one recorded before it is a tampered header or ending."""
+    lines = lines_of(recorded[0])
+    cut = [{**lines[0], "max_turns": limit}, *lines[1:11], {**lines[-1], "outcome": "TIMEOUT", "turns": 10}]
+    mismatch = first_mismatch(read_replay(write_lines(tmp_path / "cut.jsonl", cut)))
+    assert (mismatch.detail.split(" (recorded by")[0] if mismatch else None) == found
+
+
 def test_another_world_is_caught_before_the_first_turn(recorded, tmp_path):
     lines = lines_of(recorded[0])
     lines[0]["seed"] += 1000
@@ -178,6 +189,9 @@ def damaged(lines: list[dict], how: str) -> bytes:
         "huge game time": plain[:-1] + [json.dumps({**final, "game_time": 10 ** 400})],
         "negative game time": plain[:-1] + [json.dumps({**final, "game_time": -1})],
         "unknown outcome": plain[:-1] + [json.dumps({**final, "outcome": "CAUGHT"})],
+        "seed past a game's": [json.dumps({**header, "seed": 2 ** 63})] + plain[1:],
+        "no turn allowed": [json.dumps({**header, "max_turns": 0})] + plain[1:],
+        "turn past the limit": [json.dumps({**header, "max_turns": 3})] + plain[1:],
     }
     return "".join(line + "\n" for line in cases[how]).encode("utf-8", "surrogateescape")
 
@@ -192,6 +206,9 @@ def damaged(lines: list[dict], how: str) -> bytes:
     ("line after final", "after the final line"), ("huge game time", "'game_time' is not a time"),
     ("negative game time", "'game_time' is not a time"),
     ("unknown outcome", "outcome 'CAUGHT' is none of ESCAPED, DEATH, TIMEOUT"),
+    ("seed past a game's", "'seed' is 9223372036854775808, not a seed of this game"),  # not another world's
+    ("no turn allowed", "'max_turns' is 0, not a number of turns"),
+    ("turn past the limit", "line 5: a turn past the header's limit of 3 turns"),
 ])
 def test_damaged_files_are_refused_with_one_line_naming_the_place(recorded, tmp_path, how, message):
     path = write_bytes(tmp_path / "damaged.jsonl", damaged(lines_of(recorded[0]), how))
