@@ -68,8 +68,9 @@ HIDDEN = {"Cc", "Cf", "Co", "Cs", "Cn"}  # controls, bidi and zero-width formats
 def reflect(digest: GameDigest, *, seed: int, preset: str, difficulty: str, outcome: str, turns: int,
             game_time: float, agents: dict[str, str], game_id: str | None = None,
             strategies: dict[str, dict[str, str] | None] | None = None) -> list[Reflection]:
-    """One reflection per role, from the evidence alone (deterministic for the same game); each
-    holds the role's behaviour observations, and the outcome of the strategy it played (if any)."""
+    """One reflection per role, from the evidence alone (the same texts and evidence for the same game; its
+    id, unless given, and its time are this writing's); each holds the role's behaviour observations, and
+    the outcome of the strategy it played (if any)."""
     game_id = game_id or uuid.uuid4().hex[:8]
     evidence = {role: digest.evidence(role) for role in ROLES}
     for role, strategy in (strategies or {}).items():
