@@ -183,6 +183,12 @@ class Report:
         return {**self.summary(), "games": [asdict(e) for e in self.episodes]}
 
 
+def masked_choice(rng: np.random.Generator, mask: np.ndarray) -> int:
+    """A command ``mask`` allows, drawn uniformly: random masked play's one draw, so that its games (the task
+    digests, the random yardstick of every baseline, the benches' workloads) are drawn alike everywhere."""
+    return int(rng.choice(np.flatnonzero(mask)))
+
+
 class RandomPolicy:
     """Uniform among the commands the mask allows; its draws seeded by ``seed`` and each game's seed,
     so a game is played alike whatever the order of an evaluation."""
@@ -199,7 +205,7 @@ class RandomPolicy:
         self.rng = np.random.default_rng([self.seed, game.match.seed])
 
     def __call__(self, obs: dict[str, Any], mask: np.ndarray) -> int:
-        return int(self.rng.choice(np.flatnonzero(mask)))
+        return masked_choice(self.rng, mask)
 
 
 @dataclass(frozen=True)
@@ -299,7 +305,7 @@ def _steps(task_id: str, seed: int) -> Iterator[Any]:
         observations, infos = game.reset(seed=seed)
         yield observations, infos
         while game.agents:
-            actions = {agent: int(rng.choice(np.flatnonzero(infos[agent]["action_mask"]))) for agent in game.agents}
+            actions = {agent: masked_choice(rng, infos[agent]["action_mask"]) for agent in game.agents}
             observations, rewards, terminations, truncations, infos = game.step(actions)
             yield observations, rewards, terminations, truncations, infos
         return
@@ -308,7 +314,7 @@ def _steps(task_id: str, seed: int) -> Iterator[Any]:
     yield obs, info
     done = False
     while not done:
-        obs, reward, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+        obs, reward, terminated, truncated, info = env.step(masked_choice(rng, info["action_mask"]))
         yield obs, reward, terminated, truncated, info
         done = terminated or truncated
 

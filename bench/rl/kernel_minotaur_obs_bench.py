@@ -41,6 +41,7 @@ from labyrinth.agents.rl.kernel.minotaur_obs import coarse_levels, observations,
 from labyrinth.agents.rl.kernel.state import StateRows
 from labyrinth.agents.rl.kernel.work import PLAYED, REASONS
 from labyrinth.agents.rl.minotaur_view import SPACES, MinotaurView
+from labyrinth.agents.rl.protocol import masked_choice
 from labyrinth.engine.turn import TurnResult
 
 TASKS = ("Labyrinth/Minotaur-Tiny-Random-v1", "Labyrinth/Minotaur-Tiny-v1")
@@ -61,7 +62,7 @@ def moments(games: int, per_game: int, seed: int) -> tuple[list[Moment], int]:
         taken = [(view, match.last, match.turns, match.game.state.tick)]
         while match.outcome is None:
             since = match.game.state.tick
-            env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
+            env.step(masked_choice(rng, env.action_masks()))
             taken.append((view, match.last, match.turns, since))
         found += [taken[k] for k in np.linspace(0, len(taken) - 1, per_game).round().astype(int).tolist()]
     return found, max_turns

@@ -24,7 +24,7 @@ from rl_eval import held_out, paired, play_builtin, rate  # bench/rl/ is on sys.
 from labyrinth.agents.rl.commands import action_word
 from labyrinth.agents.rl.demos import Demonstrator
 from labyrinth.agents.rl.gym_env import LabyrinthEnv
-from labyrinth.agents.rl.protocol import play_episode
+from labyrinth.agents.rl.protocol import masked_choice, play_episode
 from labyrinth.agents.rl.spaces import unflat_planes
 from labyrinth.agents.rl.user_view import WINDOW_PLANES
 from labyrinth.engine.items import STONES
@@ -35,7 +35,7 @@ TRAIL = WINDOW_PLANES.index("trail")  # the user window's plane of the cells wal
 
 
 def random_player(env: LabyrinthEnv, rng: np.random.Generator) -> Any:
-    return lambda obs, mask: int(rng.choice(np.flatnonzero(mask)))
+    return lambda obs, mask: masked_choice(rng, mask)
 
 
 def hand_player(env: LabyrinthEnv, rng: np.random.Generator) -> Any:
@@ -68,7 +68,7 @@ def hand_player(env: LabyrinthEnv, rng: np.random.Generator) -> Any:
         scores = {number[f"move_{way}_walk_far"]: dx * target[0] + dy * target[1]
                   - 0.7 * trail[centre - dy, centre + dx] + 0.3 * rng.random()
                   for way, (dx, dy) in WAYS.items() if mask[number[f"move_{way}_walk_far"]]}
-        return max(scores, key=scores.get) if scores else int(rng.choice(np.flatnonzero(mask)))
+        return max(scores, key=scores.get) if scores else masked_choice(rng, mask)
     return play
 
 

@@ -76,6 +76,7 @@ from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.vec_env import DummyVecEnv, VecNormalize
 
 from labyrinth.agents.rl.gym_env import LabyrinthEnv
+from labyrinth.agents.rl.protocol import masked_choice
 from labyrinth.engine.wsap.rewards import CATCH
 
 
@@ -284,7 +285,7 @@ def main() -> None:
           f"Minotaur, max_turns {args.max_turns}; aids: {', '.join(aids) or 'none'}", flush=True)
 
     rng = np.random.default_rng(args.seed)
-    random_games = play_policy(lambda obs, mask: int(rng.choice(np.flatnonzero(mask))), args.preset,
+    random_games = play_policy(lambda obs, mask: masked_choice(rng, mask), args.preset,
                                args.max_turns, held_out(args.eval_games))
     builtin_games = play_builtin(args.preset, args.max_turns, [g["seed"] for g in random_games])
     yardsticks = {"random": rate(random_games), "builtin": rate(builtin_games),
