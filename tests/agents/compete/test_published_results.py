@@ -289,7 +289,9 @@ def test_two_workers_on_one_tournament_share_the_matches(monkeypatch):
         args = ("--users", "openai/a,builtin", "--minotaurs", "wait,openai/b", "--games", "4", "--concurrency", "2",
                 "--json", *TINY)
         first = _worker(*args)
-        time.sleep(0.3)  # the first has claimed its first matches
+        deadline = time.monotonic() + 60  # only a bound, so that a broken run cannot hang the suite
+        while not ResultsDB().runs() and first.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)  # until the first has begun its run (its claims follow), as the database says
         second = _worker(*args)
         outs = [json.loads(run.communicate(timeout=180)[0]) for run in (first, second)]
         assert [run.returncode for run in (first, second)] == [0, 0]
