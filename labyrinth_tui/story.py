@@ -39,7 +39,8 @@ def story(replay: Replay) -> str:
              (f"{h.preset}, seed {h.seed}, {h.difficulty}: {printable(matchup(h.user_agent, h.minotaur_agent))}, "
               f"begun {printable(local_time(h.created_at))}"), ""]
     if end is not None:
-        lines.append(f"Outcome: {OUTCOMES.get(end.outcome, printable(end.outcome))} after {end.turns} turns "
+        said = "Outcome" if session.mismatch is None else "Recorded outcome (not played back)"
+        lines.append(f"{said}: {OUTCOMES.get(end.outcome, printable(end.outcome))} after {end.turns} turns "
                      f"and {clock(end.game_time)} of game time.")
     else:
         lines.append(f"Unfinished: the recording stops after turn {len(replay.turns)}.")

@@ -146,6 +146,17 @@ def test_a_timeout_verifies_only_at_the_headers_limit(recorded, tmp_path, limit,
     assert (mismatch.detail.split(" (recorded by")[0] if mismatch else None) == found
 
 
+def test_a_story_says_its_outcome_is_only_recorded_when_the_game_does_not_play_back_to_it(recorded, tmp_path):
+    from labyrinth.tui.story import story
+
+    told = story(read_replay(recorded[0]))
+    assert "\nOutcome: " in told and "plays back as recorded only" not in told
+    lines = lines_of(recorded[0])
+    lines[40]["hash"] = "0" * 16
+    told = story(read_replay(write_lines(tmp_path / "tampered.jsonl", lines)))
+    assert "\nRecorded outcome (not played back): " in told and "plays back as recorded only to turn 39" in told
+
+
 def test_another_world_is_caught_before_the_first_turn(recorded, tmp_path):
     lines = lines_of(recorded[0])
     lines[0]["seed"] += 1000
