@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from labyrinth.engine.commands import excerpt
 from labyrinth.saves.config import ConfigError, key_problem, model_problem, read_config
 from labyrinth.saves.providers import PROVIDERS
+from labyrinth.saves.results_terms import ROLE_WORDS
 
 from .base import ProjectAgent
 from .builtin.rule_agents import MINOTAUR_AGENTS, RULE_AGENTS, USER_AGENTS, taught
@@ -124,8 +125,15 @@ def _own_key_advice(provider: str, name: str, table: Mapping[str, Any]) -> str:
 
 
 def configured_contestants() -> dict[str, Mapping[str, Any]]:
-    """The config file's contestants by name ({} without a file); ConfigError for a broken file."""
+    """The config file's contestants by name ({} without a file); ConfigError for a broken file, or for a
+    contestant named as a rule agent (a name that plays the rule agent: the table could never be played)."""
     contestants: dict[str, Mapping[str, Any]] = read_config().get("contestants", {})  # the file's schema checks them
+    for name in contestants:
+        if taken := [f"the {ROLE_WORDS[role]}'s" for role, agents in RULE_AGENTS.items() if name in agents]:
+            from labyrinth.saves.config import config_path
+
+            raise ConfigError(f"{config_path()}: [contestants.{name}]: {name!r} is a rule agent's name "
+                              f"({' and '.join(taken)}), which plays that agent: name the contestant otherwise")
     return contestants
 
 

@@ -16,7 +16,7 @@ from typing import TextIO
 from labyrinth.agents.llm.config import ProviderSettings
 from labyrinth.agents.llm.providers.errors import ProviderError
 from labyrinth.agents.llm.providers.secrets import redact
-from labyrinth.agents.registry import make_transport
+from labyrinth.agents.registry import configured_contestants, make_transport
 from labyrinth.engine.wsap.actions import GAME_NAME
 from labyrinth.saves.avatars import avatars_dir
 from labyrinth.saves.config import ConfigError, config_path, read_config
@@ -55,6 +55,7 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     write()
     config = config_path()
     try:
+        configured_contestants()  # the file, and its contestants' names against the rule agents'
         state = "present" if read_config() else "absent or empty: defaults apply"
     except ConfigError as exc:
         state = f"BROKEN: {exc}"

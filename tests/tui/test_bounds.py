@@ -139,6 +139,23 @@ def test_a_contestant_whose_key_variable_is_unset_is_told_to_set_it_not_given_th
             f"[contestants.work-gemini] in {config_path()}") in line
 
 
+@pytest.mark.parametrize(("name", "roles"), [("builtin", "the user's and the Minotaur's"), ("wait", "the Minotaur's")])
+def test_a_contestant_named_as_a_rule_agent_is_refused_not_shadowed(capsys, name, roles):
+    """``--user builtin`` plays the rule agent: a [contestants.builtin] table could never be played, and was
+    taken without a word (and listed on the title screen as a contestant that played the rule agent)."""
+    import io
+
+    from labyrinth.tui import cli
+    from labyrinth.tui.commands import doctor_run
+
+    write_config(f'[contestants.{name}]\nprovider = "openai"\nmodel = "m"\n[contestants.mine]\nprovider = "openai"\n')
+    told = f"[contestants.{name}]: {name!r} is a rule agent's name ({roles}), which plays that agent"
+    assert told in one_line_error(capsys, [*ARENA, "--user", "mine"])
+    out = io.StringIO()
+    assert doctor_run.run(cli.parser_for(["doctor"]).parse_args(["doctor", "--offline"]), out) == 1
+    assert told in out.getvalue()
+
+
 def test_a_quota_wait_past_any_date_stops_a_tournament_in_words(capsys):
     """A server may ask for any wait: the resume time of one past any date was an OverflowError."""
     stub = Stub(lambda request: (429, openai_error(429, "slow down"), {"Retry-After": "1e300"}))
