@@ -125,16 +125,27 @@ def _own_key_advice(provider: str, name: str, table: Mapping[str, Any]) -> str:
 
 
 def configured_contestants() -> dict[str, Mapping[str, Any]]:
-    """The config file's contestants by name ({} without a file); ConfigError for a broken file, or for a
-    contestant named as a rule agent (a name that plays the rule agent: the table could never be played)."""
+    """The config file's contestants by name ({} without a file), but those named as a rule agent
+    (contestant_problems); ConfigError for a broken file."""
     contestants: dict[str, Mapping[str, Any]] = read_config().get("contestants", {})  # the file's schema checks them
+    shadowed = _rule_named(contestants)
+    return {name: table for name, table in contestants.items() if name not in shadowed}
+
+
+def contestant_problems() -> dict[str, str]:
+    """The config file's contestants its schema cannot refuse, by name, each with what is wrong: one named as
+    a rule agent, which that name plays wherever the agent exists (the table could not be played alike for
+    both roles, so it is played for neither); ConfigError for a broken file."""
+    return _rule_named(read_config().get("contestants", {}))
+
+
+def _rule_named(contestants: Mapping[str, Any]) -> dict[str, str]:
+    found = {}
     for name in contestants:
         if taken := [f"the {ROLE_WORDS[role]}'s" for role, agents in RULE_AGENTS.items() if name in agents]:
-            from labyrinth.saves.config import config_path
-
-            raise ConfigError(f"{config_path()}: [contestants.{name}]: {name!r} is a rule agent's name "
-                              f"({' and '.join(taken)}), which plays that agent: name the contestant otherwise")
-    return contestants
+            found[name] = (f"[contestants.{name}]: {name!r} is a rule agent's name ({' and '.join(taken)}), which "
+                           f"plays that agent, not this table: name the contestant otherwise")
+    return found
 
 
 def contestant_names(role: str) -> str:
@@ -155,6 +166,10 @@ def parse_contestant(role: str, name: str) -> Contestant:
         return Contestant(role, name, provider, model)
     if not slash and (table := configured_contestants().get(name)) is not None:
         return Contestant(role, name, table["provider"], table.get("model"), table)
+    if not slash and (problem := contestant_problems().get(name)):  # 'wait' as the user: said, not unknown
+        from labyrinth.saves.config import config_path
+
+        raise ConfigError(f"{config_path()}: {problem}")
     raise UnknownContestant(f"no {role} agent called {name!r}: choose one of {contestant_names(role)}")
 
 

@@ -155,3 +155,8 @@ def test_the_bounds_judge_reads_a_value_as_the_command_line_or_toml_does_and_wan
         ("the refusal does not name --games and from 1 to 1,000: labyrinth arena: error: argument --games: must be a "
          "whole number from 1 to 100,000 games, not 0")]
     assert settings.refusal_problems("", 0, ("--games",), "arena", True) == ["not refused by arena"]
+    doctor_said = ("  openai   cannot be read: the config file is broken (below)\n\nFiles:\n"
+                   "  config file     /c/config.toml (BROKEN: /c/config.toml: [openai] timeout_s: must be from 0.1 "
+                   "to 3,600 seconds, not 0)\n")  # a broken file is said once, on its own line
+    assert settings.refusal_problems(doctor_said, 1, ("timeout_s", "from 0.1 to 3,600"), "doctor", True,
+                                     "openai") == []

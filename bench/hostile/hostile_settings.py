@@ -169,18 +169,22 @@ def problems(case: Case, command: str, returncode: int, out: str) -> list[str]:
 
 
 DOCTOR_REFUSAL = re.compile(r"  [a-z]+ +cannot be read: ")  # doctor's line for a provider it cannot read
+DOCTOR_BROKEN = re.compile(r"  config file +.* \(BROKEN: ")  # ... and for a config file it cannot read
+BROKEN_BELOW = "cannot be read: the config file is broken (below)"  # a provider's line then: the file's says why
 
 
 def refusal_lines(out: str, returncode: int, provider: str | None = None) -> list[str]:
     """The lines of ``out`` that refuse a setting: at exit status 2 (a refusal) every line but argparse's
     usage (which starts "usage:" and goes on indented), its error line and the command's own alike; else
     the lines of a command that goes on without the setting ("labyrinth: ...", doctor's "cannot be read"
-    line of ``provider``, or of any provider when None)."""
+    line of ``provider``, or of any provider when None, and its line of a broken config file, which says
+    why in their place)."""
     lines = out.splitlines()
     if returncode == 2:
         return [line for line in lines if line.strip() and not line.startswith(("usage:", " "))]
     doctor = re.compile(re.escape(f"  {provider:<8} cannot be read")) if provider else DOCTOR_REFUSAL
-    return [line for line in lines if line.startswith("labyrinth:") or doctor.match(line)]
+    return [line for line in lines if line.startswith("labyrinth:") or DOCTOR_BROKEN.match(line)
+            or (doctor.match(line) and not line.endswith(BROKEN_BELOW))]
 
 
 def refusal_problems(out: str, returncode: int, names: tuple[str, ...], command: str, must_refuse: bool | None,

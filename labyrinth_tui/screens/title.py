@@ -216,8 +216,8 @@ def _models() -> list[tuple[Text, str]]:
         options.append((Text(printable(f"LLM: {provider} ({detail})")), provider))
     try:
         contestants = configured_contestants()
-    except ConfigError:  # a broken file is said above, on each provider's line; a contestant's name that is a
-        contestants = {}  # rule agent's by doctor, and by the arena or tournament that names it
+    except ConfigError:
+        contestants = {}  # said above, on each provider's line
     for name in contestants:  # its model and endpoint are in the config file: the name is what fits here
         options.append((Text(printable(f"contestant: {name}")), name))
     return options

@@ -140,20 +140,24 @@ def test_a_contestant_whose_key_variable_is_unset_is_told_to_set_it_not_given_th
 
 
 @pytest.mark.parametrize(("name", "roles"), [("builtin", "the user's and the Minotaur's"), ("wait", "the Minotaur's")])
-def test_a_contestant_named_as_a_rule_agent_is_refused_not_shadowed(capsys, name, roles):
-    """``--user builtin`` plays the rule agent: a [contestants.builtin] table could never be played, and was
-    taken without a word (and listed on the title screen as a contestant that played the rule agent)."""
+def test_a_contestant_named_as_a_rule_agent_is_said_and_never_played_the_others_are(capsys, name, roles):
+    """``--minotaur wait`` plays the rule agent: a [contestants.wait] table was taken without a word, played
+    as the user and never as the Minotaur. It is played for neither, and said where it is named, by doctor."""
     import io
 
+    from labyrinth.agents.registry import configured_contestants
     from labyrinth.tui import cli
     from labyrinth.tui.commands import doctor_run
 
     write_config(f'[contestants.{name}]\nprovider = "openai"\nmodel = "m"\n[contestants.mine]\nprovider = "openai"\n')
-    told = f"[contestants.{name}]: {name!r} is a rule agent's name ({roles}), which plays that agent"
-    assert told in one_line_error(capsys, [*ARENA, "--user", "mine"])
+    told = f"[contestants.{name}]: {name!r} is a rule agent's name ({roles}), which plays that agent, not this table"
+    assert list(configured_contestants()) == ["mine"]  # the title screen's list: the others stay
+    if name == "wait":  # as the user, where no rule agent has the name: said, not "no user agent called"
+        assert told in one_line_error(capsys, [*ARENA, "--user", name])
     out = io.StringIO()
     assert doctor_run.run(cli.parser_for(["doctor"]).parse_args(["doctor", "--offline"]), out) == 1
-    assert told in out.getvalue()
+    files = out.getvalue().split("Files:\n", 1)[1]
+    assert "config.toml (present)" in files and told in files and "BROKEN" not in out.getvalue()
 
 
 def test_a_quota_wait_past_any_date_stops_a_tournament_in_words(capsys):
