@@ -56,7 +56,8 @@ class Contestant:
         already, else the provider's (``providers``' when given, else the environment's and config's)
         with this contestant's model, or its table's settings over them. A contestant with an
         endpoint of its own is given only its own key (its table's ``api_key`` or ``api_key_env``):
-        the provider's key is never sent to another server. ConfigError for a bad setting."""
+        the provider's key is never sent to another server; one naming ``api_key_env`` only that
+        variable's (unset, it is not configured). ConfigError for a bad setting."""
         providers = providers or {}
         if self.name in providers:  # resolved by the front, under the name it was given
             return providers[self.name]
@@ -99,6 +100,7 @@ def _with_table(settings: ProviderSettings, name: str, table: Mapping[str, Any])
         if not os.environ.get(env_key):  # named and unset: the provider's key is never taken in its place
             changes["api_key"], changes["key_source"] = None, None
             changes["key_advice"] = _own_key_advice(settings.provider, name, table)
+            changes["key_missing"] = True
         elif problem := key_problem(os.environ[env_key]):
             raise ConfigError(f"the key in ${env_key} (named by {where}) {problem}")
         else:

@@ -91,6 +91,9 @@ class ProviderSettings:
     # What to set when it has no key, if not the provider's variables: a contestant with an endpoint of its
     # own is given only its table's key (registry._with_table). Not who the model is.
     key_advice: str | None = field(default=None, compare=False)
+    # A key was named for it (a contestant's api_key_env) and is not there: not ready, even where the provider
+    # needs none (an Ollama or a server of one's own that was meant to be sent that key).
+    key_missing: bool = field(default=False, compare=False)
 
     def __post_init__(self) -> None:
         if isinstance(self.api_key, str):
@@ -129,8 +132,8 @@ class ProviderSettings:
 
     @property
     def configured(self) -> bool:
-        """Ready to call: a key where the provider needs one (its row's ``keyless``)."""
-        return bool(self.api_key) or PROVIDERS[self.provider].keyless(self.endpoint)
+        """Ready to call: a key where the provider needs one (its row's ``keyless``), and the key named for it."""
+        return bool(self.api_key) or (not self.key_missing and PROVIDERS[self.provider].keyless(self.endpoint))
 
 
 def provider_settings(provider: str, flags: dict[str, Any] | None = None, environ: dict[str, str] | None = None,

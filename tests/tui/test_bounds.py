@@ -137,6 +137,11 @@ def test_a_contestant_whose_key_variable_is_unset_is_told_to_set_it_not_given_th
     line = one_line_error(capsys, [command, *role, "work-gemini", "--preset", "tiny"])
     assert ("work-gemini (gemini) has no key: set $WORK_GEMINI_KEY (its api_key_env), or api_key under "
             f"[contestants.work-gemini] in {config_path()}") in line
+    # a provider that needs no key (Ollama) was played keyless, to fail at its first call with a 401
+    write_config('[contestants.hosted]\nprovider = "ollama"\nbase_url = "http://127.0.0.1:9"\n'
+                 'api_key_env = "HOSTED_OLLAMA_KEY"\n')
+    line = one_line_error(capsys, [command, *role, "hosted", "--preset", "tiny"])
+    assert "hosted (ollama at an endpoint of its own) has no key: set $HOSTED_OLLAMA_KEY (its api_key_env)" in line
 
 
 @pytest.mark.parametrize(("name", "roles"), [("builtin", "the user's and the Minotaur's"), ("wait", "the Minotaur's")])
