@@ -134,6 +134,10 @@ class LabyrinthAvatars:
         if record.save:
             try:
                 saved = load_game(confined(Path(record.save), saves_dir()))
+                if len(saved.turns) >= self.max_turns:  # a game over here, and a save no reader would take back
+                    return JackInResult(False, record.avatar, f"its sleeping game has played {len(saved.turns)} "
+                                        f"turns, this world's limit is {self.max_turns}: it cannot go on here",
+                                        {}, None)
                 resume_into(game.match, saved, game.earn)  # what it had earned stays earned
             except (SaveError, StorageError) as exc:
                 return JackInResult(False, record.avatar, f"its sleeping game cannot be resumed: {exc}", {}, None)

@@ -196,6 +196,22 @@ def test_an_avatar_sleeps_dies_and_respawns_across_processes(tmp_path):
     assert later["respawned"] and later["deaths"] == 1 and later["state"] == "bound" and later["turn"] == 0
 
 
+def test_a_sleeping_game_longer_than_this_worlds_turn_limit_is_refused_in_words(tmp_path):
+    """Resumed under a lower limit, the game was over as it woke, and saved again with more turns than its
+    header's limit: a save no reader takes back."""
+    avatars = LabyrinthAvatars(preset="tiny", directory=tmp_path, max_turns=10)
+    made = avatars.create_avatar("probe", AvatarSpec())
+    assert avatars.jack_in("probe", made.avatar_id).success
+    for _ in range(6):
+        avatars.act(Action("LOOK"))
+    assert avatars.jack_out("probe").success
+    shorter = LabyrinthAvatars(preset="tiny", directory=tmp_path, max_turns=5)
+    refused = shorter.jack_in("probe", made.avatar_id)
+    assert not refused.success and refused.message == ("its sleeping game has played 6 turns, this world's limit "
+                                                       "is 5: it cannot go on here")
+    assert LabyrinthAvatars(preset="tiny", directory=tmp_path, max_turns=10).jack_in("probe", made.avatar_id).success
+
+
 def test_the_roster_holds_three_and_despawn_frees_a_place(tmp_path):
     avatars = LabyrinthAvatars(preset="tiny", directory=tmp_path)
     assert isinstance(avatars, AvatarGameAdapter)
