@@ -339,12 +339,14 @@ class ReplaySession:
     """A recorded match played back a turn at a time: its inputs re-run through a new Match of
     the same world, both seats pushed from the recording (the user's keeps what it saw, for the
     map). The recording is checked once, as it is opened (replays.first_mismatch): playback
-    stops before the first turn that does not play again as recorded (``mismatch`` says which)."""
+    stops before the first turn that does not play again as recorded (``mismatch`` says which; one whose
+    turns all play again and whose ending alone differs is played back whole)."""
 
     def __init__(self, replay: Replay) -> None:
         self.replay, self.header = replay, replay.header
         self.mismatch: Mismatch | None = first_mismatch(replay)
-        self.length = len(replay.turns) if self.mismatch is None else max(self.mismatch.turn - 1, 0)
+        self.length = len(replay.turns) if self.mismatch is None or self.mismatch.ending else \
+            max(self.mismatch.turn - 1, 0)
         self._start()
 
     def _start(self) -> None:

@@ -45,7 +45,8 @@ def story(replay: Replay) -> str:
     else:
         lines.append(f"Unfinished: the recording stops after turn {len(replay.turns)}.")
     if session.mismatch is not None:
-        lines.append(f"(It plays back as recorded only to turn {session.length}: {printable(session.mismatch.detail)})")
+        how = "every turn, but not to its ending" if session.mismatch.ending else f"only to turn {session.length}"
+        lines.append(f"(It plays back as recorded {how}: {printable(session.mismatch.detail)})")
     held = [item for item in state.inventory if item in STONES]
     lines += ["", (f"turns {figures.turns}   walked {figures.walked} steps   stones {len(held)}/{len(STONES)}"
                    f"{' (' + ', '.join(held) + ')' if held else ''}   jumps seen {figures.jumps_seen}   "

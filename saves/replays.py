@@ -460,6 +460,7 @@ class Mismatch:
     turn: int  # 0 for the initial state
     detail: str
     cannot_check: bool = False  # this engine cannot check the recording at all (``detail`` says why)
+    ending: bool = False  # every turn played back as recorded, and only the ending differs
 
 
 Step = Callable[[UserInput, MinotaurDecision], TurnResult]
@@ -498,7 +499,8 @@ def first_mismatch(replay: Replay, step: Step | None = None, start: GameState | 
     if replay.end is not None and outcome != replay.end.outcome:
         played = f"outcome {outcome}" if outcome else \
             f"no outcome (the game goes on after turn {len(replay.turns)}, {_limit_words(header.max_turns)})"
-        return Mismatch(len(replay.turns), f"{played}, recorded {replay.end.outcome}{_written_by(header)}")
+        return Mismatch(len(replay.turns), f"{played}, recorded {replay.end.outcome}{_written_by(header)}",
+                        ending=True)
     return None
 
 

@@ -116,10 +116,12 @@ def write_verified(recorded: Replay, out: TextIO) -> int:
     version, ours = hashed_at(h, game.state), game.state.version
     mismatch = first_mismatch(recorded, game.step, game.state)
     if mismatch is not None:
-        said = "cannot verify" if mismatch.cannot_check else f"mismatch at turn {mismatch.turn}"
+        said = "cannot verify" if mismatch.cannot_check else "mismatch at the ending" if mismatch.ending else \
+            f"mismatch at turn {mismatch.turn}"
         print(f"{said}: {printable(mismatch.detail)}", file=out)
         return 1
-    found = f"{len(recorded.turns)} turns, hashes match" if recorded.turns else \
+    ending = " and the outcome" if recorded.end is not None else ""
+    found = f"{len(recorded.turns)} turns, hashes{ending} match" if recorded.turns else \
         "no turn recorded, so only the initial state's hash was checked, and it matches"
     older = f" (recorded at state version {version}, this is {ours}: each hash checked on the fields " \
             f"version {version} held)" if version != ours else ""

@@ -71,8 +71,10 @@ class ReplayPlayerScreen(PlaybackScreen):
         log.tell(None, self.session.response)
         if self.session.mismatch is not None:
             m = self.session.mismatch
-            log.write(plain(f"This recording does not play again past turn {m.turn - 1} "
-                            f"(turn {m.turn}: {m.detail}): it stops there.", style="bold red"))
+            said = (f"Every turn of this recording plays again, but not its ending ({m.detail})." if m.ending else
+                    f"This recording does not play again past turn {m.turn - 1} (turn {m.turn}: {m.detail}): "
+                    "it stops there.")
+            log.write(plain(said, style="bold red"))
 
     # --- playing -------------------------------------------------------------
 

@@ -31,9 +31,10 @@ OLDER_RULES = ("(recorded by a release that did not name its build: if its rules
 
 
 def checked_at(version: int, turns: int, now: int) -> str:
-    """What --verify says of a recording of ``turns`` turns whose hashes are of an older state ``version``."""
-    return (f"verified: {turns} turns, hashes match (recorded at state version {version}, this is {now}: each hash "
-            f"checked on the fields version {version} held)")
+    """What --verify says of a finished recording of ``turns`` turns whose hashes are of an older state
+    ``version``."""
+    return (f"verified: {turns} turns, hashes and the outcome match (recorded at state version {version}, this is "
+            f"{now}: each hash checked on the fields version {version} held)")
 
 
 # What `labyrinth replay FILE --verify` says of each, and its exit status.

@@ -142,8 +142,13 @@ def test_a_timeout_verifies_only_at_the_headers_limit(recorded, tmp_path, limit,
     """A match ends TIMEOUT when it reaches its limit: one recorded before it is a tampered header or ending."""
     lines = lines_of(recorded[0])
     cut = [{**lines[0], "max_turns": limit}, *lines[1:11], {**lines[-1], "outcome": "TIMEOUT", "turns": 10}]
-    mismatch = first_mismatch(read_replay(write_lines(tmp_path / "cut.jsonl", cut)))
+    replay = read_replay(write_lines(tmp_path / "cut.jsonl", cut))
+    mismatch = first_mismatch(replay)
     assert (mismatch.detail.split(" (recorded by")[0] if mismatch else None) == found
+    if mismatch is not None:  # every turn played back: the story and the player show them all
+        from labyrinth.tui.story import story
+
+        assert mismatch.ending and "(It plays back as recorded every turn, but not to its ending: " in story(replay)
 
 
 def test_a_story_says_its_outcome_is_only_recorded_when_the_game_does_not_play_back_to_it(recorded, tmp_path):
@@ -286,7 +291,8 @@ def test_cli_summary_shows_header_outcome_fallbacks_and_every_turn(recorded):
 
 def test_cli_verify_passes_on_a_true_replay(recorded):
     done = labyrinth("replay", recorded[0], "--verify")
-    assert (done.returncode, done.stdout) == (0, f"verified: {recorded[1].turns} turns, hashes match\n")
+    said = f"verified: {recorded[1].turns} turns, hashes and the outcome match\n"
+    assert (done.returncode, done.stdout) == (0, said)
 
 
 def test_cli_verify_names_the_first_tampered_turn(recorded, tmp_path):
