@@ -52,6 +52,9 @@ def summarize(path: Path) -> ReplaySummary:
         last = line_object(complete[-1]) if number > 1 else {}
         ended = last.get("type") == "final"
         turns = number - 1 - ended
+        if header.max_turns is not None and turns > header.max_turns:  # as read_replay refuses it, at that line
+            number = header.max_turns + 2
+            raise ReplayError(f"a turn past the header's limit of {header.max_turns} turns")
         return ReplaySummary(path, header, turns, parse_end(last, turns) if ended else None)
     except ReplayError as exc:
         return ReplaySummary(path, problem=f"not a Labyrinth replay: line {number}: {exc}")

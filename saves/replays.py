@@ -36,9 +36,7 @@ from types import TracebackType
 from typing import Any, Self, TextIO
 
 from labyrinth.engine import BadInput, Game, GameState, MinotaurDecision, UserInput, parse
-from labyrinth.engine.commands import excerpt
 from labyrinth.engine.presets import unknown_setting
-from labyrinth.engine.rng import SEED_LIMIT
 from labyrinth.engine.schemas import OUTCOMES, Outcome
 from labyrinth.engine.turn import TurnResult
 
@@ -343,10 +341,7 @@ def parse_header(line: dict[str, Any], notes: list[str]) -> ReplayHeader:
     max_turns = None if line.get("max_turns", 0) is None else _get(line, "max_turns", int)
     if max_turns is not None and max_turns < 1:
         raise ReplayError(f"'max_turns' is {max_turns}, not a number of turns")
-    seed = _get(line, "seed", int)
-    if not -SEED_LIMIT <= seed < SEED_LIMIT:  # a game's seeds; another would be played as another world
-        raise ReplayError(f"'seed' is {excerpt(seed)}, not a seed of this game ({-SEED_LIMIT} to {SEED_LIMIT - 1})")
-    return ReplayHeader(seed, preset, difficulty, _get(agents, "user", str),
+    return ReplayHeader(_get(line, "seed", int), preset, difficulty, _get(agents, "user", str),
                         _get(agents, "minotaur", str), max_turns,
                         _get(line, "created_at", str), _get(line, "initial_hash", str),
                         _header_lessons(line, notes),
