@@ -11,7 +11,16 @@ from pathlib import Path
 
 from .paths import StorageError, replays_dir
 from .reading import read_regular
-from .replays import REPLAY_BYTES, ReplayEnd, ReplayError, ReplayHeader, line_object, parse_end, parse_header
+from .replays import (
+    REPLAY_BYTES,
+    ReplayEnd,
+    ReplayError,
+    ReplayHeader,
+    line_object,
+    parse_end,
+    parse_header,
+    past_limit,
+)
 
 
 @dataclass(frozen=True)
@@ -52,9 +61,9 @@ def summarize(path: Path) -> ReplaySummary:
         last = line_object(complete[-1]) if number > 1 else {}
         ended = last.get("type") == "final"
         turns = number - 1 - ended
-        if header.max_turns is not None and turns > header.max_turns:  # as read_replay refuses it, at that line
-            number = header.max_turns + 2
-            raise ReplayError(f"a turn past the header's limit of {header.max_turns} turns")
-        return ReplaySummary(path, header, turns, parse_end(last, turns) if ended else None)
+        end = parse_end(last, turns) if ended else None
+        if ended and (problem := past_limit(header, turns)):  # as read_replay refuses it
+            return ReplaySummary(path, problem=f"not a Labyrinth replay: {problem}")
+        return ReplaySummary(path, header, turns, end)
     except ReplayError as exc:
         return ReplaySummary(path, problem=f"not a Labyrinth replay: line {number}: {exc}")

@@ -289,13 +289,21 @@ def parse_replay(path: Path, data: bytes) -> Replay:
                 raise ReplayError("a line after the final line")
             if line.get("type") == "final":
                 end = parse_end(line, len(turns))
-            elif header.max_turns is not None and len(turns) >= header.max_turns:
-                raise ReplayError(f"a turn past the header's limit of {header.max_turns} turns")
             else:
                 turns.append(_turn(line, len(turns) + 1, notes))
         except ReplayError as exc:
             raise ReplayError(f"{path}: line {number}: {exc}") from None
+    if end is not None and (problem := past_limit(header, len(turns))):  # a match ends at its limit; a save
+        raise ReplayError(f"{path}: {problem}")  # (an avatar's, woken under a lower one) may have gone past it
     return Replay(Path(path), header, turns, end, notes)
+
+
+def past_limit(header: ReplayHeader, turns: int) -> str | None:
+    """What is wrong with a finished recording of ``turns`` turns under ``header``'s limit, naming the first
+    line past it (counted from 1, the header), or None."""
+    if header.max_turns is None or turns <= header.max_turns:
+        return None
+    return f"line {header.max_turns + 2}: a turn past the header's limit of {header.max_turns} turns"
 
 
 def line_object(raw: bytes) -> dict[str, Any]:

@@ -162,6 +162,14 @@ def test_a_story_says_its_outcome_is_only_recorded_when_the_game_does_not_play_b
     assert "\nRecorded outcome (not played back): " in told and "plays back as recorded only to turn 39" in told
 
 
+def test_an_unfinished_recording_past_its_limit_still_loads(recorded, tmp_path):
+    """A save has no final line, and an avatar's woken under a lower limit was saved past it by earlier builds:
+    it loads (jack_in says why it cannot go on), where a finished match past its limit is refused."""
+    lines = lines_of(recorded[0])
+    replay = read_replay(write_lines(tmp_path / "save.jsonl", [{**lines[0], "max_turns": 3}, *lines[1:11]]))
+    assert len(replay.turns) == 10 and replay.end is None
+
+
 def test_another_world_is_caught_before_the_first_turn(recorded, tmp_path):
     lines = lines_of(recorded[0])
     lines[0]["seed"] += 1000
