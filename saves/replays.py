@@ -487,7 +487,7 @@ def first_mismatch(replay: Replay, step: Step | None = None, start: GameState | 
     if header.initial_hash is not None and start.digest(version) != header.initial_hash:
         return Mismatch(0, f"the initial state hashes to {start.digest(version)}, "
                            f"recorded {header.initial_hash} (another world or engine)")
-    outcome = None
+    outcome: Outcome | None = None
     for recorded in replay.turns:
         result = step(recorded.user, recorded.minotaur)
         found = result.state.digest(version)

@@ -24,7 +24,8 @@ settings are tried, a short game on tiny, a results database of one match for th
 Judged: a traceback or a death by a signal is a crash; no end within hostile_commands.END_S a hang
 (a value in range may play on: it is sent SIGTERM after CUT_S, and must end then); a value out of
 range must be refused with exit status 2 in one line (argparse's usage lines aside; `doctor
---offline` reports a setting it cannot read in its "cannot be read" lines, a config file in its line) that names the setting
+--offline` reports a setting it cannot read in its "cannot be read" lines, a config file in its
+line) that names the setting
 and its range (for a name, its rule), at most REFUSAL_CHARS long, with no terminal control
 character (hostile_settings.refusal_problems judges it); a value in range must be taken. Anything
 else is wrong. ``section`` counts the cases into a hostile_watch.Tally for bench/hostile/hostile.py; run
