@@ -35,6 +35,14 @@ OUTCOMES: tuple[Outcome, ...] = get_args(Outcome)
 WIN: dict[str, Ending] = {"user": "ESCAPED", "minotaur": "DEATH"}  # the end each role plays for
 
 
+def match_outcome(ending: Ending | None, turns: int, max_turns: int | None) -> Outcome | None:
+    """A match's outcome after ``turns`` turns: the game's own ``ending``, else TIMEOUT once the turn limit is
+    reached, else None (it goes on). The one rule a match plays by and a replay's check holds it to."""
+    if ending:
+        return ending
+    return "TIMEOUT" if max_turns is not None and turns >= max_turns else None
+
+
 @dataclass(frozen=True)
 class Param:
     """One parameter of one action: a field of the action's input model (UserInput or

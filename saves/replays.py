@@ -37,7 +37,7 @@ from typing import Any, Self, TextIO
 
 from labyrinth.engine import BadInput, Game, GameState, MinotaurDecision, UserInput, parse
 from labyrinth.engine.presets import unknown_setting
-from labyrinth.engine.schemas import OUTCOMES, Outcome
+from labyrinth.engine.schemas import OUTCOMES, Ending, Outcome, match_outcome
 from labyrinth.engine.turn import TurnResult
 
 from .build import build_id
@@ -487,7 +487,7 @@ def first_mismatch(replay: Replay, step: Step | None = None, start: GameState | 
     if header.initial_hash is not None and start.digest(version) != header.initial_hash:
         return Mismatch(0, f"the initial state hashes to {start.digest(version)}, "
                            f"recorded {header.initial_hash} (another world or engine)")
-    outcome: Outcome | None = None
+    ending: Ending | None = None
     for recorded in replay.turns:
         result = step(recorded.user, recorded.minotaur)
         found = result.state.digest(version)
@@ -496,9 +496,8 @@ def first_mismatch(replay: Replay, step: Step | None = None, start: GameState | 
         if recorded.status is not None and result.response.status != recorded.status:
             return Mismatch(recorded.turn, f"status {result.response.status}, recorded {recorded.status}"
                                            f"{_written_by(header)}")
-        outcome = result.state.outcome
-    if outcome is None and header.max_turns is not None and len(replay.turns) >= header.max_turns:
-        outcome = "TIMEOUT"  # as a match ends at its limit
+        ending = result.state.outcome
+    outcome = match_outcome(ending, len(replay.turns), header.max_turns)  # as the match that recorded it ended
     if replay.end is not None and outcome != replay.end.outcome:
         played = f"outcome {outcome}" if outcome else \
             f"no outcome (the game goes on after turn {len(replay.turns)}, {_limit_words(header.max_turns)})"

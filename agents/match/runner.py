@@ -32,7 +32,7 @@ from labyrinth.engine import DEFAULT_DIFFICULTY, BadInput, Game, MinotaurDecisio
 from labyrinth.engine.figures import seconds
 from labyrinth.engine.presets import DEFAULT_PRESET
 from labyrinth.engine.report import USER_REJECTED, error_report
-from labyrinth.engine.schemas import Outcome
+from labyrinth.engine.schemas import Outcome, match_outcome
 from labyrinth.engine.turn import TurnResult, unexecutable
 from labyrinth.engine.wsap import Action
 from labyrinth.engine.wsap.roles import MINOTAUR_NOOP, ROLES, USER_NOOP
@@ -168,9 +168,7 @@ class Match:
     @property
     def outcome(self) -> Outcome | None:
         """ESCAPED, DEATH, TIMEOUT, or None while the match goes on."""
-        if self.game.state.outcome:
-            return self.game.state.outcome
-        return "TIMEOUT" if self.max_turns is not None and self.turns >= self.max_turns else None
+        return match_outcome(self.game.state.outcome, self.turns, self.max_turns)
 
     def play(self) -> MatchResult:
         """Play agent against agent to the end."""
